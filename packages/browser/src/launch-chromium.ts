@@ -1,0 +1,29 @@
+import { addExtra } from "puppeteer-extra";
+import StealthPlugin from "puppeteer-extra-plugin-stealth";
+import * as puppeteerCore from "puppeteer-core";
+import type { Browser } from "puppeteer-core";
+
+// Headless on a locked-down machine: no sandbox (we run as an unprivileged container user in production,
+// isolated by the pod), no GPU, no /dev/shm reliance, and no background calls to Google services.
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
+
+const puppeteer = addExtra(puppeteerCore as unknown as Parameters<typeof addExtra>[0]);
+puppeteer.use(StealthPlugin());
+
+export async function launchChromium(executablePath: string): Promise<Browser> {
+  return (await puppeteer.launch({
+    executablePath,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    defaultViewport: { width: 1280, height: 900 },
+  })) as unknown as Browser;
+}

@@ -1,0 +1,35 @@
+import { TargetGuard } from "./target-guard";
+
+describe("TargetGuard", () => {
+  const strict = new TargetGuard();
+
+  it.each([
+    "127.0.0.1", "::1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "fe80::1", "fd00::1",
+    "0.0.0.0", "::ffff:127.0.0.1", "::ffff:10.0.0.1", "100.64.0.1", "100.100.100.200", "224.0.0.1", "not-an-ip",
+  ])("refuses %s by default", (address) => {
+    expect(strict.addressAllowed(address)).toBe(false);
+  });
+
+  it.each(["93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946", "8.8.8.8"])("allows public %s", (address) => {
+    expect(strict.addressAllowed(address)).toBe(true);
+  });
+
+  it("allows only the ranges named in config", () => {
+    const local = new TargetGuard(["loopback"]);
+    expect(local.addressAllowed("127.0.0.1")).toBe(true);
+    expect(local.addressAllowed("::ffff:127.0.0.1")).toBe(true);
+    expect(local.addressAllowed("10.0.0.1")).toBe(false);
+    expect(local.addressAllowed("169.254.169.254")).toBe(false);
+  });
+
+  it("checks URLs: scheme, literal addresses and resolved names", async () => {
+    await expect(strict.check("file:///etc/passwd")).resolves.toMatchObject({ allowed: false, code: "target_not_allowed" });
+    await expect(strict.check("javascript:alert(1)")).resolves.toMatchObject({ allowed: false });
+    await expect(strict.check("http://[::1]:8080/login")).resolves.toMatchObject({ allowed: false, code: "target_not_allowed" });
+    await expect(strict.check("http://localhost:8080/")).resolves.toMatchObject({ allowed: false, code: "target_not_allowed" });
+    await expect(strict.check("http://169.254.169.254/latest/meta-data")).resolves.toMatchObject({ allowed: false });
+    await expect(strict.check("http://93.184.216.34/login")).resolves.toEqual({ allowed: true });
+    await expect(new TargetGuard(["loopback"]).check("http://localhost:1/")).resolves.toEqual({ allowed: true });
+    await expect(strict.check("http://no-such-host.invalid/")).resolves.toMatchObject({ code: "target_unreachable" });
+  });
+});

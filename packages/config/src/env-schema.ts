@@ -1,0 +1,40 @@
+/** Every environment variable the service reads, with its type and default. Nothing else reads process.env. */
+export const envSchema = {
+  type: "object",
+  required: ["DATABASE_URL", "REDIS_URL", "ENCRYPTION_KEYS", "FINGERPRINT_KEY"],
+  properties: {
+    NODE_ENV: { type: "string", enum: ["development", "test", "production"], default: "production" },
+    LOG_LEVEL: { type: "string", enum: ["fatal", "error", "warn", "info", "debug", "trace", "silent"], default: "info" },
+    DATABASE_URL: { type: "string", pattern: "^postgres(ql)?://" },
+    REDIS_URL: { type: "string", pattern: "^rediss?://" },
+    /** Prefix of every Redis key (queues and cache), so that several deployments can share one Redis. */
+    REDIS_PREFIX: { type: "string", minLength: 1, pattern: "^[A-Za-z0-9_.-]+$", default: "authsvc" },
+    /** `<version>:<base64 32-byte key>` entries, comma separated; highest version encrypts unless ENCRYPTION_ACTIVE_KEY. */
+    ENCRYPTION_KEYS: { type: "string", minLength: 1 },
+    ENCRYPTION_ACTIVE_KEY: { type: "integer", minimum: 1 },
+    /** base64, 32 bytes: keys the HMAC of cache and single-flight fingerprints. */
+    FINGERPRINT_KEY: { type: "string", minLength: 40 },
+
+    GATEWAY_HOST: { type: "string", default: "0.0.0.0" },
+    GATEWAY_PORT: { type: "integer", minimum: 0, maximum: 65535, default: 8080 },
+    GATEWAY_MAX_BODY_BYTES: { type: "integer", minimum: 1024, default: 65536 },
+    /** How long a login request waits for its job before answering 202 with a job id. */
+    GATEWAY_WAIT_MS: { type: "integer", minimum: 0, default: 55000 },
+    RATE_LIMIT_PER_MINUTE: { type: "integer", minimum: 1, default: 600 },
+    TRUST_PROXY: { type: "boolean", default: false },
+
+    WORKER_CONCURRENCY: { type: "integer", minimum: 1, maximum: 64, default: 2 },
+    /** Hard limit of one login attempt in the browser. */
+    JOB_TIMEOUT_MS: { type: "integer", minimum: 1000, default: 45000 },
+    JOB_ATTEMPTS: { type: "integer", minimum: 1, maximum: 10, default: 3 },
+    JOB_BACKOFF_MS: { type: "integer", minimum: 0, default: 2000 },
+    WORKER_SHUTDOWN_TIMEOUT_MS: { type: "integer", minimum: 1000, default: 60000 },
+    WORKER_HEALTH_PORT: { type: "integer", minimum: 0, maximum: 65535, default: 8081 },
+    CHROMIUM_PATH: { type: "string", default: "/usr/bin/chromium" },
+
+    /** Address ranges (ipaddr.js names: loopback, private, linkLocal, uniqueLocal…) targets may resolve to. */
+    TARGET_ALLOW_RANGES: { type: "string", default: "" },
+    /** How long a session is served from the cache at most (shorter when its cookies expire sooner). */
+    SESSION_TTL_SECONDS: { type: "integer", minimum: 1, default: 3600 },
+  },
+} as const;

@@ -1,0 +1,2 @@
+export { loadConfig, ConfigError, type Config } from "./load-config";
+export { envSchema } from "./env-schema";

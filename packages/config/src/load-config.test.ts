@@ -1,0 +1,45 @@
+import { randomBytes } from "node:crypto";
+import { loadConfig, ConfigError } from "./load-config";
+
+const base = {
+  DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/x",
+  REDIS_URL: "redis://127.0.0.1:6379",
+  ENCRYPTION_KEYS: `1:${randomBytes(32).toString("base64")}`,
+  FINGERPRINT_KEY: randomBytes(32).toString("base64"),
+};
+
+describe("loadConfig", () => {
+  it("coerces types and fills defaults", () => {
+    const config = loadConfig({ ...base, GATEWAY_PORT: "9000", TRUST_PROXY: "true", NODE_ENV: "test" });
+    expect(config.gateway.port).toBe(9000);
+    expect(config.gateway.trustProxy).toBe(true);
+    expect(config.worker.concurrency).toBe(2);
+    expect(config.targets.allowRanges).toEqual([]);
+  });
+
+  it("names every missing or wrong variable at once", () => {
+    expect(() => loadConfig({ GATEWAY_PORT: "abc" })).toThrow(ConfigError);
+    try {
+      loadConfig({ GATEWAY_PORT: "abc" });
+    } catch (err) {
+      const text = String(err);
+      for (const name of ["DATABASE_URL", "REDIS_URL", "ENCRYPTION_KEYS", "FINGERPRINT_KEY", "GATEWAY_PORT"]) {
+        expect(text).toContain(name);
+      }
+    }
+  });
+
+  it("refuses private targets in production and unknown range names anywhere", () => {
+    expect(() => loadConfig({ ...base, TARGET_ALLOW_RANGES: "loopback" })).toThrow(/production/);
+    expect(() => loadConfig({ ...base, NODE_ENV: "development", TARGET_ALLOW_RANGES: "lan" })).toThrow(/unknown range/);
+    expect(loadConfig({ ...base, NODE_ENV: "development", TARGET_ALLOW_RANGES: "loopback" }).targets.allowRanges).toEqual([
+      "loopback",
+    ]);
+  });
+
+  it("refuses a fingerprint key of the wrong size", () => {
+    expect(() => loadConfig({ ...base, FINGERPRINT_KEY: Buffer.alloc(31).toString("base64") + "AAAAAAAAAAAAAAA" })).toThrow(
+      /FINGERPRINT_KEY/,
+    );
+  });
+});

@@ -1,0 +1,83 @@
+import Ajv from "ajv";
+import { toFieldErrors } from "@authsvc/contracts";
+import { envSchema } from "./env-schema";
+
+export interface Config {
+  env: "development" | "test" | "production";
+  logLevel: string;
+  databaseUrl: string;
+  redis: { url: string; prefix: string };
+  crypto: { keyRing: string; activeKeyVersion?: number; fingerprintKey: Buffer };
+  gateway: { host: string; port: number; maxBodyBytes: number; waitMs: number; rateLimitPerMinute: number; trustProxy: boolean };
+  worker: {
+    concurrency: number;
+    jobTimeoutMs: number;
+    attempts: number;
+    backoffMs: number;
+    shutdownTimeoutMs: number;
+    healthPort: number;
+    chromiumPath: string;
+  };
+  targets: { allowRanges: string[] };
+  session: { ttlSeconds: number };
+}
+
+export class ConfigError extends Error {
+  constructor(problems: string[]) {
+    super(`invalid configuration:\n  ${problems.join("\n  ")}`);
+    this.name = "ConfigError";
+  }
+}
+
+const KNOWN_RANGES = new Set(["loopback", "private", "linkLocal", "uniqueLocal", "carrierGradeNat", "unspecified"]);
+const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true, strict: false });
+const validateEnv = ajv.compile(envSchema);
+
+/** Parses the environment once, at start; the rest of the code reads the typed object it returns. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const env: Record<string, unknown> = {};
+  for (const name of Object.keys(envSchema.properties)) {
+    const value = source[name];
+    if (value !== undefined && value !== "") env[name] = value;
+  }
+  if (!validateEnv(env)) {
+    throw new ConfigError(toFieldErrors(validateEnv.errors).map((e) => `${e.field.slice(1)} ${e.message}`));
+  }
+  const e = env as Record<string, any>;
+  const problems: string[] = [];
+  const fingerprintKey = Buffer.from(e.FINGERPRINT_KEY, "base64");
+  if (fingerprintKey.length !== 32) problems.push("FINGERPRINT_KEY must be 32 bytes, base64");
+  const allowRanges = String(e.TARGET_ALLOW_RANGES).split(",").map((r) => r.trim()).filter(Boolean);
+  for (const r of allowRanges) if (!KNOWN_RANGES.has(r)) problems.push(`TARGET_ALLOW_RANGES: unknown range "${r}"`);
+  if (e.NODE_ENV === "production" && allowRanges.length > 0) {
+    problems.push("TARGET_ALLOW_RANGES must be empty in production: callers could reach our own network");
+  }
+  if (problems.length) throw new ConfigError(problems);
+
+  return {
+    env: e.NODE_ENV,
+    logLevel: e.LOG_LEVEL,
+    databaseUrl: e.DATABASE_URL,
+    redis: { url: e.REDIS_URL, prefix: e.REDIS_PREFIX },
+    crypto: { keyRing: e.ENCRYPTION_KEYS, activeKeyVersion: e.ENCRYPTION_ACTIVE_KEY, fingerprintKey },
+    gateway: {
+      host: e.GATEWAY_HOST,
+      port: e.GATEWAY_PORT,
+      maxBodyBytes: e.GATEWAY_MAX_BODY_BYTES,
+      waitMs: e.GATEWAY_WAIT_MS,
+      rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+      trustProxy: e.TRUST_PROXY,
+    },
+    worker: {
+      concurrency: e.WORKER_CONCURRENCY,
+      jobTimeoutMs: e.JOB_TIMEOUT_MS,
+      attempts: e.JOB_ATTEMPTS,
+      backoffMs: e.JOB_BACKOFF_MS,
+      shutdownTimeoutMs: e.WORKER_SHUTDOWN_TIMEOUT_MS,
+      healthPort: e.WORKER_HEALTH_PORT,
+      chromiumPath: e.CHROMIUM_PATH,
+    },
+    targets: { allowRanges },
+    session: { ttlSeconds: e.SESSION_TTL_SECONDS },
+  };
+}

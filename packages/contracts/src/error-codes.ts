@@ -1,0 +1,65 @@
+/**
+ * Every failure the API answers with, its HTTP status and what it means. The codes are stable: clients
+ * branch on them. docs/errors.md is the human-readable copy of this table.
+ */
+export const ERROR_CODES = {
+  invalid_request: { status: 400, meaning: "The body or a parameter is invalid; `details` names each field and why." },
+  invalid_json: { status: 400, meaning: "The body is not well-formed JSON." },
+  unauthorized: { status: 401, meaning: "The Authorization header is missing, malformed, unknown or revoked." },
+  not_found: { status: 404, meaning: "No such resource for this organization, or no such route." },
+  payload_too_large: { status: 413, meaning: "The body is larger than the gateway accepts." },
+  unsupported_media_type: { status: 415, meaning: "The body is not sent as application/json." },
+  invalid_credentials: { status: 422, meaning: "The target site refused the username or password. Never retried." },
+  form_not_found: { status: 422, meaning: "No login form was found on the page at `domain`." },
+  captcha_blocked: { status: 422, meaning: "The target site asked for a CAPTCHA." },
+  mfa_required: { status: 422, meaning: "The target site asked for a second factor the request gave no way to answer." },
+  login_unconfirmed: {
+    status: 422,
+    meaning: "The form was submitted but the page showed neither a signed-in state nor an error.",
+  },
+  target_not_allowed: {
+    status: 422,
+    meaning: "The target address is not allowed (not http(s), or private, loopback, link-local or metadata).",
+  },
+  rate_limited: { status: 429, meaning: "Too many requests for this organization; retry after `Retry-After` seconds." },
+  internal_error: { status: 500, meaning: "A fault of ours; the requestId identifies it in our logs." },
+  method_not_supported: { status: 501, meaning: "The login or signup method is not available yet." },
+  target_unreachable: { status: 502, meaning: "The target site could not be reached or answered with an error." },
+  service_unavailable: { status: 503, meaning: "The service is starting, stopping or lost its queue; retry later." },
+  timeout: { status: 504, meaning: "The login did not finish within the service's time limit." },
+} as const satisfies Record<string, { status: number; meaning: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** Codes a login job can end with; they are what the worker records and the gateway answers. */
+export const LOGIN_FAILURE_CODES = [
+  "invalid_credentials",
+  "form_not_found",
+  "captcha_blocked",
+  "mfa_required",
+  "login_unconfirmed",
+  "target_not_allowed",
+  "target_unreachable",
+  "timeout",
+  "internal_error",
+] as const satisfies readonly ErrorCode[];
+export type LoginFailureCode = (typeof LOGIN_FAILURE_CODES)[number];
+
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.prototype.hasOwnProperty.call(ERROR_CODES, code);
+}
+
+export interface FieldError {
+  /** JSON pointer into the request body, e.g. `/cred/password`. */
+  field: string;
+  message: string;
+}
+
+export interface ErrorBody {
+  error: {
+    code: ErrorCode;
+    message: string;
+    requestId: string;
+    details?: FieldError[];
+  };
+}

@@ -1,0 +1,55 @@
+/** Methods the schema accepts (spec §4.1); which of them run today is `SUPPORTED_LOGIN_METHODS`. */
+export const LOGIN_METHODS = ["password", "oauth_google", "oauth_github", "magic_link", "otp_email", "otp_sms", "totp"] as const;
+export type LoginMethod = (typeof LOGIN_METHODS)[number];
+export const SUPPORTED_LOGIN_METHODS: readonly LoginMethod[] = ["password"];
+
+export interface LoginCred {
+  username?: string;
+  email?: string;
+  password?: string;
+}
+
+export interface LoginRequest {
+  cred: LoginCred;
+  domain: string;
+  login_method?: LoginMethod;
+  loginMethod?: LoginMethod;
+  collectionId?: string;
+  additionalFields?: Record<string, string | number | boolean>;
+  useCache?: boolean;
+}
+
+const method = { type: "string", enum: LOGIN_METHODS };
+// No control characters in ids and names that end up in keys and logs.
+const printable = "^[^\\u0000-\\u001f\\u007f]+$";
+
+export const loginRequestSchema = {
+  $id: "LoginRequest",
+  type: "object",
+  additionalProperties: false,
+  required: ["cred", "domain"],
+  properties: {
+    cred: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        username: { type: "string", minLength: 1, maxLength: 320 },
+        email: { type: "string", minLength: 3, maxLength: 320, format: "email" },
+        password: { type: "string", minLength: 1, maxLength: 1024 },
+      },
+    },
+    domain: { type: "string", minLength: 1, maxLength: 2048, format: "uri", pattern: "^[hH][tT][tT][pP][sS]?://" },
+    login_method: method,
+    loginMethod: method,
+    collectionId: { type: "string", minLength: 1, maxLength: 128, pattern: printable },
+    additionalFields: {
+      type: "object",
+      maxProperties: 32,
+      propertyNames: { minLength: 1, maxLength: 128, pattern: printable },
+      additionalProperties: {
+        anyOf: [{ type: "string", maxLength: 1024 }, { type: "number" }, { type: "boolean" }],
+      },
+    },
+    useCache: { type: "boolean" },
+  },
+} as const;

@@ -1,0 +1,34 @@
+/** A cookie as the API returns it. `expires` is Unix time in seconds; -1 marks a session cookie. */
+export interface Cookie {
+  name: string;
+  value: string;
+  domain: string;
+  path: string;
+  expires: number;
+  httpOnly: boolean;
+  secure: boolean;
+  sameSite: "Strict" | "Lax" | "None";
+}
+
+/** Playwright's storageState shape, so `browser.newContext({ storageState })` loads it unchanged. */
+export interface StorageState {
+  cookies: Cookie[];
+  origins: Array<{ origin: string; localStorage: Array<{ name: string; value: string }> }>;
+}
+
+/** What a successful login answers (spec §2.2), plus the full storageState. */
+export interface SessionResponse {
+  cookies: Cookie[];
+  origins: string[];
+  storageState: StorageState;
+}
+
+export type JobStatus = "queued" | "running" | "succeeded" | "failed";
+
+/** GET /v1/jobs/:id, and the 202 answer of a login still running. */
+export interface JobResource {
+  jobId: string;
+  status: JobStatus;
+  result?: SessionResponse;
+  error?: { code: string; message: string };
+}

@@ -1,0 +1,5 @@
+export { newId, randomBase62, toBase62 } from "./base62";
+export { parseKeyRing, type KeyRing } from "./key-ring";
+export { Envelope, DecryptionError, rowAad } from "./envelope";
+export { mintApiKey, hashApiKey, apiKeyMatches, apiKeyLookupPrefix, API_KEY_PREFIX, type MintedApiKey } from "./api-key";
+export { fingerprint } from "./fingerprint";

@@ -1,0 +1,41 @@
+import { Envelope, parseKeyRing } from "@authsvc/crypto";
+import type { Config } from "@authsvc/config";
+import { createPrismaClient, type Prisma } from "./prisma-client";
+import { Organizations } from "./repositories/organizations";
+import { ApiKeys } from "./repositories/api-keys";
+import { Credentials } from "./repositories/credentials";
+import { Sessions } from "./repositories/sessions";
+import { AuthJobs } from "./repositories/auth-jobs";
+
+/** One Prisma client and the repositories built on it. */
+export class Database {
+  readonly organizations: Organizations;
+  readonly apiKeys: ApiKeys;
+  readonly credentials: Credentials;
+  readonly sessions: Sessions;
+  readonly authJobs: AuthJobs;
+
+  constructor(
+    readonly prisma: Prisma,
+    envelope: Envelope,
+  ) {
+    this.organizations = new Organizations(prisma);
+    this.apiKeys = new ApiKeys(prisma);
+    this.credentials = new Credentials(prisma, envelope);
+    this.sessions = new Sessions(prisma, envelope);
+    this.authJobs = new AuthJobs(prisma, envelope);
+  }
+
+  static fromConfig(config: Pick<Config, "databaseUrl" | "crypto">, poolSize?: number): Database {
+    const envelope = new Envelope(parseKeyRing(config.crypto.keyRing, config.crypto.activeKeyVersion));
+    return new Database(createPrismaClient(config.databaseUrl, poolSize), envelope);
+  }
+
+  async ping(): Promise<void> {
+    await this.prisma.$queryRaw`SELECT 1`;
+  }
+
+  close(): Promise<void> {
+    return this.prisma.$disconnect();
+  }
+}

@@ -1,0 +1,5 @@
+export { Database } from "./database";
+export { applyMigrations, ensureDatabase, readMigrations, MIGRATIONS_DIR } from "./migrate";
+export type { SecretBundle, CredentialIdentity } from "./repositories/credentials";
+export type { AuthenticatedKey } from "./repositories/api-keys";
+export type { NewAuthJob } from "./repositories/auth-jobs";

@@ -1,0 +1,21 @@
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient } from "./generated/prisma/client";
+
+// Secret columns are left out of every query unless a repository asks for them by name.
+const omitSecrets = {
+  apiKey: { secretHash: true },
+  credential: { secret: true },
+  session: { state: true },
+  authJob: { input: true },
+} as const;
+
+export function createPrismaClient(databaseUrl: string, poolSize = 5) {
+  return new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl, max: poolSize }), omit: omitSecrets });
+}
+
+export type Prisma = ReturnType<typeof createPrismaClient>;
+
+/** Postgres unique violation, as Prisma reports it. */
+export function isUniqueViolation(err: unknown): boolean {
+  return typeof err === "object" && err !== null && (err as { code?: string }).code === "P2002";
+}

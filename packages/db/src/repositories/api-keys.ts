@@ -1,0 +1,46 @@
+import { apiKeyLookupPrefix, apiKeyMatches, mintApiKey, newId } from "@authsvc/crypto";
+import type { Prisma } from "../prisma-client";
+
+// lastUsedAt is bookkeeping, not security: write it at most this often per key to keep auth off the write path.
+const TOUCH_INTERVAL_MS = 60_000;
+
+export interface AuthenticatedKey {
+  apiKeyId: string;
+  orgId: string;
+}
+
+export class ApiKeys {
+  constructor(private readonly prisma: Prisma) {}
+
+  /** Creates a key and returns it whole; this is the only time the key exists outside its owner's hands. */
+  async create(orgId: string, name: string) {
+    const minted = mintApiKey();
+    const row = await this.prisma.apiKey.create({
+      data: { id: newId("key"), orgId, name, prefix: minted.prefix, secretHash: minted.hash },
+    });
+    return { key: minted.key, apiKey: row };
+  }
+
+  /** The key's organization when the key is well-formed, known, matches and is not revoked; otherwise null. */
+  async authenticate(key: string): Promise<AuthenticatedKey | null> {
+    const prefix = apiKeyLookupPrefix(key);
+    if (!prefix) return null;
+    const row = await this.prisma.apiKey.findUnique({ where: { prefix }, omit: { secretHash: false } });
+    if (!row || !apiKeyMatches(key, row.secretHash) || row.revokedAt) return null;
+    if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
+      await this.prisma.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } });
+    }
+    return { apiKeyId: row.id, orgId: row.orgId };
+  }
+
+  /** Revokes by id or public prefix; returns the revoked row, or null if no such live key. */
+  async revoke(idOrPrefix: string) {
+    const row = await this.prisma.apiKey.findFirst({ where: { OR: [{ id: idOrPrefix }, { prefix: idOrPrefix }] } });
+    if (!row) return null;
+    return this.prisma.apiKey.update({ where: { id: row.id }, data: { revokedAt: row.revokedAt ?? new Date() } });
+  }
+
+  list(orgId: string) {
+    return this.prisma.apiKey.findMany({ where: { orgId }, orderBy: { createdAt: "asc" } });
+  }
+}

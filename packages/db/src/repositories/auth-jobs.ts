@@ -1,0 +1,71 @@
+import { newId, rowAad, type Envelope } from "@authsvc/crypto";
+import type { Prisma } from "../prisma-client";
+import type { SecretBundle } from "./credentials";
+
+export interface NewAuthJob {
+  orgId: string;
+  credentialId: string;
+  kind: "login";
+  method: string;
+  loginUrl: string;
+  fingerprint: string;
+  useCache: boolean;
+  requestId?: string;
+  input: SecretBundle;
+}
+
+export class AuthJobs {
+  constructor(
+    private readonly prisma: Prisma,
+    private readonly envelope: Envelope,
+  ) {}
+
+  async create(job: NewAuthJob, id = newId("job")) {
+    const { input, ...fields } = job;
+    return this.prisma.authJob.create({
+      data: { id, ...fields, input: this.envelope.encryptJson(input, rowAad(job.orgId, id)) },
+    });
+  }
+
+  find(orgId: string, id: string) {
+    return this.prisma.authJob.findFirst({ where: { id, orgId } });
+  }
+
+  /** The job with its decrypted input, for the worker; null when the job or its input is gone. */
+  async claim(orgId: string, id: string, attempt: number) {
+    const row = await this.prisma.authJob.findFirst({ where: { id, orgId }, omit: { input: false } });
+    if (!row) return null;
+    await this.prisma.authJob.update({
+      where: { id },
+      data: { status: "running", attempts: attempt, startedAt: row.startedAt ?? new Date() },
+    });
+    const input = row.input ? this.envelope.decryptJson<SecretBundle>(row.input, rowAad(orgId, id)) : null;
+    return { ...row, input };
+  }
+
+  /** Ends the job successfully and erases its input: the secret now lives only on the credential. */
+  async succeed(id: string, sessionId: string) {
+    const row = await this.prisma.authJob.findUniqueOrThrow({ where: { id } });
+    await this.prisma.authJob.update({
+      where: { id },
+      data: { status: "succeeded", sessionId, input: null, finishedAt: new Date(), durationMs: elapsed(row.createdAt) },
+    });
+  }
+
+  async fail(id: string, errorCode: string, errorMessage: string) {
+    const row = await this.prisma.authJob.findUniqueOrThrow({ where: { id } });
+    await this.prisma.authJob.update({
+      where: { id },
+      data: { status: "failed", errorCode, errorMessage, input: null, finishedAt: new Date(), durationMs: elapsed(row.createdAt) },
+    });
+  }
+
+  /** Back to the queue after a transient fault; the input is kept for the next attempt. */
+  async requeue(id: string, errorCode: string, errorMessage: string) {
+    await this.prisma.authJob.update({ where: { id }, data: { status: "queued", errorCode, errorMessage } });
+  }
+}
+
+function elapsed(since: Date): number {
+  return Date.now() - since.getTime();
+}

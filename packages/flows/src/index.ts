@@ -1,0 +1,3 @@
+export { passwordLogin, type PasswordLoginInput, type FlowOptions } from "./login/password-login";
+export { LoginFlowError } from "./flow-error";
+export { Deadline } from "./deadline";

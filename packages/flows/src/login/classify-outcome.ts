@@ -1,0 +1,91 @@
+import type { BrowserContext, Page } from "@authsvc/browser";
+import type { LoginFailureCode } from "@authsvc/contracts";
+import { type Deadline, sleep } from "../deadline";
+
+export type Outcome = { kind: "success" } | { kind: "failure"; code: LoginFailureCode; message: string };
+
+interface PageSignals {
+  passwordVisible: boolean;
+  errorText: string | null;
+  captcha: boolean;
+  otpPrompt: boolean;
+  storage: string;
+}
+
+/** Runs in the page: what a person would look at to tell whether the login worked. */
+function readSignalsInPage(): PageSignals {
+  const visible = (el: Element): boolean => {
+    const r = el.getBoundingClientRect();
+    const s = getComputedStyle(el);
+    return r.width > 0 && r.height > 0 && s.visibility !== "hidden" && s.display !== "none";
+  };
+  const passwordVisible = [...document.querySelectorAll('input[type="password"]')].some(visible);
+  const errorCandidates = [
+    ...document.querySelectorAll('[role="alert"], [aria-live="assertive"], [aria-live="polite"], .error, .alert, .invalid-feedback, [class*="error" i]'),
+  ].filter((el) => visible(el) && (el.textContent ?? "").trim().length > 0);
+  const errorText = errorCandidates.map((el) => (el.textContent ?? "").trim().replace(/\s+/g, " "))[0] ?? null;
+  const captcha = [...document.querySelectorAll('iframe[src*="recaptcha"], iframe[src*="hcaptcha"], iframe[src*="turnstile"], .g-recaptcha, .h-captcha, .cf-turnstile')].some(visible);
+  const otpPrompt = [...document.querySelectorAll<HTMLInputElement>('input[autocomplete="one-time-code"], input[name*="otp" i], input[name*="totp" i], input[id*="otp" i]')].some(visible);
+  let storage = "";
+  try {
+    storage = Object.keys(localStorage).sort().map((k) => `${k}=${localStorage.getItem(k)}`).join("&");
+  } catch {
+    storage = "";
+  }
+  return { passwordVisible, errorText: errorText ? errorText.slice(0, 300) : null, captcha, otpPrompt, storage };
+}
+
+export interface StateFingerprint {
+  cookies: string;
+  storage: string;
+}
+
+/** Cookies and localStorage before submit, to tell whether the login created new session state. */
+export async function readSessionState(context: BrowserContext, page: Page): Promise<StateFingerprint> {
+  const cookies = (await context.cookies()).map((c) => `${c.domain}|${c.name}=${c.value}`).sort().join("&");
+  const storage = await page.evaluate(readSignalsInPage).then((s) => s.storage).catch(() => "");
+  return { cookies, storage };
+}
+
+/**
+ * Watches the page after submit until it shows a verdict or the settle time runs out. Success needs the
+ * password field gone and new session state; the form back with a message is a refusal.
+ */
+export async function classifyOutcome(
+  context: BrowserContext,
+  page: Page,
+  before: StateFingerprint,
+  deadline: Deadline,
+  settleMs = 10_000,
+): Promise<Outcome> {
+  const until = Date.now() + Math.min(settleMs, deadline.remaining());
+  let last: PageSignals | null = null;
+  for (;;) {
+    await page.waitForNetworkIdle({ idleTime: 250, timeout: Math.max(1, until - Date.now()) }).catch(() => undefined);
+    const signals = await page.evaluate(readSignalsInPage).catch(() => null); // null: navigating
+    if (signals) {
+      last = signals;
+      if (signals.captcha) return { kind: "failure", code: "captcha_blocked", message: "the site asked for a CAPTCHA" };
+      if (!signals.passwordVisible && signals.otpPrompt) {
+        return { kind: "failure", code: "mfa_required", message: "the site asked for a one-time code" };
+      }
+      if (signals.passwordVisible && signals.errorText) {
+        return { kind: "failure", code: "invalid_credentials", message: signals.errorText };
+      }
+      if (!signals.passwordVisible) {
+        const now = await readSessionState(context, page);
+        if (now.cookies !== before.cookies || now.storage !== before.storage) return { kind: "success" };
+      }
+    }
+    if (Date.now() >= until) break;
+    await sleep(150);
+  }
+  if (deadline.remaining() === 0) return { kind: "failure", code: "timeout", message: "timed out waiting for the page after submit" };
+  return {
+    kind: "failure",
+    code: "login_unconfirmed",
+    message: last?.passwordVisible
+      ? "the login form is still shown, without an error message"
+      : "the login form is gone but the site set no new session state",
+  };
+}

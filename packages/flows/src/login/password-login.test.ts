@@ -1,0 +1,76 @@
+import { BrowserHost, TargetGuard } from "@authsvc/browser";
+import { startTestSites, type TestSites } from "@authsvc/test-sites";
+import { passwordLogin } from "./password-login";
+import { LoginFlowError } from "../flow-error";
+
+const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+let sites: TestSites;
+let host: BrowserHost;
+const guard = new TargetGuard(["loopback"]);
+const options = { guard, timeoutMs: 20_000 };
+
+beforeAll(async () => {
+  sites = await startTestSites();
+  sites.accounts.addUser("flow-user", "s3cret-pass");
+  host = new BrowserHost(chromium);
+});
+afterAll(async () => {
+  await host.close();
+  await sites.close();
+});
+
+async function failureOf(promise: Promise<unknown>): Promise<LoginFlowError> {
+  const err = await promise.then(() => null, (e: unknown) => e);
+  expect(err).toBeInstanceOf(LoginFlowError);
+  return err as LoginFlowError;
+}
+
+describe("passwordLogin against fixture sites", () => {
+  it("logs in to the classic form and returns its HttpOnly session cookie", async () => {
+    const state = await host.withContext((ctx) =>
+      passwordLogin(ctx, { loginUrl: `${sites.url}/classic/login`, identifier: "flow-user", password: "s3cret-pass" }, options),
+    );
+    const sid = state.cookies.find((c) => c.name === "classic_sid");
+    expect(sid).toMatchObject({ domain: "127.0.0.1", path: "/", httpOnly: true, secure: false, sameSite: "Lax" });
+    expect(sid!.expires).toBeGreaterThan(Date.now() / 1000 + 3000);
+    expect(state.cookies.find((c) => c.name === "classic_theme")?.expires).toBe(-1);
+    expect(state.origins).toEqual([sites.url]);
+  });
+
+  it("logs in to the JavaScript app and returns its localStorage token", async () => {
+    const state = await host.withContext((ctx) =>
+      passwordLogin(ctx, { loginUrl: `${sites.url}/spa/login`, identifier: "flow-user", password: "s3cret-pass" }, options),
+    );
+    expect(state.storageState.origins).toEqual([
+      { origin: sites.url, localStorage: [{ name: "spa_token", value: expect.stringMatching(/.{20,}/) }] },
+    ]);
+  });
+
+  it.each(["classic", "spa"])("reports the %s site's refusal of a wrong password with its message", async (site) => {
+    const err = await failureOf(
+      host.withContext((ctx) =>
+        passwordLogin(ctx, { loginUrl: `${sites.url}/${site}/login`, identifier: "flow-user", password: "wrong" }, options),
+      ),
+    );
+    expect(err.code).toBe("invalid_credentials");
+    expect(err.retryable).toBe(false);
+    expect(err.message).toMatch(/invalid|incorrect/i);
+  });
+
+  it("tells a page without a login form, a server error and a closed port apart", async () => {
+    const run = (url: string) => host.withContext((ctx) => passwordLogin(ctx, { loginUrl: url, identifier: "a", password: "b" }, options));
+    expect((await failureOf(run(`${sites.url}/no-form`))).code).toBe("form_not_found");
+    const e500 = await failureOf(run(`${sites.url}/errors/500`));
+    expect([e500.code, e500.retryable]).toEqual(["target_unreachable", true]);
+    expect((await failureOf(run("http://127.0.0.1:9/login"))).code).toBe("target_unreachable");
+  });
+
+  it("refuses a target the guard does not allow, before any request leaves", async () => {
+    const strict = { ...options, guard: new TargetGuard() };
+    const err = await failureOf(
+      host.withContext((ctx) => passwordLogin(ctx, { loginUrl: `${sites.url}/classic/login`, identifier: "flow-user", password: "x" }, strict)),
+    );
+    expect(err.code).toBe("target_not_allowed");
+    expect(sites.accounts.attemptsFor("flow-user").classic).toBe(2); // only the two logins above
+  });
+});

@@ -1,0 +1,60 @@
+import { randomBytes } from "node:crypto";
+
+/** The fixture sites' own user database, sessions and a count of every login attempt (per site and user). */
+export class Accounts {
+  private readonly users = new Map<string, string>();
+  private readonly sessions = new Map<string, string>();
+  private readonly attempts = new Map<string, number>();
+
+  addUser(username: string, password: string): void {
+    this.users.set(username, password);
+  }
+
+  /** Counts the attempt, then checks the password. */
+  attempt(site: string, username: string, password: string): boolean {
+    const key = `${site}\n${username}`;
+    this.attempts.set(key, (this.attempts.get(key) ?? 0) + 1);
+    return this.users.has(username) && this.users.get(username) === password;
+  }
+
+  attemptsFor(username: string): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const [key, n] of this.attempts) {
+      const [site, user] = key.split("\n");
+      if (user === username) out[site!] = n;
+    }
+    return out;
+  }
+
+  openSession(username: string): string {
+    const token = randomBytes(24).toString("base64url");
+    this.sessions.set(token, username);
+    return token;
+  }
+
+  sessionUser(token: string | undefined): string | undefined {
+    return token ? this.sessions.get(token) : undefined;
+  }
+
+  endSession(token: string | undefined): void {
+    if (token) this.sessions.delete(token);
+  }
+}
+
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? "").split(";")) {
+    const [k, ...v] = part.trim().split("=");
+    if (k === name) return decodeURIComponent(v.join("="));
+  }
+  return undefined;
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export function page(title: string, body: string, script = ""): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
+<style>body{font-family:sans-serif;max-width:28rem;margin:3rem auto}label{display:block;margin:.5rem 0}
+.error{color:#b00020}</style></head><body>${body}${script ? `<script>${script}</script>` : ""}</body></html>`;
+}

@@ -1,0 +1,2 @@
+export { startTestSites, createTestSitesApp, DEMO_USER, type TestSites } from "./server";
+export { Accounts } from "./accounts";

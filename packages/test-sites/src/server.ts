@@ -1,0 +1,58 @@
+import express, { json } from "express";
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import { Accounts, page } from "./accounts";
+import { classicForm } from "./sites/classic-form";
+import { spaToken } from "./sites/spa-token";
+import { failurePages } from "./sites/failure-pages";
+
+export const DEMO_USER = { username: "demo", password: "demo-password" };
+
+export interface TestSites {
+  url: string;
+  accounts: Accounts;
+  close(): Promise<void>;
+}
+
+/**
+ * Local websites that behave like real ones. `/__fixture/*` is the tests' control surface: add users and
+ * read how many login attempts a user made on each site.
+ */
+export function createTestSitesApp(accounts = new Accounts()) {
+  accounts.addUser(DEMO_USER.username, DEMO_USER.password);
+  const app = express();
+  app.disable("x-powered-by");
+  app.get("/", (_req, res) => {
+    res.type("html").send(page("Fixture sites", `<ul><li><a href="/classic/login">classic form</a></li>
+<li><a href="/spa/login">single-page app</a></li></ul>`));
+  });
+  app.use(classicForm(accounts), spaToken(accounts), failurePages());
+  app.post("/__fixture/users", json(), (req, res) => {
+    const { username, password } = req.body as { username: string; password: string };
+    accounts.addUser(username, password);
+    res.status(204).end();
+  });
+  app.get("/__fixture/attempts/:username", (req, res) => {
+    res.json(accounts.attemptsFor(req.params.username));
+  });
+  return { app, accounts };
+}
+
+export function startTestSites(port = 0, host = "127.0.0.1"): Promise<TestSites> {
+  const { app, accounts } = createTestSitesApp();
+  return new Promise((resolve, reject) => {
+    const server: Server = app.listen(port, host, () => {
+      const { port: bound } = server.address() as AddressInfo;
+      resolve({
+        url: `http://${host}:${bound}`,
+        accounts,
+        close: () =>
+          new Promise((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+    server.on("error", reject);
+  });
+}
