@@ -3,8 +3,6 @@
 const transform = {
   "^.+\\.ts$": ["@swc/jest", { jsc: { parser: { syntax: "typescript" }, target: "es2022" }, module: { type: "commonjs" } }],
 };
-// The generated Prisma client imports its siblings as `./x.js`.
-const moduleNameMapper = { "^(\\.{1,2}/.*)\\.js$": "$1" };
 
 module.exports = {
   // Browser logins take seconds; speed is measured by `pnpm bench`, not by test timeouts.
@@ -14,15 +12,12 @@ module.exports = {
       displayName: "unit",
       testMatch: ["<rootDir>/{apps,packages}/*/src/**/*.test.ts"],
       transform,
-      moduleNameMapper,
       testEnvironment: "node",
-      globalSetup: "<rootDir>/packages/devstack/src/jest/unit-setup.ts",
     },
     {
       displayName: "e2e",
       testMatch: ["<rootDir>/apps/*/test/**/*.test.ts"],
       transform,
-      moduleNameMapper,
       testEnvironment: "node",
       globalSetup: "<rootDir>/packages/devstack/src/jest/e2e-setup.ts",
       globalTeardown: "<rootDir>/packages/devstack/src/jest/e2e-teardown.ts",

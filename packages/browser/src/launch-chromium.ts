@@ -25,5 +25,9 @@ export async function launchChromium(executablePath: string): Promise<Browser> {
     headless: true,
     args: CHROMIUM_ARGS,
     defaultViewport: { width: 1280, height: 900 },
+    // The worker owns shutdown: Chromium must outlive SIGTERM until active jobs finish.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
   })) as unknown as Browser;
 }

@@ -12,9 +12,10 @@ export class LoginFlowError extends Error {
   constructor(
     readonly code: LoginFailureCode,
     message: string,
+    options: { retryable?: boolean } = {},
   ) {
     super(message);
     this.name = "LoginFlowError";
-    this.retryable = RETRYABLE.has(code);
+    this.retryable = options.retryable ?? RETRYABLE.has(code);
   }
 }

@@ -31,6 +31,12 @@ export class AuthJobs {
     return this.prisma.authJob.findFirst({ where: { id, orgId } });
   }
 
+  /** Whether a job reached a final state; used to tell a queue event's wake-up from the real end. */
+  async isFinished(id: string): Promise<boolean> {
+    const row = await this.prisma.authJob.findUnique({ where: { id }, select: { status: true } });
+    return row?.status === "succeeded" || row?.status === "failed";
+  }
+
   /** The job with its decrypted input, for the worker; null when the job or its input is gone. */
   async claim(orgId: string, id: string, attempt: number) {
     const row = await this.prisma.authJob.findFirst({ where: { id, orgId }, omit: { input: false } });

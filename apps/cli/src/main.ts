@@ -1,0 +1,69 @@
+import { parseArgs } from "node:util";
+import { loadConfig } from "@authsvc/config";
+import { Database, applyMigrations } from "@authsvc/db";
+
+const USAGE = `usage:
+  pnpm cli org create <name>                 create an organization, print its id
+  pnpm cli org list
+  pnpm cli key create --org <orgId> [--name <name>]   mint an API key (shown once)
+  pnpm cli key list --org <orgId>
+  pnpm cli key revoke <keyId | public prefix>
+  pnpm cli migrate                           apply pending database migrations`;
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n\n${USAGE}\n`);
+  process.exit(2);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { org: { type: "string" }, name: { type: "string" }, json: { type: "boolean" } },
+  });
+  const [noun, verb, arg] = positionals;
+  const config = loadConfig();
+  if (noun === "migrate") {
+    const applied = await applyMigrations(config.databaseUrl);
+    process.stdout.write(applied.length ? `applied: ${applied.join(", ")}\n` : "database is up to date\n");
+    return;
+  }
+  const db = Database.fromConfig(config, 1);
+  const print = (text: string, data: unknown) => process.stdout.write(values.json ? `${JSON.stringify(data)}\n` : `${text}\n`);
+  try {
+    if (noun === "org" && verb === "create") {
+      if (!arg) fail("org create needs a name");
+      const org = await db.organizations.create(arg);
+      print(`created organization ${org.id} (${org.name})`, org);
+    } else if (noun === "org" && verb === "list") {
+      const orgs = await db.organizations.list();
+      print(orgs.map((o) => `${o.id}\t${o.name}`).join("\n") || "no organizations", orgs);
+    } else if (noun === "key" && verb === "create") {
+      if (!values.org) fail("key create needs --org <orgId>");
+      if (!(await db.organizations.find(values.org))) fail(`no organization ${values.org}`);
+      const { key, apiKey } = await db.apiKeys.create(values.org, values.name ?? "cli");
+      print(`created key ${apiKey.id} for ${values.org}\n\n  ${key}\n\nStore it now: it is shown only this once.`, { id: apiKey.id, key, prefix: apiKey.prefix });
+    } else if (noun === "key" && verb === "list") {
+      if (!values.org) fail("key list needs --org <orgId>");
+      const keys = await db.apiKeys.list(values.org);
+      print(
+        keys.map((k) => `${k.id}\t${k.prefix}…\t${k.name}\t${k.revokedAt ? "revoked" : "active"}\tlast used ${k.lastUsedAt?.toISOString() ?? "never"}`).join("\n") || "no keys",
+        keys,
+      );
+    } else if (noun === "key" && verb === "revoke") {
+      if (!arg) fail("key revoke needs a key id or prefix");
+      const revoked = await db.apiKeys.revoke(arg);
+      if (!revoked) fail(`no key ${arg}`);
+      print(`revoked ${revoked.id}`, { id: revoked.id, revokedAt: revoked.revokedAt });
+    } else {
+      fail(positionals.length ? `unknown command: ${positionals.join(" ")}` : "no command");
+    }
+  } finally {
+    await db.close();
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

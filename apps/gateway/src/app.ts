@@ -1,0 +1,51 @@
+import express from "express";
+import type { Redis } from "ioredis";
+import type { Config } from "@authsvc/config";
+import type { Database } from "@authsvc/db";
+import type { Logger } from "@authsvc/logging";
+import { authenticate } from "./http/authenticate";
+import { errorHandler, notFound } from "./http/error-handler";
+import { jsonBody } from "./http/json-body";
+import { rateLimit } from "./http/rate-limit";
+import { requestId } from "./http/request-id";
+import type { LoginService } from "./login/login-service";
+import { apiRoutes } from "./routes";
+
+export interface AppDeps {
+  config: Config;
+  db: Database;
+  redis: Redis;
+  logins: LoginService;
+  log: Logger;
+  isShuttingDown: () => boolean;
+}
+
+export function createApp({ config, db, redis, logins, log, isShuttingDown }: AppDeps) {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", config.gateway.trustProxy);
+  app.use(requestId);
+  app.use((req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on("finish", () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      log.info({ requestId: res.locals.requestId, orgId: res.locals.orgId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms) }, "request");
+    });
+    next();
+  });
+
+  app.get("/healthz", (_req, res) => {
+    res.status(isShuttingDown() ? 503 : 200).json({ ok: !isShuttingDown() });
+  });
+  app.get("/readyz", async (_req, res) => {
+    const checks = await Promise.allSettled([db.ping(), redis.ping()]);
+    const ok = !isShuttingDown() && checks.every((c) => c.status === "fulfilled");
+    res.status(ok ? 200 : 503).json({ ok, database: checks[0]!.status === "fulfilled", redis: checks[1]!.status === "fulfilled" });
+  });
+
+  app.use("/v1", authenticate(db), rateLimit(redis, config.redis.prefix, config.gateway.rateLimitPerMinute), ...jsonBody(config.gateway.maxBodyBytes));
+  app.use("/v1", apiRoutes(logins, config.gateway.waitMs));
+  app.use(notFound);
+  app.use(errorHandler(log));
+  return app;
+}

@@ -1,0 +1,43 @@
+import type { ErrorRequestHandler, RequestHandler } from "express";
+import type { ErrorBody } from "@authsvc/contracts";
+import type { Logger } from "@authsvc/logging";
+import { ApiError } from "./api-error";
+
+// body-parser tags its errors with a `type`; each maps to a client error.
+const BODY_ERRORS: Record<string, () => ApiError> = {
+  "entity.parse.failed": () => new ApiError("invalid_json", "The request body is not valid JSON."),
+  "entity.too.large": () => new ApiError("payload_too_large", "The request body is too large."),
+  "encoding.unsupported": () => new ApiError("unsupported_media_type", "Unsupported content encoding."),
+  "charset.unsupported": () => new ApiError("unsupported_media_type", "Unsupported charset; send UTF-8."),
+  "request.aborted": () => new ApiError("invalid_request", "The request body was not received completely."),
+};
+
+function isInfrastructureDown(err: unknown): boolean {
+  const text = err instanceof Error ? `${err.name} ${err.message} ${(err as { code?: string }).code ?? ""}` : "";
+  return /ECONNREFUSED|Connection is closed|Stream isn't writeable|enableOfflineQueue|P1001|P1017|Can't reach database|ETIMEDOUT/.test(text);
+}
+
+export const notFound: RequestHandler = (req) => {
+  throw new ApiError("not_found", `No route for ${req.method} ${req.path}.`);
+};
+
+/** The one place failures become HTTP answers: the same JSON shape for every error, never a stack trace. */
+export function errorHandler(log: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const requestId = (res.locals.requestId as string | undefined) ?? "req_unknown";
+    let apiError: ApiError;
+    if (err instanceof ApiError) apiError = err;
+    else if (typeof err?.type === "string" && BODY_ERRORS[err.type]) apiError = BODY_ERRORS[err.type]!();
+    else if (isInfrastructureDown(err)) {
+      log.error({ requestId, err: String(err?.message ?? err) }, "dependency unavailable");
+      apiError = new ApiError("service_unavailable", "The service is temporarily unavailable; retry shortly.", undefined, { "Retry-After": "5" });
+    } else {
+      log.error({ requestId, method: req.method, path: req.path, err: err instanceof Error ? err.stack : String(err) }, "unhandled error");
+      apiError = new ApiError("internal_error", "Something went wrong on our side.");
+    }
+    const body: ErrorBody = { error: { code: apiError.code, message: apiError.message, requestId } };
+    if (apiError.details?.length) body.error.details = apiError.details;
+    if (res.headersSent) return;
+    res.status(apiError.status).set(apiError.headers).json(body);
+  };
+}

@@ -1,0 +1,100 @@
+import type { Queue } from "bullmq";
+import type { TargetGuard } from "@authsvc/browser";
+import type { Config } from "@authsvc/config";
+import { isErrorCode, type JobResource, type SessionResponse } from "@authsvc/contracts";
+import { newId } from "@authsvc/crypto";
+import type { Database } from "@authsvc/db";
+import { enqueueLogin, type AuthJobPayload, type JobWaiter, type SessionCache, type SingleFlight } from "@authsvc/queue";
+import { ApiError } from "../http/api-error";
+import { loginFingerprint } from "./login-fingerprint";
+import type { LoginCommand } from "./parse-login-request";
+
+export interface LoginServiceDeps {
+  config: Config;
+  db: Database;
+  queue: Queue<AuthJobPayload>;
+  waiter: JobWaiter;
+  cache: SessionCache;
+  flight: SingleFlight;
+  guard: TargetGuard;
+}
+
+export type LoginAnswer =
+  | { kind: "session"; session: SessionResponse; source: "cache" | "browser"; jobId?: string }
+  | { kind: "pending"; job: JobResource };
+
+export class LoginService {
+  constructor(private readonly deps: LoginServiceDeps) {}
+
+  /** How long a flight may be claimed: every attempt, its backoff, and room to wait in the queue. */
+  private flightTtlMs(): number {
+    const { attempts, jobTimeoutMs, backoffMs } = this.deps.config.worker;
+    return attempts * (jobTimeoutMs + 5000) + backoffMs * 2 ** attempts + 5 * 60_000;
+  }
+
+  async login(orgId: string, cmd: LoginCommand, waitMs: number, requestId: string): Promise<LoginAnswer> {
+    const { db, cache, flight, guard, queue, waiter, config } = this.deps;
+    const verdict = await guard.check(cmd.loginUrl);
+    if (!verdict.allowed) throw new ApiError(verdict.code, `Target refused: ${verdict.reason}.`);
+
+    const fp = loginFingerprint(config.crypto.fingerprintKey, orgId, cmd);
+    if (cmd.useCache) {
+      const cached = await cache.get(orgId, fp);
+      if (cached) return { kind: "session", session: cached, source: "cache" };
+    }
+
+    const ownId = newId("job");
+    const jobId = (await flight.claim(orgId, fp, ownId, this.flightTtlMs())) ?? ownId;
+    if (jobId === ownId) {
+      try {
+        const credential = await db.credentials.ensure({
+          orgId,
+          collectionExternalId: cmd.collectionId,
+          siteOrigin: cmd.siteOrigin,
+          loginUrl: cmd.loginUrl,
+          username: cmd.identifier,
+        });
+        await db.authJobs.create(
+          {
+            orgId,
+            credentialId: credential.id,
+            kind: "login",
+            method: cmd.method,
+            loginUrl: cmd.loginUrl,
+            fingerprint: fp,
+            useCache: cmd.useCache,
+            requestId,
+            input: { password: cmd.password, additionalFields: cmd.additionalFields },
+          },
+          ownId,
+        );
+        await enqueueLogin(queue, { authJobId: ownId, orgId });
+      } catch (err) {
+        await flight.release(orgId, fp, ownId).catch(() => undefined);
+        throw err;
+      }
+    }
+
+    await waiter.wait(jobId, waitMs);
+    const job = await this.job(orgId, jobId);
+    if (!job) throw new ApiError("internal_error", "The login job disappeared.");
+    if (job.status === "succeeded" && job.result) return { kind: "session", session: job.result, source: "browser", jobId };
+    if (job.status === "failed" && job.error) {
+      throw new ApiError(isErrorCode(job.error.code) ? job.error.code : "internal_error", job.error.message, undefined, { "X-Job-Id": jobId });
+    }
+    return { kind: "pending", job };
+  }
+
+  /** A job of this org as the API shows it, with its session once it succeeded; null when there is none. */
+  async job(orgId: string, jobId: string): Promise<JobResource | null> {
+    const row = await this.deps.db.authJobs.find(orgId, jobId);
+    if (!row) return null;
+    const resource: JobResource = { jobId: row.id, status: row.status };
+    if (row.status === "succeeded" && row.sessionId) {
+      const found = await this.deps.db.sessions.findState(orgId, row.sessionId);
+      if (found) resource.result = found.state;
+    }
+    if (row.status === "failed") resource.error = { code: row.errorCode ?? "internal_error", message: row.errorMessage ?? "" };
+    return resource;
+  }
+}

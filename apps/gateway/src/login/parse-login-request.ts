@@ -1,0 +1,52 @@
+import { compileValidator, loginRequestSchema, SUPPORTED_LOGIN_METHODS, type LoginMethod, type LoginRequest } from "@authsvc/contracts";
+import { ApiError } from "../http/api-error";
+
+const validate = compileValidator<LoginRequest>(loginRequestSchema);
+
+export interface LoginCommand {
+  method: LoginMethod;
+  loginUrl: string;
+  siteOrigin: string;
+  identifier: string;
+  password: string;
+  collectionId?: string;
+  additionalFields?: Record<string, string | number | boolean>;
+  useCache: boolean;
+}
+
+/** Validates a POST /v1/login body and resolves its rules (method spellings, method support, cred fields). */
+export function parseLoginRequest(body: unknown): LoginCommand {
+  const checked = validate(body);
+  if (!checked.ok) throw ApiError.invalid(checked.errors);
+  const req = checked.value;
+
+  if (req.login_method && req.loginMethod && req.login_method !== req.loginMethod) {
+    throw ApiError.invalid([{ field: "/loginMethod", message: `conflicts with login_method ("${req.login_method}"); send one of them` }]);
+  }
+  const method = req.login_method ?? req.loginMethod;
+  if (!method) throw ApiError.invalid([{ field: "/login_method", message: "is required (login_method or loginMethod)" }]);
+  if (!SUPPORTED_LOGIN_METHODS.includes(method)) {
+    throw new ApiError("method_not_supported", `Login method "${method}" is not available yet; supported: ${SUPPORTED_LOGIN_METHODS.join(", ")}.`);
+  }
+
+  const identifier = req.cred.username ?? req.cred.email;
+  const missing = [];
+  if (!identifier) missing.push({ field: "/cred/username", message: "is required for login_method password (or cred.email)" });
+  if (!req.cred.password) missing.push({ field: "/cred/password", message: "is required for login_method password" });
+  if (missing.length) throw ApiError.invalid(missing);
+
+  const url = new URL(req.domain);
+  if (url.username || url.password) {
+    throw ApiError.invalid([{ field: "/domain", message: "must not contain credentials; send them in cred" }]);
+  }
+  return {
+    method,
+    loginUrl: url.toString(),
+    siteOrigin: url.origin,
+    identifier: identifier!,
+    password: req.cred.password!,
+    collectionId: req.collectionId,
+    additionalFields: req.additionalFields,
+    useCache: req.useCache ?? true,
+  };
+}

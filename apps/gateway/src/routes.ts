@@ -1,0 +1,32 @@
+import { Router } from "express";
+import { ApiError } from "./http/api-error";
+import type { LoginService } from "./login/login-service";
+import { parseLoginRequest } from "./login/parse-login-request";
+import { preferredWaitMs } from "./login/prefer-wait";
+
+const JOB_ID = /^job_[0-9A-Za-z]{22}$/;
+
+export function apiRoutes(logins: LoginService, maxWaitMs: number): Router {
+  const r = Router();
+
+  r.post("/login", async (req, res) => {
+    const cmd = parseLoginRequest(req.body);
+    const orgId = res.locals.orgId as string;
+    const answer = await logins.login(orgId, cmd, preferredWaitMs(req.get("prefer"), maxWaitMs), res.locals.requestId as string);
+    if (answer.kind === "pending") {
+      res.status(202).location(`${req.baseUrl}/jobs/${answer.job.jobId}`).set("X-Job-Id", answer.job.jobId).json(answer.job);
+      return;
+    }
+    res.set("X-Auth-Cache", answer.source === "cache" ? "hit" : "miss");
+    if (answer.jobId) res.set("X-Job-Id", answer.jobId);
+    res.status(200).json(answer.session);
+  });
+
+  r.get("/jobs/:id", async (req, res) => {
+    const job = JOB_ID.test(req.params.id) ? await logins.job(res.locals.orgId as string, req.params.id) : null;
+    if (!job) throw new ApiError("not_found", "No such job.");
+    res.json(job);
+  });
+
+  return r;
+}

@@ -1,0 +1,133 @@
+import { attempts, call, closeDatabase, loginBody, newSiteUser, newTenant, sitesUrl } from "./support/api";
+
+let key: string;
+beforeAll(async () => {
+  ({ key } = await newTenant("Login org"));
+});
+afterAll(closeDatabase);
+
+describe("POST /v1/login through the browser", () => {
+  it("logs in to a classic form and returns its HttpOnly cookie with all eight fields", async () => {
+    const user = await newSiteUser();
+    const res = await call("POST", "/v1/login", { key, body: loginBody("classic", user) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-auth-cache")).toBe("miss");
+    const sid = res.body.cookies.find((c: any) => c.name === "classic_sid");
+    expect(Object.keys(sid).sort()).toEqual(["domain", "expires", "httpOnly", "name", "path", "sameSite", "secure", "value"]);
+    expect(sid).toMatchObject({ domain: "127.0.0.1", path: "/", httpOnly: true, secure: false, sameSite: "Lax" });
+    expect(sid.expires).toBeGreaterThan(Math.floor(Date.now() / 1000) + 3000);
+    expect(res.body.cookies.find((c: any) => c.name === "classic_theme").expires).toBe(-1);
+    expect(res.body.origins).toEqual([sitesUrl()]);
+    expect(res.body.storageState.cookies).toEqual(res.body.cookies);
+    expect(await attempts(user.username)).toEqual({ classic: 1 });
+
+    // The cookie really is a signed-in session on the site.
+    const account = await fetch(`${sitesUrl()}/classic/account`, { headers: { cookie: `classic_sid=${sid.value}` }, redirect: "manual" });
+    expect(account.status).toBe(200);
+    expect(await account.text()).toContain(`Welcome, ${user.username}`);
+  });
+
+  it("returns the single-page app's localStorage token in Playwright's storageState shape", async () => {
+    const user = await newSiteUser();
+    const res = await call("POST", "/v1/login", { key, body: loginBody("spa", user, { loginMethod: "password", login_method: undefined }) });
+    expect(res.status).toBe(200);
+    const [origin] = res.body.storageState.origins;
+    expect(origin.origin).toBe(sitesUrl());
+    const token = origin.localStorage.find((e: any) => e.name === "spa_token").value;
+    const me = await fetch(`${sitesUrl()}/spa/api/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect(await me.json()).toEqual({ user: user.username });
+  });
+
+  it("answers a wrong password with 422 invalid_credentials after exactly one attempt, and never retries it", async () => {
+    const user = await newSiteUser();
+    const res = await call("POST", "/v1/login", { key, body: loginBody("classic", { ...user, password: "wrong-password" }) });
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatchObject({ code: "invalid_credentials", message: "Invalid username or password." });
+    await new Promise((r) => setTimeout(r, 1500)); // longer than the retry backoff: a retry would show by now
+    expect(await attempts(user.username)).toEqual({ classic: 1 });
+  });
+
+  it("serves a cached session without the browser, and logs in afresh with useCache:false", async () => {
+    const user = await newSiteUser();
+    const first = await call("POST", "/v1/login", { key, body: loginBody("classic", user) });
+    expect(first.status).toBe(200);
+    const cached = await call("POST", "/v1/login", { key, body: loginBody("classic", user) });
+    expect(cached.status).toBe(200);
+    expect(cached.headers.get("x-auth-cache")).toBe("hit");
+    expect(cached.body).toEqual(first.body);
+    expect(await attempts(user.username)).toEqual({ classic: 1 });
+
+    const fresh = await call("POST", "/v1/login", { key, body: loginBody("classic", user, { useCache: false }) });
+    expect(fresh.status).toBe(200);
+    expect(fresh.headers.get("x-auth-cache")).toBe("miss");
+    expect(await attempts(user.username)).toEqual({ classic: 2 });
+    expect(fresh.body.cookies.find((c: any) => c.name === "classic_sid").value).not.toBe(
+      first.body.cookies.find((c: any) => c.name === "classic_sid").value,
+    );
+  });
+
+  it("never answers a different password from the cache", async () => {
+    const user = await newSiteUser();
+    expect((await call("POST", "/v1/login", { key, body: loginBody("classic", user) })).status).toBe(200);
+    const wrong = await call("POST", "/v1/login", { key, body: loginBody("classic", { ...user, password: "guess" }) });
+    expect(wrong.status).toBe(422);
+    expect(await attempts(user.username)).toEqual({ classic: 2 });
+  });
+
+  it("keeps cached sessions apart by collection", async () => {
+    const user = await newSiteUser();
+    expect((await call("POST", "/v1/login", { key, body: loginBody("classic", user, { collectionId: "team-a" }) })).status).toBe(200);
+    const other = await call("POST", "/v1/login", { key, body: loginBody("classic", user, { collectionId: "team-b" }) });
+    expect(other.headers.get("x-auth-cache")).toBe("miss");
+    expect(await attempts(user.username)).toEqual({ classic: 2 });
+  });
+
+  it("runs 20 identical concurrent requests as one browser login", async () => {
+    const user = await newSiteUser();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => call("POST", "/v1/login", { key, body: loginBody("classic", user, { useCache: false }) })),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+    expect(new Set(answers.map((a) => a.headers.get("x-job-id"))).size).toBe(1);
+    expect(await attempts(user.username)).toEqual({ classic: 1 });
+  });
+
+  it("never answers another organization from the first one's cache or jobs", async () => {
+    const user = await newSiteUser();
+    const mine = await call("POST", "/v1/login", { key, body: loginBody("classic", user) });
+    expect(mine.status).toBe(200);
+    const other = await newTenant("Other org");
+    const theirs = await call("POST", "/v1/login", { key: other.key, body: loginBody("classic", user) });
+    expect(theirs.status).toBe(200);
+    expect(theirs.headers.get("x-auth-cache")).toBe("miss");
+    expect(await attempts(user.username)).toEqual({ classic: 2 });
+    const jobId = mine.headers.get("x-job-id")!;
+    expect((await call("GET", `/v1/jobs/${jobId}`, { key: other.key })).status).toBe(404);
+    expect((await call("GET", `/v1/jobs/${jobId}`, { key })).body.status).toBe("succeeded");
+  });
+
+  it("answers 202 with a job id when asked not to wait, and the job carries the session later", async () => {
+    const user = await newSiteUser();
+    const res = await call("POST", "/v1/login", { key, body: loginBody("classic", user), headers: { prefer: "respond-async" } });
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ jobId: expect.stringMatching(/^job_/), status: expect.stringMatching(/queued|running/) });
+    expect(res.headers.get("location")).toBe(`/v1/jobs/${res.body.jobId}`);
+    let job: any;
+    for (let i = 0; i < 100; i++) {
+      job = (await call("GET", `/v1/jobs/${res.body.jobId}`, { key })).body;
+      if (job.status === "succeeded" || job.status === "failed") break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(job.status).toBe("succeeded");
+    expect(job.result.cookies.some((c: any) => c.name === "classic_sid")).toBe(true);
+  });
+
+  it("tells a page without a login form and an unreachable site apart", async () => {
+    const noForm = await call("POST", "/v1/login", { key, body: { ...loginBody("classic", await newSiteUser()), domain: `${sitesUrl()}/no-form` } });
+    expect(noForm.status).toBe(422);
+    expect(noForm.body.error.code).toBe("form_not_found");
+    const down = await call("POST", "/v1/login", { key, body: { ...loginBody("classic", await newSiteUser()), domain: `${sitesUrl()}/errors/500` } });
+    expect(down.status).toBe(502);
+    expect(down.body.error.code).toBe("target_unreachable");
+  });
+});

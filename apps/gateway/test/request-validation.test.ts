@@ -1,0 +1,89 @@
+import { call, closeDatabase, newTenant, sitesUrl } from "./support/api";
+
+let key: string;
+beforeAll(async () => {
+  ({ key } = await newTenant());
+});
+afterAll(closeDatabase);
+
+const valid = () => ({ domain: `${sitesUrl()}/classic/login`, login_method: "password", cred: { username: "u", password: "p" } });
+
+describe("POST /v1/login input errors", () => {
+  it("answers malformed JSON with 400 invalid_json", async () => {
+    const res = await call("POST", "/v1/login", { key, raw: '{"domain": ' });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe("invalid_json");
+  });
+
+  it("names each wrong field and why", async () => {
+    const res = await call("POST", "/v1/login", { key, body: { domain: 42, cred: { username: ["x"] }, useCache: "yes", extra: 1 } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe("invalid_request");
+    const fields = res.body.error.details.map((d: { field: string }) => d.field);
+    expect(fields).toEqual(expect.arrayContaining(["/domain", "/cred/username", "/useCache", "/extra"]));
+    expect(res.body.error.details.find((d: any) => d.field === "/extra").message).toBe("is not a known field");
+  });
+
+  it("requires cred and domain, and an http(s) URL", async () => {
+    const missing = await call("POST", "/v1/login", { key, body: { login_method: "password" } });
+    expect(missing.body.error.details).toEqual(
+      expect.arrayContaining([{ field: "/cred", message: "is required" }, { field: "/domain", message: "is required" }]),
+    );
+    const ftp = await call("POST", "/v1/login", { key, body: { ...valid(), domain: "ftp://example.com/login" } });
+    expect(ftp.status).toBe(400);
+    expect(ftp.body.error.details).toContainEqual({ field: "/domain", message: "must be an http or https URL" });
+    const userinfo = await call("POST", "/v1/login", { key, body: { ...valid(), domain: "http://u:p@127.0.0.1/login" } });
+    expect(userinfo.status).toBe(400);
+  });
+
+  it("accepts either method spelling, refuses both when they differ, and requires one", async () => {
+    const both = await call("POST", "/v1/login", { key, body: { ...valid(), loginMethod: "totp" } });
+    expect(both.status).toBe(400);
+    expect(both.body.error.details[0].field).toBe("/loginMethod");
+    const { login_method: _, ...none } = valid();
+    const neither = await call("POST", "/v1/login", { key, body: none });
+    expect(neither.status).toBe(400);
+    expect(neither.body.error.details[0].field).toBe("/login_method");
+    const unknown = await call("POST", "/v1/login", { key, body: { ...none, loginMethod: "carrier_pigeon" } });
+    expect(unknown.status).toBe(400);
+  });
+
+  it("answers enumerated but unavailable methods with 501 method_not_supported", async () => {
+    for (const method of ["totp", "magic_link", "oauth_google"]) {
+      const res = await call("POST", "/v1/login", { key, body: { ...valid(), login_method: method } });
+      expect(res.status).toBe(501);
+      expect(res.body.error.code).toBe("method_not_supported");
+    }
+  });
+
+  it("requires a password and an identifier for password logins", async () => {
+    const res = await call("POST", "/v1/login", { key, body: { ...valid(), cred: {} } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.map((d: any) => d.field)).toEqual(["/cred/username", "/cred/password"]);
+  });
+
+  it("refuses bodies that are too large, and bodies that are not JSON", async () => {
+    const big = await call("POST", "/v1/login", { key, body: { ...valid(), additionalFields: { note: "x".repeat(200_000) } } });
+    expect(big.status).toBe(413);
+    expect(big.body.error.code).toBe("payload_too_large");
+    const form = await call("POST", "/v1/login", { key, raw: "domain=x", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    expect(form.status).toBe(415);
+    expect(form.body.error.code).toBe("unsupported_media_type");
+  });
+
+  it("refuses private and metadata targets with 422 target_not_allowed", async () => {
+    for (const domain of ["http://10.0.0.5/login", "http://169.254.169.254/latest/meta-data/", "http://[fd00::1]/login"]) {
+      const res = await call("POST", "/v1/login", { key, body: { ...valid(), domain } });
+      expect(res.status).toBe(422);
+      expect(res.body.error.code).toBe("target_not_allowed");
+    }
+  });
+
+  it("answers unknown routes and job ids with 404 in the same shape", async () => {
+    const route = await call("GET", "/v1/nothing-here", { key });
+    expect(route.status).toBe(404);
+    expect(route.body.error.code).toBe("not_found");
+    const job = await call("GET", "/v1/jobs/not-a-job", { key });
+    expect(job.status).toBe(404);
+  });
+});

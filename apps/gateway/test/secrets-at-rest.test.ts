@@ -1,0 +1,68 @@
+import { Redis } from "ioredis";
+import { Client } from "pg";
+import { call, closeDatabase, loginBody, newSiteUser, newTenant } from "./support/api";
+
+afterAll(closeDatabase);
+
+async function redisDump(): Promise<string> {
+  const redis = new Redis(process.env.REDIS_URL!);
+  const parts: string[] = [];
+  try {
+    let cursor = "0";
+    do {
+      const [next, keys] = await redis.scan(cursor, "MATCH", `${process.env.REDIS_PREFIX}:*`, "COUNT", 500);
+      for (const key of keys) {
+        const type = await redis.type(key);
+        if (type === "string") parts.push(key, (await redis.get(key)) ?? "");
+        else if (type === "hash") parts.push(key, JSON.stringify(await redis.hgetall(key)));
+        else if (type === "list") parts.push(key, JSON.stringify(await redis.lrange(key, 0, -1)));
+        else if (type === "set") parts.push(key, JSON.stringify(await redis.smembers(key)));
+        else if (type === "zset") parts.push(key, JSON.stringify(await redis.zrange(key, 0, -1)));
+        else if (type === "stream") parts.push(key, JSON.stringify(await redis.xrange(key, "-", "+")));
+      }
+      cursor = next;
+    } while (cursor !== "0");
+  } finally {
+    redis.disconnect();
+  }
+  return parts.join("\n");
+}
+
+async function postgresDump(): Promise<string> {
+  const pg = new Client({ connectionString: process.env.DATABASE_URL });
+  await pg.connect();
+  try {
+    const tables = await pg.query<{ tablename: string }>("SELECT tablename FROM pg_tables WHERE schemaname = 'public'");
+    const parts: string[] = [];
+    for (const { tablename } of tables.rows) {
+      const rows = await pg.query(`SELECT row_to_json(t)::text AS j FROM "${tablename}" t`);
+      parts.push(...rows.rows.map((r) => r.j as string));
+    }
+    return parts.join("\n");
+  } finally {
+    await pg.end();
+  }
+}
+
+describe("secrets at rest", () => {
+  it("keeps no plaintext password, session cookie or token in Redis or Postgres", async () => {
+    const { key } = await newTenant("Secrets org");
+    const user = await newSiteUser("pw-Zq8Lr2Vx9Tn4Kc7Hd1");
+    // Both fixture apps share one origin, and so one cache entry per user: the app needs a user of its own.
+    const spaUser = await newSiteUser("pw-Mb3Wc6Yt1Gs8Fj5Pa0");
+    const classic = await call("POST", "/v1/login", { key, body: loginBody("classic", user) });
+    const spa = await call("POST", "/v1/login", { key, body: loginBody("spa", spaUser) });
+    const pending = await call("POST", "/v1/login", { key, body: loginBody("classic", user, { useCache: false }), headers: { prefer: "respond-async" } });
+    expect([classic.status, spa.status, pending.status]).toEqual([200, 200, 202]);
+    const cookie = classic.body.cookies.find((c: any) => c.name === "classic_sid").value as string;
+    const token = spa.body.storageState.origins[0].localStorage[0].value as string;
+
+    const [redis, postgres] = await Promise.all([redisDump(), postgresDump()]);
+    expect(redis.length).toBeGreaterThan(100); // the dump really saw the queue and cache
+    expect(postgres).toContain(user.username); // and the tables
+    for (const secret of [user.password, spaUser.password, cookie, token, key]) {
+      expect(redis).not.toContain(secret);
+      expect(postgres).not.toContain(secret);
+    }
+  });
+});

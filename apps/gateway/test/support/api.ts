@@ -1,0 +1,69 @@
+import { loadConfig } from "@authsvc/config";
+import { Database } from "@authsvc/db";
+
+export const gatewayUrl = () => process.env.E2E_GATEWAY_URL!;
+export const sitesUrl = () => process.env.E2E_SITES_URL!;
+
+export interface Answer<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export async function call<T = any>(method: string, path: string, init: { key?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {}): Promise<Answer<T>> {
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.key) headers.authorization = `Bearer ${init.key}`;
+  if (init.body !== undefined || init.raw !== undefined) headers["content-type"] ??= "application/json";
+  const res = await fetch(`${gatewayUrl()}${path}`, {
+    method,
+    headers,
+    body: init.raw ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
+  });
+  const text = await res.text();
+  let body: any = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text, the assertion will show it
+  }
+  return { status: res.status, headers: res.headers, body };
+}
+
+let db: Database | undefined;
+export function database(): Database {
+  db ??= Database.fromConfig(loadConfig(), 2);
+  return db;
+}
+export async function closeDatabase(): Promise<void> {
+  await db?.close();
+  db = undefined;
+}
+
+/** A fresh organization and a key for it, made the way the CLI makes them. */
+export async function newTenant(name = "Test org"): Promise<{ orgId: string; key: string; keyId: string }> {
+  const org = await database().organizations.create(name);
+  const { key, apiKey } = await database().apiKeys.create(org.id, "e2e");
+  return { orgId: org.id, key, keyId: apiKey.id };
+}
+
+let userSeq = 0;
+/** A user that exists only on the fixture sites, unique to the calling test, so attempt counts are its own. */
+export async function newSiteUser(password = "correct-horse-battery"): Promise<{ username: string; password: string }> {
+  const username = `user${process.pid}x${++userSeq}x${Date.now().toString(36)}`;
+  const res = await fetch(`${sitesUrl()}/__fixture/users`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username, password }),
+  });
+  if (res.status !== 204) throw new Error(`fixture refused the user: ${res.status}`);
+  return { username, password };
+}
+
+/** Login attempts the fixture sites counted for a user, per site. */
+export async function attempts(username: string): Promise<Record<string, number>> {
+  return (await fetch(`${sitesUrl()}/__fixture/attempts/${username}`)).json() as Promise<Record<string, number>>;
+}
+
+export function loginBody(site: "classic" | "spa", user: { username: string; password: string }, extra: Record<string, unknown> = {}) {
+  return { domain: `${sitesUrl()}/${site}/login`, login_method: "password", cred: { ...user }, ...extra };
+}

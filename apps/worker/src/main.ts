@@ -1,0 +1,77 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Worker } from "bullmq";
+import { BrowserHost, TargetGuard } from "@authsvc/browser";
+import { loadConfig } from "@authsvc/config";
+import { Envelope, parseKeyRing } from "@authsvc/crypto";
+import { Database } from "@authsvc/db";
+import { createLogger } from "@authsvc/logging";
+import { AUTH_QUEUE, SessionCache, SingleFlight, createRedis, redisReady, type AuthJobPayload } from "@authsvc/queue";
+import { createLoginProcessor } from "./process-login-job";
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger("worker", config.logLevel);
+  const envelope = new Envelope(parseKeyRing(config.crypto.keyRing, config.crypto.activeKeyVersion));
+  const db = Database.fromConfig(config, config.worker.concurrency + 2);
+  const workerRedis = createRedis(config.redis.url, "blocking", "worker");
+  const redis = createRedis(config.redis.url, "producer", "worker-cache");
+  const browser = new BrowserHost(config.worker.chromiumPath, {
+    onCrash: (err) => log.error({ err: err.message }, "Chromium died; it will be relaunched for the next job"),
+  });
+  await Promise.all([redisReady(redis), db.ping()]);
+  log.info({ chromium: await browser.warmUp() }, "browser ready");
+
+  const processor = createLoginProcessor({
+    config,
+    db,
+    browser,
+    cache: new SessionCache(redis, config.redis.prefix, envelope),
+    flight: new SingleFlight(redis, config.redis.prefix),
+    guard: new TargetGuard(config.targets.allowRanges),
+    log,
+  });
+  const worker = new Worker<AuthJobPayload>(AUTH_QUEUE, processor, {
+    connection: workerRedis,
+    prefix: config.redis.prefix,
+    concurrency: config.worker.concurrency,
+  });
+  worker.on("error", (err) => log.error({ err: err.message }, "worker error"));
+  worker.on("stalled", (jobId) => log.warn({ jobId }, "job stalled; it will run again"));
+
+  let healthy = true;
+  const health = createServer((req, res) => {
+    const ok = req.url === "/healthz" ? healthy : req.url === "/readyz" ? healthy && worker.isRunning() : null;
+    res.writeHead(ok === null ? 404 : ok ? 200 : 503, { "content-type": "application/json" });
+    res.end(JSON.stringify({ ok: Boolean(ok) }));
+  });
+  await new Promise<void>((resolve) => health.listen(config.worker.healthPort, "0.0.0.0", resolve));
+  log.info({ healthPort: (health.address() as AddressInfo).port, concurrency: config.worker.concurrency }, "worker started");
+
+  // Ordered: stop taking jobs and let active ones finish, then the browser, Redis and the database.
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    healthy = false;
+    log.info({ signal }, "shutting down: finishing active jobs");
+    const forced = setTimeout(() => {
+      log.error("shutdown timed out; exiting with jobs still active (they will be retried as stalled)");
+      process.exit(1);
+    }, config.worker.shutdownTimeoutMs);
+    await worker.close();
+    await browser.close();
+    health.close();
+    await Promise.allSettled([workerRedis.quit(), redis.quit(), db.close()]);
+    clearTimeout(forced);
+    log.info("worker stopped");
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`worker failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

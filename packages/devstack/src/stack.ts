@@ -1,0 +1,110 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createWriteStream, mkdirSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+import { applyMigrations, ensureDatabase } from "@authsvc/db";
+import { startTestSites, type TestSites } from "@authsvc/test-sites";
+import { REPO_ROOT } from "./repo-root";
+
+export interface StackOptions {
+  env: Record<string, string>;
+  /** Fixed port for the fixture sites (the demo page), or 0 for any. */
+  sitesPort?: number;
+  /** Where child output goes: a folder for log files, or "inherit" to print it. */
+  logs: { dir: string } | "inherit";
+}
+
+export interface Stack {
+  gatewayUrl: string;
+  sites: TestSites;
+  env: Record<string, string>;
+  processes: { gateway: ChildProcess; worker: ChildProcess };
+  stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+async function waitForHttp(url: string, child: ChildProcess, name: string, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode} before it was ready`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${name} was not ready at ${url} after ${timeoutMs} ms`);
+}
+
+function launch(name: string, entry: string, env: Record<string, string>, logs: StackOptions["logs"]): ChildProcess {
+  const child = spawn(process.execPath, ["--enable-source-maps", "-r", path.join(REPO_ROOT, "scripts/swc-register.cjs"), entry], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  if (logs === "inherit") {
+    child.stdout!.pipe(process.stdout);
+    child.stderr!.pipe(process.stderr);
+  } else {
+    mkdirSync(logs.dir, { recursive: true });
+    const file = createWriteStream(path.join(logs.dir, `${name}.log`), { flags: "a" });
+    child.stdout!.pipe(file);
+    child.stderr!.pipe(file);
+  }
+  return child;
+}
+
+function stopProcess(child: ChildProcess, graceMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill("SIGKILL"), graceMs);
+    child.once("exit", () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+/**
+ * The whole service on this machine: database created and migrated, fixture sites in this process, and the
+ * real gateway and worker as child processes. Used by `npm start`, the end-to-end tests and the benchmark.
+ */
+export async function startStack(options: StackOptions): Promise<Stack> {
+  const env = { ...options.env };
+  await ensureDatabase(env.DATABASE_URL!);
+  await applyMigrations(env.DATABASE_URL!);
+  const sites = await startTestSites(options.sitesPort ?? 0);
+  env.GATEWAY_PORT = env.GATEWAY_PORT && env.GATEWAY_PORT !== "0" ? env.GATEWAY_PORT : String(await freePort());
+  env.WORKER_HEALTH_PORT = env.WORKER_HEALTH_PORT && env.WORKER_HEALTH_PORT !== "0" ? env.WORKER_HEALTH_PORT : String(await freePort());
+  const host = env.GATEWAY_HOST && env.GATEWAY_HOST !== "0.0.0.0" ? env.GATEWAY_HOST : "127.0.0.1";
+  const gatewayUrl = `http://${host}:${env.GATEWAY_PORT}`;
+
+  const worker = launch("worker", "apps/worker/src/main.ts", env, options.logs);
+  const gateway = launch("gateway", "apps/gateway/src/main.ts", env, options.logs);
+  const stop = async () => {
+    await Promise.all([stopProcess(gateway, 15_000), stopProcess(worker, 30_000)]);
+    await sites.close();
+  };
+  try {
+    await Promise.all([
+      waitForHttp(`${gatewayUrl}/readyz`, gateway, "gateway", 60_000),
+      waitForHttp(`http://127.0.0.1:${env.WORKER_HEALTH_PORT}/readyz`, worker, "worker", 60_000),
+    ]);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { gatewayUrl, sites, env, processes: { gateway, worker }, stop };
+}

@@ -1,0 +1,79 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { loadConfig } from "@authsvc/config";
+import { Database } from "@authsvc/db";
+import { DEMO_USER } from "@authsvc/test-sites";
+import { loadOrCreateDevEnv } from "./dev-env";
+import { DATA_DIR } from "./repo-root";
+import { startStack } from "./stack";
+
+const KEY_FILE = path.join(DATA_DIR, "dev-api-key");
+
+/** The development org's key: the one saved on first run while it still works, else a new org and key. */
+async function devApiKey(env: Record<string, string>): Promise<{ key: string; created: boolean }> {
+  const db = Database.fromConfig(loadConfig(env), 1);
+  try {
+    if (existsSync(KEY_FILE)) {
+      const saved = readFileSync(KEY_FILE, "utf8").trim();
+      if (await db.apiKeys.authenticate(saved)) return { key: saved, created: false };
+    }
+    const org = await db.organizations.create("Development");
+    const { key } = await db.apiKeys.create(org.id, "npm start");
+    writeFileSync(KEY_FILE, `${key}\n`, { mode: 0o600 });
+    return { key, created: true };
+  } finally {
+    await db.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const env = loadOrCreateDevEnv();
+  const sitesPort = Number(process.env.DEMO_SITES_PORT ?? 4000);
+  const stack = await startStack({ env, sitesPort, logs: "inherit" });
+  const { key, created } = await devApiKey(env);
+  const body = JSON.stringify({
+    domain: `${stack.sites.url}/classic/login`,
+    login_method: "password",
+    cred: { username: DEMO_USER.username, password: DEMO_USER.password },
+  });
+  process.stdout.write(`
+──────────────────────────────────────────────────────────────────────────────
+ authsvc is running
+   API        ${stack.gatewayUrl}/v1        (health: ${stack.gatewayUrl}/readyz)
+   demo site  ${stack.sites.url}/classic/login   (user "${DEMO_USER.username}", password "${DEMO_USER.password}")
+   API key    ${key}${created ? "   (new; saved in .data/dev-api-key)" : "   (from .data/dev-api-key)"}
+
+ Log in to the demo site through the service:
+
+   curl -s ${stack.gatewayUrl}/v1/login \\
+     -H 'Authorization: Bearer ${key}' \\
+     -H 'Content-Type: application/json' \\
+     -d '${body}'
+
+ More keys: pnpm cli org create <name>; pnpm cli key create --org <id>.  Stop: Ctrl-C.
+──────────────────────────────────────────────────────────────────────────────
+`);
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write("stopping…\n");
+    await stack.stop();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop());
+  process.on("SIGTERM", () => void stop());
+  for (const child of Object.values(stack.processes)) {
+    child.on("exit", (code) => {
+      if (!stopping) {
+        process.stderr.write(`a service process exited (code ${code}); stopping the rest\n`);
+        void stack.stop().then(() => process.exit(1));
+      }
+    });
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`npm start failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,27 @@
+import { randomBytes } from "node:crypto";
+import { randomKeyEnv } from "./dev-env";
+
+export const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432";
+export const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+
+/** Settings of a throwaway stack: its own database and Redis prefix, fresh keys, loopback targets allowed. */
+export function testStackEnv(name: string, overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    NODE_ENV: "test",
+    LOG_LEVEL: "debug",
+    DATABASE_URL: `${POSTGRES_URL}/authsvc_${name}`,
+    REDIS_URL,
+    REDIS_PREFIX: `authsvc-${name}-${randomBytes(4).toString("hex")}`,
+    GATEWAY_HOST: "127.0.0.1",
+    GATEWAY_PORT: "0",
+    WORKER_HEALTH_PORT: "0",
+    TARGET_ALLOW_RANGES: "loopback",
+    GATEWAY_WAIT_MS: "30000",
+    JOB_TIMEOUT_MS: "20000",
+    JOB_BACKOFF_MS: "300",
+    WORKER_CONCURRENCY: "2",
+    RATE_LIMIT_PER_MINUTE: "100000",
+    ...randomKeyEnv(),
+    ...overrides,
+  };
+}

@@ -1,0 +1,37 @@
+import { Queue, type JobsOptions } from "bullmq";
+import type { Redis } from "ioredis";
+
+export const AUTH_QUEUE = "auth";
+export const LOGIN_JOB = "login";
+
+/**
+ * What travels through Redis: ids only. Inputs (encrypted) and results live in Postgres. New fields must be
+ * optional: jobs from the previous deploy are still in flight during a rolling update.
+ */
+export interface AuthJobPayload {
+  authJobId: string;
+  orgId: string;
+}
+
+export interface RetryPolicy {
+  attempts: number;
+  backoffMs: number;
+}
+
+export function authJobOptions(retry: RetryPolicy): JobsOptions {
+  return {
+    attempts: retry.attempts,
+    backoff: { type: "exponential", delay: retry.backoffMs },
+    // Kept for a while (not removed on completion): waiters and operators look jobs up after they end.
+    removeOnComplete: { age: 3600, count: 10_000 },
+    removeOnFail: { age: 7 * 24 * 3600, count: 50_000 },
+  };
+}
+
+export function createAuthQueue(connection: Redis, prefix: string, retry: RetryPolicy): Queue<AuthJobPayload> {
+  return new Queue<AuthJobPayload>(AUTH_QUEUE, { connection, prefix, defaultJobOptions: authJobOptions(retry) });
+}
+
+export function enqueueLogin(queue: Queue<AuthJobPayload>, payload: AuthJobPayload) {
+  return queue.add(LOGIN_JOB, payload, { jobId: payload.authJobId });
+}

@@ -1,0 +1,5 @@
+export { createRedis, redisReady, type RedisRole } from "./redis-connections";
+export { AUTH_QUEUE, LOGIN_JOB, createAuthQueue, enqueueLogin, authJobOptions, type AuthJobPayload, type RetryPolicy } from "./auth-queue";
+export { JobWaiter } from "./job-waiter";
+export { SessionCache } from "./session-cache";
+export { SingleFlight } from "./single-flight";

@@ -1,0 +1,69 @@
+import { QueueEvents } from "bullmq";
+import type { Redis } from "ioredis";
+import { AUTH_QUEUE } from "./auth-queue";
+
+type Waiter = () => void;
+
+/**
+ * One QueueEvents per process and a map of waiters, so a thousand waiting HTTP requests cost one Redis
+ * subscription. Events are only wake-ups: `isFinished` (the database) says whether the job really ended,
+ * which also covers a retry's intermediate failure and an event that fired before the waiter was added.
+ */
+export class JobWaiter {
+  private readonly waiters = new Map<string, Set<Waiter>>();
+  private readonly events: QueueEvents;
+
+  constructor(
+    connection: Redis,
+    prefix: string,
+    private readonly isFinished: (jobId: string) => Promise<boolean>,
+  ) {
+    this.events = new QueueEvents(AUTH_QUEUE, { connection, prefix, autorun: true });
+    const wake = ({ jobId }: { jobId: string }) => void this.wake(jobId);
+    this.events.on("completed", wake);
+    this.events.on("failed", wake);
+  }
+
+  ready(): Promise<void> {
+    return this.events.waitUntilReady().then(() => undefined);
+  }
+
+  get pending(): number {
+    let n = 0;
+    for (const set of this.waiters.values()) n += set.size;
+    return n;
+  }
+
+  private async wake(jobId: string): Promise<void> {
+    const set = this.waiters.get(jobId);
+    if (!set?.size) return;
+    if (!(await this.isFinished(jobId).catch(() => false))) return;
+    for (const resolve of set) resolve();
+    this.waiters.delete(jobId);
+  }
+
+  /** True when the job finished within `timeoutMs`, false when the time ran out first. */
+  wait(jobId: string, timeoutMs: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      let set = this.waiters.get(jobId);
+      if (!set) this.waiters.set(jobId, (set = new Set()));
+      const done = (finished: boolean) => {
+        clearTimeout(timer);
+        set!.delete(waiter);
+        if (set!.size === 0 && this.waiters.get(jobId) === set) this.waiters.delete(jobId);
+        resolve(finished);
+      };
+      const waiter = () => done(true);
+      const timer = setTimeout(() => done(false), timeoutMs);
+      set.add(waiter);
+      // It may have ended before we subscribed.
+      void this.wake(jobId);
+    });
+  }
+
+  async close(): Promise<void> {
+    for (const [, set] of this.waiters) for (const resolve of set) resolve();
+    this.waiters.clear();
+    await this.events.close();
+  }
+}

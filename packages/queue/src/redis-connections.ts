@@ -1,0 +1,29 @@
+import { Redis } from "ioredis";
+
+/**
+ * producer: fails fast while Redis is away (the HTTP request gets a 503 instead of hanging);
+ * blocking: BullMQ workers and QueueEvents, which must wait out a reconnect rather than give up.
+ */
+export type RedisRole = "producer" | "blocking";
+
+export function createRedis(url: string, role: RedisRole, name: string): Redis {
+  return new Redis(url, {
+    connectionName: name,
+    lazyConnect: false,
+    ...(role === "producer"
+      ? { enableOfflineQueue: false, maxRetriesPerRequest: 1 }
+      : { maxRetriesPerRequest: null, enableReadyCheck: true }),
+  });
+}
+
+/** Resolves once the connection is ready; rejects after `timeoutMs`. */
+export function redisReady(redis: Redis, timeoutMs = 10_000): Promise<void> {
+  if (redis.status === "ready") return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Redis not ready after ${timeoutMs} ms`)), timeoutMs);
+    redis.once("ready", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,34 @@
+import type { Redis } from "ioredis";
+
+const RELEASE_IF_OWNER = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end`;
+
+/**
+ * Identical concurrent logins share one job: the first request claims the fingerprint with its job id, the
+ * others read that id and wait for the same job. The claim ends when the job ends (or its TTL lapses).
+ */
+export class SingleFlight {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  private key(orgId: string, fingerprint: string): string {
+    return `${this.prefix}:inflight:${orgId}:${fingerprint}`;
+  }
+
+  /** Returns null when `jobId` now owns the flight, or the id of the job that already does. */
+  async claim(orgId: string, fingerprint: string, jobId: string, ttlMs: number): Promise<string | null> {
+    const key = this.key(orgId, fingerprint);
+    for (let i = 0; i < 3; i++) {
+      if ((await this.redis.set(key, jobId, "PX", ttlMs, "NX")) === "OK") return null;
+      const owner = await this.redis.get(key);
+      if (owner) return owner;
+      // The owner released between our two calls: try to claim again.
+    }
+    return null;
+  }
+
+  async release(orgId: string, fingerprint: string, jobId: string): Promise<void> {
+    await this.redis.eval(RELEASE_IF_OWNER, 1, this.key(orgId, fingerprint), jobId);
+  }
+}
