@@ -1,4 +1,4 @@
-import { call, closeDatabase, database, newTenant } from "./support/api";
+import { call, closeDatabase, database, newTenant } from "@authsvc/devstack";
 
 afterAll(closeDatabase);
 

@@ -1,4 +1,4 @@
-import { attempts, call, closeDatabase, loginBody, newSiteUser, newTenant, sitesUrl } from "./support/api";
+import { attempts, call, closeDatabase, database, loginBody, newSiteUser, newTenant, sitesUrl } from "@authsvc/devstack";
 
 let key: string;
 beforeAll(async () => {
@@ -120,6 +120,16 @@ describe("POST /v1/login through the browser", () => {
     }
     expect(job.status).toBe("succeeded");
     expect(job.result.cookies.some((c: any) => c.name === "classic_sid")).toBe(true);
+  });
+
+  it("retries a passing outage of the target with backoff and then logs in", async () => {
+    const user = await newSiteUser();
+    const res = await call("POST", "/v1/login", { key, body: { ...loginBody("classic", user), domain: `${sitesUrl()}/flaky/${user.username}/login` } });
+    expect(res.status).toBe(200);
+    const { orgId } = (await database().apiKeys.authenticate(key))!;
+    const job = await database().authJobs.find(orgId, res.headers.get("x-job-id")!);
+    expect(job).toMatchObject({ status: "succeeded", attempts: 2 });
+    expect(await attempts(user.username)).toEqual({ classic: 1 });
   });
 
   it("tells a page without a login form and an unreachable site apart", async () => {

@@ -1,4 +1,4 @@
-import { call, closeDatabase, newTenant, sitesUrl } from "./support/api";
+import { call, closeDatabase, newTenant, sitesUrl } from "@authsvc/devstack";
 
 let key: string;
 beforeAll(async () => {

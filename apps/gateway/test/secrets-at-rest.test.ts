@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import { Client } from "pg";
-import { call, closeDatabase, loginBody, newSiteUser, newTenant } from "./support/api";
+import { call, closeDatabase, loginBody, newSiteUser, newTenant } from "@authsvc/devstack";
 
 afterAll(closeDatabase);
 

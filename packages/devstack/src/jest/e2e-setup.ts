@@ -17,5 +17,9 @@ export default async function e2eSetup(): Promise<void> {
   await recreateDatabase(env.DATABASE_URL!);
   const stack = await startStack({ env, logs: { dir: path.join(DATA_DIR, "logs", "e2e") } });
   globalThis.__E2E_STACK__ = stack;
-  Object.assign(process.env, stack.env, { E2E_GATEWAY_URL: stack.gatewayUrl, E2E_SITES_URL: stack.sites.url });
+  Object.assign(process.env, stack.env, {
+    E2E_GATEWAY_URL: stack.gatewayUrl,
+    E2E_SITES_URL: stack.sites.url,
+    E2E_WORKER_PID: String(stack.processes.worker.pid),
+  });
 }

@@ -3,12 +3,12 @@ import { type Accounts, escapeHtml, page, readCookie } from "../accounts";
 
 const COOKIE = "classic_sid";
 
-function loginPage(error?: string, username = ""): string {
+export function loginPage(error?: string, username = "", action = "/classic/login"): string {
   return page(
     "Sign in — Classic",
     `<h1>Sign in</h1>
 ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
-<form method="post" action="/classic/login">
+<form method="post" action="${action}">
   <label>Username <input name="username" autocomplete="username" value="${escapeHtml(username)}"></label>
   <label>Password <input name="password" type="password" autocomplete="current-password"></label>
   <button type="submit">Sign in</button>

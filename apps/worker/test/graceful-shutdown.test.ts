@@ -1,0 +1,49 @@
+import path from "node:path";
+import { loadConfig } from "@authsvc/config";
+import { Database } from "@authsvc/db";
+import { DATA_DIR, deleteRedisPrefix, recreateDatabase, startStack, testStackEnv, type Stack } from "@authsvc/devstack";
+
+// A stack of its own: stopping its worker must not disturb the other end-to-end tests.
+let stack: Stack;
+let db: Database;
+
+beforeAll(async () => {
+  const env = testStackEnv("shutdown_e2e");
+  await recreateDatabase(env.DATABASE_URL!);
+  stack = await startStack({ env, logs: { dir: path.join(DATA_DIR, "logs", "shutdown") } });
+  db = Database.fromConfig(loadConfig(stack.env), 1);
+});
+afterAll(async () => {
+  await db?.close();
+  await stack?.stop();
+  if (stack) await deleteRedisPrefix(stack.env.REDIS_URL!, stack.env.REDIS_PREFIX!);
+});
+
+describe("worker shutdown", () => {
+  it("finishes the login it is running before it exits on SIGTERM", async () => {
+    const org = await db.organizations.create("Shutdown org");
+    const { key } = await db.apiKeys.create(org.id, "e2e");
+    stack.sites.accounts.addUser("slow-user", "slow-password");
+    const res = await fetch(`${stack.gatewayUrl}/v1/login`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", prefer: "respond-async" },
+      body: JSON.stringify({
+        domain: `${stack.sites.url}/slow/login?delayMs=3000`,
+        login_method: "password",
+        cred: { username: "slow-user", password: "slow-password" },
+      }),
+    });
+    expect(res.status).toBe(202);
+    const { jobId } = (await res.json()) as { jobId: string };
+
+    // Wait until the password was submitted and the site is still answering, then ask the worker to stop.
+    for (let i = 0; i < 100 && !stack.sites.accounts.attemptsFor("slow-user").slow; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(stack.sites.accounts.attemptsFor("slow-user")).toEqual({ slow: 1 });
+    const worker = stack.processes.worker;
+    const exited = new Promise<number | null>((resolve) => worker.once("exit", (code) => resolve(code)));
+    worker.kill("SIGTERM");
+    expect(await exited).toBe(0);
+
+    expect(await db.authJobs.find(org.id, jobId)).toMatchObject({ status: "succeeded", attempts: 1 });
+  });
+});
