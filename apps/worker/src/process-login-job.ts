@@ -35,17 +35,17 @@ export function createLoginProcessor(deps: LoginJobDeps) {
   const { config, db, cache, flight, browser, guard, log } = deps;
 
   async function runFlow(loginUrl: string, identifier: string, password: string, additionalFields: Record<string, string | number | boolean> | undefined, onStep: (s: string) => void): Promise<SessionResponse> {
-    return browser.withContext(async (context) => {
+    return browser.withPage(async (page) => {
       let timer: NodeJS.Timeout | undefined;
       const hardStop = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
           reject(new LoginFlowError("timeout", "the login did not finish in time"));
-          void context.close().catch(() => undefined);
+          void page.browserContext().close().catch(() => undefined);
         }, config.worker.jobTimeoutMs + HARD_STOP_GRACE_MS);
       });
       try {
         return await Promise.race([
-          passwordLogin(context, { loginUrl, identifier, password, additionalFields }, { guard, timeoutMs: config.worker.jobTimeoutMs, onStep }),
+          passwordLogin(page, { loginUrl, identifier, password, additionalFields }, { guard, timeoutMs: config.worker.jobTimeoutMs, onStep }),
           hardStop,
         ]);
       } finally {

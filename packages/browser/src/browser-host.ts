@@ -1,22 +1,33 @@
-import type { Browser, BrowserContext } from "puppeteer-core";
+import type { Browser, BrowserContext, Page } from "puppeteer-core";
 import { launchChromium } from "./launch-chromium";
+import { tolerateClosedTargets } from "./tolerate-closed-targets";
 
 export interface BrowserHostEvents {
   onCrash?: (err: Error) => void;
 }
 
+interface Prepared {
+  context: BrowserContext;
+  page: Page;
+}
+
 /**
  * One Chromium per process, launched on first use and again after it dies. Each job gets its own fresh
  * BrowserContext (no shared cookies, storage or cache) that is closed when the job ends, whatever happens.
+ * One unused context and page are kept ready, so a job does not wait for the page's set-up (stealth
+ * evasions take a few hundred milliseconds); it is never handed to two jobs.
  */
 export class BrowserHost {
   private browser: Promise<Browser> | null = null;
+  private spare: Promise<Prepared> | null = null;
   private closing = false;
 
   constructor(
     private readonly executablePath: string,
     private readonly events: BrowserHostEvents = {},
-  ) {}
+  ) {
+    tolerateClosedTargets();
+  }
 
   private current(): Promise<Browser> {
     if (this.closing) return Promise.reject(new Error("browser host is shutting down"));
@@ -27,6 +38,7 @@ export class BrowserHost {
         (b) =>
           b.once("disconnected", () => {
             if (this.browser === launching) this.browser = null;
+            this.spare = null;
             if (!this.closing) this.events.onCrash?.(new Error("Chromium disconnected"));
           }),
         () => {
@@ -37,11 +49,42 @@ export class BrowserHost {
     return this.browser;
   }
 
-  async withContext<T>(fn: (context: BrowserContext) => Promise<T>): Promise<T> {
-    const browser = await this.current();
-    const context = await browser.createBrowserContext();
+  private async prepare(): Promise<Prepared> {
+    const context = await (await this.current()).createBrowserContext();
     try {
-      return await fn(context);
+      const page = await context.newPage();
+      // A round trip after the stealth plugin's set-up commands (sent as the page was created): the page
+      // is ready only once they have landed, so they apply to the first request and never meet a closed page.
+      await page.evaluate("0");
+      return { context, page };
+    } catch (err) {
+      await context.close().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  private refillSpare(): void {
+    if (this.closing) return;
+    const next = this.prepare();
+    next.catch(() => undefined); // a failed spare is replaced by a fresh one when taken
+    this.spare = next;
+  }
+
+  private async take(): Promise<Prepared> {
+    const spare = this.spare;
+    this.spare = null;
+    const ready = spare ? await spare.catch(() => null) : null;
+    this.refillSpare();
+    if (ready && !ready.page.isClosed() && ready.context.browser().connected) return ready;
+    if (ready) await ready.context.close().catch(() => undefined);
+    return this.prepare();
+  }
+
+  /** Runs `fn` with a page in a context of its own, closed afterwards. */
+  async withPage<T>(fn: (page: Page) => Promise<T>): Promise<T> {
+    const { context, page } = await this.take();
+    try {
+      return await fn(page);
     } finally {
       await context.close().catch(() => undefined);
     }
@@ -49,15 +92,16 @@ export class BrowserHost {
 
   /** Launches Chromium now, so the first job does not pay for it and a broken install shows at start. */
   async warmUp(): Promise<string> {
-    return (await this.current()).version();
-  }
-
-  async pid(): Promise<number | undefined> {
-    return (await this.current()).process()?.pid;
+    const version = await (await this.current()).version();
+    this.refillSpare();
+    return version;
   }
 
   async close(): Promise<void> {
     this.closing = true;
+    const spare = await this.spare?.catch(() => null);
+    await spare?.context.close().catch(() => undefined);
+    this.spare = null;
     const browser = await this.browser?.catch(() => null);
     await browser?.close().catch(() => undefined);
     this.browser = null;

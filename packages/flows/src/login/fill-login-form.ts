@@ -3,10 +3,12 @@ import type { LoginForm } from "./detect-login-form";
 
 /** Types like a person: real key events, so frameworks with controlled inputs see every character. */
 async function typeInto(field: ElementHandle<HTMLInputElement>, text: string): Promise<void> {
-  await field.click({ count: 3 });
-  await field.evaluate((el) => el.select?.());
-  await field.press("Backspace");
-  await field.type(text, { delay: 5 });
+  await field.click();
+  if (await field.evaluate((el) => el.value !== "")) {
+    await field.evaluate((el) => el.select());
+    await field.press("Backspace");
+  }
+  await field.type(text);
 }
 
 export async function fillLoginForm(form: LoginForm, identifier: string, password: string): Promise<void> {

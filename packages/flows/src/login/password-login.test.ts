@@ -27,8 +27,8 @@ async function failureOf(promise: Promise<unknown>): Promise<LoginFlowError> {
 
 describe("passwordLogin against fixture sites", () => {
   it("logs in to the classic form and returns its HttpOnly session cookie", async () => {
-    const state = await host.withContext((ctx) =>
-      passwordLogin(ctx, { loginUrl: `${sites.url}/classic/login`, identifier: "flow-user", password: "s3cret-pass" }, options),
+    const state = await host.withPage((page) =>
+      passwordLogin(page, { loginUrl: `${sites.url}/classic/login`, identifier: "flow-user", password: "s3cret-pass" }, options),
     );
     const sid = state.cookies.find((c) => c.name === "classic_sid");
     expect(sid).toMatchObject({ domain: "127.0.0.1", path: "/", httpOnly: true, secure: false, sameSite: "Lax" });
@@ -38,8 +38,8 @@ describe("passwordLogin against fixture sites", () => {
   });
 
   it("logs in to the JavaScript app and returns its localStorage token", async () => {
-    const state = await host.withContext((ctx) =>
-      passwordLogin(ctx, { loginUrl: `${sites.url}/spa/login`, identifier: "flow-user", password: "s3cret-pass" }, options),
+    const state = await host.withPage((page) =>
+      passwordLogin(page, { loginUrl: `${sites.url}/spa/login`, identifier: "flow-user", password: "s3cret-pass" }, options),
     );
     expect(state.storageState.origins).toEqual([
       { origin: sites.url, localStorage: [{ name: "spa_token", value: expect.stringMatching(/.{20,}/) }] },
@@ -48,8 +48,8 @@ describe("passwordLogin against fixture sites", () => {
 
   it.each(["classic", "spa"])("reports the %s site's refusal of a wrong password with its message", async (site) => {
     const err = await failureOf(
-      host.withContext((ctx) =>
-        passwordLogin(ctx, { loginUrl: `${sites.url}/${site}/login`, identifier: "flow-user", password: "wrong" }, options),
+      host.withPage((page) =>
+        passwordLogin(page, { loginUrl: `${sites.url}/${site}/login`, identifier: "flow-user", password: "wrong" }, options),
       ),
     );
     expect(err.code).toBe("invalid_credentials");
@@ -58,7 +58,7 @@ describe("passwordLogin against fixture sites", () => {
   });
 
   it("tells a page without a login form, a server error and a closed port apart", async () => {
-    const run = (url: string) => host.withContext((ctx) => passwordLogin(ctx, { loginUrl: url, identifier: "a", password: "b" }, options));
+    const run = (url: string) => host.withPage((page) => passwordLogin(page, { loginUrl: url, identifier: "a", password: "b" }, options));
     expect((await failureOf(run(`${sites.url}/no-form`))).code).toBe("form_not_found");
     const e500 = await failureOf(run(`${sites.url}/errors/500`));
     expect([e500.code, e500.retryable]).toEqual(["target_unreachable", true]);
@@ -68,7 +68,7 @@ describe("passwordLogin against fixture sites", () => {
   it("refuses a target the guard does not allow, before any request leaves", async () => {
     const strict = { ...options, guard: new TargetGuard() };
     const err = await failureOf(
-      host.withContext((ctx) => passwordLogin(ctx, { loginUrl: `${sites.url}/classic/login`, identifier: "flow-user", password: "x" }, strict)),
+      host.withPage((page) => passwordLogin(page, { loginUrl: `${sites.url}/classic/login`, identifier: "flow-user", password: "x" }, strict)),
     );
     expect(err.code).toBe("target_not_allowed");
     expect(sites.accounts.attemptsFor("flow-user").classic).toBe(2); // only the two logins above

@@ -1,4 +1,4 @@
-import { captureState, guardRequests, type BrowserContext, type TargetGuard } from "@authsvc/browser";
+import { captureState, guardRequests, type Page, type TargetGuard } from "@authsvc/browser";
 import type { SessionResponse } from "@authsvc/contracts";
 import { Deadline } from "../deadline";
 import { LoginFlowError } from "../flow-error";
@@ -28,12 +28,13 @@ function navigationFailure(err: unknown): LoginFlowError {
 
 /**
  * Logs in with a username (or email) and password on a page nobody scripted: open the page, find the form,
- * type, submit, and read the verdict off the page. Returns the whole browser state on success.
+ * type, submit, and read the verdict off the page. `page` must be fresh, in a context of its own.
+ * Returns the whole browser state on success.
  */
-export async function passwordLogin(context: BrowserContext, input: PasswordLoginInput, options: FlowOptions): Promise<SessionResponse> {
+export async function passwordLogin(page: Page, input: PasswordLoginInput, options: FlowOptions): Promise<SessionResponse> {
   const deadline = new Deadline(options.timeoutMs);
   const step = options.onStep ?? (() => undefined);
-  const page = await context.newPage();
+  const context = page.browserContext();
   let refused: LoginFlowError | null = null;
   await guardRequests(page, options.guard, (url, verdict) => {
     refused = new LoginFlowError(verdict.code, `${new URL(url).host}: ${verdict.reason}`);
