@@ -45,6 +45,7 @@ async function main(argv: string[]): Promise<void> {
       print(`created key ${apiKey.id} for ${values.org}\n\n  ${key}\n\nStore it now: it is shown only this once.`, { id: apiKey.id, key, prefix: apiKey.prefix });
     } else if (noun === "key" && verb === "list") {
       if (!values.org) fail("key list needs --org <orgId>");
+      if (!(await db.organizations.find(values.org))) fail(`no organization ${values.org}`);
       const keys = await db.apiKeys.list(values.org);
       print(
         keys.map((k) => `${k.id}\t${k.prefix}…\t${k.name}\t${k.revokedAt ? "revoked" : "active"}\tlast used ${k.lastUsedAt?.toISOString() ?? "never"}`).join("\n") || "no keys",

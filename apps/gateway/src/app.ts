@@ -1,6 +1,7 @@
 import express from "express";
 import type { Redis } from "ioredis";
 import type { Config } from "@authsvc/config";
+import { openApiDocument } from "@authsvc/contracts";
 import type { Database } from "@authsvc/db";
 import type { Logger } from "@authsvc/logging";
 import { authenticate } from "./http/authenticate";
@@ -23,8 +24,14 @@ export interface AppDeps {
 export function createApp({ config, db, redis, logins, log, isShuttingDown }: AppDeps) {
   const app = express();
   app.disable("x-powered-by");
+  app.set("etag", false);
   app.set("trust proxy", config.gateway.trustProxy);
   app.use(requestId);
+  // Answers carry live sessions: no proxy or browser may keep a copy.
+  app.use((_req, res, next) => {
+    res.setHeader("Cache-Control", "no-store");
+    next();
+  });
   app.use((req, res, next) => {
     const started = process.hrtime.bigint();
     res.on("finish", () => {
@@ -41,6 +48,11 @@ export function createApp({ config, db, redis, logins, log, isShuttingDown }: Ap
     const checks = await Promise.allSettled([db.ping(), redis.ping()]);
     const ok = !isShuttingDown() && checks.every((c) => c.status === "fulfilled");
     res.status(ok ? 200 : 503).json({ ok, database: checks[0]!.status === "fulfilled", redis: checks[1]!.status === "fulfilled" });
+  });
+
+  // The API description is public, like the documentation it is generated into.
+  app.get("/openapi.json", (_req, res) => {
+    res.json(openApiDocument);
   });
 
   app.use("/v1", authenticate(db), rateLimit(redis, config.redis.prefix, config.gateway.rateLimitPerMinute), ...jsonBody(config.gateway.maxBodyBytes));

@@ -33,8 +33,11 @@ describe("API key authentication", () => {
     expectUnauthorized(await call("POST", "/v1/login", { key: altered, body: {} }));
   });
 
-  it("keeps health endpoints open for probes", async () => {
+  it("keeps health endpoints and the API description open", async () => {
     expect((await call("GET", "/healthz")).status).toBe(200);
+    const openapi = await call("GET", "/openapi.json");
+    expect(openapi.body.openapi).toBe("3.1.0");
+    expect(Object.keys(openapi.body.paths)).toEqual(["/login", "/jobs/{jobId}"]);
     expect((await call("GET", "/readyz")).body).toEqual({ ok: true, database: true, redis: true });
   });
 });

@@ -12,6 +12,7 @@ describe("POST /v1/login through the browser", () => {
     const res = await call("POST", "/v1/login", { key, body: loginBody("classic", user) });
     expect(res.status).toBe(200);
     expect(res.headers.get("x-auth-cache")).toBe("miss");
+    expect(res.headers.get("cache-control")).toBe("no-store");
     const sid = res.body.cookies.find((c: any) => c.name === "classic_sid");
     expect(Object.keys(sid).sort()).toEqual(["domain", "expires", "httpOnly", "name", "path", "sameSite", "secure", "value"]);
     expect(sid).toMatchObject({ domain: "127.0.0.1", path: "/", httpOnly: true, secure: false, sameSite: "Lax" });

@@ -2,3 +2,4 @@ export * from "./error-codes";
 export * from "./session";
 export * from "./login-request";
 export { compileValidator, toFieldErrors, type Validator } from "./validate";
+export { openApiDocument } from "./openapi";

@@ -1,0 +1,160 @@
+import { ERROR_CODES } from "./error-codes";
+import { loginRequestSchema } from "./login-request";
+
+const cookie = {
+  type: "object",
+  required: ["name", "value", "domain", "path", "expires", "httpOnly", "secure", "sameSite"],
+  properties: {
+    name: { type: "string" },
+    value: { type: "string", description: "Secret: the session itself." },
+    domain: { type: "string" },
+    path: { type: "string" },
+    expires: { type: "number", description: "Unix time in seconds; -1 for a session cookie." },
+    httpOnly: { type: "boolean" },
+    secure: { type: "boolean" },
+    sameSite: { type: "string", enum: ["Strict", "Lax", "None"] },
+  },
+};
+
+const session = {
+  type: "object",
+  required: ["cookies", "origins", "storageState"],
+  properties: {
+    cookies: { type: "array", items: { $ref: "#/components/schemas/Cookie" } },
+    origins: { type: "array", items: { type: "string" }, description: "Origins the login visited." },
+    storageState: {
+      type: "object",
+      description: "Playwright's storageState: `browser.newContext({ storageState })` loads it unchanged.",
+      required: ["cookies", "origins"],
+      properties: {
+        cookies: { type: "array", items: { $ref: "#/components/schemas/Cookie" } },
+        origins: {
+          type: "array",
+          items: {
+            type: "object",
+            required: ["origin", "localStorage"],
+            properties: {
+              origin: { type: "string" },
+              localStorage: {
+                type: "array",
+                items: { type: "object", required: ["name", "value"], properties: { name: { type: "string" }, value: { type: "string" } } },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+};
+
+const job = {
+  type: "object",
+  required: ["jobId", "status"],
+  properties: {
+    jobId: { type: "string", pattern: "^job_" },
+    status: { type: "string", enum: ["queued", "running", "succeeded", "failed"] },
+    result: { $ref: "#/components/schemas/Session" },
+    error: { type: "object", properties: { code: { type: "string" }, message: { type: "string" } } },
+  },
+};
+
+const error = {
+  type: "object",
+  required: ["error"],
+  properties: {
+    error: {
+      type: "object",
+      required: ["code", "message", "requestId"],
+      properties: {
+        code: { type: "string", enum: Object.keys(ERROR_CODES) },
+        message: { type: "string" },
+        requestId: { type: "string", pattern: "^req_" },
+        details: {
+          type: "array",
+          items: { type: "object", required: ["field", "message"], properties: { field: { type: "string" }, message: { type: "string" } } },
+        },
+      },
+    },
+  },
+};
+
+function errorResponses(codes: Array<keyof typeof ERROR_CODES>) {
+  const byStatus = new Map<number, Array<keyof typeof ERROR_CODES>>();
+  for (const code of codes) byStatus.set(ERROR_CODES[code].status, [...(byStatus.get(ERROR_CODES[code].status) ?? []), code]);
+  return Object.fromEntries(
+    [...byStatus].map(([status, list]) => [
+      String(status),
+      {
+        description: list.map((c) => `\`${c}\`: ${ERROR_CODES[c].meaning}`).join(" "),
+        content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+      },
+    ]),
+  );
+}
+
+const { $id: _id, ...loginRequest } = loginRequestSchema;
+
+/** The public API as OpenAPI 3.1, built from the same schemas and error table the gateway enforces. */
+export const openApiDocument = {
+  openapi: "3.1.0",
+  info: {
+    title: "authsvc — browser session authentication",
+    version: "1.0.0",
+    description:
+      "Send a login page URL and credentials; the service logs in with a real browser and returns the session. " +
+      "Every /v1 endpoint needs `Authorization: Bearer pk_…`. Errors share one shape with a stable `code`.",
+  },
+  servers: [{ url: "/v1" }],
+  security: [{ apiKey: [] }],
+  paths: {
+    "/login": {
+      post: {
+        operationId: "login",
+        summary: "Log in to a website and return its session",
+        description:
+          "Answers from the session cache when `useCache` is true (default) and a valid session exists for the same org, " +
+          "collection, site origin and credentials; otherwise logs in with a browser. Identical concurrent requests share one login. " +
+          "Waits up to the server's limit (or `Prefer: wait=N`); past it, answers 202 with a job to poll. `Prefer: respond-async` answers 202 at once.",
+        parameters: [
+          {
+            name: "Prefer",
+            in: "header",
+            required: false,
+            schema: { type: "string", examples: ["respond-async", "wait=10"] },
+          },
+        ],
+        requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/LoginRequest" } } } },
+        responses: {
+          "200": {
+            description: "Signed in. `X-Auth-Cache: hit|miss` tells whether the browser ran; `X-Job-Id` names the job when it did.",
+            content: { "application/json": { schema: { $ref: "#/components/schemas/Session" } } },
+          },
+          "202": {
+            description: "Still running; poll the `Location` (GET /jobs/{jobId}).",
+            content: { "application/json": { schema: { $ref: "#/components/schemas/Job" } } },
+          },
+          ...errorResponses([
+            "invalid_request", "invalid_json", "unauthorized", "payload_too_large", "unsupported_media_type",
+            "invalid_credentials", "form_not_found", "captcha_blocked", "mfa_required", "login_unconfirmed", "target_not_allowed",
+            "rate_limited", "internal_error", "method_not_supported", "target_unreachable", "service_unavailable", "timeout",
+          ]),
+        },
+      },
+    },
+    "/jobs/{jobId}": {
+      get: {
+        operationId: "getJob",
+        summary: "A login job of your organization, with its session once it succeeded",
+        parameters: [{ name: "jobId", in: "path", required: true, schema: { type: "string" } }],
+        responses: {
+          "200": { description: "The job.", content: { "application/json": { schema: { $ref: "#/components/schemas/Job" } } } },
+          ...errorResponses(["unauthorized", "not_found", "rate_limited", "service_unavailable"]),
+        },
+      },
+    },
+  },
+  components: {
+    securitySchemes: { apiKey: { type: "http", scheme: "bearer", description: "An organization's API key, `pk_…`." } },
+    schemas: { LoginRequest: loginRequest, Session: session, Cookie: cookie, Job: job, Error: error },
+  },
+} as const;
