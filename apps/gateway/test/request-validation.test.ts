@@ -79,6 +79,24 @@ describe("POST /v1/login input errors", () => {
     }
   });
 
+  it("answers URLs that pass the schema but not the URL parser with 400", async () => {
+    for (const domain of ["http://999.999.999.999/login", "http://a:99999/login", "http://xn--a/login"]) {
+      const res = await call("POST", "/v1/login", { key, body: { ...valid(), domain } });
+      expect([domain, res.status, res.body.error.code]).toEqual([domain, 400, "invalid_request"]);
+    }
+  });
+
+  it("answers a body with a broken or unknown encoding and a malformed path with 4xx, never 500", async () => {
+    const gzip = await call("POST", "/v1/login", { key, raw: "not gzip at all", headers: { "content-encoding": "gzip" } });
+    expect(gzip.status).toBe(400);
+    expect(gzip.body.error.code).toBe("invalid_request");
+    const br = await call("POST", "/v1/login", { key, raw: "{}", headers: { "content-encoding": "compress" } });
+    expect(br.status).toBe(415);
+    const path = await call("GET", "/v1/jobs/%E0%A4%A", { key });
+    expect(path.status).toBe(400);
+    expect(path.body.error.requestId).toMatch(/^req_/);
+  });
+
   it("answers unknown routes and job ids with 404 in the same shape", async () => {
     const route = await call("GET", "/v1/nothing-here", { key });
     expect(route.status).toBe(404);

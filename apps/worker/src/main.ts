@@ -7,7 +7,7 @@ import { Envelope, parseKeyRing } from "@authsvc/crypto";
 import { Database } from "@authsvc/db";
 import { createLogger } from "@authsvc/logging";
 import { AUTH_QUEUE, SessionCache, SingleFlight, createRedis, redisReady, type AuthJobPayload } from "@authsvc/queue";
-import { createLoginProcessor } from "./process-login-job";
+import { createLoginProcessor, recordAbandonedJob } from "./process-login-job";
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -16,19 +16,24 @@ async function main(): Promise<void> {
   const db = Database.fromConfig(config, config.worker.concurrency + 2);
   const workerRedis = createRedis(config.redis.url, "blocking", "worker");
   const redis = createRedis(config.redis.url, "producer", "worker-cache");
-  const browser = new BrowserHost(config.worker.chromiumPath, {
+  const guard = new TargetGuard(config.targets.allowRanges);
+  const browser = new BrowserHost({
+    executablePath: config.worker.chromiumPath,
+    guard,
     onCrash: (err) => log.error({ err: err.message }, "Chromium died; it will be relaunched for the next job"),
+    onEgressRefused: ({ host, reason }) => log.warn({ host, reason }, "browser connection refused by the egress policy"),
   });
   await Promise.all([redisReady(redis), db.ping()]);
   log.info({ chromium: await browser.warmUp() }, "browser ready");
 
+  const flight = new SingleFlight(redis, config.redis.prefix);
   const processor = createLoginProcessor({
     config,
     db,
     browser,
     cache: new SessionCache(redis, config.redis.prefix, envelope),
-    flight: new SingleFlight(redis, config.redis.prefix),
-    guard: new TargetGuard(config.targets.allowRanges),
+    flight,
+    guard,
     log,
   });
   const worker = new Worker<AuthJobPayload>(AUTH_QUEUE, processor, {
@@ -38,6 +43,11 @@ async function main(): Promise<void> {
   });
   worker.on("error", (err) => log.error({ err: err.message }, "worker error"));
   worker.on("stalled", (jobId) => log.warn({ jobId }, "job stalled; it will run again"));
+  worker.on("failed", (job, err) => {
+    const final = err.name === "UnrecoverableError" || (job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1));
+    if (!job || !final) return;
+    recordAbandonedJob({ db, flight }, job, err.message).catch((e) => log.error({ jobId: job.id, err: String(e) }, "could not end an abandoned job"));
+  });
 
   let healthy = true;
   const health = createServer((req, res) => {

@@ -2,11 +2,11 @@ import { UnrecoverableError, type Job } from "bullmq";
 import type { BrowserHost, TargetGuard } from "@authsvc/browser";
 import type { Config } from "@authsvc/config";
 import type { SessionResponse } from "@authsvc/contracts";
-import type { Database } from "@authsvc/db";
+import type { Database, SecretBundle } from "@authsvc/db";
 import { LoginFlowError, passwordLogin } from "@authsvc/flows";
 import type { Logger } from "@authsvc/logging";
 import type { AuthJobPayload, SessionCache, SingleFlight } from "@authsvc/queue";
-import { sessionExpiry } from "./session-expiry";
+import { cacheExpiry } from "./session-expiry";
 
 export interface LoginJobDeps {
   config: Config;
@@ -22,19 +22,21 @@ export interface LoginJobDeps {
 const HARD_STOP_GRACE_MS = 5000;
 
 /**
- * A fault we did not foresee is worth another attempt only if the password was not submitted yet:
- * submitting again could count as another failed login on the target site and lock the account.
+ * Once the password was submitted, no failure is retried, whatever it was: submitting again could count
+ * as another failed login on the target site and lock the account. Before that, transient faults are.
  */
 function asFlowError(err: unknown, submitted: boolean): LoginFlowError {
-  if (err instanceof LoginFlowError) return err;
-  const message = err instanceof Error ? err.message.split("\n")[0]! : String(err);
-  return new LoginFlowError("internal_error", `browser fault: ${message}`, { retryable: !submitted });
+  const failure =
+    err instanceof LoginFlowError
+      ? err
+      : new LoginFlowError("internal_error", `browser fault: ${err instanceof Error ? err.message.split("\n")[0]! : String(err)}`);
+  return submitted && failure.retryable ? new LoginFlowError(failure.code, failure.message, { retryable: false }) : failure;
 }
 
 export function createLoginProcessor(deps: LoginJobDeps) {
   const { config, db, cache, flight, browser, guard, log } = deps;
 
-  async function runFlow(loginUrl: string, identifier: string, password: string, additionalFields: Record<string, string | number | boolean> | undefined, onStep: (s: string) => void): Promise<SessionResponse> {
+  function runFlow(loginUrl: string, identifier: string, secret: SecretBundle, onStep: (s: string) => void): Promise<SessionResponse> {
     return browser.withPage(async (page) => {
       let timer: NodeJS.Timeout | undefined;
       const hardStop = new Promise<never>((_, reject) => {
@@ -45,7 +47,11 @@ export function createLoginProcessor(deps: LoginJobDeps) {
       });
       try {
         return await Promise.race([
-          passwordLogin(page, { loginUrl, identifier, password, additionalFields }, { guard, timeoutMs: config.worker.jobTimeoutMs, onStep }),
+          passwordLogin(
+            page,
+            { loginUrl, identifier, password: secret.password!, additionalFields: secret.additionalFields },
+            { guard, timeoutMs: config.worker.jobTimeoutMs, onStep },
+          ),
           hardStop,
         ]);
       } finally {
@@ -58,45 +64,76 @@ export function createLoginProcessor(deps: LoginJobDeps) {
     const { authJobId, orgId } = job.data;
     const attempt = job.attemptsMade + 1;
     const jobLog = log.child({ jobId: authJobId, orgId, attempt });
+    // A fault before the browser runs (database away) is thrown as is: BullMQ retries it, and the
+    // worker's `failed` handler ends the job record if no attempt is left.
     const record = await db.authJobs.claim(orgId, authJobId, attempt);
-    if (!record?.input) throw new UnrecoverableError("job record or its input is missing");
+    if (!record?.input?.password) throw new UnrecoverableError("job record or its input is missing");
     const credential = await db.credentials.find(orgId, record.credentialId);
-    if (!credential || !record.input.password) throw new UnrecoverableError("credential is missing");
+    if (!credential) throw new UnrecoverableError("credential is missing");
 
     let submitted = false;
     const started = Date.now();
+    let state: SessionResponse;
     try {
-      const state = await runFlow(record.loginUrl, credential.username, record.input.password, record.input.additionalFields, (step) => {
+      state = await runFlow(record.loginUrl, credential.username, record.input, (step) => {
         if (step === "submit") submitted = true;
         jobLog.debug({ step }, "login step");
       });
-      const expiresAt = sessionExpiry(state, config.session.ttlSeconds);
+    } catch (err) {
+      const failure = asFlowError(err, submitted);
+      const final = !failure.retryable || attempt >= (job.opts.attempts ?? 1);
+      jobLog.warn({ code: failure.code, reason: failure.message, final, submitted, durationMs: Date.now() - started }, "login failed");
+      if (!final) {
+        await db.authJobs.requeue(authJobId, failure.code, failure.message);
+        throw new Error(failure.code);
+      }
+      try {
+        await db.authJobs.fail(authJobId, failure.code, failure.message);
+        await db.credentials.recordFailure(orgId, credential.id, failure.code);
+        await flight.release(orgId, record.fingerprint, authJobId);
+      } catch (bookkeeping) {
+        jobLog.error({ err: String(bookkeeping) }, "could not record a failed login");
+      }
+      // Unrecoverable even if the bookkeeping failed: never submit the password again. Only the code goes
+      // to Redis; the message may quote the target site.
+      throw new UnrecoverableError(failure.code);
+    }
+
+    // The login worked; what follows is bookkeeping, which must not log in again if it fails.
+    try {
       const sessionId = await db.sessions.create({
         orgId,
         credentialId: credential.id,
         origin: credential.siteOrigin,
         state,
-        expiresAt,
+        expiresAt: cacheExpiry(state, config.session.ttlSeconds),
       });
-      await cache.set(orgId, record.fingerprint, state, (expiresAt.getTime() - Date.now()) / 1000);
       await db.credentials.recordSuccess(orgId, credential.id, record.input, record.loginUrl);
       await db.authJobs.succeed(authJobId, sessionId);
-      await flight.release(orgId, record.fingerprint, authJobId);
       jobLog.info({ durationMs: Date.now() - started, cookies: state.cookies.length }, "login succeeded");
+      await Promise.all([
+        cacheFor(orgId, record.fingerprint, state).catch((err) => jobLog.warn({ err: String(err) }, "session not cached")),
+        flight.release(orgId, record.fingerprint, authJobId).catch((err) => jobLog.warn({ err: String(err) }, "single-flight claim not released")),
+      ]);
       return { sessionId };
     } catch (err) {
-      const failure = asFlowError(err, submitted);
-      const final = !failure.retryable || attempt >= (job.opts.attempts ?? 1);
-      jobLog.warn({ code: failure.code, reason: failure.message, final, durationMs: Date.now() - started }, "login failed");
-      if (!final) {
-        await db.authJobs.requeue(authJobId, failure.code, failure.message);
-        throw new Error(failure.code);
-      }
-      await db.authJobs.fail(authJobId, failure.code, failure.message);
-      await db.credentials.recordFailure(orgId, credential.id, failure.code);
-      await flight.release(orgId, record.fingerprint, authJobId);
-      // Only the code goes to Redis: the message may quote the target site.
-      throw new UnrecoverableError(failure.code);
+      jobLog.error({ err: String(err) }, "could not store the session of a successful login");
+      throw new UnrecoverableError("internal_error");
     }
   };
+
+  function cacheFor(orgId: string, fingerprint: string, state: SessionResponse): Promise<void> {
+    const seconds = (cacheExpiry(state, config.session.ttlSeconds).getTime() - Date.now()) / 1000;
+    return seconds > 0 ? cache.set(orgId, fingerprint, state, seconds) : Promise.resolve();
+  }
+}
+
+/**
+ * Ends the record of a job that BullMQ failed for good without our processor recording it (a fault
+ * before the browser ran, or a job that stalled too often because its worker died), and frees its
+ * single-flight claim, so callers stop waiting for it.
+ */
+export async function recordAbandonedJob(deps: Pick<LoginJobDeps, "db" | "flight">, job: Job<AuthJobPayload>, reason: string): Promise<void> {
+  const fingerprint = await deps.db.authJobs.failIfUnfinished(job.data.authJobId, "internal_error", `the login was interrupted: ${reason}`);
+  if (fingerprint) await deps.flight.release(job.data.orgId, fingerprint, job.data.authJobId);
 }

@@ -1,5 +1,5 @@
 import type { Cookie, SessionResponse } from "@authsvc/contracts";
-import { sessionExpiry } from "./session-expiry";
+import { cacheExpiry } from "./session-expiry";
 
 const cookie = (expires: number): Cookie => ({
   name: "c", value: "v", domain: "example.test", path: "/", expires, httpOnly: true, secure: true, sameSite: "Lax",
@@ -10,15 +10,15 @@ const state = (...expiries: number[]): SessionResponse => {
 };
 const now = Date.UTC(2026, 10, 22);
 
-describe("sessionExpiry", () => {
-  it("uses the latest persistent cookie within the cap", () => {
-    expect(sessionExpiry(state(now / 1000 + 60, now / 1000 + 600, -1), 3600, now)).toEqual(new Date(now + 600_000));
+describe("cacheExpiry", () => {
+  it("ends with the earliest persistent cookie, so a long-lived tracking cookie cannot outlast the session", () => {
+    expect(cacheExpiry(state(now / 1000 + 300, now / 1000 + 86_400 * 365, -1), 3600, now)).toEqual(new Date(now + 300_000));
   });
   it("caps long-lived cookies at the configured TTL", () => {
-    expect(sessionExpiry(state(now / 1000 + 86_400 * 30), 3600, now)).toEqual(new Date(now + 3_600_000));
+    expect(cacheExpiry(state(now / 1000 + 86_400 * 30), 3600, now)).toEqual(new Date(now + 3_600_000));
   });
   it("gives session-only cookies and token-only sessions the configured TTL", () => {
-    expect(sessionExpiry(state(-1), 120, now)).toEqual(new Date(now + 120_000));
-    expect(sessionExpiry(state(), 120, now)).toEqual(new Date(now + 120_000));
+    expect(cacheExpiry(state(-1), 120, now)).toEqual(new Date(now + 120_000));
+    expect(cacheExpiry(state(), 120, now)).toEqual(new Date(now + 120_000));
   });
 });

@@ -1,9 +1,15 @@
 import type { Browser, BrowserContext, Page } from "puppeteer-core";
+import { EgressProxy, type EgressRefusal } from "./egress-proxy";
 import { launchChromium } from "./launch-chromium";
+import type { TargetGuard } from "./target-guard";
 import { tolerateClosedTargets } from "./tolerate-closed-targets";
 
-export interface BrowserHostEvents {
+export interface BrowserHostOptions {
+  executablePath: string;
+  /** Decides every connection Chromium makes, through the host's egress proxy. */
+  guard: TargetGuard;
   onCrash?: (err: Error) => void;
+  onEgressRefused?: (refusal: EgressRefusal) => void;
 }
 
 interface Prepared {
@@ -15,31 +21,33 @@ interface Prepared {
  * One Chromium per process, launched on first use and again after it dies. Each job gets its own fresh
  * BrowserContext (no shared cookies, storage or cache) that is closed when the job ends, whatever happens.
  * One unused context and page are kept ready, so a job does not wait for the page's set-up (stealth
- * evasions take a few hundred milliseconds); it is never handed to two jobs.
+ * evasions take a few hundred milliseconds); it is never handed to two jobs. All of Chromium's traffic
+ * leaves through an egress proxy that enforces the target guard.
  */
 export class BrowserHost {
   private browser: Promise<Browser> | null = null;
   private spare: Promise<Prepared> | null = null;
   private closing = false;
+  private readonly proxy: EgressProxy;
+  private proxyUrl: Promise<string> | null = null;
 
-  constructor(
-    private readonly executablePath: string,
-    private readonly events: BrowserHostEvents = {},
-  ) {
+  constructor(private readonly options: BrowserHostOptions) {
     tolerateClosedTargets();
+    this.proxy = new EgressProxy(options.guard, options.onEgressRefused);
   }
 
   private current(): Promise<Browser> {
     if (this.closing) return Promise.reject(new Error("browser host is shutting down"));
     if (!this.browser) {
-      const launching = launchChromium(this.executablePath);
+      this.proxyUrl ??= this.proxy.start();
+      const launching = this.proxyUrl.then((proxy) => launchChromium(this.options.executablePath, proxy));
       this.browser = launching;
       launching.then(
         (b) =>
           b.once("disconnected", () => {
             if (this.browser === launching) this.browser = null;
             this.spare = null;
-            if (!this.closing) this.events.onCrash?.(new Error("Chromium disconnected"));
+            if (!this.closing) this.options.onCrash?.(new Error("Chromium disconnected"));
           }),
         () => {
           if (this.browser === launching) this.browser = null;
@@ -71,10 +79,10 @@ export class BrowserHost {
   }
 
   private async take(): Promise<Prepared> {
+    // Swap the spare for a new one before awaiting, so concurrent takers never overwrite each other's refill.
     const spare = this.spare;
-    this.spare = null;
-    const ready = spare ? await spare.catch(() => null) : null;
     this.refillSpare();
+    const ready = spare ? await spare.catch(() => null) : null;
     if (ready && !ready.page.isClosed() && ready.context.browser().connected) return ready;
     if (ready) await ready.context.close().catch(() => undefined);
     return this.prepare();
@@ -105,5 +113,6 @@ export class BrowserHost {
     const browser = await this.browser?.catch(() => null);
     await browser?.close().catch(() => undefined);
     this.browser = null;
+    await this.proxy.close();
   }
 }

@@ -1,6 +1,7 @@
-export { BrowserHost } from "./browser-host";
+export { BrowserHost, type BrowserHostOptions } from "./browser-host";
+export { EgressProxy, type EgressRefusal } from "./egress-proxy";
 export { launchChromium, CHROMIUM_ARGS } from "./launch-chromium";
-export { TargetGuard, type TargetVerdict } from "./target-guard";
+export { TargetGuard, type TargetVerdict, type ResolvedTarget, type Lookup } from "./target-guard";
 export { captureState } from "./capture-state";
 export { guardRequests } from "./guard-requests";
 export { isClosedTargetError } from "./tolerate-closed-targets";

@@ -19,11 +19,13 @@ export const CHROMIUM_ARGS = [
 const puppeteer = addExtra(puppeteerCore as unknown as Parameters<typeof addExtra>[0]);
 puppeteer.use(StealthPlugin());
 
-export async function launchChromium(executablePath: string): Promise<Browser> {
+/** Launches Chromium; with `proxyServer`, every connection it makes goes through that proxy, loopback too. */
+export async function launchChromium(executablePath: string, proxyServer?: string): Promise<Browser> {
+  const proxyArgs = proxyServer ? [`--proxy-server=${proxyServer}`, "--proxy-bypass-list=<-loopback>"] : [];
   return (await puppeteer.launch({
     executablePath,
     headless: true,
-    args: CHROMIUM_ARGS,
+    args: [...CHROMIUM_ARGS, ...proxyArgs],
     defaultViewport: { width: 1280, height: 900 },
     // The worker owns shutdown: Chromium must outlive SIGTERM until active jobs finish.
     handleSIGINT: false,

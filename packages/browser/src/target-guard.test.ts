@@ -6,6 +6,7 @@ describe("TargetGuard", () => {
   it.each([
     "127.0.0.1", "::1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "fe80::1", "fd00::1",
     "0.0.0.0", "::ffff:127.0.0.1", "::ffff:10.0.0.1", "100.64.0.1", "100.100.100.200", "224.0.0.1", "not-an-ip",
+    "::7f00:1", "::a00:1", "2002:7f00:1::1", "64:ff9b::a00:1", "2001::1", "fc00::1",
   ])("refuses %s by default", (address) => {
     expect(strict.addressAllowed(address)).toBe(false);
   });
@@ -31,5 +32,9 @@ describe("TargetGuard", () => {
     await expect(strict.check("http://93.184.216.34/login")).resolves.toEqual({ allowed: true });
     await expect(new TargetGuard(["loopback"]).check("http://localhost:1/")).resolves.toEqual({ allowed: true });
     await expect(strict.check("http://no-such-host.invalid/")).resolves.toMatchObject({ code: "target_unreachable" });
+    // Numeric host spellings that URL parsers turn into loopback.
+    for (const url of ["http://2130706433/", "http://0x7f.1/", "http://0177.0.0.1/", "http://127.1/"]) {
+      await expect(strict.check(url)).resolves.toMatchObject({ allowed: false, code: "target_not_allowed" });
+    }
   });
 });

@@ -1,21 +1,34 @@
-import { lookup } from "node:dns/promises";
+import { lookup as dnsLookup } from "node:dns/promises";
 import ipaddr from "ipaddr.js";
 
 export type TargetVerdict =
   | { allowed: true }
   | { allowed: false; code: "target_not_allowed" | "target_unreachable"; reason: string };
 
+/** A host resolved and checked: the address to connect to, never to be looked up again. */
+export type ResolvedTarget = { allowed: true; address: string } | Exclude<TargetVerdict, { allowed: true }>;
+
+export type Lookup = (host: string) => Promise<string[]>;
+
+const systemLookup: Lookup = async (host) => (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
+
 // Cloud metadata endpoints outside the link-local range.
 const METADATA_ADDRESSES = new Set(["100.100.100.200", "fd00:ec2::254"]);
+// Public IPv6 is global unicast; anything else that ipaddr.js calls "unicast" (such as the deprecated
+// IPv4-compatible ::a.b.c.d) is not a place a login page lives.
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR("2000::/3");
 
 /**
- * Decides whether the browser may talk to a URL: http(s) only, and every address its host resolves to must be
- * public unicast, unless its range is explicitly allowed (local development and tests allow `loopback`).
+ * Decides whether the browser may talk to a host: every address it resolves to must be public unicast,
+ * unless its range is explicitly allowed (local development and tests allow `loopback`).
  */
 export class TargetGuard {
   private readonly allowed: ReadonlySet<string>;
 
-  constructor(allowRanges: readonly string[] = []) {
+  constructor(
+    allowRanges: readonly string[] = [],
+    private readonly lookup: Lookup = systemLookup,
+  ) {
     this.allowed = new Set(allowRanges);
   }
 
@@ -25,7 +38,25 @@ export class TargetGuard {
     if (ip.kind() === "ipv6" && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
     if (METADATA_ADDRESSES.has(ip.toString())) return false;
     const range = ip.range();
-    return range === "unicast" || this.allowed.has(range);
+    if (this.allowed.has(range)) return true;
+    if (range !== "unicast") return false;
+    return ip.kind() === "ipv4" || (ip as ipaddr.IPv6).match(GLOBAL_UNICAST_V6);
+  }
+
+  /** Resolves a host name (or literal address) once and checks every address it has. */
+  async resolve(host: string): Promise<ResolvedTarget> {
+    const bare = host.replace(/^\[|\]$/g, "");
+    let addresses: string[];
+    try {
+      addresses = ipaddr.isValid(bare) ? [bare] : await this.lookup(bare);
+    } catch {
+      return { allowed: false, code: "target_unreachable", reason: `cannot resolve ${bare}` };
+    }
+    if (addresses.length === 0) return { allowed: false, code: "target_unreachable", reason: `cannot resolve ${bare}` };
+    if (addresses.some((a) => !this.addressAllowed(a))) {
+      return { allowed: false, code: "target_not_allowed", reason: `${bare} resolves to a non-public address` };
+    }
+    return { allowed: true, address: addresses[0]! };
   }
 
   async check(rawUrl: string): Promise<TargetVerdict> {
@@ -35,20 +66,10 @@ export class TargetGuard {
     } catch {
       return { allowed: false, code: "target_not_allowed", reason: "not a valid URL" };
     }
-    if (url.protocol !== "http:" && url.protocol !== "https:") {
+    if (url.protocol !== "http:" && url.protocol !== "https:" && url.protocol !== "ws:" && url.protocol !== "wss:") {
       return { allowed: false, code: "target_not_allowed", reason: `scheme ${url.protocol} is not allowed` };
     }
-    const host = url.hostname.replace(/^\[|\]$/g, "");
-    let addresses: string[];
-    try {
-      addresses = ipaddr.isValid(host) ? [host] : (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
-    } catch {
-      return { allowed: false, code: "target_unreachable", reason: `cannot resolve ${host}` };
-    }
-    const refused = addresses.find((a) => !this.addressAllowed(a));
-    if (refused !== undefined) {
-      return { allowed: false, code: "target_not_allowed", reason: `${host} resolves to a non-public address` };
-    }
-    return { allowed: true };
+    const resolved = await this.resolve(url.hostname);
+    return resolved.allowed ? { allowed: true } : resolved;
   }
 }

@@ -39,7 +39,7 @@ export class JobWaiter {
     if (!set?.size) return;
     if (!(await this.isFinished(jobId).catch(() => false))) return;
     for (const resolve of set) resolve();
-    this.waiters.delete(jobId);
+    if (this.waiters.get(jobId) === set) this.waiters.delete(jobId);
   }
 
   /** True when the job finished within `timeoutMs`, false when the time ran out first. */

@@ -12,6 +12,15 @@ const BODY_ERRORS: Record<string, () => ApiError> = {
   "request.aborted": () => new ApiError("invalid_request", "The request body was not received completely."),
 };
 
+/** Client errors raised by Express, body-parser or decoding (they carry a 4xx `status`) that have no entry above. */
+function clientErrorOf(err: unknown): ApiError | null {
+  const status = typeof err === "object" && err !== null ? Number((err as { status?: unknown }).status ?? (err as { statusCode?: unknown }).statusCode) : NaN;
+  if (!(status >= 400 && status < 500)) return null;
+  if (status === 413) return new ApiError("payload_too_large", "The request body is too large.");
+  if (status === 415) return new ApiError("unsupported_media_type", "Unsupported body encoding or media type.");
+  return new ApiError("invalid_request", "The request could not be read (malformed body, encoding or URL).");
+}
+
 function isInfrastructureDown(err: unknown): boolean {
   const text = err instanceof Error ? `${err.name} ${err.message} ${(err as { code?: string }).code ?? ""}` : "";
   return /ECONNREFUSED|Connection is closed|Stream isn't writeable|enableOfflineQueue|P1001|P1017|Can't reach database|ETIMEDOUT/.test(text);
@@ -28,6 +37,7 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     let apiError: ApiError;
     if (err instanceof ApiError) apiError = err;
     else if (typeof err?.type === "string" && BODY_ERRORS[err.type]) apiError = BODY_ERRORS[err.type]!();
+    else if (clientErrorOf(err)) apiError = clientErrorOf(err)!;
     else if (isInfrastructureDown(err)) {
       log.error({ requestId, err: String(err?.message ?? err) }, "dependency unavailable");
       apiError = new ApiError("service_unavailable", "The service is temporarily unavailable; retry shortly.", undefined, { "Retry-After": "5" });

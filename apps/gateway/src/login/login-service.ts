@@ -46,6 +46,7 @@ export class LoginService {
     const ownId = newId("job");
     const jobId = (await flight.claim(orgId, fp, ownId, this.flightTtlMs())) ?? ownId;
     if (jobId === ownId) {
+      let recorded = false;
       try {
         const credential = await db.credentials.ensure({
           orgId,
@@ -68,16 +69,19 @@ export class LoginService {
           },
           ownId,
         );
+        recorded = true;
         await enqueueLogin(queue, { authJobId: ownId, orgId });
       } catch (err) {
+        // Nobody must wait for a job that will never run: end its record and free the claim.
+        if (recorded) await db.authJobs.fail(ownId, "service_unavailable", "the login could not be queued").catch(() => undefined);
         await flight.release(orgId, fp, ownId).catch(() => undefined);
         throw err;
       }
     }
 
     await waiter.wait(jobId, waitMs);
-    const job = await this.job(orgId, jobId);
-    if (!job) throw new ApiError("internal_error", "The login job disappeared.");
+    // A request that joined another's login may look before that request has written the job's record.
+    const job = (await this.job(orgId, jobId)) ?? { jobId, status: "queued" as const };
     if (job.status === "succeeded" && job.result) return { kind: "session", session: job.result, source: "browser", jobId };
     if (job.status === "failed" && job.error) {
       throw new ApiError(isErrorCode(job.error.code) ? job.error.code : "internal_error", job.error.message, undefined, { "X-Job-Id": jobId });

@@ -35,7 +35,12 @@ export function parseLoginRequest(body: unknown): LoginCommand {
   if (!req.cred.password) missing.push({ field: "/cred/password", message: "is required for login_method password" });
   if (missing.length) throw ApiError.invalid(missing);
 
-  const url = new URL(req.domain);
+  let url: URL;
+  try {
+    url = new URL(req.domain);
+  } catch {
+    throw ApiError.invalid([{ field: "/domain", message: "is not a valid URL" }]);
+  }
   if (url.username || url.password) {
     throw ApiError.invalid([{ field: "/domain", message: "must not contain credentials; send them in cred" }]);
   }

@@ -66,6 +66,17 @@ export class AuthJobs {
     });
   }
 
+  /**
+   * Ends a job that is still open as failed; a job that already ended is left as it is. Returns the
+   * fingerprint when it ended the job, so the caller can release its single-flight claim.
+   */
+  async failIfUnfinished(id: string, errorCode: string, errorMessage: string): Promise<string | null> {
+    const row = await this.prisma.authJob.findUnique({ where: { id }, select: { status: true, fingerprint: true, orgId: true } });
+    if (!row || row.status === "succeeded" || row.status === "failed") return null;
+    await this.fail(id, errorCode, errorMessage);
+    return row.fingerprint;
+  }
+
   /** Back to the queue after a transient fault; the input is kept for the next attempt. */
   async requeue(id: string, errorCode: string, errorMessage: string) {
     await this.prisma.authJob.update({ where: { id }, data: { status: "queued", errorCode, errorMessage } });

@@ -47,9 +47,15 @@ export async function readSessionState(context: BrowserContext, page: Page): Pro
   return { cookies, storage };
 }
 
+// Words of a refusal. On a page without the form they still mean the login failed (a "too many attempts"
+// page after a redirect), while other alerts on a signed-in page ("trial ends soon") do not.
+const REFUSAL = /invalid|incorrect|wrong|not recogni[sz]ed|doesn.t match|does not match|too many|locked|denied|failed|try again/i;
+const CREDENTIALS_REFUSED = /invalid|incorrect|wrong|not recogni[sz]ed|doesn.t match|does not match/i;
+
 /**
  * Watches the page after submit until it shows a verdict or the settle time runs out. Success needs the
- * password field gone and new session state; the form back with a message is a refusal.
+ * password field gone, no refusal on the page and new session state, seen on two polls in a row (a page
+ * passing through a redirect is not a verdict); the form back with a message is a refusal.
  */
 export async function classifyOutcome(
   context: BrowserContext,
@@ -60,6 +66,7 @@ export async function classifyOutcome(
 ): Promise<Outcome> {
   const until = Date.now() + Math.min(settleMs, deadline.remaining());
   let last: PageSignals | null = null;
+  let successSeen = false;
   for (;;) {
     await page.waitForNetworkIdle({ idleTime: 250, timeout: Math.max(1, until - Date.now()) }).catch(() => undefined);
     const signals = await page.evaluate(readSignalsInPage).catch(() => null); // null: navigating
@@ -72,10 +79,19 @@ export async function classifyOutcome(
       if (signals.passwordVisible && signals.errorText) {
         return { kind: "failure", code: "invalid_credentials", message: signals.errorText };
       }
-      if (!signals.passwordVisible) {
-        const now = await readSessionState(context, page);
-        if (now.cookies !== before.cookies || now.storage !== before.storage) return { kind: "success" };
+      if (!signals.passwordVisible && signals.errorText && REFUSAL.test(signals.errorText)) {
+        const code = CREDENTIALS_REFUSED.test(signals.errorText) ? "invalid_credentials" : "login_unconfirmed";
+        return { kind: "failure", code, message: signals.errorText };
       }
+      let success = false;
+      if (!signals.passwordVisible) {
+        const now = await readSessionState(context, page).catch(() => before);
+        success = now.cookies !== before.cookies || now.storage !== before.storage;
+      }
+      if (success && successSeen) return { kind: "success" };
+      successSeen = success;
+    } else {
+      successSeen = false;
     }
     if (Date.now() >= until) break;
     await sleep(150);

@@ -12,7 +12,7 @@ const options = { guard, timeoutMs: 20_000 };
 beforeAll(async () => {
   sites = await startTestSites();
   sites.accounts.addUser("flow-user", "s3cret-pass");
-  host = new BrowserHost(chromium);
+  host = new BrowserHost({ executablePath: chromium, guard });
 });
 afterAll(async () => {
   await host.close();
@@ -57,6 +57,18 @@ describe("passwordLogin against fixture sites", () => {
     expect(err.message).toMatch(/invalid|incorrect/i);
   });
 
+  it("does not take a redirect to a formless 'too many attempts' page with new cookies for a login", async () => {
+    const err = await failureOf(
+      host.withPage((page) => passwordLogin(page, { loginUrl: `${sites.url}/lockout/login`, identifier: "flow-user", password: "wrong" }, options)),
+    );
+    expect(err.code).toBe("login_unconfirmed");
+    expect(err.message).toMatch(/too many failed attempts/i);
+    const state = await host.withPage((page) =>
+      passwordLogin(page, { loginUrl: `${sites.url}/lockout/login`, identifier: "flow-user", password: "s3cret-pass" }, options),
+    );
+    expect(state.cookies.some((c) => c.name === "classic_sid")).toBe(true);
+  });
+
   it("tells a page without a login form, a server error and a closed port apart", async () => {
     const run = (url: string) => host.withPage((page) => passwordLogin(page, { loginUrl: url, identifier: "a", password: "b" }, options));
     expect((await failureOf(run(`${sites.url}/no-form`))).code).toBe("form_not_found");
@@ -65,12 +77,12 @@ describe("passwordLogin against fixture sites", () => {
     expect((await failureOf(run("http://127.0.0.1:9/login"))).code).toBe("target_unreachable");
   });
 
-  it("refuses a target the guard does not allow, before any request leaves", async () => {
+  it("refuses a target the job's guard does not allow, before any request leaves", async () => {
     const strict = { ...options, guard: new TargetGuard() };
     const err = await failureOf(
       host.withPage((page) => passwordLogin(page, { loginUrl: `${sites.url}/classic/login`, identifier: "flow-user", password: "x" }, strict)),
     );
     expect(err.code).toBe("target_not_allowed");
-    expect(sites.accounts.attemptsFor("flow-user").classic).toBe(2); // only the two logins above
+    expect(sites.accounts.attemptsFor("flow-user").classic).toBe(2); // only the classic logins above
   });
 });

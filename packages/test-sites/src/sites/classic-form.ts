@@ -38,7 +38,12 @@ export function classicForm(accounts: Accounts): Router {
       res.redirect(302, "/classic/login");
       return;
     }
-    res.type("html").send(page("Account", `<h1>Welcome, ${escapeHtml(user)}</h1><a href="/classic/logout">Sign out</a>`));
+    res.type("html").send(
+      page(
+        "Account",
+        `<div class="alert" role="status">Your trial ends in 3 days.</div><h1>Welcome, ${escapeHtml(user)}</h1><a href="/classic/logout">Sign out</a>`,
+      ),
+    );
   });
   r.get("/classic/logout", (req, res) => {
     accounts.endSession(readCookie(req.headers.cookie, COOKIE));
