@@ -94,7 +94,8 @@ export async function classifyOutcome(
       successSeen = false;
     }
     if (Date.now() >= until) break;
-    await sleep(150);
+    // A success seen once is confirmed after the next network quiet, without the polling pause.
+    if (!successSeen) await sleep(150);
   }
   if (deadline.remaining() === 0) return { kind: "failure", code: "timeout", message: "timed out waiting for the page after submit" };
   return {
