@@ -7,6 +7,7 @@ const transform = {
 module.exports = {
   // Browser logins take seconds; speed is measured by `pnpm bench`, not by test timeouts.
   testTimeout: 60000,
+  reporters: ["default", "<rootDir>/scripts/jest-summary-reporter.cjs"],
   projects: [
     {
       displayName: "unit",
