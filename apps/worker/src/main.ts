@@ -6,8 +6,9 @@ import { loadConfig } from "@authsvc/config";
 import { Envelope, parseKeyRing } from "@authsvc/crypto";
 import { Database } from "@authsvc/db";
 import { createLogger } from "@authsvc/logging";
-import { AUTH_QUEUE, SessionCache, SingleFlight, createRedis, redisReady, type AuthJobPayload } from "@authsvc/queue";
+import { AUTH_QUEUE, MAINTENANCE_QUEUE, SessionCache, SingleFlight, createRedis, redisReady, scheduleRetention, type AuthJobPayload } from "@authsvc/queue";
 import { createLoginProcessor, recordAbandonedJob } from "./process-login-job";
+import { sweepRetention } from "./sweep-retention";
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -49,6 +50,18 @@ async function main(): Promise<void> {
     recordAbandonedJob({ db, flight }, job, err.message).catch((e) => log.error({ jobId: job.id, err: String(e) }, "could not end an abandoned job"));
   });
 
+  const maintenanceQueue = await scheduleRetention(redis, config.redis.prefix);
+  const maintenance = new Worker(
+    MAINTENANCE_QUEUE,
+    async () => {
+      const deleted = await sweepRetention(db, config.retention);
+      log.info({ deleted }, "retention sweep");
+      return deleted;
+    },
+    { connection: workerRedis, prefix: config.redis.prefix, concurrency: 1 },
+  );
+  maintenance.on("error", (err) => log.error({ err: err.message }, "maintenance worker error"));
+
   let healthy = true;
   const health = createServer((req, res) => {
     const ok = req.url === "/healthz" ? healthy : req.url === "/readyz" ? healthy && worker.isRunning() : null;
@@ -69,7 +82,8 @@ async function main(): Promise<void> {
       log.error("shutdown timed out; exiting with jobs still active (they will be retried as stalled)");
       process.exit(1);
     }, config.worker.shutdownTimeoutMs);
-    await worker.close();
+    await Promise.all([worker.close(), maintenance.close()]);
+    await maintenanceQueue.close();
     await browser.close();
     health.close();
     await Promise.allSettled([workerRedis.quit(), redis.quit(), db.close()]);

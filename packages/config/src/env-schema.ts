@@ -36,5 +36,9 @@ export const envSchema = {
     TARGET_ALLOW_RANGES: { type: "string", default: "" },
     /** How long a session is served from the cache at most (shorter when its cookies expire sooner). */
     SESSION_TTL_SECONDS: { type: "integer", minimum: 1, default: 3600 },
+    /** How long an expired session (encrypted cookies) is kept before the retention sweep deletes it. */
+    SESSION_RETENTION_HOURS: { type: "integer", minimum: 0, default: 24 },
+    /** How long the record of a finished login job is kept. */
+    JOB_RETENTION_DAYS: { type: "integer", minimum: 1, default: 30 },
   },
 } as const;

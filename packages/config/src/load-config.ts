@@ -20,6 +20,7 @@ export interface Config {
   };
   targets: { allowRanges: string[] };
   session: { ttlSeconds: number };
+  retention: { sessionHours: number; jobDays: number };
 }
 
 export class ConfigError extends Error {
@@ -79,5 +80,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     targets: { allowRanges },
     session: { ttlSeconds: e.SESSION_TTL_SECONDS },
+    retention: { sessionHours: e.SESSION_RETENTION_HOURS, jobDays: e.JOB_RETENTION_DAYS },
   };
 }

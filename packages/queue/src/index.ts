@@ -3,3 +3,4 @@ export { AUTH_QUEUE, LOGIN_JOB, createAuthQueue, enqueueLogin, authJobOptions, t
 export { JobWaiter } from "./job-waiter";
 export { SessionCache } from "./session-cache";
 export { SingleFlight } from "./single-flight";
+export { MAINTENANCE_QUEUE, RETENTION_JOB, scheduleRetention } from "./maintenance-queue";

@@ -77,6 +77,12 @@ export class AuthJobs {
     return row.fingerprint;
   }
 
+  /** Retention sweep, across all tenants: deletes records of jobs that finished before `cutoff`. */
+  async deleteFinishedBefore(cutoff: Date): Promise<number> {
+    const where = { status: { in: ["succeeded" as const, "failed" as const] }, finishedAt: { lt: cutoff } };
+    return (await this.prisma.authJob.deleteMany({ where })).count;
+  }
+
   /** Back to the queue after a transient fault; the input is kept for the next attempt. */
   async requeue(id: string, errorCode: string, errorMessage: string) {
     await this.prisma.authJob.update({ where: { id }, data: { status: "queued", errorCode, errorMessage } });

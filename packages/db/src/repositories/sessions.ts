@@ -24,6 +24,11 @@ export class Sessions {
     return id;
   }
 
+  /** Retention sweep, across all tenants: deletes sessions that expired before `cutoff`. */
+  async deleteExpiredBefore(cutoff: Date): Promise<number> {
+    return (await this.prisma.session.deleteMany({ where: { expiresAt: { lt: cutoff } } })).count;
+  }
+
   /** The decrypted state of one of the org's sessions, or null when there is none. */
   async findState(orgId: string, id: string): Promise<{ state: SessionResponse; expiresAt: Date } | null> {
     const row = await this.prisma.session.findFirst({ where: { id, orgId }, omit: { state: false } });

@@ -1,0 +1,60 @@
+import { randomBytes } from "node:crypto";
+import { loadConfig } from "@authsvc/config";
+import { Database, applyMigrations } from "@authsvc/db";
+import { POSTGRES_URL, recreateDatabase } from "@authsvc/devstack";
+import { sweepRetention } from "./sweep-retention";
+
+const env = {
+  DATABASE_URL: `${POSTGRES_URL}/authsvc_unit_retention`,
+  REDIS_URL: "redis://127.0.0.1:6379",
+  ENCRYPTION_KEYS: `1:${randomBytes(32).toString("base64")}`,
+  FINGERPRINT_KEY: randomBytes(32).toString("base64"),
+};
+let db: Database;
+
+beforeAll(async () => {
+  await recreateDatabase(env.DATABASE_URL);
+  await applyMigrations(env.DATABASE_URL);
+  db = Database.fromConfig(loadConfig(env), 2);
+});
+afterAll(() => db.close());
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+describe("sweepRetention", () => {
+  it("deletes sessions some hours after expiry and finished job records after the retention period", async () => {
+    const now = Date.now();
+    const org = await db.organizations.create("Retention org");
+    const cred = await db.credentials.ensure({ orgId: org.id, siteOrigin: "https://a.test", loginUrl: "https://a.test/login", username: "u" });
+    const state = { cookies: [], origins: [], storageState: { cookies: [], origins: [] } };
+    const session = (expiresAt: number) => db.sessions.create({ orgId: org.id, credentialId: cred.id, origin: "https://a.test", state, expiresAt: new Date(expiresAt) });
+    const live = await session(now + HOUR);
+    const justExpired = await session(now - HOUR);
+    const longExpired = await session(now - 2 * DAY);
+
+    const job = async (finishedDaysAgo: number | null) => {
+      const row = await db.authJobs.create({
+        orgId: org.id, credentialId: cred.id, kind: "login", method: "password", loginUrl: "https://a.test/login",
+        fingerprint: "fp", useCache: true, input: { password: "p" },
+      });
+      if (finishedDaysAgo !== null) {
+        await db.authJobs.fail(row.id, "invalid_credentials", "no");
+        await db.prisma.authJob.update({ where: { id: row.id }, data: { finishedAt: new Date(now - finishedDaysAgo * DAY) } });
+      }
+      return row.id;
+    };
+    const recent = await job(1);
+    const old = await job(40);
+    const open = await job(null);
+    await db.prisma.authJob.update({ where: { id: open }, data: { createdAt: new Date(now - 60 * DAY) } });
+
+    expect(await sweepRetention(db, { sessionHours: 24, jobDays: 30 }, now)).toEqual({ sessions: 1, jobs: 1 });
+    expect(await db.sessions.findState(org.id, live)).not.toBeNull();
+    expect(await db.sessions.findState(org.id, justExpired)).not.toBeNull();
+    expect(await db.sessions.findState(org.id, longExpired)).toBeNull();
+    expect(await db.authJobs.find(org.id, recent)).not.toBeNull();
+    expect(await db.authJobs.find(org.id, old)).toBeNull();
+    expect(await db.authJobs.find(org.id, open)).not.toBeNull(); // never delete a job that has not ended
+  });
+});
