@@ -34,14 +34,15 @@ export class LoginService {
 
   async login(orgId: string, cmd: LoginCommand, waitMs: number, requestId: string): Promise<LoginAnswer> {
     const { db, cache, flight, guard, queue, waiter, config } = this.deps;
-    const verdict = await guard.check(cmd.loginUrl);
-    if (!verdict.allowed) throw new ApiError(verdict.code, `Target refused: ${verdict.reason}.`);
-
     const fp = loginFingerprint(config.crypto.fingerprintKey, orgId, cmd);
     if (cmd.useCache) {
       const cached = await cache.get(orgId, fp);
       if (cached) return { kind: "session", session: cached, source: "cache" };
     }
+
+    // Checked only when a browser is about to go there: a cache hit contacts nobody.
+    const verdict = await guard.check(cmd.loginUrl);
+    if (!verdict.allowed) throw new ApiError(verdict.code, `Target refused: ${verdict.reason}.`);
 
     const ownId = newId("job");
     const jobId = (await flight.claim(orgId, fp, ownId, this.flightTtlMs())) ?? ownId;
