@@ -36,7 +36,12 @@ function asFlowError(err: unknown, submitted: boolean): LoginFlowError {
 export function createLoginProcessor(deps: LoginJobDeps) {
   const { config, db, cache, flight, browser, guard, log } = deps;
 
-  function runFlow(loginUrl: string, identifier: string, secret: SecretBundle, onStep: (s: string) => void): Promise<SessionResponse> {
+  function runFlow(
+    loginUrl: string,
+    identifier: string,
+    secret: SecretBundle,
+    hooks: { onStep: (step: string) => void; beforeSubmit: () => Promise<void> },
+  ): Promise<SessionResponse> {
     return browser.withPage(async (page) => {
       let timer: NodeJS.Timeout | undefined;
       const hardStop = new Promise<never>((_, reject) => {
@@ -50,7 +55,7 @@ export function createLoginProcessor(deps: LoginJobDeps) {
           passwordLogin(
             page,
             { loginUrl, identifier, password: secret.password!, additionalFields: secret.additionalFields },
-            { guard, timeoutMs: config.worker.jobTimeoutMs, onStep },
+            { guard, timeoutMs: config.worker.jobTimeoutMs, ...hooks },
           ),
           hardStop,
         ]);
@@ -70,14 +75,25 @@ export function createLoginProcessor(deps: LoginJobDeps) {
     if (!record?.input?.password) throw new UnrecoverableError("job record or its input is missing");
     const credential = await db.credentials.find(orgId, record.credentialId);
     if (!credential) throw new UnrecoverableError("credential is missing");
+    if (record.submittedAt) {
+      // An earlier run submitted the password and then died (crash, out of memory, forced exit): its
+      // outcome is unknown, and submitting again could lock the account.
+      const message = "an earlier run submitted the password and was interrupted; not submitting again";
+      await db.authJobs.fail(authJobId, "login_unconfirmed", message);
+      await flight.release(orgId, record.fingerprint, authJobId);
+      throw new UnrecoverableError("login_unconfirmed");
+    }
 
     let submitted = false;
     const started = Date.now();
     let state: SessionResponse;
     try {
-      state = await runFlow(record.loginUrl, credential.username, record.input, (step) => {
-        if (step === "submit") submitted = true;
-        jobLog.debug({ step }, "login step");
+      state = await runFlow(record.loginUrl, credential.username, record.input, {
+        onStep: (step) => jobLog.debug({ step }, "login step"),
+        beforeSubmit: async () => {
+          submitted = true;
+          await db.authJobs.markSubmitted(authJobId);
+        },
       });
     } catch (err) {
       const failure = asFlowError(err, submitted);

@@ -39,7 +39,13 @@ export class BrowserHost {
   private current(): Promise<Browser> {
     if (this.closing) return Promise.reject(new Error("browser host is shutting down"));
     if (!this.browser) {
-      this.proxyUrl ??= this.proxy.start();
+      if (!this.proxyUrl) {
+        const starting = this.proxy.start();
+        this.proxyUrl = starting;
+        starting.catch(() => {
+          if (this.proxyUrl === starting) this.proxyUrl = null; // try again at the next launch
+        });
+      }
       const launching = this.proxyUrl.then((proxy) => launchChromium(this.options.executablePath, proxy));
       this.browser = launching;
       launching.then(

@@ -1,4 +1,5 @@
 import { createServer, request, type Server } from "node:http";
+import { createServer as createTcpServer, type Server as TcpServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { BrowserHost } from "./browser-host";
 import { EgressProxy, type EgressRefusal } from "./egress-proxy";
@@ -95,6 +96,72 @@ describe("EgressProxy", () => {
       expect(await get("http://169.254.169.254/latest/meta-data/")).toBe(403);
     } finally {
       await proxy.close();
+    }
+  });
+
+  it("answers nonsense from a remote server with 502 and stays up; refuses impossible ports", async () => {
+    const liar: TcpServer = createTcpServer((socket) => socket.end("HTTP/1.1 099 Nonsense\r\nContent-Length: 0\r\n\r\n"));
+    await new Promise<void>((r) => liar.listen(0, "127.0.0.1", r));
+    const proxy = new EgressProxy(new TargetGuard(["loopback"]));
+    const url = new URL(await proxy.start());
+    try {
+      const status = await new Promise<number>((resolve, reject) => {
+        const target = `http://127.0.0.1:${(liar.address() as AddressInfo).port}/`;
+        request({ host: url.hostname, port: url.port, path: target }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        })
+          .once("error", reject)
+          .end();
+      });
+      expect(status).toBe(502);
+      expect(await connectThrough(url.toString(), "127.0.0.1:99999")).toBe(400);
+      expect(await connectThrough(url.toString(), "127.0.0.1:0")).toBe(400);
+      expect(await connectThrough(url.toString(), "no-port")).toBe(400);
+    } finally {
+      await proxy.close();
+      liar.close();
+    }
+  });
+
+  it("tries every checked address in turn", async () => {
+    // Nothing listens on [::1] at the site's port, so only the second address can answer.
+    const proxy = new EgressProxy(new TargetGuard(["loopback"], async () => ["::1", "127.0.0.1"]));
+    const url = await proxy.start();
+    try {
+      expect(await connectThrough(url, `two.test:${new URL(siteUrl).port}`)).toBe(200);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("closes the upstream connection when the browser side goes away", async () => {
+    let upstreamClosed!: () => void;
+    const closed = new Promise<void>((r) => (upstreamClosed = r));
+    const stream = createServer((req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write("data: hello\n\n"); // and never ends, like an event stream
+      req.socket.once("close", upstreamClosed);
+    });
+    await new Promise<void>((r) => stream.listen(0, "127.0.0.1", r));
+    const proxy = new EgressProxy(new TargetGuard(["loopback"]));
+    const url = new URL(await proxy.start());
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const req = request({ host: url.hostname, port: url.port, path: `http://127.0.0.1:${(stream.address() as AddressInfo).port}/events` }, (res) => {
+          res.once("data", () => {
+            req.destroy();
+            resolve();
+          });
+        });
+        req.once("error", () => undefined);
+        req.end();
+        setTimeout(() => reject(new Error("no data through the proxy")), 5000);
+      });
+      await closed;
+    } finally {
+      await proxy.close();
+      stream.close();
     }
   });
 });

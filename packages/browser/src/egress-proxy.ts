@@ -1,6 +1,6 @@
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from "node:http";
-import { connect, type Socket } from "node:net";
-import type { AddressInfo } from "node:net";
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { connect, type AddressInfo, type Socket } from "node:net";
+import { pipeline } from "node:stream";
 import type { TargetGuard } from "./target-guard";
 
 export interface EgressRefusal {
@@ -8,63 +8,120 @@ export interface EgressRefusal {
   reason: string;
 }
 
-function splitHostPort(authority: string, defaultPort: number): { host: string; port: number } {
-  const m = /^\[([^\]]+)\](?::(\d+))?$/.exec(authority) ?? /^([^:]+)(?::(\d+))?$/.exec(authority);
-  return { host: m?.[1] ?? authority, port: Number(m?.[2] ?? defaultPort) };
+const CONNECT_TIMEOUT_MS = 10_000;
+// A connection with no traffic either way for this long is cut (long-polls and event streams included).
+const IDLE_TIMEOUT_MS = 120_000;
+// Checked answers are reused briefly: a page loads many resources from one host. Safe against rebinding,
+// because the proxy connects to the addresses it checked, never to a fresh lookup.
+const VERDICT_TTL_MS = 30_000;
+const HOP_BY_HOP = ["connection", "keep-alive", "proxy-connection", "proxy-authorization", "proxy-authenticate", "te", "trailer", "transfer-encoding", "upgrade"];
+
+function splitHostPort(authority: string): { host: string; port: number } | null {
+  const m = /^\[([^\]]+)\]:(\d+)$/.exec(authority) ?? /^([^:[\]]+):(\d+)$/.exec(authority);
+  const port = Number(m?.[2]);
+  return m && Number.isInteger(port) && port >= 1 && port <= 65535 ? { host: m[1]!, port } : null;
+}
+
+function endToEndHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const named = String(headers.connection ?? "").split(",").map((h) => h.trim().toLowerCase());
+  const out: IncomingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) if (!HOP_BY_HOP.includes(name) && !named.includes(name)) out[name] = value;
+  return out;
 }
 
 function refuseSocket(socket: Socket, status: string): void {
-  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  if (!socket.destroyed) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
 
 /**
  * The one door out for Chromium (`--proxy-server`). Every connection — pages, redirects, popups, workers,
  * service workers, WebSockets — is checked here: the proxy resolves the host itself, checks every address
- * with the target guard and connects to the address it checked, so a name that resolves differently a
- * moment later (DNS rebinding) cannot reach a private address.
+ * with the target guard and connects only to addresses it checked, so a name that resolves differently a
+ * moment later (DNS rebinding) cannot reach a private address. Whatever a remote server sends, the proxy
+ * answers with an HTTP error or a closed socket, never an exception in the worker.
  */
 export class EgressProxy {
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
+  private readonly verdicts = new Map<string, { addresses: Promise<string[] | null>; until: number }>();
 
   constructor(
     private readonly guard: TargetGuard,
     private readonly onRefused: (refusal: EgressRefusal) => void = () => undefined,
   ) {}
 
-  private async admit(host: string): Promise<string | null> {
-    const verdict = await this.guard.resolve(host);
-    if (verdict.allowed) return verdict.address;
-    this.onRefused({ host, reason: verdict.reason });
-    return null;
+  /** The checked addresses of a host, or null (and a refusal reported) when it may not be reached. */
+  private admit(host: string): Promise<string[] | null> {
+    const now = Date.now();
+    const cached = this.verdicts.get(host);
+    if (cached && cached.until > now) return cached.addresses;
+    const addresses = this.guard.resolve(host).then((verdict) => {
+      if (verdict.allowed) return verdict.addresses;
+      this.onRefused({ host, reason: verdict.reason });
+      return null;
+    });
+    if (this.verdicts.size > 1000) this.verdicts.clear();
+    this.verdicts.set(host, { addresses, until: now + VERDICT_TTL_MS });
+    return addresses;
   }
 
   private track(socket: Socket): Socket {
     this.sockets.add(socket);
     socket.once("close", () => this.sockets.delete(socket));
     socket.on("error", () => socket.destroy());
+    socket.setTimeout(IDLE_TIMEOUT_MS, () => socket.destroy());
     return socket;
   }
 
-  /** HTTPS and WebSocket traffic: CONNECT host:port, then a blind tunnel to the checked address. */
-  private async tunnel(req: IncomingMessage, client: Socket, head: Buffer): Promise<void> {
-    this.track(client);
-    const { host, port } = splitHostPort(req.url ?? "", 443);
-    const address = await this.admit(host);
-    if (!address) return refuseSocket(client, "403 Forbidden");
-    const upstream = this.track(connect(port, address));
-    upstream.once("connect", () => {
-      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-      if (head.length) upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    upstream.once("error", () => refuseSocket(client, "502 Bad Gateway"));
-    client.once("close", () => upstream.destroy());
+  /** Connects to the first of the checked addresses that answers. */
+  private async connectAny(addresses: string[], port: number): Promise<Socket> {
+    let lastError: unknown = new Error("no address");
+    for (const address of addresses) {
+      try {
+        return await new Promise<Socket>((resolve, reject) => {
+          const socket = connect({ host: address, port });
+          const timer = setTimeout(() => socket.destroy(new Error("connect timeout")), CONNECT_TIMEOUT_MS);
+          socket.once("connect", () => {
+            clearTimeout(timer);
+            resolve(this.track(socket));
+          });
+          socket.once("error", (err) => {
+            clearTimeout(timer);
+            reject(err);
+          });
+        });
+      } catch (err) {
+        lastError = err;
+      }
+    }
+    throw lastError;
   }
 
-  /** Plain HTTP: an absolute-URI request, forwarded to the checked address with its Host header kept. */
-  private async forward(req: IncomingMessage, res: import("node:http").ServerResponse): Promise<void> {
+  /** HTTPS and WebSocket traffic: CONNECT host:port, then a blind tunnel to a checked address. */
+  private async tunnel(req: IncomingMessage, client: Socket, head: Buffer): Promise<void> {
+    this.track(client);
+    const target = splitHostPort(req.url ?? "");
+    if (!target) return refuseSocket(client, "400 Bad Request");
+    const addresses = await this.admit(target.host);
+    if (!addresses) return refuseSocket(client, "403 Forbidden");
+    let upstream: Socket;
+    try {
+      upstream = await this.connectAny(addresses, target.port);
+    } catch {
+      return refuseSocket(client, "502 Bad Gateway");
+    }
+    if (client.destroyed) {
+      upstream.destroy();
+      return;
+    }
+    client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+    if (head.length) upstream.write(head);
+    pipeline(upstream, client, () => upstream.destroy());
+    pipeline(client, upstream, () => client.destroy());
+  }
+
+  /** Plain HTTP: an absolute-URI request, forwarded to a checked address with its Host header kept. */
+  private async forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let url: URL;
     try {
       url = new URL(req.url ?? "");
@@ -72,34 +129,65 @@ export class EgressProxy {
       res.writeHead(400).end();
       return;
     }
-    const address = await this.admit(url.hostname);
-    if (!address) {
+    if (url.protocol !== "http:") {
+      res.writeHead(400).end();
+      return;
+    }
+    const addresses = await this.admit(url.hostname);
+    if (!addresses) {
       res.writeHead(403, { "content-type": "text/plain" }).end("blocked by egress policy");
       return;
     }
-    const headers = { ...req.headers };
-    delete headers["proxy-connection"];
-    delete headers["proxy-authorization"];
-    const upstream = httpRequest({ host: address, port: Number(url.port || 80), method: req.method, path: url.pathname + url.search, headers, setHost: false }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
-      answer.pipe(res);
-    });
-    upstream.on("error", () => {
+    let socket: Socket;
+    try {
+      socket = await this.connectAny(addresses, Number(url.port || 80));
+    } catch {
       if (!res.headersSent) res.writeHead(502).end();
-      else res.destroy();
-    });
-    req.pipe(upstream);
+      return;
+    }
+    const upstream = httpRequest(
+      { createConnection: () => socket, method: req.method, path: url.pathname + url.search, headers: endToEndHeaders(req.headers), setHost: false },
+      (answer) => {
+        const status = answer.statusCode ?? 0;
+        if (status < 100 || status > 599 || status === 101) {
+          answer.destroy();
+          if (!res.headersSent) res.writeHead(502).end();
+          return;
+        }
+        try {
+          res.writeHead(status, endToEndHeaders(answer.headers));
+        } catch {
+          answer.destroy();
+          res.destroy();
+          return;
+        }
+        pipeline(answer, res, () => undefined);
+      },
+    );
+    upstream.on("error", () => (res.headersSent ? res.destroy() : res.writeHead(502).end()));
+    res.once("close", () => upstream.destroy());
+    pipeline(req, upstream, () => undefined);
   }
 
   /** Starts listening on loopback; returns the proxy address for `--proxy-server`. */
   async start(): Promise<string> {
-    const server = createServer((req, res) => void this.forward(req, res));
-    server.on("connect", (req, socket, head) => void this.tunnel(req, socket as Socket, head));
+    const server = createServer((req, res) => {
+      this.forward(req, res).catch(() => res.destroy());
+    });
+    server.on("connect", (req, socket, head) => {
+      this.tunnel(req, socket as Socket, head).catch(() => (socket as Socket).destroy());
+    });
     server.on("connection", (socket) => this.track(socket));
+    server.on("clientError", (_err, socket) => socket.destroy());
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
-      server.listen(0, "127.0.0.1", resolve);
+      server.listen(0, "127.0.0.1", () => {
+        server.removeListener("error", reject);
+        resolve();
+      });
     });
+    // Out of file descriptors or the like: drop the connection, keep the process.
+    server.on("error", () => undefined);
     this.server = server;
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }

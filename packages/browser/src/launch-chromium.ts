@@ -21,7 +21,10 @@ puppeteer.use(StealthPlugin());
 
 /** Launches Chromium; with `proxyServer`, every connection it makes goes through that proxy, loopback too. */
 export async function launchChromium(executablePath: string, proxyServer?: string): Promise<Browser> {
-  const proxyArgs = proxyServer ? [`--proxy-server=${proxyServer}`, "--proxy-bypass-list=<-loopback>"] : [];
+  // <-loopback> removes Chromium's implicit bypass of local addresses; WebRTC must not send UDP around the proxy.
+  const proxyArgs = proxyServer
+    ? [`--proxy-server=${proxyServer}`, "--proxy-bypass-list=<-loopback>", "--force-webrtc-ip-handling-policy=disable_non_proxied_udp"]
+    : [];
   return (await puppeteer.launch({
     executablePath,
     headless: true,

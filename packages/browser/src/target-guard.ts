@@ -5,12 +5,28 @@ export type TargetVerdict =
   | { allowed: true }
   | { allowed: false; code: "target_not_allowed" | "target_unreachable"; reason: string };
 
-/** A host resolved and checked: the address to connect to, never to be looked up again. */
-export type ResolvedTarget = { allowed: true; address: string } | Exclude<TargetVerdict, { allowed: true }>;
+/** A host resolved and checked: the addresses to connect to, never to be looked up again. */
+export type ResolvedTarget = { allowed: true; addresses: string[] } | Exclude<TargetVerdict, { allowed: true }>;
 
 export type Lookup = (host: string) => Promise<string[]>;
 
-const systemLookup: Lookup = async (host) => (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
+// The system resolver (so /etc/hosts and cluster DNS apply), bounded: a resolver that never answers must not
+// hold a login, or one of libuv's few threads, for long.
+const LOOKUP_TIMEOUT_MS = 5000;
+const systemLookup: Lookup = (host) =>
+  new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`DNS lookup of ${host} timed out`)), LOOKUP_TIMEOUT_MS);
+    dnsLookup(host, { all: true, verbatim: true }).then(
+      (answers) => {
+        clearTimeout(timer);
+        resolve(answers.map((a) => a.address));
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        reject(err);
+      },
+    );
+  });
 
 // Cloud metadata endpoints outside the link-local range.
 const METADATA_ADDRESSES = new Set(["100.100.100.200", "fd00:ec2::254"]);
@@ -56,7 +72,7 @@ export class TargetGuard {
     if (addresses.some((a) => !this.addressAllowed(a))) {
       return { allowed: false, code: "target_not_allowed", reason: `${bare} resolves to a non-public address` };
     }
-    return { allowed: true, address: addresses[0]! };
+    return { allowed: true, addresses };
   }
 
   async check(rawUrl: string): Promise<TargetVerdict> {

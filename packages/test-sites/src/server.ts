@@ -8,6 +8,7 @@ import { failurePages } from "./sites/failure-pages";
 import { flakyLogin } from "./sites/flaky-login";
 import { slowLogin } from "./sites/slow-login";
 import { lockoutRedirect } from "./sites/lockout-redirect";
+import { noticeDelayedSubmit } from "./sites/notice-delayed-submit";
 
 export const DEMO_USER = { username: "demo", password: "demo-password" };
 
@@ -29,7 +30,7 @@ export function createTestSitesApp(accounts = new Accounts()) {
     res.type("html").send(page("Fixture sites", `<ul><li><a href="/classic/login">classic form</a></li>
 <li><a href="/spa/login">single-page app</a></li></ul>`));
   });
-  app.use(classicForm(accounts), spaToken(accounts), failurePages(), flakyLogin(), slowLogin(accounts), lockoutRedirect(accounts));
+  app.use(classicForm(accounts), spaToken(accounts), failurePages(), flakyLogin(), slowLogin(accounts), lockoutRedirect(accounts), noticeDelayedSubmit());
   app.post("/__fixture/users", json(), (req, res) => {
     const { username, password } = req.body as { username: string; password: string };
     accounts.addUser(username, password);

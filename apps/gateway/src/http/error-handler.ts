@@ -47,7 +47,10 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     }
     const body: ErrorBody = { error: { code: apiError.code, message: apiError.message, requestId } };
     if (apiError.details?.length) body.error.details = apiError.details;
-    if (res.headersSent) return;
+    if (res.headersSent) {
+      res.destroy(); // the answer was under way: cut it rather than leave the client waiting
+      return;
+    }
     res.status(apiError.status).set(apiError.headers).json(body);
   };
 }

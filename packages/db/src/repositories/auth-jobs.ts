@@ -49,6 +49,11 @@ export class AuthJobs {
     return { ...row, input };
   }
 
+  /** Records, before it happens, that this job is about to submit the password. */
+  async markSubmitted(id: string): Promise<void> {
+    await this.prisma.authJob.update({ where: { id }, data: { submittedAt: new Date() } });
+  }
+
   /** Ends the job successfully and erases its input: the secret now lives only on the credential. */
   async succeed(id: string, sessionId: string) {
     const row = await this.prisma.authJob.findUniqueOrThrow({ where: { id } });

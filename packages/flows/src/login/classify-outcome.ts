@@ -38,13 +38,15 @@ function readSignalsInPage(): PageSignals {
 export interface StateFingerprint {
   cookies: string;
   storage: string;
+  /** The message already on the page before submit ("Please sign in to continue") is not a verdict. */
+  errorText: string | null;
 }
 
-/** Cookies and localStorage before submit, to tell whether the login created new session state. */
+/** Cookies, localStorage and any message on the page before submit, to tell what the submit changed. */
 export async function readSessionState(context: BrowserContext, page: Page): Promise<StateFingerprint> {
   const cookies = (await context.cookies()).map((c) => `${c.domain}|${c.name}=${c.value}`).sort().join("&");
-  const storage = await page.evaluate(readSignalsInPage).then((s) => s.storage).catch(() => "");
-  return { cookies, storage };
+  const signals = await page.evaluate(readSignalsInPage).catch(() => null);
+  return { cookies, storage: signals?.storage ?? "", errorText: signals?.errorText ?? null };
 }
 
 // Words of a refusal. On a page without the form they still mean the login failed (a "too many attempts"
@@ -70,6 +72,7 @@ export async function classifyOutcome(
   for (;;) {
     await page.waitForNetworkIdle({ idleTime: 250, timeout: Math.max(1, until - Date.now()) }).catch(() => undefined);
     const signals = await page.evaluate(readSignalsInPage).catch(() => null); // null: navigating
+    if (signals && signals.errorText === before.errorText) signals.errorText = null;
     if (signals) {
       last = signals;
       if (signals.captcha) return { kind: "failure", code: "captcha_blocked", message: "the site asked for a CAPTCHA" };

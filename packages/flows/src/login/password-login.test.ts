@@ -57,6 +57,17 @@ describe("passwordLogin against fixture sites", () => {
     expect(err.message).toMatch(/invalid|incorrect/i);
   });
 
+  it("does not take a notice that was on the login page before submit for a refusal", async () => {
+    const state = await host.withPage((page) =>
+      passwordLogin(page, { loginUrl: `${sites.url}/notice/login`, identifier: "flow-user", password: "s3cret-pass" }, options),
+    );
+    expect(state.cookies.some((c) => c.name === "classic_sid")).toBe(true);
+    const err = await failureOf(
+      host.withPage((page) => passwordLogin(page, { loginUrl: `${sites.url}/notice/login`, identifier: "flow-user", password: "wrong" }, options)),
+    );
+    expect([err.code, err.message]).toEqual(["invalid_credentials", "Invalid username or password."]);
+  });
+
   it("does not take a redirect to a formless 'too many attempts' page with new cookies for a login", async () => {
     const err = await failureOf(
       host.withPage((page) => passwordLogin(page, { loginUrl: `${sites.url}/lockout/login`, identifier: "flow-user", password: "wrong" }, options)),
@@ -83,6 +94,6 @@ describe("passwordLogin against fixture sites", () => {
       host.withPage((page) => passwordLogin(page, { loginUrl: `${sites.url}/classic/login`, identifier: "flow-user", password: "x" }, strict)),
     );
     expect(err.code).toBe("target_not_allowed");
-    expect(sites.accounts.attemptsFor("flow-user").classic).toBe(2); // only the classic logins above
+    expect(sites.accounts.attemptsFor("flow-user").classic).toBe(4); // the classic and notice logins above
   });
 });

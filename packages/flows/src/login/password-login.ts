@@ -18,6 +18,8 @@ export interface FlowOptions {
   timeoutMs: number;
   /** Called with each step's name, for logs and the try-login command; never with a secret. */
   onStep?: (step: string) => void;
+  /** Awaited just before the password is submitted, so the caller can record that it was. */
+  beforeSubmit?: () => Promise<void>;
 }
 
 function navigationFailure(err: unknown): LoginFlowError {
@@ -72,6 +74,7 @@ export async function passwordLogin(page: Page, input: PasswordLoginInput, optio
   const before = await readSessionState(context, page);
 
   step("submit");
+  await options.beforeSubmit?.();
   await submitLoginForm(form);
 
   step("read verdict");

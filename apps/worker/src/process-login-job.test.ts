@@ -1,0 +1,92 @@
+import { randomBytes } from "node:crypto";
+import type { Job } from "bullmq";
+import { Redis } from "ioredis";
+import { BrowserHost, TargetGuard } from "@authsvc/browser";
+import { loadConfig } from "@authsvc/config";
+import { Envelope, parseKeyRing } from "@authsvc/crypto";
+import { Database, applyMigrations } from "@authsvc/db";
+import { POSTGRES_URL, REDIS_URL, deleteRedisPrefix, recreateDatabase } from "@authsvc/devstack";
+import { createLogger } from "@authsvc/logging";
+import { SessionCache, SingleFlight, type AuthJobPayload } from "@authsvc/queue";
+import { startTestSites, type TestSites } from "@authsvc/test-sites";
+import { createLoginProcessor } from "./process-login-job";
+
+const env = {
+  NODE_ENV: "test",
+  DATABASE_URL: `${POSTGRES_URL}/authsvc_unit_worker`,
+  REDIS_URL,
+  REDIS_PREFIX: `authsvc-unit-worker-${randomBytes(4).toString("hex")}`,
+  ENCRYPTION_KEYS: `1:${randomBytes(32).toString("base64")}`,
+  FINGERPRINT_KEY: randomBytes(32).toString("base64"),
+  TARGET_ALLOW_RANGES: "loopback",
+};
+const config = loadConfig(env);
+let db: Database;
+let redis: Redis;
+let sites: TestSites;
+let browser: BrowserHost;
+let processJob: ReturnType<typeof createLoginProcessor>;
+
+beforeAll(async () => {
+  await recreateDatabase(env.DATABASE_URL);
+  await applyMigrations(env.DATABASE_URL);
+  db = Database.fromConfig(config, 2);
+  redis = new Redis(REDIS_URL);
+  sites = await startTestSites();
+  const guard = new TargetGuard(["loopback"]);
+  browser = new BrowserHost({ executablePath: config.worker.chromiumPath, guard });
+  const envelope = new Envelope(parseKeyRing(config.crypto.keyRing));
+  processJob = createLoginProcessor({
+    config, db, browser, guard,
+    cache: new SessionCache(redis, config.redis.prefix, envelope),
+    flight: new SingleFlight(redis, config.redis.prefix),
+    log: createLogger("worker-test", "silent"),
+  });
+});
+afterAll(async () => {
+  await browser.close();
+  await sites.close();
+  await db.close();
+  redis.disconnect();
+  await deleteRedisPrefix(REDIS_URL, env.REDIS_PREFIX);
+});
+
+async function newJob(username: string, password: string) {
+  const org = await db.organizations.create("Worker org");
+  const loginUrl = `${sites.url}/classic/login`;
+  const cred = await db.credentials.ensure({ orgId: org.id, siteOrigin: sites.url, loginUrl, username });
+  const row = await db.authJobs.create({
+    orgId: org.id, credentialId: cred.id, kind: "login", method: "password", loginUrl, fingerprint: `fp-${username}`, useCache: true, input: { password },
+  });
+  const job = { data: { authJobId: row.id, orgId: org.id }, attemptsMade: 0, opts: { attempts: 3 } } as unknown as Job<AuthJobPayload>;
+  return { job, orgId: org.id, jobId: row.id };
+}
+
+describe("processLoginJob", () => {
+  it("records the submit before it happens, then the session, and erases the job's input", async () => {
+    sites.accounts.addUser("worker-user", "worker-pass");
+    const { job, orgId, jobId } = await newJob("worker-user", "worker-pass");
+    const { sessionId } = await processJob(job);
+    const row = await db.prisma.authJob.findUniqueOrThrow({ where: { id: jobId }, omit: { input: false } });
+    expect(row).toMatchObject({ status: "succeeded", sessionId, input: null });
+    expect(row.submittedAt).toBeInstanceOf(Date);
+    expect((await db.sessions.findState(orgId, sessionId))!.state.cookies.some((c) => c.name === "classic_sid")).toBe(true);
+  });
+
+  it("never submits again when an earlier run of the same job submitted and died", async () => {
+    sites.accounts.addUser("rerun-user", "rerun-pass");
+    const { job, orgId, jobId } = await newJob("rerun-user", "rerun-pass");
+    await db.authJobs.markSubmitted(jobId); // as the run that crashed after submitting left it
+    await expect(processJob(job)).rejects.toMatchObject({ name: "UnrecoverableError", message: "login_unconfirmed" });
+    expect(await db.authJobs.find(orgId, jobId)).toMatchObject({ status: "failed", errorCode: "login_unconfirmed" });
+    expect(sites.accounts.attemptsFor("rerun-user")).toEqual({});
+  });
+
+  it("ends a refused login as unrecoverable after one attempt", async () => {
+    sites.accounts.addUser("refused-user", "right");
+    const { job, orgId, jobId } = await newJob("refused-user", "wrong");
+    await expect(processJob(job)).rejects.toMatchObject({ name: "UnrecoverableError", message: "invalid_credentials" });
+    expect(await db.authJobs.find(orgId, jobId)).toMatchObject({ status: "failed", errorCode: "invalid_credentials" });
+    expect(sites.accounts.attemptsFor("refused-user")).toEqual({ classic: 1 });
+  });
+});
