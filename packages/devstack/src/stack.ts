@@ -48,7 +48,9 @@ async function waitForHttp(url: string, child: ChildProcess, name: string, timeo
 }
 
 function launch(name: string, entry: string, env: Record<string, string>, logs: StackOptions["logs"]): ChildProcess {
-  const child = spawn(process.execPath, ["--enable-source-maps", "-r", path.join(REPO_ROOT, "scripts/swc-register.cjs"), entry], {
+  // DEVSTACK_NODE_ARGS passes flags such as --cpu-prof or --inspect to the service processes.
+  const extra = (process.env.DEVSTACK_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const child = spawn(process.execPath, [...extra, "--enable-source-maps", "-r", path.join(REPO_ROOT, "scripts/swc-register.cjs"), entry], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
