@@ -1,12 +1,11 @@
-import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { Redis } from "ioredis";
 import { TargetGuard } from "@authsvc/browser";
 import { loadConfig } from "@authsvc/config";
 import { Envelope, parseKeyRing } from "@authsvc/crypto";
-import { Database, applyMigrations } from "@authsvc/db";
-import { POSTGRES_URL, REDIS_URL, deleteRedisPrefix, recreateDatabase } from "@authsvc/devstack";
+import { Database } from "@authsvc/db";
+import { REDIS_URL, deleteRedisPrefix, freshTestDatabase } from "@authsvc/devstack";
 import { createLogger } from "@authsvc/logging";
 import { JobWaiter, SessionCache, SingleFlight, createAuthQueue, createRedis, redisReady } from "@authsvc/queue";
 import { createApp } from "./app";
@@ -14,30 +13,19 @@ import { LoginService } from "./login/login-service";
 
 // The real gateway app in-process, with a real database: here to reach the answers the shared
 // end-to-end stack cannot (a tiny rate limit, a Redis that is gone).
-const env = {
-  NODE_ENV: "test",
-  DATABASE_URL: `${POSTGRES_URL}/authsvc_unit_gateway`,
-  REDIS_URL,
-  REDIS_PREFIX: `authsvc-unit-gateway-${randomBytes(4).toString("hex")}`,
-  ENCRYPTION_KEYS: `1:${randomBytes(32).toString("base64")}`,
-  FINGERPRINT_KEY: randomBytes(32).toString("base64"),
-  RATE_LIMIT_PER_MINUTE: "3",
-  LOG_LEVEL: "silent",
-};
-const config = loadConfig(env);
+let config: ReturnType<typeof loadConfig>;
 let db: Database;
 let key: string;
 
 beforeAll(async () => {
-  await recreateDatabase(env.DATABASE_URL);
-  await applyMigrations(env.DATABASE_URL);
+  config = loadConfig(await freshTestDatabase("unit_gateway", { RATE_LIMIT_PER_MINUTE: "3" }));
   db = Database.fromConfig(config, 2);
   const org = await db.organizations.create("Gateway org");
   ({ key } = await db.apiKeys.create(org.id, "test"));
 });
 afterAll(async () => {
   await db.close();
-  await deleteRedisPrefix(REDIS_URL, env.REDIS_PREFIX);
+  await deleteRedisPrefix(REDIS_URL, config.redis.prefix);
 });
 
 async function serve(redis: Redis, body: (url: string) => Promise<void>): Promise<void> {

@@ -1,26 +1,16 @@
-import { randomBytes } from "node:crypto";
 import type { Job } from "bullmq";
 import { Redis } from "ioredis";
 import { BrowserHost, TargetGuard } from "@authsvc/browser";
 import { loadConfig } from "@authsvc/config";
 import { Envelope, parseKeyRing } from "@authsvc/crypto";
-import { Database, applyMigrations } from "@authsvc/db";
-import { POSTGRES_URL, REDIS_URL, deleteRedisPrefix, recreateDatabase } from "@authsvc/devstack";
+import { Database } from "@authsvc/db";
+import { REDIS_URL, deleteRedisPrefix, freshTestDatabase } from "@authsvc/devstack";
 import { createLogger } from "@authsvc/logging";
 import { SessionCache, SingleFlight, type AuthJobPayload } from "@authsvc/queue";
 import { startTestSites, type TestSites } from "@authsvc/test-sites";
 import { createLoginProcessor } from "./process-login-job";
 
-const env = {
-  NODE_ENV: "test",
-  DATABASE_URL: `${POSTGRES_URL}/authsvc_unit_worker`,
-  REDIS_URL,
-  REDIS_PREFIX: `authsvc-unit-worker-${randomBytes(4).toString("hex")}`,
-  ENCRYPTION_KEYS: `1:${randomBytes(32).toString("base64")}`,
-  FINGERPRINT_KEY: randomBytes(32).toString("base64"),
-  TARGET_ALLOW_RANGES: "loopback",
-};
-const config = loadConfig(env);
+let config: ReturnType<typeof loadConfig>;
 let db: Database;
 let redis: Redis;
 let sites: TestSites;
@@ -28,8 +18,7 @@ let browser: BrowserHost;
 let processJob: ReturnType<typeof createLoginProcessor>;
 
 beforeAll(async () => {
-  await recreateDatabase(env.DATABASE_URL);
-  await applyMigrations(env.DATABASE_URL);
+  config = loadConfig(await freshTestDatabase("unit_worker"));
   db = Database.fromConfig(config, 2);
   redis = new Redis(REDIS_URL);
   sites = await startTestSites();
@@ -48,7 +37,7 @@ afterAll(async () => {
   await sites.close();
   await db.close();
   redis.disconnect();
-  await deleteRedisPrefix(REDIS_URL, env.REDIS_PREFIX);
+  await deleteRedisPrefix(REDIS_URL, config.redis.prefix);
 });
 
 async function newJob(username: string, password: string) {

@@ -1,21 +1,12 @@
-import { randomBytes } from "node:crypto";
 import { loadConfig } from "@authsvc/config";
-import { Database, applyMigrations } from "@authsvc/db";
-import { POSTGRES_URL, recreateDatabase } from "@authsvc/devstack";
+import { Database } from "@authsvc/db";
+import { freshTestDatabase } from "@authsvc/devstack";
 import { sweepRetention } from "./sweep-retention";
 
-const env = {
-  DATABASE_URL: `${POSTGRES_URL}/authsvc_unit_retention`,
-  REDIS_URL: "redis://127.0.0.1:6379",
-  ENCRYPTION_KEYS: `1:${randomBytes(32).toString("base64")}`,
-  FINGERPRINT_KEY: randomBytes(32).toString("base64"),
-};
 let db: Database;
 
 beforeAll(async () => {
-  await recreateDatabase(env.DATABASE_URL);
-  await applyMigrations(env.DATABASE_URL);
-  db = Database.fromConfig(loadConfig(env), 2);
+  db = Database.fromConfig(loadConfig(await freshTestDatabase("unit_retention")), 2);
 });
 afterAll(() => db.close());
 

@@ -1,5 +1,5 @@
 export { startStack, freePort, type Stack, type StackOptions } from "./stack";
-export { testStackEnv, POSTGRES_URL, REDIS_URL } from "./test-env";
+export { testStackEnv, freshTestDatabase, POSTGRES_URL, REDIS_URL } from "./test-env";
 export { recreateDatabase, deleteRedisPrefix } from "./reset-database";
 export { REPO_ROOT, DATA_DIR } from "./repo-root";
 export * from "./e2e/api-client";

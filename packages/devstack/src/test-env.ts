@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { applyMigrations } from "@authsvc/db";
 import { randomKeyEnv } from "./dev-env";
+import { recreateDatabase } from "./reset-database";
 
 export const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432";
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -24,4 +26,15 @@ export function testStackEnv(name: string, overrides: Record<string, string> = {
     ...randomKeyEnv(),
     ...overrides,
   };
+}
+
+/**
+ * A throwaway, migrated database with the settings to reach it, for tests that use the real repositories
+ * without starting the whole stack.
+ */
+export async function freshTestDatabase(name: string, overrides: Record<string, string> = {}): Promise<Record<string, string>> {
+  const env = testStackEnv(name, { LOG_LEVEL: "silent", ...overrides });
+  await recreateDatabase(env.DATABASE_URL!);
+  await applyMigrations(env.DATABASE_URL!);
+  return env;
 }
