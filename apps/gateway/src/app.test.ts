@@ -9,6 +9,7 @@ import { REDIS_URL, deleteRedisPrefix, freshTestDatabase } from "@authsvc/devsta
 import { createLogger } from "@authsvc/logging";
 import { JobWaiter, SessionCache, SingleFlight, createAuthQueue, createRedis, redisReady } from "@authsvc/queue";
 import { createApp } from "./app";
+import { createGatewayMetrics } from "./http/metrics";
 import { LoginService } from "./login/login-service";
 
 // The real gateway app in-process, with a real database: here to reach the answers the shared
@@ -39,7 +40,7 @@ async function serve(redis: Redis, body: (url: string) => Promise<void>): Promis
     flight: new SingleFlight(redis, config.redis.prefix),
     guard: new TargetGuard(),
   });
-  const app = createApp({ config, db, redis, logins, log: createLogger("test", "silent"), isShuttingDown: () => false });
+  const app = createApp({ config, db, redis, logins, log: createLogger("test", "silent"), metrics: createGatewayMetrics(), isShuttingDown: () => false });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });

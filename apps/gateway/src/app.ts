@@ -7,6 +7,7 @@ import type { Logger } from "@authsvc/logging";
 import { authenticate } from "./http/authenticate";
 import { errorHandler, notFound } from "./http/error-handler";
 import { jsonBody } from "./http/json-body";
+import type { GatewayMetrics } from "./http/metrics";
 import { rateLimit } from "./http/rate-limit";
 import { requestId } from "./http/request-id";
 import type { LoginService } from "./login/login-service";
@@ -18,15 +19,16 @@ export interface AppDeps {
   redis: Redis;
   logins: LoginService;
   log: Logger;
+  metrics: GatewayMetrics;
   isShuttingDown: () => boolean;
 }
 
-export function createApp({ config, db, redis, logins, log, isShuttingDown }: AppDeps) {
+export function createApp({ config, db, redis, logins, log, metrics, isShuttingDown }: AppDeps) {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("trust proxy", config.gateway.trustProxy);
-  app.use(requestId);
+  app.use(requestId, metrics.observe);
   // Answers carry live sessions: no proxy or browser may keep a copy.
   app.use((_req, res, next) => {
     res.setHeader("Cache-Control", "no-store");
@@ -50,13 +52,17 @@ export function createApp({ config, db, redis, logins, log, isShuttingDown }: Ap
     res.status(ok ? 200 : 503).json({ ok, database: checks[0]!.status === "fulfilled", redis: checks[1]!.status === "fulfilled" });
   });
 
+  // For the cluster's Prometheus; keep /metrics off any public ingress (it carries no tenant data).
+  app.get("/metrics", async (_req, res) => {
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
   // The API description is public, like the documentation it is generated into.
   app.get("/openapi.json", (_req, res) => {
     res.json(openApiDocument);
   });
 
   app.use("/v1", authenticate(db), rateLimit(redis, config.redis.prefix, config.gateway.rateLimitPerMinute), ...jsonBody(config.gateway.maxBodyBytes));
-  app.use("/v1", apiRoutes(logins, config.gateway.waitMs));
+  app.use("/v1", apiRoutes(logins, config.gateway.waitMs, metrics));
   app.use(notFound);
   app.use(errorHandler(log));
   return app;

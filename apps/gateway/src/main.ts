@@ -6,6 +6,7 @@ import { Database } from "@authsvc/db";
 import { createLogger } from "@authsvc/logging";
 import { JobWaiter, SessionCache, SingleFlight, createAuthQueue, createRedis, redisReady } from "@authsvc/queue";
 import { createApp } from "./app";
+import { createGatewayMetrics } from "./http/metrics";
 import { LoginService } from "./login/login-service";
 
 async function main(): Promise<void> {
@@ -31,7 +32,7 @@ async function main(): Promise<void> {
     guard: new TargetGuard(config.targets.allowRanges),
   });
   let shuttingDown = false;
-  const app = createApp({ config, db, redis, logins, log, isShuttingDown: () => shuttingDown });
+  const app = createApp({ config, db, redis, logins, log, metrics: createGatewayMetrics(), isShuttingDown: () => shuttingDown });
   const server = app.listen(config.gateway.port, config.gateway.host, () => {
     const { port } = server.address() as AddressInfo;
     log.info({ port }, "gateway listening");

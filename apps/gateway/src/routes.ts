@@ -1,18 +1,25 @@
 import { Router } from "express";
 import { ApiError } from "./http/api-error";
+import type { GatewayMetrics } from "./http/metrics";
 import type { LoginService } from "./login/login-service";
 import { parseLoginRequest } from "./login/parse-login-request";
 import { preferredWaitMs } from "./login/prefer-wait";
 
 const JOB_ID = /^job_[0-9A-Za-z]{22}$/;
 
-export function apiRoutes(logins: LoginService, maxWaitMs: number): Router {
+export function apiRoutes(logins: LoginService, maxWaitMs: number, metrics: GatewayMetrics): Router {
   const r = Router();
 
   r.post("/login", async (req, res) => {
-    const cmd = parseLoginRequest(req.body);
-    const orgId = res.locals.orgId as string;
-    const answer = await logins.login(orgId, cmd, preferredWaitMs(req.get("prefer"), maxWaitMs), res.locals.requestId as string);
+    let answer;
+    try {
+      const cmd = parseLoginRequest(req.body);
+      answer = await logins.login(res.locals.orgId as string, cmd, preferredWaitMs(req.get("prefer"), maxWaitMs), res.locals.requestId as string);
+    } catch (err) {
+      metrics.logins.inc({ answer: err instanceof ApiError ? err.code : "internal_error" });
+      throw err;
+    }
+    metrics.logins.inc({ answer: answer.kind === "pending" ? "pending" : answer.source });
     if (answer.kind === "pending") {
       res.status(202).location(`${req.baseUrl}/jobs/${answer.job.jobId}`).set("X-Job-Id", answer.job.jobId).json(answer.job);
       return;

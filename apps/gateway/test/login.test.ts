@@ -133,6 +133,18 @@ describe("POST /v1/login through the browser", () => {
     expect(await attempts(user.username)).toEqual({ classic: 1 });
   });
 
+  it("counts logins for Prometheus in the gateway and the worker", async () => {
+    const user = await newSiteUser();
+    expect((await call("POST", "/v1/login", { key, body: loginBody("classic", user) })).status).toBe(200);
+    expect((await call("POST", "/v1/login", { key, body: loginBody("classic", user) })).status).toBe(200);
+    const gateway = await (await fetch(`${process.env.E2E_GATEWAY_URL}/metrics`)).text();
+    expect(gateway).toMatch(/authsvc_login_answers_total\{answer="cache"\} [1-9]/);
+    expect(gateway).toMatch(/authsvc_http_request_duration_seconds_count\{method="POST",route="\/v1\/login",status="200"\} [1-9]/);
+    const worker = await (await fetch(`http://127.0.0.1:${process.env.WORKER_HEALTH_PORT}/metrics`)).text();
+    expect(worker).toMatch(/authsvc_login_duration_seconds_count\{outcome="succeeded"\} [1-9]/);
+    expect(worker).toMatch(/authsvc_login_duration_seconds_count\{outcome="invalid_credentials"\} [1-9]/);
+  });
+
   it("tells a page without a login form and an unreachable site apart", async () => {
     const noForm = await call("POST", "/v1/login", { key, body: { ...loginBody("classic", await newSiteUser()), domain: `${sitesUrl()}/no-form` } });
     expect(noForm.status).toBe(422);

@@ -9,6 +9,7 @@ import { createLogger } from "@authsvc/logging";
 import { AUTH_QUEUE, MAINTENANCE_QUEUE, SessionCache, SingleFlight, createRedis, redisReady, scheduleRetention, type AuthJobPayload } from "@authsvc/queue";
 import { createLoginProcessor, recordAbandonedJob } from "./process-login-job";
 import { sweepRetention } from "./sweep-retention";
+import { createWorkerMetrics } from "./worker-metrics";
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -17,12 +18,19 @@ async function main(): Promise<void> {
   const db = Database.fromConfig(config, config.worker.concurrency + 2);
   const workerRedis = createRedis(config.redis.url, "blocking", "worker");
   const redis = createRedis(config.redis.url, "producer", "worker-cache");
+  const metrics = createWorkerMetrics();
   const guard = new TargetGuard(config.targets.allowRanges);
   const browser = new BrowserHost({
     executablePath: config.worker.chromiumPath,
     guard,
-    onCrash: (err) => log.error({ err: err.message }, "Chromium died; it will be relaunched for the next job"),
-    onEgressRefused: ({ host, reason }) => log.warn({ host, reason }, "browser connection refused by the egress policy"),
+    onCrash: (err) => {
+      metrics.browserRestarts.inc();
+      log.error({ err: err.message }, "Chromium died; it will be relaunched for the next job");
+    },
+    onEgressRefused: ({ host, reason }) => {
+      metrics.egressRefusals.inc();
+      log.warn({ host, reason }, "browser connection refused by the egress policy");
+    },
   });
   await Promise.all([redisReady(redis), db.ping()]);
   log.info({ chromium: await browser.warmUp() }, "browser ready");
@@ -36,6 +44,7 @@ async function main(): Promise<void> {
     flight,
     guard,
     log,
+    metrics,
   });
   const worker = new Worker<AuthJobPayload>(AUTH_QUEUE, processor, {
     connection: workerRedis,
@@ -63,7 +72,12 @@ async function main(): Promise<void> {
   maintenance.on("error", (err) => log.error({ err: err.message }, "maintenance worker error"));
 
   let healthy = true;
-  const health = createServer((req, res) => {
+  const health = createServer(async (req, res) => {
+    if (req.url === "/metrics") {
+      res.writeHead(200, { "content-type": metrics.registry.contentType });
+      res.end(await metrics.registry.metrics());
+      return;
+    }
     const ok = req.url === "/healthz" ? healthy : req.url === "/readyz" ? healthy && worker.isRunning() : null;
     res.writeHead(ok === null ? 404 : ok ? 200 : 503, { "content-type": "application/json" });
     res.end(JSON.stringify({ ok: Boolean(ok) }));

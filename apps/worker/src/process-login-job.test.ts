@@ -9,6 +9,7 @@ import { createLogger } from "@authsvc/logging";
 import { SessionCache, SingleFlight, type AuthJobPayload } from "@authsvc/queue";
 import { startTestSites, type TestSites } from "@authsvc/test-sites";
 import { createLoginProcessor } from "./process-login-job";
+import { createWorkerMetrics } from "./worker-metrics";
 
 let config: ReturnType<typeof loadConfig>;
 let db: Database;
@@ -16,6 +17,7 @@ let redis: Redis;
 let sites: TestSites;
 let browser: BrowserHost;
 let processJob: ReturnType<typeof createLoginProcessor>;
+const metrics = createWorkerMetrics();
 
 beforeAll(async () => {
   config = loadConfig(await freshTestDatabase("unit_worker"));
@@ -30,6 +32,7 @@ beforeAll(async () => {
     cache: new SessionCache(redis, config.redis.prefix, envelope),
     flight: new SingleFlight(redis, config.redis.prefix),
     log: createLogger("worker-test", "silent"),
+    metrics,
   });
 });
 afterAll(async () => {
@@ -60,6 +63,9 @@ describe("processLoginJob", () => {
     expect(row).toMatchObject({ status: "succeeded", sessionId, input: null });
     expect(row.submittedAt).toBeInstanceOf(Date);
     expect((await db.sessions.findState(orgId, sessionId))!.state.cookies.some((c) => c.name === "classic_sid")).toBe(true);
+    const text = await metrics.registry.metrics();
+    expect(text).toMatch(/authsvc_login_duration_seconds_count\{outcome="succeeded"\} 1/);
+    expect(text).toMatch(/authsvc_active_logins 0/);
   });
 
   it("never submits again when an earlier run of the same job submitted and died", async () => {

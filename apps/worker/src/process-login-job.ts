@@ -7,6 +7,7 @@ import { LoginFlowError, passwordLogin } from "@authsvc/flows";
 import type { Logger } from "@authsvc/logging";
 import type { AuthJobPayload, SessionCache, SingleFlight } from "@authsvc/queue";
 import { cacheExpiry } from "./session-expiry";
+import type { WorkerMetrics } from "./worker-metrics";
 
 export interface LoginJobDeps {
   config: Config;
@@ -16,6 +17,7 @@ export interface LoginJobDeps {
   browser: BrowserHost;
   guard: TargetGuard;
   log: Logger;
+  metrics: WorkerMetrics;
 }
 
 // Past the flow's own deadline, how long we wait before closing the browser context under it.
@@ -34,7 +36,7 @@ function asFlowError(err: unknown, submitted: boolean): LoginFlowError {
 }
 
 export function createLoginProcessor(deps: LoginJobDeps) {
-  const { config, db, cache, flight, browser, guard, log } = deps;
+  const { config, db, cache, flight, browser, guard, log, metrics } = deps;
 
   function runFlow(
     loginUrl: string,
@@ -43,6 +45,7 @@ export function createLoginProcessor(deps: LoginJobDeps) {
     hooks: { onStep: (step: string) => void; beforeSubmit: () => Promise<void> },
   ): Promise<SessionResponse> {
     return browser.withPage(async (page) => {
+      metrics.activeLogins.inc();
       let timer: NodeJS.Timeout | undefined;
       const hardStop = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
@@ -61,6 +64,7 @@ export function createLoginProcessor(deps: LoginJobDeps) {
         ]);
       } finally {
         clearTimeout(timer);
+        metrics.activeLogins.dec();
       }
     });
   }
@@ -86,6 +90,7 @@ export function createLoginProcessor(deps: LoginJobDeps) {
 
     let submitted = false;
     const started = Date.now();
+    const timer = metrics.loginDuration.startTimer();
     let state: SessionResponse;
     try {
       state = await runFlow(record.loginUrl, credential.username, record.input, {
@@ -95,8 +100,10 @@ export function createLoginProcessor(deps: LoginJobDeps) {
           await db.authJobs.markSubmitted(authJobId);
         },
       });
+      timer({ outcome: "succeeded" });
     } catch (err) {
       const failure = asFlowError(err, submitted);
+      timer({ outcome: failure.code });
       const final = !failure.retryable || attempt >= (job.opts.attempts ?? 1);
       jobLog.warn({ code: failure.code, reason: failure.message, final, submitted, durationMs: Date.now() - started }, "login failed");
       if (!final) {
