@@ -93,7 +93,7 @@ async function main(): Promise<void> {
     healthy = false;
     log.info({ signal }, "shutting down: finishing active jobs");
     const forced = setTimeout(() => {
-      log.error("shutdown timed out; exiting with jobs still active (they will be retried as stalled)");
+      log.error("shutdown timed out; exiting with jobs still active (they run again as stalled; those that had submitted end as login_unconfirmed)");
       process.exit(1);
     }, config.worker.shutdownTimeoutMs);
     await Promise.all([worker.close(), maintenance.close()]);

@@ -16,7 +16,7 @@ export class SingleFlight {
     return `${this.prefix}:inflight:${orgId}:${fingerprint}`;
   }
 
-  /** Returns null when `jobId` now owns the flight, or the id of the job that already does. */
+  /** Returns the id of the job that already owns the flight, or null when the caller runs its own job. */
   async claim(orgId: string, fingerprint: string, jobId: string, ttlMs: number): Promise<string | null> {
     const key = this.key(orgId, fingerprint);
     for (let i = 0; i < 3; i++) {
@@ -25,6 +25,8 @@ export class SingleFlight {
       if (owner) return owner;
       // The owner released between our two calls: try to claim again.
     }
+    // Lost the race three times in a row: give up de-duplicating and let the caller run a job of its own
+    // (without a claim, so its release is a no-op).
     return null;
   }
 

@@ -55,20 +55,12 @@ export class AuthJobs {
   }
 
   /** Ends the job successfully and erases its input: the secret now lives only on the credential. */
-  async succeed(id: string, sessionId: string) {
-    const row = await this.prisma.authJob.findUniqueOrThrow({ where: { id } });
-    await this.prisma.authJob.update({
-      where: { id },
-      data: { status: "succeeded", sessionId, input: null, finishedAt: new Date(), durationMs: elapsed(row.createdAt) },
-    });
+  async succeed(id: string, sessionId: string): Promise<void> {
+    await this.finish(id, { status: "succeeded", sessionId });
   }
 
-  async fail(id: string, errorCode: string, errorMessage: string) {
-    const row = await this.prisma.authJob.findUniqueOrThrow({ where: { id } });
-    await this.prisma.authJob.update({
-      where: { id },
-      data: { status: "failed", errorCode, errorMessage, input: null, finishedAt: new Date(), durationMs: elapsed(row.createdAt) },
-    });
+  async fail(id: string, errorCode: string, errorMessage: string): Promise<void> {
+    await this.finish(id, { status: "failed", errorCode, errorMessage });
   }
 
   /**
@@ -76,9 +68,21 @@ export class AuthJobs {
    * fingerprint when it ended the job, so the caller can release its single-flight claim.
    */
   async failIfUnfinished(id: string, errorCode: string, errorMessage: string): Promise<string | null> {
-    const row = await this.prisma.authJob.findUnique({ where: { id }, select: { status: true, fingerprint: true, orgId: true } });
-    if (!row || row.status === "succeeded" || row.status === "failed") return null;
-    await this.fail(id, errorCode, errorMessage);
+    return this.finish(id, { status: "failed", errorCode, errorMessage }, { onlyIfOpen: true });
+  }
+
+  /** Records the end of a job (erasing its input); returns its fingerprint, or null when nothing was ended. */
+  private async finish(
+    id: string,
+    end: { status: "succeeded"; sessionId: string } | { status: "failed"; errorCode: string; errorMessage: string },
+    { onlyIfOpen = false } = {},
+  ): Promise<string | null> {
+    const row = await this.prisma.authJob.findUnique({ where: { id }, select: { createdAt: true, status: true, fingerprint: true } });
+    if (!row || (onlyIfOpen && (row.status === "succeeded" || row.status === "failed"))) return null;
+    await this.prisma.authJob.update({
+      where: { id },
+      data: { ...end, input: null, finishedAt: new Date(), durationMs: Date.now() - row.createdAt.getTime() },
+    });
     return row.fingerprint;
   }
 
@@ -92,8 +96,4 @@ export class AuthJobs {
   async requeue(id: string, errorCode: string, errorMessage: string) {
     await this.prisma.authJob.update({ where: { id }, data: { status: "queued", errorCode, errorMessage } });
   }
-}
-
-function elapsed(since: Date): number {
-  return Date.now() - since.getTime();
 }

@@ -42,9 +42,13 @@ export interface StateFingerprint {
   errorText: string | null;
 }
 
+async function cookieFingerprint(context: BrowserContext): Promise<string> {
+  return (await context.cookies()).map((c) => `${c.domain}|${c.name}=${c.value}`).sort().join("&");
+}
+
 /** Cookies, localStorage and any message on the page before submit, to tell what the submit changed. */
 export async function readSessionState(context: BrowserContext, page: Page): Promise<StateFingerprint> {
-  const cookies = (await context.cookies()).map((c) => `${c.domain}|${c.name}=${c.value}`).sort().join("&");
+  const cookies = await cookieFingerprint(context);
   const signals = await page.evaluate(readSignalsInPage).catch(() => null);
   return { cookies, storage: signals?.storage ?? "", errorText: signals?.errorText ?? null };
 }
@@ -88,8 +92,8 @@ export async function classifyOutcome(
       }
       let success = false;
       if (!signals.passwordVisible) {
-        const now = await readSessionState(context, page).catch(() => before);
-        success = now.cookies !== before.cookies || now.storage !== before.storage;
+        const cookies = await cookieFingerprint(context).catch(() => before.cookies);
+        success = cookies !== before.cookies || signals.storage !== before.storage;
       }
       if (success && successSeen) return { kind: "success" };
       successSeen = success;
