@@ -16,7 +16,10 @@ function toCookie(c: PuppeteerCookie): Cookie {
   };
 }
 
-async function localStorageOf(page: Page, origin: string): Promise<Array<{ name: string; value: string }>> {
+type StorageEntries = Array<{ name: string; value: string }>;
+const readLocalStorage = () => Object.keys(localStorage).map((name) => ({ name, value: localStorage.getItem(name) ?? "" }));
+
+async function localStorageInFrames(page: Page, origin: string): Promise<StorageEntries | null> {
   for (const frame of page.frames()) {
     let frameOrigin: string;
     try {
@@ -26,14 +29,33 @@ async function localStorageOf(page: Page, origin: string): Promise<Array<{ name:
     }
     if (frameOrigin !== origin) continue;
     try {
-      return await frame.evaluate(() =>
-        Object.keys(localStorage).map((name) => ({ name, value: localStorage.getItem(name) ?? "" })),
-      );
+      return await frame.evaluate(readLocalStorage);
     } catch {
       return [];
     }
   }
-  return [];
+  return null;
+}
+
+/**
+ * localStorage of an origin no frame shows any more (an identity provider the login passed through):
+ * a scratch page in the same context opens the origin with an empty document we serve ourselves, so
+ * nothing goes to the network, and reads it there.
+ */
+async function localStorageOffPage(context: BrowserContext, origin: string): Promise<StorageEntries> {
+  const scratch = await context.newPage();
+  try {
+    await scratch.setRequestInterception(true);
+    scratch.on("request", (request) => {
+      void request.respond({ status: 200, contentType: "text/html", body: "<!doctype html><title></title>" }).catch(() => undefined);
+    });
+    await scratch.goto(`${origin}/`, { waitUntil: "domcontentloaded", timeout: 5000 });
+    return await scratch.evaluate(readLocalStorage);
+  } catch {
+    return [];
+  } finally {
+    await scratch.close().catch(() => undefined);
+  }
 }
 
 /**
@@ -45,7 +67,7 @@ export async function captureState(context: BrowserContext, page: Page, visitedO
   const origins = [...new Set(visitedOrigins)];
   const storage = [];
   for (const origin of origins) {
-    const localStorage = await localStorageOf(page, origin);
+    const localStorage = (await localStorageInFrames(page, origin)) ?? (await localStorageOffPage(context, origin));
     if (localStorage.length) storage.push({ origin, localStorage });
   }
   return { cookies, origins, storageState: { cookies, origins: storage } };

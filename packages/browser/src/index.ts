@@ -5,4 +5,4 @@ export { TargetGuard, type TargetVerdict, type ResolvedTarget, type Lookup } fro
 export { captureState } from "./capture-state";
 export { guardRequests } from "./guard-requests";
 export { isClosedTargetError } from "./tolerate-closed-targets";
-export type { Browser, BrowserContext, Page, ElementHandle, HTTPRequest } from "puppeteer-core";
+export type { Browser, BrowserContext, Page, Frame, ElementHandle, HTTPRequest } from "puppeteer-core";

@@ -31,6 +31,9 @@ describe("TargetGuard", () => {
     await expect(strict.check("http://169.254.169.254/latest/meta-data")).resolves.toMatchObject({ allowed: false });
     await expect(strict.check("http://93.184.216.34/login")).resolves.toEqual({ allowed: true });
     await expect(new TargetGuard(["loopback"]).check("http://localhost:1/")).resolves.toEqual({ allowed: true });
+    // Names under .localhost are loopback (RFC 6761), refused like localhost itself.
+    await expect(strict.check("http://idp.localhost/")).resolves.toMatchObject({ allowed: false, code: "target_not_allowed" });
+    await expect(new TargetGuard(["loopback"]).resolve("api.shop.localhost")).resolves.toEqual({ allowed: true, addresses: ["127.0.0.1", "::1"] });
     await expect(strict.check("http://no-such-host.invalid/")).resolves.toMatchObject({ code: "target_unreachable" });
     // Numeric host spellings that URL parsers turn into loopback.
     for (const url of ["http://2130706433/", "http://0x7f.1/", "http://0177.0.0.1/", "http://127.1/"]) {
