@@ -12,6 +12,10 @@ export const ERROR_CODES = {
   invalid_credentials: { status: 422, meaning: "The target site refused the username or password. Never retried." },
   form_not_found: { status: 422, meaning: "No login form was found on the page at `domain`." },
   captcha_blocked: { status: 422, meaning: "The target site asked for a CAPTCHA." },
+  account_locked: {
+    status: 422,
+    meaning: "The target site said the account is locked, suspended or blocked after too many attempts. Never retried.",
+  },
   mfa_required: { status: 422, meaning: "The target site asked for a second factor the request gave no way to answer." },
   login_unconfirmed: {
     status: 422,
@@ -36,6 +40,7 @@ export const LOGIN_FAILURE_CODES = [
   "invalid_credentials",
   "form_not_found",
   "captcha_blocked",
+  "account_locked",
   "mfa_required",
   "login_unconfirmed",
   "target_not_allowed",

@@ -135,7 +135,7 @@ export const openApiDocument = {
           },
           ...errorResponses([
             "invalid_request", "invalid_json", "unauthorized", "payload_too_large", "unsupported_media_type",
-            "invalid_credentials", "form_not_found", "captcha_blocked", "mfa_required", "login_unconfirmed", "target_not_allowed",
+            "invalid_credentials", "form_not_found", "captcha_blocked", "account_locked", "mfa_required", "login_unconfirmed", "target_not_allowed",
             "rate_limited", "internal_error", "method_not_supported", "target_unreachable", "service_unavailable", "timeout",
           ]),
         },
