@@ -6,15 +6,24 @@ export class Accounts {
   private readonly sessions = new Map<string, string>();
   private readonly attempts = new Map<string, number>();
 
-  addUser(username: string, password: string): void {
+  private readonly locked = new Set<string>();
+
+  addUser(username: string, password: string, options: { locked?: boolean } = {}): void {
     this.users.set(username, password);
+    if (options.locked) this.locked.add(username);
+    else this.locked.delete(username);
   }
 
-  /** Counts the attempt, then checks the password. */
-  attempt(site: string, username: string, password: string): boolean {
+  /** Counts the attempt, then checks the account: a locked one is refused whatever the password. */
+  check(site: string, username: string, password: string): "ok" | "wrong" | "locked" {
     const key = `${site}\n${username}`;
     this.attempts.set(key, (this.attempts.get(key) ?? 0) + 1);
-    return this.users.has(username) && this.users.get(username) === password;
+    if (this.locked.has(username)) return "locked";
+    return this.users.has(username) && this.users.get(username) === password ? "ok" : "wrong";
+  }
+
+  attempt(site: string, username: string, password: string): boolean {
+    return this.check(site, username, password) === "ok";
   }
 
   attemptsFor(username: string): Record<string, number> {

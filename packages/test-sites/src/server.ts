@@ -9,6 +9,7 @@ import { flakyLogin } from "./sites/flaky-login";
 import { slowLogin } from "./sites/slow-login";
 import { lockoutRedirect } from "./sites/lockout-redirect";
 import { noticeDelayedSubmit } from "./sites/notice-delayed-submit";
+import { caseRouters } from "./cases";
 
 export const DEMO_USER = { username: "demo", password: "demo-password" };
 
@@ -30,10 +31,16 @@ export function createTestSitesApp(accounts = new Accounts()) {
     res.type("html").send(page("Fixture sites", `<ul><li><a href="/classic/login">classic form</a></li>
 <li><a href="/spa/login">single-page app</a></li></ul>`));
   });
+  let redesignVersion = 1;
   app.use(classicForm(accounts), spaToken(accounts), failurePages(), flakyLogin(), slowLogin(accounts), lockoutRedirect(accounts), noticeDelayedSubmit());
+  app.use(caseRouters(accounts, () => redesignVersion));
   app.post("/__fixture/users", json(), (req, res) => {
-    const { username, password } = req.body as { username: string; password: string };
-    accounts.addUser(username, password);
+    const { username, password, locked } = req.body as { username: string; password: string; locked?: boolean };
+    accounts.addUser(username, password, { locked: locked === true });
+    res.status(204).end();
+  });
+  app.post("/__fixture/redesign", json(), (req, res) => {
+    redesignVersion = Number((req.body as { version?: number }).version) === 2 ? 2 : 1;
     res.status(204).end();
   });
   app.get("/__fixture/attempts/:username", (req, res) => {

@@ -1,0 +1,25 @@
+import type { Router } from "express";
+import { type Accounts, escapeHtml, page } from "../accounts";
+import { formCase } from "./kit";
+
+const NAME = "honeypot";
+
+/**
+ * A bot trap: an off-screen field named "username" that people never see. The real field is "login_id",
+ * labelled "Email address". A filled trap fails the login with a vague message.
+ */
+export function honeypot(accounts: Accounts): Router {
+  return formCase(
+    accounts,
+    NAME,
+    (error) =>
+      page("Sign in", `<h1>Sign in</h1>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
+<form method="post">
+  <div style="position:absolute;left:-10000px;top:auto" aria-hidden="true"><label>Username <input name="username" tabindex="-1" autocomplete="off"></label></div>
+  <label>Email address <input name="login_id" type="text"></label>
+  <label>Password <input name="pwd" type="password"></label>
+  <button type="submit">Sign in</button>
+</form>`),
+    { fields: { user: "login_id", pass: "pwd" }, verify: (body) => (body.username ? "Something went wrong. Please try again." : null) },
+  );
+}

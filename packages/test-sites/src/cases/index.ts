@@ -1,0 +1,121 @@
+import type { Router } from "express";
+import type { Accounts } from "../accounts";
+import { additionalFields } from "./additional-fields";
+import { apiSubdomain } from "./api-subdomain";
+import { captcha } from "./captcha";
+import { controlledInputs } from "./controlled-inputs";
+import { cookieBanner } from "./cookie-banner";
+import { enterOnly } from "./enter-only";
+import { germanForm } from "./german-form";
+import { honeypot } from "./honeypot";
+import { idpRedirect } from "./idp-redirect";
+import { iframeCrossOrigin } from "./iframe-cross-origin";
+import { iframeSameOrigin } from "./iframe-same-origin";
+import { sessionCookie } from "./kit";
+import { landingLink } from "./landing-link";
+import { lateForm } from "./late-form";
+import { LOCALIZED_CASES, localizedForms } from "./localized-forms";
+import { lockedAccount } from "./locked-account";
+import { modalLogin } from "./modal-login";
+import { newsletterBeside } from "./newsletter-beside";
+import { otpPrompt } from "./otp-prompt";
+import { passwordToggle } from "./password-toggle";
+import { redesign } from "./redesign";
+import { rememberMe } from "./remember-me";
+import { revealPassword } from "./reveal-password";
+import { roleButtonSubmit } from "./role-button-submit";
+import { severalForms } from "./several-forms";
+import { shadowRoot } from "./shadow-root";
+import { rememberDevice, staySignedIn } from "./stay-signed-in";
+import { twoPage } from "./two-page";
+
+export function caseRouters(accounts: Accounts, redesignVersion: () => number): Router[] {
+  return [
+    twoPage(accounts), revealPassword(accounts), lateForm(accounts), iframeSameOrigin(accounts), iframeCrossOrigin(accounts),
+    shadowRoot(accounts), modalLogin(accounts), landingLink(accounts), cookieBanner(accounts), roleButtonSubmit(accounts),
+    enterOnly(accounts), severalForms(accounts), staySignedIn(accounts), rememberDevice(accounts), controlledInputs(accounts),
+    additionalFields(accounts), rememberMe(accounts), honeypot(accounts), germanForm(accounts), newsletterBeside(accounts),
+    passwordToggle(accounts), lockedAccount(accounts), captcha(accounts), otpPrompt(accounts), idpRedirect(accounts),
+    apiSubdomain(accounts), ...localizedForms(accounts), redesign(accounts, redesignVersion),
+  ];
+}
+
+/** What a login on a fixture page must end with. Codes are the API's error codes. */
+export interface LoginCase {
+  name: string;
+  /** The URL a caller would give, from the fixture server's base URL. */
+  url: (sitesUrl: string) => string;
+  /** Verdict with the right password: "success", or the error code the page must produce. */
+  expect: "success" | "account_locked" | "captcha_blocked" | "mfa_required" | "form_not_found";
+  /** What a successful login leaves: a cookie (name and host) and/or a localStorage key (and its origin). */
+  session?: { cookie?: string; cookieDomain?: string; storageKey?: string; storageHost?: string; otherCookies?: Array<{ name: string; domain: string }> };
+  /** The verdict for a wrong password, on cases where one can be given. */
+  wrongPassword?: "invalid_credentials" | "account_locked";
+  additionalFields?: Record<string, string>;
+  lockedUser?: boolean;
+  /** Where the site counts attempts (its fixture name). */
+  site: string;
+}
+
+const at = (path: string) => (sitesUrl: string) => `${sitesUrl}${path}`;
+const onHost = (host: string, path: string) => (sitesUrl: string) => sitesUrl.replace("127.0.0.1", host) + path;
+
+function standard(name: string, extra: Partial<LoginCase> = {}): LoginCase {
+  return {
+    name,
+    site: name,
+    url: at(`/cases/${name}/login`),
+    expect: "success",
+    session: { cookie: sessionCookie(name), cookieDomain: "127.0.0.1" },
+    wrongPassword: "invalid_credentials",
+    ...extra,
+  };
+}
+
+/** Every page shape the engine must handle, one fixture page each. */
+export const LOGIN_CASES: LoginCase[] = [
+  { ...standard("classic"), url: at("/classic/login"), session: { cookie: "classic_sid", cookieDomain: "127.0.0.1" } },
+  { ...standard("spa"), url: at("/spa/login"), session: { storageKey: "spa_token", storageHost: "127.0.0.1" } },
+  { ...standard("notice"), site: "classic", url: at("/notice/login"), session: { cookie: "classic_sid", cookieDomain: "127.0.0.1" } },
+  { ...standard("lockout"), url: at("/lockout/login"), session: { cookie: "classic_sid", cookieDomain: "127.0.0.1" }, wrongPassword: "account_locked" },
+  standard("two-page"),
+  standard("reveal-password"),
+  standard("late-form"),
+  standard("iframe-same-origin"),
+  standard("iframe-cross-origin"),
+  standard("shadow-root"),
+  standard("modal-login"),
+  standard("landing-link", { url: at("/cases/landing-link/") }),
+  standard("cookie-banner"),
+  standard("role-button-submit"),
+  standard("enter-only"),
+  standard("several-forms"),
+  standard("stay-signed-in"),
+  standard("remember-device"),
+  standard("controlled-inputs"),
+  standard("additional-fields", { additionalFields: { workspace: "acme", account: "Billing" } }),
+  standard("remember-me"),
+  standard("honeypot"),
+  standard("german-form"),
+  standard("newsletter-beside"),
+  standard("password-toggle"),
+  standard("redesign"),
+  ...LOCALIZED_CASES.map((name) => standard(name)),
+  standard("idp-redirect", {
+    session: {
+      cookie: sessionCookie("idp-redirect"),
+      cookieDomain: "127.0.0.1",
+      otherCookies: [{ name: "idp_session", domain: "idp.localhost" }],
+      storageKey: "idp_device",
+      storageHost: "idp.localhost",
+    },
+  }),
+  standard("api-subdomain", {
+    url: onHost("www.shop.localhost", "/cases/api-subdomain/login"),
+    session: { cookie: "api_session", cookieDomain: "api.shop.localhost", storageKey: "shop_token", storageHost: "www.shop.localhost" },
+  }),
+  standard("locked-account", { expect: "account_locked", session: undefined, wrongPassword: "account_locked", lockedUser: true }),
+  standard("captcha", { expect: "captcha_blocked", session: undefined, wrongPassword: undefined }),
+  standard("otp-prompt", { expect: "mfa_required", session: undefined }),
+  { name: "no-form", site: "none", url: at("/no-form"), expect: "form_not_found" },
+];

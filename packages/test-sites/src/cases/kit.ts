@@ -1,0 +1,107 @@
+import { type Request, type Response, Router, json, urlencoded } from "express";
+import { type Accounts, escapeHtml, page, readCookie } from "../accounts";
+
+/** Each case lives under `/cases/<name>/`, keeps its own session cookie and counts its own attempts. */
+export const base = (name: string) => `/cases/${name}`;
+export const sessionCookie = (name: string) => `${name.replace(/-/g, "_")}_sid`;
+
+export function startSession(res: Response, accounts: Accounts, name: string, username: string, maxAgeMs = 3_600_000): void {
+  const options = { httpOnly: true, sameSite: "lax" as const, path: "/" };
+  res.cookie(sessionCookie(name), accounts.openSession(username), maxAgeMs > 0 ? { ...options, maxAge: maxAgeMs } : options);
+}
+
+/** The signed-in page every case lands on: a greeting and a sign-out link, or back to the login page. */
+export function accountRoute(r: Router, accounts: Accounts, name: string): void {
+  r.get(`${base(name)}/account`, (req, res) => {
+    const user = accounts.sessionUser(readCookie(req.headers.cookie, sessionCookie(name)));
+    if (!user) return res.redirect(302, `${base(name)}/login`);
+    res.type("html").send(page("Account", `<nav><a href="${base(name)}/logout">Sign out</a></nav><h1>Welcome, ${escapeHtml(user)}</h1>`));
+  });
+  r.get(`${base(name)}/logout`, (req, res) => {
+    accounts.endSession(readCookie(req.headers.cookie, sessionCookie(name)));
+    res.clearCookie(sessionCookie(name), { path: "/" }).redirect(302, `${base(name)}/login`);
+  });
+}
+
+export const MESSAGES = {
+  wrong: "Invalid username or password.",
+  locked: "Your account has been locked after too many failed attempts. Contact support to unlock it.",
+};
+
+/**
+ * A server-rendered form case: GET shows the form, POST checks the fields named `user` and `pass`, signs
+ * in and redirects to the account page, or shows the form again with the site's message.
+ */
+export function formCase(
+  accounts: Accounts,
+  name: string,
+  render: (error?: string) => string,
+  options: {
+    fields?: { user: string; pass: string };
+    messages?: { wrong: string; locked: string };
+    /** Extra checks of the posted form (hidden traps, additional fields); a string refuses with it. */
+    verify?: (body: Record<string, string>) => string | null;
+    /** What to do instead of redirecting to the account page (an interstitial, a second factor). */
+    onSuccess?: (req: Request, res: Response, username: string) => void;
+  } = {},
+): Router {
+  const r = Router();
+  const fields = options.fields ?? { user: "username", pass: "password" };
+  const messages = options.messages ?? MESSAGES;
+  r.get(`${base(name)}/login`, (_req, res) => {
+    res.type("html").send(render());
+  });
+  r.post(`${base(name)}/login`, urlencoded({ extended: false }), (req, res) => {
+    const body = (req.body ?? {}) as Record<string, string>;
+    const refusal = options.verify?.(body);
+    const verdict = accounts.check(name, body[fields.user] ?? "", body[fields.pass] ?? "");
+    if (refusal || verdict !== "ok") {
+      res.status(200).type("html").send(render(refusal ?? messages[verdict === "locked" ? "locked" : "wrong"]));
+      return;
+    }
+    if (options.onSuccess) return options.onSuccess(req, res, body[fields.user]!);
+    startSession(res, accounts, name, body[fields.user]!);
+    res.redirect(302, `${base(name)}/account`);
+  });
+  accountRoute(r, accounts, name);
+  return r;
+}
+
+/**
+ * A JSON login API for script-driven cases: 200 and a session cookie, or 401/423 with the message the
+ * page shows.
+ */
+export function jsonLoginApi(accounts: Accounts, name: string): Router {
+  const r = Router();
+  r.post(`${base(name)}/api/login`, json(), (req, res) => {
+    const { username = "", password = "" } = (req.body ?? {}) as Record<string, string>;
+    const verdict = accounts.check(name, String(username), String(password));
+    if (verdict !== "ok") {
+      res.status(verdict === "locked" ? 423 : 401).json({ error: verdict === "locked" ? MESSAGES.locked : "Incorrect email or password." });
+      return;
+    }
+    startSession(res, accounts, name, String(username));
+    res.json({ user: String(username) });
+  });
+  accountRoute(r, accounts, name);
+  return r;
+}
+
+/** Browser-side: posts credentials to the case's JSON API, then goes to the account page or shows the error. */
+export const POST_LOGIN_SCRIPT = (name: string) => `
+async function postLogin(username, password, showError) {
+  const res = await fetch("${base(name)}/api/login", { method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username, password }) });
+  if (res.ok) { location.href = "${base(name)}/account"; return; }
+  showError((await res.json()).error);
+}`;
+
+/** A plain login form, for cases whose point is what surrounds it. */
+export function plainForm(name: string, error?: string, extra = ""): string {
+  return `${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
+<form method="post" action="${base(name)}/login">
+  <label>Username <input name="username" autocomplete="username"></label>
+  <label>Password <input name="password" type="password" autocomplete="current-password"></label>
+  ${extra}<button type="submit">Sign in</button>
+</form>`;
+}

@@ -1,0 +1,13 @@
+import type { Router } from "express";
+import { type Accounts, page } from "../accounts";
+import { formCase, plainForm } from "./kit";
+
+const NAME = "late-form";
+
+/** A page that shows a spinner and draws its form with JavaScript 1.5 s after load. */
+export function lateForm(accounts: Accounts): Router {
+  return formCase(accounts, NAME, (error) =>
+    page("Sign in", `<div id="root"><p class="spinner">Loading…</p></div>`,
+      `setTimeout(() => { document.getElementById("root").innerHTML = ${JSON.stringify(`<h1>Sign in</h1>${plainForm(NAME, error)}`)}; }, 1500);`),
+  );
+}
