@@ -1,3 +1,5 @@
-export { passwordLogin, type PasswordLoginInput, type FlowOptions } from "./login/password-login";
+export { passwordLogin, type PasswordLoginInput, type PasswordLoginResult, type FlowOptions } from "./login/password-login";
+export { parseLearnedFlow, sameFlow, type LearnedFlow } from "./login/learned-flow";
+export type { FlowStep } from "./login/perform-step";
 export { LoginFlowError } from "./flow-error";
 export { Deadline } from "./deadline";

@@ -1,6 +1,6 @@
-import { BrowserHost, TargetGuard } from "@authsvc/browser";
+import { BrowserHost, type Page, TargetGuard } from "@authsvc/browser";
 import { startTestSites, type TestSites } from "@authsvc/test-sites";
-import { passwordLogin } from "./password-login";
+import { type FlowOptions, type PasswordLoginInput, passwordLogin } from "./password-login";
 import { LoginFlowError } from "../flow-error";
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -19,6 +19,8 @@ afterAll(async () => {
   await sites.close();
 });
 
+const login = (page: Page, input: PasswordLoginInput, opts: FlowOptions = options) => passwordLogin(page, input, opts).then((r) => r.session);
+
 async function failureOf(promise: Promise<unknown>): Promise<LoginFlowError> {
   const err = await promise.then(() => null, (e: unknown) => e);
   expect(err).toBeInstanceOf(LoginFlowError);
@@ -28,7 +30,7 @@ async function failureOf(promise: Promise<unknown>): Promise<LoginFlowError> {
 describe("passwordLogin against fixture sites", () => {
   it("logs in to the classic form and returns its HttpOnly session cookie", async () => {
     const state = await host.withPage((page) =>
-      passwordLogin(page, { loginUrl: `${sites.url}/classic/login`, identifier: "flow-user", password: "s3cret-pass" }, options),
+      login(page, { loginUrl: `${sites.url}/classic/login`, identifier: "flow-user", password: "s3cret-pass" }, options),
     );
     const sid = state.cookies.find((c) => c.name === "classic_sid");
     expect(sid).toMatchObject({ domain: "127.0.0.1", path: "/", httpOnly: true, secure: false, sameSite: "Lax" });
@@ -39,7 +41,7 @@ describe("passwordLogin against fixture sites", () => {
 
   it("logs in to the JavaScript app and returns its localStorage token", async () => {
     const state = await host.withPage((page) =>
-      passwordLogin(page, { loginUrl: `${sites.url}/spa/login`, identifier: "flow-user", password: "s3cret-pass" }, options),
+      login(page, { loginUrl: `${sites.url}/spa/login`, identifier: "flow-user", password: "s3cret-pass" }, options),
     );
     expect(state.storageState.origins).toEqual([
       { origin: sites.url, localStorage: [{ name: "spa_token", value: expect.stringMatching(/.{20,}/) }] },
@@ -49,7 +51,7 @@ describe("passwordLogin against fixture sites", () => {
   it.each(["classic", "spa"])("reports the %s site's refusal of a wrong password with its message", async (site) => {
     const err = await failureOf(
       host.withPage((page) =>
-        passwordLogin(page, { loginUrl: `${sites.url}/${site}/login`, identifier: "flow-user", password: "wrong" }, options),
+        login(page, { loginUrl: `${sites.url}/${site}/login`, identifier: "flow-user", password: "wrong" }, options),
       ),
     );
     expect(err.code).toBe("invalid_credentials");
@@ -59,29 +61,38 @@ describe("passwordLogin against fixture sites", () => {
 
   it("does not take a notice that was on the login page before submit for a refusal", async () => {
     const state = await host.withPage((page) =>
-      passwordLogin(page, { loginUrl: `${sites.url}/notice/login`, identifier: "flow-user", password: "s3cret-pass" }, options),
+      login(page, { loginUrl: `${sites.url}/notice/login`, identifier: "flow-user", password: "s3cret-pass" }, options),
     );
     expect(state.cookies.some((c) => c.name === "classic_sid")).toBe(true);
     const err = await failureOf(
-      host.withPage((page) => passwordLogin(page, { loginUrl: `${sites.url}/notice/login`, identifier: "flow-user", password: "wrong" }, options)),
+      host.withPage((page) => login(page, { loginUrl: `${sites.url}/notice/login`, identifier: "flow-user", password: "wrong" }, options)),
     );
     expect([err.code, err.message]).toEqual(["invalid_credentials", "Invalid username or password."]);
   });
 
   it("does not take a redirect to a formless 'too many attempts' page with new cookies for a login", async () => {
     const err = await failureOf(
-      host.withPage((page) => passwordLogin(page, { loginUrl: `${sites.url}/lockout/login`, identifier: "flow-user", password: "wrong" }, options)),
+      host.withPage((page) => login(page, { loginUrl: `${sites.url}/lockout/login`, identifier: "flow-user", password: "wrong" }, options)),
     );
-    expect(err.code).toBe("login_unconfirmed");
+    expect(err.code).toBe("account_locked");
     expect(err.message).toMatch(/too many failed attempts/i);
     const state = await host.withPage((page) =>
-      passwordLogin(page, { loginUrl: `${sites.url}/lockout/login`, identifier: "flow-user", password: "s3cret-pass" }, options),
+      login(page, { loginUrl: `${sites.url}/lockout/login`, identifier: "flow-user", password: "s3cret-pass" }, options),
     );
     expect(state.cookies.some((c) => c.name === "classic_sid")).toBe(true);
   });
 
+  it("reports a username the form's email field will not take, without sending the form", async () => {
+    const err = await failureOf(
+      host.withPage((page) => login(page, { loginUrl: `${sites.url}/cases/several-forms/login`, identifier: "flow-user", password: "s3cret-pass" })),
+    );
+    expect(err.code).toBe("invalid_credentials");
+    expect(err.message).toMatch(/does not accept the username: .*@/);
+    expect(sites.accounts.attemptsFor("flow-user")["several-forms"]).toBeUndefined();
+  });
+
   it("tells a page without a login form, a server error and a closed port apart", async () => {
-    const run = (url: string) => host.withPage((page) => passwordLogin(page, { loginUrl: url, identifier: "a", password: "b" }, options));
+    const run = (url: string) => host.withPage((page) => login(page, { loginUrl: url, identifier: "a", password: "b" }, options));
     expect((await failureOf(run(`${sites.url}/no-form`))).code).toBe("form_not_found");
     const e500 = await failureOf(run(`${sites.url}/errors/500`));
     expect([e500.code, e500.retryable]).toEqual(["target_unreachable", true]);
@@ -91,7 +102,7 @@ describe("passwordLogin against fixture sites", () => {
   it("refuses a target the job's guard does not allow, before any request leaves", async () => {
     const strict = { ...options, guard: new TargetGuard() };
     const err = await failureOf(
-      host.withPage((page) => passwordLogin(page, { loginUrl: `${sites.url}/classic/login`, identifier: "flow-user", password: "x" }, strict)),
+      host.withPage((page) => login(page, { loginUrl: `${sites.url}/classic/login`, identifier: "flow-user", password: "x" }, strict)),
     );
     expect(err.code).toBe("target_not_allowed");
     expect(sites.accounts.attemptsFor("flow-user").classic).toBe(4); // the classic and notice logins above

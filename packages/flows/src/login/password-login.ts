@@ -1,10 +1,11 @@
 import { captureState, guardRequests, type Page, type TargetGuard } from "@authsvc/browser";
 import type { SessionResponse } from "@authsvc/contracts";
-import { Deadline } from "../deadline";
+import { Deadline, sleep } from "../deadline";
 import { LoginFlowError } from "../flow-error";
-import { detectLoginForm } from "./detect-login-form";
-import { fillAdditionalFields, fillLoginForm, submitLoginForm } from "./fill-login-form";
-import { classifyOutcome, readSessionState } from "./classify-outcome";
+import { classifyOutcome, refusalCode, type SessionSnapshot, snapshotSession } from "./classify-outcome";
+import { extraKeysOf, type LearnedFlow } from "./learned-flow";
+import { type FlowStep, performStep, type StepValues, submitsPassword } from "./perform-step";
+import { type FrameScan, mergeSignals, scanPage } from "./scan-page";
 
 export interface PasswordLoginInput {
   loginUrl: string;
@@ -20,7 +21,24 @@ export interface FlowOptions {
   onStep?: (step: string) => void;
   /** Awaited just before the password is submitted, so the caller can record that it was. */
   beforeSubmit?: () => Promise<void>;
+  /** What worked on this login page before; replayed first, with detection as the fallback. */
+  learned?: LearnedFlow | null;
 }
+
+export interface PasswordLoginResult {
+  session: SessionResponse;
+  /** The steps that worked this time, to remember for the next login on this page. */
+  flow: LearnedFlow;
+  /** `learned`: the stored flow worked as it was; `relearned`: it no longer fit and detection took over. */
+  source: "detected" | "learned" | "relearned";
+}
+
+// How long a page may take to show a login form after our last action on it (load, click, submit).
+const FORM_WAIT_MS = 8000;
+// A "Log in" link is only followed once the page had a moment to draw a form of its own.
+const OPENER_PATIENCE_MS = 700;
+// A learned step's element may take this long to appear (the first one: as long as a form may take).
+const REPLAY_STEP_WAIT_MS = 3000;
 
 function navigationFailure(err: unknown): LoginFlowError {
   const message = err instanceof Error ? err.message : String(err);
@@ -28,12 +46,171 @@ function navigationFailure(err: unknown): LoginFlowError {
   return new LoginFlowError("target_unreachable", `the login page could not be loaded (${message.split("\n")[0]})`);
 }
 
+/** One login attempt on one page: the steps it took and the state before the password went in. */
+class LoginRun {
+  readonly steps: FlowStep[] = [];
+  before: SessionSnapshot | null = null;
+  private readonly values: StepValues;
+  private readonly extraKeys: string[];
+
+  constructor(
+    private readonly page: Page,
+    input: PasswordLoginInput,
+    private readonly options: FlowOptions,
+    private readonly deadline: Deadline,
+  ) {
+    this.values = { identifier: input.identifier, password: input.password, additionalFields: input.additionalFields ?? {} };
+    this.extraKeys = Object.keys(this.values.additionalFields).sort();
+  }
+
+  private step(name: string): void {
+    this.options.onStep?.(name);
+  }
+
+  /** Performs and records a step; the password's submit first snapshots the session and tells the caller. */
+  private async perform(step: FlowStep, name: string): Promise<boolean> {
+    const done = await performStep(this.page, step, this.values, async () => {
+      this.step(name);
+      if (submitsPassword(step)) {
+        this.before = await snapshotSession(this.page.browserContext(), this.page, this.values.identifier);
+        await this.options.beforeSubmit?.();
+      }
+    });
+    if (done) this.steps.push(step);
+    return done;
+  }
+
+  /** Whether a learned flow can be tried: it fills exactly the extra fields this request brings. */
+  fits(flow: LearnedFlow): boolean {
+    return extraKeysOf(flow).join("\n") === this.extraKeys.join("\n");
+  }
+
+  /**
+   * Replays a learned flow step by step, each as soon as its element is there. Returns whether the
+   * password was submitted; false means the page changed and detection must take over from here.
+   */
+  async replay(flow: LearnedFlow): Promise<boolean> {
+    for (const [i, step] of flow.steps.entries()) {
+      const waitUntil = Date.now() + Math.min(i === 0 ? FORM_WAIT_MS : REPLAY_STEP_WAIT_MS, this.deadline.remaining());
+      for (;;) {
+        if (await this.perform(step, `replay: ${describeStep(step)}`)) break;
+        if (Date.now() >= waitUntil) return false;
+        await sleep(100);
+      }
+      if (submitsPassword(step)) return true;
+    }
+    return false;
+  }
+
+  /** Finds the form the way a person would and submits the password; throws when it cannot. */
+  async detectAndSubmit(): Promise<void> {
+    let lastProgress = Date.now();
+    let consentClicks = 0;
+    let openerClicks = 0;
+    let identifierSubmits = 0;
+    let messagesBeforeIdentifier = new Set<string>();
+    for (;;) {
+      this.deadline.check("looking for the login form");
+      const scans = await scanPage(this.page, this.values.identifier, this.extraKeys);
+      const signals = mergeSignals(scans);
+      const login = scans.find((s) => s.reading.password) ?? null;
+      const identifierOnly = login ? null : (scans.find((s) => s.reading.identifier) ?? null);
+      if ((login || identifierOnly) && signals.captcha) {
+        // Submitting would fail and count as a failed attempt on the site.
+        throw new LoginFlowError("captcha_blocked", "the login form shows a CAPTCHA");
+      }
+      const consent = scans.find((s) => s.reading.consent);
+      if (consent && consentClicks < 2) {
+        consentClicks++;
+        await this.perform({ action: "click", purpose: "consent", frame: consent.key, path: consent.reading.consent! }, "accept cookie banner");
+        lastProgress = Date.now();
+        continue;
+      }
+      if (login) return this.fillAndSubmit(login, scans);
+      if (identifierOnly) {
+        if (identifierSubmits > 0) {
+          const refusal = signals.messages.find((m) => !messagesBeforeIdentifier.has(m));
+          if (refusal) {
+            const code = refusalCode(refusal);
+            throw new LoginFlowError(code === "account_locked" ? code : "invalid_credentials", refusal);
+          }
+        } else {
+          // Username first: the password comes on the next page or appears on this one.
+          const { key, reading } = identifierOnly;
+          if (!reading.identifierFilled) await this.perform({ action: "type", value: "identifier", frame: key, path: reading.identifier! }, "type identifier");
+          messagesBeforeIdentifier = new Set(signals.messages);
+          identifierSubmits++;
+          const next: FlowStep = reading.submit
+            ? { action: "click", purpose: "next", frame: key, path: reading.submit }
+            : { action: "enter", purpose: "next", frame: key, path: reading.identifier! };
+          await this.perform(next, "submit identifier");
+          lastProgress = Date.now();
+          continue;
+        }
+      } else {
+        const opener = scans.find((s) => s.reading.opener);
+        if (opener && openerClicks < 2 && Date.now() - lastProgress >= OPENER_PATIENCE_MS) {
+          openerClicks++;
+          await this.perform({ action: "click", purpose: "opener", frame: opener.key, path: opener.reading.opener! }, "open the login form");
+          lastProgress = Date.now();
+          continue;
+        }
+      }
+      if (Date.now() - lastProgress > FORM_WAIT_MS) {
+        throw new LoginFlowError("form_not_found", identifierSubmits > 0
+          ? "the site took the username but never asked for the password"
+          : "no username and password form was found on the page");
+      }
+      await sleep(150);
+    }
+  }
+
+  private async fillAndSubmit(login: FrameScan, scans: FrameScan[]): Promise<void> {
+    const { key, reading } = login;
+    if (reading.identifier && !reading.identifierFilled) {
+      await this.perform({ action: "type", value: "identifier", frame: key, path: reading.identifier }, "type identifier");
+    }
+    for (const name of this.extraKeys) {
+      const where = [login, ...scans].find((s) => s.reading.extras[name]);
+      if (!where) {
+        this.step(`additional field not on the page: ${name}`);
+        continue;
+      }
+      await this.perform({ action: "extra", key: name, frame: where.key, path: where.reading.extras[name]! }, `fill additional field ${name}`);
+    }
+    if (reading.remember) await this.perform({ action: "check", purpose: "remember", frame: key, path: reading.remember }, "tick remember me");
+    await this.perform({ action: "type", value: "password", frame: key, path: reading.password! }, "type password");
+    const submit: FlowStep = reading.submit
+      ? { action: "click", purpose: "submit", frame: key, path: reading.submit }
+      : { action: "enter", purpose: "submit", frame: key, path: reading.password! };
+    if (!(await this.perform(submit, "submit"))) {
+      throw new LoginFlowError("login_unconfirmed", "the login form went away while it was being submitted", { retryable: false });
+    }
+  }
+}
+
+function describeStep(step: FlowStep): string {
+  switch (step.action) {
+    case "click":
+      return `click ${step.purpose}`;
+    case "type":
+      return `type ${step.value}`;
+    case "enter":
+      return `press Enter (${step.purpose})`;
+    case "extra":
+      return `fill additional field ${step.key}`;
+    case "check":
+      return "tick remember me";
+  }
+}
+
 /**
- * Logs in with a username (or email) and password on a page nobody scripted: open the page, find the form,
- * type, submit, and read the verdict off the page. `page` must be fresh, in a context of its own.
- * Returns the whole browser state on success.
+ * Logs in with a username (or email) and password on a page nobody scripted: open the page, replay what
+ * worked here before or find the form (iframes, shadow roots, username-first, behind a "Log in" link or a
+ * cookie banner), type, submit, and read the verdict off the page. `page` must be fresh, in a context of
+ * its own. Returns the whole browser state and the flow that worked.
  */
-export async function passwordLogin(page: Page, input: PasswordLoginInput, options: FlowOptions): Promise<SessionResponse> {
+export async function passwordLogin(page: Page, input: PasswordLoginInput, options: FlowOptions): Promise<PasswordLoginResult> {
   const deadline = new Deadline(options.timeoutMs);
   const step = options.onStep ?? (() => undefined);
   const context = page.browserContext();
@@ -41,9 +218,17 @@ export async function passwordLogin(page: Page, input: PasswordLoginInput, optio
   await guardRequests(page, options.guard, (url, verdict) => {
     refused = new LoginFlowError(verdict.code, `${new URL(url).host}: ${verdict.reason}`);
   });
+  // Every origin the login touched: documents of any frame, and any response that set a cookie (an API
+  // or identity-provider host).
   const visited = new Set<string>([new URL(input.loginUrl).origin]);
-  page.on("framenavigated", (frame) => {
-    if (frame === page.mainFrame() && /^https?:/.test(frame.url())) visited.add(new URL(frame.url()).origin);
+  let documentStatus = 0;
+  page.on("response", (response) => {
+    const url = response.url();
+    if (!/^https?:/.test(url)) return;
+    const request = response.request();
+    const isDocument = request.resourceType() === "document";
+    if (isDocument || "set-cookie" in response.headers()) visited.add(new URL(url).origin);
+    if (isDocument && request.frame() === page.mainFrame()) documentStatus = response.status();
   });
 
   step("open login page");
@@ -58,30 +243,28 @@ export async function passwordLogin(page: Page, input: PasswordLoginInput, optio
     throw new LoginFlowError("target_unreachable", `the login page answered HTTP ${response.status()}`);
   }
 
-  step("find login form");
-  const form = await detectLoginForm(page, deadline);
-  if (!form) {
-    deadline.check("looking for the login form");
-    throw new LoginFlowError("form_not_found", "no username and password form was found on the page");
+  const run = new LoginRun(page, input, options, deadline);
+  let source: PasswordLoginResult["source"] = "detected";
+  let submitted = false;
+  if (options.learned && run.fits(options.learned)) {
+    submitted = await run.replay(options.learned);
+    source = submitted ? "learned" : "relearned";
+    if (!submitted) step("the learned flow no longer fits the page; detecting the form");
   }
-
-  step("fill login form");
-  if (input.additionalFields) {
-    const missing = await fillAdditionalFields(page, input.additionalFields);
-    if (missing.length) step(`additional fields not on the page: ${missing.join(", ")}`);
-  }
-  await fillLoginForm(form, input.identifier, input.password);
-  const before = await readSessionState(context, page);
-
-  step("submit");
-  await options.beforeSubmit?.();
-  await submitLoginForm(form);
+  if (!submitted) await run.detectAndSubmit();
+  if (refused) throw refused;
 
   step("read verdict");
-  const outcome = await classifyOutcome(context, page, before, deadline);
+  const outcome = await classifyOutcome(context, page, run.before!, deadline, {
+    identifier: input.identifier,
+    learnedMarker: source === "learned" ? options.learned?.signedIn : null,
+    documentStatus: () => documentStatus,
+    onStep: step,
+  });
   if (refused) throw refused;
   if (outcome.kind === "failure") throw new LoginFlowError(outcome.code, outcome.message);
 
   step("capture session");
-  return captureState(context, page, visited);
+  const session = await captureState(context, page, visited);
+  return { session, flow: { version: 1, steps: run.steps, signedIn: outcome.marker }, source };
 }

@@ -1,0 +1,91 @@
+import { BrowserHost, TargetGuard } from "@authsvc/browser";
+import { LOGIN_CASES, type LoginCase, startTestSites, type TestSites } from "@authsvc/test-sites";
+import { LoginFlowError } from "../flow-error";
+import type { LearnedFlow } from "./learned-flow";
+import { type PasswordLoginResult, passwordLogin } from "./password-login";
+
+// Every fixture page shape, straight through the engine (the gateway e2e suite covers the same pages
+// through the service): detection first, then a replay of what detection learned.
+const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+let sites: TestSites;
+let host: BrowserHost;
+const guard = new TargetGuard(["loopback"]);
+
+beforeAll(async () => {
+  sites = await startTestSites();
+  host = new BrowserHost({ executablePath: chromium, guard });
+});
+afterAll(async () => {
+  await host.close();
+  await sites.close();
+});
+
+let seq = 0;
+function userFor(c: LoginCase) {
+  const user = { username: `cases-${c.name}-${++seq}@example.test`, password: `pw-${seq}-secret` };
+  sites.accounts.addUser(user.username, user.password, { locked: c.lockedUser });
+  return user;
+}
+
+function login(c: LoginCase, user: { username: string; password: string }, learned?: LearnedFlow | null): Promise<PasswordLoginResult> {
+  return host.withPage((page) =>
+    passwordLogin(
+      page,
+      { loginUrl: c.url(sites.url), identifier: user.username, password: user.password, additionalFields: c.additionalFields },
+      { guard, timeoutMs: 30_000, learned },
+    ),
+  );
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<LoginFlowError> {
+  const err = await promise.then(() => null, (e: unknown) => e);
+  expect(err).toBeInstanceOf(LoginFlowError);
+  return err as LoginFlowError;
+}
+
+function expectSession(c: LoginCase, result: PasswordLoginResult): void {
+  const { session } = result;
+  if (c.session?.cookie) {
+    expect(session.cookies.find((k) => k.name === c.session!.cookie)).toMatchObject({ domain: c.session.cookieDomain });
+  }
+  for (const other of c.session?.otherCookies ?? []) {
+    expect(session.cookies.find((k) => k.name === other.name)).toMatchObject({ domain: other.domain });
+  }
+  if (c.session?.storageKey) {
+    const origin = session.storageState.origins.find((o) => new URL(o.origin).hostname === c.session!.storageHost);
+    expect(origin?.localStorage.map((e) => e.name)).toContain(c.session.storageKey);
+  }
+}
+
+const succeeding = LOGIN_CASES.filter((c) => c.expect === "success");
+const refused = LOGIN_CASES.filter((c) => c.expect !== "success");
+
+describe.each(succeeding.map((c) => [c.name, c] as const))("%s", (_name, c) => {
+  it("logs in by detection, then again by replaying the learned flow", async () => {
+    const user = userFor(c);
+    const first = await login(c, user);
+    expect(first.source).toBe("detected");
+    expectSession(c, first);
+    expect(JSON.stringify(first.flow)).not.toContain(user.password);
+    const second = await login(c, user, first.flow);
+    expect(second.source).toBe("learned");
+    expectSession(c, second);
+  });
+
+  if (c.wrongPassword) {
+    it(`answers a wrong password with ${c.wrongPassword}`, async () => {
+      const user = userFor(c);
+      const err = await failureOf(login(c, { ...user, password: "not-the-password" }));
+      expect([err.code, err.retryable]).toEqual([c.wrongPassword, false]);
+      expect(err.message.length).toBeGreaterThan(0);
+    });
+  }
+});
+
+describe.each(refused.map((c) => [c.name, c] as const))("%s", (_name, c) => {
+  it(`ends with ${c.expect}`, async () => {
+    const user = userFor(c);
+    const err = await failureOf(login(c, user));
+    expect(err.code).toBe(c.expect);
+  });
+});

@@ -1,0 +1,102 @@
+import type { ElementHandle, Page } from "@authsvc/browser";
+import type { SelectorPath } from "./read-page";
+import { findFrame, resolveElement } from "./scan-page";
+
+/**
+ * One thing the flow did on the page. Steps name elements by frame and selector path and never hold a
+ * value: a learned flow is a list of them, stored and replayed without any secret.
+ */
+export type FlowStep =
+  | { action: "click"; purpose: "consent" | "opener" | "next" | "submit"; frame: string; path: SelectorPath }
+  | { action: "type"; value: "identifier" | "password"; frame: string; path: SelectorPath }
+  | { action: "enter"; purpose: "next" | "submit"; frame: string; path: SelectorPath }
+  | { action: "extra"; key: string; frame: string; path: SelectorPath }
+  | { action: "check"; purpose: "remember"; frame: string; path: SelectorPath };
+
+export interface StepValues {
+  identifier: string;
+  password: string;
+  additionalFields: Record<string, string | number | boolean>;
+}
+
+/** Whether a step hands the password to the site. */
+export const submitsPassword = (step: FlowStep) => (step.action === "click" || step.action === "enter") && step.purpose === "submit";
+
+/** Types like a person: a click into the field, then real key events, so controlled inputs see each one. */
+async function typeInto(field: ElementHandle<Element>, text: string): Promise<void> {
+  const covered = await field.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const hit = (el.getRootNode() as Document | ShadowRoot).elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return !!hit && hit !== el && !el.contains(hit) && !hit.contains(el);
+  });
+  // A field under an overlay we could not dismiss still takes focus; a click would land on the overlay.
+  if (covered) await field.focus();
+  else await field.click();
+  if (await field.evaluate((el) => (el as HTMLInputElement).value !== "")) {
+    await field.evaluate((el) => (el as HTMLInputElement).select());
+    await field.press("Backspace");
+  }
+  await field.type(text);
+}
+
+async function fillExtra(field: ElementHandle<Element>, raw: string | number | boolean): Promise<void> {
+  const kind = await field.evaluate((el) => (el instanceof HTMLSelectElement ? "select" : (el as HTMLInputElement).type));
+  if (kind === "select") {
+    const value = await field.evaluate((el, wanted) => {
+      const options = [...(el as HTMLSelectElement).options];
+      const match = (o: HTMLOptionElement) => o.value === wanted || o.text.trim().toLowerCase() === wanted.toLowerCase();
+      return options.find(match)?.value ?? null;
+    }, String(raw));
+    if (value !== null) await (field as ElementHandle<HTMLSelectElement>).select(value);
+    return;
+  }
+  if (kind === "checkbox" || kind === "radio") {
+    const want = raw === true || raw === "true" || raw === 1 || raw === "on";
+    const checked = await field.evaluate((el) => (el as HTMLInputElement).checked);
+    if (checked !== want) await field.click();
+    return;
+  }
+  await typeInto(field, String(raw));
+}
+
+/**
+ * Does one step. False when its element is not on the page (a learned flow that no longer fits); faults
+ * of the page itself (closed, navigated away mid-click) propagate. `beforeAct` runs once the element is
+ * found, just before acting on it.
+ */
+export async function performStep(page: Page, step: FlowStep, values: StepValues, beforeAct?: () => Promise<void>): Promise<boolean> {
+  const frame = findFrame(page, step.frame);
+  if (!frame) return false;
+  const el = await resolveElement(frame, step.path);
+  if (!el) return false;
+  try {
+    if (step.action === "extra" && !(step.key in values.additionalFields)) return false;
+    // An element in the page but not shown yet (a password field revealed after "Continue") is not there.
+    const shown = await el.evaluate((e) => {
+      const r = e.getBoundingClientRect();
+      return r.width > 0 && r.height > 0 && e.checkVisibility({ visibilityProperty: true });
+    });
+    if (!shown) return false;
+    await beforeAct?.();
+    switch (step.action) {
+      case "click":
+        await el.click();
+        break;
+      case "type":
+        await typeInto(el, step.value === "identifier" ? values.identifier : values.password);
+        break;
+      case "enter":
+        await el.press("Enter");
+        break;
+      case "extra":
+        await fillExtra(el, values.additionalFields[step.key]!);
+        break;
+      case "check":
+        if (!(await el.evaluate((box) => (box as HTMLInputElement).checked))) await el.click();
+        break;
+    }
+    return true;
+  } finally {
+    await el.dispose().catch(() => undefined);
+  }
+}

@@ -1,0 +1,85 @@
+import type { ElementHandle, Frame, Page } from "@authsvc/browser";
+import { type FrameReading, readFrameInPage, resolvePathInPage, type SelectorPath } from "./read-page";
+
+export interface FrameScan {
+  frame: Frame;
+  /** Names the frame across logins: "main", or the origin and path of an iframe's document. */
+  key: string;
+  reading: FrameReading;
+}
+
+export function frameKey(page: Page, frame: Frame): string {
+  if (frame === page.mainFrame()) return "main";
+  try {
+    const url = new URL(frame.url());
+    return `${url.origin}${url.pathname}`;
+  } catch {
+    return frame.url();
+  }
+}
+
+/** The frames a login form can live in: the page and its iframes (same-origin and cross-origin alike). */
+function liveFrames(page: Page): Frame[] {
+  return page.frames().filter((f) => !f.detached && /^(https?:|about:blank)/.test(f.url()));
+}
+
+/**
+ * Reads every frame of the page. A frame that is navigating or goes away while we read is left out; the
+ * caller reads again on its next poll.
+ */
+export async function scanPage(page: Page, identifier: string, extraKeys: string[] = []): Promise<FrameScan[]> {
+  const scans = await Promise.all(
+    liveFrames(page).map(async (frame) => {
+      try {
+        const reading = await frame.evaluate(readFrameInPage, identifier, extraKeys);
+        return { frame, key: frameKey(page, frame), reading };
+      } catch {
+        return null;
+      }
+    }),
+  );
+  return scans.filter((s): s is FrameScan => s !== null);
+}
+
+export function findFrame(page: Page, key: string): Frame | null {
+  return liveFrames(page).find((f) => frameKey(page, f) === key) ?? null;
+}
+
+/** The element a selector path names in a frame, or null when the page no longer has it. */
+export async function resolveElement(frame: Frame, path: SelectorPath): Promise<ElementHandle<Element> | null> {
+  try {
+    const handle = await frame.evaluateHandle(resolvePathInPage, path);
+    const el = handle.asElement() as ElementHandle<Element> | null;
+    if (!el) await handle.dispose();
+    return el;
+  } catch {
+    return null;
+  }
+}
+
+/** Merges what all frames show into one picture of the page, for the verdict. */
+export interface PageSignals {
+  passwordShown: boolean;
+  identifierOnlyShown: boolean;
+  captcha: boolean;
+  otpPrompt: boolean;
+  messages: string[];
+  validation: string | null;
+  storage: string;
+  interstitial: FrameScan | null;
+  signedIn: FrameScan | null;
+}
+
+export function mergeSignals(scans: FrameScan[]): PageSignals {
+  return {
+    passwordShown: scans.some((s) => s.reading.password),
+    identifierOnlyShown: scans.some((s) => s.reading.identifier && !s.reading.password),
+    captcha: scans.some((s) => s.reading.captcha),
+    otpPrompt: scans.some((s) => s.reading.otpPrompt),
+    messages: [...new Set(scans.flatMap((s) => s.reading.messages))],
+    validation: scans.find((s) => s.reading.validation)?.reading.validation ?? null,
+    storage: scans.map((s) => `${s.key}:${s.reading.storage}`).sort().join("\n"),
+    interstitial: scans.find((s) => s.reading.interstitial) ?? null,
+    signedIn: scans.find((s) => s.reading.signedIn) ?? null,
+  };
+}
