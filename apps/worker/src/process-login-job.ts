@@ -3,7 +3,7 @@ import type { BrowserHost, TargetGuard } from "@authsvc/browser";
 import type { Config } from "@authsvc/config";
 import type { SessionResponse } from "@authsvc/contracts";
 import type { Database, SecretBundle } from "@authsvc/db";
-import { LoginFlowError, passwordLogin } from "@authsvc/flows";
+import { type LearnedFlow, LoginFlowError, parseLearnedFlow, type PasswordLoginResult, passwordLogin, sameFlow } from "@authsvc/flows";
 import type { Logger } from "@authsvc/logging";
 import type { AuthJobPayload, SessionCache, SingleFlight } from "@authsvc/queue";
 import { cacheExpiry } from "./session-expiry";
@@ -18,6 +18,12 @@ export interface LoginJobDeps {
   guard: TargetGuard;
   log: Logger;
   metrics: WorkerMetrics;
+}
+
+/** Learned flows are kept per login page: its origin and path (a site may have several login pages). */
+export function loginPageOf(loginUrl: string): string {
+  const url = new URL(loginUrl);
+  return `${url.origin}${url.pathname}`;
 }
 
 // Past the flow's own deadline, how long we wait before closing the browser context under it.
@@ -42,8 +48,9 @@ export function createLoginProcessor(deps: LoginJobDeps) {
     loginUrl: string,
     identifier: string,
     secret: SecretBundle,
+    learned: LearnedFlow | null,
     hooks: { onStep: (step: string) => void; beforeSubmit: () => Promise<void> },
-  ): Promise<SessionResponse> {
+  ): Promise<PasswordLoginResult> {
     return browser.withPage(async (page) => {
       metrics.activeLogins.inc();
       let timer: NodeJS.Timeout | undefined;
@@ -58,7 +65,7 @@ export function createLoginProcessor(deps: LoginJobDeps) {
           passwordLogin(
             page,
             { loginUrl, identifier, password: secret.password!, additionalFields: secret.additionalFields },
-            { guard, timeoutMs: config.worker.jobTimeoutMs, ...hooks },
+            { guard, timeoutMs: config.worker.jobTimeoutMs, learned, ...hooks },
           ),
           hardStop,
         ]);
@@ -91,9 +98,12 @@ export function createLoginProcessor(deps: LoginJobDeps) {
     let submitted = false;
     const started = Date.now();
     const timer = metrics.loginDuration.startTimer();
-    let state: SessionResponse;
+    const loginPage = loginPageOf(record.loginUrl);
+    // A flow we cannot read (database away, older shape) only costs detection time.
+    const learned = parseLearnedFlow(await db.learnedFlows.find(orgId, loginPage).catch(() => null));
+    let result: PasswordLoginResult;
     try {
-      state = await runFlow(record.loginUrl, credential.username, record.input, {
+      result = await runFlow(record.loginUrl, credential.username, record.input, learned, {
         onStep: (step) => jobLog.debug({ step }, "login step"),
         beforeSubmit: async () => {
           submitted = true;
@@ -123,6 +133,7 @@ export function createLoginProcessor(deps: LoginJobDeps) {
     }
 
     // The login worked; what follows is bookkeeping, which must not log in again if it fails.
+    const state: SessionResponse = result.session;
     try {
       const sessionId = await db.sessions.create({
         orgId,
@@ -132,9 +143,13 @@ export function createLoginProcessor(deps: LoginJobDeps) {
         expiresAt: cacheExpiry(state, config.session.ttlSeconds),
       });
       await db.credentials.recordSuccess(orgId, credential.id, record.input, record.loginUrl);
-      await db.authJobs.succeed(authJobId, sessionId);
-      jobLog.info({ durationMs: Date.now() - started, cookies: state.cookies.length }, "login succeeded");
+      await db.authJobs.succeed(authJobId, sessionId, result.source);
+      jobLog.info({ durationMs: Date.now() - started, cookies: state.cookies.length, flow: result.source }, "login succeeded");
+      const changed = learned && sameFlow(learned, result.flow) ? null : result.flow;
       await Promise.all([
+        db.learnedFlows
+          .recordSuccess(orgId, loginPage, { changed, relearned: result.source === "relearned" })
+          .catch((err) => jobLog.warn({ err: String(err) }, "learned flow not stored")),
         cacheFor(orgId, record.fingerprint, state).catch((err) => jobLog.warn({ err: String(err) }, "session not cached")),
         flight.release(orgId, record.fingerprint, authJobId).catch((err) => jobLog.warn({ err: String(err) }, "single-flight claim not released")),
       ]);

@@ -6,6 +6,7 @@ import { ApiKeys } from "./repositories/api-keys";
 import { Credentials } from "./repositories/credentials";
 import { Sessions } from "./repositories/sessions";
 import { AuthJobs } from "./repositories/auth-jobs";
+import { LearnedFlows } from "./repositories/learned-flows";
 
 /** One Prisma client and the repositories built on it. */
 export class Database {
@@ -14,6 +15,7 @@ export class Database {
   readonly credentials: Credentials;
   readonly sessions: Sessions;
   readonly authJobs: AuthJobs;
+  readonly learnedFlows: LearnedFlows;
 
   constructor(
     readonly prisma: Prisma,
@@ -24,6 +26,7 @@ export class Database {
     this.credentials = new Credentials(prisma, envelope);
     this.sessions = new Sessions(prisma, envelope);
     this.authJobs = new AuthJobs(prisma, envelope);
+    this.learnedFlows = new LearnedFlows(prisma);
   }
 
   static fromConfig(config: Pick<Config, "databaseUrl" | "crypto">, poolSize?: number): Database {

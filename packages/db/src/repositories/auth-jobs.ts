@@ -55,8 +55,8 @@ export class AuthJobs {
   }
 
   /** Ends the job successfully and erases its input: the secret now lives only on the credential. */
-  async succeed(id: string, sessionId: string): Promise<void> {
-    await this.finish(id, { status: "succeeded", sessionId });
+  async succeed(id: string, sessionId: string, flowSource: string): Promise<void> {
+    await this.finish(id, { status: "succeeded", sessionId, flowSource });
   }
 
   async fail(id: string, errorCode: string, errorMessage: string): Promise<void> {
@@ -74,7 +74,7 @@ export class AuthJobs {
   /** Records the end of a job (erasing its input); returns its fingerprint, or null when nothing was ended. */
   private async finish(
     id: string,
-    end: { status: "succeeded"; sessionId: string } | { status: "failed"; errorCode: string; errorMessage: string },
+    end: { status: "succeeded"; sessionId: string; flowSource: string } | { status: "failed"; errorCode: string; errorMessage: string },
     { onlyIfOpen = false } = {},
   ): Promise<string | null> {
     const row = await this.prisma.authJob.findUnique({ where: { id }, select: { createdAt: true, status: true, fingerprint: true } });
