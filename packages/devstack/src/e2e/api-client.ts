@@ -48,12 +48,15 @@ export async function newTenant(name = "Test org"): Promise<{ orgId: string; key
 
 let userSeq = 0;
 /** A user that exists only on the fixture sites, unique to the calling test, so attempt counts are its own. */
-export async function newSiteUser(password = "correct-horse-battery"): Promise<{ username: string; password: string }> {
-  const username = `user${process.pid}x${++userSeq}x${Date.now().toString(36)}`;
+export async function newSiteUser(
+  password = "correct-horse-battery",
+  options: { email?: boolean; locked?: boolean } = {},
+): Promise<{ username: string; password: string }> {
+  const username = `user${process.pid}x${++userSeq}x${Date.now().toString(36)}${options.email ? "@example.test" : ""}`;
   const res = await fetch(`${sitesUrl()}/__fixture/users`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username, password }),
+    body: JSON.stringify({ username, password, locked: options.locked === true }),
   });
   if (res.status !== 204) throw new Error(`fixture refused the user: ${res.status}`);
   return { username, password };
@@ -61,9 +64,14 @@ export async function newSiteUser(password = "correct-horse-battery"): Promise<{
 
 /** Login attempts the fixture sites counted for a user, per site. */
 export async function attempts(username: string): Promise<Record<string, number>> {
-  return (await fetch(`${sitesUrl()}/__fixture/attempts/${username}`)).json() as Promise<Record<string, number>>;
+  return (await fetch(`${sitesUrl()}/__fixture/attempts/${encodeURIComponent(username)}`)).json() as Promise<Record<string, number>>;
 }
 
 export function loginBody(site: "classic" | "spa", user: { username: string; password: string }, extra: Record<string, unknown> = {}) {
   return { domain: `${sitesUrl()}/${site}/login`, login_method: "password", cred: { ...user }, ...extra };
+}
+
+/** Switches the fixture's "redesign" login page between its two designs. */
+export async function redesignFixture(version: 1 | 2): Promise<void> {
+  await fetch(`${sitesUrl()}/__fixture/redesign`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ version }) });
 }

@@ -49,6 +49,8 @@ export interface LoginCase {
   expect: "success" | "account_locked" | "captcha_blocked" | "mfa_required" | "form_not_found";
   /** What a successful login leaves: a cookie (name and host) and/or a localStorage key (and its origin). */
   session?: { cookie?: string; cookieDomain?: string; storageKey?: string; storageHost?: string; otherCookies?: Array<{ name: string; domain: string }> };
+  /** The page that greets a signed-in user by name when sent `session.cookie`. */
+  account?: string;
   /** The verdict for a wrong password, on cases where one can be given. */
   wrongPassword?: "invalid_credentials" | "account_locked";
   additionalFields?: Record<string, string>;
@@ -67,6 +69,7 @@ function standard(name: string, extra: Partial<LoginCase> = {}): LoginCase {
     url: at(`/cases/${name}/login`),
     expect: "success",
     session: { cookie: sessionCookie(name), cookieDomain: "127.0.0.1" },
+    account: `/cases/${name}/account`,
     wrongPassword: "invalid_credentials",
     ...extra,
   };
@@ -74,10 +77,10 @@ function standard(name: string, extra: Partial<LoginCase> = {}): LoginCase {
 
 /** Every page shape the engine must handle, one fixture page each. */
 export const LOGIN_CASES: LoginCase[] = [
-  { ...standard("classic"), url: at("/classic/login"), session: { cookie: "classic_sid", cookieDomain: "127.0.0.1" } },
-  { ...standard("spa"), url: at("/spa/login"), session: { storageKey: "spa_token", storageHost: "127.0.0.1" } },
-  { ...standard("notice"), site: "classic", url: at("/notice/login"), session: { cookie: "classic_sid", cookieDomain: "127.0.0.1" } },
-  { ...standard("lockout"), url: at("/lockout/login"), session: { cookie: "classic_sid", cookieDomain: "127.0.0.1" }, wrongPassword: "account_locked" },
+  standard("classic", { url: at("/classic/login"), account: "/classic/account" }),
+  standard("spa", { url: at("/spa/login"), session: { storageKey: "spa_token", storageHost: "127.0.0.1" }, account: undefined }),
+  standard("notice", { site: "classic", url: at("/notice/login"), session: { cookie: "classic_sid", cookieDomain: "127.0.0.1" }, account: "/classic/account" }),
+  standard("lockout", { url: at("/lockout/login"), session: { cookie: "classic_sid", cookieDomain: "127.0.0.1" }, account: "/classic/account", wrongPassword: "account_locked" }),
   standard("two-page"),
   standard("reveal-password"),
   standard("late-form"),
@@ -113,6 +116,7 @@ export const LOGIN_CASES: LoginCase[] = [
   standard("api-subdomain", {
     url: onHost("www.shop.localhost", "/cases/api-subdomain/login"),
     session: { cookie: "api_session", cookieDomain: "api.shop.localhost", storageKey: "shop_token", storageHost: "www.shop.localhost" },
+    account: undefined,
   }),
   standard("locked-account", { expect: "account_locked", session: undefined, wrongPassword: "account_locked", lockedUser: true }),
   standard("captcha", { expect: "captcha_blocked", session: undefined, wrongPassword: undefined }),
