@@ -41,6 +41,9 @@ describe.each(LOGIN_CASES.map((c) => [c.name, c] as const))("%s", (_name, c) => 
     if (c.session?.cookie) {
       expect(cookies.find((k: any) => k.name === c.session!.cookie)).toMatchObject({ domain: c.session.cookieDomain, httpOnly: true });
     }
+    if (c.session?.persistentDays) {
+      expect(cookies.find((k: any) => k.name === c.session!.cookie)!.expires).toBeGreaterThan(Date.now() / 1000 + c.session.persistentDays * 86_400);
+    }
     for (const other of c.session?.otherCookies ?? []) {
       expect(cookies.find((k: any) => k.name === other.name)).toMatchObject({ domain: other.domain });
       expect(origins.map((o: string) => new URL(o).hostname)).toContain(other.domain);

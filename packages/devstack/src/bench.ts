@@ -7,12 +7,14 @@ import { loadConfig } from "@authsvc/config";
 import { Database } from "@authsvc/db";
 import { DATA_DIR } from "./repo-root";
 import { deleteRedisPrefix, recreateDatabase } from "./reset-database";
+import { benchLoginEngine } from "./bench-login-engine";
 import { startStack } from "./stack";
 import { testStackEnv } from "./test-env";
 
 const FRESH_RUNS = Number(process.env.BENCH_FRESH_RUNS ?? 10);
 const CACHED_REQUESTS = Number(process.env.BENCH_CACHED_REQUESTS ?? 2000);
 const CACHED_CONCURRENCY = Number(process.env.BENCH_CACHED_CONCURRENCY ?? 16);
+const ENGINE_ROUNDS = Number(process.env.BENCH_ENGINE_ROUNDS ?? 3);
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -128,6 +130,7 @@ async function main(): Promise<void> {
     await stack.stop();
     await deleteRedisPrefix(stack.env.REDIS_URL!, stack.env.REDIS_PREFIX!);
   }
+  if (ENGINE_ROUNDS > 0) await benchLoginEngine(ENGINE_ROUNDS, (line) => process.stdout.write(`${line}\n`));
 }
 
 main().catch((err: unknown) => {

@@ -41,6 +41,7 @@ async function main(): Promise<void> {
  authsvc is running
    API        ${stack.gatewayUrl}/v1        (health: ${stack.gatewayUrl}/readyz)
    demo site  ${stack.sites.url}/classic/login   (user "${DEMO_USER.username}", password "${DEMO_USER.password}")
+   all fixture login pages (iframes, shadow roots, modals, …): ${stack.sites.url}/
    API key    ${key}${created ? "   (new; saved in .data/dev-api-key)" : "   (from .data/dev-api-key)"}
 
  Log in to the demo site through the service:

@@ -1,7 +1,7 @@
 import express, { json } from "express";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
-import { Accounts, page } from "./accounts";
+import { Accounts, escapeHtml, page } from "./accounts";
 import { classicForm } from "./sites/classic-form";
 import { spaToken } from "./sites/spa-token";
 import { failurePages } from "./sites/failure-pages";
@@ -9,9 +9,9 @@ import { flakyLogin } from "./sites/flaky-login";
 import { slowLogin } from "./sites/slow-login";
 import { lockoutRedirect } from "./sites/lockout-redirect";
 import { noticeDelayedSubmit } from "./sites/notice-delayed-submit";
-import { caseRouters } from "./cases";
+import { caseRouters, LOGIN_CASES } from "./cases";
 
-export const DEMO_USER = { username: "demo", password: "demo-password" };
+export const DEMO_USER = { username: "demo", email: "demo@example.test", password: "demo-password" };
 
 export interface TestSites {
   url: string;
@@ -25,11 +25,14 @@ export interface TestSites {
  */
 export function createTestSitesApp(accounts = new Accounts()) {
   accounts.addUser(DEMO_USER.username, DEMO_USER.password);
+  accounts.addUser(DEMO_USER.email, DEMO_USER.password); // for the pages whose field wants an email address
   const app = express();
   app.disable("x-powered-by");
-  app.get("/", (_req, res) => {
-    res.type("html").send(page("Fixture sites", `<ul><li><a href="/classic/login">classic form</a></li>
-<li><a href="/spa/login">single-page app</a></li></ul>`));
+  app.get("/", (req, res) => {
+    const here = `http://${req.headers.host ?? "127.0.0.1"}`;
+    const items = LOGIN_CASES.map((c) => `<li><a href="${escapeHtml(c.url(here))}">${escapeHtml(c.name)}</a> — ${escapeHtml(c.expect)}</li>`);
+    res.type("html").send(page("Fixture sites", `<h1>Fixture login pages</h1><p>User <code>${DEMO_USER.username}</code>, password
+<code>${DEMO_USER.password}</code>, or <code>${DEMO_USER.email}</code> where the field wants an email address.</p><ul>${items.join("")}</ul>`));
   });
   let redesignVersion = 1;
   app.use(classicForm(accounts), spaToken(accounts), failurePages(), flakyLogin(), slowLogin(accounts), lockoutRedirect(accounts), noticeDelayedSubmit());

@@ -48,6 +48,9 @@ function expectSession(c: LoginCase, result: PasswordLoginResult): void {
   if (c.session?.cookie) {
     expect(session.cookies.find((k) => k.name === c.session!.cookie)).toMatchObject({ domain: c.session.cookieDomain });
   }
+  if (c.session?.persistentDays) {
+    expect(session.cookies.find((k) => k.name === c.session!.cookie)!.expires).toBeGreaterThan(Date.now() / 1000 + c.session.persistentDays * 86_400);
+  }
   for (const other of c.session?.otherCookies ?? []) {
     expect(session.cookies.find((k) => k.name === other.name)).toMatchObject({ domain: other.domain });
   }

@@ -48,7 +48,15 @@ export interface LoginCase {
   /** Verdict with the right password: "success", or the error code the page must produce. */
   expect: "success" | "account_locked" | "captcha_blocked" | "mfa_required" | "form_not_found";
   /** What a successful login leaves: a cookie (name and host) and/or a localStorage key (and its origin). */
-  session?: { cookie?: string; cookieDomain?: string; storageKey?: string; storageHost?: string; otherCookies?: Array<{ name: string; domain: string }> };
+  session?: {
+    cookie?: string;
+    cookieDomain?: string;
+    /** The cookie must outlive this many days (remember me ticked, "stay signed in" answered yes). */
+    persistentDays?: number;
+    storageKey?: string;
+    storageHost?: string;
+    otherCookies?: Array<{ name: string; domain: string }>;
+  };
   /** The page that greets a signed-in user by name when sent `session.cookie`. */
   account?: string;
   /** The verdict for a wrong password, on cases where one can be given. */
@@ -93,11 +101,11 @@ export const LOGIN_CASES: LoginCase[] = [
   standard("role-button-submit"),
   standard("enter-only"),
   standard("several-forms"),
-  standard("stay-signed-in"),
-  standard("remember-device"),
+  standard("stay-signed-in", { session: { cookie: sessionCookie("stay-signed-in"), cookieDomain: "127.0.0.1", persistentDays: 29 } }),
+  standard("remember-device", { session: { cookie: sessionCookie("remember-device"), cookieDomain: "127.0.0.1", persistentDays: 29 } }),
   standard("controlled-inputs"),
   standard("additional-fields", { additionalFields: { workspace: "acme", account: "Billing" } }),
-  standard("remember-me"),
+  standard("remember-me", { session: { cookie: sessionCookie("remember-me"), cookieDomain: "127.0.0.1", persistentDays: 29 } }),
   standard("honeypot"),
   standard("german-form"),
   standard("newsletter-beside"),
