@@ -1,12 +1,9 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
-import { REPO_ROOT } from "@authsvc/devstack";
+import { runScript } from "@authsvc/devstack";
 import { startTestSites, type TestSites } from "@authsvc/test-sites";
 
-const run = promisify(execFile);
 let sites: TestSites;
 const out = mkdtempSync(path.join(tmpdir(), "try-login-"));
 
@@ -17,19 +14,8 @@ beforeAll(async () => {
 afterAll(() => sites.close());
 
 /** Runs `pnpm try-login …` as an operator would. */
-async function tryLogin(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      ["-r", path.join(REPO_ROOT, "scripts/swc-register.cjs"), "apps/cli/src/try-login.ts", ...args, "--allow", "loopback", "--out", out],
-      { cwd: REPO_ROOT, env: { ...process.env, TRY_PW: "try-secret-pass" } },
-    );
-    return { stdout, stderr, code: 0 };
-  } catch (err) {
-    const e = err as { stdout: string; stderr: string; code: number };
-    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
-  }
-}
+const tryLogin = (...args: string[]) =>
+  runScript("apps/cli/src/try-login.ts", [...args, "--allow", "loopback", "--out", out], { ...process.env, TRY_PW: "try-secret-pass" });
 
 describe("pnpm try-login", () => {
   it("shows the steps, the verdict, the cookies by name and a screenshot, and never the password", async () => {

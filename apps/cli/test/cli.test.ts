@@ -1,23 +1,7 @@
-import { execFile } from "node:child_process";
-import path from "node:path";
-import { promisify } from "node:util";
-import { REPO_ROOT, call } from "@authsvc/devstack";
-
-const run = promisify(execFile);
+import { call, runScript } from "@authsvc/devstack";
 
 /** Runs `pnpm cli …` as an operator would, with the stack's environment. */
-async function cli(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ["-r", path.join(REPO_ROOT, "scripts/swc-register.cjs"), "apps/cli/src/main.ts", ...args], {
-      cwd: REPO_ROOT,
-      env: process.env,
-    });
-    return { stdout, stderr, code: 0 };
-  } catch (err) {
-    const e = err as { stdout: string; stderr: string; code: number };
-    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
-  }
-}
+const cli = (...args: string[]) => runScript("apps/cli/src/main.ts", args);
 
 describe("pnpm cli", () => {
   it("creates an organization and a key that works, lists it without the secret, and revokes it", async () => {

@@ -145,7 +145,8 @@ export function createLoginProcessor(deps: LoginJobDeps) {
       await db.credentials.recordSuccess(orgId, credential.id, record.input, record.loginUrl);
       await db.authJobs.succeed(authJobId, sessionId, result.source);
       jobLog.info({ durationMs: Date.now() - started, cookies: state.cookies.length, flow: result.source }, "login succeeded");
-      const changed = learned && sameFlow(learned, result.flow) ? null : result.flow;
+      // No flow: it could not be kept without a secret in it; nothing to store.
+      const changed = !result.flow || (learned && sameFlow(learned, result.flow)) ? null : result.flow;
       await Promise.all([
         db.learnedFlows
           .recordSuccess(orgId, loginPage, { changed, relearned: result.source === "relearned" })

@@ -49,7 +49,7 @@ async function localStorageOffPage(context: BrowserContext, origin: string): Pro
     scratch.on("request", (request) => {
       void request.respond({ status: 200, contentType: "text/html", body: "<!doctype html><title></title>" }).catch(() => undefined);
     });
-    await scratch.goto(`${origin}/`, { waitUntil: "domcontentloaded", timeout: 5000 });
+    await scratch.goto(`${origin}/`, { waitUntil: "domcontentloaded", timeout: 2000 });
     return await scratch.evaluate(readLocalStorage);
   } catch {
     return [];
@@ -60,14 +60,22 @@ async function localStorageOffPage(context: BrowserContext, origin: string): Pro
 
 /**
  * The whole browser state a login produced: every cookie in the context, the origins the flow visited,
- * and localStorage of each origin still open in the page, in Playwright's storageState shape.
+ * and localStorage in Playwright's storageState shape: of each origin a frame still shows, and of the
+ * `documentOrigins` (pages the login passed through) that none does. Hosts that only set a cookie from
+ * a request (analytics, APIs) are not opened for their storage.
  */
-export async function captureState(context: BrowserContext, page: Page, visitedOrigins: Iterable<string>): Promise<SessionResponse> {
+export async function captureState(
+  context: BrowserContext,
+  page: Page,
+  visitedOrigins: Iterable<string>,
+  documentOrigins: ReadonlySet<string> = new Set(visitedOrigins),
+): Promise<SessionResponse> {
   const cookies = (await context.cookies()).map(toCookie);
   const origins = [...new Set(visitedOrigins)];
   const storage = [];
   for (const origin of origins) {
-    const localStorage = (await localStorageInFrames(page, origin)) ?? (await localStorageOffPage(context, origin));
+    const inFrames = await localStorageInFrames(page, origin);
+    const localStorage = inFrames ?? (documentOrigins.has(origin) ? await localStorageOffPage(context, origin) : []);
     if (localStorage.length) storage.push({ origin, localStorage });
   }
   return { cookies, origins, storageState: { cookies, origins: storage } };

@@ -66,7 +66,7 @@ export async function benchLoginEngine(rounds: number, write: (line: string) => 
           { guard, timeoutMs: 30_000, learned },
         ),
       );
-      return { ms: performance.now() - start, verdict: "success", flow: result.flow, source: result.source };
+      return { ms: performance.now() - start, verdict: "success", flow: result.flow ?? undefined, source: result.source };
     } catch (err) {
       return { ms: performance.now() - start, verdict: err instanceof LoginFlowError ? err.code : "crash" };
     }

@@ -3,3 +3,4 @@ export { testStackEnv, freshTestDatabase, POSTGRES_URL, REDIS_URL } from "./test
 export { recreateDatabase, deleteRedisPrefix } from "./reset-database";
 export { REPO_ROOT, DATA_DIR } from "./repo-root";
 export * from "./e2e/api-client";
+export { runScript } from "./run-script";

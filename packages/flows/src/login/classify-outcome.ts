@@ -20,16 +20,30 @@ export interface SessionSnapshot {
   storage: string;
   /** Messages already on the page before submit ("Please sign in to continue") are not a verdict. */
   messages: string[];
+  /** Sentences of the page's text before submit, for the same reason. */
+  sentences: string[];
 }
 
 async function cookieFingerprint(context: BrowserContext): Promise<string> {
   return (await context.cookies()).map((c) => `${c.domain}|${c.name}=${c.value}`).sort().join("&");
 }
 
+const sentencesOf = (text: string) =>
+  text
+    .split(/\n+|(?<=[.!?])\s+/)
+    .map((t) => t.trim())
+    .filter((t) => t.length > 3 && t.length < 300);
+
 /** Cookies, localStorage of every frame and the messages shown, to tell what a submit changed. */
 export async function snapshotSession(context: BrowserContext, page: Page, identifier: string): Promise<SessionSnapshot> {
-  const signals = mergeSignals(await scanPage(page, identifier));
-  return { cookies: await cookieFingerprint(context), storage: signals.storage, messages: signals.messages };
+  const scans = await scanPage(page, identifier);
+  const signals = mergeSignals(scans);
+  return {
+    cookies: await cookieFingerprint(context),
+    storage: signals.storage,
+    messages: signals.messages,
+    sentences: scans.flatMap((s) => sentencesOf(s.reading.text)),
+  };
 }
 
 // The site's words, in the languages we read (en, de, fr, es, pt, it, nl).
@@ -51,21 +65,29 @@ export function refusalCode(message: string): LoginFailureCode | null {
 
 export interface ClassifyOptions {
   identifier: string;
+  /** The control that sent the password: never clicked again, even when it reads like "Continue". */
+  submitted: SignedInMarker | null;
   /** From a learned flow: the element this site's signed-in page showed the last time. */
   learnedMarker?: SignedInMarker | null;
-  /** HTTP status of the last document the main frame loaded. */
+  /** HTTP status of the last document the main frame loaded since the submit (0: none yet). */
   documentStatus?: () => number;
+  /** Messages of JavaScript dialogs (alert, confirm) the page opened since the submit. */
+  dialogs?: () => string[];
   onStep?: (step: string) => void;
   settleMs?: number;
 }
 
 const MAX_INTERSTITIALS = 3;
+// Pages that keep a connection busy (polling, beacons) never go quiet; a poll does not wait longer.
+const QUIET_WAIT_MS = 2000;
+const samePath = (a: SignedInMarker | null, b: SignedInMarker | null) =>
+  !!a && !!b && a.frame === b.frame && a.path.join("\u0000") === b.path.join("\u0000");
 
 /**
  * Watches the page after the password was submitted until it shows a verdict. Success needs the password
- * field gone, no refusal, no question left ("Stay signed in?") and new session state, seen on two polls
- * in a row, or on one poll when the signed-in marker this site showed before is there. A page that
- * still asks for the password is never a success.
+ * field gone, no refusal, no question left ("Stay signed in?"), every frame readable, no HTTP error and
+ * new session state, seen on two polls in a row, or on one poll when the signed-in marker this site
+ * showed before is there. A page that still asks for the password is never a success.
  */
 export async function classifyOutcome(
   context: BrowserContext,
@@ -79,15 +101,18 @@ export async function classifyOutcome(
   let successSeen = false;
   let interstitials = 0;
   let lastPasswordShown = true;
-  const seen = new Set(before.messages);
-  const marker = options.learnedMarker ?? null;
+  let unsettled: string | null = null;
+  const seenMessages = new Set(before.messages);
+  const seenSentences = new Set(before.sentences);
+  const status = () => options.documentStatus?.() ?? 0;
   for (;;) {
-    await page.waitForNetworkIdle({ idleTime: 250, timeout: Math.max(1, stopAt - Date.now()) }).catch(() => undefined);
-    const scans = await scanPage(page, options.identifier).catch(() => []);
+    const quiet = Math.max(1, Math.min(QUIET_WAIT_MS, stopAt - Date.now()));
+    await page.waitForNetworkIdle({ idleTime: 250, timeout: quiet }).catch(() => undefined);
+    const scans = await scanPage(page, options.identifier).catch(() => Object.assign([], { unreadable: 1 }));
     if (scans.length > 0) {
       const signals = mergeSignals(scans);
       lastPasswordShown = signals.passwordShown;
-      const fresh = signals.messages.filter((m) => !seen.has(m));
+      const fresh = [...signals.messages.filter((m) => !seenMessages.has(m)), ...(options.dialogs?.() ?? [])];
       const refusals = fresh.map((m) => ({ m, code: refusalCode(m) })).filter((r) => r.code !== null);
       const locked = refusals.find((r) => r.code === "account_locked");
       if (locked) return { kind: "failure", code: "account_locked", message: locked.m };
@@ -98,9 +123,15 @@ export async function classifyOutcome(
       if (!signals.passwordShown && signals.otpPrompt) {
         return { kind: "failure", code: "mfa_required", message: "the site asked for a one-time code" };
       }
+      if (!stillAsking && signals.confirmByEmail) {
+        return { kind: "failure", code: "mfa_required", message: "the site asked to confirm the sign-in by email" };
+      }
+      if (stillAsking && refusals.length > 0) return { kind: "failure", code: "invalid_credentials", message: refusals[0]!.m };
       if (stillAsking && fresh.length > 0) {
-        const refusal = refusals[0]?.m ?? fresh[0]!;
-        return { kind: "failure", code: "invalid_credentials", message: refusal };
+        // A message without refusal words ("Checking…") counts once the page has settled on it.
+        if (unsettled === fresh[0]) return { kind: "failure", code: "invalid_credentials", message: fresh[0]! };
+        unsettled = fresh[0]!;
+        continue;
       }
       if (stillAsking && signals.validation) {
         // The browser kept the form from being sent: the site never saw the attempt.
@@ -109,27 +140,35 @@ export async function classifyOutcome(
       if (!stillAsking && refusals.length > 0) {
         return { kind: "failure", code: refusals[0]!.code!, message: refusals[0]!.m };
       }
-      if (!stillAsking && signals.interstitial && interstitials < MAX_INTERSTITIALS) {
+      const interstitial = signals.interstitial;
+      const answer = interstitial ? { frame: interstitial.key, path: interstitial.reading.interstitial! } : null;
+      if (!stillAsking && answer && !samePath(answer, options.submitted) && interstitials < MAX_INTERSTITIALS) {
         interstitials++;
         options.onStep?.("answer interstitial question");
-        const { key, reading } = signals.interstitial;
-        await performStep(page, { action: "click", purpose: "next", frame: key, path: reading.interstitial! }, {
-          identifier: options.identifier,
-          password: "",
-          additionalFields: {},
-        }).catch(() => false);
+        await performStep(page, { action: "click", purpose: "next", ...answer }, { identifier: options.identifier, password: "", additionalFields: {} }).catch(() => false);
         successSeen = false;
         stopAt = until();
         continue;
       }
+      const found = signals.signedIn ? { frame: signals.signedIn.key, path: signals.signedIn.reading.signedIn! } : null;
+      if (!stillAsking && !found) {
+        // A formless page that says, in plain text, that the login failed (no alert markup).
+        const said = scans
+          .flatMap((s) => sentencesOf(s.reading.text))
+          .filter((t) => !seenSentences.has(t))
+          .map((t) => ({ t, code: refusalCode(t) }))
+          .find((r) => r.code === "account_locked" || r.code === "invalid_credentials");
+        if (said) return { kind: "failure", code: said.code!, message: said.t };
+      }
+      if (!stillAsking && status() >= 500) {
+        return { kind: "failure", code: "target_unreachable", message: `the site answered the login with HTTP ${status()}` };
+      }
       let success = false;
-      if (!stillAsking && !signals.interstitial) {
+      if (!stillAsking && !answer && scans.unreadable === 0 && (status() === 0 || status() < 400)) {
         const cookies = await cookieFingerprint(context).catch(() => before.cookies);
         success = cookies !== before.cookies || signals.storage !== before.storage;
       }
-      const found = signals.signedIn ? { frame: signals.signedIn.key, path: signals.signedIn.reading.signedIn! } : null;
-      const markerShown = !!marker && !!found && found.frame === marker.frame && found.path.join("\u0000") === marker.path.join("\u0000");
-      if (success && (successSeen || markerShown)) return { kind: "success", marker: found };
+      if (success && (successSeen || samePath(found, options.learnedMarker ?? null))) return { kind: "success", marker: found };
       successSeen = success;
     } else {
       successSeen = false; // navigating
@@ -139,8 +178,7 @@ export async function classifyOutcome(
     if (!successSeen) await sleep(150);
   }
   if (deadline.remaining() === 0) return { kind: "failure", code: "timeout", message: "timed out waiting for the page after submit" };
-  const status = options.documentStatus?.() ?? 0;
-  if (status >= 500) return { kind: "failure", code: "target_unreachable", message: `the site answered the login with HTTP ${status}` };
+  if (status() >= 400) return { kind: "failure", code: "login_unconfirmed", message: `the site answered the login with HTTP ${status()}` };
   return {
     kind: "failure",
     code: "login_unconfirmed",

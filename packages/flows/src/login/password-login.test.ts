@@ -87,8 +87,31 @@ describe("passwordLogin against fixture sites", () => {
       host.withPage((page) => login(page, { loginUrl: `${sites.url}/cases/several-forms/login`, identifier: "flow-user", password: "s3cret-pass" })),
     );
     expect(err.code).toBe("invalid_credentials");
-    expect(err.message).toMatch(/does not accept the username: .*@/);
+    expect(err.message).toBe("the login form does not accept the username: the field wants an email address");
     expect(sites.accounts.attemptsFor("flow-user")["several-forms"]).toBeUndefined();
+  });
+
+  it("never types the password into a field a stale learned flow names wrongly; detects afresh instead", async () => {
+    const stale = {
+      version: 1 as const,
+      steps: [
+        { action: "type" as const, value: "identifier" as const, frame: "main", path: ['input[name="username"]'] },
+        { action: "type" as const, value: "password" as const, frame: "main", path: ['input[name="username"]'] },
+        { action: "click" as const, purpose: "submit" as const, frame: "main", path: ["button"] },
+      ],
+      signedIn: null,
+    };
+    const typed: string[] = [];
+    const result = await host.withPage((page) =>
+      passwordLogin(page, { loginUrl: `${sites.url}/classic/login`, identifier: "flow-user", password: "s3cret-pass" }, {
+        ...options,
+        learned: stale,
+        onStep: (step) => typed.push(step),
+      }),
+    );
+    expect(result.source).toBe("relearned");
+    expect(typed).not.toContain("replay: type password");
+    expect(result.flow?.steps.find((st) => st.action === "type" && st.value === "password")?.path).toEqual(['input[name="password"]']);
   });
 
   it("tells a page without a login form, a server error and a closed port apart", async () => {
@@ -105,6 +128,6 @@ describe("passwordLogin against fixture sites", () => {
       host.withPage((page) => login(page, { loginUrl: `${sites.url}/classic/login`, identifier: "flow-user", password: "x" }, strict)),
     );
     expect(err.code).toBe("target_not_allowed");
-    expect(sites.accounts.attemptsFor("flow-user").classic).toBe(4); // the classic and notice logins above
+    expect(sites.accounts.attemptsFor("flow-user").classic).toBe(5); // the classic, notice and stale-flow logins above
   });
 });

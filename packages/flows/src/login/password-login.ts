@@ -27,8 +27,9 @@ export interface FlowOptions {
 
 export interface PasswordLoginResult {
   session: SessionResponse;
-  /** The steps that worked this time, to remember for the next login on this page. */
-  flow: LearnedFlow;
+  /** The steps that worked this time, to remember for the next login on this page; null when they cannot
+   * be kept without a secret (a selector that holds the username). */
+  flow: LearnedFlow | null;
   /** `learned`: the stored flow worked as it was; `relearned`: it no longer fit and detection took over. */
   source: "detected" | "learned" | "relearned";
 }
@@ -50,6 +51,8 @@ function navigationFailure(err: unknown): LoginFlowError {
 class LoginRun {
   readonly steps: FlowStep[] = [];
   before: SessionSnapshot | null = null;
+  /** The step that sent the password. */
+  submitStep: FlowStep | null = null;
   private readonly values: StepValues;
   private readonly extraKeys: string[];
 
@@ -58,6 +61,8 @@ class LoginRun {
     input: PasswordLoginInput,
     private readonly options: FlowOptions,
     private readonly deadline: Deadline,
+    /** Called just before the password is sent (after the session snapshot). */
+    private readonly onSubmit: () => void,
   ) {
     this.values = { identifier: input.identifier, password: input.password, additionalFields: input.additionalFields ?? {} };
     this.extraKeys = Object.keys(this.values.additionalFields).sort();
@@ -74,6 +79,8 @@ class LoginRun {
       if (submitsPassword(step)) {
         this.before = await snapshotSession(this.page.browserContext(), this.page, this.values.identifier);
         await this.options.beforeSubmit?.();
+        this.submitStep = step;
+        this.onSubmit();
       }
     });
     if (done) this.steps.push(step);
@@ -92,14 +99,27 @@ class LoginRun {
   async replay(flow: LearnedFlow): Promise<boolean> {
     for (const [i, step] of flow.steps.entries()) {
       const waitUntil = Date.now() + Math.min(i === 0 ? FORM_WAIT_MS : REPLAY_STEP_WAIT_MS, this.deadline.remaining());
+      if (submitsPassword(step)) await this.refuseCaptcha();
       for (;;) {
-        if (await this.perform(step, `replay: ${describeStep(step)}`)) break;
+        if (submitsPassword(step)) {
+          // A fault once the password may have gone out is not a reason to try again by detection.
+          if (await this.perform(step, `replay: ${describeStep(step)}`)) return true;
+        } else {
+          // Before the submit, any fault only means the page is not what the flow knew.
+          const done = await this.perform(step, `replay: ${describeStep(step)}`).catch(() => false);
+          if (done) break;
+        }
         if (Date.now() >= waitUntil) return false;
         await sleep(100);
       }
-      if (submitsPassword(step)) return true;
     }
     return false;
+  }
+
+  /** A CAPTCHA beside the form means submitting would fail and count as a failed attempt on the site. */
+  private async refuseCaptcha(): Promise<void> {
+    const scans = await scanPage(this.page, this.values.identifier);
+    if (mergeSignals(scans).captcha) throw new LoginFlowError("captcha_blocked", "the login form shows a CAPTCHA");
   }
 
   /** Finds the form the way a person would and submits the password; throws when it cannot. */
@@ -109,16 +129,14 @@ class LoginRun {
     let openerClicks = 0;
     let identifierSubmits = 0;
     let messagesBeforeIdentifier = new Set<string>();
+    let unsettled: string | null = null;
     for (;;) {
       this.deadline.check("looking for the login form");
       const scans = await scanPage(this.page, this.values.identifier, this.extraKeys);
       const signals = mergeSignals(scans);
       const login = scans.find((s) => s.reading.password) ?? null;
       const identifierOnly = login ? null : (scans.find((s) => s.reading.identifier) ?? null);
-      if ((login || identifierOnly) && signals.captcha) {
-        // Submitting would fail and count as a failed attempt on the site.
-        throw new LoginFlowError("captcha_blocked", "the login form shows a CAPTCHA");
-      }
+      if ((login || identifierOnly) && signals.captcha) throw new LoginFlowError("captcha_blocked", "the login form shows a CAPTCHA");
       const consent = scans.find((s) => s.reading.consent);
       if (consent && consentClicks < 2) {
         consentClicks++;
@@ -129,11 +147,13 @@ class LoginRun {
       if (login) return this.fillAndSubmit(login, scans);
       if (identifierOnly) {
         if (identifierSubmits > 0) {
-          const refusal = signals.messages.find((m) => !messagesBeforeIdentifier.has(m));
-          if (refusal) {
-            const code = refusalCode(refusal);
-            throw new LoginFlowError(code === "account_locked" ? code : "invalid_credentials", refusal);
+          // The site refused the username: refusal words at once, any other message once it stays.
+          const fresh = signals.messages.find((m) => !messagesBeforeIdentifier.has(m));
+          const code = fresh ? refusalCode(fresh) : null;
+          if (fresh && (code !== null || fresh === unsettled)) {
+            throw new LoginFlowError(code === "account_locked" ? code : "invalid_credentials", fresh);
           }
+          unsettled = fresh ?? null;
         } else {
           // Username first: the password comes on the next page or appears on this one.
           const { key, reading } = identifierOnly;
@@ -189,6 +209,17 @@ class LoginRun {
   }
 }
 
+/**
+ * A flow is stored in the clear, so it must hold no secret: a selector or frame name that contains the
+ * username or the password (an id like "#avatar-ada") loses the marker, or the whole flow.
+ */
+function keepable(flow: LearnedFlow, input: PasswordLoginInput): LearnedFlow | null {
+  const secrets = [input.identifier, input.password].filter((v) => v.length >= 3).map((v) => v.toLowerCase());
+  const holds = (value: unknown) => secrets.some((secret) => JSON.stringify(value).toLowerCase().includes(secret));
+  if (holds(flow.steps)) return null;
+  return holds(flow.signedIn) ? { ...flow, signedIn: null } : flow;
+}
+
 function describeStep(step: FlowStep): string {
   switch (step.action) {
     case "click":
@@ -221,13 +252,21 @@ export async function passwordLogin(page: Page, input: PasswordLoginInput, optio
   // Every origin the login touched: documents of any frame, and any response that set a cookie (an API
   // or identity-provider host).
   const visited = new Set<string>([new URL(input.loginUrl).origin]);
+  const documentOrigins = new Set<string>(visited);
   let documentStatus = 0;
+  let dialogs: string[] = [];
+  // alert("Invalid password") and friends: their words are a verdict, and an open dialog blocks the page.
+  page.on("dialog", (dialog) => {
+    dialogs.push(dialog.message().slice(0, 300));
+    void dialog.dismiss().catch(() => undefined);
+  });
   page.on("response", (response) => {
     const url = response.url();
     if (!/^https?:/.test(url)) return;
     const request = response.request();
     const isDocument = request.resourceType() === "document";
     if (isDocument || "set-cookie" in response.headers()) visited.add(new URL(url).origin);
+    if (isDocument) documentOrigins.add(new URL(url).origin);
     if (isDocument && request.frame() === page.mainFrame()) documentStatus = response.status();
   });
 
@@ -243,7 +282,10 @@ export async function passwordLogin(page: Page, input: PasswordLoginInput, optio
     throw new LoginFlowError("target_unreachable", `the login page answered HTTP ${response.status()}`);
   }
 
-  const run = new LoginRun(page, input, options, deadline);
+  const run = new LoginRun(page, input, options, deadline, () => {
+    documentStatus = 0;
+    dialogs = [];
+  });
   let source: PasswordLoginResult["source"] = "detected";
   let submitted = false;
   if (options.learned && run.fits(options.learned)) {
@@ -255,8 +297,11 @@ export async function passwordLogin(page: Page, input: PasswordLoginInput, optio
   if (refused) throw refused;
 
   step("read verdict");
+  const sent = run.submitStep;
   const outcome = await classifyOutcome(context, page, run.before!, deadline, {
     identifier: input.identifier,
+    submitted: sent ? { frame: sent.frame, path: sent.path } : null,
+    dialogs: () => dialogs,
     learnedMarker: source === "learned" ? options.learned?.signedIn : null,
     documentStatus: () => documentStatus,
     onStep: step,
@@ -265,6 +310,6 @@ export async function passwordLogin(page: Page, input: PasswordLoginInput, optio
   if (outcome.kind === "failure") throw new LoginFlowError(outcome.code, outcome.message);
 
   step("capture session");
-  const session = await captureState(context, page, visited);
-  return { session, flow: { version: 1, steps: run.steps, signedIn: outcome.marker }, source };
+  const session = await captureState(context, page, visited, documentOrigins);
+  return { session, flow: keepable({ version: 1, steps: run.steps, signedIn: outcome.marker }, input), source };
 }

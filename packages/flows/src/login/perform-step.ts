@@ -22,6 +22,37 @@ export interface StepValues {
 /** Whether a step hands the password to the site. */
 export const submitsPassword = (step: FlowStep) => (step.action === "click" || step.action === "enter") && step.purpose === "submit";
 
+/**
+ * Runs in the page: whether an element can take the step. It must be shown and usable the way the reader
+ * demands of fields (a password field revealed later is not there yet), and of the right kind: a stored
+ * path that now names another element (the page changed) never gets the password typed into it.
+ */
+function fitsStepInPage(el: Element, action: FlowStep["action"], value: string): boolean {
+  const r = el.getBoundingClientRect();
+  if (r.width < 4 || r.height < 4 || r.right + scrollX <= 0 || r.bottom + scrollY <= 0) return false;
+  if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return false;
+  const input = el as HTMLInputElement;
+  const field = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement;
+  switch (action) {
+    case "type":
+      if (!field || input.disabled || input.readOnly) return false;
+      if (value !== "password") return input.type !== "password";
+      return (
+        input.type === "password" ||
+        /current-password/.test(input.autocomplete) ||
+        /pass|pwd|kennwort|passwort|contrase|mot.?de.?passe|senha|wachtwoord/i.test(`${input.name} ${input.id}`)
+      );
+    case "enter":
+      return field;
+    case "extra":
+      return (field || el instanceof HTMLSelectElement) && !input.disabled;
+    case "check":
+      return el instanceof HTMLInputElement && input.type === "checkbox" && !input.disabled;
+    case "click":
+      return !(el as HTMLButtonElement).disabled;
+  }
+}
+
 /** Types like a person: a click into the field, then real key events, so controlled inputs see each one. */
 async function typeInto(field: ElementHandle<Element>, text: string): Promise<void> {
   const covered = await field.evaluate((el) => {
@@ -71,12 +102,7 @@ export async function performStep(page: Page, step: FlowStep, values: StepValues
   if (!el) return false;
   try {
     if (step.action === "extra" && !(step.key in values.additionalFields)) return false;
-    // An element in the page but not shown yet (a password field revealed after "Continue") is not there.
-    const shown = await el.evaluate((e) => {
-      const r = e.getBoundingClientRect();
-      return r.width > 0 && r.height > 0 && e.checkVisibility({ visibilityProperty: true });
-    });
-    if (!shown) return false;
+    if (!(await el.evaluate(fitsStepInPage, step.action, step.action === "type" ? step.value : ""))) return false;
     await beforeAct?.();
     switch (step.action) {
       case "click":

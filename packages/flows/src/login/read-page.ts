@@ -16,8 +16,6 @@ export interface FrameReading {
   identifierFilled: boolean;
   submit: SelectorPath | null;
   remember: SelectorPath | null;
-  /** Whether the fields can be clicked, or something (a banner, an overlay) covers them. */
-  formCovered: boolean;
   /** A "Log in" link or button that leads to the form (landing page, modal). */
   opener: SelectorPath | null;
   /** The accept button of a cookie-consent banner that is shown. */
@@ -28,6 +26,10 @@ export interface FrameReading {
   signedIn: SelectorPath | null;
   captcha: boolean;
   otpPrompt: boolean;
+  /** The page says it sent an email or a link to confirm the sign-in. */
+  confirmByEmail: boolean;
+  /** The frame's visible text (the start of it), for refusals that are not marked up as alerts. */
+  text: string;
   /** Visible messages (alerts, error texts). */
   messages: string[];
   /** The browser's own complaint about a filled login field (a username in a field that wants an email). */
@@ -55,6 +57,7 @@ export function readFrameInPage(identifier: string, extraKeys: string[]): FrameR
     yes: /^(yes|continue|trust|remember|stay signed in|ja|oui|s[ií]|sim|doorgaan|weiter|continuer|continuar|continua)\b/i,
     signOut: /log ?out|sign ?out|abmelden|ausloggen|d[ée]connexion|se d[ée]connecter|cerrar sesi[oó]n|salir|sair|esci|disconnetti|uitloggen|afmelden/i,
     accountMenu: /account[-_ ]?menu|user[-_ ]?menu|profile[-_ ]?menu|avatar/i,
+    confirmByEmail: /check your (e-?mail|inbox)|we (have )?(sent|emailed) (you )?(an? )?(e-?mail|link|code)|confirm (this|your) (device|sign.?in|login)|verify (it.s you|your identity)|pr[uü]fen sie ihr(e)? (e-?mail|postfach)|v[ée]rifiez votre (bo[iî]te|e-?mail)|revisa tu correo|verifique (o )?seu e-?mail|controlla la tua (e-?mail|posta)|controleer je (e-?mail|inbox)/i,
     otp: /one.?time|verification code|security code|authenticat|two.?factor|2fa|2-step|mfa|otp|best[aä]tigungscode|code de (v[ée]rification|s[ée]curit[ée])|c[oó]digo de (verificaci[oó]n|seguridad|verifica[cç][aã]o)|codice di verifica|verificatiecode/i,
   };
 
@@ -74,19 +77,6 @@ export function readFrameInPage(identifier: string, extraKeys: string[]): FrameR
     if (r.width < 4 || r.height < 4) return false;
     if (r.right + scrollX <= 0 || r.bottom + scrollY <= 0) return false; // moved off screen: a honeypot
     return el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
-  };
-  // Whether a click at its centre reaches it (nothing covers it, nothing clips it away).
-  const reachable = (el: Element): boolean => {
-    const r = el.getBoundingClientRect();
-    const x = r.left + r.width / 2;
-    const y = r.top + r.height / 2;
-    if (x < 0 || y < 0 || x > innerWidth || y > innerHeight) return true; // below the fold: a click scrolls to it
-    const root = el.getRootNode() as Document | ShadowRoot;
-    const hit = root.elementFromPoint(x, y);
-    if (!hit) return false;
-    if (hit === el || el.contains(hit) || hit.contains(el)) return true;
-    const labels = (el as HTMLInputElement).labels;
-    return !!labels && [...labels].some((l) => l === hit || l.contains(hit));
   };
   const fillable = (el: HTMLInputElement) => visible(el) && !el.disabled && !el.readOnly;
   const text = (el: Element) => (el.textContent ?? "").replace(/\s+/g, " ").trim();
@@ -125,15 +115,13 @@ export function readFrameInPage(identifier: string, extraKeys: string[]): FrameR
     if (el.id && !/\d{3,}|^:r/.test(el.id) && unique(`#${CSS.escape(el.id)}`)) return `#${CSS.escape(el.id)}`;
     const name = el.getAttribute("name");
     if (name && unique(`${tag}[name="${CSS.escape(name)}"]`)) return `${tag}[name="${CSS.escape(name)}"]`;
-    const parts: string[] = [];
-    // A chain of nth-of-type steps from the root's top element: always unique, if brittle.
-    for (let n: Element | null = el; n; n = n.parentElement) {
-      const parent: ParentNode | null = n.parentNode;
-      if (!parent) break;
-      const same = [...parent.children].filter((s) => s.tagName === n!.tagName);
-      parts.unshift(`${n.tagName.toLowerCase()}:nth-of-type(${same.indexOf(n) + 1})`);
+    // Child positions from the root down ("@0.1.2"): unique by construction, if brittle.
+    const steps: number[] = [];
+    for (let n: Element | null = el; n && n.parentNode; n = n.parentElement) {
+      steps.unshift([...n.parentNode.children].indexOf(n));
+      if (n.parentNode === root) break;
     }
-    return root instanceof ShadowRoot ? parts.join(" > ") : `:root > ${parts.slice(1).join(" > ")}`;
+    return `@${steps.join(".")}`;
   };
   const pathOf = (el: Element | null): SelectorPath | null => {
     if (!el) return null;
@@ -282,9 +270,12 @@ export function readFrameInPage(identifier: string, extraKeys: string[]): FrameR
         1,
       );
 
-  const pageText = text(document.body ?? document.documentElement).slice(0, 5000);
+  // What is shown, not what the DOM holds (scripts, templates, hidden forms).
+  const pageText = (document.body?.innerText ?? "").replace(/[ \t]+/g, " ").slice(0, 3000);
+  // A question page has no password field at all, not even a disabled one (a form waiting on its request).
+  const anyPassword = inputs.some((el) => el.type === "password" && visible(el));
   const interstitial =
-    !password && words.interstitial.test(pageText)
+    !anyPassword && words.interstitial.test(pageText)
       ? best(clickables.filter((el) => visible(el)), (el) => (words.yes.test(controlText(el)) ? 2 : 0), 1)
       : null;
 
@@ -318,6 +309,8 @@ export function readFrameInPage(identifier: string, extraKeys: string[]): FrameR
   const norm = (t: string) => t.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
   const extraFields = all.filter(
     (el): el is HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement =>
+      el !== identifierEl &&
+      el !== password &&
       ((el instanceof HTMLInputElement && !["hidden", "password", "submit", "button", "image"].includes(el.type)) ||
         el instanceof HTMLSelectElement ||
         el instanceof HTMLTextAreaElement) &&
@@ -336,24 +329,33 @@ export function readFrameInPage(identifier: string, extraKeys: string[]): FrameR
     extras[key] = pathOf(field);
   }
 
+  // The browser's own validation message can quote the value; say what is wrong in our words instead.
   const invalid = [identifierEl, password].find((el) => el && el.value !== "" && !el.validity.valid);
-
-  const covered = [password, identifierEl].some((el) => el && !reachable(el));
+  const validation = !invalid
+    ? null
+    : invalid.validity.typeMismatch
+      ? `the field wants ${invalid.type === "email" ? "an email address" : `a value of type ${invalid.type}`}`
+      : invalid.validity.patternMismatch
+        ? "the value does not match the field's pattern"
+        : invalid.validity.tooShort || invalid.validity.tooLong
+          ? "the value's length is outside what the field allows"
+          : "the field does not accept the value";
   return {
     password: pathOf(password),
     identifier: pathOf(identifierEl),
     identifierFilled: !!identifierEl && identifier.length > 0 && identifierEl.value === identifier,
     submit: pathOf(submit),
     remember: remember && !remember.checked ? pathOf(remember) : null,
-    formCovered: covered,
     opener: pathOf(opener),
     consent: pathOf(consent),
     interstitial: pathOf(interstitial),
     signedIn: pathOf(signedIn),
     captcha,
     otpPrompt,
+    confirmByEmail: !anyPassword && words.confirmByEmail.test(pageText),
+    text: pageText,
     messages,
-    validation: invalid ? invalid.validationMessage || "the value is not accepted" : null,
+    validation,
     storage,
     url: location.href,
     extras,
@@ -365,7 +367,19 @@ export function resolvePathInPage(path: SelectorPath): Element | null {
   let root: Document | ShadowRoot = document;
   let el: Element | null = null;
   for (let i = 0; i < path.length; i++) {
-    el = root.querySelector(path[i]!);
+    const segment = path[i]!;
+    if (segment.startsWith("@")) {
+      let node: Element | undefined;
+      let parent: ParentNode = root;
+      for (const index of segment.slice(1).split(".").map(Number)) {
+        node = parent.children[index];
+        if (!node) return null;
+        parent = node;
+      }
+      el = node ?? null;
+    } else {
+      el = root.querySelector(segment);
+    }
     if (!el) return null;
     if (i < path.length - 1) {
       if (!el.shadowRoot) return null;

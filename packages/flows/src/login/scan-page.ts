@@ -23,22 +23,45 @@ function liveFrames(page: Page): Frame[] {
   return page.frames().filter((f) => !f.detached && /^(https?:|about:blank)/.test(f.url()));
 }
 
+// A frame that does not answer in this time (a page stuck in a script) is read again on the next poll.
+const READ_TIMEOUT_MS = 3000;
+
+/** What a read of the page found: the frames that answered, and how many did not (navigating, stuck). */
+export type PageScan = FrameScan[] & { unreadable: number };
+
 /**
- * Reads every frame of the page. A frame that is navigating or goes away while we read is left out; the
- * caller reads again on its next poll.
+ * Reads every frame of the page. A frame that is navigating, goes away or does not answer while we read
+ * is left out and counted; the caller reads again on its next poll.
  */
-export async function scanPage(page: Page, identifier: string, extraKeys: string[] = []): Promise<FrameScan[]> {
+export async function scanPage(page: Page, identifier: string, extraKeys: string[] = []): Promise<PageScan> {
   const scans = await Promise.all(
     liveFrames(page).map(async (frame) => {
+      let timer: NodeJS.Timeout | undefined;
       try {
-        const reading = await frame.evaluate(readFrameInPage, identifier, extraKeys);
+        const reading = await Promise.race([
+          frame.evaluate(readFrameInPage, identifier, extraKeys),
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new Error("frame did not answer")), READ_TIMEOUT_MS);
+          }),
+        ]);
         return { frame, key: frameKey(page, frame), reading };
       } catch {
         return null;
+      } finally {
+        clearTimeout(timer);
       }
     }),
   );
-  return scans.filter((s): s is FrameScan => s !== null);
+  const read = scans.filter((s): s is FrameScan => s !== null);
+  return Object.assign(read, { unreadable: scans.length - read.length });
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
 }
 
 export function findFrame(page: Page, key: string): Frame | null {
@@ -63,6 +86,7 @@ export interface PageSignals {
   identifierOnlyShown: boolean;
   captcha: boolean;
   otpPrompt: boolean;
+  confirmByEmail: boolean;
   messages: string[];
   validation: string | null;
   storage: string;
@@ -76,9 +100,14 @@ export function mergeSignals(scans: FrameScan[]): PageSignals {
     identifierOnlyShown: scans.some((s) => s.reading.identifier && !s.reading.password),
     captcha: scans.some((s) => s.reading.captcha),
     otpPrompt: scans.some((s) => s.reading.otpPrompt),
+    confirmByEmail: scans.some((s) => s.reading.confirmByEmail),
     messages: [...new Set(scans.flatMap((s) => s.reading.messages))],
     validation: scans.find((s) => s.reading.validation)?.reading.validation ?? null,
-    storage: scans.map((s) => `${s.key}:${s.reading.storage}`).sort().join("\n"),
+    // Per origin, so that an iframe coming or going does not look like new session state.
+    storage: [...new Map(scans.map((s) => [originOf(s.reading.url), s.reading.storage])).entries()]
+      .map(([origin, storage]) => `${origin}:${storage}`)
+      .sort()
+      .join("\n"),
     interstitial: scans.find((s) => s.reading.interstitial) ?? null,
     signedIn: scans.find((s) => s.reading.signedIn) ?? null,
   };

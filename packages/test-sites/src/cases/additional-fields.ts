@@ -1,6 +1,6 @@
 import type { Router } from "express";
-import { type Accounts, escapeHtml, page } from "../accounts";
-import { formCase } from "./kit";
+import { type Accounts, page } from "../accounts";
+import { errorAlert, formCase } from "./kit";
 
 const NAME = "additional-fields";
 
@@ -10,7 +10,7 @@ export function additionalFields(accounts: Accounts): Router {
     accounts,
     NAME,
     (error) =>
-      page("Sign in to your workspace", `<h1>Sign in</h1>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
+      page("Sign in to your workspace", `<h1>Sign in</h1>${errorAlert(error)}
 <form method="post">
   <label for="ws">Workspace</label> <input id="ws" name="tenant_slug" placeholder="your-team">
   <label>Email <input name="email" type="email" autocomplete="email"></label>

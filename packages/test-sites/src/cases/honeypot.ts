@@ -1,6 +1,6 @@
 import type { Router } from "express";
-import { type Accounts, escapeHtml, page } from "../accounts";
-import { formCase } from "./kit";
+import { type Accounts, page } from "../accounts";
+import { errorAlert, formCase } from "./kit";
 
 const NAME = "honeypot";
 
@@ -13,7 +13,7 @@ export function honeypot(accounts: Accounts): Router {
     accounts,
     NAME,
     (error) =>
-      page("Sign in", `<h1>Sign in</h1>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
+      page("Sign in", `<h1>Sign in</h1>${errorAlert(error)}
 <form method="post">
   <div style="position:absolute;left:-10000px;top:auto" aria-hidden="true"><label>Username <input name="username" tabindex="-1" autocomplete="off"></label></div>
   <label>Email address <input name="login_id" type="text"></label>

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Router, urlencoded } from "express";
 import { type Accounts, escapeHtml, page } from "../accounts";
-import { MESSAGES, accountRoute, base, startSession } from "./kit";
+import { accountRoute, base, errorAlert, MESSAGES, startSession } from "./kit";
 
 const NAME = "idp-redirect";
 
@@ -19,7 +19,7 @@ export function idpRedirect(accounts: Accounts): Router {
     res.redirect(302, `http://idp.localhost:${port(req.headers.host)}${base(NAME)}/idp/authorize?redirect_uri=${encodeURIComponent(back)}`);
   });
   const idpPage = (redirect: string, error?: string) =>
-    page("Example ID", `<h1>Example ID</h1><p>Sign in to continue to the app.</p>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
+    page("Example ID", `<h1>Example ID</h1><p>Sign in to continue to the app.</p>${errorAlert(error)}
 <form method="post" action="${base(NAME)}/idp/authorize"><input type="hidden" name="redirect_uri" value="${escapeHtml(redirect)}">
 <label>Email <input name="username" autocomplete="username"></label><label>Password <input name="password" type="password" autocomplete="current-password"></label>
 <button type="submit">Continue</button></form>`, `localStorage.setItem("idp_device", "known-device");`);

@@ -1,6 +1,6 @@
 import { Router, urlencoded } from "express";
-import { type Accounts, escapeHtml, page } from "../accounts";
-import { MESSAGES, accountRoute, base, startSession } from "./kit";
+import { type Accounts, page } from "../accounts";
+import { accountRoute, base, errorAlert, MESSAGES, startSession } from "./kit";
 
 const NAME = "iframe-same-origin";
 
@@ -8,7 +8,7 @@ const NAME = "iframe-same-origin";
 export function iframeSameOrigin(accounts: Accounts): Router {
   const r = Router();
   const frame = (error?: string) =>
-    page("Login frame", `${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
+    page("Login frame", `${errorAlert(error)}
 <form method="post" action="${base(NAME)}/frame">
   <label>Username <input name="username"></label>
   <label>Password <input name="password" type="password"></label>

@@ -1,6 +1,10 @@
 import type { Router } from "express";
 import type { Accounts } from "../accounts";
 import { additionalFields } from "./additional-fields";
+import { alertDialog } from "./alert-dialog";
+import { busyDashboard } from "./busy-dashboard";
+import { emailConfirmation } from "./email-confirmation";
+import { plainTextLockout } from "./plain-text-lockout";
 import { apiSubdomain } from "./api-subdomain";
 import { captcha } from "./captcha";
 import { controlledInputs } from "./controlled-inputs";
@@ -36,7 +40,8 @@ export function caseRouters(accounts: Accounts, redesignVersion: () => number): 
     enterOnly(accounts), severalForms(accounts), staySignedIn(accounts), rememberDevice(accounts), controlledInputs(accounts),
     additionalFields(accounts), rememberMe(accounts), honeypot(accounts), germanForm(accounts), newsletterBeside(accounts),
     passwordToggle(accounts), lockedAccount(accounts), captcha(accounts), otpPrompt(accounts), idpRedirect(accounts),
-    apiSubdomain(accounts), ...localizedForms(accounts), redesign(accounts, redesignVersion),
+    apiSubdomain(accounts), ...localizedForms(accounts), redesign(accounts, redesignVersion), alertDialog(accounts),
+    plainTextLockout(accounts), emailConfirmation(accounts), busyDashboard(accounts),
   ];
 }
 
@@ -126,6 +131,10 @@ export const LOGIN_CASES: LoginCase[] = [
     session: { cookie: "api_session", cookieDomain: "api.shop.localhost", storageKey: "shop_token", storageHost: "www.shop.localhost" },
     account: undefined,
   }),
+  standard("alert-dialog"),
+  standard("plain-text-lockout", { wrongPassword: "account_locked" }),
+  standard("busy-dashboard"),
+  standard("email-confirmation", { expect: "mfa_required", session: undefined }),
   standard("locked-account", { expect: "account_locked", session: undefined, wrongPassword: "account_locked", lockedUser: true }),
   standard("captcha", { expect: "captcha_blocked", session: undefined, wrongPassword: undefined }),
   standard("otp-prompt", { expect: "mfa_required", session: undefined }),

@@ -10,12 +10,18 @@ export function startSession(res: Response, accounts: Accounts, name: string, us
   res.cookie(sessionCookie(name), accounts.openSession(username), maxAgeMs > 0 ? { ...options, maxAge: maxAgeMs } : options);
 }
 
-/** The signed-in page every case lands on: a greeting and a sign-out link, or back to the login page. */
-export function accountRoute(r: Router, accounts: Accounts, name: string): void {
+const accountPage = (name: string, user: string, script = "") =>
+  page("Account", `<nav><a href="${base(name)}/logout">Sign out</a></nav><h1>Welcome, ${escapeHtml(user)}</h1>`, script);
+
+/**
+ * The signed-in page every case lands on: a greeting and a sign-out link (and the case's own script),
+ * or back to the login page.
+ */
+export function accountRoute(r: Router, accounts: Accounts, name: string, script = ""): void {
   r.get(`${base(name)}/account`, (req, res) => {
     const user = accounts.sessionUser(readCookie(req.headers.cookie, sessionCookie(name)));
     if (!user) return res.redirect(302, `${base(name)}/login`);
-    res.type("html").send(page("Account", `<nav><a href="${base(name)}/logout">Sign out</a></nav><h1>Welcome, ${escapeHtml(user)}</h1>`));
+    res.type("html").send(accountPage(name, user, script));
   });
   r.get(`${base(name)}/logout`, (req, res) => {
     accounts.endSession(readCookie(req.headers.cookie, sessionCookie(name)));
@@ -43,6 +49,10 @@ export function formCase(
     verify?: (body: Record<string, string>) => string | null;
     /** What to do instead of redirecting to the account page (an interstitial, a second factor). */
     onSuccess?: (req: Request, res: Response, username: string) => void;
+    /** What to do instead of showing the form again with the message. */
+    onRefusal?: (req: Request, res: Response) => void;
+    /** A script the account page runs. */
+    accountScript?: string;
   } = {},
 ): Router {
   const r = Router();
@@ -55,6 +65,7 @@ export function formCase(
     const body = (req.body ?? {}) as Record<string, string>;
     const refusal = options.verify?.(body);
     const verdict = accounts.check(name, body[fields.user] ?? "", body[fields.pass] ?? "");
+    if ((refusal || verdict !== "ok") && options.onRefusal) return options.onRefusal(req, res);
     if (refusal || verdict !== "ok") {
       res.status(200).type("html").send(render(refusal ?? messages[verdict === "locked" ? "locked" : "wrong"]));
       return;
@@ -63,7 +74,7 @@ export function formCase(
     startSession(res, accounts, name, body[fields.user]!);
     res.redirect(302, `${base(name)}/account`);
   });
-  accountRoute(r, accounts, name);
+  accountRoute(r, accounts, name, options.accountScript);
   return r;
 }
 
@@ -96,9 +107,12 @@ async function postLogin(username, password, showError) {
   showError((await res.json()).error);
 }`;
 
+/** The site's message above a form, as most sites show it. */
+export const errorAlert = (error?: string) => (error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : "");
+
 /** A plain login form, for cases whose point is what surrounds it. */
 export function plainForm(name: string, error?: string, extra = ""): string {
-  return `${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
+  return `${errorAlert(error)}
 <form method="post" action="${base(name)}/login">
   <label>Username <input name="username" autocomplete="username"></label>
   <label>Password <input name="password" type="password" autocomplete="current-password"></label>

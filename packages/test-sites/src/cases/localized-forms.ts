@@ -1,6 +1,6 @@
 import type { Router } from "express";
 import { type Accounts, escapeHtml, page } from "../accounts";
-import { formCase } from "./kit";
+import { errorAlert, formCase } from "./kit";
 
 interface Locale {
   name: string;
@@ -36,7 +36,7 @@ export function localizedForms(accounts: Accounts): Router[] {
       accounts,
       locale.name,
       (error) =>
-        page(locale.title, `<h1>${escapeHtml(locale.title)}</h1>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
+        page(locale.title, `<h1>${escapeHtml(locale.title)}</h1>${errorAlert(error)}
 <form method="post"><div>${field(locale, "a", locale.user, "text")}</div><div>${field(locale, "b", locale.pass, "password")}</div>
 <button type="submit">${escapeHtml(locale.button)}</button></form>`).replace('lang="en"', `lang="${locale.lang}"`),
       { fields: { user: "a", pass: "b" }, messages: { wrong: locale.wrong, locked: locale.wrong } },

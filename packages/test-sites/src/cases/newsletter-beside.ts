@@ -1,6 +1,6 @@
 import type { Router } from "express";
-import { type Accounts, escapeHtml, page } from "../accounts";
-import { formCase } from "./kit";
+import { type Accounts, page } from "../accounts";
+import { errorAlert, formCase } from "./kit";
 
 const NAME = "newsletter-beside";
 
@@ -12,7 +12,7 @@ export function newsletterBeside(accounts: Accounts): Router {
     (error) =>
       page("Members", `<aside><h2>Our newsletter</h2><form method="post" action="/cases/${NAME}/subscribe">
   <label>Your email <input name="email" type="email"></label><button type="submit">Subscribe</button></form></aside>
-<main><h1>Member login</h1>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
+<main><h1>Member login</h1>${errorAlert(error)}
 <form method="post"><label>Email <input name="member_email" type="email"></label>
 <label>Password <input name="member_password" type="password"></label><button type="submit">Log in</button></form></main>`),
     { fields: { user: "member_email", pass: "member_password" } },

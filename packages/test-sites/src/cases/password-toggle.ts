@@ -1,6 +1,6 @@
 import type { Router } from "express";
-import { type Accounts, escapeHtml, page } from "../accounts";
-import { formCase } from "./kit";
+import { type Accounts, page } from "../accounts";
+import { errorAlert, formCase } from "./kit";
 
 const NAME = "password-toggle";
 
@@ -10,7 +10,7 @@ const NAME = "password-toggle";
  */
 export function passwordToggle(accounts: Accounts): Router {
   return formCase(accounts, NAME, (error) =>
-    page("Sign in", `<h1>Sign in</h1>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
+    page("Sign in", `<h1>Sign in</h1>${errorAlert(error)}
 <form method="post"><label>Username <input name="username" autocomplete="username"></label>
 <label>Password <input id="pw" name="password" type="password" autocomplete="current-password"></label>
 <button type="button" id="toggle" aria-label="Show password">Show</button>

@@ -1,6 +1,6 @@
 import type { Router } from "express";
-import { type Accounts, escapeHtml, page } from "../accounts";
-import { formCase } from "./kit";
+import { type Accounts, page } from "../accounts";
+import { errorAlert, formCase } from "./kit";
 
 const NAME = "redesign";
 
@@ -13,7 +13,7 @@ export function redesign(accounts: Accounts, version: () => number): Router {
     accounts,
     NAME,
     (error) => {
-      const alert = error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : "";
+      const alert = errorAlert(error);
       return version() === 1
         ? page("Sign in", `<h1>Sign in</h1>${alert}<form method="post"><label>User <input id="user" name="user"></label>
 <label>Password <input id="pass" name="pass" type="password"></label><button id="go" type="submit">Sign in</button></form>`)

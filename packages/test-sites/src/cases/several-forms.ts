@@ -1,6 +1,6 @@
 import type { Router } from "express";
-import { type Accounts, escapeHtml, page } from "../accounts";
-import { base, formCase } from "./kit";
+import { type Accounts, page } from "../accounts";
+import { base, errorAlert, formCase } from "./kit";
 
 const NAME = "several-forms";
 
@@ -22,7 +22,7 @@ export function severalForms(accounts: Accounts): Router {
   <label>Repeat password <input name="reg_password2" type="password"></label>
   <button type="submit">Create account</button>
 </form></section>
-<section><h2>Members</h2>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
+<section><h2>Members</h2>${errorAlert(error)}
 <form method="post" action="${base(NAME)}/login">
   <label>Email <input name="email" type="email"></label>
   <label>Password <input name="pass" type="password"></label>

@@ -1,6 +1,6 @@
 import { Router, urlencoded } from "express";
 import { type Accounts, escapeHtml, page } from "../accounts";
-import { MESSAGES, accountRoute, base, startSession } from "./kit";
+import { accountRoute, base, errorAlert, MESSAGES, startSession } from "./kit";
 
 const NAME = "two-page";
 
@@ -16,7 +16,7 @@ export function twoPage(accounts: Accounts): Router {
   });
   const passwordPage = (username: string, error?: string) =>
     page("Enter your password", `<h1>Enter your password</h1><p>Signing in as <b>${escapeHtml(username)}</b></p>
-${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
+${errorAlert(error)}
 <form method="post" action="${base(NAME)}/session">
   <input type="hidden" name="username" value="${escapeHtml(username)}">
   <label>Password <input name="password" type="password" autocomplete="current-password"></label>

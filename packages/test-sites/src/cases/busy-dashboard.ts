@@ -1,0 +1,16 @@
+import type { Router } from "express";
+import { type Accounts, page } from "../accounts";
+import { base, formCase, plainForm } from "./kit";
+
+const NAME = "busy-dashboard";
+
+/** A dashboard that polls its server every 100 ms, forever: the network never goes quiet. */
+export function busyDashboard(accounts: Accounts): Router {
+  const r = formCase(accounts, NAME, (error) => page("Sign in", `<h1>Sign in</h1>${plainForm(NAME, error)}`), {
+    accountScript: `setInterval(() => fetch("${base(NAME)}/poll"), 100);`,
+  });
+  r.get(`${base(NAME)}/poll`, (_req, res) => {
+    setTimeout(() => res.json({ unread: 0 }), 50);
+  });
+  return r;
+}
