@@ -5,6 +5,7 @@ import { LoginFlowError } from "../flow-error";
 import { classifyOutcome, refusalCode, type SessionSnapshot, snapshotSession } from "./classify-outcome";
 import { extraKeysOf, type LearnedFlow } from "./learned-flow";
 import { type FlowStep, performStep, type StepValues, submitsPassword } from "./perform-step";
+import type { SelectorPath } from "./read-page";
 import { type FrameScan, mergeSignals, scanPage } from "./scan-page";
 
 export interface PasswordLoginInput {
@@ -38,6 +39,8 @@ export interface PasswordLoginResult {
 const FORM_WAIT_MS = 8000;
 // A "Log in" link is only followed once the page had a moment to draw a form of its own.
 const OPENER_PATIENCE_MS = 700;
+// A submit button disabled until the site validated the fields may take this long to enable.
+const SUBMIT_ENABLE_WAIT_MS = 2000;
 // A learned step's element may take this long to appear (the first one: as long as a form may take).
 const REPLAY_STEP_WAIT_MS = 3000;
 
@@ -160,10 +163,7 @@ class LoginRun {
           if (!reading.identifierFilled) await this.perform({ action: "type", value: "identifier", frame: key, path: reading.identifier! }, "type identifier");
           messagesBeforeIdentifier = new Set(signals.messages);
           identifierSubmits++;
-          const next: FlowStep = reading.submit
-            ? { action: "click", purpose: "next", frame: key, path: reading.submit }
-            : { action: "enter", purpose: "next", frame: key, path: reading.identifier! };
-          await this.perform(next, "submit identifier");
+          await this.press("next", key, reading.submit, reading.identifier!);
           lastProgress = Date.now();
           continue;
         }
@@ -185,6 +185,24 @@ class LoginRun {
     }
   }
 
+  /**
+   * Sends a step's form: its control, which gets a moment when it is disabled until the site's own
+   * (debounced) validation ran, else Enter in the field. False when neither could be done.
+   */
+  private async press(purpose: "next" | "submit", frame: string, control: SelectorPath | null, field: SelectorPath): Promise<boolean> {
+    const name = purpose === "next" ? "submit identifier" : "submit";
+    if (control) {
+      const until = Date.now() + Math.min(SUBMIT_ENABLE_WAIT_MS, this.deadline.remaining());
+      for (;;) {
+        if (await this.perform({ action: "click", purpose, frame, path: control }, name)) return true;
+        if (Date.now() >= until) break;
+        await sleep(100);
+      }
+      this.step("the form's button cannot be clicked; pressing Enter in the field");
+    }
+    return this.perform({ action: "enter", purpose, frame, path: field }, name);
+  }
+
   private async fillAndSubmit(login: FrameScan, scans: FrameScan[]): Promise<void> {
     const { key, reading } = login;
     if (reading.identifier && !reading.identifierFilled) {
@@ -200,11 +218,8 @@ class LoginRun {
     }
     if (reading.remember) await this.perform({ action: "check", purpose: "remember", frame: key, path: reading.remember }, "tick remember me");
     await this.perform({ action: "type", value: "password", frame: key, path: reading.password! }, "type password");
-    const submit: FlowStep = reading.submit
-      ? { action: "click", purpose: "submit", frame: key, path: reading.submit }
-      : { action: "enter", purpose: "submit", frame: key, path: reading.password! };
-    if (!(await this.perform(submit, "submit"))) {
-      throw new LoginFlowError("login_unconfirmed", "the login form went away while it was being submitted", { retryable: false });
+    if (!(await this.press("submit", key, reading.submit, reading.password!))) {
+      throw new LoginFlowError("form_not_found", "the login form went away before it could be submitted");
     }
   }
 }

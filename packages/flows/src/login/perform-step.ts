@@ -35,7 +35,8 @@ function fitsStepInPage(el: Element, action: FlowStep["action"], value: string):
   const field = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement;
   switch (action) {
     case "type":
-      if (!field || input.disabled || input.readOnly) return false;
+      // Read-only and empty: a field that becomes writable on focus (the click into it does that).
+      if (!field || input.disabled || (input.readOnly && input.value !== "")) return false;
       if (value !== "password") return input.type !== "password";
       return (
         input.type === "password" ||
@@ -46,8 +47,10 @@ function fitsStepInPage(el: Element, action: FlowStep["action"], value: string):
       return field;
     case "extra":
       return (field || el instanceof HTMLSelectElement) && !input.disabled;
-    case "check":
-      return el instanceof HTMLInputElement && input.type === "checkbox" && !input.disabled;
+    case "check": {
+      const box = el instanceof HTMLLabelElement ? el.control : el;
+      return box instanceof HTMLInputElement && box.type === "checkbox" && !box.disabled;
+    }
     case "click":
       return !(el as HTMLButtonElement).disabled;
   }
@@ -118,7 +121,8 @@ export async function performStep(page: Page, step: FlowStep, values: StepValues
         await fillExtra(el, values.additionalFields[step.key]!);
         break;
       case "check":
-        if (!(await el.evaluate((box) => (box as HTMLInputElement).checked))) await el.click();
+        // The box itself, or the label of a styled one.
+        if (!(await el.evaluate((e) => ((e instanceof HTMLLabelElement ? e.control : e) as HTMLInputElement).checked))) await el.click();
         break;
     }
     return true;

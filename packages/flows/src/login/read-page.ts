@@ -78,7 +78,8 @@ export function readFrameInPage(identifier: string, extraKeys: string[]): FrameR
     if (r.right + scrollX <= 0 || r.bottom + scrollY <= 0) return false; // moved off screen: a honeypot
     return el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
   };
-  const fillable = (el: HTMLInputElement) => visible(el) && !el.disabled && !el.readOnly;
+  // An empty read-only field is an anti-autofill trick (read-only until focused); a filled one is shown, not asked.
+  const fillable = (el: HTMLInputElement) => visible(el) && !el.disabled && (!el.readOnly || el.value === "");
   const text = (el: Element) => (el.textContent ?? "").replace(/\s+/g, " ").trim();
   const controlText = (el: Element) =>
     [text(el), (el as HTMLInputElement).value, el.getAttribute("aria-label"), el.getAttribute("title")]
@@ -215,7 +216,7 @@ export function readFrameInPage(identifier: string, extraKeys: string[]): FrameR
   const anchor: Element | null = password ?? identifierEl;
 
   let submit: Element | null = null;
-  let remember: HTMLInputElement | null = null;
+  let remember: Element | null = null;
   if (anchor) {
     const form = formOf(anchor);
     const inScope = (el: Element) => (form ? formOf(el) === form || form.contains(el) : true);
@@ -236,11 +237,14 @@ export function readFrameInPage(identifier: string, extraKeys: string[]): FrameR
       }
       return s;
     }, 2);
-    remember = best(
-      inputs.filter((el) => el.type === "checkbox" && visible(el) && !el.disabled && inScope(el)),
+    const box = best(
+      inputs.filter((el) => el.type === "checkbox" && !el.disabled && !el.checked && inScope(el)),
       (el) => (words.remember.test(describe(el)) ? 1 : 0),
       1,
     );
+    // A styled checkbox hides its input and shows its label: a person clicks the label.
+    const label = box && !visible(box) ? [...(box.labels ?? [])].find(visible) : undefined;
+    remember = box && visible(box) ? box : (label ?? null);
   }
 
   const shownTexts = (el: Element) => visible(el) && text(el).length > 0;
@@ -345,7 +349,7 @@ export function readFrameInPage(identifier: string, extraKeys: string[]): FrameR
     identifier: pathOf(identifierEl),
     identifierFilled: !!identifierEl && identifier.length > 0 && identifierEl.value === identifier,
     submit: pathOf(submit),
-    remember: remember && !remember.checked ? pathOf(remember) : null,
+    remember: pathOf(remember),
     opener: pathOf(opener),
     consent: pathOf(consent),
     interstitial: pathOf(interstitial),

@@ -3,6 +3,8 @@ import type { Accounts } from "../accounts";
 import { additionalFields } from "./additional-fields";
 import { alertDialog } from "./alert-dialog";
 import { busyDashboard } from "./busy-dashboard";
+import { disabledSubmit } from "./disabled-submit";
+import { readonlyUntilFocus } from "./readonly-until-focus";
 import { emailConfirmation } from "./email-confirmation";
 import { plainTextLockout } from "./plain-text-lockout";
 import { apiSubdomain } from "./api-subdomain";
@@ -41,7 +43,8 @@ export function caseRouters(accounts: Accounts, redesignVersion: () => number): 
     additionalFields(accounts), rememberMe(accounts), honeypot(accounts), germanForm(accounts), newsletterBeside(accounts),
     passwordToggle(accounts), lockedAccount(accounts), captcha(accounts), otpPrompt(accounts), idpRedirect(accounts),
     apiSubdomain(accounts), ...localizedForms(accounts), redesign(accounts, redesignVersion), alertDialog(accounts),
-    plainTextLockout(accounts), emailConfirmation(accounts), busyDashboard(accounts),
+    plainTextLockout(accounts), emailConfirmation(accounts), busyDashboard(accounts), readonlyUntilFocus(accounts),
+    disabledSubmit(accounts),
   ];
 }
 
@@ -134,6 +137,8 @@ export const LOGIN_CASES: LoginCase[] = [
   standard("alert-dialog"),
   standard("plain-text-lockout", { wrongPassword: "account_locked" }),
   standard("busy-dashboard"),
+  standard("readonly-until-focus"),
+  standard("disabled-submit"),
   standard("email-confirmation", { expect: "mfa_required", session: undefined }),
   standard("locked-account", { expect: "account_locked", session: undefined, wrongPassword: "account_locked", lockedUser: true }),
   standard("captcha", { expect: "captcha_blocked", session: undefined, wrongPassword: undefined }),
