@@ -79,7 +79,7 @@ export interface ClassifyOptions {
 
 const MAX_INTERSTITIALS = 3;
 // Pages that keep a connection busy (polling, beacons) never go quiet; a poll does not wait longer.
-const QUIET_WAIT_MS = 2000;
+const QUIET_WAIT_MS = 1000;
 const samePath = (a: SignedInMarker | null, b: SignedInMarker | null) =>
   !!a && !!b && a.frame === b.frame && a.path.join("\u0000") === b.path.join("\u0000");
 

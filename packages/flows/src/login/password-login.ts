@@ -39,6 +39,8 @@ export interface PasswordLoginResult {
 const FORM_WAIT_MS = 8000;
 // A "Log in" link is only followed once the page had a moment to draw a form of its own.
 const OPENER_PATIENCE_MS = 700;
+// A message without refusal words ("Checking…") is a verdict only once it stayed this long.
+const MESSAGE_SETTLE_MS = 1000;
 // A submit button disabled until the site validated the fields may take this long to enable.
 const SUBMIT_ENABLE_WAIT_MS = 2000;
 // A learned step's element may take this long to appear (the first one: as long as a form may take).
@@ -132,7 +134,7 @@ class LoginRun {
     let openerClicks = 0;
     let identifierSubmits = 0;
     let messagesBeforeIdentifier = new Set<string>();
-    let unsettled: string | null = null;
+    let unsettled = null as { message: string; since: number } | null;
     for (;;) {
       this.deadline.check("looking for the login form");
       const scans = await scanPage(this.page, this.values.identifier, this.extraKeys);
@@ -150,13 +152,13 @@ class LoginRun {
       if (login) return this.fillAndSubmit(login, scans);
       if (identifierOnly) {
         if (identifierSubmits > 0) {
-          // The site refused the username: refusal words at once, any other message once it stays.
+          // The site refused the username: refusal words at once, any other message once it stayed a while.
           const fresh = signals.messages.find((m) => !messagesBeforeIdentifier.has(m));
           const code = fresh ? refusalCode(fresh) : null;
-          if (fresh && (code !== null || fresh === unsettled)) {
+          if (fresh && unsettled?.message !== fresh) unsettled = { message: fresh, since: Date.now() };
+          if (fresh && (code !== null || Date.now() - unsettled!.since >= MESSAGE_SETTLE_MS)) {
             throw new LoginFlowError(code === "account_locked" ? code : "invalid_credentials", fresh);
           }
-          unsettled = fresh ?? null;
         } else {
           // Username first: the password comes on the next page or appears on this one.
           const { key, reading } = identifierOnly;
