@@ -1,4 +1,5 @@
 import { attempts, call, closeDatabase, newSiteUser, newTenant, sitesUrl } from "@authsvc/devstack";
+import { newTotpSecret } from "@authsvc/crypto";
 import { LOGIN_CASES, type LoginCase } from "@authsvc/test-sites";
 
 // Every fixture page shape, logged in through the service: HTTP -> queue -> worker -> browser -> answer.
@@ -8,11 +9,11 @@ beforeAll(async () => {
 });
 afterAll(closeDatabase);
 
-function body(c: LoginCase, user: { username: string; password: string }) {
+function body(c: LoginCase, user: { username: string; password: string }, totpSecret?: string) {
   return {
     domain: c.url(sitesUrl()),
     login_method: "password",
-    cred: user,
+    cred: totpSecret ? { ...user, totpSecret } : user,
     useCache: false,
     ...(c.additionalFields ? { additionalFields: c.additionalFields } : {}),
   };
@@ -27,10 +28,28 @@ async function expectSignedIn(c: LoginCase, cookies: Array<{ name: string; value
   expect(await res.text()).toContain(`Welcome, ${username}`);
 }
 
+describe("a TOTP code after the password", () => {
+  it("is refused by the site when the request's secret is not the account's: 422 with the site's words", async () => {
+    const c = LOGIN_CASES.find((x) => x.name === "totp-split")!;
+    const user = await newSiteUser("right-password-3", { email: true, totpSecret: newTotpSecret() });
+    const res = await call("POST", "/v1/login", { key, body: body(c, user, newTotpSecret()) });
+    expect([res.status, res.body.error?.code]).toEqual([422, "invalid_credentials"]);
+    expect(res.body.error.message).toBe("the site refused the one-time code: That code didn't work. Check your authenticator app.");
+  });
+
+  it("is 400 when the secret cannot be read, naming the field", async () => {
+    const c = LOGIN_CASES.find((x) => x.name === "totp-split")!;
+    const res = await call("POST", "/v1/login", { key, body: body(c, { username: "a@example.test", password: "b" }, "not a secret!") });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([{ field: "/cred/totpSecret", message: "is not a base32 secret or an otpauth://totp/ URI" }]);
+  });
+});
+
 describe.each(LOGIN_CASES.map((c) => [c.name, c] as const))("%s", (_name, c) => {
   it(`ends with ${c.expect} for the right password`, async () => {
-    const user = await newSiteUser("right-password-1", { email: true, locked: c.lockedUser });
-    const res = await call("POST", "/v1/login", { key, body: body(c, user) });
+    const totpSecret = c.totp ? newTotpSecret() : undefined;
+    const user = await newSiteUser("right-password-1", { email: true, locked: c.lockedUser, totpSecret });
+    const res = await call("POST", "/v1/login", { key, body: body(c, user, totpSecret) });
     if (c.expect !== "success") {
       expect([res.status, res.body.error?.code]).toEqual([422, c.expect]);
       if (c.expect === "captcha_blocked") expect(await attempts(user.username)).toEqual({}); // never submitted
@@ -59,8 +78,9 @@ describe.each(LOGIN_CASES.map((c) => [c.name, c] as const))("%s", (_name, c) => 
 
   if (c.wrongPassword) {
     it(`answers a wrong password with ${c.wrongPassword}, the site's message and one attempt`, async () => {
-      const user = await newSiteUser("right-password-2", { email: true, locked: c.lockedUser });
-      const res = await call("POST", "/v1/login", { key, body: body(c, { ...user, password: "wrong-password" }) });
+      const totpSecret = c.totp ? newTotpSecret() : undefined;
+      const user = await newSiteUser("right-password-2", { email: true, locked: c.lockedUser, totpSecret });
+      const res = await call("POST", "/v1/login", { key, body: body(c, { ...user, password: "wrong-password" }, totpSecret) });
       expect([res.status, res.body.error?.code]).toEqual([422, c.wrongPassword]);
       expect(res.body.error.message).toMatch(/\w{3,}/);
       expect(await attempts(user.username)).toEqual({ [c.site]: 1 });

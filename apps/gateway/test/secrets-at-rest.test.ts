@@ -1,6 +1,7 @@
 import { Redis } from "ioredis";
 import { Client } from "pg";
-import { call, closeDatabase, loginBody, newSiteUser, newTenant } from "@authsvc/devstack";
+import { call, closeDatabase, loginBody, newSiteUser, newTenant, sitesUrl } from "@authsvc/devstack";
+import { newTotpSecret } from "@authsvc/crypto";
 
 afterAll(closeDatabase);
 
@@ -53,14 +54,20 @@ describe("secrets at rest", () => {
     const classic = await call("POST", "/v1/login", { key, body: loginBody("classic", user) });
     const spa = await call("POST", "/v1/login", { key, body: loginBody("spa", spaUser) });
     const pending = await call("POST", "/v1/login", { key, body: loginBody("classic", user, { useCache: false }), headers: { prefer: "respond-async" } });
-    expect([classic.status, spa.status, pending.status]).toEqual([200, 200, 202]);
+    const totpSecret = newTotpSecret();
+    const totpUser = await newSiteUser("pw-Hx4Nq7Rb2Lw9Dm6Ks3", { totpSecret });
+    const totp = await call("POST", "/v1/login", {
+      key,
+      body: { domain: `${sitesUrl()}/cases/totp-split/login`, login_method: "password", cred: { ...totpUser, totpSecret } },
+    });
+    expect([classic.status, spa.status, pending.status, totp.status]).toEqual([200, 200, 202, 200]);
     const cookie = classic.body.cookies.find((c: any) => c.name === "classic_sid").value as string;
     const token = spa.body.storageState.origins[0].localStorage[0].value as string;
 
     const [redis, postgres] = await Promise.all([redisDump(), postgresDump()]);
     expect(redis.length).toBeGreaterThan(100); // the dump really saw the queue and cache
     expect(postgres).toContain(user.username); // and the tables
-    for (const secret of [user.password, spaUser.password, cookie, token, key]) {
+    for (const secret of [user.password, spaUser.password, totpUser.password, totpSecret, cookie, token, key]) {
       expect(redis).not.toContain(secret);
       expect(postgres).not.toContain(secret);
     }

@@ -1,6 +1,7 @@
 import { UnrecoverableError, type Job } from "bullmq";
 import type { BrowserHost, TargetGuard } from "@authsvc/browser";
 import type { Config } from "@authsvc/config";
+import { freshTotpCode, parseTotpSecret } from "@authsvc/crypto";
 import type { SessionResponse } from "@authsvc/contracts";
 import type { Database, SecretBundle } from "@authsvc/db";
 import { type LearnedFlow, LoginFlowError, parseLearnedFlow, type PasswordLoginResult, passwordLogin, sameFlow } from "@authsvc/flows";
@@ -64,7 +65,14 @@ export function createLoginProcessor(deps: LoginJobDeps) {
         return await Promise.race([
           passwordLogin(
             page,
-            { loginUrl, identifier, password: secret.password!, additionalFields: secret.additionalFields },
+            {
+              loginUrl,
+              identifier,
+              password: secret.password!,
+              additionalFields: secret.additionalFields,
+              // Codes are made just in time from the decrypted secret; the secret never leaves this process.
+              totp: secret.totpSecret ? () => freshTotpCode(parseTotpSecret(secret.totpSecret!)) : undefined,
+            },
             { guard, timeoutMs: config.worker.jobTimeoutMs, learned, ...hooks },
           ),
           hardStop,

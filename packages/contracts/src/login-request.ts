@@ -7,6 +7,8 @@ export interface LoginCred {
   username?: string;
   email?: string;
   password?: string;
+  /** The site's TOTP secret (base32 or an otpauth://totp/ URI), for a code asked after the password. */
+  totpSecret?: string;
 }
 
 export interface LoginRequest {
@@ -36,6 +38,7 @@ export const loginRequestSchema = {
         username: { type: "string", minLength: 1, maxLength: 320 },
         email: { type: "string", minLength: 3, maxLength: 320, format: "email" },
         password: { type: "string", minLength: 1, maxLength: 1024 },
+        totpSecret: { type: "string", minLength: 1, maxLength: 1024 },
       },
     },
     domain: { type: "string", minLength: 1, maxLength: 2048, format: "uri", pattern: "^[hH][tT][tT][pP][sS]?://" },

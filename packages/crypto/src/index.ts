@@ -3,4 +3,4 @@ export { parseKeyRing, type KeyRing } from "./key-ring";
 export { Envelope, DecryptionError, rowAad } from "./envelope";
 export { mintApiKey, hashApiKey, apiKeyMatches, apiKeyLookupPrefix, API_KEY_PREFIX, type MintedApiKey } from "./api-key";
 export { fingerprint } from "./fingerprint";
-export { parseTotpSecret, totpCode, freshTotpCode, TotpSecretError, type TotpSpec } from "./totp";
+export { parseTotpSecret, totpCode, freshTotpCode, newTotpSecret, TotpSecretError, type TotpSpec } from "./totp";

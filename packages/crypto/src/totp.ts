@@ -1,4 +1,4 @@
-import { createHmac } from "node:crypto";
+import { createHmac, randomInt } from "node:crypto";
 
 /** A TOTP generator as the site set it up: RFC 6238, with the site's digits, period and hash. */
 export interface TotpSpec {
@@ -65,6 +65,11 @@ export function parseTotpSecret(input: string): TotpSpec {
   if (![6, 7, 8].includes(digits)) throw new TotpSecretError("asks for a digit count other than 6, 7 or 8");
   if (!Number.isInteger(period) || period < 10 || period > 300) throw new TotpSecretError("has a period outside 10-300 seconds");
   return { secret: normalizeSecret(secret), digits, period, algorithm };
+}
+
+/** A random 160-bit secret in base32, as a site would hand one out (for fixtures and tests). */
+export function newTotpSecret(): string {
+  return Array.from({ length: 32 }, () => ALPHABET[randomInt(32)]).join("");
 }
 
 /** The code of the time window that holds `atMs` (RFC 6238 over RFC 4226's dynamic truncation). */

@@ -1,3 +1,4 @@
+import { parseTotpSecret, totpCode, type TotpSpec } from "@authsvc/crypto";
 import { randomBytes } from "node:crypto";
 
 /** The fixture sites' own user database, sessions and a count of every login attempt (per site and user). */
@@ -7,11 +8,20 @@ export class Accounts {
   private readonly attempts = new Map<string, number>();
 
   private readonly locked = new Set<string>();
+  private readonly totpSecrets = new Map<string, TotpSpec>();
 
-  addUser(username: string, password: string, options: { locked?: boolean } = {}): void {
+  addUser(username: string, password: string, options: { locked?: boolean; totpSecret?: string } = {}): void {
     this.users.set(username, password);
     if (options.locked) this.locked.add(username);
     else this.locked.delete(username);
+    if (options.totpSecret) this.totpSecrets.set(username, parseTotpSecret(options.totpSecret));
+  }
+
+  /** Whether a code is the user's current TOTP code (or the one before or after, as sites allow). */
+  checkTotp(username: string, code: string): boolean {
+    const spec = this.totpSecrets.get(username);
+    if (!spec) return false;
+    return [-1, 0, 1].some((step) => totpCode(spec, Date.now() + step * spec.period * 1000) === code);
   }
 
   /** Counts the attempt, then checks the account: a locked one is refused whatever the password. */

@@ -38,8 +38,8 @@ export function createTestSitesApp(accounts = new Accounts()) {
   app.use(classicForm(accounts), spaToken(accounts), failurePages(), flakyLogin(), slowLogin(accounts), lockoutRedirect(accounts), noticeDelayedSubmit());
   app.use(caseRouters(accounts, () => redesignVersion));
   app.post("/__fixture/users", json(), (req, res) => {
-    const { username, password, locked } = req.body as { username: string; password: string; locked?: boolean };
-    accounts.addUser(username, password, { locked: locked === true });
+    const { username, password, locked, totpSecret } = req.body as { username: string; password: string; locked?: boolean; totpSecret?: string };
+    accounts.addUser(username, password, { locked: locked === true, totpSecret });
     res.status(204).end();
   });
   app.post("/__fixture/redesign", json(), (req, res) => {

@@ -19,5 +19,7 @@ export function loginFingerprint(key: Buffer, orgId: string, cmd: LoginCommand):
     cmd.identifier,
     cmd.password,
     canonicalJson(cmd.additionalFields ?? {}),
+    // A session that took a second factor is not served to a caller who cannot give it.
+    cmd.totpSecret ?? "",
   ]);
 }

@@ -66,7 +66,7 @@ export class LoginService {
             fingerprint: fp,
             useCache: cmd.useCache,
             requestId,
-            input: { password: cmd.password, additionalFields: cmd.additionalFields },
+            input: { password: cmd.password, additionalFields: cmd.additionalFields, totpSecret: cmd.totpSecret },
           },
           ownId,
         );

@@ -1,4 +1,5 @@
 import { compileValidator, loginRequestSchema, SUPPORTED_LOGIN_METHODS, type LoginMethod, type LoginRequest } from "@authsvc/contracts";
+import { parseTotpSecret, TotpSecretError } from "@authsvc/crypto";
 import { ApiError } from "../http/api-error";
 
 const validate = compileValidator<LoginRequest>(loginRequestSchema);
@@ -9,6 +10,8 @@ export interface LoginCommand {
   siteOrigin: string;
   identifier: string;
   password: string;
+  /** As the caller sent it; checked to be a readable TOTP secret. */
+  totpSecret?: string;
   collectionId?: string;
   additionalFields?: Record<string, string | number | boolean>;
   useCache: boolean;
@@ -35,6 +38,15 @@ export function parseLoginRequest(body: unknown): LoginCommand {
   if (!req.cred.password) missing.push({ field: "/cred/password", message: "is required for login_method password" });
   if (missing.length) throw ApiError.invalid(missing);
 
+  if (req.cred.totpSecret !== undefined) {
+    try {
+      parseTotpSecret(req.cred.totpSecret);
+    } catch (err) {
+      if (!(err instanceof TotpSecretError)) throw err;
+      throw ApiError.invalid([{ field: "/cred/totpSecret", message: err.message }]);
+    }
+  }
+
   let url: URL;
   try {
     url = new URL(req.domain);
@@ -50,6 +62,7 @@ export function parseLoginRequest(body: unknown): LoginCommand {
     siteOrigin: url.origin,
     identifier: identifier!,
     password: req.cred.password!,
+    totpSecret: req.cred.totpSecret,
     collectionId: req.collectionId,
     additionalFields: req.additionalFields,
     useCache: req.useCache ?? true,

@@ -4,6 +4,7 @@ import { isUniqueViolation, type Prisma } from "../prisma-client";
 /** What a login needs besides the username; always encrypted at rest. */
 export interface SecretBundle {
   password?: string;
+  totpSecret?: string;
   additionalFields?: Record<string, string | number | boolean>;
 }
 

@@ -50,13 +50,13 @@ let userSeq = 0;
 /** A user that exists only on the fixture sites, unique to the calling test, so attempt counts are its own. */
 export async function newSiteUser(
   password = "correct-horse-battery",
-  options: { email?: boolean; locked?: boolean } = {},
+  options: { email?: boolean; locked?: boolean; totpSecret?: string } = {},
 ): Promise<{ username: string; password: string }> {
   const username = `user${process.pid}x${++userSeq}x${Date.now().toString(36)}${options.email ? "@example.test" : ""}`;
   const res = await fetch(`${sitesUrl()}/__fixture/users`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username, password, locked: options.locked === true }),
+    body: JSON.stringify({ username, password, locked: options.locked === true, totpSecret: options.totpSecret }),
   });
   if (res.status !== 204) throw new Error(`fixture refused the user: ${res.status}`);
   return { username, password };

@@ -3,7 +3,7 @@ import type { LoginFailureCode } from "@authsvc/contracts";
 import { type Deadline, sleep } from "../deadline";
 import { performStep } from "./perform-step";
 import type { SelectorPath } from "./read-page";
-import { mergeSignals, scanPage } from "./scan-page";
+import { type FrameScan, mergeSignals, scanPage } from "./scan-page";
 
 /** Where the signed-in page showed its sign-out control or account menu; learned flows keep it. */
 export interface SignedInMarker {
@@ -73,6 +73,8 @@ export interface ClassifyOptions {
   documentStatus?: () => number;
   /** Messages of JavaScript dialogs (alert, confirm) the page opened since the submit. */
   dialogs?: () => string[];
+  /** Answers a one-time-code prompt (TOTP), when the request brought a way to; else it is mfa_required. */
+  answerOtp?: (prompt: FrameScan) => Promise<void>;
   onStep?: (step: string) => void;
   settleMs?: number;
 }
@@ -102,6 +104,7 @@ export async function classifyOutcome(
   let interstitials = 0;
   let lastPasswordShown = true;
   let unsettled: string | null = null;
+  let otpAnswered = false;
   const seenMessages = new Set(before.messages);
   const seenSentences = new Set(before.sentences);
   const status = () => options.documentStatus?.() ?? 0;
@@ -121,7 +124,19 @@ export async function classifyOutcome(
       }
       const stillAsking = signals.passwordShown || signals.identifierOnlyShown;
       if (!signals.passwordShown && signals.otpPrompt) {
-        return { kind: "failure", code: "mfa_required", message: "the site asked for a one-time code" };
+        const prompt = scans.find((s) => s.reading.otp.length > 0);
+        if (otpAnswered && fresh.length > 0) {
+          return { kind: "failure", code: "invalid_credentials", message: `the site refused the one-time code: ${fresh[0]}` };
+        }
+        if (!otpAnswered && prompt && options.answerOtp) {
+          otpAnswered = true;
+          for (const m of signals.messages) seenMessages.add(m);
+          await options.answerOtp(prompt);
+          successSeen = false;
+          stopAt = until();
+          continue;
+        }
+        if (!otpAnswered) return { kind: "failure", code: "mfa_required", message: "the site asked for a one-time code" };
       }
       if (!stillAsking && signals.confirmByEmail) {
         return { kind: "failure", code: "mfa_required", message: "the site asked to confirm the sign-in by email" };
@@ -164,7 +179,7 @@ export async function classifyOutcome(
         return { kind: "failure", code: "target_unreachable", message: `the site answered the login with HTTP ${status()}` };
       }
       let success = false;
-      if (!stillAsking && !answer && scans.unreadable === 0 && (status() === 0 || status() < 400)) {
+      if (!stillAsking && !signals.otpPrompt && !answer && scans.unreadable === 0 && (status() === 0 || status() < 400)) {
         const cookies = await cookieFingerprint(context).catch(() => before.cookies);
         success = cookies !== before.cookies || signals.storage !== before.storage;
       }

@@ -1,4 +1,5 @@
 import { BrowserHost, TargetGuard } from "@authsvc/browser";
+import { freshTotpCode, newTotpSecret, parseTotpSecret } from "@authsvc/crypto";
 import { LOGIN_CASES, type LoginCase, startTestSites, type TestSites } from "@authsvc/test-sites";
 import { LoginFlowError } from "../flow-error";
 import type { LearnedFlow } from "./learned-flow";
@@ -20,18 +21,21 @@ afterAll(async () => {
   await sites.close();
 });
 
+type User = { username: string; password: string; totpSecret?: string };
+
 let seq = 0;
-function userFor(c: LoginCase) {
-  const user = { username: `cases-${c.name}-${++seq}@example.test`, password: `pw-${seq}-secret` };
-  sites.accounts.addUser(user.username, user.password, { locked: c.lockedUser });
+function userFor(c: LoginCase): User {
+  const user = { username: `cases-${c.name}-${++seq}@example.test`, password: `pw-${seq}-secret`, totpSecret: c.totp ? newTotpSecret() : undefined };
+  sites.accounts.addUser(user.username, user.password, { locked: c.lockedUser, totpSecret: user.totpSecret });
   return user;
 }
 
-function login(c: LoginCase, user: { username: string; password: string }, learned?: LearnedFlow | null): Promise<PasswordLoginResult> {
+function login(c: LoginCase, user: User, learned?: LearnedFlow | null): Promise<PasswordLoginResult> {
+  const totp = user.totpSecret ? () => freshTotpCode(parseTotpSecret(user.totpSecret!)) : undefined;
   return host.withPage((page) =>
     passwordLogin(
       page,
-      { loginUrl: c.url(sites.url), identifier: user.username, password: user.password, additionalFields: c.additionalFields },
+      { loginUrl: c.url(sites.url), identifier: user.username, password: user.password, additionalFields: c.additionalFields, totp },
       { guard, timeoutMs: 30_000, learned },
     ),
   );
@@ -83,6 +87,15 @@ describe.each(succeeding.map((c) => [c.name, c] as const))("%s", (_name, c) => {
       expect(err.message.length).toBeGreaterThan(0);
     });
   }
+});
+
+describe("TOTP after the password", () => {
+  it.each(["otp-prompt-totp", "totp-split"])("reports a code the site refuses (%s, wrong secret) with its words", async (name) => {
+    const c = LOGIN_CASES.find((x) => x.name === name)!;
+    const user = userFor(c);
+    const err = await failureOf(login(c, { ...user, totpSecret: newTotpSecret() }));
+    expect([err.code, err.message]).toEqual(["invalid_credentials", "the site refused the one-time code: That code didn't work. Check your authenticator app."]);
+  });
 });
 
 describe.each(refused.map((c) => [c.name, c] as const))("%s", (_name, c) => {

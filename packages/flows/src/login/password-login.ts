@@ -4,7 +4,7 @@ import { Deadline, sleep } from "../deadline";
 import { LoginFlowError } from "../flow-error";
 import { classifyOutcome, refusalCode, type SessionSnapshot, snapshotSession } from "./classify-outcome";
 import { extraKeysOf, type LearnedFlow } from "./learned-flow";
-import { type FlowStep, performStep, type StepValues, submitsPassword } from "./perform-step";
+import { type FlowStep, performStep, type StepValues, submitsPassword, typeCode } from "./perform-step";
 import type { SelectorPath } from "./read-page";
 import { type FrameScan, mergeSignals, scanPage } from "./scan-page";
 
@@ -13,6 +13,8 @@ export interface PasswordLoginInput {
   identifier: string;
   password: string;
   additionalFields?: Record<string, string | number | boolean>;
+  /** Gives a TOTP code just in time, for a site that asks for one after the password. */
+  totp?: () => Promise<string>;
 }
 
 export interface FlowOptions {
@@ -226,6 +228,19 @@ class LoginRun {
   }
 }
 
+/** Types a fresh TOTP code into the prompt and sends it (by its button, or Enter in the last box). */
+async function answerOtp(page: Page, prompt: FrameScan, totp: () => Promise<string>, step: (name: string) => void): Promise<void> {
+  const { key, reading } = prompt;
+  const code = await totp();
+  step(reading.otp.length > 1 ? `type one-time code (${reading.otp.length} boxes)` : "type one-time code");
+  if (!(await typeCode(page, key, reading.otp, code))) return;
+  // Some pages send the code themselves once the last box is filled; the button may be gone by then.
+  const values = { identifier: "", password: "", additionalFields: {} };
+  const sent = reading.otpSubmit && (await performStep(page, { action: "click", purpose: "next", frame: key, path: reading.otpSubmit }, values).catch(() => false));
+  if (!sent) await performStep(page, { action: "enter", purpose: "next", frame: key, path: reading.otp[reading.otp.length - 1]! }, values).catch(() => false);
+  step("send one-time code");
+}
+
 /**
  * A flow is stored in the clear, so it must hold no secret: a selector or frame name that contains the
  * username or the password (an id like "#avatar-ada") loses the marker, or the whole flow.
@@ -319,6 +334,7 @@ export async function passwordLogin(page: Page, input: PasswordLoginInput, optio
     identifier: input.identifier,
     submitted: sent ? { frame: sent.frame, path: sent.path } : null,
     dialogs: () => dialogs,
+    answerOtp: input.totp ? (prompt) => answerOtp(page, prompt, input.totp!, step) : undefined,
     learnedMarker: source === "learned" ? options.learned?.signedIn : null,
     documentStatus: () => documentStatus,
     onStep: step,

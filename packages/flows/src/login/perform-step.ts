@@ -94,6 +94,26 @@ async function fillExtra(field: ElementHandle<Element>, raw: string | number | b
 }
 
 /**
+ * Types a one-time code into its field, or one character per box. Not a FlowStep: codes are never
+ * part of a learned flow.
+ */
+export async function typeCode(page: Page, frameKey: string, fields: SelectorPath[], code: string): Promise<boolean> {
+  const frame = findFrame(page, frameKey);
+  if (!frame) return false;
+  const parts = fields.length === 1 ? [code] : [...code];
+  for (const [i, path] of fields.entries()) {
+    const el = await resolveElement(frame, path);
+    if (!el) return false;
+    try {
+      await typeInto(el, parts[i] ?? "");
+    } finally {
+      await el.dispose().catch(() => undefined);
+    }
+  }
+  return true;
+}
+
+/**
  * Does one step. False when its element is not on the page (a learned flow that no longer fits); faults
  * of the page itself (closed, navigated away mid-click) propagate. `beforeAct` runs once the element is
  * found, just before acting on it.

@@ -26,6 +26,10 @@ export interface FrameReading {
   signedIn: SelectorPath | null;
   captcha: boolean;
   otpPrompt: boolean;
+  /** The one-time-code field, or one box per digit in order. */
+  otp: SelectorPath[];
+  /** The control that sends the code. */
+  otpSubmit: SelectorPath | null;
   /** The page says it sent an email or a link to confirm the sign-in. */
   confirmByEmail: boolean;
   /** The frame's visible text (the start of it), for refusals that are not marked up as alerts. */
@@ -158,8 +162,13 @@ export function readFrameInPage(identifier: string, extraKeys: string[]): FrameR
       el instanceof HTMLAnchorElement,
   );
 
+  // One box per digit: four to ten one-character fields.
+  const digitBoxes = inputs.filter((el) => el.maxLength === 1 && ["text", "tel", "number", ""].includes(el.type) && fillable(el));
+  const otpBoxes = digitBoxes.length >= 4 && digitBoxes.length <= 10 ? digitBoxes : [];
   const isOtp = (el: HTMLInputElement) =>
-    el.autocomplete === "one-time-code" || (/otp|totp|mfa|2fa|verification|code/i.test(`${el.name} ${el.id}`) && el.type !== "password");
+    el.autocomplete === "one-time-code" ||
+    otpBoxes.includes(el) ||
+    (/otp|totp|mfa|2fa|verification|code/i.test(`${el.name} ${el.id}`) && el.type !== "password");
   const passwordCandidates = inputs.filter(
     (el) =>
       fillable(el) &&
@@ -294,7 +303,19 @@ export function readFrameInPage(identifier: string, extraKeys: string[]): FrameR
       (el instanceof HTMLIFrameElement && /recaptcha|hcaptcha|turnstile|captcha/i.test(el.src) && visible(el)) ||
       (/\b(g-recaptcha|h-captcha|cf-turnstile)\b/.test(typeof el.className === "string" ? el.className : "") && visible(el)),
   );
-  const otpPrompt = inputs.some((el) => fillable(el) && isOtp(el)) && (words.otp.test(pageText) || inputs.some((el) => el.autocomplete === "one-time-code"));
+  const otpSingle = inputs.find((el) => fillable(el) && isOtp(el) && !otpBoxes.includes(el)) ?? null;
+  const otpFields: HTMLInputElement[] = otpBoxes.length ? otpBoxes : otpSingle ? [otpSingle] : [];
+  const otpPrompt = otpFields.length > 0 && (words.otp.test(pageText) || otpBoxes.length > 0 || otpFields[0]!.autocomplete === "one-time-code");
+  const otpForm = otpFields[0] ? formOf(otpFields[0]) : null;
+  const otpSubmit = otpPrompt
+    ? best(clickables.filter((el) => visible(el) && (!otpForm || otpForm.contains(el))), (el) => {
+        const t = controlText(el);
+        let s = (el as HTMLButtonElement).type === "submit" ? 2 : 0;
+        if (words.submit.test(t) || /verify|confirm|submit|best[aä]tig|v[ée]rifi|verific|bevestig|conferma/i.test(t)) s += 3;
+        if (words.notSubmit.test(t) || /resend|another|erneut|renvoyer|reenviar|reinviar|opnieuw/i.test(t)) s -= 8;
+        return s;
+      }, 2)
+    : null;
 
   const messageEls = all.filter(
     (el) =>
@@ -356,6 +377,8 @@ export function readFrameInPage(identifier: string, extraKeys: string[]): FrameR
     signedIn: pathOf(signedIn),
     captcha,
     otpPrompt,
+    otp: otpPrompt ? otpFields.map((el) => pathOf(el)!) : [],
+    otpSubmit: pathOf(otpSubmit),
     confirmByEmail: !anyPassword && words.confirmByEmail.test(pageText),
     text: pageText,
     messages,

@@ -24,7 +24,7 @@ import { LOCALIZED_CASES, localizedForms } from "./localized-forms";
 import { lockedAccount } from "./locked-account";
 import { modalLogin } from "./modal-login";
 import { newsletterBeside } from "./newsletter-beside";
-import { otpPrompt } from "./otp-prompt";
+import { otpPrompt, totpSplit } from "./otp-prompt";
 import { passwordToggle } from "./password-toggle";
 import { redesign } from "./redesign";
 import { rememberMe } from "./remember-me";
@@ -44,7 +44,7 @@ export function caseRouters(accounts: Accounts, redesignVersion: () => number): 
     passwordToggle(accounts), lockedAccount(accounts), captcha(accounts), otpPrompt(accounts), idpRedirect(accounts),
     apiSubdomain(accounts), ...localizedForms(accounts), redesign(accounts, redesignVersion), alertDialog(accounts),
     plainTextLockout(accounts), emailConfirmation(accounts), busyDashboard(accounts), readonlyUntilFocus(accounts),
-    disabledSubmit(accounts),
+    disabledSubmit(accounts), totpSplit(accounts),
   ];
 }
 
@@ -71,6 +71,8 @@ export interface LoginCase {
   wrongPassword?: "invalid_credentials" | "account_locked";
   additionalFields?: Record<string, string>;
   lockedUser?: boolean;
+  /** The user has a TOTP secret, and logins pass it as `totpSecret`. */
+  totp?: boolean;
   /** Where the site counts attempts (its fixture name). */
   site: string;
 }
@@ -143,5 +145,7 @@ export const LOGIN_CASES: LoginCase[] = [
   standard("locked-account", { expect: "account_locked", session: undefined, wrongPassword: "account_locked", lockedUser: true }),
   standard("captcha", { expect: "captcha_blocked", session: undefined, wrongPassword: undefined }),
   standard("otp-prompt", { expect: "mfa_required", session: undefined }),
+  standard("otp-prompt-totp", { site: "otp-prompt", url: at("/cases/otp-prompt/login"), totp: true, session: { cookie: sessionCookie("otp-prompt"), cookieDomain: "127.0.0.1" }, account: "/cases/otp-prompt/account" }),
+  standard("totp-split", { totp: true }),
   { name: "no-form", site: "none", url: at("/no-form"), expect: "form_not_found" },
 ];
