@@ -1,0 +1,112 @@
+import { extractCode, extractLink, htmlToText, pickMessage, type VerificationMail } from "./read-verification-mail";
+
+const at = new Date("2026-11-22T08:00:00Z");
+const mail = (subject: string, body: { text?: string; html?: string }, from = "Acme <no-reply@acme.example>"): VerificationMail => ({
+  from,
+  subject,
+  receivedAt: at,
+  ...body,
+});
+
+// Messages shaped like the ones real services send: codes among prices, dates, order numbers and years.
+const CODE_MAILS: Array<[string, VerificationMail, string | null]> = [
+  ["plain text, code on its own line", mail("Your Acme verification code", { text: "Hi Ada,\n\nYour verification code is:\n\n482913\n\nIt expires in 10 minutes." }), "482913"],
+  ["code after a colon", mail("Sign-in attempt", { text: "Use this code to sign in: 771204. If this wasn't you, reset your password." }), "771204"],
+  ["code in the subject only", mail("593021 is your Acme login code", { text: "Enter it on the sign-in page." }), "593021"],
+  ["HTML with a big styled code", mail("Confirm it's you", { html: `<html><head><style>.code{font-size:32px;color:#333333}</style></head><body><p>Here is your one-time code</p><div class="code">3 8 1</div><table><tr><td class="code">190 442</td></tr></table><p>Questions? Call +1 415 555 0100.</p></body></html>` }), "190442"],
+  ["split with a dash", mail("Security code", { text: "Your security code: 804-117\nDo not share it." }), "804117"],
+  ["letters and digits", mail("Your login code", { text: "Your code is: K7P2QX\nValid for 15 minutes." }), "K7P2QX"],
+  ["capitals after a code word", mail("One-time passcode", { text: "Passcode: QWERTZ" }), "QWERTZ"],
+  ["eight digits", mail("Verify your email", { text: "Enter the verification code 20481937 to continue." }), "20481937"],
+  ["four digits that look like a year, after a colon", mail("Your PIN", { text: "Your one-time PIN: 2024" }), "2024"],
+  ["German", mail("Ihr Bestätigungscode", { html: "<p>Hallo,</p><p>Ihr Bestätigungscode lautet:</p><p><strong>615 309</strong></p><p>Er ist 10 Minuten gültig.</p>" }), "615309"],
+  ["French", mail("Votre code de vérification", { text: "Bonjour,\nVotre code de vérification est 448201.\nÀ bientôt !" }), "448201"],
+  ["Spanish", mail("Tu código de verificación", { text: "Usa el código 310775 para iniciar sesión. Caduca el 22/11/2026." }), "310775"],
+  ["Portuguese", mail("Código de verificação", { text: "Seu código de verificação: 902614" }), "902614"],
+  ["Italian", mail("Il tuo codice", { text: "Il tuo codice di verifica è 557120. Non condividerlo." }), "557120"],
+  ["Dutch", mail("Je verificatiecode", { text: "Je verificatiecode is 661903." }), "661903"],
+  ["an order number and a price beside the code", mail("Confirm your purchase", { text: "Order #558812 — total $1299.00\nTo confirm, enter the code 730166 on the checkout page." }), "730166"],
+  ["a date and a time beside the code", mail("Login code", { text: "Sign-in requested on 2026-11-22 at 08:14 from Berlin.\nYour login code: 246810" }), "246810"],
+  ["no code at all: a newsletter with numbers", mail("November news", { text: "Our 2026 roadmap: 12 new features, 4500 customers, 99.9% uptime. Read more at https://acme.example/blog/2026" }), null],
+  ["a receipt: numbers but no code words", mail("Your receipt", { text: "Invoice 20261122-0042\nAmount: €49.00\nCard ending 4242" }), null],
+  ["a code inside a URL is not the code in the text", mail("Verify", { text: "Your code: 135790\nOr open https://acme.example/verify?code=999999" }), "135790"],
+];
+
+describe("extractCode", () => {
+  it.each(CODE_MAILS)("%s", (_name, message, code) => {
+    expect(extractCode(message)).toBe(code);
+  });
+});
+
+const LINK_MAILS: Array<[string, VerificationMail, string | undefined, string | null]> = [
+  [
+    "a magic link among footer links",
+    mail("Your sign-in link", {
+      html: `<p>Click below to sign in.</p><a href="https://app.acme.example/auth/magic?token=eyJhbGciOi.abc">Sign in to Acme</a>
+<p><a href="https://acme.example/privacy">Privacy</a> · <a href="https://acme.example/unsubscribe?u=1">Unsubscribe</a> · <a href="https://twitter.com/acme">Twitter</a></p>`,
+    }),
+    "app.acme.example",
+    "https://app.acme.example/auth/magic?token=eyJhbGciOi.abc",
+  ],
+  [
+    "a confirmation link through the site's click tracker",
+    mail("Confirm your email", {
+      html: `<a href="https://click.acme.example/ls/click?upn=Zx81kQp0aa7yYt55Lm02">Confirm email address</a> <a href="https://click.acme.example/ls/click?upn=unsub-8812">unsubscribe</a>`,
+    }),
+    "acme.example",
+    "https://click.acme.example/ls/click?upn=Zx81kQp0aa7yYt55Lm02",
+  ],
+  [
+    "plain text with several URLs",
+    mail("Log in to Acme", {
+      text: "Hi,\nUse this link to log in: https://acme.example/login/verify/k3J9sPq0Lm2nX8vB7cT1.\nHelp: https://acme.example/help\nPrivacy: https://acme.example/privacy",
+    }),
+    "acme.example",
+    "https://acme.example/login/verify/k3J9sPq0Lm2nX8vB7cT1",
+  ],
+  [
+    "a link to another site is not ours",
+    mail("Verify", { html: `<a href="https://evil.example/verify?token=abc">Verify</a><a href="https://acme.example/verify?token=real123">Verify your email</a>` }),
+    "acme.example",
+    "https://acme.example/verify?token=real123",
+  ],
+  [
+    "German, with an Abbestellen link",
+    mail("Anmeldung bestätigen", {
+      html: `<p>Bitte bestätigen Sie Ihre Anmeldung:</p><a href="https://www.acme.example/bestaetigen?t=77aa99">Anmeldung bestätigen</a><a href="https://www.acme.example/newsletter/abbestellen">Abbestellen</a>`,
+    }),
+    "acme.example",
+    "https://www.acme.example/bestaetigen?t=77aa99",
+  ],
+  ["no sign-in link at all", mail("Welcome", { html: `<a href="https://acme.example/docs">Read the docs</a><a href="https://acme.example/settings">Settings</a>` }), "acme.example", null],
+  [
+    "HTML entities in the address",
+    mail("Magic link", { html: `<a href="https://acme.example/auth/callback?token=a1b2&amp;redirect=%2Fhome">Log in</a>` }),
+    "acme.example",
+    "https://acme.example/auth/callback?token=a1b2&redirect=%2Fhome",
+  ],
+];
+
+describe("extractLink", () => {
+  it.each(LINK_MAILS)("%s", (_name, message, siteHost, link) => {
+    expect(extractLink(message, siteHost)).toBe(link);
+  });
+});
+
+describe("pickMessage", () => {
+  it("takes only mail that arrived after the flow asked, the newest from the site first", () => {
+    const asked = new Date("2026-11-22T08:00:00Z");
+    const old = { ...mail("Old code", { text: "code 111111" }), receivedAt: new Date("2026-11-22T07:59:00Z") };
+    const other = { ...mail("Other code", { text: "code 222222" }, "Other <x@other.example>"), receivedAt: new Date("2026-11-22T08:00:05Z") };
+    const fromSite = { ...mail("New code", { text: "code 333333" }, "Acme <security@mail.acme.example>"), receivedAt: new Date("2026-11-22T08:00:03Z") };
+    expect(pickMessage([old, other, fromSite], asked, "app.acme.example")).toBe(fromSite);
+    expect(pickMessage([old, other], asked)).toBe(other);
+    expect(pickMessage([old], asked)).toBeNull();
+  });
+});
+
+describe("htmlToText", () => {
+  it("keeps the visible text, one block per line, without styles or entities", () => {
+    expect(htmlToText(`<style>p{color:red}</style><p>Hello&nbsp;Ada,</p><div>Code: <b>12&#51;456</b></div><!-- hidden -->`)).toBe("Hello Ada,\nCode: 123456");
+  });
+});

@@ -1,0 +1,147 @@
+/** A message as mail-in stores it, decrypted for the flow that waits for it. */
+export interface VerificationMail {
+  from: string;
+  subject: string;
+  text?: string;
+  html?: string;
+  receivedAt: Date;
+}
+
+const ENTITIES: Record<string, string> = { nbsp: " ", amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", "#39": "'" };
+
+function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+    if (name[0] === "#") {
+      const code = name[1]!.toLowerCase() === "x" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+      return Number.isFinite(code) ? String.fromCodePoint(code) : whole;
+    }
+    return ENTITIES[name.toLowerCase()] ?? whole;
+  });
+}
+
+/** The visible text of an HTML mail, one block per line (styles, scripts and comments dropped). */
+export function htmlToText(html: string): string {
+  return decodeEntities(
+    html
+      .replace(/<(style|script|head)\b[\s\S]*?<\/\1>/gi, " ")
+      .replace(/<!--[\s\S]*?-->/g, " ")
+      .replace(/<(br|\/p|\/div|\/tr|\/li|\/h[1-6]|\/td|\/table)\b[^>]*>/gi, "\n")
+      .replace(/<[^>]+>/g, " "),
+  )
+    .split("\n")
+    .map((line) => line.replace(/[ \t\u00a0]+/g, " ").trim())
+    .filter(Boolean)
+    .join("\n");
+}
+
+function bodyText(mail: VerificationMail): string {
+  return [mail.subject, mail.text ?? (mail.html ? htmlToText(mail.html) : "")].join("\n");
+}
+
+// Words that sit next to a code, in the languages the engine reads.
+const CODE_WORDS =
+  /\b(code|codes|verification|verify|one[- ]time|otp|passcode|pin|security|sign[- ]in|login|bestätigungscode|sicherheitscode|anmeldecode|einmal|code de (vérification|sécurité|connexion)|código|codigo|verificación|verificação|codice|verifica|verificatiecode|inlogcode|eenmalige)\b/i;
+// Numbers that are something else: money, dates, times, order and phone numbers, years.
+const NOT_A_CODE = [
+  /[$€£¥]\s?$/, // a price before it
+  /#\s?$/, // an order or ticket number
+  /\b(order|invoice|ticket|case|ref|reference|account|customer|bestellung|rechnung|commande|pedido|ordine|bestelling)\s*(no\.?|number|nr\.?|#)?\s*:?\s*$/i,
+];
+
+interface Candidate {
+  code: string;
+  score: number;
+}
+
+/**
+ * The one-time code of a verification mail: 4 to 10 digits (or letters and digits, or capitals right
+ * after a code word), the one nearest to words such as "code", "verification", "Bestätigungscode". Prices,
+ * dates, times, years, phone and order numbers are not codes. Null when no candidate is near such words.
+ */
+export function extractCode(mail: VerificationMail): string | null {
+  const lines = bodyText(mail).split("\n");
+  const candidates: Candidate[] = [];
+  lines.forEach((line, index) => {
+    const near = (offset: number) => CODE_WORDS.test(lines[index + offset] ?? "");
+    const proximity = CODE_WORDS.test(line) ? 3 : near(-1) || near(-2) ? 2 : near(1) ? 1 : 0;
+    if (proximity === 0) return;
+    const stripped = line.replace(/https?:\/\/\S+/g, " ");
+    // "123 456" and "123-456" are one code when they stand alone in that shape.
+    const token = /(?<![\w.,:/-])([A-Z0-9]{3,5})[ -]([A-Z0-9]{3,5})(?![\w.,:/-])|(?<![\w.,:/@-])([A-Za-z0-9]{4,10})(?![\w,:/@-]|\.\d)/g;
+    for (const m of stripped.matchAll(token)) {
+      const code = m[3] ?? `${m[1]}${m[2]}`;
+      const before = stripped.slice(0, m.index);
+      const after = stripped.slice(m.index! + m[0].length);
+      if (NOT_A_CODE.some((re) => re.test(before))) continue;
+      if (/^\s?(%|°|€|\$|usd|eur|kb|mb|gb|px)/i.test(after)) continue;
+      const digits = /^\d+$/.test(code);
+      const mixed = /\d/.test(code) && /[A-Za-z]/.test(code);
+      const capitals = /^[A-Z]+$/.test(code) && /[:：]\s*$/.test(before) && CODE_WORDS.test(before);
+      if (!digits && !(mixed && code === code.toUpperCase()) && !capitals) continue;
+      if (digits && code.length === 4 && /^(19|20)\d\d$/.test(code) && !/[:：]\s*$/.test(before)) continue; // a year
+      if (digits && /\d[/.-]\s*$/.test(before)) continue; // part of a date
+      let score = proximity * 10;
+      if (/[:：]\s*$/.test(before) || /^\s*$/.test(stripped.replace(m[0], ""))) score += 5; // "code: 123456", or alone on its line
+      if (digits && code.length === 6) score += 2;
+      candidates.push({ code, score });
+    }
+  });
+  candidates.sort((a, b) => b.score - a.score);
+  return candidates[0]?.code ?? null;
+}
+
+const LINK_WORDS =
+  /sign[- _]?in|log[- _]?in|verify|verif|confirm|magic|auth|token|activate|validate|anmeld|bestätig|best%C3%A4tig|confirmer|connexion|confirmar|acceder|iniciar|entrar|conferma|accedi|bevestig|inloggen/i;
+const NOT_THE_LINK =
+  /unsubscribe|abbestellen|d[ée]sabonner|desuscrib|cancelar-suscripci|disiscriv|uitschrijven|privacy|datenschutz|confidentialit|privacidad|terms|agb|impressum|help|support|preferences|settings|facebook|twitter|instagram|linkedin|youtube|report|not-me|wasnt-me/i;
+
+function registrableDomain(host: string): string {
+  const labels = host.toLowerCase().split(".");
+  return labels.slice(-2).join(".");
+}
+
+/**
+ * The sign-in link of a magic-link or confirmation mail: on the target site (its host or a subdomain of
+ * its domain) when `siteHost` is known, and the one whose address or text says sign in, verify or
+ * confirm — never unsubscribe, privacy or help links.
+ */
+export function extractLink(mail: VerificationMail, siteHost?: string): string | null {
+  const links: Array<{ href: string; text: string }> = [];
+  for (const m of (mail.html ?? "").matchAll(/<a\b[^>]*?\bhref\s*=\s*(["'])(.*?)\1[^>]*>([\s\S]*?)<\/a>/gi)) {
+    links.push({ href: decodeEntities(m[2]!.trim()), text: htmlToText(m[3]!) });
+  }
+  for (const m of (mail.text ?? "").matchAll(/https?:\/\/[^\s<>"')\]]+/g)) links.push({ href: m[0].replace(/[.,;]+$/, ""), text: "" });
+  let best: { href: string; score: number } | null = null;
+  for (const { href, text } of links) {
+    let url: URL;
+    try {
+      url = new URL(href);
+    } catch {
+      continue;
+    }
+    if (url.protocol !== "https:" && url.protocol !== "http:") continue;
+    const host = url.hostname.toLowerCase();
+    if (siteHost && host !== siteHost.toLowerCase() && registrableDomain(host) !== registrableDomain(siteHost)) continue;
+    const said = `${url.pathname}${url.search} ${text}`;
+    if (NOT_THE_LINK.test(said)) continue;
+    let score = LINK_WORDS.test(url.pathname + url.search) ? 3 : 0;
+    if (LINK_WORDS.test(text)) score += 2;
+    if (/[?&](token|code|key|t|otp)=/i.test(url.search) || /\/[A-Za-z0-9_-]{20,}/.test(url.pathname)) score += 1;
+    if (score > 0 && (!best || score > best.score)) best = { href: url.toString(), score };
+  }
+  return best?.href ?? null;
+}
+
+/**
+ * The message a flow should read: the newest that arrived after it asked (`since`), preferring mail sent
+ * from the target site's domain.
+ */
+export function pickMessage<T extends VerificationMail>(messages: T[], since: Date, siteHost?: string): T | null {
+  const fresh = messages.filter((m) => m.receivedAt.getTime() >= since.getTime()).sort((a, b) => b.receivedAt.getTime() - a.receivedAt.getTime());
+  if (siteHost) {
+    const domain = registrableDomain(siteHost);
+    const fromSite = fresh.find((m) => registrableDomain(/@([^>\s]+)/.exec(m.from)?.[1] ?? "") === domain);
+    if (fromSite) return fromSite;
+  }
+  return fresh[0] ?? null;
+}
