@@ -37,6 +37,15 @@ describe("a TOTP code after the password", () => {
     expect(res.body.error.message).toBe("the site refused the one-time code: That code didn't work. Check your authenticator app.");
   });
 
+  it("signs in with login_method totp, the method for a password and an authenticator code", async () => {
+    const c = LOGIN_CASES.find((x) => x.name === "totp-split")!;
+    const totpSecret = newTotpSecret();
+    const user = await newSiteUser("right-password-4", { email: true, totpSecret });
+    const res = await call("POST", "/v1/login", { key, body: { ...body(c, user, totpSecret), login_method: "totp" } });
+    expect(res.status).toBe(200);
+    expect(res.body.cookies.map((k: any) => k.name)).toContain("totp_split_sid");
+  });
+
   it("is 400 when the secret cannot be read, naming the field", async () => {
     const c = LOGIN_CASES.find((x) => x.name === "totp-split")!;
     const res = await call("POST", "/v1/login", { key, body: body(c, { username: "a@example.test", password: "b" }, "not a secret!") });

@@ -49,11 +49,17 @@ describe("POST /v1/login input errors", () => {
   });
 
   it("answers enumerated but unavailable methods with 501 method_not_supported", async () => {
-    for (const method of ["totp", "magic_link", "oauth_google"]) {
+    for (const method of ["otp_email", "magic_link", "oauth_google"]) {
       const res = await call("POST", "/v1/login", { key, body: { ...valid(), login_method: method } });
       expect(res.status).toBe(501);
       expect(res.body.error.code).toBe("method_not_supported");
     }
+  });
+
+  it("requires the TOTP secret, besides password and identifier, for totp logins", async () => {
+    const res = await call("POST", "/v1/login", { key, body: { ...valid(), login_method: "totp" } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([{ field: "/cred/totpSecret", message: "is required for login_method totp" }]);
   });
 
   it("requires a password and an identifier for password logins", async () => {

@@ -1,7 +1,8 @@
 /** Methods the schema accepts (spec §4.1); which of them run today is `SUPPORTED_LOGIN_METHODS`. */
 export const LOGIN_METHODS = ["password", "oauth_google", "oauth_github", "magic_link", "otp_email", "otp_sms", "totp"] as const;
 export type LoginMethod = (typeof LOGIN_METHODS)[number];
-export const SUPPORTED_LOGIN_METHODS: readonly LoginMethod[] = ["password"];
+// `totp`: a password login whose second factor is an authenticator code (cred.totpSecret required).
+export const SUPPORTED_LOGIN_METHODS: readonly LoginMethod[] = ["password", "totp"];
 
 export interface LoginCred {
   username?: string;

@@ -34,8 +34,9 @@ export function parseLoginRequest(body: unknown): LoginCommand {
 
   const identifier = req.cred.username ?? req.cred.email;
   const missing = [];
-  if (!identifier) missing.push({ field: "/cred/username", message: "is required for login_method password (or cred.email)" });
-  if (!req.cred.password) missing.push({ field: "/cred/password", message: "is required for login_method password" });
+  if (!identifier) missing.push({ field: "/cred/username", message: `is required for login_method ${method} (or cred.email)` });
+  if (!req.cred.password) missing.push({ field: "/cred/password", message: `is required for login_method ${method}` });
+  if (method === "totp" && !req.cred.totpSecret) missing.push({ field: "/cred/totpSecret", message: "is required for login_method totp" });
   if (missing.length) throw ApiError.invalid(missing);
 
   if (req.cred.totpSecret !== undefined) {
