@@ -1,4 +1,3 @@
 export { startTestSites, createTestSitesApp, DEMO_USER, type TestSites } from "./server";
 export { Accounts } from "./accounts";
 export { LOGIN_CASES, type LoginCase } from "./cases";
-export { sessionCookie } from "./cases/kit";
