@@ -14,7 +14,7 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 describe("sweepRetention", () => {
-  it("deletes sessions some hours after expiry and finished job records after the retention period", async () => {
+  it("deletes sessions some hours after expiry, finished job records and received messages after their retention", async () => {
     const now = Date.now();
     const org = await db.organizations.create("Retention org");
     const cred = await db.credentials.ensure({ orgId: org.id, siteOrigin: "https://a.test", loginUrl: "https://a.test/login", username: "u" });
@@ -40,7 +40,16 @@ describe("sweepRetention", () => {
     const open = await job(null);
     await db.prisma.authJob.update({ where: { id: open }, data: { createdAt: new Date(now - 60 * DAY) } });
 
-    expect(await sweepRetention(db, { sessionHours: 24, jobDays: 30 }, now)).toEqual({ sessions: 1, jobs: 1 });
+    const mailbox = await db.mailboxes.create(org.id, `sweep-${now}@mail.localhost`);
+    const content = { from: "site@a.test", subject: "Your code", text: "Your code is 123456", html: "" };
+    const freshMessage = await db.inboundMessages.store(org.id, { mailboxId: mailbox.id }, content);
+    const oldMessage = await db.inboundMessages.store(org.id, { mailboxId: mailbox.id }, content);
+    await db.prisma.inboundMessage.update({ where: { id: oldMessage.id }, data: { receivedAt: new Date(now - 2 * HOUR) } });
+
+    expect(await sweepRetention(db, { sessionHours: 24, jobDays: 30, messageMinutes: 60 }, now)).toEqual({ sessions: 1, jobs: 1, messages: 1 });
+    const left = await db.inboundMessages.since(org.id, { mailboxId: mailbox.id }, new Date(0));
+    expect(left.map((m) => m.id)).toEqual([freshMessage.id]);
+    expect(left[0]).toMatchObject(content);
     expect(await db.sessions.findState(org.id, live)).not.toBeNull();
     expect(await db.sessions.findState(org.id, justExpired)).not.toBeNull();
     expect(await db.sessions.findState(org.id, longExpired)).toBeNull();

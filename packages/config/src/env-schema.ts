@@ -40,5 +40,21 @@ export const envSchema = {
     SESSION_RETENTION_HOURS: { type: "integer", minimum: 0, default: 24 },
     /** How long the record of a finished login job is kept. */
     JOB_RETENTION_DAYS: { type: "integer", minimum: 1, default: 30 },
+
+    /** The service's mailbox domain: mailboxes get addresses on it, and mail-in accepts mail for nothing else. */
+    MAIL_DOMAIN: { type: "string", pattern: "^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z0-9-]{2,63}$", default: "mail.localhost" },
+    MAIL_SMTP_HOST: { type: "string", default: "0.0.0.0" },
+    MAIL_SMTP_PORT: { type: "integer", minimum: 0, maximum: 65535, default: 2525 },
+    MAIL_HEALTH_PORT: { type: "integer", minimum: 0, maximum: 65535, default: 8082 },
+    /** Largest message mail-in accepts; verification mail is small. */
+    MAIL_MAX_BYTES: { type: "integer", minimum: 1024, default: 2097152 },
+    /** How long received mail and SMS (encrypted) are kept before they are deleted. */
+    MESSAGE_RETENTION_MINUTES: { type: "integer", minimum: 1, default: 1440 },
+    /** How long a login waits for a code or link by email or SMS before it ends in `timeout`. */
+    MFA_WAIT_MS: { type: "integer", minimum: 1000, default: 120000 },
+    /** Twilio's auth token: checks X-Twilio-Signature on POST /v1/inbound/sms. Unset: the webhook answers 503. */
+    TWILIO_AUTH_TOKEN: { type: "string", minLength: 8 },
+    /** The public URL Twilio calls for SMS (it signs that URL); unset: the URL the gateway was called at. */
+    SMS_WEBHOOK_URL: { type: "string", pattern: "^https?://" },
   },
 } as const;

@@ -20,7 +20,10 @@ export interface Config {
   };
   targets: { allowRanges: string[] };
   session: { ttlSeconds: number };
-  retention: { sessionHours: number; jobDays: number };
+  retention: { sessionHours: number; jobDays: number; messageMinutes: number };
+  mail: { domain: string; smtpHost: string; smtpPort: number; healthPort: number; maxBytes: number };
+  mfa: { waitMs: number };
+  sms: { twilioAuthToken?: string; webhookUrl?: string };
 }
 
 export class ConfigError extends Error {
@@ -53,6 +56,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (e.NODE_ENV === "production" && allowRanges.length > 0) {
     problems.push("TARGET_ALLOW_RANGES must be empty in production: callers could reach our own network");
   }
+  if (e.NODE_ENV === "production" && /(^|\.)localhost$/i.test(e.MAIL_DOMAIN)) {
+    problems.push("MAIL_DOMAIN must be a real domain in production (its MX record points at mail-in)");
+  }
   if (problems.length) throw new ConfigError(problems);
 
   return {
@@ -80,6 +86,15 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     targets: { allowRanges },
     session: { ttlSeconds: e.SESSION_TTL_SECONDS },
-    retention: { sessionHours: e.SESSION_RETENTION_HOURS, jobDays: e.JOB_RETENTION_DAYS },
+    retention: { sessionHours: e.SESSION_RETENTION_HOURS, jobDays: e.JOB_RETENTION_DAYS, messageMinutes: e.MESSAGE_RETENTION_MINUTES },
+    mail: {
+      domain: String(e.MAIL_DOMAIN).toLowerCase(),
+      smtpHost: e.MAIL_SMTP_HOST,
+      smtpPort: e.MAIL_SMTP_PORT,
+      healthPort: e.MAIL_HEALTH_PORT,
+      maxBytes: e.MAIL_MAX_BYTES,
+    },
+    mfa: { waitMs: e.MFA_WAIT_MS },
+    sms: { twilioAuthToken: e.TWILIO_AUTH_TOKEN, webhookUrl: e.SMS_WEBHOOK_URL },
   };
 }

@@ -7,6 +7,7 @@ import { Credentials } from "./repositories/credentials";
 import { Sessions } from "./repositories/sessions";
 import { AuthJobs } from "./repositories/auth-jobs";
 import { LearnedFlows } from "./repositories/learned-flows";
+import { InboundMessages, Mailboxes, PhoneNumbers } from "./repositories/inboxes";
 
 /** One Prisma client and the repositories built on it. */
 export class Database {
@@ -16,6 +17,9 @@ export class Database {
   readonly sessions: Sessions;
   readonly authJobs: AuthJobs;
   readonly learnedFlows: LearnedFlows;
+  readonly mailboxes: Mailboxes;
+  readonly phoneNumbers: PhoneNumbers;
+  readonly inboundMessages: InboundMessages;
 
   constructor(
     readonly prisma: Prisma,
@@ -27,6 +31,9 @@ export class Database {
     this.sessions = new Sessions(prisma, envelope);
     this.authJobs = new AuthJobs(prisma, envelope);
     this.learnedFlows = new LearnedFlows(prisma);
+    this.mailboxes = new Mailboxes(prisma);
+    this.phoneNumbers = new PhoneNumbers(prisma);
+    this.inboundMessages = new InboundMessages(prisma, envelope);
   }
 
   static fromConfig(config: Pick<Config, "databaseUrl" | "crypto">, poolSize?: number): Database {

@@ -4,3 +4,4 @@ export { JobWaiter } from "./job-waiter";
 export { SessionCache } from "./session-cache";
 export { SingleFlight } from "./single-flight";
 export { MAINTENANCE_QUEUE, RETENTION_JOB, scheduleRetention } from "./maintenance-queue";
+export { InboxEvents, inboxChannel, notifyInbox } from "./inbox-events";

@@ -1,0 +1,129 @@
+import type { AddressInfo } from "node:net";
+import { createTransport } from "nodemailer";
+import type { SMTPServer } from "smtp-server";
+import { loadConfig } from "@authsvc/config";
+import { Database } from "@authsvc/db";
+import { freshTestDatabase, REDIS_URL } from "@authsvc/devstack";
+import { createLogger } from "@authsvc/logging";
+import { createRedis, InboxEvents, notifyInbox, redisReady } from "@authsvc/queue";
+import { createMailServer, mailboxAddressOf } from "./mail-server";
+
+const DOMAIN = "mail.test-inbox.localhost";
+const PREFIX = `mailin-test-${process.pid}`;
+let db: Database;
+let server: SMTPServer;
+let port: number;
+const publisher = createRedis(REDIS_URL, "producer", "mailin-test");
+const subscriber = createRedis(REDIS_URL, "blocking", "mailin-test-sub");
+const outcomes: string[] = [];
+
+beforeAll(async () => {
+  db = Database.fromConfig(loadConfig(await freshTestDatabase("unit_mailin")), 3);
+  await Promise.all([redisReady(publisher), redisReady(subscriber)]);
+  server = createMailServer({
+    db,
+    domain: DOMAIN,
+    maxBytes: 64 * 1024,
+    notify: (mailboxId, messageId) => notifyInbox(publisher, PREFIX, mailboxId, messageId),
+    log: createLogger("mail-in", "silent"),
+    onMessage: (outcome) => outcomes.push(outcome),
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  port = (server.server.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await Promise.all([db.close(), publisher.quit(), subscriber.quit()]);
+});
+
+const send = (message: { to: string | string[]; subject?: string; text?: string; html?: string; from?: string }) =>
+  createTransport({ host: "127.0.0.1", port, secure: false, ignoreTLS: true, tls: { rejectUnauthorized: false } }).sendMail({
+    from: message.from ?? "Acme <no-reply@acme.example>",
+    subject: "Your sign-in code",
+    ...message,
+  });
+
+async function newMailbox(local: string) {
+  const org = await db.organizations.create(`Mail org ${local}`);
+  const mailbox = await db.mailboxes.create(org.id, `${local}-${Date.now().toString(36)}@${DOMAIN}`);
+  return { org, mailbox };
+}
+
+describe("mail-in SMTP server", () => {
+  it("stores mail for a mailbox encrypted, for its organization, and wakes waiting flows at once", async () => {
+    const { org, mailbox } = await newMailbox("agent");
+    const events = new InboxEvents(subscriber, PREFIX);
+    const watch = await events.watch(mailbox.id);
+    const since = await db.inboundMessages.now();
+    const info = await send({ to: mailbox.address.toUpperCase(), text: "Your Acme code is 482913.", html: "<p>Your Acme code is <b>482913</b>.</p>" });
+    expect(info.accepted).toHaveLength(1);
+    expect(await watch.next(5000)).toBe(true);
+    await watch.close();
+
+    const [message, ...more] = await db.inboundMessages.since(org.id, { mailboxId: mailbox.id }, since);
+    expect(more).toHaveLength(0);
+    expect(message).toMatchObject({ from: "no-reply@acme.example", subject: "Your sign-in code", text: expect.stringContaining("482913") });
+    expect(message!.html).toContain("<b>482913</b>");
+    expect(message!.receivedAt.getTime()).toBeGreaterThanOrEqual(since.getTime());
+
+    const raw = await db.prisma.inboundMessage.findUniqueOrThrow({ where: { id: message!.id } });
+    expect(raw.orgId).toBe(org.id);
+    expect(raw.body).not.toMatch(/482913|sign-in|acme/i);
+    // Bound to its organization: another org's id does not decrypt it.
+    const other = await db.organizations.create("Other org");
+    await db.prisma.inboundMessage.update({ where: { id: raw.id }, data: { orgId: other.id } });
+    await expect(db.inboundMessages.since(other.id, { mailboxId: mailbox.id }, since)).rejects.toThrow();
+  });
+
+  it("delivers subaddresses (agent+site@) to the mailbox", async () => {
+    const { org, mailbox } = await newMailbox("plus");
+    const since = await db.inboundMessages.now();
+    const [local] = mailbox.address.split("@");
+    await send({ to: `${local}+shop@${DOMAIN}`, text: "Code: 1234" });
+    expect(await db.inboundMessages.since(org.id, { mailboxId: mailbox.id }, since)).toHaveLength(1);
+  });
+
+  it("refuses other domains and unknown mailboxes at RCPT, and stores nothing", async () => {
+    const before = await db.prisma.inboundMessage.count();
+    await expect(send({ to: "someone@gmail.com", text: "x" })).rejects.toMatchObject({ responseCode: 550 });
+    await expect(send({ to: `someone@sub.${DOMAIN}`, text: "x" })).rejects.toMatchObject({ responseCode: 550 });
+    await expect(send({ to: `nobody-here@${DOMAIN}`, text: "x" })).rejects.toMatchObject({ responseCode: 550 });
+    expect(await db.prisma.inboundMessage.count()).toBe(before);
+    expect(outcomes.filter((o) => o === "refused").length).toBeGreaterThanOrEqual(3);
+  });
+
+  it("takes the known recipients of a message and refuses the others", async () => {
+    const { org, mailbox } = await newMailbox("mixed");
+    const since = await db.inboundMessages.now();
+    const info = await send({ to: [mailbox.address, `ghost@${DOMAIN}`], text: "Code: 5555" });
+    expect(info.accepted).toEqual([mailbox.address]);
+    expect(info.rejected).toEqual([`ghost@${DOMAIN}`]);
+    expect(await db.inboundMessages.since(org.id, { mailboxId: mailbox.id }, since)).toHaveLength(1);
+  });
+
+  it("refuses a message above the size limit with 552", async () => {
+    const { org, mailbox } = await newMailbox("big");
+    const since = await db.inboundMessages.now();
+    await expect(send({ to: mailbox.address, text: "x".repeat(100 * 1024) })).rejects.toMatchObject({ responseCode: 552 });
+    expect(await db.inboundMessages.since(org.id, { mailboxId: mailbox.id }, since)).toHaveLength(0);
+  });
+
+  it("deletes a mailbox's messages with it", async () => {
+    const { org, mailbox } = await newMailbox("gone");
+    await send({ to: mailbox.address, text: "Code: 9999" });
+    expect(await db.mailboxes.remove(org.id, mailbox.id)).toBe(true);
+    expect(await db.prisma.inboundMessage.count({ where: { mailboxId: mailbox.id } })).toBe(0);
+    await expect(send({ to: mailbox.address, text: "again" })).rejects.toMatchObject({ responseCode: 550 });
+  });
+});
+
+describe("mailboxAddressOf", () => {
+  it("maps recipients onto mailbox addresses of the domain only", () => {
+    expect(mailboxAddressOf("Agent+Shop@Mail.Example.com", "mail.example.com")).toBe("agent@mail.example.com");
+    expect(mailboxAddressOf("agent@mail.example.com.", "mail.example.com")).toBe("agent@mail.example.com");
+    expect(mailboxAddressOf("agent@evil-mail.example.com", "mail.example.com")).toBeNull();
+    expect(mailboxAddressOf("agent@example.com", "mail.example.com")).toBeNull();
+    expect(mailboxAddressOf("+x@mail.example.com", "mail.example.com")).toBeNull();
+    expect(mailboxAddressOf("nobody", "mail.example.com")).toBeNull();
+  });
+});

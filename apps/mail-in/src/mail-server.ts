@@ -1,0 +1,110 @@
+import { simpleParser } from "mailparser";
+import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from "smtp-server";
+import type { Database } from "@authsvc/db";
+import type { Logger } from "@authsvc/logging";
+
+export interface MailServerDeps {
+  db: Database;
+  /** The mailbox domain; mail for any other domain is refused. */
+  domain: string;
+  maxBytes: number;
+  /** Tells waiting flows that a mailbox received a message. */
+  notify: (mailboxId: string, messageId: string) => Promise<void>;
+  log: Logger;
+  onMessage?: (outcome: "stored" | "refused" | "failed") => void;
+}
+
+// Recipients of one message we accept at most; a verification mail has one.
+const MAX_RECIPIENTS = 20;
+
+function smtpError(code: number, message: string): Error {
+  return Object.assign(new Error(message), { responseCode: code });
+}
+
+/** `agent+acme@domain` is delivered to `agent@domain` (subaddressing, as most mail hosts do). */
+export function mailboxAddressOf(address: string, domain: string): string | null {
+  const at = address.lastIndexOf("@");
+  if (at < 1) return null;
+  const host = address.slice(at + 1).toLowerCase().replace(/\.$/, "");
+  if (host !== domain) return null;
+  const local = address.slice(0, at).toLowerCase().split("+")[0]!;
+  return local ? `${local}@${domain}` : null;
+}
+
+/**
+ * mail-in's SMTP server: the MX of the mailbox domain. It takes mail for the mailboxes organizations
+ * created and nothing else (550 at RCPT, so the sender knows at once), parses each message, stores it
+ * encrypted per organization and mailbox, and wakes the flows waiting on that mailbox.
+ */
+export function createMailServer(deps: MailServerDeps): SMTPServer {
+  const { db, domain, log } = deps;
+  const accepted = new Map<string, Map<string, { id: string; orgId: string }>>();
+  const recipientsOf = (session: SMTPServerSession) => {
+    let map = accepted.get(session.id);
+    if (!map) accepted.set(session.id, (map = new Map()));
+    return map;
+  };
+
+  const server = new SMTPServer({
+    name: domain,
+    banner: "authsvc mail-in",
+    // Senders deliver to us as to any MX: no AUTH. TLS is ended in front of mail-in (docs/mail-in.md).
+    authOptional: true,
+    disabledCommands: ["AUTH", "STARTTLS"],
+    size: deps.maxBytes,
+    logger: false,
+    onRcptTo(address: SMTPServerAddress, session, callback) {
+      const mailboxAddress = mailboxAddressOf(address.address, domain);
+      if (!mailboxAddress) {
+        deps.onMessage?.("refused");
+        return callback(smtpError(550, `5.7.1 relaying denied: this server accepts mail for @${domain} only`));
+      }
+      const recipients = recipientsOf(session);
+      if (recipients.size >= MAX_RECIPIENTS) return callback(smtpError(452, "4.5.3 too many recipients"));
+      db.mailboxes
+        .findByAddress(mailboxAddress)
+        .then((mailbox) => {
+          if (!mailbox) {
+            deps.onMessage?.("refused");
+            return callback(smtpError(550, "5.1.1 no such mailbox"));
+          }
+          recipients.set(mailbox.id, { id: mailbox.id, orgId: mailbox.orgId });
+          callback();
+        })
+        .catch((err: unknown) => {
+          log.error({ err: String(err) }, "mailbox lookup failed");
+          callback(smtpError(451, "4.3.0 temporary failure, try again later"));
+        });
+    },
+    onData(stream, session, callback) {
+      const recipients = [...recipientsOf(session).values()];
+      simpleParser(stream, { skipImageLinks: true, skipTextToHtml: true })
+        .then(async (mail) => {
+          if ((stream as unknown as { sizeExceeded?: boolean }).sizeExceeded) {
+            deps.onMessage?.("refused");
+            return callback(smtpError(552, `5.3.4 message larger than ${deps.maxBytes} bytes`));
+          }
+          const from = mail.from?.value[0]?.address ?? (session.envelope.mailFrom ? session.envelope.mailFrom.address : "");
+          const content = { from, subject: mail.subject ?? "", text: mail.text ?? "", html: typeof mail.html === "string" ? mail.html : "" };
+          for (const mailbox of recipients) {
+            const stored = await db.inboundMessages.store(mailbox.orgId, { mailboxId: mailbox.id }, content);
+            deps.onMessage?.("stored");
+            log.info({ orgId: mailbox.orgId, mailboxId: mailbox.id, messageId: stored.id, size: mail.text?.length ?? 0 }, "mail stored");
+            await deps.notify(mailbox.id, stored.id).catch((err: unknown) => log.warn({ err: String(err) }, "waiting flows not notified"));
+          }
+          callback();
+        })
+        .catch((err: unknown) => {
+          deps.onMessage?.("failed");
+          log.error({ err: String(err) }, "mail not stored");
+          callback(smtpError(451, "4.3.0 temporary failure, try again later"));
+        })
+        .finally(() => accepted.delete(session.id));
+    },
+    onClose(session) {
+      accepted.delete(session.id);
+    },
+  });
+  server.on("error", (err) => log.warn({ err: err.message }, "SMTP connection error"));
+  return server;
+}

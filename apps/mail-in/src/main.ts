@@ -1,0 +1,72 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Counter, Registry, collectDefaultMetrics } from "prom-client";
+import { loadConfig } from "@authsvc/config";
+import { Database } from "@authsvc/db";
+import { createLogger } from "@authsvc/logging";
+import { createRedis, notifyInbox, redisReady } from "@authsvc/queue";
+import { createMailServer } from "./mail-server";
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger("mail-in", config.logLevel);
+  const db = Database.fromConfig(config, 5);
+  const redis = createRedis(config.redis.url, "producer", "mail-in");
+  await Promise.all([redisReady(redis), db.ping()]);
+
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: "authsvc_mailin_" });
+  const messages = new Counter({
+    name: "authsvc_mailin_messages_total",
+    help: "Mail mail-in stored, refused (other domain, unknown mailbox, too large) or failed to store",
+    labelNames: ["outcome"] as const,
+    registers: [registry],
+  });
+
+  const smtp = createMailServer({
+    db,
+    domain: config.mail.domain,
+    maxBytes: config.mail.maxBytes,
+    notify: (mailboxId, messageId) => notifyInbox(redis, config.redis.prefix, mailboxId, messageId),
+    log,
+    onMessage: (outcome) => messages.inc({ outcome }),
+  });
+  await new Promise<void>((resolve) => smtp.listen(config.mail.smtpPort, config.mail.smtpHost, resolve));
+  const smtpPort = (smtp.server.address() as AddressInfo).port;
+
+  let stopping = false;
+  const health = createServer(async (req, res) => {
+    if (req.url === "/metrics") {
+      res.writeHead(200, { "content-type": registry.contentType });
+      res.end(await registry.metrics());
+      return;
+    }
+    let ok: boolean | null = null;
+    if (req.url === "/healthz") ok = !stopping;
+    if (req.url === "/readyz") ok = !stopping && (await Promise.all([db.ping(), redis.ping()]).then(() => true, () => false));
+    res.writeHead(ok === null ? 404 : ok ? 200 : 503, { "content-type": "application/json" });
+    res.end(JSON.stringify({ ok: Boolean(ok) }));
+  });
+  await new Promise<void>((resolve) => health.listen(config.mail.healthPort, "0.0.0.0", resolve));
+  log.info({ smtpPort, domain: config.mail.domain, healthPort: (health.address() as AddressInfo).port }, "mail-in listening");
+
+  // Ordered: stop taking connections and let open SMTP sessions finish, then Redis and the database.
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, "shutting down");
+    const forced = setTimeout(() => process.exit(1), 30_000);
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    health.close();
+    await Promise.allSettled([redis.quit(), db.close()]);
+    clearTimeout(forced);
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`mail-in failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});
