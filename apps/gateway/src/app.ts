@@ -11,6 +11,8 @@ import type { GatewayMetrics } from "./http/metrics";
 import { rateLimit } from "./http/rate-limit";
 import { requestId } from "./http/request-id";
 import type { LoginService } from "./login/login-service";
+import { inboxRoutes } from "./inboxes/inbox-routes";
+import { smsWebhook } from "./inboxes/sms-webhook";
 import { apiRoutes } from "./routes";
 
 export interface AppDeps {
@@ -61,8 +63,10 @@ export function createApp({ config, db, redis, logins, log, metrics, isShuttingD
     res.json(openApiDocument);
   });
 
+  // Called by Twilio, authenticated by its signature rather than an API key.
+  app.use("/v1", smsWebhook(config, db, redis, log));
   app.use("/v1", authenticate(db), rateLimit(redis, config.redis.prefix, config.gateway.rateLimitPerMinute), ...jsonBody(config.gateway.maxBodyBytes));
-  app.use("/v1", apiRoutes(logins, config.gateway.waitMs, metrics));
+  app.use("/v1", apiRoutes(logins, config.gateway.waitMs, metrics), inboxRoutes(db, config.mail.domain));
   app.use(notFound);
   app.use(errorHandler(log));
   return app;

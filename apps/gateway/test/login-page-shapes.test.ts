@@ -33,7 +33,7 @@ describe("a TOTP code after the password", () => {
     const c = LOGIN_CASES.find((x) => x.name === "totp-split")!;
     const user = await newSiteUser("right-password-3", { email: true, totpSecret: newTotpSecret() });
     const res = await call("POST", "/v1/login", { key, body: body(c, user, newTotpSecret()) });
-    expect([res.status, res.body.error?.code]).toEqual([422, "invalid_credentials"]);
+    expect([res.status, res.body.error?.code]).toEqual([422, "verification_failed"]);
     expect(res.body.error.message).toBe("the site refused the one-time code: That code didn't work. Check your authenticator app.");
   });
 

@@ -6,7 +6,7 @@ import { loadConfig } from "@authsvc/config";
 import { Envelope, parseKeyRing } from "@authsvc/crypto";
 import { Database } from "@authsvc/db";
 import { createLogger } from "@authsvc/logging";
-import { AUTH_QUEUE, MAINTENANCE_QUEUE, SessionCache, SingleFlight, createRedis, redisReady, scheduleRetention, type AuthJobPayload } from "@authsvc/queue";
+import { AUTH_QUEUE, InboxEvents, MAINTENANCE_QUEUE, SessionCache, SingleFlight, createRedis, redisReady, scheduleRetention, type AuthJobPayload } from "@authsvc/queue";
 import { createLoginProcessor, recordAbandonedJob } from "./process-login-job";
 import { sweepRetention } from "./sweep-retention";
 import { createWorkerMetrics } from "./worker-metrics";
@@ -18,6 +18,8 @@ async function main(): Promise<void> {
   const db = Database.fromConfig(config, config.worker.concurrency + 2);
   const workerRedis = createRedis(config.redis.url, "blocking", "worker");
   const redis = createRedis(config.redis.url, "producer", "worker-cache");
+  // Subscriber mode takes the connection for itself: one per process, shared by every waiting login.
+  const inboxRedis = createRedis(config.redis.url, "blocking", "worker-inbox");
   const metrics = createWorkerMetrics();
   const guard = new TargetGuard(config.targets.allowRanges);
   const browser = new BrowserHost({
@@ -45,6 +47,7 @@ async function main(): Promise<void> {
     guard,
     log,
     metrics,
+    inboxEvents: new InboxEvents(inboxRedis, config.redis.prefix),
   });
   const worker = new Worker<AuthJobPayload>(AUTH_QUEUE, processor, {
     connection: workerRedis,
@@ -100,7 +103,7 @@ async function main(): Promise<void> {
     await maintenanceQueue.close();
     await browser.close();
     health.close();
-    await Promise.allSettled([workerRedis.quit(), redis.quit(), db.close()]);
+    await Promise.allSettled([workerRedis.quit(), redis.quit(), inboxRedis.quit(), db.close()]);
     clearTimeout(forced);
     log.info("worker stopped");
     process.exit(0);

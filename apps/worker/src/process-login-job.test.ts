@@ -6,7 +6,7 @@ import { Envelope, parseKeyRing } from "@authsvc/crypto";
 import { Database } from "@authsvc/db";
 import { REDIS_URL, deleteRedisPrefix, freshTestDatabase } from "@authsvc/devstack";
 import { createLogger } from "@authsvc/logging";
-import { SessionCache, SingleFlight, type AuthJobPayload } from "@authsvc/queue";
+import { InboxEvents, SessionCache, SingleFlight, type AuthJobPayload } from "@authsvc/queue";
 import { startTestSites, type TestSites } from "@authsvc/test-sites";
 import { createLoginProcessor } from "./process-login-job";
 import { createWorkerMetrics } from "./worker-metrics";
@@ -14,6 +14,7 @@ import { createWorkerMetrics } from "./worker-metrics";
 let config: ReturnType<typeof loadConfig>;
 let db: Database;
 let redis: Redis;
+let subscriber: Redis;
 let sites: TestSites;
 let browser: BrowserHost;
 let processJob: ReturnType<typeof createLoginProcessor>;
@@ -23,6 +24,7 @@ beforeAll(async () => {
   config = loadConfig(await freshTestDatabase("unit_worker"));
   db = Database.fromConfig(config, 2);
   redis = new Redis(REDIS_URL);
+  subscriber = new Redis(REDIS_URL);
   sites = await startTestSites();
   const guard = new TargetGuard(["loopback"]);
   browser = new BrowserHost({ executablePath: config.worker.chromiumPath, guard });
@@ -33,6 +35,7 @@ beforeAll(async () => {
     flight: new SingleFlight(redis, config.redis.prefix),
     log: createLogger("worker-test", "silent"),
     metrics,
+    inboxEvents: new InboxEvents(subscriber, config.redis.prefix),
   });
 });
 afterAll(async () => {
@@ -40,6 +43,7 @@ afterAll(async () => {
   await sites.close();
   await db.close();
   redis.disconnect();
+  subscriber.disconnect();
   await deleteRedisPrefix(REDIS_URL, config.redis.prefix);
 });
 

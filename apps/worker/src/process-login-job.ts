@@ -6,8 +6,9 @@ import type { SessionResponse } from "@authsvc/contracts";
 import type { Database, SecretBundle } from "@authsvc/db";
 import { type LearnedFlow, LoginFlowError, parseLearnedFlow, type PasswordLoginResult, passwordLogin, sameFlow } from "@authsvc/flows";
 import type { Logger } from "@authsvc/logging";
-import type { AuthJobPayload, SessionCache, SingleFlight } from "@authsvc/queue";
+import type { AuthJobPayload, InboxEvents, SessionCache, SingleFlight } from "@authsvc/queue";
 import { cacheExpiry } from "./session-expiry";
+import { workerInbox } from "./worker-inbox";
 import type { WorkerMetrics } from "./worker-metrics";
 
 export interface LoginJobDeps {
@@ -19,6 +20,8 @@ export interface LoginJobDeps {
   guard: TargetGuard;
   log: Logger;
   metrics: WorkerMetrics;
+  /** Wake-ups of our inboxes (mail-in, SMS webhook), for logins that wait for a code or link. */
+  inboxEvents: InboxEvents;
 }
 
 /** Learned flows are kept per login page: its origin and path (a site may have several login pages). */
@@ -43,15 +46,19 @@ function asFlowError(err: unknown, submitted: boolean): LoginFlowError {
 }
 
 export function createLoginProcessor(deps: LoginJobDeps) {
-  const { config, db, cache, flight, browser, guard, log, metrics } = deps;
+  const { config, db, cache, flight, browser, guard, log, metrics, inboxEvents } = deps;
 
   function runFlow(
+    orgId: string,
     loginUrl: string,
     identifier: string,
     secret: SecretBundle,
     learned: LearnedFlow | null,
     hooks: { onStep: (step: string) => void; beforeSubmit: () => Promise<void> },
   ): Promise<PasswordLoginResult> {
+    // A login that may wait for a message gets that wait on top of its time limit.
+    const inbox = secret.inbox ? workerInbox(db, inboxEvents, orgId, secret.inbox) : undefined;
+    const timeoutMs = config.worker.jobTimeoutMs + (inbox ? config.mfa.waitMs : 0);
     return browser.withPage(async (page) => {
       metrics.activeLogins.inc();
       let timer: NodeJS.Timeout | undefined;
@@ -59,7 +66,7 @@ export function createLoginProcessor(deps: LoginJobDeps) {
         timer = setTimeout(() => {
           reject(new LoginFlowError("timeout", "the login did not finish in time"));
           void page.browserContext().close().catch(() => undefined);
-        }, config.worker.jobTimeoutMs + HARD_STOP_GRACE_MS);
+        }, timeoutMs + HARD_STOP_GRACE_MS);
       });
       try {
         return await Promise.race([
@@ -68,12 +75,14 @@ export function createLoginProcessor(deps: LoginJobDeps) {
             {
               loginUrl,
               identifier,
-              password: secret.password!,
+              password: secret.password,
               additionalFields: secret.additionalFields,
+              inbox,
+              inboxWaitMs: config.mfa.waitMs,
               // Codes are made just in time from the decrypted secret; the secret never leaves this process.
               totp: secret.totpSecret ? () => freshTotpCode(parseTotpSecret(secret.totpSecret!)) : undefined,
             },
-            { guard, timeoutMs: config.worker.jobTimeoutMs, learned, ...hooks },
+            { guard, timeoutMs, learned, ...hooks },
           ),
           hardStop,
         ]);
@@ -91,7 +100,7 @@ export function createLoginProcessor(deps: LoginJobDeps) {
     // A fault before the browser runs (database away) is thrown as is: BullMQ retries it, and the
     // worker's `failed` handler ends the job record if no attempt is left.
     const record = await db.authJobs.claim(orgId, authJobId, attempt);
-    if (!record?.input?.password) throw new UnrecoverableError("job record or its input is missing");
+    if (!record?.input) throw new UnrecoverableError("job record or its input is missing");
     const credential = await db.credentials.find(orgId, record.credentialId);
     if (!credential) throw new UnrecoverableError("credential is missing");
     if (record.submittedAt) {
@@ -111,7 +120,7 @@ export function createLoginProcessor(deps: LoginJobDeps) {
     const learned = parseLearnedFlow(await db.learnedFlows.find(orgId, loginPage).catch(() => null));
     let result: PasswordLoginResult;
     try {
-      result = await runFlow(record.loginUrl, credential.username, record.input, learned, {
+      result = await runFlow(orgId, record.loginUrl, credential.username, record.input, learned, {
         onStep: (step) => jobLog.debug({ step }, "login step"),
         beforeSubmit: async () => {
           submitted = true;

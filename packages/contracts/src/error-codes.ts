@@ -7,6 +7,7 @@ export const ERROR_CODES = {
   invalid_json: { status: 400, meaning: "The body is not well-formed JSON." },
   unauthorized: { status: 401, meaning: "The Authorization header is missing, malformed, unknown or revoked." },
   not_found: { status: 404, meaning: "No such resource for this organization, or no such route." },
+  conflict: { status: 409, meaning: "The address or phone number is already taken (by this or another organization)." },
   payload_too_large: { status: 413, meaning: "The body is larger than the gateway accepts." },
   unsupported_media_type: { status: 415, meaning: "The body is not sent as application/json." },
   invalid_credentials: { status: 422, meaning: "The target site refused the username or password. Never retried." },
@@ -17,6 +18,10 @@ export const ERROR_CODES = {
     meaning: "The target site said the account is locked, suspended or blocked after too many attempts. Never retried.",
   },
   mfa_required: { status: 422, meaning: "The target site asked for a second factor the request gave no way to answer." },
+  verification_failed: {
+    status: 422,
+    meaning: "The target site refused the one-time code (authenticator, email or SMS) or the sign-in link (wrong, expired or used). Never retried.",
+  },
   login_unconfirmed: {
     status: 422,
     meaning: "The form was submitted but the page showed neither a signed-in state nor an error.",
@@ -30,7 +35,10 @@ export const ERROR_CODES = {
   method_not_supported: { status: 501, meaning: "The login or signup method is not available yet." },
   target_unreachable: { status: 502, meaning: "The target site could not be reached or answered with an error." },
   service_unavailable: { status: 503, meaning: "The service is starting, stopping or lost its queue; retry later." },
-  timeout: { status: 504, meaning: "The login did not finish within the service's time limit." },
+  timeout: {
+    status: 504,
+    meaning: "The login did not finish within the service's time limit, or no code or link arrived while it waited; the message names the step.",
+  },
 } as const satisfies Record<string, { status: number; meaning: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -42,6 +50,7 @@ export const LOGIN_FAILURE_CODES = [
   "captcha_blocked",
   "account_locked",
   "mfa_required",
+  "verification_failed",
   "login_unconfirmed",
   "target_not_allowed",
   "target_unreachable",

@@ -3,3 +3,4 @@ export * from "./session";
 export * from "./login-request";
 export { compileValidator, toFieldErrors, type Validator } from "./validate";
 export { openApiDocument } from "./openapi";
+export * from "./inboxes";

@@ -2,7 +2,11 @@
 export const LOGIN_METHODS = ["password", "oauth_google", "oauth_github", "magic_link", "otp_email", "otp_sms", "totp"] as const;
 export type LoginMethod = (typeof LOGIN_METHODS)[number];
 // `totp`: a password login whose second factor is an authenticator code (cred.totpSecret required).
-export const SUPPORTED_LOGIN_METHODS: readonly LoginMethod[] = ["password", "totp"];
+// `otp_email`, `magic_link`: the code or link goes to one of the org's mailboxes (cred.email).
+// `otp_sms`: the code goes to one of the org's phone numbers (cred.phone).
+export const SUPPORTED_LOGIN_METHODS: readonly LoginMethod[] = ["password", "totp", "otp_email", "magic_link", "otp_sms"];
+/** Methods whose code or link arrives in one of the service's own inboxes. */
+export const INBOX_METHODS: readonly LoginMethod[] = ["otp_email", "magic_link", "otp_sms"];
 
 export interface LoginCred {
   username?: string;
@@ -10,6 +14,8 @@ export interface LoginCred {
   password?: string;
   /** The site's TOTP secret (base32 or an otpauth://totp/ URI), for a code asked after the password. */
   totpSecret?: string;
+  /** One of the organization's phone numbers (E.164), where the site sends its SMS code. */
+  phone?: string;
 }
 
 export interface LoginRequest {
@@ -40,6 +46,7 @@ export const loginRequestSchema = {
         email: { type: "string", minLength: 3, maxLength: 320, format: "email" },
         password: { type: "string", minLength: 1, maxLength: 1024 },
         totpSecret: { type: "string", minLength: 1, maxLength: 1024 },
+        phone: { type: "string", pattern: "^\\+[1-9][0-9]{7,14}$" },
       },
     },
     domain: { type: "string", minLength: 1, maxLength: 2048, format: "uri", pattern: "^[hH][tT][tT][pP][sS]?://" },

@@ -4,3 +4,4 @@ export { Envelope, DecryptionError, rowAad } from "./envelope";
 export { mintApiKey, hashApiKey, apiKeyMatches, apiKeyLookupPrefix, API_KEY_PREFIX, type MintedApiKey } from "./api-key";
 export { fingerprint } from "./fingerprint";
 export { parseTotpSecret, totpCode, freshTotpCode, newTotpSecret, TotpSecretError, type TotpSpec } from "./totp";
+export { twilioSignature, twilioSignatureMatches } from "./twilio-signature";

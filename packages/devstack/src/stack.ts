@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, mkdirSync } from "node:fs";
 import { createServer } from "node:net";
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { applyMigrations, ensureDatabase } from "@authsvc/db";
 import { startTestSites, type TestSites } from "@authsvc/test-sites";
@@ -18,7 +19,9 @@ export interface Stack {
   gatewayUrl: string;
   sites: TestSites;
   env: Record<string, string>;
-  processes: { gateway: ChildProcess; worker: ChildProcess };
+  /** mail-in's SMTP server, where the fixture sites deliver their mail. */
+  smtp: { host: string; port: number };
+  processes: { gateway: ChildProcess; worker: ChildProcess; mailIn: ChildProcess };
   stop(): Promise<void>;
 }
 
@@ -81,32 +84,44 @@ function stopProcess(child: ChildProcess, graceMs: number): Promise<void> {
 
 /**
  * The whole service on this machine: database created and migrated, fixture sites in this process, and the
- * real gateway and worker as child processes. Used by `npm start`, the end-to-end tests and the benchmark.
+ * real gateway, worker and mail-in as child processes. Used by `npm start`, the end-to-end tests and the benchmark.
  */
 export async function startStack(options: StackOptions): Promise<Stack> {
   const env = { ...options.env };
   await ensureDatabase(env.DATABASE_URL!);
   await applyMigrations(env.DATABASE_URL!);
-  const sites = await startTestSites(options.sitesPort ?? 0);
-  env.GATEWAY_PORT = env.GATEWAY_PORT && env.GATEWAY_PORT !== "0" ? env.GATEWAY_PORT : String(await freePort());
-  env.WORKER_HEALTH_PORT = env.WORKER_HEALTH_PORT && env.WORKER_HEALTH_PORT !== "0" ? env.WORKER_HEALTH_PORT : String(await freePort());
+  const port = async (name: string) => (env[name] && env[name] !== "0" ? env[name]! : String(await freePort()));
+  env.GATEWAY_PORT = await port("GATEWAY_PORT");
+  env.WORKER_HEALTH_PORT = await port("WORKER_HEALTH_PORT");
+  env.MAIL_SMTP_HOST ??= "127.0.0.1";
+  env.MAIL_SMTP_PORT = await port("MAIL_SMTP_PORT");
+  env.MAIL_HEALTH_PORT = await port("MAIL_HEALTH_PORT");
+  // The fixture SMS site signs its webhook calls like Twilio; this stack's own token (never a real one).
+  env.TWILIO_AUTH_TOKEN ??= randomBytes(16).toString("hex");
   const host = env.GATEWAY_HOST && env.GATEWAY_HOST !== "0.0.0.0" ? env.GATEWAY_HOST : "127.0.0.1";
   const gatewayUrl = `http://${host}:${env.GATEWAY_PORT}`;
+  const smtp = { host: env.MAIL_SMTP_HOST === "0.0.0.0" ? "127.0.0.1" : env.MAIL_SMTP_HOST, port: Number(env.MAIL_SMTP_PORT) };
+  const sites = await startTestSites(options.sitesPort ?? 0, "127.0.0.1", {
+    smtp,
+    sms: { webhookUrl: `${gatewayUrl}/v1/inbound/sms`, authToken: env.TWILIO_AUTH_TOKEN },
+  });
 
   const worker = launch("worker", "apps/worker/src/main.ts", env, options.logs);
   const gateway = launch("gateway", "apps/gateway/src/main.ts", env, options.logs);
+  const mailIn = launch("mail-in", "apps/mail-in/src/main.ts", env, options.logs);
   const stop = async () => {
-    await Promise.all([stopProcess(gateway, 15_000), stopProcess(worker, 30_000)]);
+    await Promise.all([stopProcess(gateway, 15_000), stopProcess(worker, 30_000), stopProcess(mailIn, 15_000)]);
     await sites.close();
   };
   try {
     await Promise.all([
       waitForHttp(`${gatewayUrl}/readyz`, gateway, "gateway", 60_000),
       waitForHttp(`http://127.0.0.1:${env.WORKER_HEALTH_PORT}/readyz`, worker, "worker", 60_000),
+      waitForHttp(`http://127.0.0.1:${env.MAIL_HEALTH_PORT}/readyz`, mailIn, "mail-in", 60_000),
     ]);
   } catch (err) {
     await stop();
     throw err;
   }
-  return { gatewayUrl, sites, env, processes: { gateway, worker }, stop };
+  return { gatewayUrl, sites, env, smtp, processes: { gateway, worker, mailIn }, stop };
 }

@@ -23,6 +23,12 @@ export function testStackEnv(name: string, overrides: Record<string, string> = {
     JOB_BACKOFF_MS: "300",
     WORKER_CONCURRENCY: "2",
     RATE_LIMIT_PER_MINUTE: "100000",
+    MAIL_DOMAIN: "mail.localhost",
+    MAIL_SMTP_HOST: "127.0.0.1",
+    MAIL_SMTP_PORT: "0",
+    MAIL_HEALTH_PORT: "0",
+    // Codes arrive in well under a second here; "no message arrived" tests wait this long.
+    MFA_WAIT_MS: "6000",
     ...randomKeyEnv(),
     ...overrides,
   };

@@ -3,3 +3,4 @@ export { parseLearnedFlow, sameFlow, type LearnedFlow } from "./login/learned-fl
 export type { FlowStep } from "./login/perform-step";
 export { LoginFlowError } from "./flow-error";
 export { Deadline } from "./deadline";
+export { awaitVerification, type Inbox, type InboxMessage } from "./mail/await-verification";

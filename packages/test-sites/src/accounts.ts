@@ -1,6 +1,8 @@
 import { parseTotpSecret, totpCode, type TotpSpec } from "@authsvc/crypto";
 import { randomBytes } from "node:crypto";
 
+export type Delivery = "ok" | "expired" | "lost";
+
 /** The fixture sites' own user database, sessions and a count of every login attempt (per site and user). */
 export class Accounts {
   private readonly users = new Map<string, string>();
@@ -9,12 +11,26 @@ export class Accounts {
 
   private readonly locked = new Set<string>();
   private readonly totpSecrets = new Map<string, TotpSpec>();
+  private readonly deliveries = new Map<string, Delivery>();
 
-  addUser(username: string, password: string, options: { locked?: boolean; totpSecret?: string } = {}): void {
+  addUser(username: string, password: string, options: { locked?: boolean; totpSecret?: string; delivery?: Delivery } = {}): void {
     this.users.set(username, password);
     if (options.locked) this.locked.add(username);
     else this.locked.delete(username);
     if (options.totpSecret) this.totpSecrets.set(username, parseTotpSecret(options.totpSecret));
+    this.deliveries.set(username, options.delivery ?? "ok");
+  }
+
+  hasUser(username: string): boolean {
+    return this.users.has(username);
+  }
+
+  /**
+   * How the sites' codes and links reach this user: `ok`; `expired` (sent, but the site takes it as
+   * expired); `lost` (never arrives).
+   */
+  deliveryFor(username: string): Delivery {
+    return this.deliveries.get(username) ?? "ok";
   }
 
   /** Whether a code is the user's current TOTP code (or the one before or after, as sites allow). */
@@ -26,10 +42,16 @@ export class Accounts {
 
   /** Counts the attempt, then checks the account: a locked one is refused whatever the password. */
   check(site: string, username: string, password: string): "ok" | "wrong" | "locked" {
+    this.noteAttempt(site, username);
+    if (this.locked.has(username)) return "locked";
+    // A passwordless user (codes and links only) has no password anyone could type.
+    return password !== "" && this.users.get(username) === password ? "ok" : "wrong";
+  }
+
+  /** Counts a login attempt that has no password (a code or link was asked for). */
+  noteAttempt(site: string, username: string): void {
     const key = `${site}\n${username}`;
     this.attempts.set(key, (this.attempts.get(key) ?? 0) + 1);
-    if (this.locked.has(username)) return "locked";
-    return this.users.has(username) && this.users.get(username) === password ? "ok" : "wrong";
   }
 
   attempt(site: string, username: string, password: string): boolean {

@@ -9,13 +9,15 @@ import { flakyLogin } from "./sites/flaky-login";
 import { slowLogin } from "./sites/slow-login";
 import { lockoutRedirect } from "./sites/lockout-redirect";
 import { noticeDelayedSubmit } from "./sites/notice-delayed-submit";
-import { caseRouters, LOGIN_CASES } from "./cases";
+import { caseRouters, LOGIN_CASES, SENT_CODE_CASES } from "./cases";
+import { Outbox, type OutboxConfig } from "./outbox";
 
 export const DEMO_USER = { username: "demo", email: "demo@example.test", password: "demo-password" };
 
 export interface TestSites {
   url: string;
   accounts: Accounts;
+  outbox: Outbox;
   close(): Promise<void>;
 }
 
@@ -23,7 +25,7 @@ export interface TestSites {
  * Local websites that behave like real ones. `/__fixture/*` is the tests' control surface: add users and
  * read how many login attempts a user made on each site.
  */
-export function createTestSitesApp(accounts = new Accounts()) {
+export function createTestSitesApp(accounts = new Accounts(), outbox = new Outbox()) {
   accounts.addUser(DEMO_USER.username, DEMO_USER.password);
   accounts.addUser(DEMO_USER.email, DEMO_USER.password); // for the pages whose field wants an email address
   const app = express();
@@ -31,15 +33,24 @@ export function createTestSitesApp(accounts = new Accounts()) {
   app.get("/", (req, res) => {
     const here = `http://${req.headers.host ?? "127.0.0.1"}`;
     const items = LOGIN_CASES.map((c) => `<li><a href="${escapeHtml(c.url(here))}">${escapeHtml(c.name)}</a> — ${escapeHtml(c.expect)}</li>`);
+    const sentCodes = SENT_CODE_CASES.map((c) => `<li><a href="/cases/${c.name}/login">${c.name}</a> (${c.method}) — ${escapeHtml(c.expect)}</li>`);
     res.type("html").send(page("Fixture sites", `<h1>Fixture login pages</h1><p>User <code>${DEMO_USER.username}</code>, password
-<code>${DEMO_USER.password}</code>, or <code>${DEMO_USER.email}</code> where the field wants an email address.</p><ul>${items.join("")}</ul>`));
+<code>${DEMO_USER.password}</code>, or <code>${DEMO_USER.email}</code> where the field wants an email address.</p><ul>${items.join("")}</ul>
+<h2>Codes and links sent to the service's inbox</h2><p>Create a mailbox (<code>POST /v1/mailboxes</code>) or register a number
+(<code>POST /v1/phone-numbers</code>), add a user with that address or number (<code>POST /__fixture/users</code>), then log in.</p><ul>${sentCodes.join("")}</ul>`));
   });
   let redesignVersion = 1;
   app.use(classicForm(accounts), spaToken(accounts), failurePages(), flakyLogin(), slowLogin(accounts), lockoutRedirect(accounts), noticeDelayedSubmit());
-  app.use(caseRouters(accounts, () => redesignVersion));
+  app.use(caseRouters(accounts, () => redesignVersion, outbox));
   app.post("/__fixture/users", json(), (req, res) => {
-    const { username, password, locked, totpSecret } = req.body as { username: string; password: string; locked?: boolean; totpSecret?: string };
-    accounts.addUser(username, password, { locked: locked === true, totpSecret });
+    const { username, password, locked, totpSecret, delivery } = req.body as {
+      username: string;
+      password?: string;
+      locked?: boolean;
+      totpSecret?: string;
+      delivery?: "ok" | "expired" | "lost";
+    };
+    accounts.addUser(username, password ?? "", { locked: locked === true, totpSecret, delivery });
     res.status(204).end();
   });
   app.post("/__fixture/redesign", json(), (req, res) => {
@@ -49,17 +60,18 @@ export function createTestSitesApp(accounts = new Accounts()) {
   app.get("/__fixture/attempts/:username", (req, res) => {
     res.json(accounts.attemptsFor(req.params.username));
   });
-  return { app, accounts };
+  return { app, accounts, outbox };
 }
 
-export function startTestSites(port = 0, host = "127.0.0.1"): Promise<TestSites> {
-  const { app, accounts } = createTestSitesApp();
+export function startTestSites(port = 0, host = "127.0.0.1", outboxConfig: OutboxConfig = {}): Promise<TestSites> {
+  const { app, accounts, outbox } = createTestSitesApp(new Accounts(), new Outbox(outboxConfig));
   return new Promise((resolve, reject) => {
     const server: Server = app.listen(port, host, () => {
       const { port: bound } = server.address() as AddressInfo;
       resolve({
         url: `http://${host}:${bound}`,
         accounts,
+        outbox,
         close: () =>
           new Promise((done) => {
             server.close(() => done());

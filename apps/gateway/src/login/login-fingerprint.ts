@@ -17,9 +17,12 @@ export function loginFingerprint(key: Buffer, orgId: string, cmd: LoginCommand):
     cmd.siteOrigin,
     cmd.method,
     cmd.identifier,
-    cmd.password,
+    cmd.password ?? "",
     canonicalJson(cmd.additionalFields ?? {}),
     // A session that took a second factor is not served to a caller who cannot give it.
     cmd.totpSecret ?? "",
+    // …nor one whose code went to another inbox.
+    cmd.email ?? "",
+    cmd.phone ?? "",
   ]);
 }

@@ -3,7 +3,7 @@ import type { TargetGuard } from "@authsvc/browser";
 import type { Config } from "@authsvc/config";
 import { isErrorCode, type JobResource, type SessionResponse } from "@authsvc/contracts";
 import { newId } from "@authsvc/crypto";
-import type { Database } from "@authsvc/db";
+import type { Database, SecretBundle } from "@authsvc/db";
 import { enqueueLogin, type AuthJobPayload, type JobWaiter, type SessionCache, type SingleFlight } from "@authsvc/queue";
 import { ApiError } from "../http/api-error";
 import { loginFingerprint } from "./login-fingerprint";
@@ -29,7 +29,34 @@ export class LoginService {
   /** How long a flight may be claimed: every attempt, its backoff, and room to wait in the queue. */
   private flightTtlMs(): number {
     const { attempts, jobTimeoutMs, backoffMs } = this.deps.config.worker;
-    return attempts * (jobTimeoutMs + 5000) + backoffMs * 2 ** attempts + 5 * 60_000;
+    return attempts * (jobTimeoutMs + this.deps.config.mfa.waitMs + 5000) + backoffMs * 2 ** attempts + 5 * 60_000;
+  }
+
+  /**
+   * Our inbox for the site's code or link. The inbox methods need one of the org's mailboxes or phone
+   * numbers (400 otherwise); a password login takes one when the credential's email or phone is ours, so a
+   * site that asks for an emailed code after the password gets it answered.
+   */
+  private async inboxFor(orgId: string, cmd: LoginCommand): Promise<SecretBundle["inbox"]> {
+    const { db } = this.deps;
+    if (cmd.method === "otp_sms" || (cmd.phone && cmd.method !== "otp_email" && cmd.method !== "magic_link")) {
+      const phone = await db.phoneNumbers.findForOrg(orgId, cmd.phone!);
+      if (phone) return { kind: "sms", phoneNumberId: phone.id, number: phone.number };
+      if (cmd.method === "otp_sms") {
+        throw ApiError.invalid([{ field: "/cred/phone", message: "is not one of this organization's phone numbers (POST /v1/phone-numbers)" }]);
+      }
+    }
+    if (cmd.email) {
+      const domain = this.deps.config.mail.domain;
+      const mailbox = cmd.email.toLowerCase().endsWith(`@${domain}`) ? await db.mailboxes.findForOrg(orgId, cmd.email) : null;
+      if (mailbox) return { kind: "email", mailboxId: mailbox.id, address: mailbox.address };
+      if (cmd.method === "otp_email" || cmd.method === "magic_link") {
+        throw ApiError.invalid([
+          { field: "/cred/email", message: `is not one of this organization's mailboxes on ${domain}; the service reads the code from its own inbox (POST /v1/mailboxes)` },
+        ]);
+      }
+    }
+    return undefined;
   }
 
   async login(orgId: string, cmd: LoginCommand, waitMs: number, requestId: string): Promise<LoginAnswer> {
@@ -43,6 +70,7 @@ export class LoginService {
     // Checked only when a browser is about to go there: a cache hit contacts nobody.
     const verdict = await guard.check(cmd.loginUrl);
     if (!verdict.allowed) throw new ApiError(verdict.code, `Target refused: ${verdict.reason}.`);
+    const inbox = await this.inboxFor(orgId, cmd);
 
     const ownId = newId("job");
     const jobId = (await flight.claim(orgId, fp, ownId, this.flightTtlMs())) ?? ownId;
@@ -66,7 +94,7 @@ export class LoginService {
             fingerprint: fp,
             useCache: cmd.useCache,
             requestId,
-            input: { password: cmd.password, additionalFields: cmd.additionalFields, totpSecret: cmd.totpSecret },
+            input: { password: cmd.password, additionalFields: cmd.additionalFields, totpSecret: cmd.totpSecret, inbox },
           },
           ownId,
         );

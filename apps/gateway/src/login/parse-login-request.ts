@@ -1,4 +1,4 @@
-import { compileValidator, loginRequestSchema, SUPPORTED_LOGIN_METHODS, type LoginMethod, type LoginRequest } from "@authsvc/contracts";
+import { compileValidator, INBOX_METHODS, loginRequestSchema, SUPPORTED_LOGIN_METHODS, type LoginMethod, type LoginRequest } from "@authsvc/contracts";
 import { parseTotpSecret, TotpSecretError } from "@authsvc/crypto";
 import { ApiError } from "../http/api-error";
 
@@ -9,7 +9,12 @@ export interface LoginCommand {
   loginUrl: string;
   siteOrigin: string;
   identifier: string;
-  password: string;
+  /** Absent only for methods whose code or link arrives in our inbox (a site may not ask for one). */
+  password?: string;
+  /** Where a code or link by email is read: one of the org's mailboxes (checked by the login service). */
+  email?: string;
+  /** Where a code by SMS is read: one of the org's phone numbers (checked by the login service). */
+  phone?: string;
   /** As the caller sent it; checked to be a readable TOTP secret. */
   totpSecret?: string;
   collectionId?: string;
@@ -32,11 +37,19 @@ export function parseLoginRequest(body: unknown): LoginCommand {
     throw new ApiError("method_not_supported", `Login method "${method}" is not available yet; supported: ${SUPPORTED_LOGIN_METHODS.join(", ")}.`);
   }
 
-  const identifier = req.cred.username ?? req.cred.email;
+  const { cred } = req;
+  // What the site's form is given to identify the account; an SMS login may know it by phone number only.
+  const identifier = cred.username ?? cred.email ?? (method === "otp_sms" ? cred.phone : undefined);
+  // The mailbox a code or link goes to: cred.email, or a username that is an email address.
+  const email = cred.email ?? (cred.username && /^[^@\s]+@[^@\s]+$/.test(cred.username) ? cred.username : undefined);
   const missing = [];
   if (!identifier) missing.push({ field: "/cred/username", message: `is required for login_method ${method} (or cred.email)` });
-  if (!req.cred.password) missing.push({ field: "/cred/password", message: `is required for login_method ${method}` });
-  if (method === "totp" && !req.cred.totpSecret) missing.push({ field: "/cred/totpSecret", message: "is required for login_method totp" });
+  if (!cred.password && !INBOX_METHODS.includes(method)) missing.push({ field: "/cred/password", message: `is required for login_method ${method}` });
+  if (method === "totp" && !cred.totpSecret) missing.push({ field: "/cred/totpSecret", message: "is required for login_method totp" });
+  if ((method === "otp_email" || method === "magic_link") && !email) {
+    missing.push({ field: "/cred/email", message: `is required for login_method ${method}: one of your mailboxes (POST /v1/mailboxes)` });
+  }
+  if (method === "otp_sms" && !cred.phone) missing.push({ field: "/cred/phone", message: "is required for login_method otp_sms: one of your phone numbers (POST /v1/phone-numbers)" });
   if (missing.length) throw ApiError.invalid(missing);
 
   if (req.cred.totpSecret !== undefined) {
@@ -62,8 +75,10 @@ export function parseLoginRequest(body: unknown): LoginCommand {
     loginUrl: url.toString(),
     siteOrigin: url.origin,
     identifier: identifier!,
-    password: req.cred.password!,
-    totpSecret: req.cred.totpSecret,
+    password: cred.password,
+    email,
+    phone: cred.phone,
+    totpSecret: cred.totpSecret,
     collectionId: req.collectionId,
     additionalFields: req.additionalFields,
     useCache: req.useCache ?? true,

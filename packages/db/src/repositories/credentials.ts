@@ -6,6 +6,8 @@ export interface SecretBundle {
   password?: string;
   totpSecret?: string;
   additionalFields?: Record<string, string | number | boolean>;
+  /** Our inbox where the site sends its code or link: a mailbox (email) or a phone number (SMS). */
+  inbox?: { kind: "email"; mailboxId: string; address: string } | { kind: "sms"; phoneNumberId: string; number: string };
 }
 
 export interface CredentialIdentity {

@@ -75,3 +75,22 @@ export function loginBody(site: "classic" | "spa", user: { username: string; pas
 export async function redesignFixture(version: 1 | 2): Promise<void> {
   await fetch(`${sitesUrl()}/__fixture/redesign`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ version }) });
 }
+
+/**
+ * A user of the fixture sites known by one of our inboxes (a mailbox address or phone number), without a
+ * password unless given. `delivery` decides what the sites' codes and links do (see Accounts.deliveryFor).
+ */
+export async function newInboxUser(username: string, options: { password?: string; delivery?: "ok" | "expired" | "lost" } = {}): Promise<void> {
+  const res = await fetch(`${sitesUrl()}/__fixture/users`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username, password: options.password ?? "", delivery: options.delivery ?? "ok" }),
+  });
+  if (res.status !== 204) throw new Error(`fixture refused the user: ${res.status}`);
+}
+
+let phoneSeq = 0;
+/** A fresh E.164 number in the 555 range, unique to this test process. */
+export function newPhoneNumber(): string {
+  return `+1415${String(process.pid % 1000).padStart(3, "0")}${String(++phoneSeq + (Date.now() % 10_000)).padStart(4, "0").slice(-4)}`;
+}

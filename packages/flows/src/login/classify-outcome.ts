@@ -52,6 +52,9 @@ const LOCKED =
 const CAPTCHA = /captcha|not a robot|kein roboter|pas un robot|no soy un robot|n[aã]o sou um rob[oô]|non sono un robot|geen robot/i;
 const CREDENTIALS_REFUSED =
   /invalid|incorrect|wrong|not recogni[sz]ed|doesn.t match|does not match|no account|not found|unknown user|ung[uü]ltig|falsch|nicht korrekt|nicht gefunden|invalide|erron|introuvable|inv[aá]lid|no v[aá]lid|no coincide|errad|errat|non valid|non corrett|onjuist|ongeldig|verkeerd|niet gevonden/i;
+// A code or link the site no longer takes.
+const EXPIRED =
+  /expired|no longer valid|already (been )?used|invalid (sign.?in )?(link|code|token)|abgelaufen|nicht mehr g[uü]ltig|expir[ée]|plus valide|caducad|expirad|scadut|verlopen/i;
 const REFUSAL = /failed|denied|try again|not allowed|fehlgeschlagen|[ée]chec|[ée]chou[ée]|fall[oó]|fallid|falhou|non riuscito|mislukt/i;
 
 /** The code a message of the site stands for, or null when it is not a refusal. */
@@ -73,8 +76,10 @@ export interface ClassifyOptions {
   documentStatus?: () => number;
   /** Messages of JavaScript dialogs (alert, confirm) the page opened since the submit. */
   dialogs?: () => string[];
-  /** Answers a one-time-code prompt (TOTP), when the request brought a way to; else it is mfa_required. */
+  /** Answers a one-time-code prompt (TOTP, or a code from our inbox), when the request brought a way to; else it is mfa_required. */
   answerOtp?: (prompt: FrameScan) => Promise<void>;
+  /** Answers "check your email": waits for the sign-in link in our mailbox and opens it in this page. */
+  answerLink?: () => Promise<void>;
   onStep?: (step: string) => void;
   settleMs?: number;
 }
@@ -105,6 +110,7 @@ export async function classifyOutcome(
   let lastPasswordShown = true;
   let unsettled: string | null = null;
   let otpAnswered = false;
+  let linkOpened = false;
   const seenMessages = new Set(before.messages);
   const seenSentences = new Set(before.sentences);
   const status = () => options.documentStatus?.() ?? 0;
@@ -116,7 +122,15 @@ export async function classifyOutcome(
       const signals = mergeSignals(scans);
       lastPasswordShown = signals.passwordShown;
       const fresh = [...signals.messages.filter((m) => !seenMessages.has(m)), ...(options.dialogs?.() ?? [])];
-      const refusals = fresh.map((m) => ({ m, code: refusalCode(m) })).filter((r) => r.code !== null);
+      // Once a code was typed or a link opened, a refusal is of that code or link, not of the password.
+      const afterFactor = otpAnswered || linkOpened;
+      const refusalOf = (m: string): LoginFailureCode | null => {
+        const code = refusalCode(m);
+        if (!afterFactor) return code;
+        if (code === "invalid_credentials" || (code !== "account_locked" && EXPIRED.test(m))) return "verification_failed";
+        return code;
+      };
+      const refusals = fresh.map((m) => ({ m, code: refusalOf(m) })).filter((r) => r.code !== null);
       const locked = refusals.find((r) => r.code === "account_locked");
       if (locked) return { kind: "failure", code: "account_locked", message: locked.m };
       if (signals.captcha || refusals.some((r) => r.code === "captcha_blocked")) {
@@ -126,7 +140,7 @@ export async function classifyOutcome(
       if (!signals.passwordShown && signals.otpPrompt) {
         const prompt = scans.find((s) => s.reading.otp.length > 0);
         if (otpAnswered && fresh.length > 0) {
-          return { kind: "failure", code: "invalid_credentials", message: `the site refused the one-time code: ${fresh[0]}` };
+          return { kind: "failure", code: "verification_failed", message: `the site refused the one-time code: ${fresh[0]}` };
         }
         if (!otpAnswered && prompt && options.answerOtp) {
           otpAnswered = true;
@@ -138,13 +152,26 @@ export async function classifyOutcome(
         }
         if (!otpAnswered) return { kind: "failure", code: "mfa_required", message: "the site asked for a one-time code" };
       }
-      if (!stillAsking && signals.confirmByEmail) {
-        return { kind: "failure", code: "mfa_required", message: "the site asked to confirm the sign-in by email" };
+      if (!stillAsking && signals.confirmByEmail && !signals.otpPrompt) {
+        if (!linkOpened && options.answerLink) {
+          linkOpened = true;
+          for (const m of signals.messages) seenMessages.add(m);
+          for (const t of scans.flatMap((x) => sentencesOf(x.reading.text))) seenSentences.add(t);
+          await options.answerLink();
+          successSeen = false;
+          stopAt = until();
+          continue;
+        }
+        if (!linkOpened) return { kind: "failure", code: "mfa_required", message: "the site asked to confirm the sign-in by email" };
       }
-      if (stillAsking && refusals.length > 0) return { kind: "failure", code: "invalid_credentials", message: refusals[0]!.m };
+      const refusedCode = afterFactor ? "verification_failed" : "invalid_credentials";
+      if (stillAsking && refusals.length > 0) {
+        const code = refusals[0]!.code === "account_locked" ? "account_locked" : refusedCode;
+        return { kind: "failure", code, message: refusals[0]!.m };
+      }
       if (stillAsking && fresh.length > 0) {
         // A message without refusal words ("Checking…") counts once the page has settled on it.
-        if (unsettled === fresh[0]) return { kind: "failure", code: "invalid_credentials", message: fresh[0]! };
+        if (unsettled === fresh[0]) return { kind: "failure", code: refusedCode, message: fresh[0]! };
         unsettled = fresh[0]!;
         continue;
       }
@@ -171,15 +198,15 @@ export async function classifyOutcome(
         const said = scans
           .flatMap((s) => sentencesOf(s.reading.text))
           .filter((t) => !seenSentences.has(t))
-          .map((t) => ({ t, code: refusalCode(t) }))
-          .find((r) => r.code === "account_locked" || r.code === "invalid_credentials");
+          .map((t) => ({ t, code: refusalOf(t) }))
+          .find((r) => r.code === "account_locked" || r.code === "invalid_credentials" || r.code === "verification_failed");
         if (said) return { kind: "failure", code: said.code!, message: said.t };
       }
       if (!stillAsking && status() >= 500) {
         return { kind: "failure", code: "target_unreachable", message: `the site answered the login with HTTP ${status()}` };
       }
       let success = false;
-      if (!stillAsking && !signals.otpPrompt && !answer && scans.unreadable === 0 && (status() === 0 || status() < 400)) {
+      if (!stillAsking && !signals.otpPrompt && !signals.confirmByEmail && !answer && scans.unreadable === 0 && (status() === 0 || status() < 400)) {
         const cookies = await cookieFingerprint(context).catch(() => before.cookies);
         success = cookies !== before.cookies || signals.storage !== before.storage;
       }

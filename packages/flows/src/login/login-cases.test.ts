@@ -94,7 +94,7 @@ describe("TOTP after the password", () => {
     const c = LOGIN_CASES.find((x) => x.name === name)!;
     const user = userFor(c);
     const err = await failureOf(login(c, { ...user, totpSecret: newTotpSecret() }));
-    expect([err.code, err.message]).toEqual(["invalid_credentials", "the site refused the one-time code: That code didn't work. Check your authenticator app."]);
+    expect([err.code, err.message]).toEqual(["verification_failed", "the site refused the one-time code: That code didn't work. Check your authenticator app."]);
   });
 });
 

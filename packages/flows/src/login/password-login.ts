@@ -2,6 +2,7 @@ import { captureState, guardRequests, type Page, type TargetGuard } from "@auths
 import type { SessionResponse } from "@authsvc/contracts";
 import { Deadline, sleep } from "../deadline";
 import { LoginFlowError } from "../flow-error";
+import { awaitVerification, type Inbox } from "../mail/await-verification";
 import { classifyOutcome, refusalCode, type SessionSnapshot, snapshotSession } from "./classify-outcome";
 import { extraKeysOf, type LearnedFlow } from "./learned-flow";
 import { type FlowStep, performStep, type StepValues, submitsPassword, typeCode } from "./perform-step";
@@ -11,10 +12,15 @@ import { type FrameScan, mergeSignals, scanPage } from "./scan-page";
 export interface PasswordLoginInput {
   loginUrl: string;
   identifier: string;
-  password: string;
+  /** Absent for sites that take only the email (or phone) and send a code or link. */
+  password?: string;
   additionalFields?: Record<string, string | number | boolean>;
   /** Gives a TOTP code just in time, for a site that asks for one after the password. */
   totp?: () => Promise<string>;
+  /** Our mailbox or phone number, where the site sends its code or sign-in link. */
+  inbox?: Inbox;
+  /** How long to wait for that message (default 2 minutes); then the login ends in `timeout`. */
+  inboxWaitMs?: number;
 }
 
 export interface FlowOptions {
@@ -45,6 +51,9 @@ const OPENER_PATIENCE_MS = 700;
 const MESSAGE_SETTLE_MS = 1000;
 // A submit button disabled until the site validated the fields may take this long to enable.
 const SUBMIT_ENABLE_WAIT_MS = 2000;
+// Words of a code prompt that say the code was sent by email or SMS, or that it comes from an app.
+const MESSAGE_WORDS = /e-?mail|inbox|sms|text message|texted|phone|mobile|we (just )?sent|gesendet|geschickt|envoy|enviad|inviat|verzonden|verstuurd/i;
+const APP_WORDS = /authenticator|authentication app|auth app|totp|google auth|authy/i;
 // A learned step's element may take this long to appear (the first one: as long as a form may take).
 const REPLAY_STEP_WAIT_MS = 3000;
 
@@ -58,20 +67,22 @@ function navigationFailure(err: unknown): LoginFlowError {
 class LoginRun {
   readonly steps: FlowStep[] = [];
   before: SessionSnapshot | null = null;
-  /** The step that sent the password. */
+  /** The step that sent the password (or, without one, the email or phone number). */
   submitStep: FlowStep | null = null;
+  /** When that step was about to go out, on the inbox's clock: messages from then on are the site's answer. */
+  since: Date | null = null;
   private readonly values: StepValues;
   private readonly extraKeys: string[];
 
   constructor(
     private readonly page: Page,
-    input: PasswordLoginInput,
+    private readonly input: PasswordLoginInput,
     private readonly options: FlowOptions,
     private readonly deadline: Deadline,
     /** Called just before the password is sent (after the session snapshot). */
     private readonly onSubmit: () => void,
   ) {
-    this.values = { identifier: input.identifier, password: input.password, additionalFields: input.additionalFields ?? {} };
+    this.values = { identifier: input.identifier, password: input.password ?? "", additionalFields: input.additionalFields ?? {} };
     this.extraKeys = Object.keys(this.values.additionalFields).sort();
   }
 
@@ -85,6 +96,7 @@ class LoginRun {
       this.step(name);
       if (submitsPassword(step)) {
         this.before = await snapshotSession(this.page.browserContext(), this.page, this.values.identifier);
+        this.since = (await this.input.inbox?.mark()) ?? null;
         await this.options.beforeSubmit?.();
         this.submitStep = step;
         this.onSubmit();
@@ -94,9 +106,17 @@ class LoginRun {
     return done;
   }
 
-  /** Whether a learned flow can be tried: it fills exactly the extra fields this request brings. */
+  private get hasPassword(): boolean {
+    return this.values.password !== "";
+  }
+
+  /**
+   * Whether a learned flow can be tried: it fills exactly the extra fields this request brings, and types
+   * a password only when the request has one.
+   */
   fits(flow: LearnedFlow): boolean {
-    return extraKeysOf(flow).join("\n") === this.extraKeys.join("\n");
+    const typesPassword = flow.steps.some((s) => s.action === "type" && s.value === "password");
+    return extraKeysOf(flow).join("\n") === this.extraKeys.join("\n") && typesPassword === this.hasPassword;
   }
 
   /**
@@ -151,7 +171,14 @@ class LoginRun {
         lastProgress = Date.now();
         continue;
       }
-      if (login) return this.fillAndSubmit(login, scans);
+      if (login) {
+        if (!this.hasPassword) {
+          throw new LoginFlowError("form_not_found", "the page asks for a password and the request gave none; this method needs a page that sends a code or link");
+        }
+        return this.fillAndSubmit(login, scans);
+      }
+      // Email (or phone) only, and no password to give: this form asks the site to send a code or link.
+      if (identifierOnly && !this.hasPassword) return this.fillAndSubmit(identifierOnly, scans);
       if (identifierOnly) {
         if (identifierSubmits > 0) {
           // The site refused the username: refusal words at once, any other message once it stayed a while.
@@ -221,17 +248,17 @@ class LoginRun {
       await this.perform({ action: "extra", key: name, frame: where.key, path: where.reading.extras[name]! }, `fill additional field ${name}`);
     }
     if (reading.remember) await this.perform({ action: "check", purpose: "remember", frame: key, path: reading.remember }, "tick remember me");
-    await this.perform({ action: "type", value: "password", frame: key, path: reading.password! }, "type password");
-    if (!(await this.press("submit", key, reading.submit, reading.password!))) {
+    if (reading.password) await this.perform({ action: "type", value: "password", frame: key, path: reading.password }, "type password");
+    if (!(await this.press("submit", key, reading.submit, reading.password ?? reading.identifier!))) {
       throw new LoginFlowError("form_not_found", "the login form went away before it could be submitted");
     }
   }
 }
 
-/** Types a fresh TOTP code into the prompt and sends it (by its button, or Enter in the last box). */
-async function answerOtp(page: Page, prompt: FrameScan, totp: () => Promise<string>, step: (name: string) => void): Promise<void> {
+/** Types a fresh code into the prompt and sends it (by its button, or Enter in the last box). */
+async function answerOtp(page: Page, prompt: FrameScan, source: () => Promise<string>, step: (name: string) => void): Promise<void> {
   const { key, reading } = prompt;
-  const code = await totp();
+  const code = await source();
   step(reading.otp.length > 1 ? `type one-time code (${reading.otp.length} boxes)` : "type one-time code");
   if (!(await typeCode(page, key, reading.otp, code))) return;
   // Some pages send the code themselves once the last box is filled; the button may be gone by then.
@@ -246,7 +273,7 @@ async function answerOtp(page: Page, prompt: FrameScan, totp: () => Promise<stri
  * username or the password (an id like "#avatar-ada") loses the marker, or the whole flow.
  */
 function keepable(flow: LearnedFlow, input: PasswordLoginInput): LearnedFlow | null {
-  const secrets = [input.identifier, input.password].filter((v) => v.length >= 3).map((v) => v.toLowerCase());
+  const secrets = [input.identifier, input.password ?? ""].filter((v) => v.length >= 3).map((v) => v.toLowerCase());
   const holds = (value: unknown) => secrets.some((secret) => JSON.stringify(value).toLowerCase().includes(secret));
   if (holds(flow.steps)) return null;
   return holds(flow.signedIn) ? { ...flow, signedIn: null } : flow;
@@ -330,11 +357,33 @@ export async function passwordLogin(page: Page, input: PasswordLoginInput, optio
 
   step("read verdict");
   const sent = run.submitStep;
+  const siteHost = new URL(input.loginUrl).hostname;
+  const fromInbox = (inbox: Inbox, wanted: "code" | "link") => async () => {
+    step(`wait for the sign-in ${wanted} ${inbox.kind === "email" ? "by email" : "by SMS"}`);
+    const since = run.since ?? (await inbox.mark());
+    return awaitVerification(inbox, wanted, since, siteHost, Math.min(input.inboxWaitMs ?? 120_000, deadline.remaining()));
+  };
+  // A prompt that speaks of an email or text message is answered from our inbox; one that speaks of an
+  // authenticator app (or says nothing) with the TOTP secret, when the request gave one.
+  const codeSource = (prompt: FrameScan): (() => Promise<string>) | null => {
+    const inbox = input.inbox ? fromInbox(input.inbox, "code") : null;
+    const byMessage = MESSAGE_WORDS.test(prompt.reading.text) && !APP_WORDS.test(prompt.reading.text);
+    return (byMessage ? (inbox ?? input.totp) : (input.totp ?? inbox)) ?? null;
+  };
   const outcome = await classifyOutcome(context, page, run.before!, deadline, {
     identifier: input.identifier,
     submitted: sent ? { frame: sent.frame, path: sent.path } : null,
     dialogs: () => dialogs,
-    answerOtp: input.totp ? (prompt) => answerOtp(page, prompt, input.totp!, step) : undefined,
+    answerOtp: input.totp || input.inbox ? (prompt) => answerOtp(page, prompt, codeSource(prompt)!, step) : undefined,
+    answerLink: input.inbox
+      ? async () => {
+          const link = await fromInbox(input.inbox!, "link")();
+          step("open the sign-in link");
+          await page.goto(link, { waitUntil: "domcontentloaded", timeout: Math.max(1, deadline.remaining()) }).catch((err: unknown) => {
+            throw refused ?? navigationFailure(err);
+          });
+        }
+      : undefined,
     learnedMarker: source === "learned" ? options.learned?.signedIn : null,
     documentStatus: () => documentStatus,
     onStep: step,

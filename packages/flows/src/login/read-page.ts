@@ -61,7 +61,7 @@ export function readFrameInPage(identifier: string, extraKeys: string[]): FrameR
     yes: /^(yes|continue|trust|remember|stay signed in|ja|oui|s[ií]|sim|doorgaan|weiter|continuer|continuar|continua)\b/i,
     signOut: /log ?out|sign ?out|abmelden|ausloggen|d[ée]connexion|se d[ée]connecter|cerrar sesi[oó]n|salir|sair|esci|disconnetti|uitloggen|afmelden/i,
     accountMenu: /account[-_ ]?menu|user[-_ ]?menu|profile[-_ ]?menu|avatar/i,
-    confirmByEmail: /check your (e-?mail|inbox)|we (have )?(sent|emailed) (you )?(an? )?(e-?mail|link|code)|confirm (this|your) (device|sign.?in|login)|verify (it.s you|your identity)|pr[uü]fen sie ihr(e)? (e-?mail|postfach)|v[ée]rifiez votre (bo[iî]te|e-?mail)|revisa tu correo|verifique (o )?seu e-?mail|controlla la tua (e-?mail|posta)|controleer je (e-?mail|inbox)/i,
+    confirmByEmail: /check your (e-?mail|inbox)|we(?:.ve| have)? (just )?(sent|emailed) (you )?(an? )?([a-z-]+ )?(e-?mail|link|code)|confirm (this|your) (device|sign.?in|login)|verify (it.s you|your identity)|pr[uü]fen sie ihr(e)? (e-?mail|postfach)|v[ée]rifiez votre (bo[iî]te|e-?mail)|revisa tu correo|verifique (o )?seu e-?mail|controlla la tua (e-?mail|posta)|controleer je (e-?mail|inbox)/i,
     otp: /one.?time|verification code|security code|authenticat|two.?factor|2fa|2-step|mfa|otp|best[aä]tigungscode|code de (v[ée]rification|s[ée]curit[ée])|c[oó]digo de (verificaci[oó]n|seguridad|verifica[cç][aã]o)|codice di verifica|verificatiecode/i,
   };
 
@@ -196,11 +196,14 @@ export function readFrameInPage(identifier: string, extraKeys: string[]): FrameR
       !isOtp(el) &&
       el.getAttribute("role") !== "searchbox",
   );
+  const byPhone = /^\+?[0-9][0-9 ()-]{6,}$/.test(identifier);
   const identifierScore = (el: HTMLInputElement, anchor: Element | null): number => {
     const desc = describe(el);
     let s = 0;
     if (/\b(username|email)\b/.test(el.autocomplete)) s += 6;
     if (el.type === "email") s += 3;
+    // A login by phone number (SMS codes): the phone field is the identifier.
+    if (byPhone && (/\btel\b/.test(el.autocomplete) || el.type === "tel")) s += 6;
     if (words.user.test(desc)) s += 4;
     if (words.search.test(desc) || el.type === "search") s -= 10;
     if (words.newsletter.test(`${desc} ${contextText(el)}`)) s -= 8;

@@ -95,7 +95,7 @@ const LINK_WORDS =
 const NOT_THE_LINK =
   /unsubscribe|abbestellen|d[ée]sabonner|desuscrib|cancelar-suscripci|disiscriv|uitschrijven|privacy|datenschutz|confidentialit|privacidad|terms|agb|impressum|help|support|preferences|settings|facebook|twitter|instagram|linkedin|youtube|report|not-me|wasnt-me/i;
 
-function registrableDomain(host: string): string {
+export function registrableDomain(host: string): string {
   const labels = host.toLowerCase().split(".");
   return labels.slice(-2).join(".");
 }

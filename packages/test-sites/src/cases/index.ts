@@ -34,9 +34,20 @@ import { severalForms } from "./several-forms";
 import { shadowRoot } from "./shadow-root";
 import { rememberDevice, staySignedIn } from "./stay-signed-in";
 import { twoPage } from "./two-page";
+import { emailCode, magicLink, passwordEmailCode, smsCode } from "./sent-codes";
+import type { Outbox } from "../outbox";
 
-export function caseRouters(accounts: Accounts, redesignVersion: () => number): Router[] {
+/** Pages whose code or link is sent to the service's own inbox (email through mail-in, SMS through the webhook). */
+export const SENT_CODE_CASES = [
+  { name: "email-code", method: "otp_email", expect: "email only, then a 6-digit code by email" },
+  { name: "magic-link", method: "magic_link", expect: "email only, then a sign-in link by email" },
+  { name: "password-email-code", method: "password", expect: "password, then a 6-digit code by email" },
+  { name: "sms-code", method: "otp_sms", expect: "phone number only, then a 6-digit code by SMS" },
+] as const;
+
+export function caseRouters(accounts: Accounts, redesignVersion: () => number, outbox: Outbox): Router[] {
   return [
+    emailCode(accounts, outbox), magicLink(accounts, outbox), passwordEmailCode(accounts, outbox), smsCode(accounts, outbox),
     twoPage(accounts), revealPassword(accounts), lateForm(accounts), iframeSameOrigin(accounts), iframeCrossOrigin(accounts),
     shadowRoot(accounts), modalLogin(accounts), landingLink(accounts), cookieBanner(accounts), roleButtonSubmit(accounts),
     enterOnly(accounts), severalForms(accounts), staySignedIn(accounts), rememberDevice(accounts), controlledInputs(accounts),

@@ -1,0 +1,32 @@
+import type { Database, SecretBundle } from "@authsvc/db";
+import type { Inbox, InboxMessage } from "@authsvc/flows";
+import type { InboxEvents } from "@authsvc/queue";
+
+/**
+ * A flow's view of one of the org's inboxes: messages from Postgres (decrypted here, in the worker), and
+ * wake-ups from Redis pub/sub. It subscribes before it reads, so a message stored in between still wakes it.
+ */
+export function workerInbox(db: Database, events: InboxEvents, orgId: string, ref: NonNullable<SecretBundle["inbox"]>): Inbox {
+  const where = ref.kind === "email" ? { mailboxId: ref.mailboxId } : { phoneNumberId: ref.phoneNumberId };
+  const inboxId = ref.kind === "email" ? ref.mailboxId : ref.phoneNumberId;
+  return {
+    kind: ref.kind,
+    address: ref.kind === "email" ? ref.address : ref.number,
+    mark: () => db.inboundMessages.now(),
+    async wait(since: Date, seen: ReadonlySet<string>, ms: number): Promise<InboxMessage[]> {
+      const until = Date.now() + ms;
+      const watch = await events.watch(inboxId);
+      try {
+        for (;;) {
+          const fresh = (await db.inboundMessages.since(orgId, where, since)).filter((m) => !seen.has(m.id));
+          if (fresh.length > 0) return fresh;
+          const left = until - Date.now();
+          if (left <= 0) return [];
+          await watch.next(left);
+        }
+      } finally {
+        await watch.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,52 @@
+/** The service's own inboxes: mailboxes on its mail domain and phone numbers whose SMS reach its webhook. */
+
+export interface MailboxRequest {
+  /** The part before the @; random when left out. */
+  localPart?: string;
+  label?: string;
+}
+
+export interface MailboxResource {
+  id: string;
+  address: string;
+  label: string | null;
+  createdAt: string;
+}
+
+export interface PhoneNumberRequest {
+  number: string;
+  label?: string;
+}
+
+export interface PhoneNumberResource {
+  id: string;
+  number: string;
+  label: string | null;
+  createdAt: string;
+}
+
+/** E.164: +, country code, subscriber number; 8 to 15 digits in all. */
+export const E164 = "^\\+[1-9][0-9]{7,14}$";
+const label = { type: "string", minLength: 1, maxLength: 128, pattern: "^[^\\u0000-\\u001f\\u007f]+$" };
+
+export const mailboxRequestSchema = {
+  $id: "MailboxRequest",
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    // Letters, digits and . _ -, starting and ending with a letter or digit; no "+" (it is the subaddress separator).
+    localPart: { type: "string", minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,62}[A-Za-z0-9])?$" },
+    label,
+  },
+} as const;
+
+export const phoneNumberRequestSchema = {
+  $id: "PhoneNumberRequest",
+  type: "object",
+  additionalProperties: false,
+  required: ["number"],
+  properties: {
+    number: { type: "string", pattern: E164 },
+    label,
+  },
+} as const;

@@ -1,0 +1,59 @@
+import { LoginFlowError } from "../flow-error";
+import { extractCode, extractLink, registrableDomain, type VerificationMail } from "./read-verification-mail";
+
+/** A message of one of our inboxes, decrypted for the flow that waits for it. */
+export interface InboxMessage extends VerificationMail {
+  id: string;
+}
+
+/**
+ * One of the service's own inboxes, as a flow sees it: a mailbox on our mail domain or a phone number.
+ * The worker implements it over Postgres (messages) and Redis pub/sub (wake-ups); flows stay free of both.
+ */
+export interface Inbox {
+  kind: "email" | "sms";
+  /** The address or number, for messages to the caller (never a secret). */
+  address: string;
+  /** The inbox's clock now: messages that arrive from this moment on answer what the flow asks next. */
+  mark(): Promise<Date>;
+  /**
+   * Messages that arrived at or after `since` and are not in `seen`, oldest first. Waits up to `ms` for
+   * the first one (woken by the inbox, not by polling); [] when none came.
+   */
+  wait(since: Date, seen: ReadonlySet<string>, ms: number): Promise<InboxMessage[]>;
+}
+
+export type Wanted = "code" | "link";
+
+const describe = (inbox: Inbox, wanted: Wanted) =>
+  `${inbox.kind === "email" ? "email" : "SMS"} with a sign-in ${wanted === "code" ? "code" : "link"}`;
+
+/**
+ * Waits for the site's message in our inbox and reads the code or link out of it. Only messages that
+ * arrived after `since` (when the flow asked the site to send one) count; mail from the site's domain is
+ * read first. Messages without a code or link (a welcome mail) are passed over and the wait goes on.
+ * Ends in `timeout` naming what it waited for; that is never retried, since asking again sends another code.
+ */
+export async function awaitVerification(inbox: Inbox, wanted: Wanted, since: Date, siteHost: string, waitMs: number): Promise<string> {
+  const until = Date.now() + waitMs;
+  const seen = new Set<string>();
+  const siteDomain = registrableDomain(siteHost);
+  const fromSite = (m: InboxMessage) => registrableDomain(/@([^>\s]+)/.exec(m.from)?.[1] ?? "") === siteDomain;
+  for (;;) {
+    const left = until - Date.now();
+    if (left <= 0) break;
+    const fresh = (await inbox.wait(since, seen, left)).filter((m) => !seen.has(m.id) && m.receivedAt.getTime() >= since.getTime());
+    for (const m of fresh) seen.add(m.id);
+    // Newest first, the site's own mail before any other.
+    const ordered = fresh.sort((a, b) => Number(fromSite(b)) - Number(fromSite(a)) || b.receivedAt.getTime() - a.receivedAt.getTime());
+    for (const message of ordered) {
+      const found = wanted === "code" ? extractCode(message) : extractLink(message, siteHost);
+      if (found) return found;
+    }
+  }
+  throw new LoginFlowError(
+    "timeout",
+    `no ${describe(inbox, wanted)} arrived at ${inbox.address} within ${Math.round(waitMs / 1000)} s (waiting for the sign-in ${wanted})`,
+    { retryable: false },
+  );
+}

@@ -1,0 +1,179 @@
+import { randomBytes, randomInt } from "node:crypto";
+import { type Request, type Response, Router, urlencoded } from "express";
+import { type Accounts, escapeHtml, page, readCookie } from "../accounts";
+import type { Outbox } from "../outbox";
+import { accountRoute, base, errorAlert, formCase, plainForm, startSession } from "./kit";
+
+// Codes and links are good for this long, as on real sites; a user with delivery "expired" gets one that is not.
+const VALID_MS = 10 * 60_000;
+
+interface Pending {
+  username: string;
+  secret: string;
+  expiresAt: number;
+}
+
+/** A site's memory of codes or links it sent: by the ticket cookie (codes) or by the token itself (links). */
+class Sent {
+  private readonly byKey = new Map<string, Pending>();
+
+  issue(accounts: Accounts, username: string, secret: string, key: string): void {
+    const expiresAt = accounts.deliveryFor(username) === "expired" ? Date.now() - 1 : Date.now() + VALID_MS;
+    this.byKey.set(key, { username, secret, expiresAt });
+  }
+
+  /** The user, when `secret` is the one sent under `key` and still valid; used once. */
+  redeem(key: string, secret: string): string | null {
+    const pending = this.byKey.get(key);
+    if (!pending || pending.secret !== secret.trim()) return null;
+    this.byKey.delete(key);
+    return pending.expiresAt > Date.now() ? pending.username : null;
+  }
+}
+
+const codeMail = (to: string, code: string) => ({
+  to,
+  subject: "Your Acme sign-in code",
+  text: `Hi,\n\nYour Acme sign-in code is ${code}. It expires in 10 minutes.\n\nIf you did not try to sign in, you can ignore this email.\nQuestions? Call us at +1 415 555 0100 or reply to this mail.\n\nAcme Inc., 500 Market Street, San Francisco 94105`,
+  html: `<div style="font-family:sans-serif"><p>Hi,</p><p>Your Acme sign-in code is</p><p style="font-size:24px;letter-spacing:4px"><b>${code}</b></p>
+<p>It expires in 10 minutes. If you did not try to sign in, you can ignore this email.</p>
+<p style="color:#888">Acme Inc., 500 Market Street, San Francisco 94105 · <a href="https://acme.localhost/privacy">Privacy</a> · <a href="https://acme.localhost/unsubscribe?u=8812">Unsubscribe</a></p></div>`,
+});
+
+/**
+ * The second step of a code sent by email or SMS: sends the code, remembers it under a ticket cookie and
+ * shows the prompt; checks what is typed there. Shared by the email, password-then-email and SMS pages.
+ */
+function codeStep(accounts: Accounts, name: string, deliver: (username: string, code: string) => Promise<void>, sentTo: string) {
+  const sent = new Sent();
+  const r = Router();
+  const prompt = (to: string, error?: string) =>
+    page("Enter your code", `<h1>Check your ${sentTo}</h1><p>We sent a 6-digit code to ${escapeHtml(to)}. Enter it below to sign in.</p>${errorAlert(error)}
+<form method="post" action="${base(name)}/verify"><label>Code <input name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="6"></label>
+<button type="submit">Verify</button></form><p><a href="${base(name)}/login">Send a new code</a></p>`);
+  const ticketOf = (req: Request) => readCookie(req.headers.cookie, `${name}_ticket`) ?? "";
+  const send = async (res: Response, username: string) => {
+    const ticket = randomBytes(16).toString("hex");
+    const code = String(randomInt(100000, 1000000));
+    sent.issue(accounts, username, code, ticket);
+    // Like a real site, a bounce (an address nobody receives mail at) does not fail the sign-in page.
+    if (accounts.deliveryFor(username) !== "lost") await deliver(username, code).catch(() => undefined);
+    res.cookie(`${name}_ticket`, ticket, { httpOnly: true, path: "/", sameSite: "lax" });
+    res.cookie(`${name}_to`, username, { path: "/", sameSite: "lax" }).redirect(302, `${base(name)}/verify`);
+  };
+  r.get(`${base(name)}/verify`, (req, res) => {
+    res.type("html").send(prompt(readCookie(req.headers.cookie, `${name}_to`) ?? "you"));
+  });
+  r.post(`${base(name)}/verify`, urlencoded({ extended: false }), (req, res) => {
+    const username = sent.redeem(ticketOf(req), String((req.body as Record<string, string>).code ?? ""));
+    if (!username) return res.type("html").send(prompt(readCookie(req.headers.cookie, `${name}_to`) ?? "you", "That code is incorrect or has expired."));
+    startSession(res, accounts, name, username);
+    res.clearCookie(`${name}_ticket`, { path: "/" }).redirect(302, `${base(name)}/account`);
+  });
+  return { router: r, send };
+}
+
+/** A form that asks for one thing (email or phone) and no password. */
+const askFor = (name: string, title: string, field: string, button: string, error?: string) =>
+  page("Sign in", `<h1>${title}</h1>${errorAlert(error)}<form method="post" action="${base(name)}/login">${field}<button type="submit">${button}</button></form>`);
+
+/** Passwordless: the email address, then a 6-digit code sent to it by mail (login_method otp_email). */
+export function emailCode(accounts: Accounts, outbox: Outbox): Router {
+  const name = "email-code";
+  const step = codeStep(accounts, name, (to, code) => outbox.mail(codeMail(to, code)), "email");
+  const form = (error?: string) =>
+    askFor(name, "Sign in to Acme", `<label>Email address <input type="email" name="email" autocomplete="email" required></label>`, "Email me a code", error);
+  const r = Router();
+  r.get(`${base(name)}/login`, (_req, res) => {
+    res.type("html").send(form());
+  });
+  r.post(`${base(name)}/login`, urlencoded({ extended: false }), async (req, res) => {
+    const email = String((req.body as Record<string, string>).email ?? "").trim();
+    accounts.noteAttempt(name, email);
+    if (!accounts.hasUser(email)) return res.type("html").send(form("We couldn't find an account with that email address."));
+    await step.send(res, email);
+  });
+  r.use(step.router);
+  accountRoute(r, accounts, name);
+  return r;
+}
+
+/** Username and password first, then a code sent by email to the account's address (a password login's second factor). */
+export function passwordEmailCode(accounts: Accounts, outbox: Outbox): Router {
+  const name = "password-email-code";
+  const step = codeStep(accounts, name, (to, code) => outbox.mail(codeMail(to, code)), "email");
+  const r = Router();
+  r.use(step.router);
+  r.use(
+    formCase(accounts, name, (error) => page("Sign in", `<h1>Sign in</h1>${plainForm(name, error)}`), {
+      onSuccess: (_req, res, username) => {
+        step.send(res, username).catch((err: unknown) => res.status(500).type("text").send(`could not send the code: ${String(err)}`));
+      },
+    }),
+  );
+  return r;
+}
+
+/** Passwordless: the phone number, then a 6-digit code by SMS (login_method otp_sms). */
+export function smsCode(accounts: Accounts, outbox: Outbox): Router {
+  const name = "sms-code";
+  const step = codeStep(accounts, name, (to, code) => outbox.sms(to, `${code} is your Acme verification code. Don't share it with anyone.`), "phone");
+  const form = (error?: string) =>
+    askFor(name, "Sign in with your phone", `<label>Mobile number <input type="tel" name="phone" autocomplete="tel" placeholder="+1 415 555 0123" required></label>`, "Text me a code", error);
+  const r = Router();
+  r.get(`${base(name)}/login`, (_req, res) => {
+    res.type("html").send(form());
+  });
+  r.post(`${base(name)}/login`, urlencoded({ extended: false }), async (req, res) => {
+    const phone = String((req.body as Record<string, string>).phone ?? "").replace(/[\s()-]/g, "");
+    accounts.noteAttempt(name, phone);
+    if (!accounts.hasUser(phone)) return res.type("html").send(form("We couldn't find an account with that number."));
+    await step.send(res, phone);
+  });
+  r.use(step.router);
+  accountRoute(r, accounts, name);
+  return r;
+}
+
+/** Passwordless: the email address, then a sign-in link by mail, opened in the same browser (login_method magic_link). */
+export function magicLink(accounts: Accounts, outbox: Outbox): Router {
+  const name = "magic-link";
+  const sent = new Sent();
+  const form = (error?: string) =>
+    askFor(name, "Sign in to Acme", `<label>Work email <input type="email" name="email" autocomplete="username" required></label>`, "Send me a sign-in link", error);
+  const r = Router();
+  r.get(`${base(name)}/login`, (_req, res) => {
+    res.type("html").send(form());
+  });
+  r.post(`${base(name)}/login`, urlencoded({ extended: false }), async (req, res) => {
+    const email = String((req.body as Record<string, string>).email ?? "").trim();
+    accounts.noteAttempt(name, email);
+    if (!accounts.hasUser(email)) return res.type("html").send(form("We couldn't find an account with that email address."));
+    const token = randomBytes(24).toString("base64url");
+    sent.issue(accounts, email, token, token);
+    const here = `${req.protocol}://${req.headers.host}`;
+    const link = `${here}${base(name)}/auth?token=${token}`;
+    if (accounts.deliveryFor(email) !== "lost") {
+      await outbox.mail({
+        to: email,
+        subject: "Sign in to Acme",
+        text: `Click the link below to sign in to Acme:\n\n${link}\n\nThe link expires in 10 minutes and can be used once.\n\nHelp: ${here}/help · Unsubscribe: ${here}${base(name)}/unsubscribe?e=1`,
+        html: `<p>Hi,</p><p><a href="${link}" style="background:#2255ee;color:#fff;padding:8px 16px">Sign in to Acme</a></p>
+<p>The link expires in 10 minutes and can be used once.</p>
+<p style="color:#888"><a href="${here}/help">Help center</a> · <a href="${here}${base(name)}/unsubscribe?e=1">Unsubscribe</a> · <a href="https://acme.localhost/privacy">Privacy</a></p>`,
+      });
+    }
+    res.type("html").send(page("Check your email", `<h1>Check your email</h1><p>We sent a sign-in link to ${escapeHtml(email)}. Open it on this device to continue.</p>`));
+  });
+  r.get(`${base(name)}/auth`, (req, res) => {
+    const token = String(req.query.token ?? "");
+    const username = sent.redeem(token, token);
+    if (!username) {
+      return res.status(410).type("html").send(page("Link expired", `<h1>Sign in to Acme</h1><p>This sign-in link has expired or was already used.</p><p><a href="${base(name)}/login">Request a new one</a></p>`));
+    }
+    startSession(res, accounts, name, username);
+    res.redirect(302, `${base(name)}/account`);
+  });
+  accountRoute(r, accounts, name);
+  return r;
+}

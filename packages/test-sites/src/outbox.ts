@@ -1,0 +1,66 @@
+import { createTransport, type Transporter } from "nodemailer";
+import { randomBytes } from "node:crypto";
+import { twilioSignature } from "@authsvc/crypto";
+
+/** Where the fixture sites deliver their verification messages: mail-in's SMTP port and the SMS webhook. */
+export interface OutboxConfig {
+  smtp?: { host: string; port: number };
+  sms?: { webhookUrl: string; authToken: string };
+}
+
+export interface SiteMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** The sender of this fixture "company"; sites send as it, like a transactional mail provider would. */
+export const SITE_SENDER = '"Acme Accounts" <no-reply@acme.localhost>';
+/** The number SMS come from (a Twilio test number). */
+export const SMS_SENDER = "+15005550006";
+
+/**
+ * How the fixture sites send mail and SMS the way real ones do: mail through a real SMTP connection to
+ * the service's MX (mail-in), SMS as Twilio's signed webhook call to the gateway.
+ */
+export class Outbox {
+  private transport: Transporter | null = null;
+  readonly sent = { mail: 0, sms: 0 };
+
+  constructor(private config: OutboxConfig = {}) {}
+
+  configure(config: OutboxConfig): void {
+    this.config = { ...this.config, ...config };
+    this.transport = null;
+  }
+
+  async mail(message: SiteMail): Promise<void> {
+    const smtp = this.config.smtp;
+    if (!smtp) throw new Error("the fixture sites have no SMTP server to send to");
+    this.transport ??= createTransport({ host: smtp.host, port: smtp.port, secure: false, ignoreTLS: true, pool: false });
+    await this.transport.sendMail({ from: SITE_SENDER, ...message });
+    this.sent.mail++;
+  }
+
+  async sms(to: string, body: string): Promise<void> {
+    const sms = this.config.sms;
+    if (!sms) throw new Error("the fixture sites have no SMS webhook to call");
+    const params = {
+      MessageSid: `SM${randomBytes(16).toString("hex")}`,
+      AccountSid: `AC${"0".repeat(32)}`,
+      From: SMS_SENDER,
+      To: to,
+      Body: body,
+      NumMedia: "0",
+      NumSegments: "1",
+    };
+    const res = await fetch(sms.webhookUrl, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": twilioSignature(sms.authToken, sms.webhookUrl, params) },
+      body: new URLSearchParams(params).toString(),
+    });
+    if (!res.ok) throw new Error(`the SMS webhook answered ${res.status}: ${await res.text()}`);
+    this.sent.sms++;
+  }
+}
