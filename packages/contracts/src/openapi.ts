@@ -1,4 +1,5 @@
 import { ERROR_CODES } from "./error-codes";
+import { mailboxRequestSchema, phoneNumberRequestSchema } from "./inboxes";
 import { loginRequestSchema } from "./login-request";
 
 const cookie = {
@@ -93,6 +94,67 @@ function errorResponses(codes: Array<keyof typeof ERROR_CODES>) {
 }
 
 const { $id: _id, ...loginRequest } = loginRequestSchema;
+const { $id: _mid, ...mailboxRequest } = mailboxRequestSchema;
+const { $id: _pid, ...phoneNumberRequest } = phoneNumberRequestSchema;
+
+const mailbox = {
+  type: "object",
+  required: ["id", "address", "label", "createdAt"],
+  properties: {
+    id: { type: "string", pattern: "^mbx_" },
+    address: { type: "string", description: "On the service's mail domain; use it as the account's email on the site." },
+    label: { type: ["string", "null"] },
+    createdAt: { type: "string", format: "date-time" },
+  },
+};
+const phoneNumber = {
+  type: "object",
+  required: ["id", "number", "label", "createdAt"],
+  properties: {
+    id: { type: "string", pattern: "^pn_" },
+    number: { type: "string", description: "E.164" },
+    label: { type: ["string", "null"] },
+    createdAt: { type: "string", format: "date-time" },
+  },
+};
+const json = (ref: string) => ({ "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } });
+const idParam = { name: "id", in: "path", required: true, schema: { type: "string" } };
+
+/** CRUD of one kind of inbox (mailboxes, phone numbers). */
+function inboxPaths(path: string, listKey: string, schema: string, request: string, what: string) {
+  return {
+    [path]: {
+      post: {
+        operationId: `create${schema}`,
+        summary: `Create a ${what} for your organization`,
+        requestBody: { required: true, content: json(request) },
+        responses: {
+          "201": { description: `The ${what}; \`Location\` names it.`, content: json(schema) },
+          ...errorResponses(["invalid_request", "invalid_json", "unauthorized", "conflict", "rate_limited", "service_unavailable"]),
+        },
+      },
+      get: {
+        operationId: `list${schema}s`,
+        summary: `Your organization's ${what}s`,
+        responses: {
+          "200": {
+            description: `{"${listKey}": [...]}`,
+            content: { "application/json": { schema: { type: "object", properties: { [listKey]: { type: "array", items: { $ref: `#/components/schemas/${schema}` } } } } } },
+          },
+          ...errorResponses(["unauthorized", "rate_limited"]),
+        },
+      },
+    },
+    [`${path}/{id}`]: {
+      delete: {
+        operationId: `delete${schema}`,
+        summary: `Delete a ${what} and the messages it received`,
+        parameters: [idParam],
+        responses: { "204": { description: "Deleted." }, ...errorResponses(["unauthorized", "not_found", "rate_limited"]) },
+      },
+    },
+  };
+}
 
 /** The public API as OpenAPI 3.1, built from the same schemas and error table the gateway enforces. */
 export const openApiDocument = {
@@ -135,7 +197,7 @@ export const openApiDocument = {
           },
           ...errorResponses([
             "invalid_request", "invalid_json", "unauthorized", "payload_too_large", "unsupported_media_type",
-            "invalid_credentials", "form_not_found", "captcha_blocked", "account_locked", "mfa_required", "login_unconfirmed", "target_not_allowed",
+            "invalid_credentials", "form_not_found", "captcha_blocked", "account_locked", "mfa_required", "verification_failed", "login_unconfirmed", "target_not_allowed",
             "rate_limited", "internal_error", "method_not_supported", "target_unreachable", "service_unavailable", "timeout",
           ]),
         },
@@ -152,9 +214,41 @@ export const openApiDocument = {
         },
       },
     },
+    ...inboxPaths("/mailboxes", "mailboxes", "Mailbox", "MailboxRequest", "mailbox"),
+    ...inboxPaths("/phone-numbers", "phoneNumbers", "PhoneNumber", "PhoneNumberRequest", "phone number"),
+    "/inbound/sms": {
+      post: {
+        operationId: "inboundSms",
+        summary: "Twilio's incoming-SMS webhook (no API key: X-Twilio-Signature)",
+        security: [],
+        parameters: [{ name: "X-Twilio-Signature", in: "header", required: true, schema: { type: "string" } }],
+        requestBody: {
+          required: true,
+          content: {
+            "application/x-www-form-urlencoded": {
+              schema: { type: "object", required: ["To", "Body"], properties: { To: { type: "string" }, From: { type: "string" }, Body: { type: "string" } } },
+            },
+          },
+        },
+        responses: {
+          "200": { description: "Stored; empty TwiML.", content: { "text/xml": { schema: { type: "string" } } } },
+          ...errorResponses(["invalid_request", "unauthorized", "not_found", "unsupported_media_type", "service_unavailable"]),
+        },
+      },
+    },
   },
   components: {
     securitySchemes: { apiKey: { type: "http", scheme: "bearer", description: "An organization's API key, `pk_…`." } },
-    schemas: { LoginRequest: loginRequest, Session: session, Cookie: cookie, Job: job, Error: error },
+    schemas: {
+      LoginRequest: loginRequest,
+      Session: session,
+      Cookie: cookie,
+      Job: job,
+      Error: error,
+      MailboxRequest: mailboxRequest,
+      Mailbox: mailbox,
+      PhoneNumberRequest: phoneNumberRequest,
+      PhoneNumber: phoneNumber,
+    },
   },
 } as const;

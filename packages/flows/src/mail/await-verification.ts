@@ -53,7 +53,7 @@ export async function awaitVerification(inbox: Inbox, wanted: Wanted, since: Dat
   }
   throw new LoginFlowError(
     "timeout",
-    `no ${describe(inbox, wanted)} arrived at ${inbox.address} within ${Math.round(waitMs / 1000)} s (waiting for the sign-in ${wanted})`,
+    `no ${describe(inbox, wanted)} arrived at ${inbox.address} within ${+(waitMs / 1000).toFixed(1)} s (waiting for the sign-in ${wanted})`,
     { retryable: false },
   );
 }

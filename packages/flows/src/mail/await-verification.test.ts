@@ -1,0 +1,82 @@
+import { LoginFlowError } from "../flow-error";
+import { awaitVerification, type Inbox, type InboxMessage } from "./await-verification";
+
+/** An inbox held in memory: `deliver` stores a message and wakes waiters, as mail-in and pub/sub do. */
+class MemoryInbox implements Inbox {
+  readonly kind = "email" as const;
+  readonly address = "agent-1@mail.example.com";
+  private readonly messages: InboxMessage[] = [];
+  private wake: (() => void) | null = null;
+  private seq = 0;
+  clock = new Date("2026-11-22T10:00:00Z").getTime();
+
+  async mark(): Promise<Date> {
+    return new Date(this.clock);
+  }
+
+  deliver(message: Omit<InboxMessage, "id" | "receivedAt">, receivedAt = this.clock): void {
+    this.messages.push({ ...message, id: `msg_${++this.seq}`, receivedAt: new Date(receivedAt) });
+    this.wake?.();
+  }
+
+  async wait(since: Date, seen: ReadonlySet<string>, ms: number): Promise<InboxMessage[]> {
+    const fresh = () => this.messages.filter((m) => m.receivedAt >= since && !seen.has(m.id));
+    if (fresh().length === 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = null;
+    }
+    return fresh();
+  }
+}
+
+const SITE = "app.shop.example";
+
+describe("awaitVerification", () => {
+  it("waits for the site's mail and reads its code, passing over older mail and mail without a code", async () => {
+    const inbox = new MemoryInbox();
+    inbox.deliver({ from: "no-reply@shop.example", subject: "Your code", text: "Your code is 111111" }, inbox.clock - 60_000);
+    const since = await inbox.mark();
+    const code = awaitVerification(inbox, "code", since, SITE, 5000);
+    setTimeout(() => inbox.deliver({ from: "hello@shop.example", subject: "Welcome to Shop!", text: "Thanks for joining. Your order #44120 ships soon." }), 20);
+    setTimeout(() => inbox.deliver({ from: "no-reply@shop.example", subject: "Sign-in code", text: "Your sign-in code is 482913." }), 60);
+    await expect(code).resolves.toBe("482913");
+  });
+
+  it("prefers the site's own mail over another sender's", async () => {
+    const inbox = new MemoryInbox();
+    const since = await inbox.mark();
+    inbox.deliver({ from: "news@other.example", subject: "Verification code", text: "Your verification code is 999111" }, inbox.clock + 10);
+    inbox.deliver({ from: "Shop <no-reply@mail.shop.example>", subject: "Verification code", text: "Your verification code is 424242" }, inbox.clock + 5);
+    await expect(awaitVerification(inbox, "code", since, SITE, 1000)).resolves.toBe("424242");
+  });
+
+  it("reads the sign-in link on the site's domain", async () => {
+    const inbox = new MemoryInbox();
+    const since = await inbox.mark();
+    inbox.deliver({
+      from: "no-reply@shop.example",
+      subject: "Sign in to Shop",
+      html: '<a href="https://shop.example/unsubscribe?u=1">Unsubscribe</a> <a href="https://evil.example/login?t=abc">Sign in</a> <a href="https://app.shop.example/auth/magic?token=Zm9vYmFyYmF6cXV4cXV1eA">Sign in to Shop</a>',
+    });
+    await expect(awaitVerification(inbox, "link", since, SITE, 1000)).resolves.toBe("https://app.shop.example/auth/magic?token=Zm9vYmFyYmF6cXV4cXV1eA");
+  });
+
+  it("ends in a timeout that names the inbox and what it waited for, which is not retried", async () => {
+    const inbox = new MemoryInbox();
+    const since = await inbox.mark();
+    inbox.deliver({ from: "no-reply@shop.example", subject: "Welcome", text: "Nothing to see here." });
+    const err = await awaitVerification(inbox, "link", since, SITE, 200).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LoginFlowError);
+    expect(err).toMatchObject({
+      code: "timeout",
+      retryable: false,
+      message: "no email with a sign-in link arrived at agent-1@mail.example.com within 0.2 s (waiting for the sign-in link)",
+    });
+  });
+});
