@@ -29,8 +29,12 @@ async function devApiKey(env: Record<string, string>): Promise<{ key: string; cr
 async function main(): Promise<void> {
   const env = loadOrCreateDevEnv();
   const sitesPort = Number(process.env.DEMO_SITES_PORT ?? 4000);
+  // Fixed local ports for mail-in, so a mail client can be pointed at it (the tests take free ones).
+  env.MAIL_SMTP_PORT ??= "2525";
+  env.MAIL_HEALTH_PORT ??= "8082";
   const stack = await startStack({ env, sitesPort, logs: "inherit" });
   const { key, created } = await devApiKey(env);
+  const mailDomain = loadConfig(stack.env).mail.domain;
   const body = JSON.stringify({
     domain: `${stack.sites.url}/classic/login`,
     login_method: "password",
@@ -50,6 +54,15 @@ async function main(): Promise<void> {
      -H 'Authorization: Bearer ${key}' \\
      -H 'Content-Type: application/json' \\
      -d '${body}'
+
+ A code by email instead of a password (otp_email): the demo site mails it to a mailbox of ours.
+   curl -s ${stack.gatewayUrl}/v1/mailboxes -H 'Authorization: Bearer ${key}' \\
+     -H 'Content-Type: application/json' -d '{}'                 # → {"address":"agent-…@${mailDomain}", …}
+   curl -s ${stack.sites.url}/__fixture/users -H 'Content-Type: application/json' \\
+     -d '{"username":"<address>"}'                               # the demo site's account for it
+   curl -s ${stack.gatewayUrl}/v1/login -H 'Authorization: Bearer ${key}' -H 'Content-Type: application/json' \\
+     -d '{"domain":"${stack.sites.url}/cases/email-code/login","login_method":"otp_email","cred":{"email":"<address>"}}'
+   (mail-in takes mail for @${mailDomain} on smtp://${stack.smtp.host}:${stack.smtp.port})
 
  More keys: pnpm cli org create <name>; pnpm cli key create --org <id>.  Stop: Ctrl-C.
 ──────────────────────────────────────────────────────────────────────────────
