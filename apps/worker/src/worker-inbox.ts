@@ -18,7 +18,7 @@ export function workerInbox(db: Database, events: InboxEvents, orgId: string, re
       const watch = await events.watch(inboxId);
       try {
         for (;;) {
-          const fresh = (await db.inboundMessages.since(orgId, where, since)).filter((m) => !seen.has(m.id));
+          const fresh = await db.inboundMessages.since(orgId, where, since, [...seen]);
           if (fresh.length > 0) return fresh;
           const left = until - Date.now();
           if (left <= 0) return [];

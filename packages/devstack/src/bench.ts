@@ -7,6 +7,7 @@ import { loadConfig } from "@authsvc/config";
 import { Database } from "@authsvc/db";
 import { DATA_DIR } from "./repo-root";
 import { deleteRedisPrefix, recreateDatabase } from "./reset-database";
+import { benchInbox } from "./bench-inbox";
 import { benchLoginEngine } from "./bench-login-engine";
 import { startStack } from "./stack";
 import { testStackEnv } from "./test-env";
@@ -116,13 +117,18 @@ async function main(): Promise<void> {
       }),
     );
     const seconds = (performance.now() - started) / 1000;
+    const inbox = await benchInbox(stack, key, FRESH_RUNS, timed);
 
     const lines = [
       summary("fresh login through the service (HTTP->queue->browser)", fresh),
       summary("hand-written Puppeteer script, same page", handWritten),
       summary(`cached login (concurrency ${CACHED_CONCURRENCY})`, cached),
       `${"cached login throughput".padEnd(44)} ${(cached.length / seconds).toFixed(0)} requests/s`,
-      `${"memory after the run (RSS)".padEnd(44)} gateway ${treeRssMiB(stack.processes.gateway.pid!).toFixed(0)} MiB, worker + Chromium ${treeRssMiB(stack.processes.worker.pid!).toFixed(0)} MiB`,
+      summary("mail-in: SMTP send, parse, encrypt, store", inbox.smtpAccept),
+      summary("mail-in: send start -> subscriber woken", inbox.wake),
+      summary("otp_email login (form, mail, code) service", inbox.otpEmail),
+      summary("magic_link login (form, mail, link) service", inbox.magicLink),
+      `${"memory after the run (RSS)".padEnd(44)} gateway ${treeRssMiB(stack.processes.gateway.pid!).toFixed(0)} MiB, worker + Chromium ${treeRssMiB(stack.processes.worker.pid!).toFixed(0)} MiB, mail-in ${treeRssMiB(stack.processes.mailIn.pid!).toFixed(0)} MiB`,
     ];
     process.stdout.write(`${lines.join("\n")}\n`);
   } finally {

@@ -19,6 +19,8 @@ export async function notifyInbox(redis: Redis, prefix: string, inboxId: string,
  */
 export class InboxEvents {
   private readonly waiters = new Map<string, Set<() => void>>();
+  /** The SUBSCRIBE of each channel in use; every watcher waits for it before it reads the inbox. */
+  private readonly subscribed = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly subscriber: Redis,
@@ -47,7 +49,8 @@ export class InboxEvents {
       this.waiters.set(channel, set);
     }
     set.add(listener);
-    if (set.size === 1) await this.subscriber.subscribe(channel);
+    if (!this.subscribed.has(channel)) this.subscribed.set(channel, this.subscriber.subscribe(channel));
+    await this.subscribed.get(channel);
     return {
       next: (ms: number) =>
         new Promise<boolean>((resolve) => {
@@ -70,6 +73,7 @@ export class InboxEvents {
         set!.delete(listener);
         if (set!.size === 0) {
           this.waiters.delete(channel);
+          this.subscribed.delete(channel);
           await this.subscriber.unsubscribe(channel).catch(() => undefined);
         }
       },

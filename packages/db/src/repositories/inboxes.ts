@@ -108,10 +108,10 @@ export class InboundMessages {
     return this.prisma.inboundMessage.create({ data: { id, orgId, ...inbox, body, size }, select: { id: true, receivedAt: true } });
   }
 
-  /** Messages of one inbox that arrived at or after `since`, oldest first, decrypted. */
-  async since(orgId: string, inbox: InboxRef, since: Date, limit = 50): Promise<InboundMessage[]> {
+  /** Messages of one inbox that arrived at or after `since`, oldest first, decrypted; `except` ids left out. */
+  async since(orgId: string, inbox: InboxRef, since: Date, except: readonly string[] = [], limit = 50): Promise<InboundMessage[]> {
     const rows = await this.prisma.inboundMessage.findMany({
-      where: { orgId, ...inbox, receivedAt: { gte: since } },
+      where: { orgId, ...inbox, receivedAt: { gte: since }, ...(except.length ? { id: { notIn: [...except] } } : {}) },
       orderBy: { receivedAt: "asc" },
       take: limit,
       select: { id: true, body: true, receivedAt: true },
