@@ -73,28 +73,54 @@ function codeStep(accounts: Accounts, name: string, deliver: (username: string, 
   return { router: r, send };
 }
 
-/** A form that asks for one thing (email or phone) and no password. */
-const askFor = (name: string, title: string, field: string, button: string, error?: string) =>
-  page("Sign in", `<h1>${title}</h1>${errorAlert(error)}<form method="post" action="${base(name)}/login">${field}<button type="submit">${button}</button></form>`);
+/**
+ * A login page that asks for one thing (email or phone) and no password: GET shows it; POST counts the
+ * attempt, refuses an unknown account in the site's words, or hands the account to `onKnown` (send a
+ * code or link). The account page is the case's usual one.
+ */
+function passwordlessForm(
+  accounts: Accounts,
+  name: string,
+  form: { title: string; field: string; input: string; button: string; unknown: string; normalize?: (value: string) => string },
+  onKnown: (req: Request, res: Response, account: string) => Promise<void>,
+): Router {
+  const render = (error?: string) =>
+    page("Sign in", `<h1>${form.title}</h1>${errorAlert(error)}<form method="post" action="${base(name)}/login">${form.input}<button type="submit">${form.button}</button></form>`);
+  const r = Router();
+  r.get(`${base(name)}/login`, (_req, res) => {
+    res.type("html").send(render());
+  });
+  r.post(`${base(name)}/login`, urlencoded({ extended: false }), async (req, res) => {
+    const raw = String((req.body as Record<string, string>)[form.field] ?? "").trim();
+    const account = form.normalize ? form.normalize(raw) : raw;
+    accounts.noteAttempt(name, account);
+    if (!accounts.hasUser(account)) return res.type("html").send(render(form.unknown));
+    await onKnown(req, res, account);
+  });
+  accountRoute(r, accounts, name);
+  return r;
+}
 
 /** Passwordless: the email address, then a 6-digit code sent to it by mail (login_method otp_email). */
 export function emailCode(accounts: Accounts, outbox: Outbox): Router {
   const name = "email-code";
   const step = codeStep(accounts, name, (to, code) => outbox.mail(codeMail(to, code)), "email");
-  const form = (error?: string) =>
-    askFor(name, "Sign in to Acme", `<label>Email address <input type="email" name="email" autocomplete="email" required></label>`, "Email me a code", error);
   const r = Router();
-  r.get(`${base(name)}/login`, (_req, res) => {
-    res.type("html").send(form());
-  });
-  r.post(`${base(name)}/login`, urlencoded({ extended: false }), async (req, res) => {
-    const email = String((req.body as Record<string, string>).email ?? "").trim();
-    accounts.noteAttempt(name, email);
-    if (!accounts.hasUser(email)) return res.type("html").send(form("We couldn't find an account with that email address."));
-    await step.send(res, email);
-  });
   r.use(step.router);
-  accountRoute(r, accounts, name);
+  r.use(
+    passwordlessForm(
+      accounts,
+      name,
+      {
+        title: "Sign in to Acme",
+        field: "email",
+        input: `<label>Email address <input type="email" name="email" autocomplete="email" required></label>`,
+        button: "Email me a code",
+        unknown: "We couldn't find an account with that email address.",
+      },
+      (_req, res, email) => step.send(res, email),
+    ),
+  );
   return r;
 }
 
@@ -118,20 +144,23 @@ export function passwordEmailCode(accounts: Accounts, outbox: Outbox): Router {
 export function smsCode(accounts: Accounts, outbox: Outbox): Router {
   const name = "sms-code";
   const step = codeStep(accounts, name, (to, code) => outbox.sms(to, `${code} is your Acme verification code. Don't share it with anyone.`), "phone");
-  const form = (error?: string) =>
-    askFor(name, "Sign in with your phone", `<label>Mobile number <input type="tel" name="phone" autocomplete="tel" placeholder="+1 415 555 0123" required></label>`, "Text me a code", error);
   const r = Router();
-  r.get(`${base(name)}/login`, (_req, res) => {
-    res.type("html").send(form());
-  });
-  r.post(`${base(name)}/login`, urlencoded({ extended: false }), async (req, res) => {
-    const phone = String((req.body as Record<string, string>).phone ?? "").replace(/[\s()-]/g, "");
-    accounts.noteAttempt(name, phone);
-    if (!accounts.hasUser(phone)) return res.type("html").send(form("We couldn't find an account with that number."));
-    await step.send(res, phone);
-  });
   r.use(step.router);
-  accountRoute(r, accounts, name);
+  r.use(
+    passwordlessForm(
+      accounts,
+      name,
+      {
+        title: "Sign in with your phone",
+        field: "phone",
+        input: `<label>Mobile number <input type="tel" name="phone" autocomplete="tel" placeholder="+1 415 555 0123" required></label>`,
+        button: "Text me a code",
+        unknown: "We couldn't find an account with that number.",
+        normalize: (value) => value.replace(/[\s()-]/g, ""),
+      },
+      (_req, res, phone) => step.send(res, phone),
+    ),
+  );
   return r;
 }
 
@@ -139,16 +168,15 @@ export function smsCode(accounts: Accounts, outbox: Outbox): Router {
 export function magicLink(accounts: Accounts, outbox: Outbox): Router {
   const name = "magic-link";
   const sent = new Sent();
-  const form = (error?: string) =>
-    askFor(name, "Sign in to Acme", `<label>Work email <input type="email" name="email" autocomplete="username" required></label>`, "Send me a sign-in link", error);
   const r = Router();
-  r.get(`${base(name)}/login`, (_req, res) => {
-    res.type("html").send(form());
-  });
-  r.post(`${base(name)}/login`, urlencoded({ extended: false }), async (req, res) => {
-    const email = String((req.body as Record<string, string>).email ?? "").trim();
-    accounts.noteAttempt(name, email);
-    if (!accounts.hasUser(email)) return res.type("html").send(form("We couldn't find an account with that email address."));
+  const form = {
+    title: "Sign in to Acme",
+    field: "email",
+    input: `<label>Work email <input type="email" name="email" autocomplete="username" required></label>`,
+    button: "Send me a sign-in link",
+    unknown: "We couldn't find an account with that email address.",
+  };
+  r.use(passwordlessForm(accounts, name, form, async (req, res, email) => {
     const token = randomBytes(24).toString("base64url");
     sent.issue(accounts, email, token, token);
     const here = `${req.protocol}://${req.headers.host}`;
@@ -164,7 +192,7 @@ export function magicLink(accounts: Accounts, outbox: Outbox): Router {
       });
     }
     res.type("html").send(page("Check your email", `<h1>Check your email</h1><p>We sent a sign-in link to ${escapeHtml(email)}. Open it on this device to continue.</p>`));
-  });
+  }));
   r.get(`${base(name)}/auth`, (req, res) => {
     const token = String(req.query.token ?? "");
     const username = sent.redeem(token, token);
@@ -174,6 +202,5 @@ export function magicLink(accounts: Accounts, outbox: Outbox): Router {
     startSession(res, accounts, name, username);
     res.redirect(302, `${base(name)}/account`);
   });
-  accountRoute(r, accounts, name);
   return r;
 }
