@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { loadConfig } from "@authsvc/config";
-import { Database, applyMigrations } from "@authsvc/db";
+import { E164 } from "@authsvc/contracts";
+import { AddressTakenError, Database, applyMigrations } from "@authsvc/db";
 
 const USAGE = `usage:
   pnpm cli org create <name>                 create an organization, print its id
@@ -8,6 +9,9 @@ const USAGE = `usage:
   pnpm cli key create --org <orgId> [--name <name>]   mint an API key (shown once)
   pnpm cli key list --org <orgId>
   pnpm cli key revoke <keyId | public prefix>
+  pnpm cli phone add --org <orgId> <+E.164> [--name <label>]   assign a Twilio number (its SMS go to that org)
+  pnpm cli phone list --org <orgId>
+  pnpm cli phone remove <+E.164>             unassign a number, deleting the SMS it received
   pnpm cli migrate                           apply pending database migrations`;
 
 function fail(message: string): never {
@@ -56,6 +60,25 @@ async function main(argv: string[]): Promise<void> {
       const revoked = await db.apiKeys.revoke(arg);
       if (!revoked) fail(`no key ${arg}`);
       print(`revoked ${revoked.id}`, { id: revoked.id, revokedAt: revoked.revokedAt });
+    } else if (noun === "phone" && verb === "add") {
+      if (!values.org) fail("phone add needs --org <orgId>");
+      if (!arg || !new RegExp(E164).test(arg)) fail("phone add needs an E.164 number, e.g. +14155550123");
+      if (!(await db.organizations.find(values.org))) fail(`no organization ${values.org}`);
+      try {
+        const phone = await db.phoneNumbers.create(values.org, arg, values.name);
+        print(`assigned ${phone.number} to ${values.org} (${phone.id}); point its Twilio messaging webhook at <gateway>/v1/inbound/sms`, phone);
+      } catch (err) {
+        if (err instanceof AddressTakenError) fail(`${arg} is already assigned; remove it first`);
+        throw err;
+      }
+    } else if (noun === "phone" && verb === "list") {
+      if (!values.org) fail("phone list needs --org <orgId>");
+      const phones = await db.phoneNumbers.list(values.org);
+      print(phones.map((p) => `${p.id}\t${p.number}\t${p.label ?? ""}`).join("\n") || "no phone numbers", phones);
+    } else if (noun === "phone" && verb === "remove") {
+      if (!arg) fail("phone remove needs a number");
+      if (!(await db.phoneNumbers.remove(arg))) fail(`${arg} is not assigned`);
+      print(`removed ${arg}`, { number: arg });
     } else {
       fail(positionals.length ? `unknown command: ${positionals.join(" ")}` : "no command");
     }

@@ -1,4 +1,4 @@
-import { attempts, call, closeDatabase, database, newInboxUser, newPhoneNumber, newTenant, sitesUrl } from "@authsvc/devstack";
+import { attempts, call, closeDatabase, database, newInboxUser, newPhoneNumber, newTenant, runScript, sitesUrl } from "@authsvc/devstack";
 import { twilioSignature } from "@authsvc/crypto";
 
 const MAIL_DOMAIN = process.env.MAIL_DOMAIN!;
@@ -16,10 +16,10 @@ async function newMailbox(key = tenant.key): Promise<string> {
   return res.body.address as string;
 }
 
-async function newPhone(key = tenant.key): Promise<string> {
+/** A number assigned to the test org, as the operator's CLI does it. */
+async function newPhone(orgId = tenant.orgId): Promise<string> {
   const number = newPhoneNumber();
-  const res = await call("POST", "/v1/phone-numbers", { key, body: { number } });
-  expect(res.status).toBe(201);
+  await database().phoneNumbers.create(orgId, number);
   return number;
 }
 
@@ -47,7 +47,7 @@ describe("mailboxes", () => {
     const taken = await call("POST", "/v1/mailboxes", { key: other.key, body: { localPart: local.toUpperCase() } });
     expect([taken.status, taken.body.error.code]).toEqual([409, "conflict"]);
 
-    for (const localPart of ["a+b", ".dot", "x".repeat(65), "spa ce"]) {
+    for (const localPart of ["a+b", ".dot", "x".repeat(65), "spa ce", "postmaster", "Admin", "abuse"]) {
       const bad = await call("POST", "/v1/mailboxes", { key: tenant.key, body: { localPart } });
       expect([bad.status, bad.body.error.details[0].field]).toEqual([400, "/localPart"]);
     }
@@ -62,24 +62,34 @@ describe("mailboxes", () => {
 
     expect((await call("DELETE", `/v1/mailboxes/${random.body.id}`, { key: tenant.key })).status).toBe(204);
     expect((await call("DELETE", `/v1/mailboxes/${random.body.id}`, { key: tenant.key })).status).toBe(404);
+    // A deleted address is never handed out again: its new owner would get mail meant for the old one.
+    expect((await call("DELETE", `/v1/mailboxes/${chosen.body.id}`, { key: tenant.key })).status).toBe(204);
+    const reused = await call("POST", "/v1/mailboxes", { key: other.key, body: { localPart: local } });
+    expect([reused.status, reused.body.error.code]).toEqual([409, "conflict"]);
     expect((await call("GET", "/v1/mailboxes", { key: tenant.key })).body.mailboxes.map((m: any) => m.id)).not.toContain(random.body.id);
     expect((await call("GET", "/v1/mailboxes", {})).status).toBe(401);
   });
 });
 
 describe("phone numbers", () => {
-  it("registers E.164 numbers to one org only", async () => {
+  const cli = (...args: string[]) => runScript("apps/cli/src/main.ts", args);
+
+  it("are assigned to one org by the operator and listed to that org only", async () => {
     const number = newPhoneNumber();
-    const created = await call("POST", "/v1/phone-numbers", { key: tenant.key, body: { number, label: "agent phone" } });
-    expect([created.status, created.body.number]).toEqual([201, number]);
     const other = await newTenant("Other phone org");
-    expect((await call("POST", "/v1/phone-numbers", { key: other.key, body: { number } })).body.error.code).toBe("conflict");
-    for (const bad of ["4155550123", "+0123456789", "+1 415 555 0123"]) {
-      expect((await call("POST", "/v1/phone-numbers", { key: tenant.key, body: { number: bad } })).status).toBe(400);
-    }
-    expect((await call("GET", "/v1/phone-numbers", { key: tenant.key })).body.phoneNumbers.map((p: any) => p.number)).toContain(number);
-    expect((await call("DELETE", `/v1/phone-numbers/${created.body.id}`, { key: other.key })).status).toBe(404);
-    expect((await call("DELETE", `/v1/phone-numbers/${created.body.id}`, { key: tenant.key })).status).toBe(204);
+    const added = await cli("phone", "add", "--org", tenant.orgId, number, "--name", "agent phone");
+    expect([added.code, added.stdout]).toEqual([0, expect.stringContaining(`assigned ${number} to ${tenant.orgId}`)]);
+    expect((await cli("phone", "add", "--org", other.orgId, number)).stderr).toContain("already assigned");
+    expect((await cli("phone", "add", "--org", other.orgId, "4155550123")).code).toBe(2);
+
+    const listed = await call("GET", "/v1/phone-numbers", { key: tenant.key });
+    expect(listed.body.phoneNumbers).toEqual(expect.arrayContaining([expect.objectContaining({ number, label: "agent phone", id: expect.stringMatching(/^pn_/) })]));
+    expect((await call("GET", "/v1/phone-numbers", { key: other.key })).body.phoneNumbers).toEqual([]);
+    // A tenant cannot claim a number: only the operator, who provisioned it at Twilio, assigns it.
+    expect((await call("POST", "/v1/phone-numbers", { key: other.key, body: { number } })).status).toBe(404);
+
+    expect((await cli("phone", "remove", number)).code).toBe(0);
+    expect((await call("GET", "/v1/phone-numbers", { key: tenant.key })).body.phoneNumbers.map((p: any) => p.number)).not.toContain(number);
   });
 });
 
@@ -131,6 +141,15 @@ describe("otp_email: a code sent to our mailbox", () => {
     expect([res.status, res.body.error.code]).toEqual([504, "timeout"]);
     expect(res.body.error.message).toBe(`no email with a sign-in code arrived at ${address} within ${WAIT_S} s (waiting for the sign-in code)`);
     expect(await attempts(address)).toEqual({ "email-code": 1 });
+  });
+
+  it("reads a subaddress (agent+site@) from its mailbox", async () => {
+    const address = await newMailbox();
+    const tagged = address.replace("@", "+shop@");
+    await newInboxUser(tagged);
+    const res = await login("email-code", "otp_email", { email: tagged });
+    expect(res.status).toBe(200);
+    await expectSignedIn("email-code", res.body.cookies, tagged);
   });
 
   it("refuses an email that is not one of the org's mailboxes before any browser runs", async () => {
@@ -202,6 +221,11 @@ describe("otp_sms: a code sent to our phone number", () => {
   it("needs one of the org's numbers", async () => {
     const missing = await login("sms-code", "otp_sms", { username: "someone" });
     expect([missing.status, missing.body.error.details?.[0]?.field]).toEqual([400, "/cred/phone"]);
+    const theirs = await newPhone((await newTenant("Phone owner org")).orgId);
+    for (const phone of [newPhoneNumber(), theirs]) {
+      const notOurs = await login("sms-code", "otp_sms", { phone });
+      expect([notOurs.status, notOurs.body.error.details?.[0]?.field]).toEqual([400, "/cred/phone"]);
+    }
     const notOurs = await login("sms-code", "otp_sms", { phone: newPhoneNumber() });
     expect([notOurs.status, notOurs.body.error.details?.[0]?.field]).toEqual([400, "/cred/phone"]);
   });

@@ -108,7 +108,7 @@ describe("mail-in SMTP server", () => {
     expect(await db.inboundMessages.since(org.id, { mailboxId: mailbox.id }, since)).toHaveLength(0);
   });
 
-  it("deletes a mailbox's messages with it", async () => {
+  it("deletes a mailbox's messages with it and refuses its mail from then on", async () => {
     const { org, mailbox } = await newMailbox("gone");
     await send({ to: mailbox.address, text: "Code: 9999" });
     expect(await db.mailboxes.remove(org.id, mailbox.id)).toBe(true);

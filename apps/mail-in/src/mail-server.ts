@@ -1,3 +1,4 @@
+import { Transform } from "node:stream";
 import { simpleParser } from "mailparser";
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from "smtp-server";
 import type { Database } from "@authsvc/db";
@@ -55,6 +56,8 @@ export function createMailServer(deps: MailServerDeps): SMTPServer {
     logger: false,
     // The client's hostname is of no use to us, and a reverse DNS lookup costs every connection ~100 ms.
     disableReverseLookup: true,
+    maxClients: 500,
+    socketTimeout: 60_000,
     onRcptTo(address: SMTPServerAddress, session, callback) {
       const mailboxAddress = mailboxAddressOf(address.address, domain);
       if (!mailboxAddress) {
@@ -80,9 +83,19 @@ export function createMailServer(deps: MailServerDeps): SMTPServer {
     },
     onData(stream, session, callback) {
       const recipients = [...recipientsOf(session).values()];
-      simpleParser(stream, { skipImageLinks: true, skipTextToHtml: true })
+      // SIZE only makes smtp-server flag an oversized message; the parser must not hold it all in memory.
+      // Past the limit the rest is drained, unparsed, and the message refused.
+      let bytes = 0;
+      const capped = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          bytes += chunk.length;
+          done(null, bytes <= deps.maxBytes ? chunk : undefined);
+        },
+      });
+      stream.pipe(capped);
+      simpleParser(capped, { skipImageLinks: true, skipTextToHtml: true })
         .then(async (mail) => {
-          if ((stream as unknown as { sizeExceeded?: boolean }).sizeExceeded) {
+          if (bytes > deps.maxBytes || (stream as unknown as { sizeExceeded?: boolean }).sizeExceeded) {
             deps.onMessage?.("refused");
             return callback(smtpError(552, `5.3.4 message larger than ${deps.maxBytes} bytes`));
           }

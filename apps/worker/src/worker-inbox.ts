@@ -2,6 +2,8 @@ import type { Database, SecretBundle } from "@authsvc/db";
 import type { Inbox, InboxMessage } from "@authsvc/flows";
 import type { InboxEvents } from "@authsvc/queue";
 
+const RECHECK_MS = 5000;
+
 /**
  * A flow's view of one of the org's inboxes: messages from Postgres (decrypted here, in the worker), and
  * wake-ups from Redis pub/sub. It subscribes before it reads, so a message stored in between still wakes it.
@@ -22,7 +24,9 @@ export function workerInbox(db: Database, events: InboxEvents, orgId: string, re
           if (fresh.length > 0) return fresh;
           const left = until - Date.now();
           if (left <= 0) return [];
-          await watch.next(left);
+          // Woken by pub/sub; the database is read again now and then anyway, in case a wake-up was lost
+          // (a publish that failed, a subscriber that reconnected).
+          await watch.next(Math.min(left, RECHECK_MS));
         }
       } finally {
         await watch.close();

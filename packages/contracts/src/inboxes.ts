@@ -13,11 +13,6 @@ export interface MailboxResource {
   createdAt: string;
 }
 
-export interface PhoneNumberRequest {
-  number: string;
-  label?: string;
-}
-
 export interface PhoneNumberResource {
   id: string;
   number: string;
@@ -36,17 +31,6 @@ export const mailboxRequestSchema = {
   properties: {
     // Letters, digits and . _ -, starting and ending with a letter or digit; no "+" (it is the subaddress separator).
     localPart: { type: "string", minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,62}[A-Za-z0-9])?$" },
-    label,
-  },
-} as const;
-
-export const phoneNumberRequestSchema = {
-  $id: "PhoneNumberRequest",
-  type: "object",
-  additionalProperties: false,
-  required: ["number"],
-  properties: {
-    number: { type: "string", pattern: E164 },
     label,
   },
 } as const;

@@ -1,5 +1,5 @@
 import { ERROR_CODES } from "./error-codes";
-import { mailboxRequestSchema, phoneNumberRequestSchema } from "./inboxes";
+import { mailboxRequestSchema } from "./inboxes";
 import { loginRequestSchema } from "./login-request";
 
 const cookie = {
@@ -95,7 +95,6 @@ function errorResponses(codes: Array<keyof typeof ERROR_CODES>) {
 
 const { $id: _id, ...loginRequest } = loginRequestSchema;
 const { $id: _mid, ...mailboxRequest } = mailboxRequestSchema;
-const { $id: _pid, ...phoneNumberRequest } = phoneNumberRequestSchema;
 
 const mailbox = {
   type: "object",
@@ -215,7 +214,19 @@ export const openApiDocument = {
       },
     },
     ...inboxPaths("/mailboxes", "mailboxes", "Mailbox", "MailboxRequest", "mailbox"),
-    ...inboxPaths("/phone-numbers", "phoneNumbers", "PhoneNumber", "PhoneNumberRequest", "phone number"),
+    "/phone-numbers": {
+      get: {
+        operationId: "listPhoneNumbers",
+        summary: "Phone numbers the operator assigned to your organization (their SMS reach the inbound webhook)",
+        responses: {
+          "200": {
+            description: '{"phoneNumbers": [...]}',
+            content: { "application/json": { schema: { type: "object", properties: { phoneNumbers: { type: "array", items: { $ref: "#/components/schemas/PhoneNumber" } } } } } },
+          },
+          ...errorResponses(["unauthorized", "rate_limited"]),
+        },
+      },
+    },
     "/inbound/sms": {
       post: {
         operationId: "inboundSms",
@@ -247,7 +258,6 @@ export const openApiDocument = {
       Error: error,
       MailboxRequest: mailboxRequest,
       Mailbox: mailbox,
-      PhoneNumberRequest: phoneNumberRequest,
       PhoneNumber: phoneNumber,
     },
   },

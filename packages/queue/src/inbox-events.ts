@@ -50,7 +50,15 @@ export class InboxEvents {
     }
     set.add(listener);
     if (!this.subscribed.has(channel)) this.subscribed.set(channel, this.subscriber.subscribe(channel));
-    await this.subscribed.get(channel);
+    try {
+      await this.subscribed.get(channel);
+    } catch (err) {
+      // Not subscribed: forget the attempt, so the next watcher tries again.
+      set.delete(listener);
+      if (set.size === 0) this.waiters.delete(channel);
+      this.subscribed.delete(channel);
+      throw err;
+    }
     return {
       next: (ms: number) =>
         new Promise<boolean>((resolve) => {

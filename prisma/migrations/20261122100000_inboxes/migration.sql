@@ -1,11 +1,14 @@
 -- The service's own inboxes: email addresses on the mailbox domain and phone numbers, each owned by one
 -- organization, and the verification messages they received (encrypted; deleted after the retention).
+-- A deleted mailbox stays as a tombstone (deleted_at): its address is never handed to anyone else, who
+-- would then receive mail meant for the first owner.
 CREATE TABLE "mailboxes" (
     "id" TEXT NOT NULL,
     "org_id" TEXT NOT NULL,
     "address" TEXT NOT NULL,
     "label" TEXT,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "deleted_at" TIMESTAMPTZ(3),
 
     CONSTRAINT "mailboxes_pkey" PRIMARY KEY ("id")
 );

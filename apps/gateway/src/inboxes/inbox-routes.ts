@@ -1,21 +1,17 @@
 import { randomBytes } from "node:crypto";
 import { Router, type Request } from "express";
-import {
-  compileValidator,
-  mailboxRequestSchema,
-  phoneNumberRequestSchema,
-  type MailboxRequest,
-  type MailboxResource,
-  type PhoneNumberRequest,
-  type PhoneNumberResource,
-} from "@authsvc/contracts";
+import { compileValidator, mailboxRequestSchema, type MailboxRequest, type MailboxResource, type PhoneNumberResource } from "@authsvc/contracts";
 import { AddressTakenError, type Database } from "@authsvc/db";
 import { ApiError } from "../http/api-error";
 
 const validateMailbox = compileValidator<MailboxRequest>(mailboxRequestSchema);
-const validatePhone = compileValidator<PhoneNumberRequest>(phoneNumberRequestSchema);
 const MAILBOX_ID = /^mbx_[0-9A-Za-z]{22}$/;
-const PHONE_ID = /^pn_[0-9A-Za-z]{22}$/;
+// Addresses mail systems and certificate authorities trust (RFC 2142, CA/B domain validation): whoever got
+// one could receive a certificate for the mail domain, or the abuse reports meant for its operator.
+const RESERVED_LOCAL_PARTS = new Set([
+  "abuse", "admin", "administrator", "hostmaster", "info", "mailer-daemon", "noc", "no-reply", "noreply",
+  "postmaster", "root", "security", "ssladmin", "ssl-admin", "support", "webmaster", "www",
+]);
 
 /** `agent-` and 12 random base-36 characters: about 62 bits, unguessable by a site that saw another address. */
 function randomLocalPart(): string {
@@ -40,7 +36,8 @@ const orgOf = (req: Request) => req.res!.locals.orgId as string;
 
 /**
  * The organization's own inboxes. Mailboxes get an address on the service's mail domain; mail-in stores
- * what arrives for them. Phone numbers are numbers the operator routed to our SMS webhook (Twilio).
+ * what arrives for them. Phone numbers are provisioned at Twilio and assigned by the operator
+ * (`pnpm cli phone add`); the organization lists them.
  */
 export function inboxRoutes(db: Database, mailDomain: string): Router {
   const r = Router();
@@ -49,6 +46,9 @@ export function inboxRoutes(db: Database, mailDomain: string): Router {
     const checked = validateMailbox(req.body);
     if (!checked.ok) throw ApiError.invalid(checked.errors);
     const { localPart, label } = checked.value;
+    if (localPart && RESERVED_LOCAL_PARTS.has(localPart.toLowerCase())) {
+      throw ApiError.invalid([{ field: "/localPart", message: "is reserved for the mail domain's operator" }]);
+    }
     const orgId = orgOf(req);
     // A random address is retried on the (unlikely) collision; a chosen one that is taken is the caller's to change.
     for (let attempt = 0; ; attempt++) {
@@ -59,7 +59,8 @@ export function inboxRoutes(db: Database, mailDomain: string): Router {
         return;
       } catch (err) {
         if (!(err instanceof AddressTakenError)) throw err;
-        if (localPart || attempt >= 2) throw new ApiError("conflict", `The address ${address} is already taken.`);
+        // Deleted addresses stay taken, so nobody receives mail meant for their first owner.
+        if (localPart || attempt >= 2) throw new ApiError("conflict", `The address ${address} is taken (or was used before).`);
       }
     }
   });
@@ -69,7 +70,7 @@ export function inboxRoutes(db: Database, mailDomain: string): Router {
   });
 
   r.get("/mailboxes/:id", async (req, res) => {
-    const found = MAILBOX_ID.test(req.params.id) ? (await db.mailboxes.list(orgOf(req))).find((m) => m.id === req.params.id) : undefined;
+    const found = MAILBOX_ID.test(req.params.id) ? await db.mailboxes.find(orgOf(req), req.params.id) : null;
     if (!found) throw new ApiError("not_found", "No such mailbox.");
     res.json(mailboxResource(found));
   });
@@ -81,27 +82,8 @@ export function inboxRoutes(db: Database, mailDomain: string): Router {
     res.status(204).end();
   });
 
-  r.post("/phone-numbers", async (req, res) => {
-    const checked = validatePhone(req.body);
-    if (!checked.ok) throw ApiError.invalid(checked.errors);
-    try {
-      const phone = await db.phoneNumbers.create(orgOf(req), checked.value.number, checked.value.label);
-      res.status(201).location(`${req.baseUrl}/phone-numbers/${phone.id}`).json(phoneResource(phone));
-    } catch (err) {
-      if (!(err instanceof AddressTakenError)) throw err;
-      throw new ApiError("conflict", `The number ${checked.value.number} is already registered.`);
-    }
-  });
-
   r.get("/phone-numbers", async (req, res) => {
     res.json({ phoneNumbers: (await db.phoneNumbers.list(orgOf(req))).map(phoneResource) });
-  });
-
-  r.delete("/phone-numbers/:id", async (req, res) => {
-    if (!PHONE_ID.test(req.params.id) || !(await db.phoneNumbers.remove(orgOf(req), req.params.id))) {
-      throw new ApiError("not_found", "No such phone number.");
-    }
-    res.status(204).end();
   });
 
   return r;

@@ -26,6 +26,13 @@ export class AddressTakenError extends Error {
 }
 
 const publicFields = { id: true, address: true, label: true, createdAt: true } as const;
+
+/** Lower case, without a `+tag` subaddress: the address a mailbox is stored under. */
+export function baseAddress(address: string): string {
+  const lower = address.toLowerCase();
+  const at = lower.lastIndexOf("@");
+  return at < 0 ? lower : `${lower.slice(0, at).split("+")[0]}${lower.slice(at)}`;
+}
 const phoneFields = { id: true, number: true, label: true, createdAt: true } as const;
 
 /** Addresses on the service's mailbox domain, each owned by one organization. */
@@ -42,28 +49,43 @@ export class Mailboxes {
   }
 
   list(orgId: string) {
-    return this.prisma.mailbox.findMany({ where: { orgId }, orderBy: { createdAt: "asc" }, select: publicFields });
+    return this.prisma.mailbox.findMany({ where: { orgId, deletedAt: null }, orderBy: { createdAt: "asc" }, select: publicFields });
   }
 
-  /** Deletes the mailbox and every message it received; false when this org has no such mailbox. */
-  async remove(orgId: string, id: string): Promise<boolean> {
-    return (await this.prisma.mailbox.deleteMany({ where: { id, orgId } })).count > 0;
-  }
-
-  findForOrg(orgId: string, address: string) {
-    return this.prisma.mailbox.findFirst({ where: { orgId, address: address.toLowerCase() }, select: { ...publicFields, orgId: true } });
+  find(orgId: string, id: string) {
+    return this.prisma.mailbox.findFirst({ where: { id, orgId, deletedAt: null }, select: publicFields });
   }
 
   /**
-   * The owner of an address, for mail-in, which learns the organization from the recipient: the one
-   * lookup that does not start from an orgId.
+   * Deletes the mailbox's messages and leaves a tombstone: mail to the address is refused from now on, and
+   * nobody can create it again. False when this org has no such mailbox.
+   */
+  async remove(orgId: string, id: string): Promise<boolean> {
+    const [gone] = await this.prisma.$transaction([
+      this.prisma.mailbox.updateMany({ where: { id, orgId, deletedAt: null }, data: { deletedAt: new Date() } }),
+      this.prisma.inboundMessage.deleteMany({ where: { mailboxId: id, orgId } }),
+    ]);
+    return gone.count > 0;
+  }
+
+  /** One of the org's live mailboxes by address; `agent+tag@` is `agent@`. */
+  findForOrg(orgId: string, address: string) {
+    return this.prisma.mailbox.findFirst({ where: { orgId, address: baseAddress(address), deletedAt: null }, select: { ...publicFields, orgId: true } });
+  }
+
+  /**
+   * The owner of a live mailbox address, for mail-in, which learns the organization from the recipient:
+   * the one lookup that does not start from an orgId.
    */
   findByAddress(address: string) {
-    return this.prisma.mailbox.findUnique({ where: { address: address.toLowerCase() }, select: { ...publicFields, orgId: true } });
+    return this.prisma.mailbox.findFirst({ where: { address: baseAddress(address), deletedAt: null }, select: { ...publicFields, orgId: true } });
   }
 }
 
-/** Phone numbers (E.164) whose SMS reach us through the provider's webhook, each owned by one organization. */
+/**
+ * Phone numbers (E.164) whose SMS reach us through the provider's webhook, each assigned to one
+ * organization by the operator: a number is provisioned at the provider by us, not claimed by a tenant.
+ */
 export class PhoneNumbers {
   constructor(private readonly prisma: Prisma) {}
 
@@ -80,8 +102,9 @@ export class PhoneNumbers {
     return this.prisma.phoneNumber.findMany({ where: { orgId }, orderBy: { createdAt: "asc" }, select: phoneFields });
   }
 
-  async remove(orgId: string, id: string): Promise<boolean> {
-    return (await this.prisma.phoneNumber.deleteMany({ where: { id, orgId } })).count > 0;
+  /** Unassigns a number (operator), with the messages it received; false when it was not assigned. */
+  async remove(number: string): Promise<boolean> {
+    return (await this.prisma.phoneNumber.deleteMany({ where: { number } })).count > 0;
   }
 
   findForOrg(orgId: string, number: string) {

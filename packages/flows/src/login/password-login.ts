@@ -380,7 +380,10 @@ export async function passwordLogin(page: Page, input: PasswordLoginInput, optio
           const link = await fromInbox(input.inbox!, "link")();
           step("open the sign-in link");
           await page.goto(link, { waitUntil: "domcontentloaded", timeout: Math.max(1, deadline.remaining()) }).catch((err: unknown) => {
-            throw refused ?? navigationFailure(err);
+            if (refused) throw refused;
+            // The link is a credential until it is used: its address goes into no message or log.
+            const reason = err instanceof Error ? err.message.split("\n")[0]!.replace(/\s+at\s+\S+$/, "").replace(/https?:\/\/\S+/g, "<link>") : "error";
+            throw new LoginFlowError(/timeout/i.test(reason) ? "timeout" : "target_unreachable", `the sign-in link from the email could not be opened on ${new URL(link).host} (${reason})`, { retryable: false });
           });
         }
       : undefined,

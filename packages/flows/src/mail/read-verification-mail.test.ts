@@ -110,3 +110,14 @@ describe("htmlToText", () => {
     expect(htmlToText(`<style>p{color:red}</style><p>Hello&nbsp;Ada,</p><div>Code: <b>12&#51;456</b></div><!-- hidden -->`)).toBe("Hello Ada,\nCode: 123456");
   });
 });
+
+describe("the site's domain, by the Public Suffix List", () => {
+  const mail = (html: string) => ({ from: "no-reply@shop.co.uk", subject: "Sign in", html, receivedAt: new Date() });
+  it("takes no link on another registrant's domain under the same public suffix", () => {
+    expect(extractLink(mail('<a href="https://evil.co.uk/login?token=abcdefghijklmnopqrstu">Sign in</a>'), "www.shop.co.uk")).toBeNull();
+    expect(extractLink(mail('<a href="https://mallory.github.io/verify?token=abcdefghijklmnopqrstu">Verify</a>'), "alice.github.io")).toBeNull();
+    expect(extractLink(mail('<a href="https://auth.shop.co.uk/login?token=abcdefghijklmnopqrstu">Sign in</a>'), "www.shop.co.uk")).toBe(
+      "https://auth.shop.co.uk/login?token=abcdefghijklmnopqrstu",
+    );
+  });
+});

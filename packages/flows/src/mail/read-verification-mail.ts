@@ -1,3 +1,4 @@
+import { getDomain } from "tldts";
 /** A message as mail-in stores it, decrypted for the flow that waits for it. */
 export interface VerificationMail {
   from: string;
@@ -95,9 +96,13 @@ const LINK_WORDS =
 const NOT_THE_LINK =
   /unsubscribe|abbestellen|d[ée]sabonner|desuscrib|cancelar-suscripci|disiscriv|uitschrijven|privacy|datenschutz|confidentialit|privacidad|terms|agb|impressum|help|support|preferences|settings|facebook|twitter|instagram|linkedin|youtube|report|not-me|wasnt-me/i;
 
+/**
+ * The domain a host was registered under, by the Public Suffix List (private suffixes included): `shop.co.uk`
+ * for `app.shop.co.uk`, `alice.github.io` for itself. An IP address or a bare name is its own domain.
+ */
 export function registrableDomain(host: string): string {
-  const labels = host.toLowerCase().split(".");
-  return labels.slice(-2).join(".");
+  const lower = host.toLowerCase().replace(/\.$/, "");
+  return getDomain(lower, { allowPrivateDomains: true }) ?? lower;
 }
 
 /**
