@@ -238,18 +238,21 @@ describe("the SMS webhook", () => {
 
   it("stores a message Twilio signed, for the org that owns the number, and answers empty TwiML", async () => {
     const phone = await newPhone();
-    const params = { MessageSid: "SM1", AccountSid: "AC1", From: "+15005550006", To: phone, Body: "Your code is 123456" };
+    const params = { MessageSid: `SM${Date.now()}`, AccountSid: "AC1", From: "+15005550006", To: phone, Body: "Your code is 123456" };
     const res = await post(params, twilioSignature(process.env.TWILIO_AUTH_TOKEN!, webhook(), params));
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/text\/xml/);
     expect(await res.text()).toContain("<Response></Response>");
     const rows = await database().prisma.inboundMessage.findMany({ where: { phoneNumber: { number: phone } } });
     expect(rows.map((r) => r.orgId)).toEqual([tenant.orgId]);
+    // The same message again (Twilio's retry, or a replay of the signed request) is stored once.
+    expect((await post(params, twilioSignature(process.env.TWILIO_AUTH_TOKEN!, webhook(), params))).status).toBe(200);
+    expect(await database().prisma.inboundMessage.count({ where: { phoneNumber: { number: phone } } })).toBe(1);
   });
 
   it("refuses a wrong signature, a number nobody owns and a JSON body, and stores nothing", async () => {
     const phone = await newPhone();
-    const params = { MessageSid: "SM2", From: "+15005550006", To: phone, Body: "Your code is 654321" };
+    const params = { MessageSid: `SM${Date.now()}x`, From: "+15005550006", To: phone, Body: "Your code is 654321" };
     const good = twilioSignature(process.env.TWILIO_AUTH_TOKEN!, webhook(), params);
     const forged = await post({ ...params, Body: "Your code is 000000" }, good);
     expect([forged.status, ((await forged.json()) as any).error.code]).toEqual([401, "unauthorized"]);

@@ -35,7 +35,20 @@ export function smsWebhook(config: Config, db: Database, redis: Redis, log: Logg
     if (!new RegExp(E164).test(to)) throw ApiError.invalid([{ field: "/To", message: "must be an E.164 number" }]);
     const phone = await db.phoneNumbers.findByNumber(to);
     if (!phone) throw new ApiError("not_found", "No organization has registered this number.");
-    const stored = await db.inboundMessages.store(phone.orgId, { phoneNumberId: phone.id }, { from: field("From"), subject: "", text: field("Body"), html: "" });
+    // Twilio retries a delivery, and a captured signed request can be replayed: each MessageSid counts once,
+    // or an old code could be read by a login waiting now.
+    const sid = field("MessageSid") || field("SmsSid");
+    if (sid && (await redis.set(`${config.redis.prefix}:sms-seen:${sid}`, "1", "EX", 7 * 86_400, "NX")) !== "OK") {
+      res.status(200).type("text/xml").send(EMPTY_TWIML);
+      return;
+    }
+    const stored = await db.inboundMessages
+      .store(phone.orgId, { phoneNumberId: phone.id }, { from: field("From"), subject: "", text: field("Body"), html: "" })
+      .catch(async (err: unknown) => {
+        // Not stored: Twilio's retry must not be taken for a replay.
+        if (sid) await redis.del(`${config.redis.prefix}:sms-seen:${sid}`).catch(() => undefined);
+        throw err;
+      });
     log.info({ requestId: res.locals.requestId, orgId: phone.orgId, phoneNumberId: phone.id, messageId: stored.id }, "SMS stored");
     await notifyInbox(redis, config.redis.prefix, phone.id, stored.id).catch((err: unknown) => log.warn({ err: String(err) }, "waiting flows not notified"));
     res.status(200).type("text/xml").send(EMPTY_TWIML);
