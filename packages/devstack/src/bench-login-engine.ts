@@ -1,6 +1,7 @@
 import { BrowserHost, type Page, TargetGuard } from "@authsvc/browser";
 import { type LearnedFlow, LoginFlowError, passwordLogin } from "@authsvc/flows";
 import { LOGIN_CASES, type LoginCase, startTestSites, type TestSites } from "@authsvc/test-sites";
+import { freshTotpCode, newTotpSecret, parseTotpSecret } from "@authsvc/crypto";
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -15,7 +16,7 @@ interface Run {
   source?: string;
 }
 
-type User = { username: string; password: string };
+type User = { username: string; password: string; totpSecret?: string };
 
 // What a customer would write without us for three of the pages: plain Puppeteer that knows the page.
 const HAND_WRITTEN: Record<string, (page: Page, user: User) => Promise<void>> = {
@@ -52,8 +53,8 @@ export async function benchLoginEngine(rounds: number, write: (line: string) => 
   const host = new BrowserHost({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", guard });
   let seq = 0;
   const userFor = (c: LoginCase): User => {
-    const user = { username: `bench-${++seq}@example.test`, password: `bench-pw-${seq}` };
-    sites.accounts.addUser(user.username, user.password, { locked: c.lockedUser });
+    const user = { username: `bench-${++seq}@example.test`, password: `bench-pw-${seq}`, totpSecret: c.totp ? newTotpSecret() : undefined };
+    sites.accounts.addUser(user.username, user.password, { locked: c.lockedUser, totpSecret: user.totpSecret });
     return user;
   };
   const login = async (c: LoginCase, user: User, learned: LearnedFlow | null): Promise<Run> => {
@@ -62,7 +63,13 @@ export async function benchLoginEngine(rounds: number, write: (line: string) => 
       const result = await host.withPage((page) =>
         passwordLogin(
           page,
-          { loginUrl: c.url(sites.url), identifier: user.username, password: user.password, additionalFields: c.additionalFields },
+          {
+            loginUrl: c.url(sites.url),
+            identifier: user.username,
+            password: user.password,
+            additionalFields: c.additionalFields,
+            totp: user.totpSecret ? () => freshTotpCode(parseTotpSecret(user.totpSecret!)) : undefined,
+          },
           { guard, timeoutMs: 30_000, learned },
         ),
       );
