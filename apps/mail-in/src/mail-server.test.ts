@@ -75,12 +75,16 @@ describe("mail-in SMTP server", () => {
     await expect(db.inboundMessages.since(other.id, { mailboxId: mailbox.id }, since)).rejects.toThrow();
   });
 
-  it("delivers subaddresses (agent+site@) to the mailbox", async () => {
+  it("delivers subaddresses (agent+site@) to the mailbox, remembering which tag each went to", async () => {
     const { org, mailbox } = await newMailbox("plus");
     const since = await db.inboundMessages.now();
     const [local] = mailbox.address.split("@");
-    await send({ to: `${local}+shop@${DOMAIN}`, text: "Code: 1234" });
-    expect(await db.inboundMessages.since(org.id, { mailboxId: mailbox.id }, since)).toHaveLength(1);
+    await send({ to: `${local}+Shop@${DOMAIN}`, text: "Code: 1234" });
+    await send({ to: `${local}+other@${DOMAIN}`, text: "Code: 5678" });
+    expect(await db.inboundMessages.since(org.id, { mailboxId: mailbox.id }, since)).toHaveLength(2);
+    // A login that gave the site agent+shop@ reads only what was sent there.
+    const forShop = await db.inboundMessages.since(org.id, { mailboxId: mailbox.id }, since, { recipient: `${local}+shop@${DOMAIN}` });
+    expect(forShop.map((m) => m.text.trim())).toEqual(["Code: 1234"]);
   });
 
   it("refuses other domains and unknown mailboxes at RCPT, and stores nothing", async () => {

@@ -39,6 +39,7 @@ export function mailboxAddressOf(address: string, domain: string): string | null
  */
 export function createMailServer(deps: MailServerDeps): SMTPServer {
   const { db, domain, log } = deps;
+  // Per SMTP session: each accepted recipient address (as given, lower case) and its mailbox.
   const accepted = new Map<string, Map<string, { id: string; orgId: string }>>();
   const recipientsOf = (session: SMTPServerSession) => {
     let map = accepted.get(session.id);
@@ -73,7 +74,7 @@ export function createMailServer(deps: MailServerDeps): SMTPServer {
             deps.onMessage?.("refused");
             return callback(smtpError(550, "5.1.1 no such mailbox"));
           }
-          recipients.set(mailbox.id, { id: mailbox.id, orgId: mailbox.orgId });
+          recipients.set(address.address.toLowerCase().replace(/\.$/, ""), { id: mailbox.id, orgId: mailbox.orgId });
           callback();
         })
         .catch((err: unknown) => {
@@ -82,7 +83,7 @@ export function createMailServer(deps: MailServerDeps): SMTPServer {
         });
     },
     onData(stream, session, callback) {
-      const recipients = [...recipientsOf(session).values()];
+      const recipients = [...recipientsOf(session).entries()];
       // SIZE only makes smtp-server flag an oversized message; the parser must not hold it all in memory.
       // Past the limit the rest is drained, unparsed, and the message refused.
       let bytes = 0;
@@ -101,8 +102,8 @@ export function createMailServer(deps: MailServerDeps): SMTPServer {
           }
           const from = mail.from?.value[0]?.address ?? (session.envelope.mailFrom ? session.envelope.mailFrom.address : "");
           const content = { from, subject: mail.subject ?? "", text: mail.text ?? "", html: typeof mail.html === "string" ? mail.html : "" };
-          for (const mailbox of recipients) {
-            const stored = await db.inboundMessages.store(mailbox.orgId, { mailboxId: mailbox.id }, content);
+          for (const [recipient, mailbox] of recipients) {
+            const stored = await db.inboundMessages.store(mailbox.orgId, { mailboxId: mailbox.id }, recipient, content);
             deps.onMessage?.("stored");
             log.info({ orgId: mailbox.orgId, mailboxId: mailbox.id, messageId: stored.id, size: mail.text?.length ?? 0 }, "mail stored");
             await deps.notify(mailbox.id, stored.id).catch((err: unknown) => log.warn({ err: String(err) }, "waiting flows not notified"));

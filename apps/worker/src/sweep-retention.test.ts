@@ -42,8 +42,8 @@ describe("sweepRetention", () => {
 
     const mailbox = await db.mailboxes.create(org.id, `sweep-${now}@mail.localhost`);
     const content = { from: "site@a.test", subject: "Your code", text: "Your code is 123456", html: "" };
-    const freshMessage = await db.inboundMessages.store(org.id, { mailboxId: mailbox.id }, content);
-    const oldMessage = await db.inboundMessages.store(org.id, { mailboxId: mailbox.id }, content);
+    const freshMessage = await db.inboundMessages.store(org.id, { mailboxId: mailbox.id }, mailbox.address, content);
+    const oldMessage = await db.inboundMessages.store(org.id, { mailboxId: mailbox.id }, mailbox.address, content);
     await db.prisma.inboundMessage.update({ where: { id: oldMessage.id }, data: { receivedAt: new Date(now - 2 * HOUR) } });
 
     expect(await sweepRetention(db, { sessionHours: 24, jobDays: 30, messageMinutes: 60 }, now)).toEqual({ sessions: 1, jobs: 1, messages: 1 });

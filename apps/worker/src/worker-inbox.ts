@@ -11,6 +11,9 @@ const RECHECK_MS = 5000;
 export function workerInbox(db: Database, events: InboxEvents, orgId: string, ref: NonNullable<SecretBundle["inbox"]>): Inbox {
   const where = ref.kind === "email" ? { mailboxId: ref.mailboxId } : { phoneNumberId: ref.phoneNumberId };
   const inboxId = ref.kind === "email" ? ref.mailboxId : ref.phoneNumberId;
+  // A tagged address (agent+shop@) reads only mail sent to that tag: logins to two sites that share a
+  // mailbox under different tags never take each other's codes.
+  const recipient = ref.kind === "email" && ref.address.split("@")[0]!.includes("+") ? ref.address : undefined;
   return {
     kind: ref.kind,
     address: ref.kind === "email" ? ref.address : ref.number,
@@ -20,7 +23,7 @@ export function workerInbox(db: Database, events: InboxEvents, orgId: string, re
       const watch = await events.watch(inboxId);
       try {
         for (;;) {
-          const fresh = await db.inboundMessages.since(orgId, where, since, [...seen]);
+          const fresh = await db.inboundMessages.since(orgId, where, since, { except: [...seen], recipient });
           if (fresh.length > 0) return fresh;
           const left = until - Date.now();
           if (left <= 0) return [];

@@ -35,6 +35,8 @@ CREATE TABLE "inbound_messages" (
     "org_id" TEXT NOT NULL,
     "mailbox_id" TEXT,
     "phone_number_id" TEXT,
+    -- The address or number it was sent to, as given (a mailbox's agent+shop@ subaddress included).
+    "recipient" TEXT NOT NULL,
     "body" TEXT NOT NULL,
     "size" INTEGER NOT NULL,
     "received_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,

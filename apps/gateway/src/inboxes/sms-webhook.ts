@@ -43,7 +43,7 @@ export function smsWebhook(config: Config, db: Database, redis: Redis, log: Logg
       return;
     }
     const stored = await db.inboundMessages
-      .store(phone.orgId, { phoneNumberId: phone.id }, { from: field("From"), subject: "", text: field("Body"), html: "" })
+      .store(phone.orgId, { phoneNumberId: phone.id }, to, { from: field("From"), subject: "", text: field("Body"), html: "" })
       .catch(async (err: unknown) => {
         // Not stored: Twilio's retry must not be taken for a replay.
         if (sid) await redis.del(`${config.redis.prefix}:sms-seen:${sid}`).catch(() => undefined);

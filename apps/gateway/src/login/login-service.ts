@@ -49,7 +49,7 @@ export class LoginService {
     if (cmd.email) {
       const domain = this.deps.config.mail.domain;
       const mailbox = cmd.email.toLowerCase().endsWith(`@${domain}`) ? await db.mailboxes.findForOrg(orgId, cmd.email) : null;
-      if (mailbox) return { kind: "email", mailboxId: mailbox.id, address: mailbox.address };
+      if (mailbox) return { kind: "email", mailboxId: mailbox.id, address: cmd.email.toLowerCase() };
       if (cmd.method === "otp_email" || cmd.method === "magic_link") {
         throw ApiError.invalid([
           { field: "/cred/email", message: `is not one of this organization's mailboxes on ${domain}; the service reads the code from its own inbox (POST /v1/mailboxes)` },

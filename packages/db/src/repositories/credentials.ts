@@ -7,7 +7,14 @@ export interface SecretBundle {
   totpSecret?: string;
   additionalFields?: Record<string, string | number | boolean>;
   /** Our inbox where the site sends its code or link: a mailbox (email) or a phone number (SMS). */
-  inbox?: { kind: "email"; mailboxId: string; address: string } | { kind: "sms"; phoneNumberId: string; number: string };
+  inbox?:
+    | {
+        kind: "email";
+        mailboxId: string;
+        /** The address the site knows, with its +tag if it has one; only mail sent to it is read. */
+        address: string;
+      }
+    | { kind: "sms"; phoneNumberId: string; number: string };
 }
 
 export interface CredentialIdentity {

@@ -124,17 +124,36 @@ export class InboundMessages {
     private readonly envelope: Envelope,
   ) {}
 
-  async store(orgId: string, inbox: InboxRef, content: InboundContent): Promise<{ id: string; receivedAt: Date }> {
+  /** Stores a message sent to `recipient` (lower-cased: an address with its +tag, or a number). */
+  async store(orgId: string, inbox: InboxRef, recipient: string, content: InboundContent): Promise<{ id: string; receivedAt: Date }> {
     const id = newId("msg");
     const body = this.envelope.encryptJson(content, rowAad(orgId, id));
     const size = content.text.length + content.html.length + content.subject.length;
-    return this.prisma.inboundMessage.create({ data: { id, orgId, ...inbox, body, size }, select: { id: true, receivedAt: true } });
+    return this.prisma.inboundMessage.create({
+      data: { id, orgId, ...inbox, recipient: recipient.toLowerCase(), body, size },
+      select: { id: true, receivedAt: true },
+    });
   }
 
-  /** Messages of one inbox that arrived at or after `since`, oldest first, decrypted; `except` ids left out. */
-  async since(orgId: string, inbox: InboxRef, since: Date, except: readonly string[] = [], limit = 50): Promise<InboundMessage[]> {
+  /**
+   * Messages of one inbox that arrived at or after `since`, oldest first, decrypted; `except` ids left out.
+   * With `recipient`, only those sent to exactly that address (a +tag keeps one site's mail from another's).
+   */
+  async since(
+    orgId: string,
+    inbox: InboxRef,
+    since: Date,
+    options: { except?: readonly string[]; recipient?: string; limit?: number } = {},
+  ): Promise<InboundMessage[]> {
+    const { except = [], recipient, limit = 50 } = options;
     const rows = await this.prisma.inboundMessage.findMany({
-      where: { orgId, ...inbox, receivedAt: { gte: since }, ...(except.length ? { id: { notIn: [...except] } } : {}) },
+      where: {
+        orgId,
+        ...inbox,
+        receivedAt: { gte: since },
+        ...(except.length ? { id: { notIn: [...except] } } : {}),
+        ...(recipient ? { recipient: recipient.toLowerCase() } : {}),
+      },
       orderBy: { receivedAt: "asc" },
       take: limit,
       select: { id: true, body: true, receivedAt: true },
