@@ -34,13 +34,14 @@ async function serve(redis: Redis, body: (url: string) => Promise<void>): Promis
   const events = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
   const queue = createAuthQueue(redis, config.redis.prefix, { attempts: 1, backoffMs: 0 });
   const waiter = new JobWaiter(events, config.redis.prefix, (id) => db.authJobs.isFinished(id));
+  const cache = new SessionCache(redis, config.redis.prefix, envelope);
   const logins = new LoginService({
     config, db, queue, waiter,
-    cache: new SessionCache(redis, config.redis.prefix, envelope),
+    cache,
     flight: new SingleFlight(redis, config.redis.prefix),
     guard: new TargetGuard(),
   });
-  const app = createApp({ config, db, redis, logins, log: createLogger("test", "silent"), metrics: createGatewayMetrics(), isShuttingDown: () => false });
+  const app = createApp({ config, db, redis, logins, cache, log: createLogger("test", "silent"), metrics: createGatewayMetrics(), isShuttingDown: () => false });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });

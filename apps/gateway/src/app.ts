@@ -3,6 +3,7 @@ import type { Redis } from "ioredis";
 import type { Config } from "@authsvc/config";
 import { openApiDocument } from "@authsvc/contracts";
 import type { Database } from "@authsvc/db";
+import type { SessionCache } from "@authsvc/queue";
 import type { Logger } from "@authsvc/logging";
 import { authenticate } from "./http/authenticate";
 import { errorHandler, notFound } from "./http/error-handler";
@@ -11,6 +12,7 @@ import type { GatewayMetrics } from "./http/metrics";
 import { rateLimit } from "./http/rate-limit";
 import { requestId } from "./http/request-id";
 import type { LoginService } from "./login/login-service";
+import { credentialRoutes } from "./credentials/credential-routes";
 import { inboxRoutes } from "./inboxes/inbox-routes";
 import { smsWebhook } from "./inboxes/sms-webhook";
 import { apiRoutes } from "./routes";
@@ -20,12 +22,13 @@ export interface AppDeps {
   db: Database;
   redis: Redis;
   logins: LoginService;
+  cache: SessionCache;
   log: Logger;
   metrics: GatewayMetrics;
   isShuttingDown: () => boolean;
 }
 
-export function createApp({ config, db, redis, logins, log, metrics, isShuttingDown }: AppDeps) {
+export function createApp({ config, db, redis, logins, cache, log, metrics, isShuttingDown }: AppDeps) {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -66,7 +69,12 @@ export function createApp({ config, db, redis, logins, log, metrics, isShuttingD
   // Called by Twilio, authenticated by its signature rather than an API key.
   app.use("/v1", smsWebhook(config, db, redis, log));
   app.use("/v1", authenticate(db), rateLimit(redis, config.redis.prefix, config.gateway.rateLimitPerMinute), ...jsonBody(config.gateway.maxBodyBytes));
-  app.use("/v1", apiRoutes(logins, config.gateway.waitMs, metrics), inboxRoutes(db, config.mail.domain));
+  app.use(
+    "/v1",
+    apiRoutes(logins, config.gateway.waitMs, metrics),
+    inboxRoutes(db, config.mail.domain),
+    credentialRoutes(db, cache, logins, config.gateway.waitMs, metrics),
+  );
   app.use(notFound);
   app.use(errorHandler(log));
   return app;

@@ -22,17 +22,18 @@ async function main(): Promise<void> {
   const waiter = new JobWaiter(eventsRedis, config.redis.prefix, (jobId) => db.authJobs.isFinished(jobId));
   await waiter.ready();
 
+  const cache = new SessionCache(redis, config.redis.prefix, envelope);
   const logins = new LoginService({
     config,
     db,
     queue,
     waiter,
-    cache: new SessionCache(redis, config.redis.prefix, envelope),
+    cache,
     flight: new SingleFlight(redis, config.redis.prefix),
     guard: new TargetGuard(config.targets.allowRanges),
   });
   let shuttingDown = false;
-  const app = createApp({ config, db, redis, logins, log, metrics: createGatewayMetrics(), isShuttingDown: () => shuttingDown });
+  const app = createApp({ config, db, redis, logins, cache, log, metrics: createGatewayMetrics(), isShuttingDown: () => shuttingDown });
   const server = app.listen(config.gateway.port, config.gateway.host, () => {
     const { port } = server.address() as AddressInfo;
     log.info({ port }, "gateway listening");

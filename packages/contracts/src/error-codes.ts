@@ -26,6 +26,10 @@ export const ERROR_CODES = {
     status: 422,
     meaning: "The form was submitted but the page showed neither a signed-in state nor an error.",
   },
+  no_stored_secret: {
+    status: 422,
+    meaning: "The credential never logged in successfully, so there is no stored secret to refresh with; log in with POST /v1/login.",
+  },
   target_not_allowed: {
     status: 422,
     meaning: "The target address is not allowed (not http(s), or private, loopback, link-local or metadata).",

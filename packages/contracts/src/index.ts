@@ -4,3 +4,4 @@ export * from "./login-request";
 export { compileValidator, toFieldErrors, type Validator } from "./validate";
 export { openApiDocument } from "./openapi";
 export * from "./inboxes";
+export * from "./credentials";

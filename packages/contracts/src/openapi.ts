@@ -1,4 +1,5 @@
 import { ERROR_CODES } from "./error-codes";
+import { refreshRequestSchema } from "./credentials";
 import { mailboxRequestSchema } from "./inboxes";
 import { loginRequestSchema } from "./login-request";
 
@@ -95,6 +96,23 @@ function errorResponses(codes: Array<keyof typeof ERROR_CODES>) {
 
 const { $id: _id, ...loginRequest } = loginRequestSchema;
 const { $id: _mid, ...mailboxRequest } = mailboxRequestSchema;
+const { $id: _rid, ...refreshRequest } = refreshRequestSchema;
+
+const credential = {
+  type: "object",
+  required: ["credentialId", "site", "loginUrl", "username", "collectionId", "createdAt", "lastLoginAt", "status", "lastError"],
+  properties: {
+    credentialId: { type: "string", pattern: "^cred_" },
+    site: { type: "string", description: "Origin of the site." },
+    loginUrl: { type: "string" },
+    username: { type: "string" },
+    collectionId: { type: ["string", "null"] },
+    createdAt: { type: "string", format: "date-time" },
+    lastLoginAt: { type: ["string", "null"], format: "date-time" },
+    status: { type: "string", enum: ["active", "failing", "pending"] },
+    lastError: { type: ["string", "null"], description: "Error code of the last failed login." },
+  },
+};
 
 const mailbox = {
   type: "object",
@@ -227,6 +245,64 @@ export const openApiDocument = {
         },
       },
     },
+    "/credentials": {
+      get: {
+        operationId: "listCredentials",
+        summary: "Your organization's stored credentials, newest first (metadata only, never a secret)",
+        parameters: [{ name: "before", in: "query", required: false, schema: { type: "string" }, description: "Page on: the `next` link of the previous page." }],
+        responses: {
+          "200": {
+            description: '{"credentials": [...], "next": link or null} (100 a page)',
+            content: { "application/json": { schema: { type: "object", properties: { credentials: { type: "array", items: { $ref: "#/components/schemas/Credential" } }, next: { type: ["string", "null"] } } } } },
+          },
+          ...errorResponses(["invalid_request", "unauthorized", "rate_limited"]),
+        },
+      },
+    },
+    "/credentials/{id}": {
+      get: {
+        operationId: "getCredential",
+        summary: "One stored credential",
+        parameters: [idParam],
+        responses: { "200": { description: "The credential.", content: json("Credential") }, ...errorResponses(["unauthorized", "not_found", "rate_limited"]) },
+      },
+      delete: {
+        operationId: "deleteCredential",
+        summary: "Delete a credential, its stored secret and its sessions (cached ones included)",
+        parameters: [idParam],
+        responses: { "204": { description: "Deleted." }, ...errorResponses(["unauthorized", "not_found", "rate_limited"]) },
+      },
+    },
+    "/refresh": {
+      post: {
+        operationId: "refresh",
+        summary: "Log in again with a stored credential and replace its cached session",
+        description:
+          "Names the credential by `credentialId`, or by `domain`, `username` and `collectionId` as the login gave them. " +
+          "Logs in with the secret of its last successful login (its TOTP secret or inbox too) and answers like a login, plus `credentialId` and `expiresAt`.",
+        requestBody: { required: true, content: json("RefreshRequest") },
+        responses: {
+          "200": {
+            description: "Signed in again.",
+            content: {
+              "application/json": {
+                schema: {
+                  allOf: [
+                    { $ref: "#/components/schemas/Session" },
+                    { type: "object", required: ["credentialId"], properties: { credentialId: { type: "string" }, expiresAt: { type: "string", format: "date-time" } } },
+                  ],
+                },
+              },
+            },
+          },
+          "202": { description: "Still running; poll the `Location`.", content: json("Job") },
+          ...errorResponses([
+            "invalid_request", "invalid_json", "unauthorized", "not_found", "no_stored_secret", "invalid_credentials", "mfa_required",
+            "verification_failed", "login_unconfirmed", "rate_limited", "target_unreachable", "service_unavailable", "timeout",
+          ]),
+        },
+      },
+    },
     "/inbound/sms": {
       post: {
         operationId: "inboundSms",
@@ -257,6 +333,8 @@ export const openApiDocument = {
       Job: job,
       Error: error,
       MailboxRequest: mailboxRequest,
+      Credential: credential,
+      RefreshRequest: refreshRequest,
       Mailbox: mailbox,
       PhoneNumber: phoneNumber,
     },

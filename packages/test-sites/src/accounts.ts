@@ -77,6 +77,18 @@ export class Accounts {
     return token ? this.sessions.get(token) : undefined;
   }
 
+  /** Ends every session of a user, as a site does when its sessions time out or it signs everyone out. */
+  endSessionsOf(username: string): number {
+    let ended = 0;
+    for (const [token, user] of this.sessions) {
+      if (user === username) {
+        this.sessions.delete(token);
+        ended++;
+      }
+    }
+    return ended;
+  }
+
   endSession(token: string | undefined): void {
     if (token) this.sessions.delete(token);
   }

@@ -57,6 +57,9 @@ export function createTestSitesApp(accounts = new Accounts(), outbox = new Outbo
     redesignVersion = Number((req.body as { version?: number }).version) === 2 ? 2 : 1;
     res.status(204).end();
   });
+  app.post("/__fixture/expire-sessions", json(), (req, res) => {
+    res.json({ ended: accounts.endSessionsOf(String((req.body as { username?: string }).username ?? "")) });
+  });
   app.get("/__fixture/attempts/:username", (req, res) => {
     res.json(accounts.attemptsFor(req.params.username));
   });

@@ -1,7 +1,7 @@
 import type { Queue } from "bullmq";
 import type { TargetGuard } from "@authsvc/browser";
 import type { Config } from "@authsvc/config";
-import { isErrorCode, type JobResource, type SessionResponse } from "@authsvc/contracts";
+import { isErrorCode, SUPPORTED_LOGIN_METHODS, type JobResource, type LoginMethod, type SessionResponse } from "@authsvc/contracts";
 import { newId } from "@authsvc/crypto";
 import type { Database, SecretBundle } from "@authsvc/db";
 import { enqueueLogin, type AuthJobPayload, type JobWaiter, type SessionCache, type SingleFlight } from "@authsvc/queue";
@@ -94,7 +94,15 @@ export class LoginService {
             fingerprint: fp,
             useCache: cmd.useCache,
             requestId,
-            input: { password: cmd.password, additionalFields: cmd.additionalFields, totpSecret: cmd.totpSecret, inbox },
+            input: {
+              method: cmd.method,
+              email: cmd.email,
+              phone: cmd.phone,
+              password: cmd.password,
+              additionalFields: cmd.additionalFields,
+              totpSecret: cmd.totpSecret,
+              inbox,
+            },
           },
           ownId,
         );
@@ -116,6 +124,32 @@ export class LoginService {
       throw new ApiError(isErrorCode(job.error.code) ? job.error.code : "internal_error", job.error.message, undefined, { "X-Job-Id": jobId });
     }
     return { kind: "pending", job };
+  }
+
+  /**
+   * Logs in again with a credential's stored secret (the last one that worked, with its TOTP secret or
+   * inbox), as the same login it was: the fresh session replaces the cached one under the same key.
+   */
+  async refresh(orgId: string, credentialId: string, waitMs: number, requestId: string): Promise<LoginAnswer> {
+    const { db } = this.deps;
+    const [row, secret] = await Promise.all([db.credentials.findMetadata(orgId, credentialId), db.credentials.secret(orgId, credentialId)]);
+    if (!row) throw new ApiError("not_found", "No such credential.");
+    if (!secret) throw new ApiError("no_stored_secret", "This credential never logged in successfully; there is no stored secret to refresh with.");
+    const method = (SUPPORTED_LOGIN_METHODS as readonly string[]).includes(secret.method ?? "") ? (secret.method as LoginMethod) : "password";
+    const cmd: LoginCommand = {
+      method,
+      loginUrl: row.loginUrl,
+      siteOrigin: row.siteOrigin,
+      identifier: row.username,
+      password: secret.password,
+      email: secret.email,
+      phone: secret.phone,
+      totpSecret: secret.totpSecret,
+      collectionId: row.collection?.externalId,
+      additionalFields: secret.additionalFields,
+      useCache: false,
+    };
+    return this.login(orgId, cmd, waitMs, requestId);
   }
 
   /** A job of this org as the API shows it, with its session once it succeeded; null when there is none. */

@@ -3,6 +3,10 @@ import { isUniqueViolation, type Prisma } from "../prisma-client";
 
 /** What a login needs besides the username; always encrypted at rest. */
 export interface SecretBundle {
+  /** The login method and the `cred` fields as the request gave them, so a refresh asks exactly the same. */
+  method?: string;
+  email?: string;
+  phone?: string;
   password?: string;
   totpSecret?: string;
   additionalFields?: Record<string, string | number | boolean>;
@@ -16,6 +20,17 @@ export interface SecretBundle {
       }
     | { kind: "sms"; phoneNumberId: string; number: string };
 }
+
+const METADATA = {
+  id: true,
+  siteOrigin: true,
+  loginUrl: true,
+  username: true,
+  createdAt: true,
+  lastLoginAt: true,
+  lastErrorCode: true,
+  collection: { select: { externalId: true } },
+} as const;
 
 export interface CredentialIdentity {
   orgId: string;
@@ -75,6 +90,48 @@ export class Credentials {
         lastErrorCode: null,
       },
     });
+  }
+
+  /** The org's credentials, newest first, with their collection's external id; metadata only. */
+  list(orgId: string, options: { limit: number; before?: string }) {
+    return this.prisma.credential.findMany({
+      where: { orgId, ...(options.before ? { id: { lt: options.before } } : {}) },
+      orderBy: { id: "desc" },
+      take: options.limit,
+      select: METADATA,
+    });
+  }
+
+  findMetadata(orgId: string, id: string) {
+    return this.prisma.credential.findFirst({ where: { id, orgId }, select: METADATA });
+  }
+
+  /** The credential a caller names by site, username and collection (the API's other way to name one). */
+  async findByIdentity(orgId: string, identity: { siteOrigin: string; username: string; collectionExternalId?: string }) {
+    const collection = identity.collectionExternalId
+      ? await this.prisma.collection.findUnique({ where: { orgId_externalId: { orgId, externalId: identity.collectionExternalId } } })
+      : null;
+    if (identity.collectionExternalId && !collection) return null;
+    return this.prisma.credential.findFirst({
+      where: { orgId, siteOrigin: identity.siteOrigin, username: identity.username, collectionId: collection?.id ?? null },
+      select: METADATA,
+    });
+  }
+
+  /** The secret of the last successful login, decrypted; null when none succeeded yet. */
+  async secret(orgId: string, id: string): Promise<SecretBundle | null> {
+    const row = await this.prisma.credential.findFirst({ where: { id, orgId }, select: { secret: true } });
+    return row?.secret ? this.envelope.decryptJson<SecretBundle>(row.secret, rowAad(orgId, id)) : null;
+  }
+
+  /**
+   * Deletes a credential with its sessions and job records. Returns the cache keys its logins used (so the
+   * caller can drop the cached sessions), or null when the org has no such credential.
+   */
+  async remove(orgId: string, id: string): Promise<string[] | null> {
+    const jobs = await this.prisma.authJob.findMany({ where: { orgId, credentialId: id }, select: { fingerprint: true }, distinct: ["fingerprint"] });
+    const { count } = await this.prisma.credential.deleteMany({ where: { id, orgId } });
+    return count > 0 ? jobs.map((j) => j.fingerprint) : null;
   }
 
   async recordFailure(orgId: string, id: string, errorCode: string) {

@@ -62,6 +62,12 @@ export async function newSiteUser(
   return { username, password };
 }
 
+/** Ends the user's sessions on every fixture site, as if they had timed out server-side. */
+export async function expireSiteSessions(username: string): Promise<number> {
+  const res = await fetch(`${sitesUrl()}/__fixture/expire-sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username }) });
+  return ((await res.json()) as { ended: number }).ended;
+}
+
 /** Login attempts the fixture sites counted for a user, per site. */
 export async function attempts(username: string): Promise<Record<string, number>> {
   return (await fetch(`${sitesUrl()}/__fixture/attempts/${encodeURIComponent(username)}`)).json() as Promise<Record<string, number>>;

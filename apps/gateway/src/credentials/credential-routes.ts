@@ -1,0 +1,95 @@
+import { Router } from "express";
+import { compileValidator, refreshRequestSchema, type CredentialResource, type RefreshRequest } from "@authsvc/contracts";
+import type { Database } from "@authsvc/db";
+import type { SessionCache } from "@authsvc/queue";
+import { ApiError } from "../http/api-error";
+import type { GatewayMetrics } from "../http/metrics";
+import type { LoginService } from "../login/login-service";
+import { preferredWaitMs } from "../login/prefer-wait";
+import { sessionExpiresAt } from "./session-expires-at";
+
+const validateRefresh = compileValidator<RefreshRequest>(refreshRequestSchema);
+const CREDENTIAL_ID = /^cred_[0-9A-Za-z]{22}$/;
+const PAGE = 100;
+
+type CredentialRow = NonNullable<Awaited<ReturnType<Database["credentials"]["findMetadata"]>>>;
+
+function resource(row: CredentialRow): CredentialResource {
+  return {
+    credentialId: row.id,
+    site: row.siteOrigin,
+    loginUrl: row.loginUrl,
+    username: row.username,
+    collectionId: row.collection?.externalId ?? null,
+    createdAt: row.createdAt.toISOString(),
+    lastLoginAt: row.lastLoginAt?.toISOString() ?? null,
+    status: !row.lastLoginAt ? "pending" : row.lastErrorCode ? "failing" : "active",
+    lastError: row.lastErrorCode ?? null,
+  };
+}
+
+/**
+ * Stored credentials (metadata only: the secret leaves the database for a login and nothing else) and
+ * refresh, which logs in again with a credential's stored secret and replaces its cached session.
+ */
+export function credentialRoutes(db: Database, cache: SessionCache, logins: LoginService, maxWaitMs: number, metrics: GatewayMetrics): Router {
+  const r = Router();
+  const orgOf = (locals: Record<string, unknown>) => locals.orgId as string;
+
+  r.get("/credentials", async (req, res) => {
+    const before = typeof req.query.before === "string" && CREDENTIAL_ID.test(req.query.before) ? req.query.before : undefined;
+    if (req.query.before !== undefined && !before) throw ApiError.invalid([{ field: "/before", message: "must be a credential id" }]);
+    const rows = await db.credentials.list(orgOf(res.locals), { limit: PAGE + 1, before });
+    const page = rows.slice(0, PAGE).map(resource);
+    res.json({ credentials: page, next: rows.length > PAGE ? `${req.baseUrl}/credentials?before=${page[page.length - 1]!.credentialId}` : null });
+  });
+
+  r.get("/credentials/:id", async (req, res) => {
+    const row = CREDENTIAL_ID.test(req.params.id) ? await db.credentials.findMetadata(orgOf(res.locals), req.params.id) : null;
+    if (!row) throw new ApiError("not_found", "No such credential.");
+    res.json(resource(row));
+  });
+
+  r.delete("/credentials/:id", async (req, res) => {
+    const orgId = orgOf(res.locals);
+    const fingerprints = CREDENTIAL_ID.test(req.params.id) ? await db.credentials.remove(orgId, req.params.id) : null;
+    if (!fingerprints) throw new ApiError("not_found", "No such credential.");
+    // Its sessions go with it, cached ones included: nothing logged in with it is served any more.
+    await Promise.all(fingerprints.map((fp) => cache.delete(orgId, fp)));
+    res.status(204).end();
+  });
+
+  r.post("/refresh", async (req, res) => {
+    const checked = validateRefresh(req.body);
+    if (!checked.ok) throw ApiError.invalid(checked.errors);
+    const body = checked.value;
+    const orgId = orgOf(res.locals);
+    if (body.credentialId && (body.domain || body.username || body.collectionId)) {
+      throw ApiError.invalid([{ field: "/credentialId", message: "name the credential by credentialId, or by domain and username; not both" }]);
+    }
+    if (!body.credentialId && !(body.domain && body.username)) {
+      throw ApiError.invalid([{ field: "/credentialId", message: "is required (or domain and username, with collectionId if the login used one)" }]);
+    }
+    const row = body.credentialId
+      ? await db.credentials.findMetadata(orgId, body.credentialId)
+      : await db.credentials.findByIdentity(orgId, { siteOrigin: new URL(body.domain!).origin, username: body.username!, collectionExternalId: body.collectionId });
+    if (!row) throw new ApiError("not_found", "No such credential.");
+    let answer;
+    try {
+      answer = await logins.refresh(orgId, row.id, preferredWaitMs(req.get("prefer"), maxWaitMs), res.locals.requestId as string);
+    } catch (err) {
+      metrics.logins.inc({ answer: err instanceof ApiError ? err.code : "internal_error" });
+      throw err;
+    }
+    metrics.logins.inc({ answer: answer.kind === "pending" ? "pending" : "refresh" });
+    if (answer.kind === "pending") {
+      res.status(202).location(`${req.baseUrl}/jobs/${answer.job.jobId}`).set("X-Job-Id", answer.job.jobId).json(answer.job);
+      return;
+    }
+    if (answer.jobId) res.set("X-Job-Id", answer.jobId);
+    const expiresAt = sessionExpiresAt(answer.session);
+    res.status(200).json({ ...answer.session, credentialId: row.id, ...(expiresAt ? { expiresAt } : {}) });
+  });
+
+  return r;
+}

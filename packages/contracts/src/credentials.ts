@@ -1,0 +1,34 @@
+/** Stored credentials, as the API shows them: metadata only, never a secret. */
+export interface CredentialResource {
+  credentialId: string;
+  /** Origin of the site the credential logs in to. */
+  site: string;
+  loginUrl: string;
+  username: string;
+  collectionId: string | null;
+  createdAt: string;
+  lastLoginAt: string | null;
+  /** `active`: the last login worked; `failing`: the last one failed (`lastError`); `pending`: none worked yet. */
+  status: "active" | "failing" | "pending";
+  lastError: string | null;
+}
+
+/** POST /v1/refresh: a credential named by id, or by the site, username and collection a login used. */
+export interface RefreshRequest {
+  credentialId?: string;
+  domain?: string;
+  username?: string;
+  collectionId?: string;
+}
+
+export const refreshRequestSchema = {
+  $id: "RefreshRequest",
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    credentialId: { type: "string", pattern: "^cred_[0-9A-Za-z]{22}$" },
+    domain: { type: "string", minLength: 1, maxLength: 2048, format: "uri", pattern: "^[hH][tT][tT][pP][sS]?://" },
+    username: { type: "string", minLength: 1, maxLength: 320 },
+    collectionId: { type: "string", minLength: 1, maxLength: 128, pattern: "^[^\\u0000-\\u001f\\u007f]+$" },
+  },
+} as const;
