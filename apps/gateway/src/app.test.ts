@@ -41,7 +41,7 @@ async function serve(redis: Redis, body: (url: string) => Promise<void>): Promis
     flight: new SingleFlight(redis, config.redis.prefix),
     guard: new TargetGuard(),
   });
-  const app = createApp({ config, db, redis, logins, cache, log: createLogger("test", "silent"), metrics: createGatewayMetrics(), isShuttingDown: () => false });
+  const app = createApp({ config, db, redis, logins, cache, guard: new TargetGuard(), log: createLogger("test", "silent"), metrics: createGatewayMetrics(), isShuttingDown: () => false });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });

@@ -4,6 +4,7 @@ import type { Config } from "@authsvc/config";
 import { openApiDocument } from "@authsvc/contracts";
 import type { Database } from "@authsvc/db";
 import type { SessionCache } from "@authsvc/queue";
+import type { TargetGuard } from "@authsvc/browser";
 import type { Logger } from "@authsvc/logging";
 import { authenticate } from "./http/authenticate";
 import { errorHandler, notFound } from "./http/error-handler";
@@ -13,6 +14,7 @@ import { rateLimit } from "./http/rate-limit";
 import { requestId } from "./http/request-id";
 import type { LoginService } from "./login/login-service";
 import { credentialRoutes } from "./credentials/credential-routes";
+import { webhookRoutes } from "./credentials/webhook-routes";
 import { inboxRoutes } from "./inboxes/inbox-routes";
 import { smsWebhook } from "./inboxes/sms-webhook";
 import { apiRoutes } from "./routes";
@@ -23,12 +25,13 @@ export interface AppDeps {
   redis: Redis;
   logins: LoginService;
   cache: SessionCache;
+  guard: TargetGuard;
   log: Logger;
   metrics: GatewayMetrics;
   isShuttingDown: () => boolean;
 }
 
-export function createApp({ config, db, redis, logins, cache, log, metrics, isShuttingDown }: AppDeps) {
+export function createApp({ config, db, redis, logins, cache, guard, log, metrics, isShuttingDown }: AppDeps) {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -74,6 +77,7 @@ export function createApp({ config, db, redis, logins, cache, log, metrics, isSh
     apiRoutes(logins, config.gateway.waitMs, metrics),
     inboxRoutes(db, config.mail.domain),
     credentialRoutes(db, cache, logins, config.gateway.waitMs, metrics),
+    webhookRoutes(db, guard),
   );
   app.use(notFound);
   app.use(errorHandler(log));

@@ -23,6 +23,7 @@ async function main(): Promise<void> {
   await waiter.ready();
 
   const cache = new SessionCache(redis, config.redis.prefix, envelope);
+  const guard = new TargetGuard(config.targets.allowRanges);
   const logins = new LoginService({
     config,
     db,
@@ -30,10 +31,10 @@ async function main(): Promise<void> {
     waiter,
     cache,
     flight: new SingleFlight(redis, config.redis.prefix),
-    guard: new TargetGuard(config.targets.allowRanges),
+    guard,
   });
   let shuttingDown = false;
-  const app = createApp({ config, db, redis, logins, cache, log, metrics: createGatewayMetrics(), isShuttingDown: () => shuttingDown });
+  const app = createApp({ config, db, redis, logins, cache, guard, log, metrics: createGatewayMetrics(), isShuttingDown: () => shuttingDown });
   const server = app.listen(config.gateway.port, config.gateway.host, () => {
     const { port } = server.address() as AddressInfo;
     log.info({ port }, "gateway listening");

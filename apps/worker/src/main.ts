@@ -6,8 +6,9 @@ import { loadConfig } from "@authsvc/config";
 import { Envelope, parseKeyRing } from "@authsvc/crypto";
 import { Database } from "@authsvc/db";
 import { createLogger } from "@authsvc/logging";
-import { AUTH_QUEUE, InboxEvents, MAINTENANCE_QUEUE, SessionCache, SingleFlight, createRedis, redisReady, scheduleRetention, type AuthJobPayload } from "@authsvc/queue";
+import { AUTH_QUEUE, InboxEvents, MAINTENANCE_QUEUE, WEBHOOK_QUEUE, createWebhookQueue, SessionCache, SingleFlight, createRedis, redisReady, scheduleRetention, type AuthJobPayload } from "@authsvc/queue";
 import { createLoginProcessor, recordAbandonedJob } from "./process-login-job";
+import { createWebhookDeliverer } from "./webhook-events";
 import { sweepRetention } from "./sweep-retention";
 import { createWorkerMetrics } from "./worker-metrics";
 
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
   log.info({ chromium: await browser.warmUp() }, "browser ready");
 
   const flight = new SingleFlight(redis, config.redis.prefix);
+  const webhookQueue = createWebhookQueue(redis, config.redis.prefix, config.webhooks);
   const processor = createLoginProcessor({
     config,
     db,
@@ -48,6 +50,7 @@ async function main(): Promise<void> {
     log,
     metrics,
     inboxEvents: new InboxEvents(inboxRedis, config.redis.prefix),
+    webhookQueue,
   });
   const worker = new Worker<AuthJobPayload>(AUTH_QUEUE, processor, {
     connection: workerRedis,
@@ -61,6 +64,14 @@ async function main(): Promise<void> {
     if (!job || !final) return;
     recordAbandonedJob({ db, flight }, job, err.message).catch((e) => log.error({ jobId: job.id, err: String(e) }, "could not end an abandoned job"));
   });
+
+  // Webhook deliveries: small HTTP posts, several at once, beside the browser work.
+  const webhooks = new Worker(WEBHOOK_QUEUE, createWebhookDeliverer({ db, guard, log }), {
+    connection: workerRedis,
+    prefix: config.redis.prefix,
+    concurrency: 8,
+  });
+  webhooks.on("error", (err) => log.error({ err: err.message }, "webhook worker error"));
 
   const maintenanceQueue = await scheduleRetention(redis, config.redis.prefix);
   const maintenance = new Worker(
@@ -99,8 +110,8 @@ async function main(): Promise<void> {
       log.error("shutdown timed out; exiting with jobs still active (they run again as stalled; those that had submitted end as login_unconfirmed)");
       process.exit(1);
     }, config.worker.shutdownTimeoutMs);
-    await Promise.all([worker.close(), maintenance.close()]);
-    await maintenanceQueue.close();
+    await Promise.all([worker.close(), maintenance.close(), webhooks.close()]);
+    await Promise.all([maintenanceQueue.close(), webhookQueue.close()]);
     await browser.close();
     health.close();
     await Promise.allSettled([workerRedis.quit(), redis.quit(), inboxRedis.quit(), db.close()]);

@@ -6,7 +6,7 @@ import { Envelope, parseKeyRing } from "@authsvc/crypto";
 import { Database } from "@authsvc/db";
 import { REDIS_URL, deleteRedisPrefix, freshTestDatabase } from "@authsvc/devstack";
 import { createLogger } from "@authsvc/logging";
-import { InboxEvents, SessionCache, SingleFlight, type AuthJobPayload } from "@authsvc/queue";
+import { InboxEvents, SessionCache, SingleFlight, createWebhookQueue, type AuthJobPayload } from "@authsvc/queue";
 import { startTestSites, type TestSites } from "@authsvc/test-sites";
 import { createLoginProcessor } from "./process-login-job";
 import { createWorkerMetrics } from "./worker-metrics";
@@ -36,6 +36,7 @@ beforeAll(async () => {
     log: createLogger("worker-test", "silent"),
     metrics,
     inboxEvents: new InboxEvents(subscriber, config.redis.prefix),
+    webhookQueue: createWebhookQueue(redis, config.redis.prefix, { attempts: 1, backoffMs: 0 }),
   });
 });
 afterAll(async () => {

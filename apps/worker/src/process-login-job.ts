@@ -6,8 +6,10 @@ import type { SessionResponse } from "@authsvc/contracts";
 import type { Database, SecretBundle } from "@authsvc/db";
 import { type LearnedFlow, LoginFlowError, parseLearnedFlow, type PasswordLoginResult, passwordLogin, sameFlow } from "@authsvc/flows";
 import type { Logger } from "@authsvc/logging";
-import type { AuthJobPayload, InboxEvents, SessionCache, SingleFlight } from "@authsvc/queue";
+import type { Queue } from "bullmq";
+import type { AuthJobPayload, InboxEvents, SessionCache, SingleFlight, WebhookDeliveryPayload } from "@authsvc/queue";
 import { cacheExpiry } from "./session-expiry";
+import { emitEvent } from "./webhook-events";
 import { workerInbox } from "./worker-inbox";
 import type { WorkerMetrics } from "./worker-metrics";
 
@@ -22,7 +24,12 @@ export interface LoginJobDeps {
   metrics: WorkerMetrics;
   /** Wake-ups of our inboxes (mail-in, SMS webhook), for logins that wait for a code or link. */
   inboxEvents: InboxEvents;
+  /** Where events for the organizations' webhooks are queued. */
+  webhookQueue: Queue<WebhookDeliveryPayload>;
 }
+
+// Failures that say the stored credential no longer works (rather than the site or we had a bad moment).
+const CREDENTIAL_FAILURES = new Set(["invalid_credentials", "account_locked", "mfa_required", "verification_failed"]);
 
 /** Learned flows are kept per login page: its origin and path (a site may have several login pages). */
 export function loginPageOf(loginUrl: string): string {
@@ -46,7 +53,7 @@ function asFlowError(err: unknown, submitted: boolean): LoginFlowError {
 }
 
 export function createLoginProcessor(deps: LoginJobDeps) {
-  const { config, db, cache, flight, browser, guard, log, metrics, inboxEvents } = deps;
+  const { config, db, cache, flight, browser, guard, log, metrics, inboxEvents, webhookQueue } = deps;
 
   function runFlow(
     orgId: string,
@@ -144,6 +151,16 @@ export function createLoginProcessor(deps: LoginJobDeps) {
       } catch (bookkeeping) {
         jobLog.error({ err: String(bookkeeping) }, "could not record a failed login");
       }
+      // A credential that worked before (or is being refreshed) and now is refused: tell the org.
+      if (CREDENTIAL_FAILURES.has(failure.code) && (credential.lastLoginAt || record.kind === "refresh")) {
+        await emitEvent(db, webhookQueue, orgId, "credential.failed", {
+          credentialId: credential.id,
+          site: credential.siteOrigin,
+          username: credential.username,
+          jobId: authJobId,
+          code: failure.code,
+        }).catch((err) => jobLog.warn({ err: String(err) }, "credential.failed event not queued"));
+      }
       // Unrecoverable even if the bookkeeping failed: never submit the password again. Only the code goes
       // to Redis; the message may quote the target site.
       throw new UnrecoverableError(failure.code);
@@ -170,6 +187,15 @@ export function createLoginProcessor(deps: LoginJobDeps) {
           .catch((err) => jobLog.warn({ err: String(err) }, "learned flow not stored")),
         cacheFor(orgId, record.fingerprint, state).catch((err) => jobLog.warn({ err: String(err) }, "session not cached")),
         flight.release(orgId, record.fingerprint, authJobId).catch((err) => jobLog.warn({ err: String(err) }, "single-flight claim not released")),
+        record.kind === "refresh"
+          ? emitEvent(db, webhookQueue, orgId, "session.refreshed", {
+              credentialId: credential.id,
+              site: credential.siteOrigin,
+              username: credential.username,
+              jobId: authJobId,
+              sessionExpiresAt: cacheExpiry(state, config.session.ttlSeconds).toISOString(),
+            }).catch((err) => jobLog.warn({ err: String(err) }, "session.refreshed event not queued"))
+          : Promise.resolve(),
       ]);
       return { sessionId };
     } catch (err) {

@@ -52,6 +52,9 @@ export const envSchema = {
     MESSAGE_RETENTION_MINUTES: { type: "integer", minimum: 1, default: 1440 },
     /** How long a login waits for a code or link by email or SMS before it ends in `timeout`. */
     MFA_WAIT_MS: { type: "integer", minimum: 1000, default: 120000 },
+    /** Deliveries of one webhook event: retried on 5xx, 408, 429 and network faults, with exponential backoff. */
+    WEBHOOK_ATTEMPTS: { type: "integer", minimum: 1, maximum: 20, default: 8 },
+    WEBHOOK_BACKOFF_MS: { type: "integer", minimum: 0, default: 5000 },
     /** Twilio's auth token: checks X-Twilio-Signature on POST /v1/inbound/sms. Unset: the webhook answers 503. */
     TWILIO_AUTH_TOKEN: { type: "string", minLength: 8 },
     /** The public URL Twilio calls for SMS (it signs that URL); unset: the URL the gateway was called at. */

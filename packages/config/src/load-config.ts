@@ -24,6 +24,7 @@ export interface Config {
   mail: { domain: string; smtpHost: string; smtpPort: number; healthPort: number; maxBytes: number };
   mfa: { waitMs: number };
   sms: { twilioAuthToken?: string; webhookUrl?: string };
+  webhooks: { attempts: number; backoffMs: number };
 }
 
 export class ConfigError extends Error {
@@ -96,5 +97,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     mfa: { waitMs: e.MFA_WAIT_MS },
     sms: { twilioAuthToken: e.TWILIO_AUTH_TOKEN, webhookUrl: e.SMS_WEBHOOK_URL },
+    webhooks: { attempts: e.WEBHOOK_ATTEMPTS, backoffMs: e.WEBHOOK_BACKOFF_MS },
   };
 }

@@ -5,3 +5,4 @@ export { compileValidator, toFieldErrors, type Validator } from "./validate";
 export { openApiDocument } from "./openapi";
 export * from "./inboxes";
 export * from "./credentials";
+export * from "./webhooks";

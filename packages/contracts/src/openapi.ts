@@ -1,6 +1,7 @@
 import { ERROR_CODES } from "./error-codes";
 import { refreshRequestSchema } from "./credentials";
 import { mailboxRequestSchema } from "./inboxes";
+import { WEBHOOK_EVENTS, webhookRequestSchema } from "./webhooks";
 import { loginRequestSchema } from "./login-request";
 
 const cookie = {
@@ -97,6 +98,18 @@ function errorResponses(codes: Array<keyof typeof ERROR_CODES>) {
 const { $id: _id, ...loginRequest } = loginRequestSchema;
 const { $id: _mid, ...mailboxRequest } = mailboxRequestSchema;
 const { $id: _rid, ...refreshRequest } = refreshRequestSchema;
+const { $id: _wid, ...webhookRequest } = webhookRequestSchema;
+const webhook = {
+  type: "object",
+  required: ["id", "url", "events", "createdAt"],
+  properties: {
+    id: { type: "string", pattern: "^whk_" },
+    url: { type: "string" },
+    events: { type: "array", items: { type: "string", enum: WEBHOOK_EVENTS } },
+    createdAt: { type: "string", format: "date-time" },
+    secret: { type: "string", description: "Only in the answer to POST: the HMAC-SHA256 signing secret, shown once." },
+  },
+};
 
 const credential = {
   type: "object",
@@ -303,6 +316,39 @@ export const openApiDocument = {
         },
       },
     },
+    "/webhooks": {
+      post: {
+        operationId: "createWebhook",
+        summary: "Register an endpoint for events (session.refreshed, session.expired, credential.failed)",
+        description:
+          "Deliveries are POSTs of a JSON event, signed `X-Authsvc-Signature: t=<unix>,v1=<hex HMAC-SHA256 of \"<t>.<body>\">`, " +
+          "retried with backoff on 5xx, 408, 429 and network faults. The URL must resolve to a public address.",
+        requestBody: { required: true, content: json("WebhookRequest") },
+        responses: {
+          "201": { description: "Registered; the answer carries the signing secret, shown once.", content: json("Webhook") },
+          ...errorResponses(["invalid_request", "invalid_json", "unauthorized", "target_not_allowed", "rate_limited"]),
+        },
+      },
+      get: {
+        operationId: "listWebhooks",
+        summary: "Your organization's webhooks (without secrets)",
+        responses: {
+          "200": {
+            description: '{"webhooks": [...]}',
+            content: { "application/json": { schema: { type: "object", properties: { webhooks: { type: "array", items: { $ref: "#/components/schemas/Webhook" } } } } } },
+          },
+          ...errorResponses(["unauthorized", "rate_limited"]),
+        },
+      },
+    },
+    "/webhooks/{id}": {
+      delete: {
+        operationId: "deleteWebhook",
+        summary: "Stop delivering to an endpoint",
+        parameters: [idParam],
+        responses: { "204": { description: "Deleted." }, ...errorResponses(["unauthorized", "not_found", "rate_limited"]) },
+      },
+    },
     "/inbound/sms": {
       post: {
         operationId: "inboundSms",
@@ -335,6 +381,8 @@ export const openApiDocument = {
       MailboxRequest: mailboxRequest,
       Credential: credential,
       RefreshRequest: refreshRequest,
+      WebhookRequest: webhookRequest,
+      Webhook: webhook,
       Mailbox: mailbox,
       PhoneNumber: phoneNumber,
     },

@@ -5,3 +5,4 @@ export { mintApiKey, hashApiKey, apiKeyMatches, apiKeyLookupPrefix, API_KEY_PREF
 export { fingerprint } from "./fingerprint";
 export { parseTotpSecret, totpCode, freshTotpCode, newTotpSecret, TotpSecretError, type TotpSpec } from "./totp";
 export { twilioSignature, twilioSignatureMatches } from "./twilio-signature";
+export { newWebhookSecret, webhookSignature, verifyWebhookSignature } from "./webhook-signature";

@@ -8,6 +8,7 @@ import { Sessions } from "./repositories/sessions";
 import { AuthJobs } from "./repositories/auth-jobs";
 import { LearnedFlows } from "./repositories/learned-flows";
 import { InboundMessages, Mailboxes, PhoneNumbers } from "./repositories/inboxes";
+import { Webhooks } from "./repositories/webhooks";
 
 /** One Prisma client and the repositories built on it. */
 export class Database {
@@ -20,6 +21,7 @@ export class Database {
   readonly mailboxes: Mailboxes;
   readonly phoneNumbers: PhoneNumbers;
   readonly inboundMessages: InboundMessages;
+  readonly webhooks: Webhooks;
 
   constructor(
     readonly prisma: Prisma,
@@ -34,6 +36,7 @@ export class Database {
     this.mailboxes = new Mailboxes(prisma);
     this.phoneNumbers = new PhoneNumbers(prisma);
     this.inboundMessages = new InboundMessages(prisma, envelope);
+    this.webhooks = new Webhooks(prisma, envelope);
   }
 
   static fromConfig(config: Pick<Config, "databaseUrl" | "crypto">, poolSize?: number): Database {

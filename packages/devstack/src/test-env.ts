@@ -29,6 +29,7 @@ export function testStackEnv(name: string, overrides: Record<string, string> = {
     MAIL_HEALTH_PORT: "0",
     // Codes arrive in well under a second here; "no message arrived" tests wait this long.
     MFA_WAIT_MS: "6000",
+    WEBHOOK_BACKOFF_MS: "200",
     ...randomKeyEnv(),
     ...overrides,
   };

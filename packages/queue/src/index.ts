@@ -5,3 +5,4 @@ export { SessionCache } from "./session-cache";
 export { SingleFlight } from "./single-flight";
 export { MAINTENANCE_QUEUE, RETENTION_JOB, scheduleRetention } from "./maintenance-queue";
 export { InboxEvents, inboxChannel, notifyInbox } from "./inbox-events";
+export { WEBHOOK_QUEUE, createWebhookQueue, queueDeliveries, type WebhookDeliveryPayload } from "./webhook-queue";

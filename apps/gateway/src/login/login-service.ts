@@ -59,7 +59,7 @@ export class LoginService {
     return undefined;
   }
 
-  async login(orgId: string, cmd: LoginCommand, waitMs: number, requestId: string): Promise<LoginAnswer> {
+  async login(orgId: string, cmd: LoginCommand, waitMs: number, requestId: string, kind: "login" | "refresh" = "login"): Promise<LoginAnswer> {
     const { db, cache, flight, guard, queue, waiter, config } = this.deps;
     const fp = loginFingerprint(config.crypto.fingerprintKey, orgId, cmd);
     if (cmd.useCache) {
@@ -88,7 +88,7 @@ export class LoginService {
           {
             orgId,
             credentialId: credential.id,
-            kind: "login",
+            kind,
             method: cmd.method,
             loginUrl: cmd.loginUrl,
             fingerprint: fp,
@@ -149,7 +149,7 @@ export class LoginService {
       additionalFields: secret.additionalFields,
       useCache: false,
     };
-    return this.login(orgId, cmd, waitMs, requestId);
+    return this.login(orgId, cmd, waitMs, requestId, "refresh");
   }
 
   /** A job of this org as the API shows it, with its session once it succeeded; null when there is none. */

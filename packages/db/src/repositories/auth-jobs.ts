@@ -5,7 +5,8 @@ import type { SecretBundle } from "./credentials";
 export interface NewAuthJob {
   orgId: string;
   credentialId: string;
-  kind: "login";
+  /** `refresh`: a login run with a stored credential's secret (POST /v1/refresh). */
+  kind: "login" | "refresh";
   method: string;
   loginUrl: string;
   fingerprint: string;

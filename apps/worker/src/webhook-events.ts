@@ -1,0 +1,73 @@
+import { randomUUID } from "node:crypto";
+import type { Queue } from "bullmq";
+import { UnrecoverableError, type Job } from "bullmq";
+import type { TargetGuard } from "@authsvc/browser";
+import type { WebhookEvent, WebhookEventType } from "@authsvc/contracts";
+import { webhookSignature } from "@authsvc/crypto";
+import type { Database } from "@authsvc/db";
+import type { Logger } from "@authsvc/logging";
+import { queueDeliveries, type WebhookDeliveryPayload } from "@authsvc/queue";
+
+const DELIVERY_TIMEOUT_MS = 10_000;
+
+/** Sends an event to every webhook of the org that asked for its type (queued; delivered by `deliverWebhook`). */
+export async function emitEvent(
+  db: Database,
+  queue: Queue<WebhookDeliveryPayload>,
+  orgId: string,
+  type: WebhookEventType,
+  data: WebhookEvent["data"],
+): Promise<void> {
+  const hooks = await db.webhooks.subscribedTo(orgId, type);
+  if (hooks.length === 0) return;
+  const event: WebhookEvent = { id: `evt_${randomUUID().replace(/-/g, "")}`, type, createdAt: new Date().toISOString(), orgId, data };
+  await queueDeliveries(queue, orgId, hooks.map((h) => h.id), event);
+}
+
+/**
+ * Delivers one event: POST JSON, signed (X-Authsvc-Signature), to a public address only (the URL is the
+ * customer's input, checked like a login target), without following redirects. 2xx ends it; 5xx, 408,
+ * 429, timeouts and network faults are retried by BullMQ with backoff; any other answer is final.
+ */
+export function createWebhookDeliverer(deps: { db: Database; guard: TargetGuard; log: Logger }) {
+  return async function deliverWebhook(job: Job<WebhookDeliveryPayload>): Promise<{ status: number } | "webhook deleted"> {
+    const { webhookId, orgId, event } = job.data;
+    const hook = await deps.db.webhooks.forDelivery(orgId, webhookId);
+    if (!hook) return "webhook deleted";
+    const verdict = await deps.guard.check(hook.url);
+    if (!verdict.allowed) throw new UnrecoverableError(`webhook address refused: ${verdict.reason}`);
+    const body = JSON.stringify(event);
+    let status: number;
+    try {
+      const res = await fetch(hook.url, {
+        method: "POST",
+        redirect: "manual",
+        signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+        headers: {
+          "content-type": "application/json",
+          "user-agent": "authsvc-webhooks/1",
+          "x-authsvc-event": event.type,
+          "x-authsvc-delivery": event.id,
+          "x-authsvc-signature": webhookSignature(hook.secret, body),
+        },
+        body,
+      });
+      status = res.status;
+      await res.arrayBuffer().catch(() => undefined);
+    } catch (err) {
+      deps.log.warn({ webhookId, orgId, eventId: event.id, attempt: job.attemptsMade + 1, err: String(err) }, "webhook delivery failed; retrying");
+      throw new Error(`webhook unreachable: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    const log = { webhookId, orgId, eventId: event.id, type: event.type, status, attempt: job.attemptsMade + 1 };
+    if (status >= 200 && status < 300) {
+      deps.log.info(log, "webhook delivered");
+      return { status };
+    }
+    if (status >= 500 || status === 408 || status === 429) {
+      deps.log.warn(log, "webhook answered an error; retrying");
+      throw new Error(`webhook answered ${status}`);
+    }
+    deps.log.warn(log, "webhook refused the event; not retried");
+    throw new UnrecoverableError(`webhook answered ${status}`);
+  };
+}

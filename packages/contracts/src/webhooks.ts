@@ -1,0 +1,41 @@
+/** Events an organization can subscribe a webhook to. */
+export const WEBHOOK_EVENTS = ["session.refreshed", "session.expired", "credential.failed"] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
+
+export interface WebhookRequest {
+  url: string;
+  /** Default: all of them. */
+  events?: WebhookEventType[];
+}
+
+export interface WebhookResource {
+  id: string;
+  url: string;
+  events: WebhookEventType[];
+  createdAt: string;
+  /** Only in the answer to POST: the signing secret, shown once. */
+  secret?: string;
+}
+
+/**
+ * What a webhook receives (JSON body). `data` names credentials and jobs by id and the site by origin;
+ * it never carries a secret or a cookie.
+ */
+export interface WebhookEvent {
+  id: string;
+  type: WebhookEventType;
+  createdAt: string;
+  orgId: string;
+  data: Record<string, string | number | null>;
+}
+
+export const webhookRequestSchema = {
+  $id: "WebhookRequest",
+  type: "object",
+  additionalProperties: false,
+  required: ["url"],
+  properties: {
+    url: { type: "string", minLength: 1, maxLength: 2048, format: "uri", pattern: "^[hH][tT][tT][pP][sS]?://" },
+    events: { type: "array", minItems: 1, uniqueItems: true, items: { type: "string", enum: WEBHOOK_EVENTS } },
+  },
+} as const;
