@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { verifyWebhookSignature } from "@authsvc/crypto";
-import { call, closeDatabase, loginBody, newSiteUser, newTenant, sitesUrl } from "@authsvc/devstack";
+import { call, closeDatabase, database, loginBody, newSiteUser, newTenant, sitesUrl } from "@authsvc/devstack";
 
 interface Received {
   headers: Record<string, string | string[] | undefined>;
@@ -120,5 +120,44 @@ describe("webhooks", () => {
     // 410 is the receiver's final word: no second attempt comes, however long we wait for one.
     await new Promise((r) => setTimeout(r, 1500));
     expect(eventsOf("credential.failed", credentialId)).toHaveLength(1);
+  });
+});
+
+describe("keep-alive", () => {
+  it("refreshes a session before it expires, replacing the cached one, and says so", async () => {
+    const tenant = await newTenant("Keep-alive org");
+    await call("POST", "/v1/webhooks", { key: tenant.key, body: { url: receiverUrl, events: ["session.refreshed"] } });
+    const user = await newSiteUser("keepalive-1");
+    const first = await call("POST", "/v1/login", { key: tenant.key, body: loginBody("classic", user) });
+    const credentialId = await credentialOf(tenant.key, user.username);
+    // As if its cookies ran out in five minutes: within the keep-alive window.
+    await database().prisma.session.updateMany({ where: { credentialId }, data: { expiresAt: new Date(Date.now() + 5 * 60_000) } });
+
+    const [event] = await eventually(() => (eventsOf("session.refreshed", credentialId).length ? eventsOf("session.refreshed", credentialId) : undefined), "a keep-alive refresh");
+    expect(JSON.parse(event!.body).data).toMatchObject({ credentialId, username: user.username });
+    const cached = await call("POST", "/v1/login", { key: tenant.key, body: loginBody("classic", user) });
+    expect(cached.headers.get("x-auth-cache")).toBe("hit");
+    const sid = (r: any) => r.body.cookies.find((c: any) => c.name === "classic_sid").value;
+    expect(sid(cached)).not.toBe(sid(first));
+    expect(await database().prisma.session.count({ where: { credentialId } })).toBe(2);
+    // Refreshed once: the replaced session is not picked again.
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(eventsOf("session.refreshed", credentialId)).toHaveLength(1);
+  });
+
+  it("reports a session that ended without a replacement as session.expired, once", async () => {
+    const tenant = await newTenant("Expiry org");
+    await call("POST", "/v1/webhooks", { key: tenant.key, body: { url: receiverUrl, events: ["session.expired"] } });
+    const user = await newSiteUser("keepalive-2");
+    await call("POST", "/v1/login", { key: tenant.key, body: loginBody("classic", user) });
+    const credentialId = await credentialOf(tenant.key, user.username);
+    // The credential was refused since, so keep-alive cannot refresh it; then its session ran out.
+    await database().prisma.credential.update({ where: { id: credentialId }, data: { lastErrorCode: "invalid_credentials" } });
+    await database().prisma.session.updateMany({ where: { credentialId }, data: { expiresAt: new Date(Date.now() - 60_000) } });
+
+    const [event] = await eventually(() => (eventsOf("session.expired", credentialId).length ? eventsOf("session.expired", credentialId) : undefined), "session.expired");
+    expect(JSON.parse(event!.body).data).toMatchObject({ credentialId, username: user.username, reason: "invalid_credentials", expiredAt: expect.any(String) });
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(eventsOf("session.expired", credentialId)).toHaveLength(1);
   });
 });

@@ -6,9 +6,10 @@ import { loadConfig } from "@authsvc/config";
 import { Envelope, parseKeyRing } from "@authsvc/crypto";
 import { Database } from "@authsvc/db";
 import { createLogger } from "@authsvc/logging";
-import { AUTH_QUEUE, InboxEvents, MAINTENANCE_QUEUE, WEBHOOK_QUEUE, createWebhookQueue, SessionCache, SingleFlight, createRedis, redisReady, scheduleRetention, type AuthJobPayload } from "@authsvc/queue";
+import { AUTH_QUEUE, InboxEvents, KEEPALIVE_JOB, MAINTENANCE_QUEUE, createAuthQueue, WEBHOOK_QUEUE, createWebhookQueue, SessionCache, SingleFlight, createRedis, redisReady, scheduleRetention, type AuthJobPayload } from "@authsvc/queue";
 import { createLoginProcessor, recordAbandonedJob } from "./process-login-job";
 import { createWebhookDeliverer } from "./webhook-events";
+import { keepAlive } from "./keep-alive";
 import { sweepRetention } from "./sweep-retention";
 import { createWorkerMetrics } from "./worker-metrics";
 
@@ -73,10 +74,12 @@ async function main(): Promise<void> {
   });
   webhooks.on("error", (err) => log.error({ err: err.message }, "webhook worker error"));
 
-  const maintenanceQueue = await scheduleRetention(redis, config.redis.prefix);
+  const maintenanceQueue = await scheduleRetention(redis, config.redis.prefix, config.keepAlive.everyMs);
+  const authQueue = createAuthQueue(redis, config.redis.prefix, { attempts: config.worker.attempts, backoffMs: config.worker.backoffMs });
   const maintenance = new Worker(
     MAINTENANCE_QUEUE,
-    async () => {
+    async (job) => {
+      if (job.name === KEEPALIVE_JOB) return keepAlive({ config, db, authQueue, webhookQueue, flight, log });
       const deleted = await sweepRetention(db, config.retention);
       log.info({ deleted }, "retention sweep");
       return deleted;
@@ -111,7 +114,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, config.worker.shutdownTimeoutMs);
     await Promise.all([worker.close(), maintenance.close(), webhooks.close()]);
-    await Promise.all([maintenanceQueue.close(), webhookQueue.close()]);
+    await Promise.all([maintenanceQueue.close(), webhookQueue.close(), authQueue.close()]);
     await browser.close();
     health.close();
     await Promise.allSettled([workerRedis.quit(), redis.quit(), inboxRedis.quit(), db.close()]);

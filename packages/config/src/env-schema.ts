@@ -52,6 +52,12 @@ export const envSchema = {
     MESSAGE_RETENTION_MINUTES: { type: "integer", minimum: 1, default: 1440 },
     /** How long a login waits for a code or link by email or SMS before it ends in `timeout`. */
     MFA_WAIT_MS: { type: "integer", minimum: 1000, default: 120000 },
+    /** How often the keep-alive job looks for sessions to refresh; 0 switches keep-alive off. */
+    KEEPALIVE_EVERY_MS: { type: "integer", minimum: 0, default: 300000 },
+    /** A credential's newest session is refreshed when it expires within this many minutes. */
+    KEEPALIVE_BEFORE_EXPIRY_MINUTES: { type: "integer", minimum: 1, default: 15 },
+    /** Also refresh sessions older than this many hours (0: only by expiry). */
+    KEEPALIVE_MAX_AGE_HOURS: { type: "integer", minimum: 0, default: 0 },
     /** Deliveries of one webhook event: retried on 5xx, 408, 429 and network faults, with exponential backoff. */
     WEBHOOK_ATTEMPTS: { type: "integer", minimum: 1, maximum: 20, default: 8 },
     WEBHOOK_BACKOFF_MS: { type: "integer", minimum: 0, default: 5000 },

@@ -25,6 +25,7 @@ export interface Config {
   mfa: { waitMs: number };
   sms: { twilioAuthToken?: string; webhookUrl?: string };
   webhooks: { attempts: number; backoffMs: number };
+  keepAlive: { everyMs: number; beforeExpiryMinutes: number; maxAgeHours: number };
 }
 
 export class ConfigError extends Error {
@@ -98,5 +99,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     mfa: { waitMs: e.MFA_WAIT_MS },
     sms: { twilioAuthToken: e.TWILIO_AUTH_TOKEN, webhookUrl: e.SMS_WEBHOOK_URL },
     webhooks: { attempts: e.WEBHOOK_ATTEMPTS, backoffMs: e.WEBHOOK_BACKOFF_MS },
+    keepAlive: { everyMs: e.KEEPALIVE_EVERY_MS, beforeExpiryMinutes: e.KEEPALIVE_BEFORE_EXPIRY_MINUTES, maxAgeHours: e.KEEPALIVE_MAX_AGE_HOURS },
   };
 }

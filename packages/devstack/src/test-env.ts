@@ -30,6 +30,8 @@ export function testStackEnv(name: string, overrides: Record<string, string> = {
     // Codes arrive in well under a second here; "no message arrived" tests wait this long.
     MFA_WAIT_MS: "6000",
     WEBHOOK_BACKOFF_MS: "200",
+    // Keep-alive looks every second here; sessions are only due when a test makes them expire soon.
+    KEEPALIVE_EVERY_MS: "1000",
     ...randomKeyEnv(),
     ...overrides,
   };

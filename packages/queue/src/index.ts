@@ -3,6 +3,6 @@ export { AUTH_QUEUE, LOGIN_JOB, createAuthQueue, enqueueLogin, authJobOptions, t
 export { JobWaiter } from "./job-waiter";
 export { SessionCache } from "./session-cache";
 export { SingleFlight } from "./single-flight";
-export { MAINTENANCE_QUEUE, RETENTION_JOB, scheduleRetention } from "./maintenance-queue";
+export { KEEPALIVE_JOB, MAINTENANCE_QUEUE, RETENTION_JOB, scheduleRetention } from "./maintenance-queue";
 export { InboxEvents, inboxChannel, notifyInbox } from "./inbox-events";
 export { WEBHOOK_QUEUE, createWebhookQueue, queueDeliveries, type WebhookDeliveryPayload } from "./webhook-queue";

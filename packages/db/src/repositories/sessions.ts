@@ -29,6 +29,43 @@ export class Sessions {
     return (await this.prisma.session.deleteMany({ where: { expiresAt: { lt: cutoff } } })).count;
   }
 
+  /**
+   * Sessions the keep-alive job has not handled yet, across tenants, that are each their credential's
+   * newest: `refresh` — alive and expiring before `refreshBefore` (or created before `oldBefore`);
+   * `expired` — ended since `expiredSince`. With what a refresh needs: the credential and the cache key.
+   */
+  async dueForKeepAlive(now: Date, refreshBefore: Date, oldBefore: Date | null, expiredSince: Date, limit = 100) {
+    const rows = await this.prisma.session.findMany({
+      where: {
+        keepaliveAt: null,
+        OR: [
+          { expiresAt: { gt: now, lte: refreshBefore } },
+          ...(oldBefore ? [{ expiresAt: { gt: now }, createdAt: { lte: oldBefore } }] : []),
+          { expiresAt: { gt: expiredSince, lte: now } },
+        ],
+      },
+      orderBy: { expiresAt: "asc" },
+      take: limit,
+      select: {
+        id: true,
+        orgId: true,
+        expiresAt: true,
+        credential: { select: { id: true, siteOrigin: true, username: true, lastLoginAt: true, lastErrorCode: true, sessions: { orderBy: { createdAt: "desc" }, take: 1, select: { id: true } } } },
+      },
+    });
+    // A session a newer login replaced needs nothing: mark it handled, so it does not come back.
+    const superseded = rows.filter((r) => r.credential.sessions[0]?.id !== r.id).map((r) => r.id);
+    await this.markKeptAlive(superseded);
+    const newest = rows.filter((r) => r.credential.sessions[0]?.id === r.id);
+    const jobs = await this.prisma.authJob.findMany({ where: { sessionId: { in: newest.map((r) => r.id) } }, select: { sessionId: true, fingerprint: true, loginUrl: true } });
+    const jobOf = new Map(jobs.map((j) => [j.sessionId!, j]));
+    return newest.map((r) => ({ ...r, expired: r.expiresAt <= now, job: jobOf.get(r.id) ?? null }));
+  }
+
+  async markKeptAlive(ids: string[]): Promise<void> {
+    if (ids.length) await this.prisma.session.updateMany({ where: { id: { in: ids } }, data: { keepaliveAt: new Date() } });
+  }
+
   /** The decrypted state of one of the org's sessions, or null when there is none. */
   async findState(orgId: string, id: string): Promise<{ state: SessionResponse; expiresAt: Date } | null> {
     const row = await this.prisma.session.findFirst({ where: { id, orgId }, omit: { state: false } });

@@ -1,0 +1,71 @@
+import type { Queue } from "bullmq";
+import type { Config } from "@authsvc/config";
+import { newId } from "@authsvc/crypto";
+import type { Database } from "@authsvc/db";
+import type { Logger } from "@authsvc/logging";
+import { enqueueLogin, type AuthJobPayload, type SingleFlight, type WebhookDeliveryPayload } from "@authsvc/queue";
+import { emitEvent } from "./webhook-events";
+
+export interface KeepAliveDeps {
+  config: Config;
+  db: Database;
+  authQueue: Queue<AuthJobPayload>;
+  webhookQueue: Queue<WebhookDeliveryPayload>;
+  flight: SingleFlight;
+  log: Logger;
+}
+
+// Sessions that ended longer ago than this are not reported (e.g. when keep-alive is first switched on).
+const REPORT_EXPIRED_WITHIN_MS = 24 * 3_600_000;
+
+/**
+ * Keeps sessions alive: each credential's newest session that expires within the window (or is older
+ * than the configured age) is refreshed, by a refresh job with the credential's stored secret under the
+ * session's own cache key, so the fresh session replaces the cached one. A session that ended without a
+ * replacement (its credential failing, or never refreshable) is reported once as `session.expired`.
+ */
+export async function keepAlive(deps: KeepAliveDeps, now = new Date()): Promise<{ refreshing: number; expired: number }> {
+  const { config, db, authQueue, webhookQueue, flight, log } = deps;
+  const { beforeExpiryMinutes, maxAgeHours } = config.keepAlive;
+  const due = await db.sessions.dueForKeepAlive(
+    now,
+    new Date(now.getTime() + beforeExpiryMinutes * 60_000),
+    maxAgeHours > 0 ? new Date(now.getTime() - maxAgeHours * 3_600_000) : null,
+    new Date(now.getTime() - REPORT_EXPIRED_WITHIN_MS),
+  );
+  const { attempts, jobTimeoutMs, backoffMs } = config.worker;
+  const flightTtlMs = attempts * (jobTimeoutMs + config.mfa.waitMs + 5000) + backoffMs * 2 ** attempts + 5 * 60_000;
+  let refreshing = 0;
+  let expired = 0;
+  for (const session of due) {
+    const { credential, orgId, job } = session;
+    const refreshable = !session.expired && job && credential.lastLoginAt && !credential.lastErrorCode;
+    const secret = refreshable ? await db.credentials.secret(orgId, credential.id) : null;
+    if (refreshable && secret) {
+      const id = newId("job");
+      // A login of the same credential already running (a caller's, or a refresh) does the work.
+      if (((await flight.claim(orgId, job.fingerprint, id, flightTtlMs)) ?? id) === id) {
+        await db.authJobs.create(
+          { orgId, credentialId: credential.id, kind: "refresh", method: secret.method ?? "password", loginUrl: job.loginUrl, fingerprint: job.fingerprint, useCache: false, input: secret },
+          id,
+        );
+        await enqueueLogin(authQueue, { authJobId: id, orgId });
+      }
+      refreshing++;
+      await db.sessions.markKeptAlive([session.id]);
+    } else if (session.expired) {
+      await emitEvent(db, webhookQueue, orgId, "session.expired", {
+        credentialId: credential.id,
+        site: credential.siteOrigin,
+        username: credential.username,
+        expiredAt: session.expiresAt.toISOString(),
+        reason: credential.lastErrorCode ?? (job ? "not_refreshed" : "no_stored_secret"),
+      });
+      expired++;
+      await db.sessions.markKeptAlive([session.id]);
+    }
+    // Alive but not refreshable (its credential is failing): reported when it ends.
+  }
+  if (refreshing || expired) log.info({ refreshing, expired }, "keep-alive");
+  return { refreshing, expired };
+}
