@@ -3,7 +3,7 @@ import type { Config } from "@authsvc/config";
 import { newId } from "@authsvc/crypto";
 import type { Database } from "@authsvc/db";
 import type { Logger } from "@authsvc/logging";
-import { enqueueLogin, type AuthJobPayload, type SingleFlight, type WebhookDeliveryPayload } from "@authsvc/queue";
+import { enqueueLogin, flightTtlMs, type AuthJobPayload, type SingleFlight, type WebhookDeliveryPayload } from "@authsvc/queue";
 import { emitEvent } from "./webhook-events";
 
 export interface KeepAliveDeps {
@@ -33,8 +33,6 @@ export async function keepAlive(deps: KeepAliveDeps, now = new Date()): Promise<
     maxAgeHours > 0 ? new Date(now.getTime() - maxAgeHours * 3_600_000) : null,
     new Date(now.getTime() - REPORT_EXPIRED_WITHIN_MS),
   );
-  const { attempts, jobTimeoutMs, backoffMs } = config.worker;
-  const flightTtlMs = attempts * (jobTimeoutMs + config.mfa.waitMs + 5000) + backoffMs * 2 ** attempts + 5 * 60_000;
   let refreshing = 0;
   let expired = 0;
   for (const session of due) {
@@ -44,7 +42,7 @@ export async function keepAlive(deps: KeepAliveDeps, now = new Date()): Promise<
     if (refreshable && secret) {
       const id = newId("job");
       // A login of the same credential already running (a caller's, or a refresh) does the work.
-      if (((await flight.claim(orgId, job.fingerprint, id, flightTtlMs)) ?? id) === id) {
+      if (((await flight.claim(orgId, job.fingerprint, id, flightTtlMs(config))) ?? id) === id) {
         await db.authJobs.create(
           { orgId, credentialId: credential.id, kind: "refresh", method: secret.method ?? "password", loginUrl: job.loginUrl, fingerprint: job.fingerprint, useCache: false, input: secret },
           id,

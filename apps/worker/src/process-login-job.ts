@@ -119,6 +119,8 @@ export function createLoginProcessor(deps: LoginJobDeps) {
       throw new UnrecoverableError("login_unconfirmed");
     }
 
+    // What every event about this job says of the credential (ids and metadata, never a secret).
+    const about = { credentialId: credential.id, site: credential.siteOrigin, username: credential.username, jobId: authJobId };
     let submitted = false;
     const started = Date.now();
     const timer = metrics.loginDuration.startTimer();
@@ -153,13 +155,7 @@ export function createLoginProcessor(deps: LoginJobDeps) {
       }
       // A credential that worked before (or is being refreshed) and now is refused: tell the org.
       if (CREDENTIAL_FAILURES.has(failure.code) && (credential.lastLoginAt || record.kind === "refresh")) {
-        await emitEvent(db, webhookQueue, orgId, "credential.failed", {
-          credentialId: credential.id,
-          site: credential.siteOrigin,
-          username: credential.username,
-          jobId: authJobId,
-          code: failure.code,
-        }).catch((err) => jobLog.warn({ err: String(err) }, "credential.failed event not queued"));
+        await emitEvent(db, webhookQueue, orgId, "credential.failed", { ...about, code: failure.code }).catch((err) => jobLog.warn({ err: String(err) }, "credential.failed event not queued"));
       }
       // Unrecoverable even if the bookkeeping failed: never submit the password again. Only the code goes
       // to Redis; the message may quote the target site.
@@ -189,10 +185,7 @@ export function createLoginProcessor(deps: LoginJobDeps) {
         flight.release(orgId, record.fingerprint, authJobId).catch((err) => jobLog.warn({ err: String(err) }, "single-flight claim not released")),
         record.kind === "refresh"
           ? emitEvent(db, webhookQueue, orgId, "session.refreshed", {
-              credentialId: credential.id,
-              site: credential.siteOrigin,
-              username: credential.username,
-              jobId: authJobId,
+              ...about,
               sessionExpiresAt: cacheExpiry(state, config.session.ttlSeconds).toISOString(),
             }).catch((err) => jobLog.warn({ err: String(err) }, "session.refreshed event not queued"))
           : Promise.resolve(),

@@ -150,6 +150,18 @@ const phoneNumber = {
 const json = (ref: string) => ({ "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } });
 const idParam = { name: "id", in: "path", required: true, schema: { type: "string" } };
 
+/** A 200 answer `{"<key>": [<schema>…], …extra}`, the shape of every list endpoint. */
+function listOf(key: string, schema: string, description: string, extra: Record<string, object> = {}) {
+  return {
+    description,
+    content: {
+      "application/json": {
+        schema: { type: "object", required: [key], properties: { [key]: { type: "array", items: { $ref: `#/components/schemas/${schema}` } }, ...extra } },
+      },
+    },
+  };
+}
+
 /** CRUD of one kind of inbox (mailboxes, phone numbers). */
 function inboxPaths(path: string, listKey: string, schema: string, request: string, what: string) {
   return {
@@ -167,10 +179,7 @@ function inboxPaths(path: string, listKey: string, schema: string, request: stri
         operationId: `list${schema}s`,
         summary: `Your organization's ${what}s`,
         responses: {
-          "200": {
-            description: `{"${listKey}": [...]}`,
-            content: { "application/json": { schema: { type: "object", properties: { [listKey]: { type: "array", items: { $ref: `#/components/schemas/${schema}` } } } } } },
-          },
+          "200": listOf(listKey, schema, `{"${listKey}": [...]}`),
           ...errorResponses(["unauthorized", "rate_limited"]),
         },
       },
@@ -250,10 +259,7 @@ export const openApiDocument = {
         operationId: "listPhoneNumbers",
         summary: "Phone numbers the operator assigned to your organization (their SMS reach the inbound webhook)",
         responses: {
-          "200": {
-            description: '{"phoneNumbers": [...]}',
-            content: { "application/json": { schema: { type: "object", properties: { phoneNumbers: { type: "array", items: { $ref: "#/components/schemas/PhoneNumber" } } } } } },
-          },
+          "200": listOf("phoneNumbers", "PhoneNumber", '{"phoneNumbers": [...]}'),
           ...errorResponses(["unauthorized", "rate_limited"]),
         },
       },
@@ -264,10 +270,7 @@ export const openApiDocument = {
         summary: "Your organization's stored credentials, newest first (metadata only, never a secret)",
         parameters: [{ name: "before", in: "query", required: false, schema: { type: "string" }, description: "Page on: the `next` link of the previous page." }],
         responses: {
-          "200": {
-            description: '{"credentials": [...], "next": link or null} (100 a page)',
-            content: { "application/json": { schema: { type: "object", properties: { credentials: { type: "array", items: { $ref: "#/components/schemas/Credential" } }, next: { type: ["string", "null"] } } } } },
-          },
+          "200": listOf("credentials", "Credential", '{"credentials": [...], "next": link or null} (100 a page)', { next: { type: ["string", "null"] } }),
           ...errorResponses(["invalid_request", "unauthorized", "rate_limited"]),
         },
       },
@@ -333,10 +336,7 @@ export const openApiDocument = {
         operationId: "listWebhooks",
         summary: "Your organization's webhooks (without secrets)",
         responses: {
-          "200": {
-            description: '{"webhooks": [...]}',
-            content: { "application/json": { schema: { type: "object", properties: { webhooks: { type: "array", items: { $ref: "#/components/schemas/Webhook" } } } } } },
-          },
+          "200": listOf("webhooks", "Webhook", '{"webhooks": [...]}'),
           ...errorResponses(["unauthorized", "rate_limited"]),
         },
       },

@@ -1,4 +1,5 @@
 import type { Redis } from "ioredis";
+import type { Config } from "@authsvc/config";
 
 const RELEASE_IF_OWNER = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end`;
 
@@ -33,4 +34,13 @@ export class SingleFlight {
   async release(orgId: string, fingerprint: string, jobId: string): Promise<void> {
     await this.redis.eval(RELEASE_IF_OWNER, 1, this.key(orgId, fingerprint), jobId);
   }
+}
+
+/**
+ * How long a login's claim may live: every attempt (with a wait for mail or SMS), its backoff, and room
+ * to wait in the queue. Past it a crashed owner's claim lapses and the next request runs its own job.
+ */
+export function flightTtlMs(config: Pick<Config, "worker" | "mfa">): number {
+  const { attempts, jobTimeoutMs, backoffMs } = config.worker;
+  return attempts * (jobTimeoutMs + config.mfa.waitMs + 5000) + backoffMs * 2 ** attempts + 5 * 60_000;
 }

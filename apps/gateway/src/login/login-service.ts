@@ -4,7 +4,7 @@ import type { Config } from "@authsvc/config";
 import { isErrorCode, SUPPORTED_LOGIN_METHODS, type JobResource, type LoginMethod, type SessionResponse } from "@authsvc/contracts";
 import { newId } from "@authsvc/crypto";
 import type { Database, SecretBundle } from "@authsvc/db";
-import { enqueueLogin, type AuthJobPayload, type JobWaiter, type SessionCache, type SingleFlight } from "@authsvc/queue";
+import { enqueueLogin, flightTtlMs, type AuthJobPayload, type JobWaiter, type SessionCache, type SingleFlight } from "@authsvc/queue";
 import { ApiError } from "../http/api-error";
 import { loginFingerprint } from "./login-fingerprint";
 import type { LoginCommand } from "./parse-login-request";
@@ -26,11 +26,6 @@ export type LoginAnswer =
 export class LoginService {
   constructor(private readonly deps: LoginServiceDeps) {}
 
-  /** How long a flight may be claimed: every attempt, its backoff, and room to wait in the queue. */
-  private flightTtlMs(): number {
-    const { attempts, jobTimeoutMs, backoffMs } = this.deps.config.worker;
-    return attempts * (jobTimeoutMs + this.deps.config.mfa.waitMs + 5000) + backoffMs * 2 ** attempts + 5 * 60_000;
-  }
 
   /**
    * Our inbox for the site's code or link. The inbox methods need one of the org's mailboxes or phone
@@ -73,7 +68,7 @@ export class LoginService {
     const inbox = await this.inboxFor(orgId, cmd);
 
     const ownId = newId("job");
-    const jobId = (await flight.claim(orgId, fp, ownId, this.flightTtlMs())) ?? ownId;
+    const jobId = (await flight.claim(orgId, fp, ownId, flightTtlMs(config))) ?? ownId;
     if (jobId === ownId) {
       let recorded = false;
       try {
