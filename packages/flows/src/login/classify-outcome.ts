@@ -53,7 +53,7 @@ const CAPTCHA = /captcha|not a robot|kein roboter|pas un robot|no soy un robot|n
 const CREDENTIALS_REFUSED =
   /invalid|incorrect|wrong|not recogni[sz]ed|doesn.t match|does not match|no account|not found|unknown user|ung[uü]ltig|falsch|nicht korrekt|nicht gefunden|invalide|erron|introuvable|inv[aá]lid|no v[aá]lid|no coincide|errad|errat|non valid|non corrett|onjuist|ongeldig|verkeerd|niet gevonden/i;
 // A code or link the site no longer takes.
-const EXPIRED =
+export const EXPIRED =
   /expired|no longer valid|already (been )?used|invalid (sign.?in )?(link|code|token)|abgelaufen|nicht mehr g[uü]ltig|expir[ée]|plus valide|caducad|expirad|scadut|verlopen/i;
 const REFUSAL = /failed|denied|try again|not allowed|fehlgeschlagen|[ée]chec|[ée]chou[ée]|fall[oó]|fallid|falhou|non riuscito|mislukt/i;
 

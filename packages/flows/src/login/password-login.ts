@@ -1,7 +1,8 @@
-import { captureState, guardRequests, type Page, type TargetGuard } from "@authsvc/browser";
+import { captureState, type Page, type TargetGuard } from "@authsvc/browser";
 import type { SessionResponse } from "@authsvc/contracts";
 import { Deadline, sleep } from "../deadline";
 import { LoginFlowError } from "../flow-error";
+import { PageWatch } from "../page-watch";
 import { awaitVerification, type Inbox } from "../mail/await-verification";
 import { classifyOutcome, refusalCode, type SessionSnapshot, snapshotSession } from "./classify-outcome";
 import { extraKeysOf, type LearnedFlow } from "./learned-flow";
@@ -41,6 +42,8 @@ export interface PasswordLoginResult {
   flow: LearnedFlow | null;
   /** `learned`: the stored flow worked as it was; `relearned`: it no longer fit and detection took over. */
   source: "detected" | "learned" | "relearned";
+  /** The page the password was submitted on: where this account logs in next time. */
+  loginPage: string;
 }
 
 // How long a page may take to show a login form after our last action on it (load, click, submit).
@@ -57,12 +60,6 @@ const APP_WORDS = /authenticator|authentication app|auth app|totp|google auth|au
 // A learned step's element may take this long to appear (the first one: as long as a form may take).
 const REPLAY_STEP_WAIT_MS = 3000;
 
-function navigationFailure(err: unknown): LoginFlowError {
-  const message = err instanceof Error ? err.message : String(err);
-  if (/timeout/i.test(message)) return new LoginFlowError("timeout", "the login page did not load in time");
-  return new LoginFlowError("target_unreachable", `the login page could not be loaded (${message.split("\n")[0]})`);
-}
-
 /** One login attempt on one page: the steps it took and the state before the password went in. */
 class LoginRun {
   readonly steps: FlowStep[] = [];
@@ -71,6 +68,8 @@ class LoginRun {
   submitStep: FlowStep | null = null;
   /** When that step was about to go out, on the inbox's clock: messages from then on are the site's answer. */
   since: Date | null = null;
+  /** The address of the page that step was taken on. */
+  submittedOn: string | null = null;
   private readonly values: StepValues;
   private readonly extraKeys: string[];
 
@@ -99,6 +98,7 @@ class LoginRun {
         this.since = (await this.input.inbox?.mark()) ?? null;
         await this.options.beforeSubmit?.();
         this.submitStep = step;
+        this.submittedOn = this.page.url();
         this.onSubmit();
       }
     });
@@ -256,7 +256,7 @@ class LoginRun {
 }
 
 /** Types a fresh code into the prompt and sends it (by its button, or Enter in the last box). */
-async function answerOtp(page: Page, prompt: FrameScan, source: () => Promise<string>, step: (name: string) => void): Promise<void> {
+export async function answerOtp(page: Page, prompt: FrameScan, source: () => Promise<string>, step: (name: string) => void): Promise<void> {
   const { key, reading } = prompt;
   const code = await source();
   step(reading.otp.length > 1 ? `type one-time code (${reading.otp.length} boxes)` : "type one-time code");
@@ -302,49 +302,20 @@ function describeStep(step: FlowStep): string {
  */
 export async function passwordLogin(page: Page, input: PasswordLoginInput, options: FlowOptions): Promise<PasswordLoginResult> {
   const deadline = new Deadline(options.timeoutMs);
+  const watch = await PageWatch.attach(page, options.guard, input.loginUrl);
+  options.onStep?.("open login page");
+  await watch.open(input.loginUrl, deadline, "login page");
+  return signInOnPage(page, watch, input, options, deadline);
+}
+
+/**
+ * The login on a page that is already open and watched (the login page, or where a signup left the
+ * browser): replay or detect, submit, answer what the site asks next, read the verdict, capture the state.
+ */
+export async function signInOnPage(page: Page, watch: PageWatch, input: PasswordLoginInput, options: FlowOptions, deadline: Deadline): Promise<PasswordLoginResult> {
   const step = options.onStep ?? (() => undefined);
   const context = page.browserContext();
-  let refused: LoginFlowError | null = null;
-  await guardRequests(page, options.guard, (url, verdict) => {
-    refused = new LoginFlowError(verdict.code, `${new URL(url).host}: ${verdict.reason}`);
-  });
-  // Every origin the login touched: documents of any frame, and any response that set a cookie (an API
-  // or identity-provider host).
-  const visited = new Set<string>([new URL(input.loginUrl).origin]);
-  const documentOrigins = new Set<string>(visited);
-  let documentStatus = 0;
-  let dialogs: string[] = [];
-  // alert("Invalid password") and friends: their words are a verdict, and an open dialog blocks the page.
-  page.on("dialog", (dialog) => {
-    dialogs.push(dialog.message().slice(0, 300));
-    void dialog.dismiss().catch(() => undefined);
-  });
-  page.on("response", (response) => {
-    const url = response.url();
-    if (!/^https?:/.test(url)) return;
-    const request = response.request();
-    const isDocument = request.resourceType() === "document";
-    if (isDocument || "set-cookie" in response.headers()) visited.add(new URL(url).origin);
-    if (isDocument) documentOrigins.add(new URL(url).origin);
-    if (isDocument && request.frame() === page.mainFrame()) documentStatus = response.status();
-  });
-
-  step("open login page");
-  let response;
-  try {
-    response = await page.goto(input.loginUrl, { waitUntil: "domcontentloaded", timeout: deadline.remaining() });
-  } catch (err) {
-    throw refused ?? navigationFailure(err);
-  }
-  if (refused) throw refused;
-  if (response && response.status() >= 500) {
-    throw new LoginFlowError("target_unreachable", `the login page answered HTTP ${response.status()}`);
-  }
-
-  const run = new LoginRun(page, input, options, deadline, () => {
-    documentStatus = 0;
-    dialogs = [];
-  });
+  const run = new LoginRun(page, input, options, deadline, () => watch.resetVerdict());
   let source: PasswordLoginResult["source"] = "detected";
   let submitted = false;
   if (options.learned && run.fits(options.learned)) {
@@ -353,7 +324,7 @@ export async function passwordLogin(page: Page, input: PasswordLoginInput, optio
     if (!submitted) step("the learned flow no longer fits the page; detecting the form");
   }
   if (!submitted) await run.detectAndSubmit();
-  if (refused) throw refused;
+  watch.check();
 
   step("read verdict");
   const sent = run.submitStep;
@@ -373,28 +344,23 @@ export async function passwordLogin(page: Page, input: PasswordLoginInput, optio
   const outcome = await classifyOutcome(context, page, run.before!, deadline, {
     identifier: input.identifier,
     submitted: sent ? { frame: sent.frame, path: sent.path } : null,
-    dialogs: () => dialogs,
+    dialogs: () => watch.dialogs,
     answerOtp: input.totp || input.inbox ? (prompt) => answerOtp(page, prompt, codeSource(prompt)!, step) : undefined,
     answerLink: input.inbox
       ? async () => {
           const link = await fromInbox(input.inbox!, "link")();
           step("open the sign-in link");
-          await page.goto(link, { waitUntil: "domcontentloaded", timeout: Math.max(1, deadline.remaining()) }).catch((err: unknown) => {
-            if (refused) throw refused;
-            // The link is a credential until it is used: its address goes into no message or log.
-            const reason = err instanceof Error ? err.message.split("\n")[0]!.replace(/\s+at\s+\S+$/, "").replace(/https?:\/\/\S+/g, "<link>") : "error";
-            throw new LoginFlowError(/timeout/i.test(reason) ? "timeout" : "target_unreachable", `the sign-in link from the email could not be opened on ${new URL(link).host} (${reason})`, { retryable: false });
-          });
+          await watch.openEmailedLink(link, deadline, "sign-in link");
         }
       : undefined,
     learnedMarker: source === "learned" ? options.learned?.signedIn : null,
-    documentStatus: () => documentStatus,
+    documentStatus: () => watch.documentStatus,
     onStep: step,
   });
-  if (refused) throw refused;
+  watch.check();
   if (outcome.kind === "failure") throw new LoginFlowError(outcome.code, outcome.message);
 
   step("capture session");
-  const session = await captureState(context, page, visited, documentOrigins);
-  return { session, flow: keepable({ version: 1, steps: run.steps, signedIn: outcome.marker }, input), source };
+  const session = await captureState(context, page, watch.visited, watch.documentOrigins);
+  return { session, flow: keepable({ version: 1, steps: run.steps, signedIn: outcome.marker }, input), source, loginPage: run.submittedOn ?? input.loginUrl };
 }

@@ -11,7 +11,7 @@ export type FlowStep =
   | { action: "type"; value: "identifier" | "password"; frame: string; path: SelectorPath }
   | { action: "enter"; purpose: "next" | "submit"; frame: string; path: SelectorPath }
   | { action: "extra"; key: string; frame: string; path: SelectorPath }
-  | { action: "check"; purpose: "remember"; frame: string; path: SelectorPath };
+  | { action: "check"; purpose: "remember" | "consent"; frame: string; path: SelectorPath };
 
 export interface StepValues {
   identifier: string;
@@ -112,6 +112,9 @@ export async function typeCode(page: Page, frameKey: string, fields: SelectorPat
   }
   return true;
 }
+
+/** Types a value into one field: signup fields hold values (name, email, a variant username) no FlowStep names. */
+export const typeText = (page: Page, frameKey: string, path: SelectorPath, text: string) => typeCode(page, frameKey, [path], text);
 
 /**
  * Does one step. False when its element is not on the page (a learned flow that no longer fits); faults

@@ -30,20 +30,20 @@ const READ_TIMEOUT_MS = 3000;
 export type PageScan = FrameScan[] & { unreadable: number };
 
 /**
- * Reads every frame of the page. A frame that is navigating, goes away or does not answer while we read
- * is left out and counted; the caller reads again on its next poll.
+ * Runs a reader in every frame of the page. A frame that is navigating, goes away or does not answer
+ * while we read is left out and counted; the caller reads again on its next poll.
  */
-export async function scanPage(page: Page, identifier: string, extraKeys: string[] = []): Promise<PageScan> {
+export async function readFrames<T, A extends unknown[]>(page: Page, reader: (...args: A) => T, ...args: A): Promise<Array<{ frame: Frame; key: string; reading: T }> & { unreadable: number }> {
   const scans = await Promise.all(
     liveFrames(page).map(async (frame) => {
       let timer: NodeJS.Timeout | undefined;
       try {
-        const reading = await Promise.race([
-          frame.evaluate(readFrameInPage, identifier, extraKeys),
+        const reading = (await Promise.race([
+          frame.evaluate(reader as (...a: unknown[]) => T, ...args),
           new Promise<never>((_, reject) => {
             timer = setTimeout(() => reject(new Error("frame did not answer")), READ_TIMEOUT_MS);
           }),
-        ]);
+        ])) as T;
         return { frame, key: frameKey(page, frame), reading };
       } catch {
         return null;
@@ -52,8 +52,13 @@ export async function scanPage(page: Page, identifier: string, extraKeys: string
       }
     }),
   );
-  const read = scans.filter((s): s is FrameScan => s !== null);
+  const read = scans.filter((s): s is { frame: Frame; key: string; reading: Awaited<T> & T } => s !== null);
   return Object.assign(read, { unreadable: scans.length - read.length });
+}
+
+/** What every frame shows of a login page (see readFrameInPage). */
+export function scanPage(page: Page, identifier: string, extraKeys: string[] = []): Promise<PageScan> {
+  return readFrames(page, readFrameInPage, identifier, extraKeys);
 }
 
 function originOf(url: string): string {

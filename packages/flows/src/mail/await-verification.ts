@@ -25,8 +25,11 @@ export interface Inbox {
 
 export type Wanted = "code" | "link";
 
-const describe = (inbox: Inbox, wanted: Wanted) =>
-  `${inbox.kind === "email" ? "email" : "SMS"} with a sign-in ${wanted === "code" ? "code" : "link"}`;
+/** What the message is for, in the words of a timeout: a sign-in (login) or a confirmation (signup). */
+export type Purpose = "sign-in" | "confirmation";
+
+const describe = (inbox: Inbox, wanted: Wanted, purpose: Purpose) =>
+  `${inbox.kind === "email" ? "email" : "SMS"} with a ${purpose} ${wanted === "code" ? "code" : "link"}`;
 
 /**
  * Waits for the site's message in our inbox and reads the code or link out of it. Only messages that
@@ -34,7 +37,7 @@ const describe = (inbox: Inbox, wanted: Wanted) =>
  * read first. Messages without a code or link (a welcome mail) are passed over and the wait goes on.
  * Ends in `timeout` naming what it waited for; that is never retried, since asking again sends another code.
  */
-export async function awaitVerification(inbox: Inbox, wanted: Wanted, since: Date, siteHost: string, waitMs: number): Promise<string> {
+export async function awaitVerification(inbox: Inbox, wanted: Wanted, since: Date, siteHost: string, waitMs: number, purpose: Purpose = "sign-in"): Promise<string> {
   const until = Date.now() + waitMs;
   const seen = new Set<string>();
   const siteDomain = registrableDomain(siteHost);
@@ -53,7 +56,7 @@ export async function awaitVerification(inbox: Inbox, wanted: Wanted, since: Dat
   }
   throw new LoginFlowError(
     "timeout",
-    `no ${describe(inbox, wanted)} arrived at ${inbox.address} within ${+(waitMs / 1000).toFixed(1)} s (waiting for the sign-in ${wanted})`,
+    `no ${describe(inbox, wanted, purpose)} arrived at ${inbox.address} within ${+(waitMs / 1000).toFixed(1)} s (waiting for the ${purpose} ${wanted})`,
     { retryable: false },
   );
 }

@@ -1,0 +1,85 @@
+import { guardRequests, type Page, type TargetGuard } from "@authsvc/browser";
+import type { Deadline } from "./deadline";
+import { LoginFlowError } from "./flow-error";
+
+function navigationFailure(err: unknown, what: string): LoginFlowError {
+  const message = err instanceof Error ? err.message : String(err);
+  if (/timeout/i.test(message)) return new LoginFlowError("timeout", `the ${what} did not load in time`);
+  return new LoginFlowError("target_unreachable", `the ${what} could not be loaded (${message.split("\n")[0]})`);
+}
+
+/**
+ * What a flow must know about its page beyond the DOM: every request checked by the target guard (a
+ * refused navigation ends the flow), every origin it touched, the JavaScript dialogs it opened and the
+ * HTTP status of the main frame's last document. Attached once per page, before the first navigation.
+ */
+export class PageWatch {
+  /** Documents of any frame, and any response that set a cookie (an API or identity-provider host). */
+  readonly visited = new Set<string>();
+  readonly documentOrigins = new Set<string>();
+  refused: LoginFlowError | null = null;
+  /** HTTP status of the last document the main frame loaded since `resetVerdict` (0: none yet). */
+  documentStatus = 0;
+  /** alert("Invalid password") and friends: their words are a verdict, and an open dialog blocks the page. */
+  dialogs: string[] = [];
+
+  private constructor(private readonly page: Page) {}
+
+  static async attach(page: Page, guard: TargetGuard, startUrl: string): Promise<PageWatch> {
+    const watch = new PageWatch(page);
+    watch.visited.add(new URL(startUrl).origin);
+    watch.documentOrigins.add(new URL(startUrl).origin);
+    await guardRequests(page, guard, (url, verdict) => {
+      watch.refused = new LoginFlowError(verdict.code, `${new URL(url).host}: ${verdict.reason}`);
+    });
+    page.on("dialog", (dialog) => {
+      watch.dialogs.push(dialog.message().slice(0, 300));
+      void dialog.dismiss().catch(() => undefined);
+    });
+    page.on("response", (response) => {
+      const url = response.url();
+      if (!/^https?:/.test(url)) return;
+      const request = response.request();
+      const isDocument = request.resourceType() === "document";
+      if (isDocument || "set-cookie" in response.headers()) watch.visited.add(new URL(url).origin);
+      if (isDocument) watch.documentOrigins.add(new URL(url).origin);
+      if (isDocument && request.frame() === page.mainFrame()) watch.documentStatus = response.status();
+    });
+    return watch;
+  }
+
+  /** Throws the guard's refusal of a navigation, if there was one. */
+  check(): void {
+    if (this.refused) throw this.refused;
+  }
+
+  /** The site's answer to what the flow sends next is read from here on. */
+  resetVerdict(): void {
+    this.documentStatus = 0;
+    this.dialogs = [];
+  }
+
+  /** Opens the flow's first page; an unreachable site or an HTTP 5xx ends the flow (retryable). */
+  async open(url: string, deadline: Deadline, what: string): Promise<void> {
+    let response;
+    try {
+      response = await this.page.goto(url, { waitUntil: "domcontentloaded", timeout: deadline.remaining() });
+    } catch (err) {
+      throw this.refused ?? navigationFailure(err, what);
+    }
+    this.check();
+    if (response && response.status() >= 500) throw new LoginFlowError("target_unreachable", `the ${what} answered HTTP ${response.status()}`);
+  }
+
+  /**
+   * Opens a link that came by email (a sign-in or confirmation link) in the flow's page. The link is a
+   * credential until it is used: its address goes into no message or log. Never retried: it may be spent.
+   */
+  async openEmailedLink(link: string, deadline: Deadline, what: string): Promise<void> {
+    await this.page.goto(link, { waitUntil: "domcontentloaded", timeout: Math.max(1, deadline.remaining()) }).catch((err: unknown) => {
+      this.check();
+      const reason = err instanceof Error ? err.message.split("\n")[0]!.replace(/\s+at\s+\S+$/, "").replace(/https?:\/\/\S+/g, "<link>") : "error";
+      throw new LoginFlowError(/timeout/i.test(reason) ? "timeout" : "target_unreachable", `the ${what} from the email could not be opened on ${new URL(link).host} (${reason})`, { retryable: false });
+    });
+  }
+}
