@@ -21,6 +21,11 @@ export class Accounts {
     this.deliveries.set(username, options.delivery ?? "ok");
   }
 
+  /** How the sites' mail and SMS reach an address that has no account yet (one about to sign up). */
+  setDelivery(username: string, delivery: Delivery): void {
+    this.deliveries.set(username, delivery);
+  }
+
   hasUser(username: string): boolean {
     return this.users.has(username);
   }

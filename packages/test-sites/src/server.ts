@@ -11,6 +11,7 @@ import { lockoutRedirect } from "./sites/lockout-redirect";
 import { noticeDelayedSubmit } from "./sites/notice-delayed-submit";
 import { caseRouters, LOGIN_CASES, SENT_CODE_CASES } from "./cases";
 import { Outbox, type OutboxConfig } from "./outbox";
+import { createSignupRouters, invitationPath, Invitations, SIGNUP_CASES, SignupRegistry } from "./signup";
 
 export const DEMO_USER = { username: "demo", email: "demo@example.test", password: "demo-password" };
 
@@ -33,15 +34,21 @@ export function createTestSitesApp(accounts = new Accounts(), outbox = new Outbo
   app.get("/", (req, res) => {
     const here = `http://${req.headers.host ?? "127.0.0.1"}`;
     const items = LOGIN_CASES.map((c) => `<li><a href="${escapeHtml(c.url(here))}">${escapeHtml(c.name)}</a> — ${escapeHtml(c.expect)}</li>`);
+    const signupPages = SIGNUP_CASES.map((c) => `<li><a href="${c.path}">${c.name}</a> — ${c.verification ? `confirmed by ${c.verification}` : "no confirmation"}, ${c.signsIn ? "signs in" : "then log in"}</li>`);
     const sentCodes = SENT_CODE_CASES.map((c) => `<li><a href="/cases/${c.name}/login">${c.name}</a> (${c.method}) — ${escapeHtml(c.expect)}</li>`);
     res.type("html").send(page("Fixture sites", `<h1>Fixture login pages</h1><p>User <code>${DEMO_USER.username}</code>, password
 <code>${DEMO_USER.password}</code>, or <code>${DEMO_USER.email}</code> where the field wants an email address.</p><ul>${items.join("")}</ul>
 <h2>Codes and links sent to the service's inbox</h2><p>Create a mailbox (<code>POST /v1/mailboxes</code>) or register a number
-(<code>POST /v1/phone-numbers</code>), add a user with that address or number (<code>POST /__fixture/users</code>), then log in.</p><ul>${sentCodes.join("")}</ul>`));
+(<code>POST /v1/phone-numbers</code>), add a user with that address or number (<code>POST /__fixture/users</code>), then log in.</p><ul>${sentCodes.join("")}</ul>
+<h2>Signup pages</h2><p>Accounts they create: <code>GET /__fixture/signups/&lt;email or username&gt;</code>; signup-invite needs an
+invitation (<code>POST /__fixture/invitations</code>).</p><ul>${signupPages.join("")}</ul>`));
   });
   let redesignVersion = 1;
   app.use(classicForm(accounts), spaToken(accounts), failurePages(), flakyLogin(), slowLogin(accounts), lockoutRedirect(accounts), noticeDelayedSubmit());
   app.use(caseRouters(accounts, () => redesignVersion, outbox));
+  const signups = new SignupRegistry(accounts);
+  const invitations = new Invitations();
+  app.use(createSignupRouters(accounts, outbox, signups, invitations));
   app.post("/__fixture/users", json(), (req, res) => {
     const { username, password, locked, totpSecret, delivery } = req.body as {
       username: string;
@@ -62,6 +69,19 @@ export function createTestSitesApp(accounts = new Accounts(), outbox = new Outbo
   });
   app.get("/__fixture/attempts/:username", (req, res) => {
     res.json(accounts.attemptsFor(req.params.username));
+  });
+  app.post("/__fixture/deliveries", json(), (req, res) => {
+    const { address, delivery } = req.body as { address: string; delivery: "ok" | "expired" | "lost" };
+    accounts.setDelivery(String(address), delivery);
+    res.status(204).end();
+  });
+  app.get("/__fixture/signups/:key", (req, res) => {
+    res.json({ accounts: signups.find(req.params.key) });
+  });
+  app.post("/__fixture/invitations", json(), (req, res) => {
+    const email = (req.body as { email?: unknown } | undefined)?.email;
+    const token = invitations.create(typeof email === "string" && email.trim() ? email.trim() : null);
+    res.json({ token, url: `http://${req.headers.host ?? "127.0.0.1"}${invitationPath(token)}` });
   });
   return { app, accounts, outbox };
 }

@@ -1,0 +1,31 @@
+import type { Router } from "express";
+import type { Accounts } from "../accounts";
+import type { Outbox } from "../outbox";
+import type { Invitations } from "./invitations";
+import type { SignupRegistry } from "./registry";
+import { signupCode } from "./signup-code";
+import { signupInstant } from "./signup-instant";
+import { signupInvite } from "./signup-invite";
+import { signupLink } from "./signup-link";
+import { signupHints, signupRules } from "./signup-rules";
+
+export { Invitations } from "./invitations";
+export { SignupRegistry, type SignupRecord } from "./registry";
+export { invitationPath } from "./signup-invite";
+
+/** The sign-up pages: how each confirms a new account, and whether it signs the account in by itself. */
+export const SIGNUP_CASES = [
+  { name: "signup-link", path: "/cases/signup-link/signup", verification: "link", signsIn: false },
+  { name: "signup-code", path: "/cases/signup-code/signup", verification: "code", signsIn: true },
+  { name: "signup-instant", path: "/cases/signup-instant/signup", verification: null, signsIn: true },
+  { name: "signup-rules", path: "/cases/signup-rules/signup", verification: null, signsIn: true },
+  { name: "signup-hints", path: "/cases/signup-hints/signup", verification: null, signsIn: true },
+  { name: "signup-invite", path: "/cases/signup-invite/join", verification: null, signsIn: true },
+] as const;
+
+export function createSignupRouters(accounts: Accounts, outbox: Outbox, registry: SignupRegistry, invitations: Invitations): Router[] {
+  return [
+    signupLink(accounts, outbox, registry), signupCode(accounts, outbox, registry), signupInstant(accounts, registry),
+    signupRules(accounts, registry), signupHints(accounts, registry), signupInvite(accounts, registry, invitations),
+  ];
+}
