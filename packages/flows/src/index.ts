@@ -4,3 +4,5 @@ export type { FlowStep } from "./login/perform-step";
 export { LoginFlowError } from "./flow-error";
 export { Deadline } from "./deadline";
 export { awaitVerification, type Inbox, type InboxMessage } from "./mail/await-verification";
+export { signup, type SignupInput, type SignupOptions, type SignupResult } from "./signup/signup";
+export { PageWatch } from "./page-watch";

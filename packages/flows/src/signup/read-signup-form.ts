@@ -1,0 +1,301 @@
+/**
+ * What one frame shows of a signup form, read the way a person tells "create an account" from "log in".
+ * Like read-page.ts it runs inside the page (Puppeteer serializes it): one self-contained function.
+ */
+import type { SelectorPath } from "../login/read-page";
+
+export type SignupRole = "email" | "username" | "password" | "confirm" | "firstName" | "lastName" | "fullName" | "invite";
+
+export interface SignupField {
+  role: SignupRole;
+  path: SelectorPath;
+  /** What the field holds now (empty for password fields): a prefilled, read-only email is taken as it is. */
+  value: string;
+  readOnly: boolean;
+  required: boolean;
+}
+
+export interface SignupReading {
+  /** How much the best form on the frame looks like a signup form (0: none; >= 4: a signup form). */
+  score: number;
+  fields: SignupField[];
+  /** Boxes a person ticks to sign up: required ones and terms or privacy consents (never newsletters). */
+  consents: SelectorPath[];
+  /** Required, empty fields of the form that no role above names: `additionalFields` must fill them. */
+  unfilled: Array<{ label: string; path: SelectorPath }>;
+  submit: SelectorPath | null;
+  /** A "Sign up" / "Create account" link or button that leads to the form (landing or login page). */
+  opener: SelectorPath | null;
+  /** The absolute URL of the page's "Log in" link, where the new account signs in next time. */
+  loginLink: string | null;
+  /** What the page says about the password: the attributes and the words near the field. */
+  passwordFacts: {
+    passwordrules: string | null;
+    minLength: number | null;
+    maxLength: number | null;
+    pattern: string | null;
+    hints: string[];
+  } | null;
+  messages: string[];
+  /** The browser's own complaint about a filled field, in our words (it never quotes the value). */
+  validation: string | null;
+}
+
+export function readSignupInPage(): SignupReading {
+  const words = {
+    signupAction: /sign ?up|register|create (an |my |your )?account|join|get started|accept (the )?invit|registrieren|konto erstellen|s.inscrire|cr[ée]er (un |mon )?compte|reg[ií]str|crear (una )?cuenta|criar conta|crea(re)? (un )?account|registreren|account aanmaken/i,
+    loginAction: /^(log ?in|sign ?in|anmelden|einloggen|connexion|se connecter|iniciar ses[ií]on|entrar|accedi|inloggen)\b/i,
+    notSubmit: /google|facebook|apple|microsoft|github|sso|cancel|back|show|hide|log ?in|sign ?in/i,
+    email: /e-?mail|courriel|correo/i,
+    username: /user ?name|handle|nick ?name|benutzername|nom d.utilisateur|nombre de usuario|nome utente|gebruikersnaam|^login$/i,
+    confirm: /confirm|repeat|again|re-?enter|retype|verify|wiederhol|best[aä]tig|confirmer|r[ée]p[ée]t|repet|conferma|herhaal|bevestig/i,
+    firstName: /first ?name|given ?name|fore ?name|vorname|pr[ée]nom|^nombre$|primeiro nome|nome$|voornaam/i,
+    lastName: /last ?name|family ?name|sur ?name|nachname|nom de famille|^nom$|apellido|sobrenome|cognome|achternaam/i,
+    fullName: /full ?name|your name|^name$|display ?name|vollst[aä]ndiger name|nom complet|nombre completo|nome completo|volledige naam/i,
+    invite: /invit|token|einladung|convite|invitaci/i,
+    consent: /terms|conditions|agree|accept|privacy|policy|consent|agb|nutzungsbedingungen|datenschutz|conditions g[ée]n[ée]rales|t[ée]rminos|termos|termini|voorwaarden/i,
+    marketing: /newsletter|news|offers|marketing|promotion|updates|tips|abonnieren|angebote|offres|ofertas|offerte|aanbiedingen/i,
+  };
+
+  const all: Element[] = [];
+  const walk = (root: Document | ShadowRoot) => {
+    for (const el of root.querySelectorAll("*")) {
+      all.push(el);
+      if (el.shadowRoot) walk(el.shadowRoot);
+    }
+  };
+  walk(document);
+
+  const visible = (el: Element): boolean => {
+    if (!el.isConnected) return false;
+    const r = el.getBoundingClientRect();
+    if (r.width < 4 || r.height < 4) return false;
+    if (r.right + scrollX <= 0 || r.bottom + scrollY <= 0) return false;
+    return el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+  };
+  const text = (el: Element) => (el.textContent ?? "").replace(/\s+/g, " ").trim();
+  const controlText = (el: Element) =>
+    [text(el), (el as HTMLInputElement).value, el.getAttribute("aria-label"), el.getAttribute("title")]
+      .filter((t) => typeof t === "string" && t.length > 0)
+      .join(" ")
+      .slice(0, 200);
+  const labelsOf = (el: Element): string => {
+    const input = el as HTMLInputElement;
+    const parts: string[] = [];
+    for (const label of input.labels ?? []) parts.push(text(label));
+    for (const id of (el.getAttribute("aria-labelledby") ?? "").split(/\s+/).filter(Boolean)) {
+      const label = (el.getRootNode() as Document | ShadowRoot).getElementById?.(id);
+      if (label) parts.push(text(label));
+    }
+    return parts.join(" ");
+  };
+  const describe = (el: Element): string => {
+    const input = el as HTMLInputElement;
+    return [input.name, input.id, input.getAttribute("placeholder"), el.getAttribute("aria-label"), labelsOf(el)].filter(Boolean).join(" ");
+  };
+  const selectorIn = (el: Element, root: Document | ShadowRoot): string => {
+    const unique = (sel: string) => {
+      try {
+        const found = root.querySelectorAll(sel);
+        return found.length === 1 && found[0] === el;
+      } catch {
+        return false;
+      }
+    };
+    const tag = el.tagName.toLowerCase();
+    if (el.id && !/\d{3,}|^:r/.test(el.id) && unique(`#${CSS.escape(el.id)}`)) return `#${CSS.escape(el.id)}`;
+    const name = el.getAttribute("name");
+    if (name && unique(`${tag}[name="${CSS.escape(name)}"]`)) return `${tag}[name="${CSS.escape(name)}"]`;
+    const steps: number[] = [];
+    for (let n: Element | null = el; n && n.parentNode; n = n.parentElement) {
+      steps.unshift([...n.parentNode.children].indexOf(n));
+      if (n.parentNode === root) break;
+    }
+    return `@${steps.join(".")}`;
+  };
+  const pathOf = (el: Element): SelectorPath => {
+    const path: string[] = [];
+    let node: Element = el;
+    for (;;) {
+      const root = node.getRootNode() as Document | ShadowRoot;
+      path.unshift(selectorIn(node, root));
+      if (root instanceof ShadowRoot) node = root.host;
+      else break;
+    }
+    return path;
+  };
+  const formOf = (el: Element): Element | null =>
+    (el as HTMLInputElement).form ?? el.closest("form") ?? el.parentElement?.parentElement?.parentElement ?? null;
+
+  const inputs = all.filter((el): el is HTMLInputElement => el instanceof HTMLInputElement && visible(el) && !el.disabled);
+  const passwords = inputs.filter((el) => el.type === "password");
+  const clickables = all.filter(
+    (el) =>
+      visible(el) &&
+      (el instanceof HTMLButtonElement ||
+        (el instanceof HTMLInputElement && ["submit", "button"].includes(el.type)) ||
+        el.getAttribute("role") === "button" ||
+        el instanceof HTMLAnchorElement),
+  );
+
+  // The candidate forms: each one holding a password field (a signup form always asks for one, unless an
+  // invitation or passwordless site; those still name their button "Sign up" / "Join").
+  const scopes = [...new Set([...passwords.map(formOf), ...clickables.filter((el) => words.signupAction.test(controlText(el))).map(formOf)])].filter(
+    (s): s is Element => s !== null,
+  );
+  const scoreOf = (scope: Element): number => {
+    const mine = passwords.filter((p) => scope.contains(p));
+    const fields = inputs.filter((el) => scope.contains(el) && ["text", "email", "tel", ""].includes(el.type));
+    const buttons = clickables.filter((el) => scope.contains(el) && !(el instanceof HTMLAnchorElement));
+    let s = 0;
+    if (mine.some((p) => /new-password/.test(p.autocomplete))) s += 4;
+    if (mine.length >= 2) s += 4;
+    if (mine.some((p) => /current-password/.test(p.autocomplete))) s -= 5;
+    if (buttons.some((b) => words.signupAction.test(controlText(b)))) s += 4;
+    if (buttons.some((b) => words.loginAction.test(controlText(b)))) s -= 3;
+    if (inputs.some((el) => scope.contains(el) && el.type === "checkbox" && words.consent.test(`${labelsOf(el)} ${el.name}`))) s += 2;
+    if (fields.length >= 2) s += 1;
+    if (fields.some((el) => /given-name|family-name|^name$/.test(el.autocomplete) || words.fullName.test(describe(el)) || words.firstName.test(describe(el)))) s += 2;
+    if (fields.some((el) => words.invite.test(describe(el)))) s += 2;
+    return s;
+  };
+  let form: Element | null = null;
+  let score = 0;
+  for (const scope of scopes) {
+    const s = scoreOf(scope);
+    if (s > score) {
+      form = scope;
+      score = s;
+    }
+  }
+
+  const fields: SignupField[] = [];
+  const consents: SelectorPath[] = [];
+  const unfilled: SignupReading["unfilled"] = [];
+  let submit: Element | null = null;
+  let passwordFacts: SignupReading["passwordFacts"] = null;
+  if (form && score >= 4) {
+    const scope = form;
+    const mine = inputs.filter((el) => scope.contains(el));
+    const taken = new Set<Element>();
+    const add = (role: SignupRole, el: HTMLInputElement | null | undefined) => {
+      if (!el || taken.has(el)) return;
+      taken.add(el);
+      fields.push({ role, path: pathOf(el), value: el.type === "password" ? "" : el.value, readOnly: el.readOnly, required: el.required });
+    };
+    const myPasswords = mine.filter((el) => el.type === "password");
+    const confirm = myPasswords.length >= 2 ? (myPasswords.find((el, i) => i > 0 && words.confirm.test(describe(el))) ?? myPasswords[1]) : undefined;
+    const password = myPasswords.find((el) => el !== confirm);
+    add("password", password);
+    add("confirm", confirm);
+    const textual = mine.filter((el) => ["text", "email", "tel", ""].includes(el.type) && el.getAttribute("role") !== "searchbox" && !(el.autocomplete === "off" && el.tabIndex < 0));
+    const pick = (test: (el: HTMLInputElement, desc: string) => boolean) => textual.find((el) => !taken.has(el) && test(el, describe(el)));
+    add("email", pick((el, d) => el.type === "email" || /\bemail\b/.test(el.autocomplete) || (words.email.test(d) && !words.confirm.test(d))));
+    add("invite", pick((_el, d) => words.invite.test(d)));
+    add("username", pick((el, d) => (/\busername\b/.test(el.autocomplete) && el.type !== "email") || words.username.test(d)));
+    add("firstName", pick((el, d) => /given-name/.test(el.autocomplete) || words.firstName.test(d)));
+    add("lastName", pick((el, d) => /family-name/.test(el.autocomplete) || words.lastName.test(d)));
+    add("fullName", pick((el, d) => /^name$|\bname$/.test(el.autocomplete) || words.fullName.test(d)));
+
+    for (const box of all.filter((el): el is HTMLInputElement => el instanceof HTMLInputElement && el.type === "checkbox" && !el.disabled && scope.contains(el))) {
+      if (box.checked) continue;
+      const about = `${labelsOf(box)} ${box.name} ${box.id} ${text(box.parentElement ?? box).slice(0, 200)}`;
+      if (!(box.required || (words.consent.test(about) && !words.marketing.test(about)))) continue;
+      // A styled box hides its input and shows its label: a person clicks the label.
+      const target = visible(box) ? box : [...(box.labels ?? [])].find(visible);
+      if (target) consents.push(pathOf(target));
+    }
+    for (const el of all) {
+      const field = el as HTMLInputElement;
+      if (!(el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement)) continue;
+      if (!scope.contains(el) || !visible(el) || taken.has(el) || !field.required || field.value !== "") continue;
+      if (["checkbox", "radio", "hidden", "submit", "button"].includes(field.type)) continue;
+      unfilled.push({ label: (labelsOf(el) || describe(el)).slice(0, 80) || el.tagName.toLowerCase(), path: pathOf(el) });
+    }
+
+    submit =
+      clickables
+        .filter((el) => scope.contains(el) && !(el instanceof HTMLAnchorElement))
+        .map((el) => {
+          const t = controlText(el);
+          let s = (el as HTMLButtonElement).type === "submit" ? 3 : 0;
+          if (words.signupAction.test(t) || /continue|next|submit|weiter|continuer|continuar|avanti|volgende/i.test(t)) s += 4;
+          if (words.notSubmit.test(t) && !words.signupAction.test(t)) s -= 8;
+          return { el, s };
+        })
+        .filter((c) => c.s >= 2)
+        .sort((a, b) => b.s - a.s)[0]?.el ?? null;
+
+    if (password) {
+      const near: string[] = [labelsOf(password)];
+      for (const id of (password.getAttribute("aria-describedby") ?? "").split(/\s+/).filter(Boolean)) {
+        const hint = (password.getRootNode() as Document | ShadowRoot).getElementById?.(id);
+        if (hint) near.push(text(hint));
+      }
+      // Hints sit beside the field: its container's small print, not the whole form.
+      const box = password.closest("label, div, p, li, fieldset") ?? password.parentElement;
+      for (const el of [...(box?.querySelectorAll("small, p, span, li, ul, div") ?? []), box?.nextElementSibling ?? null]) {
+        if (el && visible(el) && text(el).length > 0 && text(el).length < 400) near.push(text(el));
+      }
+      passwordFacts = {
+        passwordrules: password.getAttribute("passwordrules"),
+        minLength: password.hasAttribute("minlength") && password.minLength >= 0 ? password.minLength : null,
+        maxLength: password.hasAttribute("maxlength") && password.maxLength > 0 ? password.maxLength : null,
+        pattern: password.getAttribute("pattern"),
+        hints: [...new Set(near.filter((t) => /\d|upper|lower|capital|number|digit|symbol|special|character/i.test(t)))].slice(0, 8),
+      };
+    }
+  }
+
+  const opener =
+    score >= 4
+      ? null
+      : (clickables.find((el) => {
+          const t = controlText(el);
+          return t.length <= 40 && words.signupAction.test(t) && !/google|facebook|apple|microsoft|github/i.test(t);
+        }) ?? null);
+  const loginAnchor = all.find((el): el is HTMLAnchorElement => el instanceof HTMLAnchorElement && visible(el) && words.loginAction.test(controlText(el)) && !!el.href);
+  let loginLink: string | null = null;
+  if (loginAnchor) {
+    try {
+      const url = new URL(loginAnchor.href, location.href);
+      if (url.origin === location.origin) loginLink = url.href;
+    } catch {
+      loginLink = null;
+    }
+  }
+
+  const messageEls = all.filter(
+    (el) =>
+      el.matches('[role="alert"], [aria-live="assertive"], [aria-live="polite"], .error, .alert, .invalid-feedback, .notice, [class*="error" i], [id*="error" i]') &&
+      visible(el) &&
+      text(el).length > 0,
+  );
+  const messages = [...new Set(messageEls.map((el) => text(el).slice(0, 300)))];
+
+  // Which field the browser refuses, by its label; never its value.
+  const invalid = form ? inputs.find((el) => form!.contains(el) && el.value !== "" && !el.validity.valid) : undefined;
+  const what = invalid ? (invalid.type === "password" ? "password" : describe(invalid).slice(0, 60) || invalid.type) : "";
+  const validation = !invalid
+    ? null
+    : invalid.validity.typeMismatch
+      ? `the field "${what}" wants ${invalid.type === "email" ? "an email address" : `a value of type ${invalid.type}`}`
+      : invalid.validity.patternMismatch
+        ? `the value of "${what}" does not match the field's pattern`
+        : invalid.validity.tooShort || invalid.validity.tooLong
+          ? `the length of "${what}" is outside what the field allows`
+          : `the field "${what}" does not accept the value`;
+
+  return {
+    score: form ? score : 0,
+    fields,
+    consents,
+    unfilled,
+    submit: submit ? pathOf(submit) : null,
+    opener: opener ? pathOf(opener) : null,
+    loginLink,
+    passwordFacts,
+    messages,
+    validation,
+  };
+}

@@ -1,0 +1,20 @@
+/** What a site's words after a signup submit mean, in the languages the engine reads (en, de, fr, es, pt, it, nl). */
+
+const USERNAME = /user ?name|handle|nick ?name|benutzername|nom d.utilisateur|nombre de usuario|nome (de )?usu[aá]rio|nome utente|gebruikersnaam/i;
+const TAKEN = /taken|not available|unavailable|in use|already|exists|vergeben|bereits|d[ée]j[àa]|pris|ya (existe|est[aá])|j[aá] (existe|est[aá])|gi[aà]|al in gebruik|bestaat al/i;
+const EMAIL_EXISTS =
+  /(e-?mail|address|account)\b.{0,60}\b(already|exists|registered|in use|taken)|already (have an account|registered)|bereits (registriert|vergeben|verwendet|ein konto)|d[ée]j[àa] (utilis|enregistr|inscri|un compte)|ya (est[aá] )?(registrad|en uso)|j[aá] (est[aá] )?(cadastrad|registad|em uso)|gi[aà] (registrat|in uso)|al (geregistreerd|in gebruik)/i;
+const PASSWORD = /password|passwort|kennwort|mot de passe|contrase[nñ]a|senha|wachtwoord/i;
+const RULE = /must|should|at least|at most|characters|too (short|long|weak|common|simple)|requires?|contain|include|muss|mindestens|zeichen|doit|caract[eè]res|debe|deve|caracteres|caratteri|moet|tekens/i;
+
+export type SignupRefusal = "username_taken" | "account_exists" | "password_rules" | "other";
+
+/** Which kind of refusal a message of the site is (its words go to the caller either way). */
+export function signupRefusalOf(message: string): SignupRefusal {
+  if (USERNAME.test(message) && TAKEN.test(message)) return "username_taken";
+  if (EMAIL_EXISTS.test(message)) return "account_exists";
+  if (PASSWORD.test(message) && RULE.test(message) && !/match|überein|correspond|coincid|coincident|corrispond|komen niet overeen/i.test(message)) {
+    return "password_rules";
+  }
+  return "other";
+}

@@ -1,0 +1,127 @@
+import { BrowserHost, TargetGuard } from "@authsvc/browser";
+import { startTestSites, type TestSites } from "@authsvc/test-sites";
+import { LoginFlowError } from "../flow-error";
+import { namesFor, signup, type SignupInput, usernameFrom, usernameVariant } from "./signup";
+
+const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+let sites: TestSites;
+let host: BrowserHost;
+const guard = new TargetGuard(["loopback"]);
+let seq = 0;
+const fresh = (tag: string) => `${tag}${process.pid}x${++seq}x${Date.now().toString(36)}@example.test`;
+
+beforeAll(async () => {
+  sites = await startTestSites();
+  host = new BrowserHost({ executablePath: chromium, guard });
+});
+afterAll(async () => {
+  await host.close();
+  await sites.close();
+});
+
+const run = (path: string, input: Omit<SignupInput, "signupUrl">, steps: string[] = []) =>
+  host.withPage((page) => signup(page, { signupUrl: `${sites.url}${path}`, ...input }, { guard, timeoutMs: 30_000, onStep: (s) => steps.push(s) }));
+
+async function failureOf(promise: Promise<unknown>): Promise<LoginFlowError> {
+  const err = await promise.then(() => null, (e: unknown) => e);
+  expect(err).toBeInstanceOf(LoginFlowError);
+  return err as LoginFlowError;
+}
+
+const records = async (key: string) => ((await (await fetch(`${sites.url}/__fixture/signups/${encodeURIComponent(key)}`)).json()) as { accounts: any[] }).accounts;
+const signedIn = async (name: string, cookies: Array<{ name: string; value: string }>) => {
+  const res = await fetch(`${sites.url}/cases/${name}/account`, { headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") }, redirect: "manual" });
+  return res.status === 200 ? await res.text() : null;
+};
+
+describe("signup engine against fixture sites", () => {
+  it("fills a form a script draws late (email, username, password twice) and is signed in by the site", async () => {
+    const email = fresh("instant");
+    const result = await run("/cases/signup-instant/signup", { email });
+    expect(result).toMatchObject({ email, username: usernameFrom(email), passwordGenerated: true, signedInBy: "signup", identifier: email });
+    // Where it signs in next time: the signup page's "Log in" link.
+    expect(result.loginUrl).toBe(`${sites.url}/cases/signup-instant/login`);
+    expect(await signedIn("signup-instant", result.session.cookies)).toContain(`Welcome, ${email}`);
+    expect(await records(email)).toEqual([expect.objectContaining({ site: "signup-instant", username: usernameFrom(email), confirmed: true })]);
+    expect(result.password).toHaveLength(20);
+  });
+
+  it("retries a taken username with a variant", async () => {
+    const taken = `taken${process.pid}${Date.now().toString(36)}`;
+    sites.accounts.addUser(taken, "whatever-1");
+    const email = fresh("variant");
+    const steps: string[] = [];
+    const result = await run("/cases/signup-instant/signup", { email, username: taken }, steps);
+    expect(result.username).not.toBe(taken);
+    expect(result.username).toMatch(new RegExp(`^${taken.slice(0, 16)}\\d{4}$`));
+    expect(steps.some((s) => s.startsWith("username taken"))).toBe(true);
+    expect((await records(email))[0].username).toBe(result.username);
+  });
+
+  it("reports an email that already has an account as account_exists, with the site's words", async () => {
+    const email = fresh("exists");
+    sites.accounts.addUser(email, "already-there-1");
+    const err = await failureOf(run("/cases/signup-instant/signup", { email }));
+    expect([err.code, err.message]).toEqual(["account_exists", "An account with this email address already exists."]);
+  });
+
+  it("generates a password to the field's passwordrules, length limits and allowed symbols", async () => {
+    const email = fresh("rules");
+    const result = await run("/cases/signup-rules/signup", { email });
+    expect(result.password).toMatch(/^[A-Za-z0-9!#$%]{12,16}$/);
+    expect(result.password).toMatch(/[a-z]/);
+    expect(result.password).toMatch(/[A-Z]/);
+    expect(result.password).toMatch(/[0-9]/);
+    expect(result.password).toMatch(/[!#$%]/);
+    expect(await signedIn("signup-rules", result.session.cookies)).toContain(`Welcome, ${email}`);
+  });
+
+  it("generates a password to rules stated only in words beside the field, before the site refuses one", async () => {
+    const email = fresh("hints");
+    const steps: string[] = [];
+    const result = await run("/cases/signup-hints/signup", { email }, steps);
+    // The default is 20 characters: only the words beside the field ask for 24.
+    expect(result.password.length).toBeGreaterThanOrEqual(24);
+    expect(result.password.length).toBeLessThanOrEqual(32);
+    expect(steps.filter((s) => s === "submit signup form")).toHaveLength(1);
+    expect(await signedIn("signup-hints", result.session.cookies)).toContain(`Welcome, ${email}`);
+  });
+
+  it("refuses a caller's password the site does not take, with the site's words", async () => {
+    const err = await failureOf(run("/cases/signup-rules/signup", { email: fresh("weak"), password: "short" }));
+    expect(err.code).toBe("signup_rejected");
+  });
+
+  it("types an invitation token into the page's invitation field", async () => {
+    const email = fresh("invited");
+    const { token } = (await (await fetch(`${sites.url}/__fixture/invitations`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json()) as { token: string };
+    const result = await run("/cases/signup-invite/join", { email, inviteToken: token, name: "Grace Hopper" });
+    expect(await signedIn("signup-invite", result.session.cookies)).toContain(`Welcome, ${email}`);
+    expect(await records(email)).toEqual([expect.objectContaining({ name: "Grace Hopper", invitation: token })]);
+  });
+
+  it("opens an invitation link that shows the invited address, and keeps that address", async () => {
+    const invited = fresh("bound");
+    const { url } = (await (await fetch(`${sites.url}/__fixture/invitations`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: invited }) })).json()) as { url: string };
+    const result = await host.withPage((page) => signup(page, { signupUrl: url }, { guard, timeoutMs: 30_000 }));
+    expect(result.email).toBe(invited);
+    expect(await signedIn("signup-invite", result.session.cookies)).toContain(`Welcome, ${invited}`);
+  });
+
+  it("says so when the page is a login form, not a signup form", async () => {
+    const err = await failureOf(run("/classic/login", { email: fresh("nosignup") }));
+    expect(err.code).toBe("form_not_found");
+  });
+});
+
+describe("signup values", () => {
+  it("derives usernames and names people would pick", () => {
+    expect(usernameFrom("Ada.Lovelace+shop@example.com")).toBe("adalovelace");
+    expect(usernameFrom("a@b.c")).toMatch(/^user\d{5}$/);
+    expect(usernameVariant("adalovelace")).toMatch(/^adalovelace\d{4}$/);
+    expect(usernameVariant("adalovelace1234")).toMatch(/^adalovelace\d{4}$/);
+    expect(namesFor(undefined, "ada.lovelace@example.com")).toEqual({ full: "Ada Lovelace", first: "Ada", last: "Lovelace" });
+    expect(namesFor("Grace Brewster Hopper", undefined)).toEqual({ full: "Grace Brewster Hopper", first: "Grace", last: "Brewster Hopper" });
+    expect(namesFor(undefined, "agent-k3x9ab@mail.test")).toEqual({ full: "Agent Kxab", first: "Agent", last: "Kxab" });
+  });
+});

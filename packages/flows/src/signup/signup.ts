@@ -1,0 +1,456 @@
+import { randomInt } from "node:crypto";
+import { captureState, type Page, type TargetGuard } from "@authsvc/browser";
+import type { SessionResponse } from "@authsvc/contracts";
+import { Deadline, sleep } from "../deadline";
+import { LoginFlowError } from "../flow-error";
+import { awaitVerification, type Inbox } from "../mail/await-verification";
+import { PageWatch } from "../page-watch";
+import { EXPIRED, refusalCode, snapshotSession, type SessionSnapshot } from "../login/classify-outcome";
+import { answerOtp, signInOnPage } from "../login/password-login";
+import { performStep, typeText, type StepValues } from "../login/perform-step";
+import type { SelectorPath } from "../login/read-page";
+import { type FrameScan, mergeSignals, readFrames, scanPage } from "../login/scan-page";
+import { generatePassword, parsePasswordRules, PasswordRulesError, type PasswordRules } from "./password-rules";
+import { readSignupInPage, type SignupReading, type SignupRole } from "./read-signup-form";
+import { signupRefusalOf } from "./signup-verdicts";
+
+export interface SignupInput {
+  /** The signup page, or the invitation link. */
+  signupUrl: string;
+  email?: string;
+  username?: string;
+  /** Absent: one is generated to the rules the page states (attributes, hints, its refusals). */
+  password?: string;
+  /** The person's name, for full-name and first/last-name fields. */
+  name?: string;
+  /** An invitation token, typed into the page's invitation field. */
+  inviteToken?: string;
+  additionalFields?: Record<string, string | number | boolean>;
+  /** Our mailbox, where the site sends its confirmation link or code. */
+  inbox?: Inbox;
+  inboxWaitMs?: number;
+}
+
+export interface SignupOptions {
+  guard: TargetGuard;
+  timeoutMs: number;
+  onStep?: (step: string) => void;
+  /** Awaited just before the signup form is sent (a job must never send it twice). */
+  beforeSubmit?: () => Promise<void>;
+}
+
+export interface SignupResult {
+  session: SessionResponse;
+  email: string | null;
+  /** The username the site accepted (a variant when the one asked for was taken); null without a username field. */
+  username: string | null;
+  password: string;
+  passwordGenerated: boolean;
+  /** Where the account signs in next time: the page the flow logged in on, the signup page's "Log in" link, or the signup page. */
+  loginUrl: string;
+  /** What it signs in with: the email, else the username. */
+  identifier: string;
+  /** `signup`: the site signed the new account in; `login`: the flow logged in after the signup. */
+  signedInBy: "signup" | "login";
+}
+
+type SignupScan = { key: string; reading: SignupReading };
+
+// How long a page may take to show its signup form (a script-drawn form, a slow page).
+const FORM_WAIT_MS = 8000;
+const OPENER_PATIENCE_MS = 700;
+// How long the page may take to answer a submit, a code or a link before the flow decides.
+const SETTLE_MS = 10_000;
+// A message without known words is the site's refusal once it stayed this long.
+const MESSAGE_SETTLE_MS = 1000;
+// A formless, quiet page that offers "Log in" after this many polls is not going to sign the user in.
+const LOGIN_OFFER_POLLS = 3;
+const MAX_USERNAME_VARIANTS = 3;
+const MAX_PASSWORD_RETRIES = 2;
+
+/** A username from the email's local part (its +tag dropped), as people pick one: letters and digits. */
+export function usernameFrom(email: string | undefined): string {
+  const local = (email ?? "").split("@")[0]!.split("+")[0]!.toLowerCase().replace(/[^a-z0-9]/g, "");
+  return local.length >= 3 ? local.slice(0, 20) : `user${randomInt(10_000, 100_000)}`;
+}
+
+/** Another username like the taken one: its stem and four random digits. */
+export function usernameVariant(taken: string): string {
+  return `${taken.replace(/\d{4}$/, "").slice(0, 16)}${randomInt(1000, 10_000)}`;
+}
+
+/** First and last name from `name`, else from the email's local part ("ada.lovelace@" gives Ada Lovelace). */
+export function namesFor(name: string | undefined, email: string | undefined): { full: string; first: string; last: string } {
+  const cap = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
+  if (name?.trim()) {
+    const [first, ...rest] = name.trim().split(/\s+/);
+    return { full: name.trim(), first: first!, last: rest.join(" ") || first! };
+  }
+  const parts = (email ?? "").split("@")[0]!.split("+")[0]!.split(/[._-]+/).map((p) => p.replace(/[^a-zA-Z]/g, "")).filter((p) => p.length >= 2);
+  const first = cap((parts[0] ?? "agent").toLowerCase());
+  const last = cap((parts[1] ?? "user").toLowerCase());
+  return { full: `${first} ${last}`, first, last };
+}
+
+async function scanSignup(page: Page): Promise<SignupScan[]> {
+  return readFrames(page, readSignupInPage);
+}
+
+const bestForm = (scans: SignupScan[]) => scans.filter((s) => s.reading.score >= 4).sort((a, b) => b.reading.score - a.reading.score)[0] ?? null;
+
+/** One signup on one page: the values it types, and what it learned from the site's refusals. */
+class SignupRun {
+  email: string | null;
+  username: string | null;
+  password: string;
+  readonly passwordGenerated: boolean;
+  private rules: PasswordRules | null = null;
+  private hints: string[] = [];
+  private readonly names: { full: string; first: string; last: string };
+  private readonly extraKeys: string[];
+  private readonly values: StepValues;
+  before: SessionSnapshot | null = null;
+  since: Date | null = null;
+  loginLink: string | null = null;
+  submits = 0;
+
+  constructor(
+    private readonly page: Page,
+    private readonly input: SignupInput,
+    private readonly options: SignupOptions,
+    private readonly watch: PageWatch,
+  ) {
+    this.email = input.email ?? null;
+    this.username = input.username ?? null;
+    this.password = input.password ?? "";
+    this.passwordGenerated = !input.password;
+    this.names = namesFor(input.name, input.email);
+    this.extraKeys = Object.keys(input.additionalFields ?? {}).sort();
+    this.values = { identifier: "", password: "", additionalFields: input.additionalFields ?? {} };
+  }
+
+  step(name: string): void {
+    this.options.onStep?.(name);
+  }
+
+  /** Waits for the signup form, accepting a cookie banner and following a "Sign up" link on the way. */
+  async findForm(deadline: Deadline): Promise<SignupScan> {
+    let lastProgress = Date.now();
+    let clicks = 0;
+    for (;;) {
+      deadline.check("looking for the signup form");
+      const scans = await scanSignup(this.page);
+      const form = bestForm(scans);
+      if (form) return form;
+      const login = mergeSignals(await scanPage(this.page, ""));
+      const consent = (await scanPage(this.page, "")).find((s) => s.reading.consent);
+      if (consent && clicks < 4) {
+        clicks++;
+        await performStep(this.page, { action: "click", purpose: "consent", frame: consent.key, path: consent.reading.consent! }, this.values);
+        this.step("accept cookie banner");
+        lastProgress = Date.now();
+        continue;
+      }
+      const opener = scans.find((s) => s.reading.opener);
+      if (opener && clicks < 4 && Date.now() - lastProgress >= OPENER_PATIENCE_MS) {
+        clicks++;
+        this.step("open the signup form");
+        await performStep(this.page, { action: "click", purpose: "opener", frame: opener.key, path: opener.reading.opener! }, this.values);
+        lastProgress = Date.now();
+        continue;
+      }
+      if (login.captcha) throw new LoginFlowError("captcha_blocked", "the signup page shows a CAPTCHA");
+      if (Date.now() - lastProgress > FORM_WAIT_MS) {
+        throw new LoginFlowError("form_not_found", login.passwordShown ? "the page shows a login form, not a signup form" : "no signup form was found on the page");
+      }
+      await sleep(150);
+    }
+  }
+
+  private valueFor(role: SignupRole, prefilled: string): string | null {
+    switch (role) {
+      case "email":
+        return this.email ?? (prefilled || null);
+      case "username":
+        return this.username;
+      case "password":
+      case "confirm":
+        return this.password;
+      case "firstName":
+        return this.names.first;
+      case "lastName":
+        return this.names.last;
+      case "fullName":
+        return this.names.full;
+      case "invite":
+        return this.input.inviteToken ?? (prefilled || null);
+    }
+  }
+
+  /** Settles the values the form needs: the email it shows, a username, a password to its rules. */
+  private prepare(form: SignupScan): void {
+    const { fields, passwordFacts } = form.reading;
+    const has = (role: SignupRole) => fields.find((f) => f.role === role);
+    const emailField = has("email");
+    // An invitation may show the invited address, read-only: that is the account's email.
+    if (emailField?.readOnly && emailField.value) this.email = emailField.value;
+    if (emailField && !this.email) throw new LoginFlowError("signup_rejected", "the signup form asks for an email address and the request gave none");
+    if (has("username") && !this.username) this.username = usernameFrom(this.email ?? undefined);
+    if (this.passwordGenerated && has("password") && !this.rules) {
+      this.rules = this.rulesFrom(passwordFacts);
+      this.password = this.generate();
+    }
+    if (form.reading.loginLink) this.loginLink = form.reading.loginLink;
+  }
+
+  private rulesFrom(facts: SignupReading["passwordFacts"]): PasswordRules {
+    return parsePasswordRules({ ...facts, hints: [...(facts?.hints ?? []), ...this.hints] });
+  }
+
+  private generate(): string {
+    try {
+      return generatePassword(this.rules!);
+    } catch (err) {
+      if (err instanceof PasswordRulesError) throw new LoginFlowError("signup_rejected", `no password can satisfy the site's stated rules (${err.message}); send cred.password`);
+      throw err;
+    }
+  }
+
+  /** The site refused the generated password: read its rules again, with its words, and make a new one. */
+  async regeneratePassword(message: string): Promise<void> {
+    this.hints.push(message);
+    const form = bestForm(await scanSignup(this.page));
+    this.rules = this.rulesFrom(form?.reading.passwordFacts ?? null);
+    this.password = this.generate();
+  }
+
+  /** Fills every field the form has a value for, ticks its consents, and sends it. */
+  async fillAndSubmit(form: SignupScan): Promise<void> {
+    this.prepare(form);
+    const { key, reading } = form;
+    const extras = this.extraKeys.length ? ((await scanPage(this.page, "", this.extraKeys)).find((s) => s.key === key)?.reading.extras ?? {}) : {};
+    const extraPaths = new Set(Object.values(extras).filter((p): p is SelectorPath => !!p).map((p) => p.join("\u0000")));
+    const missing = [
+      ...reading.unfilled.filter((f) => !extraPaths.has(f.path.join("\u0000"))).map((f) => f.label),
+      ...reading.fields.filter((f) => f.required && !f.value && this.valueFor(f.role, f.value) === null).map((f) => f.role),
+    ];
+    if (missing.length) {
+      throw new LoginFlowError("signup_rejected", `the signup form requires ${missing.map((m) => `"${m}"`).join(", ")}, which the request does not give; send them in additionalFields`);
+    }
+    for (const field of reading.fields) {
+      if (extraPaths.has(field.path.join("\u0000"))) continue;
+      const value = this.valueFor(field.role, field.value);
+      if (value === null || (field.readOnly && field.value)) continue;
+      this.step(`type ${field.role}`);
+      await typeText(this.page, key, field.path, value);
+    }
+    for (const name of this.extraKeys) {
+      if (!extras[name]) {
+        this.step(`additional field not on the page: ${name}`);
+        continue;
+      }
+      await performStep(this.page, { action: "extra", key: name, frame: key, path: extras[name]! }, this.values);
+      this.step(`fill additional field ${name}`);
+    }
+    for (const consent of reading.consents) {
+      await performStep(this.page, { action: "check", purpose: "consent", frame: key, path: consent }, this.values);
+      this.step("tick the terms box");
+    }
+    const field = reading.fields.find((f) => f.role === "password") ?? reading.fields[0];
+    this.before ??= await snapshotSession(this.page.browserContext(), this.page, "");
+    this.since ??= (await this.input.inbox?.mark()) ?? null;
+    if (this.submits === 0) await this.options.beforeSubmit?.();
+    this.submits++;
+    this.watch.resetVerdict();
+    this.step("submit signup form");
+    const clicked = reading.submit && (await performStep(this.page, { action: "click", purpose: "submit", frame: key, path: reading.submit }, this.values).catch(() => false));
+    if (!clicked && field) await performStep(this.page, { action: "enter", purpose: "submit", frame: key, path: field.path }, this.values);
+    else if (!clicked) throw new LoginFlowError("form_not_found", "the signup form has no control to send it");
+  }
+}
+
+type SignupVerdict = { kind: "signed-in" } | { kind: "login"; verified: boolean };
+
+/**
+ * Watches the page after the signup form went out until it tells what happened: a refusal (a taken
+ * username is retried with a variant, a refused generated password with a new one), a confirmation by
+ * code or link (answered from our inbox), a signed-in page, or a page that wants the new user to log in.
+ */
+async function awaitSignupVerdict(run: SignupRun, page: Page, watch: PageWatch, input: SignupInput, deadline: Deadline): Promise<SignupVerdict> {
+  const context = page.browserContext();
+  const until = () => Date.now() + Math.min(SETTLE_MS, deadline.remaining());
+  let stopAt = until();
+  const seen = new Set(run.before?.messages ?? []);
+  let usernameVariants = 0;
+  let passwordRetries = 0;
+  let codeAnswered = false;
+  let linkOpened = false;
+  let unsettled = null as { message: string; at: number } | null;
+  let successSeen = false;
+  let loginOffered = 0;
+  const siteHost = new URL(input.signupUrl).hostname;
+  const fromInbox = async (wanted: "code" | "link") => {
+    if (!input.inbox) {
+      throw new LoginFlowError("mfa_required", `the account was created, but the site wants its email confirmed by a ${wanted} and ${run.email ?? "its address"} is not one of your mailboxes`);
+    }
+    run.step(`wait for the confirmation ${wanted} by email`);
+    return awaitVerification(input.inbox, wanted, run.since ?? (await input.inbox.mark()), siteHost, Math.min(input.inboxWaitMs ?? 120_000, deadline.remaining()), "confirmation");
+  };
+  const resubmit = async (form: SignupScan) => {
+    await run.fillAndSubmit(form);
+    stopAt = until();
+    successSeen = false;
+    unsettled = null;
+  };
+
+  for (;;) {
+    await page.waitForNetworkIdle({ idleTime: 250, timeout: Math.max(1, Math.min(1000, stopAt - Date.now())) }).catch(() => undefined);
+    watch.check();
+    const [signupScans, loginScans] = await Promise.all([scanSignup(page).catch(() => []), scanPage(page, run.email ?? run.username ?? "").catch(() => Object.assign([] as FrameScan[], { unreadable: 1 }))]);
+    const signals = mergeSignals(loginScans);
+    const form = bestForm(signupScans);
+    const verified = codeAnswered || linkOpened;
+    const fresh = [...new Set([...signupScans.flatMap((s) => s.reading.messages), ...signals.messages])].filter((m) => !seen.has(m));
+    fresh.push(...watch.dialogs.splice(0));
+    if (signals.captcha) throw new LoginFlowError("captcha_blocked", "the site asked for a CAPTCHA");
+
+    let handled = false;
+    for (const message of fresh) {
+      if (verified) {
+        const code = refusalCode(message);
+        if (code === "invalid_credentials" || EXPIRED.test(message)) throw new LoginFlowError("verification_failed", `the site refused the confirmation ${codeAnswered ? "code" : "link"}: ${message}`);
+        continue;
+      }
+      const kind = signupRefusalOf(message);
+      if (kind === "account_exists") throw new LoginFlowError("account_exists", message);
+      if (kind === "username_taken" && form && run.username && usernameVariants < MAX_USERNAME_VARIANTS) {
+        usernameVariants++;
+        seen.add(message);
+        const taken = run.username;
+        run.username = usernameVariant(taken);
+        run.step(`username taken; trying ${run.username}`);
+        await resubmit(form);
+        handled = true;
+        break;
+      }
+      if (kind === "password_rules" && form && run.passwordGenerated && passwordRetries < MAX_PASSWORD_RETRIES) {
+        passwordRetries++;
+        seen.add(message);
+        run.step("the site refused the generated password; generating one to its stated rules");
+        await run.regeneratePassword(message);
+        await resubmit(form);
+        handled = true;
+        break;
+      }
+      if (form && (kind !== "other" || refusalCode(message) !== null)) throw new LoginFlowError("signup_rejected", message);
+    }
+    if (handled) continue;
+
+    if (form && !verified) {
+      if (fresh.length > 0) {
+        // A message without known words counts once the page has settled on it.
+        const first = fresh[0]!;
+        if (!unsettled || unsettled.message !== first) unsettled = { message: first, at: Date.now() };
+        else if (Date.now() - unsettled.at >= MESSAGE_SETTLE_MS) throw new LoginFlowError("signup_rejected", first);
+      } else if (form.reading.validation) {
+        throw new LoginFlowError("signup_rejected", `the signup form was not sent: ${form.reading.validation}`);
+      }
+    } else if (signals.otpPrompt && !signals.passwordShown) {
+      const prompt = loginScans.find((s) => s.reading.otp.length > 0);
+      if (codeAnswered && fresh.length > 0) throw new LoginFlowError("verification_failed", `the site refused the confirmation code: ${fresh[0]}`);
+      if (!codeAnswered && prompt) {
+        codeAnswered = true;
+        for (const m of signals.messages) seen.add(m);
+        await answerOtp(page, prompt, () => fromInbox("code"), (name) => run.step(name));
+        stopAt = until();
+        successSeen = false;
+        continue;
+      }
+    } else if (signals.confirmByEmail && !linkOpened && !signals.passwordShown) {
+      const link = await fromInbox("link");
+      linkOpened = true;
+      for (const m of signals.messages) seen.add(m);
+      run.step("open the confirmation link");
+      watch.resetVerdict();
+      await watch.openEmailedLink(link, deadline, "confirmation link");
+      stopAt = until();
+      successSeen = false;
+      continue;
+    } else if (linkOpened && watch.documentStatus >= 400) {
+      const said = loginScans.flatMap((s) => s.reading.text.split(/\n+/)).map((t) => t.trim()).find((t) => EXPIRED.test(t) || /invalid/i.test(t));
+      throw new LoginFlowError("verification_failed", `the site refused the confirmation link: ${said ?? `HTTP ${watch.documentStatus}`}`);
+    } else if (signals.passwordShown) {
+      // The new account is to sign in on the login form the site shows now.
+      return { kind: "login", verified };
+    } else {
+      const interstitial = signals.interstitial;
+      if (interstitial && !signals.otpPrompt) {
+        run.step("answer interstitial question");
+        await performStep(page, { action: "click", purpose: "next", frame: interstitial.key, path: interstitial.reading.interstitial! }, { identifier: "", password: "", additionalFields: {} }).catch(() => false);
+        stopAt = until();
+        continue;
+      }
+      let success = false;
+      if (!signals.otpPrompt && !signals.confirmByEmail && loginScans.unreadable === 0 && watch.documentStatus < 400) {
+        const cookies = (await context.cookies().catch(() => [])).map((c) => `${c.domain}|${c.name}=${c.value}`).sort().join("&");
+        success = cookies !== run.before!.cookies || signals.storage !== run.before!.storage;
+      }
+      if (success && successSeen && !signals.identifierOnlyShown) return { kind: "signed-in" };
+      successSeen = success;
+      // "Your account is ready. Log in" on a page that set nothing: the user is to sign in.
+      const offersLogin = loginScans.some((s) => s.reading.opener);
+      loginOffered = !success && offersLogin ? loginOffered + 1 : 0;
+      if (loginOffered >= LOGIN_OFFER_POLLS) return { kind: "login", verified };
+    }
+    if (Date.now() >= stopAt) {
+      if (deadline.remaining() === 0) throw new LoginFlowError("timeout", "timed out waiting for the page after the signup");
+      if (form && !verified) throw new LoginFlowError("login_unconfirmed", "the signup form is still shown, without a message");
+      if (signals.otpPrompt || signals.confirmByEmail) throw new LoginFlowError("login_unconfirmed", "the site still asks to confirm the email");
+      return { kind: "login", verified };
+    }
+    if (!successSeen) await sleep(150);
+  }
+}
+
+/**
+ * Creates an account on a page nobody scripted: find the signup form (behind a banner or a "Sign up"
+ * link), fill email, username, password (generated to the page's rules when none was given) and its
+ * confirmation, name fields, the invitation code and the terms box, send it, retry a taken username with
+ * a variant, answer the confirmation code or link from our mailbox, and log in when the site does not
+ * sign the new user in by itself. Returns the session and what the account is known by.
+ */
+export async function signup(page: Page, input: SignupInput, options: SignupOptions): Promise<SignupResult> {
+  const deadline = new Deadline(options.timeoutMs);
+  const watch = await PageWatch.attach(page, options.guard, input.signupUrl);
+  const run = new SignupRun(page, input, options, watch);
+  run.step("open signup page");
+  await watch.open(input.signupUrl, deadline, "signup page");
+  const form = await run.findForm(deadline);
+  await run.fillAndSubmit(form);
+  watch.check();
+  run.step("read verdict");
+  const verdict = await awaitSignupVerdict(run, page, watch, input, deadline);
+  const identifier = run.email ?? run.username;
+  if (!identifier) throw new LoginFlowError("signup_rejected", "the signup form asked for neither an email address nor a username");
+  const account = { email: run.email, username: run.username, password: run.password, passwordGenerated: run.passwordGenerated, identifier };
+
+  if (verdict.kind === "signed-in") {
+    run.step("capture session");
+    const session = await captureState(page.browserContext(), page, watch.visited, watch.documentOrigins);
+    return { ...account, session, loginUrl: run.loginLink ?? input.signupUrl, signedInBy: "signup" };
+  }
+  run.step("the site did not sign the new account in; logging in");
+  const login = { loginUrl: page.url(), identifier, password: run.password, inbox: input.inbox, inboxWaitMs: input.inboxWaitMs };
+  const loginOptions = { guard: options.guard, timeoutMs: deadline.remaining(), onStep: options.onStep };
+  try {
+    const result = await signInOnPage(page, watch, login, loginOptions, deadline);
+    return { ...account, session: result.session, loginUrl: result.loginPage, signedInBy: "login" };
+  } catch (err) {
+    // A page with nothing to sign in on: the signup page's own "Log in" link leads there.
+    if (!(err instanceof LoginFlowError && err.code === "form_not_found" && run.loginLink)) throw err;
+    run.step("open the login page");
+    await watch.open(run.loginLink, deadline, "login page");
+    const result = await signInOnPage(page, watch, { ...login, loginUrl: run.loginLink }, loginOptions, deadline);
+    return { ...account, session: result.session, loginUrl: result.loginPage, signedInBy: "login" };
+  }
+}
