@@ -44,7 +44,7 @@ export async function keepAlive(deps: KeepAliveDeps, now = new Date()): Promise<
       // A login of the same credential already running (a caller's, or a refresh) does the work.
       if (((await flight.claim(orgId, job.fingerprint, id, flightTtlMs(config))) ?? id) === id) {
         await db.authJobs.create(
-          { orgId, credentialId: credential.id, kind: "refresh", method: secret.method ?? "password", loginUrl: job.loginUrl, fingerprint: job.fingerprint, useCache: false, input: secret },
+          { orgId, credentialId: credential.id, kind: "refresh", method: secret.method ?? "password", loginUrl: credential.loginUrl, fingerprint: job.fingerprint, useCache: false, input: secret },
           id,
         );
         await enqueueLogin(authQueue, { authJobId: id, orgId });

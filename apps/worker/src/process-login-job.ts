@@ -1,13 +1,13 @@
 import { UnrecoverableError, type Job } from "bullmq";
-import type { BrowserHost, TargetGuard } from "@authsvc/browser";
+import type { BrowserHost, Page, TargetGuard } from "@authsvc/browser";
 import type { Config } from "@authsvc/config";
 import { freshTotpCode, parseTotpSecret } from "@authsvc/crypto";
 import type { SessionResponse } from "@authsvc/contracts";
 import type { Database, SecretBundle } from "@authsvc/db";
-import { type LearnedFlow, LoginFlowError, parseLearnedFlow, type PasswordLoginResult, passwordLogin, sameFlow } from "@authsvc/flows";
+import { type LearnedFlow, LoginFlowError, parseLearnedFlow, type PasswordLoginResult, passwordLogin, sameFlow, signup, type SignupResult } from "@authsvc/flows";
 import type { Logger } from "@authsvc/logging";
 import type { Queue } from "bullmq";
-import type { AuthJobPayload, InboxEvents, SessionCache, SingleFlight, WebhookDeliveryPayload } from "@authsvc/queue";
+import { loginFingerprint, type AuthJobPayload, type InboxEvents, type SessionCache, type SingleFlight, type WebhookDeliveryPayload } from "@authsvc/queue";
 import { cacheExpiry } from "./session-expiry";
 import { emitEvent } from "./webhook-events";
 import { workerInbox } from "./worker-inbox";
@@ -37,6 +37,8 @@ export function loginPageOf(loginUrl: string): string {
   return `${url.origin}${url.pathname}`;
 }
 
+type FlowHooks = { onStep: (step: string) => void; beforeSubmit: () => Promise<void> };
+
 // Past the flow's own deadline, how long we wait before closing the browser context under it.
 const HARD_STOP_GRACE_MS = 5000;
 
@@ -55,17 +57,12 @@ function asFlowError(err: unknown, submitted: boolean): LoginFlowError {
 export function createLoginProcessor(deps: LoginJobDeps) {
   const { config, db, cache, flight, browser, guard, log, metrics, inboxEvents, webhookQueue } = deps;
 
-  function runFlow(
-    orgId: string,
-    loginUrl: string,
-    identifier: string,
-    secret: SecretBundle,
-    learned: LearnedFlow | null,
-    hooks: { onStep: (step: string) => void; beforeSubmit: () => Promise<void> },
-  ): Promise<PasswordLoginResult> {
-    // A login that may wait for a message gets that wait on top of its time limit.
-    const inbox = secret.inbox ? workerInbox(db, inboxEvents, orgId, secret.inbox) : undefined;
-    const timeoutMs = config.worker.jobTimeoutMs + (inbox ? config.mfa.waitMs : 0);
+  /**
+   * Runs a flow in a fresh page under the job's time limit (with the inbox wait on top when it may wait
+   * for a message), closing the browser context under a flow that overruns it.
+   */
+  function inPage<T>(withInbox: boolean, flow: (page: Page, timeoutMs: number) => Promise<T>): Promise<T> {
+    const timeoutMs = config.worker.jobTimeoutMs + (withInbox ? config.mfa.waitMs : 0);
     return browser.withPage(async (page) => {
       metrics.activeLogins.inc();
       let timer: NodeJS.Timeout | undefined;
@@ -76,28 +73,53 @@ export function createLoginProcessor(deps: LoginJobDeps) {
         }, timeoutMs + HARD_STOP_GRACE_MS);
       });
       try {
-        return await Promise.race([
-          passwordLogin(
-            page,
-            {
-              loginUrl,
-              identifier,
-              password: secret.password,
-              additionalFields: secret.additionalFields,
-              inbox,
-              inboxWaitMs: config.mfa.waitMs,
-              // Codes are made just in time from the decrypted secret; the secret never leaves this process.
-              totp: secret.totpSecret ? () => freshTotpCode(parseTotpSecret(secret.totpSecret!)) : undefined,
-            },
-            { guard, timeoutMs, learned, ...hooks },
-          ),
-          hardStop,
-        ]);
+        return await Promise.race([flow(page, timeoutMs), hardStop]);
       } finally {
         clearTimeout(timer);
         metrics.activeLogins.dec();
       }
     });
+  }
+
+  function runLogin(orgId: string, loginUrl: string, identifier: string, secret: SecretBundle, learned: LearnedFlow | null, hooks: FlowHooks): Promise<PasswordLoginResult> {
+    const inbox = secret.inbox ? workerInbox(db, inboxEvents, orgId, secret.inbox) : undefined;
+    return inPage(!!inbox, (page, timeoutMs) =>
+      passwordLogin(
+        page,
+        {
+          loginUrl,
+          identifier,
+          password: secret.password,
+          additionalFields: secret.additionalFields,
+          inbox,
+          inboxWaitMs: config.mfa.waitMs,
+          // Codes are made just in time from the decrypted secret; the secret never leaves this process.
+          totp: secret.totpSecret ? () => freshTotpCode(parseTotpSecret(secret.totpSecret!)) : undefined,
+        },
+        { guard, timeoutMs, learned, ...hooks },
+      ),
+    );
+  }
+
+  function runSignup(orgId: string, signupUrl: string, secret: SecretBundle, hooks: FlowHooks): Promise<SignupResult> {
+    const inbox = secret.inbox ? workerInbox(db, inboxEvents, orgId, secret.inbox) : undefined;
+    return inPage(!!inbox, (page, timeoutMs) =>
+      signup(
+        page,
+        {
+          signupUrl,
+          email: secret.email,
+          username: secret.signup?.username,
+          password: secret.password,
+          name: secret.signup?.name,
+          inviteToken: secret.signup?.inviteToken,
+          additionalFields: secret.additionalFields,
+          inbox,
+          inboxWaitMs: config.mfa.waitMs,
+        },
+        { guard, timeoutMs, ...hooks },
+      ),
+    );
   }
 
   return async function processLoginJob(job: Job<AuthJobPayload>): Promise<{ sessionId: string }> {
@@ -113,7 +135,7 @@ export function createLoginProcessor(deps: LoginJobDeps) {
     if (record.submittedAt) {
       // An earlier run submitted the password and then died (crash, out of memory, forced exit): its
       // outcome is unknown, and submitting again could lock the account.
-      const message = "an earlier run submitted the password and was interrupted; not submitting again";
+      const message = `an earlier run submitted the ${record.kind === "signup" ? "signup form" : "password"} and was interrupted; not submitting again`;
       await db.authJobs.fail(authJobId, "login_unconfirmed", message);
       await flight.release(orgId, record.fingerprint, authJobId);
       throw new UnrecoverableError("login_unconfirmed");
@@ -125,36 +147,41 @@ export function createLoginProcessor(deps: LoginJobDeps) {
     const started = Date.now();
     const timer = metrics.loginDuration.startTimer();
     const loginPage = loginPageOf(record.loginUrl);
-    // A flow we cannot read (database away, older shape) only costs detection time.
-    const learned = parseLearnedFlow(await db.learnedFlows.find(orgId, loginPage).catch(() => null));
-    let result: PasswordLoginResult;
+    const isSignup = record.kind === "signup";
+    // A flow we cannot read (database away, older shape) only costs detection time. Signups learn none.
+    const learned = isSignup ? null : parseLearnedFlow(await db.learnedFlows.find(orgId, loginPage).catch(() => null));
+    const hooks: FlowHooks = {
+      onStep: (step) => jobLog.debug({ step }, isSignup ? "signup step" : "login step"),
+      beforeSubmit: async () => {
+        submitted = true;
+        await db.authJobs.markSubmitted(authJobId);
+      },
+    };
+    let result: PasswordLoginResult | SignupResult;
     try {
-      result = await runFlow(orgId, record.loginUrl, credential.username, record.input, learned, {
-        onStep: (step) => jobLog.debug({ step }, "login step"),
-        beforeSubmit: async () => {
-          submitted = true;
-          await db.authJobs.markSubmitted(authJobId);
-        },
-      });
+      result = isSignup
+        ? await runSignup(orgId, record.loginUrl, record.input, hooks)
+        : await runLogin(orgId, record.loginUrl, credential.username, record.input, learned, hooks);
       timer({ outcome: "succeeded" });
     } catch (err) {
       const failure = asFlowError(err, submitted);
       timer({ outcome: failure.code });
       const final = !failure.retryable || attempt >= (job.opts.attempts ?? 1);
-      jobLog.warn({ code: failure.code, reason: failure.message, final, submitted, durationMs: Date.now() - started }, "login failed");
+      jobLog.warn({ code: failure.code, reason: failure.message, final, submitted, durationMs: Date.now() - started }, isSignup ? "signup failed" : "login failed");
       if (!final) {
         await db.authJobs.requeue(authJobId, failure.code, failure.message);
         throw new Error(failure.code);
       }
       try {
         await db.authJobs.fail(authJobId, failure.code, failure.message);
-        await db.credentials.recordFailure(orgId, credential.id, failure.code);
+        // A failed signup says nothing about a credential that already works (an account that exists).
+        if (!isSignup || !credential.lastLoginAt) await db.credentials.recordFailure(orgId, credential.id, failure.code);
         await flight.release(orgId, record.fingerprint, authJobId);
       } catch (bookkeeping) {
         jobLog.error({ err: String(bookkeeping) }, "could not record a failed login");
       }
       // A credential that worked before (or is being refreshed) and now is refused: tell the org.
-      if (CREDENTIAL_FAILURES.has(failure.code) && (credential.lastLoginAt || record.kind === "refresh")) {
+      if (!isSignup && CREDENTIAL_FAILURES.has(failure.code) && (credential.lastLoginAt || record.kind === "refresh")) {
         await emitEvent(db, webhookQueue, orgId, "credential.failed", { ...about, code: failure.code }).catch((err) => jobLog.warn({ err: String(err) }, "credential.failed event not queued"));
       }
       // Unrecoverable even if the bookkeeping failed: never submit the password again. Only the code goes
@@ -162,7 +189,7 @@ export function createLoginProcessor(deps: LoginJobDeps) {
       throw new UnrecoverableError(failure.code);
     }
 
-    // The login worked; what follows is bookkeeping, which must not log in again if it fails.
+    // It worked; what follows is bookkeeping, which must not log in (or sign up) again if it fails.
     const state: SessionResponse = result.session;
     try {
       const sessionId = await db.sessions.create({
@@ -172,6 +199,15 @@ export function createLoginProcessor(deps: LoginJobDeps) {
         state,
         expiresAt: cacheExpiry(state, config.session.ttlSeconds),
       });
+      if ("signedInBy" in result) {
+        const cacheKey = await settleSignup(orgId, credential.id, authJobId, sessionId, record.input, result);
+        jobLog.info({ durationMs: Date.now() - started, cookies: state.cookies.length, signedInBy: result.signedInBy, passwordGenerated: result.passwordGenerated }, "signup succeeded");
+        await Promise.all([
+          cacheFor(orgId, cacheKey, state).catch((err) => jobLog.warn({ err: String(err) }, "session not cached")),
+          flight.release(orgId, record.fingerprint, authJobId).catch((err) => jobLog.warn({ err: String(err) }, "single-flight claim not released")),
+        ]);
+        return { sessionId };
+      }
       await db.credentials.recordSuccess(orgId, credential.id, record.input, record.loginUrl);
       await db.authJobs.succeed(authJobId, sessionId, result.source);
       jobLog.info({ durationMs: Date.now() - started, cookies: state.cookies.length, flow: result.source }, "login succeeded");
@@ -196,6 +232,31 @@ export function createLoginProcessor(deps: LoginJobDeps) {
       throw new UnrecoverableError("internal_error");
     }
   };
+
+  /**
+   * Stores what a signup created: the credential under the identity the site settled on, with the secret
+   * a password login needs (the generated password too, encrypted), and the job's account. Returns the
+   * cache key a login or refresh of that account computes, under which the session is cached.
+   */
+  async function settleSignup(orgId: string, credentialId: string, jobId: string, sessionId: string, input: SecretBundle, result: SignupResult): Promise<string> {
+    const byEmail = result.identifier === result.email;
+    const secret: SecretBundle = { method: "password", password: result.password, email: byEmail ? result.email! : undefined, inbox: input.inbox };
+    const settledId = await db.credentials.settleSignup(orgId, credentialId, { username: result.identifier, loginUrl: result.loginUrl, secret });
+    const row = await db.credentials.findMetadata(orgId, settledId);
+    const cacheKey = loginFingerprint(config.crypto.fingerprintKey, orgId, {
+      collectionId: row?.collection?.externalId,
+      siteOrigin: row?.siteOrigin ?? new URL(result.loginUrl).origin,
+      method: "password",
+      identifier: result.identifier,
+      password: result.password,
+      email: secret.email,
+    });
+    await db.authJobs.succeed(jobId, sessionId, "detected", {
+      fingerprint: cacheKey,
+      account: { email: result.email, username: result.username, passwordGenerated: result.passwordGenerated },
+    });
+    return cacheKey;
+  }
 
   function cacheFor(orgId: string, fingerprint: string, state: SessionResponse): Promise<void> {
     const seconds = (cacheExpiry(state, config.session.ttlSeconds).getTime() - Date.now()) / 1000;

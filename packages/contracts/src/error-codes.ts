@@ -8,6 +8,10 @@ export const ERROR_CODES = {
   unauthorized: { status: 401, meaning: "The Authorization header is missing, malformed, unknown or revoked." },
   not_found: { status: 404, meaning: "No such resource for this organization, or no such route." },
   conflict: { status: 409, meaning: "The address or phone number is already taken (by this or another organization)." },
+  account_exists: {
+    status: 409,
+    meaning: "The target site already has an account for this email address (signup); log in with POST /v1/login instead. Never retried.",
+  },
   payload_too_large: { status: 413, meaning: "The body is larger than the gateway accepts." },
   unsupported_media_type: { status: 415, meaning: "The body is not sent as application/json." },
   invalid_credentials: { status: 422, meaning: "The target site refused the username or password. Never retried." },
@@ -25,6 +29,10 @@ export const ERROR_CODES = {
   login_unconfirmed: {
     status: 422,
     meaning: "The form was submitted but the page showed neither a signed-in state nor an error.",
+  },
+  signup_rejected: {
+    status: 422,
+    meaning: "The target site refused the signup form (a field it wants, a password it does not take, an invalid invitation); the message is the site's words. Never retried.",
   },
   no_stored_secret: {
     status: 422,
@@ -47,7 +55,7 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
-/** Codes a login job can end with; they are what the worker records and the gateway answers. */
+/** Codes a login or signup job can end with; they are what the worker records and the gateway answers. */
 export const LOGIN_FAILURE_CODES = [
   "invalid_credentials",
   "form_not_found",
@@ -56,6 +64,8 @@ export const LOGIN_FAILURE_CODES = [
   "mfa_required",
   "verification_failed",
   "login_unconfirmed",
+  "account_exists",
+  "signup_rejected",
   "target_not_allowed",
   "target_unreachable",
   "timeout",

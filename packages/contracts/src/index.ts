@@ -6,3 +6,4 @@ export { openApiDocument } from "./openapi";
 export * from "./inboxes";
 export * from "./credentials";
 export * from "./webhooks";
+export * from "./signup-request";

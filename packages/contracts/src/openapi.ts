@@ -3,6 +3,7 @@ import { refreshRequestSchema } from "./credentials";
 import { mailboxRequestSchema } from "./inboxes";
 import { WEBHOOK_EVENTS, webhookRequestSchema } from "./webhooks";
 import { loginRequestSchema } from "./login-request";
+import { signupRequestSchema } from "./signup-request";
 
 const cookie = {
   type: "object",
@@ -99,6 +100,29 @@ const { $id: _id, ...loginRequest } = loginRequestSchema;
 const { $id: _mid, ...mailboxRequest } = mailboxRequestSchema;
 const { $id: _rid, ...refreshRequest } = refreshRequestSchema;
 const { $id: _wid, ...webhookRequest } = webhookRequestSchema;
+const { $id: _sid, ...signupRequest } = signupRequestSchema;
+const signupResult = {
+  allOf: [
+    { $ref: "#/components/schemas/Session" },
+    {
+      type: "object",
+      required: ["credentialId", "account"],
+      properties: {
+        credentialId: { type: "string", pattern: "^cred_", description: "The stored credential: POST /refresh logs in with it." },
+        expiresAt: { type: "string", format: "date-time", description: "The latest persistent cookie's expiry; absent when all cookies are session cookies." },
+        account: {
+          type: "object",
+          required: ["email", "username", "passwordGenerated"],
+          properties: {
+            email: { type: ["string", "null"] },
+            username: { type: ["string", "null"], description: "As the site accepted it: a variant when the one asked for was taken." },
+            passwordGenerated: { type: "boolean", description: "The service made up the password; it is stored encrypted and never shown." },
+          },
+        },
+      },
+    },
+  ],
+};
 const webhook = {
   type: "object",
   required: ["id", "url", "events", "createdAt"],
@@ -242,6 +266,28 @@ export const openApiDocument = {
         },
       },
     },
+    "/signup": {
+      post: {
+        operationId: "signup",
+        summary: "Create an account on a website, confirm its email, and return the signed-in session",
+        description:
+          "Finds the signup form, fills email, username, password (generated to the site's rules when none is sent), its confirmation, " +
+          "name fields and required boxes, submits, completes the confirmation link or code the site mails to one of your mailboxes, " +
+          "and logs in when the site does not sign the new user in by itself. The credential is stored for POST /refresh. " +
+          "`signup_method: invitation` needs `invite_token`; `oauth` answers 501. Waits like a login; past the wait, 202 with a job.",
+        parameters: [{ name: "Prefer", in: "header", required: false, schema: { type: "string", examples: ["respond-async", "wait=10"] } }],
+        requestBody: { required: true, content: json("SignupRequest") },
+        responses: {
+          "201": { description: "Registered and signed in. `Location` names the credential.", content: json("SignupResult") },
+          "202": { description: "Still running; poll the `Location` (GET /jobs/{jobId}).", content: json("Job") },
+          ...errorResponses([
+            "invalid_request", "invalid_json", "unauthorized", "payload_too_large", "unsupported_media_type", "account_exists",
+            "signup_rejected", "form_not_found", "captcha_blocked", "verification_failed", "login_unconfirmed", "target_not_allowed",
+            "rate_limited", "internal_error", "method_not_supported", "target_unreachable", "service_unavailable", "timeout",
+          ]),
+        },
+      },
+    },
     "/jobs/{jobId}": {
       get: {
         operationId: "getJob",
@@ -374,6 +420,8 @@ export const openApiDocument = {
     securitySchemes: { apiKey: { type: "http", scheme: "bearer", description: "An organization's API key, `pk_…`." } },
     schemas: {
       LoginRequest: loginRequest,
+      SignupRequest: signupRequest,
+      SignupResult: signupResult,
       Session: session,
       Cookie: cookie,
       Job: job,

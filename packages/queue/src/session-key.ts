@@ -1,5 +1,17 @@
 import { fingerprint } from "@authsvc/crypto";
-import type { LoginCommand } from "./parse-login-request";
+
+/** What decides which account a session belongs to: the fields of a login, as the gateway resolved them. */
+export interface SessionIdentity {
+  collectionId?: string;
+  siteOrigin: string;
+  method: string;
+  identifier: string;
+  password?: string;
+  additionalFields?: Record<string, string | number | boolean>;
+  totpSecret?: string;
+  email?: string;
+  phone?: string;
+}
 
 function canonicalJson(value: Record<string, unknown>): string {
   return JSON.stringify(Object.keys(value).sort().map((k) => [k, value[k]]));
@@ -7,22 +19,23 @@ function canonicalJson(value: Record<string, unknown>): string {
 
 /**
  * The cache and single-flight key of a login: org + collection + site origin + HMAC of everything that
- * decides which account the session belongs to. A different password gives a different key.
+ * decides which account the session belongs to. A different password gives a different key. The worker
+ * computes it too, for a signup's session, so the next login or refresh of that account finds it.
  */
-export function loginFingerprint(key: Buffer, orgId: string, cmd: LoginCommand): string {
+export function loginFingerprint(key: Buffer, orgId: string, login: SessionIdentity): string {
   return fingerprint(key, [
     "login/v1",
     orgId,
-    cmd.collectionId ?? "",
-    cmd.siteOrigin,
-    cmd.method,
-    cmd.identifier,
-    cmd.password ?? "",
-    canonicalJson(cmd.additionalFields ?? {}),
+    login.collectionId ?? "",
+    login.siteOrigin,
+    login.method,
+    login.identifier,
+    login.password ?? "",
+    canonicalJson(login.additionalFields ?? {}),
     // A session that took a second factor is not served to a caller who cannot give it.
-    cmd.totpSecret ?? "",
+    login.totpSecret ?? "",
     // …nor one whose code went to another inbox.
-    cmd.email ?? "",
-    cmd.phone ?? "",
+    login.email ?? "",
+    login.phone ?? "",
   ]);
 }

@@ -19,6 +19,23 @@ function randomLocalPart(): string {
   return `agent-${n.toString(36).padStart(13, "0").slice(-12)}`;
 }
 
+/**
+ * A new mailbox of the org: the chosen local part, or a random one (retried on the unlikely collision).
+ * A chosen address that is taken, now or before, is the caller's to change (409).
+ */
+export async function allocateMailbox(db: Database, orgId: string, mailDomain: string, options: { localPart?: string; label?: string } = {}) {
+  for (let attempt = 0; ; attempt++) {
+    const address = `${(options.localPart ?? randomLocalPart()).toLowerCase()}@${mailDomain}`;
+    try {
+      return await db.mailboxes.create(orgId, address, options.label);
+    } catch (err) {
+      if (!(err instanceof AddressTakenError)) throw err;
+      // Deleted addresses stay taken, so nobody receives mail meant for their first owner.
+      if (options.localPart || attempt >= 2) throw new ApiError("conflict", `The address ${address} is taken (or was used before).`);
+    }
+  }
+}
+
 const mailboxResource = (m: { id: string; address: string; label: string | null; createdAt: Date }): MailboxResource => ({
   id: m.id,
   address: m.address,
@@ -49,20 +66,8 @@ export function inboxRoutes(db: Database, mailDomain: string): Router {
     if (localPart && RESERVED_LOCAL_PARTS.has(localPart.toLowerCase())) {
       throw ApiError.invalid([{ field: "/localPart", message: "is reserved for the mail domain's operator" }]);
     }
-    const orgId = orgOf(req);
-    // A random address is retried on the (unlikely) collision; a chosen one that is taken is the caller's to change.
-    for (let attempt = 0; ; attempt++) {
-      const address = `${(localPart ?? randomLocalPart()).toLowerCase()}@${mailDomain}`;
-      try {
-        const mailbox = await db.mailboxes.create(orgId, address, label);
-        res.status(201).location(`${req.baseUrl}/mailboxes/${mailbox.id}`).json(mailboxResource(mailbox));
-        return;
-      } catch (err) {
-        if (!(err instanceof AddressTakenError)) throw err;
-        // Deleted addresses stay taken, so nobody receives mail meant for their first owner.
-        if (localPart || attempt >= 2) throw new ApiError("conflict", `The address ${address} is taken (or was used before).`);
-      }
-    }
+    const mailbox = await allocateMailbox(db, orgOf(req), mailDomain, { localPart, label });
+    res.status(201).location(`${req.baseUrl}/mailboxes/${mailbox.id}`).json(mailboxResource(mailbox));
   });
 
   r.get("/mailboxes", async (req, res) => {

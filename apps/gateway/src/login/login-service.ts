@@ -1,13 +1,15 @@
 import type { Queue } from "bullmq";
 import type { TargetGuard } from "@authsvc/browser";
 import type { Config } from "@authsvc/config";
-import { isErrorCode, SUPPORTED_LOGIN_METHODS, type JobResource, type LoginMethod, type SessionResponse } from "@authsvc/contracts";
-import { newId } from "@authsvc/crypto";
-import type { Database, SecretBundle } from "@authsvc/db";
-import { enqueueLogin, flightTtlMs, type AuthJobPayload, type JobWaiter, type SessionCache, type SingleFlight } from "@authsvc/queue";
+import { isErrorCode, SUPPORTED_LOGIN_METHODS, type JobResource, type LoginMethod, type SessionResponse, type SignupAccount, type SignupResponse } from "@authsvc/contracts";
+import { fingerprint, newId } from "@authsvc/crypto";
+import type { Database, NewAuthJob, SecretBundle } from "@authsvc/db";
+import { enqueueLogin, flightTtlMs, loginFingerprint, type AuthJobPayload, type JobWaiter, type SessionCache, type SingleFlight } from "@authsvc/queue";
 import { ApiError } from "../http/api-error";
-import { loginFingerprint } from "./login-fingerprint";
 import type { LoginCommand } from "./parse-login-request";
+import { sessionExpiresAt } from "../credentials/session-expires-at";
+import { allocateMailbox } from "../inboxes/inbox-routes";
+import type { SignupCommand } from "../signup/parse-signup-request";
 
 export interface LoginServiceDeps {
   config: Config;
@@ -55,7 +57,7 @@ export class LoginService {
   }
 
   async login(orgId: string, cmd: LoginCommand, waitMs: number, requestId: string, kind: "login" | "refresh" = "login"): Promise<LoginAnswer> {
-    const { db, cache, flight, guard, queue, waiter, config } = this.deps;
+    const { cache, guard, config } = this.deps;
     const fp = loginFingerprint(config.crypto.fingerprintKey, orgId, cmd);
     if (cmd.useCache) {
       const cached = await cache.get(orgId, fp);
@@ -66,52 +68,107 @@ export class LoginService {
     const verdict = await guard.check(cmd.loginUrl);
     if (!verdict.allowed) throw new ApiError(verdict.code, `Target refused: ${verdict.reason}.`);
     const inbox = await this.inboxFor(orgId, cmd);
+    const jobId = await this.startJob(orgId, fp, requestId, {
+      kind,
+      method: cmd.method,
+      loginUrl: cmd.loginUrl,
+      useCache: cmd.useCache,
+      identity: { collectionExternalId: cmd.collectionId, siteOrigin: cmd.siteOrigin, username: cmd.identifier },
+      input: {
+        method: cmd.method,
+        email: cmd.email,
+        phone: cmd.phone,
+        password: cmd.password,
+        additionalFields: cmd.additionalFields,
+        totpSecret: cmd.totpSecret,
+        inbox,
+      },
+    });
+    return this.answer(orgId, jobId, waitMs);
+  }
 
-    const ownId = newId("job");
-    const jobId = (await flight.claim(orgId, fp, ownId, flightTtlMs(config))) ?? ownId;
-    if (jobId === ownId) {
-      let recorded = false;
-      try {
-        const credential = await db.credentials.ensure({
-          orgId,
-          collectionExternalId: cmd.collectionId,
-          siteOrigin: cmd.siteOrigin,
-          loginUrl: cmd.loginUrl,
-          username: cmd.identifier,
-        });
-        await db.authJobs.create(
-          {
-            orgId,
-            credentialId: credential.id,
-            kind,
-            method: cmd.method,
-            loginUrl: cmd.loginUrl,
-            fingerprint: fp,
-            useCache: cmd.useCache,
-            requestId,
-            input: {
-              method: cmd.method,
-              email: cmd.email,
-              phone: cmd.phone,
-              password: cmd.password,
-              additionalFields: cmd.additionalFields,
-              totpSecret: cmd.totpSecret,
-              inbox,
-            },
-          },
-          ownId,
-        );
-        recorded = true;
-        await enqueueLogin(queue, { authJobId: ownId, orgId });
-      } catch (err) {
-        // Nobody must wait for a job that will never run: end its record and free the claim.
-        if (recorded) await db.authJobs.fail(ownId, "service_unavailable", "the login could not be queued").catch(() => undefined);
-        await flight.release(orgId, fp, ownId).catch(() => undefined);
-        throw err;
+  /**
+   * Creates an account on the site (a job of kind `signup`): its confirmation mail is read in one of the
+   * org's mailboxes (`cred.email`, or one allocated for it). Identical concurrent signups share one job.
+   */
+  async signup(orgId: string, cmd: SignupCommand, waitMs: number, requestId: string): Promise<LoginAnswer> {
+    const { db, guard, config } = this.deps;
+    for (const url of new Set([cmd.signupUrl, cmd.siteOrigin])) {
+      const verdict = await guard.check(url);
+      if (!verdict.allowed) throw new ApiError(verdict.code, `Target refused: ${verdict.reason}.`);
+    }
+    let email = cmd.email;
+    let inbox: SecretBundle["inbox"];
+    if (cmd.allocateMailbox) {
+      const mailbox = await allocateMailbox(db, orgId, config.mail.domain, { label: `signup ${cmd.siteOrigin}` });
+      email = mailbox.address;
+      inbox = { kind: "email", mailboxId: mailbox.id, address: email };
+    } else if (email) {
+      const mailbox = email.endsWith(`@${config.mail.domain}`) ? await db.mailboxes.findForOrg(orgId, email) : null;
+      if (mailbox) inbox = { kind: "email", mailboxId: mailbox.id, address: email };
+      else if (cmd.method === "email") {
+        throw ApiError.invalid([
+          { field: "/cred/email", message: `is not one of this organization's mailboxes on ${config.mail.domain}; the service confirms the email from its own inbox (POST /v1/mailboxes, or send allocateMailbox: true)` },
+        ]);
       }
     }
+    const fp = fingerprint(config.crypto.fingerprintKey, [
+      "signup/v1", orgId, cmd.collectionId ?? "", cmd.siteOrigin, cmd.signupUrl, cmd.method, email ?? "", cmd.username ?? "", cmd.password ?? "",
+      cmd.name ?? "", cmd.inviteToken ?? "", JSON.stringify(Object.entries(cmd.additionalFields ?? {}).sort()),
+    ]);
+    const jobId = await this.startJob(orgId, fp, requestId, {
+      kind: "signup",
+      method: cmd.method,
+      loginUrl: cmd.signupUrl,
+      useCache: false,
+      // Known by its email until the site settles it (the username it accepted, when it has no email).
+      identity: { collectionExternalId: cmd.collectionId, siteOrigin: cmd.siteOrigin, username: email ?? cmd.username },
+      input: {
+        method: cmd.method,
+        email,
+        password: cmd.password,
+        additionalFields: cmd.additionalFields,
+        inbox,
+        signup: { username: cmd.username, name: cmd.name, inviteToken: cmd.inviteToken },
+      },
+    });
+    return this.answer(orgId, jobId, waitMs);
+  }
 
-    await waiter.wait(jobId, waitMs);
+  /**
+   * Claims the single-flight key and, when this request won it, records the job (with its credential,
+   * created on first use) and queues it. Returns the job that does the work: ours, or the one we joined.
+   */
+  private async startJob(
+    orgId: string,
+    fp: string,
+    requestId: string,
+    job: Pick<NewAuthJob, "kind" | "method" | "loginUrl" | "useCache" | "input"> & { identity: { collectionExternalId?: string; siteOrigin: string; username?: string } },
+  ): Promise<string> {
+    const { db, flight, queue, config } = this.deps;
+    const ownId = newId("job");
+    const jobId = (await flight.claim(orgId, fp, ownId, flightTtlMs(config))) ?? ownId;
+    if (jobId !== ownId) return jobId;
+    let recorded = false;
+    try {
+      // A signup with no email yet (an invitation that shows it) is named by its job until it is known.
+      const credential = await db.credentials.ensure({ orgId, ...job.identity, username: job.identity.username ?? `signup:${ownId}`, loginUrl: job.loginUrl });
+      const { identity: _identity, ...fields } = job;
+      await db.authJobs.create({ orgId, credentialId: credential.id, fingerprint: fp, requestId, ...fields }, ownId);
+      recorded = true;
+      await enqueueLogin(queue, { authJobId: ownId, orgId });
+    } catch (err) {
+      // Nobody must wait for a job that will never run: end its record and free the claim.
+      if (recorded) await db.authJobs.fail(ownId, "service_unavailable", "the login could not be queued").catch(() => undefined);
+      await flight.release(orgId, fp, ownId).catch(() => undefined);
+      throw err;
+    }
+    return ownId;
+  }
+
+  /** Waits for a job up to `waitMs`: its session, its failure as the API's error, or 202 and the job. */
+  private async answer(orgId: string, jobId: string, waitMs: number): Promise<LoginAnswer> {
+    await this.deps.waiter.wait(jobId, waitMs);
     // A request that joined another's login may look before that request has written the job's record.
     const job = (await this.job(orgId, jobId)) ?? { jobId, status: "queued" as const };
     if (job.status === "succeeded" && job.result) return { kind: "session", session: job.result, source: "browser", jobId };
@@ -154,7 +211,11 @@ export class LoginService {
     const resource: JobResource = { jobId: row.id, status: row.status };
     if (row.status === "succeeded" && row.sessionId) {
       const found = await this.deps.db.sessions.findState(orgId, row.sessionId);
-      if (found) resource.result = found.state;
+      // A signup's result names the credential it stored and the account it created (spec §2.2).
+      if (found && row.kind === "signup") {
+        const expiresAt = sessionExpiresAt(found.state);
+        resource.result = { ...found.state, credentialId: row.credentialId, ...(expiresAt ? { expiresAt } : {}), account: row.account as unknown as SignupAccount } as SignupResponse;
+      } else if (found) resource.result = found.state;
     }
     if (row.status === "failed") resource.error = { code: row.errorCode ?? "internal_error", message: row.errorMessage ?? "" };
     return resource;

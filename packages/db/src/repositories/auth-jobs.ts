@@ -1,12 +1,13 @@
 import { newId, rowAad, type Envelope } from "@authsvc/crypto";
+import type { SignupAccount } from "@authsvc/contracts";
 import type { Prisma } from "../prisma-client";
 import type { SecretBundle } from "./credentials";
 
 export interface NewAuthJob {
   orgId: string;
   credentialId: string;
-  /** `refresh`: a login run with a stored credential's secret (POST /v1/refresh). */
-  kind: "login" | "refresh";
+  /** `refresh`: a login run with a stored credential's secret (POST /v1/refresh); `signup`: POST /v1/signup. */
+  kind: "login" | "refresh" | "signup";
   method: string;
   loginUrl: string;
   fingerprint: string;
@@ -55,9 +56,13 @@ export class AuthJobs {
     await this.prisma.authJob.update({ where: { id }, data: { submittedAt: new Date() } });
   }
 
-  /** Ends the job successfully and erases its input: the secret now lives only on the credential. */
-  async succeed(id: string, sessionId: string, flowSource: string): Promise<void> {
-    await this.finish(id, { status: "succeeded", sessionId, flowSource });
+  /**
+   * Ends the job successfully and erases its input: the secret now lives only on the credential. A signup
+   * passes its account and the cache key its session was stored under (a login's), so keep-alive and
+   * deletion find the session.
+   */
+  async succeed(id: string, sessionId: string, flowSource: string, signup?: { fingerprint: string; account: SignupAccount }): Promise<void> {
+    await this.finish(id, { status: "succeeded", sessionId, flowSource, ...(signup ? { fingerprint: signup.fingerprint, account: { ...signup.account } } : {}) });
   }
 
   async fail(id: string, errorCode: string, errorMessage: string): Promise<void> {
@@ -75,7 +80,9 @@ export class AuthJobs {
   /** Records the end of a job (erasing its input); returns its fingerprint, or null when nothing was ended. */
   private async finish(
     id: string,
-    end: { status: "succeeded"; sessionId: string; flowSource: string } | { status: "failed"; errorCode: string; errorMessage: string },
+    end:
+      | { status: "succeeded"; sessionId: string; flowSource: string; fingerprint?: string; account?: Record<string, string | boolean | null> }
+      | { status: "failed"; errorCode: string; errorMessage: string },
     { onlyIfOpen = false } = {},
   ): Promise<string | null> {
     const row = await this.prisma.authJob.findUnique({ where: { id }, select: { createdAt: true, status: true, fingerprint: true } });

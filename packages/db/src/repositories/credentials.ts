@@ -19,6 +19,13 @@ export interface SecretBundle {
         address: string;
       }
     | { kind: "sms"; phoneNumberId: string; number: string };
+  /** A signup job's own inputs (kind `signup`); a credential's bundle never has them. */
+  signup?: {
+    username?: string;
+    name?: string;
+    /** An invitation token typed into the page (an invitation link is the job's URL instead). */
+    inviteToken?: string;
+  };
 }
 
 const METADATA = {
@@ -132,6 +139,38 @@ export class Credentials {
     const jobs = await this.prisma.authJob.findMany({ where: { orgId, credentialId: id }, select: { fingerprint: true }, distinct: ["fingerprint"] });
     const { count } = await this.prisma.credential.deleteMany({ where: { id, orgId } });
     return count > 0 ? jobs.map((j) => j.fingerprint) : null;
+  }
+
+  /**
+   * Gives a signup's credential the identity the site settled on (the username variant it took, the
+   * login page found) and the secret that signed in, and returns the credential's id. When the org already
+   * has a credential with that identity (a login tried before the account existed), that one is kept: the
+   * signup's job and session move to it and the signup's own row goes.
+   */
+  async settleSignup(orgId: string, id: string, settled: { username: string; loginUrl: string; secret: SecretBundle }): Promise<string> {
+    return this.prisma.$transaction(async (tx) => {
+      const row = await tx.credential.findFirstOrThrow({ where: { id, orgId } });
+      const other = await tx.credential.findFirst({
+        where: { orgId, collectionId: row.collectionId, siteOrigin: row.siteOrigin, username: settled.username, id: { not: id } },
+      });
+      const keep = other?.id ?? id;
+      if (other) {
+        await tx.authJob.updateMany({ where: { orgId, credentialId: id }, data: { credentialId: keep } });
+        await tx.session.updateMany({ where: { orgId, credentialId: id }, data: { credentialId: keep } });
+        await tx.credential.delete({ where: { id } });
+      }
+      await tx.credential.update({
+        where: { id: keep },
+        data: {
+          username: settled.username,
+          loginUrl: settled.loginUrl,
+          secret: this.envelope.encryptJson(settled.secret, rowAad(orgId, keep)),
+          lastLoginAt: new Date(),
+          lastErrorCode: null,
+        },
+      });
+      return keep;
+    });
   }
 
   async recordFailure(orgId: string, id: string, errorCode: string) {

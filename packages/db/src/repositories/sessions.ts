@@ -50,14 +50,14 @@ export class Sessions {
         id: true,
         orgId: true,
         expiresAt: true,
-        credential: { select: { id: true, siteOrigin: true, username: true, lastLoginAt: true, lastErrorCode: true, sessions: { orderBy: { createdAt: "desc" }, take: 1, select: { id: true } } } },
+        credential: { select: { id: true, siteOrigin: true, loginUrl: true, username: true, lastLoginAt: true, lastErrorCode: true, sessions: { orderBy: { createdAt: "desc" }, take: 1, select: { id: true } } } },
       },
     });
     // A session a newer login replaced needs nothing: mark it handled, so it does not come back.
     const superseded = rows.filter((r) => r.credential.sessions[0]?.id !== r.id).map((r) => r.id);
     await this.markKeptAlive(superseded);
     const newest = rows.filter((r) => r.credential.sessions[0]?.id === r.id);
-    const jobs = await this.prisma.authJob.findMany({ where: { sessionId: { in: newest.map((r) => r.id) } }, select: { sessionId: true, fingerprint: true, loginUrl: true } });
+    const jobs = await this.prisma.authJob.findMany({ where: { sessionId: { in: newest.map((r) => r.id) } }, select: { sessionId: true, fingerprint: true } });
     const jobOf = new Map(jobs.map((j) => [j.sessionId!, j]));
     return newest.map((r) => ({ ...r, expired: r.expiresAt <= now, job: jobOf.get(r.id) ?? null }));
   }

@@ -1,0 +1,70 @@
+import { compileValidator, signupRequestSchema, SUPPORTED_SIGNUP_METHODS, type SignupMethod, type SignupRequest } from "@authsvc/contracts";
+import { ApiError } from "../http/api-error";
+
+const validate = compileValidator<SignupRequest>(signupRequestSchema);
+
+export interface SignupCommand {
+  method: Exclude<SignupMethod, "oauth">;
+  /** Where the browser starts: the signup page, or the invitation link. */
+  signupUrl: string;
+  /** The site the credential belongs to: the origin of `domain`. */
+  siteOrigin: string;
+  email?: string;
+  username?: string;
+  password?: string;
+  name?: string;
+  /** A token to type into the page's invitation field (an invitation link is `signupUrl` instead). */
+  inviteToken?: string;
+  collectionId?: string;
+  additionalFields?: Record<string, string | number | boolean>;
+  allocateMailbox: boolean;
+}
+
+function httpUrl(value: string, field: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw ApiError.invalid([{ field, message: "is not a valid URL" }]);
+  }
+  if (!/^https?:$/.test(url.protocol)) throw ApiError.invalid([{ field, message: "must be an http or https URL" }]);
+  if (url.username || url.password) throw ApiError.invalid([{ field, message: "must not contain credentials; send them in cred" }]);
+  return url;
+}
+
+/** Validates a POST /v1/signup body and resolves its rules (method support, invitation, email source). */
+export function parseSignupRequest(body: unknown): SignupCommand {
+  const checked = validate(body);
+  if (!checked.ok) throw ApiError.invalid(checked.errors);
+  const req = checked.value;
+  const method = req.signup_method;
+  if (method === "oauth") {
+    throw new ApiError("method_not_supported", `Signup method "oauth" is not available yet; supported: ${SUPPORTED_SIGNUP_METHODS.join(", ")}.`);
+  }
+  const cred = req.cred ?? {};
+  const problems = [];
+  if (method === "invitation" && !req.invite_token) problems.push({ field: "/invite_token", message: "is required for signup_method invitation (the invitation link or its token)" });
+  if (method !== "invitation" && req.invite_token) problems.push({ field: "/invite_token", message: "is only for signup_method invitation" });
+  if (cred.email && req.allocateMailbox) problems.push({ field: "/allocateMailbox", message: "send cred.email (one of your mailboxes) or allocateMailbox, not both" });
+  if (method === "email" && !cred.email && !req.allocateMailbox) {
+    problems.push({ field: "/cred/email", message: "is required for signup_method email: one of your mailboxes (POST /v1/mailboxes), or send allocateMailbox: true" });
+  }
+  if (problems.length) throw ApiError.invalid(problems);
+
+  const domain = httpUrl(req.domain, "/domain");
+  // An invitation link is where the browser starts; a bare token is typed into the page at `domain`.
+  const inviteLink = req.invite_token && /^https?:\/\//i.test(req.invite_token) ? httpUrl(req.invite_token, "/invite_token") : null;
+  return {
+    method,
+    signupUrl: (inviteLink ?? domain).toString(),
+    siteOrigin: domain.origin,
+    email: cred.email?.toLowerCase(),
+    username: cred.username,
+    password: cred.password,
+    name: cred.name,
+    inviteToken: inviteLink ? undefined : req.invite_token,
+    collectionId: req.collectionId,
+    additionalFields: req.additionalFields,
+    allocateMailbox: req.allocateMailbox === true,
+  };
+}

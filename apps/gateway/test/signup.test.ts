@@ -1,0 +1,203 @@
+import { attempts, call, closeDatabase, database, expireSiteSessions, newSiteUser, newTenant, sitesUrl } from "@authsvc/devstack";
+
+const MAIL_DOMAIN = process.env.MAIL_DOMAIN!;
+let tenant: Awaited<ReturnType<typeof newTenant>>;
+
+beforeAll(async () => {
+  tenant = await newTenant("Signup org");
+});
+afterAll(() => closeDatabase());
+
+async function newMailbox(key = tenant.key): Promise<string> {
+  const res = await call("POST", "/v1/mailboxes", { key, body: {} });
+  expect(res.status).toBe(201);
+  return res.body.address as string;
+}
+
+const signupAt = (page: string, body: Record<string, unknown>, key = tenant.key, headers: Record<string, string> = {}) =>
+  call("POST", "/v1/signup", { key, headers, body: { signup_method: "email", domain: `${sitesUrl()}/cases/${page}/signup`, ...body } });
+
+/** The accounts the fixture sites created for an email or username. */
+async function siteAccounts(key: string): Promise<any[]> {
+  return ((await (await fetch(`${sitesUrl()}/__fixture/signups/${encodeURIComponent(key)}`)).json()) as { accounts: any[] }).accounts;
+}
+
+/** The session really is signed in on the site: its account page greets the new account. */
+async function expectSignedIn(page: string, cookies: Array<{ name: string; value: string }>, user: string): Promise<void> {
+  const res = await fetch(`${sitesUrl()}/cases/${page}/account`, { headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") }, redirect: "manual" });
+  expect(res.status).toBe(200);
+  expect(await res.text()).toContain(`Welcome, ${user}`);
+}
+
+async function invitation(email?: string): Promise<{ token: string; url: string }> {
+  const res = await fetch(`${sitesUrl()}/__fixture/invitations`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email }) });
+  return (await res.json()) as { token: string; url: string };
+}
+
+describe("POST /v1/signup: email confirmation", () => {
+  it("creates the account, opens the emailed confirmation link, logs in, and stores the credential for refresh", async () => {
+    const email = await newMailbox();
+    const res = await signupAt("signup-link", { cred: { email, name: "Ada Lovelace" }, collectionId: "signups" });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      credentialId: expect.stringMatching(/^cred_/),
+      expiresAt: expect.any(String),
+      account: { email, username: null, passwordGenerated: true },
+      origins: [sitesUrl()],
+    });
+    expect(res.headers.get("location")).toBe(`/v1/credentials/${res.body.credentialId}`);
+    const sid = res.body.cookies.find((c: any) => c.name === "signup_link_sid");
+    expect(Math.abs(new Date(res.body.expiresAt).getTime() / 1000 - sid.expires)).toBeLessThan(1);
+    await expectSignedIn("signup-link", res.body.cookies, email);
+    expect(await siteAccounts(email)).toEqual([expect.objectContaining({ site: "signup-link", name: "Ada Lovelace", confirmed: true, termsAccepted: true })]);
+
+    // The credential: known by its email, logging in on the site's login page next time.
+    const credential = await call("GET", `/v1/credentials/${res.body.credentialId}`, { key: tenant.key });
+    expect(credential.body).toMatchObject({ username: email, loginUrl: `${sitesUrl()}/cases/signup-link/login`, collectionId: "signups", status: "active" });
+
+    // The generated password is stored encrypted, and refresh logs in with it once the site ended the session.
+    const row = await database().prisma.credential.findUniqueOrThrow({ where: { id: res.body.credentialId }, omit: { secret: false } });
+    const secret = await database().credentials.secret(tenant.orgId, res.body.credentialId);
+    expect(secret!.password!.length).toBeGreaterThanOrEqual(12);
+    expect(row.secret).not.toContain(secret!.password);
+    expect(await expireSiteSessions(email)).toBeGreaterThan(0);
+    const refreshed = await call("POST", "/v1/refresh", { key: tenant.key, body: { credentialId: res.body.credentialId } });
+    expect(refreshed.status).toBe(200);
+    await expectSignedIn("signup-link", refreshed.body.cookies, email);
+  });
+
+  it("answers the emailed 6-digit code in a mailbox it allocated, and the site signs the account in", async () => {
+    const res = await signupAt("signup-code", { allocateMailbox: true, cred: { name: "Grace Hopper" } });
+    expect(res.status).toBe(201);
+    const email = res.body.account.email as string;
+    expect(email).toMatch(new RegExp(`^agent-[a-z0-9]{12}@${MAIL_DOMAIN.replace(/\./g, "\\.")}$`));
+    await expectSignedIn("signup-code", res.body.cookies, email);
+    expect(await siteAccounts(email)).toEqual([expect.objectContaining({ site: "signup-code", name: "Grace Hopper", confirmed: true, newsletter: false })]);
+    const mailboxes = (await call("GET", "/v1/mailboxes", { key: tenant.key })).body.mailboxes;
+    expect(mailboxes).toEqual(expect.arrayContaining([expect.objectContaining({ address: email, label: `signup ${sitesUrl()}` })]));
+  });
+
+  it("ends verification_failed when the site refuses the emailed code, and the account stays unconfirmed", async () => {
+    const email = await newMailbox();
+    await fetch(`${sitesUrl()}/__fixture/deliveries`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ address: email, delivery: "expired" }) });
+    const res = await signupAt("signup-code", { cred: { email } });
+    expect([res.status, res.body.error?.code]).toEqual([422, "verification_failed"]);
+    expect(res.body.error.message).toContain("That code is incorrect or has expired.");
+    expect(await siteAccounts(email)).toEqual([expect.objectContaining({ confirmed: false })]);
+  });
+
+  it("ends timeout when no confirmation arrives, having sent the form once", async () => {
+    const email = await newMailbox();
+    await fetch(`${sitesUrl()}/__fixture/deliveries`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ address: email, delivery: "lost" }) });
+    const res = await signupAt("signup-link", { cred: { email } });
+    expect([res.status, res.body.error?.code]).toEqual([504, "timeout"]);
+    expect(res.body.error.message).toContain(`no email with a confirmation link arrived at ${email}`);
+    expect(await attempts(email)).toEqual({ "signup-link": 1 });
+  });
+});
+
+describe("POST /v1/signup: sites that sign the new account in", () => {
+  it("signs up on a script-drawn form with a username, and the cached session serves the next login", async () => {
+    const email = await newMailbox();
+    const res = await signupAt("signup-instant", { cred: { email, password: "chosen-password-1" } });
+    expect(res.status).toBe(201);
+    expect(res.body.account).toEqual({ email, username: email.split("@")[0]!.replace(/[^a-z0-9]/g, "").slice(0, 20), passwordGenerated: false });
+    await expectSignedIn("signup-instant", res.body.cookies, email);
+    // The session is cached under the login the caller can now make with the same credentials.
+    const login = await call("POST", "/v1/login", { key: tenant.key, body: { domain: `${sitesUrl()}/cases/signup-instant/login`, login_method: "password", cred: { username: email, password: "chosen-password-1" } } });
+    expect([login.status, login.headers.get("x-auth-cache")]).toEqual([200, "hit"]);
+    expect(login.body.cookies).toEqual(res.body.cookies);
+  });
+
+  it("takes a variant of a username that is taken and reports it", async () => {
+    const taken = (await newSiteUser("someone-else-1")).username;
+    const email = await newMailbox();
+    const res = await signupAt("signup-instant", { cred: { email, username: taken } });
+    expect(res.status).toBe(201);
+    expect(res.body.account.username).toMatch(/\d{4}$/);
+    expect(res.body.account.username).not.toBe(taken);
+    expect(await siteAccounts(email)).toEqual([expect.objectContaining({ username: res.body.account.username })]);
+  });
+
+  it("answers 409 account_exists for an email the site already has, and leaves a working credential alone", async () => {
+    const email = await newMailbox();
+    expect((await signupAt("signup-instant", { cred: { email } })).status).toBe(201);
+    const again = await signupAt("signup-instant", { cred: { email } });
+    expect([again.status, again.body.error.code, again.body.error.message]).toEqual([409, "account_exists", "An account with this email address already exists."]);
+    const listed = (await call("GET", "/v1/credentials", { key: tenant.key })).body.credentials.filter((c: any) => c.username === email);
+    expect(listed).toEqual([expect.objectContaining({ status: "active", lastError: null })]);
+  });
+
+  it("generates a password to the site's passwordrules, which refresh then logs in with", async () => {
+    const email = await newMailbox();
+    const res = await signupAt("signup-rules", { cred: { email } });
+    expect(res.status).toBe(201);
+    const secret = await database().credentials.secret(tenant.orgId, res.body.credentialId);
+    expect(secret!.password).toMatch(/^[A-Za-z0-9!#$%]{12,16}$/);
+    const refreshed = await call("POST", "/v1/refresh", { key: tenant.key, body: { domain: `${sitesUrl()}/cases/signup-rules/signup`, username: email } });
+    expect(refreshed.status).toBe(200);
+    await expectSignedIn("signup-rules", refreshed.body.cookies, email);
+  });
+
+  it("finishes in the background past the wait, and the job answers the signup's body", async () => {
+    const email = await newMailbox();
+    const res = await signupAt("signup-hints", { cred: { email } }, tenant.key, { prefer: "respond-async" });
+    expect(res.status).toBe(202);
+    let job = res.body;
+    for (let i = 0; i < 100 && (job.status === "queued" || job.status === "running"); i++) {
+      await new Promise((r) => setTimeout(r, 300));
+      job = (await call("GET", `/v1/jobs/${res.body.jobId}`, { key: tenant.key })).body;
+    }
+    expect(job.status).toBe("succeeded");
+    expect(job.result).toMatchObject({ credentialId: expect.stringMatching(/^cred_/), account: { email, username: null, passwordGenerated: true } });
+    await expectSignedIn("signup-hints", job.result.cookies, email);
+  });
+});
+
+describe("POST /v1/signup: invitations", () => {
+  it("opens the invitation link, keeps the invited address, and signs in", async () => {
+    const invited = `invitee${Date.now().toString(36)}@example.test`;
+    const { url, token } = await invitation(invited);
+    const res = await call("POST", "/v1/signup", { key: tenant.key, body: { signup_method: "invitation", domain: `${sitesUrl()}/cases/signup-invite/join`, invite_token: url } });
+    expect(res.status).toBe(201);
+    expect(res.body.account.email).toBe(invited);
+    await expectSignedIn("signup-invite", res.body.cookies, invited);
+    expect(await siteAccounts(invited)).toEqual([expect.objectContaining({ invitation: token, confirmed: true })]);
+    const credential = await call("GET", `/v1/credentials/${res.body.credentialId}`, { key: tenant.key });
+    expect(credential.body.username).toBe(invited);
+  });
+
+  it("types a token into the page's invitation field; a used token is the site's refusal", async () => {
+    const { token } = await invitation();
+    const body = (email: string) => ({ signup_method: "invitation", domain: `${sitesUrl()}/cases/signup-invite/join`, invite_token: token, cred: { email } });
+    const first = await call("POST", "/v1/signup", { key: tenant.key, body: body(await newMailbox()) });
+    expect(first.status).toBe(201);
+    const reused = await call("POST", "/v1/signup", { key: tenant.key, body: body(await newMailbox()) });
+    expect([reused.status, reused.body.error.code, reused.body.error.message]).toEqual([422, "signup_rejected", "This invitation is invalid or has expired."]);
+  });
+});
+
+describe("POST /v1/signup: requests", () => {
+  it("checks the method, the invitation and where the email comes from before any browser runs", async () => {
+    const other = await newTenant("Other signup org");
+    const foreign = await newMailbox(other.key);
+    const cases: Array<[Record<string, unknown>, number, string, string?]> = [
+      [{ signup_method: "invitation" }, 400, "invalid_request", "/invite_token"],
+      [{ signup_method: "email", invite_token: "abc", allocateMailbox: true }, 400, "invalid_request", "/invite_token"],
+      [{ signup_method: "email" }, 400, "invalid_request", "/cred/email"],
+      [{ signup_method: "email", cred: { email: "someone@example.com" } }, 400, "invalid_request", "/cred/email"],
+      [{ signup_method: "email", cred: { email: foreign } }, 400, "invalid_request", "/cred/email"],
+      [{ signup_method: "email", cred: { email: foreign }, allocateMailbox: true }, 400, "invalid_request", "/allocateMailbox"],
+      [{ signup_method: "sms", allocateMailbox: true }, 400, "invalid_request", "/signup_method"],
+      [{ signup_method: "email", allocateMailbox: true, cred: { pin: "1" } }, 400, "invalid_request", "/cred/pin"],
+      [{ signup_method: "oauth" }, 501, "method_not_supported"],
+    ];
+    for (const [body, status, code, field] of cases) {
+      const res = await call("POST", "/v1/signup", { key: tenant.key, body: { domain: `${sitesUrl()}/cases/signup-link/signup`, ...body } });
+      expect([res.status, res.body.error.code, field && res.body.error.details?.[0]?.field]).toEqual([status, code, field]);
+    }
+    const privateTarget = await call("POST", "/v1/signup", { key: tenant.key, body: { signup_method: "email", domain: "http://169.254.169.254/signup", allocateMailbox: true } });
+    expect([privateTarget.status, privateTarget.body.error.code]).toEqual([422, "target_not_allowed"]);
+    expect((await call("POST", "/v1/signup", { body: { signup_method: "email", domain: "http://x.test/" } })).status).toBe(401);
+  });
+});

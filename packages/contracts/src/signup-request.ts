@@ -1,0 +1,79 @@
+import type { SessionResponse } from "./session";
+
+/** Methods the schema accepts (spec §4.2); `oauth` answers 501 until OAuth lands. */
+export const SIGNUP_METHODS = ["email", "invitation", "oauth"] as const;
+export type SignupMethod = (typeof SIGNUP_METHODS)[number];
+export const SUPPORTED_SIGNUP_METHODS: readonly SignupMethod[] = ["email", "invitation"];
+
+export interface SignupCred {
+  /** One of the organization's mailboxes: the site's confirmation mail is read there. */
+  email?: string;
+  username?: string;
+  /** Absent: the service generates one that satisfies the site's stated rules. */
+  password?: string;
+  /** The person's name, for name fields ("Ada Lovelace" fills first and last name fields too). */
+  name?: string;
+}
+
+export interface SignupRequest {
+  signup_method: SignupMethod;
+  domain: string;
+  cred?: SignupCred;
+  /** The invitation link (a URL, opened as the signup page) or the token (typed into the page's invitation field). */
+  invite_token?: string;
+  collectionId?: string;
+  additionalFields?: Record<string, string | number | boolean>;
+  /** No `cred.email`: give the account a new mailbox of ours, so the confirmation mail can be read. */
+  allocateMailbox?: boolean;
+}
+
+/** The account a signup created, as the site knows it (never its password). */
+export interface SignupAccount {
+  email: string | null;
+  /** The username the site accepted: the one asked for, or a variant of it when that one was taken. */
+  username: string | null;
+  /** Whether the service made up the password (it is stored encrypted with the credential, never shown). */
+  passwordGenerated: boolean;
+}
+
+/** What a successful signup answers (spec §2.2): the session, the stored credential and the account. */
+export interface SignupResponse extends SessionResponse {
+  credentialId: string;
+  /** The latest persistent cookie's expiry; absent when every cookie is a browser-session cookie. */
+  expiresAt?: string;
+  account: SignupAccount;
+}
+
+const printable = "^[^\\u0000-\\u001f\\u007f]+$";
+
+export const signupRequestSchema = {
+  $id: "SignupRequest",
+  type: "object",
+  additionalProperties: false,
+  required: ["signup_method", "domain"],
+  properties: {
+    signup_method: { type: "string", enum: SIGNUP_METHODS },
+    domain: { type: "string", minLength: 1, maxLength: 2048, format: "uri", pattern: "^[hH][tT][tT][pP][sS]?://" },
+    cred: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        email: { type: "string", minLength: 3, maxLength: 320, format: "email" },
+        username: { type: "string", minLength: 1, maxLength: 320, pattern: printable },
+        password: { type: "string", minLength: 1, maxLength: 1024 },
+        name: { type: "string", minLength: 1, maxLength: 200, pattern: printable },
+      },
+    },
+    invite_token: { type: "string", minLength: 1, maxLength: 4096, pattern: printable },
+    collectionId: { type: "string", minLength: 1, maxLength: 128, pattern: printable },
+    additionalFields: {
+      type: "object",
+      maxProperties: 32,
+      propertyNames: { minLength: 1, maxLength: 128, pattern: printable },
+      additionalProperties: {
+        anyOf: [{ type: "string", maxLength: 1024 }, { type: "number" }, { type: "boolean" }],
+      },
+    },
+    allocateMailbox: { type: "boolean" },
+  },
+} as const;
