@@ -7,6 +7,7 @@ import { webhookSignature } from "@authsvc/crypto";
 import type { Database } from "@authsvc/db";
 import type { Logger } from "@authsvc/logging";
 import { queueDeliveries, type WebhookDeliveryPayload } from "@authsvc/queue";
+import { postPinned } from "./pinned-post";
 
 const DELIVERY_TIMEOUT_MS = 10_000;
 
@@ -34,26 +35,20 @@ export function createWebhookDeliverer(deps: { db: Database; guard: TargetGuard;
     const { webhookId, orgId, event } = job.data;
     const hook = await deps.db.webhooks.forDelivery(orgId, webhookId);
     if (!hook) return "webhook deleted";
-    const verdict = await deps.guard.check(hook.url);
-    if (!verdict.allowed) throw new UnrecoverableError(`webhook address refused: ${verdict.reason}`);
+    const url = new URL(hook.url);
+    const target = /^https?:$/.test(url.protocol) ? await deps.guard.resolve(url.hostname) : ({ allowed: false, reason: `scheme ${url.protocol} is not allowed` } as const);
+    if (!target.allowed) throw new UnrecoverableError(`webhook address refused: ${target.reason}`);
     const body = JSON.stringify(event);
     let status: number;
     try {
-      const res = await fetch(hook.url, {
-        method: "POST",
-        redirect: "manual",
-        signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
-        headers: {
-          "content-type": "application/json",
-          "user-agent": "authsvc-webhooks/1",
-          "x-authsvc-event": event.type,
-          "x-authsvc-delivery": event.id,
-          "x-authsvc-signature": webhookSignature(hook.secret, body),
-        },
-        body,
-      });
-      status = res.status;
-      await res.arrayBuffer().catch(() => undefined);
+      // Connects to the addresses just checked; a redirect is an answer like any other (never followed).
+      status = await postPinned(url, target.addresses, {
+        "content-type": "application/json",
+        "user-agent": "authsvc-webhooks/1",
+        "x-authsvc-event": event.type,
+        "x-authsvc-delivery": event.id,
+        "x-authsvc-signature": webhookSignature(hook.secret, body),
+      }, body, DELIVERY_TIMEOUT_MS);
     } catch (err) {
       deps.log.warn({ webhookId, orgId, eventId: event.id, attempt: job.attemptsMade + 1, err: String(err) }, "webhook delivery failed; retrying");
       throw new Error(`webhook unreachable: ${err instanceof Error ? err.message : String(err)}`);
