@@ -17,6 +17,9 @@ export interface KeepAliveDeps {
 
 // Sessions that ended longer ago than this are not reported (e.g. when keep-alive is first switched on).
 const REPORT_EXPIRED_WITHIN_MS = 24 * 3_600_000;
+const BATCH = 100;
+// One run handles at most this many batches; the rest waits for the next run (every KEEPALIVE_EVERY_MS).
+const MAX_BATCHES = 20;
 
 /**
  * Keeps sessions alive: each credential's newest session that expires within the window (or is older
@@ -27,42 +30,49 @@ const REPORT_EXPIRED_WITHIN_MS = 24 * 3_600_000;
 export async function keepAlive(deps: KeepAliveDeps, now = new Date()): Promise<{ refreshing: number; expired: number }> {
   const { config, db, authQueue, webhookQueue, flight, log } = deps;
   const { beforeExpiryMinutes, maxAgeHours } = config.keepAlive;
-  const due = await db.sessions.dueForKeepAlive(
-    now,
-    new Date(now.getTime() + beforeExpiryMinutes * 60_000),
-    maxAgeHours > 0 ? new Date(now.getTime() - maxAgeHours * 3_600_000) : null,
-    new Date(now.getTime() - REPORT_EXPIRED_WITHIN_MS),
-  );
   let refreshing = 0;
   let expired = 0;
-  for (const session of due) {
-    const { credential, orgId, job } = session;
-    const refreshable = !session.expired && job && credential.lastLoginAt && !credential.lastErrorCode;
-    const secret = refreshable ? await db.credentials.secret(orgId, credential.id) : null;
-    if (refreshable && secret) {
-      const id = newId("job");
-      // A login of the same credential already running (a caller's, or a refresh) does the work.
-      if (((await flight.claim(orgId, job.fingerprint, id, flightTtlMs(config))) ?? id) === id) {
-        await db.authJobs.create(
-          { orgId, credentialId: credential.id, kind: "refresh", method: secret.method ?? "password", loginUrl: credential.loginUrl, fingerprint: job.fingerprint, useCache: false, input: secret },
-          id,
-        );
-        await enqueueLogin(authQueue, { authJobId: id, orgId });
+  // Batch after batch: every session a batch returns is marked handled, so the next one starts further on.
+  for (let batch = 0; batch < MAX_BATCHES; batch++) {
+    const due = await db.sessions.dueForKeepAlive(
+      now,
+      new Date(now.getTime() + beforeExpiryMinutes * 60_000),
+      maxAgeHours > 0 ? new Date(now.getTime() - maxAgeHours * 3_600_000) : null,
+      new Date(now.getTime() - REPORT_EXPIRED_WITHIN_MS),
+      BATCH,
+    );
+    const handled: string[] = [];
+    for (const session of due) {
+      const { credential, orgId, job } = session;
+      const secret = !session.expired && job ? await db.credentials.secret(orgId, credential.id) : null;
+      if (secret && job) {
+        const id = newId("job");
+        // A login of the same credential already running (a caller's, or a refresh) does the work.
+        if (((await flight.claim(orgId, job.fingerprint, id, flightTtlMs(config))) ?? id) === id) {
+          await db.authJobs.create(
+            { orgId, credentialId: credential.id, kind: "refresh", method: secret.method ?? "password", loginUrl: credential.loginUrl, fingerprint: job.fingerprint, useCache: false, input: secret },
+            id,
+          );
+          await enqueueLogin(authQueue, { authJobId: id, orgId });
+        }
+        refreshing++;
+        handled.push(session.id);
+      } else if (session.expired) {
+        await emitEvent(db, webhookQueue, orgId, "session.expired", {
+          credentialId: credential.id,
+          site: credential.siteOrigin,
+          username: credential.username,
+          expiredAt: session.expiresAt.toISOString(),
+          reason: credential.lastErrorCode ?? (job ? "not_refreshed" : "no_stored_secret"),
+        });
+        expired++;
+        handled.push(session.id);
       }
-      refreshing++;
-      await db.sessions.markKeptAlive([session.id]);
-    } else if (session.expired) {
-      await emitEvent(db, webhookQueue, orgId, "session.expired", {
-        credentialId: credential.id,
-        site: credential.siteOrigin,
-        username: credential.username,
-        expiredAt: session.expiresAt.toISOString(),
-        reason: credential.lastErrorCode ?? (job ? "not_refreshed" : "no_stored_secret"),
-      });
-      expired++;
-      await db.sessions.markKeptAlive([session.id]);
+      // Alive but not refreshable (its job record is gone): reported when it ends.
     }
-    // Alive but not refreshable (its credential is failing): reported when it ends.
+    await db.sessions.markKeptAlive(handled);
+    // A batch that handled nothing would come back the same.
+    if (due.length < BATCH || handled.length === 0) break;
   }
   if (refreshing || expired) log.info({ refreshing, expired }, "keep-alive");
   return { refreshing, expired };

@@ -35,12 +35,15 @@ export class Sessions {
    * `expired` — ended since `expiredSince`. With what a refresh needs: the credential and the cache key.
    */
   async dueForKeepAlive(now: Date, refreshBefore: Date, oldBefore: Date | null, expiredSince: Date, limit = 100) {
+    const refreshable = { lastLoginAt: { not: null }, lastErrorCode: null };
     const rows = await this.prisma.session.findMany({
       where: {
         keepaliveAt: null,
         OR: [
-          { expiresAt: { gt: now, lte: refreshBefore } },
-          ...(oldBefore ? [{ expiresAt: { gt: now }, createdAt: { lte: oldBefore } }] : []),
+          // Alive: only those a refresh can replace (the credential logged in and is not failing); the
+          // others matter once they end.
+          { expiresAt: { gt: now, lte: refreshBefore }, credential: refreshable },
+          ...(oldBefore ? [{ expiresAt: { gt: now }, createdAt: { lte: oldBefore }, credential: refreshable }] : []),
           { expiresAt: { gt: expiredSince, lte: now } },
         ],
       },
