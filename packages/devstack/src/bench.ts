@@ -8,6 +8,7 @@ import { Database } from "@authsvc/db";
 import { DATA_DIR } from "./repo-root";
 import { deleteRedisPrefix, recreateDatabase } from "./reset-database";
 import { benchInbox } from "./bench-inbox";
+import { benchSignup } from "./bench-signup";
 import { benchLoginEngine } from "./bench-login-engine";
 import { startStack } from "./stack";
 import { testStackEnv } from "./test-env";
@@ -118,6 +119,7 @@ async function main(): Promise<void> {
     );
     const seconds = (performance.now() - started) / 1000;
     const inbox = await benchInbox(stack, key, FRESH_RUNS, timed);
+    const signups = await benchSignup(stack, key, FRESH_RUNS, timed);
 
     const lines = [
       summary("fresh login through the service (HTTP->queue->browser)", fresh),
@@ -128,6 +130,9 @@ async function main(): Promise<void> {
       summary("mail-in: send start -> subscriber woken", inbox.wake),
       summary("otp_email login (form, mail, code) service", inbox.otpEmail),
       summary("magic_link login (form, mail, link) service", inbox.magicLink),
+      summary("signup, signed in at once (JS form)", signups.instant),
+      summary("signup + emailed 6-digit code", signups.code),
+      summary("signup + emailed link + login", signups.linkThenLogin),
       `${"memory after the run (RSS)".padEnd(44)} gateway ${treeRssMiB(stack.processes.gateway.pid!).toFixed(0)} MiB, worker + Chromium ${treeRssMiB(stack.processes.worker.pid!).toFixed(0)} MiB, mail-in ${treeRssMiB(stack.processes.mailIn.pid!).toFixed(0)} MiB`,
     ];
     process.stdout.write(`${lines.join("\n")}\n`);
