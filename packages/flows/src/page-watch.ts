@@ -2,8 +2,10 @@ import { guardRequests, type Page, type TargetGuard } from "@authsvc/browser";
 import type { Deadline } from "./deadline";
 import { LoginFlowError } from "./flow-error";
 
-function navigationFailure(err: unknown, what: string): LoginFlowError {
-  const message = err instanceof Error ? err.message : String(err);
+function navigationFailure(err: unknown, what: string, redact: boolean): LoginFlowError {
+  const raw = err instanceof Error ? err.message : String(err);
+  // A link that is a credential (an invitation) goes into no message or log.
+  const message = redact ? raw.replace(/\s+at\s+\S+/g, "").replace(/https?:\/\/\S+/g, "<link>") : raw;
   if (/timeout/i.test(message)) return new LoginFlowError("timeout", `the ${what} did not load in time`);
   return new LoginFlowError("target_unreachable", `the ${what} could not be loaded (${message.split("\n")[0]})`);
 }
@@ -60,12 +62,12 @@ export class PageWatch {
   }
 
   /** Opens the flow's first page; an unreachable site or an HTTP 5xx ends the flow (retryable). */
-  async open(url: string, deadline: Deadline, what: string): Promise<void> {
+  async open(url: string, deadline: Deadline, what: string, secretUrl = false): Promise<void> {
     let response;
     try {
       response = await this.page.goto(url, { waitUntil: "domcontentloaded", timeout: deadline.remaining() });
     } catch (err) {
-      throw this.refused ?? navigationFailure(err, what);
+      throw this.refused ?? navigationFailure(err, what, secretUrl);
     }
     this.check();
     if (response && response.status() >= 500) throw new LoginFlowError("target_unreachable", `the ${what} answered HTTP ${response.status()}`);

@@ -4,7 +4,7 @@
  */
 import type { SelectorPath } from "../login/read-page";
 
-export type SignupRole = "email" | "username" | "password" | "confirm" | "firstName" | "lastName" | "fullName" | "invite";
+export type SignupRole = "email" | "confirmEmail" | "username" | "password" | "confirm" | "firstName" | "lastName" | "fullName" | "invite";
 
 export interface SignupField {
   role: SignupRole;
@@ -36,7 +36,6 @@ export interface SignupReading {
     pattern: string | null;
     hints: string[];
   } | null;
-  messages: string[];
   /** The browser's own complaint about a filled field, in our words (it never quotes the value). */
   validation: string | null;
 }
@@ -89,10 +88,13 @@ export function readSignupInPage(): SignupReading {
     }
     return parts.join(" ");
   };
-  const describe = (el: Element): string => {
+  const parts = (el: Element): string[] => {
     const input = el as HTMLInputElement;
-    return [input.name, input.id, input.getAttribute("placeholder"), el.getAttribute("aria-label"), labelsOf(el)].filter(Boolean).join(" ");
+    return [input.name, input.id, input.getAttribute("placeholder"), el.getAttribute("aria-label"), labelsOf(el)].filter((p): p is string => !!p);
   };
+  const describe = (el: Element): string => parts(el).join(" ");
+  // Anchored words ("^name$") must meet one of the field's names on its own, not all of them joined.
+  const names = (el: Element, re: RegExp) => parts(el).some((p) => re.test(p.trim()));
   const selectorIn = (el: Element, root: Document | ShadowRoot): string => {
     const unique = (sel: string) => {
       try {
@@ -190,12 +192,14 @@ export function readSignupInPage(): SignupReading {
     add("confirm", confirm);
     const textual = mine.filter((el) => ["text", "email", "tel", ""].includes(el.type) && el.getAttribute("role") !== "searchbox" && !(el.autocomplete === "off" && el.tabIndex < 0));
     const pick = (test: (el: HTMLInputElement, desc: string) => boolean) => textual.find((el) => !taken.has(el) && test(el, describe(el)));
-    add("email", pick((el, d) => el.type === "email" || /\bemail\b/.test(el.autocomplete) || (words.email.test(d) && !words.confirm.test(d))));
+    const isEmail = (el: HTMLInputElement, d: string) => el.type === "email" || /\bemail\b/.test(el.autocomplete) || words.email.test(d);
+    add("email", pick((el, d) => isEmail(el, d) && !words.confirm.test(d)));
+    add("confirmEmail", pick((el, d) => isEmail(el, d) && words.confirm.test(d)));
     add("invite", pick((_el, d) => words.invite.test(d)));
-    add("username", pick((el, d) => (/\busername\b/.test(el.autocomplete) && el.type !== "email") || words.username.test(d)));
-    add("firstName", pick((el, d) => /given-name/.test(el.autocomplete) || words.firstName.test(d)));
-    add("lastName", pick((el, d) => /family-name/.test(el.autocomplete) || words.lastName.test(d)));
-    add("fullName", pick((el, d) => /^name$|\bname$/.test(el.autocomplete) || words.fullName.test(d)));
+    add("username", pick((el) => (/\busername\b/.test(el.autocomplete) && el.type !== "email") || names(el, words.username)));
+    add("firstName", pick((el) => /given-name/.test(el.autocomplete) || names(el, words.firstName)));
+    add("lastName", pick((el) => /family-name/.test(el.autocomplete) || names(el, words.lastName)));
+    add("fullName", pick((el) => /^name$|\bname$/.test(el.autocomplete) || names(el, words.fullName)));
 
     for (const box of all.filter((el): el is HTMLInputElement => el instanceof HTMLInputElement && el.type === "checkbox" && !el.disabled && scope.contains(el))) {
       if (box.checked) continue;
@@ -232,10 +236,14 @@ export function readSignupInPage(): SignupReading {
         const hint = (password.getRootNode() as Document | ShadowRoot).getElementById?.(id);
         if (hint) near.push(text(hint));
       }
-      // Hints sit beside the field: its container's small print, not the whole form.
-      const box = password.closest("label, div, p, li, fieldset") ?? password.parentElement;
-      for (const el of [...(box?.querySelectorAll("small, p, span, li, ul, div") ?? []), box?.nextElementSibling ?? null]) {
-        if (el && visible(el) && text(el).length > 0 && text(el).length < 400) near.push(text(el));
+      // Hints sit beside the field: what follows it (or its label) up to the next field, never another field's.
+      const anchor = password.closest("label") ?? password;
+      for (let el = anchor.nextElementSibling, n = 0; el && n < 3 && !el.querySelector("input, select, textarea") && !(el instanceof HTMLInputElement); el = el.nextElementSibling, n++) {
+        if (visible(el) && text(el).length > 0 && text(el).length < 400) near.push(text(el));
+      }
+      const box = anchor.parentElement;
+      if (box && box.querySelectorAll("input:not([type=hidden]), select, textarea").length <= 2) {
+        for (const el of box.querySelectorAll("small, p, li")) if (visible(el) && text(el).length > 0 && text(el).length < 400) near.push(text(el));
       }
       passwordFacts = {
         passwordrules: password.getAttribute("passwordrules"),
@@ -254,7 +262,9 @@ export function readSignupInPage(): SignupReading {
           const t = controlText(el);
           return t.length <= 40 && words.signupAction.test(t) && !/google|facebook|apple|microsoft|github/i.test(t);
         }) ?? null);
-  const loginAnchor = all.find((el): el is HTMLAnchorElement => el instanceof HTMLAnchorElement && visible(el) && words.loginAction.test(controlText(el)) && !!el.href);
+  const loginAnchor = all.find(
+    (el): el is HTMLAnchorElement => el instanceof HTMLAnchorElement && visible(el) && !!el.href && controlText(el).length <= 60 && /\b(log ?in|sign ?in|anmelden|connexion|se connecter|iniciar ses[ií]on|entrar|accedi|inloggen)\b/i.test(controlText(el)),
+  );
   let loginLink: string | null = null;
   if (loginAnchor) {
     try {
@@ -264,14 +274,6 @@ export function readSignupInPage(): SignupReading {
       loginLink = null;
     }
   }
-
-  const messageEls = all.filter(
-    (el) =>
-      el.matches('[role="alert"], [aria-live="assertive"], [aria-live="polite"], .error, .alert, .invalid-feedback, .notice, [class*="error" i], [id*="error" i]') &&
-      visible(el) &&
-      text(el).length > 0,
-  );
-  const messages = [...new Set(messageEls.map((el) => text(el).slice(0, 300)))];
 
   // Which field the browser refuses, by its label; never its value.
   const invalid = form ? inputs.find((el) => form!.contains(el) && el.value !== "" && !el.validity.valid) : undefined;
@@ -295,7 +297,6 @@ export function readSignupInPage(): SignupReading {
     opener: opener ? pathOf(opener) : null,
     loginLink,
     passwordFacts,
-    messages,
     validation,
   };
 }

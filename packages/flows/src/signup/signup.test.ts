@@ -108,6 +108,14 @@ describe("signup engine against fixture sites", () => {
     expect(await signedIn("signup-invite", result.session.cookies)).toContain(`Welcome, ${invited}`);
   });
 
+  it("signs a username-only account up under its username, filling a field called just 'Name'", async () => {
+    const email = fresh("forum");
+    const result = await run("/cases/signup-username/signup", { email, name: "Ada Lovelace" });
+    expect(result).toMatchObject({ identifier: usernameFrom(email), username: usernameFrom(email), loginUrl: `${sites.url}/cases/signup-username/login` });
+    expect(await signedIn("signup-username", result.session.cookies)).toContain(`Welcome, ${usernameFrom(email)}`);
+    expect(await records(usernameFrom(email))).toEqual([expect.objectContaining({ name: "Ada Lovelace", email: null })]);
+  });
+
   it("says so when the page is a login form, not a signup form", async () => {
     const err = await failureOf(run("/classic/login", { email: fresh("nosignup") }));
     expect(err.code).toBe("form_not_found");

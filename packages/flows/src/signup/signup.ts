@@ -12,11 +12,13 @@ import type { SelectorPath } from "../login/read-page";
 import { type FrameScan, mergeSignals, readFrames, scanPage } from "../login/scan-page";
 import { generatePassword, parsePasswordRules, PasswordRulesError, type PasswordRules } from "./password-rules";
 import { readSignupInPage, type SignupReading, type SignupRole } from "./read-signup-form";
-import { signupRefusalOf } from "./signup-verdicts";
+import { PROGRESS, signupRefusalOf } from "./signup-verdicts";
 
 export interface SignupInput {
   /** The signup page, or the invitation link. */
   signupUrl: string;
+  /** The signup URL is an invitation link: a secret, never stored or quoted in a message. */
+  signupUrlIsSecret?: boolean;
   email?: string;
   username?: string;
   /** Absent: one is generated to the rules the page states (attributes, hints, its refusals). */
@@ -67,6 +69,7 @@ const MESSAGE_SETTLE_MS = 1000;
 const LOGIN_OFFER_POLLS = 3;
 const MAX_USERNAME_VARIANTS = 3;
 const MAX_PASSWORD_RETRIES = 2;
+const MAX_INTERSTITIALS = 3;
 
 /** A username from the email's local part (its +tag dropped), as people pick one: letters and digits. */
 export function usernameFrom(email: string | undefined): string {
@@ -112,6 +115,9 @@ class SignupRun {
   before: SessionSnapshot | null = null;
   since: Date | null = null;
   loginLink: string | null = null;
+  identifier: string | null = null;
+  /** The signup form's password field as sent: a login form is another field than this one. */
+  sentPassword: { frame: string; path: string } | null = null;
   submits = 0;
 
   constructor(
@@ -142,8 +148,9 @@ class SignupRun {
       const scans = await scanSignup(this.page);
       const form = bestForm(scans);
       if (form) return form;
-      const login = mergeSignals(await scanPage(this.page, ""));
-      const consent = (await scanPage(this.page, "")).find((s) => s.reading.consent);
+      const loginScans = await scanPage(this.page, "");
+      const login = mergeSignals(loginScans);
+      const consent = loginScans.find((s) => s.reading.consent);
       if (consent && clicks < 4) {
         clicks++;
         await performStep(this.page, { action: "click", purpose: "consent", frame: consent.key, path: consent.reading.consent! }, this.values);
@@ -170,6 +177,7 @@ class SignupRun {
   private valueFor(role: SignupRole, prefilled: string): string | null {
     switch (role) {
       case "email":
+      case "confirmEmail":
         return this.email ?? (prefilled || null);
       case "username":
         return this.username;
@@ -196,6 +204,9 @@ class SignupRun {
     if (emailField?.readOnly && emailField.value) this.email = emailField.value;
     if (emailField && !this.email) throw new LoginFlowError("signup_rejected", "the signup form asks for an email address and the request gave none");
     if (has("username") && !this.username) this.username = usernameFrom(this.email ?? undefined);
+    // The account signs in with what the form asked for: its email, else its username.
+    this.identifier = emailField ? this.email : has("username") ? this.username : this.email;
+    if (!this.identifier) throw new LoginFlowError("signup_rejected", "the signup form asks for neither an email address nor a username, and the request gave no email");
     if (this.passwordGenerated && has("password") && !this.rules) {
       this.rules = this.rulesFrom(passwordFacts);
       this.password = this.generate();
@@ -257,6 +268,8 @@ class SignupRun {
       this.step("tick the terms box");
     }
     const field = reading.fields.find((f) => f.role === "password") ?? reading.fields[0];
+    const password = reading.fields.find((f) => f.role === "password");
+    this.sentPassword = password ? { frame: key, path: password.path.join("\u0000") } : null;
     this.before ??= await snapshotSession(this.page.browserContext(), this.page, "");
     this.since ??= (await this.input.inbox?.mark()) ?? null;
     if (this.submits === 0) await this.options.beforeSubmit?.();
@@ -288,6 +301,10 @@ async function awaitSignupVerdict(run: SignupRun, page: Page, watch: PageWatch, 
   let unsettled = null as { message: string; at: number } | null;
   let successSeen = false;
   let loginOffered = 0;
+  let loginShown = 0;
+  let interstitials = 0;
+  // A refusal the site may repeat word for word after a resubmit: read again once the page changed.
+  const recheck = new Set<string>();
   const siteHost = new URL(input.signupUrl).hostname;
   const fromInbox = async (wanted: "code" | "link") => {
     if (!input.inbox) {
@@ -296,7 +313,8 @@ async function awaitSignupVerdict(run: SignupRun, page: Page, watch: PageWatch, 
     run.step(`wait for the confirmation ${wanted} by email`);
     return awaitVerification(input.inbox, wanted, run.since ?? (await input.inbox.mark()), siteHost, Math.min(input.inboxWaitMs ?? 120_000, deadline.remaining()), "confirmation");
   };
-  const resubmit = async (form: SignupScan) => {
+  const resubmit = async (form: SignupScan, refusal: string) => {
+    recheck.add(refusal);
     await run.fillAndSubmit(form);
     stopAt = until();
     successSeen = false;
@@ -310,7 +328,13 @@ async function awaitSignupVerdict(run: SignupRun, page: Page, watch: PageWatch, 
     const signals = mergeSignals(loginScans);
     const form = bestForm(signupScans);
     const verified = codeAnswered || linkOpened;
-    const fresh = [...new Set([...signupScans.flatMap((s) => s.reading.messages), ...signals.messages])].filter((m) => !seen.has(m));
+    for (const m of recheck) {
+      if (watch.documentStatus !== 0 || !signals.messages.includes(m)) {
+        seen.delete(m);
+        recheck.delete(m);
+      }
+    }
+    const fresh = signals.messages.filter((m) => !seen.has(m) && !PROGRESS.test(m));
     fresh.push(...watch.dialogs.splice(0));
     if (signals.captcha) throw new LoginFlowError("captcha_blocked", "the site asked for a CAPTCHA");
 
@@ -322,14 +346,15 @@ async function awaitSignupVerdict(run: SignupRun, page: Page, watch: PageWatch, 
         continue;
       }
       const kind = signupRefusalOf(message);
-      if (kind === "account_exists") throw new LoginFlowError("account_exists", message);
+      // Only the form shown again is a refusal: a page past it may say "registered" in a welcome.
+      if (kind === "account_exists" && form) throw new LoginFlowError("account_exists", message);
       if (kind === "username_taken" && form && run.username && usernameVariants < MAX_USERNAME_VARIANTS) {
         usernameVariants++;
         seen.add(message);
         const taken = run.username;
         run.username = usernameVariant(taken);
         run.step(`username taken; trying ${run.username}`);
-        await resubmit(form);
+        await resubmit(form, message);
         handled = true;
         break;
       }
@@ -338,7 +363,7 @@ async function awaitSignupVerdict(run: SignupRun, page: Page, watch: PageWatch, 
         seen.add(message);
         run.step("the site refused the generated password; generating one to its stated rules");
         await run.regeneratePassword(message);
-        await resubmit(form);
+        await resubmit(form, message);
         handled = true;
         break;
       }
@@ -380,11 +405,16 @@ async function awaitSignupVerdict(run: SignupRun, page: Page, watch: PageWatch, 
       const said = loginScans.flatMap((s) => s.reading.text.split(/\n+/)).map((t) => t.trim()).find((t) => EXPIRED.test(t) || /invalid/i.test(t));
       throw new LoginFlowError("verification_failed", `the site refused the confirmation link: ${said ?? `HTTP ${watch.documentStatus}`}`);
     } else if (signals.passwordShown) {
-      // The new account is to sign in on the login form the site shows now.
-      return { kind: "login", verified };
+      // The new account is to sign in on the login form the site shows now: another field than the one the
+      // signup went out with, on two polls (a signup form re-rendering is not a login form).
+      const login = loginScans.find((s) => s.reading.password);
+      const same = !!login && !!run.sentPassword && login.key === run.sentPassword.frame && login.reading.password!.join("\u0000") === run.sentPassword.path;
+      loginShown = !same && signupScans.length > 0 ? loginShown + 1 : 0;
+      if (loginShown >= 2) return { kind: "login", verified };
     } else {
       const interstitial = signals.interstitial;
-      if (interstitial && !signals.otpPrompt) {
+      if (interstitial && !signals.otpPrompt && interstitials < MAX_INTERSTITIALS) {
+        interstitials++;
         run.step("answer interstitial question");
         await performStep(page, { action: "click", purpose: "next", frame: interstitial.key, path: interstitial.reading.interstitial! }, { identifier: "", password: "", additionalFields: {} }).catch(() => false);
         stopAt = until();
@@ -424,33 +454,38 @@ export async function signup(page: Page, input: SignupInput, options: SignupOpti
   const watch = await PageWatch.attach(page, options.guard, input.signupUrl);
   const run = new SignupRun(page, input, options, watch);
   run.step("open signup page");
-  await watch.open(input.signupUrl, deadline, "signup page");
+  await watch.open(input.signupUrl, deadline, input.signupUrlIsSecret ? "invitation link" : "signup page", input.signupUrlIsSecret);
   const form = await run.findForm(deadline);
   await run.fillAndSubmit(form);
   watch.check();
   run.step("read verdict");
   const verdict = await awaitSignupVerdict(run, page, watch, input, deadline);
-  const identifier = run.email ?? run.username;
-  if (!identifier) throw new LoginFlowError("signup_rejected", "the signup form asked for neither an email address nor a username");
+  const identifier = run.identifier!;
   const account = { email: run.email, username: run.username, password: run.password, passwordGenerated: run.passwordGenerated, identifier };
+  // Where it signs in next time, without a query or fragment (a confirmation token); never an invitation link.
+  const fallback = run.loginLink ?? (input.signupUrlIsSecret ? new URL(input.signupUrl).origin : input.signupUrl);
+  const pageOnly = (url: string) => {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  };
 
   if (verdict.kind === "signed-in") {
     run.step("capture session");
     const session = await captureState(page.browserContext(), page, watch.visited, watch.documentOrigins);
-    return { ...account, session, loginUrl: run.loginLink ?? input.signupUrl, signedInBy: "signup" };
+    return { ...account, session, loginUrl: pageOnly(fallback), signedInBy: "signup" };
   }
   run.step("the site did not sign the new account in; logging in");
   const login = { loginUrl: page.url(), identifier, password: run.password, inbox: input.inbox, inboxWaitMs: input.inboxWaitMs };
   const loginOptions = { guard: options.guard, timeoutMs: deadline.remaining(), onStep: options.onStep };
   try {
     const result = await signInOnPage(page, watch, login, loginOptions, deadline);
-    return { ...account, session: result.session, loginUrl: result.loginPage, signedInBy: "login" };
+    return { ...account, session: result.session, loginUrl: pageOnly(result.loginPage), signedInBy: "login" };
   } catch (err) {
     // A page with nothing to sign in on: the signup page's own "Log in" link leads there.
     if (!(err instanceof LoginFlowError && err.code === "form_not_found" && run.loginLink)) throw err;
     run.step("open the login page");
     await watch.open(run.loginLink, deadline, "login page");
     const result = await signInOnPage(page, watch, { ...login, loginUrl: run.loginLink }, loginOptions, deadline);
-    return { ...account, session: result.session, loginUrl: result.loginPage, signedInBy: "login" };
+    return { ...account, session: result.session, loginUrl: pageOnly(result.loginPage), signedInBy: "login" };
   }
 }

@@ -8,6 +8,7 @@ import { signupInstant } from "./signup-instant";
 import { signupInvite } from "./signup-invite";
 import { signupLink } from "./signup-link";
 import { signupHints, signupRules } from "./signup-rules";
+import { signupUsername } from "./signup-username";
 
 export { Invitations } from "./invitations";
 export { SignupRegistry, type SignupRecord } from "./registry";
@@ -21,11 +22,13 @@ export const SIGNUP_CASES = [
   { name: "signup-rules", path: "/cases/signup-rules/signup", verification: null, signsIn: true },
   { name: "signup-hints", path: "/cases/signup-hints/signup", verification: null, signsIn: true },
   { name: "signup-invite", path: "/cases/signup-invite/join", verification: null, signsIn: true },
+  { name: "signup-username", path: "/cases/signup-username/signup", verification: null, signsIn: true },
 ] as const;
 
 export function createSignupRouters(accounts: Accounts, outbox: Outbox, registry: SignupRegistry, invitations: Invitations): Router[] {
   return [
     signupLink(accounts, outbox, registry), signupCode(accounts, outbox, registry), signupInstant(accounts, registry),
     signupRules(accounts, registry), signupHints(accounts, registry), signupInvite(accounts, registry, invitations),
+    signupUsername(accounts, registry),
   ];
 }
