@@ -164,7 +164,10 @@ describe("POST /v1/signup: invitations", () => {
     await expectSignedIn("signup-invite", res.body.cookies, invited);
     expect(await siteAccounts(invited)).toEqual([expect.objectContaining({ invitation: token, confirmed: true })]);
     const credential = await call("GET", `/v1/credentials/${res.body.credentialId}`, { key: tenant.key });
-    expect(credential.body.username).toBe(invited);
+    expect(credential.body).toMatchObject({ username: invited, loginUrl: `${sitesUrl()}/cases/signup-invite/login` });
+    // The link is a credential: it lives only in the job's encrypted input, never in a plain column.
+    const job = await database().prisma.authJob.findUniqueOrThrow({ where: { id: res.headers.get("x-job-id")! } });
+    expect(JSON.stringify([job, credential.body])).not.toContain(token);
   });
 
   it("types a token into the page's invitation field; a used token is the site's refusal", async () => {

@@ -107,7 +107,8 @@ export function createLoginProcessor(deps: LoginJobDeps) {
       signup(
         page,
         {
-          signupUrl,
+          signupUrl: secret.signup?.inviteLink ?? signupUrl,
+          signupUrlIsSecret: !!secret.signup?.inviteLink,
           email: secret.email,
           username: secret.signup?.username,
           password: secret.password,
@@ -241,11 +242,10 @@ export function createLoginProcessor(deps: LoginJobDeps) {
   async function settleSignup(orgId: string, credentialId: string, jobId: string, sessionId: string, input: SecretBundle, result: SignupResult): Promise<string> {
     const byEmail = result.identifier === result.email;
     const secret: SecretBundle = { method: "password", password: result.password, email: byEmail ? result.email! : undefined, inbox: input.inbox };
-    const settledId = await db.credentials.settleSignup(orgId, credentialId, { username: result.identifier, loginUrl: result.loginUrl, secret });
-    const row = await db.credentials.findMetadata(orgId, settledId);
+    const settled = await db.credentials.settleSignup(orgId, credentialId, { username: result.identifier, loginUrl: result.loginUrl, secret });
     const cacheKey = loginFingerprint(config.crypto.fingerprintKey, orgId, {
-      collectionId: row?.collection?.externalId,
-      siteOrigin: row?.siteOrigin ?? new URL(result.loginUrl).origin,
+      collectionId: settled.collectionExternalId,
+      siteOrigin: settled.siteOrigin,
       method: "password",
       identifier: result.identifier,
       password: result.password,

@@ -22,6 +22,11 @@ function canonicalJson(value: Record<string, unknown>): string {
  * decides which account the session belongs to. A different password gives a different key. The worker
  * computes it too, for a signup's session, so the next login or refresh of that account finds it.
  */
+/** A signup's single-flight key: identical concurrent signups (same org, site and account) share one job. */
+export function signupFingerprint(key: Buffer, orgId: string, signup: { collectionId?: string; siteOrigin: string; method: string; fields: Record<string, unknown> }): string {
+  return fingerprint(key, ["signup/v1", orgId, signup.collectionId ?? "", signup.siteOrigin, signup.method, canonicalJson(signup.fields)]);
+}
+
 export function loginFingerprint(key: Buffer, orgId: string, login: SessionIdentity): string {
   return fingerprint(key, [
     "login/v1",

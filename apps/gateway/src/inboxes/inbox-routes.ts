@@ -1,8 +1,8 @@
-import { randomBytes } from "node:crypto";
 import { Router, type Request } from "express";
 import { compileValidator, mailboxRequestSchema, type MailboxRequest, type MailboxResource, type PhoneNumberResource } from "@authsvc/contracts";
-import { AddressTakenError, type Database } from "@authsvc/db";
+import type { Database } from "@authsvc/db";
 import { ApiError } from "../http/api-error";
+import { allocateMailbox } from "./allocate-mailbox";
 
 const validateMailbox = compileValidator<MailboxRequest>(mailboxRequestSchema);
 const MAILBOX_ID = /^mbx_[0-9A-Za-z]{22}$/;
@@ -12,29 +12,6 @@ const RESERVED_LOCAL_PARTS = new Set([
   "abuse", "admin", "administrator", "hostmaster", "info", "mailer-daemon", "noc", "no-reply", "noreply",
   "postmaster", "root", "security", "ssladmin", "ssl-admin", "support", "webmaster", "www",
 ]);
-
-/** `agent-` and 12 random base-36 characters: about 62 bits, unguessable by a site that saw another address. */
-function randomLocalPart(): string {
-  const n = randomBytes(8).readBigUInt64BE();
-  return `agent-${n.toString(36).padStart(13, "0").slice(-12)}`;
-}
-
-/**
- * A new mailbox of the org: the chosen local part, or a random one (retried on the unlikely collision).
- * A chosen address that is taken, now or before, is the caller's to change (409).
- */
-export async function allocateMailbox(db: Database, orgId: string, mailDomain: string, options: { localPart?: string; label?: string } = {}) {
-  for (let attempt = 0; ; attempt++) {
-    const address = `${(options.localPart ?? randomLocalPart()).toLowerCase()}@${mailDomain}`;
-    try {
-      return await db.mailboxes.create(orgId, address, options.label);
-    } catch (err) {
-      if (!(err instanceof AddressTakenError)) throw err;
-      // Deleted addresses stay taken, so nobody receives mail meant for their first owner.
-      if (options.localPart || attempt >= 2) throw new ApiError("conflict", `The address ${address} is taken (or was used before).`);
-    }
-  }
-}
 
 const mailboxResource = (m: { id: string; address: string; label: string | null; createdAt: Date }): MailboxResource => ({
   id: m.id,

@@ -2,13 +2,13 @@ import type { Queue } from "bullmq";
 import type { TargetGuard } from "@authsvc/browser";
 import type { Config } from "@authsvc/config";
 import { isErrorCode, SUPPORTED_LOGIN_METHODS, type JobResource, type LoginMethod, type SessionResponse, type SignupAccount, type SignupResponse } from "@authsvc/contracts";
-import { fingerprint, newId } from "@authsvc/crypto";
+import { newId } from "@authsvc/crypto";
 import type { Database, NewAuthJob, SecretBundle } from "@authsvc/db";
-import { enqueueLogin, flightTtlMs, loginFingerprint, type AuthJobPayload, type JobWaiter, type SessionCache, type SingleFlight } from "@authsvc/queue";
+import { enqueueLogin, flightTtlMs, loginFingerprint, signupFingerprint, type AuthJobPayload, type JobWaiter, type SessionCache, type SingleFlight } from "@authsvc/queue";
 import { ApiError } from "../http/api-error";
 import type { LoginCommand } from "./parse-login-request";
 import { sessionExpiresAt } from "../credentials/session-expires-at";
-import { allocateMailbox } from "../inboxes/inbox-routes";
+import { allocateMailbox } from "../inboxes/allocate-mailbox";
 import type { SignupCommand } from "../signup/parse-signup-request";
 
 export interface LoginServiceDeps {
@@ -93,7 +93,7 @@ export class LoginService {
    */
   async signup(orgId: string, cmd: SignupCommand, waitMs: number, requestId: string): Promise<LoginAnswer> {
     const { db, guard, config } = this.deps;
-    for (const url of new Set([cmd.signupUrl, cmd.siteOrigin])) {
+    for (const url of new Set([cmd.signupUrl, cmd.inviteLink ?? cmd.signupUrl])) {
       const verdict = await guard.check(url);
       if (!verdict.allowed) throw new ApiError(verdict.code, `Target refused: ${verdict.reason}.`);
     }
@@ -112,10 +112,12 @@ export class LoginService {
         ]);
       }
     }
-    const fp = fingerprint(config.crypto.fingerprintKey, [
-      "signup/v1", orgId, cmd.collectionId ?? "", cmd.siteOrigin, cmd.signupUrl, cmd.method, email ?? "", cmd.username ?? "", cmd.password ?? "",
-      cmd.name ?? "", cmd.inviteToken ?? "", JSON.stringify(Object.entries(cmd.additionalFields ?? {}).sort()),
-    ]);
+    const fp = signupFingerprint(config.crypto.fingerprintKey, orgId, {
+      collectionId: cmd.collectionId,
+      siteOrigin: cmd.siteOrigin,
+      method: cmd.method,
+      fields: { url: cmd.signupUrl, email, username: cmd.username, password: cmd.password, name: cmd.name, invite: cmd.inviteToken ?? cmd.inviteLink, extra: cmd.additionalFields },
+    });
     const jobId = await this.startJob(orgId, fp, requestId, {
       kind: "signup",
       method: cmd.method,
@@ -129,7 +131,7 @@ export class LoginService {
         password: cmd.password,
         additionalFields: cmd.additionalFields,
         inbox,
-        signup: { username: cmd.username, name: cmd.name, inviteToken: cmd.inviteToken },
+        signup: { username: cmd.username, name: cmd.name, inviteToken: cmd.inviteToken, inviteLink: cmd.inviteLink },
       },
     });
     return this.answer(orgId, jobId, waitMs);

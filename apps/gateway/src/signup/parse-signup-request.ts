@@ -5,8 +5,10 @@ const validate = compileValidator<SignupRequest>(signupRequestSchema);
 
 export interface SignupCommand {
   method: Exclude<SignupMethod, "oauth">;
-  /** Where the browser starts: the signup page, or the invitation link. */
+  /** The signup page (`domain`). */
   signupUrl: string;
+  /** An invitation link: opened instead of the signup page, and kept only encrypted (it is a credential). */
+  inviteLink?: string;
   /** The site the credential belongs to: the origin of `domain`. */
   siteOrigin: string;
   email?: string;
@@ -56,7 +58,8 @@ export function parseSignupRequest(body: unknown): SignupCommand {
   const inviteLink = req.invite_token && /^https?:\/\//i.test(req.invite_token) ? httpUrl(req.invite_token, "/invite_token") : null;
   return {
     method,
-    signupUrl: (inviteLink ?? domain).toString(),
+    signupUrl: domain.toString(),
+    inviteLink: inviteLink?.toString(),
     siteOrigin: domain.origin,
     email: cred.email?.toLowerCase(),
     username: cred.username,

@@ -23,8 +23,10 @@ export interface SecretBundle {
   signup?: {
     username?: string;
     name?: string;
-    /** An invitation token typed into the page (an invitation link is the job's URL instead). */
+    /** An invitation token typed into the page. */
     inviteToken?: string;
+    /** An invitation link, opened instead of the signup page: a secret, so never in a plain column. */
+    inviteLink?: string;
   };
 }
 
@@ -147,7 +149,20 @@ export class Credentials {
    * has a credential with that identity (a login tried before the account existed), that one is kept: the
    * signup's job and session move to it and the signup's own row goes.
    */
-  async settleSignup(orgId: string, id: string, settled: { username: string; loginUrl: string; secret: SecretBundle }): Promise<string> {
+  async settleSignup(orgId: string, id: string, settled: { username: string; loginUrl: string; secret: SecretBundle }) {
+    // The secret goes on the signup's own row first: whatever happens next, the new account's password is kept.
+    await this.recordSuccess(orgId, id, settled.secret, settled.loginUrl);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.mergeSignup(orgId, id, settled);
+      } catch (err) {
+        // A login created a row with the settled identity between our read and write: merge into it.
+        if (!isUniqueViolation(err) || attempt > 0) throw err;
+      }
+    }
+  }
+
+  private mergeSignup(orgId: string, id: string, settled: { username: string; loginUrl: string; secret: SecretBundle }) {
     return this.prisma.$transaction(async (tx) => {
       const row = await tx.credential.findFirstOrThrow({ where: { id, orgId } });
       const other = await tx.credential.findFirst({
@@ -169,7 +184,8 @@ export class Credentials {
           lastErrorCode: null,
         },
       });
-      return keep;
+      const collection = row.collectionId ? await tx.collection.findUnique({ where: { id: row.collectionId }, select: { externalId: true } }) : null;
+      return { id: keep, siteOrigin: row.siteOrigin, collectionExternalId: collection?.externalId };
     });
   }
 
