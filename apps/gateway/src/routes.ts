@@ -1,9 +1,10 @@
-import { Router } from "express";
+import { Router, type Request } from "express";
 import { ApiError } from "./http/api-error";
 import type { GatewayMetrics } from "./http/metrics";
 import type { LoginService } from "./login/login-service";
 import { parseLoginRequest } from "./login/parse-login-request";
 import { preferredWaitMs } from "./login/prefer-wait";
+import { countedAnswer, pendingOrSession } from "./login/send-answer";
 import { parseSignupRequest } from "./signup/parse-signup-request";
 import type { SignupResponse } from "@authsvc/contracts";
 
@@ -12,41 +13,21 @@ const JOB_ID = /^job_[0-9A-Za-z]{22}$/;
 export function apiRoutes(logins: LoginService, maxWaitMs: number, metrics: GatewayMetrics): Router {
   const r = Router();
 
+  const waitOf = (req: Request) => preferredWaitMs(req.get("prefer"), maxWaitMs);
+
   r.post("/login", async (req, res) => {
-    let answer;
-    try {
-      const cmd = parseLoginRequest(req.body);
-      answer = await logins.login(res.locals.orgId as string, cmd, preferredWaitMs(req.get("prefer"), maxWaitMs), res.locals.requestId as string);
-    } catch (err) {
-      metrics.logins.inc({ answer: err instanceof ApiError ? err.code : "internal_error" });
-      throw err;
-    }
-    metrics.logins.inc({ answer: answer.kind === "pending" ? "pending" : answer.source });
-    if (answer.kind === "pending") {
-      res.status(202).location(`${req.baseUrl}/jobs/${answer.job.jobId}`).set("X-Job-Id", answer.job.jobId).json(answer.job);
-      return;
-    }
-    res.set("X-Auth-Cache", answer.source === "cache" ? "hit" : "miss");
-    if (answer.jobId) res.set("X-Job-Id", answer.jobId);
-    res.status(200).json(answer.session);
+    const answer = await countedAnswer(metrics, () => logins.login(res.locals.orgId as string, parseLoginRequest(req.body), waitOf(req), res.locals.requestId as string));
+    const done = pendingOrSession(req, res, answer);
+    if (!done) return;
+    res.set("X-Auth-Cache", done.source === "cache" ? "hit" : "miss");
+    res.status(200).json(done.session);
   });
 
   r.post("/signup", async (req, res) => {
-    let answer;
-    try {
-      const cmd = parseSignupRequest(req.body);
-      answer = await logins.signup(res.locals.orgId as string, cmd, preferredWaitMs(req.get("prefer"), maxWaitMs), res.locals.requestId as string);
-    } catch (err) {
-      metrics.logins.inc({ answer: err instanceof ApiError ? err.code : "internal_error" });
-      throw err;
-    }
-    metrics.logins.inc({ answer: answer.kind === "pending" ? "pending" : "signup" });
-    if (answer.kind === "pending") {
-      res.status(202).location(`${req.baseUrl}/jobs/${answer.job.jobId}`).set("X-Job-Id", answer.job.jobId).json(answer.job);
-      return;
-    }
-    const created = answer.session as SignupResponse;
-    if (answer.jobId) res.set("X-Job-Id", answer.jobId);
+    const answer = await countedAnswer(metrics, () => logins.signup(res.locals.orgId as string, parseSignupRequest(req.body), waitOf(req), res.locals.requestId as string), "signup");
+    const done = pendingOrSession(req, res, answer);
+    if (!done) return;
+    const created = done.session as SignupResponse;
     res.status(201).location(`${req.baseUrl}/credentials/${created.credentialId}`).json(created);
   });
 

@@ -1,3 +1,5 @@
+import { collectionIdSchema, targetUrlSchema } from "./request-parts";
+
 /** Stored credentials, as the API shows them: metadata only, never a secret. */
 export interface CredentialResource {
   credentialId: string;
@@ -27,8 +29,8 @@ export const refreshRequestSchema = {
   additionalProperties: false,
   properties: {
     credentialId: { type: "string", pattern: "^cred_[0-9A-Za-z]{22}$" },
-    domain: { type: "string", minLength: 1, maxLength: 2048, format: "uri", pattern: "^[hH][tT][tT][pP][sS]?://" },
+    domain: targetUrlSchema,
     username: { type: "string", minLength: 1, maxLength: 320 },
-    collectionId: { type: "string", minLength: 1, maxLength: 128, pattern: "^[^\\u0000-\\u001f\\u007f]+$" },
+    collectionId: collectionIdSchema,
   },
 } as const;

@@ -1,3 +1,5 @@
+import { additionalFieldsSchema, collectionIdSchema, targetUrlSchema } from "./request-parts";
+
 /** Methods the schema accepts (spec §4.1); which of them run today is `SUPPORTED_LOGIN_METHODS`. */
 export const LOGIN_METHODS = ["password", "oauth_google", "oauth_github", "magic_link", "otp_email", "otp_sms", "totp"] as const;
 export type LoginMethod = (typeof LOGIN_METHODS)[number];
@@ -29,8 +31,6 @@ export interface LoginRequest {
 }
 
 const method = { type: "string", enum: LOGIN_METHODS };
-// No control characters in ids and names that end up in keys and logs.
-const printable = "^[^\\u0000-\\u001f\\u007f]+$";
 
 export const loginRequestSchema = {
   $id: "LoginRequest",
@@ -49,18 +49,11 @@ export const loginRequestSchema = {
         phone: { type: "string", pattern: "^\\+[1-9][0-9]{7,14}$" },
       },
     },
-    domain: { type: "string", minLength: 1, maxLength: 2048, format: "uri", pattern: "^[hH][tT][tT][pP][sS]?://" },
+    domain: targetUrlSchema,
     login_method: method,
     loginMethod: method,
-    collectionId: { type: "string", minLength: 1, maxLength: 128, pattern: printable },
-    additionalFields: {
-      type: "object",
-      maxProperties: 32,
-      propertyNames: { minLength: 1, maxLength: 128, pattern: printable },
-      additionalProperties: {
-        anyOf: [{ type: "string", maxLength: 1024 }, { type: "number" }, { type: "boolean" }],
-      },
-    },
+    collectionId: collectionIdSchema,
+    additionalFields: additionalFieldsSchema,
     useCache: { type: "boolean" },
   },
 } as const;

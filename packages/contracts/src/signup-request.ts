@@ -1,3 +1,4 @@
+import { additionalFieldsSchema, collectionIdSchema, printable, targetUrlSchema } from "./request-parts";
 import type { SessionResponse } from "./session";
 
 /** Methods the schema accepts (spec §4.2); `oauth` answers 501 until OAuth lands. */
@@ -44,8 +45,6 @@ export interface SignupResponse extends SessionResponse {
   account: SignupAccount;
 }
 
-const printable = "^[^\\u0000-\\u001f\\u007f]+$";
-
 export const signupRequestSchema = {
   $id: "SignupRequest",
   type: "object",
@@ -53,7 +52,7 @@ export const signupRequestSchema = {
   required: ["signup_method", "domain"],
   properties: {
     signup_method: { type: "string", enum: SIGNUP_METHODS },
-    domain: { type: "string", minLength: 1, maxLength: 2048, format: "uri", pattern: "^[hH][tT][tT][pP][sS]?://" },
+    domain: targetUrlSchema,
     cred: {
       type: "object",
       additionalProperties: false,
@@ -65,15 +64,8 @@ export const signupRequestSchema = {
       },
     },
     invite_token: { type: "string", minLength: 1, maxLength: 4096, pattern: printable },
-    collectionId: { type: "string", minLength: 1, maxLength: 128, pattern: printable },
-    additionalFields: {
-      type: "object",
-      maxProperties: 32,
-      propertyNames: { minLength: 1, maxLength: 128, pattern: printable },
-      additionalProperties: {
-        anyOf: [{ type: "string", maxLength: 1024 }, { type: "number" }, { type: "boolean" }],
-      },
-    },
+    collectionId: collectionIdSchema,
+    additionalFields: additionalFieldsSchema,
     allocateMailbox: { type: "boolean" },
   },
 } as const;

@@ -6,6 +6,7 @@ import { ApiError } from "../http/api-error";
 import type { GatewayMetrics } from "../http/metrics";
 import type { LoginService } from "../login/login-service";
 import { preferredWaitMs } from "../login/prefer-wait";
+import { countedAnswer, pendingOrSession } from "../login/send-answer";
 import { sessionExpiresAt } from "./session-expires-at";
 
 const validateRefresh = compileValidator<RefreshRequest>(refreshRequestSchema);
@@ -74,21 +75,11 @@ export function credentialRoutes(db: Database, cache: SessionCache, logins: Logi
       ? await db.credentials.findMetadata(orgId, body.credentialId)
       : await db.credentials.findByIdentity(orgId, { siteOrigin: new URL(body.domain!).origin, username: body.username!, collectionExternalId: body.collectionId });
     if (!row) throw new ApiError("not_found", "No such credential.");
-    let answer;
-    try {
-      answer = await logins.refresh(orgId, row.id, preferredWaitMs(req.get("prefer"), maxWaitMs), res.locals.requestId as string);
-    } catch (err) {
-      metrics.logins.inc({ answer: err instanceof ApiError ? err.code : "internal_error" });
-      throw err;
-    }
-    metrics.logins.inc({ answer: answer.kind === "pending" ? "pending" : "refresh" });
-    if (answer.kind === "pending") {
-      res.status(202).location(`${req.baseUrl}/jobs/${answer.job.jobId}`).set("X-Job-Id", answer.job.jobId).json(answer.job);
-      return;
-    }
-    if (answer.jobId) res.set("X-Job-Id", answer.jobId);
-    const expiresAt = sessionExpiresAt(answer.session);
-    res.status(200).json({ ...answer.session, credentialId: row.id, ...(expiresAt ? { expiresAt } : {}) });
+    const answer = await countedAnswer(metrics, () => logins.refresh(orgId, row.id, preferredWaitMs(req.get("prefer"), maxWaitMs), res.locals.requestId as string), "refresh");
+    const done = pendingOrSession(req, res, answer);
+    if (!done) return;
+    const expiresAt = sessionExpiresAt(done.session);
+    res.status(200).json({ ...done.session, credentialId: row.id, ...(expiresAt ? { expiresAt } : {}) });
   });
 
   return r;

@@ -1,0 +1,19 @@
+/** Pieces the request schemas share, so login, signup and refresh accept the same values the same way. */
+
+// No control characters in ids and names that end up in keys and logs.
+export const printable = "^[^\\u0000-\\u001f\\u007f]+$";
+
+/** The target page: an http(s) URL. */
+export const targetUrlSchema = { type: "string", minLength: 1, maxLength: 2048, format: "uri", pattern: "^[hH][tT][tT][pP][sS]?://" } as const;
+
+export const collectionIdSchema = { type: "string", minLength: 1, maxLength: 128, pattern: printable } as const;
+
+/** Extra form values, matched to fields by label: strings, numbers or booleans, 32 at most. */
+export const additionalFieldsSchema = {
+  type: "object",
+  maxProperties: 32,
+  propertyNames: { minLength: 1, maxLength: 128, pattern: printable },
+  additionalProperties: {
+    anyOf: [{ type: "string", maxLength: 1024 }, { type: "number" }, { type: "boolean" }],
+  },
+} as const;
