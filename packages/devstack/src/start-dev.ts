@@ -64,6 +64,10 @@ async function main(): Promise<void> {
      -d '{"domain":"${stack.sites.url}/cases/email-code/login","login_method":"otp_email","cred":{"email":"<address>"}}'
    (mail-in takes mail for @${mailDomain} on smtp://${stack.smtp.host}:${stack.smtp.port})
 
+ Sign up on a demo site: a new mailbox, the emailed 6-digit code answered, a generated password stored.
+   curl -s ${stack.gatewayUrl}/v1/signup -H 'Authorization: Bearer ${key}' -H 'Content-Type: application/json' \\
+     -d '{"domain":"${stack.sites.url}/cases/signup-code/signup","signup_method":"email","allocateMailbox":true}'
+
  More keys: pnpm cli org create <name>; pnpm cli key create --org <id>.  Stop: Ctrl-C.
 ──────────────────────────────────────────────────────────────────────────────
 `);
