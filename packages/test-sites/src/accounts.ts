@@ -53,6 +53,12 @@ export class Accounts {
     return password !== "" && this.users.get(username) === password ? "ok" : "wrong";
   }
 
+  /** The user with this password, for pages that ask for a password only (a site password, a router). */
+  userWithPassword(password: string): string | undefined {
+    for (const [username, pw] of this.users) if (pw === password && password !== "") return username;
+    return undefined;
+  }
+
   /** Counts a login attempt that has no password (a code or link was asked for). */
   noteAttempt(site: string, username: string): void {
     const key = `${site}\n${username}`;

@@ -131,3 +131,28 @@ describe("passwordLogin against fixture sites", () => {
     expect(sites.accounts.attemptsFor("flow-user").classic).toBe(5); // the classic, notice and stale-flow logins above
   });
 });
+
+describe("password-only logins", () => {
+  beforeAll(() => sites.accounts.addUser("gate-user", "gate-pass-7"));
+  const gate = () => `${sites.url}/cases/password-gate/login`;
+
+  it("fills only the password on a page that asks for nothing else, with or without a username given", async () => {
+    for (const identifier of ["", "gate-user"]) {
+      const state = await host.withPage((page) => login(page, { loginUrl: gate(), identifier, password: "gate-pass-7" }));
+      expect(state.cookies.some((c) => c.name === "password_gate_sid")).toBe(true);
+    }
+  });
+
+  it("answers a wrong site password with invalid_credentials", async () => {
+    const err = await failureOf(host.withPage((page) => login(page, { loginUrl: gate(), identifier: "", password: "not-it" })));
+    expect([err.code, err.message]).toEqual(["invalid_credentials", "Incorrect password."]);
+  });
+
+  it("sends nothing to a page that asks for a username when the request gave none", async () => {
+    for (const path of ["/cases/german-form/login", "/cases/two-page/login"]) {
+      const err = await failureOf(host.withPage((page) => login(page, { loginUrl: `${sites.url}${path}`, identifier: "", password: "gate-pass-7" })));
+      expect([err.code, err.message]).toEqual(["form_not_found", "the page asks for a username or email and the request gave none"]);
+    }
+    expect(sites.accounts.attemptsFor("gate-user")).toEqual({ "password-gate": 2 });
+  });
+});

@@ -12,6 +12,7 @@ import { type FrameScan, mergeSignals, scanPage } from "./scan-page";
 
 export interface PasswordLoginInput {
   loginUrl: string;
+  /** Empty for a password-only login: then only a page without an identifier field is filled. */
   identifier: string;
   /** Absent for sites that take only the email (or phone) and send a code or link. */
   password?: string;
@@ -110,6 +111,11 @@ class LoginRun {
     return this.values.password !== "";
   }
 
+  /** A password-only login (a site password, a router) may come without a username. */
+  private get hasIdentifier(): boolean {
+    return this.values.identifier !== "";
+  }
+
   /**
    * Whether a learned flow can be tried: it fills exactly the extra fields this request brings, and types
    * a password only when the request has one.
@@ -175,8 +181,11 @@ class LoginRun {
         if (!this.hasPassword) {
           throw new LoginFlowError("form_not_found", "the page asks for a password and the request gave none; this method needs a page that sends a code or link");
         }
+        // A password sent without the username the form asks for would only come back as a wrong password.
+        if (login.reading.identifier && !this.hasIdentifier) throw missingIdentifier();
         return this.fillAndSubmit(login, scans);
       }
+      if (identifierOnly && !this.hasIdentifier) throw missingIdentifier();
       // Email (or phone) only, and no password to give: this form asks the site to send a code or link.
       if (identifierOnly && !this.hasPassword) return this.fillAndSubmit(identifierOnly, scans);
       if (identifierOnly) {
@@ -254,6 +263,8 @@ class LoginRun {
     }
   }
 }
+
+const missingIdentifier = () => new LoginFlowError("form_not_found", "the page asks for a username or email and the request gave none");
 
 /** Types a fresh code into the prompt and sends it (by its button, or Enter in the last box). */
 export async function answerOtp(page: Page, prompt: FrameScan, source: () => Promise<string>, step: (name: string) => void): Promise<void> {

@@ -49,9 +49,12 @@ export function readFrameInPage(identifier: string, extraKeys: string[]): FrameR
     user: /user|login|e-?mail|identifier|account|benutzer|nutzer|anmeldename|courriel|identifiant|utilisateur|usuario|correo|usu[aá]rio|utente|gebruiker/i,
     password: /pass|pwd|kennwort|passwort|contrase[nñ]a|mot.?de.?passe|senha|parola.?d|wachtwoord/i,
     search: /search|query|suche|recherche|buscar|pesquis|cerca|zoek/i,
+    // Site-specific identifiers: customer, member, contract or account numbers and IDs.
+    accountNumber: /\b(id|no|nr|num|number|lid)\b|nummer|n[uú]mero|n[º°]|customer|client|member|contract|kunde|mitglied|vertrag|contrat|adh[ée]rent|socio|contrato|cliente|klant/i,
     newsletter: /newsletter|subscribe|abonnieren|abonner|suscrib|inscrever|iscriviti|nieuwsbrief/i,
     signup: /sign ?up|register|create (an |your )?account|registrieren|konto erstellen|s.inscrire|cr[ée]er un compte|reg[ií]str|crear cuenta|criar conta|crea(re)? (un )?account|registreren|account aanmaken/i,
     submit: /log ?in|sign ?in|continue|next|submit|anmelden|einloggen|weiter|connexion|se connecter|continuer|suivant|iniciar|entrar|acceder|continuar|siguiente|pr[oó]ximo|accedi|entra|continua|avanti|inloggen|doorgaan|volgende/i,
+    next: /continue|next|weiter|fortfahren|suivant|continuer|siguiente|continuar|pr[oó]ximo|avan[cç]ar|avanti|continua|volgende|doorgaan|verder/i,
     notSubmit: /sign ?up|register|forgot|reset|create|show|hide|google|facebook|apple|microsoft|github|sso|passkey|cancel|back/i,
     opener: /^(log ?in|sign ?in|login|log ?on|my account|anmelden|einloggen|connexion|se connecter|iniciar ses[ií]on|entrar|acceder|accedi|inloggen|aanmelden)\b/i,
     remember: /remember|keep me|stay signed|angemeldet bleiben|merken|souvenir|rester connect|recordar|mantener|lembrar|manter|ricorda|onthoud|ingelogd blijven/i,
@@ -85,8 +88,9 @@ export function readFrameInPage(identifier: string, extraKeys: string[]): FrameR
   // An empty read-only field is an anti-autofill trick (read-only until focused); a filled one is shown, not asked.
   const fillable = (el: HTMLInputElement) => visible(el) && !el.disabled && (!el.readOnly || el.value === "");
   const text = (el: Element) => (el.textContent ?? "").replace(/\s+/g, " ").trim();
+  // An image button or a link around an image says what it does in its alt text.
   const controlText = (el: Element) =>
-    [text(el), (el as HTMLInputElement).value, el.getAttribute("aria-label"), el.getAttribute("title")]
+    [text(el), (el as HTMLInputElement).value, el.getAttribute("aria-label"), el.getAttribute("title"), el.getAttribute("alt"), el.querySelector("img[alt]")?.getAttribute("alt")]
       .filter((t) => typeof t === "string" && t.length > 0)
       .join(" ")
       .slice(0, 200);
@@ -187,10 +191,11 @@ export function readFrameInPage(identifier: string, extraKeys: string[]): FrameR
     return s;
   });
 
+  // Account and contract numbers come in search, telephone and number fields too.
   const textual = inputs.filter(
     (el) =>
       fillable(el) &&
-      ["text", "email", "tel", ""].includes(el.type) &&
+      ["text", "email", "tel", "search", "number", ""].includes(el.type) &&
       el !== password &&
       !passwordCandidates.includes(el) &&
       !isOtp(el) &&
@@ -205,7 +210,9 @@ export function readFrameInPage(identifier: string, extraKeys: string[]): FrameR
     // A login by phone number (SMS codes): the phone field is the identifier.
     if (byPhone && (/\btel\b/.test(el.autocomplete) || el.type === "tel")) s += 6;
     if (words.user.test(desc)) s += 4;
-    if (words.search.test(desc) || el.type === "search") s -= 10;
+    else if (words.accountNumber.test(desc)) s += 2;
+    if (words.search.test(desc)) s -= 10;
+    else if (el.type === "search") s -= 3;
     if (words.newsletter.test(`${desc} ${contextText(el)}`)) s -= 8;
     if (el.autocomplete === "off" && el.tabIndex < 0) s -= 10; // a trap for bots
     if (anchor) {
@@ -220,10 +227,24 @@ export function readFrameInPage(identifier: string, extraKeys: string[]): FrameR
     // The closest fillable text field before the password wins a tie: that is where people put it.
     const before = textual.filter((el) => el.compareDocumentPosition(password) & Node.DOCUMENT_POSITION_FOLLOWING);
     const closest = before[before.length - 1];
-    identifierEl = best(textual, (el) => identifierScore(el, password) + (el === closest ? 2 : 0), 1);
+    const score = (el: HTMLInputElement) => identifierScore(el, password) + (el === closest ? 2 : 0);
+    // A field of the password's own form, before it, beats any field of another form, whatever its words.
+    const form = formOf(password);
+    const ownForm = form ? before.filter((el) => formOf(el) === form) : [];
+    identifierEl = best(ownForm, score, 1) ?? best(textual, score, 1);
   } else {
-    // Without a password field, only a field that says it wants a username or email starts a login.
+    // Without a password field, a field that says it wants a username or email starts a login; so does
+    // one that hints at it (a word, type=email) when it is the only text field beside a Next/Continue control.
     identifierEl = best(textual, (el) => identifierScore(el, null), 6);
+    const hinted = identifierEl ? null : best(textual, (el) => identifierScore(el, null), 3);
+    let scope: Element | null = hinted && formOf(hinted);
+    for (let up = 0, n = hinted?.parentElement ?? null; !scope && n && up < 4; up++, n = n.parentElement) {
+      if (clickables.some((c) => n!.contains(c) && visible(c))) scope = n;
+    }
+    const lone = !!scope && textual.filter((el) => scope!.contains(el)).length === 1;
+    if (lone && clickables.some((c) => scope!.contains(c) && visible(c) && words.next.test(controlText(c)) && !words.notSubmit.test(controlText(c)))) {
+      identifierEl = hinted;
+    }
   }
   const anchor: Element | null = password ?? identifierEl;
 
@@ -232,13 +253,30 @@ export function readFrameInPage(identifier: string, extraKeys: string[]): FrameR
   if (anchor) {
     const form = formOf(anchor);
     const inScope = (el: Element) => (form ? formOf(el) === form || form.contains(el) : true);
-    submit = best(clickables.filter((el) => visible(el) && inScope(el)), (el) => {
+    // Styled text that acts as the button: short words, a click handler or a pointer, nothing clickable inside.
+    const styledText = all.filter(
+      (el) =>
+        !clickables.includes(el) &&
+        !(el instanceof HTMLLabelElement) &&
+        el.childElementCount <= 2 &&
+        (el.textContent ?? "").length <= 60 &&
+        inScope(el) &&
+        words.submit.test(text(el)) &&
+        !el.querySelector("a, button, input, select, textarea, [role=button]") &&
+        (el.hasAttribute("onclick") || el.hasAttribute("tabindex") || getComputedStyle(el).cursor === "pointer") &&
+        visible(el),
+    );
+    submit = best([...clickables.filter((el) => visible(el) && inScope(el)), ...styledText], (el) => {
       const t = controlText(el);
+      // ASP.NET names its buttons in id and name ("ctl00$Main$btnLogin") and may show only an image.
+      const named = `${el.id} ${el.getAttribute("name") ?? ""}`;
+      const postback = el instanceof HTMLAnchorElement && /^javascript:/i.test(el.getAttribute("href") ?? "");
       let s = 0;
-      if ((el as HTMLButtonElement).type === "submit" && !(el instanceof HTMLAnchorElement) && el.tagName !== "DIV") s += 3;
+      if (["submit", "image"].includes((el as HTMLButtonElement).type) && !(el instanceof HTMLAnchorElement) && el.tagName !== "DIV") s += 3;
       if (words.submit.test(t)) s += 4;
-      if (words.notSubmit.test(t)) s -= 8;
-      if (el instanceof HTMLAnchorElement && !(el.getAttribute("role") === "button")) s -= 2;
+      else if (words.submit.test(named)) s += 3;
+      if (words.notSubmit.test(t) || words.notSubmit.test(named)) s -= 8;
+      if (el instanceof HTMLAnchorElement && !(el.getAttribute("role") === "button") && !postback) s -= 2;
       if (anchor.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) s += 1;
       else s -= 3;
       if (!form) {

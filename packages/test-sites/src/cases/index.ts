@@ -14,6 +14,8 @@ import { cookieBanner } from "./cookie-banner";
 import { enterOnly } from "./enter-only";
 import { germanForm } from "./german-form";
 import { honeypot } from "./honeypot";
+import { IDENTIFIER_FIELD_CASES, identifierFields } from "./identifier-fields";
+import { IDENTIFIER_FIRST_CASES, identifierFirstSteps } from "./identifier-first";
 import { idpRedirect } from "./idp-redirect";
 import { iframeCrossOrigin } from "./iframe-cross-origin";
 import { iframeSameOrigin } from "./iframe-same-origin";
@@ -25,6 +27,7 @@ import { lockedAccount } from "./locked-account";
 import { modalLogin } from "./modal-login";
 import { newsletterBeside } from "./newsletter-beside";
 import { otpPrompt, totpSplit } from "./otp-prompt";
+import { passwordGate } from "./password-gate";
 import { passwordToggle } from "./password-toggle";
 import { redesign } from "./redesign";
 import { rememberMe } from "./remember-me";
@@ -32,6 +35,7 @@ import { revealPassword } from "./reveal-password";
 import { roleButtonSubmit } from "./role-button-submit";
 import { severalForms } from "./several-forms";
 import { shadowRoot } from "./shadow-root";
+import { SUBMIT_CONTROL_CASES, submitControls } from "./submit-controls";
 import { rememberDevice, staySignedIn } from "./stay-signed-in";
 import { twoPage } from "./two-page";
 import { emailCode, magicLink, passwordEmailCode, smsCode } from "./sent-codes";
@@ -55,7 +59,8 @@ export function caseRouters(accounts: Accounts, redesignVersion: () => number, o
     passwordToggle(accounts), lockedAccount(accounts), captcha(accounts), otpPrompt(accounts), idpRedirect(accounts),
     apiSubdomain(accounts), ...localizedForms(accounts), redesign(accounts, redesignVersion), alertDialog(accounts),
     plainTextLockout(accounts), emailConfirmation(accounts), busyDashboard(accounts), readonlyUntilFocus(accounts),
-    disabledSubmit(accounts), totpSplit(accounts),
+    disabledSubmit(accounts), totpSplit(accounts), ...identifierFields(accounts), ...submitControls(accounts),
+    ...identifierFirstSteps(accounts), passwordGate(accounts),
   ];
 }
 
@@ -133,6 +138,11 @@ export const LOGIN_CASES: LoginCase[] = [
   standard("password-toggle"),
   standard("redesign"),
   ...LOCALIZED_CASES.map((name) => standard(name)),
+  ...IDENTIFIER_FIELD_CASES.map((name) => standard(name)),
+  ...SUBMIT_CONTROL_CASES.map((name) => standard(name)),
+  ...IDENTIFIER_FIRST_CASES.map((name) => standard(name)),
+  // No identifier field: the site cannot tell whose wrong password it was, so no attempt is counted per user.
+  standard("password-gate", { wrongPassword: undefined }),
   standard("idp-redirect", {
     session: {
       cookie: sessionCookie("idp-redirect"),

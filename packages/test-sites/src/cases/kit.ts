@@ -45,6 +45,11 @@ export function formCase(
   options: {
     fields?: { user: string; pass: string };
     messages?: { wrong: string; locked: string };
+    /** Which account the post is for, when the form has no identifier field (default: the `user` field). */
+    identify?: (body: Record<string, string>) => string;
+    /** Whether the post came from the login control; any other post (a page-wide form's search button,
+     * Enter without the control's script) shows the page again, nothing checked. */
+    sentByLogin?: (body: Record<string, string>) => boolean;
     /** Extra checks of the posted form (hidden traps, additional fields); a string refuses with it. */
     verify?: (body: Record<string, string>) => string | null;
     /** What to do instead of redirecting to the account page (an interstitial, a second factor). */
@@ -63,15 +68,17 @@ export function formCase(
   });
   r.post(`${base(name)}/login`, urlencoded({ extended: false }), (req, res) => {
     const body = (req.body ?? {}) as Record<string, string>;
+    if (options.sentByLogin && !options.sentByLogin(body)) return res.type("html").send(render());
+    const username = options.identify?.(body) ?? body[fields.user] ?? "";
     const refusal = options.verify?.(body);
-    const verdict = accounts.check(name, body[fields.user] ?? "", body[fields.pass] ?? "");
+    const verdict = accounts.check(name, username, body[fields.pass] ?? "");
     if ((refusal || verdict !== "ok") && options.onRefusal) return options.onRefusal(req, res);
     if (refusal || verdict !== "ok") {
       res.status(200).type("html").send(render(refusal ?? messages[verdict === "locked" ? "locked" : "wrong"]));
       return;
     }
-    if (options.onSuccess) return options.onSuccess(req, res, body[fields.user]!);
-    startSession(res, accounts, name, body[fields.user]!);
+    if (options.onSuccess) return options.onSuccess(req, res, username);
+    startSession(res, accounts, name, username);
     res.redirect(302, `${base(name)}/account`);
   });
   accountRoute(r, accounts, name, options.accountScript);
