@@ -62,10 +62,12 @@ describe("POST /v1/login input errors", () => {
     expect(res.body.error.details).toEqual([{ field: "/cred/totpSecret", message: "is required for login_method totp" }]);
   });
 
-  it("requires a password and an identifier for password logins", async () => {
+  it("requires a password for password logins, and an identifier for totp (a password login may have none)", async () => {
     const res = await call("POST", "/v1/login", { key, body: { ...valid(), cred: {} } });
     expect(res.status).toBe(400);
-    expect(res.body.error.details.map((d: any) => d.field)).toEqual(["/cred/username", "/cred/password"]);
+    expect(res.body.error.details.map((d: any) => d.field)).toEqual(["/cred/password"]);
+    const totp = await call("POST", "/v1/login", { key, body: { ...valid(), login_method: "totp", cred: {} } });
+    expect(totp.body.error.details.map((d: any) => d.field)).toEqual(["/cred/username", "/cred/password", "/cred/totpSecret"]);
   });
 
   it("refuses bodies that are too large, and bodies that are not JSON", async () => {

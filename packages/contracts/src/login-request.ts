@@ -11,6 +11,7 @@ export const SUPPORTED_LOGIN_METHODS: readonly LoginMethod[] = ["password", "tot
 export const INBOX_METHODS: readonly LoginMethod[] = ["otp_email", "magic_link", "otp_sms"];
 
 export interface LoginCred {
+  /** Optional for `password` logins: some pages ask only for a password (a site password, a router). */
   username?: string;
   email?: string;
   password?: string;
@@ -42,7 +43,14 @@ export const loginRequestSchema = {
       type: "object",
       additionalProperties: false,
       properties: {
-        username: { type: "string", minLength: 1, maxLength: 320 },
+        username: {
+          type: "string",
+          minLength: 1,
+          maxLength: 320,
+          description:
+            "What the login form asks to identify the account (username, email, account number); `email` when absent. " +
+            "A `password` login may send neither, for pages that ask only for a password.",
+        },
         email: { type: "string", minLength: 3, maxLength: 320, format: "email" },
         password: { type: "string", minLength: 1, maxLength: 1024 },
         totpSecret: { type: "string", minLength: 1, maxLength: 1024 },

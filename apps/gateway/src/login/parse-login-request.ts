@@ -8,6 +8,7 @@ export interface LoginCommand {
   method: LoginMethod;
   loginUrl: string;
   siteOrigin: string;
+  /** Empty for a `password` login without `cred.username`/`cred.email` (a page that asks only for a password). */
   identifier: string;
   /** Absent only for methods whose code or link arrives in our inbox (a site may not ask for one). */
   password?: string;
@@ -43,7 +44,8 @@ export function parseLoginRequest(body: unknown): LoginCommand {
   // The mailbox a code or link goes to: cred.email, or a username that is an email address.
   const email = cred.email ?? (cred.username && /^[^@\s]+@[^@\s]+$/.test(cred.username) ? cred.username : undefined);
   const missing = [];
-  if (!identifier) missing.push({ field: "/cred/username", message: `is required for login_method ${method} (or cred.email)` });
+  // A password login may have no identifier: sites and devices that ask only for a password.
+  if (!identifier && method !== "password") missing.push({ field: "/cred/username", message: `is required for login_method ${method} (or cred.email)` });
   if (!cred.password && !INBOX_METHODS.includes(method)) missing.push({ field: "/cred/password", message: `is required for login_method ${method}` });
   if (method === "totp" && !cred.totpSecret) missing.push({ field: "/cred/totpSecret", message: "is required for login_method totp" });
   if ((method === "otp_email" || method === "magic_link") && !email) {
@@ -74,7 +76,7 @@ export function parseLoginRequest(body: unknown): LoginCommand {
     method,
     loginUrl: url.toString(),
     siteOrigin: url.origin,
-    identifier: identifier!,
+    identifier: identifier ?? "",
     password: cred.password,
     email,
     phone: cred.phone,
