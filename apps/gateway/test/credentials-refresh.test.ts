@@ -28,6 +28,7 @@ describe("stored credentials", () => {
     expect(mine).toEqual({
       credentialId: expect.stringMatching(/^cred_/),
       site: sitesUrl(),
+      loginPage: `${sitesUrl()}/classic/login`,
       loginUrl: `${sitesUrl()}/classic/login`,
       username: user.username,
       collectionId: "team-list",

@@ -34,7 +34,7 @@ const state = { cookies: [], origins: [], storageState: { cookies: [], origins: 
 
 /** A credential that logged in, with its newest session (expiring at `expiresAt`) and the job that made it. */
 async function loggedIn(orgId: string, username: string, expiresAt: Date) {
-  const cred = await db.credentials.ensure({ orgId, siteOrigin: "https://a.test", loginUrl: "https://a.test/login", username });
+  const cred = await db.credentials.ensure({ orgId, loginUrl: "https://a.test/login", username });
   await db.credentials.recordSuccess(orgId, cred.id, { method: "password", password: "pw" }, "https://a.test/login");
   const job = await db.authJobs.create({ orgId, credentialId: cred.id, kind: "login", method: "password", loginUrl: "https://a.test/login", fingerprint: `fp-${username}`, useCache: true, input: {} });
   const sessionId = await db.sessions.create({ orgId, credentialId: cred.id, origin: "https://a.test", state, expiresAt });

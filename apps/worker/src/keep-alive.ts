@@ -3,7 +3,7 @@ import type { Config } from "@authsvc/config";
 import { newId } from "@authsvc/crypto";
 import type { Database } from "@authsvc/db";
 import type { Logger } from "@authsvc/logging";
-import { enqueueLogin, flightTtlMs, type AuthJobPayload, type SingleFlight, type WebhookDeliveryPayload } from "@authsvc/queue";
+import { enqueueLogin, flightTtlMs, loginFingerprint, storedLoginIdentity, type AuthJobPayload, type SingleFlight, type WebhookDeliveryPayload } from "@authsvc/queue";
 import { emitEvent } from "./webhook-events";
 
 export interface KeepAliveDeps {
@@ -24,8 +24,9 @@ const MAX_BATCHES = 20;
 /**
  * Keeps sessions alive: each credential's newest session that expires within the window (or is older
  * than the configured age) is refreshed, by a refresh job with the credential's stored secret under the
- * session's own cache key, so the fresh session replaces the cached one. A session that ended without a
- * replacement (its credential failing, or never refreshable) is reported once as `session.expired`.
+ * key a caller's login of it computes, so the fresh session replaces the cached one. A session that
+ * ended without a replacement (its credential failing, or never refreshable) is reported once as
+ * `session.expired`.
  */
 export async function keepAlive(deps: KeepAliveDeps, now = new Date()): Promise<{ refreshing: number; expired: number }> {
   const { config, db, authQueue, webhookQueue, flight, log } = deps;
@@ -47,10 +48,13 @@ export async function keepAlive(deps: KeepAliveDeps, now = new Date()): Promise<
       const secret = !session.expired && job ? await db.credentials.secret(orgId, credential.id) : null;
       if (secret && job) {
         const id = newId("job");
+        // The key a caller's login of this credential computes (not the job's, which may be older).
+        const identity = storedLoginIdentity({ ...credential, collectionExternalId: credential.collection?.externalId }, secret);
+        const fingerprint = loginFingerprint(config.crypto.fingerprintKey, orgId, identity);
         // A login of the same credential already running (a caller's, or a refresh) does the work.
-        if (((await flight.claim(orgId, job.fingerprint, id, flightTtlMs(config))) ?? id) === id) {
+        if (((await flight.claim(orgId, fingerprint, id, flightTtlMs(config))) ?? id) === id) {
           await db.authJobs.create(
-            { orgId, credentialId: credential.id, kind: "refresh", method: secret.method ?? "password", loginUrl: credential.loginUrl, fingerprint: job.fingerprint, useCache: false, input: secret },
+            { orgId, credentialId: credential.id, kind: "refresh", method: identity.method, loginUrl: credential.loginUrl, fingerprint, useCache: false, input: secret },
             id,
           );
           await enqueueLogin(authQueue, { authJobId: id, orgId });

@@ -51,7 +51,7 @@ afterAll(async () => {
 async function newJob(username: string, password: string) {
   const org = await db.organizations.create("Worker org");
   const loginUrl = `${sites.url}/classic/login`;
-  const cred = await db.credentials.ensure({ orgId: org.id, siteOrigin: sites.url, loginUrl, username });
+  const cred = await db.credentials.ensure({ orgId: org.id, loginUrl, username });
   const row = await db.authJobs.create({
     orgId: org.id, credentialId: cred.id, kind: "login", method: "password", loginUrl, fingerprint: `fp-${username}`, useCache: true, input: { password },
   });

@@ -2,7 +2,7 @@ import { UnrecoverableError, type Job } from "bullmq";
 import type { BrowserHost, Page, TargetGuard } from "@authsvc/browser";
 import type { Config } from "@authsvc/config";
 import { freshTotpCode, parseTotpSecret } from "@authsvc/crypto";
-import type { SessionResponse } from "@authsvc/contracts";
+import { loginPageOf, type SessionResponse } from "@authsvc/contracts";
 import type { Database, SecretBundle } from "@authsvc/db";
 import { type LearnedFlow, LoginFlowError, parseLearnedFlow, type PasswordLoginResult, passwordLogin, sameFlow, signup, type SignupResult } from "@authsvc/flows";
 import type { Logger } from "@authsvc/logging";
@@ -30,12 +30,6 @@ export interface LoginJobDeps {
 
 // Failures that say the stored credential no longer works (rather than the site or we had a bad moment).
 const CREDENTIAL_FAILURES = new Set(["invalid_credentials", "account_locked", "mfa_required", "verification_failed"]);
-
-/** Learned flows are kept per login page: its origin and path (a site may have several login pages). */
-export function loginPageOf(loginUrl: string): string {
-  const url = new URL(loginUrl);
-  return `${url.origin}${url.pathname}`;
-}
 
 type FlowHooks = { onStep: (step: string) => void; beforeSubmit: () => Promise<void> };
 
@@ -147,6 +141,7 @@ export function createLoginProcessor(deps: LoginJobDeps) {
     let submitted = false;
     const started = Date.now();
     const timer = metrics.loginDuration.startTimer();
+    // Learned flows are kept per login page: a site may have several.
     const loginPage = loginPageOf(record.loginUrl);
     const isSignup = record.kind === "signup";
     // A flow we cannot read (database away, older shape) only costs detection time. Signups learn none.
@@ -245,7 +240,7 @@ export function createLoginProcessor(deps: LoginJobDeps) {
     const settled = await db.credentials.settleSignup(orgId, credentialId, { username: result.identifier, loginUrl: result.loginUrl, secret });
     const cacheKey = loginFingerprint(config.crypto.fingerprintKey, orgId, {
       collectionId: settled.collectionExternalId,
-      siteOrigin: settled.siteOrigin,
+      loginPage: settled.loginPage,
       method: "password",
       identifier: result.identifier,
       password: result.password,

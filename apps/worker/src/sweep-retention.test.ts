@@ -17,7 +17,7 @@ describe("sweepRetention", () => {
   it("deletes sessions some hours after expiry, finished job records and received messages after their retention", async () => {
     const now = Date.now();
     const org = await db.organizations.create("Retention org");
-    const cred = await db.credentials.ensure({ orgId: org.id, siteOrigin: "https://a.test", loginUrl: "https://a.test/login", username: "u" });
+    const cred = await db.credentials.ensure({ orgId: org.id, loginUrl: "https://a.test/login", username: "u" });
     const state = { cookies: [], origins: [], storageState: { cookies: [], origins: [] } };
     const session = (expiresAt: number) => db.sessions.create({ orgId: org.id, credentialId: cred.id, origin: "https://a.test", state, expiresAt: new Date(expiresAt) });
     const live = await session(now + HOUR);

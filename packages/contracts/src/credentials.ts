@@ -5,6 +5,8 @@ export interface CredentialResource {
   credentialId: string;
   /** Origin of the site the credential logs in to. */
   site: string;
+  /** Origin + path of the page it logs in on: with the username and collection, what names the credential. */
+  loginPage: string;
   loginUrl: string;
   username: string;
   collectionId: string | null;

@@ -7,7 +7,10 @@ export const ERROR_CODES = {
   invalid_json: { status: 400, meaning: "The body is not well-formed JSON." },
   unauthorized: { status: 401, meaning: "The Authorization header is missing, malformed, unknown or revoked." },
   not_found: { status: 404, meaning: "No such resource for this organization, or no such route." },
-  conflict: { status: 409, meaning: "The address or phone number is already taken (by this or another organization)." },
+  conflict: {
+    status: 409,
+    meaning: "The address or phone number is already taken (by this or another organization), or a domain and username name credentials on several login pages of one site.",
+  },
   account_exists: {
     status: 409,
     meaning: "The target site already has an account for this email address (signup); log in with POST /v1/login instead. Never retried.",

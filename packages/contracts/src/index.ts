@@ -1,5 +1,6 @@
 export * from "./error-codes";
 export * from "./session";
+export { loginPageOf } from "./login-page";
 export * from "./login-request";
 export { compileValidator, toFieldErrors, type Validator } from "./validate";
 export { openApiDocument } from "./openapi";

@@ -43,6 +43,38 @@ const session = {
                 type: "array",
                 items: { type: "object", required: ["name", "value"], properties: { name: { type: "string" }, value: { type: "string" } } },
               },
+              indexedDB: {
+                type: "array",
+                description:
+                  "The origin's IndexedDB databases (client SDKs such as Firebase Auth keep their tokens there), as Playwright's " +
+                  "`storageState({ indexedDB: true })` writes them; `newContext({ storageState })` restores them.",
+                items: {
+                  type: "object",
+                  required: ["name", "version", "stores"],
+                  properties: {
+                    name: { type: "string" },
+                    version: { type: "number" },
+                    stores: {
+                      type: "array",
+                      items: {
+                        type: "object",
+                        required: ["name", "autoIncrement", "indexes", "records"],
+                        properties: {
+                          name: { type: "string" },
+                          keyPath: { type: "string" },
+                          keyPathArray: { type: "array", items: { type: "string" } },
+                          autoIncrement: { type: "boolean" },
+                          indexes: { type: "array", items: { type: "object" } },
+                          records: {
+                            type: "array",
+                            items: { type: "object", properties: { key: {}, keyEncoded: {}, value: {}, valueEncoded: {} } },
+                          },
+                        },
+                      },
+                    },
+                  },
+                },
+              },
             },
           },
         },
@@ -137,10 +169,11 @@ const webhook = {
 
 const credential = {
   type: "object",
-  required: ["credentialId", "site", "loginUrl", "username", "collectionId", "createdAt", "lastLoginAt", "status", "lastError"],
+  required: ["credentialId", "site", "loginPage", "loginUrl", "username", "collectionId", "createdAt", "lastLoginAt", "status", "lastError"],
   properties: {
     credentialId: { type: "string", pattern: "^cred_" },
     site: { type: "string", description: "Origin of the site." },
+    loginPage: { type: "string", description: "Origin + path of the login page: with username and collection, what names the credential." },
     loginUrl: { type: "string" },
     username: { type: "string" },
     collectionId: { type: ["string", "null"] },
@@ -341,6 +374,8 @@ export const openApiDocument = {
         summary: "Log in again with a stored credential and replace its cached session",
         description:
           "Names the credential by `credentialId`, or by `domain`, `username` and `collectionId` as the login gave them. " +
+          "`domain` is matched by login page (origin + path); a bare origin names the only credential of that username on the site, " +
+          "and is `conflict` (409) when the username has credentials on several of its login pages. " +
           "Logs in with the secret of its last successful login (its TOTP secret or inbox too) and answers like a login, plus `credentialId` and `expiresAt`.",
         requestBody: { required: true, content: json("RefreshRequest") },
         responses: {
@@ -359,7 +394,7 @@ export const openApiDocument = {
           },
           "202": { description: "Still running; poll the `Location`.", content: json("Job") },
           ...errorResponses([
-            "invalid_request", "invalid_json", "unauthorized", "not_found", "no_stored_secret", "invalid_credentials", "mfa_required",
+            "invalid_request", "invalid_json", "unauthorized", "not_found", "conflict", "no_stored_secret", "invalid_credentials", "mfa_required",
             "verification_failed", "login_unconfirmed", "rate_limited", "target_unreachable", "service_unavailable", "timeout",
           ]),
         },

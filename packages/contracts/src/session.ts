@@ -10,10 +10,29 @@ export interface Cookie {
   sameSite: "Strict" | "Lax" | "None";
 }
 
+/**
+ * An IndexedDB database of an origin, in the shape Playwright's `storageState({ indexedDB: true })` writes
+ * and `newContext({ storageState })` restores. A record's key is given only for stores without a keyPath;
+ * `value`/`key` hold JSON-like data, `valueEncoded`/`keyEncoded` anything else (dates, binary) in
+ * Playwright's serialized form.
+ */
+export interface IndexedDbDatabase {
+  name: string;
+  version: number;
+  stores: Array<{
+    name: string;
+    keyPath?: string;
+    keyPathArray?: string[];
+    autoIncrement: boolean;
+    indexes: Array<{ name: string; keyPath?: string; keyPathArray?: string[]; multiEntry: boolean; unique: boolean }>;
+    records: Array<{ key?: unknown; keyEncoded?: unknown; value?: unknown; valueEncoded?: unknown }>;
+  }>;
+}
+
 /** Playwright's storageState shape, so `browser.newContext({ storageState })` loads it unchanged. */
 export interface StorageState {
   cookies: Cookie[];
-  origins: Array<{ origin: string; localStorage: Array<{ name: string; value: string }> }>;
+  origins: Array<{ origin: string; localStorage: Array<{ name: string; value: string }>; indexedDB?: IndexedDbDatabase[] }>;
 }
 
 /** What a successful login answers (spec §2.2), plus the full storageState. */

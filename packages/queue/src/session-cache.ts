@@ -3,7 +3,7 @@ import type { Envelope } from "@authsvc/crypto";
 import type { SessionResponse } from "@authsvc/contracts";
 
 /**
- * Sessions served without a browser. Keyed by org + fingerprint (collection, site origin and an HMAC of the
+ * Sessions served without a browser. Keyed by org + fingerprint (collection, login page and an HMAC of the
  * credential), so a different password or another org never finds the entry; values are encrypted with the
  * key as AAD, so an entry copied under another key does not open.
  */
@@ -33,6 +33,11 @@ export class SessionCache {
   async set(orgId: string, fingerprint: string, state: SessionResponse, ttlSeconds: number): Promise<void> {
     const key = this.key(orgId, fingerprint);
     await this.redis.set(key, this.envelope.encryptJson(state, key), "EX", Math.max(1, Math.floor(ttlSeconds)));
+  }
+
+  /** Seconds the entry has left; 0 when there is none. */
+  async ttlSeconds(orgId: string, fingerprint: string): Promise<number> {
+    return Math.max(0, await this.redis.ttl(this.key(orgId, fingerprint)));
   }
 
   async delete(orgId: string, fingerprint: string): Promise<void> {

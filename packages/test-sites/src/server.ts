@@ -4,6 +4,8 @@ import type { Server } from "node:http";
 import { Accounts, escapeHtml, page } from "./accounts";
 import { classicForm } from "./sites/classic-form";
 import { spaToken } from "./sites/spa-token";
+import { indexedDbToken } from "./sites/indexeddb-token";
+import { pathApps } from "./sites/path-apps";
 import { failurePages } from "./sites/failure-pages";
 import { flakyLogin } from "./sites/flaky-login";
 import { slowLogin } from "./sites/slow-login";
@@ -44,7 +46,7 @@ export function createTestSitesApp(accounts = new Accounts(), outbox = new Outbo
 invitation (<code>POST /__fixture/invitations</code>).</p><ul>${signupPages.join("")}</ul>`));
   });
   let redesignVersion = 1;
-  app.use(classicForm(accounts), spaToken(accounts), failurePages(), flakyLogin(), slowLogin(accounts), lockoutRedirect(accounts), noticeDelayedSubmit());
+  app.use(classicForm(accounts), spaToken(accounts), indexedDbToken(accounts), pathApps(accounts), failurePages(), flakyLogin(), slowLogin(accounts), lockoutRedirect(accounts), noticeDelayedSubmit());
   app.use(caseRouters(accounts, () => redesignVersion, outbox));
   const signups = new SignupRegistry(accounts);
   const invitations = new Invitations();

@@ -19,6 +19,7 @@ function resource(row: CredentialRow): CredentialResource {
   return {
     credentialId: row.id,
     site: row.siteOrigin,
+    loginPage: row.loginPage,
     loginUrl: row.loginUrl,
     username: row.username,
     collectionId: row.collection?.externalId ?? null,
@@ -60,6 +61,27 @@ export function credentialRoutes(db: Database, cache: SessionCache, logins: Logi
     res.status(204).end();
   });
 
+  /**
+   * A credential named by domain and username: the one of that login page, or the only one of that
+   * origin when `domain` names no login page the org has; several there is a 409 that lists them.
+   */
+  async function oneByIdentity(orgId: string, domain: string, username: string, collectionExternalId?: string) {
+    let url: URL;
+    try {
+      url = new URL(domain);
+    } catch {
+      throw ApiError.invalid([{ field: "/domain", message: "is not a valid URL" }]);
+    }
+    const rows = await db.credentials.findByIdentity(orgId, { url: url.toString(), username, collectionExternalId });
+    if (rows.length > 1) {
+      throw new ApiError(
+        "conflict",
+        `${username} has credentials on several login pages of ${url.origin} (${rows.map((r) => r.loginPage).join(", ")}); send the login page as domain, or the credentialId.`,
+      );
+    }
+    return rows[0] ?? null;
+  }
+
   r.post("/refresh", async (req, res) => {
     const checked = validateRefresh(req.body);
     if (!checked.ok) throw ApiError.invalid(checked.errors);
@@ -73,7 +95,7 @@ export function credentialRoutes(db: Database, cache: SessionCache, logins: Logi
     }
     const row = body.credentialId
       ? await db.credentials.findMetadata(orgId, body.credentialId)
-      : await db.credentials.findByIdentity(orgId, { siteOrigin: new URL(body.domain!).origin, username: body.username!, collectionExternalId: body.collectionId });
+      : await oneByIdentity(orgId, body.domain!, body.username!, body.collectionId);
     if (!row) throw new ApiError("not_found", "No such credential.");
     const answer = await countedAnswer(metrics, () => logins.refresh(orgId, row.id, preferredWaitMs(req.get("prefer"), maxWaitMs), res.locals.requestId as string), "refresh");
     const done = pendingOrSession(req, res, answer);

@@ -1,10 +1,10 @@
 import type { Queue } from "bullmq";
 import type { TargetGuard } from "@authsvc/browser";
 import type { Config } from "@authsvc/config";
-import { isErrorCode, SUPPORTED_LOGIN_METHODS, type JobResource, type LoginMethod, type SessionResponse, type SignupAccount, type SignupResponse } from "@authsvc/contracts";
+import { isErrorCode, loginPageOf, SUPPORTED_LOGIN_METHODS, type JobResource, type LoginMethod, type SessionResponse, type SignupAccount, type SignupResponse } from "@authsvc/contracts";
 import { newId } from "@authsvc/crypto";
 import type { Database, NewAuthJob, SecretBundle } from "@authsvc/db";
-import { enqueueLogin, flightTtlMs, loginFingerprint, signupFingerprint, type AuthJobPayload, type JobWaiter, type SessionCache, type SingleFlight } from "@authsvc/queue";
+import { enqueueLogin, flightTtlMs, loginFingerprint, originFingerprint, signupFingerprint, storedLoginIdentity, type AuthJobPayload, type JobWaiter, type SessionCache, type SingleFlight } from "@authsvc/queue";
 import { ApiError } from "../http/api-error";
 import type { LoginCommand } from "./parse-login-request";
 import { sessionExpiresAt } from "../credentials/session-expires-at";
@@ -60,7 +60,7 @@ export class LoginService {
     const { cache, guard, config } = this.deps;
     const fp = loginFingerprint(config.crypto.fingerprintKey, orgId, cmd);
     if (cmd.useCache) {
-      const cached = await cache.get(orgId, fp);
+      const cached = (await cache.get(orgId, fp)) ?? (await this.cachedByOrigin(orgId, cmd, fp));
       if (cached) return { kind: "session", session: cached, source: "cache" };
     }
 
@@ -73,7 +73,7 @@ export class LoginService {
       method: cmd.method,
       loginUrl: cmd.loginUrl,
       useCache: cmd.useCache,
-      identity: { collectionExternalId: cmd.collectionId, siteOrigin: cmd.siteOrigin, username: cmd.identifier },
+      identity: { collectionExternalId: cmd.collectionId, username: cmd.identifier },
       input: {
         method: cmd.method,
         email: cmd.email,
@@ -85,6 +85,23 @@ export class LoginService {
       },
     });
     return this.answer(orgId, jobId, waitMs);
+  }
+
+  /**
+   * A session cached before sessions were keyed by login page, under the origin's key: served (and copied
+   * under the page's key) only when the job that cached it logged in on this same login page, since
+   * another application of the origin may have cached it. Such entries end with their TTL.
+   */
+  private async cachedByOrigin(orgId: string, cmd: LoginCommand, fp: string): Promise<SessionResponse | null> {
+    const { cache, db, config } = this.deps;
+    const legacy = originFingerprint(config.crypto.fingerprintKey, orgId, cmd);
+    const cached = await cache.get(orgId, legacy);
+    if (!cached) return null;
+    const loginUrl = await db.authJobs.succeededLoginUrl(orgId, legacy);
+    if (!loginUrl || loginPageOf(loginUrl) !== cmd.loginPage) return null;
+    const ttl = await cache.ttlSeconds(orgId, legacy);
+    if (ttl > 0) await cache.set(orgId, fp, cached, ttl);
+    return cached;
   }
 
   /**
@@ -124,7 +141,7 @@ export class LoginService {
       loginUrl: cmd.signupUrl,
       useCache: false,
       // Known by its email until the site settles it (the username it accepted, when it has no email).
-      identity: { collectionExternalId: cmd.collectionId, siteOrigin: cmd.siteOrigin, username: email ?? cmd.username },
+      identity: { collectionExternalId: cmd.collectionId, username: email ?? cmd.username },
       input: {
         method: cmd.method,
         email,
@@ -145,7 +162,7 @@ export class LoginService {
     orgId: string,
     fp: string,
     requestId: string,
-    job: Pick<NewAuthJob, "kind" | "method" | "loginUrl" | "useCache" | "input"> & { identity: { collectionExternalId?: string; siteOrigin: string; username?: string } },
+    job: Pick<NewAuthJob, "kind" | "method" | "loginUrl" | "useCache" | "input"> & { identity: { collectionExternalId?: string; username?: string } },
   ): Promise<string> {
     const { db, flight, queue, config } = this.deps;
     const ownId = newId("job");
@@ -154,7 +171,10 @@ export class LoginService {
     let recorded = false;
     try {
       // A signup with no email yet (an invitation that shows it) is named by its job until it is known.
-      const credential = await db.credentials.ensure({ orgId, ...job.identity, username: job.identity.username ?? `signup:${ownId}`, loginUrl: job.loginUrl });
+      const credential = await db.credentials.ensure(
+        { orgId, ...job.identity, username: job.identity.username ?? `signup:${ownId}`, loginUrl: job.loginUrl },
+        { anyPageOfSite: job.kind === "signup" },
+      );
       const { identity: _identity, ...fields } = job;
       await db.authJobs.create({ orgId, credentialId: credential.id, fingerprint: fp, requestId, ...fields }, ownId);
       recorded = true;
@@ -190,19 +210,8 @@ export class LoginService {
     if (!row) throw new ApiError("not_found", "No such credential.");
     if (!secret) throw new ApiError("no_stored_secret", "This credential never logged in successfully; there is no stored secret to refresh with.");
     const method = (SUPPORTED_LOGIN_METHODS as readonly string[]).includes(secret.method ?? "") ? (secret.method as LoginMethod) : "password";
-    const cmd: LoginCommand = {
-      method,
-      loginUrl: row.loginUrl,
-      siteOrigin: row.siteOrigin,
-      identifier: row.username,
-      password: secret.password,
-      email: secret.email,
-      phone: secret.phone,
-      totpSecret: secret.totpSecret,
-      collectionId: row.collection?.externalId,
-      additionalFields: secret.additionalFields,
-      useCache: false,
-    };
+    const identity = storedLoginIdentity({ loginPage: row.loginPage, username: row.username, collectionExternalId: row.collection?.externalId }, secret);
+    const cmd: LoginCommand = { ...identity, method, loginUrl: row.loginUrl, useCache: false };
     return this.login(orgId, cmd, waitMs, requestId, "refresh");
   }
 

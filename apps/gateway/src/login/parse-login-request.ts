@@ -1,4 +1,4 @@
-import { compileValidator, INBOX_METHODS, loginRequestSchema, SUPPORTED_LOGIN_METHODS, type LoginMethod, type LoginRequest } from "@authsvc/contracts";
+import { compileValidator, INBOX_METHODS, loginPageOf, loginRequestSchema, SUPPORTED_LOGIN_METHODS, type LoginMethod, type LoginRequest } from "@authsvc/contracts";
 import { parseTotpSecret, TotpSecretError } from "@authsvc/crypto";
 import { ApiError } from "../http/api-error";
 
@@ -7,7 +7,8 @@ const validate = compileValidator<LoginRequest>(loginRequestSchema);
 export interface LoginCommand {
   method: LoginMethod;
   loginUrl: string;
-  siteOrigin: string;
+  /** Origin + path of `loginUrl`: what sessions, single-flight jobs and credentials are keyed by. */
+  loginPage: string;
   /** Empty for a `password` login without `cred.username`/`cred.email` (a page that asks only for a password). */
   identifier: string;
   /** Absent only for methods whose code or link arrives in our inbox (a site may not ask for one). */
@@ -75,7 +76,7 @@ export function parseLoginRequest(body: unknown): LoginCommand {
   return {
     method,
     loginUrl: url.toString(),
-    siteOrigin: url.origin,
+    loginPage: loginPageOf(url.toString()),
     identifier: identifier ?? "",
     password: cred.password,
     email,

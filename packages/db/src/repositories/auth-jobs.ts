@@ -94,6 +94,16 @@ export class AuthJobs {
     return row.fingerprint;
   }
 
+  /** The login URL of the newest job that succeeded under a cache key; null when none did. */
+  async succeededLoginUrl(orgId: string, fingerprint: string): Promise<string | null> {
+    const row = await this.prisma.authJob.findFirst({
+      where: { orgId, fingerprint, status: "succeeded" },
+      orderBy: { finishedAt: "desc" },
+      select: { loginUrl: true },
+    });
+    return row?.loginUrl ?? null;
+  }
+
   /** Retention sweep, across all tenants: deletes records of jobs that finished before `cutoff`. */
   async deleteFinishedBefore(cutoff: Date): Promise<number> {
     const where = { status: { in: ["succeeded" as const, "failed" as const] }, finishedAt: { lt: cutoff } };

@@ -1,3 +1,4 @@
+import { loginPageOf } from "@authsvc/contracts";
 import { newId, rowAad, type Envelope } from "@authsvc/crypto";
 import { isUniqueViolation, type Prisma } from "../prisma-client";
 
@@ -33,6 +34,7 @@ export interface SecretBundle {
 const METADATA = {
   id: true,
   siteOrigin: true,
+  loginPage: true,
   loginUrl: true,
   username: true,
   createdAt: true,
@@ -44,7 +46,7 @@ const METADATA = {
 export interface CredentialIdentity {
   orgId: string;
   collectionExternalId?: string;
-  siteOrigin: string;
+  /** Where the credential is used; its identity is the login page of `loginUrl` (`loginPageOf`). */
   loginUrl: string;
   username: string;
 }
@@ -55,18 +57,27 @@ export class Credentials {
     private readonly envelope: Envelope,
   ) {}
 
-  /** The credential for org + collection + site + username, created (with its collection) on first use. */
-  async ensure(identity: CredentialIdentity) {
+  /**
+   * The credential for org + collection + login page + username, created (with its collection) on first
+   * use. `anyPageOfSite`: a signup, whose page is not a login page, joins the account's credential on any
+   * login page of the site (the newest that worked), so a refused signup never shadows a working one.
+   */
+  async ensure(identity: CredentialIdentity, options: { anyPageOfSite?: boolean } = {}) {
     const collectionId = identity.collectionExternalId
       ? await this.ensureCollection(identity.orgId, identity.collectionExternalId)
       : null;
-    const where = { orgId: identity.orgId, collectionId, siteOrigin: identity.siteOrigin, username: identity.username };
+    const where = { orgId: identity.orgId, collectionId, loginPage: loginPageOf(identity.loginUrl), username: identity.username };
     for (let attempt = 0; ; attempt++) {
-      const found = await this.prisma.credential.findFirst({ where });
+      const found = options.anyPageOfSite
+        ? await this.prisma.credential.findFirst({
+            where: { orgId: where.orgId, collectionId, siteOrigin: new URL(identity.loginUrl).origin, username: identity.username },
+            orderBy: [{ lastLoginAt: { sort: "desc", nulls: "last" } }, { id: "asc" }],
+          })
+        : await this.prisma.credential.findFirst({ where });
       if (found) return found;
       try {
         return await this.prisma.credential.create({
-          data: { id: newId("cred"), ...where, loginUrl: identity.loginUrl },
+          data: { id: newId("cred"), ...where, siteOrigin: new URL(identity.loginUrl).origin, loginUrl: identity.loginUrl },
         });
       } catch (err) {
         // A concurrent first login created it between our read and write: read it back.
@@ -115,16 +126,20 @@ export class Credentials {
     return this.prisma.credential.findFirst({ where: { id, orgId }, select: METADATA });
   }
 
-  /** The credential a caller names by site, username and collection (the API's other way to name one). */
-  async findByIdentity(orgId: string, identity: { siteOrigin: string; username: string; collectionExternalId?: string }) {
+  /**
+   * The credentials a caller names by site, username and collection (the API's other way to name one):
+   * the one of that login page when the URL names one, else every one of that origin, so the caller can
+   * be told when a bare origin names several.
+   */
+  async findByIdentity(orgId: string, identity: { url: string; username: string; collectionExternalId?: string }) {
     const collection = identity.collectionExternalId
       ? await this.prisma.collection.findUnique({ where: { orgId_externalId: { orgId, externalId: identity.collectionExternalId } } })
       : null;
-    if (identity.collectionExternalId && !collection) return null;
-    return this.prisma.credential.findFirst({
-      where: { orgId, siteOrigin: identity.siteOrigin, username: identity.username, collectionId: collection?.id ?? null },
-      select: METADATA,
-    });
+    if (identity.collectionExternalId && !collection) return [];
+    const where = { orgId, username: identity.username, collectionId: collection?.id ?? null };
+    const page = await this.prisma.credential.findMany({ where: { ...where, loginPage: loginPageOf(identity.url) }, select: METADATA });
+    if (page.length > 0) return page;
+    return this.prisma.credential.findMany({ where: { ...where, siteOrigin: new URL(identity.url).origin }, select: METADATA, orderBy: { id: "asc" }, take: 10 });
   }
 
   /** The secret of the last successful login, decrypted; null when none succeeded yet. */
@@ -165,8 +180,9 @@ export class Credentials {
   private mergeSignup(orgId: string, id: string, settled: { username: string; loginUrl: string; secret: SecretBundle }) {
     return this.prisma.$transaction(async (tx) => {
       const row = await tx.credential.findFirstOrThrow({ where: { id, orgId } });
+      const loginPage = loginPageOf(settled.loginUrl);
       const other = await tx.credential.findFirst({
-        where: { orgId, collectionId: row.collectionId, siteOrigin: row.siteOrigin, username: settled.username, id: { not: id } },
+        where: { orgId, collectionId: row.collectionId, loginPage, username: settled.username, id: { not: id } },
       });
       const keep = other?.id ?? id;
       if (other) {
@@ -178,6 +194,7 @@ export class Credentials {
         where: { id: keep },
         data: {
           username: settled.username,
+          loginPage,
           loginUrl: settled.loginUrl,
           secret: this.envelope.encryptJson(settled.secret, rowAad(orgId, keep)),
           lastLoginAt: new Date(),
@@ -185,7 +202,7 @@ export class Credentials {
         },
       });
       const collection = row.collectionId ? await tx.collection.findUnique({ where: { id: row.collectionId }, select: { externalId: true } }) : null;
-      return { id: keep, siteOrigin: row.siteOrigin, collectionExternalId: collection?.externalId };
+      return { id: keep, loginPage, collectionExternalId: collection?.externalId };
     });
   }
 

@@ -32,7 +32,7 @@ export class Sessions {
   /**
    * Sessions the keep-alive job has not handled yet, across tenants, that are each their credential's
    * newest: `refresh` — alive and expiring before `refreshBefore` (or created before `oldBefore`);
-   * `expired` — ended since `expiredSince`. With what a refresh needs: the credential and the cache key.
+   * `expired` — ended since `expiredSince`. With what a refresh needs: the credential and its last job.
    */
   async dueForKeepAlive(now: Date, refreshBefore: Date, oldBefore: Date | null, expiredSince: Date, limit = 100) {
     const refreshable = { lastLoginAt: { not: null }, lastErrorCode: null };
@@ -53,7 +53,13 @@ export class Sessions {
         id: true,
         orgId: true,
         expiresAt: true,
-        credential: { select: { id: true, siteOrigin: true, loginUrl: true, username: true, lastLoginAt: true, lastErrorCode: true, sessions: { orderBy: { createdAt: "desc" }, take: 1, select: { id: true } } } },
+        credential: {
+          select: {
+            id: true, siteOrigin: true, loginPage: true, loginUrl: true, username: true, lastLoginAt: true, lastErrorCode: true,
+            collection: { select: { externalId: true } },
+            sessions: { orderBy: { createdAt: "desc" }, take: 1, select: { id: true } },
+          },
+        },
       },
     });
     // A session a newer login replaced needs nothing: mark it handled, so it does not come back.
