@@ -1,5 +1,6 @@
 import type { BrowserContext, Cookie as PuppeteerCookie, Page } from "puppeteer-core";
 import type { Cookie, SessionResponse } from "@authsvc/contracts";
+import { type OriginStorage, readOriginStorageInPage } from "./read-origin-storage";
 
 function toCookie(c: PuppeteerCookie): Cookie {
   return {
@@ -16,10 +17,11 @@ function toCookie(c: PuppeteerCookie): Cookie {
   };
 }
 
-type StorageEntries = Array<{ name: string; value: string }>;
-const readLocalStorage = () => Object.keys(localStorage).map((name) => ({ name, value: localStorage.getItem(name) ?? "" }));
+// An IndexedDB database larger than this is an offline cache, not a session: left out of the answer.
+const MAX_DATABASE_CHARS = 1_000_000;
+const EMPTY: OriginStorage = { localStorage: [], indexedDB: [] };
 
-async function localStorageInFrames(page: Page, origin: string): Promise<StorageEntries | null> {
+async function storageInFrames(page: Page, origin: string): Promise<OriginStorage | null> {
   for (const frame of page.frames()) {
     let frameOrigin: string;
     try {
@@ -29,20 +31,20 @@ async function localStorageInFrames(page: Page, origin: string): Promise<Storage
     }
     if (frameOrigin !== origin) continue;
     try {
-      return await frame.evaluate(readLocalStorage);
+      return await frame.evaluate(readOriginStorageInPage, MAX_DATABASE_CHARS);
     } catch {
-      return [];
+      return EMPTY;
     }
   }
   return null;
 }
 
 /**
- * localStorage of an origin no frame shows any more (an identity provider the login passed through):
- * a scratch page in the same context opens the origin with an empty document we serve ourselves, so
+ * Storage of an origin no frame shows any more (an identity provider the login passed through): a
+ * scratch page in the same context opens the origin with an empty document we serve ourselves, so
  * nothing goes to the network, and reads it there.
  */
-async function localStorageOffPage(context: BrowserContext, origin: string): Promise<StorageEntries> {
+async function storageOffPage(context: BrowserContext, origin: string): Promise<OriginStorage> {
   const scratch = await context.newPage();
   try {
     await scratch.setRequestInterception(true);
@@ -50,9 +52,9 @@ async function localStorageOffPage(context: BrowserContext, origin: string): Pro
       void request.respond({ status: 200, contentType: "text/html", body: "<!doctype html><title></title>" }).catch(() => undefined);
     });
     await scratch.goto(`${origin}/`, { waitUntil: "domcontentloaded", timeout: 2000 });
-    return await scratch.evaluate(readLocalStorage);
+    return await scratch.evaluate(readOriginStorageInPage, MAX_DATABASE_CHARS);
   } catch {
-    return [];
+    return EMPTY;
   } finally {
     await scratch.close().catch(() => undefined);
   }
@@ -60,8 +62,8 @@ async function localStorageOffPage(context: BrowserContext, origin: string): Pro
 
 /**
  * The whole browser state a login produced: every cookie in the context, the origins the flow visited,
- * and localStorage in Playwright's storageState shape: of each origin a frame still shows, and of the
- * `documentOrigins` (pages the login passed through) that none does. Hosts that only set a cookie from
+ * and localStorage and IndexedDB in Playwright's storageState shape: of each origin a frame still shows,
+ * and of the `documentOrigins` (pages the login passed through) that none does. Hosts that only set a cookie from
  * a request (analytics, APIs) are not opened for their storage.
  */
 export async function captureState(
@@ -74,9 +76,9 @@ export async function captureState(
   const origins = [...new Set(visitedOrigins)];
   const storage = [];
   for (const origin of origins) {
-    const inFrames = await localStorageInFrames(page, origin);
-    const localStorage = inFrames ?? (documentOrigins.has(origin) ? await localStorageOffPage(context, origin) : []);
-    if (localStorage.length) storage.push({ origin, localStorage });
+    const found = (await storageInFrames(page, origin)) ?? (documentOrigins.has(origin) ? await storageOffPage(context, origin) : EMPTY);
+    if (found.indexedDB.length) storage.push({ origin, localStorage: found.localStorage, indexedDB: found.indexedDB });
+    else if (found.localStorage.length) storage.push({ origin, localStorage: found.localStorage });
   }
   return { cookies, origins, storageState: { cookies, origins: storage } };
 }
