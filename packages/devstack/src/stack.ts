@@ -25,6 +25,29 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
+/**
+ * The port a stack process listens on: the one `env[name]` fixes when it is free, else a free one. A port
+ * the caller fixed that is taken moves only when `movable` (internal health ports: other local services
+ * often hold 8081/8082); a port people use (API, SMTP) stops the start with the port named.
+ */
+export async function choosePort(env: Record<string, string>, name: string, movable: boolean): Promise<string> {
+  const wanted = env[name] && env[name] !== "0" ? Number(env[name]) : 0;
+  if (wanted && (await portIsFree(wanted))) return String(wanted);
+  if (wanted && !movable) throw new Error(`port ${wanted} (${name}) is taken by another program on this machine: stop it, or set ${name} to a free port`);
+  const free = await freePort();
+  if (wanted) console.warn(`port ${wanted} (${name}) is taken by another program; using ${free}`);
+  return String(free);
+}
+
+/** Whether nothing listens on 127.0.0.1:port now. */
+export function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -90,12 +113,15 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const env = { ...options.env };
   await ensureDatabase(env.DATABASE_URL!);
   await applyMigrations(env.DATABASE_URL!);
-  const port = async (name: string) => (env[name] && env[name] !== "0" ? env[name]! : String(await freePort()));
+  const port = (name: string, movable = false) => choosePort(env, name, movable);
   env.GATEWAY_PORT = await port("GATEWAY_PORT");
-  env.WORKER_HEALTH_PORT = await port("WORKER_HEALTH_PORT");
+  env.WORKER_HEALTH_PORT = await port("WORKER_HEALTH_PORT", true);
   env.MAIL_SMTP_HOST ??= "127.0.0.1";
   env.MAIL_SMTP_PORT = await port("MAIL_SMTP_PORT");
-  env.MAIL_HEALTH_PORT = await port("MAIL_HEALTH_PORT");
+  env.MAIL_HEALTH_PORT = await port("MAIL_HEALTH_PORT", true);
+  if (options.sitesPort && !(await portIsFree(options.sitesPort))) {
+    throw new Error(`port ${options.sitesPort} (DEMO_SITES_PORT, the demo sites) is taken by another program on this machine: stop it, or set DEMO_SITES_PORT to a free port`);
+  }
   // The fixture SMS site signs its webhook calls like Twilio; this stack's own token (never a real one).
   env.TWILIO_AUTH_TOKEN ??= randomBytes(16).toString("hex");
   const host = env.GATEWAY_HOST && env.GATEWAY_HOST !== "0.0.0.0" ? env.GATEWAY_HOST : "127.0.0.1";

@@ -1,0 +1,36 @@
+import { createServer, type Server } from "node:net";
+import { choosePort, freePort } from "./stack";
+
+let busy: Server;
+let busyPort: number;
+beforeAll(async () => {
+  busy = createServer();
+  await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve));
+  busyPort = (busy.address() as { port: number }).port;
+});
+afterAll(() => new Promise<void>((resolve) => busy.close(() => resolve())));
+
+describe("choosePort", () => {
+  it("keeps a fixed port that is free", async () => {
+    const port = await freePort();
+    expect(await choosePort({ WORKER_HEALTH_PORT: String(port) }, "WORKER_HEALTH_PORT", true)).toBe(String(port));
+  });
+
+  it("moves an internal health port that another program holds to a free one", async () => {
+    const warn = jest.spyOn(console, "warn").mockImplementation(() => undefined);
+    const chosen = await choosePort({ MAIL_HEALTH_PORT: String(busyPort) }, "MAIL_HEALTH_PORT", true);
+    expect(chosen).not.toBe(String(busyPort));
+    expect(warn).toHaveBeenCalledWith(`port ${busyPort} (MAIL_HEALTH_PORT) is taken by another program; using ${chosen}`);
+    warn.mockRestore();
+  });
+
+  it("names a taken port people use instead of moving it", async () => {
+    await expect(choosePort({ GATEWAY_PORT: String(busyPort) }, "GATEWAY_PORT", false)).rejects.toThrow(
+      `port ${busyPort} (GATEWAY_PORT) is taken by another program on this machine: stop it, or set GATEWAY_PORT to a free port`,
+    );
+  });
+
+  it("takes any free port when none is fixed", async () => {
+    expect(Number(await choosePort({}, "GATEWAY_PORT", false))).toBeGreaterThan(0);
+  });
+});
