@@ -1,5 +1,6 @@
-import { Router, json } from "express";
-import { type Accounts, escapeHtml, page } from "../accounts";
+import { Router } from "express";
+import { type Accounts, page } from "../accounts";
+import { tokenApi } from "./token-api";
 
 /** Where the app keeps its session, as Firebase Auth's web SDK does: one IndexedDB record, nothing else. */
 export const IDB_SESSION = { database: "firebaseLocalStorageDb", store: "firebaseLocalStorage", key: "firebase:authUser:demo-key:[DEFAULT]" };
@@ -69,21 +70,6 @@ export function indexedDbToken(accounts: Accounts): Router {
   r.get(["/idb/login", "/idb/console"], (_req, res) => {
     res.type("html").send(page("Console", `<div id="app"><p>Loading…</p></div>`, APP));
   });
-  r.post("/idb/api/login", json(), (req, res) => {
-    const { username = "", password = "" } = (req.body ?? {}) as Record<string, string>;
-    if (!accounts.attempt("idb", String(username), String(password))) {
-      res.status(401).json({ error: "Wrong email or password." });
-      return;
-    }
-    res.json({ token: accounts.openSession(String(username)), user: escapeHtml(String(username)) });
-  });
-  r.get("/idb/api/me", (req, res) => {
-    const user = accounts.sessionUser(req.headers.authorization?.replace(/^Bearer /, ""));
-    if (!user) {
-      res.status(401).json({ error: "not signed in" });
-      return;
-    }
-    res.json({ user });
-  });
+  r.use(tokenApi(accounts, "idb", "Wrong email or password."));
   return r;
 }

@@ -1,5 +1,6 @@
-import { Router, json } from "express";
-import { type Accounts, escapeHtml, page } from "../accounts";
+import { Router } from "express";
+import { type Accounts, page } from "../accounts";
+import { tokenApi } from "./token-api";
 
 // The form is drawn by JavaScript after a delay, posts JSON with fetch and keeps the token in localStorage.
 const APP = `
@@ -40,21 +41,6 @@ export function spaToken(accounts: Accounts): Router {
   r.get("/spa/login", (_req, res) => {
     res.type("html").send(page("Acme App", `<div id="app"><p>Loading…</p></div>`, APP));
   });
-  r.post("/spa/api/login", json(), (req, res) => {
-    const { username = "", password = "" } = (req.body ?? {}) as Record<string, string>;
-    if (!accounts.attempt("spa", String(username), String(password))) {
-      res.status(401).json({ error: "Incorrect email or password" });
-      return;
-    }
-    res.json({ token: accounts.openSession(String(username)), user: escapeHtml(String(username)) });
-  });
-  r.get("/spa/api/me", (req, res) => {
-    const user = accounts.sessionUser(req.headers.authorization?.replace(/^Bearer /, ""));
-    if (!user) {
-      res.status(401).json({ error: "not signed in" });
-      return;
-    }
-    res.json({ user });
-  });
+  r.use(tokenApi(accounts, "spa", "Incorrect email or password"));
   return r;
 }
