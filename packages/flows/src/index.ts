@@ -1,4 +1,5 @@
 export { passwordLogin, type PasswordLoginInput, type PasswordLoginResult, type FlowOptions } from "./login/password-login";
+export type { CaptchaChallenge, CaptchaSolver } from "./login/pass-captcha";
 export { parseLearnedFlow, sameFlow, type LearnedFlow } from "./login/learned-flow";
 export type { FlowStep } from "./login/perform-step";
 export { LoginFlowError } from "./flow-error";

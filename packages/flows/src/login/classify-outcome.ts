@@ -133,7 +133,8 @@ export async function classifyOutcome(
       const refusals = fresh.map((m) => ({ m, code: refusalOf(m) })).filter((r) => r.code !== null);
       const locked = refusals.find((r) => r.code === "account_locked");
       if (locked) return { kind: "failure", code: "account_locked", message: locked.m };
-      if (signals.captcha || refusals.some((r) => r.code === "captcha_blocked")) {
+      // A form shown again with its CAPTCHA and the site's "wrong password" is a refusal of the password.
+      if (refusals.some((r) => r.code === "captcha_blocked") || (signals.captcha && !refusals.some((r) => r.code === "invalid_credentials"))) {
         return { kind: "failure", code: "captcha_blocked", message: "the site asked for a CAPTCHA" };
       }
       const stillAsking = signals.passwordShown || signals.identifierOnlyShown;

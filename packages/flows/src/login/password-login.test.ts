@@ -1,5 +1,6 @@
 import { BrowserHost, type Page, TargetGuard } from "@authsvc/browser";
 import { startTestSites, type TestSites } from "@authsvc/test-sites";
+import type { CaptchaChallenge, CaptchaSolver } from "./pass-captcha";
 import { type FlowOptions, type PasswordLoginInput, passwordLogin } from "./password-login";
 import { LoginFlowError } from "../flow-error";
 
@@ -154,5 +155,34 @@ describe("password-only logins", () => {
       expect([err.code, err.message]).toEqual(["form_not_found", "the page asks for a username or email and the request gave none"]);
     }
     expect(sites.accounts.attemptsFor("gate-user")).toEqual({ "password-gate": 2 });
+  });
+});
+
+describe("a CAPTCHA solver (operator-configured; off by default)", () => {
+  beforeAll(() => sites.accounts.addUser("solver-user", "solver-pass-3"));
+  const input = () => ({ loginUrl: `${sites.url}/cases/captcha/login`, identifier: "solver-user", password: "solver-pass-3" });
+  // A fake provider: it gets a valid token the way a solving service does, from the site's CAPTCHA service.
+  const asked: CaptchaChallenge[] = [];
+  const fake: CaptchaSolver = {
+    id: "fake",
+    async solve(challenge) {
+      asked.push(challenge);
+      const res = await fetch(new URL("captcha/token", challenge.pageUrl), { method: "POST" });
+      return { token: ((await res.json()) as { token: string }).token };
+    },
+  };
+
+  it("answers the image challenge a ticked checkbox opened, then sends the form once", async () => {
+    const state = await host.withPage((page) => login(page, input(), { ...options, captchaSolver: fake }));
+    expect(state.cookies.some((c) => c.name === "captcha_sid")).toBe(true);
+    expect(asked).toEqual([{ kind: "recaptcha", siteKey: "6Lc_captcha", pageUrl: `${sites.url}/cases/captcha/login` }]);
+    expect(sites.accounts.attemptsFor("solver-user")).toEqual({ captcha: 1 });
+  });
+
+  it("stops before sending when the solver cannot answer", async () => {
+    const none: CaptchaSolver = { id: "none", solve: async () => null };
+    const err = await failureOf(host.withPage((page) => login(page, input(), { ...options, captchaSolver: none })));
+    expect(err.code).toBe("captcha_blocked");
+    expect(sites.accounts.attemptsFor("solver-user")).toEqual({ captcha: 1 });
   });
 });

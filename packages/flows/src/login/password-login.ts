@@ -6,6 +6,7 @@ import { PageWatch } from "../page-watch";
 import { awaitVerification, type Inbox } from "../mail/await-verification";
 import { classifyOutcome, refusalCode, type SessionSnapshot, snapshotSession } from "./classify-outcome";
 import { extraKeysOf, type LearnedFlow } from "./learned-flow";
+import { type CaptchaSolver, passCaptcha } from "./pass-captcha";
 import { type FlowStep, performStep, type StepValues, submitsPassword, typeCode } from "./perform-step";
 import type { SelectorPath } from "./read-page";
 import { type FrameScan, mergeSignals, scanPage } from "./scan-page";
@@ -34,6 +35,8 @@ export interface FlowOptions {
   beforeSubmit?: () => Promise<void>;
   /** What worked on this login page before; replayed first, with detection as the fallback. */
   learned?: LearnedFlow | null;
+  /** Answers CAPTCHA challenges; without one (the default) a challenge ends the login in `captcha_blocked`. */
+  captchaSolver?: CaptchaSolver;
 }
 
 export interface PasswordLoginResult {
@@ -132,7 +135,7 @@ class LoginRun {
   async replay(flow: LearnedFlow): Promise<boolean> {
     for (const [i, step] of flow.steps.entries()) {
       const waitUntil = Date.now() + Math.min(i === 0 ? FORM_WAIT_MS : REPLAY_STEP_WAIT_MS, this.deadline.remaining());
-      if (submitsPassword(step)) await this.refuseCaptcha();
+      if (submitsPassword(step)) await this.passCaptcha();
       for (;;) {
         if (submitsPassword(step)) {
           // A fault once the password may have gone out is not a reason to try again by detection.
@@ -149,10 +152,9 @@ class LoginRun {
     return false;
   }
 
-  /** A CAPTCHA beside the form means submitting would fail and count as a failed attempt on the site. */
-  private async refuseCaptcha(): Promise<void> {
-    const scans = await scanPage(this.page, this.values.identifier);
-    if (mergeSignals(scans).captcha) throw new LoginFlowError("captcha_blocked", "the login form shows a CAPTCHA");
+  /** A CAPTCHA nobody answered means submitting would fail and count as a failed attempt on the site. */
+  private passCaptcha(): Promise<void> {
+    return passCaptcha(this.page, this.deadline, this.options.captchaSolver, (name) => this.step(name));
   }
 
   /** Finds the form the way a person would and submits the password; throws when it cannot. */
@@ -169,7 +171,6 @@ class LoginRun {
       const signals = mergeSignals(scans);
       const login = scans.find((s) => s.reading.password) ?? null;
       const identifierOnly = login ? null : (scans.find((s) => s.reading.identifier) ?? null);
-      if ((login || identifierOnly) && signals.captcha) throw new LoginFlowError("captcha_blocked", "the login form shows a CAPTCHA");
       const consent = scans.find((s) => s.reading.consent);
       if (consent && consentClicks < 2) {
         consentClicks++;
@@ -203,6 +204,7 @@ class LoginRun {
           if (!reading.identifierFilled) await this.perform({ action: "type", value: "identifier", frame: key, path: reading.identifier! }, "type identifier");
           messagesBeforeIdentifier = new Set(signals.messages);
           identifierSubmits++;
+          await this.passCaptcha();
           await this.press("next", key, reading.submit, reading.identifier!);
           lastProgress = Date.now();
           continue;
@@ -258,6 +260,7 @@ class LoginRun {
     }
     if (reading.remember) await this.perform({ action: "check", purpose: "remember", frame: key, path: reading.remember }, "tick remember me");
     if (reading.password) await this.perform({ action: "type", value: "password", frame: key, path: reading.password }, "type password");
+    await this.passCaptcha();
     if (!(await this.press("submit", key, reading.submit, reading.password ?? reading.identifier!))) {
       throw new LoginFlowError("form_not_found", "the login form went away before it could be submitted");
     }

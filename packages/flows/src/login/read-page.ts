@@ -24,6 +24,8 @@ export interface FrameReading {
   interstitial: SelectorPath | null;
   /** A sign-out control or account menu: signs of a signed-in page. */
   signedIn: SelectorPath | null;
+  /** A CAPTCHA a person must answer (a checkbox or a challenge; invisible ones run by themselves when the
+   * form is sent). Set by scanPage from readCaptchaInPage. */
   captcha: boolean;
   otpPrompt: boolean;
   /** The one-time-code field, or one box per digit in order. */
@@ -44,7 +46,7 @@ export interface FrameReading {
   extras: Record<string, SelectorPath | null>;
 }
 
-export function readFrameInPage(identifier: string, extraKeys: string[]): FrameReading {
+export function readFrameInPage(identifier: string, extraKeys: string[]): Omit<FrameReading, "captcha"> {
   const words = {
     user: /user|login|e-?mail|identifier|account|benutzer|nutzer|anmeldename|courriel|identifiant|utilisateur|usuario|correo|usu[aá]rio|utente|gebruiker/i,
     password: /pass|pwd|kennwort|passwort|contrase[nñ]a|mot.?de.?passe|senha|parola.?d|wachtwoord/i,
@@ -339,11 +341,6 @@ export function readFrameInPage(identifier: string, extraKeys: string[]): FrameR
     all.find((el) => visible(el) && words.accountMenu.test(`${el.id} ${el.getAttribute("aria-label") ?? ""} ${el.getAttribute("data-testid") ?? ""}`)) ??
     null;
 
-  const captcha = all.some(
-    (el) =>
-      (el instanceof HTMLIFrameElement && /recaptcha|hcaptcha|turnstile|captcha/i.test(el.src) && visible(el)) ||
-      (/\b(g-recaptcha|h-captcha|cf-turnstile)\b/.test(typeof el.className === "string" ? el.className : "") && visible(el)),
-  );
   const otpSingle = inputs.find((el) => fillable(el) && isOtp(el) && !otpBoxes.includes(el)) ?? null;
   const otpFields: HTMLInputElement[] = otpBoxes.length ? otpBoxes : otpSingle ? [otpSingle] : [];
   const otpPrompt = otpFields.length > 0 && (words.otp.test(pageText) || otpBoxes.length > 0 || otpFields[0]!.autocomplete === "one-time-code");
@@ -416,7 +413,6 @@ export function readFrameInPage(identifier: string, extraKeys: string[]): FrameR
     consent: pathOf(consent),
     interstitial: pathOf(interstitial),
     signedIn: pathOf(signedIn),
-    captcha,
     otpPrompt,
     otp: otpPrompt ? otpFields.map((el) => pathOf(el)!) : [],
     otpSubmit: pathOf(otpSubmit),

@@ -1,4 +1,5 @@
 import type { ElementHandle, Frame, Page } from "@authsvc/browser";
+import { captchaBlocks, readCaptchaInPage } from "./read-captcha";
 import { type FrameReading, readFrameInPage, resolvePathInPage, type SelectorPath } from "./read-page";
 
 export interface FrameScan {
@@ -56,9 +57,12 @@ export async function readFrames<T, A extends unknown[]>(page: Page, reader: (..
   return Object.assign(read, { unreadable: scans.length - read.length });
 }
 
-/** What every frame shows of a login page (see readFrameInPage). */
-export function scanPage(page: Page, identifier: string, extraKeys: string[] = []): Promise<PageScan> {
-  return readFrames(page, readFrameInPage, identifier, extraKeys);
+/** What every frame shows of a login page (see readFrameInPage), and whether it shows a CAPTCHA a person must answer. */
+export async function scanPage(page: Page, identifier: string, extraKeys: string[] = []): Promise<PageScan> {
+  const [scans, captchas] = await Promise.all([readFrames(page, readFrameInPage, identifier, extraKeys), readFrames(page, readCaptchaInPage)]);
+  const blocking = new Set(captchas.filter((c) => captchaBlocks(c.reading)).map((c) => c.frame));
+  const read = scans.map((s) => ({ ...s, reading: { ...s.reading, captcha: blocking.has(s.frame) } }));
+  return Object.assign(read, { unreadable: scans.unreadable });
 }
 
 function originOf(url: string): string {

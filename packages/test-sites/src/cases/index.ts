@@ -8,7 +8,8 @@ import { readonlyUntilFocus } from "./readonly-until-focus";
 import { emailConfirmation } from "./email-confirmation";
 import { plainTextLockout } from "./plain-text-lockout";
 import { apiSubdomain } from "./api-subdomain";
-import { captcha } from "./captcha";
+import { captcha, captchaCheckbox } from "./captcha";
+import { CHALLENGED_CAPTCHA_CASES, INVISIBLE_CAPTCHA_CASES, invisibleCaptchas } from "./captcha-invisible";
 import { controlledInputs } from "./controlled-inputs";
 import { cookieBanner } from "./cookie-banner";
 import { enterOnly } from "./enter-only";
@@ -60,7 +61,7 @@ export function caseRouters(accounts: Accounts, redesignVersion: () => number, o
     apiSubdomain(accounts), ...localizedForms(accounts), redesign(accounts, redesignVersion), alertDialog(accounts),
     plainTextLockout(accounts), emailConfirmation(accounts), busyDashboard(accounts), readonlyUntilFocus(accounts),
     disabledSubmit(accounts), totpSplit(accounts), ...identifierFields(accounts), ...submitControls(accounts),
-    ...identifierFirstSteps(accounts), passwordGate(accounts),
+    ...identifierFirstSteps(accounts), passwordGate(accounts), captchaCheckbox(accounts), ...invisibleCaptchas(accounts),
   ];
 }
 
@@ -143,6 +144,8 @@ export const LOGIN_CASES: LoginCase[] = [
   ...IDENTIFIER_FIRST_CASES.map((name) => standard(name)),
   // No identifier field: the site cannot tell whose wrong password it was, so no attempt is counted per user.
   standard("password-gate", { wrongPassword: undefined }),
+  ...INVISIBLE_CAPTCHA_CASES.map((name) => standard(name)),
+  standard("captcha-checkbox"),
   standard("idp-redirect", {
     session: {
       cookie: sessionCookie("idp-redirect"),
@@ -165,6 +168,7 @@ export const LOGIN_CASES: LoginCase[] = [
   standard("email-confirmation", { expect: "mfa_required", session: undefined }),
   standard("locked-account", { expect: "account_locked", session: undefined, wrongPassword: "account_locked", lockedUser: true }),
   standard("captcha", { expect: "captcha_blocked", session: undefined, wrongPassword: undefined }),
+  ...CHALLENGED_CAPTCHA_CASES.map((name) => standard(name, { expect: "captcha_blocked", session: undefined, wrongPassword: undefined })),
   standard("otp-prompt", { expect: "mfa_required", session: undefined }),
   standard("otp-prompt-totp", { site: "otp-prompt", url: at("/cases/otp-prompt/login"), totp: true, session: { cookie: sessionCookie("otp-prompt"), cookieDomain: "127.0.0.1" }, account: "/cases/otp-prompt/account" }),
   standard("totp-split", { totp: true }),

@@ -50,6 +50,8 @@ export function formCase(
     /** Whether the post came from the login control; any other post (a page-wide form's search button,
      * Enter without the control's script) shows the page again, nothing checked. */
     sentByLogin?: (body: Record<string, string>) => boolean;
+    /** Checked before the account, as sites check a CAPTCHA token first: a string refuses with it, no attempt counted. */
+    gate?: (body: Record<string, string>) => string | null;
     /** Extra checks of the posted form (hidden traps, additional fields); a string refuses with it. */
     verify?: (body: Record<string, string>) => string | null;
     /** What to do instead of redirecting to the account page (an interstitial, a second factor). */
@@ -69,6 +71,8 @@ export function formCase(
   r.post(`${base(name)}/login`, urlencoded({ extended: false }), (req, res) => {
     const body = (req.body ?? {}) as Record<string, string>;
     if (options.sentByLogin && !options.sentByLogin(body)) return res.type("html").send(render());
+    const gated = options.gate?.(body);
+    if (gated) return res.status(200).type("html").send(render(gated));
     const username = options.identify?.(body) ?? body[fields.user] ?? "";
     const refusal = options.verify?.(body);
     const verdict = accounts.check(name, username, body[fields.pass] ?? "");

@@ -1,0 +1,111 @@
+import type { SelectorPath } from "./read-page";
+
+export type CaptchaProvider = "recaptcha" | "hcaptcha" | "turnstile" | "image";
+
+/**
+ * How a CAPTCHA takes part in the login: `invisible` runs by itself when the form is sent (reCAPTCHA v3
+ * and invisible v2, hCaptcha invisible); `managed` runs by itself on the page and leaves a token
+ * (Cloudflare Turnstile); `checkbox` waits for a click; `challenge` asks a person (images, a puzzle,
+ * distorted text).
+ */
+export type CaptchaMode = "invisible" | "managed" | "checkbox" | "challenge";
+
+export interface CaptchaWidget {
+  provider: CaptchaProvider;
+  mode: CaptchaMode;
+  siteKey: string | null;
+}
+
+export interface CaptchaReading {
+  widgets: CaptchaWidget[];
+  /** Inside a widget's own frame: the "I'm not a robot" box. */
+  checkbox: SelectorPath | null;
+  checked: boolean;
+  /** A response field (g-recaptcha-response, h-captcha-response, cf-turnstile-response) holds a token. */
+  token: boolean;
+}
+
+/** Whether a frame shows a CAPTCHA a person must answer: a checkbox or a challenge, not an invisible one. */
+export const captchaBlocks = (reading: CaptchaReading) => reading.widgets.some((w) => w.mode === "checkbox" || w.mode === "challenge");
+
+/**
+ * Runs in the page (serialized, self-contained): the CAPTCHA widgets a frame shows, the way their scripts
+ * draw them. Elements are named like readFrameInPage names them, one selector per document.
+ */
+export function readCaptchaInPage(): CaptchaReading {
+  const visible = (el: Element): boolean => {
+    const r = el.getBoundingClientRect();
+    return r.width >= 4 && r.height >= 4 && el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+  };
+  const providerOf = (text: string): CaptchaProvider | null =>
+    /hcaptcha/i.test(text) ? "hcaptcha" : /turnstile|challenges\.cloudflare/i.test(text) ? "turnstile" : /recaptcha/i.test(text) ? "recaptcha" : null;
+  const widgets: CaptchaWidget[] = [];
+  const counted = new Set<Element>();
+
+  for (const el of document.querySelectorAll(".g-recaptcha, .h-captcha, .cf-turnstile, .grecaptcha-badge, [data-sitekey]")) {
+    const provider = providerOf(el.className.toString()) ?? providerOf(el.querySelector("iframe")?.src ?? "") ?? "recaptcha";
+    const siteKey = el.getAttribute("data-sitekey");
+    let mode: CaptchaMode;
+    if (provider === "turnstile") mode = "managed";
+    // A widget bound to the submit button, marked invisible, or the v3 badge runs when the form is sent.
+    else if (el.getAttribute("data-size") === "invisible" || el.matches("button, input, .grecaptcha-badge") || el.closest(".grecaptcha-badge") || !visible(el)) mode = "invisible";
+    else mode = "checkbox";
+    widgets.push({ provider, mode, siteKey });
+    for (const frame of el.querySelectorAll("iframe")) counted.add(frame);
+  }
+  for (const frame of document.querySelectorAll("iframe")) {
+    const provider = providerOf(`${frame.src} ${frame.title}`);
+    if (!provider || counted.has(frame) || !visible(frame)) continue;
+    // The image or puzzle a checkbox (or an invisible widget that did not trust the browser) opens.
+    if (provider === "turnstile") widgets.push({ provider, mode: "managed", siteKey: null });
+    else if (/bframe|challenge/i.test(`${frame.src} ${frame.title}`)) widgets.push({ provider, mode: "challenge", siteKey: null });
+    else if (!/size=invisible/.test(frame.src)) widgets.push({ provider, mode: "checkbox", siteKey: null });
+  }
+  // A distorted-text CAPTCHA: a field that asks for the characters of an image.
+  for (const input of document.querySelectorAll("input")) {
+    if (!/^(text|)$/.test(input.type) || !visible(input)) continue;
+    if (/captcha/i.test(`${input.name} ${input.id} ${input.placeholder} ${input.getAttribute("aria-label") ?? ""}`)) {
+      widgets.push({ provider: "image", mode: "challenge", siteKey: null });
+    }
+  }
+
+  // Inside a widget's own frame (reCAPTCHA's anchor, hCaptcha's checkbox): the box a person clicks.
+  let checkbox: SelectorPath | null = null;
+  let checked = false;
+  if (window !== window.top && providerOf(location.href)) {
+    const box = [...document.querySelectorAll("#recaptcha-anchor, #checkbox, [role=checkbox], input[type=checkbox]")].find(visible);
+    if (box) {
+      checkbox = [box.id ? `#${CSS.escape(box.id)}` : box instanceof HTMLInputElement ? "input[type=checkbox]" : "[role=checkbox]"];
+      checked = box.getAttribute("aria-checked") === "true" || (box instanceof HTMLInputElement && box.checked);
+    }
+  }
+  const token = [...document.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>("[name=g-recaptcha-response], [name=h-captcha-response], [name=cf-turnstile-response]")].some(
+    (field) => field.value.length > 0,
+  );
+  return { widgets, checkbox, checked, token };
+}
+
+/**
+ * Runs in the page: does what a widget does when it is passed: puts the solver's token in its response
+ * fields (created in the form when missing) and closes its challenge. The widget's callback is not
+ * called: it may send the form, and the engine sends the form itself, once, after marking the submit.
+ */
+export function enterCaptchaTokenInPage(provider: CaptchaProvider, token: string): void {
+  const names = provider === "hcaptcha" ? ["h-captcha-response", "g-recaptcha-response"] : provider === "turnstile" ? ["cf-turnstile-response"] : ["g-recaptcha-response"];
+  const widget = document.querySelector(".g-recaptcha, .h-captcha, .cf-turnstile, [data-sitekey]");
+  const form = widget?.closest("form") ?? document.querySelector("form:has(input[type=password])") ?? document.querySelector("form");
+  for (const name of names) {
+    const fields = [...document.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(`[name="${name}"]`)];
+    if (fields.length === 0 && form) {
+      const field = document.createElement("textarea");
+      field.name = name;
+      field.style.display = "none";
+      form.append(field);
+      fields.push(field);
+    }
+    for (const field of fields) field.value = token;
+  }
+  for (const frame of document.querySelectorAll("iframe")) {
+    if (/captcha|turnstile/i.test(`${frame.src} ${frame.title}`) && /bframe|challenge/i.test(`${frame.src} ${frame.title}`)) frame.style.visibility = "hidden";
+  }
+}
