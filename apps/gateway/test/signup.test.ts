@@ -84,15 +84,50 @@ describe("POST /v1/signup: email confirmation", () => {
     expect([res.status, res.body.error?.code]).toEqual([422, "verification_failed"]);
     expect(res.body.error.message).toContain("That code is incorrect or has expired.");
     expect(await siteAccounts(email)).toEqual([expect.objectContaining({ confirmed: false })]);
+    // The account exists on the site: its credential keeps the generated password.
+    expect(await keptCredential(res)).toMatchObject({ username: email, status: "pending", lastError: "verification_failed" });
   });
 
-  it("ends timeout when no confirmation arrives, having sent the form once", async () => {
+  it("keeps the account pending when no confirmation arrives, having sent the form once", async () => {
     const email = await newMailbox();
     await fetch(`${sitesUrl()}/__fixture/deliveries`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ address: email, delivery: "lost" }) });
     const res = await signupAt("signup-link", { cred: { email } });
-    expect([res.status, res.body.error?.code]).toEqual([504, "timeout"]);
+    expect([res.status, res.body.error?.code]).toEqual([422, "verification_pending"]);
     expect(res.body.error.message).toContain(`no email with a confirmation link arrived at ${email}`);
+    expect(await keptCredential(res)).toMatchObject({ username: email, status: "pending_verification", lastError: "verification_pending" });
     expect(await attempts(email)).toEqual({ "signup-link": 1 });
+  });
+});
+
+/** The credential a failed signup's error names, as the API lists it; its stored secret is checked in the database. */
+async function keptCredential(res: Awaited<ReturnType<typeof call<any>>>) {
+  const id = res.body.error.credentialId as string;
+  expect(id).toMatch(/^cred_/);
+  expect(res.headers.get("location")).toBe(`/v1/credentials/${id}`);
+  const secret = await database().credentials.secret(tenant.orgId, id);
+  expect(secret?.password).toEqual(expect.any(String));
+  expect(secret!.password!.length).toBeGreaterThanOrEqual(12);
+  return (await call("GET", `/v1/credentials/${id}`, { key: tenant.key })).body;
+}
+
+describe("POST /v1/signup with the caller's own address", () => {
+  it("signs up at once where the site asks for no confirmation", async () => {
+    const email = `own-${Date.now().toString(36)}@agents.example.test`;
+    const res = await signupAt("signup-instant", { cred: { email } });
+    expect(res.status).toBe(201);
+    await expectSignedIn("signup-instant", res.body.cookies, email);
+  });
+
+  it("keeps the account as pending_verification where the site mails a confirmation elsewhere", async () => {
+    const email = `own-${Date.now().toString(36)}@agents.example.test`;
+    const res = await signupAt("signup-link", { cred: { email } });
+    expect([res.status, res.body.error?.code]).toEqual([422, "verification_pending"]);
+    expect(res.body.error.message).toContain(`no mail to ${email} reaches the service`);
+    expect(await keptCredential(res)).toMatchObject({ username: email, status: "pending_verification" });
+    expect(await siteAccounts(email)).toEqual([expect.objectContaining({ confirmed: false })]);
+    // The job says the same to a caller who polls it.
+    const job = await call("GET", `/v1/jobs/${res.headers.get("x-job-id")}`, { key: tenant.key });
+    expect(job.body.error).toMatchObject({ code: "verification_pending", credentialId: res.body.error.credentialId });
   });
 });
 
@@ -188,7 +223,7 @@ describe("POST /v1/signup: requests", () => {
       [{ signup_method: "invitation" }, 400, "invalid_request", "/invite_token"],
       [{ signup_method: "email", invite_token: "abc", allocateMailbox: true }, 400, "invalid_request", "/invite_token"],
       [{ signup_method: "email" }, 400, "invalid_request", "/cred/email"],
-      [{ signup_method: "email", cred: { email: "someone@example.com" } }, 400, "invalid_request", "/cred/email"],
+      [{ signup_method: "email", cred: { email: `nobody@${MAIL_DOMAIN}` } }, 400, "invalid_request", "/cred/email"],
       [{ signup_method: "email", cred: { email: foreign } }, 400, "invalid_request", "/cred/email"],
       [{ signup_method: "email", cred: { email: foreign }, allocateMailbox: true }, 400, "invalid_request", "/allocateMailbox"],
       [{ signup_method: "sms", allocateMailbox: true }, 400, "invalid_request", "/signup_method"],

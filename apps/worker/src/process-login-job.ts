@@ -4,7 +4,7 @@ import type { Config } from "@authsvc/config";
 import { freshTotpCode, parseTotpSecret } from "@authsvc/crypto";
 import { loginPageOf, type SessionResponse } from "@authsvc/contracts";
 import type { Database, SecretBundle } from "@authsvc/db";
-import { type LearnedFlow, LoginFlowError, parseLearnedFlow, type PasswordLoginResult, passwordLogin, sameFlow, signup, type SignupResult } from "@authsvc/flows";
+import { type LearnedFlow, LoginFlowError, parseLearnedFlow, type PasswordLoginResult, passwordLogin, sameFlow, signup, SignupUnfinishedError, type SignupResult } from "@authsvc/flows";
 import type { Logger } from "@authsvc/logging";
 import type { Queue } from "bullmq";
 import { loginFingerprint, type AuthJobPayload, type InboxEvents, type SessionCache, type SingleFlight, type WebhookDeliveryPayload } from "@authsvc/queue";
@@ -169,9 +169,11 @@ export function createLoginProcessor(deps: LoginJobDeps) {
         throw new Error(failure.code);
       }
       try {
-        await db.authJobs.fail(authJobId, failure.code, failure.message);
+        // A signup that failed after its form was sent may have left an account on the site: keep it.
+        const kept = err instanceof SignupUnfinishedError ? await keepUnfinishedSignup(orgId, credential.id, record.input, err) : null;
+        await db.authJobs.fail(authJobId, failure.code, kept ? `${failure.message} (the account's password is kept in credential ${kept})` : failure.message);
         // A failed signup says nothing about a credential that already works (an account that exists).
-        if (!isSignup || !credential.lastLoginAt) await db.credentials.recordFailure(orgId, credential.id, failure.code);
+        if (!kept && (!isSignup || !credential.lastLoginAt)) await db.credentials.recordFailure(orgId, credential.id, failure.code);
         await flight.release(orgId, record.fingerprint, authJobId);
       } catch (bookkeeping) {
         jobLog.error({ err: String(bookkeeping) }, "could not record a failed login");
@@ -251,6 +253,20 @@ export function createLoginProcessor(deps: LoginJobDeps) {
       account: { email: result.email, username: result.username, passwordGenerated: result.passwordGenerated },
     });
     return cacheKey;
+  }
+
+  /**
+   * Stores what an unfinished signup created, with its password, under the identity the site knows it by
+   * (status `pending_verification` when it waits for its email to be confirmed); returns the credential's
+   * id, or null when a credential of that account already works and was left alone.
+   */
+  async function keepUnfinishedSignup(orgId: string, credentialId: string, input: SecretBundle, err: SignupUnfinishedError): Promise<string | null> {
+    const { account } = err;
+    const byEmail = account.identifier === account.email;
+    const secret: SecretBundle = { method: "password", password: account.password, email: byEmail ? account.email! : undefined, inbox: input.inbox };
+    const settled = await db.credentials.settleSignup(orgId, credentialId, { username: account.identifier, loginUrl: account.loginUrl, secret }, { failure: err.code });
+    const row = await db.credentials.find(orgId, settled.id);
+    return row && !row.lastLoginAt ? settled.id : null;
   }
 
   function cacheFor(orgId: string, fingerprint: string, state: SessionResponse): Promise<void> {

@@ -12,8 +12,11 @@ export interface CredentialResource {
   collectionId: string | null;
   createdAt: string;
   lastLoginAt: string | null;
-  /** `active`: the last login worked; `failing`: the last one failed (`lastError`); `pending`: none worked yet. */
-  status: "active" | "failing" | "pending";
+  /**
+   * `active`: the last login worked; `failing`: the last one failed (`lastError`); `pending`: none worked
+   * yet; `pending_verification`: a signup created the account and its email is not confirmed yet.
+   */
+  status: "active" | "failing" | "pending" | "pending_verification";
   lastError: string | null;
 }
 

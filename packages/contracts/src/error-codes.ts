@@ -37,6 +37,11 @@ export const ERROR_CODES = {
     status: 422,
     meaning: "The target site refused the signup form (a field it wants, a password it does not take, an invalid invitation); the message is the site's words. Never retried.",
   },
+  verification_pending: {
+    status: 422,
+    meaning:
+      "The target site created the account and waits for its email to be confirmed, and no confirmation reached the service in the wait; the credential named by `credentialId` keeps the account and its password (status `pending_verification`). Never retried.",
+  },
   no_stored_secret: {
     status: 422,
     meaning: "The credential never logged in successfully, so there is no stored secret to refresh with; log in with POST /v1/login.",
@@ -69,6 +74,7 @@ export const LOGIN_FAILURE_CODES = [
   "login_unconfirmed",
   "account_exists",
   "signup_rejected",
+  "verification_pending",
   "target_not_allowed",
   "target_unreachable",
   "timeout",
@@ -92,5 +98,7 @@ export interface ErrorBody {
     message: string;
     requestId: string;
     details?: FieldError[];
+    /** A signup that failed after its form was sent: the stored credential that keeps the account's password. */
+    credentialId?: string;
   };
 }

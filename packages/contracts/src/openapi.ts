@@ -90,7 +90,10 @@ const job = {
     jobId: { type: "string", pattern: "^job_" },
     status: { type: "string", enum: ["queued", "running", "succeeded", "failed"] },
     result: { $ref: "#/components/schemas/Session" },
-    error: { type: "object", properties: { code: { type: "string" }, message: { type: "string" } } },
+    error: {
+      type: "object",
+      properties: { code: { type: "string" }, message: { type: "string" }, credentialId: { type: "string", description: "As in the error body." } },
+    },
   },
 };
 
@@ -105,6 +108,11 @@ const error = {
         code: { type: "string", enum: Object.keys(ERROR_CODES) },
         message: { type: "string" },
         requestId: { type: "string", pattern: "^req_" },
+        credentialId: {
+          type: "string",
+          pattern: "^cred_",
+          description: "A signup that failed after its form was sent: the stored credential that keeps the account and its password.",
+        },
         details: {
           type: "array",
           items: { type: "object", required: ["field", "message"], properties: { field: { type: "string" }, message: { type: "string" } } },
@@ -179,7 +187,7 @@ const credential = {
     collectionId: { type: ["string", "null"] },
     createdAt: { type: "string", format: "date-time" },
     lastLoginAt: { type: ["string", "null"], format: "date-time" },
-    status: { type: "string", enum: ["active", "failing", "pending"] },
+    status: { type: "string", enum: ["active", "failing", "pending", "pending_verification"] },
     lastError: { type: ["string", "null"], description: "Error code of the last failed login." },
   },
 };
@@ -307,6 +315,9 @@ export const openApiDocument = {
           "Finds the signup form, fills email, username, password (generated to the site's rules when none is sent), its confirmation, " +
           "name fields and required boxes, submits, completes the confirmation link or code the site mails to one of your mailboxes, " +
           "and logs in when the site does not sign the new user in by itself. The credential is stored for POST /refresh. " +
+          "`cred.email` may be the caller's own address: a site that mails no confirmation just works; one that mails it there ends " +
+          "`verification_pending` (422) with `credentialId`, the account's password kept (status `pending_verification`). " +
+          "Any failure after the form was sent names in `credentialId` the credential that keeps the account's password. " +
           "`signup_method: invitation` needs `invite_token`; `oauth` answers 501. Waits like a login; past the wait, 202 with a job.",
         parameters: [{ name: "Prefer", in: "header", required: false, schema: { type: "string", examples: ["respond-async", "wait=10"] } }],
         requestBody: { required: true, content: json("SignupRequest") },
@@ -315,7 +326,7 @@ export const openApiDocument = {
           "202": { description: "Still running; poll the `Location` (GET /jobs/{jobId}).", content: json("Job") },
           ...errorResponses([
             "invalid_request", "invalid_json", "unauthorized", "payload_too_large", "unsupported_media_type", "account_exists",
-            "signup_rejected", "form_not_found", "captcha_blocked", "verification_failed", "login_unconfirmed", "target_not_allowed",
+            "signup_rejected", "form_not_found", "captcha_blocked", "verification_failed", "verification_pending", "login_unconfirmed", "target_not_allowed",
             "rate_limited", "internal_error", "method_not_supported", "target_unreachable", "service_unavailable", "timeout",
           ]),
         },

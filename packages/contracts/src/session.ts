@@ -49,5 +49,6 @@ export interface JobResource {
   jobId: string;
   status: JobStatus;
   result?: SessionResponse;
-  error?: { code: string; message: string };
+  /** `credentialId`: a signup that failed after its form was sent keeps the account's password there. */
+  error?: { code: string; message: string; credentialId?: string };
 }

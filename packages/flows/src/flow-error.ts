@@ -19,3 +19,29 @@ export class LoginFlowError extends Error {
     this.retryable = options.retryable ?? RETRYABLE.has(code);
   }
 }
+
+/** What a signup created on the site before it could not finish: the account and its password. */
+export interface UnfinishedAccount {
+  email: string | null;
+  username: string | null;
+  password: string;
+  passwordGenerated: boolean;
+  /** What it signs in with: the email, else the username. */
+  identifier: string;
+  /** Where it signs in: the signup page's "Log in" link, else the signup page. */
+  loginUrl: string;
+}
+
+/**
+ * A signup that failed after its form was sent: the site may hold the account now (waiting for its email
+ * to be confirmed, or created before a fault), so its password must be kept, never lost. Never retried.
+ */
+export class SignupUnfinishedError extends LoginFlowError {
+  constructor(
+    failure: LoginFlowError,
+    readonly account: UnfinishedAccount,
+  ) {
+    super(failure.code, failure.message, { retryable: false });
+    this.name = "SignupUnfinishedError";
+  }
+}

@@ -25,7 +25,7 @@ function resource(row: CredentialRow): CredentialResource {
     collectionId: row.collection?.externalId ?? null,
     createdAt: row.createdAt.toISOString(),
     lastLoginAt: row.lastLoginAt?.toISOString() ?? null,
-    status: !row.lastLoginAt ? "pending" : row.lastErrorCode ? "failing" : "active",
+    status: !row.lastLoginAt ? (row.lastErrorCode === "verification_pending" ? "pending_verification" : "pending") : row.lastErrorCode ? "failing" : "active",
     lastError: row.lastErrorCode ?? null,
   };
 }

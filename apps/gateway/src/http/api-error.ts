@@ -9,6 +9,8 @@ export class ApiError extends Error {
     message: string,
     readonly details?: FieldError[],
     readonly headers: Record<string, string> = {},
+    /** A signup that failed after its form was sent: the credential that keeps the account's password. */
+    readonly credentialId?: string,
   ) {
     super(message);
     this.name = "ApiError";

@@ -47,6 +47,7 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     }
     const body: ErrorBody = { error: { code: apiError.code, message: apiError.message, requestId } };
     if (apiError.details?.length) body.error.details = apiError.details;
+    if (apiError.credentialId) body.error.credentialId = apiError.credentialId;
     if (res.headersSent) {
       res.destroy(); // the answer was under way: cut it rather than leave the client waiting
       return;

@@ -121,12 +121,14 @@ export class LoginService {
       email = mailbox.address;
       inbox = { kind: "email", mailboxId: mailbox.id, address: email };
     } else if (email) {
-      const mailbox = email.endsWith(`@${config.mail.domain}`) ? await db.mailboxes.findForOrg(orgId, email) : null;
+      // The caller's own address: a site that asks for no confirmation just works; one that mails a
+      // confirmation there leaves the account pending (verification_pending), its password kept.
+      const ours = email.toLowerCase().endsWith(`@${config.mail.domain}`);
+      const mailbox = ours ? await db.mailboxes.findForOrg(orgId, email) : null;
       if (mailbox) inbox = { kind: "email", mailboxId: mailbox.id, address: email };
-      else if (cmd.method === "email") {
-        throw ApiError.invalid([
-          { field: "/cred/email", message: `is not one of this organization's mailboxes on ${config.mail.domain}; the service confirms the email from its own inbox (POST /v1/mailboxes, or send allocateMailbox: true)` },
-        ]);
+      else if (ours) {
+        // An address of our domain that is not this org's: its mail would reach someone else, or no one.
+        throw ApiError.invalid([{ field: "/cred/email", message: `is not one of this organization's mailboxes on ${config.mail.domain} (POST /v1/mailboxes, or send allocateMailbox: true)` }]);
       }
     }
     const fp = signupFingerprint(config.crypto.fingerprintKey, orgId, {
@@ -195,7 +197,10 @@ export class LoginService {
     const job = (await this.job(orgId, jobId)) ?? { jobId, status: "queued" as const };
     if (job.status === "succeeded" && job.result) return { kind: "session", session: job.result, source: "browser", jobId };
     if (job.status === "failed" && job.error) {
-      throw new ApiError(isErrorCode(job.error.code) ? job.error.code : "internal_error", job.error.message, undefined, { "X-Job-Id": jobId });
+      const code = isErrorCode(job.error.code) ? job.error.code : "internal_error";
+      const headers: Record<string, string> = { "X-Job-Id": jobId };
+      if (job.error.credentialId) headers.Location = `/v1/credentials/${job.error.credentialId}`;
+      throw new ApiError(code, job.error.message, undefined, headers, job.error.credentialId);
     }
     return { kind: "pending", job };
   }
@@ -228,7 +233,13 @@ export class LoginService {
         resource.result = { ...found.state, credentialId: row.credentialId, ...(expiresAt ? { expiresAt } : {}), account: row.account as unknown as SignupAccount } as SignupResponse;
       } else if (found) resource.result = found.state;
     }
-    if (row.status === "failed") resource.error = { code: row.errorCode ?? "internal_error", message: row.errorMessage ?? "" };
+    if (row.status === "failed") {
+      resource.error = { code: row.errorCode ?? "internal_error", message: row.errorMessage ?? "" };
+      // A signup that sent its form and failed may have created the account: name where its password is.
+      if (row.kind === "signup" && row.submittedAt && (await this.deps.db.credentials.keepsUnfinishedAccount(orgId, row.credentialId))) {
+        resource.error.credentialId = row.credentialId;
+      }
+    }
     return resource;
   }
 }

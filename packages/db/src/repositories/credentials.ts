@@ -43,6 +43,13 @@ const METADATA = {
   collection: { select: { externalId: true } },
 } as const;
 
+/** What a signup settled on the site: the identifier it signs in with, where, and the secret. */
+export interface SettledSignup {
+  username: string;
+  loginUrl: string;
+  secret: SecretBundle;
+}
+
 export interface CredentialIdentity {
   orgId: string;
   collectionExternalId?: string;
@@ -160,16 +167,21 @@ export class Credentials {
 
   /**
    * Gives a signup's credential the identity the site settled on (the username variant it took, the
-   * login page found) and the secret that signed in, and returns the credential's id. When the org already
+   * login page found) and the account's secret, and returns the credential's id. When the org already
    * has a credential with that identity (a login tried before the account existed), that one is kept: the
    * signup's job and session move to it and the signup's own row goes.
+   *
+   * `unfinished`: the signup failed after its form was sent (`failure` is its code), so the account may
+   * exist but never signed in. Its secret is kept so the account is not lost, the credential is marked with
+   * the failure, and a credential of that identity that already works is never touched.
    */
-  async settleSignup(orgId: string, id: string, settled: { username: string; loginUrl: string; secret: SecretBundle }) {
+  async settleSignup(orgId: string, id: string, settled: SettledSignup, unfinished?: { failure: string }) {
     // The secret goes on the signup's own row first: whatever happens next, the new account's password is kept.
-    await this.recordSuccess(orgId, id, settled.secret, settled.loginUrl);
+    if (unfinished) await this.recordPending(orgId, id, settled.secret, unfinished.failure);
+    else await this.recordSuccess(orgId, id, settled.secret, settled.loginUrl);
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.mergeSignup(orgId, id, settled);
+        return await this.mergeSignup(orgId, id, settled, unfinished);
       } catch (err) {
         // A login created a row with the settled identity between our read and write: merge into it.
         if (!isUniqueViolation(err) || attempt > 0) throw err;
@@ -177,13 +189,23 @@ export class Credentials {
     }
   }
 
-  private mergeSignup(orgId: string, id: string, settled: { username: string; loginUrl: string; secret: SecretBundle }) {
+  private async recordPending(orgId: string, id: string, secret: SecretBundle, failure: string) {
+    await this.prisma.credential.updateMany({
+      where: { id, orgId, lastLoginAt: null },
+      data: { secret: this.envelope.encryptJson(secret, rowAad(orgId, id)), lastErrorCode: failure },
+    });
+  }
+
+  private mergeSignup(orgId: string, id: string, settled: SettledSignup, unfinished?: { failure: string }) {
     return this.prisma.$transaction(async (tx) => {
       const row = await tx.credential.findFirstOrThrow({ where: { id, orgId } });
       const loginPage = loginPageOf(settled.loginUrl);
+      const collection = row.collectionId ? await tx.collection.findUnique({ where: { id: row.collectionId }, select: { externalId: true } }) : null;
       const other = await tx.credential.findFirst({
         where: { orgId, collectionId: row.collectionId, loginPage, username: settled.username, id: { not: id } },
       });
+      // An unfinished signup never replaces the secret of a credential that signs in.
+      if (unfinished && (row.lastLoginAt || other?.lastLoginAt)) return { id, loginPage: row.loginPage, collectionExternalId: collection?.externalId };
       const keep = other?.id ?? id;
       if (other) {
         await tx.authJob.updateMany({ where: { orgId, credentialId: id }, data: { credentialId: keep } });
@@ -197,13 +219,16 @@ export class Credentials {
           loginPage,
           loginUrl: settled.loginUrl,
           secret: this.envelope.encryptJson(settled.secret, rowAad(orgId, keep)),
-          lastLoginAt: new Date(),
-          lastErrorCode: null,
+          ...(unfinished ? { lastErrorCode: unfinished.failure } : { lastLoginAt: new Date(), lastErrorCode: null }),
         },
       });
-      const collection = row.collectionId ? await tx.collection.findUnique({ where: { id: row.collectionId }, select: { externalId: true } }) : null;
       return { id: keep, loginPage, collectionExternalId: collection?.externalId };
     });
+  }
+
+  /** Whether the credential keeps the secret of an account that never signed in (an unfinished signup's). */
+  async keepsUnfinishedAccount(orgId: string, id: string): Promise<boolean> {
+    return (await this.prisma.credential.count({ where: { id, orgId, lastLoginAt: null, secret: { not: null } } })) > 0;
   }
 
   async recordFailure(orgId: string, id: string, errorCode: string) {
