@@ -2,8 +2,12 @@ import type { BrowserContext, Page } from "@authsvc/browser";
 import type { LoginFailureCode } from "@authsvc/contracts";
 import { type Deadline, sleep } from "../deadline";
 import { performStep } from "./perform-step";
+import { type Note, readNotesInPage } from "./read-notes";
 import type { SelectorPath } from "./read-page";
-import { type FrameScan, mergeSignals, scanPage } from "./scan-page";
+import { EXPIRED, refusalCode, siteFault, speaksOfLogin } from "./refusal-words";
+import { type FrameScan, mergeSignals, readFrames, scanPage } from "./scan-page";
+
+export { EXPIRED, refusalCode };
 
 /** Where the signed-in page showed its sign-out control or account menu; learned flows keep it. */
 export interface SignedInMarker {
@@ -20,7 +24,7 @@ export interface SessionSnapshot {
   storage: string;
   /** Messages already on the page before submit ("Please sign in to continue") are not a verdict. */
   messages: string[];
-  /** Sentences of the page's text before submit, for the same reason. */
+  /** Sentences of the page's text blocks before submit (the page as first seen), for the same reason. */
   sentences: string[];
 }
 
@@ -34,36 +38,34 @@ const sentencesOf = (text: string) =>
     .map((t) => t.trim())
     .filter((t) => t.length > 3 && t.length < 300);
 
+/** The text blocks of every frame (see readNotesInPage); a frame that cannot be read adds none. */
+async function readNotes(page: Page): Promise<Note[]> {
+  return (await readFrames(page, readNotesInPage).catch(() => [])).flatMap((s) => s.reading);
+}
+
+/**
+ * What the page newly says in plain text about the login: blocks near the form or in the content that
+ * speak of it, with their sentences not seen before ("Incorrect email or password." in a `<p>`).
+ */
+function newSayings(notes: Note[], seen: Set<string>): Array<{ block: string; news: string }> {
+  return notes
+    .filter((n) => n.near && speaksOfLogin(n.text))
+    .flatMap((n) => {
+      const news = sentencesOf(n.text).filter((t) => !seen.has(t));
+      return news.length > 0 ? [{ block: n.text, news: news.join(" ") }] : [];
+    });
+}
+
 /** Cookies, localStorage of every frame and the messages shown, to tell what a submit changed. */
 export async function snapshotSession(context: BrowserContext, page: Page, identifier: string): Promise<SessionSnapshot> {
-  const scans = await scanPage(page, identifier);
+  const [scans, notes] = await Promise.all([scanPage(page, identifier), readNotes(page)]);
   const signals = mergeSignals(scans);
   return {
     cookies: await cookieFingerprint(context),
     storage: signals.storage,
     messages: signals.messages,
-    sentences: scans.flatMap((s) => sentencesOf(s.reading.text)),
+    sentences: notes.flatMap((n) => sentencesOf(n.text)),
   };
-}
-
-// The site's words, in the languages we read (en, de, fr, es, pt, it, nl).
-const LOCKED =
-  /locked|suspended|disabled|deactivated|blocked|too many|gesperrt|zu viele|verrouill|bloqu|trop de tentatives|demasiados|muitas tentativas|bloccat|troppi tentativi|geblokkeerd|te veel/i;
-const CAPTCHA = /captcha|not a robot|kein roboter|pas un robot|no soy un robot|n[aã]o sou um rob[oô]|non sono un robot|geen robot/i;
-const CREDENTIALS_REFUSED =
-  /invalid|incorrect|wrong|not recogni[sz]ed|doesn.t match|does not match|no account|not found|unknown user|ung[uü]ltig|falsch|nicht korrekt|nicht gefunden|invalide|erron|introuvable|inv[aá]lid|no v[aá]lid|no coincide|errad|errat|non valid|non corrett|onjuist|ongeldig|verkeerd|niet gevonden/i;
-// A code or link the site no longer takes.
-export const EXPIRED =
-  /expired|no longer valid|already (been )?used|invalid (sign.?in )?(link|code|token)|abgelaufen|nicht mehr g[uü]ltig|expir[ée]|plus valide|caducad|expirad|scadut|verlopen/i;
-const REFUSAL = /failed|denied|try again|not allowed|fehlgeschlagen|[ée]chec|[ée]chou[ée]|fall[oó]|fallid|falhou|non riuscito|mislukt/i;
-
-/** The code a message of the site stands for, or null when it is not a refusal. */
-export function refusalCode(message: string): LoginFailureCode | null {
-  if (LOCKED.test(message)) return "account_locked";
-  if (CAPTCHA.test(message)) return "captcha_blocked";
-  if (CREDENTIALS_REFUSED.test(message)) return "invalid_credentials";
-  if (REFUSAL.test(message)) return "login_unconfirmed";
-  return null;
 }
 
 export interface ClassifyOptions {
@@ -117,10 +119,14 @@ export async function classifyOutcome(
   for (;;) {
     const quiet = Math.max(1, Math.min(QUIET_WAIT_MS, stopAt - Date.now()));
     await page.waitForNetworkIdle({ idleTime: 250, timeout: quiet }).catch(() => undefined);
-    const scans = await scanPage(page, options.identifier).catch(() => Object.assign([], { unreadable: 1 }));
+    const [scans, notes] = await Promise.all([
+      scanPage(page, options.identifier).catch(() => Object.assign([], { unreadable: 1 })),
+      readNotes(page),
+    ]);
     if (scans.length > 0) {
       const signals = mergeSignals(scans);
       lastPasswordShown = signals.passwordShown;
+      const stillAsking = signals.passwordShown || signals.identifierOnlyShown;
       const fresh = [...signals.messages.filter((m) => !seenMessages.has(m)), ...(options.dialogs?.() ?? [])];
       // Once a code was typed or a link opened, a refusal is of that code or link, not of the password.
       const afterFactor = otpAnswered || linkOpened;
@@ -130,14 +136,18 @@ export async function classifyOutcome(
         if (code === "invalid_credentials" || (code !== "account_locked" && EXPIRED.test(m))) return "verification_failed";
         return code;
       };
-      const refusals = fresh.map((m) => ({ m, code: refusalOf(m) })).filter((r) => r.code !== null);
+      const sayings = newSayings(notes, seenSentences);
+      // Beside a form that is still shown, new plain text that refuses counts like a message.
+      const refusals = [
+        ...fresh.map((m) => ({ m, code: refusalOf(m) })),
+        ...(stillAsking ? sayings.map((s) => ({ m: s.block, code: refusalOf(s.news) })) : []),
+      ].filter((r) => r.code !== null);
       const locked = refusals.find((r) => r.code === "account_locked");
       if (locked) return { kind: "failure", code: "account_locked", message: locked.m };
       // A form shown again with its CAPTCHA and the site's "wrong password" is a refusal of the password.
       if (refusals.some((r) => r.code === "captcha_blocked") || (signals.captcha && !refusals.some((r) => r.code === "invalid_credentials"))) {
         return { kind: "failure", code: "captcha_blocked", message: "the site asked for a CAPTCHA" };
       }
-      const stillAsking = signals.passwordShown || signals.identifierOnlyShown;
       if (!signals.passwordShown && signals.otpPrompt) {
         const prompt = scans.find((s) => s.reading.otp.length > 0);
         if (otpAnswered && fresh.length > 0) {
@@ -146,6 +156,7 @@ export async function classifyOutcome(
         if (!otpAnswered && prompt && options.answerOtp) {
           otpAnswered = true;
           for (const m of signals.messages) seenMessages.add(m);
+          for (const t of notes.flatMap((n) => sentencesOf(n.text))) seenSentences.add(t);
           await options.answerOtp(prompt);
           successSeen = false;
           stopAt = until();
@@ -157,7 +168,7 @@ export async function classifyOutcome(
         if (!linkOpened && options.answerLink) {
           linkOpened = true;
           for (const m of signals.messages) seenMessages.add(m);
-          for (const t of scans.flatMap((x) => sentencesOf(x.reading.text))) seenSentences.add(t);
+          for (const t of notes.flatMap((n) => sentencesOf(n.text))) seenSentences.add(t);
           await options.answerLink();
           successSeen = false;
           stopAt = until();
@@ -167,8 +178,10 @@ export async function classifyOutcome(
       }
       const refusedCode = afterFactor ? "verification_failed" : "invalid_credentials";
       if (stillAsking && refusals.length > 0) {
-        const code = refusals[0]!.code === "account_locked" ? "account_locked" : refusedCode;
-        return { kind: "failure", code, message: refusals[0]!.m };
+        // "Something went wrong" is the site's fault, not a refusal of the credentials.
+        const refusal = refusals.find((r) => !siteFault(r.m)) ?? refusals[0]!;
+        const code = refusal.code === "account_locked" ? "account_locked" : siteFault(refusal.m) ? "login_unconfirmed" : refusedCode;
+        return { kind: "failure", code, message: refusal.m };
       }
       if (stillAsking && fresh.length > 0) {
         // A message without refusal words ("Checking…") counts once the page has settled on it.
@@ -196,12 +209,10 @@ export async function classifyOutcome(
       const found = signals.signedIn ? { frame: signals.signedIn.key, path: signals.signedIn.reading.signedIn! } : null;
       if (!stillAsking && !found) {
         // A formless page that says, in plain text, that the login failed (no alert markup).
-        const said = scans
-          .flatMap((s) => sentencesOf(s.reading.text))
-          .filter((t) => !seenSentences.has(t))
-          .map((t) => ({ t, code: refusalOf(t) }))
+        const said = sayings
+          .map((s) => ({ m: s.block, code: refusalOf(s.news) }))
           .find((r) => r.code === "account_locked" || r.code === "invalid_credentials" || r.code === "verification_failed");
-        if (said) return { kind: "failure", code: said.code!, message: said.t };
+        if (said) return { kind: "failure", code: said.code!, message: said.m };
       }
       if (!stillAsking && status() >= 500) {
         return { kind: "failure", code: "target_unreachable", message: `the site answered the login with HTTP ${status()}` };

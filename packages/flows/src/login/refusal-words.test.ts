@@ -1,0 +1,123 @@
+import { refusalCode, siteFault, speaksOfLogin } from "./refusal-words";
+
+// The words real sites answer a login with, and the words login pages show anyway, in the seven languages.
+const REFUSALS: Array<[string, string]> = [
+  ["invalid_credentials", "Error: The password you entered for the username ada is incorrect."],
+  ["invalid_credentials", "Please enter the correct username and password for a staff account. Note that both fields may be case-sensitive."],
+  ["invalid_credentials", "These credentials do not match our records."],
+  ["invalid_credentials", "Invalid Email or password."],
+  ["invalid_credentials", "Invalid login attempt."],
+  ["invalid_credentials", "Wrong email or password"],
+  ["invalid_credentials", "Incorrect username, email or password"],
+  ["invalid_credentials", "You have specified an incorrect password. Please check your password and try again."],
+  ["invalid_credentials", "We couldn't find an account with that email address."],
+  ["invalid_credentials", "No account found with that email."],
+  ["invalid_credentials", "Invalid password. Please try again later."],
+  ["invalid_credentials", "Invalid password. You have 3 attempts left before your account is locked."],
+  ["invalid_credentials", "Benutzername oder Passwort ist falsch."],
+  ["invalid_credentials", "Die Zugangsdaten stimmen nicht."],
+  ["invalid_credentials", "Es wurde kein Konto mit dieser E-Mail-Adresse gefunden."],
+  ["invalid_credentials", "Identifiant ou mot de passe incorrect."],
+  ["invalid_credentials", "Adresse e-mail ou mot de passe invalide."],
+  ["invalid_credentials", "Ce compte n'existe pas."],
+  ["invalid_credentials", "El correo electrónico o la contraseña no son correctos."],
+  ["invalid_credentials", "Usuario desconocido."],
+  ["invalid_credentials", "E-mail ou senha incorretos."],
+  ["invalid_credentials", "Usuário não encontrado."],
+  ["invalid_credentials", "Nome utente o password non corretti."],
+  ["invalid_credentials", "Credenziali non valide."],
+  ["invalid_credentials", "Gebruikersnaam of wachtwoord klopt niet."],
+  ["invalid_credentials", "Ongeldige inloggegevens."],
+  ["account_locked", "Your account has been locked. Contact support."],
+  ["account_locked", "Too many failed login attempts. Please try again in 15 minutes."],
+  ["account_locked", "Ihr Konto wurde gesperrt."],
+  ["account_locked", "Trop de tentatives de connexion."],
+  ["account_locked", "Demasiados intentos fallidos."],
+  ["account_locked", "Muitas tentativas de login."],
+  ["account_locked", "Troppi tentativi di accesso."],
+  ["account_locked", "Te veel inlogpogingen."],
+  ["captcha_blocked", "Too many attempts. Please complete the CAPTCHA to continue."],
+  ["captcha_blocked", "Bitte bestätigen Sie, dass Sie kein Roboter sind."],
+  ["login_unconfirmed", "Login failed."],
+  ["login_unconfirmed", "Unable to sign in"],
+  ["login_unconfirmed", "Anmeldung fehlgeschlagen."],
+  ["login_unconfirmed", "Échec de la connexion."],
+  ["login_unconfirmed", "You have 3 attempts left before your account is locked."],
+  ["login_unconfirmed", "Something went wrong. Please try again."],
+  ["login_unconfirmed", "Algo deu errado. Tente novamente mais tarde."],
+];
+
+const NEUTRAL = [
+  "Forgot your password?",
+  "Remember me",
+  "Don't have an account? Sign up",
+  "No account? Create one!",
+  "Signing you in…",
+  "Please sign in to continue",
+  "Enter your password",
+  "We use cookies to give you the best experience. Some features won't work if cookies are blocked.",
+  "JavaScript is disabled in your browser.",
+  "Passwords are case-sensitive.",
+  "Keep me signed in",
+  "Passwort vergessen?",
+  "Angemeldet bleiben",
+  "Noch kein Konto? Jetzt registrieren",
+  "Bitte melden Sie sich an, um fortzufahren.",
+  "Wir verwenden Cookies, um Ihnen das beste Erlebnis zu bieten.",
+  "Mot de passe oublié ?",
+  "Se souvenir de moi",
+  "Pas encore de compte ? Créez-en un.",
+  "Connexion en cours…",
+  "Nous utilisons des cookies.",
+  "¿Olvidaste tu contraseña?",
+  "Recordarme",
+  "¿No tienes cuenta? Regístrate",
+  "Iniciando sesión…",
+  "Usamos cookies para mejorar tu experiencia.",
+  "Esqueceu sua senha?",
+  "Lembrar de mim",
+  "Não tem uma conta? Cadastre-se",
+  "Entrando…",
+  "Utilizamos cookies.",
+  "Password dimenticata?",
+  "Ricordami",
+  "Non hai un account? Registrati",
+  "Accesso in corso…",
+  "Utilizziamo i cookie.",
+  "Wachtwoord vergeten?",
+  "Onthoud mij",
+  "Nog geen account? Registreer je",
+  "Bezig met inloggen…",
+  "Wij gebruiken cookies.",
+];
+
+describe("refusalCode", () => {
+  it.each(REFUSALS)("reads %s in %j", (code, message) => {
+    expect(refusalCode(message)).toBe(code);
+  });
+
+  it.each(NEUTRAL)("reads no refusal in %j", (text) => {
+    expect(refusalCode(text)).toBeNull();
+  });
+
+  it("tells the site's own fault from a refusal of the credentials", () => {
+    expect(siteFault("Something went wrong. Please try again.")).toBe(true);
+    expect(siteFault("Invalid CSRF token.")).toBe(true);
+    expect(siteFault("Your session has expired. Please reload the page.")).toBe(true);
+    expect(siteFault("Login failed.")).toBe(false);
+    expect(siteFault("Incorrect password. Please try again later.")).toBe(false);
+  });
+});
+
+describe("speaksOfLogin", () => {
+  it("is what plain-text refusals speak of, in the seven languages", () => {
+    for (const text of ["Incorrect email or password.", "Falsches Passwort.", "Identifiant inconnu.", "Contraseña incorrecta.", "Senha incorreta.", "Credenziali errate.", "Onjuist wachtwoord."]) {
+      expect(speaksOfLogin(text)).toBe(true);
+    }
+  });
+
+  it("leaves out what a signed-in page may say (a dashboard's \"3 invalid entries\")", () => {
+    expect(speaksOfLogin("3 invalid entries in your last import.")).toBe(false);
+    expect(speaksOfLogin("Error: Incorrect.")).toBe(false);
+  });
+});

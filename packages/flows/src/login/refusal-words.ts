@@ -1,0 +1,109 @@
+import type { LoginFailureCode } from "@authsvc/contracts";
+
+// The site's words, in the languages we read (en, de, fr, es, pt, it, nl).
+const LOCKED =
+  /\b(locked|suspended|disabled|deactivated|blocked)\b|too many|gesperrt|zu viele|verrouill|bloqu|trop de tentatives|demasiados|muitas tentativas|bloccat|troppi tentativi|geblokkeerd|te veel/i;
+const CAPTCHA =
+  /captcha|not a robot|verify (that )?you are (a )?human|kein roboter|pas un robot|no soy un robot|n[aã]o sou um rob[oô]|non sono un robot|geen robot/i;
+const CREDENTIALS_REFUSED = new RegExp(
+  [
+    // en
+    "invalid|incorrect|wrong|not recogni[sz]ed|(do|does|did)(n.t| not) match|enter (the|a) (correct|valid)|(is|are|was|were)(n.t| not) (correct|valid|right)",
+    "unknown (user|account|e-?mail|login)|there is no (user|account)|no (such )?(user|account)( was)? (found|exists|with|for|matching|registered|associated)",
+    "(couldn.t|could not|cannot|can.t|unable to) find (an |your |that |this )?(account|user)",
+    "(user|account|e-?mail|username)\\b[^.!?]{0,40}(not found|does(n.t| not) exist|not registered)",
+    // de
+    "ung[uü]ltig|falsch|nicht (korrekt|richtig)|fehlerhaft|stimm(t|en) nicht|unbekannte[rs]? (benutzer|nutzer|e-mail|konto)",
+    "(benutzer|nutzer|konto|e-mail)[^.!?]{0,40}(nicht gefunden|existiert nicht|unbekannt)|kein (konto|benutzer)[^.!?]{0,30}(gefunden|vorhanden)",
+    // fr
+    "invalide|erron|ne correspond(ent)? pas|pas (correct|valide)|mauvais (mot de passe|identifiant)",
+    "(compte|utilisateur|identifiant|adresse)[^.!?]{0,40}(introuvable|inconnu|n.existe pas)|aucun (compte|utilisateur)[^.!?]{0,30}(trouv|correspond|associ|enregistr)",
+    // es
+    "inv[aá]lid|no (es|son) (correct|v[aá]lid)|no v[aá]lid|err[oó]ne|no coincide|equivocad|(usuario|correo|cuenta) desconocid",
+    "(usuario|cuenta|correo)[^.!?]{0,40}(no encontrad|no existe)|ning[uú]na? (usuario|cuenta)[^.!?]{0,30}(encontr|coincid|asociad|registrad)",
+    // pt
+    "incorret|errad|n[aã]o (confere|corresponde|coincide)|(usu[aá]rio|conta|e-?mail)[^.!?]{0,40}(n[aã]o encontrad|n[aã]o existe|n[aã]o cadastrad)",
+    "nenhuma? (conta|usu[aá]rio)[^.!?]{0,30}(encontrad|associad|cadastrad)",
+    // it
+    "non valid|non corrett|errat|non corrispond|(utente|account|e-?mail)[^.!?]{0,40}(non trovat|non esiste|sconosciut)|nessun (account|utente)[^.!?]{0,30}(trovat|associat|registrat)",
+    // nl
+    "onjuist|ongeldig|verkeerd|klopt niet|kloppen niet|niet (correct|juist|herkend)|(gebruiker|account|e-?mail)[^.!?]{0,40}(niet gevonden|bestaat niet|onbekend)|geen account[^.!?]{0,30}(gevonden|gekoppeld)",
+  ].join("|"),
+  "i",
+);
+// A code or link the site no longer takes.
+export const EXPIRED =
+  /expired|no longer valid|already (been )?used|invalid (sign.?in )?(link|code|token)|abgelaufen|nicht mehr g[uü]ltig|expir[ée]|plus valide|caducad|expirad|scadut|verlopen/i;
+// The login failed, without saying why.
+const REFUSAL =
+  /failed|denied|try again|not allowed|unable to (sign|log) ?in|could(n.t| not) (sign|log) (you )?in|(attempts?|tries) (remaining|left)|remaining attempts|fehlgeschlagen|[ée]chec|[ée]chou[ée]|fall[oó]|fallid|falhou|non riuscito|mislukt/i;
+// The site failed, not the credentials ("Something went wrong", "Your session expired").
+const SITE_FAULT = new RegExp(
+  [
+    "went wrong|server error|internal error|unexpected error|an error (has )?occurred|(service|temporarily) unavailable|try again later|(session|page) (has )?(expired|timed out)|(invalid |missing )?(csrf|xsrf|authenticity) token( mismatch| (is )?(invalid|missing|expired))?",
+    "schiefgelaufen|schiefgegangen|fehler ist aufgetreten|sp[aä]ter (noch einmal|erneut)|sitzung (ist )?abgelaufen|vor[uü]bergehend nicht verf[uü]gbar",
+    "erreur (s.est produite|est survenue|inattendue)|r[ée]essa[yi]ez plus tard|r[ée]essayer plus tard|session (a )?expir|temporairement indisponible",
+    "algo sali[oó] mal|(se produjo|ha ocurrido) un error|m[aá]s tarde|sesi[oó]n (ha )?(caducado|expirado)|no disponible temporalmente",
+    "algo deu errado|ocorreu um erro|mais tarde|sess[aã]o (expirou|expirada)|temporariamente indispon[ií]vel",
+    "qualcosa [eè] andato storto|si [eè] verificato un errore|pi[uù] tardi|sessione scaduta|temporaneamente non disponibile",
+    "er is iets (mis)?gegaan( mis)?|er is een fout opgetreden|probeer het later|sessie (is )?verlopen|tijdelijk niet beschikbaar",
+  ].join("|"),
+  "i",
+);
+// A warning before a lock ("4 attempts left before your account is locked") is not the lock itself.
+const LOCK_WARNING =
+  /(will|may|could) be (temporarily )?(locked|blocked|suspended|disabled)|before (your |the )?account (is|gets) (locked|blocked)|wird (\S+ )?gesperrt|sera (\S+ )?(verrouill|bloqu)|ser[aá] (\S+ )?bloquead|sar[aà] (\S+ )?bloccat|wordt (\S+ )?geblokkeerd/i;
+// Other things a page says are disabled or blocked.
+const NOT_THE_ACCOUNT = /\b(cookies?|javascript|pop-?ups?|ad.?blockers?|notifications?)\b[^.!?\n]{0,40}/i;
+// What a refusal written as plain text speaks of: the login, the account, its fields, the attempt.
+const LOGIN_SUBJECT = new RegExp(
+  [
+    "pass(word|code|phrase)|user|e-?mail|log ?in|sign.?in|credential|account|identifier|attempt|captcha|robot|human|\\bcode\\b|\\blink\\b",
+    "passwort|kennwort|benutzer|nutzer|anmeld|zugangsdaten|konto|versuch",
+    "mot de passe|identifiant|utilisateur|connexion|compte|courriel|adresse|tentative",
+    "contrase|usuario|correo|credencial|cuenta|sesi[oó]n|acceso|intento",
+    "senha|usu[aá]rio|credencia|conta|acesso",
+    "utente|credenzial|accesso|tentativ",
+    "wachtwoord|gebruiker|inlog|aanmeld|poging",
+  ].join("|"),
+  "i",
+);
+
+const without = (text: string, words: RegExp) => text.replace(new RegExp(words.source, "gi"), " ");
+
+type Refusal = "locked" | "captcha" | "credentials" | "refused" | "fault";
+
+function refusalOf(message: string): Refusal | null {
+  const said = without(message, NOT_THE_ACCOUNT);
+  // A CAPTCHA asked for after too many attempts is solved, not waited out.
+  if (CAPTCHA.test(said)) return "captcha";
+  if (LOCKED.test(without(said, LOCK_WARNING))) return "locked";
+  const judged = without(said, SITE_FAULT);
+  if (CREDENTIALS_REFUSED.test(judged)) return "credentials";
+  // A failure the site explains by its own fault ("Login failed: an unexpected error occurred") is that.
+  if (SITE_FAULT.test(said)) return "fault";
+  return REFUSAL.test(judged) || LOCK_WARNING.test(said) ? "refused" : null;
+}
+
+const CODES: Record<Refusal, LoginFailureCode> = {
+  locked: "account_locked",
+  captcha: "captcha_blocked",
+  credentials: "invalid_credentials",
+  refused: "login_unconfirmed",
+  fault: "login_unconfirmed",
+};
+
+/**
+ * The code a message of the site stands for, or null when it is not a refusal. `login_unconfirmed`:
+ * the login failed without saying why ("Login failed"), or the site itself failed.
+ */
+export function refusalCode(message: string): LoginFailureCode | null {
+  const refusal = refusalOf(message);
+  return refusal ? CODES[refusal] : null;
+}
+
+/** The message says the site failed ("Something went wrong"), not that it refused the credentials. */
+export const siteFault = (message: string): boolean => refusalOf(message) === "fault";
+
+/** Plain text (no alert markup) counts as a refusal only when it speaks of the login, the account or its fields. */
+export const speaksOfLogin = (text: string): boolean => LOGIN_SUBJECT.test(text);
