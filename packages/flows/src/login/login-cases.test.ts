@@ -85,6 +85,7 @@ describe.each(succeeding.map((c) => [c.name, c] as const))("%s", (_name, c) => {
       const err = await failureOf(login(c, { ...user, password: "not-the-password" }));
       expect([err.code, err.retryable]).toEqual([c.wrongPassword, false]);
       expect(err.message.length).toBeGreaterThan(0);
+      if (c.refusal) expect(err.message).toContain(c.refusal);
     });
   }
 });

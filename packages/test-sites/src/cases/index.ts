@@ -31,6 +31,7 @@ import { otpPrompt, totpSplit } from "./otp-prompt";
 import { passwordGate } from "./password-gate";
 import { passwordToggle } from "./password-toggle";
 import { redesign } from "./redesign";
+import { REFUSAL_SHAPE_CASES, refusalShapes } from "./refusal-shapes";
 import { rememberMe } from "./remember-me";
 import { revealPassword } from "./reveal-password";
 import { roleButtonSubmit } from "./role-button-submit";
@@ -62,6 +63,7 @@ export function caseRouters(accounts: Accounts, redesignVersion: () => number, o
     plainTextLockout(accounts), emailConfirmation(accounts), busyDashboard(accounts), readonlyUntilFocus(accounts),
     disabledSubmit(accounts), totpSplit(accounts), ...identifierFields(accounts), ...submitControls(accounts),
     ...identifierFirstSteps(accounts), passwordGate(accounts), captchaCheckbox(accounts), ...invisibleCaptchas(accounts),
+    ...refusalShapes(accounts),
   ];
 }
 
@@ -84,8 +86,10 @@ export interface LoginCase {
   };
   /** The page that greets a signed-in user by name when sent `session.cookie`. */
   account?: string;
-  /** The verdict for a wrong password, on cases where one can be given. */
-  wrongPassword?: "invalid_credentials" | "account_locked";
+  /** The verdict for a wrong password, on cases where one can be given (`login_unconfirmed`: the page says nothing). */
+  wrongPassword?: "invalid_credentials" | "account_locked" | "login_unconfirmed";
+  /** Words the page answers a wrong password with, which the verdict's message must quote. */
+  refusal?: string;
   additionalFields?: Record<string, string>;
   lockedUser?: boolean;
   /** The user has a TOTP secret, and logins pass it as `totpSecret`. */
@@ -162,6 +166,7 @@ export const LOGIN_CASES: LoginCase[] = [
   }),
   standard("alert-dialog"),
   standard("plain-text-lockout", { wrongPassword: "account_locked" }),
+  ...REFUSAL_SHAPE_CASES.map((c) => standard(c.name, c.extra)),
   standard("busy-dashboard"),
   standard("readonly-until-focus"),
   standard("disabled-submit"),
