@@ -1,6 +1,7 @@
 import type { BrowserContext, Page } from "@authsvc/browser";
 import type { LoginFailureCode } from "@authsvc/contracts";
 import { type Deadline, sleep } from "../deadline";
+import { indexedDbState } from "./indexed-db-state";
 import { performStep } from "./perform-step";
 import { type Note, readNotesInPage } from "./read-notes";
 import type { SelectorPath } from "./read-page";
@@ -22,6 +23,7 @@ export type Outcome =
 export interface SessionSnapshot {
   cookies: string;
   storage: string;
+  indexedDb: string;
   /** Messages already on the page before submit ("Please sign in to continue") are not a verdict. */
   messages: string[];
   /** Sentences of the page's text blocks before submit (the page as first seen), for the same reason. */
@@ -63,9 +65,16 @@ export async function snapshotSession(context: BrowserContext, page: Page, ident
   return {
     cookies: await cookieFingerprint(context),
     storage: signals.storage,
+    indexedDb: await indexedDbState(page),
     messages: signals.messages,
     sentences: notes.flatMap((n) => sentencesOf(n.text)),
   };
+}
+
+/** Whether the browser now holds session state it did not before the submit: cookies, localStorage or IndexedDB. */
+export async function sessionChanged(context: BrowserContext, page: Page, before: SessionSnapshot, storage: string): Promise<boolean> {
+  const cookies = await cookieFingerprint(context).catch(() => before.cookies);
+  return cookies !== before.cookies || storage !== before.storage || (await indexedDbState(page)) !== before.indexedDb;
 }
 
 export interface ClassifyOptions {
@@ -219,8 +228,7 @@ export async function classifyOutcome(
       }
       let success = false;
       if (!stillAsking && !signals.otpPrompt && !signals.confirmByEmail && !answer && scans.unreadable === 0 && (status() === 0 || status() < 400)) {
-        const cookies = await cookieFingerprint(context).catch(() => before.cookies);
-        success = cookies !== before.cookies || signals.storage !== before.storage;
+        success = await sessionChanged(context, page, before, signals.storage);
       }
       if (success && (successSeen || samePath(found, options.learnedMarker ?? null))) return { kind: "success", marker: found };
       successSeen = success;

@@ -34,7 +34,7 @@ export type PageScan = FrameScan[] & { unreadable: number };
  * Runs a reader in every frame of the page. A frame that is navigating, goes away or does not answer
  * while we read is left out and counted; the caller reads again on its next poll.
  */
-export async function readFrames<T, A extends unknown[]>(page: Page, reader: (...args: A) => T, ...args: A): Promise<Array<{ frame: Frame; key: string; reading: T }> & { unreadable: number }> {
+export async function readFrames<T, A extends unknown[]>(page: Page, reader: (...args: A) => T, ...args: A): Promise<Array<{ frame: Frame; key: string; reading: Awaited<T> }> & { unreadable: number }> {
   const scans = await Promise.all(
     liveFrames(page).map(async (frame) => {
       let timer: NodeJS.Timeout | undefined;
@@ -44,7 +44,7 @@ export async function readFrames<T, A extends unknown[]>(page: Page, reader: (..
           new Promise<never>((_, reject) => {
             timer = setTimeout(() => reject(new Error("frame did not answer")), READ_TIMEOUT_MS);
           }),
-        ])) as T;
+        ])) as Awaited<T>;
         return { frame, key: frameKey(page, frame), reading };
       } catch {
         return null;
@@ -53,7 +53,7 @@ export async function readFrames<T, A extends unknown[]>(page: Page, reader: (..
       }
     }),
   );
-  const read = scans.filter((s): s is { frame: Frame; key: string; reading: Awaited<T> & T } => s !== null);
+  const read = scans.filter((s): s is { frame: Frame; key: string; reading: Awaited<T> } => s !== null);
   return Object.assign(read, { unreadable: scans.length - read.length });
 }
 

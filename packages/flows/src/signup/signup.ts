@@ -2,10 +2,10 @@ import { randomInt } from "node:crypto";
 import { captureState, type Page, type TargetGuard } from "@authsvc/browser";
 import type { SessionResponse } from "@authsvc/contracts";
 import { Deadline, sleep } from "../deadline";
-import { LoginFlowError } from "../flow-error";
+import { LoginFlowError, SignupUnfinishedError } from "../flow-error";
 import { awaitVerification, type Inbox } from "../mail/await-verification";
 import { PageWatch } from "../page-watch";
-import { EXPIRED, refusalCode, snapshotSession, type SessionSnapshot } from "../login/classify-outcome";
+import { EXPIRED, refusalCode, sessionChanged, snapshotSession, type SessionSnapshot } from "../login/classify-outcome";
 import { answerOtp, signInOnPage } from "../login/password-login";
 import { performStep, typeText, type StepValues } from "../login/perform-step";
 import type { SelectorPath } from "../login/read-page";
@@ -308,10 +308,14 @@ async function awaitSignupVerdict(run: SignupRun, page: Page, watch: PageWatch, 
   const siteHost = new URL(input.signupUrl).hostname;
   const fromInbox = async (wanted: "code" | "link") => {
     if (!input.inbox) {
-      throw new LoginFlowError("mfa_required", `the account was created, but the site wants its email confirmed by a ${wanted} and ${run.email ?? "its address"} is not one of your mailboxes`);
+      throw new LoginFlowError("verification_pending", `the site wants the new account's email confirmed by a ${wanted}, and no mail to ${run.email ?? "its address"} reaches the service`);
     }
     run.step(`wait for the confirmation ${wanted} by email`);
-    return awaitVerification(input.inbox, wanted, run.since ?? (await input.inbox.mark()), siteHost, Math.min(input.inboxWaitMs ?? 120_000, deadline.remaining()), "confirmation");
+    const waitMs = Math.min(input.inboxWaitMs ?? 120_000, deadline.remaining());
+    return awaitVerification(input.inbox, wanted, run.since ?? (await input.inbox.mark()), siteHost, waitMs, "confirmation").catch((err: unknown) => {
+      // The account exists and waits for its confirmation; the caller can still give it one.
+      throw err instanceof LoginFlowError && err.code === "timeout" ? new LoginFlowError("verification_pending", err.message) : err;
+    });
   };
   const resubmit = async (form: SignupScan, refusal: string) => {
     recheck.add(refusal);
@@ -422,8 +426,7 @@ async function awaitSignupVerdict(run: SignupRun, page: Page, watch: PageWatch, 
       }
       let success = false;
       if (!signals.otpPrompt && !signals.confirmByEmail && loginScans.unreadable === 0 && watch.documentStatus < 400) {
-        const cookies = (await context.cookies().catch(() => [])).map((c) => `${c.domain}|${c.name}=${c.value}`).sort().join("&");
-        success = cookies !== run.before!.cookies || signals.storage !== run.before!.storage;
+        success = await sessionChanged(context, page, run.before!, signals.storage);
       }
       if (success && successSeen && !signals.identifierOnlyShown) return { kind: "signed-in" };
       successSeen = success;
@@ -457,22 +460,37 @@ export async function signup(page: Page, input: SignupInput, options: SignupOpti
   await watch.open(input.signupUrl, deadline, input.signupUrlIsSecret ? "invitation link" : "signup page", input.signupUrlIsSecret);
   const form = await run.findForm(deadline);
   await run.fillAndSubmit(form);
+  // Where it signs in next time, without a query or fragment (a confirmation token); never an invitation link.
+  const fallback = () => run.loginLink ?? (input.signupUrlIsSecret ? new URL(input.signupUrl).origin : input.signupUrl);
+  try {
+    return await finishSignup(page, watch, run, input, options, deadline, fallback);
+  } catch (err) {
+    // The site refused the account: nothing was created. Anything else may have left one behind.
+    if (!(err instanceof LoginFlowError) || SITE_REFUSALS.has(err.code) || !run.identifier) throw err;
+    const account = { email: run.email, username: run.username, password: run.password, passwordGenerated: run.passwordGenerated };
+    throw new SignupUnfinishedError(err, { ...account, identifier: run.identifier, loginUrl: pageOnly(fallback()) });
+  }
+}
+
+// Refusals that mean the site created no account.
+const SITE_REFUSALS: ReadonlySet<string> = new Set(["signup_rejected", "account_exists"]);
+const pageOnly = (url: string) => {
+  const u = new URL(url);
+  return `${u.origin}${u.pathname}`;
+};
+
+/** After the form went out: the site's verdict, its confirmation, and a login when it signed nobody in. */
+async function finishSignup(page: Page, watch: PageWatch, run: SignupRun, input: SignupInput, options: SignupOptions, deadline: Deadline, fallback: () => string): Promise<SignupResult> {
   watch.check();
   run.step("read verdict");
   const verdict = await awaitSignupVerdict(run, page, watch, input, deadline);
   const identifier = run.identifier!;
   const account = { email: run.email, username: run.username, password: run.password, passwordGenerated: run.passwordGenerated, identifier };
-  // Where it signs in next time, without a query or fragment (a confirmation token); never an invitation link.
-  const fallback = run.loginLink ?? (input.signupUrlIsSecret ? new URL(input.signupUrl).origin : input.signupUrl);
-  const pageOnly = (url: string) => {
-    const u = new URL(url);
-    return `${u.origin}${u.pathname}`;
-  };
 
   if (verdict.kind === "signed-in") {
     run.step("capture session");
     const session = await captureState(page.browserContext(), page, watch.visited, watch.documentOrigins);
-    return { ...account, session, loginUrl: pageOnly(fallback), signedInBy: "signup" };
+    return { ...account, session, loginUrl: pageOnly(fallback()), signedInBy: "signup" };
   }
   run.step("the site did not sign the new account in; logging in");
   const login = { loginUrl: page.url(), identifier, password: run.password, inbox: input.inbox, inboxWaitMs: input.inboxWaitMs };
