@@ -53,10 +53,11 @@ export class Accounts {
     return password !== "" && this.users.get(username) === password ? "ok" : "wrong";
   }
 
-  /** The user with this password, for pages that ask for a password only (a site password, a router). */
+  /** The newest user with this password: a site-password gate has one password at a time, the last one set. */
   userWithPassword(password: string): string | undefined {
-    for (const [username, pw] of this.users) if (pw === password && password !== "") return username;
-    return undefined;
+    let found: string | undefined;
+    for (const [username, pw] of this.users) if (pw === password && password !== "") found = username;
+    return found;
   }
 
   /** Counts a login attempt that has no password (a code or link was asked for). */

@@ -73,8 +73,9 @@ export function formCase(
     if (options.sentByLogin && !options.sentByLogin(body)) return res.type("html").send(render());
     const gated = options.gate?.(body);
     if (gated) return res.status(200).type("html").send(render(gated));
-    const username = options.identify?.(body) ?? body[fields.user] ?? "";
+    // verify may map a redesigned form's field names onto the usual ones: read the account after it.
     const refusal = options.verify?.(body);
+    const username = options.identify?.(body) ?? body[fields.user] ?? "";
     const verdict = accounts.check(name, username, body[fields.pass] ?? "");
     if ((refusal || verdict !== "ok") && options.onRefusal) return options.onRefusal(req, res);
     if (refusal || verdict !== "ok") {
