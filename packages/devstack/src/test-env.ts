@@ -5,13 +5,15 @@ import { recreateDatabase } from "./reset-database";
 
 export const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432";
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+// Two checkouts (git worktrees) running tests side by side each set their own, so neither drops the other's databases.
+const DB_SUFFIX = (process.env.TEST_DB_SUFFIX ?? "").replace(/[^a-z0-9_]/gi, "");
 
 /** Settings of a throwaway stack: its own database and Redis prefix, fresh keys, loopback targets allowed. */
 export function testStackEnv(name: string, overrides: Record<string, string> = {}): Record<string, string> {
   return {
     NODE_ENV: "test",
     LOG_LEVEL: "debug",
-    DATABASE_URL: `${POSTGRES_URL}/authsvc_${name}`,
+    DATABASE_URL: `${POSTGRES_URL}/authsvc_${name}${DB_SUFFIX}`,
     REDIS_URL,
     REDIS_PREFIX: `authsvc-${name}-${randomBytes(4).toString("hex")}`,
     GATEWAY_HOST: "127.0.0.1",
