@@ -3,9 +3,9 @@ import type { LoginFailureCode } from "@authsvc/contracts";
 import { type Deadline, sleep } from "../deadline";
 import { indexedDbState } from "./indexed-db-state";
 import { performStep } from "./perform-step";
-import { type Note, readNotesInPage } from "./read-notes";
+import { newSayings, readNotes, refusalSaid, sentencesShown } from "./page-sayings";
 import type { SelectorPath } from "./read-page";
-import { EXPIRED, refusalCode, siteFault, speaksOfLogin } from "./refusal-words";
+import { EXPIRED, refusalCode, siteFault } from "./refusal-words";
 import { type FrameScan, mergeSignals, readFrames, scanPage } from "./scan-page";
 
 export { EXPIRED, refusalCode };
@@ -34,30 +34,6 @@ async function cookieFingerprint(context: BrowserContext): Promise<string> {
   return (await context.cookies()).map((c) => `${c.domain}|${c.name}=${c.value}`).sort().join("&");
 }
 
-const sentencesOf = (text: string) =>
-  text
-    .split(/\n+|(?<=[.!?])\s+/)
-    .map((t) => t.trim())
-    .filter((t) => t.length > 3 && t.length < 300);
-
-/** The text blocks of every frame (see readNotesInPage); a frame that cannot be read adds none. */
-async function readNotes(page: Page): Promise<Note[]> {
-  return (await readFrames(page, readNotesInPage).catch(() => [])).flatMap((s) => s.reading);
-}
-
-/**
- * What the page newly says in plain text about the login: blocks near the form or in the content that
- * speak of it, with their sentences not seen before ("Incorrect email or password." in a `<p>`).
- */
-function newSayings(notes: Note[], seen: Set<string>): Array<{ block: string; news: string }> {
-  return notes
-    .filter((n) => n.near && speaksOfLogin(n.text))
-    .flatMap((n) => {
-      const news = sentencesOf(n.text).filter((t) => !seen.has(t));
-      return news.length > 0 ? [{ block: n.text, news: news.join(" ") }] : [];
-    });
-}
-
 /** Cookies, localStorage of every frame and the messages shown, to tell what a submit changed. */
 export async function snapshotSession(context: BrowserContext, page: Page, identifier: string): Promise<SessionSnapshot> {
   const [scans, notes] = await Promise.all([scanPage(page, identifier), readNotes(page)]);
@@ -67,7 +43,7 @@ export async function snapshotSession(context: BrowserContext, page: Page, ident
     storage: signals.storage,
     indexedDb: await indexedDbState(page),
     messages: signals.messages,
-    sentences: notes.flatMap((n) => sentencesOf(n.text)),
+    sentences: sentencesShown(notes),
   };
 }
 
@@ -162,10 +138,16 @@ export async function classifyOutcome(
         if (otpAnswered && fresh.length > 0) {
           return { kind: "failure", code: "verification_failed", message: `the site refused the one-time code: ${fresh[0]}` };
         }
+        // The prompt again, with new plain text that refuses the code ("That code didn't work." in a div).
+        const said = otpAnswered ? refusalSaid(sayings, "verification_failed") : null;
+        if (said) {
+          const message = said.code === "verification_failed" ? `the site refused the one-time code: ${said.message}` : said.message;
+          return { kind: "failure", code: said.code, message };
+        }
         if (!otpAnswered && prompt && options.answerOtp) {
           otpAnswered = true;
           for (const m of signals.messages) seenMessages.add(m);
-          for (const t of notes.flatMap((n) => sentencesOf(n.text))) seenSentences.add(t);
+          for (const t of sentencesShown(notes)) seenSentences.add(t);
           await options.answerOtp(prompt);
           successSeen = false;
           stopAt = until();
@@ -177,7 +159,7 @@ export async function classifyOutcome(
         if (!linkOpened && options.answerLink) {
           linkOpened = true;
           for (const m of signals.messages) seenMessages.add(m);
-          for (const t of notes.flatMap((n) => sentencesOf(n.text))) seenSentences.add(t);
+          for (const t of sentencesShown(notes)) seenSentences.add(t);
           await options.answerLink();
           successSeen = false;
           stopAt = until();

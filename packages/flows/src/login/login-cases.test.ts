@@ -91,11 +91,17 @@ describe.each(succeeding.map((c) => [c.name, c] as const))("%s", (_name, c) => {
 });
 
 describe("TOTP after the password", () => {
-  it.each(["otp-prompt-totp", "totp-split"])("reports a code the site refuses (%s, wrong secret) with its words", async (name) => {
-    const c = LOGIN_CASES.find((x) => x.name === name)!;
+  it.each(LOGIN_CASES.filter((c) => c.wrongCode).map((c) => [c.name, c] as const))("reports a code the site refuses (%s, wrong secret) with its words", async (_name, c) => {
     const user = userFor(c);
     const err = await failureOf(login(c, { ...user, totpSecret: newTotpSecret() }));
-    expect([err.code, err.message]).toEqual(["verification_failed", "the site refused the one-time code: That code didn't work. Check your authenticator app."]);
+    expect([err.code, err.message]).toEqual(["verification_failed", `the site refused the one-time code: ${c.wrongCode}`]);
+  });
+});
+
+describe("identifier-first pages", () => {
+  it.each(LOGIN_CASES.filter((c) => c.unknownIdentifier).map((c) => [c.name, c] as const))("answer an unknown username (%s) with invalid_credentials and the site's words", async (_name, c) => {
+    const err = await failureOf(login(c, { username: `nobody-${++seq}@example.test`, password: "any-password" }));
+    expect([err.code, err.message, err.retryable]).toEqual(["invalid_credentials", c.unknownIdentifier, false]);
   });
 });
 

@@ -6,6 +6,7 @@ import { PageWatch } from "../page-watch";
 import { awaitVerification, type Inbox } from "../mail/await-verification";
 import { classifyOutcome, refusalCode, type SessionSnapshot, snapshotSession } from "./classify-outcome";
 import { extraKeysOf, type LearnedFlow } from "./learned-flow";
+import { newSayings, readNotes, refusalSaid, sentencesShown } from "./page-sayings";
 import { type CaptchaSolver, passCaptcha } from "./pass-captcha";
 import { type FlowStep, performStep, type StepValues, submitsPassword, typeCode } from "./perform-step";
 import type { SelectorPath } from "./read-page";
@@ -164,6 +165,7 @@ class LoginRun {
     let openerClicks = 0;
     let identifierSubmits = 0;
     let messagesBeforeIdentifier = new Set<string>();
+    let sentencesBeforeIdentifier = new Set<string>();
     let unsettled = null as { message: string; since: number } | null;
     for (;;) {
       this.deadline.check("looking for the login form");
@@ -189,6 +191,11 @@ class LoginRun {
       if (identifierOnly && !this.hasIdentifier) throw missingIdentifier();
       // Email (or phone) only, and no password to give: this form asks the site to send a code or link.
       if (identifierOnly && !this.hasPassword) return this.fillAndSubmit(identifierOnly, scans);
+      if (identifierSubmits > 0) {
+        // The site refused the username in plain text: under the field, or on the first step shown again.
+        const said = refusalSaid(newSayings(await readNotes(this.page), sentencesBeforeIdentifier), "invalid_credentials");
+        if (said) throw new LoginFlowError(said.code, said.message);
+      }
       if (identifierOnly) {
         if (identifierSubmits > 0) {
           // The site refused the username: refusal words at once, any other message once it stayed a while.
@@ -203,6 +210,7 @@ class LoginRun {
           const { key, reading } = identifierOnly;
           if (!reading.identifierFilled) await this.perform({ action: "type", value: "identifier", frame: key, path: reading.identifier! }, "type identifier");
           messagesBeforeIdentifier = new Set(signals.messages);
+          sentencesBeforeIdentifier = new Set(sentencesShown(await readNotes(this.page)));
           identifierSubmits++;
           await this.passCaptcha();
           await this.press("next", key, reading.submit, reading.identifier!);

@@ -67,13 +67,14 @@ export function readNotesInPage(): Note[] {
     if (blocks.size >= MAX_NOTES) break;
   }
 
-  // The login field this frame shows (the password, else an email or username field), and the region of
-  // the page around it.
+  // The login field this frame shows (the password, else an email or username field, a code's field, or
+  // the one text field of a step that asks for nothing else), and the region of the page around it.
   const inputs = roots.flatMap((root) => [...root.querySelectorAll("input")]).filter((el) => el.checkVisibility() && el.getBoundingClientRect().width > 0);
+  const typed = inputs.filter((el) => ["text", "email", "tel", "number"].includes(el.type));
   const field =
     inputs.find((el) => el.type === "password") ??
-    inputs.find((el) => el.type === "email" || /\b(username|email)\b/.test(el.autocomplete)) ??
-    null;
+    inputs.find((el) => el.type === "email" || /\b(username|email|one-time-code)\b/.test(el.autocomplete)) ??
+    (typed.length === 1 ? typed[0]! : null);
   const textOf = (el: Element) => ((el as HTMLElement).innerText ?? "").length;
   let region: Element | null = field ?? (document.body && textOf(document.body) <= NEAR_CHARS ? document.body : null);
   for (let up = region && parentOf(region); up && textOf(up) <= NEAR_CHARS; up = parentOf(up)) region = up;

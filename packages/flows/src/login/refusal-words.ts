@@ -36,7 +36,7 @@ export const EXPIRED =
   /expired|no longer valid|already (been )?used|invalid (sign.?in )?(link|code|token)|abgelaufen|nicht mehr g[uü]ltig|expir[ée]|plus valide|caducad|expirad|scadut|verlopen/i;
 // The login failed, without saying why.
 const REFUSAL =
-  /failed|denied|try again|not allowed|unable to (sign|log) ?in|could(n.t| not) (sign|log) (you )?in|(attempts?|tries) (remaining|left)|remaining attempts|fehlgeschlagen|[ée]chec|[ée]chou[ée]|fall[oó]|fallid|falhou|non riuscito|mislukt/i;
+  /failed|denied|try again|did(n.t| not) work|hat nicht funktioniert|n.a pas fonctionn|no funcion[oó]|n[aã]o funcionou|non ha funzionato|werkte niet|not allowed|unable to (sign|log) ?in|could(n.t| not) (sign|log) (you )?in|(attempts?|tries) (remaining|left)|remaining attempts|fehlgeschlagen|[ée]chec|[ée]chou[ée]|fall[oó]|fallid|falhou|non riuscito|mislukt/i;
 // The site failed, not the credentials ("Something went wrong", "Your session expired").
 const SITE_FAULT = new RegExp(
   [

@@ -17,6 +17,7 @@ import { germanForm } from "./german-form";
 import { honeypot } from "./honeypot";
 import { IDENTIFIER_FIELD_CASES, identifierFields } from "./identifier-fields";
 import { IDENTIFIER_FIRST_CASES, identifierFirstSteps } from "./identifier-first";
+import { IDENTIFIER_FIRST_REFUSAL_CASES, identifierFirstRefusals } from "./identifier-first-refusals";
 import { idpRedirect } from "./idp-redirect";
 import { iframeCrossOrigin } from "./iframe-cross-origin";
 import { iframeSameOrigin } from "./iframe-same-origin";
@@ -27,7 +28,7 @@ import { LOCALIZED_CASES, localizedForms } from "./localized-forms";
 import { lockedAccount } from "./locked-account";
 import { modalLogin } from "./modal-login";
 import { newsletterBeside } from "./newsletter-beside";
-import { otpPrompt, totpSplit } from "./otp-prompt";
+import { otpPrompt, TOTP_REFUSED_PLAIN, totpPlainRefusal, totpSplit } from "./otp-prompt";
 import { passwordGate } from "./password-gate";
 import { passwordToggle } from "./password-toggle";
 import { redesign } from "./redesign";
@@ -40,12 +41,13 @@ import { shadowRoot } from "./shadow-root";
 import { SUBMIT_CONTROL_CASES, submitControls } from "./submit-controls";
 import { rememberDevice, staySignedIn } from "./stay-signed-in";
 import { twoPage } from "./two-page";
-import { emailCode, magicLink, passwordEmailCode, smsCode } from "./sent-codes";
+import { emailCode, emailCodePlain, magicLink, passwordEmailCode, smsCode } from "./sent-codes";
 import type { Outbox } from "../outbox";
 
 /** Pages whose code or link is sent to the service's own inbox (email through mail-in, SMS through the webhook). */
 export const SENT_CODE_CASES = [
   { name: "email-code", method: "otp_email", expect: "email only, then a 6-digit code by email" },
+  { name: "email-code-plain", method: "otp_email", expect: "email only, then a code by email; a wrong code refused in a plain div" },
   { name: "magic-link", method: "magic_link", expect: "email only, then a sign-in link by email" },
   { name: "password-email-code", method: "password", expect: "password, then a 6-digit code by email" },
   { name: "sms-code", method: "otp_sms", expect: "phone number only, then a 6-digit code by SMS" },
@@ -53,7 +55,7 @@ export const SENT_CODE_CASES = [
 
 export function caseRouters(accounts: Accounts, redesignVersion: () => number, outbox: Outbox): Router[] {
   return [
-    emailCode(accounts, outbox), magicLink(accounts, outbox), passwordEmailCode(accounts, outbox), smsCode(accounts, outbox),
+    emailCode(accounts, outbox), emailCodePlain(accounts, outbox), magicLink(accounts, outbox), passwordEmailCode(accounts, outbox), smsCode(accounts, outbox),
     twoPage(accounts), revealPassword(accounts), lateForm(accounts), iframeSameOrigin(accounts), iframeCrossOrigin(accounts),
     shadowRoot(accounts), modalLogin(accounts), landingLink(accounts), cookieBanner(accounts), roleButtonSubmit(accounts),
     enterOnly(accounts), severalForms(accounts), staySignedIn(accounts), rememberDevice(accounts), controlledInputs(accounts),
@@ -63,7 +65,7 @@ export function caseRouters(accounts: Accounts, redesignVersion: () => number, o
     plainTextLockout(accounts), emailConfirmation(accounts), busyDashboard(accounts), readonlyUntilFocus(accounts),
     disabledSubmit(accounts), totpSplit(accounts), ...identifierFields(accounts), ...submitControls(accounts),
     ...identifierFirstSteps(accounts), passwordGate(accounts), captchaCheckbox(accounts), ...invisibleCaptchas(accounts),
-    ...refusalShapes(accounts),
+    ...refusalShapes(accounts), ...identifierFirstRefusals(accounts), totpPlainRefusal(accounts),
   ];
 }
 
@@ -90,6 +92,10 @@ export interface LoginCase {
   wrongPassword?: "invalid_credentials" | "account_locked" | "login_unconfirmed";
   /** Words the page answers a wrong password with, which the verdict's message must quote. */
   refusal?: string;
+  /** Words the page answers an unknown username with (on an identifier-first page): invalid_credentials, quoting them. */
+  unknownIdentifier?: string;
+  /** Words the page answers a wrong one-time code with (a TOTP case, given the wrong secret): verification_failed, quoting them. */
+  wrongCode?: string;
   additionalFields?: Record<string, string>;
   lockedUser?: boolean;
   /** The user has a TOTP secret, and logins pass it as `totpSecret`. */
@@ -146,6 +152,7 @@ export const LOGIN_CASES: LoginCase[] = [
   ...IDENTIFIER_FIELD_CASES.map((name) => standard(name)),
   ...SUBMIT_CONTROL_CASES.map((name) => standard(name)),
   ...IDENTIFIER_FIRST_CASES.map((name) => standard(name)),
+  ...IDENTIFIER_FIRST_REFUSAL_CASES.map(({ name, unknownIdentifier }) => standard(name, { unknownIdentifier })),
   // No identifier field: the site cannot tell whose wrong password it was, so no attempt is counted per user.
   standard("password-gate", { wrongPassword: undefined }),
   ...INVISIBLE_CAPTCHA_CASES.map((name) => standard(name)),
@@ -175,7 +182,8 @@ export const LOGIN_CASES: LoginCase[] = [
   standard("captcha", { expect: "captcha_blocked", session: undefined, wrongPassword: undefined }),
   ...CHALLENGED_CAPTCHA_CASES.map((name) => standard(name, { expect: "captcha_blocked", session: undefined, wrongPassword: undefined })),
   standard("otp-prompt", { expect: "mfa_required", session: undefined }),
-  standard("otp-prompt-totp", { site: "otp-prompt", url: at("/cases/otp-prompt/login"), totp: true, session: { cookie: sessionCookie("otp-prompt"), cookieDomain: "127.0.0.1" }, account: "/cases/otp-prompt/account" }),
-  standard("totp-split", { totp: true }),
+  standard("otp-prompt-totp", { site: "otp-prompt", url: at("/cases/otp-prompt/login"), totp: true, wrongCode: "That code didn't work. Check your authenticator app.", session: { cookie: sessionCookie("otp-prompt"), cookieDomain: "127.0.0.1" }, account: "/cases/otp-prompt/account" }),
+  standard("totp-split", { totp: true, wrongCode: "That code didn't work. Check your authenticator app." }),
+  standard("totp-plain-refusal", { totp: true, wrongCode: TOTP_REFUSED_PLAIN }),
   { name: "no-form", site: "none", url: at("/no-form"), expect: "form_not_found" },
 ];

@@ -1,17 +1,22 @@
 import { randomBytes } from "node:crypto";
 import { Router, urlencoded } from "express";
-import { type Accounts, page, readCookie } from "../accounts";
+import { type Accounts, escapeHtml, page, readCookie } from "../accounts";
 import { base, errorAlert, formCase, plainForm, startSession } from "./kit";
+
+// What the site answers a wrong code with.
+const TOTP_REFUSED = "That code didn't work. Check your authenticator app.";
+export const TOTP_REFUSED_PLAIN = "That code didn't work. Check the code and try again.";
 
 /**
  * After the right password, the site asks for the code of an authenticator app and checks it against
- * the user's TOTP secret. `codeFields` draws the prompt: one field, or one box per digit.
+ * the user's TOTP secret. `codeFields` draws the prompt: one field, or one box per digit; `refusal` the
+ * site's words for a wrong code (an alert by default).
  */
-function totpCase(accounts: Accounts, name: string, codeFields: string): Router {
+function totpCase(accounts: Accounts, name: string, codeFields: string, refusal: { words: string; markup: (e: string) => string } = { words: TOTP_REFUSED, markup: errorAlert }): Router {
   const pending = new Map<string, string>();
   const r = Router();
   const prompt = (error?: string) =>
-    page("Two-step verification", `<h1>Two-step verification</h1><p>Enter the 6-digit code from your authenticator app.</p>${errorAlert(error)}
+    page("Two-step verification", `<h1>Two-step verification</h1><p>Enter the 6-digit code from your authenticator app.</p>${error ? refusal.markup(error) : ""}
 <form method="post" action="${base(name)}/verify">${codeFields}<button type="submit">Verify</button> <button type="button">Use another method</button></form>`,
       // Focus moves to the next box as each digit is typed, as such prompts do.
       `for (const box of document.querySelectorAll("input[maxlength='1']")) box.addEventListener("input", () => box.nextElementSibling?.focus());`);
@@ -24,7 +29,7 @@ function totpCase(accounts: Accounts, name: string, codeFields: string): Router 
     if (!username) return res.redirect(302, `${base(name)}/login`);
     const body = (req.body ?? {}) as Record<string, string>;
     const code = body.otp ?? [1, 2, 3, 4, 5, 6].map((i) => body[`d${i}`] ?? "").join("");
-    if (!accounts.checkTotp(username, code)) return res.type("html").send(prompt("That code didn't work. Check your authenticator app."));
+    if (!accounts.checkTotp(username, code)) return res.type("html").send(prompt(refusal.words));
     pending.delete(ticket);
     startSession(res, accounts, name, username);
     res.clearCookie("mfa_pending", { path: "/" }).redirect(302, `${base(name)}/account`);
@@ -49,3 +54,9 @@ export const totpSplit = (accounts: Accounts) =>
     "totp-split",
     `<div class="boxes">${[1, 2, 3, 4, 5, 6].map((i) => `<input name="d${i}" inputmode="numeric" maxlength="1" aria-label="Digit ${i}" style="width:2rem">`).join("")}</div>`,
   );
+/** The same prompt refusing a wrong code in a plain div, no alert markup, as many sites do. */
+export const totpPlainRefusal = (accounts: Accounts) =>
+  totpCase(accounts, "totp-plain-refusal", `<label>Verification code <input name="otp" inputmode="numeric" maxlength="6"></label><p>Lost your device? Use a recovery code instead.</p>`, {
+    words: TOTP_REFUSED_PLAIN,
+    markup: (e) => `<div class="form-error">${escapeHtml(e)}</div>`,
+  });

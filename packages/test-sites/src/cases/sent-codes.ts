@@ -40,17 +40,36 @@ const codeMail = (to: string, code: string) => ({
 <p style="color:#888">Acme Inc., 500 Market Street, San Francisco 94105 · <a href="https://acme.localhost/privacy">Privacy</a> · <a href="https://acme.localhost/unsubscribe?u=8812">Unsubscribe</a></p></div>`,
 });
 
+/** How a code prompt looks and what it answers a wrong code with. */
+interface CodePrompt {
+  refused: string;
+  /** The page body, with the refusal when there is one. */
+  html: (sentTo: string, to: string, action: string, error?: string) => string;
+}
+
+const ALERT_PROMPT: CodePrompt = {
+  refused: "That code is incorrect or has expired.",
+  html: (sentTo, to, action, error) => `<h1>Check your ${sentTo}</h1><p>We sent a 6-digit code to ${escapeHtml(to)}. Enter it below to sign in.</p>${errorAlert(error)}
+<form method="post" action="${action}"><label>Code <input name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="6"></label>
+<button type="submit">Verify</button></form><p><a href="${action.replace(/verify$/, "login")}">Send a new code</a></p>`,
+};
+
+// A masked address and a resend offer, as such prompts show; a wrong code is refused in a plain div.
+const PLAIN_PROMPT: CodePrompt = {
+  refused: "That code didn't work. Check the code and try again.",
+  html: (_sentTo, to, action, error) => `<main><h1>Verify it's you</h1><p>Enter the code we sent to ${escapeHtml(to.replace(/^(.)[^@]*/, "$1•••"))}</p>
+<form method="post" action="${action}"><input name="code" aria-label="Code" inputmode="numeric" autocomplete="one-time-code" maxlength="6">${error ? `<div class="code-error">${escapeHtml(error)}</div>` : ""}
+<button type="submit">Continue</button></form><p>Didn't get a code? <button type="button">Resend</button></p></main>`,
+};
+
 /**
  * The second step of a code sent by email or SMS: sends the code, remembers it under a ticket cookie and
  * shows the prompt; checks what is typed there. Shared by the email, password-then-email and SMS pages.
  */
-function codeStep(accounts: Accounts, name: string, deliver: (username: string, code: string) => Promise<void>, sentTo: string) {
+function codeStep(accounts: Accounts, name: string, deliver: (username: string, code: string) => Promise<void>, sentTo: string, look: CodePrompt = ALERT_PROMPT) {
   const sent = new Sent();
   const r = Router();
-  const prompt = (to: string, error?: string) =>
-    page("Enter your code", `<h1>Check your ${sentTo}</h1><p>We sent a 6-digit code to ${escapeHtml(to)}. Enter it below to sign in.</p>${errorAlert(error)}
-<form method="post" action="${base(name)}/verify"><label>Code <input name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="6"></label>
-<button type="submit">Verify</button></form><p><a href="${base(name)}/login">Send a new code</a></p>`);
+  const prompt = (to: string, error?: string) => page("Enter your code", look.html(sentTo, to, `${base(name)}/verify`, error));
   const ticketOf = (req: Request) => readCookie(req.headers.cookie, `${name}_ticket`) ?? "";
   const send = async (res: Response, username: string) => {
     const ticket = randomBytes(16).toString("hex");
@@ -66,7 +85,7 @@ function codeStep(accounts: Accounts, name: string, deliver: (username: string, 
   });
   r.post(`${base(name)}/verify`, urlencoded({ extended: false }), (req, res) => {
     const username = sent.redeem(ticketOf(req), String((req.body as Record<string, string>).code ?? ""));
-    if (!username) return res.type("html").send(prompt(readCookie(req.headers.cookie, `${name}_to`) ?? "you", "That code is incorrect or has expired."));
+    if (!username) return res.type("html").send(prompt(readCookie(req.headers.cookie, `${name}_to`) ?? "you", look.refused));
     startSession(res, accounts, name, username);
     res.clearCookie(`${name}_ticket`, { path: "/" }).redirect(302, `${base(name)}/account`);
   });
@@ -202,5 +221,28 @@ export function magicLink(accounts: Accounts, outbox: Outbox): Router {
     startSession(res, accounts, name, username);
     res.redirect(302, `${base(name)}/account`);
   });
+  return r;
+}
+
+/** The email-code login whose prompt refuses a wrong (or expired) code in plain text, no alert markup. */
+export function emailCodePlain(accounts: Accounts, outbox: Outbox): Router {
+  const name = "email-code-plain";
+  const step = codeStep(accounts, name, (to, code) => outbox.mail(codeMail(to, code)), "email", PLAIN_PROMPT);
+  const r = Router();
+  r.use(step.router);
+  r.use(
+    passwordlessForm(
+      accounts,
+      name,
+      {
+        title: "Sign in",
+        field: "email",
+        input: `<label>Email <input type="email" name="email" autocomplete="email" required></label>`,
+        button: "Continue with email",
+        unknown: "We couldn't find an account with that email address.",
+      },
+      (_req, res, email) => step.send(res, email),
+    ),
+  );
   return r;
 }

@@ -1,0 +1,70 @@
+import { Router, urlencoded } from "express";
+import { type Accounts, escapeHtml, page, readCookie } from "../accounts";
+import { accountRoute, base, errorAlert, MESSAGES, sessionCookie, startSession } from "./kit";
+
+/**
+ * Identifier-first pages that refuse an unknown account on the first step in plain text, no alert markup:
+ * the first step shown again with a paragraph, or a redirect back to it with the words under the field.
+ */
+interface FirstStepRefusal {
+  name: string;
+  via: "rerender" | "redirect";
+  words: string;
+  /** The first step's form, with the site's words where it puts them (`e`: escaped, or ""). */
+  form: (action: string, e: string) => string;
+}
+
+const STEPS: FirstStepRefusal[] = [
+  {
+    name: "first-step-unknown-paragraph",
+    via: "rerender",
+    words: "We couldn't find an account with that email address.",
+    form: (action, e) => `<h1>Sign in</h1><p>Use the email address you signed up with.</p>${e ? `<p class="notice">${e}</p>` : ""}
+<form method="post" action="${action}"><label>Email <input type="email" name="username" autocomplete="email"></label><button type="submit">Next</button></form>`,
+  },
+  {
+    name: "first-step-unknown-redirect",
+    via: "redirect",
+    words: "No account found for that email. Check the spelling or create an account.",
+    form: (action, e) => `<h1>Welcome back</h1>
+<form method="post" action="${action}"><div class="field"><label for="login">Email or username</label><input id="login" name="username" type="text">
+${e ? `<span class="field-error">${e}</span>` : ""}</div><button type="submit">Continue</button></form><p>New here? <a href="#signup">Create an account</a></p>`,
+  },
+];
+
+function firstStepRefusal(accounts: Accounts, step: FirstStepRefusal): Router {
+  const r = Router();
+  const name = step.name;
+  const flash = `${sessionCookie(name)}_flash`;
+  const first = (words = "") => page("Sign in", step.form(`${base(name)}/next`, escapeHtml(words)));
+  r.get(`${base(name)}/login`, (req, res) => {
+    const words = readCookie(req.headers.cookie, flash) ?? "";
+    if (words) res.clearCookie(flash, { path: "/" });
+    res.type("html").send(first(words));
+  });
+  const passwordPage = (username: string, error?: string) =>
+    page("Enter your password", `<h1>Enter your password</h1><p>${escapeHtml(username)}</p>${errorAlert(error)}
+<form method="post" action="${base(name)}/session"><input type="hidden" name="username" value="${escapeHtml(username)}">
+<label>Password <input name="password" type="password"></label><button type="submit">Sign in</button></form>`);
+  r.post(`${base(name)}/next`, urlencoded({ extended: false }), (req, res) => {
+    const username = String(req.body?.username ?? "").trim();
+    if (accounts.hasUser(username)) return res.type("html").send(passwordPage(username));
+    accounts.noteAttempt(name, username);
+    if (step.via === "redirect") return res.cookie(flash, step.words, { path: "/" }).redirect(302, `${base(name)}/login`);
+    res.type("html").send(first(step.words));
+  });
+  r.post(`${base(name)}/session`, urlencoded({ extended: false }), (req, res) => {
+    const { username = "", password = "" } = (req.body ?? {}) as Record<string, string>;
+    if (!accounts.attempt(name, username, password)) return res.type("html").send(passwordPage(username, MESSAGES.wrong));
+    startSession(res, accounts, name, username);
+    res.redirect(302, `${base(name)}/account`);
+  });
+  accountRoute(r, accounts, name);
+  return r;
+}
+
+/** Identifier-first logins that say "no such account" on the first step, in plain text. */
+export const identifierFirstRefusals = (accounts: Accounts): Router[] => STEPS.map((step) => firstStepRefusal(accounts, step));
+
+/** The catalog's entries: the site's words for an unknown account, which the verdict must quote. */
+export const IDENTIFIER_FIRST_REFUSAL_CASES = STEPS.map((s) => ({ name: s.name, unknownIdentifier: s.words }));
