@@ -4,7 +4,7 @@ import type { Config } from "@authsvc/config";
 import { freshTotpCode, parseTotpSecret } from "@authsvc/crypto";
 import { loginPageOf, type SessionResponse } from "@authsvc/contracts";
 import type { Database, SecretBundle } from "@authsvc/db";
-import { type LearnedFlow, LoginFlowError, parseLearnedFlow, type PasswordLoginResult, passwordLogin, sameFlow, signup, SignupUnfinishedError, type SignupResult } from "@authsvc/flows";
+import { type LearnedFlow, LoginFlowError, parseLearnedFlow, type PasswordLoginResult, passwordLogin, sameFlow, signup, SignupUnfinishedError, type SignupResult, twoCaptchaSolver } from "@authsvc/flows";
 import type { Logger } from "@authsvc/logging";
 import type { Queue } from "bullmq";
 import { loginFingerprint, type AuthJobPayload, type InboxEvents, type SessionCache, type SingleFlight, type WebhookDeliveryPayload } from "@authsvc/queue";
@@ -50,6 +50,8 @@ function asFlowError(err: unknown, submitted: boolean): LoginFlowError {
 
 export function createLoginProcessor(deps: LoginJobDeps) {
   const { config, db, cache, flight, browser, guard, log, metrics, inboxEvents, webhookQueue } = deps;
+  // The operator's CAPTCHA solving service, when configured; without one a challenge ends in captcha_blocked.
+  const captchaSolver = config.captchaSolver ? twoCaptchaSolver(config.captchaSolver) : undefined;
 
   /**
    * Runs a flow in a fresh page under the job's time limit (with the inbox wait on top when it may wait
@@ -90,7 +92,7 @@ export function createLoginProcessor(deps: LoginJobDeps) {
           // Codes are made just in time from the decrypted secret; the secret never leaves this process.
           totp: secret.totpSecret ? () => freshTotpCode(parseTotpSecret(secret.totpSecret!)) : undefined,
         },
-        { guard, timeoutMs, learned, ...hooks },
+        { guard, timeoutMs, learned, captchaSolver, ...hooks },
       ),
     );
   }

@@ -65,5 +65,11 @@ export const envSchema = {
     TWILIO_AUTH_TOKEN: { type: "string", minLength: 8 },
     /** The public URL Twilio calls for SMS (it signs that URL); unset: the URL the gateway was called at. */
     SMS_WEBHOOK_URL: { type: "string", pattern: "^https?://" },
+    /** The CAPTCHA solving service logins may use for a challenge: off, or a provider's API style (2captcha: in.php/res.php). */
+    CAPTCHA_SOLVER: { type: "string", enum: ["off", "2captcha"], default: "off" },
+    /** Base URL of that API (2captcha's own, or another provider's that serves the same API). */
+    CAPTCHA_SOLVER_URL: { type: "string", pattern: "^https?://[^\\s]+$", default: "https://2captcha.com" },
+    /** The solving service's API key (a secret: never logged). Required when CAPTCHA_SOLVER is not off. */
+    CAPTCHA_SOLVER_KEY: { type: "string", minLength: 8 },
   },
 } as const;

@@ -37,6 +37,21 @@ describe("loadConfig", () => {
     ]);
   });
 
+  it("builds the CAPTCHA solver's settings only when one is configured, with its key", () => {
+    const test = { ...base, NODE_ENV: "test" };
+    expect(loadConfig(test).captchaSolver).toBeNull();
+    expect(loadConfig({ ...test, CAPTCHA_SOLVER: "2captcha", CAPTCHA_SOLVER_KEY: "k3y-0123456789" }).captchaSolver).toEqual({
+      provider: "2captcha",
+      url: "https://2captcha.com",
+      key: "k3y-0123456789",
+    });
+    expect(() => loadConfig({ ...test, CAPTCHA_SOLVER: "2captcha" })).toThrow(/CAPTCHA_SOLVER_KEY is required/);
+    expect(() => loadConfig({ ...test, CAPTCHA_SOLVER: "anticaptcha", CAPTCHA_SOLVER_KEY: "k3y-0123456789" })).toThrow(/CAPTCHA_SOLVER/);
+    const plain = { ...test, CAPTCHA_SOLVER: "2captcha", CAPTCHA_SOLVER_KEY: "k3y-0123456789", CAPTCHA_SOLVER_URL: "http://solver.internal" };
+    expect(loadConfig(plain).captchaSolver?.url).toBe("http://solver.internal");
+    expect(() => loadConfig({ ...plain, NODE_ENV: "production", MAIL_DOMAIN: "mail.example.com" })).toThrow(/must be https in production/);
+  });
+
   it("refuses a fingerprint key of the wrong size", () => {
     expect(() => loadConfig({ ...base, FINGERPRINT_KEY: Buffer.alloc(31).toString("base64") + "AAAAAAAAAAAAAAA" })).toThrow(
       /FINGERPRINT_KEY/,

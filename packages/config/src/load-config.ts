@@ -26,6 +26,8 @@ export interface Config {
   sms: { twilioAuthToken?: string; webhookUrl?: string };
   webhooks: { attempts: number; backoffMs: number };
   keepAlive: { everyMs: number; beforeExpiryMinutes: number; maxAgeHours: number };
+  /** The CAPTCHA solving service, when the operator configured one (`key` is a secret). */
+  captchaSolver: { provider: "2captcha"; url: string; key: string } | null;
 }
 
 export class ConfigError extends Error {
@@ -60,6 +62,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
   if (e.NODE_ENV === "production" && /(^|\.)localhost$/i.test(e.MAIL_DOMAIN)) {
     problems.push("MAIL_DOMAIN must be a real domain in production (its MX record points at mail-in)");
+  }
+  if (e.CAPTCHA_SOLVER !== "off" && !e.CAPTCHA_SOLVER_KEY) problems.push(`CAPTCHA_SOLVER_KEY is required with CAPTCHA_SOLVER=${e.CAPTCHA_SOLVER}`);
+  if (e.NODE_ENV === "production" && e.CAPTCHA_SOLVER !== "off" && !/^https:/i.test(e.CAPTCHA_SOLVER_URL)) {
+    problems.push("CAPTCHA_SOLVER_URL must be https in production: the API key travels with every request");
   }
   if (problems.length) throw new ConfigError(problems);
 
@@ -100,5 +106,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     sms: { twilioAuthToken: e.TWILIO_AUTH_TOKEN, webhookUrl: e.SMS_WEBHOOK_URL },
     webhooks: { attempts: e.WEBHOOK_ATTEMPTS, backoffMs: e.WEBHOOK_BACKOFF_MS },
     keepAlive: { everyMs: e.KEEPALIVE_EVERY_MS, beforeExpiryMinutes: e.KEEPALIVE_BEFORE_EXPIRY_MINUTES, maxAgeHours: e.KEEPALIVE_MAX_AGE_HOURS },
+    captchaSolver: e.CAPTCHA_SOLVER === "off" ? null : { provider: e.CAPTCHA_SOLVER, url: e.CAPTCHA_SOLVER_URL, key: e.CAPTCHA_SOLVER_KEY },
   };
 }

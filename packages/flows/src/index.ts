@@ -1,5 +1,6 @@
 export { passwordLogin, type PasswordLoginInput, type PasswordLoginResult, type FlowOptions } from "./login/password-login";
 export type { CaptchaChallenge, CaptchaSolver } from "./login/pass-captcha";
+export { CaptchaSolverError, twoCaptchaSolver, type TwoCaptchaOptions } from "./login/two-captcha-solver";
 export { parseLearnedFlow, sameFlow, type LearnedFlow } from "./login/learned-flow";
 export type { FlowStep } from "./login/perform-step";
 export { LoginFlowError, SignupUnfinishedError, type UnfinishedAccount } from "./flow-error";

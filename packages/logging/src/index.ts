@@ -16,6 +16,8 @@ export const REDACT_PATHS = [
   "apiKey",
   "*.apiKey",
   "key",
+  "*.key",
+  "*.*.key",
   "cookies",
   "*.cookies",
   "storageState",

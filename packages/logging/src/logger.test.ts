@@ -22,11 +22,12 @@ describe("createLogger", () => {
         req: { headers: { authorization: "Bearer pk_abc", cookie: "sid=xyz" } },
         result: { cookies: [{ value: "cookie-secret" }] },
         job: { input: { password: "p2", totpSecret: "JBSWY3DP" } },
+        config: { captchaSolver: { provider: "2captcha", key: "solver-api-key" } },
       },
       "login",
     );
     const text = lines.join("");
-    for (const secret of ["hunter2", "pk_abc", "sid=xyz", "cookie-secret", "p2", "JBSWY3DP"]) expect(text).not.toContain(secret);
+    for (const secret of ["hunter2", "pk_abc", "sid=xyz", "cookie-secret", "p2", "JBSWY3DP", "solver-api-key"]) expect(text).not.toContain(secret);
     expect(text).toContain("[redacted]");
   });
 });

@@ -6,3 +6,4 @@ export { Outbox, SITE_SENDER, SMS_SENDER, type OutboxConfig } from "./outbox";
 export type { Delivery } from "./accounts";
 export { IDB_SESSION } from "./sites/indexeddb-token";
 export { PATH_APPS, type PathApp } from "./sites/path-apps";
+export { startCaptchaProvider, type CaptchaProvider, type ProviderBehaviour } from "./captcha-provider";

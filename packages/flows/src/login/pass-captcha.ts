@@ -14,12 +14,13 @@ export interface CaptchaChallenge {
 
 /**
  * An operator-configured CAPTCHA solving service (off unless one is given). It answers with the token the
- * widget would have produced, or null when it could not solve the challenge.
+ * widget would have produced, or null (or throws, saying why) when it could not solve the challenge; it
+ * stops when `signal` aborts (the flow ran out of time).
  */
 export interface CaptchaSolver {
   /** Names the provider in the steps log. */
   id: string;
-  solve(challenge: CaptchaChallenge): Promise<{ token: string } | null>;
+  solve(challenge: CaptchaChallenge, signal?: AbortSignal): Promise<{ token: string } | null>;
 }
 
 // How long a managed widget (Turnstile) or a ticked checkbox may take to leave its token.
@@ -51,19 +52,28 @@ export async function passCaptcha(page: Page, deadline: Deadline, solver: Captch
     if (challenge || Date.now() >= until) {
       const target = widgets.find((w): w is CaptchaWidget & { siteKey: string; provider: CaptchaChallenge["kind"] } => !!w.siteKey && w.provider !== "image");
       const frame = target && scans.find((s) => s.reading.widgets.includes(target))?.frame;
+      let why = "";
       if (solver && target && frame) {
         step(`ask the CAPTCHA solver (${solver.id})`);
         let timer: NodeJS.Timeout | undefined;
+        const stop = new AbortController();
         const answer = await Promise.race([
-          solver.solve({ kind: target.provider, siteKey: target.siteKey, pageUrl: frame.url() }).catch(() => null),
+          solver.solve({ kind: target.provider, siteKey: target.siteKey, pageUrl: frame.url() }, stop.signal).catch((err: unknown) => {
+            why = `; the CAPTCHA solver (${solver.id}) failed: ${err instanceof Error ? err.message : String(err)}`;
+            return null;
+          }),
           new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), deadline.remaining()))),
-        ]).finally(() => clearTimeout(timer));
+        ]).finally(() => {
+          clearTimeout(timer);
+          stop.abort();
+        });
         if (answer) {
           await frame.evaluate(enterCaptchaTokenInPage, target.provider, answer.token);
           return;
         }
+        why ||= `; the CAPTCHA solver (${solver.id}) gave no token`;
       }
-      throw new LoginFlowError("captcha_blocked", challenge ? "the login form shows a CAPTCHA challenge" : "the login form's CAPTCHA was not passed");
+      throw new LoginFlowError("captcha_blocked", `${challenge ? "the login form shows a CAPTCHA challenge" : "the login form's CAPTCHA was not passed"}${why}`);
     }
     await sleep(150);
   }

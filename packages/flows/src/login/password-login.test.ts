@@ -1,6 +1,7 @@
 import { BrowserHost, type Page, TargetGuard } from "@authsvc/browser";
-import { startTestSites, type TestSites } from "@authsvc/test-sites";
+import { startCaptchaProvider, startTestSites, type TestSites } from "@authsvc/test-sites";
 import type { CaptchaChallenge, CaptchaSolver } from "./pass-captcha";
+import { twoCaptchaSolver } from "./two-captcha-solver";
 import { type FlowOptions, type PasswordLoginInput, passwordLogin } from "./password-login";
 import { LoginFlowError } from "../flow-error";
 
@@ -179,10 +180,26 @@ describe("a CAPTCHA solver (operator-configured; off by default)", () => {
     expect(sites.accounts.attemptsFor("solver-user")).toEqual({ captcha: 1 });
   });
 
+  it("passes the challenge through a configured 2captcha-style provider", async () => {
+    const provider = await startCaptchaProvider({ key: "operator-key-42", notReadyPolls: 2 });
+    try {
+      const captchaSolver = twoCaptchaSolver({ url: provider.url, key: "operator-key-42", pollMs: 50 });
+      const state = await host.withPage((page) => login(page, input(), { ...options, captchaSolver }));
+      expect(state.cookies.some((c) => c.name === "captcha_sid")).toBe(true);
+      expect(provider.tasks).toEqual([{ method: "userrecaptcha", googlekey: "6Lc_captcha", pageurl: `${sites.url}/cases/captcha/login`, json: "1" }]);
+      expect(sites.accounts.attemptsFor("solver-user")).toEqual({ captcha: 2 });
+    } finally {
+      await provider.close();
+    }
+  });
+
   it("stops before sending when the solver cannot answer", async () => {
     const none: CaptchaSolver = { id: "none", solve: async () => null };
     const err = await failureOf(host.withPage((page) => login(page, input(), { ...options, captchaSolver: none })));
-    expect(err.code).toBe("captcha_blocked");
-    expect(sites.accounts.attemptsFor("solver-user")).toEqual({ captcha: 1 });
+    expect([err.code, err.message]).toEqual(["captcha_blocked", "the login form shows a CAPTCHA challenge; the CAPTCHA solver (none) gave no token"]);
+    const broken = twoCaptchaSolver({ url: `${sites.url}/no-api`, key: "operator-key-42" });
+    const failed = await failureOf(host.withPage((page) => login(page, input(), { ...options, captchaSolver: broken })));
+    expect([failed.code, failed.message]).toEqual(["captcha_blocked", "the login form shows a CAPTCHA challenge; the CAPTCHA solver (2captcha) failed: in.php answered HTTP 404"]);
+    expect(sites.accounts.attemptsFor("solver-user")).toEqual({ captcha: 2 });
   });
 });
