@@ -134,6 +134,20 @@ describe("otp_email: a code sent to our mailbox", () => {
     expect(await attempts(address)).toEqual({ "email-code": 1 });
   });
 
+  it("reads a refusal of the code written as plain text (no alert markup), and signs in with the right one", async () => {
+    const address = await newMailbox();
+    await newInboxUser(address);
+    const ok = await login("email-code-plain", "otp_email", { email: address });
+    expect(ok.status).toBe(200);
+    await expectSignedIn("email-code-plain", ok.body.cookies, address);
+
+    const expired = await newMailbox();
+    await newInboxUser(expired, { delivery: "expired" });
+    const res = await login("email-code-plain", "otp_email", { email: expired });
+    expect([res.status, res.body.error.code, res.body.error.message]).toEqual([422, "verification_failed", "the site refused the one-time code: That code didn't work. Check the code and try again."]);
+    expect(await attempts(expired)).toEqual({ "email-code-plain": 1 });
+  });
+
   it("ends in timeout naming the wait when no mail arrives, and does not ask the site again", async () => {
     const address = await newMailbox();
     await newInboxUser(address, { delivery: "lost" });

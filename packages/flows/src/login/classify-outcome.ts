@@ -6,7 +6,7 @@ import { performStep } from "./perform-step";
 import { newSayings, readNotes, refusalSaid, sentencesShown } from "./page-sayings";
 import type { SelectorPath } from "./read-page";
 import { EXPIRED, refusalCode, siteFault } from "./refusal-words";
-import { type FrameScan, mergeSignals, readFrames, scanPage } from "./scan-page";
+import { type FrameScan, mergeSignals, scanPage } from "./scan-page";
 
 export { EXPIRED, refusalCode };
 

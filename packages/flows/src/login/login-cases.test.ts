@@ -99,9 +99,12 @@ describe("TOTP after the password", () => {
 });
 
 describe("identifier-first pages", () => {
-  it.each(LOGIN_CASES.filter((c) => c.unknownIdentifier).map((c) => [c.name, c] as const))("answer an unknown username (%s) with invalid_credentials and the site's words", async (_name, c) => {
-    const err = await failureOf(login(c, { username: `nobody-${++seq}@example.test`, password: "any-password" }));
-    expect([err.code, err.message, err.retryable]).toEqual(["invalid_credentials", c.unknownIdentifier, false]);
+  it.each(LOGIN_CASES.filter((c) => c.unknownIdentifier).map((c) => [c.name, c] as const))("answer an unknown username (%s) with invalid_credentials and the site's words, by detection and by a learned flow", async (_name, c) => {
+    const { flow } = await login(c, userFor(c));
+    for (const learned of [null, flow]) {
+      const err = await failureOf(login(c, { username: `nobody-${++seq}@example.test`, password: "any-password" }, learned));
+      expect([err.code, err.message, err.retryable]).toEqual(["invalid_credentials", c.unknownIdentifier, false]);
+    }
   });
 });
 

@@ -134,9 +134,11 @@ class LoginRun {
    * password was submitted; false means the page changed and detection must take over from here.
    */
   async replay(flow: LearnedFlow): Promise<boolean> {
+    let beforeNext: Set<string> | null = null;
     for (const [i, step] of flow.steps.entries()) {
       const waitUntil = Date.now() + Math.min(i === 0 ? FORM_WAIT_MS : REPLAY_STEP_WAIT_MS, this.deadline.remaining());
       if (submitsPassword(step)) await this.passCaptcha();
+      if (sendsStep(step)) beforeNext = await this.sentencesNow();
       for (;;) {
         if (submitsPassword(step)) {
           // A fault once the password may have gone out is not a reason to try again by detection.
@@ -146,11 +148,32 @@ class LoginRun {
           const done = await this.perform(step, `replay: ${describeStep(step)}`).catch(() => false);
           if (done) break;
         }
+        // The next step is not there, the first one is again: the site may have refused the username.
+        if (beforeNext && !sendsStep(step) && (await this.firstStepShown())) await this.refusedStep(beforeNext);
         if (Date.now() >= waitUntil) return false;
         await sleep(100);
       }
     }
     return false;
+  }
+
+  /** Whether the page shows a username field without a password field (a first step). */
+  private firstStepShown(): Promise<boolean> {
+    return scanPage(this.page, this.values.identifier, this.extraKeys).then((scans) => mergeSignals(scans).identifierOnlyShown, () => false);
+  }
+
+  /** The sentences the page shows now: what the site's answer to the next step is compared with. */
+  private async sentencesNow(): Promise<Set<string>> {
+    return new Set(sentencesShown(await readNotes(this.page)));
+  }
+
+  /**
+   * Throws the site's refusal of the username when the page newly says one, whatever its markup. Only
+   * asked of a first step shown again: the next page's own words ("Wrong account?") are not a refusal.
+   */
+  private async refusedStep(before: Set<string>): Promise<void> {
+    const said = refusalSaid(newSayings(await readNotes(this.page), before), "invalid_credentials");
+    if (said) throw new LoginFlowError(said.code, said.message);
   }
 
   /** A CAPTCHA nobody answered means submitting would fail and count as a failed attempt on the site. */
@@ -191,13 +214,10 @@ class LoginRun {
       if (identifierOnly && !this.hasIdentifier) throw missingIdentifier();
       // Email (or phone) only, and no password to give: this form asks the site to send a code or link.
       if (identifierOnly && !this.hasPassword) return this.fillAndSubmit(identifierOnly, scans);
-      if (identifierSubmits > 0) {
-        // The site refused the username in plain text: under the field, or on the first step shown again.
-        const said = refusalSaid(newSayings(await readNotes(this.page), sentencesBeforeIdentifier), "invalid_credentials");
-        if (said) throw new LoginFlowError(said.code, said.message);
-      }
       if (identifierOnly) {
         if (identifierSubmits > 0) {
+          // The first step shown again, refusing the username in plain text (under the field, a paragraph).
+          await this.refusedStep(sentencesBeforeIdentifier);
           // The site refused the username: refusal words at once, any other message once it stayed a while.
           const fresh = signals.messages.find((m) => !messagesBeforeIdentifier.has(m));
           const code = fresh ? refusalCode(fresh) : null;
@@ -210,7 +230,7 @@ class LoginRun {
           const { key, reading } = identifierOnly;
           if (!reading.identifierFilled) await this.perform({ action: "type", value: "identifier", frame: key, path: reading.identifier! }, "type identifier");
           messagesBeforeIdentifier = new Set(signals.messages);
-          sentencesBeforeIdentifier = new Set(sentencesShown(await readNotes(this.page)));
+          sentencesBeforeIdentifier = await this.sentencesNow();
           identifierSubmits++;
           await this.passCaptcha();
           await this.press("next", key, reading.submit, reading.identifier!);
@@ -274,6 +294,9 @@ class LoginRun {
     }
   }
 }
+
+/** A step that sends the username on (Next, Continue), after which the site answers before the password. */
+const sendsStep = (step: FlowStep) => (step.action === "click" || step.action === "enter") && step.purpose === "next";
 
 const missingIdentifier = () => new LoginFlowError("form_not_found", "the page asks for a username or email and the request gave none");
 
