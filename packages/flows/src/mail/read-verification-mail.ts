@@ -96,6 +96,11 @@ const LINK_WORDS =
 const NOT_THE_LINK =
   /unsubscribe|abbestellen|d[ée]sabonner|desuscrib|cancelar-suscripci|disiscriv|uitschrijven|privacy|datenschutz|confidentialit|privacidad|terms|agb|impressum|help|support|preferences|settings|facebook|twitter|instagram|linkedin|youtube|report|not-me|wasnt-me/i;
 
+/** The domain of a sender address (`Name <a@b>` or `a@b`); an address literal `a@[127.0.0.1]` gives its IP. */
+export function senderDomain(from: string): string {
+  return (/@([^>\s]+)/.exec(from)?.[1] ?? "").replace(/^\[(.*)\]$/, "$1");
+}
+
 /**
  * The domain a host was registered under, by the Public Suffix List (private suffixes included): `shop.co.uk`
  * for `app.shop.co.uk`, `alice.github.io` for itself. An IP address or a bare name is its own domain.
@@ -145,7 +150,7 @@ export function pickMessage<T extends VerificationMail>(messages: T[], since: Da
   const fresh = messages.filter((m) => m.receivedAt.getTime() >= since.getTime()).sort((a, b) => b.receivedAt.getTime() - a.receivedAt.getTime());
   if (siteHost) {
     const domain = registrableDomain(siteHost);
-    const fromSite = fresh.find((m) => registrableDomain(/@([^>\s]+)/.exec(m.from)?.[1] ?? "") === domain);
+    const fromSite = fresh.find((m) => registrableDomain(senderDomain(m.from)) === domain);
     if (fromSite) return fromSite;
   }
   return fresh[0] ?? null;
