@@ -116,13 +116,19 @@ export function registrableDomain(host: string): string {
  * confirm — never unsubscribe, privacy or help links.
  */
 export function extractLink(mail: VerificationMail, siteHost?: string): string | null {
-  const links: Array<{ href: string; text: string }> = [];
+  const links: Array<{ href: string; text: string; context?: string }> = [];
   for (const m of (mail.html ?? "").matchAll(/<a\b[^>]*?\bhref\s*=\s*(["'])(.*?)\1[^>]*>([\s\S]*?)<\/a>/gi)) {
     links.push({ href: decodeEntities(m[2]!.trim()), text: htmlToText(m[3]!) });
   }
-  for (const m of (mail.text ?? "").matchAll(/https?:\/\/[^\s<>"')\]]+/g)) links.push({ href: m[0].replace(/[.,;]+$/, ""), text: "" });
+  const url = /https?:\/\/[^\s<>"')\]]+/g;
+  const lines = (mail.text ?? "").split("\n").filter((line) => line.trim());
+  lines.forEach((line, i) => {
+    // A plain-text link is introduced by its own line or the one before ("click the link below to confirm:").
+    const context = `${i > 0 ? lines[i - 1]! : ""} ${line}`.replace(url, " ");
+    for (const m of line.matchAll(url)) links.push({ href: m[0].replace(/[.,;]+$/, ""), text: "", context });
+  });
   let best: { href: string; score: number } | null = null;
-  for (const { href, text } of links) {
+  for (const { href, text, context } of links) {
     let url: URL;
     try {
       url = new URL(href);
@@ -135,7 +141,7 @@ export function extractLink(mail: VerificationMail, siteHost?: string): string |
     const said = `${url.pathname}${url.search} ${text}`;
     if (NOT_THE_LINK.test(said)) continue;
     let score = LINK_WORDS.test(url.pathname + url.search) ? 3 : 0;
-    if (LINK_WORDS.test(text)) score += 2;
+    if (LINK_WORDS.test(text) || (context !== undefined && LINK_WORDS.test(context))) score += 2;
     if (/[?&](token|code|key|t|otp)=/i.test(url.search) || /\/[A-Za-z0-9_-]{20,}/.test(url.pathname)) score += 1;
     if (score > 0 && (!best || score > best.score)) best = { href: url.toString(), score };
   }
