@@ -40,7 +40,7 @@ export function baseAddress(address: string): string {
   return at < 0 ? lower : `${lower.slice(0, at).split("+")[0]}${lower.slice(at)}`;
 }
 /** `wanted` received mail sent to `to`: the same base address, and the same +tag when `wanted` has one. */
-export function sameMailbox(to: string, wanted: string): boolean {
+function sameMailbox(to: string, wanted: string): boolean {
   const a = to.toLowerCase();
   const b = wanted.toLowerCase();
   return b.split("@")[0]!.includes("+") ? a === b : baseAddress(a) === b;
