@@ -6,7 +6,9 @@ import { Database } from "@authsvc/db";
 import { freshTestDatabase, REDIS_URL } from "@authsvc/devstack";
 import { createLogger } from "@authsvc/logging";
 import { createRedis, InboxEvents, notifyInbox, redisReady } from "@authsvc/queue";
-import { createMailServer, mailboxAddressOf } from "./mail-server";
+import { createMailServer } from "./mail-server";
+import { mailboxAddressOf } from "./mailbox-address";
+import { originalRecipientsOf } from "./original-recipients";
 
 const DOMAIN = "mail.test-inbox.localhost";
 const PREFIX = `mailin-test-${process.pid}`;
@@ -36,7 +38,15 @@ afterAll(async () => {
   await Promise.all([db.close(), publisher.quit(), subscriber.quit()]);
 });
 
-const send = (message: { to: string | string[]; subject?: string; text?: string; html?: string; from?: string }) =>
+const send = (message: {
+  to: string | string[];
+  subject?: string;
+  text?: string;
+  html?: string;
+  from?: string;
+  headers?: Record<string, string>;
+  envelope?: { from: string; to: string[] };
+}) =>
   createTransport({ host: "127.0.0.1", port, secure: false, ignoreTLS: true, tls: { rejectUnauthorized: false } }).sendMail({
     from: message.from ?? "Acme <no-reply@acme.example>",
     subject: "Your sign-in code",
@@ -87,6 +97,31 @@ describe("mail-in SMTP server", () => {
     expect(forShop.map((m) => m.text.trim())).toEqual(["Code: 1234"]);
   });
 
+  it("keeps the original recipients of mail a Gmail account forwarded, and reads each address's own", async () => {
+    const { org, mailbox } = await newMailbox("fwd");
+    const since = await db.inboundMessages.now();
+    // As Gmail forwards: the envelope goes to our address; To stays the original, with the added headers.
+    const forwarded = (original: string, code: string) =>
+      send({
+        to: original,
+        envelope: { from: "no-reply@acme.example", to: [mailbox.address] },
+        headers: { "Delivered-To": original, "X-Forwarded-To": mailbox.address, "X-Forwarded-For": `${original} ${mailbox.address}` },
+        text: `Code: ${code}`,
+      });
+    await forwarded("Agent.One@Agents.Example", "1111");
+    await forwarded("agent.two+shop@agents.example", "2222");
+    const [one, two] = await db.prisma.inboundMessage.findMany({ where: { mailboxId: mailbox.id }, orderBy: { receivedAt: "asc" } });
+    expect(one).toMatchObject({ recipient: mailbox.address, originalRecipients: ["agent.one@agents.example"] });
+    expect(two!.originalRecipients).toEqual(["agent.two+shop@agents.example"]);
+    const read = async (address: string) =>
+      (await db.inboundMessages.since(org.id, { mailboxId: mailbox.id }, since, { originalRecipient: address })).map((m) => m.text.trim());
+    expect(await read("agent.one@agents.example")).toEqual(["Code: 1111"]);
+    // An untagged address reads its tagged mail too; a tagged one only its own tag.
+    expect(await read("agent.two@agents.example")).toEqual(["Code: 2222"]);
+    expect(await read("agent.two+other@agents.example")).toEqual([]);
+    expect(await read("someone@agents.example")).toEqual([]);
+  });
+
   it("refuses other domains and unknown mailboxes at RCPT, and stores nothing", async () => {
     const before = await db.prisma.inboundMessage.count();
     await expect(send({ to: "someone@gmail.com", text: "x" })).rejects.toMatchObject({ responseCode: 550 });
@@ -129,5 +164,30 @@ describe("mailboxAddressOf", () => {
     expect(mailboxAddressOf("agent@example.com", "mail.example.com")).toBeNull();
     expect(mailboxAddressOf("+x@mail.example.com", "mail.example.com")).toBeNull();
     expect(mailboxAddressOf("nobody", "mail.example.com")).toBeNull();
+  });
+});
+
+describe("originalRecipientsOf", () => {
+  const DOMAIN_HERE = "mail.example.com";
+  const address = (a: string, name = "") => ({ value: [{ address: a, name }], text: a });
+  it("reads the forwarding headers of Gmail, Postfix and resent mail, lower case, +tags kept, our own domain left out", () => {
+    const headers = new Map<string, unknown>([
+      ["delivered-to", [address("Agent+Shop@Gmail.com")]],
+      ["x-forwarded-to", "fwd-abc@mail.example.com"],
+      ["x-forwarded-for", "agent+shop@gmail.com fwd-abc@mail.example.com"],
+      ["x-original-to", "Team@Corp.Example"],
+      ["to", address("Agent <agent+shop@gmail.com>")],
+      ["resent-to", "boss@corp.example."],
+    ]);
+    expect(originalRecipientsOf(headers, DOMAIN_HERE)).toEqual(["agent+shop@gmail.com", "team@corp.example", "boss@corp.example"]);
+  });
+  it("finds nothing in mail sent to our address directly, and ignores other headers", () => {
+    const headers = new Map<string, unknown>([
+      ["to", address("fwd-abc@mail.example.com")],
+      ["cc", address("other@gmail.com")],
+      ["from", address("forwarding-noreply@google.com")],
+    ]);
+    expect(originalRecipientsOf(headers, DOMAIN_HERE)).toEqual([]);
+    expect(originalRecipientsOf(new Map([["to", { value: [{ name: "list", group: [{ address: "a@b.example" }] }] }]]), DOMAIN_HERE)).toEqual(["a@b.example"]);
   });
 });

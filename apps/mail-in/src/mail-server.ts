@@ -3,6 +3,8 @@ import { simpleParser } from "mailparser";
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from "smtp-server";
 import type { Database } from "@authsvc/db";
 import type { Logger } from "@authsvc/logging";
+import { mailboxAddressOf } from "./mailbox-address";
+import { originalRecipientsOf } from "./original-recipients";
 
 export interface MailServerDeps {
   db: Database;
@@ -20,16 +22,6 @@ const MAX_RECIPIENTS = 20;
 
 function smtpError(code: number, message: string): Error {
   return Object.assign(new Error(message), { responseCode: code });
-}
-
-/** `agent+acme@domain` is delivered to `agent@domain` (subaddressing, as most mail hosts do). */
-export function mailboxAddressOf(address: string, domain: string): string | null {
-  const at = address.lastIndexOf("@");
-  if (at < 1) return null;
-  const host = address.slice(at + 1).toLowerCase().replace(/\.$/, "");
-  if (host !== domain) return null;
-  const local = address.slice(0, at).toLowerCase().split("+")[0]!;
-  return local ? `${local}@${domain}` : null;
 }
 
 /**
@@ -102,8 +94,9 @@ export function createMailServer(deps: MailServerDeps): SMTPServer {
           }
           const from = mail.from?.value[0]?.address ?? (session.envelope.mailFrom ? session.envelope.mailFrom.address : "");
           const content = { from, subject: mail.subject ?? "", text: mail.text ?? "", html: typeof mail.html === "string" ? mail.html : "" };
+          const originals = originalRecipientsOf(mail.headers, domain);
           for (const [recipient, mailbox] of recipients) {
-            const stored = await db.inboundMessages.store(mailbox.orgId, { mailboxId: mailbox.id }, recipient, content);
+            const stored = await db.inboundMessages.store(mailbox.orgId, { mailboxId: mailbox.id }, recipient, content, originals);
             deps.onMessage?.("stored");
             log.info({ orgId: mailbox.orgId, mailboxId: mailbox.id, messageId: stored.id, size: mail.text?.length ?? 0 }, "mail stored");
             await deps.notify(mailbox.id, stored.id).catch((err: unknown) => log.warn({ err: String(err) }, "waiting flows not notified"));

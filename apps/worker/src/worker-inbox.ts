@@ -13,17 +13,21 @@ export function workerInbox(db: Database, events: InboxEvents, orgId: string, re
   const inboxId = ref.kind === "email" ? ref.mailboxId : ref.phoneNumberId;
   // A tagged address (agent+shop@) reads only mail sent to that tag: logins to two sites that share a
   // mailbox under different tags never take each other's codes.
-  const recipient = ref.kind === "email" && ref.address.split("@")[0]!.includes("+") ? ref.address : undefined;
+  const forwarded = ref.kind === "email" && ref.forwarded === true;
+  const recipient = ref.kind === "email" && !forwarded && ref.address.split("@")[0]!.includes("+") ? ref.address : undefined;
+  // The forwarding inbox holds mail of every address the org forwards: read only this address's.
+  const originalRecipient = forwarded ? ref.address : undefined;
   return {
     kind: ref.kind,
     address: ref.kind === "email" ? ref.address : ref.number,
+    forwarded,
     mark: () => db.inboundMessages.now(),
     async wait(since: Date, seen: ReadonlySet<string>, ms: number): Promise<InboxMessage[]> {
       const until = Date.now() + ms;
       const watch = await events.watch(inboxId);
       try {
         for (;;) {
-          const fresh = await db.inboundMessages.since(orgId, where, since, { except: [...seen], recipient });
+          const fresh = await db.inboundMessages.since(orgId, where, since, { except: [...seen], recipient, originalRecipient });
           if (fresh.length > 0) return fresh;
           const left = until - Date.now();
           if (left <= 0) return [];

@@ -10,7 +10,27 @@ export interface MailboxResource {
   id: string;
   address: string;
   label: string | null;
+  /** The organization's forwarding inbox (GET /v1/mailboxes/forwarding): callers forward their own mailbox here. */
+  forwarding: boolean;
   createdAt: string;
+}
+
+/** A message a mailbox received, as GET /v1/mailboxes/{id}/messages lists it. */
+export interface InboundMessageResource {
+  id: string;
+  from: string;
+  subject: string;
+  /** The address of ours it was delivered to (with any +tag). */
+  recipient: string;
+  /** Whom a forwarded message was first sent to, read from its headers; [] for mail sent to us directly. */
+  originalRecipients: string[];
+  receivedAt: string;
+  /** The verification code and sign-in or confirmation link found in it, if any. */
+  code: string | null;
+  link: string | null;
+  /** Only with `?include=body`. */
+  text?: string;
+  html?: string;
 }
 
 export interface PhoneNumberResource {

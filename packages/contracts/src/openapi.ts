@@ -194,12 +194,29 @@ const credential = {
 
 const mailbox = {
   type: "object",
-  required: ["id", "address", "label", "createdAt"],
+  required: ["id", "address", "label", "forwarding", "createdAt"],
   properties: {
     id: { type: "string", pattern: "^mbx_" },
     address: { type: "string", description: "On the service's mail domain; use it as the account's email on the site." },
     label: { type: ["string", "null"] },
+    forwarding: { type: "boolean", description: "The organization's forwarding inbox: forward your own mailbox here." },
     createdAt: { type: "string", format: "date-time" },
+  },
+};
+const inboundMessage = {
+  type: "object",
+  required: ["id", "from", "subject", "recipient", "originalRecipients", "receivedAt", "code", "link"],
+  properties: {
+    id: { type: "string", pattern: "^msg_" },
+    from: { type: "string" },
+    subject: { type: "string" },
+    recipient: { type: "string", description: "Our address it was delivered to, with any +tag." },
+    originalRecipients: { type: "array", items: { type: "string" }, description: "Whom a forwarded message was first sent to (from its headers); [] for mail sent to us directly." },
+    receivedAt: { type: "string", format: "date-time" },
+    code: { type: ["string", "null"], description: "The verification code found in it." },
+    link: { type: ["string", "null"], description: "The sign-in or confirmation link found in it." },
+    text: { type: "string", description: "Only with include=body." },
+    html: { type: "string", description: "Only with include=body." },
   },
 };
 const phoneNumber = {
@@ -344,6 +361,32 @@ export const openApiDocument = {
       },
     },
     ...inboxPaths("/mailboxes", "mailboxes", "Mailbox", "MailboxRequest", "mailbox"),
+    "/mailboxes/forwarding": {
+      get: {
+        operationId: "getForwardingMailbox",
+        summary: "Your organization's forwarding inbox, created on the first call: forward your own mailbox (Gmail, Workspace) to its address",
+        responses: {
+          "200": { description: "The forwarding inbox.", content: json("Mailbox") },
+          ...errorResponses(["unauthorized", "rate_limited", "service_unavailable"]),
+        },
+      },
+    },
+    "/mailboxes/{id}/messages": {
+      get: {
+        operationId: "listMailboxMessages",
+        summary: "Messages a mailbox received, newest first, with the code and link found in each; bodies only with include=body",
+        parameters: [
+          idParam,
+          { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 100, default: 20 } },
+          { name: "offset", in: "query", schema: { type: "integer", minimum: 0, default: 0 } },
+          { name: "include", in: "query", schema: { type: "string", enum: ["body"] } },
+        ],
+        responses: {
+          "200": listOf("messages", "InboundMessage", '{"messages": [...], "next": "/v1/mailboxes/…/messages?offset=…" | null}', { next: { type: ["string", "null"] } }),
+          ...errorResponses(["invalid_request", "unauthorized", "not_found", "rate_limited"]),
+        },
+      },
+    },
     "/phone-numbers": {
       get: {
         operationId: "listPhoneNumbers",
@@ -478,6 +521,7 @@ export const openApiDocument = {
       WebhookRequest: webhookRequest,
       Webhook: webhook,
       Mailbox: mailbox,
+      InboundMessage: inboundMessage,
       PhoneNumber: phoneNumber,
     },
   },

@@ -3,4 +3,4 @@ export { applyMigrations, ensureDatabase, readMigrations, MIGRATIONS_DIR } from 
 export type { SecretBundle, CredentialIdentity } from "./repositories/credentials";
 export type { AuthenticatedKey } from "./repositories/api-keys";
 export type { NewAuthJob } from "./repositories/auth-jobs";
-export { AddressTakenError, baseAddress, type InboundContent, type InboundMessage, type InboxRef } from "./repositories/inboxes";
+export { AddressTakenError, baseAddress, type InboundContent, type InboundMessage, type InboxRef, type ListedMessage } from "./repositories/inboxes";

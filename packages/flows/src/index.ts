@@ -6,5 +6,6 @@ export type { FlowStep } from "./login/perform-step";
 export { LoginFlowError, SignupUnfinishedError, type UnfinishedAccount } from "./flow-error";
 export { Deadline } from "./deadline";
 export { awaitVerification, type Inbox, type InboxMessage } from "./mail/await-verification";
+export { extractCode, extractLink } from "./mail/read-verification-mail";
 export { signup, type SignupInput, type SignupOptions, type SignupResult } from "./signup/signup";
 export { PageWatch } from "./page-watch";

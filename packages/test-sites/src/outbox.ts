@@ -1,6 +1,8 @@
 import { createTransport, type Transporter } from "nodemailer";
 import { randomBytes } from "node:crypto";
+import { isIP } from "node:net";
 import { twilioSignature } from "@authsvc/crypto";
+import { confirmationMail, forwardedCopy, MailForwarding } from "./mail-forwarding";
 
 /** Where the fixture sites deliver their verification messages: mail-in's SMTP port and the SMS webhook. */
 export interface OutboxConfig {
@@ -26,7 +28,10 @@ export const SMS_SENDER = "+15005550006";
  */
 export class Outbox {
   private transport: Transporter | null = null;
+  private sender = SITE_SENDER;
   readonly sent = { mail: 0, sms: 0 };
+  /** The callers' own mail host: mail to an address with a rule is forwarded (like Gmail) instead. */
+  readonly forwarding = new MailForwarding();
 
   constructor(private config: OutboxConfig = {}) {}
 
@@ -35,12 +40,30 @@ export class Outbox {
     this.transport = null;
   }
 
+  /** Sends as the host the sites are served from, as real sites send from their own domain. */
+  sendAs(host: string): void {
+    this.sender = SITE_SENDER.replace("acme.localhost", isIP(host) ? `[${host}]` : host);
+  }
+
   async mail(message: SiteMail): Promise<void> {
+    const forwardTo = this.forwarding.of(message.to);
+    await this.send({ from: this.sender, ...message, ...(forwardTo ? forwardedCopy(message.to, forwardTo, this.sender.replace(/^.*<|>$/g, "")) : {}) });
+    this.sent.mail++;
+  }
+
+  /** Forwards `address`'s mail to `to` from now on, after sending Gmail's confirmation mail there. */
+  async forward(address: string, to: string): Promise<{ code: string; link: string }> {
+    const { code, link, ...mail } = confirmationMail(address, to);
+    await this.send(mail);
+    this.forwarding.set(address, to);
+    return { code, link };
+  }
+
+  private async send(mail: Parameters<Transporter["sendMail"]>[0]): Promise<void> {
     const smtp = this.config.smtp;
     if (!smtp) throw new Error("the fixture sites have no SMTP server to send to");
     this.transport ??= createTransport({ host: smtp.host, port: smtp.port, secure: false, ignoreTLS: true, pool: false });
-    await this.transport.sendMail({ from: SITE_SENDER, ...message });
-    this.sent.mail++;
+    await this.transport.sendMail(mail);
   }
 
   async sms(to: string, body: string): Promise<void> {

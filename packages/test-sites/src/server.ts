@@ -77,6 +77,11 @@ invitation (<code>POST /__fixture/invitations</code>).</p><ul>${signupPages.join
     accounts.setDelivery(String(address), delivery);
     res.status(204).end();
   });
+  // The caller's own mail host: forward an address's mail (as Gmail does) to the service's forwarding inbox.
+  app.post("/__fixture/mail-forwarding", json(), async (req, res) => {
+    const { address, forwardTo } = req.body as { address: string; forwardTo: string };
+    res.json(await outbox.forward(String(address), String(forwardTo)));
+  });
   app.get("/__fixture/signups/:key", (req, res) => {
     res.json({ accounts: signups.find(req.params.key) });
   });
@@ -93,6 +98,7 @@ export function startTestSites(port = 0, host = "127.0.0.1", outboxConfig: Outbo
   return new Promise((resolve, reject) => {
     const server: Server = app.listen(port, host, () => {
       const { port: bound } = server.address() as AddressInfo;
+      outbox.sendAs(host);
       resolve({
         url: `http://${host}:${bound}`,
         accounts,

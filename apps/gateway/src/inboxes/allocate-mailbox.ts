@@ -2,10 +2,10 @@ import { randomBytes } from "node:crypto";
 import { AddressTakenError, type Database } from "@authsvc/db";
 import { ApiError } from "../http/api-error";
 
-/** `agent-` and 12 random base-36 characters: about 62 bits, unguessable by a site that saw another address. */
-function randomLocalPart(): string {
+/** A prefix and 12 random base-36 characters: about 62 bits, unguessable by a site that saw another address. */
+function randomLocalPart(prefix = "agent"): string {
   const n = randomBytes(8).readBigUInt64BE();
-  return `agent-${n.toString(36).padStart(13, "0").slice(-12)}`;
+  return `${prefix}-${n.toString(36).padStart(13, "0").slice(-12)}`;
 }
 
 /**
@@ -21,6 +21,26 @@ export async function allocateMailbox(db: Database, orgId: string, mailDomain: s
       if (!(err instanceof AddressTakenError)) throw err;
       // Deleted addresses stay taken, so nobody receives mail meant for their first owner.
       if (options.localPart || attempt >= 2) throw new ApiError("conflict", `The address ${address} is taken (or was used before).`);
+    }
+  }
+}
+
+/**
+ * The org's forwarding inbox, created on first use with a random address (the address is the only thing
+ * that keeps strangers' mail out of it). Two first requests at once end with the same one.
+ */
+export async function forwardingMailbox(db: Database, orgId: string, mailDomain: string) {
+  const existing = await db.mailboxes.forwardingOf(orgId);
+  if (existing) return existing;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await db.mailboxes.create(orgId, `${randomLocalPart("fwd")}@${mailDomain}`, "forwarding", true);
+    } catch (err) {
+      if (!(err instanceof AddressTakenError)) throw err;
+      // The org's one live forwarding inbox was created meanwhile, or (unlikely) the random address was taken.
+      const created = await db.mailboxes.forwardingOf(orgId);
+      if (created) return created;
+      if (attempt >= 2) throw err;
     }
   }
 }

@@ -2,7 +2,8 @@ import { Router, type Request } from "express";
 import { compileValidator, mailboxRequestSchema, type MailboxRequest, type MailboxResource, type PhoneNumberResource } from "@authsvc/contracts";
 import type { Database } from "@authsvc/db";
 import { ApiError } from "../http/api-error";
-import { allocateMailbox } from "./allocate-mailbox";
+import { allocateMailbox, forwardingMailbox } from "./allocate-mailbox";
+import { mailboxMessages } from "./mailbox-messages";
 
 const validateMailbox = compileValidator<MailboxRequest>(mailboxRequestSchema);
 const MAILBOX_ID = /^mbx_[0-9A-Za-z]{22}$/;
@@ -13,10 +14,11 @@ const RESERVED_LOCAL_PARTS = new Set([
   "postmaster", "root", "security", "ssladmin", "ssl-admin", "support", "webmaster", "www",
 ]);
 
-const mailboxResource = (m: { id: string; address: string; label: string | null; createdAt: Date }): MailboxResource => ({
+const mailboxResource = (m: { id: string; address: string; label: string | null; forwarding: boolean; createdAt: Date }): MailboxResource => ({
   id: m.id,
   address: m.address,
   label: m.label,
+  forwarding: m.forwarding,
   createdAt: m.createdAt.toISOString(),
 });
 const phoneResource = (p: { id: string; number: string; label: string | null; createdAt: Date }): PhoneNumberResource => ({
@@ -49,6 +51,17 @@ export function inboxRoutes(db: Database, mailDomain: string): Router {
 
   r.get("/mailboxes", async (req, res) => {
     res.json({ mailboxes: (await db.mailboxes.list(orgOf(req))).map(mailboxResource) });
+  });
+
+  // Before /mailboxes/:id. Created on first call: callers forward their own mailbox (Gmail, Workspace) here.
+  r.get("/mailboxes/forwarding", async (req, res) => {
+    res.json(mailboxResource(await forwardingMailbox(db, orgOf(req), mailDomain)));
+  });
+
+  r.get("/mailboxes/:id/messages", async (req, res) => {
+    const found = MAILBOX_ID.test(req.params.id) ? await db.mailboxes.find(orgOf(req), req.params.id) : null;
+    if (!found) throw new ApiError("not_found", "No such mailbox.");
+    res.set("Cache-Control", "no-store").json(await mailboxMessages(db, orgOf(req), found.id, req.query));
   });
 
   r.get("/mailboxes/:id", async (req, res) => {

@@ -31,8 +31,8 @@ export class LoginService {
 
   /**
    * Our inbox for the site's code or link. The inbox methods need one of the org's mailboxes or phone
-   * numbers (400 otherwise); a password login takes one when the credential's email or phone is ours, so a
-   * site that asks for an emailed code after the password gets it answered.
+   * numbers, or the caller's own address forwarded to the org's forwarding inbox (400 otherwise); a password
+   * login takes one when it has one, so a site that asks for an emailed code after the password gets it answered.
    */
   private async inboxFor(orgId: string, cmd: LoginCommand): Promise<SecretBundle["inbox"]> {
     const { db } = this.deps;
@@ -44,16 +44,36 @@ export class LoginService {
       }
     }
     if (cmd.email) {
-      const domain = this.deps.config.mail.domain;
-      const mailbox = cmd.email.toLowerCase().endsWith(`@${domain}`) ? await db.mailboxes.findForOrg(orgId, cmd.email) : null;
-      if (mailbox) return { kind: "email", mailboxId: mailbox.id, address: cmd.email.toLowerCase() };
+      const inbox = await this.emailInbox(orgId, cmd.email);
+      if (inbox) return inbox;
       if (cmd.method === "otp_email" || cmd.method === "magic_link") {
         throw ApiError.invalid([
-          { field: "/cred/email", message: `is not one of this organization's mailboxes on ${domain}; the service reads the code from its own inbox (POST /v1/mailboxes)` },
+          {
+            field: "/cred/email",
+            message: `is neither one of this organization's mailboxes on ${this.deps.config.mail.domain} (POST /v1/mailboxes) nor forwarded to the service: set up forwarding from it to your forwarding inbox (GET /v1/mailboxes/forwarding)`,
+          },
         ]);
       }
     }
     return undefined;
+  }
+
+  /**
+   * Where mail to `email` is read: the org's mailbox of that address, or, for the caller's own address on
+   * another domain, the org's forwarding inbox (only mail first sent to that address is read there). Null
+   * when the org has no forwarding inbox; 400 for an address of our domain that is not this org's.
+   */
+  private async emailInbox(orgId: string, email: string): Promise<SecretBundle["inbox"] | null> {
+    const { db, config } = this.deps;
+    const address = email.toLowerCase();
+    if (address.endsWith(`@${config.mail.domain}`)) {
+      const mailbox = await db.mailboxes.findForOrg(orgId, address);
+      // An address of our domain that is not this org's: its mail would reach someone else, or no one.
+      if (!mailbox || mailbox.forwarding) throw ApiError.invalid([{ field: "/cred/email", message: `is not one of this organization's mailboxes on ${config.mail.domain} (POST /v1/mailboxes)` }]);
+      return { kind: "email", mailboxId: mailbox.id, address };
+    }
+    const forwarding = await db.mailboxes.forwardingOf(orgId);
+    return forwarding ? { kind: "email", mailboxId: forwarding.id, address, forwarded: true } : null;
   }
 
   async login(orgId: string, cmd: LoginCommand, waitMs: number, requestId: string, kind: "login" | "refresh" = "login"): Promise<LoginAnswer> {
@@ -121,15 +141,9 @@ export class LoginService {
       email = mailbox.address;
       inbox = { kind: "email", mailboxId: mailbox.id, address: email };
     } else if (email) {
-      // The caller's own address: a site that asks for no confirmation just works; one that mails a
-      // confirmation there leaves the account pending (verification_pending), its password kept.
-      const ours = email.toLowerCase().endsWith(`@${config.mail.domain}`);
-      const mailbox = ours ? await db.mailboxes.findForOrg(orgId, email) : null;
-      if (mailbox) inbox = { kind: "email", mailboxId: mailbox.id, address: email };
-      else if (ours) {
-        // An address of our domain that is not this org's: its mail would reach someone else, or no one.
-        throw ApiError.invalid([{ field: "/cred/email", message: `is not one of this organization's mailboxes on ${config.mail.domain} (POST /v1/mailboxes, or send allocateMailbox: true)` }]);
-      }
+      // The caller's own address is read through the forwarding inbox; without one, a site that asks for no
+      // confirmation just works and one that mails a confirmation leaves the account pending_verification.
+      inbox = (await this.emailInbox(orgId, email)) ?? undefined;
     }
     const fp = signupFingerprint(config.crypto.fingerprintKey, orgId, {
       collectionId: cmd.collectionId,

@@ -18,6 +18,11 @@ export interface SecretBundle {
         mailboxId: string;
         /** The address the site knows, with its +tag if it has one; only mail sent to it is read. */
         address: string;
+        /**
+         * The mailbox is the org's forwarding inbox and `address` the caller's own: only mail first sent to
+         * `address` (its forwarded copies) and coming from the site is read.
+         */
+        forwarded?: boolean;
       }
     | { kind: "sms"; phoneNumberId: string; number: string };
   /** A signup job's own inputs (kind `signup`); a credential's bundle never has them. */

@@ -15,6 +15,12 @@ export interface InboundMessage extends InboundContent {
   receivedAt: Date;
 }
 
+/** A stored message as `GET /v1/mailboxes/{id}/messages` lists it: where it went, and its decrypted content. */
+export interface ListedMessage extends InboundMessage {
+  recipient: string;
+  originalRecipients: string[];
+}
+
 /** Which inbox a message belongs to: one of an organization's mailboxes or phone numbers. */
 export type InboxRef = { mailboxId: string } | { phoneNumberId: string };
 
@@ -25,7 +31,7 @@ export class AddressTakenError extends Error {
   }
 }
 
-const publicFields = { id: true, address: true, label: true, createdAt: true } as const;
+const publicFields = { id: true, address: true, label: true, forwarding: true, createdAt: true } as const;
 
 /** Lower case, without a `+tag` subaddress: the address a mailbox is stored under. */
 export function baseAddress(address: string): string {
@@ -33,15 +39,22 @@ export function baseAddress(address: string): string {
   const at = lower.lastIndexOf("@");
   return at < 0 ? lower : `${lower.slice(0, at).split("+")[0]}${lower.slice(at)}`;
 }
+/** `wanted` received mail sent to `to`: the same base address, and the same +tag when `wanted` has one. */
+function sameMailbox(to: string, wanted: string): boolean {
+  const a = to.toLowerCase();
+  const b = wanted.toLowerCase();
+  return b.split("@")[0]!.includes("+") ? a === b : baseAddress(a) === b;
+}
 const phoneFields = { id: true, number: true, label: true, createdAt: true } as const;
 
 /** Addresses on the service's mailbox domain, each owned by one organization. */
 export class Mailboxes {
   constructor(private readonly prisma: Prisma) {}
 
-  async create(orgId: string, address: string, label?: string) {
+  /** `forwarding`: the org's forwarding inbox; a second live one is refused like a taken address. */
+  async create(orgId: string, address: string, label?: string, forwarding = false) {
     try {
-      return await this.prisma.mailbox.create({ data: { id: newId("mbx"), orgId, address: address.toLowerCase(), label }, select: publicFields });
+      return await this.prisma.mailbox.create({ data: { id: newId("mbx"), orgId, address: address.toLowerCase(), label, forwarding }, select: publicFields });
     } catch (err) {
       if (isUniqueViolation(err)) throw new AddressTakenError(address);
       throw err;
@@ -66,6 +79,11 @@ export class Mailboxes {
       this.prisma.inboundMessage.deleteMany({ where: { mailboxId: id, orgId } }),
     ]);
     return gone.count > 0;
+  }
+
+  /** The org's live forwarding inbox, or null when it set none up. */
+  forwardingOf(orgId: string) {
+    return this.prisma.mailbox.findFirst({ where: { orgId, forwarding: true, deletedAt: null }, select: publicFields });
   }
 
   /** One of the org's live mailboxes by address; `agent+tag@` is `agent@`. */
@@ -124,13 +142,16 @@ export class InboundMessages {
     private readonly envelope: Envelope,
   ) {}
 
-  /** Stores a message sent to `recipient` (lower-cased: an address with its +tag, or a number). */
-  async store(orgId: string, inbox: InboxRef, recipient: string, content: InboundContent): Promise<{ id: string; receivedAt: Date }> {
+  /**
+   * Stores a message sent to `recipient` (lower-cased: an address with its +tag, or a number);
+   * `originalRecipients`: whom a forwarded message was first sent to.
+   */
+  async store(orgId: string, inbox: InboxRef, recipient: string, content: InboundContent, originalRecipients: readonly string[] = []): Promise<{ id: string; receivedAt: Date }> {
     const id = newId("msg");
     const body = this.envelope.encryptJson(content, rowAad(orgId, id));
     const size = content.text.length + content.html.length + content.subject.length;
     return this.prisma.inboundMessage.create({
-      data: { id, orgId, ...inbox, recipient: recipient.toLowerCase(), body, size },
+      data: { id, orgId, ...inbox, recipient: recipient.toLowerCase(), originalRecipients: originalRecipients.map((a) => a.toLowerCase()), body, size },
       select: { id: true, receivedAt: true },
     });
   }
@@ -138,14 +159,16 @@ export class InboundMessages {
   /**
    * Messages of one inbox that arrived at or after `since`, oldest first, decrypted; `except` ids left out.
    * With `recipient`, only those sent to exactly that address (a +tag keeps one site's mail from another's).
+   * With `originalRecipient` (forwarded mail), only those first sent to that address: `agent@` matches
+   * `agent+x@` too, a tagged `agent+x@` only itself.
    */
   async since(
     orgId: string,
     inbox: InboxRef,
     since: Date,
-    options: { except?: readonly string[]; recipient?: string; limit?: number } = {},
+    options: { except?: readonly string[]; recipient?: string; originalRecipient?: string; limit?: number } = {},
   ): Promise<InboundMessage[]> {
-    const { except = [], recipient, limit = 50 } = options;
+    const { except = [], recipient, originalRecipient, limit = 50 } = options;
     const rows = await this.prisma.inboundMessage.findMany({
       where: {
         orgId,
@@ -155,10 +178,32 @@ export class InboundMessages {
         ...(recipient ? { recipient: recipient.toLowerCase() } : {}),
       },
       orderBy: { receivedAt: "asc" },
-      take: limit,
-      select: { id: true, body: true, receivedAt: true },
+      // Other addresses' forwarded mail is left out below, so more rows are read to find `limit` of ours.
+      take: originalRecipient ? limit * 4 : limit,
+      select: { id: true, body: true, receivedAt: true, originalRecipients: true },
     });
-    return rows.map((row) => ({ id: row.id, receivedAt: row.receivedAt, ...this.envelope.decryptJson<InboundContent>(row.body, rowAad(orgId, row.id)) }));
+    return rows
+      .filter((row) => !originalRecipient || row.originalRecipients.some((to) => sameMailbox(to, originalRecipient)))
+      .slice(0, limit)
+      .map((row) => ({ id: row.id, receivedAt: row.receivedAt, ...this.envelope.decryptJson<InboundContent>(row.body, rowAad(orgId, row.id)) }));
+  }
+
+  /** One mailbox's messages, newest first, `limit` from `offset`, decrypted (the caller decides what to show). */
+  async page(orgId: string, mailboxId: string, offset: number, limit: number): Promise<ListedMessage[]> {
+    const rows = await this.prisma.inboundMessage.findMany({
+      where: { orgId, mailboxId },
+      orderBy: [{ receivedAt: "desc" }, { id: "desc" }],
+      skip: offset,
+      take: limit,
+      select: { id: true, body: true, receivedAt: true, recipient: true, originalRecipients: true },
+    });
+    return rows.map((row) => ({
+      id: row.id,
+      receivedAt: row.receivedAt,
+      recipient: row.recipient,
+      originalRecipients: row.originalRecipients,
+      ...this.envelope.decryptJson<InboundContent>(row.body, rowAad(orgId, row.id)),
+    }));
   }
 
   /** The database's clock: the mark a flow takes before asking a site for a message (mail-in stamps with it too). */

@@ -5,6 +5,7 @@ import { awaitVerification, type Inbox, type InboxMessage } from "./await-verifi
 class MemoryInbox implements Inbox {
   readonly kind = "email" as const;
   readonly address = "agent-1@mail.example.com";
+  forwarded = false;
   private readonly messages: InboxMessage[] = [];
   private wake: (() => void) | null = null;
   private seq = 0;
@@ -52,6 +53,16 @@ describe("awaitVerification", () => {
     const inbox = new MemoryInbox();
     const since = await inbox.mark();
     inbox.deliver({ from: "news@other.example", subject: "Verification code", text: "Your verification code is 999111" }, inbox.clock + 10);
+    inbox.deliver({ from: "Shop <no-reply@mail.shop.example>", subject: "Verification code", text: "Your verification code is 424242" }, inbox.clock + 5);
+    await expect(awaitVerification(inbox, "code", since, SITE, 1000)).resolves.toBe("424242");
+  });
+
+  it("takes a forwarded code only from the site's own domain", async () => {
+    const inbox = new MemoryInbox();
+    inbox.forwarded = true;
+    const since = await inbox.mark();
+    inbox.deliver({ from: "news@other.example", subject: "Verification code", text: "Your verification code is 999111" });
+    await expect(awaitVerification(inbox, "code", since, SITE, 200)).rejects.toMatchObject({ code: "timeout" });
     inbox.deliver({ from: "Shop <no-reply@mail.shop.example>", subject: "Verification code", text: "Your verification code is 424242" }, inbox.clock + 5);
     await expect(awaitVerification(inbox, "code", since, SITE, 1000)).resolves.toBe("424242");
   });

@@ -1,5 +1,5 @@
 import { LoginFlowError } from "../flow-error";
-import { extractCode, extractLink, registrableDomain, type VerificationMail } from "./read-verification-mail";
+import { extractCode, extractLink, registrableDomain, senderDomain, type VerificationMail } from "./read-verification-mail";
 
 /** A message of one of our inboxes, decrypted for the flow that waits for it. */
 export interface InboxMessage extends VerificationMail {
@@ -14,6 +14,11 @@ export interface Inbox {
   kind: "email" | "sms";
   /** The address or number, for messages to the caller (never a secret). */
   address: string;
+  /**
+   * The org's forwarding inbox, read for the caller's own `address`: it holds whatever the caller's mail
+   * host forwards, so only the site's own mail counts (sender on the site's domain, or a link to the site).
+   */
+  forwarded?: boolean;
   /** The inbox's clock now: messages that arrive from this moment on answer what the flow asks next. */
   mark(): Promise<Date>;
   /**
@@ -41,7 +46,7 @@ export async function awaitVerification(inbox: Inbox, wanted: Wanted, since: Dat
   const until = Date.now() + waitMs;
   const seen = new Set<string>();
   const siteDomain = registrableDomain(siteHost);
-  const fromSite = (m: InboxMessage) => registrableDomain(/@([^>\s]+)/.exec(m.from)?.[1] ?? "") === siteDomain;
+  const fromSite = (m: InboxMessage) => registrableDomain(senderDomain(m.from)) === siteDomain;
   for (;;) {
     const left = until - Date.now();
     if (left <= 0) break;
@@ -50,6 +55,9 @@ export async function awaitVerification(inbox: Inbox, wanted: Wanted, since: Dat
     // Newest first, the site's own mail before any other.
     const ordered = fresh.sort((a, b) => Number(fromSite(b)) - Number(fromSite(a)) || b.receivedAt.getTime() - a.receivedAt.getTime());
     for (const message of ordered) {
+      // A forwarded code must come from the site: a code in anyone's mail would answer its prompt. A link is
+      // only ever taken on the site's host.
+      if (inbox.forwarded && wanted === "code" && !fromSite(message)) continue;
       const found = wanted === "code" ? extractCode(message) : extractLink(message, siteHost);
       if (found) return found;
     }

@@ -40,6 +40,14 @@ describe("extractCode", () => {
 
 const LINK_MAILS: Array<[string, VerificationMail, string | undefined, string | null]> = [
   [
+    "a plain-text link introduced by the line before it (Gmail's forwarding confirmation)",
+    mail("(#123456789) Gmail Forwarding Confirmation", {
+      text: "To allow agent@gmail.com to forward mail to your address, please click the link below to confirm the request:\n\nhttps://mail-settings.google.com/mail/vf-%5BANGjdJ8%5D-Xy1\n\nIf you click the link and it appears to be broken, copy it.",
+    }),
+    undefined,
+    "https://mail-settings.google.com/mail/vf-%5BANGjdJ8%5D-Xy1",
+  ],
+  [
     "a magic link among footer links",
     mail("Your sign-in link", {
       html: `<p>Click below to sign in.</p><a href="https://app.acme.example/auth/magic?token=eyJhbGciOi.abc">Sign in to Acme</a>

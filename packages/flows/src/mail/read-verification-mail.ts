@@ -96,6 +96,11 @@ const LINK_WORDS =
 const NOT_THE_LINK =
   /unsubscribe|abbestellen|d[ée]sabonner|desuscrib|cancelar-suscripci|disiscriv|uitschrijven|privacy|datenschutz|confidentialit|privacidad|terms|agb|impressum|help|support|preferences|settings|facebook|twitter|instagram|linkedin|youtube|report|not-me|wasnt-me/i;
 
+/** The domain of a sender address (`Name <a@b>` or `a@b`); an address literal `a@[127.0.0.1]` gives its IP. */
+export function senderDomain(from: string): string {
+  return (/@([^>\s]+)/.exec(from)?.[1] ?? "").replace(/^\[(.*)\]$/, "$1");
+}
+
 /**
  * The domain a host was registered under, by the Public Suffix List (private suffixes included): `shop.co.uk`
  * for `app.shop.co.uk`, `alice.github.io` for itself. An IP address or a bare name is its own domain.
@@ -111,13 +116,19 @@ export function registrableDomain(host: string): string {
  * confirm — never unsubscribe, privacy or help links.
  */
 export function extractLink(mail: VerificationMail, siteHost?: string): string | null {
-  const links: Array<{ href: string; text: string }> = [];
+  const links: Array<{ href: string; text: string; context?: string }> = [];
   for (const m of (mail.html ?? "").matchAll(/<a\b[^>]*?\bhref\s*=\s*(["'])(.*?)\1[^>]*>([\s\S]*?)<\/a>/gi)) {
     links.push({ href: decodeEntities(m[2]!.trim()), text: htmlToText(m[3]!) });
   }
-  for (const m of (mail.text ?? "").matchAll(/https?:\/\/[^\s<>"')\]]+/g)) links.push({ href: m[0].replace(/[.,;]+$/, ""), text: "" });
+  const url = /https?:\/\/[^\s<>"')\]]+/g;
+  const lines = (mail.text ?? "").split("\n").filter((line) => line.trim());
+  lines.forEach((line, i) => {
+    // A plain-text link is introduced by its own line or the one before ("click the link below to confirm:").
+    const context = `${i > 0 ? lines[i - 1]! : ""} ${line}`.replace(url, " ");
+    for (const m of line.matchAll(url)) links.push({ href: m[0].replace(/[.,;]+$/, ""), text: "", context });
+  });
   let best: { href: string; score: number } | null = null;
-  for (const { href, text } of links) {
+  for (const { href, text, context } of links) {
     let url: URL;
     try {
       url = new URL(href);
@@ -130,7 +141,7 @@ export function extractLink(mail: VerificationMail, siteHost?: string): string |
     const said = `${url.pathname}${url.search} ${text}`;
     if (NOT_THE_LINK.test(said)) continue;
     let score = LINK_WORDS.test(url.pathname + url.search) ? 3 : 0;
-    if (LINK_WORDS.test(text)) score += 2;
+    if (LINK_WORDS.test(text) || (context !== undefined && LINK_WORDS.test(context))) score += 2;
     if (/[?&](token|code|key|t|otp)=/i.test(url.search) || /\/[A-Za-z0-9_-]{20,}/.test(url.pathname)) score += 1;
     if (score > 0 && (!best || score > best.score)) best = { href: url.toString(), score };
   }
@@ -145,7 +156,7 @@ export function pickMessage<T extends VerificationMail>(messages: T[], since: Da
   const fresh = messages.filter((m) => m.receivedAt.getTime() >= since.getTime()).sort((a, b) => b.receivedAt.getTime() - a.receivedAt.getTime());
   if (siteHost) {
     const domain = registrableDomain(siteHost);
-    const fromSite = fresh.find((m) => registrableDomain(/@([^>\s]+)/.exec(m.from)?.[1] ?? "") === domain);
+    const fromSite = fresh.find((m) => registrableDomain(senderDomain(m.from)) === domain);
     if (fromSite) return fromSite;
   }
   return fresh[0] ?? null;
