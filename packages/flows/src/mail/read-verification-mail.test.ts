@@ -130,6 +130,7 @@ const PASSWORD_MAILS: Array<[string, VerificationMail, string | null]> = [
   ["the password alone on the next line", mail("Your new account", { html: "<p>Your generated password:</p><p><code>Hq4-mZ7p-Wc2</code></p><p>Please change it after your first login.</p>" }), "Hq4-mZ7p-Wc2"],
   ["German", mail("Ihr Zugang", { text: "Ihr Benutzername: ada\nIhr Passwort lautet: Vb8kL2pq" }), "Vb8kL2pq"],
   ["WordPress's set-password mail: a link, no password", mail("[Acme Blog] Login Details", { text: "Username: ada\r\n\r\nTo set your password, visit the following address:\r\n\r\nhttps://blog.example/wp-login.php?action=rp&key=Ab12Cd34&login=ada\r\n" }), null],
+  ["a link whose path names a password", mail("Login Details", { text: "Username: ada\n\nTo set your password, visit the following address:\n\nhttps://acme.example/account/set-password?key=0123456789abcdef0123\n" }), null],
   ["a reset link after a colon", mail("Reset your password", { text: "Forgot your password? Reset it here: https://acme.example/reset?t=9f8e7d" }), null],
   ["a code that resets the password", mail("Password reset", { text: "Your password reset code: 482913" }), null],
   ["a sentence about the password", mail("Security notice", { text: "Your password is now changed.\nYour password is too weak? Never share your password with anyone." }), null],

@@ -92,7 +92,7 @@ export function extractCode(mail: VerificationMail): string | null {
 }
 
 const LINK_WORDS =
-  /sign[- _]?in|log[- _]?in|verify|verif|confirm|magic|auth|token|activate|validate|anmeld|bestätig|best%C3%A4tig|confirmer|connexion|confirmar|acceder|iniciar|entrar|conferma|accedi|bevestig|inloggen/i;
+  /sign[- _]?in|reset|set[-_]?pass|passw|log[- _]?in|verify|verif|confirm|magic|auth|token|activate|validate|anmeld|bestätig|best%C3%A4tig|confirmer|connexion|confirmar|acceder|iniciar|entrar|conferma|accedi|bevestig|inloggen/i;
 const NOT_THE_LINK =
   /unsubscribe|abbestellen|d[ée]sabonner|desuscrib|cancelar-suscripci|disiscriv|uitschrijven|privacy|datenschutz|confidentialit|privacidad|terms|agb|impressum|help|support|preferences|settings|facebook|twitter|instagram|linkedin|youtube|report|not-me|wasnt-me/i;
 
@@ -166,7 +166,8 @@ const QUOTED = /^["'“‘`«„]([^"'”’`»“]{6,128})["'”’`»“]/;
 export function extractPassword(mail: VerificationMail): string | null {
   const lines = bodyText(mail).split("\n").map((l) => l.trim());
   for (const [index, line] of lines.entries()) {
-    const m = PASSWORD_LINE.exec(line);
+    // A link's path may say "password" too ("/set-password?key=…"): links are never read here.
+    const m = PASSWORD_LINE.exec(line.replace(/https?:\/\/\S+/g, " "));
     if (!m || NOT_A_PASSWORD_LINE.test(line)) continue;
     let rest = m[1]!.trim();
     // "Your temporary password:" with the password alone on the next line.
