@@ -6,4 +6,4 @@ export { captureState } from "./capture-state";
 export { readOriginStorageInPage, type OriginStorage } from "./read-origin-storage";
 export { guardRequests } from "./guard-requests";
 export { isClosedTargetError } from "./tolerate-closed-targets";
-export type { Browser, BrowserContext, Page, Frame, ElementHandle, HTTPRequest } from "puppeteer-core";
+export type { Browser, BrowserContext, Page, Frame, ElementHandle, HTTPRequest, HTTPResponse } from "puppeteer-core";

@@ -1,5 +1,5 @@
-import { guardRequests, type Page, type TargetGuard } from "@authsvc/browser";
-import type { Deadline } from "./deadline";
+import { guardRequests, type HTTPRequest, type HTTPResponse, type Page, type TargetGuard } from "@authsvc/browser";
+import { type Deadline, sleep } from "./deadline";
 import { LoginFlowError } from "./flow-error";
 
 function navigationFailure(err: unknown, what: string, redact: boolean): LoginFlowError {
@@ -9,6 +9,12 @@ function navigationFailure(err: unknown, what: string, redact: boolean): LoginFl
   if (/timeout/i.test(message)) return new LoginFlowError("timeout", `the ${what} did not load in time`);
   return new LoginFlowError("target_unreachable", `the ${what} could not be loaded (${message.split("\n")[0]})`);
 }
+
+// Chromium's word for a navigation that was cancelled, not refused: replaced by the page's own (a redirect
+// after POST still in flight), a 204 answer, a download.
+const ABORTED = /net::ERR_ABORTED/;
+// How long the page's own navigation may take to land after it cancelled ours.
+const SETTLE_CAP_MS = 10_000;
 
 /**
  * What a flow must know about its page beyond the DOM: every request checked by the target guard (a
@@ -24,6 +30,8 @@ export class PageWatch {
   documentStatus = 0;
   /** alert("Invalid password") and friends: their words are a verdict, and an open dialog blocks the page. */
   dialogs: string[] = [];
+  /** Main-frame navigations the page has in flight (a form's POST, a script's location change). */
+  private readonly navigations = new Set<HTTPRequest>();
 
   private constructor(private readonly page: Page) {}
 
@@ -38,6 +46,13 @@ export class PageWatch {
       watch.dialogs.push(dialog.message().slice(0, 300));
       void dialog.dismiss().catch(() => undefined);
     });
+    const mainNavigation = (request: HTTPRequest) => request.isNavigationRequest() && request.frame() === page.mainFrame();
+    page.on("request", (request) => {
+      if (mainNavigation(request)) watch.navigations.add(request);
+    });
+    const done = (request: HTTPRequest) => watch.navigations.delete(request);
+    page.on("requestfinished", done);
+    page.on("requestfailed", done);
     page.on("response", (response) => {
       const url = response.url();
       if (!/^https?:/.test(url)) return;
@@ -61,11 +76,11 @@ export class PageWatch {
     this.dialogs = [];
   }
 
-  /** Opens the flow's first page; an unreachable site or an HTTP 5xx ends the flow (retryable). */
+  /** Opens a page of the flow; an unreachable site or an HTTP 5xx ends the flow (retryable). */
   async open(url: string, deadline: Deadline, what: string, secretUrl = false): Promise<void> {
     let response;
     try {
-      response = await this.page.goto(url, { waitUntil: "domcontentloaded", timeout: deadline.remaining() });
+      response = await this.navigate(url, deadline, true);
     } catch (err) {
       throw this.refused ?? navigationFailure(err, what, secretUrl);
     }
@@ -78,10 +93,40 @@ export class PageWatch {
    * credential until it is used: its address goes into no message or log. Never retried: it may be spent.
    */
   async openEmailedLink(link: string, deadline: Deadline, what: string): Promise<void> {
-    await this.page.goto(link, { waitUntil: "domcontentloaded", timeout: Math.max(1, deadline.remaining()) }).catch((err: unknown) => {
+    await this.navigate(link, deadline, false).catch((err: unknown) => {
       this.check();
       const reason = err instanceof Error ? err.message.split("\n")[0]!.replace(/\s+at\s+\S+$/, "").replace(/https?:\/\/\S+/g, "<link>") : "error";
       throw new LoginFlowError(/timeout/i.test(reason) ? "timeout" : "target_unreachable", `the ${what} from the email could not be opened on ${new URL(link).host} (${reason})`, { retryable: false });
     });
+  }
+
+  /**
+   * `page.goto`, where a navigation the page started itself (a redirect after the form's POST, a script's
+   * location change) may cancel ours: the flow carries on from where the site took the page, or, when the
+   * page stayed put, goes once more (`retry`). Null when the site's page is the one now shown.
+   */
+  private async navigate(url: string, deadline: Deadline, retry: boolean): Promise<HTTPResponse | null> {
+    const from = this.page.url();
+    const go = () => this.page.goto(url, { waitUntil: "domcontentloaded", timeout: Math.max(1, deadline.remaining()) });
+    try {
+      return await go();
+    } catch (err) {
+      if (!(err instanceof Error && ABORTED.test(err.message)) || this.refused) throw err;
+      await this.settle(deadline);
+      if (this.page.url() !== from) return null;
+      if (!retry) throw err;
+      return await go();
+    }
+  }
+
+  /** Waits until the page's own navigations have landed and its document is parsed (capped). */
+  private async settle(deadline: Deadline): Promise<void> {
+    const until = Date.now() + Math.min(SETTLE_CAP_MS, deadline.remaining());
+    let quiet = 0;
+    while (quiet < 2 && Date.now() < until) {
+      await sleep(100);
+      const parsed = await this.page.evaluate(() => document.readyState !== "loading").catch(() => false);
+      quiet = this.navigations.size === 0 && parsed ? quiet + 1 : 0;
+    }
   }
 }

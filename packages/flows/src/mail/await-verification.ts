@@ -1,5 +1,5 @@
 import { LoginFlowError } from "../flow-error";
-import { extractCode, extractLink, registrableDomain, senderDomain, type VerificationMail } from "./read-verification-mail";
+import { extractCode, extractLink, extractPassword, registrableDomain, senderDomain, type VerificationMail } from "./read-verification-mail";
 
 /** A message of one of our inboxes, decrypted for the flow that waits for it. */
 export interface InboxMessage extends VerificationMail {
@@ -30,6 +30,9 @@ export interface Inbox {
 
 export type Wanted = "code" | "link";
 
+/** What a signup without a password field gets by mail: the password the site made, or a link (to set one). */
+export type AccountMail = { password: string } | { link: string };
+
 /** What the message is for, in the words of a timeout: a sign-in (login) or a confirmation (signup). */
 export type Purpose = "sign-in" | "confirmation";
 
@@ -42,7 +45,32 @@ const describe = (inbox: Inbox, wanted: Wanted, purpose: Purpose) =>
  * read first. Messages without a code or link (a welcome mail) are passed over and the wait goes on.
  * Ends in `timeout` naming what it waited for; that is never retried, since asking again sends another code.
  */
-export async function awaitVerification(inbox: Inbox, wanted: Wanted, since: Date, siteHost: string, waitMs: number, purpose: Purpose = "sign-in"): Promise<string> {
+export function awaitVerification(inbox: Inbox, wanted: Wanted, since: Date, siteHost: string, waitMs: number, purpose: Purpose = "sign-in"): Promise<string> {
+  const read = (m: VerificationMail, fromSite: boolean) => (wanted === "code" ? (fromSite ? extractCode(m) : null) : extractLink(m, siteHost));
+  return awaitMessage(inbox, read, since, siteHost, waitMs, describe(inbox, wanted, purpose), `the ${purpose} ${wanted}`);
+}
+
+/**
+ * Waits for the mail of a signup whose form asked for no password: the password the site generated
+ * ("Your temporary password is: …"), else its link (to set a password, or to confirm). Ends like
+ * `awaitVerification`.
+ */
+export function awaitAccountMail(inbox: Inbox, since: Date, siteHost: string, waitMs: number): Promise<AccountMail> {
+  const read = (m: VerificationMail, fromSite: boolean): AccountMail | null => {
+    const password = fromSite ? extractPassword(m) : null;
+    if (password) return { password };
+    const link = extractLink(m, siteHost);
+    return link ? { link } : null;
+  };
+  return awaitMessage(inbox, read, since, siteHost, waitMs, "email with the account's password or a link to set it", "the password or its link");
+}
+
+/**
+ * `read` is told whether a message may be the site's: in a forwarding inbox only mail from the site's domain
+ * is (a code or password in anyone's mail would otherwise answer the site); a link is only ever taken on the
+ * site's host, whoever sent it.
+ */
+async function awaitMessage<T>(inbox: Inbox, read: (m: VerificationMail, fromSite: boolean) => T | null, since: Date, siteHost: string, waitMs: number, what: string, waitingFor: string): Promise<T> {
   const until = Date.now() + waitMs;
   const seen = new Set<string>();
   const siteDomain = registrableDomain(siteHost);
@@ -55,16 +83,13 @@ export async function awaitVerification(inbox: Inbox, wanted: Wanted, since: Dat
     // Newest first, the site's own mail before any other.
     const ordered = fresh.sort((a, b) => Number(fromSite(b)) - Number(fromSite(a)) || b.receivedAt.getTime() - a.receivedAt.getTime());
     for (const message of ordered) {
-      // A forwarded code must come from the site: a code in anyone's mail would answer its prompt. A link is
-      // only ever taken on the site's host.
-      if (inbox.forwarded && wanted === "code" && !fromSite(message)) continue;
-      const found = wanted === "code" ? extractCode(message) : extractLink(message, siteHost);
+      const found = read(message, !inbox.forwarded || fromSite(message));
       if (found) return found;
     }
   }
   throw new LoginFlowError(
     "timeout",
-    `no ${describe(inbox, wanted, purpose)} arrived at ${inbox.address} within ${+(waitMs / 1000).toFixed(1)} s (waiting for the ${purpose} ${wanted})`,
+    `no ${what} arrived at ${inbox.address} within ${+(waitMs / 1000).toFixed(1)} s (waiting for ${waitingFor})`,
     { retryable: false },
   );
 }

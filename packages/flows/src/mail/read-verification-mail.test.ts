@@ -1,4 +1,4 @@
-import { extractCode, extractLink, htmlToText, pickMessage, type VerificationMail } from "./read-verification-mail";
+import { extractCode, extractLink, extractPassword, htmlToText, pickMessage, type VerificationMail } from "./read-verification-mail";
 
 const at = new Date("2026-11-22T08:00:00Z");
 const mail = (subject: string, body: { text?: string; html?: string }, from = "Acme <no-reply@acme.example>"): VerificationMail => ({
@@ -127,5 +127,27 @@ describe("the site's domain, by the Public Suffix List", () => {
     expect(extractLink(mail('<a href="https://auth.shop.co.uk/login?token=abcdefghijklmnopqrstu">Sign in</a>'), "www.shop.co.uk")).toBe(
       "https://auth.shop.co.uk/login?token=abcdefghijklmnopqrstu",
     );
+  });
+});
+
+// Mails that give a generated password, and mails that speak of a password without giving one.
+const PASSWORD_MAILS: Array<[string, VerificationMail, string | null]> = [
+  ["MediaWiki's account by email", mail("Account details on Acme Wiki", { text: "Someone created an account for your email address on Acme Wiki named \"Ada\", with password \"k3P9xw2Q\".\nYou should log in and change your password now.\n\nYou may ignore this message if this account was created in error." }), "k3P9xw2Q"],
+  ["a temporary password after a colon", mail("Welcome to the forum", { text: "Welcome!\n\nUsername: ada\nYour temporary password is: Xy7#qp2Lm\n\nLog in at https://forum.example/login" }), "Xy7#qp2Lm"],
+  ["Password: on its own line", mail("Your account", { text: "Login: ada\nPassword: t8Rw2vNq\n" }), "t8Rw2vNq"],
+  ["the password alone on the next line", mail("Your new account", { html: "<p>Your generated password:</p><p><code>Hq4-mZ7p-Wc2</code></p><p>Please change it after your first login.</p>" }), "Hq4-mZ7p-Wc2"],
+  ["German", mail("Ihr Zugang", { text: "Ihr Benutzername: ada\nIhr Passwort lautet: Vb8kL2pq" }), "Vb8kL2pq"],
+  ["WordPress's set-password mail: a link, no password", mail("[Acme Blog] Login Details", { text: "Username: ada\r\n\r\nTo set your password, visit the following address:\r\n\r\nhttps://blog.example/wp-login.php?action=rp&key=Ab12Cd34&login=ada\r\n" }), null],
+  ["a link whose path names a password", mail("Login Details", { text: "Username: ada\n\nTo set your password, visit the following address:\n\nhttps://acme.example/account/set-password?key=0123456789abcdef0123\n" }), null],
+  ["a reset link after a colon", mail("Reset your password", { text: "Forgot your password? Reset it here: https://acme.example/reset?t=9f8e7d" }), null],
+  ["a code that resets the password", mail("Password reset", { text: "Your password reset code: 482913" }), null],
+  ["a sentence about the password", mail("Security notice", { text: "Your password is now changed.\nYour password is too weak? Never share your password with anyone." }), null],
+  ["a masked password", mail("Your details", { text: "Username: ada\nPassword: ********" }), null],
+  ["the one chosen at signup", mail("Welcome", { text: "Password: The one you chose when signing up." }), null],
+];
+
+describe("extractPassword", () => {
+  it.each(PASSWORD_MAILS)("%s", (_name, message, expected) => {
+    expect(extractPassword(message)).toBe(expected);
   });
 });

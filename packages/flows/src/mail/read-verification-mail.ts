@@ -92,7 +92,7 @@ export function extractCode(mail: VerificationMail): string | null {
 }
 
 const LINK_WORDS =
-  /sign[- _]?in|log[- _]?in|verify|verif|confirm|magic|auth|token|activate|validate|anmeld|bestätig|best%C3%A4tig|confirmer|connexion|confirmar|acceder|iniciar|entrar|conferma|accedi|bevestig|inloggen/i;
+  /sign[- _]?in|reset|set[-_]?pass|passw|log[- _]?in|verify|verif|confirm|magic|auth|token|activate|validate|anmeld|bestätig|best%C3%A4tig|confirmer|connexion|confirmar|acceder|iniciar|entrar|conferma|accedi|bevestig|inloggen/i;
 const NOT_THE_LINK =
   /unsubscribe|abbestellen|d[ée]sabonner|desuscrib|cancelar-suscripci|disiscriv|uitschrijven|privacy|datenschutz|confidentialit|privacidad|terms|agb|impressum|help|support|preferences|settings|facebook|twitter|instagram|linkedin|youtube|report|not-me|wasnt-me/i;
 
@@ -160,4 +160,40 @@ export function pickMessage<T extends VerificationMail>(messages: T[], since: Da
     if (fromSite) return fromSite;
   }
   return fresh[0] ?? null;
+}
+
+// A line that gives a password: its word, then ":", "=", "is" or a quote, and the password itself.
+const PASSWORD_LINE =
+  /\b(?:password|passwort|kennwort|mot de passe|contrase[nñ]a|senha|wachtwoord)\b[^:：=\n]{0,40}?(?:[:：=]|\b(?:is|ist|est|es|[eé]|lautet) ?(?:now|jetzt|maintenant|ahora|agora)?\b[ \t]*[:：]?|(?=\s["'“‘`«„]))[ \t]*(.*)$/i;
+// Codes, links and masked values are something else; so is a plain word ("is incorrect", "is: changed").
+const NOT_A_PASSWORD_LINE = /\b(code|codes|otp|pin|passcode|token)\b/i;
+const QUOTED = /^["'“‘`«„]([^"'”’`»“]{6,128})["'”’`»“]/;
+
+/**
+ * The password a site mailed (a generated or temporary one): the line that names a password and gives
+ * one after ":" or "is" (or alone on the next line), quoted or not. Never a code, a link, a masked value
+ * or a word of a sentence ("Your password is too short"); null when no line gives one.
+ */
+export function extractPassword(mail: VerificationMail): string | null {
+  const lines = bodyText(mail).split("\n").map((l) => l.trim());
+  for (const [index, line] of lines.entries()) {
+    // A link's path may say "password" too ("/set-password?key=…"): links are never read here.
+    const m = PASSWORD_LINE.exec(line.replace(/https?:\/\/\S+/g, " "));
+    if (!m || NOT_A_PASSWORD_LINE.test(line)) continue;
+    let rest = m[1]!.trim();
+    // "Your temporary password:" with the password alone on the next line.
+    if (!rest && /[:：]\s*$/.test(line)) rest = (lines.slice(index + 1).find((l) => l !== "") ?? "").trim();
+    const quoted = QUOTED.exec(rest);
+    const candidate = quoted ? quoted[1]! : rest.split(/\s+/)[0]!.replace(/[.,;!)]+$/, "");
+    if (looksLikePassword(candidate)) return candidate;
+  }
+  return null;
+}
+
+/** Generated passwords mix classes: letters with digits or symbols, or both cases; never a URL or a mask. */
+function looksLikePassword(token: string): boolean {
+  if (token.length < 6 || token.length > 128 || /\s/.test(token)) return false;
+  if (/:\/\/|^www\./i.test(token) || /^[*•●·xX]+$/.test(token) || /@[^@\s]+\.[a-z]{2,}$/i.test(token)) return false;
+  const classes = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((re) => re.test(token)).length;
+  return classes >= 2 && !/^[A-Z][a-z]+[.,;!]?$/.test(token);
 }

@@ -130,7 +130,8 @@ export function readSignupInPage(): SignupReading {
     (el as HTMLInputElement).form ?? el.closest("form") ?? el.parentElement?.parentElement?.parentElement ?? null;
 
   const inputs = all.filter((el): el is HTMLInputElement => el instanceof HTMLInputElement && visible(el) && !el.disabled);
-  const passwords = inputs.filter((el) => el.type === "password");
+  // A new-password field the page shows in clear (WordPress reveals the strong password it pre-filled) is one too.
+  const passwords = inputs.filter((el) => el.type === "password" || (el.type === "text" && /new-password/.test(el.autocomplete)));
   const clickables = all.filter(
     (el) =>
       visible(el) &&
@@ -147,7 +148,7 @@ export function readSignupInPage(): SignupReading {
   );
   const scoreOf = (scope: Element): number => {
     const mine = passwords.filter((p) => scope.contains(p));
-    const fields = inputs.filter((el) => scope.contains(el) && ["text", "email", "tel", ""].includes(el.type));
+    const fields = inputs.filter((el) => scope.contains(el) && ["text", "email", "tel", ""].includes(el.type) && !passwords.includes(el));
     const buttons = clickables.filter((el) => scope.contains(el) && !(el instanceof HTMLAnchorElement));
     let s = 0;
     if (mine.some((p) => /new-password/.test(p.autocomplete))) s += 4;
@@ -185,12 +186,12 @@ export function readSignupInPage(): SignupReading {
       taken.add(el);
       fields.push({ role, path: pathOf(el), value: el.type === "password" ? "" : el.value, readOnly: el.readOnly, required: el.required });
     };
-    const myPasswords = mine.filter((el) => el.type === "password");
+    const myPasswords = mine.filter((el) => passwords.includes(el));
     const confirm = myPasswords.length >= 2 ? (myPasswords.find((el, i) => i > 0 && words.confirm.test(describe(el))) ?? myPasswords[1]) : undefined;
     const password = myPasswords.find((el) => el !== confirm);
     add("password", password);
     add("confirm", confirm);
-    const textual = mine.filter((el) => ["text", "email", "tel", ""].includes(el.type) && el.getAttribute("role") !== "searchbox" && !(el.autocomplete === "off" && el.tabIndex < 0));
+    const textual = mine.filter((el) => ["text", "email", "tel", ""].includes(el.type) && !passwords.includes(el) && el.getAttribute("role") !== "searchbox" && !(el.autocomplete === "off" && el.tabIndex < 0));
     const pick = (test: (el: HTMLInputElement, desc: string) => boolean) => textual.find((el) => !taken.has(el) && test(el, describe(el)));
     const isEmail = (el: HTMLInputElement, d: string) => el.type === "email" || /\bemail\b/.test(el.autocomplete) || words.email.test(d);
     add("email", pick((el, d) => isEmail(el, d) && !words.confirm.test(d)));

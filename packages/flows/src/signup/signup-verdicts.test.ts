@@ -1,4 +1,4 @@
-import { PROGRESS, signupRefusalOf } from "./signup-verdicts";
+import { ACCOUNT_MAILED, PROGRESS, signupRefusalOf } from "./signup-verdicts";
 
 describe("signupRefusalOf", () => {
   it.each([
@@ -29,5 +29,19 @@ describe("signupRefusalOf", () => {
     expect(PROGRESS.test("Creating your account…")).toBe(true);
     expect(PROGRESS.test("Please wait")).toBe(true);
     expect(PROGRESS.test("That code is incorrect.")).toBe(false);
+  });
+});
+
+describe("ACCOUNT_MAILED", () => {
+  it.each([
+    ["The account Ada has been created. A temporary password has been sent to ada@example.test.", true],
+    ["We have emailed your password to you.", true],
+    ["Ihr Passwort wurde an Ihre E-Mail-Adresse gesendet.", true],
+    ["Your password must be at least 8 characters.", false],
+    ["Forgot your password?", false],
+    ["Registration complete. Please check your email, then visit the login page.", true],
+    ["We sent a confirmation link to ada@example.test.", false],
+  ])("%j: %s", (text, mailed) => {
+    expect(ACCOUNT_MAILED.test(text)).toBe(mailed);
   });
 });

@@ -22,3 +22,10 @@ export function signupRefusalOf(message: string): SignupRefusal {
   }
   return "other";
 }
+
+/**
+ * The site says it mailed what finishes the account ("A temporary password has been sent to", "Please
+ * check your email"), on a page that may show its login form too (the login reader ignores such words there).
+ */
+export const ACCOUNT_MAILED =
+  /check your (e-?mail|inbox)|pr[uü]fen sie ihr(e)? (e-?mail|postfach)|v[ée]rifiez votre (bo[iî]te|e-?mail)|revisa tu correo|verifique (o )?seu e-?mail|controlla la tua (e-?mail|posta)|controleer je (e-?mail|inbox)|\b(password|passwort|mot de passe|contrase[nñ]a|senha|wachtwoord)\b.{0,60}\b(sent|e-?mailed|mailed|gesendet|geschickt|envoy[ée]|enviad[ao]|verstuurd)\b|\b(sent|e-?mailed|mailed)\b.{0,40}\bpassword\b/i;

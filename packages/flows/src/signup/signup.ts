@@ -3,7 +3,7 @@ import { captureState, type Page, type TargetGuard } from "@authsvc/browser";
 import type { SessionResponse } from "@authsvc/contracts";
 import { Deadline, sleep } from "../deadline";
 import { LoginFlowError, SignupUnfinishedError } from "../flow-error";
-import { awaitVerification, type Inbox } from "../mail/await-verification";
+import { type AccountMail, awaitAccountMail, awaitVerification, type Inbox } from "../mail/await-verification";
 import { PageWatch } from "../page-watch";
 import { EXPIRED, refusalCode, sessionChanged, snapshotSession, type SessionSnapshot } from "../login/classify-outcome";
 import { answerOtp, signInOnPage } from "../login/password-login";
@@ -12,7 +12,7 @@ import type { SelectorPath } from "../login/read-page";
 import { type FrameScan, mergeSignals, readFrames, scanPage } from "../login/scan-page";
 import { generatePassword, parsePasswordRules, PasswordRulesError, type PasswordRules } from "./password-rules";
 import { readSignupInPage, type SignupReading, type SignupRole } from "./read-signup-form";
-import { PROGRESS, signupRefusalOf } from "./signup-verdicts";
+import { ACCOUNT_MAILED, PROGRESS, signupRefusalOf } from "./signup-verdicts";
 
 export interface SignupInput {
   /** The signup page, or the invitation link. */
@@ -106,7 +106,10 @@ class SignupRun {
   email: string | null;
   username: string | null;
   password: string;
-  readonly passwordGenerated: boolean;
+  /** Not the caller's: generated to the page's rules, pre-filled by the site, or mailed by it. */
+  passwordGenerated: boolean;
+  /** The form went out without a password field: the site mails a password or a link to set one. */
+  passwordless = false;
   private rules: PasswordRules | null = null;
   private hints: string[] = [];
   private readonly names: { full: string; first: string; last: string };
@@ -235,6 +238,37 @@ class SignupRun {
     this.password = this.generate();
   }
 
+  /**
+   * Sets the new account's password on the page its mailed link opened: the caller's, else the one the
+   * site pre-filled (read, not typed), else one generated to the page's rules; then saves it.
+   */
+  async setPassword(form: SignupScan, refusal?: string): Promise<void> {
+    const { key, reading } = form;
+    const field = reading.fields.find((f) => f.role === "password")!;
+    const prefilled = !this.input.password && !refusal && field.value.length > 0;
+    if (this.input.password) this.password = this.input.password;
+    else if (prefilled) this.password = field.value;
+    else {
+      if (refusal) this.hints.push(refusal);
+      this.rules = this.rulesFrom(reading.passwordFacts);
+      this.password = this.generate();
+    }
+    for (const f of reading.fields.filter((f) => f.role === "password" || f.role === "confirm")) {
+      if (f.role === "password" && prefilled) continue;
+      await typeText(this.page, key, f.path, this.password);
+    }
+    this.watch.resetVerdict();
+    this.step(prefilled ? "save the password the site filled in" : "set the password");
+    const clicked = reading.submit && (await performStep(this.page, { action: "click", purpose: "submit", frame: key, path: reading.submit }, this.values).catch(() => false));
+    if (!clicked) await performStep(this.page, { action: "enter", purpose: "submit", frame: key, path: field.path }, this.values);
+  }
+
+  /** The password the site mailed: the account's password now. */
+  takeMailedPassword(password: string): void {
+    this.password = password;
+    this.passwordGenerated = true;
+  }
+
   /** Fills every field the form has a value for, ticks its consents, and sends it. */
   async fillAndSubmit(form: SignupScan): Promise<void> {
     this.prepare(form);
@@ -270,6 +304,7 @@ class SignupRun {
     const field = reading.fields.find((f) => f.role === "password") ?? reading.fields[0];
     const password = reading.fields.find((f) => f.role === "password");
     this.sentPassword = password ? { frame: key, path: password.path.join("\u0000") } : null;
+    this.passwordless = !password;
     this.before ??= await snapshotSession(this.page.browserContext(), this.page, "");
     this.since ??= (await this.input.inbox?.mark()) ?? null;
     if (this.submits === 0) await this.options.beforeSubmit?.();
@@ -283,6 +318,10 @@ class SignupRun {
 }
 
 type SignupVerdict = { kind: "signed-in" } | { kind: "login"; verified: boolean };
+
+/** A page to choose the account's password on: a new password (and its confirmation), nothing else to type. */
+const isSetPasswordForm = (form: SignupScan) =>
+  form.reading.fields.some((f) => f.role === "password") && form.reading.fields.every((f) => f.role === "password" || f.role === "confirm" || f.readOnly || f.value !== "");
 
 /**
  * Watches the page after the signup form went out until it tells what happened: a refusal (a taken
@@ -298,6 +337,9 @@ async function awaitSignupVerdict(run: SignupRun, page: Page, watch: PageWatch, 
   let passwordRetries = 0;
   let codeAnswered = false;
   let linkOpened = false;
+  // A passwordless signup: its mail was read, and the password set on the page its link opened.
+  let accountMailRead = false;
+  let passwordSets = 0;
   let unsettled = null as { message: string; at: number } | null;
   let successSeen = false;
   let loginOffered = 0;
@@ -314,6 +356,16 @@ async function awaitSignupVerdict(run: SignupRun, page: Page, watch: PageWatch, 
     const waitMs = Math.min(input.inboxWaitMs ?? 120_000, deadline.remaining());
     return awaitVerification(input.inbox, wanted, run.since ?? (await input.inbox.mark()), siteHost, waitMs, "confirmation").catch((err: unknown) => {
       // The account exists and waits for its confirmation; the caller can still give it one.
+      throw err instanceof LoginFlowError && err.code === "timeout" ? new LoginFlowError("verification_pending", err.message) : err;
+    });
+  };
+  const accountMail = async (): Promise<AccountMail> => {
+    if (!input.inbox) {
+      throw new LoginFlowError("verification_pending", `the site mails the new account's password (or a link to set it), and no mail to ${run.email ?? "its address"} reaches the service`);
+    }
+    run.step("wait for the account's password or its link by email");
+    const waitMs = Math.min(input.inboxWaitMs ?? 120_000, deadline.remaining());
+    return awaitAccountMail(input.inbox, run.since ?? (await input.inbox.mark()), siteHost, waitMs).catch((err: unknown) => {
       throw err instanceof LoginFlowError && err.code === "timeout" ? new LoginFlowError("verification_pending", err.message) : err;
     });
   };
@@ -346,7 +398,18 @@ async function awaitSignupVerdict(run: SignupRun, page: Page, watch: PageWatch, 
     for (const message of fresh) {
       if (verified) {
         const code = refusalCode(message);
-        if (code === "invalid_credentials" || EXPIRED.test(message)) throw new LoginFlowError("verification_failed", `the site refused the confirmation ${codeAnswered ? "code" : "link"}: ${message}`);
+        const refused = code === "invalid_credentials" || EXPIRED.test(message) || (accountMailRead && !passwordSets && /\binvalid\b/i.test(message));
+        if (refused) throw new LoginFlowError("verification_failed", `the site refused the ${accountMailRead ? "set-password" : "confirmation"} ${codeAnswered ? "code" : "link"}: ${message}`);
+        if (passwordSets > 0 && form && isSetPasswordForm(form)) {
+          // The site refused the password set on its page: a generated one is made again to its words.
+          if (input.password || passwordSets > MAX_PASSWORD_RETRIES) throw new LoginFlowError("verification_failed", `the site refused the new password: ${message}`);
+          seen.add(message);
+          passwordSets++;
+          await run.setPassword(form, message);
+          stopAt = until();
+          handled = true;
+          break;
+        }
         continue;
       }
       const kind = signupRefusalOf(message);
@@ -375,6 +438,33 @@ async function awaitSignupVerdict(run: SignupRun, page: Page, watch: PageWatch, 
     }
     if (handled) continue;
 
+    if (accountMailRead && linkOpened && passwordSets === 0 && form && isSetPasswordForm(form)) {
+      passwordSets++;
+      for (const m of signals.messages) seen.add(m);
+      await run.setPassword(form);
+      stopAt = until();
+      successSeen = false;
+      continue;
+    }
+    const pageText = loginScans.map((s) => s.reading.text).join("\n");
+    if (run.passwordless && !accountMailRead && !form && (signals.confirmByEmail || ACCOUNT_MAILED.test(pageText))) {
+      // Created without a password: the site mails one, or a link to set it (its login form may be shown beside).
+      accountMailRead = true;
+      const mail = await accountMail();
+      for (const m of signals.messages) seen.add(m);
+      if ("password" in mail) {
+        run.step("read the password from the email");
+        run.takeMailedPassword(mail.password);
+        return { kind: "login", verified: true };
+      }
+      linkOpened = true;
+      run.step("open the emailed link");
+      watch.resetVerdict();
+      await watch.openEmailedLink(mail.link, deadline, "link");
+      stopAt = until();
+      successSeen = false;
+      continue;
+    }
     if (form && !verified) {
       if (fresh.length > 0) {
         // A message without known words counts once the page has settled on it.

@@ -7,6 +7,8 @@ import { signupCode } from "./signup-code";
 import { signupInstant } from "./signup-instant";
 import { signupInvite } from "./signup-invite";
 import { signupLink } from "./signup-link";
+import { signupMailedPassword } from "./signup-mailed-password";
+import { signupSetPassword } from "./signup-set-password";
 import { signupHints, signupRules } from "./signup-rules";
 import { signupUsername } from "./signup-username";
 
@@ -23,6 +25,9 @@ export const SIGNUP_CASES = [
   { name: "signup-hints", path: "/cases/signup-hints/signup", verification: null, signsIn: true },
   { name: "signup-invite", path: "/cases/signup-invite/join", verification: null, signsIn: true },
   { name: "signup-username", path: "/cases/signup-username/signup", verification: null, signsIn: true },
+  { name: "signup-set-password", path: "/cases/signup-set-password/signup", verification: "set-password link", signsIn: false },
+  { name: "signup-mailed-password", path: "/cases/signup-mailed-password/signup", verification: "mailed password", signsIn: false },
+  { name: "signup-new-password", path: "/cases/signup-new-password/signup", verification: "set-password link", signsIn: false },
 ] as const;
 
 export function createSignupRouters(accounts: Accounts, outbox: Outbox, registry: SignupRegistry, invitations: Invitations): Router[] {
@@ -30,5 +35,8 @@ export function createSignupRouters(accounts: Accounts, outbox: Outbox, registry
     signupLink(accounts, outbox, registry), signupCode(accounts, outbox, registry), signupInstant(accounts, registry),
     signupRules(accounts, registry), signupHints(accounts, registry), signupInvite(accounts, registry, invitations),
     signupUsername(accounts, registry),
+    signupMailedPassword(accounts, outbox, registry),
+    signupSetPassword(accounts, outbox, registry, "signup-set-password", true),
+    signupSetPassword(accounts, outbox, registry, "signup-new-password", false),
   ];
 }

@@ -47,8 +47,8 @@ export class SignupRegistry {
     return record;
   }
 
-  confirm(record: SignupRecord): void {
-    const password = this.passwords.get(record) ?? "";
+  /** Confirms the account; `password` is the one set on the site's set-password page, where it had none. */
+  confirm(record: SignupRecord, password = this.passwords.get(record) ?? ""): void {
     this.passwords.delete(record);
     record.confirmed = true;
     if (record.email) this.accounts.addUser(record.email, password);
