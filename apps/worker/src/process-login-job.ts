@@ -4,7 +4,7 @@ import type { Config } from "@authsvc/config";
 import { freshTotpCode, parseTotpSecret } from "@authsvc/crypto";
 import { loginPageOf, type SessionResponse } from "@authsvc/contracts";
 import type { Database, SecretBundle } from "@authsvc/db";
-import { type LearnedFlow, LoginFlowError, parseLearnedFlow, type PasswordLoginResult, passwordLogin, sameFlow, signup, SignupUnfinishedError, type SignupResult, twoCaptchaSolver } from "@authsvc/flows";
+import { confirmAndSignIn, type LearnedFlow, LoginFlowError, parseLearnedFlow, type PasswordLoginResult, passwordLogin, sameFlow, signup, SignupUnfinishedError, type SignupResult, twoCaptchaSolver } from "@authsvc/flows";
 import type { Logger } from "@authsvc/logging";
 import type { Queue } from "bullmq";
 import { loginFingerprint, type AuthJobPayload, type InboxEvents, type SessionCache, type SingleFlight, type WebhookDeliveryPayload } from "@authsvc/queue";
@@ -79,22 +79,23 @@ export function createLoginProcessor(deps: LoginJobDeps) {
 
   function runLogin(orgId: string, loginUrl: string, identifier: string, secret: SecretBundle, learned: LearnedFlow | null, hooks: FlowHooks): Promise<PasswordLoginResult> {
     const inbox = secret.inbox ? workerInbox(db, inboxEvents, orgId, secret.inbox) : undefined;
-    return inPage(!!inbox, (page, timeoutMs) =>
-      passwordLogin(
-        page,
-        {
-          loginUrl,
-          identifier,
-          password: secret.password,
-          additionalFields: secret.additionalFields,
-          inbox,
-          inboxWaitMs: config.mfa.waitMs,
-          // Codes are made just in time from the decrypted secret; the secret never leaves this process.
-          totp: secret.totpSecret ? () => freshTotpCode(parseTotpSecret(secret.totpSecret!)) : undefined,
-        },
-        { guard, timeoutMs, learned, captchaSolver, ...hooks },
-      ),
-    );
+    const input = {
+      loginUrl,
+      identifier,
+      password: secret.password,
+      additionalFields: secret.additionalFields,
+      inbox,
+      inboxWaitMs: config.mfa.waitMs,
+      // Codes are made just in time from the decrypted secret; the secret never leaves this process.
+      totp: secret.totpSecret ? () => freshTotpCode(parseTotpSecret(secret.totpSecret!)) : undefined,
+    };
+    const { confirmation } = secret;
+    return inPage(!!inbox, (page, timeoutMs) => {
+      const options = { guard, timeoutMs, learned, captchaSolver, ...hooks };
+      if (!confirmation) return passwordLogin(page, input, options);
+      const given = "inboxSince" in confirmation ? { inboxSince: new Date(confirmation.inboxSince) } : confirmation;
+      return confirmAndSignIn(page, input, given, options);
+    });
   }
 
   function runSignup(orgId: string, signupUrl: string, secret: SecretBundle, hooks: FlowHooks): Promise<SignupResult> {
@@ -208,7 +209,9 @@ export function createLoginProcessor(deps: LoginJobDeps) {
         ]);
         return { sessionId };
       }
-      await db.credentials.recordSuccess(orgId, credential.id, record.input, record.loginUrl);
+      // The credential keeps what logs in again, not the confirmation that was spent on the way.
+      const { confirmation: _spent, ...secret } = record.input;
+      await db.credentials.recordSuccess(orgId, credential.id, secret, record.loginUrl);
       await db.authJobs.succeed(authJobId, sessionId, result.source);
       jobLog.info({ durationMs: Date.now() - started, cookies: state.cookies.length, flow: result.source }, "login succeeded");
       // No flow: it could not be kept without a secret in it; nothing to store.

@@ -39,3 +39,24 @@ export const refreshRequestSchema = {
     collectionId: collectionIdSchema,
   },
 } as const;
+
+/**
+ * POST /v1/credentials/{id}/verify: confirms the email of an account a signup left pending. A `link` or
+ * `code` the caller read in their own mailbox, or neither: the confirmation link that reached the
+ * organization's inbox (its mailbox, or the forwarding inbox) since the signup.
+ */
+export interface VerifyRequest {
+  link?: string;
+  code?: string;
+}
+
+export const verifyRequestSchema = {
+  $id: "VerifyRequest",
+  type: "object",
+  additionalProperties: false,
+  maxProperties: 1,
+  properties: {
+    link: targetUrlSchema,
+    code: { type: "string", minLength: 3, maxLength: 64, pattern: "^[0-9A-Za-z-]+$" },
+  },
+} as const;

@@ -1,5 +1,5 @@
 import { ERROR_CODES } from "./error-codes";
-import { refreshRequestSchema } from "./credentials";
+import { refreshRequestSchema, verifyRequestSchema } from "./credentials";
 import { mailboxRequestSchema } from "./inboxes";
 import { WEBHOOK_EVENTS, webhookRequestSchema } from "./webhooks";
 import { loginRequestSchema } from "./login-request";
@@ -139,6 +139,7 @@ function errorResponses(codes: Array<keyof typeof ERROR_CODES>) {
 const { $id: _id, ...loginRequest } = loginRequestSchema;
 const { $id: _mid, ...mailboxRequest } = mailboxRequestSchema;
 const { $id: _rid, ...refreshRequest } = refreshRequestSchema;
+const { $id: _vid, ...verifyRequest } = verifyRequestSchema;
 const { $id: _wid, ...webhookRequest } = webhookRequestSchema;
 const { $id: _sid, ...signupRequest } = signupRequestSchema;
 const signupResult = {
@@ -422,6 +423,41 @@ export const openApiDocument = {
         responses: { "204": { description: "Deleted." }, ...errorResponses(["unauthorized", "not_found", "rate_limited"]) },
       },
     },
+    "/credentials/{id}/verify": {
+      post: {
+        operationId: "verifyCredential",
+        summary: "Confirm the email of an account a signup left pending, then sign in with it",
+        description:
+          "For a credential a signup kept without signing in (status `pending_verification`, or `pending` after a refused confirmation). " +
+          "`link`: the confirmation link the caller read in their own mailbox, opened in the browser first (the target rules apply to it); " +
+          "`code`: the confirmation code, typed where the site asks for it after the password; an empty body: the confirmation link that reached " +
+          "the organization's inbox for that address since the signup (its mailbox, or the forwarding inbox). Then the ordinary login with the stored " +
+          "secret; on success the credential is `active` and the answer is a refresh's. A refused link or code is `verification_failed`; no link in the inbox " +
+          "yet is `verification_pending`; a credential that already signed in, or keeps no secret, is `conflict`.",
+        parameters: [idParam],
+        requestBody: { required: false, content: json("VerifyRequest") },
+        responses: {
+          "200": {
+            description: "Confirmed and signed in.",
+            content: {
+              "application/json": {
+                schema: {
+                  allOf: [
+                    { $ref: "#/components/schemas/Session" },
+                    { type: "object", required: ["credentialId"], properties: { credentialId: { type: "string" }, expiresAt: { type: "string", format: "date-time" } } },
+                  ],
+                },
+              },
+            },
+          },
+          "202": { description: "Still running; poll the `Location`.", content: json("Job") },
+          ...errorResponses([
+            "invalid_request", "invalid_json", "unauthorized", "not_found", "conflict", "invalid_credentials", "verification_failed", "verification_pending",
+            "login_unconfirmed", "target_not_allowed", "rate_limited", "target_unreachable", "service_unavailable", "timeout",
+          ]),
+        },
+      },
+    },
     "/refresh": {
       post: {
         operationId: "refresh",
@@ -518,6 +554,7 @@ export const openApiDocument = {
       MailboxRequest: mailboxRequest,
       Credential: credential,
       RefreshRequest: refreshRequest,
+      VerifyRequest: verifyRequest,
       WebhookRequest: webhookRequest,
       Webhook: webhook,
       Mailbox: mailbox,

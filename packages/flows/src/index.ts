@@ -1,4 +1,5 @@
 export { passwordLogin, type PasswordLoginInput, type PasswordLoginResult, type FlowOptions } from "./login/password-login";
+export { confirmAndSignIn, type Confirmation } from "./login/confirm-account";
 export type { CaptchaChallenge, CaptchaSolver } from "./login/pass-captcha";
 export { CaptchaSolverError, twoCaptchaSolver, type TwoCaptchaOptions } from "./login/two-captcha-solver";
 export { parseLearnedFlow, sameFlow, type LearnedFlow } from "./login/learned-flow";

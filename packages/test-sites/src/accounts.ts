@@ -1,7 +1,8 @@
 import { parseTotpSecret, totpCode, type TotpSpec } from "@authsvc/crypto";
 import { randomBytes } from "node:crypto";
 
-export type Delivery = "ok" | "expired" | "lost";
+/** How a site's mail to an address fares: `late` arrives after a flow's wait ran out (LATE_MAIL_MS). */
+export type Delivery = "ok" | "expired" | "lost" | "late";
 
 /** The fixture sites' own user database, sessions and a count of every login attempt (per site and user). */
 export class Accounts {

@@ -1,15 +1,16 @@
-import { Router } from "express";
-import { compileValidator, refreshRequestSchema, type CredentialResource, type RefreshRequest } from "@authsvc/contracts";
+import { Router, type Request, type Response } from "express";
+import { compileValidator, refreshRequestSchema, verifyRequestSchema, type CredentialResource, type RefreshRequest, type VerifyRequest } from "@authsvc/contracts";
 import type { Database } from "@authsvc/db";
 import type { SessionCache } from "@authsvc/queue";
 import { ApiError } from "../http/api-error";
 import type { GatewayMetrics } from "../http/metrics";
-import type { LoginService } from "../login/login-service";
+import type { LoginAnswer, LoginService } from "../login/login-service";
 import { preferredWaitMs } from "../login/prefer-wait";
 import { countedAnswer, pendingOrSession } from "../login/send-answer";
 import { sessionExpiresAt } from "./session-expires-at";
 
 const validateRefresh = compileValidator<RefreshRequest>(refreshRequestSchema);
+const validateVerify = compileValidator<VerifyRequest>(verifyRequestSchema);
 const CREDENTIAL_ID = /^cred_[0-9A-Za-z]{22}$/;
 const PAGE = 100;
 
@@ -28,6 +29,14 @@ function resource(row: CredentialRow): CredentialResource {
     status: !row.lastLoginAt ? (row.lastErrorCode === "verification_pending" ? "pending_verification" : "pending") : row.lastErrorCode ? "failing" : "active",
     lastError: row.lastErrorCode ?? null,
   };
+}
+
+/** A session a stored credential signed in with (refresh, verify): 200 with the credential and expiry, or 202. */
+function sendSession(req: Request, res: Response, answer: LoginAnswer, credentialId: string): void {
+  const done = pendingOrSession(req, res, answer);
+  if (!done) return;
+  const expiresAt = sessionExpiresAt(done.session);
+  res.status(200).json({ ...done.session, credentialId, ...(expiresAt ? { expiresAt } : {}) });
 }
 
 /**
@@ -98,10 +107,17 @@ export function credentialRoutes(db: Database, cache: SessionCache, logins: Logi
       : await oneByIdentity(orgId, body.domain!, body.username!, body.collectionId);
     if (!row) throw new ApiError("not_found", "No such credential.");
     const answer = await countedAnswer(metrics, () => logins.refresh(orgId, row.id, preferredWaitMs(req.get("prefer"), maxWaitMs), res.locals.requestId as string), "refresh");
-    const done = pendingOrSession(req, res, answer);
-    if (!done) return;
-    const expiresAt = sessionExpiresAt(done.session);
-    res.status(200).json({ ...done.session, credentialId: row.id, ...(expiresAt ? { expiresAt } : {}) });
+    sendSession(req, res, answer, row.id);
+  });
+
+  r.post("/credentials/:id/verify", async (req, res) => {
+    const checked = validateVerify(req.body ?? {});
+    if (!checked.ok) throw ApiError.invalid(checked.errors);
+    const orgId = orgOf(res.locals);
+    const row = CREDENTIAL_ID.test(req.params.id) ? await db.credentials.findMetadata(orgId, req.params.id) : null;
+    if (!row) throw new ApiError("not_found", "No such credential.");
+    const answer = await countedAnswer(metrics, () => logins.verify(orgId, row.id, checked.value, preferredWaitMs(req.get("prefer"), maxWaitMs), res.locals.requestId as string), "verify");
+    sendSession(req, res, answer, row.id);
   });
 
   return r;

@@ -1,7 +1,7 @@
 import type { Queue } from "bullmq";
 import type { TargetGuard } from "@authsvc/browser";
 import type { Config } from "@authsvc/config";
-import { isErrorCode, loginPageOf, SUPPORTED_LOGIN_METHODS, type JobResource, type LoginMethod, type SessionResponse, type SignupAccount, type SignupResponse } from "@authsvc/contracts";
+import { isErrorCode, loginPageOf, SUPPORTED_LOGIN_METHODS, type JobResource, type LoginMethod, type SessionResponse, type SignupAccount, type SignupResponse, type VerifyRequest } from "@authsvc/contracts";
 import { newId } from "@authsvc/crypto";
 import type { Database, NewAuthJob, SecretBundle } from "@authsvc/db";
 import { enqueueLogin, flightTtlMs, loginFingerprint, originFingerprint, signupFingerprint, storedLoginIdentity, type AuthJobPayload, type JobWaiter, type SessionCache, type SingleFlight } from "@authsvc/queue";
@@ -76,7 +76,7 @@ export class LoginService {
     return forwarding ? { kind: "email", mailboxId: forwarding.id, address, forwarded: true } : null;
   }
 
-  async login(orgId: string, cmd: LoginCommand, waitMs: number, requestId: string, kind: "login" | "refresh" = "login"): Promise<LoginAnswer> {
+  async login(orgId: string, cmd: LoginCommand, waitMs: number, requestId: string, kind: "login" | "refresh" | "verify" = "login"): Promise<LoginAnswer> {
     const { cache, guard, config } = this.deps;
     const fp = loginFingerprint(config.crypto.fingerprintKey, orgId, cmd);
     if (cmd.useCache) {
@@ -102,6 +102,7 @@ export class LoginService {
         additionalFields: cmd.additionalFields,
         totpSecret: cmd.totpSecret,
         inbox,
+        confirmation: cmd.confirmation,
       },
     });
     return this.answer(orgId, jobId, waitMs);
@@ -232,6 +233,26 @@ export class LoginService {
     const identity = storedLoginIdentity({ loginPage: row.loginPage, username: row.username, collectionExternalId: row.collection?.externalId }, secret);
     const cmd: LoginCommand = { ...identity, method, loginUrl: row.loginUrl, useCache: false };
     return this.login(orgId, cmd, waitMs, requestId, "refresh");
+  }
+
+  /**
+   * Confirms the email of an account a signup left unfinished, then logs in with its stored secret like a
+   * refresh: with the caller's link (checked as a target) or code, else with the confirmation link our inbox
+   * received for it since the credential was made.
+   */
+  async verify(orgId: string, credentialId: string, given: VerifyRequest, waitMs: number, requestId: string): Promise<LoginAnswer> {
+    const { db, guard } = this.deps;
+    const [row, secret] = await Promise.all([db.credentials.findMetadata(orgId, credentialId), db.credentials.secret(orgId, credentialId)]);
+    if (!row) throw new ApiError("not_found", "No such credential.");
+    if (row.lastLoginAt) throw new ApiError("conflict", "This credential has signed in already, so its email needs no confirmation; POST /v1/refresh signs in again.");
+    if (!secret) throw new ApiError("conflict", "This credential keeps no password of an account a signup created; there is nothing to confirm.");
+    if (given.link) {
+      const verdict = await guard.check(given.link);
+      if (!verdict.allowed) throw new ApiError(verdict.code, `Target refused: ${verdict.reason}.`);
+    }
+    const confirmation = given.link ? { link: given.link } : given.code ? { code: given.code } : { inboxSince: row.createdAt.toISOString() };
+    const identity = storedLoginIdentity({ loginPage: row.loginPage, username: row.username, collectionExternalId: row.collection?.externalId }, secret);
+    return this.login(orgId, { ...identity, method: "password", loginUrl: row.loginUrl, useCache: false, confirmation }, waitMs, requestId, "verify");
   }
 
   /** A job of this org as the API shows it, with its session once it succeeded; null when there is none. */

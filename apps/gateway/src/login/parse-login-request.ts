@@ -1,5 +1,6 @@
 import { compileValidator, INBOX_METHODS, loginPageOf, loginRequestSchema, SUPPORTED_LOGIN_METHODS, type LoginMethod, type LoginRequest } from "@authsvc/contracts";
 import { parseTotpSecret, TotpSecretError } from "@authsvc/crypto";
+import type { SecretBundle } from "@authsvc/db";
 import { ApiError } from "../http/api-error";
 
 const validate = compileValidator<LoginRequest>(loginRequestSchema);
@@ -22,6 +23,8 @@ export interface LoginCommand {
   collectionId?: string;
   additionalFields?: Record<string, string | number | boolean>;
   useCache: boolean;
+  /** A verify job's confirmation (POST /v1/credentials/{id}/verify); a login request never has one. */
+  confirmation?: SecretBundle["confirmation"];
 }
 
 /** Validates a POST /v1/login body and resolves its rules (method spellings, method support, cred fields). */

@@ -6,8 +6,11 @@ import type { SecretBundle } from "./credentials";
 export interface NewAuthJob {
   orgId: string;
   credentialId: string;
-  /** `refresh`: a login run with a stored credential's secret (POST /v1/refresh); `signup`: POST /v1/signup. */
-  kind: "login" | "refresh" | "signup";
+  /**
+   * `refresh`: a login run with a stored credential's secret (POST /v1/refresh); `signup`: POST /v1/signup;
+   * `verify`: a pending signup's confirmation, then a login with its secret (POST /v1/credentials/{id}/verify).
+   */
+  kind: "login" | "refresh" | "signup" | "verify";
   method: string;
   loginUrl: string;
   fingerprint: string;

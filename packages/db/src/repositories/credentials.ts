@@ -25,6 +25,11 @@ export interface SecretBundle {
         forwarded?: boolean;
       }
     | { kind: "sms"; phoneNumberId: string; number: string };
+  /**
+   * A verify job's confirmation (kind `verify`): the link or code the caller sent, or the time from which
+   * the inbox holds the site's mail (ISO). A credential's bundle never has it.
+   */
+  confirmation?: { link: string } | { code: string } | { inboxSince: string };
   /** A signup job's own inputs (kind `signup`); a credential's bundle never has them. */
   signup?: {
     username?: string;

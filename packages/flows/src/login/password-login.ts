@@ -19,6 +19,8 @@ export interface PasswordLoginInput {
   /** Absent for sites that take only the email (or phone) and send a code or link. */
   password?: string;
   additionalFields?: Record<string, string | number | boolean>;
+  /** A code the caller already has (an emailed confirmation code): it answers the site's first code prompt. */
+  code?: string;
   /** Gives a TOTP code just in time, for a site that asks for one after the password. */
   totp?: () => Promise<string>;
   /** Our mailbox or phone number, where the site sends its code or sign-in link. */
@@ -384,13 +386,14 @@ export async function signInOnPage(page: Page, watch: PageWatch, input: Password
   const codeSource = (prompt: FrameScan): (() => Promise<string>) | null => {
     const inbox = input.inbox ? fromInbox(input.inbox, "code") : null;
     const byMessage = MESSAGE_WORDS.test(prompt.reading.text) && !APP_WORDS.test(prompt.reading.text);
+    if (input.code) return async () => input.code!;
     return (byMessage ? (inbox ?? input.totp) : (input.totp ?? inbox)) ?? null;
   };
   const outcome = await classifyOutcome(context, page, run.before!, deadline, {
     identifier: input.identifier,
     submitted: sent ? { frame: sent.frame, path: sent.path } : null,
     dialogs: () => watch.dialogs,
-    answerOtp: input.totp || input.inbox ? (prompt) => answerOtp(page, prompt, codeSource(prompt)!, step) : undefined,
+    answerOtp: input.totp || input.inbox || input.code ? (prompt) => answerOtp(page, prompt, codeSource(prompt)!, step) : undefined,
     answerLink: input.inbox
       ? async () => {
           const link = await fromInbox(input.inbox!, "link")();

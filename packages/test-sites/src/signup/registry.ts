@@ -47,6 +47,11 @@ export class SignupRegistry {
     return record;
   }
 
+  /** Whether `password` is the one a pending (unconfirmed) account was created with. */
+  pendingPasswordIs(record: SignupRecord, password: string): boolean {
+    return !record.confirmed && this.passwords.has(record) && this.passwords.get(record) === password;
+  }
+
   /** Confirms the account; `password` is the one set on the site's set-password page, where it had none. */
   confirm(record: SignupRecord, password = this.passwords.get(record) ?? ""): void {
     this.passwords.delete(record);

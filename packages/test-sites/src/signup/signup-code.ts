@@ -85,6 +85,16 @@ export function signupCode(accounts: Accounts, outbox: Outbox, registry: SignupR
     startSession(res, accounts, NAME, sent.email);
     res.clearCookie(TICKET, { path: "/" }).redirect(302, `${base(NAME)}/account`);
   });
+  // Signing in to an account whose email is not confirmed asks for the code that was mailed (as Cognito's and
+  // many hosted login pages do); the code sent at signup still counts.
+  r.post(`${base(NAME)}/login`, urlencoded({ extended: false }), (req, res, next) => {
+    const { email = "", password = "" } = fieldsOf(req);
+    const waiting = [...pending.values()].find((p) => p.email.toLowerCase() === email.trim().toLowerCase() && registry.pendingPasswordIs(p.record, password));
+    if (!waiting) return next();
+    const ticket = randomBytes(16).toString("hex");
+    pending.set(ticket, waiting);
+    res.cookie(TICKET, ticket, { httpOnly: true, path: "/", sameSite: "lax" }).redirect(302, `${base(NAME)}/verify`);
+  });
   r.use(loginPage(accounts, NAME));
   return r;
 }
