@@ -6,7 +6,7 @@ import { LoginFlowError, SignupUnfinishedError } from "../flow-error";
 import { type AccountMail, awaitAccountMail, awaitVerification, type Inbox } from "../mail/await-verification";
 import { PageWatch } from "../page-watch";
 import { EXPIRED, refusalCode, sessionChanged, snapshotSession, type SessionSnapshot } from "../login/classify-outcome";
-import { answerOtp, signInOnPage } from "../login/password-login";
+import { answerOtp, type PasswordLoginResult, signInOnPage } from "../login/password-login";
 import { performStep, typeText, type StepValues } from "../login/perform-step";
 import type { SelectorPath } from "../login/read-page";
 import { type FrameScan, mergeSignals, readFrames, scanPage } from "../login/scan-page";
@@ -110,6 +110,8 @@ class SignupRun {
   passwordGenerated: boolean;
   /** The form went out without a password field: the site mails a password or a link to set one. */
   passwordless = false;
+  /** The password is one the site mailed: its first login may ask for a new one. */
+  passwordMailed = false;
   private rules: PasswordRules | null = null;
   private hints: string[] = [];
   private readonly names: { full: string; first: string; last: string };
@@ -267,6 +269,7 @@ class SignupRun {
   takeMailedPassword(password: string): void {
     this.password = password;
     this.passwordGenerated = true;
+    this.passwordMailed = true;
   }
 
   /** Fills every field the form has a value for, ticks its consents, and sends it. */
@@ -585,15 +588,54 @@ async function finishSignup(page: Page, watch: PageWatch, run: SignupRun, input:
   run.step("the site did not sign the new account in; logging in");
   const login = { loginUrl: page.url(), identifier, password: run.password, inbox: input.inbox, inboxWaitMs: input.inboxWaitMs };
   const loginOptions = { guard: options.guard, timeoutMs: deadline.remaining(), onStep: options.onStep };
+  const signIn = async (): Promise<PasswordLoginResult> => {
+    try {
+      return await signInOnPage(page, watch, login, loginOptions, deadline);
+    } catch (err) {
+      // A page with nothing to sign in on: the signup page's own "Log in" link leads there.
+      if (!(err instanceof LoginFlowError && err.code === "form_not_found" && run.loginLink)) throw err;
+      run.step("open the login page");
+      await watch.open(run.loginLink, deadline, "login page");
+      return await signInOnPage(page, watch, { ...login, loginUrl: run.loginLink }, loginOptions, deadline);
+    }
+  };
   try {
-    const result = await signInOnPage(page, watch, login, loginOptions, deadline);
+    const result = await signIn();
     return { ...account, session: result.session, loginUrl: pageOnly(result.loginPage), signedInBy: "login" };
   } catch (err) {
-    // A page with nothing to sign in on: the signup page's own "Log in" link leads there.
-    if (!(err instanceof LoginFlowError && err.code === "form_not_found" && run.loginLink)) throw err;
-    run.step("open the login page");
-    await watch.open(run.loginLink, deadline, "login page");
-    const result = await signInOnPage(page, watch, { ...login, loginUrl: run.loginLink }, loginOptions, deadline);
-    return { ...account, session: result.session, loginUrl: pageOnly(result.loginPage), signedInBy: "login" };
+    // A mailed temporary password: its first login may ask for a new one before it signs the account in.
+    const form = run.passwordMailed && err instanceof LoginFlowError && err.code !== "invalid_credentials" ? bestForm(await scanSignup(page).catch(() => [])) : null;
+    if (!form || !isSetPasswordForm(form)) throw err;
+    const session = await replaceTemporaryPassword(run, page, watch, form, deadline);
+    return { ...account, password: run.password, session, loginUrl: pageOnly(fallback()), signedInBy: "login" };
+  }
+}
+
+/** Sets a new password where the first login with a mailed one asks for it, and waits until the account is signed in. */
+async function replaceTemporaryPassword(run: SignupRun, page: Page, watch: PageWatch, form: SignupScan, deadline: Deadline): Promise<SessionResponse> {
+  run.step("the site asks for a new password");
+  await run.setPassword(form);
+  const stopAt = Date.now() + Math.min(SETTLE_MS, deadline.remaining());
+  let retries = 0;
+  let signedIn = false;
+  for (;;) {
+    await page.waitForNetworkIdle({ idleTime: 250, timeout: 1000 }).catch(() => undefined);
+    watch.check();
+    const [again, scans] = await Promise.all([scanSignup(page).catch(() => []), scanPage(page, run.identifier ?? "")]);
+    const shown = bestForm(again);
+    const signals = mergeSignals(scans);
+    const refusal = signals.messages.find((m) => !PROGRESS.test(m));
+    if (shown && isSetPasswordForm(shown) && refusal) {
+      if (!run.passwordGenerated || retries >= MAX_PASSWORD_RETRIES) throw new LoginFlowError("verification_failed", `the site refused the new password: ${refusal}`);
+      retries++;
+      await run.setPassword(shown, refusal);
+      continue;
+    }
+    const now = !shown && !signals.passwordShown && scans.unreadable === 0 && (await sessionChanged(page.browserContext(), page, run.before!, signals.storage));
+    // Signed in on two polls in a row, as the signup verdict asks.
+    if (now && signedIn) return captureState(page.browserContext(), page, watch.visited, watch.documentOrigins);
+    signedIn = now;
+    if (Date.now() >= stopAt) throw new LoginFlowError("login_unconfirmed", "the site asked for a new password and did not sign the account in after it was set");
+    if (!now) await sleep(150);
   }
 }
