@@ -1,4 +1,4 @@
-import { call, closeDatabase, newTenant, sitesUrl } from "@authsvc/devstack";
+import { call, closeDatabase, expectSignedIn, newTenant, siteAccounts, sitesUrl } from "@authsvc/devstack";
 
 let tenant: Awaited<ReturnType<typeof newTenant>>;
 let forwarding: { id: string; address: string };
@@ -43,13 +43,6 @@ async function forwardedMail(email: string): Promise<{ code: string | null; link
 
 const verify = (credentialId: string, body: unknown) => call("POST", `/v1/credentials/${credentialId}/verify`, { key: tenant.key, body });
 const credential = async (id: string) => (await call("GET", `/v1/credentials/${id}`, { key: tenant.key })).body;
-const accounts = async (email: string) => ((await (await fetch(`${sitesUrl()}/__fixture/signups/${encodeURIComponent(email)}`)).json()) as { accounts: any[] }).accounts;
-
-async function expectSignedIn(page: string, cookies: Array<{ name: string; value: string }>, user: string): Promise<void> {
-  const res = await fetch(`${sitesUrl()}/cases/${page}/account`, { headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") }, redirect: "manual" });
-  expect(res.status).toBe(200);
-  expect(await res.text()).toContain(`Welcome, ${user}`);
-}
 
 describe("POST /v1/credentials/{id}/verify", () => {
   it("opens the confirmation link the caller read, signs in, and the credential becomes active", async () => {
@@ -61,7 +54,7 @@ describe("POST /v1/credentials/{id}/verify", () => {
     expect(res.status).toBe(200);
     expect(res.body.credentialId).toBe(id);
     await expectSignedIn("signup-link", res.body.cookies, email);
-    expect(await accounts(email)).toEqual([expect.objectContaining({ confirmed: true })]);
+    expect(await siteAccounts(email)).toEqual([expect.objectContaining({ confirmed: true })]);
     expect(await credential(id)).toMatchObject({ status: "active", lastError: null });
     // Confirmed and signed in: nothing is left to confirm, and refresh is the way to sign in again.
     const again = await verify(id, {});
@@ -87,7 +80,7 @@ describe("POST /v1/credentials/{id}/verify", () => {
     const res = await verify(id, { code });
     expect(res.status).toBe(200);
     await expectSignedIn("signup-code", res.body.cookies, email);
-    expect(await accounts(email)).toEqual([expect.objectContaining({ confirmed: true })]);
+    expect(await siteAccounts(email)).toEqual([expect.objectContaining({ confirmed: true })]);
   });
 
   it("ends verification_failed for a link the site refuses, verification_pending while no mail came, and the account stays unconfirmed", async () => {
@@ -99,7 +92,7 @@ describe("POST /v1/credentials/{id}/verify", () => {
     const refused = await verify(id, { link: `${sitesUrl()}/cases/signup-link/confirm?token=not-a-token` });
     expect([refused.status, refused.body.error?.code]).toEqual([422, "verification_failed"]);
     expect(refused.body.error.message).toContain("This confirmation link is invalid or has already been used.");
-    expect(await accounts(email)).toEqual([expect.objectContaining({ confirmed: false })]);
+    expect(await siteAccounts(email)).toEqual([expect.objectContaining({ confirmed: false })]);
     expect(await credential(id)).toMatchObject({ status: "pending", lastError: "verification_failed" });
   });
 

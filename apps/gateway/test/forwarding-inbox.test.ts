@@ -1,4 +1,4 @@
-import { attempts, call, closeDatabase, newInboxUser, newTenant, sitesUrl } from "@authsvc/devstack";
+import { attempts, call, closeDatabase, expectSignedIn, newInboxUser, newTenant, sitesUrl } from "@authsvc/devstack";
 
 const MAIL_DOMAIN = process.env.MAIL_DOMAIN!;
 let tenant: Awaited<ReturnType<typeof newTenant>>;
@@ -34,12 +34,6 @@ async function outcome(res: Awaited<ReturnType<typeof login>>): Promise<{ sessio
     if (job.status === "failed") return { error: job.error.code };
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
-}
-
-async function expectSignedIn(page: string, cookies: Array<{ name: string; value: string }>, username: string): Promise<void> {
-  const res = await fetch(`${sitesUrl()}/cases/${page}/account`, { headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") }, redirect: "manual" });
-  expect(res.status).toBe(200);
-  expect(await res.text()).toContain(`Welcome, ${username}`);
 }
 
 describe("the forwarding inbox", () => {

@@ -1,4 +1,4 @@
-import { attempts, call, closeDatabase, database, newInboxUser, newPhoneNumber, newTenant, runScript, sitesUrl } from "@authsvc/devstack";
+import { attempts, call, closeDatabase, database, expectSignedIn, newInboxUser, newPhoneNumber, newTenant, runScript, sitesUrl } from "@authsvc/devstack";
 import { twilioSignature } from "@authsvc/crypto";
 
 const MAIL_DOMAIN = process.env.MAIL_DOMAIN!;
@@ -25,13 +25,6 @@ async function newPhone(orgId = tenant.orgId): Promise<string> {
 
 const login = (page: string, method: string, cred: Record<string, string>, key = tenant.key) =>
   call("POST", "/v1/login", { key, body: { domain: `${sitesUrl()}/cases/${page}/login`, login_method: method, cred } });
-
-/** The session really is signed in on the site: its account page greets the user. */
-async function expectSignedIn(page: string, cookies: Array<{ name: string; value: string }>, username: string): Promise<void> {
-  const res = await fetch(`${sitesUrl()}/cases/${page}/account`, { headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") }, redirect: "manual" });
-  expect(res.status).toBe(200);
-  expect(await res.text()).toContain(`Welcome, ${username}`);
-}
 
 describe("mailboxes", () => {
   it("gives the org addresses on the mail domain, lists and deletes them, and keeps them from other orgs", async () => {

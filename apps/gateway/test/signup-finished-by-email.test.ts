@@ -1,4 +1,4 @@
-import { call, closeDatabase, database, expireSiteSessions, newTenant, sitesUrl } from "@authsvc/devstack";
+import { call, closeDatabase, database, expectSignedIn, expireSiteSessions, newTenant, siteAccounts, sitesUrl } from "@authsvc/devstack";
 
 let tenant: Awaited<ReturnType<typeof newTenant>>;
 
@@ -18,17 +18,6 @@ async function newMailbox(): Promise<string> {
 
 const deliver = (address: string, delivery: "lost" | "expired") =>
   fetch(`${sitesUrl()}/__fixture/deliveries`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ address, delivery }) });
-
-async function siteAccounts(key: string): Promise<any[]> {
-  return ((await (await fetch(`${sitesUrl()}/__fixture/signups/${encodeURIComponent(key)}`)).json()) as { accounts: any[] }).accounts;
-}
-
-/** The session really is signed in on the site: its account page greets the new account. */
-async function expectSignedIn(page: string, cookies: Array<{ name: string; value: string }>, user: string): Promise<void> {
-  const res = await fetch(`${sitesUrl()}/cases/${page}/account`, { headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") }, redirect: "manual" });
-  expect(res.status).toBe(200);
-  expect(await res.text()).toContain(`Welcome, ${user}`);
-}
 
 /** The stored password is the account's: refresh logs in with it once the site ended the session. */
 async function expectStoredPasswordWorks(page: string, credentialId: string, email: string): Promise<string> {

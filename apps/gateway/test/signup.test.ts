@@ -1,4 +1,4 @@
-import { attempts, call, closeDatabase, database, expireSiteSessions, newSiteUser, newTenant, sitesUrl } from "@authsvc/devstack";
+import { attempts, call, closeDatabase, database, expectSignedIn, expireSiteSessions, newSiteUser, newTenant, siteAccounts, sitesUrl } from "@authsvc/devstack";
 
 const MAIL_DOMAIN = process.env.MAIL_DOMAIN!;
 let tenant: Awaited<ReturnType<typeof newTenant>>;
@@ -16,18 +16,6 @@ async function newMailbox(key = tenant.key): Promise<string> {
 
 const signupAt = (page: string, body: Record<string, unknown>, key = tenant.key, headers: Record<string, string> = {}) =>
   call("POST", "/v1/signup", { key, headers, body: { signup_method: "email", domain: `${sitesUrl()}/cases/${page}/signup`, ...body } });
-
-/** The accounts the fixture sites created for an email or username. */
-async function siteAccounts(key: string): Promise<any[]> {
-  return ((await (await fetch(`${sitesUrl()}/__fixture/signups/${encodeURIComponent(key)}`)).json()) as { accounts: any[] }).accounts;
-}
-
-/** The session really is signed in on the site: its account page greets the new account. */
-async function expectSignedIn(page: string, cookies: Array<{ name: string; value: string }>, user: string): Promise<void> {
-  const res = await fetch(`${sitesUrl()}/cases/${page}/account`, { headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") }, redirect: "manual" });
-  expect(res.status).toBe(200);
-  expect(await res.text()).toContain(`Welcome, ${user}`);
-}
 
 async function invitation(email?: string): Promise<{ token: string; url: string }> {
   const res = await fetch(`${sitesUrl()}/__fixture/invitations`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email }) });

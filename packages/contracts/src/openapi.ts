@@ -140,6 +140,17 @@ const { $id: _id, ...loginRequest } = loginRequestSchema;
 const { $id: _mid, ...mailboxRequest } = mailboxRequestSchema;
 const { $id: _rid, ...refreshRequest } = refreshRequestSchema;
 const { $id: _vid, ...verifyRequest } = verifyRequestSchema;
+// What refresh and verify answer: a login's session, with the stored credential it signed in with.
+const storedCredentialSession = {
+  "application/json": {
+    schema: {
+      allOf: [
+        { $ref: "#/components/schemas/Session" },
+        { type: "object", required: ["credentialId"], properties: { credentialId: { type: "string" }, expiresAt: { type: "string", format: "date-time" } } },
+      ],
+    },
+  },
+};
 const { $id: _wid, ...webhookRequest } = webhookRequestSchema;
 const { $id: _sid, ...signupRequest } = signupRequestSchema;
 const signupResult = {
@@ -439,16 +450,7 @@ export const openApiDocument = {
         responses: {
           "200": {
             description: "Confirmed and signed in.",
-            content: {
-              "application/json": {
-                schema: {
-                  allOf: [
-                    { $ref: "#/components/schemas/Session" },
-                    { type: "object", required: ["credentialId"], properties: { credentialId: { type: "string" }, expiresAt: { type: "string", format: "date-time" } } },
-                  ],
-                },
-              },
-            },
+            content: storedCredentialSession,
           },
           "202": { description: "Still running; poll the `Location`.", content: json("Job") },
           ...errorResponses([
@@ -471,16 +473,7 @@ export const openApiDocument = {
         responses: {
           "200": {
             description: "Signed in again.",
-            content: {
-              "application/json": {
-                schema: {
-                  allOf: [
-                    { $ref: "#/components/schemas/Session" },
-                    { type: "object", required: ["credentialId"], properties: { credentialId: { type: "string" }, expiresAt: { type: "string", format: "date-time" } } },
-                  ],
-                },
-              },
-            },
+            content: storedCredentialSession,
           },
           "202": { description: "Still running; poll the `Location`.", content: json("Job") },
           ...errorResponses([

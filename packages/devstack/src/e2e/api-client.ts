@@ -100,3 +100,15 @@ let phoneSeq = 0;
 export function newPhoneNumber(): string {
   return `+1415${String(process.pid % 1000).padStart(3, "0")}${String(++phoneSeq + (Date.now() % 10_000)).padStart(4, "0").slice(-4)}`;
 }
+
+/** The session really is signed in on the fixture site: the case's account page greets the user. */
+export async function expectSignedIn(page: string, cookies: Array<{ name: string; value: string }>, user: string): Promise<void> {
+  const res = await fetch(`${sitesUrl()}/cases/${page}/account`, { headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") }, redirect: "manual" });
+  expect(res.status).toBe(200);
+  expect(await res.text()).toContain(`Welcome, ${user}`);
+}
+
+/** The accounts the fixture signup pages created for an email or username. */
+export async function siteAccounts(key: string): Promise<any[]> {
+  return ((await (await fetch(`${sitesUrl()}/__fixture/signups/${encodeURIComponent(key)}`)).json()) as { accounts: any[] }).accounts;
+}
