@@ -1,41 +1,30 @@
-import { BrowserHost, TargetGuard } from "@authsvc/browser";
 import { freshTotpCode, newTotpSecret, parseTotpSecret } from "@authsvc/crypto";
-import { LOGIN_CASES, type LoginCase, startTestSites, type TestSites } from "@authsvc/test-sites";
+import { LOGIN_CASES, type LoginCase } from "@authsvc/test-sites";
 import { LoginFlowError } from "../flow-error";
 import type { LearnedFlow } from "./learned-flow";
 import { type PasswordLoginResult, passwordLogin } from "./password-login";
+import { useBrowserAndSites } from "../testing/browser-and-sites";
 
 // Every fixture page shape, straight through the engine (the gateway e2e suite covers the same pages
 // through the service): detection first, then a replay of what detection learned.
-const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-let sites: TestSites;
-let host: BrowserHost;
-const guard = new TargetGuard(["loopback"]);
-
-beforeAll(async () => {
-  sites = await startTestSites();
-  host = new BrowserHost({ executablePath: chromium, guard });
-});
-afterAll(async () => {
-  await host.close();
-  await sites.close();
-});
+const env = useBrowserAndSites();
+const { guard } = env;
 
 type User = { username: string; password: string; totpSecret?: string };
 
 let seq = 0;
 function userFor(c: LoginCase): User {
   const user = { username: `cases-${c.name}-${++seq}@example.test`, password: `pw-${seq}-secret`, totpSecret: c.totp ? newTotpSecret() : undefined };
-  sites.accounts.addUser(user.username, user.password, { locked: c.lockedUser, totpSecret: user.totpSecret });
+  env.sites.accounts.addUser(user.username, user.password, { locked: c.lockedUser, totpSecret: user.totpSecret });
   return user;
 }
 
 function login(c: LoginCase, user: User, learned?: LearnedFlow | null): Promise<PasswordLoginResult> {
   const totp = user.totpSecret ? () => freshTotpCode(parseTotpSecret(user.totpSecret!)) : undefined;
-  return host.withPage((page) =>
+  return env.host.withPage((page) =>
     passwordLogin(
       page,
-      { loginUrl: c.url(sites.url), identifier: user.username, password: user.password, additionalFields: c.additionalFields, totp },
+      { loginUrl: c.url(env.sites.url), identifier: user.username, password: user.password, additionalFields: c.additionalFields, totp },
       { guard, timeoutMs: 30_000, learned },
     ),
   );

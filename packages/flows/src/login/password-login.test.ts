@@ -1,25 +1,16 @@
-import { BrowserHost, type Page, TargetGuard } from "@authsvc/browser";
-import { startCaptchaProvider, startTestSites, type TestSites } from "@authsvc/test-sites";
+import { type Page, TargetGuard } from "@authsvc/browser";
+import { startCaptchaProvider } from "@authsvc/test-sites";
 import type { CaptchaChallenge, CaptchaSolver } from "./pass-captcha";
 import { twoCaptchaSolver } from "./two-captcha-solver";
 import { type FlowOptions, type PasswordLoginInput, passwordLogin } from "./password-login";
 import { LoginFlowError } from "../flow-error";
+import { useBrowserAndSites } from "../testing/browser-and-sites";
 
-const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-let sites: TestSites;
-let host: BrowserHost;
-const guard = new TargetGuard(["loopback"]);
+const env = useBrowserAndSites();
+const { guard } = env;
 const options = { guard, timeoutMs: 20_000 };
 
-beforeAll(async () => {
-  sites = await startTestSites();
-  sites.accounts.addUser("flow-user", "s3cret-pass");
-  host = new BrowserHost({ executablePath: chromium, guard });
-});
-afterAll(async () => {
-  await host.close();
-  await sites.close();
-});
+beforeAll(() => env.sites.accounts.addUser("flow-user", "s3cret-pass"));
 
 const login = (page: Page, input: PasswordLoginInput, opts: FlowOptions = options) => passwordLogin(page, input, opts).then((r) => r.session);
 
@@ -31,29 +22,29 @@ async function failureOf(promise: Promise<unknown>): Promise<LoginFlowError> {
 
 describe("passwordLogin against fixture sites", () => {
   it("logs in to the classic form and returns its HttpOnly session cookie", async () => {
-    const state = await host.withPage((page) =>
-      login(page, { loginUrl: `${sites.url}/classic/login`, identifier: "flow-user", password: "s3cret-pass" }, options),
+    const state = await env.host.withPage((page) =>
+      login(page, { loginUrl: `${env.sites.url}/classic/login`, identifier: "flow-user", password: "s3cret-pass" }, options),
     );
     const sid = state.cookies.find((c) => c.name === "classic_sid");
     expect(sid).toMatchObject({ domain: "127.0.0.1", path: "/", httpOnly: true, secure: false, sameSite: "Lax" });
     expect(sid!.expires).toBeGreaterThan(Date.now() / 1000 + 3000);
     expect(state.cookies.find((c) => c.name === "classic_theme")?.expires).toBe(-1);
-    expect(state.origins).toEqual([sites.url]);
+    expect(state.origins).toEqual([env.sites.url]);
   });
 
   it("logs in to the JavaScript app and returns its localStorage token", async () => {
-    const state = await host.withPage((page) =>
-      login(page, { loginUrl: `${sites.url}/spa/login`, identifier: "flow-user", password: "s3cret-pass" }, options),
+    const state = await env.host.withPage((page) =>
+      login(page, { loginUrl: `${env.sites.url}/spa/login`, identifier: "flow-user", password: "s3cret-pass" }, options),
     );
     expect(state.storageState.origins).toEqual([
-      { origin: sites.url, localStorage: [{ name: "spa_token", value: expect.stringMatching(/.{20,}/) }] },
+      { origin: env.sites.url, localStorage: [{ name: "spa_token", value: expect.stringMatching(/.{20,}/) }] },
     ]);
   });
 
   it.each(["classic", "spa"])("reports the %s site's refusal of a wrong password with its message", async (site) => {
     const err = await failureOf(
-      host.withPage((page) =>
-        login(page, { loginUrl: `${sites.url}/${site}/login`, identifier: "flow-user", password: "wrong" }, options),
+      env.host.withPage((page) =>
+        login(page, { loginUrl: `${env.sites.url}/${site}/login`, identifier: "flow-user", password: "wrong" }, options),
       ),
     );
     expect(err.code).toBe("invalid_credentials");
@@ -62,35 +53,35 @@ describe("passwordLogin against fixture sites", () => {
   });
 
   it("does not take a notice that was on the login page before submit for a refusal", async () => {
-    const state = await host.withPage((page) =>
-      login(page, { loginUrl: `${sites.url}/notice/login`, identifier: "flow-user", password: "s3cret-pass" }, options),
+    const state = await env.host.withPage((page) =>
+      login(page, { loginUrl: `${env.sites.url}/notice/login`, identifier: "flow-user", password: "s3cret-pass" }, options),
     );
     expect(state.cookies.some((c) => c.name === "classic_sid")).toBe(true);
     const err = await failureOf(
-      host.withPage((page) => login(page, { loginUrl: `${sites.url}/notice/login`, identifier: "flow-user", password: "wrong" }, options)),
+      env.host.withPage((page) => login(page, { loginUrl: `${env.sites.url}/notice/login`, identifier: "flow-user", password: "wrong" }, options)),
     );
     expect([err.code, err.message]).toEqual(["invalid_credentials", "Invalid username or password."]);
   });
 
   it("does not take a redirect to a formless 'too many attempts' page with new cookies for a login", async () => {
     const err = await failureOf(
-      host.withPage((page) => login(page, { loginUrl: `${sites.url}/lockout/login`, identifier: "flow-user", password: "wrong" }, options)),
+      env.host.withPage((page) => login(page, { loginUrl: `${env.sites.url}/lockout/login`, identifier: "flow-user", password: "wrong" }, options)),
     );
     expect(err.code).toBe("account_locked");
     expect(err.message).toMatch(/too many failed attempts/i);
-    const state = await host.withPage((page) =>
-      login(page, { loginUrl: `${sites.url}/lockout/login`, identifier: "flow-user", password: "s3cret-pass" }, options),
+    const state = await env.host.withPage((page) =>
+      login(page, { loginUrl: `${env.sites.url}/lockout/login`, identifier: "flow-user", password: "s3cret-pass" }, options),
     );
     expect(state.cookies.some((c) => c.name === "classic_sid")).toBe(true);
   });
 
   it("reports a username the form's email field will not take, without sending the form", async () => {
     const err = await failureOf(
-      host.withPage((page) => login(page, { loginUrl: `${sites.url}/cases/several-forms/login`, identifier: "flow-user", password: "s3cret-pass" })),
+      env.host.withPage((page) => login(page, { loginUrl: `${env.sites.url}/cases/several-forms/login`, identifier: "flow-user", password: "s3cret-pass" })),
     );
     expect(err.code).toBe("invalid_credentials");
     expect(err.message).toBe("the login form does not accept the username: the field wants an email address");
-    expect(sites.accounts.attemptsFor("flow-user")["several-forms"]).toBeUndefined();
+    expect(env.sites.accounts.attemptsFor("flow-user")["several-forms"]).toBeUndefined();
   });
 
   it("never types the password into a field a stale learned flow names wrongly; detects afresh instead", async () => {
@@ -104,8 +95,8 @@ describe("passwordLogin against fixture sites", () => {
       signedIn: null,
     };
     const typed: string[] = [];
-    const result = await host.withPage((page) =>
-      passwordLogin(page, { loginUrl: `${sites.url}/classic/login`, identifier: "flow-user", password: "s3cret-pass" }, {
+    const result = await env.host.withPage((page) =>
+      passwordLogin(page, { loginUrl: `${env.sites.url}/classic/login`, identifier: "flow-user", password: "s3cret-pass" }, {
         ...options,
         learned: stale,
         onStep: (step) => typed.push(step),
@@ -117,9 +108,9 @@ describe("passwordLogin against fixture sites", () => {
   });
 
   it("tells a page without a login form, a server error and a closed port apart", async () => {
-    const run = (url: string) => host.withPage((page) => login(page, { loginUrl: url, identifier: "a", password: "b" }, options));
-    expect((await failureOf(run(`${sites.url}/no-form`))).code).toBe("form_not_found");
-    const e500 = await failureOf(run(`${sites.url}/errors/500`));
+    const run = (url: string) => env.host.withPage((page) => login(page, { loginUrl: url, identifier: "a", password: "b" }, options));
+    expect((await failureOf(run(`${env.sites.url}/no-form`))).code).toBe("form_not_found");
+    const e500 = await failureOf(run(`${env.sites.url}/errors/500`));
     expect([e500.code, e500.retryable]).toEqual(["target_unreachable", true]);
     expect((await failureOf(run("http://127.0.0.1:9/login"))).code).toBe("target_unreachable");
   });
@@ -127,41 +118,41 @@ describe("passwordLogin against fixture sites", () => {
   it("refuses a target the job's guard does not allow, before any request leaves", async () => {
     const strict = { ...options, guard: new TargetGuard() };
     const err = await failureOf(
-      host.withPage((page) => login(page, { loginUrl: `${sites.url}/classic/login`, identifier: "flow-user", password: "x" }, strict)),
+      env.host.withPage((page) => login(page, { loginUrl: `${env.sites.url}/classic/login`, identifier: "flow-user", password: "x" }, strict)),
     );
     expect(err.code).toBe("target_not_allowed");
-    expect(sites.accounts.attemptsFor("flow-user").classic).toBe(5); // the classic, notice and stale-flow logins above
+    expect(env.sites.accounts.attemptsFor("flow-user").classic).toBe(5); // the classic, notice and stale-flow logins above
   });
 });
 
 describe("password-only logins", () => {
-  beforeAll(() => sites.accounts.addUser("gate-user", "gate-pass-7"));
-  const gate = () => `${sites.url}/cases/password-gate/login`;
+  beforeAll(() => env.sites.accounts.addUser("gate-user", "gate-pass-7"));
+  const gate = () => `${env.sites.url}/cases/password-gate/login`;
 
   it("fills only the password on a page that asks for nothing else, with or without a username given", async () => {
     for (const identifier of ["", "gate-user"]) {
-      const state = await host.withPage((page) => login(page, { loginUrl: gate(), identifier, password: "gate-pass-7" }));
+      const state = await env.host.withPage((page) => login(page, { loginUrl: gate(), identifier, password: "gate-pass-7" }));
       expect(state.cookies.some((c) => c.name === "password_gate_sid")).toBe(true);
     }
   });
 
   it("answers a wrong site password with invalid_credentials", async () => {
-    const err = await failureOf(host.withPage((page) => login(page, { loginUrl: gate(), identifier: "", password: "not-it" })));
+    const err = await failureOf(env.host.withPage((page) => login(page, { loginUrl: gate(), identifier: "", password: "not-it" })));
     expect([err.code, err.message]).toEqual(["invalid_credentials", "Incorrect password."]);
   });
 
   it("sends nothing to a page that asks for a username when the request gave none", async () => {
     for (const path of ["/cases/german-form/login", "/cases/two-page/login"]) {
-      const err = await failureOf(host.withPage((page) => login(page, { loginUrl: `${sites.url}${path}`, identifier: "", password: "gate-pass-7" })));
+      const err = await failureOf(env.host.withPage((page) => login(page, { loginUrl: `${env.sites.url}${path}`, identifier: "", password: "gate-pass-7" })));
       expect([err.code, err.message]).toEqual(["form_not_found", "the page asks for a username or email and the request gave none"]);
     }
-    expect(sites.accounts.attemptsFor("gate-user")).toEqual({ "password-gate": 2 });
+    expect(env.sites.accounts.attemptsFor("gate-user")).toEqual({ "password-gate": 2 });
   });
 });
 
 describe("a CAPTCHA solver (operator-configured; off by default)", () => {
-  beforeAll(() => sites.accounts.addUser("solver-user", "solver-pass-3"));
-  const input = () => ({ loginUrl: `${sites.url}/cases/captcha/login`, identifier: "solver-user", password: "solver-pass-3" });
+  beforeAll(() => env.sites.accounts.addUser("solver-user", "solver-pass-3"));
+  const input = () => ({ loginUrl: `${env.sites.url}/cases/captcha/login`, identifier: "solver-user", password: "solver-pass-3" });
   // A fake provider: it gets a valid token the way a solving service does, from the site's CAPTCHA service.
   const asked: CaptchaChallenge[] = [];
   const fake: CaptchaSolver = {
@@ -174,20 +165,20 @@ describe("a CAPTCHA solver (operator-configured; off by default)", () => {
   };
 
   it("answers the image challenge a ticked checkbox opened, then sends the form once", async () => {
-    const state = await host.withPage((page) => login(page, input(), { ...options, captchaSolver: fake }));
+    const state = await env.host.withPage((page) => login(page, input(), { ...options, captchaSolver: fake }));
     expect(state.cookies.some((c) => c.name === "captcha_sid")).toBe(true);
-    expect(asked).toEqual([{ kind: "recaptcha", siteKey: "6Lc_captcha", pageUrl: `${sites.url}/cases/captcha/login` }]);
-    expect(sites.accounts.attemptsFor("solver-user")).toEqual({ captcha: 1 });
+    expect(asked).toEqual([{ kind: "recaptcha", siteKey: "6Lc_captcha", pageUrl: `${env.sites.url}/cases/captcha/login` }]);
+    expect(env.sites.accounts.attemptsFor("solver-user")).toEqual({ captcha: 1 });
   });
 
   it("passes the challenge through a configured 2captcha-style provider", async () => {
     const provider = await startCaptchaProvider({ key: "operator-key-42", notReadyPolls: 2 });
     try {
       const captchaSolver = twoCaptchaSolver({ url: provider.url, key: "operator-key-42", pollMs: 50 });
-      const state = await host.withPage((page) => login(page, input(), { ...options, captchaSolver }));
+      const state = await env.host.withPage((page) => login(page, input(), { ...options, captchaSolver }));
       expect(state.cookies.some((c) => c.name === "captcha_sid")).toBe(true);
-      expect(provider.tasks).toEqual([{ method: "userrecaptcha", googlekey: "6Lc_captcha", pageurl: `${sites.url}/cases/captcha/login`, json: "1" }]);
-      expect(sites.accounts.attemptsFor("solver-user")).toEqual({ captcha: 2 });
+      expect(provider.tasks).toEqual([{ method: "userrecaptcha", googlekey: "6Lc_captcha", pageurl: `${env.sites.url}/cases/captcha/login`, json: "1" }]);
+      expect(env.sites.accounts.attemptsFor("solver-user")).toEqual({ captcha: 2 });
     } finally {
       await provider.close();
     }
@@ -195,11 +186,11 @@ describe("a CAPTCHA solver (operator-configured; off by default)", () => {
 
   it("stops before sending when the solver cannot answer", async () => {
     const none: CaptchaSolver = { id: "none", solve: async () => null };
-    const err = await failureOf(host.withPage((page) => login(page, input(), { ...options, captchaSolver: none })));
+    const err = await failureOf(env.host.withPage((page) => login(page, input(), { ...options, captchaSolver: none })));
     expect([err.code, err.message]).toEqual(["captcha_blocked", "the login form shows a CAPTCHA challenge; the CAPTCHA solver (none) gave no token"]);
-    const broken = twoCaptchaSolver({ url: `${sites.url}/no-api`, key: "operator-key-42" });
-    const failed = await failureOf(host.withPage((page) => login(page, input(), { ...options, captchaSolver: broken })));
+    const broken = twoCaptchaSolver({ url: `${env.sites.url}/no-api`, key: "operator-key-42" });
+    const failed = await failureOf(env.host.withPage((page) => login(page, input(), { ...options, captchaSolver: broken })));
     expect([failed.code, failed.message]).toEqual(["captcha_blocked", "the login form shows a CAPTCHA challenge; the CAPTCHA solver (2captcha) failed: in.php answered HTTP 404"]);
-    expect(sites.accounts.attemptsFor("solver-user")).toEqual({ captcha: 2 });
+    expect(env.sites.accounts.attemptsFor("solver-user")).toEqual({ captcha: 2 });
   });
 });

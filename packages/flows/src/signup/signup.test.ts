@@ -1,26 +1,14 @@
-import { BrowserHost, TargetGuard } from "@authsvc/browser";
-import { startTestSites, type TestSites } from "@authsvc/test-sites";
 import { LoginFlowError } from "../flow-error";
 import { namesFor, signup, type SignupInput, usernameFrom, usernameVariant } from "./signup";
+import { useBrowserAndSites } from "../testing/browser-and-sites";
 
-const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-let sites: TestSites;
-let host: BrowserHost;
-const guard = new TargetGuard(["loopback"]);
+const env = useBrowserAndSites();
+const { guard } = env;
 let seq = 0;
 const fresh = (tag: string) => `${tag}${process.pid}x${++seq}x${Date.now().toString(36)}@example.test`;
 
-beforeAll(async () => {
-  sites = await startTestSites();
-  host = new BrowserHost({ executablePath: chromium, guard });
-});
-afterAll(async () => {
-  await host.close();
-  await sites.close();
-});
-
 const run = (path: string, input: Omit<SignupInput, "signupUrl">, steps: string[] = []) =>
-  host.withPage((page) => signup(page, { signupUrl: `${sites.url}${path}`, ...input }, { guard, timeoutMs: 30_000, onStep: (s) => steps.push(s) }));
+  env.host.withPage((page) => signup(page, { signupUrl: `${env.sites.url}${path}`, ...input }, { guard, timeoutMs: 30_000, onStep: (s) => steps.push(s) }));
 
 async function failureOf(promise: Promise<unknown>): Promise<LoginFlowError> {
   const err = await promise.then(() => null, (e: unknown) => e);
@@ -28,9 +16,9 @@ async function failureOf(promise: Promise<unknown>): Promise<LoginFlowError> {
   return err as LoginFlowError;
 }
 
-const records = async (key: string) => ((await (await fetch(`${sites.url}/__fixture/signups/${encodeURIComponent(key)}`)).json()) as { accounts: any[] }).accounts;
+const records = async (key: string) => ((await (await fetch(`${env.sites.url}/__fixture/signups/${encodeURIComponent(key)}`)).json()) as { accounts: any[] }).accounts;
 const signedIn = async (name: string, cookies: Array<{ name: string; value: string }>) => {
-  const res = await fetch(`${sites.url}/cases/${name}/account`, { headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") }, redirect: "manual" });
+  const res = await fetch(`${env.sites.url}/cases/${name}/account`, { headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") }, redirect: "manual" });
   return res.status === 200 ? await res.text() : null;
 };
 
@@ -40,7 +28,7 @@ describe("signup engine against fixture sites", () => {
     const result = await run("/cases/signup-instant/signup", { email });
     expect(result).toMatchObject({ email, username: usernameFrom(email), passwordGenerated: true, signedInBy: "signup", identifier: email });
     // Where it signs in next time: the signup page's "Log in" link.
-    expect(result.loginUrl).toBe(`${sites.url}/cases/signup-instant/login`);
+    expect(result.loginUrl).toBe(`${env.sites.url}/cases/signup-instant/login`);
     expect(await signedIn("signup-instant", result.session.cookies)).toContain(`Welcome, ${email}`);
     expect(await records(email)).toEqual([expect.objectContaining({ site: "signup-instant", username: usernameFrom(email), confirmed: true })]);
     expect(result.password).toHaveLength(20);
@@ -48,7 +36,7 @@ describe("signup engine against fixture sites", () => {
 
   it("retries a taken username with a variant", async () => {
     const taken = `taken${process.pid}${Date.now().toString(36)}`;
-    sites.accounts.addUser(taken, "whatever-1");
+    env.sites.accounts.addUser(taken, "whatever-1");
     const email = fresh("variant");
     const steps: string[] = [];
     const result = await run("/cases/signup-instant/signup", { email, username: taken }, steps);
@@ -60,7 +48,7 @@ describe("signup engine against fixture sites", () => {
 
   it("reports an email that already has an account as account_exists, with the site's words", async () => {
     const email = fresh("exists");
-    sites.accounts.addUser(email, "already-there-1");
+    env.sites.accounts.addUser(email, "already-there-1");
     const err = await failureOf(run("/cases/signup-instant/signup", { email }));
     expect([err.code, err.message]).toEqual(["account_exists", "An account with this email address already exists."]);
   });
@@ -94,7 +82,7 @@ describe("signup engine against fixture sites", () => {
 
   it("types an invitation token into the page's invitation field", async () => {
     const email = fresh("invited");
-    const { token } = (await (await fetch(`${sites.url}/__fixture/invitations`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json()) as { token: string };
+    const { token } = (await (await fetch(`${env.sites.url}/__fixture/invitations`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json()) as { token: string };
     const result = await run("/cases/signup-invite/join", { email, inviteToken: token, name: "Grace Hopper" });
     expect(await signedIn("signup-invite", result.session.cookies)).toContain(`Welcome, ${email}`);
     expect(await records(email)).toEqual([expect.objectContaining({ name: "Grace Hopper", invitation: token })]);
@@ -102,8 +90,8 @@ describe("signup engine against fixture sites", () => {
 
   it("opens an invitation link that shows the invited address, and keeps that address", async () => {
     const invited = fresh("bound");
-    const { url } = (await (await fetch(`${sites.url}/__fixture/invitations`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: invited }) })).json()) as { url: string };
-    const result = await host.withPage((page) => signup(page, { signupUrl: url }, { guard, timeoutMs: 30_000 }));
+    const { url } = (await (await fetch(`${env.sites.url}/__fixture/invitations`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: invited }) })).json()) as { url: string };
+    const result = await env.host.withPage((page) => signup(page, { signupUrl: url }, { guard, timeoutMs: 30_000 }));
     expect(result.email).toBe(invited);
     expect(await signedIn("signup-invite", result.session.cookies)).toContain(`Welcome, ${invited}`);
   });
@@ -111,7 +99,7 @@ describe("signup engine against fixture sites", () => {
   it("signs a username-only account up under its username, filling a field called just 'Name'", async () => {
     const email = fresh("forum");
     const result = await run("/cases/signup-username/signup", { email, name: "Ada Lovelace" });
-    expect(result).toMatchObject({ identifier: usernameFrom(email), username: usernameFrom(email), loginUrl: `${sites.url}/cases/signup-username/login` });
+    expect(result).toMatchObject({ identifier: usernameFrom(email), username: usernameFrom(email), loginUrl: `${env.sites.url}/cases/signup-username/login` });
     expect(await signedIn("signup-username", result.session.cookies)).toContain(`Welcome, ${usernameFrom(email)}`);
     expect(await records(usernameFrom(email))).toEqual([expect.objectContaining({ name: "Ada Lovelace", email: null })]);
   });
