@@ -1,5 +1,6 @@
 import { LoginFlowError } from "../flow-error";
-import { namesFor, signup, type SignupInput, usernameFrom, usernameVariant } from "./signup";
+import { signup, type SignupInput } from "./signup";
+import { namesFor, usernameFrom, usernameVariant } from "./signup-run";
 import { useBrowserAndSites } from "../testing/browser-and-sites";
 
 const env = useBrowserAndSites();

@@ -1,0 +1,272 @@
+import { randomInt } from "node:crypto";
+import type { Page } from "@authsvc/browser";
+import { type Deadline, sleep } from "../deadline";
+import { LoginFlowError } from "../flow-error";
+import type { PageWatch } from "../page-watch";
+import { snapshotSession, type SessionSnapshot } from "../login/classify-outcome";
+import { performStep, typeText, type StepValues } from "../login/perform-step";
+import type { SelectorPath } from "../login/read-page";
+import { mergeSignals, readFrames, scanPage } from "../login/scan-page";
+import { generatePassword, parsePasswordRules, PasswordRulesError, type PasswordRules } from "./password-rules";
+import { readSignupInPage, type SignupReading, type SignupRole } from "./read-signup-form";
+import type { SignupInput, SignupOptions } from "./signup";
+
+/** A signup form as read in one frame. */
+export type SignupScan = { key: string; reading: SignupReading };
+
+// How long a page may take to show its signup form (a script-drawn form, a slow page).
+const FORM_WAIT_MS = 8000;
+const OPENER_PATIENCE_MS = 700;
+
+/** A username from the email's local part (its +tag dropped), as people pick one: letters and digits. */
+export function usernameFrom(email: string | undefined): string {
+  const local = (email ?? "").split("@")[0]!.split("+")[0]!.toLowerCase().replace(/[^a-z0-9]/g, "");
+  return local.length >= 3 ? local.slice(0, 20) : `user${randomInt(10_000, 100_000)}`;
+}
+
+/** Another username like the taken one: its stem and four random digits. */
+export function usernameVariant(taken: string): string {
+  return `${taken.replace(/\d{4}$/, "").slice(0, 16)}${randomInt(1000, 10_000)}`;
+}
+
+/** First and last name from `name`, else from the email's local part ("ada.lovelace@" gives Ada Lovelace). */
+export function namesFor(name: string | undefined, email: string | undefined): { full: string; first: string; last: string } {
+  const cap = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
+  if (name?.trim()) {
+    const [first, ...rest] = name.trim().split(/\s+/);
+    return { full: name.trim(), first: first!, last: rest.join(" ") || first! };
+  }
+  const parts = (email ?? "").split("@")[0]!.split("+")[0]!.split(/[._-]+/).map((p) => p.replace(/[^a-zA-Z]/g, "")).filter((p) => p.length >= 2);
+  const first = cap((parts[0] ?? "agent").toLowerCase());
+  const last = cap((parts[1] ?? "user").toLowerCase());
+  return { full: `${first} ${last}`, first, last };
+}
+
+export async function scanSignup(page: Page): Promise<SignupScan[]> {
+  return readFrames(page, readSignupInPage);
+}
+
+export const bestForm = (scans: SignupScan[]) => scans.filter((s) => s.reading.score >= 4).sort((a, b) => b.reading.score - a.reading.score)[0] ?? null;
+
+/** A page to choose the account's password on: a new password (and its confirmation), nothing else to type. */
+export const isSetPasswordForm = (form: SignupScan) =>
+  form.reading.fields.some((f) => f.role === "password") && form.reading.fields.every((f) => f.role === "password" || f.role === "confirm" || f.readOnly || f.value !== "");
+
+/** One signup on one page: the values it types, and what it learned from the site's refusals. */
+export class SignupRun {
+  email: string | null;
+  username: string | null;
+  password: string;
+  /** Not the caller's: generated to the page's rules, pre-filled by the site, or mailed by it. */
+  passwordGenerated: boolean;
+  /** The form went out without a password field: the site mails a password or a link to set one. */
+  passwordless = false;
+  /** The password is one the site mailed: its first login may ask for a new one. */
+  passwordMailed = false;
+  private rules: PasswordRules | null = null;
+  private hints: string[] = [];
+  private readonly names: { full: string; first: string; last: string };
+  private readonly extraKeys: string[];
+  private readonly values: StepValues;
+  before: SessionSnapshot | null = null;
+  since: Date | null = null;
+  loginLink: string | null = null;
+  identifier: string | null = null;
+  /** The signup form's password field as sent: a login form is another field than this one. */
+  sentPassword: { frame: string; path: string } | null = null;
+  submits = 0;
+
+  constructor(
+    private readonly page: Page,
+    private readonly input: SignupInput,
+    private readonly options: SignupOptions,
+    private readonly watch: PageWatch,
+  ) {
+    this.email = input.email ?? null;
+    this.username = input.username ?? null;
+    this.password = input.password ?? "";
+    this.passwordGenerated = !input.password;
+    this.names = namesFor(input.name, input.email);
+    this.extraKeys = Object.keys(input.additionalFields ?? {}).sort();
+    this.values = { identifier: "", password: "", additionalFields: input.additionalFields ?? {} };
+  }
+
+  step(name: string): void {
+    this.options.onStep?.(name);
+  }
+
+  /** Waits for the signup form, accepting a cookie banner and following a "Sign up" link on the way. */
+  async findForm(deadline: Deadline): Promise<SignupScan> {
+    let lastProgress = Date.now();
+    let clicks = 0;
+    for (;;) {
+      deadline.check("looking for the signup form");
+      const scans = await scanSignup(this.page);
+      const form = bestForm(scans);
+      if (form) return form;
+      const loginScans = await scanPage(this.page, "");
+      const login = mergeSignals(loginScans);
+      const consent = loginScans.find((s) => s.reading.consent);
+      if (consent && clicks < 4) {
+        clicks++;
+        await performStep(this.page, { action: "click", purpose: "consent", frame: consent.key, path: consent.reading.consent! }, this.values);
+        this.step("accept cookie banner");
+        lastProgress = Date.now();
+        continue;
+      }
+      const opener = scans.find((s) => s.reading.opener);
+      if (opener && clicks < 4 && Date.now() - lastProgress >= OPENER_PATIENCE_MS) {
+        clicks++;
+        this.step("open the signup form");
+        await performStep(this.page, { action: "click", purpose: "opener", frame: opener.key, path: opener.reading.opener! }, this.values);
+        lastProgress = Date.now();
+        continue;
+      }
+      if (login.captcha) throw new LoginFlowError("captcha_blocked", "the signup page shows a CAPTCHA");
+      if (Date.now() - lastProgress > FORM_WAIT_MS) {
+        throw new LoginFlowError("form_not_found", login.passwordShown ? "the page shows a login form, not a signup form" : "no signup form was found on the page");
+      }
+      await sleep(150);
+    }
+  }
+
+  private valueFor(role: SignupRole, prefilled: string): string | null {
+    switch (role) {
+      case "email":
+      case "confirmEmail":
+        return this.email ?? (prefilled || null);
+      case "username":
+        return this.username;
+      case "password":
+      case "confirm":
+        return this.password;
+      case "firstName":
+        return this.names.first;
+      case "lastName":
+        return this.names.last;
+      case "fullName":
+        return this.names.full;
+      case "invite":
+        return this.input.inviteToken ?? (prefilled || null);
+    }
+  }
+
+  /** Settles the values the form needs: the email it shows, a username, a password to its rules. */
+  private prepare(form: SignupScan): void {
+    const { fields, passwordFacts } = form.reading;
+    const has = (role: SignupRole) => fields.find((f) => f.role === role);
+    const emailField = has("email");
+    // An invitation may show the invited address, read-only: that is the account's email.
+    if (emailField?.readOnly && emailField.value) this.email = emailField.value;
+    if (emailField && !this.email) throw new LoginFlowError("signup_rejected", "the signup form asks for an email address and the request gave none");
+    if (has("username") && !this.username) this.username = usernameFrom(this.email ?? undefined);
+    // The account signs in with what the form asked for: its email, else its username.
+    this.identifier = emailField ? this.email : has("username") ? this.username : this.email;
+    if (!this.identifier) throw new LoginFlowError("signup_rejected", "the signup form asks for neither an email address nor a username, and the request gave no email");
+    if (this.passwordGenerated && has("password") && !this.rules) {
+      this.rules = this.rulesFrom(passwordFacts);
+      this.password = this.generate();
+    }
+    if (form.reading.loginLink) this.loginLink = form.reading.loginLink;
+  }
+
+  private rulesFrom(facts: SignupReading["passwordFacts"]): PasswordRules {
+    return parsePasswordRules({ ...facts, hints: [...(facts?.hints ?? []), ...this.hints] });
+  }
+
+  private generate(): string {
+    try {
+      return generatePassword(this.rules!);
+    } catch (err) {
+      if (err instanceof PasswordRulesError) throw new LoginFlowError("signup_rejected", `no password can satisfy the site's stated rules (${err.message}); send cred.password`);
+      throw err;
+    }
+  }
+
+  /** The site refused the generated password: read its rules again, with its words, and make a new one. */
+  async regeneratePassword(message: string): Promise<void> {
+    this.hints.push(message);
+    const form = bestForm(await scanSignup(this.page));
+    this.rules = this.rulesFrom(form?.reading.passwordFacts ?? null);
+    this.password = this.generate();
+  }
+
+  /**
+   * Sets the new account's password on the page its mailed link opened: the caller's, else the one the
+   * site pre-filled (read, not typed), else one generated to the page's rules; then saves it.
+   */
+  async setPassword(form: SignupScan, refusal?: string): Promise<void> {
+    const { key, reading } = form;
+    const field = reading.fields.find((f) => f.role === "password")!;
+    const prefilled = !this.input.password && !refusal && field.value.length > 0;
+    if (this.input.password) this.password = this.input.password;
+    else if (prefilled) this.password = field.value;
+    else {
+      if (refusal) this.hints.push(refusal);
+      this.rules = this.rulesFrom(reading.passwordFacts);
+      this.password = this.generate();
+    }
+    for (const f of reading.fields.filter((f) => f.role === "password" || f.role === "confirm")) {
+      if (f.role === "password" && prefilled) continue;
+      await typeText(this.page, key, f.path, this.password);
+    }
+    this.watch.resetVerdict();
+    this.step(prefilled ? "save the password the site filled in" : "set the password");
+    const clicked = reading.submit && (await performStep(this.page, { action: "click", purpose: "submit", frame: key, path: reading.submit }, this.values).catch(() => false));
+    if (!clicked) await performStep(this.page, { action: "enter", purpose: "submit", frame: key, path: field.path }, this.values);
+  }
+
+  /** The password the site mailed: the account's password now. */
+  takeMailedPassword(password: string): void {
+    this.password = password;
+    this.passwordGenerated = true;
+    this.passwordMailed = true;
+  }
+
+  /** Fills every field the form has a value for, ticks its consents, and sends it. */
+  async fillAndSubmit(form: SignupScan): Promise<void> {
+    this.prepare(form);
+    const { key, reading } = form;
+    const extras = this.extraKeys.length ? ((await scanPage(this.page, "", this.extraKeys)).find((s) => s.key === key)?.reading.extras ?? {}) : {};
+    const extraPaths = new Set(Object.values(extras).filter((p): p is SelectorPath => !!p).map((p) => p.join("\u0000")));
+    const missing = [
+      ...reading.unfilled.filter((f) => !extraPaths.has(f.path.join("\u0000"))).map((f) => f.label),
+      ...reading.fields.filter((f) => f.required && !f.value && this.valueFor(f.role, f.value) === null).map((f) => f.role),
+    ];
+    if (missing.length) {
+      throw new LoginFlowError("signup_rejected", `the signup form requires ${missing.map((m) => `"${m}"`).join(", ")}, which the request does not give; send them in additionalFields`);
+    }
+    for (const field of reading.fields) {
+      if (extraPaths.has(field.path.join("\u0000"))) continue;
+      const value = this.valueFor(field.role, field.value);
+      if (value === null || (field.readOnly && field.value)) continue;
+      this.step(`type ${field.role}`);
+      await typeText(this.page, key, field.path, value);
+    }
+    for (const name of this.extraKeys) {
+      if (!extras[name]) {
+        this.step(`additional field not on the page: ${name}`);
+        continue;
+      }
+      await performStep(this.page, { action: "extra", key: name, frame: key, path: extras[name]! }, this.values);
+      this.step(`fill additional field ${name}`);
+    }
+    for (const consent of reading.consents) {
+      await performStep(this.page, { action: "check", purpose: "consent", frame: key, path: consent }, this.values);
+      this.step("tick the terms box");
+    }
+    const field = reading.fields.find((f) => f.role === "password") ?? reading.fields[0];
+    const password = reading.fields.find((f) => f.role === "password");
+    this.sentPassword = password ? { frame: key, path: password.path.join("\u0000") } : null;
+    this.passwordless = !password;
+    this.before ??= await snapshotSession(this.page.browserContext(), this.page, "");
+    this.since ??= (await this.input.inbox?.mark()) ?? null;
+    if (this.submits === 0) await this.options.beforeSubmit?.();
+    this.submits++;
+    this.watch.resetVerdict();
+    this.step("submit signup form");
+    const clicked = reading.submit && (await performStep(this.page, { action: "click", purpose: "submit", frame: key, path: reading.submit }, this.values).catch(() => false));
+    if (!clicked && field) await performStep(this.page, { action: "enter", purpose: "submit", frame: key, path: field.path }, this.values);
+    else if (!clicked) throw new LoginFlowError("form_not_found", "the signup form has no control to send it");
+  }
+}
