@@ -37,7 +37,23 @@ describe("API key authentication", () => {
     expect((await call("GET", "/healthz")).status).toBe(200);
     const openapi = await call("GET", "/openapi.json");
     expect(openapi.body.openapi).toBe("3.1.0");
-    expect(Object.keys(openapi.body.paths)).toEqual(["/login", "/signup", "/jobs/{jobId}", "/mailboxes", "/mailboxes/{id}", "/phone-numbers", "/credentials", "/credentials/{id}", "/refresh", "/webhooks", "/webhooks/{id}", "/inbound/sms"]);
+    expect(Object.keys(openapi.body.paths)).toEqual([
+      "/login",
+      "/signup",
+      "/jobs/{jobId}",
+      "/mailboxes",
+      "/mailboxes/{id}",
+      "/mailboxes/forwarding",
+      "/mailboxes/{id}/messages",
+      "/phone-numbers",
+      "/credentials",
+      "/credentials/{id}",
+      "/credentials/{id}/verify",
+      "/refresh",
+      "/webhooks",
+      "/webhooks/{id}",
+      "/inbound/sms",
+    ]);
     expect((await call("GET", "/readyz")).body).toEqual({ ok: true, database: true, redis: true });
   });
 });
