@@ -1,4 +1,4 @@
-import { call, closeDatabase, expectSignedIn, newTenant, siteAccounts, sitesUrl } from "@authsvc/devstack";
+import { call, closeDatabase, expectSignedIn, expireSiteSessions, newTenant, siteAccounts, sitesUrl } from "@authsvc/devstack";
 
 let tenant: Awaited<ReturnType<typeof newTenant>>;
 let forwarding: { id: string; address: string };
@@ -107,5 +107,56 @@ describe("POST /v1/credentials/{id}/verify", () => {
     expect((await verify("cred_0000000000000000000000", {})).status).toBe(404);
     const other = await newTenant("Not the verify org");
     expect((await call("POST", `/v1/credentials/${id}/verify`, { key: other.key, body: {} })).status).toBe(404);
+  });
+});
+
+describe("POST /v1/credentials/{id}/verify: accounts the site made without a password", () => {
+  const refresh = (credentialId: string) => call("POST", "/v1/refresh", { key: tenant.key, body: { credentialId } });
+
+  /** Signed in once the site ended the session: the stored password is the account's. */
+  async function expectRefreshSignsIn(page: string, id: string, email: string): Promise<void> {
+    expect(await expireSiteSessions(email)).toBeGreaterThan(0);
+    const again = await refresh(id);
+    expect(again.status).toBe(200);
+    await expectSignedIn(page, again.body.cookies, email);
+  }
+
+  it("sets a password on the page the mailed set-password link opens, signs in, and stores it", async () => {
+    const email = await ownAddress("late");
+    const id = await pendingSignup("signup-new-password", email);
+    // No password is known yet: a refresh would type none, so it is refused before any browser runs.
+    const early = await refresh(id);
+    expect([early.status, early.body.error?.code]).toEqual([422, "no_stored_secret"]);
+    expect(early.body.error.message).toContain(`/v1/credentials/${id}/verify`);
+    const { link } = await forwardedMail(email);
+    const withCode = await verify(id, { code: "123456" });
+    expect([withCode.status, withCode.body.error?.code]).toEqual([409, "conflict"]);
+    const res = await verify(id, { link });
+    expect(res.status).toBe(200);
+    expect(res.body.credentialId).toBe(id);
+    await expectSignedIn("signup-new-password", res.body.cookies, email);
+    expect(await siteAccounts(email)).toEqual([expect.objectContaining({ confirmed: true })]);
+    expect(await credential(id)).toMatchObject({ status: "active", lastError: null });
+    await expectRefreshSignsIn("signup-new-password", id, email);
+  });
+
+  it("with an empty body, reads the password the site mailed from the forwarding inbox", async () => {
+    const email = await ownAddress("late");
+    const id = await pendingSignup("signup-mailed-password", email);
+    await forwardedMail(email);
+    const res = await verify(id, {});
+    expect(res.status).toBe(200);
+    await expectSignedIn("signup-mailed-password", res.body.cookies, email);
+    expect(await credential(id)).toMatchObject({ status: "active" });
+    // The site demanded a new password at the first login: the stored one is that, and it signs in.
+    await expectRefreshSignsIn("signup-mailed-password", id, email);
+  });
+
+  it("ends verification_failed when the link leads to no page to set a password", async () => {
+    const email = await ownAddress("lost");
+    const id = await pendingSignup("signup-new-password", email);
+    const res = await verify(id, { link: `${sitesUrl()}/cases/signup-new-password/login` });
+    expect([res.status, res.body.error?.code]).toEqual([422, "verification_failed"]);
+    expect(await siteAccounts(email)).toEqual([expect.objectContaining({ confirmed: false })]);
   });
 });

@@ -4,7 +4,7 @@ import type { Config } from "@authsvc/config";
 import { freshTotpCode, parseTotpSecret } from "@authsvc/crypto";
 import { loginPageOf, type SessionResponse } from "@authsvc/contracts";
 import type { Database, SecretBundle } from "@authsvc/db";
-import { confirmAndSignIn, type LearnedFlow, LoginFlowError, parseLearnedFlow, type PasswordLoginResult, passwordLogin, sameFlow, signup, SignupUnfinishedError, type SignupResult, twoCaptchaSolver } from "@authsvc/flows";
+import { confirmAndSignIn, finishMailedSignup, type LearnedFlow, LoginFlowError, parseLearnedFlow, type PasswordLoginResult, passwordLogin, sameFlow, signup, SignupUnfinishedError, type SignupResult, twoCaptchaSolver } from "@authsvc/flows";
 import type { Logger } from "@authsvc/logging";
 import type { Queue } from "bullmq";
 import { loginFingerprint, type AuthJobPayload, type InboxEvents, type SessionCache, type SingleFlight, type WebhookDeliveryPayload } from "@authsvc/queue";
@@ -77,7 +77,7 @@ export function createLoginProcessor(deps: LoginJobDeps) {
     });
   }
 
-  function runLogin(orgId: string, loginUrl: string, identifier: string, secret: SecretBundle, learned: LearnedFlow | null, hooks: FlowHooks): Promise<PasswordLoginResult> {
+  function runLogin(orgId: string, loginUrl: string, identifier: string, secret: SecretBundle, learned: LearnedFlow | null, hooks: FlowHooks): Promise<PasswordLoginResult | SignupResult> {
     const inbox = secret.inbox ? workerInbox(db, inboxEvents, orgId, secret.inbox) : undefined;
     const input = {
       loginUrl,
@@ -90,10 +90,14 @@ export function createLoginProcessor(deps: LoginJobDeps) {
       totp: secret.totpSecret ? () => freshTotpCode(parseTotpSecret(secret.totpSecret!)) : undefined,
     };
     const { confirmation } = secret;
-    return inPage(!!inbox, (page, timeoutMs) => {
+    return inPage<PasswordLoginResult | SignupResult>(!!inbox, (page, timeoutMs) => {
       const options = { guard, timeoutMs, learned, captchaSolver, ...hooks };
       if (!confirmation) return passwordLogin(page, input, options);
       const given = "inboxSince" in confirmation ? { inboxSince: new Date(confirmation.inboxSince) } : confirmation;
+      if (secret.awaitsPassword && !("code" in given)) {
+        // The signup's own ending, with the mail it waited for: the password it brings, or set on its link.
+        return finishMailedSignup(page, { loginUrl, identifier, email: secret.email, password: secret.password, inbox }, given, { guard, timeoutMs, ...hooks });
+      }
       return confirmAndSignIn(page, input, given, options);
     });
   }
@@ -268,7 +272,13 @@ export function createLoginProcessor(deps: LoginJobDeps) {
   async function keepUnfinishedSignup(orgId: string, credentialId: string, input: SecretBundle, err: SignupUnfinishedError): Promise<string | null> {
     const { account } = err;
     const byEmail = account.identifier === account.email;
-    const secret: SecretBundle = { method: "password", password: account.password, email: byEmail ? account.email! : undefined, inbox: input.inbox };
+    const secret: SecretBundle = {
+      method: "password",
+      password: account.password,
+      email: byEmail ? account.email! : undefined,
+      inbox: input.inbox,
+      awaitsPassword: account.awaitsPassword || undefined,
+    };
     const settled = await db.credentials.settleSignup(orgId, credentialId, { username: account.identifier, loginUrl: account.loginUrl, secret }, { failure: err.code });
     const row = await db.credentials.find(orgId, settled.id);
     return row && !row.lastLoginAt ? settled.id : null;

@@ -30,6 +30,11 @@ export interface UnfinishedAccount {
   identifier: string;
   /** Where it signs in: the signup page's "Log in" link, else the signup page. */
   loginUrl: string;
+  /**
+   * The site made it without a password and mails one, or a link to set one, which never came (or was
+   * refused): `password` is not the account's yet, only the caller's to set (empty without one).
+   */
+  awaitsPassword: boolean;
 }
 
 /**

@@ -8,5 +8,5 @@ export { LoginFlowError, SignupUnfinishedError, type UnfinishedAccount } from ".
 export { Deadline } from "./deadline";
 export { awaitVerification, type Inbox, type InboxMessage } from "./mail/await-verification";
 export { extractCode, extractLink } from "./mail/read-verification-mail";
-export { signup, type SignupInput, type SignupOptions, type SignupResult } from "./signup/signup";
+export { finishMailedSignup, type MailedSignupInput, signup, type SignupInput, type SignupOptions, type SignupResult } from "./signup/signup";
 export { PageWatch } from "./page-watch";

@@ -19,7 +19,8 @@ export class Accounts {
     if (options.locked) this.locked.add(username);
     else this.locked.delete(username);
     if (options.totpSecret) this.totpSecrets.set(username, parseTotpSecret(options.totpSecret));
-    this.deliveries.set(username, options.delivery ?? "ok");
+    // A delivery set for the address before its account existed (one about to sign up) stays.
+    this.deliveries.set(username, options.delivery ?? this.deliveries.get(username) ?? "ok");
   }
 
   /** How the sites' mail and SMS reach an address that has no account yet (one about to sign up). */

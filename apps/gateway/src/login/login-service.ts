@@ -103,6 +103,7 @@ export class LoginService {
         totpSecret: cmd.totpSecret,
         inbox,
         confirmation: cmd.confirmation,
+        awaitsPassword: cmd.awaitsPassword,
       },
     });
     return this.answer(orgId, jobId, waitMs);
@@ -229,6 +230,10 @@ export class LoginService {
     const [row, secret] = await Promise.all([db.credentials.findMetadata(orgId, credentialId), db.credentials.secret(orgId, credentialId)]);
     if (!row) throw new ApiError("not_found", "No such credential.");
     if (!secret) throw new ApiError("no_stored_secret", "This credential never logged in successfully; there is no stored secret to refresh with.");
+    if (secret.awaitsPassword) {
+      // Its site has not told the account's password yet: a login would type none and be refused.
+      throw new ApiError("no_stored_secret", `The site has not sent this account's password or the link to set it yet; POST /v1/credentials/${credentialId}/verify with that link, or with {} once it reached your inbox.`);
+    }
     const method = (SUPPORTED_LOGIN_METHODS as readonly string[]).includes(secret.method ?? "") ? (secret.method as LoginMethod) : "password";
     const identity = storedLoginIdentity({ loginPage: row.loginPage, username: row.username, collectionExternalId: row.collection?.externalId }, secret);
     const cmd: LoginCommand = { ...identity, method, loginUrl: row.loginUrl, useCache: false };
@@ -246,13 +251,16 @@ export class LoginService {
     if (!row) throw new ApiError("not_found", "No such credential.");
     if (row.lastLoginAt) throw new ApiError("conflict", "This credential has signed in already, so its email needs no confirmation; POST /v1/refresh signs in again.");
     if (!secret) throw new ApiError("conflict", "This credential keeps no password of an account a signup created; there is nothing to confirm.");
+    if (secret.awaitsPassword && given.code) {
+      throw new ApiError("conflict", "This account waits for the password the site mails, or its link to set one, not for a code: send that link, or {} once the mail reached your inbox.");
+    }
     if (given.link) {
       const verdict = await guard.check(given.link);
       if (!verdict.allowed) throw new ApiError(verdict.code, `Target refused: ${verdict.reason}.`);
     }
     const confirmation = given.link ? { link: given.link } : given.code ? { code: given.code } : { inboxSince: row.createdAt.toISOString() };
     const identity = storedLoginIdentity({ loginPage: row.loginPage, username: row.username, collectionExternalId: row.collection?.externalId }, secret);
-    return this.login(orgId, { ...identity, method: "password", loginUrl: row.loginUrl, useCache: false, confirmation }, waitMs, requestId, "verify");
+    return this.login(orgId, { ...identity, method: "password", loginUrl: row.loginUrl, useCache: false, confirmation, awaitsPassword: secret.awaitsPassword }, waitMs, requestId, "verify");
   }
 
   /** A job of this org as the API shows it, with its session once it succeeded; null when there is none. */

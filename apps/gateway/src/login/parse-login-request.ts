@@ -25,6 +25,8 @@ export interface LoginCommand {
   useCache: boolean;
   /** A verify job's confirmation (POST /v1/credentials/{id}/verify); a login request never has one. */
   confirmation?: SecretBundle["confirmation"];
+  /** With `confirmation`: the account waits for the password the site mails (SecretBundle.awaitsPassword). */
+  awaitsPassword?: boolean;
 }
 
 /** Validates a POST /v1/login body and resolves its rules (method spellings, method support, cred fields). */

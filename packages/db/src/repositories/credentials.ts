@@ -26,6 +26,12 @@ export interface SecretBundle {
       }
     | { kind: "sms"; phoneNumberId: string; number: string };
   /**
+   * A signup made the account without a password and the site's mail (its password, or a link to set
+   * one) never came: `password` is only the caller's to set, if any. A verify job with the link, or the
+   * mail in the inbox, sets it; a login with this secret would be refused.
+   */
+  awaitsPassword?: boolean;
+  /**
    * A verify job's confirmation (kind `verify`): the link or code the caller sent, or the time from which
    * the inbox holds the site's mail (ISO). A credential's bundle never has it.
    */

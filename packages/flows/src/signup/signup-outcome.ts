@@ -28,8 +28,9 @@ export type SignupVerdict = { kind: "signed-in" } | { kind: "login"; verified: b
  * Watches the page after the signup form went out until it tells what happened: a refusal (a taken
  * username is retried with a variant, a refused generated password with a new one), a confirmation by
  * code or link (answered from our inbox), a signed-in page, or a page that wants the new user to log in.
+ * `mailed`: an account taken up later (`SignupRun.resume`), starting from the site's mail it waited for.
  */
-export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: PageWatch, input: SignupInput, deadline: Deadline): Promise<SignupVerdict> {
+export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: PageWatch, input: SignupInput, deadline: Deadline, mailed?: AccountMail): Promise<SignupVerdict> {
   const context = page.browserContext();
   const until = () => Date.now() + Math.min(SETTLE_MS, deadline.remaining());
   let stopAt = until();
@@ -77,6 +78,24 @@ export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: Page
     successSeen = false;
     unsettled = null;
   };
+  /** The site's mail for a passwordless account: true when it brought the password, else its link is open. */
+  const followAccountMail = async (mail: AccountMail): Promise<boolean> => {
+    accountMailRead = true;
+    if ("password" in mail) {
+      run.step("read the password from the email");
+      run.takeMailedPassword(mail.password);
+      return true;
+    }
+    linkOpened = true;
+    run.step("open the emailed link");
+    watch.resetVerdict();
+    await watch.openEmailedLink(mail.link, deadline, "link");
+    stopAt = until();
+    successSeen = false;
+    return false;
+  };
+  // An account taken up later, with the mail it waited for.
+  if (mailed && (await followAccountMail(mailed))) return { kind: "login", verified: true };
 
   for (;;) {
     await page.waitForNetworkIdle({ idleTime: 250, timeout: Math.max(1, Math.min(1000, stopAt - Date.now())) }).catch(() => undefined);
@@ -150,20 +169,9 @@ export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: Page
     const pageText = loginScans.map((s) => s.reading.text).join("\n");
     if (run.passwordless && !accountMailRead && !form && (signals.confirmByEmail || ACCOUNT_MAILED.test(pageText))) {
       // Created without a password: the site mails one, or a link to set it (its login form may be shown beside).
-      accountMailRead = true;
       const mail = await accountMail();
       for (const m of signals.messages) seen.add(m);
-      if ("password" in mail) {
-        run.step("read the password from the email");
-        run.takeMailedPassword(mail.password);
-        return { kind: "login", verified: true };
-      }
-      linkOpened = true;
-      run.step("open the emailed link");
-      watch.resetVerdict();
-      await watch.openEmailedLink(mail.link, deadline, "link");
-      stopAt = until();
-      successSeen = false;
+      if (await followAccountMail(mail)) return { kind: "login", verified: true };
       continue;
     }
     if (form && !verified) {

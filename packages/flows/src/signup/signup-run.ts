@@ -63,6 +63,8 @@ export class SignupRun {
   passwordless = false;
   /** The password is one the site mailed: its first login may ask for a new one. */
   passwordMailed = false;
+  /** The password was set on the page the site's mailed link opened. */
+  passwordSet = false;
   private rules: PasswordRules | null = null;
   private hints: string[] = [];
   private readonly names: { full: string; first: string; last: string };
@@ -93,6 +95,24 @@ export class SignupRun {
 
   step(name: string): void {
     this.options.onStep?.(name);
+  }
+
+  /** The site holds no password we know: a passwordless signup still waiting for the site's mail. */
+  get awaitsPassword(): boolean {
+    return this.passwordless && !this.passwordMailed && !this.passwordSet;
+  }
+
+  /**
+   * Takes up an account an earlier signup left waiting for the site's mail (see `awaitsPassword`): it
+   * signs in with `identifier` on `loginUrl`, and the session the page has now (a site's page is open) is
+   * the one to compare against, as the signup form's was.
+   */
+  async resume(identifier: string, loginUrl: string, since: Date): Promise<void> {
+    this.identifier = identifier;
+    this.loginLink = loginUrl;
+    this.passwordless = true;
+    this.since = since;
+    this.before = await snapshotSession(this.page.browserContext(), this.page, "");
   }
 
   /** Waits for the signup form, accepting a cookie banner and following a "Sign up" link on the way. */
@@ -210,6 +230,7 @@ export class SignupRun {
       if (f.role === "password" && prefilled) continue;
       await typeText(this.page, key, f.path, this.password);
     }
+    this.passwordSet = true;
     this.watch.resetVerdict();
     this.step(prefilled ? "save the password the site filled in" : "set the password");
     const clicked = reading.submit && (await performStep(this.page, { action: "click", purpose: "submit", frame: key, path: reading.submit }, this.values).catch(() => false));

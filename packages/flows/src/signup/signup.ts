@@ -2,7 +2,7 @@ import { type Page, captureState, type TargetGuard } from "@authsvc/browser";
 import type { SessionResponse } from "@authsvc/contracts";
 import { Deadline } from "../deadline";
 import { LoginFlowError, SignupUnfinishedError } from "../flow-error";
-import type { Inbox } from "../mail/await-verification";
+import { type AccountMail, awaitAccountMail, type Inbox } from "../mail/await-verification";
 import { PageWatch } from "../page-watch";
 import { type PasswordLoginResult, signInOnPage } from "../login/password-login";
 import { awaitSignupVerdict, replaceTemporaryPassword } from "./signup-outcome";
@@ -67,28 +67,77 @@ export async function signup(page: Page, input: SignupInput, options: SignupOpti
   await run.fillAndSubmit(form);
   // Where it signs in next time, without a query or fragment (a confirmation token); never an invitation link.
   const fallback = () => run.loginLink ?? (input.signupUrlIsSecret ? new URL(input.signupUrl).origin : input.signupUrl);
-  try {
-    return await finishSignup(page, watch, run, input, options, deadline, fallback);
-  } catch (err) {
-    // The site refused the account: nothing was created. Anything else may have left one behind.
-    if (!(err instanceof LoginFlowError) || SITE_REFUSALS.has(err.code) || !run.identifier) throw err;
-    const account = { email: run.email, username: run.username, password: run.password, passwordGenerated: run.passwordGenerated };
-    throw new SignupUnfinishedError(err, { ...account, identifier: run.identifier, loginUrl: pageOnly(fallback()) });
-  }
+  return keepingTheAccount(run, fallback, () => finishSignup(page, watch, run, input, options, deadline, fallback));
+}
+
+/** An account a passwordless signup left waiting for the site's mail (`UnfinishedAccount.awaitsPassword`). */
+export interface MailedSignupInput {
+  /** Where the account signs in, as the credential keeps it. */
+  loginUrl: string;
+  /** What it signs in with: the email, else the username. */
+  identifier: string;
+  email?: string;
+  /** The caller's password, to set on the page the link opens; else one is generated to its rules. */
+  password?: string;
+  /** Our mailbox (or the forwarding inbox) where the site's mail went. */
+  inbox?: Inbox;
+}
+
+// The site's mail is in the inbox already, or not at all: this only covers a message being stored right now.
+const INBOX_LOOK_MS = 3000;
+
+/**
+ * Finishes an account a passwordless signup left waiting for the site's mail: the set-password link the
+ * caller read in their own mailbox, or the password or link that reached our inbox since `inboxSince`.
+ * The link's page gets the password set as the signup would have, then the account signs in.
+ */
+export async function finishMailedSignup(page: Page, input: MailedSignupInput, mail: { link: string } | { inboxSince: Date }, options: SignupOptions): Promise<SignupResult> {
+  const deadline = new Deadline(options.timeoutMs);
+  const watch = await PageWatch.attach(page, options.guard, input.loginUrl);
+  const signupInput: SignupInput = { signupUrl: input.loginUrl, email: input.email, password: input.password || undefined, inbox: input.inbox };
+  const run = new SignupRun(page, signupInput, options, watch);
+  // The site's page first, as a signup starts: what it sets for any visitor is not a session.
+  run.step("open login page");
+  await watch.open(input.loginUrl, deadline, "login page");
+  await run.resume(input.identifier, input.loginUrl, "inboxSince" in mail ? mail.inboxSince : new Date());
+  const mailed = "link" in mail ? { link: mail.link } : await accountMailIn(run, input, mail.inboxSince, deadline);
+  const fallback = () => input.loginUrl;
+  return keepingTheAccount(run, fallback, () => finishSignup(page, watch, run, signupInput, options, deadline, fallback, mailed));
+}
+
+/** The site's mail that reached our inbox since the signup: its password or the link to set one. */
+async function accountMailIn(run: SignupRun, input: MailedSignupInput, since: Date, deadline: Deadline): Promise<AccountMail> {
+  if (!input.inbox) throw new LoginFlowError("verification_pending", "no mail to this account's address reaches the service; send the link from the site's mail");
+  run.step("look for the account's password or its link in the inbox");
+  return awaitAccountMail(input.inbox, since, new URL(input.loginUrl).hostname, Math.min(INBOX_LOOK_MS, deadline.remaining())).catch((err: unknown) => {
+    throw err instanceof LoginFlowError && err.code === "timeout" ? new LoginFlowError("verification_pending", err.message) : err;
+  });
 }
 
 // Refusals that mean the site created no account.
 const SITE_REFUSALS: ReadonlySet<string> = new Set(["signup_rejected", "account_exists"]);
+
+/** Runs what follows the signup form; a failure that may have left an account behind carries it, with its password. */
+async function keepingTheAccount(run: SignupRun, fallback: () => string, finish: () => Promise<SignupResult>): Promise<SignupResult> {
+  try {
+    return await finish();
+  } catch (err) {
+    // The site refused the account: nothing was created. Anything else may have left one behind.
+    if (!(err instanceof LoginFlowError) || SITE_REFUSALS.has(err.code) || !run.identifier) throw err;
+    const account = { email: run.email, username: run.username, password: run.password, passwordGenerated: run.passwordGenerated, awaitsPassword: run.awaitsPassword };
+    throw new SignupUnfinishedError(err, { ...account, identifier: run.identifier, loginUrl: pageOnly(fallback()) });
+  }
+}
 const pageOnly = (url: string) => {
   const u = new URL(url);
   return `${u.origin}${u.pathname}`;
 };
 
 /** After the form went out: the site's verdict, its confirmation, and a login when it signed nobody in. */
-async function finishSignup(page: Page, watch: PageWatch, run: SignupRun, input: SignupInput, options: SignupOptions, deadline: Deadline, fallback: () => string): Promise<SignupResult> {
+async function finishSignup(page: Page, watch: PageWatch, run: SignupRun, input: SignupInput, options: SignupOptions, deadline: Deadline, fallback: () => string, mailed?: AccountMail): Promise<SignupResult> {
   watch.check();
   run.step("read verdict");
-  const verdict = await awaitSignupVerdict(run, page, watch, input, deadline);
+  const verdict = await awaitSignupVerdict(run, page, watch, input, deadline, mailed);
   const identifier = run.identifier!;
   const account = { email: run.email, username: run.username, password: run.password, passwordGenerated: run.passwordGenerated, identifier };
 
@@ -96,6 +145,10 @@ async function finishSignup(page: Page, watch: PageWatch, run: SignupRun, input:
     run.step("capture session");
     const session = await captureState(page.browserContext(), page, watch.visited, watch.documentOrigins);
     return { ...account, session, loginUrl: pageOnly(fallback()), signedInBy: "signup" };
+  }
+  if (run.awaitsPassword && verdict.verified) {
+    // The site's link was opened and led to no page to set a password: a login would type none.
+    throw new LoginFlowError("verification_failed", "the site's link did not lead to a page to set the account's password, and no password came by email");
   }
   run.step("the site did not sign the new account in; logging in");
   const login = { loginUrl: page.url(), identifier, password: run.password, inbox: input.inbox, inboxWaitMs: input.inboxWaitMs };
