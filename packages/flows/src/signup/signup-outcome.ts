@@ -4,7 +4,7 @@ import { type Deadline, sleep } from "../deadline";
 import { LoginFlowError } from "../flow-error";
 import { type AccountMail, awaitAccountMail, awaitVerification } from "../mail/await-verification";
 import type { PageWatch } from "../page-watch";
-import { EXPIRED, refusalCode, sessionChanged } from "../login/classify-outcome";
+import { EXPIRED, refusalCode, sessionChanged, snapshotSession } from "../login/classify-outcome";
 import { answerOtp } from "../login/password-login";
 import { performStep } from "../login/perform-step";
 import { type FrameScan, mergeSignals, scanPage } from "../login/scan-page";
@@ -157,6 +157,10 @@ export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: Page
       if (form && (kind !== "other" || refusalCode(message) !== null)) throw new LoginFlowError("signup_rejected", message);
     }
     if (handled) continue;
+    // The set-password form is gone and nothing refused it: the site took the password.
+    if (passwordSets > 0 && !(form && isSetPasswordForm(form)) && fresh.length === 0 && loginScans.unreadable === 0 && watch.documentStatus < 400) {
+      run.acceptPassword();
+    }
 
     if (accountMailRead && linkOpened && passwordSets === 0 && form && isSetPasswordForm(form)) {
       passwordSets++;
@@ -227,6 +231,10 @@ export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: Page
       if (!signals.otpPrompt && !signals.confirmByEmail && loginScans.unreadable === 0 && watch.documentStatus < 400) {
         success = await sessionChanged(context, page, run.before!, signals.storage);
       }
+      // New cookies alone do not tell: sites re-issue them on every page ("Registration complete.
+      // Redirecting…"). The page must also show the account signed in (its sign-out control or account
+      // menu); else the new account logs in, and the login's verdict decides.
+      if (!signals.signedIn) success = false;
       if (success && successSeen && !signals.identifierOnlyShown) return { kind: "signed-in" };
       successSeen = success;
       // "Your account is ready. Log in" on a page that set nothing: the user is to sign in.
@@ -244,30 +252,53 @@ export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: Page
   }
 }
 
-/** Sets a new password where the first login with a mailed one asks for it, and waits until the account is signed in. */
-export async function replaceTemporaryPassword(run: SignupRun, page: Page, watch: PageWatch, form: SignupScan, deadline: Deadline): Promise<SessionResponse> {
+/**
+ * Sets a new password where the first login with a mailed one asks for it. Returns the session once the
+ * page shows the account signed in (a sign-out control and new session state since the password was set,
+ * on two polls), or `"login"` when the site took the password and offers to log in with it.
+ */
+export async function replaceTemporaryPassword(run: SignupRun, page: Page, watch: PageWatch, form: SignupScan, deadline: Deadline): Promise<SessionResponse | "login"> {
   run.step("the site asks for a new password");
+  const context = page.browserContext();
+  const before = await snapshotSession(context, page, run.identifier ?? "");
+  // What the page said before ("You must set a new password") is no refusal of the one we set.
+  const seen = new Set(before.messages);
   await run.setPassword(form);
   const stopAt = Date.now() + Math.min(SETTLE_MS, deadline.remaining());
   let retries = 0;
   let signedIn = false;
+  let loginOffered = 0;
   for (;;) {
     await page.waitForNetworkIdle({ idleTime: 250, timeout: 1000 }).catch(() => undefined);
     watch.check();
     const [again, scans] = await Promise.all([scanSignup(page).catch(() => []), scanPage(page, run.identifier ?? "")]);
     const shown = bestForm(again);
+    const setForm = !!shown && isSetPasswordForm(shown);
     const signals = mergeSignals(scans);
-    const refusal = signals.messages.find((m) => !PROGRESS.test(m));
-    if (shown && isSetPasswordForm(shown) && refusal) {
+    const refusal = signals.messages.find((m) => !seen.has(m) && !PROGRESS.test(m));
+    if (setForm && refusal) {
       if (!run.passwordGenerated || retries >= MAX_PASSWORD_RETRIES) throw new LoginFlowError("verification_failed", `the site refused the new password: ${refusal}`);
       retries++;
-      await run.setPassword(shown, refusal);
+      seen.add(refusal);
+      await run.setPassword(shown!, refusal);
       continue;
     }
-    const now = !shown && !signals.passwordShown && scans.unreadable === 0 && (await sessionChanged(page.browserContext(), page, run.before!, signals.storage));
+    const took = !setForm && !refusal && scans.unreadable === 0 && watch.documentStatus < 400;
+    if (took) run.acceptPassword();
+    const now =
+      took &&
+      !signals.passwordShown &&
+      !signals.otpPrompt &&
+      !signals.confirmByEmail &&
+      !signals.identifierOnlyShown &&
+      !!signals.signedIn &&
+      (await sessionChanged(context, page, before, signals.storage));
     // Signed in on two polls in a row, as the signup verdict asks.
-    if (now && signedIn) return captureState(page.browserContext(), page, watch.visited, watch.documentOrigins);
+    if (now && signedIn) return captureState(context, page, watch.visited, watch.documentOrigins);
     signedIn = now;
+    // "Your password was changed. Log in": the account signs in with its new password.
+    loginOffered = took && !now && (signals.passwordShown || scans.some((s) => s.reading.opener)) ? loginOffered + 1 : 0;
+    if (loginOffered >= 2) return "login";
     if (Date.now() >= stopAt) throw new LoginFlowError("login_unconfirmed", "the site asked for a new password and did not sign the account in after it was set");
     if (!now) await sleep(150);
   }

@@ -63,8 +63,10 @@ export class SignupRun {
   passwordless = false;
   /** The password is one the site mailed: its first login may ask for a new one. */
   passwordMailed = false;
-  /** The password was set on the page the site's mailed link opened. */
+  /** The password was set on the page the site's mailed link opened, and the site took it. */
   passwordSet = false;
+  /** A password sent on a set-password page the site has not taken yet. */
+  private offeredPassword: string | null = null;
   private rules: PasswordRules | null = null;
   private hints: string[] = [];
   private readonly names: { full: string; first: string; last: string };
@@ -213,28 +215,38 @@ export class SignupRun {
 
   /**
    * Sets the new account's password on the page its mailed link opened: the caller's, else the one the
-   * site pre-filled (read, not typed), else one generated to the page's rules; then saves it.
+   * site pre-filled (read, not typed), else one generated to the page's rules; then saves it. It is the
+   * account's password only once the site took it (`acceptPassword`): a refused one is never kept.
    */
   async setPassword(form: SignupScan, refusal?: string): Promise<void> {
     const { key, reading } = form;
     const field = reading.fields.find((f) => f.role === "password")!;
     const prefilled = !this.input.password && !refusal && field.value.length > 0;
-    if (this.input.password) this.password = this.input.password;
-    else if (prefilled) this.password = field.value;
+    let candidate: string;
+    if (this.input.password) candidate = this.input.password;
+    else if (prefilled) candidate = field.value;
     else {
       if (refusal) this.hints.push(refusal);
       this.rules = this.rulesFrom(reading.passwordFacts);
-      this.password = this.generate();
+      candidate = this.generate();
     }
+    this.offeredPassword = candidate;
     for (const f of reading.fields.filter((f) => f.role === "password" || f.role === "confirm")) {
       if (f.role === "password" && prefilled) continue;
-      await typeText(this.page, key, f.path, this.password);
+      await typeText(this.page, key, f.path, candidate);
     }
-    this.passwordSet = true;
     this.watch.resetVerdict();
     this.step(prefilled ? "save the password the site filled in" : "set the password");
     const clicked = reading.submit && (await performStep(this.page, { action: "click", purpose: "submit", frame: key, path: reading.submit }, this.values).catch(() => false));
     if (!clicked) await performStep(this.page, { action: "enter", purpose: "submit", frame: key, path: field.path }, this.values);
+  }
+
+  /** The site took the password last set (its form is gone without a refusal): the account's password now. */
+  acceptPassword(): void {
+    if (this.offeredPassword === null) return;
+    this.password = this.offeredPassword;
+    this.offeredPassword = null;
+    this.passwordSet = true;
   }
 
   /** The password the site mailed: the account's password now. */

@@ -141,6 +141,10 @@ async function finishSignup(page: Page, watch: PageWatch, run: SignupRun, input:
   const identifier = run.identifier!;
   const account = { email: run.email, username: run.username, password: run.password, passwordGenerated: run.passwordGenerated, identifier };
 
+  if (verdict.kind === "signed-in" && run.awaitsPassword) {
+    // Signed in by the site's link alone: no password of the account is known to sign in again with.
+    throw new LoginFlowError("verification_failed", "the site signed the account in from its link without a password being set; no password is known for it");
+  }
   if (verdict.kind === "signed-in") {
     run.step("capture session");
     const session = await captureState(page.browserContext(), page, watch.visited, watch.documentOrigins);
@@ -151,9 +155,9 @@ async function finishSignup(page: Page, watch: PageWatch, run: SignupRun, input:
     throw new LoginFlowError("verification_failed", "the site's link did not lead to a page to set the account's password, and no password came by email");
   }
   run.step("the site did not sign the new account in; logging in");
-  const login = { loginUrl: page.url(), identifier, password: run.password, inbox: input.inbox, inboxWaitMs: input.inboxWaitMs };
   const loginOptions = { guard: options.guard, timeoutMs: deadline.remaining(), onStep: options.onStep };
   const signIn = async (): Promise<PasswordLoginResult> => {
+    const login = { loginUrl: page.url(), identifier, password: run.password, inbox: input.inbox, inboxWaitMs: input.inboxWaitMs };
     try {
       return await signInOnPage(page, watch, login, loginOptions, deadline);
     } catch (err) {
@@ -171,7 +175,10 @@ async function finishSignup(page: Page, watch: PageWatch, run: SignupRun, input:
     // A mailed temporary password: its first login may ask for a new one before it signs the account in.
     const form = run.passwordMailed && err instanceof LoginFlowError && err.code !== "invalid_credentials" ? bestForm(await scanSignup(page).catch(() => [])) : null;
     if (!form || !isSetPasswordForm(form)) throw err;
-    const session = await replaceTemporaryPassword(run, page, watch, form, deadline);
-    return { ...account, password: run.password, session, loginUrl: pageOnly(fallback()), signedInBy: "login" };
+    const replaced = await replaceTemporaryPassword(run, page, watch, form, deadline);
+    if (replaced !== "login") return { ...account, password: run.password, session: replaced, loginUrl: pageOnly(fallback()), signedInBy: "login" };
+    run.step("logging in with the new password");
+    const result = await signIn();
+    return { ...account, password: run.password, session: result.session, loginUrl: pageOnly(result.loginPage), signedInBy: "login" };
   }
 }

@@ -26,11 +26,18 @@ const setPasswordMail = (to: string, username: string, link: string, login: stri
  * Sign-up that creates the account without a password and mails a link to set one, as WordPress does
  * (username and email only; "Registration complete. Please check your email"; a new-password page the
  * site pre-fills with a strong password). `prefill: false` is the invitation-style page instead: an
- * empty "New password" and "Confirm password" with stated rules.
+ * empty "New password" and "Confirm password" with stated rules, on a site that re-issues a visitor
+ * cookie with every response as Laravel apps do (new cookies alone never mean signed in).
  */
 export function signupSetPassword(accounts: Accounts, outbox: Outbox, registry: SignupRegistry, name: string, prefill: boolean): Router {
   const keys = new Map<string, SignupRecord>();
   const r = Router();
+  if (!prefill) {
+    r.use(base(name), (_req, res, next) => {
+      res.cookie("visitor_session", randomBytes(12).toString("hex"), { path: "/", httpOnly: true, sameSite: "lax" });
+      next();
+    });
+  }
   const registerForm = (values: Record<string, string>, error?: string) =>
     page("Registration Form", `<h1>Register For This Site</h1>${errorAlert(error)}
 <form method="post" action="${base(name)}/signup">
