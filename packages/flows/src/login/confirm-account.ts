@@ -16,11 +16,15 @@ export type Confirmation = { link: string } | { code: string } | { inboxSince: D
 // A confirmation already in the inbox is there at once; this only covers a message being stored right now.
 const INBOX_LOOK_MS = 3000;
 
+// "Already used" or "already confirmed": the caller may have opened the link themselves; the login tells.
+const ALREADY = /already (been )?(used|confirmed|verified|activated)|bereits (bestätigt|verwendet|aktiviert)|d[ée]j[àa] (confirm|utilis|activ|v[ée]rifi)/i;
+
 /** What the page says against the link it was opened with: an HTTP error, or words that it expired or is invalid. */
 async function linkRefusal(page: Page, watch: PageWatch): Promise<string | null> {
   const sentences = sentencesShown(await readNotes(page));
   if (watch.documentStatus >= 400) return sentences.find((t) => EXPIRED.test(t) || /\binvalid\b/i.test(t)) ?? `HTTP ${watch.documentStatus}`;
-  return sentences.find((t) => EXPIRED.test(t)) ?? null;
+  // "Already used" alone may be the caller's own click; "invalid or already used" refuses.
+  return sentences.find((t) => EXPIRED.test(t) && (!ALREADY.test(t) || /\binvalid\b|expired/i.test(t))) ?? null;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { refusalCode, siteFault, speaksOfLogin } from "./refusal-words";
+import { EXPIRED, refusalCode, siteFault, speaksOfLogin } from "./refusal-words";
 
 // The words real sites answer a login with, and the words login pages show anyway, in the seven languages.
 const REFUSALS: Array<[string, string]> = [
@@ -132,6 +132,20 @@ describe("refusalCode", () => {
     expect(siteFault("Your session has expired. Please reload the page.")).toBe(true);
     expect(siteFault("Login failed.")).toBe(false);
     expect(siteFault("Incorrect password. Please try again later.")).toBe(false);
+  });
+});
+
+describe("EXPIRED", () => {
+  it("reads a link or code the site no longer takes", () => {
+    for (const text of ["This link has expired.", "Ce lien a expiré.", "La clé est expirée.", "Der Link ist abgelaufen.", "El enlace ha caducado.", "This code has already been used."]) {
+      expect(EXPIRED.test(text)).toBe(true);
+    }
+  });
+
+  it("does not read when a link or a trial will expire", () => {
+    for (const text of ["This link expires in 24 hours.", "Your trial expires in 14 days.", "Le lien expire dans 24 heures.", "Links expire after one use."]) {
+      expect(EXPIRED.test(text)).toBe(false);
+    }
   });
 });
 

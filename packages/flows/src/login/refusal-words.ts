@@ -31,9 +31,9 @@ const CREDENTIALS_REFUSED = new RegExp(
   ].join("|"),
   "i",
 );
-// A code or link the site no longer takes.
+// A code or link the site no longer takes ("expires in 24 hours" is not one: French needs its accent).
 export const EXPIRED =
-  /expired|no longer valid|already (been )?used|invalid (sign.?in )?(link|code|token)|abgelaufen|nicht mehr g[uü]ltig|expir[ée]|plus valide|caducad|expirad|scadut|verlopen/i;
+  /expired|no longer valid|already (been )?used|invalid (sign.?in )?(link|code|token)|abgelaufen|nicht mehr g[uü]ltig|expir(é|ée|és|ées)(?![a-z])|plus valide|caducad|expirad|scadut|verlopen/i;
 // The login failed, without saying why.
 const REFUSAL =
   /failed|denied|try again|did(n.t| not) work|hat nicht funktioniert|n.a pas fonctionn|no funcion[oó]|n[aã]o funcionou|non ha funzionato|werkte niet|not allowed|unable to (sign|log) ?in|could(n.t| not) (sign|log) (you )?in|(attempts?|tries) (remaining|left)|remaining attempts|fehlgeschlagen|[ée]chec|[ée]chou[ée]|fall[oó]|fallid|falhou|non riuscito|mislukt/i;
