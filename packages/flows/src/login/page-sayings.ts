@@ -34,10 +34,14 @@ export interface Saying {
  * speak of it, with their sentences not seen before ("Incorrect email or password." in a `<p>`).
  */
 export function newSayings(notes: Note[], seen: ReadonlySet<string>): Saying[] {
+  // A countdown ("Resend in 0:29", "try again in 30 seconds") is the same sentence each second; a count
+  // of attempts left is not, so only times are set aside.
+  const shape = (t: string) => t.replace(/\d+:\d\d|\d+\s*(s|secs?|seconds?|sekunden|secondes?|segundos?|secondi|seconden)\b/gi, "#");
+  const seenShapes = new Set([...seen].map(shape));
   return notes
     .filter((n) => n.near && speaksOfLogin(n.text))
     .flatMap((n) => {
-      const news = sentencesOf(n.text).filter((t) => !seen.has(t));
+      const news = sentencesOf(n.text).filter((t) => !seenShapes.has(shape(t)));
       return news.length > 0 ? [{ block: n.text, news: news.join(" ") }] : [];
     });
 }
