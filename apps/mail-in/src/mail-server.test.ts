@@ -122,6 +122,16 @@ describe("mail-in SMTP server", () => {
     expect(await read("someone@agents.example")).toEqual([]);
   });
 
+  it("finds an address's forwarded mail behind however many messages of other addresses came first", async () => {
+    const { org, mailbox } = await newMailbox("busy");
+    const since = await db.inboundMessages.now();
+    const content = (text: string) => ({ from: "no-reply@acme.example", subject: "Code", text, html: "" });
+    for (let i = 0; i < 450; i++) await db.inboundMessages.store(org.id, { mailboxId: mailbox.id }, mailbox.address, content("Code: 0000"), [`other${i}@agents.example`]);
+    await db.inboundMessages.store(org.id, { mailboxId: mailbox.id }, mailbox.address, content("Code: 4242"), ["late.agent@agents.example"]);
+    const mine = await db.inboundMessages.since(org.id, { mailboxId: mailbox.id }, since, { originalRecipient: "late.agent@agents.example" });
+    expect(mine.map((m) => m.text)).toEqual(["Code: 4242"]);
+  });
+
   it("refuses other domains and unknown mailboxes at RCPT, and stores nothing", async () => {
     const before = await db.prisma.inboundMessage.count();
     await expect(send({ to: "someone@gmail.com", text: "x" })).rejects.toMatchObject({ responseCode: 550 });

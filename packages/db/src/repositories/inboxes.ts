@@ -169,23 +169,35 @@ export class InboundMessages {
     options: { except?: readonly string[]; recipient?: string; originalRecipient?: string; limit?: number } = {},
   ): Promise<InboundMessage[]> {
     const { except = [], recipient, originalRecipient, limit = 50 } = options;
-    const rows = await this.prisma.inboundMessage.findMany({
-      where: {
-        orgId,
-        ...inbox,
-        receivedAt: { gte: since },
-        ...(except.length ? { id: { notIn: [...except] } } : {}),
-        ...(recipient ? { recipient: recipient.toLowerCase() } : {}),
-      },
-      orderBy: { receivedAt: "asc" },
-      // Other addresses' forwarded mail is left out below, so more rows are read to find `limit` of ours.
-      take: originalRecipient ? limit * 4 : limit,
-      select: { id: true, body: true, receivedAt: true, originalRecipients: true },
+    const where = {
+      orgId,
+      ...inbox,
+      receivedAt: { gte: since },
+      ...(except.length ? { id: { notIn: [...except] } } : {}),
+      ...(recipient ? { recipient: recipient.toLowerCase() } : {}),
+    };
+    const select = { id: true, body: true, receivedAt: true, originalRecipients: true } as const;
+    const decrypt = (row: { id: string; body: string; receivedAt: Date }): InboundMessage => ({
+      id: row.id,
+      receivedAt: row.receivedAt,
+      ...this.envelope.decryptJson<InboundContent>(row.body, rowAad(orgId, row.id)),
     });
-    return rows
-      .filter((row) => !originalRecipient || row.originalRecipients.some((to) => sameMailbox(to, originalRecipient)))
-      .slice(0, limit)
-      .map((row) => ({ id: row.id, receivedAt: row.receivedAt, ...this.envelope.decryptJson<InboundContent>(row.body, rowAad(orgId, row.id)) }));
+    if (!originalRecipient) {
+      const rows = await this.prisma.inboundMessage.findMany({ where, orderBy: { receivedAt: "asc" }, take: limit, select });
+      return rows.map(decrypt);
+    }
+    // A forwarding inbox holds every forwarded address's mail: page through it (oldest first) until
+    // `limit` of that address's are found, however much of the others' came in between.
+    const found: InboundMessage[] = [];
+    const batch = Math.max(limit * 4, 200);
+    for (let skip = 0; found.length < limit; skip += batch) {
+      const rows = await this.prisma.inboundMessage.findMany({ where, orderBy: [{ receivedAt: "asc" }, { id: "asc" }], skip, take: batch, select });
+      for (const row of rows) {
+        if (found.length < limit && row.originalRecipients.some((to) => sameMailbox(to, originalRecipient))) found.push(decrypt(row));
+      }
+      if (rows.length < batch) break;
+    }
+    return found;
   }
 
   /** One mailbox's messages, newest first, `limit` from `offset`, decrypted (the caller decides what to show). */
