@@ -1,6 +1,7 @@
 import { Router, urlencoded } from "express";
 import { type Accounts, escapeHtml, page, readCookie } from "../accounts";
-import { accountRoute, base, errorAlert, MESSAGES, sessionCookie, startSession } from "./kit";
+import { passwordStep } from "./identifier-first";
+import { base, sessionCookie } from "./kit";
 
 /**
  * Identifier-first pages that refuse an unknown account on the first step in plain text, no alert markup:
@@ -42,10 +43,7 @@ function firstStepRefusal(accounts: Accounts, step: FirstStepRefusal): Router {
     if (words) res.clearCookie(flash, { path: "/" });
     res.type("html").send(first(words));
   });
-  const passwordPage = (username: string, error?: string) =>
-    page("Enter your password", `<h1>Enter your password</h1><p>${escapeHtml(username)}</p>${errorAlert(error)}
-<form method="post" action="${base(name)}/session"><input type="hidden" name="username" value="${escapeHtml(username)}">
-<label>Password <input name="password" type="password"></label><button type="submit">Sign in</button></form>`);
+  const passwordPage = passwordStep(r, accounts, name);
   r.post(`${base(name)}/next`, urlencoded({ extended: false }), (req, res) => {
     const username = String(req.body?.username ?? "").trim();
     if (accounts.hasUser(username)) return res.type("html").send(passwordPage(username));
@@ -53,13 +51,6 @@ function firstStepRefusal(accounts: Accounts, step: FirstStepRefusal): Router {
     if (step.via === "redirect") return res.cookie(flash, step.words, { path: "/" }).redirect(302, `${base(name)}/login`);
     res.type("html").send(first(step.words));
   });
-  r.post(`${base(name)}/session`, urlencoded({ extended: false }), (req, res) => {
-    const { username = "", password = "" } = (req.body ?? {}) as Record<string, string>;
-    if (!accounts.attempt(name, username, password)) return res.type("html").send(passwordPage(username, MESSAGES.wrong));
-    startSession(res, accounts, name, username);
-    res.redirect(302, `${base(name)}/account`);
-  });
-  accountRoute(r, accounts, name);
   return r;
 }
 

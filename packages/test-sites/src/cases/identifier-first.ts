@@ -43,13 +43,11 @@ const STEPS: FirstStep[] = [
   { name: "first-step-input-submit", lang: "de", form: `<label>E-Mail-Adresse <input type="text" name="username"></label> <input type="submit" value="Weiter">` },
 ];
 
-function identifierFirst(accounts: Accounts, step: FirstStep): Router {
-  const r = Router();
-  const name = step.name;
-  r.get(`${base(name)}/login`, (_req, res) => {
-    res.type("html").send(page("Sign in", `<h1>Sign in</h1><form id="f" method="post" action="${base(name)}/password">${step.form}</form>`, step.script)
-      .replace('lang="en"', `lang="${step.lang}"`));
-  });
+/**
+ * The second step of an identifier-first login: the password page for the username the first step took,
+ * the session it starts, and the account page. Returns the password page, for the first step to show.
+ */
+export function passwordStep(r: Router, accounts: Accounts, name: string): (username: string, error?: string) => string {
   const passwordPage = (username: string, error?: string) =>
     page("Enter your password", `<h1>Enter your password</h1><p>${escapeHtml(username)}</p>${errorAlert(error)}
 <form method="post" action="${base(name)}/session">
@@ -57,9 +55,6 @@ function identifierFirst(accounts: Accounts, step: FirstStep): Router {
   <label>Password <input name="password" type="password"></label>
   <button type="submit">Sign in</button>
 </form>`);
-  r.post(`${base(name)}/password`, urlencoded({ extended: false }), (req, res) => {
-    res.type("html").send(passwordPage(String(req.body?.username ?? "")));
-  });
   r.post(`${base(name)}/session`, urlencoded({ extended: false }), (req, res) => {
     const { username = "", password = "" } = (req.body ?? {}) as Record<string, string>;
     if (!accounts.attempt(name, username, password)) return res.type("html").send(passwordPage(username, MESSAGES.wrong));
@@ -67,6 +62,20 @@ function identifierFirst(accounts: Accounts, step: FirstStep): Router {
     res.redirect(302, `${base(name)}/account`);
   });
   accountRoute(r, accounts, name);
+  return passwordPage;
+}
+
+function identifierFirst(accounts: Accounts, step: FirstStep): Router {
+  const r = Router();
+  const name = step.name;
+  r.get(`${base(name)}/login`, (_req, res) => {
+    res.type("html").send(page("Sign in", `<h1>Sign in</h1><form id="f" method="post" action="${base(name)}/password">${step.form}</form>`, step.script)
+      .replace('lang="en"', `lang="${step.lang}"`));
+  });
+  const passwordPage = passwordStep(r, accounts, name);
+  r.post(`${base(name)}/password`, urlencoded({ extended: false }), (req, res) => {
+    res.type("html").send(passwordPage(String(req.body?.username ?? "")));
+  });
   return r;
 }
 
