@@ -1,12 +1,12 @@
 export { passwordLogin, type PasswordLoginInput, type PasswordLoginResult, type FlowOptions } from "./login/password-login";
 export { confirmAndSignIn, type Confirmation } from "./login/confirm-account";
-export type { CaptchaChallenge, CaptchaSolver } from "./login/pass-captcha";
-export { CaptchaSolverError, twoCaptchaSolver, type TwoCaptchaOptions } from "./login/two-captcha-solver";
+export type { CaptchaChallenge, CaptchaSolver } from "./captcha/pass-captcha";
+export { CaptchaSolverError, twoCaptchaSolver, type TwoCaptchaOptions } from "./captcha/two-captcha-solver";
 export { parseLearnedFlow, sameFlow, type LearnedFlow } from "./login/learned-flow";
-export type { FlowStep } from "./login/perform-step";
+export type { FlowStep } from "./page/steps";
 export { LoginFlowError, SignupUnfinishedError, type UnfinishedAccount } from "./flow-error";
 export { Deadline } from "./deadline";
-export { awaitVerification, type Inbox, type InboxMessage } from "./mail/await-verification";
-export { extractCode, extractLink } from "./mail/read-verification-mail";
+export { awaitVerification, type Inbox, type InboxMessage } from "./inbox/await-verification";
+export { extractCode, extractLink } from "./inbox/read-verification-mail";
 export { finishMailedSignup, type MailedSignupInput, signup, type SignupInput, type SignupOptions, type SignupResult } from "./signup/signup";
-export { PageWatch } from "./page-watch";
+export { PageWatch } from "./page/page-watch";

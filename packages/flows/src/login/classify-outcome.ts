@@ -1,12 +1,12 @@
 import type { BrowserContext, Page } from "@authsvc/browser";
 import type { LoginFailureCode } from "@authsvc/contracts";
 import { type Deadline, sleep } from "../deadline";
-import { indexedDbState } from "./indexed-db-state";
-import { performStep } from "./perform-step";
-import { newSayings, readNotes, refusalSaid, sentencesShown } from "./page-sayings";
-import type { SelectorPath } from "./read-page";
-import { EXPIRED, refusalCode, siteFault } from "./refusal-words";
-import { type FrameScan, mergeSignals, scanPage } from "./scan-page";
+import { indexedDbState } from "../page/indexed-db-state";
+import { performStep } from "../page/steps";
+import { newSayings, readNotes, refusalSaid, sentencesShown } from "../page/page-sayings";
+import type { SelectorPath } from "../page/read-page";
+import { EXPIRED, refusalCode, siteFault } from "../page/refusal-words";
+import { type FrameScan, mergeSignals, scanPage } from "../page/scan-page";
 
 export { EXPIRED, refusalCode };
 

@@ -1,11 +1,11 @@
 import type { Page } from "@authsvc/browser";
 import { Deadline } from "../deadline";
 import { LoginFlowError } from "../flow-error";
-import { awaitVerification } from "../mail/await-verification";
-import { PageWatch } from "../page-watch";
-import { readNotes, sentencesShown } from "./page-sayings";
+import { awaitVerification } from "../inbox/await-verification";
+import { PageWatch } from "../page/page-watch";
+import { readNotes, sentencesShown } from "../page/page-sayings";
 import { type FlowOptions, type PasswordLoginInput, type PasswordLoginResult, signInOnPage } from "./password-login";
-import { EXPIRED } from "./refusal-words";
+import { EXPIRED } from "../page/refusal-words";
 
 /**
  * How an account waiting for its email to be confirmed gets confirmed later: a link or code the caller

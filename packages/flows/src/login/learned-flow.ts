@@ -1,5 +1,5 @@
 import type { SignedInMarker } from "./classify-outcome";
-import type { FlowStep } from "./perform-step";
+import type { FlowStep } from "../page/steps";
 
 /**
  * What a successful login on a site did: the steps up to and including the submit, and where the signed-in

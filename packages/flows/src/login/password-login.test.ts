@@ -1,7 +1,7 @@
 import { type Page, TargetGuard } from "@authsvc/browser";
 import { startCaptchaProvider } from "@authsvc/test-sites";
-import type { CaptchaChallenge, CaptchaSolver } from "./pass-captcha";
-import { twoCaptchaSolver } from "./two-captcha-solver";
+import type { CaptchaChallenge, CaptchaSolver } from "../captcha/pass-captcha";
+import { twoCaptchaSolver } from "../captcha/two-captcha-solver";
 import { type FlowOptions, type PasswordLoginInput, passwordLogin } from "./password-login";
 import { LoginFlowError } from "../flow-error";
 import { useBrowserAndSites } from "../testing/browser-and-sites";

@@ -2,15 +2,15 @@ import { captureState, type Page, type TargetGuard } from "@authsvc/browser";
 import type { SessionResponse } from "@authsvc/contracts";
 import { Deadline, sleep } from "../deadline";
 import { LoginFlowError } from "../flow-error";
-import { PageWatch } from "../page-watch";
-import { awaitVerification, type Inbox } from "../mail/await-verification";
+import { PageWatch } from "../page/page-watch";
+import { awaitVerification, type Inbox } from "../inbox/await-verification";
 import { classifyOutcome, refusalCode, type SessionSnapshot, snapshotSession } from "./classify-outcome";
 import { extraKeysOf, type LearnedFlow } from "./learned-flow";
-import { newSayings, readNotes, refusalSaid, sentencesShown } from "./page-sayings";
-import { type CaptchaSolver, passCaptcha } from "./pass-captcha";
-import { type FlowStep, performStep, type StepValues, submitsPassword, typeCode } from "./perform-step";
-import type { SelectorPath } from "./read-page";
-import { type FrameScan, mergeSignals, scanPage } from "./scan-page";
+import { newSayings, readNotes, refusalSaid, sentencesShown } from "../page/page-sayings";
+import { type CaptchaSolver, passCaptcha } from "../captcha/pass-captcha";
+import { type FlowStep, performStep, type StepValues, submitsPassword, typeCode } from "../page/steps";
+import type { SelectorPath } from "../page/read-page";
+import { type FrameScan, mergeSignals, scanPage } from "../page/scan-page";
 
 export interface PasswordLoginInput {
   loginUrl: string;

@@ -2,7 +2,7 @@
  * What one frame shows of a signup form, read the way a person tells "create an account" from "log in".
  * Like read-page.ts it runs inside the page (Puppeteer serializes it): one self-contained function.
  */
-import type { SelectorPath } from "../login/read-page";
+import type { SelectorPath } from "../page/read-page";
 
 export type SignupRole = "email" | "confirmEmail" | "username" | "password" | "confirm" | "firstName" | "lastName" | "fullName" | "invite";
 

@@ -1,9 +1,9 @@
 import type { Page } from "@authsvc/browser";
 import { type Deadline, sleep } from "../deadline";
 import { LoginFlowError } from "../flow-error";
-import { performStep } from "./perform-step";
+import { performStep } from "../page/steps";
 import { type CaptchaWidget, enterCaptchaTokenInPage, readCaptchaInPage } from "./read-captcha";
-import { readFrames } from "./scan-page";
+import { readFrames } from "../page/scan-page";
 
 /** What a solving service needs to solve a widget, as puppeteer-extra-plugin-recaptcha's providers take it. */
 export interface CaptchaChallenge {

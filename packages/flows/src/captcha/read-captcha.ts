@@ -1,4 +1,4 @@
-import type { SelectorPath } from "./read-page";
+import type { SelectorPath } from "../page/read-page";
 
 export type CaptchaProvider = "recaptcha" | "hcaptcha" | "turnstile" | "image";
 

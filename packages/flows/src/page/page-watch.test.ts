@@ -1,9 +1,9 @@
 import { createServer } from "node:net";
 import { TargetGuard } from "@authsvc/browser";
-import { Deadline } from "./deadline";
-import { LoginFlowError } from "./flow-error";
+import { Deadline } from "../deadline";
+import { LoginFlowError } from "../flow-error";
 import { PageWatch } from "./page-watch";
-import { useBrowserAndSites } from "./testing/browser-and-sites";
+import { useBrowserAndSites } from "../testing/browser-and-sites";
 
 const env = useBrowserAndSites();
 const { guard } = env;

@@ -1,5 +1,5 @@
 import type { ElementHandle, Frame, Page } from "@authsvc/browser";
-import { captchaBlocks, readCaptchaInPage } from "./read-captcha";
+import { captchaBlocks, readCaptchaInPage } from "../captcha/read-captcha";
 import { type FrameReading, readFrameInPage, resolvePathInPage, type SelectorPath } from "./read-page";
 
 export interface FrameScan {

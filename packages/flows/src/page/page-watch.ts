@@ -1,6 +1,6 @@
 import { guardRequests, type HTTPRequest, type HTTPResponse, type Page, type TargetGuard } from "@authsvc/browser";
-import { type Deadline, sleep } from "./deadline";
-import { LoginFlowError } from "./flow-error";
+import { type Deadline, sleep } from "../deadline";
+import { LoginFlowError } from "../flow-error";
 
 function navigationFailure(err: unknown, what: string, redact: boolean): LoginFlowError {
   const raw = err instanceof Error ? err.message : String(err);
