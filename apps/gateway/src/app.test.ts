@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { Redis } from "ioredis";
-import { TargetGuard } from "@authsvc/browser";
+import { TargetGuard } from "@authsvc/egress";
 import { loadConfig } from "@authsvc/config";
 import { Envelope, parseKeyRing } from "@authsvc/crypto";
 import { Database } from "@authsvc/db";

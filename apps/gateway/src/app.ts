@@ -4,7 +4,7 @@ import type { Config } from "@authsvc/config";
 import { openApiDocument } from "@authsvc/contracts";
 import type { Database } from "@authsvc/db";
 import type { SessionCache } from "@authsvc/queue";
-import type { TargetGuard } from "@authsvc/browser";
+import type { TargetGuard } from "@authsvc/egress";
 import type { Logger } from "@authsvc/logging";
 import { authenticate } from "./http/authenticate";
 import { errorHandler, notFound } from "./http/error-handler";

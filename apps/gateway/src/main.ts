@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import { TargetGuard } from "@authsvc/browser";
+import { TargetGuard } from "@authsvc/egress";
 import { loadConfig } from "@authsvc/config";
 import { Envelope, parseKeyRing } from "@authsvc/crypto";
 import { Database } from "@authsvc/db";

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { Queue } from "bullmq";
 import { UnrecoverableError, type Job } from "bullmq";
-import type { TargetGuard } from "@authsvc/browser";
+import type { TargetGuard } from "@authsvc/egress";
 import type { WebhookEvent, WebhookEventType } from "@authsvc/contracts";
 import { webhookSignature } from "@authsvc/crypto";
 import type { Database } from "@authsvc/db";
 import type { Logger } from "@authsvc/logging";
 import { queueDeliveries, type WebhookDeliveryPayload } from "@authsvc/queue";
-import { postPinned } from "./pinned-post";
+import { postToCheckedAddresses } from "@authsvc/egress";
 
 const DELIVERY_TIMEOUT_MS = 10_000;
 
@@ -42,7 +42,7 @@ export function createWebhookDeliverer(deps: { db: Database; guard: TargetGuard;
     let status: number;
     try {
       // Connects to the addresses just checked; a redirect is an answer like any other (never followed).
-      status = await postPinned(url, target.addresses, {
+      status = await postToCheckedAddresses(url, target.addresses, {
         "content-type": "application/json",
         "user-agent": "authsvc-webhooks/1",
         "x-authsvc-event": event.type,

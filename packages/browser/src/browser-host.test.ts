@@ -1,5 +1,5 @@
 import { BrowserHost } from "./browser-host";
-import { TargetGuard } from "./target-guard";
+import { TargetGuard } from "@authsvc/egress";
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const guard = new TargetGuard(["loopback"]);

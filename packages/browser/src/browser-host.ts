@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from "puppeteer-core";
 import { EgressProxy, type EgressRefusal } from "./egress-proxy";
 import { launchChromium } from "./launch-chromium";
-import type { TargetGuard } from "./target-guard";
+import type { TargetGuard } from "@authsvc/egress";
 import { tolerateClosedTargets } from "./tolerate-closed-targets";
 
 export interface BrowserHostOptions {

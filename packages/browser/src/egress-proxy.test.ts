@@ -3,7 +3,7 @@ import { createServer as createTcpServer, type Server as TcpServer } from "node:
 import type { AddressInfo } from "node:net";
 import { BrowserHost } from "./browser-host";
 import { EgressProxy, type EgressRefusal } from "./egress-proxy";
-import { TargetGuard } from "./target-guard";
+import { TargetGuard } from "@authsvc/egress";
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 

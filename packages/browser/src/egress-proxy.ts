@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { connect, type AddressInfo, type Socket } from "node:net";
 import { pipeline } from "node:stream";
-import type { TargetGuard } from "./target-guard";
+import type { TargetGuard } from "@authsvc/egress";
 
 export interface EgressRefusal {
   host: string;

@@ -1,5 +1,5 @@
 import type { Page } from "puppeteer-core";
-import type { TargetGuard, TargetVerdict } from "./target-guard";
+import type { TargetGuard, TargetVerdict } from "@authsvc/egress";
 
 /**
  * Checks every request the page makes (navigations, redirects, subresources, XHR) against the guard and

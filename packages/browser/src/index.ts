@@ -1,7 +1,7 @@
 export { BrowserHost, type BrowserHostOptions } from "./browser-host";
 export { EgressProxy, type EgressRefusal } from "./egress-proxy";
 export { launchChromium, CHROMIUM_ARGS } from "./launch-chromium";
-export { TargetGuard, type TargetVerdict, type ResolvedTarget, type Lookup } from "./target-guard";
+export { TargetGuard, type TargetVerdict } from "@authsvc/egress";
 export { captureState } from "./capture-state";
 export { readOriginStorageInPage, type OriginStorage } from "./read-origin-storage";
 export { guardRequests } from "./guard-requests";

@@ -7,6 +7,5 @@ export type { FlowStep } from "./page/steps";
 export { LoginFlowError, SignupUnfinishedError, type UnfinishedAccount } from "./flow-error";
 export { Deadline } from "./deadline";
 export { awaitVerification, type Inbox, type InboxMessage } from "./inbox/await-verification";
-export { extractCode, extractLink } from "./inbox/read-verification-mail";
 export { finishMailedSignup, type MailedSignupInput, signup, type SignupInput, type SignupOptions, type SignupResult } from "./signup/signup";
 export { PageWatch } from "./page/page-watch";

@@ -1,5 +1,5 @@
 import { Router } from "express";
-import type { TargetGuard } from "@authsvc/browser";
+import type { TargetGuard } from "@authsvc/egress";
 import { compileValidator, WEBHOOK_EVENTS, webhookRequestSchema, type WebhookRequest, type WebhookResource } from "@authsvc/contracts";
 import { newWebhookSecret } from "@authsvc/crypto";
 import type { Database } from "@authsvc/db";

@@ -1,6 +1,6 @@
 import type { InboundMessageResource } from "@authsvc/contracts";
 import type { Database } from "@authsvc/db";
-import { extractCode, extractLink } from "@authsvc/flows";
+import { extractCode, extractLink } from "@authsvc/messages";
 import { ApiError } from "../http/api-error";
 
 const DEFAULT_LIMIT = 20;

@@ -1,5 +1,5 @@
 import type { Queue } from "bullmq";
-import type { TargetGuard } from "@authsvc/browser";
+import type { TargetGuard } from "@authsvc/egress";
 import type { Config } from "@authsvc/config";
 import { isErrorCode, loginPageOf, SUPPORTED_LOGIN_METHODS, type JobResource, type LoginMethod, type SessionResponse, type SignupAccount, type SignupResponse, type VerifyRequest } from "@authsvc/contracts";
 import { newId } from "@authsvc/crypto";

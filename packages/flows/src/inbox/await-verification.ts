@@ -1,5 +1,5 @@
 import { LoginFlowError } from "../flow-error";
-import { extractCode, extractLink, extractPassword, registrableDomain, senderDomain, type VerificationMail } from "./read-verification-mail";
+import { extractCode, extractLink, extractPassword, registrableDomain, senderDomain, type VerificationMail } from "@authsvc/messages";
 
 /** A message of one of our inboxes, decrypted for the flow that waits for it. */
 export interface InboxMessage extends VerificationMail {

@@ -1,4 +1,4 @@
-import { extractCode, extractLink, extractPassword, htmlToText, pickMessage, type VerificationMail } from "./read-verification-mail";
+import { extractCode, extractLink, extractPassword, htmlToText, pickMessage, type VerificationMail } from "./read-verification-message";
 
 const at = new Date("2026-11-22T08:00:00Z");
 const mail = (subject: string, body: { text?: string; html?: string }, from = "Acme <no-reply@acme.example>"): VerificationMail => ({

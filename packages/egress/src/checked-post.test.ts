@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { postPinned } from "./pinned-post";
+import { postToCheckedAddresses } from "./checked-post";
 
 let server: Server;
 let port: number;
@@ -24,18 +24,18 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-describe("postPinned", () => {
+describe("postToCheckedAddresses", () => {
   it("connects to the checked address without looking the name up again, keeping the name as Host", async () => {
     // hook.test resolves nowhere: only the pinned address can reach the receiver.
-    const status = await postPinned(new URL(`http://hook.test:${port}/events`), ["127.0.0.1"], { "content-type": "application/json" }, '{"a":1}', 2000);
+    const status = await postToCheckedAddresses(new URL(`http://hook.test:${port}/events`), ["127.0.0.1"], { "content-type": "application/json" }, '{"a":1}', 2000);
     expect(status).toBe(204);
     expect(received.at(-1)).toEqual({ headers: expect.objectContaining({ host: `hook.test:${port}`, "content-length": "7" }), body: '{"a":1}' });
   });
 
   it("answers the status of a refusal, and fails when nothing answers in time", async () => {
-    expect(await postPinned(new URL(`http://hook.test:${port}/gone`), ["127.0.0.1"], {}, "{}", 2000)).toBe(410);
-    await expect(postPinned(new URL(`http://hook.test:${port}/slow`), ["127.0.0.1"], {}, "{}", 300)).rejects.toThrow("no answer within 300 ms");
+    expect(await postToCheckedAddresses(new URL(`http://hook.test:${port}/gone`), ["127.0.0.1"], {}, "{}", 2000)).toBe(410);
+    await expect(postToCheckedAddresses(new URL(`http://hook.test:${port}/slow`), ["127.0.0.1"], {}, "{}", 300)).rejects.toThrow("no answer within 300 ms");
     // A pinned address where nothing listens is a network fault (retried by the queue), never another address.
-    await expect(postPinned(new URL(`http://hook.test:${port}/events`), ["127.0.0.2"], {}, "{}", 2000)).rejects.toThrow(/ECONNREFUSED/);
+    await expect(postToCheckedAddresses(new URL(`http://hook.test:${port}/events`), ["127.0.0.2"], {}, "{}", 2000)).rejects.toThrow(/ECONNREFUSED/);
   });
 });

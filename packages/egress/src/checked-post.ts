@@ -7,7 +7,7 @@ import { isIP, type LookupFunction } from "node:net";
  * name is never looked up again, so it cannot be rebound to a private address between check and connect.
  * TLS still verifies the certificate against the host name. Resolves with the status; the body is drained.
  */
-export function postPinned(url: URL, addresses: string[], headers: Record<string, string>, body: string, timeoutMs: number): Promise<number> {
+export function postToCheckedAddresses(url: URL, addresses: string[], headers: Record<string, string>, body: string, timeoutMs: number): Promise<number> {
   const pinned: LookupFunction = (_host, options, callback) => {
     const entries = addresses.map((address) => ({ address, family: isIP(address) }));
     if ((options as { all?: boolean }).all) (callback as (err: null, all: typeof entries) => void)(null, entries);

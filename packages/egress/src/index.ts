@@ -1,0 +1,2 @@
+export { TargetGuard, type TargetVerdict, type ResolvedTarget, type Lookup } from "./target-guard";
+export { postToCheckedAddresses } from "./checked-post";
