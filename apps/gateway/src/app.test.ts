@@ -7,10 +7,11 @@ import { Envelope, parseKeyRing } from "@authsvc/crypto";
 import { Database } from "@authsvc/db";
 import { REDIS_URL, deleteRedisPrefix, freshTestDatabase } from "@authsvc/devstack";
 import { createLogger } from "@authsvc/logging";
-import { JobWaiter, SessionCache, SingleFlight, createAuthQueue, createRedis, redisReady } from "@authsvc/queue";
+import { AuthJobs } from "@authsvc/jobs";
+import { JobWaiter, SessionCache, SingleFlight, createAuthQueue, createRedis, createWebhookQueue, redisReady } from "@authsvc/queue";
 import { createApp } from "./app";
 import { createGatewayMetrics } from "./http/metrics";
-import { LoginService } from "./login/login-service";
+import { AuthService } from "./auth/auth-service";
 
 // The real gateway app in-process, with a real database: here to reach the answers the shared
 // end-to-end stack cannot (a tiny rate limit, a Redis that is gone).
@@ -35,13 +36,14 @@ async function serve(redis: Redis, body: (url: string) => Promise<void>): Promis
   const queue = createAuthQueue(redis, config.redis.prefix, { attempts: 1, backoffMs: 0 });
   const waiter = new JobWaiter(events, config.redis.prefix, (id) => db.authJobs.isFinished(id));
   const cache = new SessionCache(redis, config.redis.prefix, envelope);
-  const logins = new LoginService({
-    config, db, queue, waiter,
-    cache,
+  const jobs = new AuthJobs({
+    config, db, authQueue: queue, cache,
     flight: new SingleFlight(redis, config.redis.prefix),
-    guard: new TargetGuard(),
+    webhookQueue: createWebhookQueue(redis, config.redis.prefix, config.webhooks),
+    log: createLogger("test", "silent"),
   });
-  const app = createApp({ config, db, redis, logins, cache, guard: new TargetGuard(), log: createLogger("test", "silent"), metrics: createGatewayMetrics(), isShuttingDown: () => false });
+  const auth = new AuthService({ config, db, jobs, waiter, guard: new TargetGuard() });
+  const app = createApp({ config, db, redis, auth, cache, guard: new TargetGuard(), log: createLogger("test", "silent"), metrics: createGatewayMetrics(), isShuttingDown: () => false });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });

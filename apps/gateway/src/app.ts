@@ -12,18 +12,18 @@ import { jsonBody } from "./http/json-body";
 import type { GatewayMetrics } from "./http/metrics";
 import { rateLimit } from "./http/rate-limit";
 import { requestId } from "./http/request-id";
-import type { LoginService } from "./login/login-service";
+import type { AuthService } from "./auth/auth-service";
 import { credentialRoutes } from "./credentials/credential-routes";
 import { webhookRoutes } from "./credentials/webhook-routes";
 import { inboxRoutes } from "./inboxes/inbox-routes";
 import { smsWebhook } from "./inboxes/sms-webhook";
-import { apiRoutes } from "./routes";
+import { authRoutes } from "./auth/auth-routes";
 
 export interface AppDeps {
   config: Config;
   db: Database;
   redis: Redis;
-  logins: LoginService;
+  auth: AuthService;
   cache: SessionCache;
   guard: TargetGuard;
   log: Logger;
@@ -31,7 +31,7 @@ export interface AppDeps {
   isShuttingDown: () => boolean;
 }
 
-export function createApp({ config, db, redis, logins, cache, guard, log, metrics, isShuttingDown }: AppDeps) {
+export function createApp({ config, db, redis, auth, cache, guard, log, metrics, isShuttingDown }: AppDeps) {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -74,9 +74,9 @@ export function createApp({ config, db, redis, logins, cache, guard, log, metric
   app.use("/v1", authenticate(db), rateLimit(redis, config.redis.prefix, config.gateway.rateLimitPerMinute), ...jsonBody(config.gateway.maxBodyBytes));
   app.use(
     "/v1",
-    apiRoutes(logins, config.gateway.waitMs, metrics),
+    authRoutes(auth, config.gateway.waitMs, metrics),
     inboxRoutes(db, config.mail.domain),
-    credentialRoutes(db, cache, logins, config.gateway.waitMs, metrics),
+    credentialRoutes(db, cache, auth, config.gateway.waitMs, metrics),
     webhookRoutes(db, guard),
   );
   app.use(notFound);

@@ -3,11 +3,13 @@ import { TargetGuard } from "@authsvc/egress";
 import { loadConfig } from "@authsvc/config";
 import { Envelope, parseKeyRing } from "@authsvc/crypto";
 import { Database } from "@authsvc/db";
+import { shutdownOnSignals } from "@authsvc/lifecycle";
 import { createLogger } from "@authsvc/logging";
-import { JobWaiter, SessionCache, SingleFlight, createAuthQueue, createRedis, redisReady } from "@authsvc/queue";
+import { AuthJobs } from "@authsvc/jobs";
+import { JobWaiter, SessionCache, SingleFlight, createAuthQueue, createRedis, createWebhookQueue, redisReady } from "@authsvc/queue";
 import { createApp } from "./app";
 import { createGatewayMetrics } from "./http/metrics";
-import { LoginService } from "./login/login-service";
+import { AuthService } from "./auth/auth-service";
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -24,17 +26,11 @@ async function main(): Promise<void> {
 
   const cache = new SessionCache(redis, config.redis.prefix, envelope);
   const guard = new TargetGuard(config.targets.allowRanges);
-  const logins = new LoginService({
-    config,
-    db,
-    queue,
-    waiter,
-    cache,
-    flight: new SingleFlight(redis, config.redis.prefix),
-    guard,
-  });
+  const webhookQueue = createWebhookQueue(redis, config.redis.prefix, config.webhooks);
+  const jobs = new AuthJobs({ config, db, authQueue: queue, cache, flight: new SingleFlight(redis, config.redis.prefix), webhookQueue, log });
+  const auth = new AuthService({ config, db, jobs, waiter, guard });
   let shuttingDown = false;
-  const app = createApp({ config, db, redis, logins, cache, guard, log, metrics: createGatewayMetrics(), isShuttingDown: () => shuttingDown });
+  const app = createApp({ config, db, redis, auth, cache, guard, log, metrics: createGatewayMetrics(), isShuttingDown: () => shuttingDown });
   const server = app.listen(config.gateway.port, config.gateway.host, () => {
     const { port } = server.address() as AddressInfo;
     log.info({ port }, "gateway listening");
@@ -44,23 +40,35 @@ async function main(): Promise<void> {
   server.headersTimeout = 60_000;
 
   // Ordered: fail health checks, stop accepting, let in-flight requests answer, then close Redis and the database.
-  const shutdown = async (signal: string) => {
-    if (shuttingDown) return;
-    shuttingDown = true;
-    log.info({ signal, waiting: waiter.pending }, "shutting down");
-    const forced = setTimeout(() => process.exit(1), config.gateway.waitMs + 10_000);
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-    });
-    await waiter.close();
-    await queue.close();
-    await Promise.allSettled([redis.quit(), eventsRedis.quit(), db.close()]);
-    clearTimeout(forced);
-    process.exit(0);
-  };
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-  process.on("SIGINT", () => void shutdown("SIGINT"));
+  shutdownOnSignals({
+    log,
+    timeoutMs: config.gateway.waitMs + 10_000,
+    onStart: () => {
+      shuttingDown = true;
+      log.info({ waiting: waiter.pending }, "answering the requests in flight");
+    },
+    stages: [
+      [
+        {
+          name: "http server",
+          close: () =>
+            new Promise<void>((resolve) => {
+              server.close(() => resolve());
+              server.closeIdleConnections();
+            }),
+        },
+      ],
+      [{ name: "job waiter", close: () => waiter.close() }],
+      [
+        { name: "auth queue", close: () => queue.close() },
+        { name: "webhook queue", close: () => webhookQueue.close() },
+      ],
+      [
+        { name: "redis", close: () => Promise.all([redis.quit(), eventsRedis.quit()]) },
+        { name: "database", close: () => db.close() },
+      ],
+    ],
+  });
 }
 
 main().catch((err: unknown) => {

@@ -69,7 +69,7 @@ describe("the forwarding inbox", () => {
   });
 });
 
-describe("logins with the caller's own address", () => {
+describe("auth with the caller's own address", () => {
   it("otp_email reads the code from the forwarded copy", async () => {
     const own = await ownAddress();
     await newInboxUser(own.address);

@@ -1,6 +1,7 @@
 import { loadConfig } from "@authsvc/config";
 import { Envelope, parseKeyRing } from "@authsvc/crypto";
-import { createRedis, originFingerprint, SessionCache } from "@authsvc/queue";
+import { originFingerprint } from "@authsvc/jobs";
+import { createRedis, SessionCache } from "@authsvc/queue";
 import type { PathApp } from "@authsvc/test-sites";
 import { attempts, call, closeDatabase, database, newSiteUser, newTenant, sitesUrl } from "@authsvc/devstack";
 
@@ -55,7 +56,7 @@ describe("one session per login page", () => {
     expect(credentials.map((c: any) => c.loginPage).sort()).toEqual([loginUrl("tracker"), loginUrl("wiki")]);
   });
 
-  it("runs concurrent logins on two login pages as two jobs, each answering its own page's session", async () => {
+  it("runs concurrent auth on two login pages as two jobs, each answering its own page's session", async () => {
     const user = await newSiteUser("shared-directory-2");
     const [tracker, wiki] = await Promise.all([login("tracker", user), login("wiki", user)]);
     expect([tracker.status, wiki.status]).toEqual([200, 200]);

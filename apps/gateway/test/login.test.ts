@@ -133,7 +133,7 @@ describe("POST /v1/login through the browser", () => {
     expect(await attempts(user.username)).toEqual({ classic: 1 });
   });
 
-  it("counts logins for Prometheus in the gateway and the worker", async () => {
+  it("counts auth for Prometheus in the gateway and the worker", async () => {
     const user = await newSiteUser();
     expect((await call("POST", "/v1/login", { key, body: loginBody("classic", user) })).status).toBe(200);
     expect((await call("POST", "/v1/login", { key, body: loginBody("classic", user) })).status).toBe(200);

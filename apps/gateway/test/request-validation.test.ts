@@ -56,13 +56,13 @@ describe("POST /v1/login input errors", () => {
     }
   });
 
-  it("requires the TOTP secret, besides password and identifier, for totp logins", async () => {
+  it("requires the TOTP secret, besides password and identifier, for totp auth", async () => {
     const res = await call("POST", "/v1/login", { key, body: { ...valid(), login_method: "totp" } });
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual([{ field: "/cred/totpSecret", message: "is required for login_method totp" }]);
   });
 
-  it("requires a password for password logins, and an identifier for totp (a password login may have none)", async () => {
+  it("requires a password for password auth, and an identifier for totp (a password login may have none)", async () => {
     const res = await call("POST", "/v1/login", { key, body: { ...valid(), cred: {} } });
     expect(res.status).toBe(400);
     expect(res.body.error.details.map((d: any) => d.field)).toEqual(["/cred/password"]);

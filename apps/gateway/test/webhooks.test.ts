@@ -98,6 +98,8 @@ describe("webhooks", () => {
       data: { credentialId, site: sitesUrl(), username: user.username, jobId: refreshed.headers.get("x-job-id"), sessionExpiresAt: expect.any(String) },
     });
     expect(second!.headers["x-authsvc-delivery"]).toBe(event.id);
+    // The event and the refresh's answer say the same of the same session.
+    expect(event.data.sessionExpiresAt).toBe(refreshed.body.expiresAt);
     expect(second!.body).not.toContain(user.password);
     expect(second!.body).not.toContain(refreshed.body.cookies[0].value);
   });

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { Counter, Registry, collectDefaultMetrics } from "prom-client";
 import { loadConfig } from "@authsvc/config";
 import { Database } from "@authsvc/db";
+import { shutdownOnSignals } from "@authsvc/lifecycle";
 import { createLogger } from "@authsvc/logging";
 import { createRedis, notifyInbox, redisReady } from "@authsvc/queue";
 import { createMailServer } from "./mail-server";
@@ -51,19 +52,21 @@ async function main(): Promise<void> {
   log.info({ smtpPort, domain: config.mail.domain, healthPort: (health.address() as AddressInfo).port }, "mail-in listening");
 
   // Ordered: stop taking connections and let open SMTP sessions finish, then Redis and the database.
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, "shutting down");
-    const forced = setTimeout(() => process.exit(1), 30_000);
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
-    health.close();
-    await Promise.allSettled([redis.quit(), db.close()]);
-    clearTimeout(forced);
-    process.exit(0);
-  };
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-  process.on("SIGINT", () => void shutdown("SIGINT"));
+  shutdownOnSignals({
+    log,
+    timeoutMs: 30_000,
+    onStart: () => {
+      stopping = true;
+    },
+    stages: [
+      [{ name: "smtp server", close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) }],
+      [{ name: "health server", close: () => health.close() }],
+      [
+        { name: "redis", close: () => redis.quit() },
+        { name: "database", close: () => db.close() },
+      ],
+    ],
+  });
 }
 
 main().catch((err: unknown) => {

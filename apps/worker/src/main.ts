@@ -1,16 +1,20 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Worker } from "bullmq";
-import { BrowserHost, TargetGuard } from "@authsvc/browser";
+import { BrowserHost } from "@authsvc/browser";
 import { loadConfig } from "@authsvc/config";
 import { Envelope, parseKeyRing } from "@authsvc/crypto";
 import { Database } from "@authsvc/db";
+import { TargetGuard } from "@authsvc/egress";
+import { twoCaptchaSolver } from "@authsvc/flows";
+import { AuthJobs } from "@authsvc/jobs";
+import { shutdownOnSignals } from "@authsvc/lifecycle";
 import { createLogger } from "@authsvc/logging";
-import { AUTH_QUEUE, InboxEvents, KEEPALIVE_JOB, MAINTENANCE_QUEUE, createAuthQueue, WEBHOOK_QUEUE, createWebhookQueue, SessionCache, SingleFlight, createRedis, redisReady, scheduleRetention, type AuthJobPayload } from "@authsvc/queue";
-import { createLoginProcessor, recordAbandonedJob } from "./process-login-job";
-import { createWebhookDeliverer } from "./webhook-events";
-import { keepAlive } from "./keep-alive";
-import { sweepRetention } from "./sweep-retention";
+import { AUTH_QUEUE, InboxEvents, MAINTENANCE_QUEUE, WEBHOOK_QUEUE, createAuthQueue, createRedis, createWebhookQueue, redisReady, scheduleRetention, SessionCache, SingleFlight } from "@authsvc/queue";
+import { createFlowRunner } from "./flows/run-auth-flow";
+import { createAuthProcessor } from "./processors/auth-processor";
+import { createWebhookDeliverer } from "./processors/deliver-webhook";
+import { createMaintenanceProcessor } from "./processors/maintenance-processor";
+import { registerProcessors } from "./processors/register-processors";
 import { createWorkerMetrics } from "./worker-metrics";
 
 async function main(): Promise<void> {
@@ -39,54 +43,39 @@ async function main(): Promise<void> {
   await Promise.all([redisReady(redis), db.ping()]);
   log.info({ chromium: await browser.warmUp() }, "browser ready");
 
-  const flight = new SingleFlight(redis, config.redis.prefix);
   const webhookQueue = createWebhookQueue(redis, config.redis.prefix, config.webhooks);
-  const processor = createLoginProcessor({
+  const authQueue = createAuthQueue(redis, config.redis.prefix, { attempts: config.worker.attempts, backoffMs: config.worker.backoffMs });
+  const maintenanceQueue = await scheduleRetention(redis, config.redis.prefix, config.keepAlive.everyMs);
+  const jobs = new AuthJobs({
+    config,
+    db,
+    authQueue,
+    cache: new SessionCache(redis, config.redis.prefix, envelope),
+    flight: new SingleFlight(redis, config.redis.prefix),
+    webhookQueue,
+    log,
+  });
+  const runFlow = createFlowRunner({
     config,
     db,
     browser,
-    cache: new SessionCache(redis, config.redis.prefix, envelope),
-    flight,
     guard,
-    log,
     metrics,
     inboxEvents: new InboxEvents(inboxRedis, config.redis.prefix),
-    webhookQueue,
+    captchaSolver: config.captchaSolver ? twoCaptchaSolver(config.captchaSolver) : undefined,
   });
-  const worker = new Worker<AuthJobPayload>(AUTH_QUEUE, processor, {
-    connection: workerRedis,
-    prefix: config.redis.prefix,
-    concurrency: config.worker.concurrency,
-  });
-  worker.on("error", (err) => log.error({ err: err.message }, "worker error"));
-  worker.on("stalled", (jobId) => log.warn({ jobId }, "job stalled; it will run again"));
-  worker.on("failed", (job, err) => {
-    const final = err.name === "UnrecoverableError" || (job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1));
-    if (!job || !final) return;
-    recordAbandonedJob({ db, flight }, job, err.message).catch((e) => log.error({ jobId: job.id, err: String(e) }, "could not end an abandoned job"));
-  });
-
-  // Webhook deliveries: small HTTP posts, several at once, beside the browser work.
-  const webhooks = new Worker(WEBHOOK_QUEUE, createWebhookDeliverer({ db, guard, log }), {
-    connection: workerRedis,
-    prefix: config.redis.prefix,
-    concurrency: 8,
-  });
-  webhooks.on("error", (err) => log.error({ err: err.message }, "webhook worker error"));
-
-  const maintenanceQueue = await scheduleRetention(redis, config.redis.prefix, config.keepAlive.everyMs);
-  const authQueue = createAuthQueue(redis, config.redis.prefix, { attempts: config.worker.attempts, backoffMs: config.worker.backoffMs });
-  const maintenance = new Worker(
-    MAINTENANCE_QUEUE,
-    async (job) => {
-      if (job.name === KEEPALIVE_JOB) return keepAlive({ config, db, authQueue, webhookQueue, flight, log });
-      const deleted = await sweepRetention(db, config.retention);
-      log.info({ deleted }, "retention sweep");
-      return deleted;
+  const processors = registerProcessors({ connection: workerRedis, prefix: config.redis.prefix, log, metrics }, [
+    {
+      queue: AUTH_QUEUE,
+      concurrency: config.worker.concurrency,
+      process: createAuthProcessor({ jobs, runFlow, log, metrics }),
+      // A fault before the browser ran, or a job that stalled too often because its worker died.
+      onFinalFailure: (job, err) => jobs.abandon(job.data.orgId, job.data.authJobId, err.message),
     },
-    { connection: workerRedis, prefix: config.redis.prefix, concurrency: 1 },
-  );
-  maintenance.on("error", (err) => log.error({ err: err.message }, "maintenance worker error"));
+    // Webhook deliveries: small HTTP posts, several at once, beside the browser work.
+    { queue: WEBHOOK_QUEUE, concurrency: 8, process: createWebhookDeliverer({ db, guard, log }) },
+    { queue: MAINTENANCE_QUEUE, concurrency: 1, process: createMaintenanceProcessor({ config, db, jobs, log }) },
+  ]);
 
   let healthy = true;
   const health = createServer(async (req, res) => {
@@ -95,35 +84,36 @@ async function main(): Promise<void> {
       res.end(await metrics.registry.metrics());
       return;
     }
-    const ok = req.url === "/healthz" ? healthy : req.url === "/readyz" ? healthy && worker.isRunning() : null;
+    const ok = req.url === "/healthz" ? healthy : req.url === "/readyz" ? healthy && processors.running() : null;
     res.writeHead(ok === null ? 404 : ok ? 200 : 503, { "content-type": "application/json" });
     res.end(JSON.stringify({ ok: Boolean(ok) }));
   });
   await new Promise<void>((resolve) => health.listen(config.worker.healthPort, "0.0.0.0", resolve));
   log.info({ healthPort: (health.address() as AddressInfo).port, concurrency: config.worker.concurrency }, "worker started");
 
-  // Ordered: stop taking jobs and let active ones finish, then the browser, Redis and the database.
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    healthy = false;
-    log.info({ signal }, "shutting down: finishing active jobs");
-    const forced = setTimeout(() => {
-      log.error("shutdown timed out; exiting with jobs still active (they run again as stalled; those that had submitted end as login_unconfirmed)");
-      process.exit(1);
-    }, config.worker.shutdownTimeoutMs);
-    await Promise.all([worker.close(), maintenance.close(), webhooks.close()]);
-    await Promise.all([maintenanceQueue.close(), webhookQueue.close(), authQueue.close()]);
-    await browser.close();
-    health.close();
-    await Promise.allSettled([workerRedis.quit(), redis.quit(), inboxRedis.quit(), db.close()]);
-    clearTimeout(forced);
-    log.info("worker stopped");
-    process.exit(0);
-  };
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-  process.on("SIGINT", () => void shutdown("SIGINT"));
+  // Ordered: stop taking jobs and let active ones finish, then the queues, the browser, Redis and the database.
+  shutdownOnSignals({
+    log,
+    timeoutMs: config.worker.shutdownTimeoutMs,
+    timeoutMessage: "shutdown timed out; exiting with jobs still active (they run again as stalled; those that had submitted end as login_unconfirmed)",
+    onStart: () => {
+      healthy = false;
+    },
+    stages: [
+      [{ name: "processors", close: processors.close }],
+      [
+        { name: "maintenance queue", close: () => maintenanceQueue.close() },
+        { name: "webhook queue", close: () => webhookQueue.close() },
+        { name: "auth queue", close: () => authQueue.close() },
+      ],
+      [{ name: "browser", close: () => browser.close() }],
+      [{ name: "health server", close: () => health.close() }],
+      [
+        { name: "redis", close: () => Promise.all([workerRedis.quit(), redis.quit(), inboxRedis.quit()]) },
+        { name: "database", close: () => db.close() },
+      ],
+    ],
+  });
 }
 
 main().catch((err: unknown) => {

@@ -13,6 +13,12 @@ export function createWorkerMetrics() {
       buckets: [0.5, 1, 2, 3, 5, 8, 13, 21, 34, 55],
       registers: [registry],
     }),
+    jobs: new Counter({
+      name: "authsvc_worker_jobs_total",
+      help: "Jobs this worker ended, by queue and outcome (completed, retried, failed)",
+      labelNames: ["queue", "outcome"] as const,
+      registers: [registry],
+    }),
     activeLogins: new Gauge({ name: "authsvc_active_logins", help: "Logins running in this worker now", registers: [registry] }),
     browserRestarts: new Counter({ name: "authsvc_browser_restarts_total", help: "Chromium deaths (it is relaunched)", registers: [registry] }),
     egressRefusals: new Counter({

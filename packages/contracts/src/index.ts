@@ -8,3 +8,4 @@ export * from "./inboxes";
 export * from "./credentials";
 export * from "./webhooks";
 export * from "./signup-request";
+export * from "./job-input";

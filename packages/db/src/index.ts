@@ -1,6 +1,6 @@
 export { Database } from "./database";
 export { applyMigrations, ensureDatabase, readMigrations, MIGRATIONS_DIR } from "./migrate";
-export type { SecretBundle, CredentialIdentity } from "./repositories/credentials";
+export type { CredentialIdentity } from "./repositories/credentials";
 export type { AuthenticatedKey } from "./repositories/api-keys";
 export type { NewAuthJob } from "./repositories/auth-jobs";
 export { AddressTakenError, baseAddress, type InboundContent, type InboundMessage, type InboxRef, type ListedMessage } from "./repositories/inboxes";

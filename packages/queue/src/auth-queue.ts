@@ -2,7 +2,8 @@ import { Queue, type JobsOptions } from "bullmq";
 import type { Redis } from "ioredis";
 
 export const AUTH_QUEUE = "auth";
-export const LOGIN_JOB = "login";
+/** The BullMQ name of every auth job (login, refresh, signup, verify); the processor reads the kind from the record. */
+export const AUTH_JOB = "auth";
 
 /**
  * What travels through Redis: ids only. Inputs (encrypted) and results live in Postgres. New fields must be
@@ -32,6 +33,6 @@ export function createAuthQueue(connection: Redis, prefix: string, retry: RetryP
   return new Queue<AuthJobPayload>(AUTH_QUEUE, { connection, prefix, defaultJobOptions: authJobOptions(retry) });
 }
 
-export function enqueueLogin(queue: Queue<AuthJobPayload>, payload: AuthJobPayload) {
-  return queue.add(LOGIN_JOB, payload, { jobId: payload.authJobId });
+export function enqueueAuthJob(queue: Queue<AuthJobPayload>, payload: AuthJobPayload) {
+  return queue.add(AUTH_JOB, payload, { jobId: payload.authJobId });
 }

@@ -1,9 +1,8 @@
 export { createRedis, redisReady, type RedisRole } from "./redis-connections";
-export { AUTH_QUEUE, LOGIN_JOB, createAuthQueue, enqueueLogin, authJobOptions, type AuthJobPayload, type RetryPolicy } from "./auth-queue";
+export { AUTH_QUEUE, AUTH_JOB, createAuthQueue, enqueueAuthJob, authJobOptions, type AuthJobPayload, type RetryPolicy } from "./auth-queue";
 export { JobWaiter } from "./job-waiter";
 export { SessionCache } from "./session-cache";
 export { SingleFlight, flightTtlMs } from "./single-flight";
 export { KEEPALIVE_JOB, MAINTENANCE_QUEUE, RETENTION_JOB, scheduleRetention } from "./maintenance-queue";
 export { InboxEvents, inboxChannel, notifyInbox } from "./inbox-events";
 export { WEBHOOK_QUEUE, createWebhookQueue, queueDeliveries, type WebhookDeliveryPayload } from "./webhook-queue";
-export { loginFingerprint, originFingerprint, signupFingerprint, storedLoginIdentity, type SessionIdentity } from "./session-key";

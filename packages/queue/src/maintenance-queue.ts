@@ -16,7 +16,7 @@ export async function scheduleRetention(connection: Redis, prefix: string, keepA
   const queue = new Queue(MAINTENANCE_QUEUE, { connection, prefix });
   const opts = { removeOnComplete: { count: 12 }, removeOnFail: { count: 100 } };
   await queue.upsertJobScheduler(RETENTION_JOB, { every: RETENTION_EVERY_MS }, { name: RETENTION_JOB, opts });
-  // The keep-alive job (apps/worker/src/keep-alive.ts) on the same queue; 0 removes its scheduler.
+  // The keep-alive job (apps/worker/src/maintenance/keep-alive.ts) on the same queue; 0 removes its scheduler.
   if (keepAliveEveryMs > 0) await queue.upsertJobScheduler(KEEPALIVE_JOB, { every: keepAliveEveryMs }, { name: KEEPALIVE_JOB, opts });
   else await queue.removeJobScheduler(KEEPALIVE_JOB);
   return queue;

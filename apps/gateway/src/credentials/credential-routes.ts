@@ -4,10 +4,10 @@ import type { Database } from "@authsvc/db";
 import type { SessionCache } from "@authsvc/queue";
 import { ApiError } from "../http/api-error";
 import type { GatewayMetrics } from "../http/metrics";
-import type { LoginAnswer, LoginService } from "../login/login-service";
-import { preferredWaitMs } from "../login/prefer-wait";
-import { countedAnswer, pendingOrSession } from "../login/send-answer";
-import { sessionExpiresAt } from "./session-expires-at";
+import type { AuthAnswer, AuthService } from "../auth/auth-service";
+import { preferredWaitMs } from "../auth/prefer-wait";
+import { countedAnswer, pendingOrSession } from "../auth/send-answer";
+import { sessionExpiresAt } from "@authsvc/jobs";
 
 const validateRefresh = compileValidator<RefreshRequest>(refreshRequestSchema);
 const validateVerify = compileValidator<VerifyRequest>(verifyRequestSchema);
@@ -32,7 +32,7 @@ function resource(row: CredentialRow): CredentialResource {
 }
 
 /** A session a stored credential signed in with (refresh, verify): 200 with the credential and expiry, or 202. */
-function sendSession(req: Request, res: Response, answer: LoginAnswer, credentialId: string): void {
+function sendSession(req: Request, res: Response, answer: AuthAnswer, credentialId: string): void {
   const done = pendingOrSession(req, res, answer);
   if (!done) return;
   const expiresAt = sessionExpiresAt(done.session);
@@ -43,7 +43,7 @@ function sendSession(req: Request, res: Response, answer: LoginAnswer, credentia
  * Stored credentials (metadata only: the secret leaves the database for a login and nothing else) and
  * refresh, which logs in again with a credential's stored secret and replaces its cached session.
  */
-export function credentialRoutes(db: Database, cache: SessionCache, logins: LoginService, maxWaitMs: number, metrics: GatewayMetrics): Router {
+export function credentialRoutes(db: Database, cache: SessionCache, auth: AuthService, maxWaitMs: number, metrics: GatewayMetrics): Router {
   const r = Router();
   const orgOf = (locals: Record<string, unknown>) => locals.orgId as string;
 
@@ -106,7 +106,7 @@ export function credentialRoutes(db: Database, cache: SessionCache, logins: Logi
       ? await db.credentials.findMetadata(orgId, body.credentialId)
       : await oneByIdentity(orgId, body.domain!, body.username!, body.collectionId);
     if (!row) throw new ApiError("not_found", "No such credential.");
-    const answer = await countedAnswer(metrics, () => logins.refresh(orgId, row.id, preferredWaitMs(req.get("prefer"), maxWaitMs), res.locals.requestId as string), "refresh");
+    const answer = await countedAnswer(metrics, () => auth.refresh(orgId, row.id, preferredWaitMs(req.get("prefer"), maxWaitMs), res.locals.requestId as string), "refresh");
     sendSession(req, res, answer, row.id);
   });
 
@@ -116,7 +116,7 @@ export function credentialRoutes(db: Database, cache: SessionCache, logins: Logi
     const orgId = orgOf(res.locals);
     const row = CREDENTIAL_ID.test(req.params.id) ? await db.credentials.findMetadata(orgId, req.params.id) : null;
     if (!row) throw new ApiError("not_found", "No such credential.");
-    const answer = await countedAnswer(metrics, () => logins.verify(orgId, row.id, checked.value, preferredWaitMs(req.get("prefer"), maxWaitMs), res.locals.requestId as string), "verify");
+    const answer = await countedAnswer(metrics, () => auth.verify(orgId, row.id, checked.value, preferredWaitMs(req.get("prefer"), maxWaitMs), res.locals.requestId as string), "verify");
     sendSession(req, res, answer, row.id);
   });
 

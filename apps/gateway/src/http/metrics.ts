@@ -12,7 +12,7 @@ export function createGatewayMetrics() {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
     registers: [registry],
   });
-  const logins = new Counter({
+  const auth = new Counter({
     name: "authsvc_login_answers_total",
     help: "Answers to POST /v1/login: from the cache, from a browser login, still pending (202), or an error code",
     labelNames: ["answer"] as const,
@@ -29,7 +29,7 @@ export function createGatewayMetrics() {
     next();
   };
 
-  return { registry, observe, logins };
+  return { registry, observe, auth };
 }
 
 export type GatewayMetrics = ReturnType<typeof createGatewayMetrics>;

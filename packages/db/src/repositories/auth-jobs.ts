@@ -1,7 +1,6 @@
 import { newId, rowAad, type Envelope } from "@authsvc/crypto";
-import type { SignupAccount } from "@authsvc/contracts";
+import type { JobInput, JobKind, LoginMethod, SignupAccount, SignupMethod } from "@authsvc/contracts";
 import type { Prisma } from "../prisma-client";
-import type { SecretBundle } from "./credentials";
 
 export interface NewAuthJob {
   orgId: string;
@@ -10,13 +9,13 @@ export interface NewAuthJob {
    * `refresh`: a login run with a stored credential's secret (POST /v1/refresh); `signup`: POST /v1/signup;
    * `verify`: a pending signup's confirmation, then a login with its secret (POST /v1/credentials/{id}/verify).
    */
-  kind: "login" | "refresh" | "signup" | "verify";
-  method: string;
+  kind: JobKind;
+  method: LoginMethod | SignupMethod;
   loginUrl: string;
   fingerprint: string;
   useCache: boolean;
   requestId?: string;
-  input: SecretBundle;
+  input: JobInput;
 }
 
 export class AuthJobs {
@@ -50,7 +49,7 @@ export class AuthJobs {
       where: { id },
       data: { status: "running", attempts: attempt, startedAt: row.startedAt ?? new Date() },
     });
-    const input = row.input ? this.envelope.decryptJson<SecretBundle>(row.input, rowAad(orgId, id)) : null;
+    const input = row.input ? this.envelope.decryptJson<JobInput>(row.input, rowAad(orgId, id)) : null;
     return { ...row, input };
   }
 

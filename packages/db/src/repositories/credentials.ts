@@ -1,51 +1,6 @@
-import { loginPageOf } from "@authsvc/contracts";
+import { loginPageOf, readLoginSecret, type LoginSecret } from "@authsvc/contracts";
 import { newId, rowAad, type Envelope } from "@authsvc/crypto";
 import { isUniqueViolation, type Prisma } from "../prisma-client";
-
-/** What a login needs besides the username; always encrypted at rest. */
-export interface SecretBundle {
-  /** The login method and the `cred` fields as the request gave them, so a refresh asks exactly the same. */
-  method?: string;
-  email?: string;
-  phone?: string;
-  password?: string;
-  totpSecret?: string;
-  additionalFields?: Record<string, string | number | boolean>;
-  /** Our inbox where the site sends its code or link: a mailbox (email) or a phone number (SMS). */
-  inbox?:
-    | {
-        kind: "email";
-        mailboxId: string;
-        /** The address the site knows, with its +tag if it has one; only mail sent to it is read. */
-        address: string;
-        /**
-         * The mailbox is the org's forwarding inbox and `address` the caller's own: only mail first sent to
-         * `address` (its forwarded copies) and coming from the site is read.
-         */
-        forwarded?: boolean;
-      }
-    | { kind: "sms"; phoneNumberId: string; number: string };
-  /**
-   * A signup made the account without a password and the site's mail (its password, or a link to set
-   * one) never came: `password` is only the caller's to set, if any. A verify job with the link, or the
-   * mail in the inbox, sets it; a login with this secret would be refused.
-   */
-  awaitsPassword?: boolean;
-  /**
-   * A verify job's confirmation (kind `verify`): the link or code the caller sent, or the time from which
-   * the inbox holds the site's mail (ISO). A credential's bundle never has it.
-   */
-  confirmation?: { link: string } | { code: string } | { inboxSince: string };
-  /** A signup job's own inputs (kind `signup`); a credential's bundle never has them. */
-  signup?: {
-    username?: string;
-    name?: string;
-    /** An invitation token typed into the page. */
-    inviteToken?: string;
-    /** An invitation link, opened instead of the signup page: a secret, so never in a plain column. */
-    inviteLink?: string;
-  };
-}
 
 const METADATA = {
   id: true,
@@ -63,7 +18,7 @@ const METADATA = {
 export interface SettledSignup {
   username: string;
   loginUrl: string;
-  secret: SecretBundle;
+  secret: LoginSecret;
 }
 
 export interface CredentialIdentity {
@@ -123,7 +78,7 @@ export class Credentials {
   }
 
   /** Stores the secret that just logged in successfully, so refreshes use a known-good one. */
-  async recordSuccess(orgId: string, id: string, secret: SecretBundle, loginUrl: string) {
+  async recordSuccess(orgId: string, id: string, secret: LoginSecret, loginUrl: string) {
     await this.prisma.credential.updateMany({
       where: { id, orgId },
       data: {
@@ -166,9 +121,9 @@ export class Credentials {
   }
 
   /** The secret of the last successful login, decrypted; null when none succeeded yet. */
-  async secret(orgId: string, id: string): Promise<SecretBundle | null> {
+  async secret(orgId: string, id: string): Promise<LoginSecret | null> {
     const row = await this.prisma.credential.findFirst({ where: { id, orgId }, select: { secret: true } });
-    return row?.secret ? this.envelope.decryptJson<SecretBundle>(row.secret, rowAad(orgId, id)) : null;
+    return row?.secret ? readLoginSecret(this.envelope.decryptJson<LoginSecret>(row.secret, rowAad(orgId, id))) : null;
   }
 
   /**
@@ -205,7 +160,7 @@ export class Credentials {
     }
   }
 
-  private async recordPending(orgId: string, id: string, secret: SecretBundle, failure: string) {
+  private async recordPending(orgId: string, id: string, secret: LoginSecret, failure: string) {
     await this.prisma.credential.updateMany({
       where: { id, orgId, lastLoginAt: null },
       data: { secret: this.envelope.encryptJson(secret, rowAad(orgId, id)), lastErrorCode: failure },

@@ -1,29 +1,12 @@
-import { randomUUID } from "node:crypto";
-import type { Queue } from "bullmq";
 import { UnrecoverableError, type Job } from "bullmq";
 import type { TargetGuard } from "@authsvc/egress";
-import type { WebhookEvent, WebhookEventType } from "@authsvc/contracts";
 import { webhookSignature } from "@authsvc/crypto";
 import type { Database } from "@authsvc/db";
 import type { Logger } from "@authsvc/logging";
-import { queueDeliveries, type WebhookDeliveryPayload } from "@authsvc/queue";
+import type { WebhookDeliveryPayload } from "@authsvc/queue";
 import { postToCheckedAddresses } from "@authsvc/egress";
 
 const DELIVERY_TIMEOUT_MS = 10_000;
-
-/** Sends an event to every webhook of the org that asked for its type (queued; delivered by `deliverWebhook`). */
-export async function emitEvent(
-  db: Database,
-  queue: Queue<WebhookDeliveryPayload>,
-  orgId: string,
-  type: WebhookEventType,
-  data: WebhookEvent["data"],
-): Promise<void> {
-  const hooks = await db.webhooks.subscribedTo(orgId, type);
-  if (hooks.length === 0) return;
-  const event: WebhookEvent = { id: `evt_${randomUUID().replace(/-/g, "")}`, type, createdAt: new Date().toISOString(), orgId, data };
-  await queueDeliveries(queue, orgId, hooks.map((h) => h.id), event);
-}
 
 /**
  * Delivers one event: POST JSON, signed (X-Authsvc-Signature), to a public address only (the URL is the

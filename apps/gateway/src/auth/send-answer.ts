@@ -1,26 +1,26 @@
 import type { Request, Response } from "express";
 import { ApiError } from "../http/api-error";
 import type { GatewayMetrics } from "../http/metrics";
-import type { LoginAnswer } from "./login-service";
+import type { AuthAnswer } from "./auth-service";
 
 /**
  * Runs a request that waits for a browser job (login, signup, refresh) and counts its answer: `label`
  * (by default where the session came from), `pending`, or the error code.
  */
-export async function countedAnswer(metrics: GatewayMetrics, run: () => Promise<LoginAnswer>, label?: string): Promise<LoginAnswer> {
-  let answer: LoginAnswer;
+export async function countedAnswer(metrics: GatewayMetrics, run: () => Promise<AuthAnswer>, label?: string): Promise<AuthAnswer> {
+  let answer: AuthAnswer;
   try {
     answer = await run();
   } catch (err) {
-    metrics.logins.inc({ answer: err instanceof ApiError ? err.code : "internal_error" });
+    metrics.auth.inc({ answer: err instanceof ApiError ? err.code : "internal_error" });
     throw err;
   }
-  metrics.logins.inc({ answer: answer.kind === "pending" ? "pending" : (label ?? answer.source) });
+  metrics.auth.inc({ answer: answer.kind === "pending" ? "pending" : (label ?? answer.source) });
   return answer;
 }
 
 /** Answers 202 with the job for one still running (null then); otherwise names the job and returns the session. */
-export function pendingOrSession(req: Request, res: Response, answer: LoginAnswer): Extract<LoginAnswer, { kind: "session" }> | null {
+export function pendingOrSession(req: Request, res: Response, answer: AuthAnswer): Extract<AuthAnswer, { kind: "session" }> | null {
   if (answer.kind === "pending") {
     res.status(202).location(`${req.baseUrl}/jobs/${answer.job.jobId}`).set("X-Job-Id", answer.job.jobId).json(answer.job);
     return null;

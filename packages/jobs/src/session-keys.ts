@@ -1,3 +1,4 @@
+import type { LoginSecret } from "@authsvc/contracts";
 import { fingerprint } from "@authsvc/crypto";
 
 /** What decides which account a session belongs to: the fields of a login, as the gateway resolved them. */
@@ -35,7 +36,7 @@ export function loginFingerprint(key: Buffer, orgId: string, login: SessionIdent
 /**
  * The key sessions were cached under before they were keyed by login page (org + site origin). Read only
  * to serve entries cached before that change, and only when the job that cached one logged in on the same
- * login page (see LoginService); such entries end with their TTL.
+ * login page (see `AuthJobs.cachedSession`); such entries end with their TTL.
  */
 export function originFingerprint(key: Buffer, orgId: string, login: SessionIdentity): string {
   return keyOf(key, orgId, "login/v1", new URL(login.loginPage).origin, login);
@@ -65,12 +66,12 @@ function keyOf(key: Buffer, orgId: string, version: string, site: string, login:
  */
 export function storedLoginIdentity(
   credential: { loginPage: string; username: string; collectionExternalId?: string },
-  secret: { method?: string; password?: string; additionalFields?: Record<string, string | number | boolean>; totpSecret?: string; email?: string; phone?: string },
+  secret: Pick<LoginSecret, "method" | "password" | "additionalFields" | "totpSecret" | "email" | "phone">,
 ): SessionIdentity {
   return {
     collectionId: credential.collectionExternalId,
     loginPage: credential.loginPage,
-    method: secret.method ?? "password",
+    method: secret.method,
     identifier: credential.username,
     password: secret.password,
     additionalFields: secret.additionalFields,

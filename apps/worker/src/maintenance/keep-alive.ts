@@ -1,17 +1,12 @@
-import type { Queue } from "bullmq";
 import type { Config } from "@authsvc/config";
-import { newId } from "@authsvc/crypto";
 import type { Database } from "@authsvc/db";
+import { storedLoginIdentity, type AuthJobs } from "@authsvc/jobs";
 import type { Logger } from "@authsvc/logging";
-import { enqueueLogin, flightTtlMs, loginFingerprint, storedLoginIdentity, type AuthJobPayload, type SingleFlight, type WebhookDeliveryPayload } from "@authsvc/queue";
-import { emitEvent } from "./webhook-events";
 
 export interface KeepAliveDeps {
-  config: Config;
+  config: Pick<Config, "keepAlive">;
   db: Database;
-  authQueue: Queue<AuthJobPayload>;
-  webhookQueue: Queue<WebhookDeliveryPayload>;
-  flight: SingleFlight;
+  jobs: AuthJobs;
   log: Logger;
 }
 
@@ -26,10 +21,11 @@ const MAX_BATCHES = 20;
  * than the configured age) is refreshed, by a refresh job with the credential's stored secret under the
  * key a caller's login of it computes, so the fresh session replaces the cached one. A session that
  * ended without a replacement (its credential failing, or never refreshable) is reported once as
- * `session.expired`.
+ * `session.expired`. A refresh that cannot be started (database or Redis away) is rolled back by
+ * `AuthJobs.start` and left for the next run.
  */
 export async function keepAlive(deps: KeepAliveDeps, now = new Date()): Promise<{ refreshing: number; expired: number }> {
-  const { config, db, authQueue, webhookQueue, flight, log } = deps;
+  const { config, db, jobs, log } = deps;
   const { beforeExpiryMinutes, maxAgeHours } = config.keepAlive;
   let refreshing = 0;
   let expired = 0;
@@ -47,22 +43,28 @@ export async function keepAlive(deps: KeepAliveDeps, now = new Date()): Promise<
       const { credential, orgId, job } = session;
       const secret = !session.expired && job ? await db.credentials.secret(orgId, credential.id) : null;
       if (secret && job) {
-        const id = newId("job");
         // The key a caller's login of this credential computes (not the job's, which may be older).
         const identity = storedLoginIdentity({ ...credential, collectionExternalId: credential.collection?.externalId }, secret);
-        const fingerprint = loginFingerprint(config.crypto.fingerprintKey, orgId, identity);
-        // A login of the same credential already running (a caller's, or a refresh) does the work.
-        if (((await flight.claim(orgId, fingerprint, id, flightTtlMs(config))) ?? id) === id) {
-          await db.authJobs.create(
-            { orgId, credentialId: credential.id, kind: "refresh", method: identity.method, loginUrl: credential.loginUrl, fingerprint, useCache: false, input: secret },
-            id,
-          );
-          await enqueueLogin(authQueue, { authJobId: id, orgId });
+        try {
+          // A login of the same credential already running (a caller's, or a refresh) does the work.
+          await jobs.start({
+            orgId,
+            kind: "refresh",
+            method: secret.method,
+            loginUrl: credential.loginUrl,
+            useCache: false,
+            fingerprint: jobs.loginKey(orgId, identity),
+            credential: { id: credential.id },
+            input: secret,
+          });
+        } catch (err) {
+          log.warn({ orgId, credentialId: credential.id, err: String(err) }, "keep-alive refresh not started; trying again next run");
+          continue;
         }
         refreshing++;
         handled.push(session.id);
       } else if (session.expired) {
-        await emitEvent(db, webhookQueue, orgId, "session.expired", {
+        await jobs.emit(orgId, "session.expired", {
           credentialId: credential.id,
           site: credential.siteOrigin,
           username: credential.username,

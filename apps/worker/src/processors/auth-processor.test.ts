@@ -6,10 +6,12 @@ import { Envelope, parseKeyRing } from "@authsvc/crypto";
 import { Database } from "@authsvc/db";
 import { REDIS_URL, deleteRedisPrefix, freshTestDatabase } from "@authsvc/devstack";
 import { createLogger } from "@authsvc/logging";
-import { InboxEvents, SessionCache, SingleFlight, createWebhookQueue, type AuthJobPayload } from "@authsvc/queue";
+import { InboxEvents, SessionCache, SingleFlight, createAuthQueue, createWebhookQueue, type AuthJobPayload } from "@authsvc/queue";
 import { startTestSites, type TestSites } from "@authsvc/test-sites";
-import { createLoginProcessor } from "./process-login-job";
-import { createWorkerMetrics } from "./worker-metrics";
+import { AuthJobs } from "@authsvc/jobs";
+import { createFlowRunner } from "../flows/run-auth-flow";
+import { createWorkerMetrics } from "../worker-metrics";
+import { createAuthProcessor } from "./auth-processor";
 
 let config: ReturnType<typeof loadConfig>;
 let db: Database;
@@ -17,7 +19,7 @@ let redis: Redis;
 let subscriber: Redis;
 let sites: TestSites;
 let browser: BrowserHost;
-let processJob: ReturnType<typeof createLoginProcessor>;
+let processJob: ReturnType<typeof createAuthProcessor>;
 const metrics = createWorkerMetrics();
 
 beforeAll(async () => {
@@ -29,15 +31,17 @@ beforeAll(async () => {
   const guard = new TargetGuard(["loopback"]);
   browser = new BrowserHost({ executablePath: config.worker.chromiumPath, guard });
   const envelope = new Envelope(parseKeyRing(config.crypto.keyRing));
-  processJob = createLoginProcessor({
-    config, db, browser, guard,
+  const log = createLogger("worker-test", "silent");
+  const jobs = new AuthJobs({
+    config, db,
+    authQueue: createAuthQueue(redis, config.redis.prefix, { attempts: 1, backoffMs: 0 }),
     cache: new SessionCache(redis, config.redis.prefix, envelope),
     flight: new SingleFlight(redis, config.redis.prefix),
-    log: createLogger("worker-test", "silent"),
-    metrics,
-    inboxEvents: new InboxEvents(subscriber, config.redis.prefix),
     webhookQueue: createWebhookQueue(redis, config.redis.prefix, { attempts: 1, backoffMs: 0 }),
+    log,
   });
+  const runFlow = createFlowRunner({ config, db, browser, guard, metrics, inboxEvents: new InboxEvents(subscriber, config.redis.prefix) });
+  processJob = createAuthProcessor({ jobs, runFlow, log, metrics });
 });
 afterAll(async () => {
   await browser.close();
@@ -53,13 +57,13 @@ async function newJob(username: string, password: string) {
   const loginUrl = `${sites.url}/classic/login`;
   const cred = await db.credentials.ensure({ orgId: org.id, loginUrl, username });
   const row = await db.authJobs.create({
-    orgId: org.id, credentialId: cred.id, kind: "login", method: "password", loginUrl, fingerprint: `fp-${username}`, useCache: true, input: { password },
+    orgId: org.id, credentialId: cred.id, kind: "login", method: "password", loginUrl, fingerprint: `fp-${username}`, useCache: true, input: { method: "password", password },
   });
   const job = { data: { authJobId: row.id, orgId: org.id }, attemptsMade: 0, opts: { attempts: 3 } } as unknown as Job<AuthJobPayload>;
   return { job, orgId: org.id, jobId: row.id };
 }
 
-describe("processLoginJob", () => {
+describe("processAuthJob", () => {
   it("records the submit before it happens, then the session, and erases the job's input", async () => {
     sites.accounts.addUser("worker-user", "worker-pass");
     const { job, orgId, jobId } = await newJob("worker-user", "worker-pass");

@@ -1,6 +1,6 @@
 import { compileValidator, INBOX_METHODS, loginPageOf, loginRequestSchema, SUPPORTED_LOGIN_METHODS, type LoginMethod, type LoginRequest } from "@authsvc/contracts";
 import { parseTotpSecret, TotpSecretError } from "@authsvc/crypto";
-import type { SecretBundle } from "@authsvc/db";
+import type { Confirmation } from "@authsvc/contracts";
 import { ApiError } from "../http/api-error";
 
 const validate = compileValidator<LoginRequest>(loginRequestSchema);
@@ -24,8 +24,8 @@ export interface LoginCommand {
   additionalFields?: Record<string, string | number | boolean>;
   useCache: boolean;
   /** A verify job's confirmation (POST /v1/credentials/{id}/verify); a login request never has one. */
-  confirmation?: SecretBundle["confirmation"];
-  /** With `confirmation`: the account waits for the password the site mails (SecretBundle.awaitsPassword). */
+  confirmation?: Confirmation;
+  /** With `confirmation`: the account waits for the password the site mails (LoginSecret.awaitsPassword). */
   awaitsPassword?: boolean;
 }
 

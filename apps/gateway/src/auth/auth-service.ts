@@ -1,32 +1,32 @@
-import type { Queue } from "bullmq";
 import type { TargetGuard } from "@authsvc/egress";
 import type { Config } from "@authsvc/config";
-import { isErrorCode, loginPageOf, SUPPORTED_LOGIN_METHODS, type JobResource, type LoginMethod, type SessionResponse, type SignupAccount, type SignupResponse, type VerifyRequest } from "@authsvc/contracts";
-import { newId } from "@authsvc/crypto";
-import type { Database, NewAuthJob, SecretBundle } from "@authsvc/db";
-import { enqueueLogin, flightTtlMs, loginFingerprint, originFingerprint, signupFingerprint, storedLoginIdentity, type AuthJobPayload, type JobWaiter, type SessionCache, type SingleFlight } from "@authsvc/queue";
+import { isErrorCode, type EmailInboxRef, type InboxRef, type JobResource, type SessionResponse, type VerifyRequest } from "@authsvc/contracts";
+import type { Database } from "@authsvc/db";
+import { storedLoginIdentity, type AuthJobs, type StartJob } from "@authsvc/jobs";
+import type { JobWaiter } from "@authsvc/queue";
 import { ApiError } from "../http/api-error";
 import type { LoginCommand } from "./parse-login-request";
-import { sessionExpiresAt } from "../credentials/session-expires-at";
 import { allocateMailbox } from "../inboxes/allocate-mailbox";
-import type { SignupCommand } from "../signup/parse-signup-request";
+import type { SignupCommand } from "./parse-signup-request";
 
-export interface LoginServiceDeps {
+export interface AuthServiceDeps {
   config: Config;
   db: Database;
-  queue: Queue<AuthJobPayload>;
+  jobs: AuthJobs;
   waiter: JobWaiter;
-  cache: SessionCache;
-  flight: SingleFlight;
   guard: TargetGuard;
 }
 
-export type LoginAnswer =
+export type AuthAnswer =
   | { kind: "session"; session: SessionResponse; source: "cache" | "browser"; jobId?: string }
   | { kind: "pending"; job: JobResource };
 
-export class LoginService {
-  constructor(private readonly deps: LoginServiceDeps) {}
+/**
+ * What the API's auth endpoints do before and after a job runs: check the target, resolve the inbox,
+ * serve a cached session, build the job's input, start the job (AuthJobs) and wait for its answer.
+ */
+export class AuthService {
+  constructor(private readonly deps: AuthServiceDeps) {}
 
 
   /**
@@ -34,7 +34,7 @@ export class LoginService {
    * numbers, or the caller's own address forwarded to the org's forwarding inbox (400 otherwise); a password
    * login takes one when it has one, so a site that asks for an emailed code after the password gets it answered.
    */
-  private async inboxFor(orgId: string, cmd: LoginCommand): Promise<SecretBundle["inbox"]> {
+  private async inboxFor(orgId: string, cmd: LoginCommand): Promise<InboxRef | undefined> {
     const { db } = this.deps;
     if (cmd.method === "otp_sms" || (cmd.phone && cmd.method !== "otp_email" && cmd.method !== "magic_link")) {
       const phone = await db.phoneNumbers.findForOrg(orgId, cmd.phone!);
@@ -63,7 +63,7 @@ export class LoginService {
    * another domain, the org's forwarding inbox (only mail first sent to that address is read there). Null
    * when the org has no forwarding inbox; 400 for an address of our domain that is not this org's.
    */
-  private async emailInbox(orgId: string, email: string): Promise<SecretBundle["inbox"] | null> {
+  private async emailInbox(orgId: string, email: string): Promise<EmailInboxRef | null> {
     const { db, config } = this.deps;
     const address = email.toLowerCase();
     if (address.endsWith(`@${config.mail.domain}`)) {
@@ -76,11 +76,10 @@ export class LoginService {
     return forwarding ? { kind: "email", mailboxId: forwarding.id, address, forwarded: true } : null;
   }
 
-  async login(orgId: string, cmd: LoginCommand, waitMs: number, requestId: string, kind: "login" | "refresh" | "verify" = "login"): Promise<LoginAnswer> {
-    const { cache, guard, config } = this.deps;
-    const fp = loginFingerprint(config.crypto.fingerprintKey, orgId, cmd);
+  async login(orgId: string, cmd: LoginCommand, waitMs: number, requestId: string, kind: "login" | "refresh" | "verify" = "login"): Promise<AuthAnswer> {
+    const { jobs, guard } = this.deps;
     if (cmd.useCache) {
-      const cached = (await cache.get(orgId, fp)) ?? (await this.cachedByOrigin(orgId, cmd, fp));
+      const cached = await jobs.cachedSession(orgId, cmd);
       if (cached) return { kind: "session", session: cached, source: "cache" };
     }
 
@@ -88,56 +87,35 @@ export class LoginService {
     const verdict = await guard.check(cmd.loginUrl);
     if (!verdict.allowed) throw new ApiError(verdict.code, `Target refused: ${verdict.reason}.`);
     const inbox = await this.inboxFor(orgId, cmd);
-    const jobId = await this.startJob(orgId, fp, requestId, {
+    const fields = { email: cmd.email, phone: cmd.phone, password: cmd.password, additionalFields: cmd.additionalFields, totpSecret: cmd.totpSecret, inbox, awaitsPassword: cmd.awaitsPassword };
+    // The request's schema and `inboxFor` made sure an inbox method has its inbox.
+    const input = (cmd.confirmation ? { ...fields, method: "password", confirmation: cmd.confirmation } : { ...fields, method: cmd.method }) as StartJob["input"];
+    const jobId = await jobs.start({
+      orgId,
       kind,
-      method: cmd.method,
+      method: input.method,
       loginUrl: cmd.loginUrl,
       useCache: cmd.useCache,
-      identity: { collectionExternalId: cmd.collectionId, username: cmd.identifier },
-      input: {
-        method: cmd.method,
-        email: cmd.email,
-        phone: cmd.phone,
-        password: cmd.password,
-        additionalFields: cmd.additionalFields,
-        totpSecret: cmd.totpSecret,
-        inbox,
-        confirmation: cmd.confirmation,
-        awaitsPassword: cmd.awaitsPassword,
-      },
+      fingerprint: jobs.loginKey(orgId, cmd),
+      requestId,
+      credential: { collectionExternalId: cmd.collectionId, username: cmd.identifier },
+      input,
     });
     return this.answer(orgId, jobId, waitMs);
-  }
-
-  /**
-   * A session cached before sessions were keyed by login page, under the origin's key: served (and copied
-   * under the page's key) only when the job that cached it logged in on this same login page, since
-   * another application of the origin may have cached it. Such entries end with their TTL.
-   */
-  private async cachedByOrigin(orgId: string, cmd: LoginCommand, fp: string): Promise<SessionResponse | null> {
-    const { cache, db, config } = this.deps;
-    const legacy = originFingerprint(config.crypto.fingerprintKey, orgId, cmd);
-    const cached = await cache.get(orgId, legacy);
-    if (!cached) return null;
-    const loginUrl = await db.authJobs.succeededLoginUrl(orgId, legacy);
-    if (!loginUrl || loginPageOf(loginUrl) !== cmd.loginPage) return null;
-    const ttl = await cache.ttlSeconds(orgId, legacy);
-    if (ttl > 0) await cache.set(orgId, fp, cached, ttl);
-    return cached;
   }
 
   /**
    * Creates an account on the site (a job of kind `signup`): its confirmation mail is read in one of the
    * org's mailboxes (`cred.email`, or one allocated for it). Identical concurrent signups share one job.
    */
-  async signup(orgId: string, cmd: SignupCommand, waitMs: number, requestId: string): Promise<LoginAnswer> {
-    const { db, guard, config } = this.deps;
+  async signup(orgId: string, cmd: SignupCommand, waitMs: number, requestId: string): Promise<AuthAnswer> {
+    const { db, guard, config, jobs } = this.deps;
     for (const url of new Set([cmd.signupUrl, cmd.inviteLink ?? cmd.signupUrl])) {
       const verdict = await guard.check(url);
       if (!verdict.allowed) throw new ApiError(verdict.code, `Target refused: ${verdict.reason}.`);
     }
     let email = cmd.email;
-    let inbox: SecretBundle["inbox"];
+    let inbox: EmailInboxRef | undefined;
     if (cmd.allocateMailbox) {
       const mailbox = await allocateMailbox(db, orgId, config.mail.domain, { label: `signup ${cmd.siteOrigin}` });
       email = mailbox.address;
@@ -147,19 +125,22 @@ export class LoginService {
       // confirmation just works and one that mails a confirmation leaves the account pending_verification.
       inbox = (await this.emailInbox(orgId, email)) ?? undefined;
     }
-    const fp = signupFingerprint(config.crypto.fingerprintKey, orgId, {
+    const fingerprint = jobs.signupKey(orgId, {
       collectionId: cmd.collectionId,
       siteOrigin: cmd.siteOrigin,
       method: cmd.method,
       fields: { url: cmd.signupUrl, email, username: cmd.username, password: cmd.password, name: cmd.name, invite: cmd.inviteToken ?? cmd.inviteLink, extra: cmd.additionalFields },
     });
-    const jobId = await this.startJob(orgId, fp, requestId, {
+    const jobId = await jobs.start({
+      orgId,
       kind: "signup",
       method: cmd.method,
       loginUrl: cmd.signupUrl,
       useCache: false,
+      fingerprint,
+      requestId,
       // Known by its email until the site settles it (the username it accepted, when it has no email).
-      identity: { collectionExternalId: cmd.collectionId, username: email ?? cmd.username },
+      credential: { collectionExternalId: cmd.collectionId, username: email ?? cmd.username },
       input: {
         method: cmd.method,
         email,
@@ -172,42 +153,8 @@ export class LoginService {
     return this.answer(orgId, jobId, waitMs);
   }
 
-  /**
-   * Claims the single-flight key and, when this request won it, records the job (with its credential,
-   * created on first use) and queues it. Returns the job that does the work: ours, or the one we joined.
-   */
-  private async startJob(
-    orgId: string,
-    fp: string,
-    requestId: string,
-    job: Pick<NewAuthJob, "kind" | "method" | "loginUrl" | "useCache" | "input"> & { identity: { collectionExternalId?: string; username?: string } },
-  ): Promise<string> {
-    const { db, flight, queue, config } = this.deps;
-    const ownId = newId("job");
-    const jobId = (await flight.claim(orgId, fp, ownId, flightTtlMs(config))) ?? ownId;
-    if (jobId !== ownId) return jobId;
-    let recorded = false;
-    try {
-      // A signup with no email yet (an invitation that shows it) is named by its job until it is known.
-      const credential = await db.credentials.ensure(
-        { orgId, ...job.identity, username: job.identity.username ?? `signup:${ownId}`, loginUrl: job.loginUrl },
-        { anyPageOfSite: job.kind === "signup" },
-      );
-      const { identity: _identity, ...fields } = job;
-      await db.authJobs.create({ orgId, credentialId: credential.id, fingerprint: fp, requestId, ...fields }, ownId);
-      recorded = true;
-      await enqueueLogin(queue, { authJobId: ownId, orgId });
-    } catch (err) {
-      // Nobody must wait for a job that will never run: end its record and free the claim.
-      if (recorded) await db.authJobs.fail(ownId, "service_unavailable", "the login could not be queued").catch(() => undefined);
-      await flight.release(orgId, fp, ownId).catch(() => undefined);
-      throw err;
-    }
-    return ownId;
-  }
-
   /** Waits for a job up to `waitMs`: its session, its failure as the API's error, or 202 and the job. */
-  private async answer(orgId: string, jobId: string, waitMs: number): Promise<LoginAnswer> {
+  private async answer(orgId: string, jobId: string, waitMs: number): Promise<AuthAnswer> {
     await this.deps.waiter.wait(jobId, waitMs);
     // A request that joined another's login may look before that request has written the job's record.
     const job = (await this.job(orgId, jobId)) ?? { jobId, status: "queued" as const };
@@ -225,7 +172,7 @@ export class LoginService {
    * Logs in again with a credential's stored secret (the last one that worked, with its TOTP secret or
    * inbox), as the same login it was: the fresh session replaces the cached one under the same key.
    */
-  async refresh(orgId: string, credentialId: string, waitMs: number, requestId: string): Promise<LoginAnswer> {
+  async refresh(orgId: string, credentialId: string, waitMs: number, requestId: string): Promise<AuthAnswer> {
     const { db } = this.deps;
     const [row, secret] = await Promise.all([db.credentials.findMetadata(orgId, credentialId), db.credentials.secret(orgId, credentialId)]);
     if (!row) throw new ApiError("not_found", "No such credential.");
@@ -234,9 +181,8 @@ export class LoginService {
       // Its site has not told the account's password yet: a login would type none and be refused.
       throw new ApiError("no_stored_secret", `The site has not sent this account's password or the link to set it yet; POST /v1/credentials/${credentialId}/verify with that link, or with {} once it reached your inbox.`);
     }
-    const method = (SUPPORTED_LOGIN_METHODS as readonly string[]).includes(secret.method ?? "") ? (secret.method as LoginMethod) : "password";
     const identity = storedLoginIdentity({ loginPage: row.loginPage, username: row.username, collectionExternalId: row.collection?.externalId }, secret);
-    const cmd: LoginCommand = { ...identity, method, loginUrl: row.loginUrl, useCache: false };
+    const cmd: LoginCommand = { ...identity, method: secret.method, loginUrl: row.loginUrl, useCache: false };
     return this.login(orgId, cmd, waitMs, requestId, "refresh");
   }
 
@@ -245,7 +191,7 @@ export class LoginService {
    * refresh: with the caller's link (checked as a target) or code, else with the confirmation link our inbox
    * received for it since the credential was made.
    */
-  async verify(orgId: string, credentialId: string, given: VerifyRequest, waitMs: number, requestId: string): Promise<LoginAnswer> {
+  async verify(orgId: string, credentialId: string, given: VerifyRequest, waitMs: number, requestId: string): Promise<AuthAnswer> {
     const { db, guard } = this.deps;
     const [row, secret] = await Promise.all([db.credentials.findMetadata(orgId, credentialId), db.credentials.secret(orgId, credentialId)]);
     if (!row) throw new ApiError("not_found", "No such credential.");
@@ -263,26 +209,8 @@ export class LoginService {
     return this.login(orgId, { ...identity, method: "password", loginUrl: row.loginUrl, useCache: false, confirmation, awaitsPassword: secret.awaitsPassword }, waitMs, requestId, "verify");
   }
 
-  /** A job of this org as the API shows it, with its session once it succeeded; null when there is none. */
-  async job(orgId: string, jobId: string): Promise<JobResource | null> {
-    const row = await this.deps.db.authJobs.find(orgId, jobId);
-    if (!row) return null;
-    const resource: JobResource = { jobId: row.id, status: row.status };
-    if (row.status === "succeeded" && row.sessionId) {
-      const found = await this.deps.db.sessions.findState(orgId, row.sessionId);
-      // A signup's result names the credential it stored and the account it created (spec §2.2).
-      if (found && row.kind === "signup") {
-        const expiresAt = sessionExpiresAt(found.state);
-        resource.result = { ...found.state, credentialId: row.credentialId, ...(expiresAt ? { expiresAt } : {}), account: row.account as unknown as SignupAccount } as SignupResponse;
-      } else if (found) resource.result = found.state;
-    }
-    if (row.status === "failed") {
-      resource.error = { code: row.errorCode ?? "internal_error", message: row.errorMessage ?? "" };
-      // A signup that sent its form and failed may have created the account: name where its password is.
-      if (row.kind === "signup" && row.submittedAt && (await this.deps.db.credentials.keepsUnfinishedAccount(orgId, row.credentialId))) {
-        resource.error.credentialId = row.credentialId;
-      }
-    }
-    return resource;
+  /** A job of this org as the API shows it (AuthJobs.view). */
+  job(orgId: string, jobId: string): Promise<JobResource | null> {
+    return this.deps.jobs.view(orgId, jobId);
   }
 }

@@ -27,7 +27,7 @@ describe("sweepRetention", () => {
     const job = async (finishedDaysAgo: number | null) => {
       const row = await db.authJobs.create({
         orgId: org.id, credentialId: cred.id, kind: "login", method: "password", loginUrl: "https://a.test/login",
-        fingerprint: "fp", useCache: true, input: { password: "p" },
+        fingerprint: "fp", useCache: true, input: { method: "password", password: "p" },
       });
       if (finishedDaysAgo !== null) {
         await db.authJobs.fail(row.id, "invalid_credentials", "no");

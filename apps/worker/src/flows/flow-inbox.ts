@@ -1,4 +1,5 @@
-import type { Database, SecretBundle } from "@authsvc/db";
+import type { InboxRef } from "@authsvc/contracts";
+import type { Database } from "@authsvc/db";
 import type { Inbox, InboxMessage } from "@authsvc/flows";
 import type { InboxEvents } from "@authsvc/queue";
 
@@ -8,7 +9,7 @@ const RECHECK_MS = 5000;
  * A flow's view of one of the org's inboxes: messages from Postgres (decrypted here, in the worker), and
  * wake-ups from Redis pub/sub. It subscribes before it reads, so a message stored in between still wakes it.
  */
-export function workerInbox(db: Database, events: InboxEvents, orgId: string, ref: NonNullable<SecretBundle["inbox"]>): Inbox {
+export function flowInbox(db: Database, events: InboxEvents, orgId: string, ref: InboxRef): Inbox {
   const where = ref.kind === "email" ? { mailboxId: ref.mailboxId } : { phoneNumberId: ref.phoneNumberId };
   const inboxId = ref.kind === "email" ? ref.mailboxId : ref.phoneNumberId;
   // A tagged address (agent+shop@) reads only mail sent to that tag: logins to two sites that share a

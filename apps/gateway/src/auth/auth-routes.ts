@@ -1,0 +1,41 @@
+import { Router, type Request } from "express";
+import { ApiError } from "../http/api-error";
+import type { GatewayMetrics } from "../http/metrics";
+import type { AuthService } from "./auth-service";
+import { parseLoginRequest } from "./parse-login-request";
+import { preferredWaitMs } from "./prefer-wait";
+import { countedAnswer, pendingOrSession } from "./send-answer";
+import { parseSignupRequest } from "./parse-signup-request";
+import type { SignupResponse } from "@authsvc/contracts";
+
+const JOB_ID = /^job_[0-9A-Za-z]{22}$/;
+
+export function authRoutes(auth: AuthService, maxWaitMs: number, metrics: GatewayMetrics): Router {
+  const r = Router();
+
+  const waitOf = (req: Request) => preferredWaitMs(req.get("prefer"), maxWaitMs);
+
+  r.post("/login", async (req, res) => {
+    const answer = await countedAnswer(metrics, () => auth.login(res.locals.orgId as string, parseLoginRequest(req.body), waitOf(req), res.locals.requestId as string));
+    const done = pendingOrSession(req, res, answer);
+    if (!done) return;
+    res.set("X-Auth-Cache", done.source === "cache" ? "hit" : "miss");
+    res.status(200).json(done.session);
+  });
+
+  r.post("/signup", async (req, res) => {
+    const answer = await countedAnswer(metrics, () => auth.signup(res.locals.orgId as string, parseSignupRequest(req.body), waitOf(req), res.locals.requestId as string), "signup");
+    const done = pendingOrSession(req, res, answer);
+    if (!done) return;
+    const created = done.session as SignupResponse;
+    res.status(201).location(`${req.baseUrl}/credentials/${created.credentialId}`).json(created);
+  });
+
+  r.get("/jobs/:id", async (req, res) => {
+    const job = JOB_ID.test(req.params.id) ? await auth.job(res.locals.orgId as string, req.params.id) : null;
+    if (!job) throw new ApiError("not_found", "No such job.");
+    res.json(job);
+  });
+
+  return r;
+}

@@ -1,0 +1,114 @@
+import type { BrowserHost, Page, TargetGuard } from "@authsvc/browser";
+import type { Config } from "@authsvc/config";
+import { isVerifyInput, type JobInput, type SignupJobInput } from "@authsvc/contracts";
+import { freshTotpCode, parseTotpSecret } from "@authsvc/crypto";
+import type { Database } from "@authsvc/db";
+import { confirmAndSignIn, finishMailedSignup, type CaptchaSolver, LoginFlowError, parseLearnedFlow, type PasswordLoginResult, passwordLogin, sameFlow, signup, type SignupResult } from "@authsvc/flows";
+import type { LoginSuccess, OpenedJob, SignupSuccess } from "@authsvc/jobs";
+import type { InboxEvents } from "@authsvc/queue";
+import { flowInbox } from "./flow-inbox";
+import type { WorkerMetrics } from "../worker-metrics";
+
+export interface FlowRunnerDeps {
+  config: Config;
+  db: Database;
+  browser: BrowserHost;
+  guard: TargetGuard;
+  metrics: WorkerMetrics;
+  /** Wake-ups of our inboxes (mail-in, SMS webhook), for flows that wait for a code or link. */
+  inboxEvents: InboxEvents;
+  /** The operator's CAPTCHA solving service, when configured; without one a challenge ends in captcha_blocked. */
+  captchaSolver?: CaptchaSolver;
+}
+
+export type FlowHooks = { onStep: (step: string) => void; beforeSubmit: () => Promise<void> };
+
+// Past the flow's own deadline, how long we wait before closing the browser context under it.
+const HARD_STOP_GRACE_MS = 5000;
+
+/**
+ * Runs the flow an opened job asks for (a login, a verify's confirmation then login, a signup) in a fresh
+ * page, and returns its outcome in the terms of `@authsvc/jobs`. Secrets stay in this process: TOTP codes
+ * are made just in time from the decrypted secret.
+ */
+export function createFlowRunner(deps: FlowRunnerDeps) {
+  const { config, db, browser, guard, metrics, inboxEvents, captchaSolver } = deps;
+
+  /** Runs a flow under the job's time limit (the inbox wait on top when it may wait for a message), closing the context under a flow that overruns it. */
+  function inPage<T>(withInbox: boolean, flow: (page: Page, timeoutMs: number) => Promise<T>): Promise<T> {
+    const timeoutMs = config.worker.jobTimeoutMs + (withInbox ? config.mfa.waitMs : 0);
+    return browser.withPage(async (page) => {
+      metrics.activeLogins.inc();
+      let timer: NodeJS.Timeout | undefined;
+      const hardStop = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          reject(new LoginFlowError("timeout", "the login did not finish in time"));
+          void page.browserContext().close().catch(() => undefined);
+        }, timeoutMs + HARD_STOP_GRACE_MS);
+      });
+      try {
+        return await Promise.race([flow(page, timeoutMs), hardStop]);
+      } finally {
+        clearTimeout(timer);
+        metrics.activeLogins.dec();
+      }
+    });
+  }
+
+  async function runLogin(job: OpenedJob, input: Exclude<JobInput, SignupJobInput>, hooks: FlowHooks): Promise<LoginSuccess | SignupSuccess> {
+    const learned = parseLearnedFlow(job.learnedFlow);
+    const inbox = input.inbox ? flowInbox(db, inboxEvents, job.orgId, input.inbox) : undefined;
+    const loginInput = {
+      loginUrl: job.loginUrl,
+      identifier: job.credential.username,
+      password: input.password,
+      additionalFields: input.additionalFields,
+      inbox,
+      inboxWaitMs: config.mfa.waitMs,
+      totp: input.totpSecret ? () => freshTotpCode(parseTotpSecret(input.totpSecret!)) : undefined,
+    };
+    const result = await inPage<PasswordLoginResult | SignupResult>(!!inbox, (page, timeoutMs) => {
+      const options = { guard, timeoutMs, learned, captchaSolver, ...hooks };
+      if (!isVerifyInput(input)) return passwordLogin(page, loginInput, options);
+      const { confirmation } = input;
+      const given = "inboxSince" in confirmation ? { inboxSince: new Date(confirmation.inboxSince) } : confirmation;
+      if (input.awaitsPassword && !("code" in given)) {
+        // The signup's own ending, with the mail it waited for: the password it brings, or set on its link.
+        return finishMailedSignup(page, { loginUrl: job.loginUrl, identifier: job.credential.username, email: input.email, password: input.password, inbox }, given, { guard, timeoutMs, ...hooks });
+      }
+      return confirmAndSignIn(page, loginInput, given, options);
+    });
+    if ("signedInBy" in result) return result;
+    // No flow: it could not be kept without a secret in it; nothing to store.
+    const changedFlow = !result.flow || (learned && sameFlow(learned, result.flow)) ? null : result.flow;
+    return { session: result.session, source: result.source, changedFlow };
+  }
+
+  function runSignup(job: OpenedJob, input: SignupJobInput, hooks: FlowHooks): Promise<SignupSuccess> {
+    const inbox = input.inbox ? flowInbox(db, inboxEvents, job.orgId, input.inbox) : undefined;
+    return inPage(!!inbox, (page, timeoutMs) =>
+      signup(
+        page,
+        {
+          signupUrl: input.signup.inviteLink ?? job.loginUrl,
+          signupUrlIsSecret: !!input.signup.inviteLink,
+          email: input.email,
+          username: input.signup.username,
+          password: input.password,
+          name: input.signup.name,
+          inviteToken: input.signup.inviteToken,
+          additionalFields: input.additionalFields,
+          inbox,
+          inboxWaitMs: config.mfa.waitMs,
+        },
+        { guard, timeoutMs, ...hooks },
+      ),
+    );
+  }
+
+  return function runAuthFlow(job: OpenedJob, hooks: FlowHooks): Promise<LoginSuccess | SignupSuccess> {
+    return job.kind === "signup" ? runSignup(job, job.input as SignupJobInput, hooks) : runLogin(job, job.input as Exclude<JobInput, SignupJobInput>, hooks);
+  };
+}
+
+export type FlowRunner = ReturnType<typeof createFlowRunner>;

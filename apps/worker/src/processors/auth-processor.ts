@@ -1,0 +1,75 @@
+import { UnrecoverableError, type Job } from "bullmq";
+import { LoginFlowError, SignupUnfinishedError } from "@authsvc/flows";
+import { JobNotRunnable, type AuthJobs, type LoginSuccess, type OpenedJob, type SignupSuccess } from "@authsvc/jobs";
+import type { Logger } from "@authsvc/logging";
+import type { AuthJobPayload } from "@authsvc/queue";
+import type { FlowHooks, FlowRunner } from "../flows/run-auth-flow";
+import type { WorkerMetrics } from "../worker-metrics";
+
+export interface AuthProcessorDeps {
+  jobs: AuthJobs;
+  runFlow: FlowRunner;
+  log: Logger;
+  metrics: WorkerMetrics;
+}
+
+/**
+ * Once the password was submitted, no failure is retried, whatever it was: submitting again could count
+ * as another failed login on the target site and lock the account. Before that, transient faults are.
+ */
+function asFlowError(err: unknown, submitted: boolean): LoginFlowError {
+  const failure =
+    err instanceof LoginFlowError
+      ? err
+      : new LoginFlowError("internal_error", `browser fault: ${err instanceof Error ? err.message.split("\n")[0]! : String(err)}`);
+  return submitted && failure.retryable ? new LoginFlowError(failure.code, failure.message, { retryable: false }) : failure;
+}
+
+/**
+ * The auth queue's processor, a thin adapter: open the job (AuthJobs), run its flow, hand the outcome to
+ * AuthJobs, and tell BullMQ whether to retry. Only the failure's code goes to Redis; its message may quote
+ * the target site.
+ */
+export function createAuthProcessor({ jobs, runFlow, log, metrics }: AuthProcessorDeps) {
+  return async function processAuthJob(job: Job<AuthJobPayload>): Promise<{ sessionId: string }> {
+    const { authJobId, orgId } = job.data;
+    // A fault before the browser runs (database away) is thrown as is: BullMQ retries it, and the
+    // processors' `failed` handler abandons the job if no attempt is left.
+    const opened = await jobs.open(orgId, authJobId, job.attemptsMade + 1).catch((err: unknown) => {
+      throw err instanceof JobNotRunnable ? new UnrecoverableError(err.message) : err;
+    });
+    const jobLog = log.child({ jobId: authJobId, orgId, attempt: opened.attempt });
+    let submitted = false;
+    const hooks: FlowHooks = {
+      onStep: (step) => jobLog.debug({ step }, opened.kind === "signup" ? "signup step" : "login step"),
+      beforeSubmit: async () => {
+        submitted = true;
+        await jobs.markSubmitted(opened);
+      },
+    };
+    const timer = metrics.loginDuration.startTimer();
+    let outcome: LoginSuccess | SignupSuccess;
+    try {
+      outcome = await runFlow(opened, hooks);
+      timer({ outcome: "succeeded" });
+    } catch (err) {
+      const failure = asFlowError(err, submitted);
+      timer({ outcome: failure.code });
+      const unfinished = err instanceof SignupUnfinishedError ? err.account : undefined;
+      const decision = await jobs.fail(opened, { code: failure.code, message: failure.message, retryable: failure.retryable, submitted, unfinished }, job.opts.attempts ?? 1);
+      // Unrecoverable even if the bookkeeping failed: never submit the password again.
+      throw decision === "retry" ? new Error(failure.code) : new UnrecoverableError(failure.code);
+    }
+    return succeed(jobs, opened, outcome, jobLog);
+  };
+}
+
+/** It worked; what follows is bookkeeping, which must not log in (or sign up) again if it fails. */
+async function succeed(jobs: AuthJobs, job: OpenedJob, outcome: LoginSuccess | SignupSuccess, log: Logger): Promise<{ sessionId: string }> {
+  try {
+    return await jobs.succeed(job, outcome);
+  } catch (err) {
+    log.error({ err: String(err) }, "could not store the session of a successful login");
+    throw new UnrecoverableError("internal_error");
+  }
+}

@@ -1,0 +1,100 @@
+import { SUPPORTED_LOGIN_METHODS, type LoginMethod } from "./login-request";
+import type { SignupMethod } from "./signup-request";
+
+/**
+ * The input of an auth job: what a browser run needs that may not travel through Redis (passwords, TOTP
+ * secrets, invitation links). It is stored encrypted on the job's record (and, once a login worked, what
+ * logs in again is kept on its credential as a `LoginSecret`); the queue payload carries ids only.
+ * New fields must be optional: records written by the previous deploy are read by the next one.
+ */
+
+/** One of the org's inboxes where the site sends its code or link. */
+export type InboxRef = EmailInboxRef | SmsInboxRef;
+
+export interface EmailInboxRef {
+  kind: "email";
+  mailboxId: string;
+  /** The address the site knows, with its +tag if it has one; only mail sent to it is read. */
+  address: string;
+  /**
+   * The mailbox is the org's forwarding inbox and `address` the caller's own: only mail first sent to
+   * `address` (its forwarded copies) and coming from the site is read.
+   */
+  forwarded?: boolean;
+}
+
+export interface SmsInboxRef {
+  kind: "sms";
+  phoneNumberId: string;
+  number: string;
+}
+
+export type AdditionalFields = Record<string, string | number | boolean>;
+
+/** The `cred` fields every login method may carry, as the request gave them. */
+interface LoginFields {
+  email?: string;
+  phone?: string;
+  password?: string;
+  totpSecret?: string;
+  additionalFields?: AdditionalFields;
+  inbox?: InboxRef;
+  /**
+   * A signup made the account without a password and the site's mail (its password, or a link to set
+   * one) never came: `password` is only the caller's to set, if any. A verify job with the link, or the
+   * mail in the inbox, sets it; a login with this secret would be refused.
+   */
+  awaitsPassword?: boolean;
+}
+
+/**
+ * What a login signs in with, typed per method: the secret kept on a credential after a login worked, so
+ * a refresh or keep-alive asks exactly the same. A code by email or a magic link needs an email inbox, a
+ * code by SMS a phone number's.
+ */
+export type LoginSecret =
+  | (LoginFields & { method: "password" | "totp" })
+  | (LoginFields & { method: "otp_email" | "magic_link"; inbox: EmailInboxRef })
+  | (LoginFields & { method: "otp_sms"; inbox: SmsInboxRef });
+
+/** A verify job's confirmation: the link or code the caller sent, or the time (ISO) from which the inbox holds the site's mail. */
+export type Confirmation = { link: string } | { code: string } | { inboxSince: string };
+
+/** Kinds `login` and `refresh`: a login with these fields. */
+export type LoginJobInput = LoginSecret;
+
+/** Kind `verify`: confirm a pending signup's email, then log in like a refresh. A credential's secret never has `confirmation`. */
+export type VerifyJobInput = LoginFields & { method: "password"; confirmation: Confirmation };
+
+/** Kind `signup`: the account to create. Its inputs never reach a credential's secret. */
+export interface SignupJobInput {
+  method: SignupMethod;
+  email?: string;
+  password?: string;
+  additionalFields?: AdditionalFields;
+  inbox?: EmailInboxRef;
+  signup: {
+    username?: string;
+    name?: string;
+    /** An invitation token typed into the page. */
+    inviteToken?: string;
+    /** An invitation link, opened instead of the signup page: a secret, so never in a plain column. */
+    inviteLink?: string;
+  };
+}
+
+export type JobKind = "login" | "refresh" | "signup" | "verify";
+
+export type JobInput = LoginJobInput | VerifyJobInput | SignupJobInput;
+
+export const isSignupInput = (input: JobInput): input is SignupJobInput => "signup" in input && input.signup !== undefined;
+export const isVerifyInput = (input: JobInput): input is VerifyJobInput => "confirmation" in input && input.confirmation !== undefined;
+
+/**
+ * A credential's secret as stored, read back: secrets written before methods were recorded (or by a
+ * method no longer run) log in with a password, as they were made.
+ */
+export function readLoginSecret(stored: LoginFields & { method?: string }): LoginSecret {
+  const method = (SUPPORTED_LOGIN_METHODS as readonly string[]).includes(stored.method ?? "") ? (stored.method as LoginMethod) : "password";
+  return { ...stored, method } as LoginSecret;
+}

@@ -1,0 +1,65 @@
+import type { SessionResponse, WebhookEvent, WebhookEventType, JobResource } from "@authsvc/contracts";
+import { cachedSession } from "./cached-session";
+import { abandonJob, failJob, succeedJob, type JobFailure, type LoginSuccess, type SignupSuccess } from "./finish-job";
+import { emitEvent } from "./job-events";
+import type { JobDeps } from "./job-deps";
+import { markSubmitted, openJob, type OpenedJob } from "./open-job";
+import { loginFingerprint, signupFingerprint, type SessionIdentity } from "./session-keys";
+import { startJob, type StartJob } from "./start-job";
+import { viewJob } from "./view-job";
+
+/**
+ * An auth job's whole life, the API every other room calls: the gateway starts jobs, reads cached
+ * sessions and views jobs; keep-alive (and a dashboard's replay) starts jobs; the worker opens a job,
+ * runs the flow and hands the outcome to `succeed` or `fail`. Each step of the life happens here only.
+ */
+export class AuthJobs {
+  constructor(private readonly deps: JobDeps) {}
+
+  /** The cache and single-flight key of a login of this identity. */
+  loginKey(orgId: string, login: SessionIdentity): string {
+    return loginFingerprint(this.deps.config.crypto.fingerprintKey, orgId, login);
+  }
+
+  /** The single-flight key of a signup: identical concurrent signups share one job. */
+  signupKey(orgId: string, signup: Parameters<typeof signupFingerprint>[2]): string {
+    return signupFingerprint(this.deps.config.crypto.fingerprintKey, orgId, signup);
+  }
+
+  cachedSession(orgId: string, login: SessionIdentity): Promise<SessionResponse | null> {
+    return cachedSession(this.deps, orgId, login);
+  }
+
+  start(job: StartJob): Promise<string> {
+    return startJob(this.deps, job);
+  }
+
+  view(orgId: string, jobId: string): Promise<JobResource | null> {
+    return viewJob(this.deps, orgId, jobId);
+  }
+
+  open(orgId: string, jobId: string, attempt: number): Promise<OpenedJob> {
+    return openJob(this.deps, orgId, jobId, attempt);
+  }
+
+  markSubmitted(job: OpenedJob): Promise<void> {
+    return markSubmitted(this.deps, job);
+  }
+
+  succeed(job: OpenedJob, outcome: LoginSuccess | SignupSuccess): Promise<{ sessionId: string }> {
+    return succeedJob(this.deps, job, outcome);
+  }
+
+  fail(job: OpenedJob, failure: JobFailure, maxAttempts: number): Promise<"retry" | "final"> {
+    return failJob(this.deps, job, failure, maxAttempts);
+  }
+
+  abandon(orgId: string, jobId: string, reason: string): Promise<void> {
+    return abandonJob(this.deps, orgId, jobId, reason);
+  }
+
+  /** An event about a credential or session that no job run ended (keep-alive's `session.expired`). */
+  emit(orgId: string, type: WebhookEventType, data: WebhookEvent["data"]): Promise<void> {
+    return emitEvent(this.deps.db, this.deps.webhookQueue, orgId, type, data);
+  }
+}

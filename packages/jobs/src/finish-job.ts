@@ -1,0 +1,198 @@
+import type { LoginSecret, SessionResponse } from "@authsvc/contracts";
+import { isSignupInput } from "@authsvc/contracts";
+import { emitEvent } from "./job-events";
+import type { JobDeps } from "./job-deps";
+import type { OpenedJob } from "./open-job";
+import { loginFingerprint } from "./session-keys";
+import { sessionLifetime } from "./session-lifetime";
+
+/** A login (or refresh, or verify) that signed in. */
+export interface LoginSuccess {
+  session: SessionResponse;
+  /** `learned`: the stored flow worked as it was; `relearned`: it no longer fit and detection took over. */
+  source: "detected" | "learned" | "relearned";
+  /** A flow to store for the login page (the first, or one found after the stored one no longer fit); null keeps what is stored. */
+  changedFlow: object | null;
+}
+
+/** What a signup created on the site (a verify that finished a mailed signup creates one too). */
+export interface CreatedAccount {
+  email: string | null;
+  username: string | null;
+  password: string;
+  passwordGenerated: boolean;
+  /** What it signs in with (the email, else the username), and where. */
+  identifier: string;
+  loginUrl: string;
+}
+
+export interface SignupSuccess extends CreatedAccount {
+  session: SessionResponse;
+  signedInBy: "signup" | "login";
+}
+
+/** An account a signup left on the site without finishing (its email unconfirmed, its password not mailed yet). */
+export interface UnfinishedAccount extends CreatedAccount {
+  awaitsPassword: boolean;
+}
+
+export interface JobFailure {
+  code: string;
+  message: string;
+  /** A transient fault, before anything was submitted: the queue may run the job again. */
+  retryable: boolean;
+  /** The run submitted the password or signup form before it failed (logged; such failures are never retryable). */
+  submitted: boolean;
+  /** A signup that failed after its form was sent may have left an account: its password is kept. */
+  unfinished?: UnfinishedAccount;
+}
+
+// Failures that say the stored credential no longer works (rather than the site or we had a bad moment).
+const CREDENTIAL_FAILURES = new Set(["invalid_credentials", "account_locked", "mfa_required", "verification_failed"]);
+
+/** What every event about the job says of its credential: ids and metadata, never a secret. */
+const about = (job: OpenedJob) => ({ credentialId: job.credential.id, site: job.credential.siteOrigin, username: job.credential.username, jobId: job.id });
+
+/**
+ * Ends a job that signed in: stores the session, records what logs in again on the credential (or settles
+ * a signup's account), stores a changed learned flow, caches the session, releases the single-flight
+ * claim and tells the org's webhooks. Bookkeeping after the session is stored never fails the job twice:
+ * a fault there is logged, and the caller must not log in (or sign up) again if this throws.
+ */
+export async function succeedJob(deps: JobDeps, job: OpenedJob, outcome: LoginSuccess | SignupSuccess): Promise<{ sessionId: string }> {
+  const { db, config } = deps;
+  const log = deps.log.child({ jobId: job.id, orgId: job.orgId, attempt: job.attempt });
+  const lifetime = sessionLifetime(outcome.session, config.session.ttlSeconds);
+  const sessionId = await db.sessions.create({ orgId: job.orgId, credentialId: job.credential.id, origin: job.credential.siteOrigin, state: outcome.session, expiresAt: lifetime.servedUntil });
+  const durationMs = Date.now() - job.started;
+  const cookies = outcome.session.cookies.length;
+  if ("signedInBy" in outcome) {
+    const cacheKey = await settleSignup(deps, job, sessionId, outcome);
+    log.info({ durationMs, cookies, signedInBy: outcome.signedInBy, passwordGenerated: outcome.passwordGenerated }, "signup succeeded");
+    await Promise.all([cacheSession(deps, job, cacheKey, outcome.session, log), releaseClaim(deps, job, log)]);
+    return { sessionId };
+  }
+  if (isSignupInput(job.input)) throw new Error("a signup job ended as a login");
+  // The credential keeps what logs in again, not the confirmation that was spent on the way.
+  const { confirmation: _spent, ...secret } = job.input as LoginSecret & { confirmation?: unknown };
+  await db.credentials.recordSuccess(job.orgId, job.credential.id, secret as LoginSecret, job.loginUrl);
+  await db.authJobs.succeed(job.id, sessionId, outcome.source);
+  log.info({ durationMs, cookies, flow: outcome.source }, "login succeeded");
+  await Promise.all([
+    db.learnedFlows
+      .recordSuccess(job.orgId, job.loginPage, { changed: outcome.changedFlow, relearned: outcome.source === "relearned" })
+      .catch((err) => log.warn({ err: String(err) }, "learned flow not stored")),
+    cacheSession(deps, job, job.fingerprint, outcome.session, log),
+    releaseClaim(deps, job, log),
+    job.kind === "refresh"
+      ? emitEvent(db, deps.webhookQueue, job.orgId, "session.refreshed", { ...about(job), sessionExpiresAt: lifetime.expiresAt ?? null }).catch((err) =>
+          log.warn({ err: String(err) }, "session.refreshed event not queued"),
+        )
+      : Promise.resolve(),
+  ]);
+  return { sessionId };
+}
+
+/**
+ * Ends a failed run. A retryable failure before the last attempt puts the job back in the queue
+ * (`retry`). Otherwise the job is failed for good (`final`): a signup's unfinished account is kept, the
+ * credential records the failure, the claim is released, and a credential that worked before and is now
+ * refused is reported to the org's webhooks.
+ */
+export async function failJob(deps: JobDeps, job: OpenedJob, failure: JobFailure, maxAttempts: number): Promise<"retry" | "final"> {
+  const { db } = deps;
+  const log = deps.log.child({ jobId: job.id, orgId: job.orgId, attempt: job.attempt });
+  const isSignup = job.kind === "signup";
+  const final = !failure.retryable || job.attempt >= maxAttempts;
+  log.warn({ code: failure.code, reason: failure.message, final, submitted: failure.submitted, durationMs: Date.now() - job.started }, isSignup ? "signup failed" : "login failed");
+  if (!final) {
+    await db.authJobs.requeue(job.id, failure.code, failure.message);
+    return "retry";
+  }
+  try {
+    const kept = failure.unfinished ? await keepUnfinishedSignup(deps, job, failure.unfinished, failure.code) : null;
+    await db.authJobs.fail(job.id, failure.code, kept ? `${failure.message} (the account's password is kept in credential ${kept})` : failure.message);
+    // A failed signup says nothing about a credential that already works (an account that exists).
+    if (!kept && (!isSignup || !job.credential.lastLoginAt)) await db.credentials.recordFailure(job.orgId, job.credential.id, failure.code);
+    await deps.flight.release(job.orgId, job.fingerprint, job.id);
+  } catch (bookkeeping) {
+    log.error({ err: String(bookkeeping) }, "could not record a failed login");
+  }
+  // A credential that worked before (or is being refreshed) and now is refused: tell the org.
+  if (!isSignup && CREDENTIAL_FAILURES.has(failure.code) && (job.credential.lastLoginAt || job.kind === "refresh")) {
+    await emitEvent(db, deps.webhookQueue, job.orgId, "credential.failed", { ...about(job), code: failure.code }).catch((err) =>
+      log.warn({ err: String(err) }, "credential.failed event not queued"),
+    );
+  }
+  return "final";
+}
+
+/**
+ * Ends the record of a job the queue failed for good without a run recording it (a fault before the
+ * browser ran, or a job that stalled too often because its worker died), and frees its claim, so callers
+ * stop waiting for it.
+ */
+export async function abandonJob(deps: Pick<JobDeps, "db" | "flight">, orgId: string, jobId: string, reason: string): Promise<void> {
+  const fingerprint = await deps.db.authJobs.failIfUnfinished(jobId, "internal_error", `the login was interrupted: ${reason}`);
+  if (fingerprint) await deps.flight.release(orgId, fingerprint, jobId);
+}
+
+/**
+ * Stores what a signup created: the credential under the identity the site settled on, with the secret a
+ * password login needs (the generated password too, encrypted), and the job's account. Returns the key a
+ * login or refresh of that account computes, under which its session is cached.
+ */
+async function settleSignup(deps: JobDeps, job: OpenedJob, sessionId: string, account: SignupSuccess): Promise<string> {
+  const { db, config } = deps;
+  const byEmail = account.identifier === account.email;
+  const secret: LoginSecret = { method: "password", password: account.password, email: byEmail ? account.email! : undefined, inbox: inboxOf(job) };
+  const settled = await db.credentials.settleSignup(job.orgId, job.credential.id, { username: account.identifier, loginUrl: account.loginUrl, secret });
+  const cacheKey = loginFingerprint(config.crypto.fingerprintKey, job.orgId, {
+    collectionId: settled.collectionExternalId,
+    loginPage: settled.loginPage,
+    method: "password",
+    identifier: account.identifier,
+    password: account.password,
+    email: secret.email,
+  });
+  await db.authJobs.succeed(job.id, sessionId, "detected", {
+    fingerprint: cacheKey,
+    account: { email: account.email, username: account.username, passwordGenerated: account.passwordGenerated },
+  });
+  return cacheKey;
+}
+
+/**
+ * Stores an unfinished signup's account, with its password, under the identity the site knows it by
+ * (status `pending_verification` when it waits for its email to be confirmed); returns the credential's
+ * id, or null when a credential of that account already works and was left alone.
+ */
+async function keepUnfinishedSignup(deps: JobDeps, job: OpenedJob, account: UnfinishedAccount, code: string): Promise<string | null> {
+  const { db } = deps;
+  const byEmail = account.identifier === account.email;
+  const secret: LoginSecret = {
+    method: "password",
+    password: account.password,
+    email: byEmail ? account.email! : undefined,
+    inbox: inboxOf(job),
+    awaitsPassword: account.awaitsPassword || undefined,
+  };
+  const settled = await db.credentials.settleSignup(job.orgId, job.credential.id, { username: account.identifier, loginUrl: account.loginUrl, secret }, { failure: code });
+  const row = await db.credentials.find(job.orgId, settled.id);
+  return row && !row.lastLoginAt ? settled.id : null;
+}
+
+/** The inbox the job read, kept so the account's next login reads the same one. */
+function inboxOf(job: OpenedJob): LoginSecret["inbox"] {
+  return job.input.inbox;
+}
+
+function cacheSession(deps: JobDeps, job: OpenedJob, key: string, state: SessionResponse, log: JobDeps["log"]): Promise<void> {
+  const seconds = (sessionLifetime(state, deps.config.session.ttlSeconds).servedUntil.getTime() - Date.now()) / 1000;
+  if (seconds <= 0) return Promise.resolve();
+  return deps.cache.set(job.orgId, key, state, seconds).catch((err) => log.warn({ err: String(err) }, "session not cached"));
+}
+
+function releaseClaim(deps: JobDeps, job: OpenedJob, log: JobDeps["log"]): Promise<void> {
+  return deps.flight.release(job.orgId, job.fingerprint, job.id).catch((err) => log.warn({ err: String(err) }, "single-flight claim not released"));
+}

@@ -1,0 +1,22 @@
+import { randomUUID } from "node:crypto";
+import type { Queue } from "bullmq";
+import type { WebhookEvent, WebhookEventType } from "@authsvc/contracts";
+import type { Database } from "@authsvc/db";
+import { queueDeliveries, type WebhookDeliveryPayload } from "@authsvc/queue";
+
+/**
+ * Sends an event to every webhook of the org that asked for its type: queued here, delivered by the
+ * worker's webhook processor. Events name credentials and jobs by id, never a secret or a cookie.
+ */
+export async function emitEvent(
+  db: Database,
+  queue: Queue<WebhookDeliveryPayload>,
+  orgId: string,
+  type: WebhookEventType,
+  data: WebhookEvent["data"],
+): Promise<void> {
+  const hooks = await db.webhooks.subscribedTo(orgId, type);
+  if (hooks.length === 0) return;
+  const event: WebhookEvent = { id: `evt_${randomUUID().replace(/-/g, "")}`, type, createdAt: new Date().toISOString(), orgId, data };
+  await queueDeliveries(queue, orgId, hooks.map((h) => h.id), event);
+}

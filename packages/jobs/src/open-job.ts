@@ -1,0 +1,69 @@
+import type { JobInput, JobKind } from "@authsvc/contracts";
+import { loginPageOf } from "@authsvc/contracts";
+import type { JobDeps } from "./job-deps";
+
+/** A job a worker runs: its record, decrypted input and credential. Only a worker process holds one. */
+export interface OpenedJob {
+  id: string;
+  orgId: string;
+  attempt: number;
+  kind: JobKind;
+  loginUrl: string;
+  /** Learned flows are kept per login page: a site may have several. */
+  loginPage: string;
+  fingerprint: string;
+  input: JobInput;
+  credential: { id: string; siteOrigin: string; username: string; lastLoginAt: Date | null };
+  /** The flow learned on this login page, as stored (null for a signup, or when it cannot be read). */
+  learnedFlow: unknown;
+  started: number;
+}
+
+/** Why a job must not run: final, never retried. The message goes to the queue (no site's words in it). */
+export class JobNotRunnable extends Error {
+  constructor(readonly code: string, message: string) {
+    super(message);
+    this.name = "JobNotRunnable";
+  }
+}
+
+/**
+ * Takes a queued job for a run: marks its record running and returns what the flow needs. A fault here
+ * (database away) is thrown as is, for the queue to retry. A job whose record, input or credential is gone
+ * is not runnable; one an earlier run submitted and did not finish (crash, out of memory, forced exit) is
+ * ended as `login_unconfirmed`: its outcome is unknown, and submitting again could lock the account.
+ */
+export async function openJob(deps: Pick<JobDeps, "db" | "flight">, orgId: string, jobId: string, attempt: number): Promise<OpenedJob> {
+  const { db, flight } = deps;
+  const record = await db.authJobs.claim(orgId, jobId, attempt);
+  if (!record?.input) throw new JobNotRunnable("internal_error", "job record or its input is missing");
+  const credential = await db.credentials.find(orgId, record.credentialId);
+  if (!credential) throw new JobNotRunnable("internal_error", "credential is missing");
+  if (record.submittedAt) {
+    const message = `an earlier run submitted the ${record.kind === "signup" ? "signup form" : "password"} and was interrupted; not submitting again`;
+    await db.authJobs.fail(jobId, "login_unconfirmed", message);
+    await flight.release(orgId, record.fingerprint, jobId);
+    throw new JobNotRunnable("login_unconfirmed", "login_unconfirmed");
+  }
+  const loginPage = loginPageOf(record.loginUrl);
+  // A flow we cannot read (database away, older shape) only costs detection time. Signups learn none.
+  const learnedFlow = record.kind === "signup" ? null : await db.learnedFlows.find(orgId, loginPage).catch(() => null);
+  return {
+    id: jobId,
+    orgId,
+    attempt,
+    kind: record.kind as JobKind,
+    loginUrl: record.loginUrl,
+    loginPage,
+    fingerprint: record.fingerprint,
+    input: record.input,
+    credential: { id: credential.id, siteOrigin: credential.siteOrigin, username: credential.username, lastLoginAt: credential.lastLoginAt },
+    learnedFlow,
+    started: Date.now(),
+  };
+}
+
+/** Records, before it happens, that the job is about to submit its password or signup form. */
+export function markSubmitted(deps: Pick<JobDeps, "db">, job: OpenedJob): Promise<void> {
+  return deps.db.authJobs.markSubmitted(job.id);
+}

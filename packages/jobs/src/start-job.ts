@@ -1,0 +1,61 @@
+import type { JobInput, JobKind, LoginMethod, SignupMethod } from "@authsvc/contracts";
+import { newId } from "@authsvc/crypto";
+import { enqueueAuthJob, flightTtlMs } from "@authsvc/queue";
+import type { JobDeps } from "./job-deps";
+
+export interface StartJob {
+  orgId: string;
+  kind: JobKind;
+  method: LoginMethod | SignupMethod;
+  /** The login page (a signup's page, or its invitation's). */
+  loginUrl: string;
+  useCache: boolean;
+  /** The single-flight key (see `session-keys`): identical concurrent jobs share one run. */
+  fingerprint: string;
+  requestId?: string;
+  input: JobInput;
+  /**
+   * Whose job it is: a credential that exists (refresh, verify, keep-alive), or the identity to find or
+   * create one by (a login, a signup; the credential is created on first use).
+   */
+  credential: { id: string } | { collectionExternalId?: string; username?: string };
+}
+
+/**
+ * Starts an auth job: claims its single-flight key and, when this start won it, records the job (with its
+ * credential) and queues it. Returns the job that does the work: ours, or the running one we joined.
+ *
+ * Anything that fails after the claim is rolled back before the error is thrown: a recorded job is ended
+ * as `service_unavailable`, and the claim is released, so no caller joins (and waits the whole claim TTL
+ * for) a job that will never run.
+ */
+export async function startJob(deps: Pick<JobDeps, "config" | "db" | "authQueue" | "flight">, job: StartJob): Promise<string> {
+  const { db, flight, authQueue, config } = deps;
+  const { orgId, fingerprint } = job;
+  const ownId = newId("job");
+  const jobId = (await flight.claim(orgId, fingerprint, ownId, flightTtlMs(config))) ?? ownId;
+  if (jobId !== ownId) return jobId;
+  let recorded = false;
+  try {
+    const credentialId = "id" in job.credential ? job.credential.id : await ensureCredential(deps, job, ownId);
+    const { credential: _who, ...fields } = job;
+    await db.authJobs.create({ ...fields, credentialId }, ownId);
+    recorded = true;
+    await enqueueAuthJob(authQueue, { authJobId: ownId, orgId });
+  } catch (err) {
+    if (recorded) await db.authJobs.fail(ownId, "service_unavailable", "the job could not be queued").catch(() => undefined);
+    await flight.release(orgId, fingerprint, ownId).catch(() => undefined);
+    throw err;
+  }
+  return ownId;
+}
+
+async function ensureCredential(deps: Pick<JobDeps, "db">, job: StartJob, ownId: string): Promise<string> {
+  const identity = job.credential as { collectionExternalId?: string; username?: string };
+  // A signup with no email yet (an invitation that shows it) is named by its job until it is known.
+  const credential = await deps.db.credentials.ensure(
+    { orgId: job.orgId, collectionExternalId: identity.collectionExternalId, username: identity.username ?? `signup:${ownId}`, loginUrl: job.loginUrl },
+    { anyPageOfSite: job.kind === "signup" },
+  );
+  return credential.id;
+}

@@ -1,0 +1,27 @@
+import { type JobResource, type SignupAccount, type SignupResponse } from "@authsvc/contracts";
+import type { JobDeps } from "./job-deps";
+import { sessionExpiresAt } from "./session-lifetime";
+
+/** A job of this org as the API shows it, with its session once it succeeded; null when there is none. */
+export async function viewJob(deps: Pick<JobDeps, "db">, orgId: string, jobId: string): Promise<JobResource | null> {
+  const { db } = deps;
+  const row = await db.authJobs.find(orgId, jobId);
+  if (!row) return null;
+  const resource: JobResource = { jobId: row.id, status: row.status as JobResource["status"] };
+  if (row.status === "succeeded" && row.sessionId) {
+    const found = await db.sessions.findState(orgId, row.sessionId);
+    // A signup's result names the credential it stored and the account it created (spec §2.2).
+    if (found && row.kind === "signup") {
+      const expiresAt = sessionExpiresAt(found.state);
+      resource.result = { ...found.state, credentialId: row.credentialId, ...(expiresAt ? { expiresAt } : {}), account: row.account as unknown as SignupAccount } as SignupResponse;
+    } else if (found) resource.result = found.state;
+  }
+  if (row.status === "failed") {
+    resource.error = { code: row.errorCode ?? "internal_error", message: row.errorMessage ?? "" };
+    // A signup that sent its form and failed may have created the account: name where its password is.
+    if (row.kind === "signup" && row.submittedAt && (await db.credentials.keepsUnfinishedAccount(orgId, row.credentialId))) {
+      resource.error.credentialId = row.credentialId;
+    }
+  }
+  return resource;
+}

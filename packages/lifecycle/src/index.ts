@@ -1,0 +1,1 @@
+export { shutdownOnSignals, type ShutdownPlan, type ShutdownStep } from "./shutdown";
