@@ -9,3 +9,4 @@ export * from "./credentials";
 export * from "./webhooks";
 export * from "./signup-request";
 export * from "./job-input";
+export * from "./job-outcome";

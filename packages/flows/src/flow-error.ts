@@ -1,4 +1,6 @@
-import type { LoginFailureCode } from "@authsvc/contracts";
+import type { LoginFailureCode, UnfinishedAccount } from "@authsvc/contracts";
+
+export type { UnfinishedAccount };
 
 const RETRYABLE: ReadonlySet<LoginFailureCode> = new Set(["target_unreachable", "timeout", "internal_error"]);
 
@@ -18,23 +20,6 @@ export class LoginFlowError extends Error {
     this.name = "LoginFlowError";
     this.retryable = options.retryable ?? RETRYABLE.has(code);
   }
-}
-
-/** What a signup created on the site before it could not finish: the account and its password. */
-export interface UnfinishedAccount {
-  email: string | null;
-  username: string | null;
-  password: string;
-  passwordGenerated: boolean;
-  /** What it signs in with: the email, else the username. */
-  identifier: string;
-  /** Where it signs in: the signup page's "Log in" link, else the signup page. */
-  loginUrl: string;
-  /**
-   * The site made it without a password and mails one, or a link to set one, which never came (or was
-   * refused): `password` is not the account's yet, only the caller's to set (empty without one).
-   */
-  awaitsPassword: boolean;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { LoginSecret, SessionResponse } from "@authsvc/contracts";
+import type { CreatedAccount, LoginSecret, SessionResponse, UnfinishedAccount } from "@authsvc/contracts";
 import { isSignupInput } from "@authsvc/contracts";
 import { emitEvent } from "./job-events";
 import type { JobDeps } from "./job-deps";
@@ -15,25 +15,10 @@ export interface LoginSuccess {
   changedFlow: object | null;
 }
 
-/** What a signup created on the site (a verify that finished a mailed signup creates one too). */
-export interface CreatedAccount {
-  email: string | null;
-  username: string | null;
-  password: string;
-  passwordGenerated: boolean;
-  /** What it signs in with (the email, else the username), and where. */
-  identifier: string;
-  loginUrl: string;
-}
-
+/** A signup that signed its new account in (a verify that finished a mailed signup is one too). */
 export interface SignupSuccess extends CreatedAccount {
   session: SessionResponse;
   signedInBy: "signup" | "login";
-}
-
-/** An account a signup left on the site without finishing (its email unconfirmed, its password not mailed yet). */
-export interface UnfinishedAccount extends CreatedAccount {
-  awaitsPassword: boolean;
 }
 
 export interface JobFailure {
