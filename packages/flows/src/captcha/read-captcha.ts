@@ -1,4 +1,4 @@
-import type { SelectorPath } from "../page/read-page";
+import { inPage, type PageKit, type SelectorPath } from "../page/in-page/kit";
 
 export type CaptchaProvider = "recaptcha" | "hcaptcha" | "turnstile" | "image";
 
@@ -29,14 +29,12 @@ export interface CaptchaReading {
 export const captchaBlocks = (reading: CaptchaReading) => reading.widgets.some((w) => w.mode === "checkbox" || w.mode === "challenge");
 
 /**
- * Runs in the page (serialized, self-contained): the CAPTCHA widgets a frame shows, the way their scripts
- * draw them. Elements are named like readFrameInPage names them, one selector per document.
+ * Runs in the page with the in-page kit: the CAPTCHA widgets a frame shows, the way their scripts draw
+ * them (drawn at all counts, off screen too). Elements are named like readFrameInPage names them, one
+ * selector per document.
  */
-export function readCaptchaInPage(): CaptchaReading {
-  const visible = (el: Element): boolean => {
-    const r = el.getBoundingClientRect();
-    return r.width >= 4 && r.height >= 4 && el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
-  };
+export const readCaptchaInPage = inPage(function readCaptchaInPage(kit: PageKit): CaptchaReading {
+  const { shown } = kit;
   const providerOf = (text: string): CaptchaProvider | null =>
     /hcaptcha/i.test(text) ? "hcaptcha" : /turnstile|challenges\.cloudflare/i.test(text) ? "turnstile" : /recaptcha/i.test(text) ? "recaptcha" : null;
   const widgets: CaptchaWidget[] = [];
@@ -48,14 +46,14 @@ export function readCaptchaInPage(): CaptchaReading {
     let mode: CaptchaMode;
     if (provider === "turnstile") mode = "managed";
     // A widget bound to the submit button, marked invisible, or the v3 badge runs when the form is sent.
-    else if (el.getAttribute("data-size") === "invisible" || el.matches("button, input, .grecaptcha-badge") || el.closest(".grecaptcha-badge") || !visible(el)) mode = "invisible";
+    else if (el.getAttribute("data-size") === "invisible" || el.matches("button, input, .grecaptcha-badge") || el.closest(".grecaptcha-badge") || !shown(el)) mode = "invisible";
     else mode = "checkbox";
     widgets.push({ provider, mode, siteKey });
     for (const frame of el.querySelectorAll("iframe")) counted.add(frame);
   }
   for (const frame of document.querySelectorAll("iframe")) {
     const provider = providerOf(`${frame.src} ${frame.title}`);
-    if (!provider || counted.has(frame) || !visible(frame)) continue;
+    if (!provider || counted.has(frame) || !shown(frame)) continue;
     // The image or puzzle a checkbox (or an invisible widget that did not trust the browser) opens.
     if (provider === "turnstile") widgets.push({ provider, mode: "managed", siteKey: null });
     else if (/bframe|challenge/i.test(`${frame.src} ${frame.title}`)) widgets.push({ provider, mode: "challenge", siteKey: null });
@@ -63,7 +61,7 @@ export function readCaptchaInPage(): CaptchaReading {
   }
   // A distorted-text CAPTCHA: a field that asks for the characters of an image.
   for (const input of document.querySelectorAll("input")) {
-    if (!/^(text|)$/.test(input.type) || !visible(input)) continue;
+    if (!/^(text|)$/.test(input.type) || !shown(input)) continue;
     if (/captcha/i.test(`${input.name} ${input.id} ${input.placeholder} ${input.getAttribute("aria-label") ?? ""}`)) {
       widgets.push({ provider: "image", mode: "challenge", siteKey: null });
     }
@@ -73,7 +71,7 @@ export function readCaptchaInPage(): CaptchaReading {
   let checkbox: SelectorPath | null = null;
   let checked = false;
   if (window !== window.top && providerOf(location.href)) {
-    const box = [...document.querySelectorAll("#recaptcha-anchor, #checkbox, [role=checkbox], input[type=checkbox]")].find(visible);
+    const box = [...document.querySelectorAll("#recaptcha-anchor, #checkbox, [role=checkbox], input[type=checkbox]")].find(shown);
     if (box) {
       checkbox = [box.id ? `#${CSS.escape(box.id)}` : box instanceof HTMLInputElement ? "input[type=checkbox]" : "[role=checkbox]"];
       checked = box.getAttribute("aria-checked") === "true" || (box instanceof HTMLInputElement && box.checked);
@@ -83,7 +81,7 @@ export function readCaptchaInPage(): CaptchaReading {
     (field) => field.value.length > 0,
   );
   return { widgets, checkbox, checked, token };
-}
+});
 
 /**
  * Runs in the page: does what a widget does when it is passed: puts the solver's token in its response

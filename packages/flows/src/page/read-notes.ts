@@ -1,3 +1,5 @@
+import { inPage, type PageKit } from "./in-page/kit";
+
 /** One block of text a frame shows: a paragraph, a table cell, a toast, the text of a form. */
 export interface Note {
   text: string;
@@ -9,9 +11,9 @@ export interface Note {
  * The text blocks a person reads on the page, whatever their markup (a `<p class="flash">`, a `<td>`, a
  * `<span>` under a field, text put into the form): a site's refusal is often nothing more. The page's
  * furniture — navigation, banners, footers, links, buttons, labels, controls — is left out. Runs inside
- * the page (Puppeteer serializes it): one self-contained function, like readFrameInPage.
+ * the page with the in-page kit (see in-page/kit.ts), like readFrameInPage.
  */
-export function readNotesInPage(): Note[] {
+export const readNotesInPage = inPage(function readNotesInPage(kit: PageKit): Note[] {
   const MAX_NOTES = 1000;
   // A form's surroundings count as "near" up to this much text: the whole of a small login page, or the
   // box around the form on a long one.
@@ -45,11 +47,9 @@ export function readNotesInPage(): Note[] {
     return el;
   };
 
-  const roots: Array<Document | ShadowRoot> = [document];
+  const roots = kit.roots();
   const texts: Text[] = [];
-  for (let i = 0; i < roots.length; i++) {
-    const root = roots[i]!;
-    for (const el of root.querySelectorAll("*")) if (el.shadowRoot) roots.push(el.shadowRoot);
+  for (const root of roots) {
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) if (/\S/.test(n.nodeValue ?? "")) texts.push(n as Text);
   }
@@ -87,4 +87,4 @@ export function readNotesInPage(): Note[] {
 
   return [...blocks].map(([block, parts]) => ({ text: parts.join(" ").replace(/\s+/g, " ").trim().slice(0, 300), near: near(block) }))
     .filter((n) => n.text.length > 3);
-}
+});

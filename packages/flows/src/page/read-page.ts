@@ -1,11 +1,13 @@
 /**
- * What one frame shows, read the way a person reads a login page. It runs inside the page (Puppeteer
- * serializes it), so it is one self-contained function: no imports, no helpers from outside.
+ * What one frame shows, read the way a person reads a login page. It runs inside the page with the in-page
+ * kit (see in-page/kit.ts): no imports, only the kit's helpers.
  *
  * Elements are named by a selector path: one CSS selector per document or open shadow root on the way
  * down, so the flow can act on them now and replay them on the next login (learned flows).
  */
-export type SelectorPath = string[];
+import { type FormField, inPage, type PageKit, type SelectorPath } from "./in-page/kit";
+
+export type { SelectorPath } from "./in-page/kit";
 
 export interface FrameReading {
   /** The password field of the best login form, if one is shown. */
@@ -46,7 +48,8 @@ export interface FrameReading {
   extras: Record<string, SelectorPath | null>;
 }
 
-export function readFrameInPage(identifier: string, extraKeys: string[]): Omit<FrameReading, "captcha"> {
+export const readFrameInPage = inPage(function readFrameInPage(kit: PageKit, identifier: string, extraKeys: string[]): Omit<FrameReading, "captcha"> {
+  const { visible, text, controlText, describe, formOf, pathOf, best } = kit;
   const words = {
     user: /user|login|e-?mail|identifier|account|benutzer|nutzer|anmeldename|courriel|identifiant|utilisateur|usuario|correo|usu[aá]rio|utente|gebruiker/i,
     password: /pass|pwd|kennwort|passwort|contrase[nñ]a|mot.?de.?passe|senha|parola.?d|wachtwoord/i,
@@ -60,113 +63,22 @@ export function readFrameInPage(identifier: string, extraKeys: string[]): Omit<F
     notSubmit: /sign ?up|register|forgot|reset|create|show|hide|google|facebook|apple|microsoft|github|sso|passkey|cancel|back/i,
     opener: /^(log ?in|sign ?in|login|log ?on|my account|anmelden|einloggen|connexion|se connecter|iniciar ses[ií]on|entrar|acceder|accedi|inloggen|aanmelden)\b/i,
     remember: /remember|keep me|stay signed|angemeldet bleiben|merken|souvenir|rester connect|recordar|mantener|lembrar|manter|ricorda|onthoud|ingelogd blijven/i,
-    consentBox: /cookie|consent|gdpr|privacy|datenschutz|cmp/i,
-    consentYes: /^(accept|agree|allow|got it|ok|okay|i agree|alle akzeptieren|akzeptieren|zustimmen|accepter|tout accepter|j.accepte|aceptar|aceitar|accetta|accetto|accepteren|alles accepteren)/i,
     interstitial: /stay signed in|keep me signed in|remember (this|my) (device|browser|computer)|trust this (device|browser)|angemeldet bleiben|ger[aä]t (merken|vertrauen)|rester connect|faire confiance|mantener la sesi[oó]n|recordar (este )?dispositivo|manter (a )?sess|lembrar (este )?dispositivo|rimanere connesso|ricorda (questo )?dispositivo|ingelogd blijven|apparaat onthouden/i,
     yes: /^(yes|continue|trust|remember|stay signed in|ja|oui|s[ií]|sim|doorgaan|weiter|continuer|continuar|continua)\b/i,
-    signOut: /log ?out|sign ?out|abmelden|ausloggen|d[ée]connexion|se d[ée]connecter|cerrar sesi[oó]n|salir|sair|esci|disconnetti|uitloggen|afmelden/i,
-    accountMenu: /account[-_ ]?menu|user[-_ ]?menu|profile[-_ ]?menu|avatar/i,
     confirmByEmail: /check your (e-?mail|inbox)|we(?:.ve| have)? (just )?(sent|emailed) (you )?(an? )?([a-z-]+ )?(e-?mail|link|code)|confirm (this|your) (device|sign.?in|login)|verify (it.s you|your identity)|pr[uü]fen sie ihr(e)? (e-?mail|postfach)|v[ée]rifiez votre (bo[iî]te|e-?mail)|revisa tu correo|verifique (o )?seu e-?mail|controlla la tua (e-?mail|posta)|controleer je (e-?mail|inbox)/i,
     otp: /one.?time|verification code|security code|authenticat|two.?factor|2fa|2-step|mfa|otp|best[aä]tigungscode|code de (v[ée]rification|s[ée]curit[ée])|c[oó]digo de (verificaci[oó]n|seguridad|verifica[cç][aã]o)|codice di verifica|verificatiecode/i,
   };
 
-  // Every element of the document and of open shadow roots, in document (flat tree) order.
-  const all: Element[] = [];
-  const walk = (root: Document | ShadowRoot) => {
-    for (const el of root.querySelectorAll("*")) {
-      all.push(el);
-      if (el.shadowRoot) walk(el.shadowRoot);
-    }
-  };
-  walk(document);
-
-  const visible = (el: Element): boolean => {
-    if (!el.isConnected) return false;
-    const r = el.getBoundingClientRect();
-    if (r.width < 4 || r.height < 4) return false;
-    if (r.right + scrollX <= 0 || r.bottom + scrollY <= 0) return false; // moved off screen: a honeypot
-    return el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
-  };
+  const all = kit.elements();
   // An empty read-only field is an anti-autofill trick (read-only until focused); a filled one is shown, not asked.
   const fillable = (el: HTMLInputElement) => visible(el) && !el.disabled && (!el.readOnly || el.value === "");
-  const text = (el: Element) => (el.textContent ?? "").replace(/\s+/g, " ").trim();
-  // An image button or a link around an image says what it does in its alt text.
-  const controlText = (el: Element) =>
-    [text(el), (el as HTMLInputElement).value, el.getAttribute("aria-label"), el.getAttribute("title"), el.getAttribute("alt"), el.querySelector("img[alt]")?.getAttribute("alt")]
-      .filter((t) => typeof t === "string" && t.length > 0)
-      .join(" ")
-      .slice(0, 200);
-  const describe = (el: Element): string => {
-    const input = el as HTMLInputElement;
-    const parts = [input.name, input.id, input.getAttribute("placeholder"), el.getAttribute("aria-label"), el.getAttribute("title")];
-    for (const label of input.labels ?? []) parts.push(text(label));
-    for (const id of (el.getAttribute("aria-labelledby") ?? "").split(/\s+/).filter(Boolean)) {
-      const label = (el.getRootNode() as Document | ShadowRoot).getElementById?.(id);
-      if (label) parts.push(text(label));
-    }
-    return parts.filter(Boolean).join(" ");
-  };
-  // The form of a field, or the closest container that holds a whole login form (div-based apps).
-  const formOf = (el: Element): Element | null => (el as HTMLInputElement).form ?? el.closest("form");
   const contextText = (el: Element): string => {
     const scope = formOf(el) ?? el.parentElement?.parentElement ?? el.parentElement;
     return scope ? text(scope).slice(0, 600) : "";
   };
 
-  const selectorIn = (el: Element, root: Document | ShadowRoot): string => {
-    const unique = (sel: string) => {
-      try {
-        const found = root.querySelectorAll(sel);
-        return found.length === 1 && found[0] === el;
-      } catch {
-        return false;
-      }
-    };
-    const tag = el.tagName.toLowerCase();
-    if (el.id && !/\d{3,}|^:r/.test(el.id) && unique(`#${CSS.escape(el.id)}`)) return `#${CSS.escape(el.id)}`;
-    const name = el.getAttribute("name");
-    if (name && unique(`${tag}[name="${CSS.escape(name)}"]`)) return `${tag}[name="${CSS.escape(name)}"]`;
-    // Child positions from the root down ("@0.1.2"): unique by construction, if brittle.
-    const steps: number[] = [];
-    for (let n: Element | null = el; n && n.parentNode; n = n.parentElement) {
-      steps.unshift([...n.parentNode.children].indexOf(n));
-      if (n.parentNode === root) break;
-    }
-    return `@${steps.join(".")}`;
-  };
-  const pathOf = (el: Element | null): SelectorPath | null => {
-    if (!el) return null;
-    const path: string[] = [];
-    let node: Element = el;
-    for (;;) {
-      const root = node.getRootNode() as Document | ShadowRoot;
-      path.unshift(selectorIn(node, root));
-      if (root instanceof ShadowRoot) node = root.host;
-      else break;
-    }
-    return path;
-  };
-  const best = <T extends Element>(items: T[], score: (el: T) => number, min = 1): T | null => {
-    let top: T | null = null;
-    let topScore = min - 1;
-    for (const el of items) {
-      const s = score(el);
-      if (s > topScore) {
-        top = el;
-        topScore = s;
-      }
-    }
-    return top;
-  };
-
   const inputs = all.filter((el): el is HTMLInputElement => el instanceof HTMLInputElement);
-  const clickables = all.filter(
-    (el) =>
-      el instanceof HTMLButtonElement ||
-      (el instanceof HTMLInputElement && ["submit", "button", "image"].includes(el.type)) ||
-      el.getAttribute("role") === "button" ||
-      el instanceof HTMLAnchorElement,
-  );
+  const clickables = all.filter((el) => kit.isControl(el));
 
   // One box per digit: four to ten one-character fields.
   const digitBoxes = inputs.filter((el) => el.maxLength === 1 && ["text", "tel", "number", ""].includes(el.type) && fillable(el));
@@ -299,20 +211,7 @@ export function readFrameInPage(identifier: string, extraKeys: string[]): Omit<F
     remember = box && visible(box) ? box : (label ?? null);
   }
 
-  const shownTexts = (el: Element) => visible(el) && text(el).length > 0;
-  let consent: Element | null = null;
-  const consentBoxes = all.filter((el) => {
-    const marker = `${el.id} ${typeof el.className === "string" ? el.className : ""} ${el.getAttribute("aria-label") ?? ""}`;
-    return words.consentBox.test(marker) && visible(el);
-  });
-  for (const box of consentBoxes) {
-    consent = best(
-      clickables.filter((el) => box.contains(el) && visible(el)),
-      (el) => (words.consentYes.test(controlText(el)) ? 2 : 0),
-      1,
-    );
-    if (consent) break;
-  }
+  const consent = kit.consentButton(all, clickables);
 
   const opener = anchor
     ? null
@@ -335,11 +234,7 @@ export function readFrameInPage(identifier: string, extraKeys: string[]): Omit<F
       ? best(clickables.filter((el) => visible(el)), (el) => (words.yes.test(controlText(el)) ? 2 : 0), 1)
       : null;
 
-  const signedIn =
-    all.find((el) => (el instanceof HTMLAnchorElement || el instanceof HTMLButtonElement || el.getAttribute("role") === "menuitem") &&
-      visible(el) && (words.signOut.test(controlText(el)) || /logout|signout|log_out|sign_out/i.test(el.getAttribute("href") ?? ""))) ??
-    all.find((el) => visible(el) && words.accountMenu.test(`${el.id} ${el.getAttribute("aria-label") ?? ""} ${el.getAttribute("data-testid") ?? ""}`)) ??
-    null;
+  const signedIn = kit.signedInSign(all);
 
   const otpSingle = inputs.find((el) => fillable(el) && isOtp(el) && !otpBoxes.includes(el)) ?? null;
   const otpFields: HTMLInputElement[] = otpBoxes.length ? otpBoxes : otpSingle ? [otpSingle] : [];
@@ -355,54 +250,9 @@ export function readFrameInPage(identifier: string, extraKeys: string[]): Omit<F
       }, 2)
     : null;
 
-  const messageEls = all.filter(
-    (el) =>
-      el.matches('[role="alert"], [aria-live="assertive"], [aria-live="polite"], .error, .alert, .invalid-feedback, .notice, [class*="error" i], [id*="error" i]') &&
-      shownTexts(el),
-  );
-  const messages = [...new Set(messageEls.map((el) => text(el).slice(0, 300)))];
-
-  let storage = "";
-  try {
-    storage = Object.keys(localStorage).sort().map((k) => `${k}=${localStorage.getItem(k)}`).join("&");
-  } catch {
-    storage = "";
-  }
-  // additionalFields: an exact name, id, label or placeholder first, then one that contains the key.
-  const norm = (t: string) => t.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
-  const extraFields = all.filter(
-    (el): el is HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement =>
-      el !== identifierEl &&
-      el !== password &&
-      ((el instanceof HTMLInputElement && !["hidden", "password", "submit", "button", "image"].includes(el.type)) ||
-        el instanceof HTMLSelectElement ||
-        el instanceof HTMLTextAreaElement) &&
-      visible(el),
-  );
-  const extras: Record<string, SelectorPath | null> = {};
-  for (const key of extraKeys) {
-    const wanted = norm(key);
-    const field = best(extraFields, (el) => {
-      const names = [el.name, el.id, el.getAttribute("placeholder") ?? "", el.getAttribute("aria-label") ?? ""];
-      for (const label of el.labels ?? []) names.push(text(label));
-      const normalized = names.filter(Boolean).map(norm);
-      if (normalized.includes(wanted)) return 3;
-      return wanted.length >= 3 && normalized.some((n) => n.includes(wanted)) ? 1 : 0;
-    });
-    extras[key] = pathOf(field);
-  }
-
-  // The browser's own validation message can quote the value; say what is wrong in our words instead.
+  const extraFields = all.filter((el): el is FormField => el !== identifierEl && el !== password && kit.isFormField(el));
+  const extras = Object.fromEntries(extraKeys.map((key) => [key, pathOf(kit.fieldFor(key, extraFields))]));
   const invalid = [identifierEl, password].find((el) => el && el.value !== "" && !el.validity.valid);
-  const validation = !invalid
-    ? null
-    : invalid.validity.typeMismatch
-      ? `the field wants ${invalid.type === "email" ? "an email address" : `a value of type ${invalid.type}`}`
-      : invalid.validity.patternMismatch
-        ? "the value does not match the field's pattern"
-        : invalid.validity.tooShort || invalid.validity.tooLong
-          ? "the value's length is outside what the field allows"
-          : "the field does not accept the value";
   return {
     password: pathOf(password),
     identifier: pathOf(identifierEl),
@@ -418,37 +268,10 @@ export function readFrameInPage(identifier: string, extraKeys: string[]): Omit<F
     otpSubmit: pathOf(otpSubmit),
     confirmByEmail: !anyPassword && words.confirmByEmail.test(pageText),
     text: pageText,
-    messages,
-    validation,
-    storage,
+    messages: kit.messages(all),
+    validation: invalid ? kit.validation(invalid, null) : null,
+    storage: kit.storage(),
     url: location.href,
     extras,
   };
-}
-
-/** Runs in the page: the element a selector path names, or null. */
-export function resolvePathInPage(path: SelectorPath): Element | null {
-  let root: Document | ShadowRoot = document;
-  let el: Element | null = null;
-  for (let i = 0; i < path.length; i++) {
-    const segment = path[i]!;
-    if (segment.startsWith("@")) {
-      let node: Element | undefined;
-      let parent: ParentNode = root;
-      for (const index of segment.slice(1).split(".").map(Number)) {
-        node = parent.children[index];
-        if (!node) return null;
-        parent = node;
-      }
-      el = node ?? null;
-    } else {
-      el = root.querySelector(segment);
-    }
-    if (!el) return null;
-    if (i < path.length - 1) {
-      if (!el.shadowRoot) return null;
-      root = el.shadowRoot;
-    }
-  }
-  return el;
-}
+});

@@ -1,6 +1,7 @@
 import type { ElementHandle, Frame, Page } from "@authsvc/browser";
 import { captchaBlocks, readCaptchaInPage } from "../captcha/read-captcha";
-import { type FrameReading, readFrameInPage, resolvePathInPage, type SelectorPath } from "./read-page";
+import { resolvePathInPage } from "./in-page/kit";
+import { type FrameReading, readFrameInPage, type SelectorPath } from "./read-page";
 
 export interface FrameScan {
   frame: Frame;

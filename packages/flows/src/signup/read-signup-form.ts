@@ -1,8 +1,9 @@
 /**
  * What one frame shows of a signup form, read the way a person tells "create an account" from "log in".
- * Like read-page.ts it runs inside the page (Puppeteer serializes it): one self-contained function.
+ * Like read-page.ts it runs inside the page with the in-page kit (see page/in-page/kit.ts): no imports, only
+ * the kit's helpers and the roles a signup form asks for.
  */
-import type { SelectorPath } from "../page/read-page";
+import { inPage, type PageKit, type SelectorPath } from "../page/in-page/kit";
 
 export type SignupRole = "email" | "confirmEmail" | "username" | "password" | "confirm" | "firstName" | "lastName" | "fullName" | "invite";
 
@@ -40,7 +41,8 @@ export interface SignupReading {
   validation: string | null;
 }
 
-export function readSignupInPage(): SignupReading {
+export const readSignupInPage = inPage(function readSignupInPage(kit: PageKit): SignupReading {
+  const { visible, text, pathOf } = kit;
   const words = {
     signupAction: /sign ?up|register|create (an |my |your )?account|join|get started|accept (the )?invit|registrieren|konto erstellen|s.inscrire|cr[ée]er (un |mon )?compte|reg[ií]str|crear (una )?cuenta|criar conta|crea(re)? (un )?account|registreren|account aanmaken/i,
     loginAction: /^(log ?in|sign ?in|anmelden|einloggen|connexion|se connecter|iniciar ses[ií]on|entrar|accedi|inloggen)\b/i,
@@ -56,38 +58,9 @@ export function readSignupInPage(): SignupReading {
     marketing: /newsletter|news|offers|marketing|promotion|updates|tips|abonnieren|angebote|offres|ofertas|offerte|aanbiedingen/i,
   };
 
-  const all: Element[] = [];
-  const walk = (root: Document | ShadowRoot) => {
-    for (const el of root.querySelectorAll("*")) {
-      all.push(el);
-      if (el.shadowRoot) walk(el.shadowRoot);
-    }
-  };
-  walk(document);
-
-  const visible = (el: Element): boolean => {
-    if (!el.isConnected) return false;
-    const r = el.getBoundingClientRect();
-    if (r.width < 4 || r.height < 4) return false;
-    if (r.right + scrollX <= 0 || r.bottom + scrollY <= 0) return false;
-    return el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
-  };
-  const text = (el: Element) => (el.textContent ?? "").replace(/\s+/g, " ").trim();
-  const controlText = (el: Element) =>
-    [text(el), (el as HTMLInputElement).value, el.getAttribute("aria-label"), el.getAttribute("title")]
-      .filter((t) => typeof t === "string" && t.length > 0)
-      .join(" ")
-      .slice(0, 200);
-  const labelsOf = (el: Element): string => {
-    const input = el as HTMLInputElement;
-    const parts: string[] = [];
-    for (const label of input.labels ?? []) parts.push(text(label));
-    for (const id of (el.getAttribute("aria-labelledby") ?? "").split(/\s+/).filter(Boolean)) {
-      const label = (el.getRootNode() as Document | ShadowRoot).getElementById?.(id);
-      if (label) parts.push(text(label));
-    }
-    return parts.join(" ");
-  };
+  const all = kit.elements();
+  const controlText = (el: Element) => kit.controlText(el, false);
+  const labelsOf = (el: Element): string => kit.labelTexts(el).join(" ");
   const parts = (el: Element): string[] => {
     const input = el as HTMLInputElement;
     return [input.name, input.id, input.getAttribute("placeholder"), el.getAttribute("aria-label"), labelsOf(el)].filter((p): p is string => !!p);
@@ -95,51 +68,12 @@ export function readSignupInPage(): SignupReading {
   const describe = (el: Element): string => parts(el).join(" ");
   // Anchored words ("^name$") must meet one of the field's names on its own, not all of them joined.
   const names = (el: Element, re: RegExp) => parts(el).some((p) => re.test(p.trim()));
-  const selectorIn = (el: Element, root: Document | ShadowRoot): string => {
-    const unique = (sel: string) => {
-      try {
-        const found = root.querySelectorAll(sel);
-        return found.length === 1 && found[0] === el;
-      } catch {
-        return false;
-      }
-    };
-    const tag = el.tagName.toLowerCase();
-    if (el.id && !/\d{3,}|^:r/.test(el.id) && unique(`#${CSS.escape(el.id)}`)) return `#${CSS.escape(el.id)}`;
-    const name = el.getAttribute("name");
-    if (name && unique(`${tag}[name="${CSS.escape(name)}"]`)) return `${tag}[name="${CSS.escape(name)}"]`;
-    const steps: number[] = [];
-    for (let n: Element | null = el; n && n.parentNode; n = n.parentElement) {
-      steps.unshift([...n.parentNode.children].indexOf(n));
-      if (n.parentNode === root) break;
-    }
-    return `@${steps.join(".")}`;
-  };
-  const pathOf = (el: Element): SelectorPath => {
-    const path: string[] = [];
-    let node: Element = el;
-    for (;;) {
-      const root = node.getRootNode() as Document | ShadowRoot;
-      path.unshift(selectorIn(node, root));
-      if (root instanceof ShadowRoot) node = root.host;
-      else break;
-    }
-    return path;
-  };
-  const formOf = (el: Element): Element | null =>
-    (el as HTMLInputElement).form ?? el.closest("form") ?? el.parentElement?.parentElement?.parentElement ?? null;
+  const formOf = (el: Element): Element | null => kit.formOf(el) ?? el.parentElement?.parentElement?.parentElement ?? null;
 
   const inputs = all.filter((el): el is HTMLInputElement => el instanceof HTMLInputElement && visible(el) && !el.disabled);
   // A new-password field the page shows in clear (WordPress reveals the strong password it pre-filled) is one too.
   const passwords = inputs.filter((el) => el.type === "password" || (el.type === "text" && /new-password/.test(el.autocomplete)));
-  const clickables = all.filter(
-    (el) =>
-      visible(el) &&
-      (el instanceof HTMLButtonElement ||
-        (el instanceof HTMLInputElement && ["submit", "button"].includes(el.type)) ||
-        el.getAttribute("role") === "button" ||
-        el instanceof HTMLAnchorElement),
-  );
+  const clickables = all.filter((el) => visible(el) && kit.isControl(el, false));
 
   // The candidate forms: each one holding a password field (a signup form always asks for one, unless an
   // invitation or passwordless site; those still name their button "Sign up" / "Join").
@@ -279,15 +213,7 @@ export function readSignupInPage(): SignupReading {
   // Which field the browser refuses, by its label; never its value.
   const invalid = form ? inputs.find((el) => form!.contains(el) && el.value !== "" && !el.validity.valid) : undefined;
   const what = invalid ? (invalid.type === "password" ? "password" : describe(invalid).slice(0, 60) || invalid.type) : "";
-  const validation = !invalid
-    ? null
-    : invalid.validity.typeMismatch
-      ? `the field "${what}" wants ${invalid.type === "email" ? "an email address" : `a value of type ${invalid.type}`}`
-      : invalid.validity.patternMismatch
-        ? `the value of "${what}" does not match the field's pattern`
-        : invalid.validity.tooShort || invalid.validity.tooLong
-          ? `the length of "${what}" is outside what the field allows`
-          : `the field "${what}" does not accept the value`;
+  const validation = invalid ? kit.validation(invalid, what) : null;
 
   return {
     score: form ? score : 0,
@@ -300,4 +226,4 @@ export function readSignupInPage(): SignupReading {
     passwordFacts,
     validation,
   };
-}
+});
