@@ -1,14 +1,12 @@
 import type { BrowserContext, Page } from "@authsvc/browser";
 import type { LoginFailureCode } from "@authsvc/contracts";
 import { type Deadline, sleep } from "../deadline";
-import { indexedDbState } from "../page/indexed-db-state";
 import { performStep } from "../page/steps";
 import { newSayings, readNotes, refusalSaid, sentencesShown } from "../page/page-sayings";
 import type { SelectorPath } from "../page/read-page";
 import { EXPIRED, refusalCode, siteFault } from "../page/refusal-words";
 import { type FrameScan, mergeSignals, scanPage } from "../page/scan-page";
-
-export { EXPIRED, refusalCode };
+import { type SessionSnapshot, sessionChanged } from "../page/session-snapshot";
 
 /** Where the signed-in page showed its sign-out control or account menu; learned flows keep it. */
 export interface SignedInMarker {
@@ -19,39 +17,6 @@ export interface SignedInMarker {
 export type Outcome =
   | { kind: "success"; marker: SignedInMarker | null }
   | { kind: "failure"; code: LoginFailureCode; message: string };
-
-export interface SessionSnapshot {
-  cookies: string;
-  storage: string;
-  indexedDb: string;
-  /** Messages already on the page before submit ("Please sign in to continue") are not a verdict. */
-  messages: string[];
-  /** Sentences of the page's text blocks before submit (the page as first seen), for the same reason. */
-  sentences: string[];
-}
-
-async function cookieFingerprint(context: BrowserContext): Promise<string> {
-  return (await context.cookies()).map((c) => `${c.domain}|${c.name}=${c.value}`).sort().join("&");
-}
-
-/** Cookies, localStorage of every frame and the messages shown, to tell what a submit changed. */
-export async function snapshotSession(context: BrowserContext, page: Page, identifier: string): Promise<SessionSnapshot> {
-  const [scans, notes] = await Promise.all([scanPage(page, identifier), readNotes(page)]);
-  const signals = mergeSignals(scans);
-  return {
-    cookies: await cookieFingerprint(context),
-    storage: signals.storage,
-    indexedDb: await indexedDbState(page),
-    messages: signals.messages,
-    sentences: sentencesShown(notes),
-  };
-}
-
-/** Whether the browser now holds session state it did not before the submit: cookies, localStorage or IndexedDB. */
-export async function sessionChanged(context: BrowserContext, page: Page, before: SessionSnapshot, storage: string): Promise<boolean> {
-  const cookies = await cookieFingerprint(context).catch(() => before.cookies);
-  return cookies !== before.cookies || storage !== before.storage || (await indexedDbState(page)) !== before.indexedDb;
-}
 
 export interface ClassifyOptions {
   identifier: string;

@@ -4,11 +4,14 @@ import { Deadline, sleep } from "../deadline";
 import { LoginFlowError } from "../flow-error";
 import { PageWatch } from "../page/page-watch";
 import { awaitVerification, type Inbox } from "../inbox/await-verification";
-import { classifyOutcome, refusalCode, type SessionSnapshot, snapshotSession } from "./classify-outcome";
+import { classifyOutcome } from "./classify-outcome";
+import { answerOtp } from "../page/answer-otp";
+import { refusalCode } from "../page/refusal-words";
+import { type SessionSnapshot, snapshotSession } from "../page/session-snapshot";
 import { extraKeysOf, type LearnedFlow } from "./learned-flow";
 import { newSayings, readNotes, refusalSaid, sentencesShown } from "../page/page-sayings";
 import { type CaptchaSolver, passCaptcha } from "../captcha/pass-captcha";
-import { type FlowStep, performStep, type StepValues, submitsPassword, typeCode } from "../page/steps";
+import { type FlowStep, performStep, type StepValues, submitsPassword } from "../page/steps";
 import type { SelectorPath } from "../page/read-page";
 import { type FrameScan, mergeSignals, scanPage } from "../page/scan-page";
 
@@ -301,19 +304,6 @@ class LoginRun {
 const sendsStep = (step: FlowStep) => (step.action === "click" || step.action === "enter") && step.purpose === "next";
 
 const missingIdentifier = () => new LoginFlowError("form_not_found", "the page asks for a username or email and the request gave none");
-
-/** Types a fresh code into the prompt and sends it (by its button, or Enter in the last box). */
-export async function answerOtp(page: Page, prompt: FrameScan, source: () => Promise<string>, step: (name: string) => void): Promise<void> {
-  const { key, reading } = prompt;
-  const code = await source();
-  step(reading.otp.length > 1 ? `type one-time code (${reading.otp.length} boxes)` : "type one-time code");
-  if (!(await typeCode(page, key, reading.otp, code))) return;
-  // Some pages send the code themselves once the last box is filled; the button may be gone by then.
-  const values = { identifier: "", password: "", additionalFields: {} };
-  const sent = reading.otpSubmit && (await performStep(page, { action: "click", purpose: "next", frame: key, path: reading.otpSubmit }, values).catch(() => false));
-  if (!sent) await performStep(page, { action: "enter", purpose: "next", frame: key, path: reading.otp[reading.otp.length - 1]! }, values).catch(() => false);
-  step("send one-time code");
-}
 
 /**
  * A flow is stored in the clear, so it must hold no secret: a selector or frame name that contains the

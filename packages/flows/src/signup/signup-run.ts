@@ -3,7 +3,7 @@ import type { Page } from "@authsvc/browser";
 import { type Deadline, sleep } from "../deadline";
 import { LoginFlowError } from "../flow-error";
 import type { PageWatch } from "../page/page-watch";
-import { snapshotSession, type SessionSnapshot } from "../login/classify-outcome";
+import { snapshotSession, type SessionSnapshot } from "../page/session-snapshot";
 import { performStep, typeText, type StepValues } from "../page/steps";
 import type { SelectorPath } from "../page/read-page";
 import { mergeSignals, readFrames, scanPage } from "../page/scan-page";
