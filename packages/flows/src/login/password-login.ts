@@ -379,7 +379,7 @@ export async function signInOnPage(page: Page, watch: PageWatch, input: Password
     if (input.code) return async () => input.code!;
     return (byMessage ? (inbox ?? input.totp) : (input.totp ?? inbox)) ?? null;
   };
-  const outcome = await classifyOutcome(context, page, run.before!, deadline, {
+  const outcome = await classifyOutcome(page, run.before!, deadline, {
     identifier: input.identifier,
     submitted: sent ? { frame: sent.frame, path: sent.path } : null,
     dialogs: () => watch.dialogs,

@@ -5,7 +5,8 @@ import { LoginFlowError, SignupUnfinishedError } from "../flow-error";
 import { type AccountMail, awaitAccountMail, type Inbox } from "../inbox/await-verification";
 import { PageWatch } from "../page/page-watch";
 import { type PasswordLoginResult, signInOnPage } from "../login/password-login";
-import { awaitSignupVerdict, replaceTemporaryPassword } from "./signup-outcome";
+import { awaitSignupVerdict } from "./signup-outcome";
+import { replaceTemporaryPassword } from "./temporary-password";
 import { bestForm, isSetPasswordForm, scanSignup, SignupRun } from "./signup-run";
 
 export interface SignupInput {
