@@ -7,7 +7,9 @@ import { answerOtp } from "../page/answer-otp";
 import type { PageWatch } from "../page/page-watch";
 import { EXPIRED, refusalCode } from "../page/refusal-words";
 import type { SignupInput } from "./signup";
-import { bestForm, isSetPasswordForm, scanSignup, type SignupRun, type SignupScan, usernameVariant } from "./signup-run";
+import { usernameVariant } from "./account-names";
+import type { SignupRun } from "./signup-run";
+import { bestForm, isSetPasswordForm, scanSignup, type SignupScan } from "./signup-scan";
 import { ACCOUNT_MAILED, PROGRESS, signupRefusalOf } from "./signup-verdicts";
 
 // A message without known words is the site's refusal once it stayed this long.

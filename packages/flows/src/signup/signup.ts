@@ -7,7 +7,8 @@ import { PageWatch } from "../page/page-watch";
 import { type PasswordLoginResult, signInOnPage } from "../login/password-login";
 import { awaitSignupVerdict } from "./signup-outcome";
 import { replaceTemporaryPassword } from "./temporary-password";
-import { bestForm, isSetPasswordForm, scanSignup, SignupRun } from "./signup-run";
+import { SignupRun } from "./signup-run";
+import { bestForm, isSetPasswordForm, scanSignup } from "./signup-scan";
 
 export interface SignupInput {
   /** The signup page, or the invitation link. */

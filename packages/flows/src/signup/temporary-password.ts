@@ -5,7 +5,8 @@ import { LoginFlowError } from "../flow-error";
 import type { PageWatch } from "../page/page-watch";
 import { mergeSignals, scanPage } from "../page/scan-page";
 import { snapshotSession, sessionChanged } from "../page/session-snapshot";
-import { bestForm, isSetPasswordForm, scanSignup, type SignupRun, type SignupScan } from "./signup-run";
+import type { SignupRun } from "./signup-run";
+import { bestForm, isSetPasswordForm, scanSignup, type SignupScan } from "./signup-scan";
 import { PROGRESS } from "./signup-verdicts";
 
 // How long the page may take to answer the new password before the flow decides.
