@@ -46,3 +46,30 @@ export function extraKeysOf(flow: LearnedFlow): string[] {
 export function sameFlow(a: LearnedFlow, b: LearnedFlow): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
+
+/**
+ * A flow is stored in the clear, so it must hold no secret: a selector or frame name that contains the
+ * username or the password (an id like "#avatar-ada") loses the marker, or the whole flow.
+ */
+export function keepable(flow: LearnedFlow, identifier: string, password: string): LearnedFlow | null {
+  const secrets = [identifier, password].filter((v) => v.length >= 3).map((v) => v.toLowerCase());
+  const holds = (value: unknown) => secrets.some((secret) => JSON.stringify(value).toLowerCase().includes(secret));
+  if (holds(flow.steps)) return null;
+  return holds(flow.signedIn) ? { ...flow, signedIn: null } : flow;
+}
+
+/** A step as the step log names it. */
+export function describeStep(step: FlowStep): string {
+  switch (step.action) {
+    case "click":
+      return `click ${step.purpose}`;
+    case "type":
+      return `type ${step.value}`;
+    case "enter":
+      return `press Enter (${step.purpose})`;
+    case "extra":
+      return `fill additional field ${step.key}`;
+    case "check":
+      return "tick remember me";
+  }
+}

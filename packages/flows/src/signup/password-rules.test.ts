@@ -1,4 +1,5 @@
-import { generatePassword, parsePasswordRules, type PasswordFieldFacts, type PasswordRules, PasswordRulesError, satisfies } from "./password-rules";
+import { generatePassword, PasswordRulesError, satisfies } from "./password-generator";
+import { parsePasswordRules, type PasswordFieldFacts, type PasswordRules } from "./password-rules";
 
 const LOWER = "abcdefghijklmnopqrstuvwxyz";
 const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";

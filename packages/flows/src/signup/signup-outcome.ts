@@ -1,26 +1,23 @@
-import { captureState, type Page } from "@authsvc/browser";
-import type { SessionResponse } from "@authsvc/contracts";
-import { type Deadline, sleep } from "../deadline";
+import type { Page } from "@authsvc/browser";
+import type { Deadline } from "../deadline";
 import { LoginFlowError } from "../flow-error";
 import { type AccountMail, awaitAccountMail, awaitVerification } from "../inbox/await-verification";
+import { AfterSubmit, type Poll, type PollResult } from "../page/after-submit";
+import { answerOtp } from "../page/answer-otp";
 import type { PageWatch } from "../page/page-watch";
-import { EXPIRED, refusalCode, sessionChanged, snapshotSession } from "../login/classify-outcome";
-import { answerOtp } from "../login/password-login";
-import { performStep } from "../page/steps";
-import { type FrameScan, mergeSignals, scanPage } from "../page/scan-page";
+import { EXPIRED, refusalCode } from "../page/refusal-words";
 import type { SignupInput } from "./signup";
-import { bestForm, isSetPasswordForm, scanSignup, type SignupRun, type SignupScan, usernameVariant } from "./signup-run";
+import { usernameVariant } from "./account-names";
+import type { SignupRun } from "./signup-run";
+import { bestForm, isSetPasswordForm, scanSignup, type SignupScan } from "./signup-scan";
 import { ACCOUNT_MAILED, PROGRESS, signupRefusalOf } from "./signup-verdicts";
 
-// How long the page may take to answer a submit, a code or a link before the flow decides.
-const SETTLE_MS = 10_000;
 // A message without known words is the site's refusal once it stayed this long.
 const MESSAGE_SETTLE_MS = 1000;
 // A formless, quiet page that offers "Log in" after this many polls is not going to sign the user in.
 const LOGIN_OFFER_POLLS = 3;
 const MAX_USERNAME_VARIANTS = 3;
 const MAX_PASSWORD_RETRIES = 2;
-const MAX_INTERSTITIALS = 3;
 
 export type SignupVerdict = { kind: "signed-in" } | { kind: "login"; verified: boolean };
 
@@ -31,10 +28,16 @@ export type SignupVerdict = { kind: "signed-in" } | { kind: "login"; verified: b
  * `mailed`: an account taken up later (`SignupRun.resume`), starting from the site's mail it waited for.
  */
 export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: PageWatch, input: SignupInput, deadline: Deadline, mailed?: AccountMail): Promise<SignupVerdict> {
-  const context = page.browserContext();
-  const until = () => Date.now() + Math.min(SETTLE_MS, deadline.remaining());
-  let stopAt = until();
-  const seen = new Set(run.before?.messages ?? []);
+  const watcher = new AfterSubmit(page, deadline, {
+    identifier: () => run.email ?? run.username ?? "",
+    before: run.before!,
+    status: () => watch.documentStatus,
+    dialogs: () => watch.dialogs.splice(0),
+    ignore: PROGRESS,
+    read: () => scanSignup(page).catch((): SignupScan[] => []),
+    check: () => watch.check(),
+    onStep: (name) => run.step(name),
+  });
   let usernameVariants = 0;
   let passwordRetries = 0;
   let codeAnswered = false;
@@ -43,12 +46,8 @@ export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: Page
   let accountMailRead = false;
   let passwordSets = 0;
   let unsettled = null as { message: string; at: number } | null;
-  let successSeen = false;
   let loginOffered = 0;
   let loginShown = 0;
-  let interstitials = 0;
-  // A refusal the site may repeat word for word after a resubmit: read again once the page changed.
-  const recheck = new Set<string>();
   const siteHost = new URL(input.signupUrl).hostname;
   const fromInbox = async (wanted: "code" | "link") => {
     if (!input.inbox) {
@@ -71,12 +70,12 @@ export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: Page
       throw err instanceof LoginFlowError && err.code === "timeout" ? new LoginFlowError("verification_pending", err.message) : err;
     });
   };
-  const resubmit = async (form: SignupScan, refusal: string) => {
-    recheck.add(refusal);
+  const resubmit = async (form: SignupScan, refusal: string): Promise<"again"> => {
+    watcher.seeWhileShown(refusal);
     await run.fillAndSubmit(form);
-    stopAt = until();
-    successSeen = false;
+    watcher.restart();
     unsettled = null;
+    return "again";
   };
   /** The site's mail for a passwordless account: true when it brought the password, else its link is open. */
   const followAccountMail = async (mail: AccountMail): Promise<boolean> => {
@@ -90,31 +89,18 @@ export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: Page
     run.step("open the emailed link");
     watch.resetVerdict();
     await watch.openEmailedLink(mail.link, deadline, "link");
-    stopAt = until();
-    successSeen = false;
+    watcher.restart();
     return false;
   };
   // An account taken up later, with the mail it waited for.
   if (mailed && (await followAccountMail(mailed))) return { kind: "login", verified: true };
 
-  for (;;) {
-    await page.waitForNetworkIdle({ idleTime: 250, timeout: Math.max(1, Math.min(1000, stopAt - Date.now())) }).catch(() => undefined);
-    watch.check();
-    const [signupScans, loginScans] = await Promise.all([scanSignup(page).catch(() => []), scanPage(page, run.email ?? run.username ?? "").catch(() => Object.assign([] as FrameScan[], { unreadable: 1 }))]);
-    const signals = mergeSignals(loginScans);
-    const form = bestForm(signupScans);
+  const judge = async (poll: Poll<SignupScan[]>): Promise<PollResult<SignupVerdict>> => {
+    const { scans: loginScans, signals, fresh } = poll;
+    const form = bestForm(poll.extra);
     const verified = codeAnswered || linkOpened;
-    for (const m of recheck) {
-      if (watch.documentStatus !== 0 || !signals.messages.includes(m)) {
-        seen.delete(m);
-        recheck.delete(m);
-      }
-    }
-    const fresh = signals.messages.filter((m) => !seen.has(m) && !PROGRESS.test(m));
-    fresh.push(...watch.dialogs.splice(0));
     if (signals.captcha) throw new LoginFlowError("captcha_blocked", "the site asked for a CAPTCHA");
 
-    let handled = false;
     for (const message of fresh) {
       if (verified) {
         const code = refusalCode(message);
@@ -123,12 +109,11 @@ export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: Page
         if (passwordSets > 0 && form && isSetPasswordForm(form)) {
           // The site refused the password set on its page: a generated one is made again to its words.
           if (input.password || passwordSets > MAX_PASSWORD_RETRIES) throw new LoginFlowError("verification_failed", `the site refused the new password: ${message}`);
-          seen.add(message);
+          watcher.see(message);
           passwordSets++;
           await run.setPassword(form, message);
-          stopAt = until();
-          handled = true;
-          break;
+          watcher.restart(false);
+          return "again";
         }
         continue;
       }
@@ -137,26 +122,19 @@ export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: Page
       if (kind === "account_exists" && form) throw new LoginFlowError("account_exists", message);
       if (kind === "username_taken" && form && run.username && usernameVariants < MAX_USERNAME_VARIANTS) {
         usernameVariants++;
-        seen.add(message);
         const taken = run.username;
         run.username = usernameVariant(taken);
         run.step(`username taken; trying ${run.username}`);
-        await resubmit(form, message);
-        handled = true;
-        break;
+        return resubmit(form, message);
       }
       if (kind === "password_rules" && form && run.passwordGenerated && passwordRetries < MAX_PASSWORD_RETRIES) {
         passwordRetries++;
-        seen.add(message);
         run.step("the site refused the generated password; generating one to its stated rules");
         await run.regeneratePassword(message);
-        await resubmit(form, message);
-        handled = true;
-        break;
+        return resubmit(form, message);
       }
       if (form && (kind !== "other" || refusalCode(message) !== null)) throw new LoginFlowError("signup_rejected", message);
     }
-    if (handled) continue;
     // The set-password form is gone and nothing refused it: the site took the password.
     if (passwordSets > 0 && !(form && isSetPasswordForm(form)) && fresh.length === 0 && loginScans.unreadable === 0 && watch.documentStatus < 400) {
       run.acceptPassword();
@@ -164,19 +142,15 @@ export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: Page
 
     if (accountMailRead && linkOpened && passwordSets === 0 && form && isSetPasswordForm(form)) {
       passwordSets++;
-      for (const m of signals.messages) seen.add(m);
-      await run.setPassword(form);
-      stopAt = until();
-      successSeen = false;
-      continue;
+      return watcher.act(poll, () => run.setPassword(form));
     }
     const pageText = loginScans.map((s) => s.reading.text).join("\n");
     if (run.passwordless && !accountMailRead && !form && (signals.confirmByEmail || ACCOUNT_MAILED.test(pageText))) {
       // Created without a password: the site mails one, or a link to set it (its login form may be shown beside).
       const mail = await accountMail();
-      for (const m of signals.messages) seen.add(m);
-      if (await followAccountMail(mail)) return { kind: "login", verified: true };
-      continue;
+      watcher.seeShown(poll);
+      if (await followAccountMail(mail)) return { verdict: { kind: "login", verified: true } };
+      return "again";
     }
     if (form && !verified) {
       if (fresh.length > 0) {
@@ -192,22 +166,16 @@ export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: Page
       if (codeAnswered && fresh.length > 0) throw new LoginFlowError("verification_failed", `the site refused the confirmation code: ${fresh[0]}`);
       if (!codeAnswered && prompt) {
         codeAnswered = true;
-        for (const m of signals.messages) seen.add(m);
-        await answerOtp(page, prompt, () => fromInbox("code"), (name) => run.step(name));
-        stopAt = until();
-        successSeen = false;
-        continue;
+        return watcher.act(poll, () => answerOtp(page, prompt, () => fromInbox("code"), (name) => run.step(name)));
       }
     } else if (signals.confirmByEmail && !linkOpened && !signals.passwordShown) {
-      const link = await fromInbox("link");
-      linkOpened = true;
-      for (const m of signals.messages) seen.add(m);
-      run.step("open the confirmation link");
-      watch.resetVerdict();
-      await watch.openEmailedLink(link, deadline, "confirmation link");
-      stopAt = until();
-      successSeen = false;
-      continue;
+      return watcher.act(poll, async () => {
+        const link = await fromInbox("link");
+        linkOpened = true;
+        run.step("open the confirmation link");
+        watch.resetVerdict();
+        await watch.openEmailedLink(link, deadline, "confirmation link");
+      });
     } else if (linkOpened && watch.documentStatus >= 400) {
       const said = loginScans.flatMap((s) => s.reading.text.split(/\n+/)).map((t) => t.trim()).find((t) => EXPIRED.test(t) || /invalid/i.test(t));
       throw new LoginFlowError("verification_failed", `the site refused the confirmation link: ${said ?? `HTTP ${watch.documentStatus}`}`);
@@ -216,90 +184,33 @@ export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: Page
       // signup went out with, on two polls (a signup form re-rendering is not a login form).
       const login = loginScans.find((s) => s.reading.password);
       const same = !!login && !!run.sentPassword && login.key === run.sentPassword.frame && login.reading.password!.join("\u0000") === run.sentPassword.path;
-      loginShown = !same && signupScans.length > 0 ? loginShown + 1 : 0;
-      if (loginShown >= 2) return { kind: "login", verified };
+      loginShown = !same && poll.extra.length > 0 ? loginShown + 1 : 0;
+      if (loginShown >= 2) return { verdict: { kind: "login", verified } };
     } else {
-      const interstitial = signals.interstitial;
-      if (interstitial && !signals.otpPrompt && interstitials < MAX_INTERSTITIALS) {
-        interstitials++;
-        run.step("answer interstitial question");
-        await performStep(page, { action: "click", purpose: "next", frame: interstitial.key, path: interstitial.reading.interstitial! }, { identifier: "", password: "", additionalFields: {} }).catch(() => false);
-        stopAt = until();
-        continue;
-      }
-      let success = false;
-      if (!signals.otpPrompt && !signals.confirmByEmail && loginScans.unreadable === 0 && watch.documentStatus < 400) {
-        success = await sessionChanged(context, page, run.before!, signals.storage);
+      if (!signals.otpPrompt && (await watcher.answerInterstitial(poll))) {
+        watcher.restart(false);
+        return "again";
       }
       // New cookies alone do not tell: sites re-issue them on every page ("Registration complete.
       // Redirecting…"). The page must also show the account signed in (its sign-out control or account
       // menu); else the new account logs in, and the login's verdict decides.
+      let success = await watcher.newSession(poll);
       if (!signals.signedIn) success = false;
-      if (success && successSeen && !signals.identifierOnlyShown) return { kind: "signed-in" };
-      successSeen = success;
+      if (success && poll.successBefore && !signals.identifierOnlyShown) return { verdict: { kind: "signed-in" } };
       // "Your account is ready. Log in" on a page that set nothing: the user is to sign in.
       const offersLogin = loginScans.some((s) => s.reading.opener);
       loginOffered = !success && offersLogin ? loginOffered + 1 : 0;
-      if (loginOffered >= LOGIN_OFFER_POLLS) return { kind: "login", verified };
+      if (loginOffered >= LOGIN_OFFER_POLLS) return { verdict: { kind: "login", verified } };
+      return { success };
     }
-    if (Date.now() >= stopAt) {
-      if (deadline.remaining() === 0) throw new LoginFlowError("timeout", "timed out waiting for the page after the signup");
-      if (form && !verified) throw new LoginFlowError("login_unconfirmed", "the signup form is still shown, without a message");
-      if (signals.otpPrompt || signals.confirmByEmail) throw new LoginFlowError("login_unconfirmed", "the site still asks to confirm the email");
-      return { kind: "login", verified };
-    }
-    if (!successSeen) await sleep(150);
-  }
-}
-
-/**
- * Sets a new password where the first login with a mailed one asks for it. Returns the session once the
- * page shows the account signed in (a sign-out control and new session state since the password was set,
- * on two polls), or `"login"` when the site took the password and offers to log in with it.
- */
-export async function replaceTemporaryPassword(run: SignupRun, page: Page, watch: PageWatch, form: SignupScan, deadline: Deadline): Promise<SessionResponse | "login"> {
-  run.step("the site asks for a new password");
-  const context = page.browserContext();
-  const before = await snapshotSession(context, page, run.identifier ?? "");
-  // What the page said before ("You must set a new password") is no refusal of the one we set.
-  const seen = new Set(before.messages);
-  await run.setPassword(form);
-  const stopAt = Date.now() + Math.min(SETTLE_MS, deadline.remaining());
-  let retries = 0;
-  let signedIn = false;
-  let loginOffered = 0;
-  for (;;) {
-    await page.waitForNetworkIdle({ idleTime: 250, timeout: 1000 }).catch(() => undefined);
-    watch.check();
-    const [again, scans] = await Promise.all([scanSignup(page).catch(() => []), scanPage(page, run.identifier ?? "")]);
-    const shown = bestForm(again);
-    const setForm = !!shown && isSetPasswordForm(shown);
-    const signals = mergeSignals(scans);
-    const refusal = signals.messages.find((m) => !seen.has(m) && !PROGRESS.test(m));
-    if (setForm && refusal) {
-      if (!run.passwordGenerated || retries >= MAX_PASSWORD_RETRIES) throw new LoginFlowError("verification_failed", `the site refused the new password: ${refusal}`);
-      retries++;
-      seen.add(refusal);
-      await run.setPassword(shown!, refusal);
-      continue;
-    }
-    const took = !setForm && !refusal && scans.unreadable === 0 && watch.documentStatus < 400;
-    if (took) run.acceptPassword();
-    const now =
-      took &&
-      !signals.passwordShown &&
-      !signals.otpPrompt &&
-      !signals.confirmByEmail &&
-      !signals.identifierOnlyShown &&
-      !!signals.signedIn &&
-      (await sessionChanged(context, page, before, signals.storage));
-    // Signed in on two polls in a row, as the signup verdict asks.
-    if (now && signedIn) return captureState(context, page, watch.visited, watch.documentOrigins);
-    signedIn = now;
-    // "Your password was changed. Log in": the account signs in with its new password.
-    loginOffered = took && !now && (signals.passwordShown || scans.some((s) => s.reading.opener)) ? loginOffered + 1 : 0;
-    if (loginOffered >= 2) return "login";
-    if (Date.now() >= stopAt) throw new LoginFlowError("login_unconfirmed", "the site asked for a new password and did not sign the account in after it was set");
-    if (!now) await sleep(150);
-  }
+    return "wait";
+  };
+  return watcher.watch(judge, ({ extra, signals }): SignupVerdict => {
+    const form = bestForm(extra);
+    const verified = codeAnswered || linkOpened;
+    if (deadline.remaining() === 0) throw new LoginFlowError("timeout", "timed out waiting for the page after the signup");
+    if (form && !verified) throw new LoginFlowError("login_unconfirmed", "the signup form is still shown, without a message");
+    if (signals.otpPrompt || signals.confirmByEmail) throw new LoginFlowError("login_unconfirmed", "the site still asks to confirm the email");
+    return { kind: "login", verified };
+  });
 }

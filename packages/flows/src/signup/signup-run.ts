@@ -1,56 +1,21 @@
-import { randomInt } from "node:crypto";
 import type { Page } from "@authsvc/browser";
 import { type Deadline, sleep } from "../deadline";
 import { LoginFlowError } from "../flow-error";
 import type { PageWatch } from "../page/page-watch";
-import { snapshotSession, type SessionSnapshot } from "../login/classify-outcome";
+import { snapshotSession, type SessionSnapshot } from "../page/session-snapshot";
 import { performStep, typeText, type StepValues } from "../page/steps";
 import type { SelectorPath } from "../page/read-page";
-import { mergeSignals, readFrames, scanPage } from "../page/scan-page";
-import { generatePassword, parsePasswordRules, PasswordRulesError, type PasswordRules } from "./password-rules";
-import { readSignupInPage, type SignupReading, type SignupRole } from "./read-signup-form";
+import { mergeSignals, scanPage } from "../page/scan-page";
+import { namesFor, usernameFrom } from "./account-names";
+import { generatePassword, PasswordRulesError } from "./password-generator";
+import { parsePasswordRules, type PasswordRules } from "./password-rules";
+import type { SignupReading, SignupRole } from "./read-signup-form";
 import type { SignupInput, SignupOptions } from "./signup";
-
-/** A signup form as read in one frame. */
-export type SignupScan = { key: string; reading: SignupReading };
+import { bestForm, scanSignup, type SignupScan } from "./signup-scan";
 
 // How long a page may take to show its signup form (a script-drawn form, a slow page).
 const FORM_WAIT_MS = 8000;
 const OPENER_PATIENCE_MS = 700;
-
-/** A username from the email's local part (its +tag dropped), as people pick one: letters and digits. */
-export function usernameFrom(email: string | undefined): string {
-  const local = (email ?? "").split("@")[0]!.split("+")[0]!.toLowerCase().replace(/[^a-z0-9]/g, "");
-  return local.length >= 3 ? local.slice(0, 20) : `user${randomInt(10_000, 100_000)}`;
-}
-
-/** Another username like the taken one: its stem and four random digits. */
-export function usernameVariant(taken: string): string {
-  return `${taken.replace(/\d{4}$/, "").slice(0, 16)}${randomInt(1000, 10_000)}`;
-}
-
-/** First and last name from `name`, else from the email's local part ("ada.lovelace@" gives Ada Lovelace). */
-export function namesFor(name: string | undefined, email: string | undefined): { full: string; first: string; last: string } {
-  const cap = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
-  if (name?.trim()) {
-    const [first, ...rest] = name.trim().split(/\s+/);
-    return { full: name.trim(), first: first!, last: rest.join(" ") || first! };
-  }
-  const parts = (email ?? "").split("@")[0]!.split("+")[0]!.split(/[._-]+/).map((p) => p.replace(/[^a-zA-Z]/g, "")).filter((p) => p.length >= 2);
-  const first = cap((parts[0] ?? "agent").toLowerCase());
-  const last = cap((parts[1] ?? "user").toLowerCase());
-  return { full: `${first} ${last}`, first, last };
-}
-
-export async function scanSignup(page: Page): Promise<SignupScan[]> {
-  return readFrames(page, readSignupInPage);
-}
-
-export const bestForm = (scans: SignupScan[]) => scans.filter((s) => s.reading.score >= 4).sort((a, b) => b.reading.score - a.reading.score)[0] ?? null;
-
-/** A page to choose the account's password on: a new password (and its confirmation), nothing else to type. */
-export const isSetPasswordForm = (form: SignupScan) =>
-  form.reading.fields.some((f) => f.role === "password") && form.reading.fields.every((f) => f.role === "password" || f.role === "confirm" || f.readOnly || f.value !== "");
 
 /** One signup on one page: the values it types, and what it learned from the site's refusals. */
 export class SignupRun {

@@ -1,6 +1,6 @@
 import { LoginFlowError } from "../flow-error";
 import { signup, type SignupInput } from "./signup";
-import { namesFor, usernameFrom, usernameVariant } from "./signup-run";
+import { namesFor, usernameFrom, usernameVariant } from "./account-names";
 import { useBrowserAndSites } from "../testing/browser-and-sites";
 
 const env = useBrowserAndSites();

@@ -4,9 +4,11 @@ import { Deadline } from "../deadline";
 import { LoginFlowError, SignupUnfinishedError } from "../flow-error";
 import { type AccountMail, awaitAccountMail, type Inbox } from "../inbox/await-verification";
 import { PageWatch } from "../page/page-watch";
-import { type PasswordLoginResult, signInOnPage } from "../login/password-login";
-import { awaitSignupVerdict, replaceTemporaryPassword } from "./signup-outcome";
-import { bestForm, isSetPasswordForm, scanSignup, SignupRun } from "./signup-run";
+import { signInOnPage } from "../login/password-login";
+import { awaitSignupVerdict } from "./signup-outcome";
+import { replaceTemporaryPassword } from "./temporary-password";
+import { SignupRun } from "./signup-run";
+import { bestForm, isSetPasswordForm, scanSignup } from "./signup-scan";
 
 export interface SignupInput {
   /** The signup page, or the invitation link. */
@@ -156,7 +158,7 @@ async function finishSignup(page: Page, watch: PageWatch, run: SignupRun, input:
   }
   run.step("the site did not sign the new account in; logging in");
   const loginOptions = { guard: options.guard, timeoutMs: deadline.remaining(), onStep: options.onStep };
-  const signIn = async (): Promise<PasswordLoginResult> => {
+  const signIn = async (): ReturnType<typeof signInOnPage> => {
     const login = { loginUrl: page.url(), identifier, password: run.password, inbox: input.inbox, inboxWaitMs: input.inboxWaitMs };
     try {
       return await signInOnPage(page, watch, login, loginOptions, deadline);

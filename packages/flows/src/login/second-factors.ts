@@ -1,0 +1,51 @@
+import type { Page } from "@authsvc/browser";
+import type { Deadline } from "../deadline";
+import { awaitVerification, type Inbox } from "../inbox/await-verification";
+import { answerOtp } from "../page/answer-otp";
+import type { PageWatch } from "../page/page-watch";
+import type { FrameScan } from "../page/scan-page";
+import type { ClassifyOptions } from "./classify-outcome";
+import type { PasswordLoginInput } from "./password-login";
+
+// Words of a code prompt that say the code was sent by email or SMS, or that it comes from an app.
+const MESSAGE_WORDS = /e-?mail|inbox|sms|text message|texted|phone|mobile|we (just )?sent|gesendet|geschickt|envoy|enviad|inviat|verzonden|verstuurd/i;
+const APP_WORDS = /authenticator|authentication app|auth app|totp|google auth|authy/i;
+
+/**
+ * How this login answers what the site asks once the password went out: a one-time code (the caller's,
+ * a TOTP, or one from our inbox) and an emailed sign-in link. Each is absent when the request brought no
+ * way to answer it; the verdict is then mfa_required. `since`: when the submit went out, on the inbox's clock.
+ */
+export function secondFactors(
+  page: Page,
+  watch: PageWatch,
+  input: PasswordLoginInput,
+  since: () => Date | null,
+  deadline: Deadline,
+  step: (name: string) => void,
+): Pick<ClassifyOptions, "answerOtp" | "answerLink"> {
+  const siteHost = new URL(input.loginUrl).hostname;
+  const fromInbox = (inbox: Inbox, wanted: "code" | "link") => async () => {
+    step(`wait for the sign-in ${wanted} ${inbox.kind === "email" ? "by email" : "by SMS"}`);
+    const from = since() ?? (await inbox.mark());
+    return awaitVerification(inbox, wanted, from, siteHost, Math.min(input.inboxWaitMs ?? 120_000, deadline.remaining()));
+  };
+  // A prompt that speaks of an email or text message is answered from our inbox; one that speaks of an
+  // authenticator app (or says nothing) with the TOTP secret, when the request gave one.
+  const codeSource = (prompt: FrameScan): (() => Promise<string>) | null => {
+    const inbox = input.inbox ? fromInbox(input.inbox, "code") : null;
+    const byMessage = MESSAGE_WORDS.test(prompt.reading.text) && !APP_WORDS.test(prompt.reading.text);
+    if (input.code) return async () => input.code!;
+    return (byMessage ? (inbox ?? input.totp) : (input.totp ?? inbox)) ?? null;
+  };
+  return {
+    answerOtp: input.totp || input.inbox || input.code ? (prompt) => answerOtp(page, prompt, codeSource(prompt)!, step) : undefined,
+    answerLink: input.inbox
+      ? async () => {
+          const link = await fromInbox(input.inbox!, "link")();
+          step("open the sign-in link");
+          await watch.openEmailedLink(link, deadline, "sign-in link");
+        }
+      : undefined,
+  };
+}

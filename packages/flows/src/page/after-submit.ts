@@ -1,0 +1,176 @@
+import type { Page } from "@authsvc/browser";
+import { type Deadline, sleep } from "../deadline";
+import { newSayings, readNotes, type Saying, sentencesShown } from "./page-sayings";
+import type { Note } from "./read-notes";
+import { mergeSignals, type PageScan, type PageSignals, scanPage } from "./scan-page";
+import { type SessionSnapshot, sessionChanged } from "./session-snapshot";
+import { performStep } from "./steps";
+
+// How long the page may take to answer a submit, a code or a link before the flow decides.
+const SETTLE_MS = 10_000;
+// Pages that keep a connection busy (polling, beacons) never go quiet; a poll does not wait longer.
+const QUIET_WAIT_MS = 1000;
+const MAX_INTERSTITIALS = 3;
+
+/** What one poll of the page after a submit saw. */
+export interface Poll<X> {
+  scans: PageScan;
+  signals: PageSignals;
+  /** The page's text blocks, when the watch reads them (`sayings`); else none. */
+  notes: Note[];
+  /** What the page newly says in plain text since the submit (see newSayings). */
+  sayings: Saying[];
+  /** What the flow's own reader (`read`) found. */
+  extra: X;
+  /** Messages not seen before the submit or the last action, then the dialogs the page opened. */
+  fresh: string[];
+  /** The poll before this one saw a success, and nothing was done to the page since. */
+  successBefore: boolean;
+}
+
+/**
+ * What a flow makes of one poll: its verdict; `"again"`, poll again at once (after an action, or a
+ * message to see settle); `"wait"`, nothing new, poll again after a pause; or whether this poll looks
+ * like success (`successBefore` on the next poll).
+ */
+export type PollResult<T> = { verdict: T } | "again" | "wait" | { success: boolean };
+
+export interface AfterSubmitOptions<X> {
+  /** What the page shows as typed in (a username in a field is not a message). */
+  identifier: () => string;
+  /** The browser before the submit: its messages are no verdict, its session state no success. */
+  before: SessionSnapshot;
+  /** HTTP status of the last document the main frame loaded since the submit (0: none yet). */
+  status: () => number;
+  /** Messages of JavaScript dialogs the page opened, read on every poll. */
+  dialogs: () => string[];
+  /** Messages that are no verdict at all ("Creating your account…"). */
+  ignore?: RegExp;
+  /** Reads the page's plain text on each poll, for `sayings`. */
+  sayings?: boolean;
+  /** The flow's own reading of each poll, beside the page scan. */
+  read?: () => Promise<X>;
+  /** Called once the page went quiet, before it is read (a refused navigation ends the flow there). */
+  check?: () => void;
+  onStep?: (step: string) => void;
+  settleMs?: number;
+}
+
+/**
+ * Watches the page after a form went out until the flow's rules find a verdict in a poll: each poll
+ * waits for the network to go quiet (a second at most), reads every frame, and sets aside what the page
+ * showed before; a success counts when the next poll sees it too. Acting on the page (a code, a link,
+ * an interstitial question) restarts the clock, so the site has its time to answer that.
+ */
+export class AfterSubmit<X = undefined> {
+  private stopAt: number;
+  private successSeen = false;
+  private interstitials = 0;
+  private readonly seen: Set<string>;
+  private readonly seenSentences: Set<string>;
+  // Refusals the site may repeat word for word after a resubmit: set aside while they stay shown.
+  private readonly held = new Set<string>();
+
+  constructor(
+    private readonly page: Page,
+    private readonly deadline: Deadline,
+    private readonly options: AfterSubmitOptions<X>,
+  ) {
+    this.seen = new Set(options.before.messages);
+    this.seenSentences = new Set(options.before.sentences);
+    this.stopAt = this.until();
+  }
+
+  private until(): number {
+    return Date.now() + Math.min(this.options.settleMs ?? SETTLE_MS, this.deadline.remaining());
+  }
+
+  /** The site gets its full time again; `forgetSuccess`: a success seen before counts no more. */
+  restart(forgetSuccess = true): void {
+    this.stopAt = this.until();
+    if (forgetSuccess) this.successSeen = false;
+  }
+
+  /** A message that is no verdict from now on. */
+  see(message: string): void {
+    this.seen.add(message);
+  }
+
+  /** A refusal the flow answered: no verdict while it stays shown on this document; shown again later, it is. */
+  seeWhileShown(message: string): void {
+    this.seen.add(message);
+    this.held.add(message);
+  }
+
+  /** Sets aside everything the poll shows, then acts on the page and restarts the clock. */
+  async act(poll: Poll<X>, action: () => Promise<void>): Promise<"again"> {
+    this.seeShown(poll);
+    await action();
+    this.restart();
+    return "again";
+  }
+
+  /** What the poll shows is the page as it was before the flow's next action: no verdict on that action. */
+  seeShown(poll: Poll<X>): void {
+    for (const m of poll.signals.messages) this.seen.add(m);
+    for (const t of sentencesShown(poll.notes)) this.seenSentences.add(t);
+  }
+
+  /** Answers the page's interstitial question ("Stay signed in?"), a few times at the most; true when clicked. */
+  async answerInterstitial(poll: Poll<X>): Promise<boolean> {
+    const interstitial = poll.signals.interstitial;
+    if (!interstitial || this.interstitials >= MAX_INTERSTITIALS) return false;
+    this.interstitials++;
+    this.options.onStep?.("answer interstitial question");
+    const values = { identifier: "", password: "", additionalFields: {} };
+    await performStep(this.page, { action: "click", purpose: "next", frame: interstitial.key, path: interstitial.reading.interstitial! }, values).catch(() => false);
+    return true;
+  }
+
+  /**
+   * Whether the page settled on new session state: no code or email confirmation asked for, every frame
+   * read, no HTTP error, and cookies or storage the browser did not hold before the submit.
+   */
+  async newSession(poll: Poll<X>): Promise<boolean> {
+    const { signals, scans } = poll;
+    if (signals.otpPrompt || signals.confirmByEmail || scans.unreadable !== 0 || this.options.status() >= 400) return false;
+    return sessionChanged(this.page.browserContext(), this.page, this.options.before, signals.storage);
+  }
+
+  private async poll(): Promise<Poll<X>> {
+    const { options, page } = this;
+    const quiet = Math.max(1, Math.min(QUIET_WAIT_MS, this.stopAt - Date.now()));
+    await page.waitForNetworkIdle({ idleTime: 250, timeout: quiet }).catch(() => undefined);
+    options.check?.();
+    const [scans, notes, extra] = await Promise.all([
+      scanPage(page, options.identifier()).catch(() => Object.assign([], { unreadable: 1 })),
+      options.sayings ? readNotes(page) : [],
+      options.read ? options.read() : (undefined as X),
+    ]);
+    const signals = mergeSignals(scans);
+    for (const m of this.held) {
+      if (options.status() !== 0 || !signals.messages.includes(m)) {
+        this.seen.delete(m);
+        this.held.delete(m);
+      }
+    }
+    const fresh = signals.messages.filter((m) => !this.seen.has(m) && !options.ignore?.test(m));
+    fresh.push(...options.dialogs());
+    const sayings = newSayings(notes, this.seenSentences);
+    return { scans, signals, notes, sayings, extra, fresh, successBefore: this.successSeen };
+  }
+
+  /** Polls until `judge` gives a verdict; once the clock ran out, `timeUp` has the last poll and gives it. */
+  async watch<T>(judge: (poll: Poll<X>) => Promise<PollResult<T>>, timeUp: (poll: Poll<X>) => T): Promise<T> {
+    for (;;) {
+      const poll = await this.poll();
+      const result = await judge(poll);
+      if (result === "again") continue;
+      if (typeof result === "object" && "verdict" in result) return result.verdict;
+      if (typeof result === "object") this.successSeen = result.success;
+      if (Date.now() >= this.stopAt) return timeUp(poll);
+      // A success seen once is confirmed after the next network quiet, without the polling pause.
+      if (!this.successSeen) await sleep(150);
+    }
+  }
+}

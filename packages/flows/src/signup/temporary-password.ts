@@ -1,0 +1,66 @@
+import { captureState, type Page } from "@authsvc/browser";
+import type { SessionResponse } from "@authsvc/contracts";
+import { type Deadline, sleep } from "../deadline";
+import { LoginFlowError } from "../flow-error";
+import type { PageWatch } from "../page/page-watch";
+import { mergeSignals, scanPage } from "../page/scan-page";
+import { snapshotSession, sessionChanged } from "../page/session-snapshot";
+import type { SignupRun } from "./signup-run";
+import { bestForm, isSetPasswordForm, scanSignup, type SignupScan } from "./signup-scan";
+import { PROGRESS } from "./signup-verdicts";
+
+// How long the page may take to answer the new password before the flow decides.
+const SETTLE_MS = 10_000;
+const MAX_PASSWORD_RETRIES = 2;
+
+/**
+ * Sets a new password where the first login with a mailed one asks for it. Returns the session once the
+ * page shows the account signed in (a sign-out control and new session state since the password was set,
+ * on two polls), or `"login"` when the site took the password and offers to log in with it.
+ */
+export async function replaceTemporaryPassword(run: SignupRun, page: Page, watch: PageWatch, form: SignupScan, deadline: Deadline): Promise<SessionResponse | "login"> {
+  run.step("the site asks for a new password");
+  const context = page.browserContext();
+  const before = await snapshotSession(context, page, run.identifier ?? "");
+  // What the page said before ("You must set a new password") is no refusal of the one we set.
+  const seen = new Set(before.messages);
+  await run.setPassword(form);
+  const stopAt = Date.now() + Math.min(SETTLE_MS, deadline.remaining());
+  let retries = 0;
+  let signedIn = false;
+  let loginOffered = 0;
+  for (;;) {
+    await page.waitForNetworkIdle({ idleTime: 250, timeout: 1000 }).catch(() => undefined);
+    watch.check();
+    const [again, scans] = await Promise.all([scanSignup(page).catch(() => []), scanPage(page, run.identifier ?? "")]);
+    const shown = bestForm(again);
+    const setForm = !!shown && isSetPasswordForm(shown);
+    const signals = mergeSignals(scans);
+    const refusal = signals.messages.find((m) => !seen.has(m) && !PROGRESS.test(m));
+    if (setForm && refusal) {
+      if (!run.passwordGenerated || retries >= MAX_PASSWORD_RETRIES) throw new LoginFlowError("verification_failed", `the site refused the new password: ${refusal}`);
+      retries++;
+      seen.add(refusal);
+      await run.setPassword(shown!, refusal);
+      continue;
+    }
+    const took = !setForm && !refusal && scans.unreadable === 0 && watch.documentStatus < 400;
+    if (took) run.acceptPassword();
+    const now =
+      took &&
+      !signals.passwordShown &&
+      !signals.otpPrompt &&
+      !signals.confirmByEmail &&
+      !signals.identifierOnlyShown &&
+      !!signals.signedIn &&
+      (await sessionChanged(context, page, before, signals.storage));
+    // Signed in on two polls in a row, as the signup verdict asks.
+    if (now && signedIn) return captureState(context, page, watch.visited, watch.documentOrigins);
+    signedIn = now;
+    // "Your password was changed. Log in": the account signs in with its new password.
+    loginOffered = took && !now && (signals.passwordShown || scans.some((s) => s.reading.opener)) ? loginOffered + 1 : 0;
+    if (loginOffered >= 2) return "login";
+    if (Date.now() >= stopAt) throw new LoginFlowError("login_unconfirmed", "the site asked for a new password and did not sign the account in after it was set");
+    if (!now) await sleep(150);
+  }
+}
