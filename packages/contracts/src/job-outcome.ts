@@ -1,3 +1,5 @@
+import type { SessionResponse } from "./session";
+
 /**
  * What a flow hands back to the job that ran it, where the flows (page logic) and the jobs room (records,
  * credentials, events) must agree on a shape.
@@ -23,4 +25,11 @@ export interface UnfinishedAccount extends CreatedAccount {
    * refused): `password` is not the account's yet, only the caller's to set (empty without one).
    */
   awaitsPassword: boolean;
+}
+
+/** A signup that signed its new account in: the account and the session (a verify that finishes a mailed signup ends so too). */
+export interface SignedUpAccount extends CreatedAccount {
+  session: SessionResponse;
+  /** `signup`: the site signed the new account in; `login`: the flow logged in after the signup. */
+  signedInBy: "signup" | "login";
 }

@@ -1,4 +1,4 @@
-import type { CreatedAccount, LoginSecret, SessionResponse, UnfinishedAccount } from "@authsvc/contracts";
+import type { LoginSecret, SessionResponse, SignedUpAccount, UnfinishedAccount } from "@authsvc/contracts";
 import { isSignupInput } from "@authsvc/contracts";
 import { emitEvent } from "./job-events";
 import type { JobDeps } from "./job-deps";
@@ -16,10 +16,7 @@ export interface LoginSuccess {
 }
 
 /** A signup that signed its new account in (a verify that finished a mailed signup is one too). */
-export interface SignupSuccess extends CreatedAccount {
-  session: SessionResponse;
-  signedInBy: "signup" | "login";
-}
+export type SignupSuccess = SignedUpAccount;
 
 export interface JobFailure {
   code: string;

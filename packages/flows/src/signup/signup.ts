@@ -1,5 +1,5 @@
 import { type Page, captureState, type TargetGuard } from "@authsvc/browser";
-import type { SessionResponse } from "@authsvc/contracts";
+import type { SignedUpAccount } from "@authsvc/contracts";
 import { Deadline } from "../deadline";
 import { LoginFlowError, SignupUnfinishedError } from "../flow-error";
 import { type AccountMail, awaitAccountMail, type Inbox } from "../inbox/await-verification";
@@ -37,20 +37,8 @@ export interface SignupOptions {
   beforeSubmit?: () => Promise<void>;
 }
 
-export interface SignupResult {
-  session: SessionResponse;
-  email: string | null;
-  /** The username the site accepted (a variant when the one asked for was taken); null without a username field. */
-  username: string | null;
-  password: string;
-  passwordGenerated: boolean;
-  /** Where the account signs in next time: the page the flow logged in on, the signup page's "Log in" link, or the signup page. */
-  loginUrl: string;
-  /** What it signs in with: the email, else the username. */
-  identifier: string;
-  /** `signup`: the site signed the new account in; `login`: the flow logged in after the signup. */
-  signedInBy: "signup" | "login";
-}
+/** The account created and the session it signed in with (the shape its job stores). */
+export type SignupResult = SignedUpAccount;
 
 /**
  * Creates an account on a page nobody scripted: find the signup form (behind a banner or a "Sign up"
