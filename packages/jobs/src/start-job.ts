@@ -43,7 +43,7 @@ export async function startJob(deps: Pick<JobDeps, "config" | "db" | "authQueue"
     recorded = true;
     await enqueueAuthJob(authQueue, { authJobId: ownId, orgId });
   } catch (err) {
-    if (recorded) await db.authJobs.fail(ownId, "service_unavailable", "the job could not be queued").catch(() => undefined);
+    if (recorded) await db.authJobs.fail(ownId, "service_unavailable", "the login could not be queued").catch(() => undefined);
     await flight.release(orgId, fingerprint, ownId).catch(() => undefined);
     throw err;
   }

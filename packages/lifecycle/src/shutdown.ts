@@ -35,7 +35,6 @@ export function shutdownOnSignals(plan: ShutdownPlan): { shutdown: (signal: stri
       plan.log.error(plan.timeoutMessage ?? "shutdown timed out; exiting");
       exit(1);
     }, plan.timeoutMs);
-    forced.unref?.();
     for (const stage of plan.stages) {
       const results = await Promise.allSettled(stage.map(async (step) => step.close()));
       results.forEach((result, i) => {
@@ -47,8 +46,10 @@ export function shutdownOnSignals(plan: ShutdownPlan): { shutdown: (signal: stri
     exit(0);
   };
   const onSignal = (signal: string) => () => void shutdown(signal);
-  process.once("SIGTERM", onSignal("SIGTERM"));
-  process.once("SIGINT", onSignal("SIGINT"));
+  // Kept for the process's life: a second signal (Ctrl-C twice, an orchestrator sending again) must not
+  // fall through to Node's default handler and kill jobs that are finishing.
+  process.on("SIGTERM", onSignal("SIGTERM"));
+  process.on("SIGINT", onSignal("SIGINT"));
   return {
     shutdown,
     get stopping() {
