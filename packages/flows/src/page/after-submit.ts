@@ -30,7 +30,7 @@ export interface Poll<X> {
 
 /**
  * What a flow makes of one poll: its verdict; `"again"`, poll again at once (after an action, or a
- * message to see settle); `"wait"`, nothing new, poll again after a pause; or whether this poll looks
+ * message to see settle); `"wait"`, nothing new, poll again (after a pause, unless a success was seen: then at once, to confirm it); or whether this poll looks
  * like success (`successBefore` on the next poll).
  */
 export type PollResult<T> = { verdict: T } | "again" | "wait" | { success: boolean };
