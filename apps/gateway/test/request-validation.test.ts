@@ -56,6 +56,15 @@ describe("POST /v1/login input errors", () => {
     }
   });
 
+  it("checks an oauth login's provider before saying the method does not run yet", async () => {
+    const unnamed = await call("POST", "/v1/login", { key, body: { ...valid(), login_method: "oauth" } });
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.body.error.details.map((d: { field: string }) => d.field)).toEqual(["/cred/provider"]);
+    const named = await call("POST", "/v1/login", { key, body: { ...valid(), login_method: "oauth", cred: { ...valid().cred, provider: "https://id.example.com" } } });
+    expect(named.status).toBe(501);
+    expect(named.body.error.code).toBe("method_not_supported");
+  });
+
   it("requires the TOTP secret, besides password and identifier, for totp auth", async () => {
     const res = await call("POST", "/v1/login", { key, body: { ...valid(), login_method: "totp" } });
     expect(res.status).toBe(400);

@@ -1,11 +1,12 @@
 import { additionalFieldsSchema, collectionIdSchema, targetUrlSchema } from "./request-parts";
 
 /** Methods the schema accepts (spec §4.1); which of them run today is `SUPPORTED_LOGIN_METHODS`. */
-export const LOGIN_METHODS = ["password", "oauth_google", "oauth_github", "magic_link", "otp_email", "otp_sms", "totp"] as const;
+export const LOGIN_METHODS = ["password", "oauth_google", "oauth_github", "oauth", "magic_link", "otp_email", "otp_sms", "totp"] as const;
 export type LoginMethod = (typeof LOGIN_METHODS)[number];
 // `totp`: a password login whose second factor is an authenticator code (cred.totpSecret required).
 // `otp_email`, `magic_link`: the code or link goes to one of the org's mailboxes (cred.email).
 // `otp_sms`: the code goes to one of the org's phone numbers (cred.phone).
+// `oauth_google`, `oauth_github`, `oauth`: sign in through the provider's button; `oauth` names its provider in cred.provider.
 export const SUPPORTED_LOGIN_METHODS: readonly LoginMethod[] = ["password", "totp", "otp_email", "magic_link", "otp_sms"];
 /** Methods whose code or link arrives in one of the service's own inboxes. */
 export const INBOX_METHODS: readonly LoginMethod[] = ["otp_email", "magic_link", "otp_sms"];
@@ -19,6 +20,8 @@ export interface LoginCred {
   totpSecret?: string;
   /** One of the organization's phone numbers (E.164), where the site sends its SMS code. */
   phone?: string;
+  /** `oauth` only: the provider's issuer URL, or the label on its button ("Okta", "Acme ID"). */
+  provider?: string;
 }
 
 export interface LoginRequest {
@@ -55,6 +58,12 @@ export const loginRequestSchema = {
         password: { type: "string", minLength: 1, maxLength: 1024 },
         totpSecret: { type: "string", minLength: 1, maxLength: 1024 },
         phone: { type: "string", pattern: "^\\+[1-9][0-9]{7,14}$" },
+        provider: {
+          type: "string",
+          minLength: 1,
+          maxLength: 2048,
+          description: "For `login_method: oauth` (required there, refused with any other method): the provider's issuer URL, or the label on its button on the site (\"Okta\", \"Acme ID\").",
+        },
       },
     },
     domain: targetUrlSchema,

@@ -24,3 +24,27 @@ describe("parseLoginRequest: the identifier", () => {
     expect(fieldsOf({ domain, login_method: "otp_sms", cred: {} })).toEqual(["/cred/username", "/cred/phone"]);
   });
 });
+
+describe("parseLoginRequest: the provider of an oauth login", () => {
+  const domain = "https://app.example.com/login";
+  const statusOf = (body: unknown) => {
+    try {
+      parseLoginRequest(body);
+      return "parsed";
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      return `${err.code} ${(err.details ?? []).map((d) => d.field).join(",")}`.trim();
+    }
+  };
+
+  it("is required for login_method oauth, and refused with any other method", () => {
+    expect(statusOf({ domain, login_method: "oauth", cred: { email: "agent@example.com", password: "p" } })).toBe("invalid_request /cred/provider");
+    expect(statusOf({ domain, login_method: "oauth_google", cred: { email: "agent@example.com", password: "p", provider: "Okta" } })).toBe("invalid_request /cred/provider");
+    expect(statusOf({ domain, login_method: "password", cred: { username: "ada", password: "p", provider: "https://id.example.com" } })).toBe("invalid_request /cred/provider");
+  });
+
+  it("makes a well-formed oauth request, which does not run yet: 501 method_not_supported", () => {
+    expect(statusOf({ domain, login_method: "oauth", cred: { email: "agent@example.com", password: "p", provider: "https://id.example.com" } })).toBe("method_not_supported");
+    expect(statusOf({ domain, login_method: "oauth_github", cred: { username: "agent", password: "p" } })).toBe("method_not_supported");
+  });
+});

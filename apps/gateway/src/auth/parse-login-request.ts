@@ -40,6 +40,13 @@ export function parseLoginRequest(body: unknown): LoginCommand {
   }
   const method = req.login_method ?? req.loginMethod;
   if (!method) throw ApiError.invalid([{ field: "/login_method", message: "is required (login_method or loginMethod)" }]);
+  // The request's shape is checked before whether its method runs yet, so a caller can build against it now.
+  if (method === "oauth" && !req.cred.provider) {
+    throw ApiError.invalid([{ field: "/cred/provider", message: "is required for login_method oauth: the provider's issuer URL or the label on its button" }]);
+  }
+  if (req.cred.provider !== undefined && method !== "oauth") {
+    throw ApiError.invalid([{ field: "/cred/provider", message: `is only for login_method oauth; ${method === "oauth_google" || method === "oauth_github" ? `${method} names its provider` : `${method} signs in on the site itself`}` }]);
+  }
   if (!SUPPORTED_LOGIN_METHODS.includes(method)) {
     throw new ApiError("method_not_supported", `Login method "${method}" is not available yet; supported: ${SUPPORTED_LOGIN_METHODS.join(", ")}.`);
   }
