@@ -216,7 +216,9 @@ describe("POST /v1/signup: requests", () => {
       [{ signup_method: "email", cred: { email: foreign }, allocateMailbox: true }, 400, "invalid_request", "/allocateMailbox"],
       [{ signup_method: "sms", allocateMailbox: true }, 400, "invalid_request", "/signup_method"],
       [{ signup_method: "email", allocateMailbox: true, cred: { pin: "1" } }, 400, "invalid_request", "/cred/pin"],
-      [{ signup_method: "oauth" }, 501, "method_not_supported"],
+      // Signup by OAuth names its provider (issue 13); a well-formed one does not run yet.
+      [{ signup_method: "oauth" }, 400, "invalid_request", "/provider"],
+      [{ signup_method: "oauth", provider: "google" }, 501, "method_not_supported"],
     ];
     for (const [body, status, code, field] of cases) {
       const res = await call("POST", "/v1/signup", { key: tenant.key, body: { domain: `${sitesUrl()}/cases/signup-link/signup`, ...body } });

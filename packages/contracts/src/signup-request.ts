@@ -14,7 +14,13 @@ export interface SignupCred {
   password?: string;
   /** The person's name, for name fields ("Ada Lovelace" fills first and last name fields too). */
   name?: string;
+  /** `oauth` only: the provider's issuer URL, or the label on its button ("Okta", "Acme ID"); or name it by `provider`. */
+  provider?: string;
 }
+
+/** Providers a signup by OAuth may name by their short name; any other is named by `cred.provider`. */
+export const OAUTH_PROVIDERS = ["google", "github"] as const;
+export type OAuthProvider = (typeof OAUTH_PROVIDERS)[number];
 
 export interface SignupRequest {
   signup_method: SignupMethod;
@@ -26,6 +32,8 @@ export interface SignupRequest {
   additionalFields?: Record<string, string | number | boolean>;
   /** No `cred.email`: give the account a new mailbox of ours, so the confirmation mail can be read. */
   allocateMailbox?: boolean;
+  /** `signup_method: oauth`: the provider to sign up through, by its short name (or `cred.provider`). */
+  provider?: OAuthProvider;
 }
 
 /** The account a signup created, as the site knows it (never its password). */
@@ -61,11 +69,18 @@ export const signupRequestSchema = {
         username: { type: "string", minLength: 1, maxLength: 320, pattern: printable },
         password: { type: "string", minLength: 1, maxLength: 1024 },
         name: { type: "string", minLength: 1, maxLength: 200, pattern: printable },
+        provider: {
+          type: "string",
+          minLength: 1,
+          maxLength: 2048,
+          description: "For `signup_method: oauth`: the provider's issuer URL, or the label on its button on the site (\"Okta\", \"Acme ID\"). Or name Google or GitHub by `provider`.",
+        },
       },
     },
     invite_token: { type: "string", minLength: 1, maxLength: 4096, pattern: printable },
     collectionId: collectionIdSchema,
     additionalFields: additionalFieldsSchema,
     allocateMailbox: { type: "boolean" },
+    provider: { type: "string", enum: OAUTH_PROVIDERS, description: "For `signup_method: oauth`: sign up through Google or GitHub (any other provider: `cred.provider`)." },
   },
 } as const;

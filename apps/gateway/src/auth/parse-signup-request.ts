@@ -40,6 +40,9 @@ export function parseSignupRequest(body: unknown): SignupCommand {
   if (!checked.ok) throw ApiError.invalid(checked.errors);
   const req = checked.value;
   const method = req.signup_method;
+  // The request's shape is checked before whether its method runs yet, so a caller can build against it now.
+  const provider = oauthProviderProblem(method, req.provider, req.cred?.provider);
+  if (provider) throw ApiError.invalid([provider]);
   if (method === "oauth") {
     throw new ApiError("method_not_supported", `Signup method "oauth" is not available yet; supported: ${SUPPORTED_SIGNUP_METHODS.join(", ")}.`);
   }
@@ -70,4 +73,16 @@ export function parseSignupRequest(body: unknown): SignupCommand {
     additionalFields: req.additionalFields,
     allocateMailbox: req.allocateMailbox === true,
   };
+}
+
+/** Signup by OAuth names its provider once: `provider` (google, github) or `cred.provider`; no other method names one. */
+function oauthProviderProblem(method: SignupMethod, short: string | undefined, named: string | undefined): { field: string; message: string } | null {
+  if (method !== "oauth") {
+    if (short !== undefined) return { field: "/provider", message: "is only for signup_method oauth" };
+    if (named !== undefined) return { field: "/cred/provider", message: "is only for signup_method oauth" };
+    return null;
+  }
+  if (short !== undefined && named !== undefined) return { field: "/cred/provider", message: "send provider or cred.provider, not both" };
+  if (short === undefined && named === undefined) return { field: "/provider", message: "is required for signup_method oauth: google or github, or any provider's issuer URL or button label in cred.provider" };
+  return null;
 }
