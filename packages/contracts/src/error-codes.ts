@@ -29,6 +29,18 @@ export const ERROR_CODES = {
     status: 422,
     meaning: "The target site refused the one-time code (authenticator, email or SMS) or the sign-in link (wrong, expired or used). Never retried.",
   },
+  provider_blocked: {
+    status: 422,
+    meaning: "The sign-in provider (Google, GitHub, the OpenID provider) refused this browser: an insecure-browser or unusual-activity wall. Never retried.",
+  },
+  consent_denied: {
+    status: 422,
+    meaning: "The sign-in provider did not grant the site access to the account (the authorization was denied or cancelled). Never retried.",
+  },
+  account_not_linked: {
+    status: 422,
+    meaning: "The provider signed the account in, but the site refused it: no account on the site is linked to that provider account. Never retried.",
+  },
   login_unconfirmed: {
     status: 422,
     meaning: "The form was submitted but the page showed neither a signed-in state nor an error.",
@@ -71,6 +83,9 @@ export const LOGIN_FAILURE_CODES = [
   "account_locked",
   "mfa_required",
   "verification_failed",
+  "provider_blocked",
+  "consent_denied",
+  "account_not_linked",
   "login_unconfirmed",
   "account_exists",
   "signup_rejected",

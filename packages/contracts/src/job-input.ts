@@ -55,7 +55,22 @@ interface LoginFields {
 export type LoginSecret =
   | (LoginFields & { method: "password" | "totp" })
   | (LoginFields & { method: "otp_email" | "magic_link"; inbox: EmailInboxRef })
-  | (LoginFields & { method: "otp_sms"; inbox: SmsInboxRef });
+  | (LoginFields & { method: "otp_sms"; inbox: SmsInboxRef })
+  | (LoginFields & { method: OAuthLoginMethod; provider: string });
+
+/** Methods that sign in through a provider's button; the credential's password is the provider account's. */
+export type OAuthLoginMethod = "oauth_google" | "oauth_github" | "oauth";
+export const isOAuthMethod = (method: string): method is OAuthLoginMethod => method === "oauth_google" || method === "oauth_github" || method === "oauth";
+
+/**
+ * The provider an OAuth login signs in with, as the job and the provider session store name it:
+ * `google`, `github`, or what `cred.provider` said (an issuer URL, or a button's label).
+ */
+export function oauthProviderOf(method: OAuthLoginMethod, provider?: string): string {
+  if (method === "oauth_google") return "google";
+  if (method === "oauth_github") return "github";
+  return provider ?? "";
+}
 
 /** A verify job's confirmation: the link or code the caller sent, or the time (ISO) from which the inbox holds the site's mail. */
 export type Confirmation = { link: string } | { code: string } | { inboxSince: string };

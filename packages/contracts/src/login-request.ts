@@ -7,7 +7,7 @@ export type LoginMethod = (typeof LOGIN_METHODS)[number];
 // `otp_email`, `magic_link`: the code or link goes to one of the org's mailboxes (cred.email).
 // `otp_sms`: the code goes to one of the org's phone numbers (cred.phone).
 // `oauth_google`, `oauth_github`, `oauth`: sign in through the provider's button; `oauth` names its provider in cred.provider.
-export const SUPPORTED_LOGIN_METHODS: readonly LoginMethod[] = ["password", "totp", "otp_email", "magic_link", "otp_sms"];
+export const SUPPORTED_LOGIN_METHODS: readonly LoginMethod[] = ["password", "totp", "otp_email", "magic_link", "otp_sms", "oauth_google", "oauth_github", "oauth"];
 /** Methods whose code or link arrives in one of the service's own inboxes. */
 export const INBOX_METHODS: readonly LoginMethod[] = ["otp_email", "magic_link", "otp_sms"];
 

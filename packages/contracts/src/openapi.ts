@@ -330,8 +330,8 @@ export const openApiDocument = {
           },
           ...errorResponses([
             "invalid_request", "invalid_json", "unauthorized", "payload_too_large", "unsupported_media_type",
-            "invalid_credentials", "form_not_found", "captcha_blocked", "account_locked", "mfa_required", "verification_failed", "login_unconfirmed", "target_not_allowed",
-            "rate_limited", "internal_error", "method_not_supported", "target_unreachable", "service_unavailable", "timeout",
+            "invalid_credentials", "form_not_found", "captcha_blocked", "account_locked", "mfa_required", "verification_failed", "provider_blocked",
+            "consent_denied", "account_not_linked", "login_unconfirmed", "target_not_allowed", "rate_limited", "internal_error", "method_not_supported", "target_unreachable", "service_unavailable", "timeout",
           ]),
         },
       },
@@ -478,7 +478,7 @@ export const openApiDocument = {
           "202": { description: "Still running; poll the `Location`.", content: json("Job") },
           ...errorResponses([
             "invalid_request", "invalid_json", "unauthorized", "not_found", "conflict", "no_stored_secret", "invalid_credentials", "mfa_required",
-            "verification_failed", "login_unconfirmed", "rate_limited", "target_unreachable", "service_unavailable", "timeout",
+            "verification_failed", "provider_blocked", "consent_denied", "account_not_linked", "login_unconfirmed", "rate_limited", "target_unreachable", "service_unavailable", "timeout",
           ]),
         },
       },
