@@ -9,6 +9,7 @@ import { AuthJobs } from "./repositories/auth-jobs";
 import { LearnedFlows } from "./repositories/learned-flows";
 import { InboundMessages, Mailboxes, PhoneNumbers } from "./repositories/inboxes";
 import { Webhooks } from "./repositories/webhooks";
+import { ProviderSessions } from "./repositories/provider-sessions";
 
 /** One Prisma client and the repositories built on it. */
 export class Database {
@@ -22,6 +23,7 @@ export class Database {
   readonly phoneNumbers: PhoneNumbers;
   readonly inboundMessages: InboundMessages;
   readonly webhooks: Webhooks;
+  readonly providerSessions: ProviderSessions;
 
   constructor(
     readonly prisma: Prisma,
@@ -37,6 +39,7 @@ export class Database {
     this.phoneNumbers = new PhoneNumbers(prisma);
     this.inboundMessages = new InboundMessages(prisma, envelope);
     this.webhooks = new Webhooks(prisma, envelope);
+    this.providerSessions = new ProviderSessions(prisma, envelope);
   }
 
   static fromConfig(config: Pick<Config, "databaseUrl" | "crypto">, poolSize?: number): Database {
