@@ -9,3 +9,4 @@ export { Deadline } from "./deadline";
 export { awaitVerification, type Inbox, type InboxMessage } from "./inbox/await-verification";
 export { finishMailedSignup, type MailedSignupInput, signup, type SignupInput, type SignupOptions, type SignupResult } from "./signup/signup";
 export { PageWatch } from "./page/page-watch";
+export { oauthLogin, type OAuthLoginInput, type OAuthLoginResult } from "./oauth/oauth-login";

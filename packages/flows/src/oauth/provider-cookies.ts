@@ -1,0 +1,58 @@
+import type { BrowserContext, HTTPResponse, Page } from "@authsvc/browser";
+import type { Cookie } from "@authsvc/contracts";
+
+/**
+ * Which cookies are the provider's: those its hosts set during the login (read off their responses'
+ * Set-Cookie), and those of its session we brought in. They are what the provider session keeps for the
+ * next login with this account; the site's cookies never go there, even on a shared host name.
+ */
+export class ProviderCookies {
+  private readonly names = new Set<string>();
+
+  constructor(private readonly siteHost: string) {}
+
+  /** The cookies of the provider session kept from an earlier login, put into the browser before it starts. */
+  async bringIn(context: BrowserContext, cookies: Cookie[]): Promise<void> {
+    if (cookies.length === 0) return;
+    for (const c of cookies) this.names.add(key(c.name, c.domain));
+    await context.setCookie(
+      ...cookies.map((c) => ({
+        name: c.name,
+        value: c.value,
+        domain: c.domain,
+        path: c.path,
+        ...(c.expires > 0 ? { expires: c.expires } : {}),
+        httpOnly: c.httpOnly,
+        secure: c.secure,
+        sameSite: c.sameSite,
+      })),
+    );
+  }
+
+  /** Reads the cookies every response from a host other than the site's sets, on this page (the tab, a popup). */
+  follow(page: Page): void {
+    page.on("response", (response: HTTPResponse) => {
+      let url: URL;
+      try {
+        url = new URL(response.url());
+      } catch {
+        return;
+      }
+      if (url.host.toLowerCase() === this.siteHost) return;
+      const header = response.headers()["set-cookie"];
+      if (!header) return;
+      for (const line of header.split("\n")) {
+        const name = line.split("=")[0]?.trim();
+        const domain = /;\s*domain=([^;]+)/i.exec(line)?.[1]?.trim().replace(/^\./, "") ?? url.hostname;
+        if (name) this.names.add(key(name, domain));
+      }
+    });
+  }
+
+  /** Whether a cookie of the browser belongs to the provider. */
+  owns(cookie: { name: string; domain: string }): boolean {
+    return this.names.has(key(cookie.name, cookie.domain));
+  }
+}
+
+const key = (name: string, domain: string) => `${name}\u0000${domain.replace(/^\./, "").toLowerCase()}`;

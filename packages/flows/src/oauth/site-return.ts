@@ -1,0 +1,101 @@
+import type { Page } from "@authsvc/browser";
+import { type Deadline, sleep } from "../deadline";
+import { LoginFlowError } from "../flow-error";
+import { newSayings, readNotes, sentencesShown } from "../page/page-sayings";
+import type { PageWatch } from "../page/page-watch";
+import { refusalCode, siteFault } from "../page/refusal-words";
+import { mergeSignals, scanPage } from "../page/scan-page";
+import { ACCESS_DENIED, NOT_LINKED } from "./oauth-words";
+import type { ProviderCookies } from "./provider-cookies";
+
+// How long the site may take, once the browser is back, to show a signed-in page or its refusal.
+const SETTLE_MS = 10_000;
+// A message on the site without refusal words counts once it stayed this long.
+const MESSAGE_SETTLE_MS = 1000;
+
+/** The site's own state before the provider's button was pressed: what its answer is compared with. */
+export interface SiteSnapshot {
+  cookies: string;
+  storage: string;
+  messages: string[];
+  sentences: string[];
+}
+
+/** The site's cookies (the provider's set aside: they change whatever the site says) and the page's storage. */
+async function siteState(page: Page, providerCookies: ProviderCookies): Promise<{ cookies: string; storage: string }> {
+  const cookies = (await page.browserContext().cookies())
+    .filter((c) => !providerCookies.owns(c))
+    .map((c) => `${c.domain}|${c.name}=${c.value}`)
+    .sort()
+    .join("&");
+  const scans = await scanPage(page, "");
+  return { cookies, storage: mergeSignals(scans).storage };
+}
+
+export async function snapshotSite(page: Page, providerCookies: ProviderCookies): Promise<SiteSnapshot> {
+  const [state, scans, notes] = await Promise.all([siteState(page, providerCookies), scanPage(page, ""), readNotes(page)]);
+  return { ...state, messages: mergeSignals(scans).messages, sentences: sentencesShown(notes) };
+}
+
+/**
+ * Waits, once the provider sent the browser back, until the site shows it signed the account in: no
+ * login form, every frame read, no HTTP error, and cookies or storage of its own it did not hold before,
+ * on two polls in a row. A site that shows the login page again with its words refuses the account
+ * (`account_not_linked`), or says the authorization was cancelled (`consent_denied`).
+ */
+export async function awaitSiteSignedIn(
+  page: Page,
+  watch: PageWatch,
+  before: SiteSnapshot,
+  providerCookies: ProviderCookies,
+  providerName: string,
+  deadline: Deadline,
+): Promise<void> {
+  const stopAt = Date.now() + Math.min(SETTLE_MS, deadline.remaining());
+  const seen = new Set(before.messages);
+  const seenSentences = new Set(before.sentences);
+  let successBefore = false;
+  let unsettled = null as { message: string; since: number } | null;
+  let lastPasswordShown = false;
+  const refuse = (message: string) => {
+    const code = ACCESS_DENIED.test(message) ? "consent_denied" : siteFault(message) ? "login_unconfirmed" : "account_not_linked";
+    return new LoginFlowError(code, code === "account_not_linked" ? `signed in at ${providerName}, but the site refused the account: ${message}` : message, { retryable: false });
+  };
+  for (;;) {
+    await page.waitForNetworkIdle({ idleTime: 250, timeout: 1000 }).catch(() => undefined);
+    watch.check();
+    const [scans, notes] = await Promise.all([scanPage(page, "").catch(() => Object.assign([], { unreadable: 1 })), readNotes(page).catch(() => [])]);
+    const signals = mergeSignals(scans);
+    lastPasswordShown = signals.passwordShown;
+    const fresh = [...signals.messages.filter((m) => !seen.has(m)), ...watch.dialogs];
+    const sayings = newSayings(notes, seenSentences).map((s) => s.block);
+    const said = [...fresh, ...sayings];
+    // Words that refuse the account, on any page of the site, are its verdict.
+    const verdict = said.find((m) => NOT_LINKED.test(m) || ACCESS_DENIED.test(m)) ?? said.find((m) => refusalCode(m) !== null);
+    if (verdict) throw refuse(verdict);
+    const formShown = signals.passwordShown || signals.identifierOnlyShown;
+    if (formShown && fresh.length > 0) {
+      // The login page again with a message: the site's answer to the provider's account, once it settled.
+      if (unsettled?.message !== fresh[0]) unsettled = { message: fresh[0]!, since: Date.now() };
+      else if (Date.now() - unsettled!.since >= MESSAGE_SETTLE_MS) throw refuse(fresh[0]!);
+    }
+    let success = false;
+    if (!formShown && scans.length > 0 && scans.unreadable === 0 && watch.documentStatus < 400 && !signals.otpPrompt) {
+      const now = await siteState(page, providerCookies).catch(() => before);
+      success = now.cookies !== before.cookies || now.storage !== before.storage;
+    }
+    if (success && (successBefore || signals.signedIn)) return;
+    successBefore = success;
+    if (Date.now() >= stopAt) {
+      if (watch.documentStatus >= 500) throw new LoginFlowError("target_unreachable", `the site answered the return from ${providerName} with HTTP ${watch.documentStatus}`, { retryable: false });
+      throw new LoginFlowError(
+        "login_unconfirmed",
+        lastPasswordShown
+          ? `back from ${providerName}, the site shows its login form again, without a message`
+          : `back from ${providerName}, the site set no session of its own`,
+        { retryable: false },
+      );
+    }
+    if (!success) await sleep(150);
+  }
+}
