@@ -62,6 +62,7 @@ async function main(): Promise<void> {
     guard,
     metrics,
     inboxEvents: new InboxEvents(inboxRedis, config.redis.prefix),
+    flight: new SingleFlight(redis, config.redis.prefix),
     captchaSolver: config.captchaSolver ? twoCaptchaSolver(config.captchaSolver) : undefined,
   });
   const processors = registerProcessors({ connection: workerRedis, prefix: config.redis.prefix, log, metrics }, [

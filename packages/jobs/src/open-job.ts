@@ -13,7 +13,8 @@ export interface OpenedJob {
   loginPage: string;
   fingerprint: string;
   input: JobInput;
-  credential: { id: string; siteOrigin: string; username: string; lastLoginAt: Date | null };
+  /** `collectionId`: the collection's internal id, null outside any collection. */
+  credential: { id: string; collectionId: string | null; siteOrigin: string; username: string; lastLoginAt: Date | null };
   /** The flow learned on this login page, as stored (null for a signup, or when it cannot be read). */
   learnedFlow: unknown;
   started: number;
@@ -57,7 +58,7 @@ export async function openJob(deps: Pick<JobDeps, "db" | "flight">, orgId: strin
     loginPage,
     fingerprint: record.fingerprint,
     input: record.input,
-    credential: { id: credential.id, siteOrigin: credential.siteOrigin, username: credential.username, lastLoginAt: credential.lastLoginAt },
+    credential: { id: credential.id, collectionId: credential.collectionId ?? null, siteOrigin: credential.siteOrigin, username: credential.username, lastLoginAt: credential.lastLoginAt },
     learnedFlow,
     started: Date.now(),
   };

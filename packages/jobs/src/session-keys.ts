@@ -13,6 +13,8 @@ export interface SessionIdentity {
   totpSecret?: string;
   email?: string;
   phone?: string;
+  /** An OAuth login's provider (`google`, `github`, an issuer URL or a button label). */
+  provider?: string;
 }
 
 function canonicalJson(value: Record<string, unknown>): string {
@@ -57,6 +59,9 @@ function keyOf(key: Buffer, orgId: string, version: string, site: string, login:
     // …nor one whose code went to another inbox.
     login.email ?? "",
     login.phone ?? "",
+    // An OAuth login's provider: the same account by another provider is another login. Absent for the
+    // other methods, so their keys stay as they were.
+    ...(login.provider ? [`provider:${login.provider}`] : []),
   ]);
 }
 
@@ -66,7 +71,7 @@ function keyOf(key: Buffer, orgId: string, version: string, site: string, login:
  */
 export function storedLoginIdentity(
   credential: { loginPage: string; username: string; collectionExternalId?: string },
-  secret: Pick<LoginSecret, "method" | "password" | "additionalFields" | "totpSecret" | "email" | "phone">,
+  secret: Pick<LoginSecret, "method" | "password" | "additionalFields" | "totpSecret" | "email" | "phone"> & { provider?: string },
 ): SessionIdentity {
   return {
     collectionId: credential.collectionExternalId,
@@ -78,5 +83,6 @@ export function storedLoginIdentity(
     totpSecret: secret.totpSecret,
     email: secret.email,
     phone: secret.phone,
+    provider: secret.provider,
   };
 }

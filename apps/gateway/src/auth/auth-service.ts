@@ -87,7 +87,7 @@ export class AuthService {
     const verdict = await guard.check(cmd.loginUrl);
     if (!verdict.allowed) throw new ApiError(verdict.code, `Target refused: ${verdict.reason}.`);
     const inbox = await this.inboxFor(orgId, cmd);
-    const fields = { email: cmd.email, phone: cmd.phone, password: cmd.password, additionalFields: cmd.additionalFields, totpSecret: cmd.totpSecret, inbox, awaitsPassword: cmd.awaitsPassword };
+    const fields = { email: cmd.email, phone: cmd.phone, password: cmd.password, additionalFields: cmd.additionalFields, totpSecret: cmd.totpSecret, inbox, awaitsPassword: cmd.awaitsPassword, provider: cmd.provider };
     // The request's schema and `inboxFor` made sure an inbox method has its inbox.
     const input = (cmd.confirmation ? { ...fields, method: "password", confirmation: cmd.confirmation } : { ...fields, method: cmd.method }) as StartJob["input"];
     const jobId = await jobs.start({

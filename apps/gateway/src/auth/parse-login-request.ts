@@ -1,4 +1,4 @@
-import { compileValidator, INBOX_METHODS, loginPageOf, loginRequestSchema, SUPPORTED_LOGIN_METHODS, type LoginMethod, type LoginRequest } from "@authsvc/contracts";
+import { compileValidator, INBOX_METHODS, isOAuthMethod, loginPageOf, loginRequestSchema, oauthProviderOf, SUPPORTED_LOGIN_METHODS, type LoginMethod, type LoginRequest } from "@authsvc/contracts";
 import { parseTotpSecret, TotpSecretError } from "@authsvc/crypto";
 import type { Confirmation } from "@authsvc/contracts";
 import { ApiError } from "../http/api-error";
@@ -25,6 +25,8 @@ export interface LoginCommand {
   useCache: boolean;
   /** A verify job's confirmation (POST /v1/credentials/{id}/verify); a login request never has one. */
   confirmation?: Confirmation;
+  /** OAuth methods: the provider (`google`, `github`, or `cred.provider` as given). */
+  provider?: string;
   /** With `confirmation`: the account waits for the password the site mails (LoginSecret.awaitsPassword). */
   awaitsPassword?: boolean;
 }
@@ -97,5 +99,6 @@ export function parseLoginRequest(body: unknown): LoginCommand {
     collectionId: req.collectionId,
     additionalFields: req.additionalFields,
     useCache: req.useCache ?? true,
+    provider: isOAuthMethod(method) ? oauthProviderOf(method, cred.provider?.trim()) : undefined,
   };
 }

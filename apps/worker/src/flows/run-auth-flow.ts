@@ -1,12 +1,13 @@
 import type { BrowserHost, Page, TargetGuard } from "@authsvc/browser";
 import type { Config } from "@authsvc/config";
-import { isVerifyInput, type JobInput, type SignupJobInput } from "@authsvc/contracts";
+import { isOAuthMethod, isVerifyInput, type JobInput, type LoginSecret, type SignupJobInput } from "@authsvc/contracts";
 import { freshTotpCode, parseTotpSecret } from "@authsvc/crypto";
 import type { Database } from "@authsvc/db";
-import { confirmAndSignIn, finishMailedSignup, type CaptchaSolver, LoginFlowError, parseLearnedFlow, type PasswordLoginResult, passwordLogin, sameFlow, signup, type SignupResult } from "@authsvc/flows";
+import { confirmAndSignIn, finishMailedSignup, type CaptchaSolver, LoginFlowError, oauthLogin, parseLearnedFlow, type PasswordLoginResult, passwordLogin, sameFlow, signup, type SignupResult } from "@authsvc/flows";
 import type { LoginSuccess, OpenedJob, SignupSuccess } from "@authsvc/jobs";
-import type { InboxEvents } from "@authsvc/queue";
+import type { InboxEvents, SingleFlight } from "@authsvc/queue";
 import { flowInbox } from "./flow-inbox";
+import { ProviderAccounts } from "./provider-accounts";
 import type { WorkerMetrics } from "../worker-metrics";
 
 export interface FlowRunnerDeps {
@@ -17,6 +18,8 @@ export interface FlowRunnerDeps {
   metrics: WorkerMetrics;
   /** Wake-ups of our inboxes (mail-in, SMS webhook), for flows that wait for a code or link. */
   inboxEvents: InboxEvents;
+  /** Turns of provider accounts (one OAuth login at a time per account). */
+  flight: SingleFlight;
   /** The operator's CAPTCHA solving service, when configured; without one a challenge ends in captcha_blocked. */
   captchaSolver?: CaptchaSolver;
 }
@@ -33,6 +36,7 @@ const HARD_STOP_GRACE_MS = 5000;
  */
 export function createFlowRunner(deps: FlowRunnerDeps) {
   const { config, db, browser, guard, metrics, inboxEvents, captchaSolver } = deps;
+  const providerAccounts = new ProviderAccounts(db, deps.flight, config.crypto.fingerprintKey);
 
   /** Runs a flow under the job's time limit (the inbox wait on top when it may wait for a message), closing the context under a flow that overruns it. */
   function inPage<T>(withInbox: boolean, flow: (page: Page, timeoutMs: number) => Promise<T>): Promise<T> {
@@ -55,7 +59,39 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
     });
   }
 
+  /**
+   * Signs in through the provider's button with the provider account, starting from the provider session
+   * this account kept (per org and collection), and keeps the one it ends with.
+   */
+  async function runOAuth(job: OpenedJob, input: Extract<LoginSecret, { provider: string }>, hooks: FlowHooks): Promise<LoginSuccess> {
+    const inbox = input.inbox ? flowInbox(db, inboxEvents, job.orgId, input.inbox) : undefined;
+    const key = { orgId: job.orgId, scope: job.credential.collectionId ?? "", provider: input.provider, account: job.credential.username };
+    const waitMs = config.worker.jobTimeoutMs + (inbox ? config.mfa.waitMs : 0);
+    const result = await providerAccounts.withAccount(key, job.id, waitMs, (kept) =>
+      inPage(!!inbox, (page, timeoutMs) =>
+        oauthLogin(
+          page,
+          {
+            loginUrl: job.loginUrl,
+            provider: input.provider,
+            account: {
+              identifier: job.credential.username,
+              password: input.password,
+              inbox,
+              inboxWaitMs: config.mfa.waitMs,
+              totp: input.totpSecret ? () => freshTotpCode(parseTotpSecret(input.totpSecret!)) : undefined,
+            },
+            providerCookies: kept,
+          },
+          { guard, timeoutMs, captchaSolver, ...hooks },
+        ),
+      ),
+    );
+    return { session: result.session, source: "detected", changedFlow: null };
+  }
+
   async function runLogin(job: OpenedJob, input: Exclude<JobInput, SignupJobInput>, hooks: FlowHooks): Promise<LoginSuccess | SignupSuccess> {
+    if (!isVerifyInput(input) && isOAuthMethod(input.method)) return runOAuth(job, input as Extract<LoginSecret, { provider: string }>, hooks);
     const learned = parseLearnedFlow(job.learnedFlow);
     const inbox = input.inbox ? flowInbox(db, inboxEvents, job.orgId, input.inbox) : undefined;
     const loginInput = {
