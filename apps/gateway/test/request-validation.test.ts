@@ -48,21 +48,17 @@ describe("POST /v1/login input errors", () => {
     expect(unknown.status).toBe(400);
   });
 
-  it("answers enumerated but unavailable methods with 501 method_not_supported", async () => {
-    for (const method of ["oauth_google", "oauth_github"]) {
-      const res = await call("POST", "/v1/login", { key, body: { ...valid(), login_method: method } });
-      expect(res.status).toBe(501);
-      expect(res.body.error.code).toBe("method_not_supported");
-    }
-  });
-
-  it("checks an oauth login's provider before saying the method does not run yet", async () => {
+  it("checks an oauth login's provider and provider account before it starts a job", async () => {
     const unnamed = await call("POST", "/v1/login", { key, body: { ...valid(), login_method: "oauth" } });
     expect(unnamed.status).toBe(400);
     expect(unnamed.body.error.details.map((d: { field: string }) => d.field)).toEqual(["/cred/provider"]);
-    const named = await call("POST", "/v1/login", { key, body: { ...valid(), login_method: "oauth", cred: { ...valid().cred, provider: "https://id.example.com" } } });
-    expect(named.status).toBe(501);
-    expect(named.body.error.code).toBe("method_not_supported");
+    const named = await call("POST", "/v1/login", { key, body: { ...valid(), login_method: "oauth_google", cred: { ...valid().cred, provider: "https://id.example.com" } } });
+    expect(named.status).toBe(400);
+    expect(named.body.error.details.map((d: { field: string }) => d.field)).toEqual(["/cred/provider"]);
+    const { password: _, ...noPassword } = valid().cred;
+    const passwordless = await call("POST", "/v1/login", { key, body: { ...valid(), login_method: "oauth_github", cred: noPassword } });
+    expect(passwordless.status).toBe(400);
+    expect(passwordless.body.error.details.map((d: { field: string }) => d.field)).toEqual(["/cred/password"]);
   });
 
   it("requires the TOTP secret, besides password and identifier, for totp auth", async () => {

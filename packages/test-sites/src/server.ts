@@ -14,6 +14,7 @@ import { noticeDelayedSubmit } from "./sites/notice-delayed-submit";
 import { caseRouters, LOGIN_CASES, SENT_CODE_CASES } from "./cases";
 import { Outbox, type OutboxConfig } from "./outbox";
 import { createSignupRouters, invitationPath, Invitations, SIGNUP_CASES, SignupRegistry } from "./signup";
+import { type OAuthSites, startOAuthSites } from "./oauth";
 
 export const DEMO_USER = { username: "demo", email: "demo@example.test", password: "demo-password" };
 
@@ -21,6 +22,8 @@ export interface TestSites {
   url: string;
   accounts: Accounts;
   outbox: Outbox;
+  /** Acme ID (an OpenID provider) and the sites that sign in with it, each on a loopback port of its own. */
+  oauth: OAuthSites;
   close(): Promise<void>;
 }
 
@@ -93,8 +96,13 @@ invitation (<code>POST /__fixture/invitations</code>).</p><ul>${signupPages.join
   return { app, accounts, outbox };
 }
 
-export function startTestSites(port = 0, host = "127.0.0.1", outboxConfig: OutboxConfig = {}): Promise<TestSites> {
+export async function startTestSites(port = 0, host = "127.0.0.1", outboxConfig: OutboxConfig = {}): Promise<TestSites> {
   const { app, accounts, outbox } = createTestSitesApp(new Accounts(), new Outbox(outboxConfig));
+  const oauth = await startOAuthSites({ outbox });
+  // Tests in other processes (the e2e suite) find the OAuth fixtures here.
+  app.get("/__fixture/oauth", (_req, res) => {
+    res.json({ issuer: oauth.issuer, sites: oauth.sites });
+  });
   return new Promise((resolve, reject) => {
     const server: Server = app.listen(port, host, () => {
       const { port: bound } = server.address() as AddressInfo;
@@ -103,13 +111,21 @@ export function startTestSites(port = 0, host = "127.0.0.1", outboxConfig: Outbo
         url: `http://${host}:${bound}`,
         accounts,
         outbox,
-        close: () =>
-          new Promise((done) => {
-            server.close(() => done());
-            server.closeAllConnections();
-          }),
+        oauth,
+        close: async () => {
+          await Promise.all([
+            oauth.close(),
+            new Promise<void>((done) => {
+              server.close(() => done());
+              server.closeAllConnections();
+            }),
+          ]);
+        },
       });
     });
-    server.on("error", reject);
+    server.on("error", (err) => {
+      void oauth.close();
+      reject(err);
+    });
   });
 }

@@ -43,8 +43,15 @@ describe("parseLoginRequest: the provider of an oauth login", () => {
     expect(statusOf({ domain, login_method: "password", cred: { username: "ada", password: "p", provider: "https://id.example.com" } })).toBe("invalid_request /cred/provider");
   });
 
-  it("makes a well-formed oauth request, which does not run yet: 501 method_not_supported", () => {
-    expect(statusOf({ domain, login_method: "oauth", cred: { email: "agent@example.com", password: "p", provider: "https://id.example.com" } })).toBe("method_not_supported");
-    expect(statusOf({ domain, login_method: "oauth_github", cred: { username: "agent", password: "p" } })).toBe("method_not_supported");
+  it("makes a well-formed oauth request name its provider: google and github by the method, any other by cred.provider", () => {
+    expect(parseLoginRequest({ domain, login_method: "oauth", cred: { email: "agent@example.com", password: "p", provider: " https://id.example.com " } }).provider).toBe("https://id.example.com");
+    expect(parseLoginRequest({ domain, login_method: "oauth_github", cred: { username: "agent", password: "p" } }).provider).toBe("github");
+    expect(parseLoginRequest({ domain, login_method: "oauth_google", cred: { email: "agent@example.com", password: "p" } }).provider).toBe("google");
+    expect(parseLoginRequest({ domain, login_method: "password", cred: { username: "ada", password: "p" } }).provider).toBeUndefined();
+  });
+
+  it("needs the provider account's identifier and password", () => {
+    expect(statusOf({ domain, login_method: "oauth_google", cred: { email: "agent@example.com" } })).toBe("invalid_request /cred/password");
+    expect(statusOf({ domain, login_method: "oauth_github", cred: { password: "p" } })).toBe("invalid_request /cred/username");
   });
 });

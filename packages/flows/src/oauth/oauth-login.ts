@@ -65,6 +65,18 @@ export async function oauthLogin(page: Page, input: OAuthLoginInput, options: Fl
   page.on("request", (request: HTTPRequest) => {
     if (pressed && request.isNavigationRequest() && request.frame() === page.mainFrame() && offSite(request.url())) leftSite = true;
   });
+  // A page is back on the site on the site's host, or on another host of its domain that is not where the provider signs in.
+  const onSite = (url: string) => {
+    const host = hostOf(url);
+    return host === siteHost || (sameDomain(host, siteHost) && !module.servesSignIn(host) && host !== firstOffSite);
+  };
+  // Back on the site only once the tab shows a page of the site again after it left: until the provider's
+  // page commits, the tab still shows the login page the button was on.
+  let backOnSite = false;
+  page.on("framenavigated", (frame) => {
+    if (frame !== page.mainFrame() || !leftSite) return;
+    backOnSite = onSite(frame.url());
+  });
   let popup: { page: Page; watch: PageWatch } | null = null;
   const popups: Array<{ page: Page; watch: PageWatch }> = [];
   page.on("popup", (opened) => {
@@ -94,17 +106,12 @@ export async function oauthLogin(page: Page, input: OAuthLoginInput, options: Fl
   if (!popup && !leftSite) throw new LoginFlowError("form_not_found", `the ${module.name} button opened neither ${module.name}'s page nor a window`);
   step(popup ? `${module.name} opened in a popup` : `${module.name} opened in the tab`);
 
-  // A page is back on the site on the site's host, or on another host of its domain that is not where the provider signs in.
-  const onSite = (url: string) => {
-    const host = hostOf(url);
-    return host === siteHost || (sameDomain(host, siteHost) && !module.servesSignIn(host) && host !== firstOffSite);
-  };
   let popupLeft = false;
   const window: ProviderWindow = {
     page: () => (popup && !popup.page.isClosed() ? popup.page : page),
     watch: () => (popup && !popup.page.isClosed() ? popup.watch : watch),
     returned: () => {
-      if (!popup) return leftSite && onSite(page.url());
+      if (!popup) return backOnSite && onSite(page.url());
       if (popup.page.isClosed()) return true;
       // A popup opens on the site's own /auth/… address first; it is back once it went to the provider and returned.
       if (offSite(popup.page.url())) popupLeft = true;

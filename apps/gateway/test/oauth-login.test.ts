@@ -1,0 +1,89 @@
+import { call, closeDatabase, database, newTenant, sitesUrl } from "@authsvc/devstack";
+
+// OAuth logins through the HTTP API: the fixture provider Acme ID (oidc-provider) and two relying-party
+// sites built with openid-client, started with the fixture sites (GET /__fixture/oauth says where).
+let tenant: Awaited<ReturnType<typeof newTenant>>;
+let oauth: { issuer: string; sites: { a: string; b: string } };
+beforeAll(async () => {
+  tenant = await newTenant("OAuth org");
+  oauth = await (await fetch(`${sitesUrl()}/__fixture/oauth`)).json();
+});
+afterAll(() => closeDatabase());
+
+let seq = 0;
+/** A provider account of its own on Acme ID, linked to an account on both sites. */
+async function newProviderAccount(): Promise<{ email: string; password: string }> {
+  const account = { email: `e2e-oauth-${++seq}-${Date.now()}@acme.test`, password: `acme-e2e-${seq}` };
+  const post = (url: string, body: unknown) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  expect((await post(`${oauth.issuer}/__fixture/users`, account)).status).toBe(200);
+  for (const site of [oauth.sites.a, oauth.sites.b]) expect((await post(`${site}/__fixture/links`, { email: account.email })).status).toBe(200);
+  return account;
+}
+
+const passwordSubmissions = async (email: string): Promise<number> =>
+  ((await (await fetch(`${oauth.issuer}/__fixture/users/${encodeURIComponent(email)}`)).json()) as { passwordSubmissions: number }).passwordSubmissions;
+
+/** Whether the answer's cookies open the site's signed-in page, for this account. */
+async function opensAccount(site: string, cookies: Array<{ name: string; value: string; domain: string }>, email: string): Promise<boolean> {
+  const header = cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+  const res = await fetch(`${site}/account`, { headers: { cookie: header }, redirect: "manual" });
+  return res.status === 200 && (await res.text()).includes(email);
+}
+
+const oauthLogin = (site: string, account: { email: string; password: string }, extra: Record<string, unknown> = {}) =>
+  call("POST", "/v1/login", {
+    key: tenant.key,
+    body: { domain: `${site}/login`, login_method: "oauth", cred: { provider: "Acme ID", email: account.email, password: account.password }, useCache: false, ...extra },
+  });
+
+describe("POST /v1/login with login_method oauth", () => {
+  it("signs in through the provider; the cookies open the site; the provider session is reused on a second site", async () => {
+    const account = await newProviderAccount();
+    const first = await oauthLogin(oauth.sites.a, account);
+    expect(first.status).toBe(200);
+    expect(first.body.origins).toEqual(expect.arrayContaining([oauth.sites.a, oauth.issuer]));
+    expect(await opensAccount(oauth.sites.a, first.body.cookies, account.email)).toBe(true);
+
+    const second = await oauthLogin(oauth.sites.b, account);
+    expect(second.status).toBe(200);
+    expect(await opensAccount(oauth.sites.b, second.body.cookies, account.email)).toBe(true);
+    // Signed in at the provider once: the second site used the kept provider session.
+    expect(await passwordSubmissions(account.email)).toBe(1);
+
+    // The kept provider session is encrypted at rest: no cookie value in the clear.
+    const rows = await database().prisma.providerSession.findMany({ where: { orgId: tenant.orgId } });
+    expect(rows).toHaveLength(1);
+    for (const cookie of first.body.cookies) if (cookie.value.length >= 8) expect(rows[0]!.state).not.toContain(cookie.value);
+  });
+
+  it("refreshes an OAuth credential through the provider", async () => {
+    const account = await newProviderAccount();
+    const login = await oauthLogin(oauth.sites.a, account);
+    expect(login.status).toBe(200);
+    const credentials = await call("GET", "/v1/credentials", { key: tenant.key });
+    const credential = credentials.body.credentials.find((c: { username: string }) => c.username === account.email);
+    const refreshed = await call("POST", "/v1/refresh", { key: tenant.key, body: { credentialId: credential.credentialId } });
+    expect(refreshed.status).toBe(200);
+    expect(await opensAccount(oauth.sites.a, refreshed.body.cookies, account.email)).toBe(true);
+  });
+
+  it("answers the provider's refusal of the password with invalid_credentials, after one submission there", async () => {
+    const account = await newProviderAccount();
+    const res = await oauthLogin(oauth.sites.a, { ...account, password: "wrong-password" });
+    expect(res.status).toBe(422);
+    expect(`${res.body.error.code}: ${res.body.error.message}`).toMatch(/^invalid_credentials: /);
+    expect(await passwordSubmissions(account.email)).toBe(1);
+  });
+
+  it("answers a page without the provider's button with form_not_found naming the provider", async () => {
+    const account = await newProviderAccount();
+    const res = await call("POST", "/v1/login", {
+      key: tenant.key,
+      body: { domain: `${oauth.sites.a}/login-no-provider`, login_method: "oauth", cred: { provider: "Acme ID", email: account.email, password: account.password } },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe("form_not_found");
+    expect(res.body.error.message).toContain("Acme ID");
+    expect(await passwordSubmissions(account.email)).toBe(0);
+  });
+});
