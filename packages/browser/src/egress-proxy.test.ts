@@ -205,7 +205,8 @@ describe("EgressProxy with a host map", () => {
       expect(seen.at(-1)).toEqual({ host: "accounts.google.com", url: "/o/oauth2/v2/auth?x=1" });
       expect((await getThrough(url, "http://github.com/login")).status).toBe(403);
       expect(refused.map((r) => r.host)).toEqual(["github.com"]);
-      // A WebSocket to the mapped name tunnels to the fixture too; other ports of the name stay as they are.
+      // HTTPS and WebSockets to the mapped name tunnel to the fixture too; other ports of the name stay as they are.
+      expect(await connectThrough(url, "accounts.google.com:443")).toBe(200);
       expect(await connectThrough(url, "accounts.google.com:80")).toBe(200);
       expect(await connectThrough(url, `accounts.google.com:${fixturePort}`)).toBe(200);
       expect(await connectThrough(url, "accounts.google.com:1")).toBe(502);

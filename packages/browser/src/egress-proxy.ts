@@ -38,7 +38,7 @@ function refuseSocket(socket: Socket, status: string): void {
  * service workers, WebSockets — is checked here: the proxy resolves the host itself, checks every address
  * with the target guard and connects only to addresses it checked, so a name that resolves differently a
  * moment later (DNS rebinding) cannot reach a private address. The guard's host map (tests only) sends a
- * mapped name's port 80 to its fixture's loopback port. Whatever a remote server sends, the proxy
+ * mapped name's ports 80 and 443 to its fixture's loopback port. Whatever a remote server sends, the proxy
  * answers with an HTTP error or a closed socket, never an exception in the worker.
  */
 export class EgressProxy {
@@ -107,7 +107,7 @@ export class EgressProxy {
     if (!addresses) return refuseSocket(client, "403 Forbidden");
     let upstream: Socket;
     try {
-      // A mapped name's port 80 (a ws:// tunnel) leads to its fixture's port; see HostMap.
+      // A mapped name's ports 80 and 443 lead to its fixture's port; see HostMap.
       upstream = await this.connectAny(addresses, this.guard.hostMap.portFor(target.host, target.port));
     } catch {
       return refuseSocket(client, "502 Bad Gateway");

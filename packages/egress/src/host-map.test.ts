@@ -21,10 +21,11 @@ describe("HostMap", () => {
     expect(() => HostMap.parse("github.com=127.0.0.1:1,GITHUB.COM=127.0.0.1:2")).toThrow(/twice/);
   });
 
-  it("sends a mapped name's port 80 to the fixture's port, and nothing else anywhere new", () => {
+  it("sends a mapped name's ports 80 and 443 to the fixture's port, and nothing else anywhere new", () => {
     const map = HostMap.parse("github.com=127.0.0.1:41235");
     expect(map.portFor("github.com", 80)).toBe(41235);
-    expect(map.portFor("github.com", 443)).toBe(443);
+    expect(map.portFor("github.com", 443)).toBe(41235);
+    expect(map.portFor("github.com", 8443)).toBe(8443);
     expect(map.portFor("api.github.com", 80)).toBe(80);
   });
 });

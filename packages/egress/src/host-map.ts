@@ -1,6 +1,6 @@
 import ipaddr from "ipaddr.js";
 
-/** Where a mapped host name leads: a loopback address, and the port its plain-HTTP traffic (port 80) goes to. */
+/** Where a mapped host name leads: a loopback address, and the port its web traffic (ports 80 and 443) goes to. */
 export interface HostMapTarget {
   address: string;
   port: number;
@@ -30,8 +30,9 @@ function isLoopback(address: string): boolean {
  * Test-only name resolution: fixture pages run on loopback ports but must be reached under the real host
  * names (accounts.google.com, github.com), because the service picks its provider modules by host. A
  * mapped name resolves to its loopback address instead of DNS (the guard still checks that address), and
- * its default HTTP port leads to the fixture's port; every other port of the name goes to the same address
- * unchanged, as an /etc/hosts entry would. Only loopback targets exist, so a map can never point the browser
+ * its default ports, 80 and 443, lead to the fixture's one port (the fixtures speak HTTP and TLS on it:
+ * Chromium's HSTS preload list sends these names to https whatever the link says); every other port of
+ * the name goes to the same address unchanged, as an /etc/hosts entry would. Only loopback targets exist, so a map can never point the browser
  * at another machine; production refuses the map altogether (packages/config).
  */
 export class HostMap {
@@ -70,10 +71,10 @@ export class HostMap {
     return this.entries.get(normalizeName(host.replace(/^\[|\]$/g, "")));
   }
 
-  /** The port to connect to for `host:port`: a mapped name's port 80 is its fixture's port. */
+  /** The port to connect to for `host:port`: a mapped name's ports 80 and 443 are its fixture's port. */
   portFor(host: string, port: number): number {
     const target = this.get(host);
-    return target && port === 80 ? target.port : port;
+    return target && (port === 80 || port === 443) ? target.port : port;
   }
 
   /** The EGRESS_HOST_MAP form, for handing the map to child processes. */

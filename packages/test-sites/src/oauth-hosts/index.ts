@@ -1,6 +1,4 @@
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import type { Express } from "express";
+import { listenHttpAndTls, FIXTURE_TLS_SPKI, type Listening } from "./listen";
 import { createFabrikamApp, SITE_NAME } from "./fabrikam";
 import { createGitHubApp } from "./github";
 import { createGoogleApp } from "./google";
@@ -10,6 +8,7 @@ export { GOOGLE_MESSAGES } from "./google";
 export { GITHUB_MESSAGES } from "./github";
 export { SITE_MESSAGES, SITE_NAME } from "./fabrikam";
 export type { ProviderUserInput } from "./store";
+export { FIXTURE_TLS_SPKI } from "./listen";
 
 export const GOOGLE_HOST = "accounts.google.com";
 export const GITHUB_HOST = "github.com";
@@ -28,9 +27,9 @@ export const OAUTH_HOSTS_USERS = {
 } satisfies { google: Record<string, ProviderUserInput>; github: Record<string, ProviderUserInput> };
 
 export interface OAuthProviderFixture {
-  /** The loopback port the host map sends the real host name's port 80 to. */
+  /** The loopback port (HTTP and TLS) the host map sends the real host name's ports 80 and 443 to. */
   port: number;
-  /** The address the browser uses (through the host map): http://accounts.google.com or http://github.com. */
+  /** The address the browser uses (through the host map): https://accounts.google.com or https://github.com. */
   url: string;
   /** The fixture reached directly, for /__fixture/ control calls and the token exchange. */
   directUrl: string;
@@ -44,6 +43,8 @@ export interface OAuthHosts {
   hostMap: Record<string, { address: string; port: number }>;
   /** The same map in EGRESS_HOST_MAP form. */
   hostMapEnv: string;
+  /** The key of the fixtures' self-signed certificate, for the browser to trust (BROWSER_TRUSTED_SPKI). */
+  trustedSpki: string;
   google: OAuthProviderFixture;
   github: OAuthProviderFixture;
   /** Fabrikam Boards, the relying party, e.g. http://127.0.0.1:41236 (its /login offers both providers). */
@@ -51,25 +52,19 @@ export interface OAuthHosts {
   close(): Promise<void>;
 }
 
-async function listen(app: Express, host: string, port = 0): Promise<{ server: Server; port: number }> {
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(port, host, () => resolve(s));
-    s.once("error", reject);
-  });
-  return { server, port: (server.address() as AddressInfo).port };
-}
-
 /**
  * Starts the Google-like and GitHub-like sign-in fixtures and the Fabrikam Boards relying party, each on a
  * loopback port of its own. A browser reaches the providers under their real names only through an egress
- * proxy with `hostMap` (EGRESS_HOST_MAP); Fabrikam talks to their token endpoints directly.
+ * proxy with `hostMap` (EGRESS_HOST_MAP), and over TLS only when it trusts `trustedSpki`
+ * (BROWSER_TRUSTED_SPKI): Chromium's HSTS preload list upgrades both names to https. Fabrikam talks to their
+ * token endpoints directly.
  */
 export async function startOAuthHosts(options: { host?: string; sitePort?: number } = {}): Promise<OAuthHosts> {
   const host = options.host ?? "127.0.0.1";
   const google = new ProviderStore((u) => u.email);
   const github = new ProviderStore((u) => u.login ?? u.email.split("@")[0]!);
-  const googleServer = await listen(createGoogleApp(google), host);
-  const githubServer = await listen(createGitHubApp(github), host);
+  const googleServer = await listenHttpAndTls(createGoogleApp(google), host);
+  const githubServer = await listenHttpAndTls(createGitHubApp(github), host);
   const direct = (port: number) => `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   let siteUrl = "";
   const clients = {
@@ -84,8 +79,8 @@ export async function startOAuthHosts(options: { host?: string; sitePort?: numbe
     client,
     store,
   });
-  const g = fixture(google, googleServer.port, `http://${GOOGLE_HOST}`, "/token", clients.google);
-  const gh = fixture(github, githubServer.port, `http://${GITHUB_HOST}`, "/login/oauth/access_token", clients.github);
+  const g = fixture(google, googleServer.port, `https://${GOOGLE_HOST}`, "/token", clients.google);
+  const gh = fixture(github, githubServer.port, `https://${GITHUB_HOST}`, "/login/oauth/access_token", clients.github);
   const hostMap = { [GOOGLE_HOST]: { address: host, port: g.port }, [GITHUB_HOST]: { address: host, port: gh.port } };
   const hostMapEnv = Object.entries(hostMap).map(([name, t]) => `${name}=${t.address.includes(":") ? `[${t.address}]` : t.address}:${t.port}`).join(",");
 
@@ -99,10 +94,10 @@ export async function startOAuthHosts(options: { host?: string; sitePort?: numbe
       // Where tests (and the end-to-end stack's E2E_OAUTH_HOSTS_SITE_URL) find everything else.
       app.get("/__fixture/oauth-hosts", (_req, res) => {
         const describe = (f: OAuthProviderFixture) => ({ url: f.url, port: f.port, control: `${f.directUrl}/__fixture`, tokenUrl: f.tokenUrl, clientId: f.client.id });
-        res.json({ site: siteUrl, hostMap, hostMapEnv, google: describe(g), github: describe(gh), users: OAUTH_HOSTS_USERS });
+        res.json({ site: siteUrl, hostMap, hostMapEnv, trustedSpki: FIXTURE_TLS_SPKI, google: describe(g), github: describe(gh), users: OAUTH_HOSTS_USERS });
       }),
   );
-  const siteServer = await listen(site.app, host, options.sitePort ?? 0);
+  const siteServer = await listenHttpAndTls(site.app, host, options.sitePort ?? 0);
   siteUrl = direct(siteServer.port);
   clients.google.redirectUris.push(`${siteUrl}/callback/google`);
   clients.github.redirectUris.push(`${siteUrl}/callback/github`);
@@ -112,16 +107,16 @@ export async function startOAuthHosts(options: { host?: string; sitePort?: numbe
   for (const user of Object.values(OAUTH_HOSTS_USERS.google)) site.link("google", google.addUser(user).email);
   for (const user of Object.values(OAUTH_HOSTS_USERS.github)) site.link("github", github.addUser(user).email);
 
-  const servers = [googleServer.server, githubServer.server, siteServer.server];
+  const servers: Listening[] = [googleServer, githubServer, siteServer];
   return {
     hostMap,
     hostMapEnv,
+    trustedSpki: FIXTURE_TLS_SPKI,
     google: g,
     github: gh,
     site: siteUrl,
     close: async () => {
-      for (const s of servers) s.closeAllConnections();
-      await Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
+      await Promise.all(servers.map((s) => s.close()));
     },
   };
 }
