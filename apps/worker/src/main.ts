@@ -32,6 +32,7 @@ async function main(): Promise<void> {
   const browser = new BrowserHost({
     executablePath: config.worker.chromiumPath,
     guard,
+    trustedSpki: config.worker.trustedSpki,
     onCrash: (err) => {
       metrics.browserRestarts.inc();
       log.error({ err: err.message }, "Chromium died; it will be relaunched for the next job");

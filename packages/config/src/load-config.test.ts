@@ -51,6 +51,14 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ ...dev, TARGET_ALLOW_RANGES: "", EGRESS_HOST_MAP: map })).toThrow(/needs TARGET_ALLOW_RANGES to include loopback/);
   });
 
+  it("takes trusted certificate keys in tests and development only", () => {
+    const spki = Buffer.alloc(32, 7).toString("base64");
+    expect(loadConfig({ ...base, NODE_ENV: "test" }).worker.trustedSpki).toEqual([]);
+    expect(loadConfig({ ...base, NODE_ENV: "test", BROWSER_TRUSTED_SPKI: spki }).worker.trustedSpki).toEqual([spki]);
+    expect(() => loadConfig({ ...base, NODE_ENV: "test", BROWSER_TRUSTED_SPKI: "abc" })).toThrow(/not a base64 SHA-256 hash/);
+    expect(() => loadConfig({ ...base, MAIL_DOMAIN: "mail.example.com", BROWSER_TRUSTED_SPKI: spki })).toThrow(/BROWSER_TRUSTED_SPKI must be empty in production/);
+  });
+
   it("builds the CAPTCHA solver's settings only when one is configured, with its key", () => {
     const test = { ...base, NODE_ENV: "test" };
     expect(loadConfig(test).captchaSolver).toBeNull();

@@ -18,6 +18,8 @@ export interface Config {
     shutdownTimeoutMs: number;
     healthPort: number;
     chromiumPath: string;
+    /** Self-signed certificates Chromium accepts, by key (BROWSER_TRUSTED_SPKI): empty except in tests and development. */
+    trustedSpki: string[];
   };
   /** `hostMap` is empty except in tests and development (EGRESS_HOST_MAP). */
   targets: { allowRanges: string[]; hostMap: HostMap };
@@ -73,6 +75,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   } else if (hostMap.size > 0 && !allowRanges.includes("loopback")) {
     problems.push("EGRESS_HOST_MAP needs TARGET_ALLOW_RANGES to include loopback: its targets are loopback addresses");
   }
+  const trustedSpki = String(e.BROWSER_TRUSTED_SPKI).split(",").map((k) => k.trim()).filter(Boolean);
+  for (const k of trustedSpki) if (!/^[A-Za-z0-9+/]{43}=$/.test(k)) problems.push(`BROWSER_TRUSTED_SPKI: "${k}" is not a base64 SHA-256 hash`);
+  if (e.NODE_ENV === "production" && trustedSpki.length > 0) {
+    problems.push("BROWSER_TRUSTED_SPKI must be empty in production: the browser would accept those certificates for any site");
+  }
   if (e.NODE_ENV === "production" && /(^|\.)localhost$/i.test(e.MAIL_DOMAIN)) {
     problems.push("MAIL_DOMAIN must be a real domain in production (its MX record points at mail-in)");
   }
@@ -104,6 +111,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       shutdownTimeoutMs: e.WORKER_SHUTDOWN_TIMEOUT_MS,
       healthPort: e.WORKER_HEALTH_PORT,
       chromiumPath: e.CHROMIUM_PATH,
+      trustedSpki,
     },
     targets: { allowRanges, hostMap },
     session: { ttlSeconds: e.SESSION_TTL_SECONDS },
