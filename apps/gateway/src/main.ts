@@ -25,7 +25,8 @@ async function main(): Promise<void> {
   await waiter.ready();
 
   const cache = new SessionCache(redis, config.redis.prefix, envelope);
-  const guard = new TargetGuard(config.targets.allowRanges);
+  // The worker's guard, host map included, so a target the gateway admits is the one the browser reaches.
+  const guard = new TargetGuard(config.targets.allowRanges, undefined, config.targets.hostMap);
   const webhookQueue = createWebhookQueue(redis, config.redis.prefix, config.webhooks);
   const jobs = new AuthJobs({ config, db, authQueue: queue, cache, flight: new SingleFlight(redis, config.redis.prefix), webhookQueue, log });
   const auth = new AuthService({ config, db, jobs, waiter, guard });

@@ -27,10 +27,12 @@ async function main(): Promise<void> {
   // Subscriber mode takes the connection for itself: one per process, shared by every waiting login.
   const inboxRedis = createRedis(config.redis.url, "blocking", "worker-inbox");
   const metrics = createWorkerMetrics();
-  const guard = new TargetGuard(config.targets.allowRanges);
+  // The host map (tests and development only; refused in production) travels with the guard to the egress proxy.
+  const guard = new TargetGuard(config.targets.allowRanges, undefined, config.targets.hostMap);
   const browser = new BrowserHost({
     executablePath: config.worker.chromiumPath,
     guard,
+    trustedSpki: config.worker.trustedSpki,
     onCrash: (err) => {
       metrics.browserRestarts.inc();
       log.error({ err: err.message }, "Chromium died; it will be relaunched for the next job");

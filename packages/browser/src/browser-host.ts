@@ -8,6 +8,11 @@ export interface BrowserHostOptions {
   executablePath: string;
   /** Decides every connection Chromium makes, through the host's egress proxy. */
   guard: TargetGuard;
+  /**
+   * Tests and development only: base64 SHA-256 keys of self-signed certificates to accept (the fixtures served
+   * under real host names through the guard's host map). Empty in production, where config refuses it.
+   */
+  trustedSpki?: readonly string[];
   onCrash?: (err: Error) => void;
   onEgressRefused?: (refusal: EgressRefusal) => void;
 }
@@ -46,7 +51,7 @@ export class BrowserHost {
           if (this.proxyUrl === starting) this.proxyUrl = null; // try again at the next launch
         });
       }
-      const launching = this.proxyUrl.then((proxy) => launchChromium(this.options.executablePath, proxy));
+      const launching = this.proxyUrl.then((proxy) => launchChromium(this.options.executablePath, proxy, this.options.trustedSpki));
       this.browser = launching;
       launching.then(
         (b) =>

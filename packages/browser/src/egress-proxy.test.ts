@@ -3,7 +3,7 @@ import { createServer as createTcpServer, type Server as TcpServer } from "node:
 import type { AddressInfo } from "node:net";
 import { BrowserHost } from "./browser-host";
 import { EgressProxy, type EgressRefusal } from "./egress-proxy";
-import { TargetGuard } from "@authsvc/egress";
+import { HostMap, TargetGuard } from "@authsvc/egress";
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -162,6 +162,67 @@ describe("EgressProxy", () => {
     } finally {
       await proxy.close();
       stream.close();
+    }
+  });
+});
+
+describe("EgressProxy with a host map", () => {
+  let fixture: Server;
+  let seen: Array<{ host?: string; url?: string }>;
+  beforeAll(async () => {
+    seen = [];
+    fixture = createServer((req, res) => {
+      seen.push({ host: req.headers.host, url: req.url });
+      res.writeHead(200, { "content-type": "text/plain" }).end(`fixture for ${req.headers.host}`);
+    });
+    await new Promise<void>((r) => fixture.listen(0, "127.0.0.1", r));
+  });
+  afterAll(() => new Promise<void>((r) => fixture.close(() => r())));
+
+  function getThrough(proxy: string, target: string): Promise<{ status: number; body: string }> {
+    const { hostname, port } = new URL(proxy);
+    return new Promise((resolve, reject) => {
+      request({ host: hostname, port, path: target, headers: { host: new URL(target).host } }, (res) => {
+        let body = "";
+        res.on("data", (c: Buffer) => (body += c.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      })
+        .once("error", reject)
+        .end();
+    });
+  }
+
+  it("takes a mapped name's plain HTTP to the fixture's port, Host header kept; unmapped names go where DNS says", async () => {
+    const fixturePort = (fixture.address() as AddressInfo).port;
+    const map = HostMap.parse(`accounts.google.com=127.0.0.1:${fixturePort}`);
+    // "DNS" sends every other name to a private address, which the guard refuses.
+    const guard = new TargetGuard(["loopback"], async () => ["10.0.0.7"], map);
+    const refused: EgressRefusal[] = [];
+    const proxy = new EgressProxy(guard, (r) => refused.push(r));
+    const url = await proxy.start();
+    try {
+      expect(await getThrough(url, "http://accounts.google.com/o/oauth2/v2/auth?x=1")).toEqual({ status: 200, body: "fixture for accounts.google.com" });
+      expect(seen.at(-1)).toEqual({ host: "accounts.google.com", url: "/o/oauth2/v2/auth?x=1" });
+      expect((await getThrough(url, "http://github.com/login")).status).toBe(403);
+      expect(refused.map((r) => r.host)).toEqual(["github.com"]);
+      // HTTPS and WebSockets to the mapped name tunnel to the fixture too; other ports of the name stay as they are.
+      expect(await connectThrough(url, "accounts.google.com:443")).toBe(200);
+      expect(await connectThrough(url, "accounts.google.com:80")).toBe(200);
+      expect(await connectThrough(url, `accounts.google.com:${fixturePort}`)).toBe(200);
+      expect(await connectThrough(url, "accounts.google.com:1")).toBe(502);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("still refuses a mapped name when loopback is not allowed", async () => {
+    const map = HostMap.parse(`accounts.google.com=127.0.0.1:${(fixture.address() as AddressInfo).port}`);
+    const proxy = new EgressProxy(new TargetGuard([], async () => ["93.184.216.34"], map));
+    const url = await proxy.start();
+    try {
+      expect((await getThrough(url, "http://accounts.google.com/")).status).toBe(403);
+    } finally {
+      await proxy.close();
     }
   });
 });

@@ -37,7 +37,8 @@ function refuseSocket(socket: Socket, status: string): void {
  * The one door out for Chromium (`--proxy-server`). Every connection — pages, redirects, popups, workers,
  * service workers, WebSockets — is checked here: the proxy resolves the host itself, checks every address
  * with the target guard and connects only to addresses it checked, so a name that resolves differently a
- * moment later (DNS rebinding) cannot reach a private address. Whatever a remote server sends, the proxy
+ * moment later (DNS rebinding) cannot reach a private address. The guard's host map (tests only) sends a
+ * mapped name's ports 80 and 443 to its fixture's loopback port. Whatever a remote server sends, the proxy
  * answers with an HTTP error or a closed socket, never an exception in the worker.
  */
 export class EgressProxy {
@@ -106,7 +107,8 @@ export class EgressProxy {
     if (!addresses) return refuseSocket(client, "403 Forbidden");
     let upstream: Socket;
     try {
-      upstream = await this.connectAny(addresses, target.port);
+      // A mapped name's ports 80 and 443 lead to its fixture's port; see HostMap.
+      upstream = await this.connectAny(addresses, this.guard.hostMap.portFor(target.host, target.port));
     } catch {
       return refuseSocket(client, "502 Bad Gateway");
     }
@@ -140,7 +142,8 @@ export class EgressProxy {
     }
     let socket: Socket;
     try {
-      socket = await this.connectAny(addresses, Number(url.port || 80));
+      // The Host header stays the name the page asked for; only the port changes for a mapped name.
+      socket = await this.connectAny(addresses, this.guard.hostMap.portFor(url.hostname, Number(url.port || 80)));
     } catch {
       if (!res.headersSent) res.writeHead(502).end();
       return;

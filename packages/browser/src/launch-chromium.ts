@@ -19,8 +19,11 @@ export const CHROMIUM_ARGS = [
 const puppeteer = addExtra(puppeteerCore as unknown as Parameters<typeof addExtra>[0]);
 puppeteer.use(StealthPlugin());
 
-/** Launches Chromium; with `proxyServer`, every connection it makes goes through that proxy, loopback too. */
-export async function launchChromium(executablePath: string, proxyServer?: string): Promise<Browser> {
+/**
+ * Launches Chromium; with `proxyServer`, every connection it makes goes through that proxy, loopback too.
+ * `trustedSpki` (tests and development only) names self-signed certificates Chromium accepts by their key.
+ */
+export async function launchChromium(executablePath: string, proxyServer?: string, trustedSpki: readonly string[] = []): Promise<Browser> {
   // <-loopback> removes Chromium's implicit bypass of local addresses; WebRTC must not send UDP around the proxy.
   const proxyArgs = proxyServer
     ? [`--proxy-server=${proxyServer}`, "--proxy-bypass-list=<-loopback>", "--force-webrtc-ip-handling-policy=disable_non_proxied_udp"]
@@ -28,7 +31,8 @@ export async function launchChromium(executablePath: string, proxyServer?: strin
   return (await puppeteer.launch({
     executablePath,
     headless: true,
-    args: [...CHROMIUM_ARGS, ...proxyArgs],
+    // Chromium honours this list only with --user-data-dir, which Puppeteer always passes (a fresh profile).
+    args: [...CHROMIUM_ARGS, ...proxyArgs, ...(trustedSpki.length ? [`--ignore-certificate-errors-spki-list=${trustedSpki.join(",")}`] : [])],
     defaultViewport: { width: 1280, height: 900 },
     // The worker owns shutdown: Chromium must outlive SIGTERM until active jobs finish.
     handleSIGINT: false,

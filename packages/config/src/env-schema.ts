@@ -34,6 +34,10 @@ export const envSchema = {
 
     /** Address ranges (ipaddr.js names: loopback, private, linkLocal, uniqueLocal…) targets may resolve to. */
     TARGET_ALLOW_RANGES: { type: "string", default: "" },
+    /** Tests and development only: `name=127.0.0.1:port,…` serves fixture pages under real host names. Refused in production. */
+    EGRESS_HOST_MAP: { type: "string", default: "" },
+    /** Tests and development only: base64 SHA-256 SPKI hashes of self-signed certificates Chromium accepts (the host map's fixtures). */
+    BROWSER_TRUSTED_SPKI: { type: "string", default: "" },
     /** How long a session is served from the cache at most (shorter when its cookies expire sooner). */
     SESSION_TTL_SECONDS: { type: "integer", minimum: 1, default: 3600 },
     /** How long an expired session (encrypted cookies) is kept before the retention sweep deletes it. */

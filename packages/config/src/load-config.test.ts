@@ -37,6 +37,28 @@ describe("loadConfig", () => {
     ]);
   });
 
+  it("takes a host map in tests and development only, to loopback, with loopback targets allowed", () => {
+    const dev = { ...base, NODE_ENV: "development", TARGET_ALLOW_RANGES: "loopback" };
+    const map = "accounts.google.com=127.0.0.1:41234,github.com=127.0.0.1:41235";
+    expect(loadConfig(dev).targets.hostMap.size).toBe(0);
+    expect(loadConfig({ ...dev, EGRESS_HOST_MAP: map }).targets.hostMap.get("github.com")).toEqual({ address: "127.0.0.1", port: 41235 });
+    expect(() => loadConfig({ ...base, NODE_ENV: "production", MAIL_DOMAIN: "mail.example.com", EGRESS_HOST_MAP: map })).toThrow(
+      /EGRESS_HOST_MAP must be empty in production/,
+    );
+    // NODE_ENV defaults to production: a forgotten NODE_ENV never lets the map through.
+    expect(() => loadConfig({ ...base, MAIL_DOMAIN: "mail.example.com", EGRESS_HOST_MAP: map })).toThrow(/EGRESS_HOST_MAP must be empty in production/);
+    expect(() => loadConfig({ ...dev, EGRESS_HOST_MAP: "github.com=10.0.0.1:80" })).toThrow(/EGRESS_HOST_MAP: github.com must map to a loopback address/);
+    expect(() => loadConfig({ ...dev, TARGET_ALLOW_RANGES: "", EGRESS_HOST_MAP: map })).toThrow(/needs TARGET_ALLOW_RANGES to include loopback/);
+  });
+
+  it("takes trusted certificate keys in tests and development only", () => {
+    const spki = Buffer.alloc(32, 7).toString("base64");
+    expect(loadConfig({ ...base, NODE_ENV: "test" }).worker.trustedSpki).toEqual([]);
+    expect(loadConfig({ ...base, NODE_ENV: "test", BROWSER_TRUSTED_SPKI: spki }).worker.trustedSpki).toEqual([spki]);
+    expect(() => loadConfig({ ...base, NODE_ENV: "test", BROWSER_TRUSTED_SPKI: "abc" })).toThrow(/not a base64 SHA-256 hash/);
+    expect(() => loadConfig({ ...base, MAIL_DOMAIN: "mail.example.com", BROWSER_TRUSTED_SPKI: spki })).toThrow(/BROWSER_TRUSTED_SPKI must be empty in production/);
+  });
+
   it("builds the CAPTCHA solver's settings only when one is configured, with its key", () => {
     const test = { ...base, NODE_ENV: "test" };
     expect(loadConfig(test).captchaSolver).toBeNull();

@@ -1,5 +1,6 @@
 import Ajv from "ajv";
 import { toFieldErrors } from "@authsvc/contracts";
+import { HostMap } from "@authsvc/egress";
 import { envSchema } from "./env-schema";
 
 export interface Config {
@@ -17,8 +18,11 @@ export interface Config {
     shutdownTimeoutMs: number;
     healthPort: number;
     chromiumPath: string;
+    /** Self-signed certificates Chromium accepts, by key (BROWSER_TRUSTED_SPKI): empty except in tests and development. */
+    trustedSpki: string[];
   };
-  targets: { allowRanges: string[] };
+  /** `hostMap` is empty except in tests and development (EGRESS_HOST_MAP). */
+  targets: { allowRanges: string[]; hostMap: HostMap };
   session: { ttlSeconds: number };
   retention: { sessionHours: number; jobDays: number; messageMinutes: number };
   mail: { domain: string; smtpHost: string; smtpPort: number; healthPort: number; maxBytes: number };
@@ -60,6 +64,22 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (e.NODE_ENV === "production" && allowRanges.length > 0) {
     problems.push("TARGET_ALLOW_RANGES must be empty in production: callers could reach our own network");
   }
+  let hostMap = new HostMap();
+  try {
+    hostMap = HostMap.parse(String(e.EGRESS_HOST_MAP));
+  } catch (err) {
+    problems.push(`EGRESS_HOST_MAP: ${(err as Error).message}`);
+  }
+  if (e.NODE_ENV === "production" && String(e.EGRESS_HOST_MAP).trim()) {
+    problems.push("EGRESS_HOST_MAP must be empty in production: it serves fixture pages under real host names (tests and development only)");
+  } else if (hostMap.size > 0 && !allowRanges.includes("loopback")) {
+    problems.push("EGRESS_HOST_MAP needs TARGET_ALLOW_RANGES to include loopback: its targets are loopback addresses");
+  }
+  const trustedSpki = String(e.BROWSER_TRUSTED_SPKI).split(",").map((k) => k.trim()).filter(Boolean);
+  for (const k of trustedSpki) if (!/^[A-Za-z0-9+/]{43}=$/.test(k)) problems.push(`BROWSER_TRUSTED_SPKI: "${k}" is not a base64 SHA-256 hash`);
+  if (e.NODE_ENV === "production" && trustedSpki.length > 0) {
+    problems.push("BROWSER_TRUSTED_SPKI must be empty in production: the browser would accept those certificates for any site");
+  }
   if (e.NODE_ENV === "production" && /(^|\.)localhost$/i.test(e.MAIL_DOMAIN)) {
     problems.push("MAIL_DOMAIN must be a real domain in production (its MX record points at mail-in)");
   }
@@ -91,8 +111,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       shutdownTimeoutMs: e.WORKER_SHUTDOWN_TIMEOUT_MS,
       healthPort: e.WORKER_HEALTH_PORT,
       chromiumPath: e.CHROMIUM_PATH,
+      trustedSpki,
     },
-    targets: { allowRanges },
+    targets: { allowRanges, hostMap },
     session: { ttlSeconds: e.SESSION_TTL_SECONDS },
     retention: { sessionHours: e.SESSION_RETENTION_HOURS, jobDays: e.JOB_RETENTION_DAYS, messageMinutes: e.MESSAGE_RETENTION_MINUTES },
     mail: {

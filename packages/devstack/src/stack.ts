@@ -4,7 +4,7 @@ import { createServer } from "node:net";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { applyMigrations, ensureDatabase } from "@authsvc/db";
-import { startTestSites, type TestSites } from "@authsvc/test-sites";
+import { startOAuthHosts, startTestSites, type OAuthHosts, type TestSites } from "@authsvc/test-sites";
 import { REPO_ROOT } from "./repo-root";
 
 export interface StackOptions {
@@ -18,6 +18,8 @@ export interface StackOptions {
 export interface Stack {
   gatewayUrl: string;
   sites: TestSites;
+  /** The Google-like and GitHub-like fixtures and Fabrikam Boards; null in a production-mode stack. */
+  oauthHosts: OAuthHosts | null;
   env: Record<string, string>;
   /** mail-in's SMTP server, where the fixture sites deliver their mail. */
   smtp: { host: string; port: number };
@@ -132,12 +134,22 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     sms: { webhookUrl: `${gatewayUrl}/v1/inbound/sms`, authToken: env.TWILIO_AUTH_TOKEN },
   });
 
+  // Served under accounts.google.com and github.com through the worker's host map: never in production,
+  // and only when loopback targets are allowed (config refuses the map otherwise).
+  const allowsLoopback = (env.TARGET_ALLOW_RANGES ?? "").split(",").map((r) => r.trim()).includes("loopback");
+  const oauthHosts = env.NODE_ENV !== "production" && allowsLoopback ? await startOAuthHosts() : null;
+  if (oauthHosts) {
+    env.EGRESS_HOST_MAP = oauthHosts.hostMapEnv;
+    env.BROWSER_TRUSTED_SPKI = oauthHosts.trustedSpki;
+  }
+
   const worker = launch("worker", "apps/worker/src/main.ts", env, options.logs);
   const gateway = launch("gateway", "apps/gateway/src/main.ts", env, options.logs);
   const mailIn = launch("mail-in", "apps/mail-in/src/main.ts", env, options.logs);
   const stop = async () => {
     await Promise.all([stopProcess(gateway, 15_000), stopProcess(worker, 30_000), stopProcess(mailIn, 15_000)]);
     await sites.close();
+    await oauthHosts?.close();
   };
   try {
     await Promise.all([
@@ -149,5 +161,5 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     await stop();
     throw err;
   }
-  return { gatewayUrl, sites, env, smtp, processes: { gateway, worker, mailIn }, stop };
+  return { gatewayUrl, sites, oauthHosts, env, smtp, processes: { gateway, worker, mailIn }, stop };
 }

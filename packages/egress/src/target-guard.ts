@@ -1,5 +1,6 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import ipaddr from "ipaddr.js";
+import { HostMap } from "./host-map";
 
 export type TargetVerdict =
   | { allowed: true }
@@ -39,7 +40,9 @@ const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR("2000::/3");
 
 /**
  * Decides whether the browser may talk to a host: every address it resolves to must be public unicast,
- * unless its range is explicitly allowed (local development and tests allow `loopback`).
+ * unless its range is explicitly allowed (local development and tests allow `loopback`). With a host map
+ * (tests and development only), a mapped name resolves to its loopback address instead of DNS; the
+ * egress proxy reads the same map from here to pick the port, so the two can never disagree.
  */
 export class TargetGuard {
   private readonly allowed: ReadonlySet<string>;
@@ -47,6 +50,7 @@ export class TargetGuard {
   constructor(
     allowRanges: readonly string[] = [],
     private readonly lookup: Lookup = systemLookup,
+    readonly hostMap: HostMap = new HostMap(),
   ) {
     this.allowed = new Set(allowRanges);
   }
@@ -67,7 +71,9 @@ export class TargetGuard {
     const bare = host.replace(/^\[|\]$/g, "");
     let addresses: string[];
     try {
-      addresses = ipaddr.isValid(bare) ? [bare] : await this.lookup(bare);
+      const mapped = this.hostMap.get(bare);
+      // A mapped address is checked below like any other: without `loopback` allowed it is refused.
+      addresses = ipaddr.isValid(bare) ? [bare] : mapped ? [mapped.address] : await this.lookup(bare);
     } catch {
       return { allowed: false, code: "target_unreachable", reason: `cannot resolve ${bare}` };
     }
