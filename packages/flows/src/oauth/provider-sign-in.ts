@@ -91,10 +91,18 @@ export async function signInAtProvider(
     if (formShown && !run) {
       if (!window.onProvider()) throw fail("form_not_found", `the ${module.name} button led to ${new URL(page.url()).host}, which is not ${module.name}'s sign-in page`);
       run = new LoginRun(page, account, options, deadline, () => watch.resetVerdict());
-      const replayed = module.steps && run.fits(module.steps) ? await run.replay(module.steps) : false;
-      if (!replayed) {
-        if (module.steps) step(`${module.name}'s page differs from its known steps; detecting the form`);
-        await run.detectAndSubmit();
+      try {
+        const replayed = module.steps && run.fits(module.steps) ? await run.replay(module.steps) : false;
+        if (!replayed) {
+          if (module.steps) step(`${module.name}'s page differs from its known steps; detecting the form`);
+          await run.detectAndSubmit();
+        }
+      } catch (err) {
+        // A wall in place of the next sign-in step (after the identifier) is the provider refusing the browser.
+        const shown = await page.evaluate(() => document.body?.innerText ?? "").catch(() => "");
+        const wall = BROWSER_REFUSED.exec(shown);
+        if (err instanceof LoginFlowError && wall) throw fail("provider_blocked", `${module.name} refused to sign in from this browser: ${wall[0]}`);
+        throw err;
       }
       seenMessages = new Set(run.before?.messages ?? []);
       seenSentences = new Set(run.before?.sentences ?? []);
