@@ -7,3 +7,4 @@ export type { Delivery } from "./accounts";
 export { IDB_SESSION } from "./sites/indexeddb-token";
 export { PATH_APPS, type PathApp } from "./sites/path-apps";
 export { startCaptchaProvider, type CaptchaProvider, type ProviderBehaviour } from "./captcha-provider";
+export { startOAuthSites, ACME_USERS, OAUTH_SITES, ACME_MESSAGES, SITE_MESSAGES, type OAuthSites, type OAuthSiteKey, type AcmeUserInput } from "./oauth";
