@@ -45,11 +45,6 @@ export function newUser(sites: OAuthSites, linkedOn: Array<"a" | "b">, extra: { 
   return user;
 }
 
-/** Clicks and waits for the navigation it causes. */
-export async function clickAndWait(page: Page, selector: string): Promise<void> {
-  await Promise.all([page.waitForNavigation(), page.click(selector)]);
-}
-
 /** Clicks the link or button whose text is exactly `text`, and waits for the navigation. */
 export async function clickText(page: Page, text: string): Promise<void> {
   await Promise.all([page.waitForNavigation(), clickControl(page, text)]);
