@@ -14,7 +14,7 @@ import { noticeDelayedSubmit } from "./sites/notice-delayed-submit";
 import { caseRouters, LOGIN_CASES, SENT_CODE_CASES } from "./cases";
 import { Outbox, type OutboxConfig } from "./outbox";
 import { createSignupRouters, invitationPath, Invitations, SIGNUP_CASES, SignupRegistry } from "./signup";
-import { type OAuthSites, startOAuthSites } from "./oauth";
+import { ACME_USERS, OAUTH_SITES, type OAuthSites, startOAuthSites } from "./oauth";
 
 export const DEMO_USER = { username: "demo", email: "demo@example.test", password: "demo-password" };
 
@@ -22,16 +22,28 @@ export interface TestSites {
   url: string;
   accounts: Accounts;
   outbox: Outbox;
-  /** Acme ID (an OpenID provider) and the sites that sign in with it, each on a loopback port of its own. */
+  /** Acme ID (an OpenID Connect provider) and the sites that sign in with it, each on its own port. */
   oauth: OAuthSites;
   close(): Promise<void>;
+}
+
+/** The OAuth fixtures' part of the index page: each site's login pages, the provider and its users. */
+function oauthIndex(oauth: OAuthSites): string {
+  const sites = (Object.keys(OAUTH_SITES) as Array<keyof typeof OAUTH_SITES>).map((k) => {
+    const url = oauth.sites[k];
+    const pages = ["login", "login-popup", "login-no-provider", "signup"].map((p) => `<a href="${url}/${p}">/${p}</a>`).join(" · ");
+    return `<li>${escapeHtml(OAUTH_SITES[k].name)} (<code>${k}</code>): ${pages}</li>`;
+  });
+  const users = Object.values(ACME_USERS).map((u) => `<code>${u.email}</code>`).join(", ");
+  return `<h2>Sign in with Acme ID (OpenID Connect)</h2><p>Provider <a href="${oauth.issuer}/.well-known/openid-configuration">${oauth.issuer}</a>;
+users ${users} (password <code>${ACME_USERS.agent.password}</code>). Where they run: <code>GET /__fixture/oauth</code>.</p><ul>${sites.join("")}</ul>`;
 }
 
 /**
  * Local websites that behave like real ones. `/__fixture/*` is the tests' control surface: add users and
  * read how many login attempts a user made on each site.
  */
-export function createTestSitesApp(accounts = new Accounts(), outbox = new Outbox()) {
+export function createTestSitesApp(accounts = new Accounts(), outbox = new Outbox(), oauth?: OAuthSites) {
   accounts.addUser(DEMO_USER.username, DEMO_USER.password);
   accounts.addUser(DEMO_USER.email, DEMO_USER.password); // for the pages whose field wants an email address
   const app = express();
@@ -46,7 +58,7 @@ export function createTestSitesApp(accounts = new Accounts(), outbox = new Outbo
 <h2>Codes and links sent to the service's inbox</h2><p>Create a mailbox (<code>POST /v1/mailboxes</code>) or register a number
 (<code>POST /v1/phone-numbers</code>), add a user with that address or number (<code>POST /__fixture/users</code>), then log in.</p><ul>${sentCodes.join("")}</ul>
 <h2>Signup pages</h2><p>Accounts they create: <code>GET /__fixture/signups/&lt;email or username&gt;</code>; signup-invite needs an
-invitation (<code>POST /__fixture/invitations</code>).</p><ul>${signupPages.join("")}</ul>`));
+invitation (<code>POST /__fixture/invitations</code>).</p><ul>${signupPages.join("")}</ul>${oauth ? oauthIndex(oauth) : ""}`));
   });
   let redesignVersion = 1;
   app.use(classicForm(accounts), spaToken(accounts), indexedDbToken(accounts), pathApps(accounts), failurePages(), flakyLogin(), slowLogin(accounts), lockoutRedirect(accounts), noticeDelayedSubmit());
@@ -85,6 +97,11 @@ invitation (<code>POST /__fixture/invitations</code>).</p><ul>${signupPages.join
     const { address, forwardTo } = req.body as { address: string; forwardTo: string };
     res.json(await outbox.forward(String(address), String(forwardTo)));
   });
+  // Tests in another process (e2e) find the OAuth fixtures here.
+  app.get("/__fixture/oauth", (_req, res) => {
+    if (!oauth) return res.status(404).json({ error: "the OAuth fixtures are not running" });
+    res.json({ issuer: oauth.issuer, sites: oauth.sites });
+  });
   app.get("/__fixture/signups/:key", (req, res) => {
     res.json({ accounts: signups.find(req.params.key) });
   });
@@ -97,12 +114,9 @@ invitation (<code>POST /__fixture/invitations</code>).</p><ul>${signupPages.join
 }
 
 export async function startTestSites(port = 0, host = "127.0.0.1", outboxConfig: OutboxConfig = {}): Promise<TestSites> {
-  const { app, accounts, outbox } = createTestSitesApp(new Accounts(), new Outbox(outboxConfig));
+  const outbox = new Outbox(outboxConfig);
   const oauth = await startOAuthSites({ outbox });
-  // Tests in other processes (the e2e suite) find the OAuth fixtures here.
-  app.get("/__fixture/oauth", (_req, res) => {
-    res.json({ issuer: oauth.issuer, sites: oauth.sites });
-  });
+  const { app, accounts } = createTestSitesApp(new Accounts(), outbox, oauth);
   return new Promise((resolve, reject) => {
     const server: Server = app.listen(port, host, () => {
       const { port: bound } = server.address() as AddressInfo;
@@ -113,19 +127,14 @@ export async function startTestSites(port = 0, host = "127.0.0.1", outboxConfig:
         outbox,
         oauth,
         close: async () => {
-          await Promise.all([
-            oauth.close(),
-            new Promise<void>((done) => {
-              server.close(() => done());
-              server.closeAllConnections();
-            }),
-          ]);
+          await new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          });
+          await oauth.close();
         },
       });
     });
-    server.on("error", (err) => {
-      void oauth.close();
-      reject(err);
-    });
+    server.on("error", (err) => void oauth.close().finally(() => reject(err)));
   });
 }

@@ -1,5 +1,5 @@
 import { parseTotpSecret, totpCode } from "@authsvc/crypto";
-import { GITHUB_MESSAGES, OAUTH_HOSTS_USERS, SITE_MESSAGES } from "@authsvc/test-sites";
+import { FABRIKAM_MESSAGES, GITHUB_MESSAGES, OAUTH_HOSTS_USERS } from "@authsvc/test-sites";
 import type { Page } from "@authsvc/browser";
 import { clickAndLoad, text, typeInto, useOAuthHosts } from "./browser-through-map";
 
@@ -75,7 +75,7 @@ describe("GitHub-like fixture under github.com", () => {
       await signInAtGitHub(page, "stranger", "stranger-password");
       await authorize(page);
       expect(new URL(page.url()).pathname).toBe("/login");
-      expect(await text(page, "[role=alert]")).toBe(SITE_MESSAGES.unlinked("github"));
+      expect(await text(page, "[role=alert]")).toBe(FABRIKAM_MESSAGES.unlinked("github"));
     });
   });
 });

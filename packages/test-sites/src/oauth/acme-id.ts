@@ -2,6 +2,7 @@ import { generateKeyPairSync, randomBytes } from "node:crypto";
 import express, { json } from "express";
 import Provider, { type JWK } from "oidc-provider";
 import { interactionRoutes, type Mailer, RememberedGrants } from "./interactions";
+import { memoryAdapter } from "./memory-adapter";
 import { AcmeUsers } from "./users";
 
 /** A relying party registered with Acme ID. */
@@ -24,6 +25,7 @@ const jwk = () => (signingKey ??= { ...generateKeyPairSync("rsa", { modulusLengt
 export function createAcmeId(issuer: string, clients: AcmeClient[], users: AcmeUsers, mailer: Mailer) {
   const grants = new RememberedGrants();
   const provider = new Provider(issuer, {
+    adapter: memoryAdapter(),
     clients: clients.map((c) => ({
       client_id: c.clientId,
       client_secret: c.clientSecret,

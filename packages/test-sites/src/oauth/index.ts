@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { newTotpSecret } from "@authsvc/crypto";
 import { type AcmeClient, createAcmeId } from "./acme-id";
 import type { Mailer } from "./interactions";
 import { createRelyingParty } from "./relying-party";
@@ -22,7 +21,8 @@ export type OAuthSiteKey = keyof typeof OAUTH_SITES;
 /** The seeded users: `agent` and `totp` are linked on both sites, `new` on none (for signup). */
 export const ACME_USERS = {
   agent: { email: "agent@acme.test", password: "acme-password" },
-  totp: { email: "totp@acme.test", password: "acme-password", totpSecret: newTotpSecret() },
+  // A fixed secret: an e2e test in another process than the stack must be able to compute the codes.
+  totp: { email: "totp@acme.test", password: "acme-password", totpSecret: "ACMEFIXTURETOTPSECRETACMEFIXTURE" },
   blocked: { email: "blocked@acme.test", password: "acme-password", blocked: true },
   emailCode: { email: "code@acme.test", password: "acme-password", emailCode: true },
   new: { email: "new@acme.test", password: "acme-password" },
