@@ -87,3 +87,32 @@ describe("POST /v1/login with login_method oauth", () => {
     expect(await passwordSubmissions(account.email)).toBe(0);
   });
 });
+
+describe("POST /v1/signup with signup_method oauth", () => {
+  it("signs up through the provider, fills the site's username and terms, and stores a credential that refresh uses", async () => {
+    // A provider account the site does not know yet.
+    const account = { email: `e2e-oauth-signup-${Date.now()}@acme.test`, password: "acme-signup-e2e" };
+    await fetch(`${oauth.issuer}/__fixture/users`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(account) });
+    const username = `e2e${Date.now() % 1_000_000}`;
+    const res = await call("POST", "/v1/signup", {
+      key: tenant.key,
+      body: { domain: `${oauth.sites.b}/signup`, signup_method: "oauth", cred: { provider: "Acme ID", email: account.email, password: account.password, username } },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.account).toEqual({ email: account.email, username, passwordGenerated: false });
+    expect(await opensAccount(oauth.sites.b, res.body.cookies, account.email)).toBe(true);
+    const accounts = (await (await fetch(`${oauth.sites.b}/__fixture/accounts`)).json()) as { accounts: Array<{ username: string; email: string }> };
+    expect(accounts.accounts).toContainEqual(expect.objectContaining({ username, email: account.email }));
+
+    // The stored credential logs in again through the provider.
+    const refreshed = await call("POST", "/v1/refresh", { key: tenant.key, body: { credentialId: res.body.credentialId } });
+    expect(refreshed.status).toBe(200);
+    expect(await opensAccount(oauth.sites.b, refreshed.body.cookies, account.email)).toBe(true);
+    // …and a caller's OAuth login of that account, on the login page the signup page links to, is served its cached session.
+    const login = await call("POST", "/v1/login", {
+      key: tenant.key,
+      body: { domain: `${oauth.sites.b}/login`, login_method: "oauth", cred: { provider: "Acme ID", email: account.email, password: account.password } },
+    });
+    expect([login.status, login.headers.get("x-auth-cache")]).toEqual([200, "hit"]);
+  });
+});

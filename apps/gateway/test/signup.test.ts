@@ -216,9 +216,12 @@ describe("POST /v1/signup: requests", () => {
       [{ signup_method: "email", cred: { email: foreign }, allocateMailbox: true }, 400, "invalid_request", "/allocateMailbox"],
       [{ signup_method: "sms", allocateMailbox: true }, 400, "invalid_request", "/signup_method"],
       [{ signup_method: "email", allocateMailbox: true, cred: { pin: "1" } }, 400, "invalid_request", "/cred/pin"],
-      // Signup by OAuth names its provider (issue 13); a well-formed one does not run yet.
+      // Signup by OAuth names its provider once and brings the provider account.
       [{ signup_method: "oauth" }, 400, "invalid_request", "/provider"],
-      [{ signup_method: "oauth", provider: "google" }, 501, "method_not_supported"],
+      [{ signup_method: "oauth", provider: "google", cred: { password: "p" } }, 400, "invalid_request", "/cred/email"],
+      [{ signup_method: "oauth", provider: "google", cred: { email: "agent@gmail.test" } }, 400, "invalid_request", "/cred/password"],
+      [{ signup_method: "oauth", provider: "google", allocateMailbox: true, cred: { email: "agent@gmail.test", password: "p" } }, 400, "invalid_request", "/allocateMailbox"],
+      [{ signup_method: "email", allocateMailbox: true, cred: { totpSecret: "JBSWY3DPEHPK3PXP" } }, 400, "invalid_request", "/cred/totpSecret"],
     ];
     for (const [body, status, code, field] of cases) {
       const res = await call("POST", "/v1/signup", { key: tenant.key, body: { domain: `${sitesUrl()}/cases/signup-link/signup`, ...body } });

@@ -72,6 +72,11 @@ export function oauthProviderOf(method: OAuthLoginMethod, provider?: string): st
   return provider ?? "";
 }
 
+/** The login method that signs in again through a provider an OAuth signup used. */
+export function oauthMethodFor(provider: string): OAuthLoginMethod {
+  return provider === "google" ? "oauth_google" : provider === "github" ? "oauth_github" : "oauth";
+}
+
 /** A verify job's confirmation: the link or code the caller sent, or the time (ISO) from which the inbox holds the site's mail. */
 export type Confirmation = { link: string } | { code: string } | { inboxSince: string };
 
@@ -84,8 +89,13 @@ export type VerifyJobInput = LoginFields & { method: "password"; confirmation: C
 /** Kind `signup`: the account to create. Its inputs never reach a credential's secret. */
 export interface SignupJobInput {
   method: SignupMethod;
+  /** `oauth`: the email (or login) of the provider account; else the site account's email. */
   email?: string;
+  /** `oauth`: the provider account's password; else the site account's (absent: generated). */
   password?: string;
+  /** `oauth`: the provider (`google`, `github`, an issuer URL or a button label) and its TOTP secret. */
+  provider?: string;
+  totpSecret?: string;
   additionalFields?: AdditionalFields;
   inbox?: EmailInboxRef;
   signup: {

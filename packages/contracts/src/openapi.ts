@@ -347,7 +347,7 @@ export const openApiDocument = {
           "`cred.email` may be the caller's own address: a site that mails no confirmation just works; one that mails it there ends " +
           "`verification_pending` (422) with `credentialId`, the account's password kept (status `pending_verification`). " +
           "Any failure after the form was sent names in `credentialId` the credential that keeps the account's password. " +
-          "`signup_method: invitation` needs `invite_token`; `oauth` names its provider (`provider` or `cred.provider`) and answers 501 until OAuth lands. Waits like a login; past the wait, 202 with a job.",
+          "`signup_method: invitation` needs `invite_token`; `oauth` signs up through the provider's button with the provider account in `cred` (email, password, totpSecret), names its provider (`provider` or `cred.provider`), and fills what the site still asks (`cred.username`, `cred.name`, terms). Waits like a login; past the wait, 202 with a job.",
         parameters: [{ name: "Prefer", in: "header", required: false, schema: { type: "string", examples: ["respond-async", "wait=10"] } }],
         requestBody: { required: true, content: json("SignupRequest") },
         responses: {

@@ -1,10 +1,10 @@
 import { additionalFieldsSchema, collectionIdSchema, printable, targetUrlSchema } from "./request-parts";
 import type { SessionResponse } from "./session";
 
-/** Methods the schema accepts (spec §4.2); `oauth` answers 501 until OAuth lands. */
+/** Methods the schema accepts (spec §4.2); `oauth` signs up through a provider's button with a provider account. */
 export const SIGNUP_METHODS = ["email", "invitation", "oauth"] as const;
 export type SignupMethod = (typeof SIGNUP_METHODS)[number];
-export const SUPPORTED_SIGNUP_METHODS: readonly SignupMethod[] = ["email", "invitation"];
+export const SUPPORTED_SIGNUP_METHODS: readonly SignupMethod[] = ["email", "invitation", "oauth"];
 
 export interface SignupCred {
   /** One of the organization's mailboxes: the site's confirmation mail is read there. */
@@ -16,6 +16,8 @@ export interface SignupCred {
   name?: string;
   /** `oauth` only: the provider's issuer URL, or the label on its button ("Okta", "Acme ID"); or name it by `provider`. */
   provider?: string;
+  /** `oauth` only: the provider account's TOTP secret, for the provider's authenticator prompt. */
+  totpSecret?: string;
 }
 
 /** Providers a signup by OAuth may name by their short name; any other is named by `cred.provider`. */
@@ -75,6 +77,7 @@ export const signupRequestSchema = {
           maxLength: 2048,
           description: "For `signup_method: oauth`: the provider's issuer URL, or the label on its button on the site (\"Okta\", \"Acme ID\"). Or name Google or GitHub by `provider`.",
         },
+        totpSecret: { type: "string", minLength: 1, maxLength: 1024, description: "For `signup_method: oauth`: the provider account's TOTP secret (base32 or otpauth:// URI)." },
       },
     },
     invite_token: { type: "string", minLength: 1, maxLength: 4096, pattern: printable },

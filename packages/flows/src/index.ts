@@ -10,3 +10,4 @@ export { awaitVerification, type Inbox, type InboxMessage } from "./inbox/await-
 export { finishMailedSignup, type MailedSignupInput, signup, type SignupInput, type SignupOptions, type SignupResult } from "./signup/signup";
 export { PageWatch } from "./page/page-watch";
 export { oauthLogin, type OAuthLoginInput, type OAuthLoginResult } from "./oauth/oauth-login";
+export type { OAuthSignupDetails } from "./oauth/site-signup";

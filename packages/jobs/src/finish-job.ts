@@ -1,9 +1,9 @@
-import type { LoginSecret, SessionResponse, SignedUpAccount, UnfinishedAccount } from "@authsvc/contracts";
-import { isSignupInput } from "@authsvc/contracts";
+import type { LoginSecret, SessionResponse, SignedUpAccount, SignupJobInput, UnfinishedAccount } from "@authsvc/contracts";
+import { isSignupInput, oauthMethodFor } from "@authsvc/contracts";
 import { emitEvent } from "./job-events";
 import type { JobDeps } from "./job-deps";
 import type { OpenedJob } from "./open-job";
-import { loginFingerprint } from "./session-keys";
+import { loginFingerprint, storedLoginIdentity } from "./session-keys";
 import { sessionLifetime } from "./session-lifetime";
 
 /** A login (or refresh, or verify) that signed in. */
@@ -126,17 +126,14 @@ export async function abandonJob(deps: Pick<JobDeps, "db" | "flight">, orgId: st
  */
 async function settleSignup(deps: JobDeps, job: OpenedJob, sessionId: string, account: SignupSuccess): Promise<string> {
   const { db, config } = deps;
-  const byEmail = account.identifier === account.email;
-  const secret: LoginSecret = { method: "password", password: account.password, email: byEmail ? account.email! : undefined, inbox: inboxOf(job) };
+  const secret = signedUpSecret(job, account);
   const settled = await db.credentials.settleSignup(job.orgId, job.credential.id, { username: account.identifier, loginUrl: account.loginUrl, secret });
-  const cacheKey = loginFingerprint(config.crypto.fingerprintKey, job.orgId, {
-    collectionId: settled.collectionExternalId,
-    loginPage: settled.loginPage,
-    method: "password",
-    identifier: account.identifier,
-    password: account.password,
-    email: secret.email,
-  });
+  // The key a login of this account computes (storedLoginIdentity is what a refresh computes too).
+  const cacheKey = loginFingerprint(
+    config.crypto.fingerprintKey,
+    job.orgId,
+    storedLoginIdentity({ loginPage: settled.loginPage, username: account.identifier, collectionExternalId: settled.collectionExternalId }, secret),
+  );
   await db.authJobs.succeed(job.id, sessionId, "detected", {
     fingerprint: cacheKey,
     account: { email: account.email, username: account.username, passwordGenerated: account.passwordGenerated },
@@ -162,6 +159,19 @@ async function keepUnfinishedSignup(deps: JobDeps, job: OpenedJob, account: Unfi
   const settled = await db.credentials.settleSignup(job.orgId, job.credential.id, { username: account.identifier, loginUrl: account.loginUrl, secret }, { failure: code });
   const row = await db.credentials.find(job.orgId, settled.id);
   return row && !row.lastLoginAt ? settled.id : null;
+}
+
+/**
+ * What the new account logs in again with: its site password, or, signed up through a provider, the
+ * provider account (its password and TOTP secret) and the provider.
+ */
+function signedUpSecret(job: OpenedJob, account: SignupSuccess): LoginSecret {
+  const input = job.input as SignupJobInput;
+  if (input.method === "oauth" && input.provider) {
+    return { method: oauthMethodFor(input.provider), provider: input.provider, password: account.password, email: account.email ?? undefined, totpSecret: input.totpSecret, inbox: inboxOf(job) };
+  }
+  const byEmail = account.identifier === account.email;
+  return { method: "password", password: account.password, email: byEmail ? account.email! : undefined, inbox: inboxOf(job) };
 }
 
 /** The inbox the job read, kept so the account's next login reads the same one. */

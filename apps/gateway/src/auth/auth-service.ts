@@ -129,7 +129,7 @@ export class AuthService {
       collectionId: cmd.collectionId,
       siteOrigin: cmd.siteOrigin,
       method: cmd.method,
-      fields: { url: cmd.signupUrl, email, username: cmd.username, password: cmd.password, name: cmd.name, invite: cmd.inviteToken ?? cmd.inviteLink, extra: cmd.additionalFields },
+      fields: { url: cmd.signupUrl, email, username: cmd.username, password: cmd.password, name: cmd.name, invite: cmd.inviteToken ?? cmd.inviteLink, extra: cmd.additionalFields, provider: cmd.provider, totp: cmd.totpSecret },
     });
     const jobId = await jobs.start({
       orgId,
@@ -145,6 +145,8 @@ export class AuthService {
         method: cmd.method,
         email,
         password: cmd.password,
+        provider: cmd.provider,
+        totpSecret: cmd.totpSecret,
         additionalFields: cmd.additionalFields,
         inbox,
         signup: { username: cmd.username, name: cmd.name, inviteToken: cmd.inviteToken, inviteLink: cmd.inviteLink },

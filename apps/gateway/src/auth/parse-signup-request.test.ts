@@ -23,9 +23,17 @@ describe("parseSignupRequest: the provider of a signup by OAuth", () => {
     expect(outcomeOf({ domain, signup_method: "email", cred: { ...account, provider: "Okta" } })).toBe("invalid_request /cred/provider");
   });
 
-  it("makes a well-formed signup by OAuth, which does not run yet: 501 method_not_supported", () => {
-    expect(outcomeOf({ domain, signup_method: "oauth", provider: "github", cred: account })).toBe("method_not_supported");
-    expect(outcomeOf({ domain, signup_method: "oauth", cred: { ...account, provider: "https://id.example.com" } })).toBe("method_not_supported");
+  it("resolves the provider and keeps the provider account's TOTP secret", () => {
+    expect(parseSignupRequest({ domain, signup_method: "oauth", provider: "github", cred: account })).toMatchObject({ method: "oauth", provider: "github", email: "agent@example.com" });
+    expect(parseSignupRequest({ domain, signup_method: "oauth", cred: { ...account, provider: " https://id.example.com " } }).provider).toBe("https://id.example.com");
+    expect(parseSignupRequest({ domain, signup_method: "oauth", provider: "google", cred: { ...account, totpSecret: "JBSWY3DPEHPK3PXPJBSWY3DP" } }).totpSecret).toBe("JBSWY3DPEHPK3PXPJBSWY3DP");
     expect(outcomeOf({ domain, signup_method: "email", cred: account })).toBe("parsed");
+  });
+
+  it("needs the provider account's email and password, and a readable TOTP secret", () => {
+    expect(outcomeOf({ domain, signup_method: "oauth", provider: "github", cred: { password: "p" } })).toBe("invalid_request /cred/email");
+    expect(outcomeOf({ domain, signup_method: "oauth", provider: "github", cred: { email: "a@b.test" } })).toBe("invalid_request /cred/password");
+    expect(outcomeOf({ domain, signup_method: "oauth", provider: "github", cred: { ...account, totpSecret: "not base32!" } })).toBe("invalid_request /cred/totpSecret");
+    expect(outcomeOf({ domain, signup_method: "email", cred: { ...account, totpSecret: "JBSWY3DPEHPK3PXPJBSWY3DP" } })).toBe("invalid_request /cred/totpSecret");
   });
 });

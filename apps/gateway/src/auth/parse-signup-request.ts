@@ -1,10 +1,11 @@
-import { compileValidator, signupRequestSchema, SUPPORTED_SIGNUP_METHODS, type SignupMethod, type SignupRequest } from "@authsvc/contracts";
+import { compileValidator, signupRequestSchema, type SignupMethod, type SignupRequest } from "@authsvc/contracts";
+import { parseTotpSecret, TotpSecretError } from "@authsvc/crypto";
 import { ApiError } from "../http/api-error";
 
 const validate = compileValidator<SignupRequest>(signupRequestSchema);
 
 export interface SignupCommand {
-  method: Exclude<SignupMethod, "oauth">;
+  method: SignupMethod;
   /** The signup page (`domain`). */
   signupUrl: string;
   /** An invitation link: opened instead of the signup page, and kept only encrypted (it is a credential). */
@@ -20,6 +21,9 @@ export interface SignupCommand {
   collectionId?: string;
   additionalFields?: Record<string, string | number | boolean>;
   allocateMailbox: boolean;
+  /** `oauth`: the provider (`google`, `github`, or `cred.provider` as given); `email` and `password` are the provider account's. */
+  provider?: string;
+  totpSecret?: string;
 }
 
 function httpUrl(value: string, field: string): URL {
@@ -43,11 +47,24 @@ export function parseSignupRequest(body: unknown): SignupCommand {
   // The request's shape is checked before whether its method runs yet, so a caller can build against it now.
   const provider = oauthProviderProblem(method, req.provider, req.cred?.provider);
   if (provider) throw ApiError.invalid([provider]);
-  if (method === "oauth") {
-    throw new ApiError("method_not_supported", `Signup method "oauth" is not available yet; supported: ${SUPPORTED_SIGNUP_METHODS.join(", ")}.`);
-  }
   const cred = req.cred ?? {};
   const problems = [];
+  if (method === "oauth") {
+    // The account is the provider's: its email signs in there, and the site takes it from the provider.
+    if (!cred.email) problems.push({ field: "/cred/email", message: "is required for signup_method oauth: the provider account's email" });
+    if (!cred.password) problems.push({ field: "/cred/password", message: "is required for signup_method oauth: the provider account's password" });
+    if (req.allocateMailbox) problems.push({ field: "/allocateMailbox", message: "is not for signup_method oauth: the account's email is the provider account's" });
+  } else if (cred.totpSecret !== undefined) {
+    problems.push({ field: "/cred/totpSecret", message: "is only for signup_method oauth (the provider account's second factor)" });
+  }
+  if (cred.totpSecret !== undefined && method === "oauth") {
+    try {
+      parseTotpSecret(cred.totpSecret);
+    } catch (err) {
+      if (!(err instanceof TotpSecretError)) throw err;
+      problems.push({ field: "/cred/totpSecret", message: err.message });
+    }
+  }
   if (method === "invitation" && !req.invite_token) problems.push({ field: "/invite_token", message: "is required for signup_method invitation (the invitation link or its token)" });
   if (method !== "invitation" && req.invite_token) problems.push({ field: "/invite_token", message: "is only for signup_method invitation" });
   if (cred.email && req.allocateMailbox) problems.push({ field: "/allocateMailbox", message: "send cred.email (one of your mailboxes) or allocateMailbox, not both" });
@@ -72,6 +89,8 @@ export function parseSignupRequest(body: unknown): SignupCommand {
     collectionId: req.collectionId,
     additionalFields: req.additionalFields,
     allocateMailbox: req.allocateMailbox === true,
+    provider: method === "oauth" ? (req.provider ?? cred.provider!.trim()) : undefined,
+    totpSecret: method === "oauth" ? cred.totpSecret : undefined,
   };
 }
 

@@ -1,9 +1,9 @@
 import type { BrowserHost, Page, TargetGuard } from "@authsvc/browser";
 import type { Config } from "@authsvc/config";
-import { isOAuthMethod, isVerifyInput, type JobInput, type LoginSecret, type SignupJobInput } from "@authsvc/contracts";
+import { isOAuthMethod, isVerifyInput, type JobInput, type LoginSecret, oauthMethodFor, type SignupJobInput } from "@authsvc/contracts";
 import { freshTotpCode, parseTotpSecret } from "@authsvc/crypto";
 import type { Database } from "@authsvc/db";
-import { confirmAndSignIn, finishMailedSignup, type CaptchaSolver, LoginFlowError, oauthLogin, parseLearnedFlow, type PasswordLoginResult, passwordLogin, sameFlow, signup, type SignupResult } from "@authsvc/flows";
+import { confirmAndSignIn, finishMailedSignup, type CaptchaSolver, LoginFlowError, oauthLogin, type OAuthLoginResult, type OAuthSignupDetails, parseLearnedFlow, type PasswordLoginResult, passwordLogin, sameFlow, signup, type SignupResult } from "@authsvc/flows";
 import type { LoginSuccess, OpenedJob, SignupSuccess } from "@authsvc/jobs";
 import type { InboxEvents, SingleFlight } from "@authsvc/queue";
 import { flowInbox } from "./flow-inbox";
@@ -63,7 +63,7 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
    * Signs in through the provider's button with the provider account, starting from the provider session
    * this account kept (per org and collection), and keeps the one it ends with.
    */
-  async function runOAuth(job: OpenedJob, input: Extract<LoginSecret, { provider: string }>, hooks: FlowHooks): Promise<LoginSuccess> {
+  async function runOAuth(job: OpenedJob, input: Extract<LoginSecret, { provider: string }>, hooks: FlowHooks, signup?: OAuthSignupDetails): Promise<OAuthLoginResult> {
     const inbox = input.inbox ? flowInbox(db, inboxEvents, job.orgId, input.inbox) : undefined;
     const key = { orgId: job.orgId, scope: job.credential.collectionId ?? "", provider: input.provider, account: job.credential.username };
     const waitMs = config.worker.jobTimeoutMs + (inbox ? config.mfa.waitMs : 0);
@@ -82,16 +82,20 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
               totp: input.totpSecret ? () => freshTotpCode(parseTotpSecret(input.totpSecret!)) : undefined,
             },
             providerCookies: kept,
+            signup,
           },
           { guard, timeoutMs, captchaSolver, ...hooks },
         ),
       ),
     );
-    return { session: result.session, source: "detected", changedFlow: null };
+    return result;
   }
 
   async function runLogin(job: OpenedJob, input: Exclude<JobInput, SignupJobInput>, hooks: FlowHooks): Promise<LoginSuccess | SignupSuccess> {
-    if (!isVerifyInput(input) && isOAuthMethod(input.method)) return runOAuth(job, input as Extract<LoginSecret, { provider: string }>, hooks);
+    if (!isVerifyInput(input) && isOAuthMethod(input.method)) {
+      const result = await runOAuth(job, input as Extract<LoginSecret, { provider: string }>, hooks);
+      return { session: result.session, source: "detected", changedFlow: null };
+    }
     const learned = parseLearnedFlow(job.learnedFlow);
     const inbox = input.inbox ? flowInbox(db, inboxEvents, job.orgId, input.inbox) : undefined;
     const loginInput = {
@@ -120,7 +124,28 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
     return { session: result.session, source: result.source, changedFlow };
   }
 
+  /** Signs up through the provider's button with the provider account, then gives the site what its form still asks. */
+  async function runOAuthSignup(job: OpenedJob, input: SignupJobInput, hooks: FlowHooks): Promise<SignupSuccess> {
+    const email = input.email!;
+    const result = await runOAuth(job, { method: oauthMethodFor(input.provider!), provider: input.provider!, email, password: input.password, totpSecret: input.totpSecret, inbox: input.inbox }, hooks, {
+      username: input.signup.username,
+      name: input.signup.name,
+      additionalFields: input.additionalFields,
+    });
+    return {
+      email,
+      username: result.username,
+      password: input.password ?? "",
+      passwordGenerated: false,
+      identifier: email,
+      loginUrl: result.loginPage,
+      session: result.session,
+      signedInBy: "signup",
+    };
+  }
+
   function runSignup(job: OpenedJob, input: SignupJobInput, hooks: FlowHooks): Promise<SignupSuccess> {
+    if (input.method === "oauth") return runOAuthSignup(job, input, hooks);
     const inbox = input.inbox ? flowInbox(db, inboxEvents, job.orgId, input.inbox) : undefined;
     return inPage(!!inbox, (page, timeoutMs) =>
       signup(

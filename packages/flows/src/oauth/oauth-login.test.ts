@@ -35,7 +35,7 @@ function login(path: string, account: { email: string; password: string; totpSec
     oauthLogin(
       page,
       { loginUrl: `${oauth.sites[site]}${path}`, provider: "Acme ID", account: { identifier: account.email, password: account.password, totp }, ...more },
-      { guard, timeoutMs: 30_000 },
+      { guard, timeoutMs: 30_000, onStep: process.env.OAUTH_STEPS ? (s) => console.log(Date.now() % 100000, s) : undefined },
     ),
   );
 }
@@ -122,4 +122,15 @@ test("the provider named by its issuer URL", async () => {
   const account = newAccount();
   const result = await login("/login", account, { provider: oauth.issuer });
   expect(await opensAccount("a", result.session.cookies)).toContain(account.email);
+});
+
+test("signs up through the provider, then gives the site the username and terms it still asks", async () => {
+  const account = { email: `oauth-signup-${Date.now()}@acme.test`, password: "acme-signup-pw" };
+  oauth.addUser(account);
+  const result = await login("/signup", account, { signup: { username: `newbie${Date.now() % 100000}` } });
+  expect(result.username).toMatch(/^newbie/);
+  expect(await opensAccount("a", result.session.cookies)).toContain(account.email);
+  // The account exists on the site now: the next OAuth login signs in.
+  const again = await login("/login", account, { providerCookies: result.providerCookies });
+  expect(await opensAccount("a", again.session.cookies)).toContain(account.email);
 });

@@ -10,6 +10,8 @@ import { ProviderCookies } from "./provider-cookies";
 import { providerModule, type ProviderModule } from "./provider-modules";
 import { type ProviderWindow, signInAtProvider } from "./provider-sign-in";
 import { awaitSiteSignedIn, snapshotSite } from "./site-return";
+import { finishSiteSignup, type OAuthSignupDetails } from "./site-signup";
+import { scanSignup } from "../signup/signup-scan";
 
 // How long the provider's button may take to open the provider (a popup, or a navigation off the site).
 const LEAVE_WAIT_MS = 8000;
@@ -23,6 +25,8 @@ export interface OAuthLoginInput {
   account: Omit<PasswordLoginInput, "loginUrl" | "additionalFields" | "code">;
   /** The provider's cookies kept from an earlier login with this account: signed in there already, the password stays unsent. */
   providerCookies?: Cookie[];
+  /** A signup: what the site may still ask once the provider vouched for the account (a username, a name, its terms). */
+  signup?: OAuthSignupDetails;
 }
 
 export interface OAuthLoginResult {
@@ -32,6 +36,10 @@ export interface OAuthLoginResult {
   providerCookies: Cookie[];
   /** Whether the password was typed at the provider (false: its kept session was enough). */
   passwordSent: boolean;
+  /** A signup: the username the site took on its own form, when it asked for one. */
+  username: string | null;
+  /** Where the account signs in through the provider next time: the login page (a signup page's "Log in" link), origin + path. */
+  loginPage: string;
 }
 
 /**
@@ -94,6 +102,8 @@ export async function oauthLogin(page: Page, input: OAuthLoginInput, options: Fl
   step("open login page");
   await watch.open(input.loginUrl, deadline, "login page");
   const button = await findProviderButton(page, module, deadline, step);
+  // A signup page's "Log in" link: where the new account signs in through the provider next time.
+  const loginLink = input.signup ? ((await scanSignup(page).catch(() => [])).find((s) => s.key === "main")?.reading.loginLink ?? null) : null;
   const before = await snapshotSite(page, providerCookies);
   step(`press "${button.control.text}"`);
   pressed = true;
@@ -121,14 +131,20 @@ export async function oauthLogin(page: Page, input: OAuthLoginInput, options: Fl
   };
   const { passwordSent } = await signInAtProvider(window, module, { ...input.account, loginUrl: input.loginUrl }, options, deadline);
   step(`back on the site from ${module.name}; read verdict`);
-  await awaitSiteSignedIn(page, watch, before, providerCookies, module.name, deadline);
+  const finished = input.signup ? await finishSiteSignup(page, watch, input.signup, input.account.identifier, options, deadline) : null;
+  await awaitSiteSignedIn(page, watch, before, providerCookies, module.name, deadline, finished ? "signup_rejected" : "account_not_linked");
 
   step("capture session");
   const visited = new Set([...watch.visited, ...popups.flatMap((p) => [...p.watch.visited])]);
   const documents = new Set([...watch.documentOrigins, ...popups.flatMap((p) => [...p.watch.documentOrigins])]);
   const session = await captureState(context, page, visited, documents);
-  return { session, providerCookies: session.cookies.filter((c) => providerCookies.owns(c)), passwordSent };
+  return { session, providerCookies: session.cookies.filter((c) => providerCookies.owns(c)), passwordSent, username: finished?.username ?? null, loginPage: pageOnly(loginLink ?? input.loginUrl) };
 }
+
+const pageOnly = (url: string) => {
+  const u = new URL(url);
+  return `${u.origin}${u.pathname}`;
+};
 
 const hostOf = (url: string): string => {
   try {

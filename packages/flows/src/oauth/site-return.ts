@@ -50,6 +50,8 @@ export async function awaitSiteSignedIn(
   providerCookies: ProviderCookies,
   providerName: string,
   deadline: Deadline,
+  /** What a refusal on the site means: it knows no account for the provider's (a login), or it refused what its signup form was given. */
+  refusal: "account_not_linked" | "signup_rejected" = "account_not_linked",
 ): Promise<void> {
   const stopAt = Date.now() + Math.min(SETTLE_MS, deadline.remaining());
   const seen = new Set(before.messages);
@@ -58,7 +60,7 @@ export async function awaitSiteSignedIn(
   let unsettled = null as { message: string; since: number } | null;
   let lastPasswordShown = false;
   const refuse = (message: string) => {
-    const code = ACCESS_DENIED.test(message) ? "consent_denied" : siteFault(message) ? "login_unconfirmed" : "account_not_linked";
+    const code = ACCESS_DENIED.test(message) ? "consent_denied" : siteFault(message) ? "login_unconfirmed" : refusal;
     return new LoginFlowError(code, code === "account_not_linked" ? `signed in at ${providerName}, but the site refused the account: ${message}` : message, { retryable: false });
   };
   for (;;) {
