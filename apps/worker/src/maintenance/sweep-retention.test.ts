@@ -46,7 +46,14 @@ describe("sweepRetention", () => {
     const oldMessage = await db.inboundMessages.store(org.id, { mailboxId: mailbox.id }, mailbox.address, content);
     await db.prisma.inboundMessage.update({ where: { id: oldMessage.id }, data: { receivedAt: new Date(now - 2 * HOUR) } });
 
-    expect(await sweepRetention(db, { sessionHours: 24, jobDays: 30, messageMinutes: 60 }, now)).toEqual({ sessions: 1, jobs: 1, messages: 1 });
+    const provider = (account: string, expiresAt: number) =>
+      db.providerSessions.save({ orgId: org.id, scope: "", provider: "google", account }, [{ name: "SID", value: "v", domain: "accounts.google.com", path: "/", expires: -1, httpOnly: true, secure: true, sameSite: "Lax" }], new Date(expiresAt));
+    await provider("kept@gmail.test", now - HOUR);
+    await provider("ended@gmail.test", now - 2 * DAY);
+
+    expect(await sweepRetention(db, { sessionHours: 24, jobDays: 30, messageMinutes: 60 }, now)).toEqual({ sessions: 1, providerSessions: 1, jobs: 1, messages: 1 });
+    const kept = await db.prisma.providerSession.findMany({ where: { orgId: org.id }, select: { account: true } });
+    expect(kept).toEqual([{ account: "kept@gmail.test" }]);
     const left = await db.inboundMessages.since(org.id, { mailboxId: mailbox.id }, new Date(0));
     expect(left.map((m) => m.id)).toEqual([freshMessage.id]);
     expect(left[0]).toMatchObject(content);

@@ -2,13 +2,15 @@ import type { Config } from "@authsvc/config";
 import type { Database } from "@authsvc/db";
 
 /**
- * Deletes what the service no longer needs: sessions (encrypted cookies) some hours after they expired,
+ * Deletes what the service no longer needs: sessions and OAuth provider sessions (encrypted cookies) some hours after they expired,
  * the records of finished jobs after the retention period, and received mail and SMS after theirs.
  * Keeping secrets longer helps nobody.
  */
 export async function sweepRetention(db: Database, retention: Config["retention"], now = Date.now()) {
-  const sessions = await db.sessions.deleteExpiredBefore(new Date(now - retention.sessionHours * 3_600_000));
+  const sessionCutoff = new Date(now - retention.sessionHours * 3_600_000);
+  const sessions = await db.sessions.deleteExpiredBefore(sessionCutoff);
+  const providerSessions = await db.providerSessions.deleteExpiredBefore(sessionCutoff);
   const jobs = await db.authJobs.deleteFinishedBefore(new Date(now - retention.jobDays * 86_400_000));
   const messages = await db.inboundMessages.deleteReceivedBefore(new Date(now - retention.messageMinutes * 60_000));
-  return { sessions, jobs, messages };
+  return { sessions, providerSessions, jobs, messages };
 }

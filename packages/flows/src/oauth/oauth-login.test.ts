@@ -134,3 +134,12 @@ test("signs up through the provider, then gives the site the username and terms 
   const again = await login("/login", account, { providerCookies: result.providerCookies });
   expect(await opensAccount("a", again.session.cookies)).toContain(account.email);
 });
+
+test("a provider that does not let the account grant access is consent_denied", async () => {
+  const account = { email: `oauth-denied-${Date.now()}@acme.test`, password: "acme-denied-pw", consentDenied: true };
+  oauth.addUser(account);
+  oauth.link("a", account.email);
+  const err = await failureOf(login("/login", account));
+  expect(err.code).toBe("consent_denied");
+  expect(err.retryable).toBe(false);
+});

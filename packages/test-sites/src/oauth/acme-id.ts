@@ -61,7 +61,7 @@ export function createAcmeId(issuer: string, clients: AcmeClient[], users: AcmeU
   const app = express();
   app.disable("x-powered-by");
   app.post("/__fixture/users", json(), (req, res) => {
-    const body = (req.body ?? {}) as { email?: unknown; password?: unknown; totpSecret?: unknown; emailCode?: unknown; blocked?: unknown };
+    const body = (req.body ?? {}) as { email?: unknown; password?: unknown; totpSecret?: unknown; emailCode?: unknown; blocked?: unknown; consentDenied?: unknown };
     if (typeof body.email !== "string" || typeof body.password !== "string") return res.status(400).json({ error: "email and password are required" });
     const user = users.add({
       email: body.email,
@@ -69,6 +69,7 @@ export function createAcmeId(issuer: string, clients: AcmeClient[], users: AcmeU
       totpSecret: typeof body.totpSecret === "string" ? body.totpSecret : undefined,
       emailCode: body.emailCode === true,
       blocked: body.blocked === true,
+      consentDenied: body.consentDenied === true,
     });
     res.json({ email: user.email, sub: user.sub });
   });

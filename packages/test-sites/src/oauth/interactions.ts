@@ -53,9 +53,13 @@ export function interactionRoutes(provider: Provider, users: AcmeUsers, mailer: 
   const signIn = (req: Request, res: Response, user: AcmeUser) =>
     provider.interactionFinished(req, res, { login: { accountId: user.sub } }, { mergeWithLastSubmission: false });
 
-  r.get("/interaction/:uid", handle(async (_req, res, { uid, prompt, params, session }) => {
+  r.get("/interaction/:uid", handle(async (req, res, { uid, prompt, params, session }) => {
     if (prompt.name === "login") return res.type("html").send(loginPage(uid, clientName(params.client_id), undefined, String(params.login_hint ?? "")));
     const user = users.bySub(session?.accountId ?? "");
+    // An organization's policy that does not let its users grant this app access: the provider answers the site access_denied.
+    if (user?.consentDenied) {
+      return provider.interactionFinished(req, res, { error: "access_denied", error_description: "The administrator has not approved this app." }, { mergeWithLastSubmission: false });
+    }
     const scopes = (prompt.details.missingOIDCScope as string[] | undefined) ?? String(params.scope ?? "").split(" ");
     res.type("html").send(consentPage(uid, clientName(params.client_id), user?.email ?? "", scopes));
   }));

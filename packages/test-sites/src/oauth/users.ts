@@ -11,6 +11,8 @@ export interface AcmeUserInput {
   emailCode?: boolean;
   /** The provider refuses this user after a correct password ("this browser may not be secure"). */
   blocked?: boolean;
+  /** The provider never lets this account grant a site access (an administrator's policy): every authorization ends access_denied. */
+  consentDenied?: boolean;
 }
 
 export interface AcmeUser {
@@ -21,6 +23,7 @@ export interface AcmeUser {
   totp: TotpSpec | null;
   emailCode: boolean;
   blocked: boolean;
+  consentDenied: boolean;
 }
 
 const normalize = (email: string) => email.trim().toLowerCase();
@@ -41,6 +44,7 @@ export class AcmeUsers {
       totp: input.totpSecret ? parseTotpSecret(input.totpSecret) : null,
       emailCode: input.emailCode === true,
       blocked: input.blocked === true,
+      consentDenied: input.consentDenied === true,
     };
     this.byEmail.set(email, user);
     return user;
