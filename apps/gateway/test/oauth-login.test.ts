@@ -88,6 +88,55 @@ describe("POST /v1/login with login_method oauth", () => {
   });
 });
 
+describe("POST /v1/login with login_method oauth: the provider account's turn and second factor", () => {
+  it("runs two concurrent logins through one provider account one after the other: the provider sees one password", async () => {
+    const account = await newProviderAccount();
+    const [a, b] = await Promise.all([oauthLogin(oauth.sites.a, account), oauthLogin(oauth.sites.b, account)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(await opensAccount(oauth.sites.a, a.body.cookies, account.email)).toBe(true);
+    expect(await opensAccount(oauth.sites.b, b.body.cookies, account.email)).toBe(true);
+    expect(await passwordSubmissions(account.email)).toBe(1);
+  });
+
+  it("answers the code the provider emails, read in one of our mailboxes", async () => {
+    const created = await call("POST", "/v1/mailboxes", { key: tenant.key, body: {} });
+    expect(created.status).toBe(201);
+    const account = { email: created.body.address as string, password: `acme-code-${Date.now()}` };
+    const post = (url: string, body: unknown) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    await post(`${oauth.issuer}/__fixture/users`, { ...account, emailCode: true });
+    await post(`${oauth.sites.a}/__fixture/links`, { email: account.email });
+    const res = await oauthLogin(oauth.sites.a, account);
+    expect(res.status).toBe(200);
+    expect(await opensAccount(oauth.sites.a, res.body.cookies, account.email)).toBe(true);
+  });
+});
+
+describe("POST /v1/login with login_method oauth_google and oauth_github", () => {
+  const fabrikam = () => process.env.E2E_OAUTH_HOSTS_SITE_URL!;
+  const fabrikamAccount = async (cookies: Array<{ name: string; value: string }>) => {
+    const res = await fetch(`${fabrikam()}/account`, { headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") }, redirect: "manual" });
+    return res.status === 200 ? await res.text() : "";
+  };
+
+  it("signs in with Google and with GitHub on a site that offers both; the answer names the provider's origin", async () => {
+    const google = await call("POST", "/v1/login", {
+      key: tenant.key,
+      body: { domain: `${fabrikam()}/login`, login_method: "oauth_google", cred: { email: "agent@gmail.test", password: "google-password" }, useCache: false },
+    });
+    expect(google.status).toBe(200);
+    expect(google.body.origins).toContain("https://accounts.google.com");
+    expect(await fabrikamAccount(google.body.cookies)).toContain("agent@gmail.test");
+
+    const github = await call("POST", "/v1/login", {
+      key: tenant.key,
+      body: { domain: `${fabrikam()}/login`, login_method: "oauth_github", cred: { username: "agent-gh", password: "github-password" }, useCache: false },
+    });
+    expect(github.status).toBe(200);
+    expect(github.body.origins).toContain("https://github.com");
+    expect(await fabrikamAccount(github.body.cookies)).toContain("agent@github.test");
+  });
+});
+
 describe("POST /v1/signup with signup_method oauth", () => {
   it("signs up through the provider, fills the site's username and terms, and stores a credential that refresh uses", async () => {
     // A provider account the site does not know yet.
