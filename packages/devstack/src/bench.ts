@@ -9,6 +9,7 @@ import { DATA_DIR } from "./repo-root";
 import { deleteRedisPrefix, recreateDatabase } from "./reset-database";
 import { benchInbox } from "./bench-inbox";
 import { benchSignup } from "./bench-signup";
+import { benchOAuth } from "./bench-oauth";
 import { benchLoginEngine } from "./bench-login-engine";
 import { startStack } from "./stack";
 import { testStackEnv } from "./test-env";
@@ -120,6 +121,7 @@ async function main(): Promise<void> {
     const seconds = (performance.now() - started) / 1000;
     const inbox = await benchInbox(stack, key, FRESH_RUNS, timed);
     const signups = await benchSignup(stack, key, FRESH_RUNS, timed);
+    const oauth = await benchOAuth(stack, key, FRESH_RUNS, timed);
 
     const lines = [
       summary("fresh login through the service (HTTP->queue->browser)", fresh),
@@ -133,6 +135,9 @@ async function main(): Promise<void> {
       summary("signup, signed in at once (JS form)", signups.instant),
       summary("signup + emailed 6-digit code", signups.code),
       summary("signup + emailed link + login", signups.linkThenLogin),
+      summary("password login on an OAuth site's own form", oauth.password),
+      summary("OAuth login, provider password + consent", oauth.oauthFirst),
+      summary("OAuth login, kept provider session", oauth.oauthKept),
       `${"memory after the run (RSS)".padEnd(44)} gateway ${treeRssMiB(stack.processes.gateway.pid!).toFixed(0)} MiB, worker + Chromium ${treeRssMiB(stack.processes.worker.pid!).toFixed(0)} MiB, mail-in ${treeRssMiB(stack.processes.mailIn.pid!).toFixed(0)} MiB`,
     ];
     process.stdout.write(`${lines.join("\n")}\n`);

@@ -54,7 +54,9 @@ export async function oauthLogin(page: Page, input: OAuthLoginInput, options: Fl
   const site = new URL(input.loginUrl);
   const siteHost = site.host.toLowerCase();
   const context = page.browserContext();
-  const providerCookies = new ProviderCookies(siteHost);
+  // Hosts the browser showed pages of while away from the site: the provider's (its sign-in, consent, chooser).
+  const providerHosts = new Set<string>();
+  const providerCookies = new ProviderCookies(siteHost, (host) => module.servesSignIn(host) || providerHosts.has(host));
   await providerCookies.bringIn(context, input.providerCookies ?? []);
   providerCookies.follow(page);
   const watch = await PageWatch.attach(page, options.guard, input.loginUrl);
@@ -81,15 +83,23 @@ export async function oauthLogin(page: Page, input: OAuthLoginInput, options: Fl
   // Back on the site only once the tab shows a page of the site again after it left: until the provider's
   // page commits, the tab still shows the login page the button was on.
   let backOnSite = false;
+  const away = (url: string) => {
+    const host = hostOf(url);
+    if (host && !onSite(url)) providerHosts.add(host);
+  };
   page.on("framenavigated", (frame) => {
     if (frame !== page.mainFrame() || !leftSite) return;
     backOnSite = onSite(frame.url());
+    away(frame.url());
   });
   let popup: { page: Page; watch: PageWatch } | null = null;
   const popups: Array<{ page: Page; watch: PageWatch }> = [];
   page.on("popup", (opened) => {
     if (!opened || !pressed || popup) return;
     providerCookies.follow(opened);
+    opened.on("framenavigated", (frame) => {
+      if (frame === opened.mainFrame()) away(frame.url());
+    });
     void PageWatch.attach(opened, options.guard, opened.url() || input.loginUrl).then(
       (popupWatch) => {
         popup = { page: opened, watch: popupWatch };

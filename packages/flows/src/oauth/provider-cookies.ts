@@ -7,14 +7,24 @@ import type { Cookie } from "@authsvc/contracts";
  * next login with this account; the site's cookies never go there, even on a shared host name.
  */
 export class ProviderCookies {
-  private readonly names = new Set<string>();
+  /** Cookies of the kept provider session: the provider's wherever they came from. */
+  private readonly kept = new Set<string>();
+  /** Cookies set during the login, with the host (host[:port]) whose response set them. */
+  private readonly set = new Map<string, Set<string>>();
 
-  constructor(private readonly siteHost: string) {}
+  /**
+   * `isProviderHost`: whether a host is the provider's (asked when a cookie's owner is decided, so hosts
+   * learned during the login count). A site's own API host setting a cookie never makes it the provider's.
+   */
+  constructor(
+    private readonly siteHost: string,
+    private readonly isProviderHost: (host: string) => boolean,
+  ) {}
 
   /** The cookies of the provider session kept from an earlier login, put into the browser before it starts. */
   async bringIn(context: BrowserContext, cookies: Cookie[]): Promise<void> {
     if (cookies.length === 0) return;
-    for (const c of cookies) this.names.add(key(c.name, c.domain));
+    for (const c of cookies) this.kept.add(key(c.name, c.domain));
     await context.setCookie(
       ...cookies.map((c) => ({
         name: c.name,
@@ -44,14 +54,17 @@ export class ProviderCookies {
       for (const line of header.split("\n")) {
         const name = line.split("=")[0]?.trim();
         const domain = /;\s*domain=([^;]+)/i.exec(line)?.[1]?.trim().replace(/^\./, "") ?? url.hostname;
-        if (name) this.names.add(key(name, domain));
+        if (!name) continue;
+        const k = key(name, domain);
+        this.set.set(k, (this.set.get(k) ?? new Set()).add(url.host.toLowerCase()));
       }
     });
   }
 
   /** Whether a cookie of the browser belongs to the provider. */
   owns(cookie: { name: string; domain: string }): boolean {
-    return this.names.has(key(cookie.name, cookie.domain));
+    const k = key(cookie.name, cookie.domain);
+    return this.kept.has(k) || [...(this.set.get(k) ?? [])].some((host) => this.isProviderHost(host));
   }
 }
 

@@ -53,6 +53,20 @@ test("Google: identifier, Next, password, Next by its known steps, then consent;
   expect(await passwordsTyped(hosts.google, email)) .toBe(before + 1);
 });
 
+test("Google: a kept session meets the account chooser; the account is chosen and no password is typed", async () => {
+  const { email, password } = OAUTH_HOSTS_USERS.google.plain;
+  const first = await login("google", { identifier: email, password });
+  const typed = await passwordsTyped(hosts.google, email);
+  steps.length = 0;
+  const again = await host.withPage((page) =>
+    oauthLogin(page, { loginUrl: `${hosts.site}/login`, provider: "google", account: { identifier: email, password }, providerCookies: first.providerCookies }, { guard, timeoutMs: 30_000, onStep: (s) => steps.push(s) }),
+  );
+  expect(again.passwordSent).toBe(false);
+  expect(steps).toContain("choose the account on Google");
+  expect(await passwordsTyped(hosts.google, email)).toBe(typed);
+  expect(await opensAccount(again.session.cookies)).toContain(email);
+});
+
 test("Google: the 2-Step Verification code", async () => {
   const { email, password, totpSecret } = OAUTH_HOSTS_USERS.google.totp;
   const result = await login("google", { identifier: email, password, totpSecret });
