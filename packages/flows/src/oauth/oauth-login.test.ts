@@ -143,3 +143,12 @@ test("a provider that does not let the account grant access is consent_denied", 
   expect(err.code).toBe("consent_denied");
   expect(err.retryable).toBe(false);
 });
+
+test("a site that loses the sign-in (its public page, a visitor cookie, no session) is never a success", async () => {
+  const account = newAccount();
+  const res = await fetch(`${oauth.sites.a}/__fixture/links`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: account.email, loseSignIn: true }) });
+  expect(res.status).toBe(200);
+  const err = await failureOf(login("/login", account));
+  expect(err.code).toBe("login_unconfirmed");
+  expect(err.retryable).toBe(false);
+});

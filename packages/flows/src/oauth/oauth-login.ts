@@ -1,11 +1,13 @@
-import { captureState, type HTTPRequest, type Page } from "@authsvc/browser";
+import { captureState, type HTTPRequest, type HTTPResponse, type Page } from "@authsvc/browser";
 import type { Cookie, SessionResponse } from "@authsvc/contracts";
 import { Deadline, sleep } from "../deadline";
 import { LoginFlowError } from "../flow-error";
 import type { FlowOptions, PasswordLoginInput } from "../login/password-login";
 import { PageWatch } from "../page/page-watch";
 import { performStep } from "../page/steps";
-import { findProviderButton } from "./provider-button";
+import { buttonScore, findProviderButton } from "./provider-button";
+import { readSignInControlsInPage } from "./read-oauth-page";
+import { readFrames } from "../page/scan-page";
 import { ProviderCookies } from "./provider-cookies";
 import { providerModule, type ProviderModule } from "./provider-modules";
 import { type ProviderWindow, signInAtProvider } from "./provider-sign-in";
@@ -13,6 +15,8 @@ import { awaitSiteSignedIn, snapshotSite } from "./site-return";
 import { finishSiteSignup, type OAuthSignupDetails } from "./site-signup";
 import { scanSignup } from "../signup/signup-scan";
 
+// A control that only says "Log in": a page that shows it is a page for visitors.
+const LOG_IN = /^(log ?in|sign ?in|login|log ?on|anmelden|einloggen|connexion|se connecter|iniciar ses[ií]on|entrar|accedi|inloggen)$/i;
 // How long the provider's button may take to open the provider (a popup, or a navigation off the site).
 const LEAVE_WAIT_MS = 8000;
 
@@ -92,11 +96,17 @@ export async function oauthLogin(page: Page, input: OAuthLoginInput, options: Fl
     backOnSite = onSite(frame.url());
     away(frame.url());
   });
+  // The popup's first request off the site (to the provider): what the site sets after it is the answer.
+  let popupGone = false;
   let popup: { page: Page; watch: PageWatch } | null = null;
   const popups: Array<{ page: Page; watch: PageWatch }> = [];
   page.on("popup", (opened) => {
     if (!opened || !pressed || popup) return;
     providerCookies.follow(opened);
+    opened.on("response", (response) => outbound?.(response));
+    opened.on("request", (request) => {
+      if (request.isNavigationRequest() && request.frame() === opened.mainFrame() && offSite(request.url())) popupGone = true;
+    });
     opened.on("framenavigated", (frame) => {
       if (frame === opened.mainFrame()) away(frame.url());
     });
@@ -115,6 +125,15 @@ export async function oauthLogin(page: Page, input: OAuthLoginInput, options: Fl
   // A signup page's "Log in" link: where the new account signs in through the provider next time.
   const loginLink = input.signup ? ((await scanSignup(page).catch(() => [])).find((s) => s.key === "main")?.reading.loginLink ?? null) : null;
   const before = await snapshotSite(page, providerCookies);
+  // What the site sets on the way out to the provider, in the tab or the popup, is no session.
+  const outbound = (response: HTTPResponse) => {
+    if (hostOf(response.url()) !== siteHost || leftSite || popupGone) return;
+    for (const line of (response.headers()["set-cookie"] ?? "").split("\n")) {
+      const pair = line.split(";")[0]?.trim();
+      if (pair) before.outbound.add(pair);
+    }
+  };
+  page.on("response", outbound);
   step(`press "${button.control.text}"`);
   pressed = true;
   const values = { identifier: "", password: "", additionalFields: {} };
@@ -142,7 +161,9 @@ export async function oauthLogin(page: Page, input: OAuthLoginInput, options: Fl
   const { passwordSent } = await signInAtProvider(window, module, { ...input.account, loginUrl: input.loginUrl }, options, deadline);
   step(`back on the site from ${module.name}; read verdict`);
   const finished = input.signup ? await finishSiteSignup(page, watch, input.signup, input.account.identifier, options, deadline) : null;
-  await awaitSiteSignedIn(page, watch, before, providerCookies, module.name, deadline, finished ? "signup_rejected" : "account_not_linked");
+  const offersSignIn = async () =>
+    (await readFrames(page, readSignInControlsInPage)).some(({ reading }) => reading.some((c) => buttonScore(c, module) >= 2 || LOG_IN.test(c.text.trim())));
+  await awaitSiteSignedIn(page, watch, before, providerCookies, module.name, offersSignIn, deadline, finished ? "signup_rejected" : "account_not_linked");
 
   step("capture session");
   const visited = new Set([...watch.visited, ...popups.flatMap((p) => [...p.watch.visited])]);

@@ -15,27 +15,34 @@ const MESSAGE_SETTLE_MS = 1000;
 
 /** The site's own state before the provider's button was pressed: what its answer is compared with. */
 export interface SiteSnapshot {
-  cookies: string;
-  storage: string;
+  /** The site's cookies (`domain|name=value`), the provider's set aside. */
+  cookies: Set<string>;
+  /**
+   * Cookies (`name=value`) the site set on the way to the provider (the state of its authorization
+   * request), filled in as they are seen: no sign of a session when the browser comes back.
+   */
+  outbound: Set<string>;
+  /** The page's localStorage entries. */
+  storage: Set<string>;
   messages: string[];
   sentences: string[];
 }
 
-/** The site's cookies (the provider's set aside: they change whatever the site says) and the page's storage. */
-async function siteState(page: Page, providerCookies: ProviderCookies): Promise<{ cookies: string; storage: string }> {
-  const cookies = (await page.browserContext().cookies())
-    .filter((c) => !providerCookies.owns(c))
-    .map((c) => `${c.domain}|${c.name}=${c.value}`)
-    .sort()
-    .join("&");
-  const scans = await scanPage(page, "");
-  return { cookies, storage: mergeSignals(scans).storage };
+/** The site's cookies: every cookie of the browser but the provider's (they change whatever the site says). */
+async function siteCookies(page: Page, providerCookies: ProviderCookies): Promise<Set<string>> {
+  return new Set((await page.browserContext().cookies()).filter((c) => !providerCookies.owns(c)).map((c) => `${c.domain}|${c.name}=${c.value}`));
 }
 
+const entries = (storage: string) => new Set(storage.split("&").filter(Boolean));
+
 export async function snapshotSite(page: Page, providerCookies: ProviderCookies): Promise<SiteSnapshot> {
-  const [state, scans, notes] = await Promise.all([siteState(page, providerCookies), scanPage(page, ""), readNotes(page)]);
-  return { ...state, messages: mergeSignals(scans).messages, sentences: sentencesShown(notes) };
+  const [cookies, scans, notes] = await Promise.all([siteCookies(page, providerCookies), scanPage(page, ""), readNotes(page)]);
+  const signals = mergeSignals(scans);
+  return { cookies, outbound: new Set(), storage: entries(signals.storage), messages: signals.messages, sentences: sentencesShown(notes) };
 }
+
+/** Whether `now` holds an entry `before` did not: a new or changed cookie or storage value (one removed is no session). */
+const gained = (now: Set<string>, before: Set<string>) => [...now].some((e) => !before.has(e));
 
 /**
  * Waits, once the provider sent the browser back, until the site shows it signed the account in: no
@@ -49,6 +56,8 @@ export async function awaitSiteSignedIn(
   before: SiteSnapshot,
   providerCookies: ProviderCookies,
   providerName: string,
+  /** Whether the page still offers to log in (its "Log in" link, the provider's button): then it has not signed the account in. */
+  offersSignIn: () => Promise<boolean>,
   deadline: Deadline,
   /** What a refusal on the site means: it knows no account for the provider's (a login), or it refused what its signup form was given. */
   refusal: "account_not_linked" | "signup_rejected" = "account_not_linked",
@@ -83,8 +92,10 @@ export async function awaitSiteSignedIn(
     }
     let success = false;
     if (!formShown && scans.length > 0 && scans.unreadable === 0 && watch.documentStatus < 400 && !signals.otpPrompt) {
-      const now = await siteState(page, providerCookies).catch(() => before);
-      success = now.cookies !== before.cookies || now.storage !== before.storage;
+      const cookies = await siteCookies(page, providerCookies).catch(() => before.cookies);
+      // A page that still offers to log in ("Log in", "Continue with …") and shows no sign-out has not signed anyone in, whatever it set.
+      const fresh = new Set([...cookies].filter((c) => !before.outbound.has(c.slice(c.indexOf("|") + 1))));
+      success = (gained(fresh, before.cookies) || gained(entries(signals.storage), before.storage)) && (!!signals.signedIn || !(await offersSignIn().catch(() => false)));
     }
     if (success && (successBefore || signals.signedIn)) return;
     successBefore = success;

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import express, { json, type Request, type Response, urlencoded } from "express";
 import * as oidc from "openid-client";
-import { readCookie } from "../accounts";
+import { escapeHtml, page, readCookie } from "../accounts";
 import { REFUSALS } from "../signup/kit";
 import type { AcmeClient } from "./acme-id";
 import { type LoginVariant, popupResultPage, SITE_MESSAGES, type SiteIdentity, siteAccountPage, siteLoginPage, siteSignupFinishPage, siteSignupPage } from "./rp-pages";
@@ -52,6 +52,8 @@ export function createRelyingParty(site: SiteIdentity, siteUrl: string, issuer: 
     return code in SITE_ERRORS ? SITE_ERRORS[code as keyof typeof SITE_ERRORS](site) : undefined;
   };
 
+  /** Accounts whose sign-in the callback loses (a fixture switch). */
+  const lost = new Set<string>();
   const app = express();
   app.disable("x-powered-by");
   app.get("/", (_req, res) => res.redirect(302, "/login"));
@@ -112,6 +114,12 @@ export function createRelyingParty(site: SiteIdentity, siteUrl: string, issuer: 
     if (!claims) return finish(res, flow, back, "failed");
     const email = typeof claims.email === "string" ? claims.email : undefined;
     const account = accounts.linkedTo(claims.sub, email);
+    if (account && lost.has(account.username)) {
+      // A site that loses the sign-in without a word (a session store down, a misrouted callback): its public
+      // page, with a visitor cookie set, and no session.
+      res.cookie(`${site.key}_visitor`, randomBytes(8).toString("hex"), { sameSite: "lax", path: "/", maxAge: DAY_MS });
+      return finish(res, flow, "/welcome");
+    }
     if (account) {
       startSession(res, account.username);
       return finish(res, flow, "/account");
@@ -155,11 +163,17 @@ export function createRelyingParty(site: SiteIdentity, siteUrl: string, issuer: 
     startSession(res, name).redirect(302, "/account");
   });
 
+  app.get("/welcome", (_req, res) =>
+    html(res, page(`Welcome · ${site.name}`, `<header><strong>${escapeHtml(site.name)}</strong> <a href="/login">Log in</a></header><h1>Welcome to ${escapeHtml(site.name)}</h1><p>Everything you need, in one place.</p>`)),
+  );
   app.post("/__fixture/links", json(), (req, res) => {
-    const { email, username, password } = (req.body ?? {}) as { email?: unknown; username?: unknown; password?: unknown };
+    const { email, username, password, loseSignIn } = (req.body ?? {}) as { email?: unknown; username?: unknown; password?: unknown; loseSignIn?: unknown };
     if (typeof email !== "string" || !email.includes("@")) return res.status(400).json({ error: "email is required" });
     const name = typeof username === "string" && username ? username : email.split("@")[0]!;
     const account = accounts.upsert(name, email, typeof password === "string" ? password : "");
+    // `loseSignIn`: the site's callback drops this account's sign-in silently (see /callback).
+    if (loseSignIn === true) lost.add(account.username);
+    else lost.delete(account.username);
     res.json({ username: account.username, email: account.email });
   });
   app.get("/__fixture/accounts", (_req, res) => res.json({ accounts: accounts.list() }));
