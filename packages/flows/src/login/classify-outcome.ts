@@ -65,6 +65,7 @@ export async function classifyOutcome(
   let unsettled: string | null = null;
   let otpAnswered = false;
   let linkOpened = false;
+  let confirmPolls = 0;
   const judge = async (poll: Poll<undefined>): Promise<PollResult<Outcome>> => {
     const { scans, signals, fresh, sayings } = poll;
     if (scans.length === 0) return { success: false }; // navigating
@@ -102,7 +103,11 @@ export async function classifyOutcome(
       }
       if (!otpAnswered) return fail("mfa_required", "the site asked for a one-time code");
     }
-    if (!stillAsking && signals.confirmByEmail && !signals.otpPrompt) {
+    // "Check your email" counts once a second poll still shows it without a code field: a page still being
+    // parsed can show its heading before its code field, and a code prompt must not be taken for a link.
+    confirmPolls = !stillAsking && signals.confirmByEmail && !signals.otpPrompt ? confirmPolls + 1 : 0;
+    if (confirmPolls === 1 && !linkOpened) return "wait";
+    if (confirmPolls > 1) {
       if (!linkOpened && options.answerLink) {
         linkOpened = true;
         return watcher.act(poll, options.answerLink);
