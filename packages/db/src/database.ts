@@ -10,6 +10,10 @@ import { LearnedFlows } from "./repositories/learned-flows";
 import { InboundMessages, Mailboxes, PhoneNumbers } from "./repositories/inboxes";
 import { Webhooks } from "./repositories/webhooks";
 import { ProviderSessions } from "./repositories/provider-sessions";
+import { DashboardUsers } from "./repositories/dashboard-users";
+import { DashboardSessions } from "./repositories/dashboard-sessions";
+import { Invitations } from "./repositories/invitations";
+import { JobListings } from "./repositories/job-listings";
 
 /** One Prisma client and the repositories built on it. */
 export class Database {
@@ -24,6 +28,11 @@ export class Database {
   readonly inboundMessages: InboundMessages;
   readonly webhooks: Webhooks;
   readonly providerSessions: ProviderSessions;
+  // dashboard
+  readonly dashboardUsers: DashboardUsers;
+  readonly dashboardSessions: DashboardSessions;
+  readonly invitations: Invitations;
+  readonly jobListings: JobListings;
 
   constructor(
     readonly prisma: Prisma,
@@ -40,6 +49,11 @@ export class Database {
     this.inboundMessages = new InboundMessages(prisma, envelope);
     this.webhooks = new Webhooks(prisma, envelope);
     this.providerSessions = new ProviderSessions(prisma, envelope);
+    // dashboard
+    this.dashboardUsers = new DashboardUsers(prisma);
+    this.dashboardSessions = new DashboardSessions(prisma);
+    this.invitations = new Invitations(prisma);
+    this.jobListings = new JobListings(prisma);
   }
 
   static fromConfig(config: Pick<Config, "databaseUrl" | "crypto">, poolSize?: number): Database {

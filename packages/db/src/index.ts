@@ -5,3 +5,7 @@ export type { AuthenticatedKey } from "./repositories/api-keys";
 export type { NewAuthJob } from "./repositories/auth-jobs";
 export { AddressTakenError, baseAddress, type InboundContent, type InboundMessage, type InboxRef, type ListedMessage } from "./repositories/inboxes";
 export type { ProviderAccountKey } from "./repositories/provider-sessions";
+export { EmailTakenError, normalizeEmail, type MembershipRole } from "./repositories/dashboard-users";
+export type { SignedInSession } from "./repositories/dashboard-sessions";
+export type { AcceptOutcome } from "./repositories/invitations";
+export type { FailedJobFilter } from "./repositories/job-listings";

@@ -40,6 +40,13 @@ export class ApiKeys {
     return this.prisma.apiKey.update({ where: { id: row.id }, data: { revokedAt: row.revokedAt ?? new Date() } });
   }
 
+  /** Revokes one of the org's keys by id (the dashboard's way): another org's key is never touched. */
+  async revokeInOrg(orgId: string, id: string) {
+    const row = await this.prisma.apiKey.findFirst({ where: { id, orgId } });
+    if (!row) return null;
+    return this.prisma.apiKey.update({ where: { id: row.id }, data: { revokedAt: row.revokedAt ?? new Date() } });
+  }
+
   list(orgId: string) {
     return this.prisma.apiKey.findMany({ where: { orgId }, orderBy: { createdAt: "asc" } });
   }

@@ -81,4 +81,24 @@ export class Sessions {
     if (!row) return null;
     return { state: this.envelope.decryptJson<SessionResponse>(row.state, rowAad(orgId, id)), expiresAt: row.expiresAt };
   }
+
+  /** The org's sessions that have not expired, newest first; metadata only (never the state). */
+  listLive(orgId: string, limit: number) {
+    return this.prisma.session.findMany({
+      where: { orgId, expiresAt: { gt: new Date() } },
+      orderBy: { createdAt: "desc" },
+      take: limit,
+      select: { id: true, origin: true, expiresAt: true, createdAt: true, credential: { select: { id: true, username: true, loginPage: true } } },
+    });
+  }
+
+  /**
+   * Drops one of the org's sessions. Returns the cache keys it was served under (the caller drops those
+   * from the cache too), or null when the org has no such session.
+   */
+  async remove(orgId: string, id: string): Promise<string[] | null> {
+    const jobs = await this.prisma.authJob.findMany({ where: { orgId, sessionId: id }, select: { fingerprint: true }, distinct: ["fingerprint"] });
+    const { count } = await this.prisma.session.deleteMany({ where: { id, orgId } });
+    return count > 0 ? jobs.map((j) => j.fingerprint) : null;
+  }
 }
