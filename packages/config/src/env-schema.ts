@@ -73,6 +73,14 @@ export const envSchema = {
     CAPTCHA_SOLVER: { type: "string", enum: ["off", "2captcha"], default: "off" },
     /** Base URL of that API (2captcha's own, or another provider's that serves the same API). */
     CAPTCHA_SOLVER_URL: { type: "string", pattern: "^https?://[^\\s]+$", default: "https://2captcha.com" },
+    DASHBOARD_HOST: { type: "string", default: "0.0.0.0" },
+    DASHBOARD_PORT: { type: "integer", minimum: 0, maximum: 65535, default: 8083 },
+    /** The dashboard's public address ({dashboard_url}): form posts must come from its origin; links and invitations use it. Unset: the address it was called at. */
+    DASHBOARD_URL: { type: "string", pattern: "^https?://[^\\s/]+(/[^\\s]*)?$" },
+    /** How long a dashboard sign-in lasts. */
+    DASHBOARD_SESSION_TTL_HOURS: { type: "integer", minimum: 1, maximum: 720, default: 12 },
+    /** Dashboard cookies carry `Secure` (and the `__Host-` prefix); default: on, except with NODE_ENV development or test. Refused off in production. */
+    DASHBOARD_COOKIE_SECURE: { type: "boolean" },
     /** The solving service's API key (a secret: never logged). Required when CAPTCHA_SOLVER is not off. */
     CAPTCHA_SOLVER_KEY: { type: "string", minLength: 8 },
   },

@@ -74,6 +74,16 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ ...plain, NODE_ENV: "production", MAIL_DOMAIN: "mail.example.com" })).toThrow(/must be https in production/);
   });
 
+  it("keeps dashboard cookies Secure outside development and test, and refuses insecure dashboard settings in production", () => {
+    const prod = { ...base, NODE_ENV: "production", MAIL_DOMAIN: "mail.example.com" };
+    expect(loadConfig(prod).dashboard).toEqual({ host: "0.0.0.0", port: 8083, sessionTtlHours: 12, cookieSecure: true });
+    expect(loadConfig({ ...base, NODE_ENV: "test" }).dashboard.cookieSecure).toBe(false);
+    expect(loadConfig({ ...base, NODE_ENV: "development", DASHBOARD_COOKIE_SECURE: "true" }).dashboard.cookieSecure).toBe(true);
+    expect(loadConfig({ ...prod, DASHBOARD_URL: "https://dash.example.com/" }).dashboard.url).toBe("https://dash.example.com");
+    expect(() => loadConfig({ ...prod, DASHBOARD_COOKIE_SECURE: "false" })).toThrow(/DASHBOARD_COOKIE_SECURE must not be false in production/);
+    expect(() => loadConfig({ ...prod, DASHBOARD_URL: "http://dash.example.com" })).toThrow(/DASHBOARD_URL must be https in production/);
+  });
+
   it("refuses a fingerprint key of the wrong size", () => {
     expect(() => loadConfig({ ...base, FINGERPRINT_KEY: Buffer.alloc(31).toString("base64") + "AAAAAAAAAAAAAAA" })).toThrow(
       /FINGERPRINT_KEY/,

@@ -30,6 +30,8 @@ export interface Config {
   sms: { twilioAuthToken?: string; webhookUrl?: string };
   webhooks: { attempts: number; backoffMs: number };
   keepAlive: { everyMs: number; beforeExpiryMinutes: number; maxAgeHours: number };
+  /** The web dashboard; `url` is its public address when the operator set one (DASHBOARD_URL). */
+  dashboard: { host: string; port: number; url?: string; sessionTtlHours: number; cookieSecure: boolean };
   /** The CAPTCHA solving service, when the operator configured one (`key` is a secret). */
   captchaSolver: { provider: "2captcha"; url: string; key: string } | null;
 }
@@ -87,6 +89,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (e.NODE_ENV === "production" && e.CAPTCHA_SOLVER !== "off" && !/^https:/i.test(e.CAPTCHA_SOLVER_URL)) {
     problems.push("CAPTCHA_SOLVER_URL must be https in production: the API key travels with every request");
   }
+  const cookieSecure: boolean = e.DASHBOARD_COOKIE_SECURE ?? !(e.NODE_ENV === "development" || e.NODE_ENV === "test");
+  if (e.NODE_ENV === "production" && !cookieSecure) problems.push("DASHBOARD_COOKIE_SECURE must not be false in production: sign-in cookies would travel in clear");
+  if (e.NODE_ENV === "production" && e.DASHBOARD_URL && !/^https:/i.test(e.DASHBOARD_URL)) {
+    problems.push("DASHBOARD_URL must be https in production: passwords and sign-in cookies travel to it");
+  }
   if (problems.length) throw new ConfigError(problems);
 
   return {
@@ -127,6 +134,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     sms: { twilioAuthToken: e.TWILIO_AUTH_TOKEN, webhookUrl: e.SMS_WEBHOOK_URL },
     webhooks: { attempts: e.WEBHOOK_ATTEMPTS, backoffMs: e.WEBHOOK_BACKOFF_MS },
     keepAlive: { everyMs: e.KEEPALIVE_EVERY_MS, beforeExpiryMinutes: e.KEEPALIVE_BEFORE_EXPIRY_MINUTES, maxAgeHours: e.KEEPALIVE_MAX_AGE_HOURS },
+    dashboard: {
+      host: e.DASHBOARD_HOST,
+      port: e.DASHBOARD_PORT,
+      ...(e.DASHBOARD_URL ? { url: String(e.DASHBOARD_URL).replace(/\/+$/, "") } : {}),
+      sessionTtlHours: e.DASHBOARD_SESSION_TTL_HOURS,
+      cookieSecure,
+    },
     captchaSolver: e.CAPTCHA_SOLVER === "off" ? null : { provider: e.CAPTCHA_SOLVER, url: e.CAPTCHA_SOLVER_URL, key: e.CAPTCHA_SOLVER_KEY },
   };
 }
