@@ -1,0 +1,72 @@
+import path from "node:path";
+import express, { type Request } from "express";
+import type { Redis } from "ioredis";
+import type { Config } from "@authsvc/config";
+import type { Database } from "@authsvc/db";
+import type { Logger } from "@authsvc/logging";
+import { accountRoutes } from "./accounts/account-routes";
+import type { LoginRateLimit } from "./accounts/login-rate-limit";
+import { expectedCsrfToken, loadSession, requireUser, type SessionSettings } from "./accounts/signed-in";
+import { csrfGuard } from "./http/csrf";
+import { errorPage, notFound } from "./http/error-page";
+import { securityHeaders } from "./http/security-headers";
+import { keyRoutes } from "./keys/key-routes";
+import { orgContext } from "./orgs/org-context";
+import { orgRoutes } from "./orgs/org-routes";
+import { invitationRoutes, memberRoutes } from "./orgs/member-routes";
+
+export const QUEUES_PATH = "/admin/queues";
+
+export interface DashboardDeps {
+  config: Config;
+  db: Database;
+  redis: Redis;
+  log: Logger;
+  limiter: LoginRateLimit;
+  isShuttingDown: () => boolean;
+}
+
+export function createDashboard(deps: DashboardDeps) {
+  const { config, db, redis, log } = deps;
+  const settings: SessionSettings = { secure: config.dashboard.cookieSecure, ttlMs: config.dashboard.sessionTtlHours * 3600_000 };
+  // The configured public address when there is one (behind a proxy), else the address we were called at.
+  const publicUrl = (req: Request) => config.dashboard.url ?? `${req.protocol}://${req.get("host")}`;
+  const ownOrigin = (req: Request) => new URL(publicUrl(req)).origin;
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.set("trust proxy", config.gateway.trustProxy);
+  app.use(securityHeaders(QUEUES_PATH));
+  app.use((req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on("finish", () => {
+      log.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(Number(process.hrtime.bigint() - started) / 1e6) }, "request");
+    });
+    next();
+  });
+
+  app.get("/healthz", (_req, res) => {
+    res.status(deps.isShuttingDown() ? 503 : 200).json({ ok: !deps.isShuttingDown() });
+  });
+  app.get("/readyz", async (_req, res) => {
+    const checks = await Promise.allSettled([db.ping(), redis.ping()]);
+    const ok = !deps.isShuttingDown() && checks.every((c) => c.status === "fulfilled");
+    res.status(ok ? 200 : 503).json({ ok, database: checks[0]!.status === "fulfilled", redis: checks[1]!.status === "fulfilled" });
+  });
+  app.use("/assets", express.static(path.join(__dirname, "assets"), { index: false, maxAge: "1h" }));
+
+  app.use(express.urlencoded({ extended: false, limit: "32kb", parameterLimit: 500 }));
+  app.use(loadSession(db, settings));
+  app.use(csrfGuard({ ownOrigin, expectedToken: expectedCsrfToken, originOnly: (req) => req.path.startsWith(QUEUES_PATH) }));
+
+  app.use(accountRoutes(db, settings, deps.limiter));
+  app.use(invitationRoutes(db));
+  app.use(requireUser);
+  app.use(orgRoutes(db));
+  app.use("/o/:orgId", orgContext(db), keyRoutes(db), memberRoutes(db, publicUrl));
+
+  app.use(notFound);
+  app.use(errorPage(log));
+  return app;
+}

@@ -1,0 +1,19 @@
+import type { NextFunction, Request, Response } from "express";
+
+// Our pages load only our own stylesheet and script; forms post only to us; nobody may frame us.
+const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+// bull-board's single-page app: its bundle, inline styles, and its API calls.
+const QUEUES_CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline' https://fonts.googleapis.com; font-src 'self' https://fonts.gstatic.com; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'self'";
+
+export function securityHeaders(queuesPath: string) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    res.setHeader("Content-Security-Policy", req.path.startsWith(queuesPath) ? QUEUES_CSP : PAGE_CSP);
+    res.setHeader("X-Frame-Options", "DENY");
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("Referrer-Policy", "no-referrer");
+    res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
+    // Pages carry an organization's data (and once, a new key): no cache may keep a copy.
+    if (!req.path.startsWith("/assets/")) res.setHeader("Cache-Control", "no-store");
+    next();
+  };
+}
