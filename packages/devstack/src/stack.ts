@@ -17,13 +17,15 @@ export interface StackOptions {
 
 export interface Stack {
   gatewayUrl: string;
+  /** The web dashboard (accounts, organizations, API keys, jobs, admin). */
+  dashboardUrl: string;
   sites: TestSites;
   /** The Google-like and GitHub-like fixtures and Fabrikam Boards; null in a production-mode stack. */
   oauthHosts: OAuthHosts | null;
   env: Record<string, string>;
   /** mail-in's SMTP server, where the fixture sites deliver their mail. */
   smtp: { host: string; port: number };
-  processes: { gateway: ChildProcess; worker: ChildProcess; mailIn: ChildProcess };
+  processes: { gateway: ChildProcess; worker: ChildProcess; mailIn: ChildProcess; dashboard: ChildProcess };
   stop(): Promise<void>;
 }
 
@@ -109,7 +111,7 @@ function stopProcess(child: ChildProcess, graceMs: number): Promise<void> {
 
 /**
  * The whole service on this machine: database created and migrated, fixture sites in this process, and the
- * real gateway, worker and mail-in as child processes. Used by `npm start`, the end-to-end tests and the benchmark.
+ * real gateway, worker, mail-in and dashboard as child processes. Used by `npm start`, the end-to-end tests and the benchmark.
  */
 export async function startStack(options: StackOptions): Promise<Stack> {
   const env = { ...options.env };
@@ -121,6 +123,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   env.MAIL_SMTP_HOST ??= "127.0.0.1";
   env.MAIL_SMTP_PORT = await port("MAIL_SMTP_PORT");
   env.MAIL_HEALTH_PORT = await port("MAIL_HEALTH_PORT", true);
+  env.DASHBOARD_PORT = await port("DASHBOARD_PORT");
+  env.DASHBOARD_HOST ??= "127.0.0.1";
   if (options.sitesPort && !(await portIsFree(options.sitesPort))) {
     throw new Error(`port ${options.sitesPort} (DEMO_SITES_PORT, the demo sites) is taken by another program on this machine: stop it, or set DEMO_SITES_PORT to a free port`);
   }
@@ -128,6 +132,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   env.TWILIO_AUTH_TOKEN ??= randomBytes(16).toString("hex");
   const host = env.GATEWAY_HOST && env.GATEWAY_HOST !== "0.0.0.0" ? env.GATEWAY_HOST : "127.0.0.1";
   const gatewayUrl = `http://${host}:${env.GATEWAY_PORT}`;
+  const dashboardHost = env.DASHBOARD_HOST !== "0.0.0.0" ? env.DASHBOARD_HOST : "127.0.0.1";
+  env.DASHBOARD_URL ??= `http://${dashboardHost}:${env.DASHBOARD_PORT}`;
+  const dashboardUrl = env.DASHBOARD_URL;
   const smtp = { host: env.MAIL_SMTP_HOST === "0.0.0.0" ? "127.0.0.1" : env.MAIL_SMTP_HOST, port: Number(env.MAIL_SMTP_PORT) };
   const sites = await startTestSites(options.sitesPort ?? 0, "127.0.0.1", {
     smtp,
@@ -146,8 +153,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const worker = launch("worker", "apps/worker/src/main.ts", env, options.logs);
   const gateway = launch("gateway", "apps/gateway/src/main.ts", env, options.logs);
   const mailIn = launch("mail-in", "apps/mail-in/src/main.ts", env, options.logs);
+  const dashboard = launch("dashboard", "apps/dashboard/src/main.ts", env, options.logs);
   const stop = async () => {
-    await Promise.all([stopProcess(gateway, 15_000), stopProcess(worker, 30_000), stopProcess(mailIn, 15_000)]);
+    await Promise.all([stopProcess(gateway, 15_000), stopProcess(worker, 30_000), stopProcess(mailIn, 15_000), stopProcess(dashboard, 15_000)]);
     await sites.close();
     await oauthHosts?.close();
   };
@@ -156,10 +164,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       waitForHttp(`${gatewayUrl}/readyz`, gateway, "gateway", 60_000),
       waitForHttp(`http://127.0.0.1:${env.WORKER_HEALTH_PORT}/readyz`, worker, "worker", 60_000),
       waitForHttp(`http://127.0.0.1:${env.MAIL_HEALTH_PORT}/readyz`, mailIn, "mail-in", 60_000),
+      waitForHttp(`http://${dashboardHost}:${env.DASHBOARD_PORT}/readyz`, dashboard, "dashboard", 60_000),
     ]);
   } catch (err) {
     await stop();
     throw err;
   }
-  return { gatewayUrl, sites, oauthHosts, env, smtp, processes: { gateway, worker, mailIn }, stop };
+  return { gatewayUrl, dashboardUrl, sites, oauthHosts, env, smtp, processes: { gateway, worker, mailIn, dashboard }, stop };
 }

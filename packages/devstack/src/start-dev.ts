@@ -32,6 +32,7 @@ async function main(): Promise<void> {
   // Fixed local ports for mail-in, so a mail client can be pointed at it (the tests take free ones).
   env.MAIL_SMTP_PORT ??= "2525";
   env.MAIL_HEALTH_PORT ??= "8082";
+  env.DASHBOARD_PORT ??= "8083";
   const stack = await startStack({ env, sitesPort, logs: "inherit" });
   const { key, created } = await devApiKey(env);
   const mailDomain = loadConfig(stack.env).mail.domain;
@@ -44,6 +45,7 @@ async function main(): Promise<void> {
 ──────────────────────────────────────────────────────────────────────────────
  authsvc is running
    API        ${stack.gatewayUrl}/v1        (health: ${stack.gatewayUrl}/readyz)
+   dashboard  ${stack.dashboardUrl}/
    demo site  ${stack.sites.url}/classic/login   (user "${DEMO_USER.username}", password "${DEMO_USER.password}")
    all fixture login pages (iframes, shadow roots, modals, …): ${stack.sites.url}/
 ${stack.oauthHosts ? `   OAuth     ${stack.oauthHosts.site}/login (Fabrikam Boards: Google and GitHub fixtures, reached only through the service's browser; details at ${stack.oauthHosts.site}/__fixture/oauth-hosts)
@@ -70,7 +72,8 @@ ${stack.oauthHosts ? `   OAuth     ${stack.oauthHosts.site}/login (Fabrikam Boar
    curl -s ${stack.gatewayUrl}/v1/signup -H 'Authorization: Bearer ${key}' -H 'Content-Type: application/json' \\
      -d '{"domain":"${stack.sites.url}/cases/signup-code/signup","signup_method":"email","allocateMailbox":true}'
 
- More keys: pnpm cli org create <name>; pnpm cli key create --org <id>.  Stop: Ctrl-C.
+ More keys: sign up in the dashboard (${stack.dashboardUrl}/signup), or pnpm cli org create <name>; pnpm cli key create --org <id>.
+ Platform staff (the dashboard's Admin area): pnpm cli admin grant <email>.  Stop: Ctrl-C.
 ──────────────────────────────────────────────────────────────────────────────
 `);
   let stopping = false;

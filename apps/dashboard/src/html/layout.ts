@@ -48,7 +48,6 @@ export function layout(ctx: PageContext, title: string, body: SafeHtml, current?
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
 <title>${title} · authsvc dashboard</title>
 <link rel="stylesheet" href="/assets/app.css">
 <script src="/assets/app.js" defer></script>

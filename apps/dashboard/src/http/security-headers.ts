@@ -10,7 +10,8 @@ export function securityHeaders(queuesPath: string) {
     res.setHeader("Content-Security-Policy", req.path.startsWith(queuesPath) ? QUEUES_CSP : PAGE_CSP);
     res.setHeader("X-Frame-Options", "DENY");
     res.setHeader("X-Content-Type-Options", "nosniff");
-    res.setHeader("Referrer-Policy", "no-referrer");
+    // same-origin, not no-referrer: with no-referrer Chromium sends `Origin: null` on our own form posts, which the CSRF check refuses.
+    res.setHeader("Referrer-Policy", "same-origin");
     res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
     // Pages carry an organization's data (and once, a new key): no cache may keep a copy.
     if (!req.path.startsWith("/assets/")) res.setHeader("Cache-Control", "no-store");

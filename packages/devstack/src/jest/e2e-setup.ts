@@ -19,6 +19,7 @@ export default async function e2eSetup(): Promise<void> {
   globalThis.__E2E_STACK__ = stack;
   Object.assign(process.env, stack.env, {
     E2E_GATEWAY_URL: stack.gatewayUrl,
+    E2E_DASHBOARD_URL: stack.dashboardUrl,
     E2E_SITES_URL: stack.sites.url,
     // Fabrikam Boards; its GET /__fixture/oauth-hosts tells the providers' ports, control URLs and users.
     E2E_OAUTH_HOSTS_SITE_URL: stack.oauthHosts?.site ?? "",
