@@ -12,6 +12,8 @@ const USAGE = `usage:
   pnpm cli phone add --org <orgId> <+E.164> [--name <label>]   assign a Twilio number (its SMS go to that org)
   pnpm cli phone list --org <orgId>
   pnpm cli phone remove <+E.164>             unassign a number, deleting the SMS it received
+  pnpm cli admin grant <email>               make a dashboard account platform staff (the Admin area)
+  pnpm cli admin revoke <email>              take platform staff rights away
   pnpm cli migrate                           apply pending database migrations`;
 
 function fail(message: string): never {
@@ -79,6 +81,10 @@ async function main(argv: string[]): Promise<void> {
       if (!arg) fail("phone remove needs a number");
       if (!(await db.phoneNumbers.remove(arg))) fail(`${arg} is not assigned`);
       print(`removed ${arg}`, { number: arg });
+    } else if (noun === "admin" && (verb === "grant" || verb === "revoke")) {
+      if (!arg) fail(`admin ${verb} needs the email of a dashboard account`);
+      if (!(await db.dashboardUsers.setPlatformAdmin(arg, verb === "grant"))) fail(`no dashboard account ${arg} (sign up in the dashboard first)`);
+      print(verb === "grant" ? `${arg} is platform staff now` : `${arg} is no longer platform staff`, { email: arg.toLowerCase(), isPlatformAdmin: verb === "grant" });
     } else {
       fail(positionals.length ? `unknown command: ${positionals.join(" ")}` : "no command");
     }
