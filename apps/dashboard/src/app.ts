@@ -1,9 +1,12 @@
 import path from "node:path";
 import express, { type Request } from "express";
 import type { Redis } from "ioredis";
+import type { Queue } from "bullmq";
 import type { Config } from "@authsvc/config";
 import type { Database } from "@authsvc/db";
+import type { TargetGuard } from "@authsvc/egress";
 import type { Logger } from "@authsvc/logging";
+import type { SessionCache, WebhookDeliveryPayload } from "@authsvc/queue";
 import { accountRoutes } from "./accounts/account-routes";
 import type { LoginRateLimit } from "./accounts/login-rate-limit";
 import { expectedCsrfToken, loadSession, requireUser, type SessionSettings } from "./accounts/signed-in";
@@ -14,6 +17,10 @@ import { keyRoutes } from "./keys/key-routes";
 import { orgContext } from "./orgs/org-context";
 import { orgRoutes } from "./orgs/org-routes";
 import { invitationRoutes, memberRoutes } from "./orgs/member-routes";
+import { credentialRoutes } from "./data/credential-routes";
+import { inboxRoutes } from "./data/inbox-routes";
+import { jobRoutes } from "./data/job-routes";
+import { webhookRoutes } from "./data/webhook-routes";
 
 export const QUEUES_PATH = "/admin/queues";
 
@@ -23,6 +30,9 @@ export interface DashboardDeps {
   redis: Redis;
   log: Logger;
   limiter: LoginRateLimit;
+  cache: SessionCache;
+  guard: TargetGuard;
+  webhookQueue: Queue<WebhookDeliveryPayload>;
   isShuttingDown: () => boolean;
 }
 
@@ -64,7 +74,16 @@ export function createDashboard(deps: DashboardDeps) {
   app.use(invitationRoutes(db));
   app.use(requireUser);
   app.use(orgRoutes(db));
-  app.use("/o/:orgId", orgContext(db), keyRoutes(db), memberRoutes(db, publicUrl));
+  app.use(
+    "/o/:orgId",
+    orgContext(db),
+    keyRoutes(db),
+    jobRoutes(db),
+    credentialRoutes(db, deps.cache),
+    inboxRoutes(db),
+    webhookRoutes(db, deps.guard, deps.webhookQueue),
+    memberRoutes(db, publicUrl),
+  );
 
   app.use(notFound);
   app.use(errorPage(log));

@@ -1,9 +1,11 @@
 import type { AddressInfo } from "node:net";
 import { loadConfig } from "@authsvc/config";
+import { Envelope, parseKeyRing } from "@authsvc/crypto";
 import { Database } from "@authsvc/db";
+import { TargetGuard } from "@authsvc/egress";
 import { shutdownOnSignals } from "@authsvc/lifecycle";
 import { createLogger } from "@authsvc/logging";
-import { createRedis, redisReady } from "@authsvc/queue";
+import { SessionCache, createRedis, createWebhookQueue, redisReady } from "@authsvc/queue";
 import { LoginRateLimit } from "./accounts/login-rate-limit";
 import { createDashboard } from "./app";
 
@@ -13,6 +15,8 @@ async function main(): Promise<void> {
   const db = Database.fromConfig(config, 5);
   const redis = createRedis(config.redis.url, "producer", "dashboard");
   await Promise.all([redisReady(redis), db.ping()]);
+  const envelope = new Envelope(parseKeyRing(config.crypto.keyRing, config.crypto.activeKeyVersion));
+  const webhookQueue = createWebhookQueue(redis, config.redis.prefix, config.webhooks);
 
   let shuttingDown = false;
   const app = createDashboard({
@@ -21,6 +25,10 @@ async function main(): Promise<void> {
     redis,
     log,
     limiter: new LoginRateLimit(redis, config.redis.prefix),
+    cache: new SessionCache(redis, config.redis.prefix, envelope),
+    // Webhook addresses are checked as the API checks them (the delivery worker checks again).
+    guard: new TargetGuard(config.targets.allowRanges, undefined, config.targets.hostMap),
+    webhookQueue,
     isShuttingDown: () => shuttingDown,
   });
   const server = app.listen(config.dashboard.port, config.dashboard.host, () => {
@@ -46,6 +54,7 @@ async function main(): Promise<void> {
             }),
         },
       ],
+      [{ name: "webhook queue", close: () => webhookQueue.close() }],
       [
         { name: "redis", close: () => redis.quit() },
         { name: "database", close: () => db.close() },

@@ -21,6 +21,12 @@ export interface CredentialResource {
 }
 
 /** POST /v1/refresh: a credential named by id, or by the site, username and collection a login used. */
+/** A stored credential's status, from its last successful login and its last error. */
+export function credentialStatus(row: { lastLoginAt: Date | null; lastErrorCode: string | null }): CredentialResource["status"] {
+  if (!row.lastLoginAt) return row.lastErrorCode === "verification_pending" ? "pending_verification" : "pending";
+  return row.lastErrorCode ? "failing" : "active";
+}
+
 export interface RefreshRequest {
   credentialId?: string;
   domain?: string;

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from "express";
-import { compileValidator, refreshRequestSchema, verifyRequestSchema, type CredentialResource, type RefreshRequest, type VerifyRequest } from "@authsvc/contracts";
+import { compileValidator, credentialStatus, refreshRequestSchema, verifyRequestSchema, type CredentialResource, type RefreshRequest, type VerifyRequest } from "@authsvc/contracts";
 import type { Database } from "@authsvc/db";
 import type { SessionCache } from "@authsvc/queue";
 import { ApiError } from "../http/api-error";
@@ -26,7 +26,7 @@ function resource(row: CredentialRow): CredentialResource {
     collectionId: row.collection?.externalId ?? null,
     createdAt: row.createdAt.toISOString(),
     lastLoginAt: row.lastLoginAt?.toISOString() ?? null,
-    status: !row.lastLoginAt ? (row.lastErrorCode === "verification_pending" ? "pending_verification" : "pending") : row.lastErrorCode ? "failing" : "active",
+    status: credentialStatus(row),
     lastError: row.lastErrorCode ?? null,
   };
 }

@@ -1,14 +1,12 @@
 import { Router } from "express";
 import type { TargetGuard } from "@authsvc/egress";
-import { compileValidator, WEBHOOK_EVENTS, webhookRequestSchema, type WebhookRequest, type WebhookResource } from "@authsvc/contracts";
+import { compileValidator, MAX_WEBHOOKS_PER_ORG, WEBHOOK_EVENTS, webhookRequestSchema, type WebhookRequest, type WebhookResource } from "@authsvc/contracts";
 import { newWebhookSecret } from "@authsvc/crypto";
 import type { Database } from "@authsvc/db";
 import { ApiError } from "../http/api-error";
 
 const validate = compileValidator<WebhookRequest>(webhookRequestSchema);
 const WEBHOOK_ID = /^whk_[0-9A-Za-z]{22}$/;
-// An organization's endpoints are few; this keeps one event from fanning out without bound.
-const MAX_WEBHOOKS = 10;
 
 const resource = (w: { id: string; url: string; events: string[]; createdAt: Date }): WebhookResource => ({
   id: w.id,
@@ -31,8 +29,8 @@ export function webhookRoutes(db: Database, guard: TargetGuard): Router {
     const orgId = res.locals.orgId as string;
     const verdict = await guard.check(url);
     if (!verdict.allowed) throw new ApiError(verdict.code, `Webhook address refused: ${verdict.reason}.`);
-    if ((await db.webhooks.list(orgId)).length >= MAX_WEBHOOKS) {
-      throw ApiError.invalid([{ field: "/url", message: `at most ${MAX_WEBHOOKS} webhooks per organization; delete one first` }]);
+    if ((await db.webhooks.list(orgId)).length >= MAX_WEBHOOKS_PER_ORG) {
+      throw ApiError.invalid([{ field: "/url", message: `at most ${MAX_WEBHOOKS_PER_ORG} webhooks per organization; delete one first` }]);
     }
     const secret = newWebhookSecret();
     const created = await db.webhooks.create(orgId, url, events, secret);
