@@ -54,6 +54,11 @@ export class JobListings {
     });
   }
 
+  /** One job of any organization, for platform staff; null when there is none. */
+  findAny(id: string) {
+    return this.prisma.authJob.findUnique({ where: { id }, select: { ...LISTED, org: { select: { name: true } } } });
+  }
+
   /** The error codes failed jobs carry, for the admin filter. */
   async failedCodes(): Promise<string[]> {
     const rows = await this.prisma.authJob.findMany({ where: { status: "failed", errorCode: { not: null } }, distinct: ["errorCode"], select: { errorCode: true } });
