@@ -10,6 +10,7 @@ import { LearnedFlows } from "./repositories/learned-flows";
 import { InboundMessages, Mailboxes, PhoneNumbers } from "./repositories/inboxes";
 import { Webhooks } from "./repositories/webhooks";
 import { ProviderSessions } from "./repositories/provider-sessions";
+import { JobScreenshots } from "./repositories/job-screenshots";
 
 /** One Prisma client and the repositories built on it. */
 export class Database {
@@ -24,6 +25,7 @@ export class Database {
   readonly inboundMessages: InboundMessages;
   readonly webhooks: Webhooks;
   readonly providerSessions: ProviderSessions;
+  readonly jobScreenshots: JobScreenshots;
 
   constructor(
     readonly prisma: Prisma,
@@ -40,6 +42,7 @@ export class Database {
     this.inboundMessages = new InboundMessages(prisma, envelope);
     this.webhooks = new Webhooks(prisma, envelope);
     this.providerSessions = new ProviderSessions(prisma, envelope);
+    this.jobScreenshots = new JobScreenshots(prisma, envelope);
   }
 
   static fromConfig(config: Pick<Config, "databaseUrl" | "crypto">, poolSize?: number): Database {
