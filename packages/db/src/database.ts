@@ -10,6 +10,7 @@ import { LearnedFlows } from "./repositories/learned-flows";
 import { InboundMessages, Mailboxes, PhoneNumbers } from "./repositories/inboxes";
 import { Webhooks } from "./repositories/webhooks";
 import { ProviderSessions } from "./repositories/provider-sessions";
+import { JobScreenshots } from "./repositories/job-screenshots";
 import { DashboardUsers } from "./repositories/dashboard-users";
 import { DashboardSessions } from "./repositories/dashboard-sessions";
 import { Invitations } from "./repositories/invitations";
@@ -28,6 +29,7 @@ export class Database {
   readonly inboundMessages: InboundMessages;
   readonly webhooks: Webhooks;
   readonly providerSessions: ProviderSessions;
+  readonly jobScreenshots: JobScreenshots;
   // dashboard
   readonly dashboardUsers: DashboardUsers;
   readonly dashboardSessions: DashboardSessions;
@@ -49,6 +51,7 @@ export class Database {
     this.inboundMessages = new InboundMessages(prisma, envelope);
     this.webhooks = new Webhooks(prisma, envelope);
     this.providerSessions = new ProviderSessions(prisma, envelope);
+    this.jobScreenshots = new JobScreenshots(prisma, envelope);
     // dashboard
     this.dashboardUsers = new DashboardUsers(prisma);
     this.dashboardSessions = new DashboardSessions(prisma);

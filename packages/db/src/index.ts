@@ -5,6 +5,7 @@ export type { AuthenticatedKey } from "./repositories/api-keys";
 export type { NewAuthJob } from "./repositories/auth-jobs";
 export { AddressTakenError, baseAddress, type InboundContent, type InboundMessage, type InboxRef, type ListedMessage } from "./repositories/inboxes";
 export type { ProviderAccountKey } from "./repositories/provider-sessions";
+export type { JobScreenshotImage } from "./repositories/job-screenshots";
 export { EmailTakenError, normalizeEmail, type MembershipRole } from "./repositories/dashboard-users";
 export type { SignedInSession } from "./repositories/dashboard-sessions";
 export type { AcceptOutcome } from "./repositories/invitations";

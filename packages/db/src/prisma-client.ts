@@ -7,6 +7,7 @@ const omitSecrets = {
   credential: { secret: true },
   session: { state: true },
   authJob: { input: true },
+  jobScreenshot: { image: true },
 } as const;
 
 export function createPrismaClient(databaseUrl: string, poolSize = 5) {

@@ -4,13 +4,14 @@ import { abandonJob, failJob, succeedJob, type JobFailure, type LoginSuccess, ty
 import { emitEvent } from "./job-events";
 import type { JobDeps } from "./job-deps";
 import { markSubmitted, openJob, type OpenedJob } from "./open-job";
+import { replayJob, type ReplayOptions } from "./replay-job";
 import { loginFingerprint, signupFingerprint, type SessionIdentity } from "./session-keys";
 import { startJob, type StartJob } from "./start-job";
 import { viewJob } from "./view-job";
 
 /**
  * An auth job's whole life, the API every other room calls: the gateway starts jobs, reads cached
- * sessions and views jobs; keep-alive (and a dashboard's replay) starts jobs; the worker opens a job,
+ * sessions and views jobs; keep-alive starts jobs; platform staff replay failed ones; the worker opens a job,
  * runs the flow and hands the outcome to `succeed` or `fail`. Each step of the life happens here only.
  */
 export class AuthJobs {
@@ -52,6 +53,11 @@ export class AuthJobs {
 
   fail(job: OpenedJob, failure: JobFailure, maxAttempts: number): Promise<"retry" | "final"> {
     return failJob(this.deps, job, failure, maxAttempts);
+  }
+
+  /** Platform staff: runs a job that failed for good again from its stored input (see `replayJob`). */
+  replay(jobId: string, options?: ReplayOptions): Promise<{ jobId: string; orgId: string }> {
+    return replayJob(this.deps, jobId, options);
   }
 
   abandon(orgId: string, jobId: string, reason: string): Promise<void> {

@@ -6,3 +6,4 @@ export type { JobFailure, LoginSuccess, SignupSuccess } from "./finish-job";
 export { sessionExpiresAt, sessionLifetime, type SessionLifetime } from "./session-lifetime";
 export { storedLoginIdentity, type SessionIdentity } from "./session-keys";
 export { originFingerprint } from "./session-keys";
+export { replayJob, ReplayRefused, REFUSED_SECRET_CODES, type ReplayOptions, type ReplayRefusalCode } from "./replay-job";

@@ -36,3 +36,18 @@ export function createAuthQueue(connection: Redis, prefix: string, retry: RetryP
 export function enqueueAuthJob(queue: Queue<AuthJobPayload>, payload: AuthJobPayload) {
   return queue.add(AUTH_JOB, payload, { jobId: payload.authJobId });
 }
+
+/**
+ * Queues an auth job again under its own id (a replay of a job that failed for good). The queue keeps a
+ * failed job for days, and `add` with an id that still exists does nothing, so that earlier run is removed
+ * first. False when it could not be (its run is still active): nothing was queued.
+ */
+export async function requeueAuthJob(queue: Queue<AuthJobPayload>, payload: AuthJobPayload): Promise<boolean> {
+  const id = payload.authJobId;
+  if (await queue.getJob(id)) {
+    await queue.remove(id);
+    if (await queue.getJob(id)) return false;
+  }
+  await enqueueAuthJob(queue, payload);
+  return true;
+}

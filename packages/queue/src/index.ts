@@ -1,5 +1,5 @@
 export { createRedis, redisReady, type RedisRole } from "./redis-connections";
-export { AUTH_QUEUE, AUTH_JOB, createAuthQueue, enqueueAuthJob, authJobOptions, type AuthJobPayload, type RetryPolicy } from "./auth-queue";
+export { AUTH_QUEUE, AUTH_JOB, createAuthQueue, enqueueAuthJob, requeueAuthJob, authJobOptions, type AuthJobPayload, type RetryPolicy } from "./auth-queue";
 export { JobWaiter } from "./job-waiter";
 export { SessionCache } from "./session-cache";
 export { SingleFlight, flightTtlMs } from "./single-flight";

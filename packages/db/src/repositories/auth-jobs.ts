@@ -41,13 +41,16 @@ export class AuthJobs {
     return row?.status === "succeeded" || row?.status === "failed";
   }
 
-  /** The job with its decrypted input, for the worker; null when the job or its input is gone. */
+  /**
+   * The job with its decrypted input, for the worker; null when the job or its input is gone. `attempt` is
+   * the queue's count for this run; the record counts every run, replays included, so it never goes down.
+   */
   async claim(orgId: string, id: string, attempt: number) {
     const row = await this.prisma.authJob.findFirst({ where: { id, orgId }, omit: { input: false } });
     if (!row) return null;
     await this.prisma.authJob.update({
       where: { id },
-      data: { status: "running", attempts: attempt, startedAt: row.startedAt ?? new Date() },
+      data: { status: "running", attempts: Math.max(row.attempts + 1, attempt), startedAt: row.startedAt ?? new Date() },
     });
     const input = row.input ? this.envelope.decryptJson<JobInput>(row.input, rowAad(orgId, id)) : null;
     return { ...row, input };
@@ -79,7 +82,10 @@ export class AuthJobs {
     return this.finish(id, { status: "failed", errorCode, errorMessage }, { onlyIfOpen: true });
   }
 
-  /** Records the end of a job (erasing its input); returns its fingerprint, or null when nothing was ended. */
+  /**
+   * Records the end of a job; returns its fingerprint, or null when nothing was ended. Success erases the
+   * input (the secret now lives on the credential); a failure keeps it, encrypted, for a replay.
+   */
   private async finish(
     id: string,
     end:
@@ -87,11 +93,13 @@ export class AuthJobs {
       | { status: "failed"; errorCode: string; errorMessage: string },
     { onlyIfOpen = false } = {},
   ): Promise<string | null> {
-    const row = await this.prisma.authJob.findUnique({ where: { id }, select: { createdAt: true, status: true, fingerprint: true } });
+    const row = await this.prisma.authJob.findUnique({ where: { id }, select: { createdAt: true, replayedAt: true, status: true, fingerprint: true } });
     if (!row || (onlyIfOpen && (row.status === "succeeded" || row.status === "failed"))) return null;
+    // A replayed job's duration is its replay's, not the days since it was first created.
+    const since = row.replayedAt ?? row.createdAt;
     await this.prisma.authJob.update({
       where: { id },
-      data: { ...end, input: null, finishedAt: new Date(), durationMs: Date.now() - row.createdAt.getTime() },
+      data: { ...end, ...(end.status === "succeeded" ? { input: null } : {}), finishedAt: new Date(), durationMs: Date.now() - since.getTime() },
     });
     return row.fingerprint;
   }
@@ -110,6 +118,42 @@ export class AuthJobs {
   async deleteFinishedBefore(cutoff: Date): Promise<number> {
     const where = { status: { in: ["succeeded" as const, "failed" as const] }, finishedAt: { lt: cutoff } };
     return (await this.prisma.authJob.deleteMany({ where })).count;
+  }
+
+  /** A job as platform staff see it before a replay, across tenants: whether it failed and kept its input. */
+  async findForReplay(id: string) {
+    const row = await this.prisma.authJob.findUnique({
+      where: { id },
+      select: { id: true, orgId: true, status: true, errorCode: true, errorMessage: true, fingerprint: true, attempts: true, input: true },
+    });
+    if (!row) return null;
+    const { input, ...rest } = row;
+    return { ...rest, hasInput: input !== null };
+  }
+
+  /**
+   * Puts a job that failed for good, with its input, back to `queued` for a replay: its outcome (error,
+   * session, times, the submit mark) is cleared, its attempts are kept. False when it is no longer such a
+   * job (someone replayed it first), so two replays never both run.
+   */
+  async reopenForReplay(id: string, by: string | null): Promise<boolean> {
+    const { count } = await this.prisma.authJob.updateMany({
+      where: { id, status: "failed", input: { not: null } },
+      data: {
+        status: "queued",
+        errorCode: null,
+        errorMessage: null,
+        sessionId: null,
+        flowSource: null,
+        durationMs: null,
+        startedAt: null,
+        submittedAt: null,
+        finishedAt: null,
+        replayedAt: new Date(),
+        replayedBy: by,
+      },
+    });
+    return count === 1;
   }
 
   /** Back to the queue after a transient fault; the input is kept for the next attempt. */

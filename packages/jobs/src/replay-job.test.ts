@@ -1,0 +1,156 @@
+import { UnrecoverableError, Worker, type Job, type Queue } from "bullmq";
+import { loadConfig, type Config } from "@authsvc/config";
+import { Envelope, parseKeyRing } from "@authsvc/crypto";
+import { Database } from "@authsvc/db";
+import { deleteRedisPrefix, freshTestDatabase, REDIS_URL } from "@authsvc/devstack";
+import { createLogger } from "@authsvc/logging";
+import { AUTH_QUEUE, createAuthQueue, createRedis, createWebhookQueue, redisReady, SessionCache, SingleFlight, type AuthJobPayload } from "@authsvc/queue";
+import { AuthJobs } from "./auth-jobs";
+import { ReplayRefused } from "./replay-job";
+
+let config: Config;
+let db: Database;
+let redis: ReturnType<typeof createRedis>;
+let workerRedis: ReturnType<typeof createRedis>;
+let authQueue: Queue<AuthJobPayload>;
+let flight: SingleFlight;
+let jobs: AuthJobs;
+let worker: Worker<AuthJobPayload>;
+
+/** What the next run of each job ends in: the flow is not under test here, the job's life around it is. */
+const verdicts = new Map<string, string[]>();
+const runs: Array<{ jobId: string; attempt: number }> = [];
+const settled = new Map<string, () => void>();
+
+beforeAll(async () => {
+  config = loadConfig(await freshTestDatabase("unit_jobs_replay"));
+  db = Database.fromConfig(config, 4);
+  redis = createRedis(config.redis.url, "producer", "jobs-replay-test");
+  workerRedis = createRedis(config.redis.url, "worker", "jobs-replay-worker");
+  await Promise.all([redisReady(redis), redisReady(workerRedis)]);
+  authQueue = createAuthQueue(redis, config.redis.prefix, { attempts: 1, backoffMs: 100 });
+  flight = new SingleFlight(redis, config.redis.prefix);
+  jobs = new AuthJobs({
+    config,
+    db,
+    authQueue,
+    cache: new SessionCache(redis, config.redis.prefix, new Envelope(parseKeyRing(config.crypto.keyRing))),
+    flight,
+    webhookQueue: createWebhookQueue(redis, config.redis.prefix, config.webhooks),
+    log: createLogger("test", "silent"),
+  });
+  // A worker that runs the real open → fail life of a job, ending it with the verdict the test planned.
+  worker = new Worker<AuthJobPayload>(
+    AUTH_QUEUE,
+    async (job: Job<AuthJobPayload>) => {
+      const opened = await jobs.open(job.data.orgId, job.data.authJobId, job.attemptsMade + 1);
+      runs.push({ jobId: opened.id, attempt: opened.attempt });
+      const code = verdicts.get(opened.id)?.shift() ?? "target_unreachable";
+      await jobs.fail(opened, { code, message: `planned ${code}`, retryable: false, submitted: false }, 1);
+      settled.get(opened.id)?.();
+      throw new UnrecoverableError(code);
+    },
+    { connection: workerRedis, prefix: config.redis.prefix },
+  );
+});
+afterAll(async () => {
+  await worker.close();
+  await authQueue.close();
+  await redis.quit();
+  workerRedis.disconnect();
+  await db.close();
+  await deleteRedisPrefix(REDIS_URL, config.redis.prefix);
+});
+
+/** Starts a login job and waits until the worker failed it for good with `code`. */
+async function failedJob(username: string, code: string): Promise<{ jobId: string; orgId: string; fingerprint: string }> {
+  const org = await db.organizations.create(`Replay org ${username}`);
+  const fingerprint = jobs.loginKey(org.id, { loginPage: "https://a.test/login", method: "password", identifier: username, password: "pw-replay-secret" });
+  const jobId = await jobs.start({
+    orgId: org.id, kind: "login", method: "password", loginUrl: "https://a.test/login", useCache: true, fingerprint,
+    credential: { username }, input: { method: "password", password: "pw-replay-secret" },
+  });
+  verdicts.set(jobId, [code]);
+  await ranTo(jobId, "failed");
+  return { jobId, orgId: org.id, fingerprint };
+}
+
+async function ranTo(jobId: string, status: "failed" | "succeeded"): Promise<void> {
+  for (;;) {
+    const row = await db.prisma.authJob.findUnique({ where: { id: jobId } });
+    // The queue marks its job failed just after the record; both must be done before the next step.
+    if (row?.status === status && (await authQueue.getJob(jobId))?.finishedOn) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const refusal = (p: Promise<unknown>) => p.then(() => "replayed", (err) => (err instanceof ReplayRefused ? err.code : `unexpected ${String(err)}`));
+
+describe("replayJob", () => {
+  it("runs a failed job again under the same id, from its kept input, and its attempts grow", async () => {
+    const { jobId, orgId, fingerprint } = await failedJob("ada", "target_unreachable");
+    const before = await db.prisma.authJob.findUniqueOrThrow({ where: { id: jobId }, omit: { input: false } });
+    expect(before).toMatchObject({ status: "failed", errorCode: "target_unreachable", attempts: 1 });
+    expect(before.input).not.toBeNull();
+    expect(before.input).not.toContain("pw-replay-secret");
+
+    verdicts.set(jobId, ["timeout"]);
+    expect(await jobs.replay(jobId, { by: "staff@example.test" })).toEqual({ jobId, orgId });
+    await ranTo(jobId, "failed");
+    const after = await db.prisma.authJob.findUniqueOrThrow({ where: { id: jobId } });
+    expect(after).toMatchObject({ status: "failed", errorCode: "timeout", attempts: 2, replayedBy: "staff@example.test" });
+    expect(after.replayedAt).toBeInstanceOf(Date);
+    expect(runs.filter((r) => r.jobId === jobId)).toHaveLength(2);
+    expect(await jobs.view(orgId, jobId)).toEqual({ jobId, status: "failed", error: { code: "timeout", message: "planned timeout" } });
+    // The replay's claim ended with it: a new login of the same identity runs a job of its own.
+    expect(await flight.claim(orgId, fingerprint, "job_next", 60_000)).toBeNull();
+    await flight.release(orgId, fingerprint, "job_next");
+
+    // And again: each replay is one more run.
+    await jobs.replay(jobId);
+    await ranTo(jobId, "failed");
+    expect((await db.prisma.authJob.findUniqueOrThrow({ where: { id: jobId } })).attempts).toBe(3);
+  });
+
+  it("replays a job whose password was refused only with an explicit confirmation", async () => {
+    for (const code of ["invalid_credentials", "account_locked", "verification_failed"]) {
+      const { jobId } = await failedJob(`refused-${code}`, code);
+      expect(await refusal(jobs.replay(jobId))).toBe("needs_confirmation");
+      expect(await refusal(jobs.replay(jobId, { confirmRefusedPassword: false }))).toBe("needs_confirmation");
+      expect((await db.prisma.authJob.findUniqueOrThrow({ where: { id: jobId } })).status).toBe("failed");
+      verdicts.set(jobId, ["invalid_credentials"]);
+      expect(await refusal(jobs.replay(jobId, { confirmRefusedPassword: true }))).toBe("replayed");
+      await ranTo(jobId, "failed");
+      expect((await db.prisma.authJob.findUniqueOrThrow({ where: { id: jobId } })).attempts).toBe(2);
+    }
+    // A site that asked for a factor we lacked took the password: no confirmation needed.
+    const { jobId } = await failedJob("mfa", "mfa_required");
+    expect(await refusal(jobs.replay(jobId))).toBe("replayed");
+    await ranTo(jobId, "failed");
+  });
+
+  it("refuses a job that is missing, not failed, without its input, or whose login another job runs", async () => {
+    expect(await refusal(jobs.replay("job_doesnotexist000000000"))).toBe("not_found");
+
+    const { jobId, orgId, fingerprint } = await failedJob("busy", "target_unreachable");
+    await flight.claim(orgId, fingerprint, "job_someoneelse", 60_000);
+    expect(await refusal(jobs.replay(jobId))).toBe("busy");
+    expect((await db.prisma.authJob.findUniqueOrThrow({ where: { id: jobId } })).status).toBe("failed");
+    await flight.release(orgId, fingerprint, "job_someoneelse");
+
+    // A job still queued (its claim held by itself) is not a failed one.
+    await db.prisma.authJob.update({ where: { id: jobId }, data: { status: "queued" } });
+    expect(await refusal(jobs.replay(jobId))).toBe("not_failed");
+    // A record from before inputs were kept on failure.
+    await db.prisma.authJob.update({ where: { id: jobId }, data: { status: "failed", input: null } });
+    expect(await refusal(jobs.replay(jobId))).toBe("input_gone");
+  });
+
+  it("lets only one of two simultaneous replays run", async () => {
+    const { jobId } = await failedJob("twice", "target_unreachable");
+    const answers = await Promise.all([refusal(jobs.replay(jobId)), refusal(jobs.replay(jobId))]);
+    expect(answers.sort()).toEqual(["not_failed", "replayed"]);
+    await ranTo(jobId, "failed");
+    expect(runs.filter((r) => r.jobId === jobId)).toHaveLength(2);
+  });
+});

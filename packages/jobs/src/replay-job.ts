@@ -1,0 +1,68 @@
+import { flightTtlMs, requeueAuthJob } from "@authsvc/queue";
+import type { JobDeps } from "./job-deps";
+
+/**
+ * Failures in which the site refused a secret we typed (the password, or a code after it). A replay types
+ * the password again, and sites count each refusal towards locking the account, so these need an explicit
+ * confirmation. `mfa_required` is not one: the site took the password and asked for a factor we lacked.
+ */
+export const REFUSED_SECRET_CODES: ReadonlySet<string> = new Set(["invalid_credentials", "account_locked", "verification_failed"]);
+
+export type ReplayRefusalCode = "not_found" | "not_failed" | "input_gone" | "needs_confirmation" | "busy";
+
+/** Why a job was not replayed; `code` is stable (a dashboard maps it), the message is for people. */
+export class ReplayRefused extends Error {
+  constructor(
+    readonly code: ReplayRefusalCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ReplayRefused";
+  }
+}
+
+export interface ReplayOptions {
+  /** Required for a job the site refused the password (or a code) of: see `REFUSED_SECRET_CODES`. */
+  confirmRefusedPassword?: boolean;
+  /** Who asked (a staff member's id or email), recorded on the job and logged. */
+  by?: string;
+}
+
+/**
+ * Runs a job that failed for good again, from its stored encrypted input, for platform staff (any org: it
+ * takes a job id). The same job id is reused: the record goes back to `queued` and a worker runs it like any
+ * job, so `GET /v1/jobs/{id}` and the org's webhooks report the new outcome, and its attempts keep growing.
+ * The caller's HTTP request is long gone and is not answered; a new identical login joins the replay.
+ *
+ * Refused (ReplayRefused) when the job is missing, not failed, has no input left, needs a confirmation,
+ * or when another job of the same login holds its single-flight claim (`busy`).
+ */
+export async function replayJob(deps: Pick<JobDeps, "config" | "db" | "authQueue" | "flight" | "log">, jobId: string, options: ReplayOptions = {}): Promise<{ jobId: string; orgId: string }> {
+  const { db, flight, authQueue, config } = deps;
+  const job = await db.authJobs.findForReplay(jobId);
+  if (!job) throw new ReplayRefused("not_found", `no job ${jobId}`);
+  if (job.status !== "failed") throw new ReplayRefused("not_failed", `job ${jobId} is ${job.status}; only failed jobs are replayed`);
+  if (!job.hasInput) throw new ReplayRefused("input_gone", `job ${jobId} no longer has its input`);
+  if (job.errorCode && REFUSED_SECRET_CODES.has(job.errorCode) && !options.confirmRefusedPassword) {
+    throw new ReplayRefused("needs_confirmation", `the site refused this job's secret (${job.errorCode}); replaying types it again and may lock the account`);
+  }
+  // The same claim a start takes: no two runs of one login at once, and identical new logins join this one.
+  const owner = await flight.claim(job.orgId, job.fingerprint, jobId, flightTtlMs(config));
+  if (owner && owner !== jobId) throw new ReplayRefused("busy", `another job (${owner}) of the same login is running`);
+  let reopened = false;
+  try {
+    reopened = await db.authJobs.reopenForReplay(jobId, options.by ?? null);
+    if (!reopened) throw new ReplayRefused("not_failed", `job ${jobId} changed meanwhile (replayed by someone else?)`);
+    if (!(await requeueAuthJob(authQueue, { authJobId: jobId, orgId: job.orgId }))) {
+      throw new ReplayRefused("busy", `the queue's earlier run of job ${jobId} is still active`);
+    }
+  } catch (err) {
+    // Back as it was: failed with its old verdict (input kept), claim released, so it can be tried again.
+    if (reopened) await db.authJobs.fail(jobId, job.errorCode ?? "internal_error", job.errorMessage ?? "").catch(() => undefined);
+    // Not reopened because a concurrent replay won: the claim (same job id) is that replay's; keep it.
+    if (reopened || !(err instanceof ReplayRefused)) await flight.release(job.orgId, job.fingerprint, jobId).catch(() => undefined);
+    throw err;
+  }
+  deps.log.info({ jobId, orgId: job.orgId, by: options.by ?? null, previousCode: job.errorCode, attempts: job.attempts }, "job replayed");
+  return { jobId, orgId: job.orgId };
+}
