@@ -9,7 +9,10 @@ import type { Logger } from "@authsvc/logging";
 import type { SessionCache, WebhookDeliveryPayload } from "@authsvc/queue";
 import { accountRoutes } from "./accounts/account-routes";
 import type { LoginRateLimit } from "./accounts/login-rate-limit";
-import { expectedCsrfToken, loadSession, requireUser, type SessionSettings } from "./accounts/signed-in";
+import { expectedCsrfToken, loadSession, requirePlatformAdmin, requireUser, type SessionSettings } from "./accounts/signed-in";
+import { adminRoutes } from "./admin/admin-routes";
+import { queueBoard } from "./admin/queue-board";
+import type { ReplayJob } from "./admin/replay-port";
 import { csrfGuard } from "./http/csrf";
 import { errorPage, notFound } from "./http/error-page";
 import { securityHeaders } from "./http/security-headers";
@@ -33,6 +36,9 @@ export interface DashboardDeps {
   cache: SessionCache;
   guard: TargetGuard;
   webhookQueue: Queue<WebhookDeliveryPayload>;
+  /** The queues platform staff see in bull-board. */
+  queues: Queue[];
+  replay: ReplayJob;
   isShuttingDown: () => boolean;
 }
 
@@ -74,6 +80,9 @@ export function createDashboard(deps: DashboardDeps) {
   app.use(invitationRoutes(db));
   app.use(requireUser);
   app.use(orgRoutes(db));
+  app.use(QUEUES_PATH, requirePlatformAdmin, queueBoard(QUEUES_PATH, deps.queues));
+  app.use("/admin", requirePlatformAdmin);
+  app.use(adminRoutes(db, deps.replay, QUEUES_PATH));
   app.use(
     "/o/:orgId",
     orgContext(db),

@@ -5,7 +5,10 @@ import { Database } from "@authsvc/db";
 import { TargetGuard } from "@authsvc/egress";
 import { shutdownOnSignals } from "@authsvc/lifecycle";
 import { createLogger } from "@authsvc/logging";
-import { SessionCache, createRedis, createWebhookQueue, redisReady } from "@authsvc/queue";
+import { Queue } from "bullmq";
+import { AuthJobs } from "@authsvc/jobs";
+import { MAINTENANCE_QUEUE, SessionCache, SingleFlight, createAuthQueue, createRedis, createWebhookQueue, redisReady } from "@authsvc/queue";
+import { replayThrough } from "./admin/replay-through-jobs";
 import { LoginRateLimit } from "./accounts/login-rate-limit";
 import { createDashboard } from "./app";
 
@@ -17,6 +20,11 @@ async function main(): Promise<void> {
   await Promise.all([redisReady(redis), db.ping()]);
   const envelope = new Envelope(parseKeyRing(config.crypto.keyRing, config.crypto.activeKeyVersion));
   const webhookQueue = createWebhookQueue(redis, config.redis.prefix, config.webhooks);
+  const authQueue = createAuthQueue(redis, config.redis.prefix, { attempts: config.worker.attempts, backoffMs: config.worker.backoffMs });
+  const maintenanceQueue = new Queue(MAINTENANCE_QUEUE, { connection: redis, prefix: config.redis.prefix });
+  const cache = new SessionCache(redis, config.redis.prefix, envelope);
+  // Replays go through the job's life like any start: its record, single-flight claim, queue and events.
+  const jobs = new AuthJobs({ config, db, authQueue, cache, flight: new SingleFlight(redis, config.redis.prefix), webhookQueue, log });
 
   let shuttingDown = false;
   const app = createDashboard({
@@ -25,10 +33,12 @@ async function main(): Promise<void> {
     redis,
     log,
     limiter: new LoginRateLimit(redis, config.redis.prefix),
-    cache: new SessionCache(redis, config.redis.prefix, envelope),
+    cache,
     // Webhook addresses are checked as the API checks them (the delivery worker checks again).
     guard: new TargetGuard(config.targets.allowRanges, undefined, config.targets.hostMap),
     webhookQueue,
+    queues: [authQueue, webhookQueue, maintenanceQueue],
+    replay: replayThrough(jobs),
     isShuttingDown: () => shuttingDown,
   });
   const server = app.listen(config.dashboard.port, config.dashboard.host, () => {
@@ -54,7 +64,11 @@ async function main(): Promise<void> {
             }),
         },
       ],
-      [{ name: "webhook queue", close: () => webhookQueue.close() }],
+      [
+        { name: "auth queue", close: () => authQueue.close() },
+        { name: "webhook queue", close: () => webhookQueue.close() },
+        { name: "maintenance queue", close: () => maintenanceQueue.close() },
+      ],
       [
         { name: "redis", close: () => redis.quit() },
         { name: "database", close: () => db.close() },

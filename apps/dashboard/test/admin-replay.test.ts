@@ -44,7 +44,9 @@ describe("the admin area", () => {
     } finally {
       await someone.close();
     }
+    // bull-board renders under our CSP, inside the admin area, listing our queues.
     expect((await staff.goto("/admin/queues"))!.status()).toBe(200);
+    await staff.page.waitForFunction(() => /webhooks/.test(document.body.innerText) && /maintenance/.test(document.body.innerText), { timeout: 15_000 });
   });
 
   it("replays a job that failed because the site was down, once the site is back, and it succeeds", async () => {
@@ -84,7 +86,7 @@ describe("the admin area", () => {
     const jobId = refused.headers.get("x-job-id")!;
 
     await staff.goto(`/admin/failed-jobs?code=invalid_credentials`);
-    const checkbox = await staff.page.waitForSelector(byName(`Select ${jobId}`));
+    const checkbox = await staff.page.waitForSelector(byName(`Select ${jobId}`, "checkbox"));
     await checkbox!.click();
     const selection = await staff.page.waitForSelector("fieldset");
     const replay = await selection!.waitForSelector(byName("Replay", "button"));

@@ -7,6 +7,7 @@ import { table } from "../html/table";
 import { field, fields } from "../http/form";
 import { HttpError } from "../http/http-error";
 import { sendPage } from "../http/page";
+import { sessionOf } from "../accounts/signed-in";
 import { readFailedJobsQuery } from "./failed-jobs-filter";
 import { REFUSAL_TEXT, type ReplayJob, type ReplayOutcome } from "./replay-port";
 
@@ -70,7 +71,7 @@ ${table(
     if (!ids.length) throw new HttpError(400, "Select at least one job to replay.");
     const confirmed = field(req, "confirm") === "refused-password";
     const outcomes: Array<[string, ReplayOutcome]> = [];
-    for (const id of ids) outcomes.push([id, await replay(id, { confirmRefusedPassword: confirmed })]);
+    for (const id of ids) outcomes.push([id, await replay(id, { confirmRefusedPassword: confirmed, by: sessionOf(res)!.user.email })]);
     const needConfirmation = outcomes.filter(([, o]) => !o.replayed && o.code === "needs_confirmation").map(([id]) => id);
     sendPage(res, "Replay", await replayReport(db, res, outcomes, needConfirmation), { current: "admin" });
   });
@@ -107,7 +108,7 @@ async function replayReport(db: Database, res: Response, outcomes: Array<[string
 ${refused.length ? html`<div class="error" role="alert"><p>Not replayed:</p><ul>${refused.map(([id, o]) => html`<li><code>${id}</code>: ${REFUSAL_TEXT[o.code]}</li>`)}</ul></div>` : ""}
 ${pending.length
   ? html`<h2>Confirm: the site refused these passwords</h2>
-<p>Replaying sends the same password again. Sites lock accounts after a few refused passwords; replay only when you know the refusal was the site's fault.</p>
+<p>Replaying sends the same password (or code) again. Sites lock accounts after a few refusals; replay only when you know the refusal was the site's fault.</p>
 ${table(["Job", "Organization", "Site", "Error"], pending.filter((j) => j !== null).map((j) => [j!.id, j!.org.name, siteOf(j!.loginUrl), html`<code>${j!.errorCode ?? ""}</code> ${j!.errorMessage ?? ""}`]), "")}
 <form method="post" action="/admin/replay">${csrfField(res.locals.csrfToken as string)}<input type="hidden" name="confirm" value="refused-password">${needConfirmation.map((id) => html`<input type="hidden" name="jobs" value="${id}">`)}
 <button type="submit" class="danger">Replay anyway</button> <a href="/admin/failed-jobs">Cancel</a></form>`

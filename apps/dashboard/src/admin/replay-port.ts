@@ -1,16 +1,15 @@
-/** Why a job was not replayed, as packages/jobs says it (ReplayRefused's code), or that we know no such job. */
-export type ReplayRefusal = "not_failed" | "input_gone" | "needs_confirmation" | "busy" | "not_found";
+import type { ReplayRefusalCode } from "@authsvc/jobs";
 
-export type ReplayOutcome = { replayed: true } | { replayed: false; code: ReplayRefusal; message: string };
+export type ReplayOutcome = { replayed: true } | { replayed: false; code: ReplayRefusalCode; message: string };
 
 /** Runs a failed job again from its stored encrypted inputs (same job id); the admin area's one way to replay. */
-export type ReplayJob = (jobId: string, options: { confirmRefusedPassword: boolean }) => Promise<ReplayOutcome>;
+export type ReplayJob = (jobId: string, options: { confirmRefusedPassword: boolean; by: string }) => Promise<ReplayOutcome>;
 
 /** What each refusal means to the person who asked for the replay. */
-export const REFUSAL_TEXT: Record<ReplayRefusal, string> = {
+export const REFUSAL_TEXT: Record<ReplayRefusalCode, string> = {
   not_failed: "it has not failed (it is queued, running or succeeded)",
-  input_gone: "its stored inputs are gone (erased when the job ended before replay existed, or the credential was deleted)",
-  needs_confirmation: "the site refused its password: a replay could lock the account, so it needs an explicit confirmation",
+  input_gone: "its stored inputs are gone (the credential was deleted, or the job ended before inputs were kept)",
+  needs_confirmation: "the site refused its password or code: a replay could lock the account, so it needs an explicit confirmation",
   busy: "the same login is running right now",
   not_found: "there is no such job",
 };
