@@ -1,5 +1,6 @@
 import type { LoginSecret, SessionResponse, SignedUpAccount, SignupJobInput, UnfinishedAccount } from "@authsvc/contracts";
 import { isSignupInput, oauthMethodFor } from "@authsvc/contracts";
+import type { JobScreenshotImage } from "@authsvc/db";
 import { emitEvent } from "./job-events";
 import type { JobDeps } from "./job-deps";
 import type { OpenedJob } from "./open-job";
@@ -27,6 +28,8 @@ export interface JobFailure {
   submitted: boolean;
   /** A signup that failed after its form was sent may have left an account: its password is kept. */
   unfinished?: UnfinishedAccount;
+  /** The page the run ended on, its secret fields already blanked; stored (encrypted) when the failure is final. */
+  lastPage?: JobScreenshotImage;
 }
 
 // Failures that say the stored credential no longer works (rather than the site or we had a bad moment).
@@ -78,8 +81,9 @@ export async function succeedJob(deps: JobDeps, job: OpenedJob, outcome: LoginSu
 /**
  * Ends a failed run. A retryable failure before the last attempt puts the job back in the queue
  * (`retry`). Otherwise the job is failed for good (`final`): a signup's unfinished account is kept, the
- * credential records the failure, the claim is released, and a credential that worked before and is now
- * refused is reported to the org's webhooks.
+ * credential records the failure, the claim is released, the last page (redacted) is stored, and a
+ * credential that worked before and is now refused is reported to the org's webhooks. The job keeps its
+ * encrypted input, so platform staff can replay it.
  */
 export async function failJob(deps: JobDeps, job: OpenedJob, failure: JobFailure, maxAttempts: number): Promise<"retry" | "final"> {
   const { db } = deps;
@@ -99,6 +103,9 @@ export async function failJob(deps: JobDeps, job: OpenedJob, failure: JobFailure
     await deps.flight.release(job.orgId, job.fingerprint, job.id);
   } catch (bookkeeping) {
     log.error({ err: String(bookkeeping) }, "could not record a failed login");
+  }
+  if (failure.lastPage) {
+    await db.jobScreenshots.save(job.orgId, job.id, failure.lastPage).catch((err) => log.warn({ err: String(err) }, "last page of the failed job not stored"));
   }
   // A credential that worked before (or is being refreshed) and now is refused: tell the org.
   if (!isSignup && CREDENTIAL_FAILURES.has(failure.code) && (job.credential.lastLoginAt || job.kind === "refresh")) {

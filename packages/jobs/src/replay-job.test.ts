@@ -26,7 +26,7 @@ beforeAll(async () => {
   config = loadConfig(await freshTestDatabase("unit_jobs_replay"));
   db = Database.fromConfig(config, 4);
   redis = createRedis(config.redis.url, "producer", "jobs-replay-test");
-  workerRedis = createRedis(config.redis.url, "worker", "jobs-replay-worker");
+  workerRedis = createRedis(config.redis.url, "blocking", "jobs-replay-worker");
   await Promise.all([redisReady(redis), redisReady(workerRedis)]);
   authQueue = createAuthQueue(redis, config.redis.prefix, { attempts: 1, backoffMs: 100 });
   flight = new SingleFlight(redis, config.redis.prefix);

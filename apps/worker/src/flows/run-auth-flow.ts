@@ -25,6 +25,8 @@ export interface FlowRunnerDeps {
 }
 
 export type FlowHooks = { onStep: (step: string) => void; beforeSubmit: () => Promise<void> };
+/** The runner's own hooks: `onFailurePage` sees the page a failed flow ended on, before its context closes. */
+export type RunHooks = FlowHooks & { onFailurePage?: (page: Page) => Promise<void> };
 
 // Past the flow's own deadline, how long we wait before closing the browser context under it.
 const HARD_STOP_GRACE_MS = 5000;
@@ -39,7 +41,7 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
   const providerAccounts = new ProviderAccounts(db, deps.flight, config.crypto.fingerprintKey);
 
   /** Runs a flow under the job's time limit (the inbox wait on top when it may wait for a message), closing the context under a flow that overruns it. */
-  function inPage<T>(withInbox: boolean, flow: (page: Page, timeoutMs: number) => Promise<T>): Promise<T> {
+  function inPage<T>(withInbox: boolean, onFailurePage: RunHooks["onFailurePage"], flow: (page: Page, timeoutMs: number) => Promise<T>): Promise<T> {
     const timeoutMs = config.worker.jobTimeoutMs + (withInbox ? config.mfa.waitMs : 0);
     return browser.withPage(async (page) => {
       metrics.activeLogins.inc();
@@ -52,6 +54,10 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
       });
       try {
         return await Promise.race([flow(page, timeoutMs), hardStop]);
+      } catch (err) {
+        // Still inside withPage: the context is open (unless the hard stop closed it) and the flow is done.
+        await onFailurePage?.(page).catch(() => undefined);
+        throw err;
       } finally {
         clearTimeout(timer);
         metrics.activeLogins.dec();
@@ -63,12 +69,12 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
    * Signs in through the provider's button with the provider account, starting from the provider session
    * this account kept (per org and collection), and keeps the one it ends with.
    */
-  async function runOAuth(job: OpenedJob, input: Extract<LoginSecret, { provider: string }>, hooks: FlowHooks, signup?: OAuthSignupDetails): Promise<OAuthLoginResult> {
+  async function runOAuth(job: OpenedJob, input: Extract<LoginSecret, { provider: string }>, { onFailurePage, ...hooks }: RunHooks, signup?: OAuthSignupDetails): Promise<OAuthLoginResult> {
     const inbox = input.inbox ? flowInbox(db, inboxEvents, job.orgId, input.inbox) : undefined;
     const key = { orgId: job.orgId, scope: job.credential.collectionId ?? "", provider: input.provider, account: job.credential.username };
     const waitMs = config.worker.jobTimeoutMs + (inbox ? config.mfa.waitMs : 0);
     const result = await providerAccounts.withAccount(key, job.id, waitMs, (kept) =>
-      inPage(!!inbox, (page, timeoutMs) =>
+      inPage(!!inbox, onFailurePage, (page, timeoutMs) =>
         oauthLogin(
           page,
           {
@@ -91,9 +97,9 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
     return result;
   }
 
-  async function runLogin(job: OpenedJob, input: Exclude<JobInput, SignupJobInput>, hooks: FlowHooks): Promise<LoginSuccess | SignupSuccess> {
+  async function runLogin(job: OpenedJob, input: Exclude<JobInput, SignupJobInput>, { onFailurePage, ...hooks }: RunHooks): Promise<LoginSuccess | SignupSuccess> {
     if (!isVerifyInput(input) && isOAuthMethod(input.method)) {
-      const result = await runOAuth(job, input as Extract<LoginSecret, { provider: string }>, hooks);
+      const result = await runOAuth(job, input as Extract<LoginSecret, { provider: string }>, { ...hooks, onFailurePage });
       return { session: result.session, source: "detected", changedFlow: null };
     }
     const learned = parseLearnedFlow(job.learnedFlow);
@@ -107,7 +113,7 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
       inboxWaitMs: config.mfa.waitMs,
       totp: input.totpSecret ? () => freshTotpCode(parseTotpSecret(input.totpSecret!)) : undefined,
     };
-    const result = await inPage<PasswordLoginResult | SignupResult>(!!inbox, (page, timeoutMs) => {
+    const result = await inPage<PasswordLoginResult | SignupResult>(!!inbox, onFailurePage, (page, timeoutMs) => {
       const options = { guard, timeoutMs, learned, captchaSolver, ...hooks };
       if (!isVerifyInput(input)) return passwordLogin(page, loginInput, options);
       const { confirmation } = input;
@@ -125,7 +131,7 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
   }
 
   /** Signs up through the provider's button with the provider account, then gives the site what its form still asks. */
-  async function runOAuthSignup(job: OpenedJob, input: SignupJobInput, hooks: FlowHooks): Promise<SignupSuccess> {
+  async function runOAuthSignup(job: OpenedJob, input: SignupJobInput, hooks: RunHooks): Promise<SignupSuccess> {
     const email = input.email!;
     const result = await runOAuth(job, { method: oauthMethodFor(input.provider!), provider: input.provider!, email, password: input.password, totpSecret: input.totpSecret, inbox: input.inbox }, hooks, {
       username: input.signup.username,
@@ -144,10 +150,10 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
     };
   }
 
-  function runSignup(job: OpenedJob, input: SignupJobInput, hooks: FlowHooks): Promise<SignupSuccess> {
-    if (input.method === "oauth") return runOAuthSignup(job, input, hooks);
+  function runSignup(job: OpenedJob, input: SignupJobInput, { onFailurePage, ...hooks }: RunHooks): Promise<SignupSuccess> {
+    if (input.method === "oauth") return runOAuthSignup(job, input, { ...hooks, onFailurePage });
     const inbox = input.inbox ? flowInbox(db, inboxEvents, job.orgId, input.inbox) : undefined;
-    return inPage(!!inbox, (page, timeoutMs) =>
+    return inPage(!!inbox, onFailurePage, (page, timeoutMs) =>
       signup(
         page,
         {
@@ -167,7 +173,7 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
     );
   }
 
-  return function runAuthFlow(job: OpenedJob, hooks: FlowHooks): Promise<LoginSuccess | SignupSuccess> {
+  return function runAuthFlow(job: OpenedJob, hooks: RunHooks): Promise<LoginSuccess | SignupSuccess> {
     return job.kind === "signup" ? runSignup(job, job.input as SignupJobInput, hooks) : runLogin(job, job.input as Exclude<JobInput, SignupJobInput>, hooks);
   };
 }

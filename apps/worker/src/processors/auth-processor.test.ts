@@ -64,7 +64,7 @@ async function newJob(username: string, password: string) {
 }
 
 describe("processAuthJob", () => {
-  it("records the submit before it happens, then the session, and erases the job's input", async () => {
+  it("records the submit before it happens, then the session, and erases the job's input once it succeeded", async () => {
     sites.accounts.addUser("worker-user", "worker-pass");
     const { job, orgId, jobId } = await newJob("worker-user", "worker-pass");
     const { sessionId } = await processJob(job);
@@ -92,5 +92,32 @@ describe("processAuthJob", () => {
     await expect(processJob(job)).rejects.toMatchObject({ name: "UnrecoverableError", message: "invalid_credentials" });
     expect(await db.authJobs.find(orgId, jobId)).toMatchObject({ status: "failed", errorCode: "invalid_credentials" });
     expect(sites.accounts.attemptsFor("refused-user")).toEqual({ classic: 1 });
+  });
+
+  it("keeps a failed job's input, encrypted, for a replay, and its last page redacted and encrypted", async () => {
+    sites.accounts.addUser("shot-user", "right-pass");
+    const { job, orgId, jobId } = await newJob("shot-user", "Wrong-Pass-Kq7Lz");
+    await expect(processJob(job)).rejects.toMatchObject({ name: "UnrecoverableError", message: "invalid_credentials" });
+    const row = await db.prisma.authJob.findUniqueOrThrow({ where: { id: jobId }, omit: { input: false } });
+    expect(row.input).toEqual(expect.any(String));
+    expect(row.input).not.toContain("Wrong-Pass-Kq7Lz");
+
+    const shot = await db.jobScreenshots.find(orgId, jobId);
+    expect(shot?.contentType).toBe("image/jpeg");
+    expect(shot!.image.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+    expect(shot!.image.includes("Wrong-Pass-Kq7Lz")).toBe(false);
+    const stored = await db.prisma.jobScreenshot.findUniqueOrThrow({ where: { jobId }, omit: { image: false } });
+    expect(stored.orgId).toBe(orgId);
+    expect(stored.image).not.toContain(shot!.image.toString("base64").slice(0, 40)); // encrypted, not the image itself
+    // Another org never sees it.
+    const other = await db.organizations.create("Other worker org");
+    expect(await db.jobScreenshots.find(other.id, jobId)).toBeNull();
+  });
+
+  it("stores no last page for a job that succeeded", async () => {
+    sites.accounts.addUser("noshot-user", "noshot-pass");
+    const { job, orgId, jobId } = await newJob("noshot-user", "noshot-pass");
+    await processJob(job);
+    expect(await db.jobScreenshots.find(orgId, jobId)).toBeNull();
   });
 });

@@ -3,7 +3,8 @@ import { LoginFlowError, SignupUnfinishedError } from "@authsvc/flows";
 import { JobNotRunnable, type AuthJobs, type LoginSuccess, type OpenedJob, type SignupSuccess } from "@authsvc/jobs";
 import type { Logger } from "@authsvc/logging";
 import type { AuthJobPayload } from "@authsvc/queue";
-import type { FlowHooks, FlowRunner } from "../flows/run-auth-flow";
+import { captureFailurePage, type FailureScreenshot } from "../flows/failure-screenshot";
+import type { FlowRunner, RunHooks } from "../flows/run-auth-flow";
 import type { WorkerMetrics } from "../worker-metrics";
 
 export interface AuthProcessorDeps {
@@ -40,11 +41,16 @@ export function createAuthProcessor({ jobs, runFlow, log, metrics }: AuthProcess
     });
     const jobLog = log.child({ jobId: authJobId, orgId, attempt: opened.attempt });
     let submitted = false;
-    const hooks: FlowHooks = {
+    let lastPage: FailureScreenshot | null = null;
+    const hooks: RunHooks = {
       onStep: (step) => jobLog.debug({ step }, opened.kind === "signup" ? "signup step" : "login step"),
       beforeSubmit: async () => {
         submitted = true;
         await jobs.markSubmitted(opened);
+      },
+      // Taken on every failed run (the verdict is not known yet); jobs.fail stores the final one's.
+      onFailurePage: async (page) => {
+        lastPage = await captureFailurePage(page, { identifier: opened.credential.username, log: jobLog });
       },
     };
     const timer = metrics.loginDuration.startTimer();
@@ -56,7 +62,7 @@ export function createAuthProcessor({ jobs, runFlow, log, metrics }: AuthProcess
       const failure = asFlowError(err, submitted);
       timer({ outcome: failure.code });
       const unfinished = err instanceof SignupUnfinishedError ? err.account : undefined;
-      const decision = await jobs.fail(opened, { code: failure.code, message: failure.message, retryable: failure.retryable, submitted, unfinished }, job.opts.attempts ?? 1);
+      const decision = await jobs.fail(opened, { code: failure.code, message: failure.message, retryable: failure.retryable, submitted, unfinished, lastPage: lastPage ?? undefined }, job.opts.attempts ?? 1);
       // Unrecoverable even if the bookkeeping failed: never submit the password again.
       throw decision === "retry" ? new Error(failure.code) : new UnrecoverableError(failure.code);
     }
