@@ -1,6 +1,6 @@
 import type { Browser } from "puppeteer-core";
 import { call, closeDatabase, loginBody, newSiteUser } from "@authsvc/devstack";
-import { byName, launchBrowser, newEmail, Person } from "./dashboard-browser";
+import { byName, dashboardUrl, launchBrowser, newEmail, Person } from "./dashboard-browser";
 
 // The org's data in the dashboard, metadata only: jobs, credentials, sessions, inboxes and webhooks, each
 // made through the real API, and the dashboard's delete and drop buttons acting on them.
@@ -54,6 +54,31 @@ describe("the organization's data", () => {
     await person.press("Delete");
     expect(await person.text()).toContain("No stored credentials.");
     expect((await call("GET", "/v1/credentials", { key })).body.credentials).toEqual([]);
+  });
+
+  it("shows a failed login's job with the redacted screenshot of its last page", async () => {
+    const user = await newSiteUser();
+    const refused = await call("POST", "/v1/login", { key, body: loginBody("classic", { username: user.username, password: "wrong-password-2" }) });
+    expect(refused.body.error.code).toBe("invalid_credentials");
+    const jobId = refused.headers.get("x-job-id")!;
+
+    await person.goto(`/o/${orgId}/jobs`);
+    await person.press(jobId, "link");
+    expect(await person.text()).toMatch(/invalid_credentials/);
+    const image = await person.page.waitForSelector(byName(`Screenshot of the last page of job ${jobId}`, "image"));
+    const loaded = await image!.evaluate((img) => (img as HTMLImageElement).decode().then(() => (img as HTMLImageElement).naturalWidth));
+    expect(loaded).toBeGreaterThan(100);
+    const { cookie } = await person.credentials();
+    const shot = await fetch(`${dashboardUrl()}/o/${orgId}/jobs/${jobId}/screenshot`, { headers: { cookie } });
+    expect([shot.status, shot.headers.get("content-type"), shot.headers.get("cache-control")]).toEqual([200, expect.stringMatching(/^image\//), "no-store"]);
+    // Another organization's member never gets it.
+    const other = await Person.open(browser);
+    try {
+      await other.signUp(newEmail("other"), "dashboard-pass-123");
+      expect((await other.goto(`/o/${orgId}/jobs/${jobId}/screenshot`))!.status()).toBe(404);
+    } finally {
+      await other.close();
+    }
   });
 
   it("lists the org's mailboxes, and creates a webhook whose secret is shown once", async () => {

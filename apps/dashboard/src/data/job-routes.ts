@@ -4,13 +4,18 @@ import { duration, siteOf, when } from "../html/format";
 import { html } from "../html/html";
 import { table } from "../html/table";
 import { query } from "../http/form";
+import { HttpError } from "../http/http-error";
 import { sendPage } from "../http/page";
 import { orgOf } from "../orgs/org-context";
 
 const PAGE = 100;
 const STATUSES = ["queued", "running", "succeeded", "failed"] as const;
+const JOB_ID = /^job_[0-9A-Za-z]{22}$/;
 
-/** `/o/:orgId/jobs`: the org's auth jobs (metadata only), newest first; failed ones link their screenshot. */
+/**
+ * `/o/:orgId/jobs`: the org's auth jobs (metadata only), newest first; a job's page, with the redacted
+ * screenshot the worker took of a failed job's last page (stored encrypted, decrypted only to be sent here).
+ */
 export function jobRoutes(db: Database): Router {
   const r = Router({ mergeParams: true });
 
@@ -45,6 +50,39 @@ ${table(
 <p class="muted">The newest ${PAGE}; records are kept as long as the job record (JOB_RETENTION_DAYS).</p>`,
       { current: "jobs" },
     );
+  });
+
+  r.get("/jobs/:jobId", async (req, res) => {
+    const org = orgOf(res);
+    const id = String(req.params.jobId);
+    const job = JOB_ID.test(id) ? await db.jobListings.findInOrg(org.id, id) : null;
+    if (!job) throw HttpError.notFound("job");
+    const hasScreenshot = job.status === "failed" && (await db.jobScreenshots.find(org.id, job.id)) !== null;
+    sendPage(
+      res,
+      `Job ${job.id}`,
+      html`<dl>
+<dt>Kind, method</dt><dd>${job.kind}, ${job.method}</dd>
+<dt>Site</dt><dd>${siteOf(job.loginUrl)}</dd>
+<dt>Status</dt><dd>${job.status}</dd>
+<dt>Error</dt><dd>${job.errorCode ? html`<code>${job.errorCode}</code> ${job.errorMessage ?? ""}` : "—"}</dd>
+<dt>Attempts</dt><dd>${job.attempts}</dd>
+<dt>Created, finished</dt><dd>${when(job.createdAt)}, ${when(job.finishedAt)} (${duration(job.durationMs)})</dd>
+</dl>
+${hasScreenshot
+  ? html`<h2>Last page</h2><p class="muted">Taken by the worker when the job failed; password fields blanked.</p>
+<img class="screenshot" src="/o/${org.id}/jobs/${job.id}/screenshot" alt="Screenshot of the last page of job ${job.id}">`
+  : job.status === "failed" ? html`<p class="muted">No screenshot of this job's last page.</p>` : ""}
+<p><a href="/o/${org.id}/jobs">All jobs</a></p>`,
+      { current: "jobs" },
+    );
+  });
+
+  r.get("/jobs/:jobId/screenshot", async (req, res) => {
+    const id = String(req.params.jobId);
+    const shot = JOB_ID.test(id) ? await db.jobScreenshots.find(orgOf(res).id, id) : null;
+    if (!shot) throw HttpError.notFound("screenshot");
+    res.type(shot.contentType).setHeader("Content-Disposition", "inline").send(shot.image);
   });
 
   return r;

@@ -39,6 +39,10 @@ export class JobListings {
     });
   }
 
+  findInOrg(orgId: string, id: string) {
+    return this.prisma.authJob.findFirst({ where: { id, orgId }, select: LISTED });
+  }
+
   /** Across tenants, for platform staff only: failed jobs, newest first, with their organization's name. */
   failed(filter: FailedJobFilter) {
     return this.prisma.authJob.findMany({
