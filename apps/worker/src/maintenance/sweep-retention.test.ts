@@ -51,7 +51,13 @@ describe("sweepRetention", () => {
     await provider("kept@gmail.test", now - HOUR);
     await provider("ended@gmail.test", now - 2 * DAY);
 
-    expect(await sweepRetention(db, { sessionHours: 24, jobDays: 30, messageMinutes: 60 }, now)).toEqual({ sessions: 1, providerSessions: 1, jobs: 1, messages: 1 });
+    const user = await db.dashboardUsers.create(`sweep-${now}@example.test`, "scrypt$1$1$1$AA$AA");
+    const signedIn = await db.dashboardSessions.create(user.id, HOUR);
+    const signedOut = await db.dashboardSessions.create(user.id, HOUR);
+    await db.prisma.dashboardSession.update({ where: { id: signedOut.session.id }, data: { expiresAt: new Date(now - 1000) } });
+
+    expect(await sweepRetention(db, { sessionHours: 24, jobDays: 30, messageMinutes: 60 }, now)).toEqual({ sessions: 1, providerSessions: 1, jobs: 1, messages: 1, dashboardSessions: 1 });
+    expect(await db.dashboardSessions.find(signedIn.token)).not.toBeNull();
     const kept = await db.prisma.providerSession.findMany({ where: { orgId: org.id }, select: { account: true } });
     expect(kept).toEqual([{ account: "kept@gmail.test" }]);
     const left = await db.inboundMessages.since(org.id, { mailboxId: mailbox.id }, new Date(0));

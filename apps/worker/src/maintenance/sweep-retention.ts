@@ -3,7 +3,8 @@ import type { Database } from "@authsvc/db";
 
 /**
  * Deletes what the service no longer needs: sessions and OAuth provider sessions (encrypted cookies) some hours after they expired,
- * the records of finished jobs after the retention period, and received mail and SMS after theirs.
+ * the records of finished jobs after the retention period, received mail and SMS after theirs, and expired
+ * dashboard sign-ins at once (they open nothing any more).
  * Keeping secrets longer helps nobody.
  */
 export async function sweepRetention(db: Database, retention: Config["retention"], now = Date.now()) {
@@ -12,5 +13,6 @@ export async function sweepRetention(db: Database, retention: Config["retention"
   const providerSessions = await db.providerSessions.deleteExpiredBefore(sessionCutoff);
   const jobs = await db.authJobs.deleteFinishedBefore(new Date(now - retention.jobDays * 86_400_000));
   const messages = await db.inboundMessages.deleteReceivedBefore(new Date(now - retention.messageMinutes * 60_000));
-  return { sessions, providerSessions, jobs, messages };
+  const dashboardSessions = await db.dashboardSessions.deleteExpiredBefore(new Date(now));
+  return { sessions, providerSessions, jobs, messages, dashboardSessions };
 }
