@@ -8,6 +8,7 @@ import { indexedDbToken } from "./sites/indexeddb-token";
 import { pathApps } from "./sites/path-apps";
 import { failurePages } from "./sites/failure-pages";
 import { flakyLogin } from "./sites/flaky-login";
+import { outageLogin } from "./sites/outage-login";
 import { slowLogin } from "./sites/slow-login";
 import { lockoutRedirect } from "./sites/lockout-redirect";
 import { noticeDelayedSubmit } from "./sites/notice-delayed-submit";
@@ -61,7 +62,7 @@ export function createTestSitesApp(accounts = new Accounts(), outbox = new Outbo
 invitation (<code>POST /__fixture/invitations</code>).</p><ul>${signupPages.join("")}</ul>${oauth ? oauthIndex(oauth) : ""}`));
   });
   let redesignVersion = 1;
-  app.use(classicForm(accounts), spaToken(accounts), indexedDbToken(accounts), pathApps(accounts), failurePages(), flakyLogin(), slowLogin(accounts), lockoutRedirect(accounts), noticeDelayedSubmit());
+  app.use(classicForm(accounts), spaToken(accounts), indexedDbToken(accounts), pathApps(accounts), failurePages(), flakyLogin(), outageLogin(), slowLogin(accounts), lockoutRedirect(accounts), noticeDelayedSubmit());
   app.use(caseRouters(accounts, () => redesignVersion, outbox));
   const signups = new SignupRegistry(accounts);
   const invitations = new Invitations();
