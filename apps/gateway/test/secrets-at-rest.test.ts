@@ -60,6 +60,10 @@ describe("secrets at rest", () => {
       key,
       body: { domain: `${sitesUrl()}/cases/totp-split/login`, login_method: "password", cred: { ...totpUser, totpSecret } },
     });
+    // A failed job keeps its input (for a replay) and its last page: both encrypted.
+    const refusedUser = await newSiteUser("pw-Vn5Rk8Tq3Ws6Jy2Lb4");
+    const refused = await call("POST", "/v1/login", { key, body: loginBody("classic", { username: refusedUser.username, password: "pw-Typo-Gd7Xm1Pc9Zh3" }) });
+    expect(refused.body.error.code).toBe("invalid_credentials");
     expect([classic.status, spa.status, pending.status, totp.status]).toEqual([200, 200, 202, 200]);
     const cookie = classic.body.cookies.find((c: any) => c.name === "classic_sid").value as string;
     const token = spa.body.storageState.origins[0].localStorage[0].value as string;
@@ -67,7 +71,8 @@ describe("secrets at rest", () => {
     const [redis, postgres] = await Promise.all([redisDump(), postgresDump()]);
     expect(redis.length).toBeGreaterThan(100); // the dump really saw the queue and cache
     expect(postgres).toContain(user.username); // and the tables
-    for (const secret of [user.password, spaUser.password, totpUser.password, totpSecret, cookie, token, key]) {
+    expect(postgres).toContain(refused.headers.get("x-job-id")); // its kept input and screenshot rows were dumped
+    for (const secret of [user.password, spaUser.password, totpUser.password, totpSecret, cookie, token, key, "pw-Typo-Gd7Xm1Pc9Zh3"]) {
       expect(redis).not.toContain(secret);
       expect(postgres).not.toContain(secret);
     }

@@ -38,6 +38,10 @@ describe("sweepRetention", () => {
     const recent = await job(1);
     const old = await job(40);
     const open = await job(null);
+    // A failed job's screenshot lives as long as its record.
+    const shot = { image: Buffer.from([0xff, 0xd8, 0xff, 0xe0]), contentType: "image/jpeg" };
+    await db.jobScreenshots.save(org.id, recent, shot);
+    await db.jobScreenshots.save(org.id, old, shot);
     await db.prisma.authJob.update({ where: { id: open }, data: { createdAt: new Date(now - 60 * DAY) } });
 
     const mailbox = await db.mailboxes.create(org.id, `sweep-${now}@mail.localhost`);
@@ -68,6 +72,8 @@ describe("sweepRetention", () => {
     expect(await db.sessions.findState(org.id, longExpired)).toBeNull();
     expect(await db.authJobs.find(org.id, recent)).not.toBeNull();
     expect(await db.authJobs.find(org.id, old)).toBeNull();
+    expect(await db.jobScreenshots.find(org.id, old)).toBeNull();
+    expect((await db.jobScreenshots.find(org.id, recent))?.image).toEqual(shot.image);
     expect(await db.authJobs.find(org.id, open)).not.toBeNull(); // never delete a job that has not ended
   });
 });
