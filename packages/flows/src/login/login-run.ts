@@ -144,6 +144,7 @@ export class LoginRun {
     let consentClicks = 0;
     let openerClicks = 0;
     let identifierSubmits = 0;
+    let identifierSeen = 0;
     let messagesBeforeIdentifier = new Set<string>();
     let sentencesBeforeIdentifier = new Set<string>();
     let unsettled = null as { message: string; since: number } | null;
@@ -182,6 +183,12 @@ export class LoginRun {
           if (fresh && (code !== null || Date.now() - unsettled!.since >= MESSAGE_SETTLE_MS)) {
             throw new LoginFlowError(code === "account_locked" ? code : "invalid_credentials", fresh);
           }
+        } else if (!(await this.settledIdentifierOnly(identifierOnly, identifierSeen++))) {
+          // Not yet sure there is no password field: a frame still parsing (a slow widget) or a form
+          // drawn in two ticks shows its username field first. Pressing Enter there would send the form
+          // without its password (a failed attempt on the site); read the page again first.
+          await sleep(150);
+          continue;
         } else {
           // Username first: the password comes on the next page or appears on this one.
           const { key, reading } = identifierOnly;
@@ -210,6 +217,15 @@ export class LoginRun {
       }
       await sleep(150);
     }
+  }
+
+  /**
+   * Whether a username field without a password field is the page's first step, not a form half read:
+   * its frame has finished parsing, and an earlier read already saw the same (`seenBefore`).
+   */
+  private async settledIdentifierOnly(scan: FrameScan, seenBefore: number): Promise<boolean> {
+    const parsed = await scan.frame.evaluate(() => document.readyState !== "loading").catch(() => false);
+    return parsed && seenBefore > 0;
   }
 
   /**
