@@ -37,6 +37,12 @@ async function main(): Promise<void> {
       metrics.browserRestarts.inc();
       log.error({ err: err.message }, "Chromium died; it will be relaunched for the next job");
     },
+    recycleAfterJobs: config.worker.browserRecycle.afterJobs,
+    recycleAboveBytes: config.worker.browserRecycle.aboveBytes,
+    onRecycle: ({ jobs, rssBytes, reason }) => {
+      metrics.browserRecycles.inc({ reason });
+      log.info({ jobs, rssMiB: Math.round(rssBytes / 1048576), reason }, "recycling Chromium: new jobs get a fresh one");
+    },
     onEgressRefused: ({ host, reason }) => {
       metrics.egressRefusals.inc();
       log.warn({ host, reason }, "browser connection refused by the egress policy");

@@ -21,6 +21,12 @@ export function createWorkerMetrics() {
     }),
     activeLogins: new Gauge({ name: "authsvc_active_logins", help: "Logins running in this worker now", registers: [registry] }),
     browserRestarts: new Counter({ name: "authsvc_browser_restarts_total", help: "Chromium deaths (it is relaunched)", registers: [registry] }),
+    browserRecycles: new Counter({
+      name: "authsvc_browser_recycles_total",
+      help: "Chromium replaced on purpose, by reason (jobs: BROWSER_RECYCLE_AFTER_JOBS, memory: BROWSER_RECYCLE_ABOVE_MIB)",
+      labelNames: ["reason"] as const,
+      registers: [registry],
+    }),
     egressRefusals: new Counter({
       name: "authsvc_egress_refusals_total",
       help: "Browser connections the egress proxy refused",

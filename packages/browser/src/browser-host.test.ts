@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import { BrowserHost } from "./browser-host";
+import { processTreeRssBytes } from "./process-memory";
 import { TargetGuard } from "@authsvc/egress";
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -43,5 +45,64 @@ describe("BrowserHost", () => {
     expect(second).not.toBe(first);
     expect(second.connected).toBe(true);
     expect(crashes).toHaveLength(1);
+  });
+
+  it("replaces Chromium after its share of jobs, letting a job still running in the old one finish there", async () => {
+    const recycles: string[] = [];
+    const crashes: Error[] = [];
+    host = new BrowserHost({ executablePath: chromium, guard, recycleAfterJobs: 2, onRecycle: (r) => recycles.push(r.reason), onCrash: (e) => crashes.push(e) });
+    await host.warmUp();
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const long = host.withPage(async (page) => {
+      await held;
+      // The old browser was retired while this job ran: its page still works.
+      return { browser: page.browserContext().browser(), text: await page.evaluate(() => "still here") };
+    });
+    const short = () => host.withPage(async (page) => page.browserContext().browser());
+    const first = await short();
+    const second = await short(); // the second job in this browser: it is retired now
+    expect(second).toBe(first);
+    expect(recycles).toEqual(["jobs"]);
+    const third = await short();
+    expect(third).not.toBe(first);
+    expect(first.connected).toBe(true); // the long job still runs in it
+    release();
+    const { browser, text } = await long;
+    expect(browser).toBe(first);
+    expect(text).toBe("still here");
+    await new Promise((r) => (first.connected ? first.once("disconnected", r) : r(undefined)));
+    expect(first.connected).toBe(false);
+    expect(third.connected).toBe(true);
+    expect(crashes).toHaveLength(0);
+  });
+
+  it("replaces Chromium once its processes hold more memory than the bound", async () => {
+    const recycles: Array<{ reason: string; rssBytes: number }> = [];
+    host = new BrowserHost({ executablePath: chromium, guard, recycleAboveBytes: 1, onRecycle: (r) => recycles.push(r) });
+    await host.warmUp();
+    const first = await host.withPage(async (page) => {
+      await page.setContent("<p>job</p>");
+      return page.browserContext().browser();
+    });
+    expect(recycles).toHaveLength(1);
+    expect(recycles[0]!.reason).toBe("memory");
+    // The whole tree is counted: the browser process and its renderers, zygotes and utilities.
+    expect(recycles[0]!.rssBytes).toBeGreaterThan(processTreeRssBytesOfOne(first.process()!.pid!));
+    const second = await host.withPage(async (page) => page.browserContext().browser());
+    expect(second).not.toBe(first);
+  });
+});
+
+function processTreeRssBytesOfOne(pid: number): number {
+  // The browser process alone: its own statm, without descendants.
+  return Number(readFileSync(`/proc/${pid}/statm`, "utf8").split(" ")[1]) * 4096;
+}
+
+describe("processTreeRssBytes", () => {
+  it("is 0 for a process that does not exist and counts this process", () => {
+    expect(processTreeRssBytes(undefined)).toBe(0);
+    expect(processTreeRssBytes(2 ** 22 + 7)).toBe(0);
+    expect(processTreeRssBytes(process.pid)).toBeGreaterThan(10 * 1024 * 1024);
   });
 });

@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext, Page } from "puppeteer-core";
+import { processTreeRssBytes } from "./process-memory";
 import { EgressProxy, type EgressRefusal } from "./egress-proxy";
 import { launchChromium } from "./launch-chromium";
 import type { TargetGuard } from "@authsvc/egress";
@@ -15,6 +16,14 @@ export interface BrowserHostOptions {
   trustedSpki?: readonly string[];
   onCrash?: (err: Error) => void;
   onEgressRefused?: (refusal: EgressRefusal) => void;
+  /**
+   * Chromium is replaced by a fresh one after this many jobs (0: never), or once its processes together
+   * hold more than `recycleAboveBytes` of memory (0: never) after a job. Long-lived browsers grow: caches,
+   * leaked renderer memory, fragmentation.
+   */
+  recycleAfterJobs?: number;
+  recycleAboveBytes?: number;
+  onRecycle?: (why: { jobs: number; rssBytes: number; reason: "jobs" | "memory" }) => void;
 }
 
 interface Prepared {
@@ -32,6 +41,10 @@ interface Prepared {
 export class BrowserHost {
   private browser: Promise<Browser> | null = null;
   private spare: Promise<Prepared> | null = null;
+  /** Jobs each browser has run, and how many it runs now; a retired browser closes when its last job ends. */
+  private readonly served = new WeakMap<Browser, number>();
+  private readonly active = new WeakMap<Browser, number>();
+  private readonly retired = new WeakSet<Browser>();
   private closing = false;
   private readonly proxy: EgressProxy;
   private proxyUrl: Promise<string> | null = null;
@@ -57,6 +70,7 @@ export class BrowserHost {
         (b) =>
           b.once("disconnected", () => {
             if (this.browser === launching) this.browser = null;
+            if (this.retired.has(b)) return; // closed on purpose (recycled)
             this.spare = null;
             if (!this.closing) this.options.onCrash?.(new Error("Chromium disconnected"));
           }),
@@ -92,21 +106,54 @@ export class BrowserHost {
   private async take(): Promise<Prepared> {
     // Swap the spare for a new one before awaiting, so concurrent takers never overwrite each other's refill.
     const spare = this.spare;
-    this.refillSpare();
+    this.spare = null;
     const ready = spare ? await spare.catch(() => null) : null;
     if (ready && !ready.page.isClosed() && ready.context.browser().connected) return ready;
     if (ready) await ready.context.close().catch(() => undefined);
     return this.prepare();
   }
 
-  /** Runs `fn` with a page in a context of its own, closed afterwards. */
+  /**
+   * Runs `fn` with a page in a context of its own, closed afterwards. The spare is made again once the job
+   * is over, not while it runs: a new page's set-up (a renderer process, the stealth evasions) competes
+   * for the CPU with the login that just started.
+   */
   async withPage<T>(fn: (page: Page) => Promise<T>): Promise<T> {
     const { context, page } = await this.take();
+    const browser = context.browser();
+    this.active.set(browser, (this.active.get(browser) ?? 0) + 1);
     try {
       return await fn(page);
     } finally {
       await context.close().catch(() => undefined);
+      this.active.set(browser, (this.active.get(browser) ?? 1) - 1);
+      this.served.set(browser, (this.served.get(browser) ?? 0) + 1);
+      this.recycleIfDue(browser);
+      if (!this.spare) this.refillSpare();
     }
+  }
+
+  /**
+   * After a job: retires the browser when it has run its share of jobs or grown past the memory bound.
+   * New jobs then get a new Chromium; the old one closes once the jobs still running in it end.
+   */
+  private recycleIfDue(browser: Browser): void {
+    const { recycleAfterJobs = 0, recycleAboveBytes = 0 } = this.options;
+    if (!this.retired.has(browser) && browser.connected) {
+      const jobs = this.served.get(browser) ?? 0;
+      const rssBytes = recycleAboveBytes > 0 ? processTreeRssBytes(browser.process()?.pid) : 0;
+      const reason = recycleAfterJobs > 0 && jobs >= recycleAfterJobs ? "jobs" : recycleAboveBytes > 0 && rssBytes > recycleAboveBytes ? "memory" : null;
+      if (reason) {
+        this.retired.add(browser);
+        this.browser = null;
+        // The spare belongs to the old browser: dropped, made again in the new one.
+        const spare = this.spare;
+        this.spare = null;
+        void spare?.then((s) => s.context.close()).catch(() => undefined);
+        this.options.onRecycle?.({ jobs, rssBytes, reason });
+      }
+    }
+    if (this.retired.has(browser) && (this.active.get(browser) ?? 0) === 0) void browser.close().catch(() => undefined);
   }
 
   /** Launches Chromium now, so the first job does not pay for it and a broken install shows at start. */

@@ -31,6 +31,10 @@ export const envSchema = {
     WORKER_SHUTDOWN_TIMEOUT_MS: { type: "integer", minimum: 1000, default: 60000 },
     WORKER_HEALTH_PORT: { type: "integer", minimum: 0, maximum: 65535, default: 8081 },
     CHROMIUM_PATH: { type: "string", default: "/usr/bin/chromium" },
+    /** A worker replaces its Chromium after this many jobs (0: never). */
+    BROWSER_RECYCLE_AFTER_JOBS: { type: "integer", minimum: 0, default: 500 },
+    /** …or once Chromium's processes together hold more than this many MiB after a job (0: never). */
+    BROWSER_RECYCLE_ABOVE_MIB: { type: "integer", minimum: 0, default: 1024 },
 
     /** Address ranges (ipaddr.js names: loopback, private, linkLocal, uniqueLocal…) targets may resolve to. */
     TARGET_ALLOW_RANGES: { type: "string", default: "" },

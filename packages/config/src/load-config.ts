@@ -18,6 +18,8 @@ export interface Config {
     shutdownTimeoutMs: number;
     healthPort: number;
     chromiumPath: string;
+    /** Chromium is replaced after this many jobs, or above this much resident memory (0: never). */
+    browserRecycle: { afterJobs: number; aboveBytes: number };
     /** Self-signed certificates Chromium accepts, by key (BROWSER_TRUSTED_SPKI): empty except in tests and development. */
     trustedSpki: string[];
   };
@@ -118,6 +120,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       shutdownTimeoutMs: e.WORKER_SHUTDOWN_TIMEOUT_MS,
       healthPort: e.WORKER_HEALTH_PORT,
       chromiumPath: e.CHROMIUM_PATH,
+      browserRecycle: { afterJobs: e.BROWSER_RECYCLE_AFTER_JOBS, aboveBytes: e.BROWSER_RECYCLE_ABOVE_MIB * 1024 * 1024 },
       trustedSpki,
     },
     targets: { allowRanges, hostMap },
