@@ -5,7 +5,7 @@ import { AfterSubmit, type Poll, type PollResult } from "../page/after-submit";
 import { refusalSaid } from "../page/page-sayings";
 import type { SelectorPath } from "../page/read-page";
 import { EXPIRED, refusalCode, siteFault } from "../page/refusal-words";
-import type { FrameScan } from "../page/scan-page";
+import { type FrameScan, findFrame, resolveElement } from "../page/scan-page";
 import type { SessionSnapshot } from "../page/session-snapshot";
 
 /** Where the signed-in page showed its sign-out control or account menu; learned flows keep it. */
@@ -36,6 +36,18 @@ export interface ClassifyOptions {
   settleMs?: number;
 }
 
+/** Whether the page shows the learned signed-in marker, visible, in a document that has been parsed. */
+async function markerShown(page: Page, marker: SignedInMarker): Promise<boolean> {
+  const frame = findFrame(page, marker.frame);
+  const el = frame ? await resolveElement(frame, marker.path) : null;
+  if (!el) return false;
+  try {
+    return await el.evaluate((e) => e.ownerDocument.readyState !== "loading" && e.checkVisibility({ opacityProperty: true, visibilityProperty: true }));
+  } finally {
+    await el.dispose().catch(() => undefined);
+  }
+}
+
 const samePath = (a: SignedInMarker | null, b: SignedInMarker | null) =>
   !!a && !!b && a.frame === b.frame && a.path.join("\u0000") === b.path.join("\u0000");
 
@@ -60,6 +72,8 @@ export async function classifyOutcome(
     sayings: true,
     onStep: options.onStep,
     settleMs: options.settleMs,
+    // Where this site's signed-in page showed its marker before, the page is read as soon as it shows it.
+    shownEarly: options.learnedMarker ? () => markerShown(page, options.learnedMarker!) : undefined,
   });
   let lastPasswordShown = true;
   let unsettled: string | null = null;

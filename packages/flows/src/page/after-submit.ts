@@ -54,7 +54,16 @@ export interface AfterSubmitOptions<X> {
   check?: () => void;
   onStep?: (step: string) => void;
   settleMs?: number;
+  /**
+   * Whether the page already shows what a verdict needs (a learned signed-in marker in a parsed
+   * document): a poll then reads the page at once instead of waiting for the network to go quiet. It
+   * only moves the reading earlier; the rules that judge the reading stay the same.
+   */
+  shownEarly?: () => Promise<boolean>;
 }
+
+// How often a poll looks for `shownEarly` while it waits for the network to go quiet.
+const EARLY_LOOK_MS = 40;
 
 /**
  * Watches the page after a form went out until the flow's rules find a verdict in a poll: each poll
@@ -140,7 +149,7 @@ export class AfterSubmit<X = undefined> {
   private async poll(): Promise<Poll<X>> {
     const { options, page } = this;
     const quiet = Math.max(1, Math.min(QUIET_WAIT_MS, this.stopAt - Date.now()));
-    await page.waitForNetworkIdle({ idleTime: 250, timeout: quiet }).catch(() => undefined);
+    await this.quietOrShown(quiet);
     options.check?.();
     const [scans, notes, extra] = await Promise.all([
       scanPage(page, options.identifier()).catch(() => Object.assign([], { unreadable: 1 })),
@@ -158,6 +167,24 @@ export class AfterSubmit<X = undefined> {
     fresh.push(...options.dialogs());
     const sayings = newSayings(notes, this.seenSentences);
     return { scans, signals, notes, sayings, extra, fresh, successBefore: this.successSeen };
+  }
+
+  /** Waits for the network to go quiet (at most `quiet` ms), or less once `shownEarly` says the page shows its answer. */
+  private async quietOrShown(quiet: number): Promise<void> {
+    const idle = this.page.waitForNetworkIdle({ idleTime: 250, timeout: quiet }).catch(() => undefined);
+    const shownEarly = this.options.shownEarly;
+    if (!shownEarly) return idle;
+    let waiting = true;
+    const shown = (async () => {
+      const until = Date.now() + quiet;
+      while (waiting && Date.now() < until) {
+        if (await shownEarly().catch(() => false)) return;
+        await sleep(EARLY_LOOK_MS);
+      }
+      await idle;
+    })();
+    await Promise.race([idle, shown]);
+    waiting = false;
   }
 
   /** Polls until `judge` gives a verdict; once the clock ran out, `timeUp` has the last poll and gives it. */
