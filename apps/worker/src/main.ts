@@ -39,9 +39,9 @@ async function main(): Promise<void> {
     },
     recycleAfterJobs: config.worker.browserRecycle.afterJobs,
     recycleAboveBytes: config.worker.browserRecycle.aboveBytes,
-    onRecycle: ({ jobs, rssBytes, reason }) => {
+    onRecycle: ({ jobs, memoryBytes, reason }) => {
       metrics.browserRecycles.inc({ reason });
-      log.info({ jobs, rssMiB: Math.round(rssBytes / 1048576), reason }, "recycling Chromium: new jobs get a fresh one");
+      log.info({ jobs, memoryMiB: Math.round(memoryBytes / 1048576), reason }, "recycling Chromium: new jobs get a fresh one");
     },
     onEgressRefused: ({ host, reason }) => {
       metrics.egressRefusals.inc();

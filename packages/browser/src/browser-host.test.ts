@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { BrowserHost } from "./browser-host";
-import { processTreeRssBytes } from "./process-memory";
+import { processTreeMemoryBytes } from "./process-memory";
 import { TargetGuard } from "@authsvc/egress";
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -78,7 +78,7 @@ describe("BrowserHost", () => {
   });
 
   it("replaces Chromium once its processes hold more memory than the bound", async () => {
-    const recycles: Array<{ reason: string; rssBytes: number }> = [];
+    const recycles: Array<{ reason: string; memoryBytes: number }> = [];
     host = new BrowserHost({ executablePath: chromium, guard, recycleAboveBytes: 1, onRecycle: (r) => recycles.push(r) });
     await host.warmUp();
     const first = await host.withPage(async (page) => {
@@ -88,21 +88,21 @@ describe("BrowserHost", () => {
     expect(recycles).toHaveLength(1);
     expect(recycles[0]!.reason).toBe("memory");
     // The whole tree is counted: the browser process and its renderers, zygotes and utilities.
-    expect(recycles[0]!.rssBytes).toBeGreaterThan(processTreeRssBytesOfOne(first.process()!.pid!));
+    expect(recycles[0]!.memoryBytes).toBeGreaterThan(memoryOfOneProcess(first.process()!.pid!));
     const second = await host.withPage(async (page) => page.browserContext().browser());
     expect(second).not.toBe(first);
   });
 });
 
-function processTreeRssBytesOfOne(pid: number): number {
-  // The browser process alone: its own statm, without descendants.
-  return Number(readFileSync(`/proc/${pid}/statm`, "utf8").split(" ")[1]) * 4096;
+function memoryOfOneProcess(pid: number): number {
+  // The browser process alone (its PSS), without descendants.
+  return Number(/^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"))![1]) * 1024;
 }
 
-describe("processTreeRssBytes", () => {
+describe("processTreeMemoryBytes", () => {
   it("is 0 for a process that does not exist and counts this process", () => {
-    expect(processTreeRssBytes(undefined)).toBe(0);
-    expect(processTreeRssBytes(2 ** 22 + 7)).toBe(0);
-    expect(processTreeRssBytes(process.pid)).toBeGreaterThan(10 * 1024 * 1024);
+    expect(processTreeMemoryBytes(undefined)).toBe(0);
+    expect(processTreeMemoryBytes(2 ** 22 + 7)).toBe(0);
+    expect(processTreeMemoryBytes(process.pid)).toBeGreaterThan(10 * 1024 * 1024);
   });
 });

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from "puppeteer-core";
-import { processTreeRssBytes } from "./process-memory";
+import { processTreeMemoryBytes } from "./process-memory";
 import { EgressProxy, type EgressRefusal } from "./egress-proxy";
 import { launchChromium } from "./launch-chromium";
 import type { TargetGuard } from "@authsvc/egress";
@@ -23,7 +23,7 @@ export interface BrowserHostOptions {
    */
   recycleAfterJobs?: number;
   recycleAboveBytes?: number;
-  onRecycle?: (why: { jobs: number; rssBytes: number; reason: "jobs" | "memory" }) => void;
+  onRecycle?: (why: { jobs: number; memoryBytes: number; reason: "jobs" | "memory" }) => void;
 }
 
 interface Prepared {
@@ -141,8 +141,8 @@ export class BrowserHost {
     const { recycleAfterJobs = 0, recycleAboveBytes = 0 } = this.options;
     if (!this.retired.has(browser) && browser.connected) {
       const jobs = this.served.get(browser) ?? 0;
-      const rssBytes = recycleAboveBytes > 0 ? processTreeRssBytes(browser.process()?.pid) : 0;
-      const reason = recycleAfterJobs > 0 && jobs >= recycleAfterJobs ? "jobs" : recycleAboveBytes > 0 && rssBytes > recycleAboveBytes ? "memory" : null;
+      const memoryBytes = recycleAboveBytes > 0 ? processTreeMemoryBytes(browser.process()?.pid) : 0;
+      const reason = recycleAfterJobs > 0 && jobs >= recycleAfterJobs ? "jobs" : recycleAboveBytes > 0 && memoryBytes > recycleAboveBytes ? "memory" : null;
       if (reason) {
         this.retired.add(browser);
         this.browser = null;
@@ -150,7 +150,7 @@ export class BrowserHost {
         const spare = this.spare;
         this.spare = null;
         void spare?.then((s) => s.context.close()).catch(() => undefined);
-        this.options.onRecycle?.({ jobs, rssBytes, reason });
+        this.options.onRecycle?.({ jobs, memoryBytes, reason });
       }
     }
     if (this.retired.has(browser) && (this.active.get(browser) ?? 0) === 0) void browser.close().catch(() => undefined);

@@ -1,7 +1,18 @@
 import { readFileSync, readdirSync } from "node:fs";
 
-/** Resident memory of one process, from /proc (Linux); 0 when it cannot be read. */
-function rssBytes(pid: number): number {
+/**
+ * Memory of one process, from /proc (Linux): its proportional set size (PSS: pages it shares with other
+ * processes counted in part), so that summing Chromium's processes, which share most of their code and
+ * much of their data, does not count the shared pages once per process. Its RSS where PSS cannot be read;
+ * 0 when neither can.
+ */
+function memoryBytes(pid: number): number {
+  try {
+    const pss = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"))?.[1];
+    if (pss) return Number(pss) * 1024;
+  } catch {
+    // older kernels: no smaps_rollup
+  }
   try {
     // statm: size resident shared … in pages.
     const resident = Number(readFileSync(`/proc/${pid}/statm`, "utf8").split(" ")[1]);
@@ -22,10 +33,10 @@ function parentOf(pid: number): number | null {
 }
 
 /**
- * Resident memory of a process and all its descendants (Chromium: the browser, its zygotes, renderers,
+ * Memory (PSS, see memoryBytes) of a process and all its descendants (Chromium: the browser, its zygotes, renderers,
  * GPU and utility processes), in bytes. 0 when `pid` is unknown or /proc cannot be read (not Linux).
  */
-export function processTreeRssBytes(pid: number | undefined): number {
+export function processTreeMemoryBytes(pid: number | undefined): number {
   if (!pid) return 0;
   let pids: number[];
   try {
@@ -45,7 +56,7 @@ export function processTreeRssBytes(pid: number | undefined): number {
     const p = stack.pop()!;
     if (seen.has(p)) continue;
     seen.add(p);
-    total += rssBytes(p);
+    total += memoryBytes(p);
     stack.push(...(children.get(p) ?? []));
   }
   return total;

@@ -1,0 +1,136 @@
+import puppeteer, { type Frame, type Page } from "puppeteer-core";
+import { CHROMIUM_ARGS } from "@authsvc/browser";
+import { loadConfig } from "@authsvc/config";
+import { Database } from "@authsvc/db";
+import type { Stack } from "./stack";
+
+type User = { username: string; password: string };
+
+/**
+ * A fixture page, and what its customer would write without us: plain Puppeteer that knows the page,
+ * types, submits and waits for the signed-in page's own marker (its sign-out control), the same thing
+ * our verdict must see before it answers.
+ */
+interface Scripted {
+  name: string;
+  path: string;
+  script: (page: Page, user: User) => Promise<void>;
+}
+
+const typeAndSubmit = async (where: Page | Frame, scope: string, user: User) => {
+  await where.type(`${scope}input[name="username"]`, user.username);
+  await where.type(`${scope}input[name="password"]`, user.password);
+  await where.click(`${scope}button[type="submit"]`);
+};
+
+const SCRIPTED: Scripted[] = [
+  {
+    name: "classic",
+    path: "/classic/login",
+    script: async (page, user) => {
+      await typeAndSubmit(page, "", user);
+      await page.waitForSelector('a[href="/classic/logout"]');
+    },
+  },
+  {
+    name: "modal-login",
+    path: "/cases/modal-login/login",
+    script: async (page, user) => {
+      await page.click("#open");
+      await typeAndSubmit(page, "dialog ", user);
+      await page.waitForSelector('a[href$="/logout"]');
+    },
+  },
+  {
+    name: "iframe-cross-origin",
+    path: "/cases/iframe-cross-origin/login",
+    script: async (page, user) => {
+      const frame = (await (await page.waitForSelector("#widget"))!.contentFrame())!;
+      await frame.waitForSelector("#email");
+      await frame.type("#email", user.username);
+      await frame.type("#pw", user.password);
+      await frame.click('button[type="submit"]');
+      await page.waitForSelector('a[href$="/logout"]');
+    },
+  },
+  {
+    name: "spa",
+    path: "/spa/login",
+    script: async (page, user) => {
+      await page.waitForSelector("#u");
+      await page.type("#u", user.username);
+      await page.type("#p", user.password);
+      await page.click('button[type="submit"]');
+      await page.waitForSelector("#logout");
+    },
+  },
+];
+
+export interface FreshLoginRow {
+  page: string;
+  /** Through the service, HTTP request to session, the page's login flow already learned. */
+  learned: number[];
+  /** Through the service, the first login of an organization on the page (detection). */
+  detected: number[];
+  /** The hand-written script, in the same run, interleaved with the service's logins. */
+  handWritten: number[];
+}
+
+/**
+ * Fresh logins (never from the cache) through the whole service, side by side with a hand-written
+ * Puppeteer script on the same page, interleaved so both see the same machine. The learned-flow series
+ * logs in with one organization whose flow is learned; each detection sample is a new organization.
+ */
+export async function benchFreshLogin(stack: Stack, rounds: number): Promise<FreshLoginRow[]> {
+  const db = Database.fromConfig(loadConfig(stack.env), 1);
+  const newKey = async (name: string) => (await db.apiKeys.create((await db.organizations.create(name)).id, "bench")).key;
+  const browser = await puppeteer.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
+  const rows: FreshLoginRow[] = [];
+  try {
+    const learnedKey = await newKey("Bench fresh logins");
+    let seq = 0;
+    for (const scripted of SCRIPTED) {
+      const url = `${stack.sites.url}${scripted.path}`;
+      const user = { username: `fresh-${scripted.name}-${++seq}@example.test`, password: `fresh-pw-${seq}` };
+      stack.sites.accounts.addUser(user.username, user.password);
+      const login = async (key: string) => {
+        const start = performance.now();
+        const res = await fetch(`${stack.gatewayUrl}/v1/login`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+          body: JSON.stringify({ domain: url, login_method: "password", cred: { username: user.username, password: user.password }, useCache: false }),
+        });
+        const body = (await res.json()) as { cookies?: unknown[]; error?: { code: string } };
+        const ms = performance.now() - start;
+        if (res.status !== 200) throw new Error(`fresh login on ${scripted.name} answered ${res.status} ${body.error?.code ?? ""}`);
+        return ms;
+      };
+      const handWritten = async () => {
+        const start = performance.now();
+        const context = await browser.createBrowserContext();
+        try {
+          const page = await context.newPage();
+          await page.goto(url, { waitUntil: "domcontentloaded" });
+          await scripted.script(page, user);
+          return performance.now() - start;
+        } finally {
+          await context.close();
+        }
+      };
+      // Warm-up, not counted: the flow is learned for the learned series' organization.
+      await login(learnedKey);
+      await handWritten();
+      const row: FreshLoginRow = { page: scripted.name, learned: [], detected: [], handWritten: [] };
+      for (let i = 0; i < rounds; i++) {
+        row.handWritten.push(await handWritten());
+        row.learned.push(await login(learnedKey));
+        row.detected.push(await login(await newKey(`Bench detect ${scripted.name} ${i}`)));
+      }
+      rows.push(row);
+    }
+  } finally {
+    await browser.close();
+    await db.close();
+  }
+  return rows;
+}
