@@ -20,15 +20,10 @@ async function cookieFingerprint(context: BrowserContext): Promise<string> {
 
 /** Cookies, localStorage of every frame and the messages shown, to tell what a submit changed. */
 export async function snapshotSession(context: BrowserContext, page: Page, identifier: string): Promise<SessionSnapshot> {
-  const [scans, notes] = await Promise.all([scanPage(page, identifier), readNotes(page)]);
+  // Independent reads, taken together: this runs between the last keystroke and the submit.
+  const [scans, notes, cookies, indexedDb] = await Promise.all([scanPage(page, identifier), readNotes(page), cookieFingerprint(context), indexedDbState(page)]);
   const signals = mergeSignals(scans);
-  return {
-    cookies: await cookieFingerprint(context),
-    storage: signals.storage,
-    indexedDb: await indexedDbState(page),
-    messages: signals.messages,
-    sentences: sentencesShown(notes),
-  };
+  return { cookies, storage: signals.storage, indexedDb, messages: signals.messages, sentences: sentencesShown(notes) };
 }
 
 /** Whether the browser now holds session state it did not before the submit: cookies, localStorage or IndexedDB. */
