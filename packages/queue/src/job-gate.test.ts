@@ -46,6 +46,23 @@ describe("JobGate", () => {
     expect((await running("site", "site.example")).sort()).toEqual([a1.jobId, b1.jobId, b2.jobId].sort());
   });
 
+  it("keeps an org slot for a job that waits only for its site, so the org's other jobs do not queue up behind the site", async () => {
+    const g = gate();
+    for (const orgId of ["org_x", "org_x", "org_y"]) expect(await g.acquire(slot(orgId, "full.example"))).toBe(true);
+    const r1 = slot("org_r", "full.example");
+    expect(await g.acquire(r1)).toBe(false);
+    expect(await redis.zrange(`${PREFIX}:gate:site:full.example:waiting`, 0, -1)).toEqual([r1.jobId]);
+    expect(await redis.zrange(`${PREFIX}:gate:org:org_r:waiting`, 0, -1)).toEqual([]);
+    // Org R has one slot left: taken by a job to another site; the next one waits for the org.
+    expect(await g.acquire(slot("org_r", "free.example"))).toBe(true);
+    const r3 = slot("org_r", "free.example");
+    expect(await g.acquire(r3)).toBe(false);
+    expect(await redis.zrange(`${PREFIX}:gate:org:org_r:waiting`, 0, -1)).toEqual([r3.jobId]);
+    // The job that waits for its site still passes the org cap when the site frees.
+    await g.release({ jobId: (await running("site", "full.example"))[0]!, orgId: "org_x", site: "full.example" });
+    expect(await g.acquire(r1)).toBe(true);
+  });
+
   it("lets a waiting job run before one that arrives after it", async () => {
     const g = gate();
     const first = slot("org_fifo");

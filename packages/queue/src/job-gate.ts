@@ -40,27 +40,38 @@ export function gateSite(loginUrl: string): string | undefined {
   }
 }
 
-// KEYS: running, waiting (of the org, then of the site); ARGV: job id, now, lease end, org cap, site cap, waiting-list TTL.
+// KEYS: running, waiting, admitted and reserved of the org, then running and waiting of the site; ARGV: job id,
+// now, lease end, org cap, site cap, waiting-list TTL, reservation end.
 // A job may run when, for each cap, it already holds a slot, or fewer jobs wait ahead of it than there are free
-// slots: a job that just arrived does not take a slot promised to one that has been waiting. Both slots or neither.
+// slots: a job that just arrived does not take a slot promised to one that has been waiting. Both slots or
+// neither. A job its org has room for but its site has not keeps a reserved org slot while it waits for the
+// site: otherwise each of the org's waiting jobs in turn would pass the org cap and queue up at the site,
+// and the site's waiting list would hold a whole burst in front of other orgs' logins.
 const ACQUIRE = `
 local id, now = ARGV[1], tonumber(ARGV[2])
-local function blocked(running, waiting, cap)
+local function blocked(running, waiting, cap, reserved)
   redis.call("ZREMRANGEBYSCORE", running, "-inf", now)
+  local held = redis.call("ZCARD", running)
+  if reserved then
+    redis.call("ZREMRANGEBYSCORE", reserved, "-inf", now)
+    if redis.call("ZSCORE", reserved, id) then return false end
+    held = held + redis.call("ZCARD", reserved)
+  end
   if cap <= 0 or redis.call("ZSCORE", running, id) then return false end
-  local free = cap - redis.call("ZCARD", running)
+  local free = cap - held
   if free <= 0 then return true end
   local ahead = redis.call("ZRANK", waiting, id) or redis.call("ZCARD", waiting)
   return ahead >= free
 end
-local org = blocked(KEYS[1], KEYS[2], tonumber(ARGV[4]))
-local site = blocked(KEYS[4], KEYS[5], tonumber(ARGV[5]))
+local org = blocked(KEYS[1], KEYS[2], tonumber(ARGV[4]), KEYS[4])
+local site = blocked(KEYS[5], KEYS[6], tonumber(ARGV[5]), nil)
 redis.call("ZREM", KEYS[3], id)
 if not org and not site then
   redis.call("ZADD", KEYS[1], ARGV[3], id)
-  redis.call("ZADD", KEYS[4], ARGV[3], id)
+  redis.call("ZADD", KEYS[5], ARGV[3], id)
   redis.call("ZREM", KEYS[2], id)
-  redis.call("ZREM", KEYS[5], id)
+  redis.call("ZREM", KEYS[4], id)
+  redis.call("ZREM", KEYS[6], id)
   return 1
 end
 local function park(waiting, isBlocked)
@@ -72,19 +83,28 @@ local function park(waiting, isBlocked)
   end
 end
 park(KEYS[2], org)
-park(KEYS[5], site)
+park(KEYS[6], site)
+if not org and tonumber(ARGV[4]) > 0 then
+  redis.call("ZADD", KEYS[4], ARGV[7], id)
+  redis.call("PEXPIRE", KEYS[4], ARGV[6])
+else
+  redis.call("ZREM", KEYS[4], id)
+end
 return 0
 `;
 
-// KEYS: org running, org waiting, org admitted; ARGV: job id, now, cap, admission end, waiting-list TTL.
+// KEYS: org running, waiting, admitted, reserved; ARGV: job id, now, cap, admission end, waiting-list TTL.
 // At enqueue time: a job runs now when its org has no one waiting and room for it (counting the jobs admitted
 // but not yet picked by a worker); otherwise it joins the org's waiting list at once.
 const ADMIT = `
 local id, now, cap = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 if cap <= 0 then return 1 end
-redis.call("ZREMRANGEBYSCORE", KEYS[1], "-inf", now)
-redis.call("ZREMRANGEBYSCORE", KEYS[3], "-inf", now)
-if redis.call("ZCARD", KEYS[2]) == 0 and redis.call("ZCARD", KEYS[1]) + redis.call("ZCARD", KEYS[3]) < cap then
+local held = 0
+for _, k in ipairs({KEYS[1], KEYS[3], KEYS[4]}) do
+  redis.call("ZREMRANGEBYSCORE", k, "-inf", now)
+  held = held + redis.call("ZCARD", k)
+end
+if redis.call("ZCARD", KEYS[2]) == 0 and held < cap then
   redis.call("ZADD", KEYS[3], ARGV[4], id)
   redis.call("PEXPIRE", KEYS[3], ARGV[5])
   return 1
@@ -94,19 +114,18 @@ redis.call("PEXPIRE", KEYS[2], ARGV[5])
 return 0
 `;
 
-// KEYS: running, waiting, and for an org its admitted jobs; ARGV: now, cap. The waiting jobs that fit in the
-// free slots (slots that admitted jobs will take are not free), oldest first.
+// KEYS: waiting, then the sets whose jobs take slots (running; for an org also admitted and reserved); ARGV:
+// now, cap. The waiting jobs that fit in the free slots, oldest first.
 const HEADS = `
 local cap, now = tonumber(ARGV[2]), tonumber(ARGV[1])
-redis.call("ZREMRANGEBYSCORE", KEYS[1], "-inf", now)
-local taken = redis.call("ZCARD", KEYS[1])
-if KEYS[3] then
-  redis.call("ZREMRANGEBYSCORE", KEYS[3], "-inf", now)
-  taken = taken + redis.call("ZCARD", KEYS[3])
+local taken = 0
+for i = 2, #KEYS do
+  redis.call("ZREMRANGEBYSCORE", KEYS[i], "-inf", now)
+  taken = taken + redis.call("ZCARD", KEYS[i])
 end
 local free = cap <= 0 and 100 or cap - taken
 if free <= 0 then return {} end
-return redis.call("ZRANGE", KEYS[2], 0, free - 1)
+return redis.call("ZRANGE", KEYS[1], 0, free - 1)
 `;
 
 type Cap = "org" | "site";
@@ -128,7 +147,7 @@ export class JobGate {
     readonly timing: GateTiming = DEFAULT_GATE_TIMING,
   ) {}
 
-  private key(cap: Cap, slot: GateSlot, set: "running" | "waiting" | "admitted"): string {
+  private key(cap: Cap, slot: GateSlot, set: "running" | "waiting" | "admitted" | "reserved"): string {
     // A job without a site is never held by a site cap (see `capOf`); its keys are only placeholders.
     return cap === "org" ? `${this.prefix}:gate:org:${slot.orgId}:${set}` : `${this.prefix}:gate:site:${slot.site ?? ""}:${set}`;
   }
@@ -140,17 +159,19 @@ export class JobGate {
   /** At enqueue time: true when the job may be queued to run now, false when it was put on its org's waiting list (queue it delayed). */
   async admit(slot: GateSlot): Promise<boolean> {
     const now = Date.now();
-    const keys = [this.key("org", slot, "running"), this.key("org", slot, "waiting"), this.key("org", slot, "admitted")];
+    const keys = (["running", "waiting", "admitted", "reserved"] as const).map((set) => this.key("org", slot, set));
     // An admitted job holds its place until a worker picks it, or for a minute if none does.
-    return (await this.redis.eval(ADMIT, 3, ...keys, slot.jobId, now, this.caps.perOrg, now + 60_000, WAITING_TTL_MS)) === 1;
+    return (await this.redis.eval(ADMIT, keys.length, ...keys, slot.jobId, now, this.caps.perOrg, now + 60_000, WAITING_TTL_MS)) === 1;
   }
 
   /** Takes a slot under both caps, or none and puts the job on the waiting list of each cap that holds it. */
   async acquire(slot: GateSlot): Promise<boolean> {
     const now = Date.now();
-    const keys = [this.key("org", slot, "running"), this.key("org", slot, "waiting"), this.key("org", slot, "admitted"), this.key("site", slot, "running"), this.key("site", slot, "waiting")];
-    const args = [slot.jobId, now, now + this.timing.leaseMs, this.capOf("org", slot), this.capOf("site", slot), WAITING_TTL_MS];
-    return (await this.redis.eval(ACQUIRE, 5, ...keys, ...args)) === 1;
+    const org = (["running", "waiting", "admitted", "reserved"] as const).map((set) => this.key("org", slot, set));
+    const keys = [...org, this.key("site", slot, "running"), this.key("site", slot, "waiting")];
+    // A parked job checks again within 1.25 recheck periods, renewing its reservation; a vanished one's lapses.
+    const args = [slot.jobId, now, now + this.timing.leaseMs, this.capOf("org", slot), this.capOf("site", slot), WAITING_TTL_MS, now + 2 * this.timing.recheckMs];
+    return (await this.redis.eval(ACQUIRE, keys.length, ...keys, ...args)) === 1;
   }
 
   /** Extends a running job's slots; called while it runs, every third of the lease. */
@@ -169,7 +190,7 @@ export class JobGate {
   async forget(slot: GateSlot): Promise<void> {
     const sets = (["org", "site"] as Cap[]).flatMap((cap) => (["running", "waiting"] as const).map((set) => this.key(cap, slot, set)));
     const m = this.redis.multi();
-    for (const key of [...sets, this.key("org", slot, "admitted")]) m.zrem(key, slot.jobId);
+    for (const key of [...sets, this.key("org", slot, "admitted"), this.key("org", slot, "reserved")]) m.zrem(key, slot.jobId);
     await m.exec();
   }
 
@@ -189,7 +210,7 @@ export class JobGate {
       if (this.capOf(cap, slot) <= 0) continue;
       // Each pass drops at least one stale entry or stops; a few passes cover what one release frees.
       for (let pass = 0; pass < 5; pass++) {
-        const keys = [this.key(cap, slot, "running"), this.key(cap, slot, "waiting"), ...(cap === "org" ? [this.key(cap, slot, "admitted")] : [])];
+        const keys = [this.key(cap, slot, "waiting"), this.key(cap, slot, "running"), ...(cap === "org" ? [this.key(cap, slot, "admitted"), this.key(cap, slot, "reserved")] : [])];
         const heads = (await this.redis.eval(HEADS, keys.length, ...keys, Date.now(), this.capOf(cap, slot))) as string[];
         let dropped = false;
         for (const id of heads) {
