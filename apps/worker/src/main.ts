@@ -73,7 +73,7 @@ async function main(): Promise<void> {
       queue: AUTH_QUEUE,
       concurrency: config.worker.concurrency,
       // Through the org and site concurrency caps first, shared by every worker (see docs/configuration.md).
-      process: gatedProcessor(jobGateOf(authQueue, gateCaps(config)), log, createAuthProcessor({ jobs, runFlow, log, metrics })),
+      process: gatedProcessor(jobGateOf(authQueue, gateCaps(config)), { log, metrics }, createAuthProcessor({ jobs, runFlow, log, metrics })),
       // A fault before the browser ran, or a job that stalled too often because its worker died.
       onFinalFailure: (job, err) => jobs.abandon(job.data.orgId, job.data.authJobId, err.message),
     },

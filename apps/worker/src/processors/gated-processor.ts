@@ -1,6 +1,7 @@
 import { DelayedError, type Job } from "bullmq";
 import type { Logger } from "@authsvc/logging";
 import type { AuthJobPayload, GateSlot, JobGate } from "@authsvc/queue";
+import type { WorkerMetrics } from "../worker-metrics";
 
 /**
  * Runs an auth job only once it holds a slot under its organization's and its site's concurrency caps (the
@@ -8,12 +9,13 @@ import type { AuthJobPayload, GateSlot, JobGate } from "@authsvc/queue";
  * leaves its record `queued`, nothing was typed — and promoted when a slot frees. While the job runs its
  * slots are renewed; a worker that dies stops renewing, and they expire.
  */
-export function gatedProcessor<R>(gate: JobGate, log: Logger, process: (job: Job<AuthJobPayload>, token?: string) => Promise<R>) {
+export function gatedProcessor<R>(gate: JobGate, { log, metrics }: { log: Logger; metrics: WorkerMetrics }, process: (job: Job<AuthJobPayload>, token?: string) => Promise<R>) {
   return async function processGatedJob(job: Job<AuthJobPayload>, token?: string): Promise<R> {
     const { authJobId: jobId, orgId, site } = job.data;
     const slot: GateSlot = { jobId, orgId, site };
     if (!(await gate.acquire(slot))) {
       await job.moveToDelayed(gate.recheckAt(), token);
+      metrics.parkedJobs.inc();
       log.debug({ jobId, orgId, site }, "job waits for a slot under its org or site cap");
       // A slot that freed while this job was being parked could not promote it yet: look again.
       await gate.promoteWaiting(slot);
