@@ -1,22 +1,51 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createWriteStream } from "node:fs";
 import path from "node:path";
 import { loadConfig } from "@authsvc/config";
 import { Database } from "@authsvc/db";
-import { DATA_DIR, deleteRedisPrefix, recreateDatabase, startStack, testStackEnv, type Stack } from "@authsvc/devstack";
+import { DATA_DIR, REPO_ROOT, deleteRedisPrefix, freePort, recreateDatabase, startStack, testStackEnv, type Stack } from "@authsvc/devstack";
 
-// A stack of its own, with small caps and more worker slots than one org may use.
+// A stack of its own with small caps, and a second worker process: the caps hold across processes, and the
+// two together have more slots (2 × 2) than one org (2) or the site (3) may use.
 const ORG_CAP = 2;
 const SITE_CAP = 3;
+const LOGS = path.join(DATA_DIR, "logs", "concurrency-caps");
 let stack: Stack;
+let secondWorker: ChildProcess;
 let db: Database;
 
+async function startSecondWorker(env: Record<string, string>): Promise<ChildProcess> {
+  const healthPort = await freePort();
+  const child = spawn(process.execPath, ["-r", path.join(REPO_ROOT, "scripts/swc-register.cjs"), "apps/worker/src/main.ts"], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env, WORKER_HEALTH_PORT: String(healthPort) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const log = createWriteStream(path.join(LOGS, "worker-2.log"), { flags: "a" });
+  child.stdout!.pipe(log);
+  child.stderr!.pipe(log);
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`the second worker exited with code ${child.exitCode}`);
+    if (await fetch(`http://127.0.0.1:${healthPort}/readyz`).then((r) => r.ok, () => false)) return child;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error("the second worker was not ready after 60 s");
+}
+
 beforeAll(async () => {
-  const env = testStackEnv("caps_e2e", { WORKER_CONCURRENCY: "4", ORG_MAX_RUNNING_JOBS: String(ORG_CAP), SITE_MAX_RUNNING_JOBS: String(SITE_CAP), LOG_LEVEL: "info" });
+  const env = testStackEnv("caps_e2e", { WORKER_CONCURRENCY: "2", ORG_MAX_RUNNING_JOBS: String(ORG_CAP), SITE_MAX_RUNNING_JOBS: String(SITE_CAP), LOG_LEVEL: "info" });
   await recreateDatabase(env.DATABASE_URL!);
-  stack = await startStack({ env, logs: { dir: path.join(DATA_DIR, "logs", "concurrency-caps") } });
+  stack = await startStack({ env, logs: { dir: LOGS } });
+  secondWorker = await startSecondWorker(stack.env);
   db = Database.fromConfig(loadConfig(stack.env), 2);
 }, 120_000);
 afterAll(async () => {
   await db?.close();
+  if (secondWorker && secondWorker.exitCode === null) {
+    const exited = new Promise((resolve) => secondWorker.once("exit", resolve));
+    secondWorker.kill("SIGTERM");
+    await exited;
+  }
   await stack?.stop();
   if (stack) await deleteRedisPrefix(stack.env.REDIS_URL!, stack.env.REDIS_PREFIX!);
 });
