@@ -12,10 +12,11 @@ const SITE_CAP = 3;
 const LOGS = path.join(DATA_DIR, "logs", "concurrency-caps");
 let stack: Stack;
 let secondWorker: ChildProcess;
+let secondWorkerPort: number;
 let db: Database;
 
 async function startSecondWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const healthPort = await freePort();
+  const healthPort = (secondWorkerPort = await freePort());
   const child = spawn(process.execPath, ["-r", path.join(REPO_ROOT, "scripts/swc-register.cjs"), "apps/worker/src/main.ts"], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env, WORKER_HEALTH_PORT: String(healthPort) },
@@ -119,6 +120,14 @@ describe("concurrency caps", () => {
       await sampler;
     }
 
+    // Workers parked jobs at the caps (beside those the gateway queued delayed), and no job spent an attempt on it (above).
+    const parked = await Promise.all(
+      [Number(stack.env.WORKER_HEALTH_PORT), secondWorkerPort].map(async (port) => {
+        const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+        return Number(/^authsvc_worker_jobs_parked_total (\d+)/m.exec(text)?.[1] ?? 0);
+      }),
+    );
+    expect(parked[0]! + parked[1]!).toBeGreaterThan(0);
     expect(maxRunningA).toBeGreaterThan(0);
     expect(maxRunningA).toBeLessThanOrEqual(ORG_CAP);
     // What the site saw: never more than its cap of parallel login POSTs from us.
