@@ -54,8 +54,9 @@ export async function enqueueAuthJob(queue: Queue<AuthJobPayload>, payload: Auth
     await gate.forget(slot).catch(() => undefined);
     throw err;
   }
-  // A slot may have freed between the admission and the add, when the job could not be promoted yet.
-  await gate.promoteWaiting(slot);
+  // A slot may have freed between the admission and the add, when the job could not be promoted yet. The job
+  // is queued either way: if this fails, it looks again after its delay.
+  await gate.promoteWaiting(slot).catch(() => undefined);
 }
 
 /**

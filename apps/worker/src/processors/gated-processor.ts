@@ -17,8 +17,9 @@ export function gatedProcessor<R>(gate: JobGate, { log, metrics }: { log: Logger
       await job.moveToDelayed(gate.recheckAt(), token);
       metrics.parkedJobs.inc();
       log.debug({ jobId, orgId, site }, "job waits for a slot under its org or site cap");
-      // A slot that freed while this job was being parked could not promote it yet: look again.
-      await gate.promoteWaiting(slot);
+      // A slot that freed while this job was being parked could not promote it yet: look again (if this
+      // fails, the parked job looks again itself after its delay).
+      await gate.promoteWaiting(slot).catch((err: unknown) => log.warn({ jobId, err: String(err) }, "could not promote waiting jobs"));
       throw new DelayedError();
     }
     const renew = setInterval(() => {
