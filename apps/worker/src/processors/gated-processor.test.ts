@@ -1,11 +1,12 @@
 import { Worker, type Job } from "bullmq";
 import { Redis } from "ioredis";
-import { REDIS_URL, deleteRedisPrefix } from "@authsvc/devstack";
 import { createLogger } from "@authsvc/logging";
 import { AUTH_QUEUE, JobGate, createAuthQueue, type AuthJobPayload } from "@authsvc/queue";
 import { createWorkerMetrics } from "../worker-metrics";
 import { gatedProcessor } from "./gated-processor";
 
+// Not from @authsvc/devstack: importing it loads the fixture sites, seconds this test does not need.
+const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const PREFIX = `gated-processor-test-${process.pid}`;
 const producer = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
 const blocking = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
@@ -15,7 +16,8 @@ let worker: Worker<AuthJobPayload> | undefined;
 afterAll(async () => {
   await worker?.close();
   await queue.close();
-  await deleteRedisPrefix(REDIS_URL, PREFIX);
+  const keys = await producer.keys(`${PREFIX}:*`);
+  if (keys.length) await producer.del(...keys);
   producer.disconnect();
   blocking.disconnect();
 });
