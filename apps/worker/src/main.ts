@@ -6,13 +6,14 @@ import { Envelope, parseKeyRing } from "@authsvc/crypto";
 import { Database } from "@authsvc/db";
 import { TargetGuard } from "@authsvc/egress";
 import { twoCaptchaSolver } from "@authsvc/flows";
-import { AuthJobs } from "@authsvc/jobs";
+import { AuthJobs, gateCaps } from "@authsvc/jobs";
 import { shutdownOnSignals } from "@authsvc/lifecycle";
 import { createLogger } from "@authsvc/logging";
-import { AUTH_QUEUE, InboxEvents, MAINTENANCE_QUEUE, WEBHOOK_QUEUE, createAuthQueue, createRedis, createWebhookQueue, redisReady, scheduleRetention, SessionCache, SingleFlight } from "@authsvc/queue";
+import { AUTH_QUEUE, InboxEvents, MAINTENANCE_QUEUE, WEBHOOK_QUEUE, createAuthQueue, createRedis, createWebhookQueue, jobGateOf, redisReady, scheduleRetention, SessionCache, SingleFlight } from "@authsvc/queue";
 import { createFlowRunner } from "./flows/run-auth-flow";
 import { createAuthProcessor } from "./processors/auth-processor";
 import { createWebhookDeliverer } from "./processors/deliver-webhook";
+import { gatedProcessor } from "./processors/gated-processor";
 import { createMaintenanceProcessor } from "./processors/maintenance-processor";
 import { registerProcessors } from "./processors/register-processors";
 import { createWorkerMetrics } from "./worker-metrics";
@@ -77,7 +78,8 @@ async function main(): Promise<void> {
     {
       queue: AUTH_QUEUE,
       concurrency: config.worker.concurrency,
-      process: createAuthProcessor({ jobs, runFlow, log, metrics }),
+      // Through the org and site concurrency caps first, shared by every worker (see docs/configuration.md).
+      process: gatedProcessor(jobGateOf(authQueue, gateCaps(config)), { log, metrics }, createAuthProcessor({ jobs, runFlow, log, metrics })),
       // A fault before the browser ran, or a job that stalled too often because its worker died.
       onFinalFailure: (job, err) => jobs.abandon(job.data.orgId, job.data.authJobId, err.message),
     },

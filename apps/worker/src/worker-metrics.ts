@@ -19,6 +19,11 @@ export function createWorkerMetrics() {
       labelNames: ["queue", "outcome"] as const,
       registers: [registry],
     }),
+    parkedJobs: new Counter({
+      name: "authsvc_worker_jobs_parked_total",
+      help: "Times a job waited (was parked) because its organization or its site was at its concurrency cap",
+      registers: [registry],
+    }),
     activeLogins: new Gauge({ name: "authsvc_active_logins", help: "Logins running in this worker now", registers: [registry] }),
     browserRestarts: new Counter({ name: "authsvc_browser_restarts_total", help: "Chromium deaths (it is relaunched)", registers: [registry] }),
     browserRecycles: new Counter({

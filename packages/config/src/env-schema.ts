@@ -25,6 +25,10 @@ export const envSchema = {
 
     WORKER_CONCURRENCY: { type: "integer", minimum: 1, maximum: 64, default: 2 },
     /** Hard limit of one login attempt in the browser. */
+    /** Browser jobs of one organization running at once, across all workers (0: no cap); the rest wait their turn. */
+    ORG_MAX_RUNNING_JOBS: { type: "integer", minimum: 0, maximum: 10000, default: 10 },
+    /** Logins to one site (login page host) running at once, across all organizations and workers (0: no cap). */
+    SITE_MAX_RUNNING_JOBS: { type: "integer", minimum: 0, maximum: 10000, default: 5 },
     JOB_TIMEOUT_MS: { type: "integer", minimum: 1000, default: 45000 },
     JOB_ATTEMPTS: { type: "integer", minimum: 1, maximum: 10, default: 3 },
     JOB_BACKOFF_MS: { type: "integer", minimum: 0, default: 2000 },

@@ -12,6 +12,9 @@ export interface Config {
   gateway: { host: string; port: number; maxBodyBytes: number; waitMs: number; rateLimitPerMinute: number; trustProxy: boolean };
   worker: {
     concurrency: number;
+    /** Concurrency caps shared by all workers (0: none): running jobs per organization and per site. */
+    orgMaxRunningJobs: number;
+    siteMaxRunningJobs: number;
     jobTimeoutMs: number;
     attempts: number;
     backoffMs: number;
@@ -114,6 +117,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     worker: {
       concurrency: e.WORKER_CONCURRENCY,
+      orgMaxRunningJobs: e.ORG_MAX_RUNNING_JOBS,
+      siteMaxRunningJobs: e.SITE_MAX_RUNNING_JOBS,
       jobTimeoutMs: e.JOB_TIMEOUT_MS,
       attempts: e.JOB_ATTEMPTS,
       backoffMs: e.JOB_BACKOFF_MS,

@@ -4,7 +4,7 @@ import { Envelope, parseKeyRing } from "@authsvc/crypto";
 import { Database } from "@authsvc/db";
 import { deleteRedisPrefix, freshTestDatabase, REDIS_URL } from "@authsvc/devstack";
 import { createLogger } from "@authsvc/logging";
-import { AUTH_QUEUE, createAuthQueue, createRedis, createWebhookQueue, redisReady, SessionCache, SingleFlight, type AuthJobPayload } from "@authsvc/queue";
+import { AUTH_QUEUE, createAuthQueue, createRedis, createWebhookQueue, JobGate, redisReady, SessionCache, SingleFlight, type AuthJobPayload } from "@authsvc/queue";
 import { AuthJobs } from "./auth-jobs";
 import { ReplayRefused } from "./replay-job";
 
@@ -144,6 +144,25 @@ describe("replayJob", () => {
     // A record from before inputs were kept on failure.
     await db.prisma.authJob.update({ where: { id: jobId }, data: { status: "failed", input: null } });
     expect(await refusal(jobs.replay(jobId))).toBe("input_gone");
+  });
+
+  it("queues a replay through its organization's concurrency cap, like a new job", async () => {
+    const { jobId, orgId } = await failedJob("capped", "target_unreachable");
+    // The org has one slot, and another job of it holds it.
+    const capped = new AuthJobs({ ...jobs["deps"], config: { ...config, worker: { ...config.worker, orgMaxRunningJobs: 1 } } });
+    const gate = new JobGate(redis, authQueue, config.redis.prefix, { perOrg: 1, perSite: 0 });
+    // This file's worker skips the gate; a gated one would have ended the first run's admission when it took it.
+    await gate.forget({ jobId, orgId });
+    const holder = { jobId: "job_holder", orgId };
+    expect(await gate.acquire(holder)).toBe(true);
+    verdicts.set(jobId, ["timeout"]);
+    await capped.replay(jobId);
+    expect(await (await authQueue.getJob(jobId))!.getState()).toBe("delayed");
+    // The slot frees: the replay is woken and runs.
+    await gate.release(holder);
+    expect(await (await authQueue.getJob(jobId))!.getState()).not.toBe("delayed");
+    await ranTo(jobId, "failed");
+    expect(await db.prisma.authJob.findUniqueOrThrow({ where: { id: jobId } })).toMatchObject({ errorCode: "timeout", attempts: 2 });
   });
 
   it("lets only one of two simultaneous replays run", async () => {

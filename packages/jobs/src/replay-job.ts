@@ -1,4 +1,5 @@
-import { flightTtlMs, requeueAuthJob } from "@authsvc/queue";
+import { flightTtlMs, gateSite, requeueAuthJob } from "@authsvc/queue";
+import { gateCaps } from "./start-job";
 import type { JobDeps } from "./job-deps";
 
 /**
@@ -53,7 +54,8 @@ export async function replayJob(deps: Pick<JobDeps, "config" | "db" | "authQueue
   try {
     reopened = await db.authJobs.reopenForReplay(jobId, options.by ?? null);
     if (!reopened) throw new ReplayRefused("not_failed", `job ${jobId} changed meanwhile (replayed by someone else?)`);
-    if (!(await requeueAuthJob(authQueue, { authJobId: jobId, orgId: job.orgId }))) {
+    // Through the same concurrency gate as a new job: a replay waits for a slot of its org and site like any job.
+    if (!(await requeueAuthJob(authQueue, { authJobId: jobId, orgId: job.orgId, site: gateSite(job.loginUrl) }, gateCaps(config)))) {
       throw new ReplayRefused("busy", `the queue's earlier run of job ${jobId} is still active`);
     }
   } catch (err) {

@@ -64,7 +64,8 @@ describe("AuthJobs.start", () => {
     const first = await jobs.start(job);
     expect(await jobs.start(job)).toBe(first);
     expect(await jobs.view(job.orgId, first)).toEqual({ jobId: first, status: "queued" });
-    expect((await authQueue.getJob(first))?.data).toEqual({ authJobId: first, orgId: job.orgId });
+    // Ids and the site's host (for its concurrency cap) only: never a secret.
+    expect((await authQueue.getJob(first))?.data).toEqual({ authJobId: first, orgId: job.orgId, site: "a.test" });
   });
 
   it("ends the record and frees the claim when the job cannot be queued", async () => {

@@ -1,6 +1,6 @@
 import type { JobInput, JobKind, LoginMethod, SignupMethod } from "@authsvc/contracts";
 import { newId } from "@authsvc/crypto";
-import { enqueueAuthJob, flightTtlMs } from "@authsvc/queue";
+import { enqueueAuthJob, flightTtlMs, gateSite } from "@authsvc/queue";
 import type { JobDeps } from "./job-deps";
 
 export interface StartJob {
@@ -41,13 +41,18 @@ export async function startJob(deps: Pick<JobDeps, "config" | "db" | "authQueue"
     const { credential: _who, ...fields } = job;
     await db.authJobs.create({ ...fields, credentialId }, ownId);
     recorded = true;
-    await enqueueAuthJob(authQueue, { authJobId: ownId, orgId });
+    await enqueueAuthJob(authQueue, { authJobId: ownId, orgId, site: gateSite(job.loginUrl) }, gateCaps(config));
   } catch (err) {
     if (recorded) await db.authJobs.fail(ownId, "service_unavailable", "the login could not be queued").catch(() => undefined);
     await flight.release(orgId, fingerprint, ownId).catch(() => undefined);
     throw err;
   }
   return ownId;
+}
+
+/** The concurrency caps jobs are queued and run under (see `JobGate`). */
+export function gateCaps(config: Pick<JobDeps["config"], "worker">) {
+  return { perOrg: config.worker.orgMaxRunningJobs, perSite: config.worker.siteMaxRunningJobs };
 }
 
 async function ensureCredential(deps: Pick<JobDeps, "db">, job: StartJob, ownId: string): Promise<string> {

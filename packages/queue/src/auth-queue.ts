@@ -1,5 +1,6 @@
 import { Queue, type JobsOptions } from "bullmq";
 import type { Redis } from "ioredis";
+import { jobGateOf, type GateCaps } from "./job-gate";
 
 export const AUTH_QUEUE = "auth";
 /** The BullMQ name of every auth job (login, refresh, signup, verify); the processor reads the kind from the record. */
@@ -12,6 +13,8 @@ export const AUTH_JOB = "auth";
 export interface AuthJobPayload {
   authJobId: string;
   orgId: string;
+  /** The host the job logs in to, for the per-site concurrency cap (`gateSite`). Absent in jobs queued by older deploys: they count against no site. */
+  site?: string;
 }
 
 export interface RetryPolicy {
@@ -33,8 +36,27 @@ export function createAuthQueue(connection: Redis, prefix: string, retry: RetryP
   return new Queue<AuthJobPayload>(AUTH_QUEUE, { connection, prefix, defaultJobOptions: authJobOptions(retry) });
 }
 
-export function enqueueAuthJob(queue: Queue<AuthJobPayload>, payload: AuthJobPayload) {
-  return queue.add(AUTH_JOB, payload, { jobId: payload.authJobId });
+/**
+ * Queues an auth job through the concurrency gate: when its organization already has jobs waiting for a
+ * slot, or no room, it is queued delayed and put on the org's waiting list at once, so that a burst of one
+ * org does not stand in the queue in front of another org's login (a worker would only park each job again).
+ */
+export async function enqueueAuthJob(queue: Queue<AuthJobPayload>, payload: AuthJobPayload, caps: GateCaps): Promise<void> {
+  const gate = jobGateOf(queue, caps);
+  const slot = { jobId: payload.authJobId, orgId: payload.orgId, site: payload.site };
+  if (await gate.admit(slot)) {
+    await queue.add(AUTH_JOB, payload, { jobId: payload.authJobId });
+    return;
+  }
+  try {
+    await queue.add(AUTH_JOB, payload, { jobId: payload.authJobId, delay: gate.recheckAt() - Date.now() });
+  } catch (err) {
+    await gate.forget(slot).catch(() => undefined);
+    throw err;
+  }
+  // A slot may have freed between the admission and the add, when the job could not be promoted yet. The job
+  // is queued either way: if this fails, it looks again after its delay.
+  await gate.promoteWaiting(slot).catch(() => undefined);
 }
 
 /**
@@ -42,12 +64,12 @@ export function enqueueAuthJob(queue: Queue<AuthJobPayload>, payload: AuthJobPay
  * failed job for days, and `add` with an id that still exists does nothing, so that earlier run is removed
  * first. False when it could not be (its run is still active): nothing was queued.
  */
-export async function requeueAuthJob(queue: Queue<AuthJobPayload>, payload: AuthJobPayload): Promise<boolean> {
+export async function requeueAuthJob(queue: Queue<AuthJobPayload>, payload: AuthJobPayload, caps: GateCaps): Promise<boolean> {
   const id = payload.authJobId;
   if (await queue.getJob(id)) {
     await queue.remove(id);
     if (await queue.getJob(id)) return false;
   }
-  await enqueueAuthJob(queue, payload);
+  await enqueueAuthJob(queue, payload, caps);
   return true;
 }

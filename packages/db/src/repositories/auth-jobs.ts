@@ -124,7 +124,7 @@ export class AuthJobs {
   async findForReplay(id: string) {
     const row = await this.prisma.authJob.findUnique({
       where: { id },
-      select: { id: true, orgId: true, status: true, errorCode: true, errorMessage: true, fingerprint: true, attempts: true, input: true },
+      select: { id: true, orgId: true, status: true, errorCode: true, errorMessage: true, fingerprint: true, loginUrl: true, attempts: true, input: true },
     });
     if (!row) return null;
     const { input, ...rest } = row;

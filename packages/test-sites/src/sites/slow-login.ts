@@ -2,14 +2,27 @@ import { Router, urlencoded } from "express";
 import type { Accounts } from "../accounts";
 import { loginPage } from "./classic-form";
 
-/** The classic form, but the server takes `?delayMs` (default 3 s) to answer the login POST. */
+/**
+ * The classic form, but the server takes `?delayMs` (default 3 s) to answer the login POST, as a busy real
+ * site does. It counts the login POSTs it is answering at once per host name (the site a client thinks it
+ * talks to): `GET /__fixture/slow/in-flight` gives the current and the highest count of each.
+ */
 export function slowLogin(accounts: Accounts): Router {
   const r = Router();
+  const inFlight = new Map<string, { now: number; max: number }>();
   r.get("/slow/login", (req, res) => {
     res.type("html").send(loginPage(undefined, "", `/slow/login?delayMs=${Number(req.query.delayMs ?? 3000)}`));
   });
   r.post("/slow/login", urlencoded({ extended: false }), async (req, res) => {
-    await new Promise((resolve) => setTimeout(resolve, Math.min(Number(req.query.delayMs ?? 3000), 30_000)));
+    const count = inFlight.get(req.hostname) ?? { now: 0, max: 0 };
+    inFlight.set(req.hostname, count);
+    count.now++;
+    count.max = Math.max(count.max, count.now);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(Number(req.query.delayMs ?? 3000), 30_000)));
+    } finally {
+      count.now--;
+    }
     const { username = "", password = "" } = (req.body ?? {}) as Record<string, string>;
     if (!accounts.attempt("slow", username, password)) {
       res.type("html").send(loginPage("Invalid username or password.", username));
@@ -17,6 +30,9 @@ export function slowLogin(accounts: Accounts): Router {
     }
     res.cookie("classic_sid", accounts.openSession(username), { httpOnly: true, sameSite: "lax", path: "/" });
     res.redirect(302, "/classic/account");
+  });
+  r.get("/__fixture/slow/in-flight", (_req, res) => {
+    res.json(Object.fromEntries(inFlight));
   });
   return r;
 }

@@ -1,0 +1,138 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createWriteStream } from "node:fs";
+import path from "node:path";
+import { loadConfig } from "@authsvc/config";
+import { Database } from "@authsvc/db";
+import { DATA_DIR, REPO_ROOT, deleteRedisPrefix, freePort, recreateDatabase, startStack, testStackEnv, type Stack } from "@authsvc/devstack";
+
+// A stack of its own with small caps, and a second worker process: the caps hold across processes, and the
+// two together have more slots (2 × 2) than one org (2) or the site (3) may use.
+const ORG_CAP = 2;
+const SITE_CAP = 3;
+const LOGS = path.join(DATA_DIR, "logs", "concurrency-caps");
+let stack: Stack;
+let secondWorker: ChildProcess;
+let secondWorkerPort: number;
+let db: Database;
+
+async function startSecondWorker(env: Record<string, string>): Promise<ChildProcess> {
+  const healthPort = (secondWorkerPort = await freePort());
+  const child = spawn(process.execPath, ["-r", path.join(REPO_ROOT, "scripts/swc-register.cjs"), "apps/worker/src/main.ts"], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env, WORKER_HEALTH_PORT: String(healthPort) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const log = createWriteStream(path.join(LOGS, "worker-2.log"), { flags: "a" });
+  child.stdout!.pipe(log);
+  child.stderr!.pipe(log);
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`the second worker exited with code ${child.exitCode}`);
+    if (await fetch(`http://127.0.0.1:${healthPort}/readyz`).then((r) => r.ok, () => false)) return child;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error("the second worker was not ready after 60 s");
+}
+
+beforeAll(async () => {
+  const env = testStackEnv("caps_e2e", { WORKER_CONCURRENCY: "2", ORG_MAX_RUNNING_JOBS: String(ORG_CAP), SITE_MAX_RUNNING_JOBS: String(SITE_CAP), LOG_LEVEL: "info" });
+  await recreateDatabase(env.DATABASE_URL!);
+  stack = await startStack({ env, logs: { dir: LOGS } });
+  secondWorker = await startSecondWorker(stack.env);
+  db = Database.fromConfig(loadConfig(stack.env), 2);
+}, 120_000);
+afterAll(async () => {
+  await db?.close();
+  if (secondWorker && secondWorker.exitCode === null) {
+    const exited = new Promise((resolve) => secondWorker.once("exit", resolve));
+    secondWorker.kill("SIGTERM");
+    await exited;
+  }
+  await stack?.stop();
+  if (stack) await deleteRedisPrefix(stack.env.REDIS_URL!, stack.env.REDIS_PREFIX!);
+});
+
+async function tenant(name: string) {
+  const org = await db.organizations.create(name);
+  const { key } = await db.apiKeys.create(org.id, "e2e");
+  return { orgId: org.id, key };
+}
+
+let seq = 0;
+/** Starts a login of a fresh user on the slow page (its POST takes a second) under this host name; returns its job id. */
+async function startLogin(key: string, host: string): Promise<{ jobId: string; username: string }> {
+  const username = `caps-user-${++seq}`;
+  stack.sites.accounts.addUser(username, "caps-password");
+  const port = new URL(stack.sites.url).port;
+  const res = await fetch(`${stack.gatewayUrl}/v1/login`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json", prefer: "respond-async" },
+    body: JSON.stringify({ domain: `http://${host}:${port}/slow/login?delayMs=1000`, login_method: "password", cred: { username, password: "caps-password" } }),
+  });
+  expect(res.status).toBe(202);
+  return { jobId: ((await res.json()) as { jobId: string }).jobId, username };
+}
+
+const statusOf = async (orgId: string, jobId: string) => (await db.authJobs.find(orgId, jobId))?.status;
+const ended = (status: string | undefined) => status === "succeeded" || status === "failed";
+
+describe("concurrency caps", () => {
+  it("runs another org's login while one org's burst waits, never more than the caps at once", async () => {
+    const a = await tenant("Burst org");
+    const c = await tenant("Second burst org");
+    const b = await tenant("Single login org");
+    // Orgs A and C burst on one site: together they want more than its cap (2 + 2 > 3). Org B's one login
+    // comes last, to the same site.
+    const burstA = await Promise.all(Array.from({ length: 8 }, () => startLogin(a.key, "busy-site.localhost")));
+    const burstC = await Promise.all(Array.from({ length: 3 }, () => startLogin(c.key, "busy-site.localhost")));
+    const single = await startLogin(b.key, "busy-site.localhost");
+
+    // Sample how many of org A's jobs run at once (their records, which the worker marks running only after the gate).
+    let maxRunningA = 0;
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const statuses = await Promise.all(burstA.map((j) => statusOf(a.orgId, j.jobId)));
+        maxRunningA = Math.max(maxRunningA, statuses.filter((s) => s === "running").length);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+
+    try {
+      // B's login ends while most of A's burst has not: it did not wait for the burst to drain.
+      const until = Date.now() + 60_000;
+      while (!ended(await statusOf(b.orgId, single.jobId)) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      expect(await statusOf(b.orgId, single.jobId)).toBe("succeeded");
+      const unfinishedA = (await Promise.all(burstA.map((j) => statusOf(a.orgId, j.jobId)))).filter((s) => !ended(s)).length;
+      expect(unfinishedA).toBeGreaterThan(burstA.length / 2);
+
+      // Every login of both bursts ends, each with one attempt and one password typed on the site.
+      const all = [...burstA.map((j) => ({ ...j, orgId: a.orgId })), ...burstC.map((j) => ({ ...j, orgId: c.orgId }))];
+      const drainUntil = Date.now() + 90_000;
+      for (const j of all) {
+        while (!ended(await statusOf(j.orgId, j.jobId)) && Date.now() < drainUntil) await new Promise((r) => setTimeout(r, 200));
+      }
+      for (const j of [...all, { ...single, orgId: b.orgId }]) {
+        expect(await db.authJobs.find(j.orgId, j.jobId)).toMatchObject({ status: "succeeded", attempts: 1 });
+        expect(stack.sites.accounts.attemptsFor(j.username)).toEqual({ slow: 1 });
+      }
+    } finally {
+      sampling = false;
+      await sampler;
+    }
+
+    // Workers parked jobs at the caps (beside those the gateway queued delayed), and no job spent an attempt on it (above).
+    const parked = await Promise.all(
+      [Number(stack.env.WORKER_HEALTH_PORT), secondWorkerPort].map(async (port) => {
+        const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+        return Number(/^authsvc_worker_jobs_parked_total (\d+)/m.exec(text)?.[1] ?? 0);
+      }),
+    );
+    expect(parked[0]! + parked[1]!).toBeGreaterThan(0);
+    expect(maxRunningA).toBeGreaterThan(0);
+    expect(maxRunningA).toBeLessThanOrEqual(ORG_CAP);
+    // What the site saw: never more than its cap of parallel login POSTs from us.
+    const seen = (await (await fetch(`${stack.sites.url}/__fixture/slow/in-flight`)).json()) as Record<string, { now: number; max: number }>;
+    expect(seen["busy-site.localhost"]!.max).toBeGreaterThanOrEqual(2);
+    expect(seen["busy-site.localhost"]!.max).toBeLessThanOrEqual(SITE_CAP);
+  }, 110_000);
+});

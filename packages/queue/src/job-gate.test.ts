@@ -1,0 +1,147 @@
+import { Queue } from "bullmq";
+import { Redis } from "ioredis";
+import { enqueueAuthJob, type AuthJobPayload } from "./auth-queue";
+import { JobGate, gateSite, type GateSlot } from "./job-gate";
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+const PREFIX = `job-gate-test-${process.pid}`;
+const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+const queue = new Queue<AuthJobPayload>("auth", { connection: redis, prefix: PREFIX });
+const caps = { perOrg: 2, perSite: 3 };
+const gate = (timing = { leaseMs: 30_000, recheckMs: 60_000 }) => new JobGate(redis, queue, PREFIX, caps, timing);
+let n = 0;
+const slot = (orgId: string, site = `${orgId}.example`): GateSlot => ({ jobId: `job_${++n}`, orgId, site });
+const running = (kind: "org" | "site", id: string) => redis.zrange(`${PREFIX}:gate:${kind}:${id}:running`, 0, -1);
+
+afterAll(async () => {
+  await queue.obliterate({ force: true });
+  const keys = await redis.keys(`${PREFIX}:*`);
+  if (keys.length) await redis.del(...keys);
+  await queue.close();
+  redis.disconnect();
+});
+
+describe("JobGate", () => {
+  it("takes a slot under the org cap and the site cap together, or under neither", async () => {
+    const g = gate();
+    // Org A fills the site up to its cap minus one; org B then fills it.
+    const a1 = slot("org_a1", "site.example");
+    const a2 = { ...slot("org_a1", "site.example"), site: "other.example" };
+    expect(await g.acquire(a1)).toBe(true);
+    expect(await g.acquire(a2)).toBe(true);
+    // Org A is at its cap: refused although the site has room, and the site slot is not taken either.
+    const a3 = slot("org_a1", "site.example");
+    expect(await g.acquire(a3)).toBe(false);
+    expect(await running("site", "site.example")).toEqual([a1.jobId]);
+    const b1 = slot("org_b1", "site.example");
+    const b2 = slot("org_b1", "site.example");
+    expect(await g.acquire(b1)).toBe(true);
+    expect(await g.acquire(b2)).toBe(true);
+    // The site is at its cap: org C (no job running) is refused, and holds no org slot for it.
+    const c1 = slot("org_c1", "site.example");
+    expect(await g.acquire(c1)).toBe(false);
+    expect(await running("org", "org_c1")).toEqual([]);
+    // A job that already holds its slots (run again after its worker died) keeps them.
+    expect(await g.acquire(b2)).toBe(true);
+    expect((await running("site", "site.example")).sort()).toEqual([a1.jobId, b1.jobId, b2.jobId].sort());
+  });
+
+  it("keeps an org slot for a job that waits only for its site, so the org's other jobs do not queue up behind the site", async () => {
+    const g = gate();
+    for (const orgId of ["org_x", "org_x", "org_y"]) expect(await g.acquire(slot(orgId, "full.example"))).toBe(true);
+    const r1 = slot("org_r", "full.example");
+    expect(await g.acquire(r1)).toBe(false);
+    expect(await redis.zrange(`${PREFIX}:gate:site:full.example:waiting`, 0, -1)).toEqual([r1.jobId]);
+    expect(await redis.zrange(`${PREFIX}:gate:org:org_r:waiting`, 0, -1)).toEqual([]);
+    // Org R has one slot left: taken by a job to another site; the next one waits for the org.
+    expect(await g.acquire(slot("org_r", "free.example"))).toBe(true);
+    const r3 = slot("org_r", "free.example");
+    expect(await g.acquire(r3)).toBe(false);
+    expect(await redis.zrange(`${PREFIX}:gate:org:org_r:waiting`, 0, -1)).toEqual([r3.jobId]);
+    // The job that waits for its site still passes the org cap when the site frees.
+    await g.release({ jobId: (await running("site", "full.example"))[0]!, orgId: "org_x", site: "full.example" });
+    expect(await g.acquire(r1)).toBe(true);
+  });
+
+  it("lets a waiting job run before one that arrives after it", async () => {
+    const g = gate();
+    const first = slot("org_fifo");
+    const second = slot("org_fifo");
+    expect(await g.acquire(first)).toBe(true);
+    expect(await g.acquire(second)).toBe(true);
+    const waiting = slot("org_fifo");
+    expect(await g.acquire(waiting)).toBe(false);
+    await queue.add("auth", { authJobId: waiting.jobId, orgId: waiting.orgId }, { jobId: waiting.jobId, delay: 60_000 });
+    await g.release(first);
+    // One slot is free and one job waits for it: a newcomer does not take it.
+    expect(await g.acquire(slot("org_fifo"))).toBe(false);
+    expect(await g.acquire(waiting)).toBe(true);
+  });
+
+  it("promotes the next waiting (parked) job when a slot is released", async () => {
+    const g = gate();
+    const holders = [slot("org_p"), slot("org_p")];
+    for (const h of holders) expect(await g.acquire(h)).toBe(true);
+    const parked = [slot("org_p"), slot("org_p")];
+    for (const p of parked) {
+      expect(await g.acquire(p)).toBe(false);
+      // As a worker parks it: delayed far in the future, so only a promotion brings it back.
+      await queue.add("auth", { authJobId: p.jobId, orgId: p.orgId, site: p.site }, { jobId: p.jobId, delay: 60_000 });
+    }
+    await g.release(holders[0]!);
+    expect(await (await queue.getJob(parked[0]!.jobId))!.getState()).toBe("waiting");
+    expect(await (await queue.getJob(parked[1]!.jobId))!.getState()).toBe("delayed");
+    await g.release(holders[1]!);
+    expect(await (await queue.getJob(parked[1]!.jobId))!.getState()).toBe("waiting");
+  });
+
+  it("drops a waiting job that no longer exists and promotes the one behind it", async () => {
+    const g = gate();
+    const holder = slot("org_gone", "gone.example");
+    const other = slot("org_gone", "elsewhere.example");
+    expect(await g.acquire(holder)).toBe(true);
+    expect(await g.acquire(other)).toBe(true);
+    const ghost = slot("org_gone");
+    const parked = slot("org_gone");
+    expect(await g.acquire(ghost)).toBe(false);
+    expect(await g.acquire(parked)).toBe(false);
+    await queue.add("auth", { authJobId: parked.jobId, orgId: parked.orgId }, { jobId: parked.jobId, delay: 60_000 });
+    await g.release(holder);
+    expect(await (await queue.getJob(parked.jobId))!.getState()).toBe("waiting");
+    expect(await redis.zrange(`${PREFIX}:gate:org:org_gone:waiting`, 0, -1)).toEqual([parked.jobId]);
+  });
+
+  it("frees the slot of a job whose lease expired (its worker died), and keeps a renewed one", async () => {
+    const g = gate({ leaseMs: 300, recheckMs: 60_000 });
+    const dead = slot("org_lease");
+    const alive = slot("org_lease");
+    expect(await g.acquire(dead)).toBe(true);
+    expect(await g.acquire(alive)).toBe(true);
+    const next = slot("org_lease");
+    expect(await g.acquire(next)).toBe(false);
+    for (let i = 0; i < 4; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      await g.renew(alive);
+    }
+    expect(await g.acquire(next)).toBe(true);
+    expect((await running("org", "org_lease")).sort()).toEqual([alive.jobId, next.jobId].sort());
+  });
+
+  it("queues an org's jobs beyond its cap delayed at enqueue time, and another org's job at once", async () => {
+    const enqueue = (orgId: string) => {
+      const s = slot(orgId, "burst.example");
+      return enqueueAuthJob(queue, { authJobId: s.jobId, orgId, site: s.site }, caps).then(() => s.jobId);
+    };
+    const burst: string[] = [];
+    for (let i = 0; i < 6; i++) burst.push(await enqueue("org_burst"));
+    const single = await enqueue("org_single");
+    const states = await Promise.all([...burst, single].map(async (id) => (await queue.getJob(id))!.getState()));
+    expect(states).toEqual(["waiting", "waiting", "delayed", "delayed", "delayed", "delayed", "waiting"]);
+    expect(await redis.zrange(`${PREFIX}:gate:org:org_burst:waiting`, 0, -1)).toEqual(burst.slice(2));
+  });
+
+  it("counts a login against its page's host", () => {
+    expect(gateSite("https://Accounts.Example.com:8443/login?next=/")).toBe("accounts.example.com");
+    expect(gateSite("not a url")).toBeUndefined();
+  });
+});

@@ -1,0 +1,242 @@
+import type { Queue } from "bullmq";
+import type { Redis } from "ioredis";
+
+/**
+ * Running browser jobs allowed at once, across every worker process: per organization (one org's burst
+ * must not take every worker) and per target site (a site must not see a crowd of parallel logins from
+ * us). 0 means no cap.
+ */
+export interface GateCaps {
+  perOrg: number;
+  perSite: number;
+}
+
+/** A job's place at the gate: its id, whose it is, and the site it logs in to (absent in jobs queued before sites were known). */
+export interface GateSlot {
+  jobId: string;
+  orgId: string;
+  site?: string;
+}
+
+export interface GateTiming {
+  /** How long a running job's slot lives without renewal: a crashed worker's slot frees itself after this. */
+  leaseMs: number;
+  /** How long a parked job waits at most before it checks again (a lost promotion, an expired lease). */
+  recheckMs: number;
+}
+
+export const DEFAULT_GATE_TIMING: GateTiming = { leaseMs: 30_000, recheckMs: 30_000 };
+
+/**
+ * The site a login counts against: the login page's host name, lowercased, without its port. A host, not a
+ * registrable domain: `accounts.example.com` and `shop.example.com` are often separate servers with their
+ * own limits, and the host needs no public-suffix list. Undefined for a URL that does not parse.
+ */
+export function gateSite(loginUrl: string): string | undefined {
+  try {
+    return new URL(loginUrl).hostname.toLowerCase() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// KEYS: running, waiting, admitted and reserved of the org, then running and waiting of the site; ARGV: job id,
+// now, lease end, org cap, site cap, waiting-list TTL, reservation end.
+// A job may run when, for each cap, it already holds a slot, or fewer jobs wait ahead of it than there are free
+// slots: a job that just arrived does not take a slot promised to one that has been waiting. Both slots or
+// neither. A job its org has room for but its site has not keeps a reserved org slot while it waits for the
+// site: otherwise each of the org's waiting jobs in turn would pass the org cap and queue up at the site,
+// and the site's waiting list would hold a whole burst in front of other orgs' logins.
+const ACQUIRE = `
+local id, now = ARGV[1], tonumber(ARGV[2])
+local function blocked(running, waiting, cap, reserved)
+  redis.call("ZREMRANGEBYSCORE", running, "-inf", now)
+  local held = redis.call("ZCARD", running)
+  if reserved then
+    redis.call("ZREMRANGEBYSCORE", reserved, "-inf", now)
+    if redis.call("ZSCORE", reserved, id) then return false end
+    held = held + redis.call("ZCARD", reserved)
+  end
+  if cap <= 0 or redis.call("ZSCORE", running, id) then return false end
+  local free = cap - held
+  if free <= 0 then return true end
+  local ahead = redis.call("ZRANK", waiting, id) or redis.call("ZCARD", waiting)
+  return ahead >= free
+end
+local org = blocked(KEYS[1], KEYS[2], tonumber(ARGV[4]), KEYS[4])
+local site = blocked(KEYS[5], KEYS[6], tonumber(ARGV[5]), nil)
+redis.call("ZREM", KEYS[3], id)
+if not org and not site then
+  redis.call("ZADD", KEYS[1], ARGV[3], id)
+  redis.call("ZADD", KEYS[5], ARGV[3], id)
+  redis.call("ZREM", KEYS[2], id)
+  redis.call("ZREM", KEYS[4], id)
+  redis.call("ZREM", KEYS[6], id)
+  return 1
+end
+local function park(waiting, isBlocked)
+  if isBlocked then
+    redis.call("ZADD", waiting, "NX", now, id)
+    redis.call("PEXPIRE", waiting, ARGV[6])
+  else
+    redis.call("ZREM", waiting, id)
+  end
+end
+park(KEYS[2], org)
+park(KEYS[6], site)
+if not org and tonumber(ARGV[4]) > 0 then
+  redis.call("ZADD", KEYS[4], ARGV[7], id)
+  redis.call("PEXPIRE", KEYS[4], ARGV[6])
+else
+  redis.call("ZREM", KEYS[4], id)
+end
+return 0
+`;
+
+// KEYS: org running, waiting, admitted, reserved; ARGV: job id, now, cap, admission end, waiting-list TTL.
+// At enqueue time: a job runs now when its org has no one waiting and room for it (counting the jobs admitted
+// but not yet picked by a worker); otherwise it joins the org's waiting list at once.
+const ADMIT = `
+local id, now, cap = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+if cap <= 0 then return 1 end
+local held = 0
+for _, k in ipairs({KEYS[1], KEYS[3], KEYS[4]}) do
+  redis.call("ZREMRANGEBYSCORE", k, "-inf", now)
+  held = held + redis.call("ZCARD", k)
+end
+if redis.call("ZCARD", KEYS[2]) == 0 and held < cap then
+  redis.call("ZADD", KEYS[3], ARGV[4], id)
+  redis.call("PEXPIRE", KEYS[3], ARGV[5])
+  return 1
+end
+redis.call("ZADD", KEYS[2], "NX", now, id)
+redis.call("PEXPIRE", KEYS[2], ARGV[5])
+return 0
+`;
+
+// KEYS: waiting, then the sets whose jobs take slots (running; for an org also admitted and reserved); ARGV:
+// now, cap. The waiting jobs that fit in the free slots, oldest first.
+const HEADS = `
+local cap, now = tonumber(ARGV[2]), tonumber(ARGV[1])
+local taken = 0
+for i = 2, #KEYS do
+  redis.call("ZREMRANGEBYSCORE", KEYS[i], "-inf", now)
+  taken = taken + redis.call("ZCARD", KEYS[i])
+end
+local free = cap <= 0 and 100 or cap - taken
+if free <= 0 then return {} end
+return redis.call("ZRANGE", KEYS[1], 0, free - 1)
+`;
+
+type Cap = "org" | "site";
+const WAITING_TTL_MS = 24 * 3600_000;
+
+/**
+ * Concurrency caps for browser jobs, shared by every worker and gateway through Redis. Per org and per
+ * site: a sorted set of running jobs (scored by lease end) and one of waiting jobs (scored by when they
+ * started to wait). A worker `acquire`s both slots before it opens a job; a job that does not get them is
+ * parked (a delayed BullMQ job, which costs no attempt) and woken by `promoteWaiting` when a slot frees —
+ * or after `recheckMs` at the latest, in case that promotion was lost.
+ */
+export class JobGate {
+  constructor(
+    private readonly redis: Redis,
+    private readonly queue: Queue,
+    private readonly prefix: string,
+    readonly caps: GateCaps,
+    readonly timing: GateTiming = DEFAULT_GATE_TIMING,
+  ) {}
+
+  private key(cap: Cap, slot: GateSlot, set: "running" | "waiting" | "admitted" | "reserved"): string {
+    // A job without a site is never held by a site cap (see `capOf`); its keys are only placeholders.
+    return cap === "org" ? `${this.prefix}:gate:org:${slot.orgId}:${set}` : `${this.prefix}:gate:site:${slot.site ?? ""}:${set}`;
+  }
+
+  private capOf(cap: Cap, slot: GateSlot): number {
+    return cap === "org" ? this.caps.perOrg : slot.site ? this.caps.perSite : 0;
+  }
+
+  /** At enqueue time: true when the job may be queued to run now, false when it was put on its org's waiting list (queue it delayed). */
+  async admit(slot: GateSlot): Promise<boolean> {
+    const now = Date.now();
+    const keys = (["running", "waiting", "admitted", "reserved"] as const).map((set) => this.key("org", slot, set));
+    // An admitted job holds its place until a worker picks it, or for a minute if none does.
+    return (await this.redis.eval(ADMIT, keys.length, ...keys, slot.jobId, now, this.caps.perOrg, now + 60_000, WAITING_TTL_MS)) === 1;
+  }
+
+  /** Takes a slot under both caps, or none and puts the job on the waiting list of each cap that holds it. */
+  async acquire(slot: GateSlot): Promise<boolean> {
+    const now = Date.now();
+    const org = (["running", "waiting", "admitted", "reserved"] as const).map((set) => this.key("org", slot, set));
+    const keys = [...org, this.key("site", slot, "running"), this.key("site", slot, "waiting")];
+    // A parked job checks again within 1.25 recheck periods, renewing its reservation; a vanished one's lapses.
+    const args = [slot.jobId, now, now + this.timing.leaseMs, this.capOf("org", slot), this.capOf("site", slot), WAITING_TTL_MS, now + 2 * this.timing.recheckMs];
+    return (await this.redis.eval(ACQUIRE, keys.length, ...keys, ...args)) === 1;
+  }
+
+  /** Extends a running job's slots; called while it runs, every third of the lease. */
+  async renew(slot: GateSlot): Promise<void> {
+    const until = Date.now() + this.timing.leaseMs;
+    await this.redis.multi().zadd(this.key("org", slot, "running"), until, slot.jobId).zadd(this.key("site", slot, "running"), until, slot.jobId).exec();
+  }
+
+  /** Frees a job's slots and wakes the jobs waiting for them. */
+  async release(slot: GateSlot): Promise<void> {
+    await this.redis.multi().zrem(this.key("org", slot, "running"), slot.jobId).zrem(this.key("site", slot, "running"), slot.jobId).exec();
+    await this.promoteWaiting(slot);
+  }
+
+  /** Takes a job off every list of the gate (its start was rolled back, or it no longer exists). */
+  async forget(slot: GateSlot): Promise<void> {
+    const sets = (["org", "site"] as Cap[]).flatMap((cap) => (["running", "waiting"] as const).map((set) => this.key(cap, slot, set)));
+    const m = this.redis.multi();
+    for (const key of [...sets, this.key("org", slot, "admitted"), this.key("org", slot, "reserved")]) m.zrem(key, slot.jobId);
+    await m.exec();
+  }
+
+  /** When a parked job checks again (jittered, so jobs parked together do not all wake together). */
+  recheckAt(): number {
+    return Date.now() + Math.round(this.timing.recheckMs * (0.75 + Math.random() * 0.5));
+  }
+
+  /**
+   * Moves the waiting jobs that fit in the free slots of this slot's org and site from delayed to the
+   * queue. Jobs that no longer exist or have ended are dropped from the lists; a job already queued or
+   * running is left alone (it checks the gate itself). Called after a release, and after a job was parked
+   * (a slot may have freed between its check and its parking, when its promotion could not work yet).
+   */
+  async promoteWaiting(slot: GateSlot): Promise<void> {
+    for (const cap of ["org", "site"] as Cap[]) {
+      if (this.capOf(cap, slot) <= 0) continue;
+      // Each pass drops at least one stale entry or stops; a few passes cover what one release frees.
+      for (let pass = 0; pass < 5; pass++) {
+        const keys = [this.key(cap, slot, "waiting"), this.key(cap, slot, "running"), ...(cap === "org" ? [this.key(cap, slot, "admitted"), this.key(cap, slot, "reserved")] : [])];
+        const heads = (await this.redis.eval(HEADS, keys.length, ...keys, Date.now(), this.capOf(cap, slot))) as string[];
+        let dropped = false;
+        for (const id of heads) {
+          const job = await this.queue.getJob(id);
+          const state = job ? await job.getState() : "unknown";
+          if (state === "delayed") await job!.promote().catch(() => undefined);
+          else if (state === "completed" || state === "failed" || state === "unknown") {
+            await this.redis.zrem(this.key(cap, slot, "waiting"), id);
+            dropped = true;
+          }
+        }
+        if (!dropped) break;
+      }
+    }
+  }
+}
+
+const gates = new WeakMap<Queue, JobGate>();
+
+/** The gate of an auth queue (one per queue object), on the queue's own Redis connection and prefix. */
+export function jobGateOf(queue: Queue, caps: GateCaps, timing?: GateTiming): JobGate {
+  const known = gates.get(queue);
+  if (known && known.caps.perOrg === caps.perOrg && known.caps.perSite === caps.perSite && (!timing || known.timing === timing)) return known;
+  const connection = queue.opts.connection as unknown;
+  if (!connection || typeof (connection as Redis).eval !== "function") throw new Error("the auth queue must be created on an ioredis connection (createAuthQueue)");
+  const gate = new JobGate(connection as Redis, queue, queue.opts.prefix ?? "bull", caps, timing);
+  gates.set(queue, gate);
+  return gate;
+}
