@@ -67,7 +67,7 @@ async function main(): Promise<void> {
     flight: new SingleFlight(redis, config.redis.prefix),
     captchaSolver: config.captchaSolver ? twoCaptchaSolver(config.captchaSolver) : undefined,
   });
-  const processors = registerProcessors({ connection: workerRedis, prefix: config.redis.prefix, log, metrics }, [
+  const processors = registerProcessors({ connection: workerRedis, prefix: config.redis.prefix, log, metrics, stalls: config.worker }, [
     {
       queue: AUTH_QUEUE,
       concurrency: config.worker.concurrency,

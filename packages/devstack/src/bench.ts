@@ -138,7 +138,7 @@ async function main(): Promise<void> {
       summary("password login on an OAuth site's own form", oauth.password),
       summary("OAuth login, provider password + consent", oauth.oauthFirst),
       summary("OAuth login, kept provider session", oauth.oauthKept),
-      `${"memory after the run (RSS)".padEnd(44)} gateway ${treeRssMiB(stack.processes.gateway.pid!).toFixed(0)} MiB, worker + Chromium ${treeRssMiB(stack.processes.worker.pid!).toFixed(0)} MiB, mail-in ${treeRssMiB(stack.processes.mailIn.pid!).toFixed(0)} MiB`,
+      `${"memory after the run (RSS)".padEnd(44)} gateway ${treeRssMiB(stack.processes.gateway.pid!).toFixed(0)} MiB, worker + Chromium ${treeRssMiB(stack.processes.worker.pid!).toFixed(0)} MiB, mail-in ${treeRssMiB(stack.processes.mailIn!.pid!).toFixed(0)} MiB`,
     ];
     process.stdout.write(`${lines.join("\n")}\n`);
   } finally {
