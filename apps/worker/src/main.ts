@@ -9,7 +9,7 @@ import { twoCaptchaSolver } from "@authsvc/flows";
 import { AuthJobs } from "@authsvc/jobs";
 import { shutdownOnSignals } from "@authsvc/lifecycle";
 import { createLogger } from "@authsvc/logging";
-import { AUTH_QUEUE, InboxEvents, MAINTENANCE_QUEUE, WEBHOOK_QUEUE, createAuthQueue, createRedis, createWebhookQueue, redisReady, scheduleRetention, SessionCache, SingleFlight } from "@authsvc/queue";
+import { AUTH_QUEUE, InboxEvents, MAINTENANCE_QUEUE, WEBHOOK_QUEUE, createAuthQueue, createRedis, createWebhookQueue, redisReady, createMaintenanceQueue, scheduleMaintenance, SessionCache, SingleFlight } from "@authsvc/queue";
 import { createFlowRunner } from "./flows/run-auth-flow";
 import { createAuthProcessor } from "./processors/auth-processor";
 import { createWebhookDeliverer } from "./processors/deliver-webhook";
@@ -47,7 +47,16 @@ async function main(): Promise<void> {
 
   const webhookQueue = createWebhookQueue(redis, config.redis.prefix, config.webhooks);
   const authQueue = createAuthQueue(redis, config.redis.prefix, { attempts: config.worker.attempts, backoffMs: config.worker.backoffMs });
-  const maintenanceQueue = await scheduleRetention(redis, config.redis.prefix, config.keepAlive.everyMs);
+  const maintenanceQueue = createMaintenanceQueue(redis, config.redis.prefix);
+  const schedule = { keepAliveEveryMs: config.keepAlive.everyMs, sweepEveryMs: config.worker.sweepEveryMs };
+  await scheduleMaintenance(maintenanceQueue, schedule);
+  // A Redis that restarted without persistence lost the schedulers (and the queues): put them back.
+  redis.on("ready", () => {
+    scheduleMaintenance(maintenanceQueue, schedule).then(
+      () => log.info("Redis is back; maintenance schedules in place"),
+      (err: unknown) => log.error({ err: String(err) }, "maintenance schedules not restored"),
+    );
+  });
   const jobs = new AuthJobs({
     config,
     db,

@@ -7,6 +7,7 @@ import { markSubmitted, openJob, type OpenedJob } from "./open-job";
 import { replayJob, type ReplayOptions } from "./replay-job";
 import { loginFingerprint, signupFingerprint, type SessionIdentity } from "./session-keys";
 import { startJob, type StartJob } from "./start-job";
+import { sweepOpenJobs } from "./sweep-open-jobs";
 import { viewJob } from "./view-job";
 
 /**
@@ -62,6 +63,11 @@ export class AuthJobs {
 
   abandon(orgId: string, jobId: string, reason: string): Promise<void> {
     return abandonJob(this.deps, orgId, jobId, reason);
+  }
+
+  /** Ends or queues again jobs open in the database that the queue no longer runs (see `sweepOpenJobs`). */
+  sweepOpen(now?: number): Promise<{ requeued: number; ended: number }> {
+    return sweepOpenJobs(this.deps, now);
   }
 
   /** An event about a credential or session that no job run ended (keep-alive's `session.expired`). */

@@ -41,6 +41,12 @@ export class AuthJobs {
     return row?.status === "succeeded" || row?.status === "failed";
   }
 
+  /** Which of these jobs reached a final state (one query for every request a gateway has waiting). */
+  async finishedAmong(ids: string[]): Promise<string[]> {
+    const rows = await this.prisma.authJob.findMany({ where: { id: { in: ids }, status: { in: ["succeeded", "failed"] } }, select: { id: true } });
+    return rows.map((r) => r.id);
+  }
+
   /**
    * The job with its decrypted input, for the worker; null when the job or its input is gone. `attempt` is
    * the queue's count for this run; the record counts every run, replays included, so it never goes down.
@@ -112,6 +118,16 @@ export class AuthJobs {
       select: { loginUrl: true },
     });
     return row?.loginUrl ?? null;
+  }
+
+  /** Jobs still queued or running that were created before `before`, oldest first, across all tenants (the open-jobs sweep). */
+  listOpen(before: Date, limit: number) {
+    return this.prisma.authJob.findMany({
+      where: { status: { in: ["queued", "running"] }, createdAt: { lt: before } },
+      orderBy: { createdAt: "asc" },
+      take: limit,
+      select: { id: true, orgId: true, status: true, submittedAt: true, createdAt: true, replayedAt: true },
+    });
   }
 
   /** Retention sweep, across all tenants: deletes records of jobs that finished before `cutoff`. */
