@@ -1,4 +1,5 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { promisify } from "node:util";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -90,18 +91,19 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
     chownSync(dir, id("-u"), id("-g"));
   }
   chmodSync(dir, 0o700);
-  const run = (tool: string, args: string[]) => {
+  // Asynchronous: the fixture sites run in the test's process and must keep answering while the server stops and starts.
+  const run = async (tool: string, args: string[]) => {
     const [cmd, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", path.join(bin, tool), ...args]] : [path.join(bin, tool), args];
-    execFileSync(cmd, argv as string[], { stdio: "pipe", cwd: dir });
+    await promisify(execFile)(cmd as string, argv as string[], { cwd: dir });
   };
-  run("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8"]);
+  await run("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8"]);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=100`;
   const start = async () => {
-    run("pg_ctl", ["-D", data, "-l", path.join(dir, "server.log"), "-o", options, "-w", "-t", "30", "start"]);
+    await run("pg_ctl", ["-D", data, "-l", path.join(dir, "server.log"), "-o", options, "-w", "-t", "30", "start"]);
     await until(`PostgreSQL on port ${port} is not accepting connections`, async () => !(await portIsFree(port)), 10_000);
   };
   const stop = async () => {
-    if (existsSync(path.join(data, "postmaster.pid"))) run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+    if (existsSync(path.join(data, "postmaster.pid"))) await run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
   };
   await start();
   return {

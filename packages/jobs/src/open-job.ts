@@ -1,5 +1,6 @@
 import type { JobInput, JobKind } from "@authsvc/contracts";
 import { loginPageOf } from "@authsvc/contracts";
+import { whileUnreachable } from "@authsvc/db";
 import type { JobDeps } from "./job-deps";
 
 /** A job a worker runs: its record, decrypted input and credential. Only a worker process holds one. */
@@ -20,6 +21,13 @@ export interface OpenedJob {
   started: number;
 }
 
+/**
+ * How long a run waits for a database that cannot be reached (restarting, failing over) before it gives up:
+ * long enough for a restart, short against the job's own time limit. Without it a job's retries were all
+ * spent within a few seconds of backoff while the database was away.
+ */
+export const DATABASE_WAIT_MS = 20_000;
+
 /** Why a job must not run: final, never retried. The message goes to the queue (no site's words in it). */
 export class JobNotRunnable extends Error {
   constructor(readonly code: string, message: string) {
@@ -36,7 +44,7 @@ export class JobNotRunnable extends Error {
  */
 export async function openJob(deps: Pick<JobDeps, "db" | "flight">, orgId: string, jobId: string, attempt: number): Promise<OpenedJob> {
   const { db, flight } = deps;
-  const record = await db.authJobs.claim(orgId, jobId, attempt);
+  const record = await whileUnreachable(() => db.authJobs.claim(orgId, jobId, attempt), DATABASE_WAIT_MS);
   if (!record?.input) throw new JobNotRunnable("internal_error", "job record or its input is missing");
   const credential = await db.credentials.find(orgId, record.credentialId);
   if (!credential) throw new JobNotRunnable("internal_error", "credential is missing");
@@ -64,7 +72,7 @@ export async function openJob(deps: Pick<JobDeps, "db" | "flight">, orgId: strin
   };
 }
 
-/** Records, before it happens, that the job is about to submit its password or signup form. */
+/** Records, before it happens, that the job is about to submit its password or signup form (the page waits for the database). */
 export function markSubmitted(deps: Pick<JobDeps, "db">, job: OpenedJob): Promise<void> {
-  return deps.db.authJobs.markSubmitted(job.id);
+  return whileUnreachable(() => deps.db.authJobs.markSubmitted(job.id), DATABASE_WAIT_MS);
 }
