@@ -16,14 +16,18 @@ export interface AuthProcessorDeps {
 
 /**
  * Once the password was submitted, no failure is retried, whatever it was: submitting again could count
- * as another failed login on the target site and lock the account. Before that, transient faults are.
+ * as another failed login on the target site and lock the account. Before that, transient faults are. A
+ * browser fault after the submit (Chromium died) is `login_unconfirmed`: the site has the password and we
+ * did not see its answer.
  */
 function asFlowError(err: unknown, submitted: boolean): LoginFlowError {
-  const failure =
-    err instanceof LoginFlowError
-      ? err
-      : new LoginFlowError("internal_error", `browser fault: ${err instanceof Error ? err.message.split("\n")[0]! : String(err)}`);
-  return submitted && failure.retryable ? new LoginFlowError(failure.code, failure.message, { retryable: false }) : failure;
+  if (!(err instanceof LoginFlowError)) {
+    const fault = `browser fault: ${err instanceof Error ? err.message.split("\n")[0]! : String(err)}`;
+    return submitted
+      ? new LoginFlowError("login_unconfirmed", `${fault}, after the password was submitted; the outcome is unknown and it is not submitted again`, { retryable: false })
+      : new LoginFlowError("internal_error", fault);
+  }
+  return submitted && err.retryable ? new LoginFlowError(err.code, err.message, { retryable: false }) : err;
 }
 
 /**
