@@ -11,7 +11,7 @@ import { shutdownOnSignals } from "@authsvc/lifecycle";
 import { createLogger } from "@authsvc/logging";
 import { AUTH_QUEUE, InboxEvents, MAINTENANCE_QUEUE, WEBHOOK_QUEUE, createAuthQueue, createRedis, createWebhookQueue, redisReady, createMaintenanceQueue, scheduleMaintenance, SessionCache, SingleFlight } from "@authsvc/queue";
 import { createFlowRunner } from "./flows/run-auth-flow";
-import { createAuthProcessor } from "./processors/auth-processor";
+import { createAuthProcessor, TAKEN_OVER } from "./processors/auth-processor";
 import { createWebhookDeliverer } from "./processors/deliver-webhook";
 import { createMaintenanceProcessor } from "./processors/maintenance-processor";
 import { registerProcessors } from "./processors/register-processors";
@@ -82,7 +82,8 @@ async function main(): Promise<void> {
       concurrency: config.worker.concurrency,
       process: createAuthProcessor({ jobs, runFlow, log, metrics }),
       // A fault before the browser ran, or a job that stalled too often because its worker died.
-      onFinalFailure: (job, err) => jobs.abandon(job.data.orgId, job.data.authJobId, err.message),
+      // (A run another worker took over leaves the record to that worker.)
+      onFinalFailure: async (job, err) => (err.message === TAKEN_OVER ? undefined : jobs.abandon(job.data.orgId, job.data.authJobId, err.message)),
     },
     // Webhook deliveries: small HTTP posts, several at once, beside the browser work.
     { queue: WEBHOOK_QUEUE, concurrency: 8, process: createWebhookDeliverer({ db, guard, log }) },

@@ -8,6 +8,8 @@ export interface OpenedJob {
   id: string;
   orgId: string;
   attempt: number;
+  /** This run's number on the record; a run that is no longer the newest may not submit (markSubmitted). */
+  run: number;
   kind: JobKind;
   loginUrl: string;
   /** Learned flows are kept per login page: a site may have several. */
@@ -27,6 +29,17 @@ export interface OpenedJob {
  * spent within a few seconds of backoff while the database was away.
  */
 export const DATABASE_WAIT_MS = 20_000;
+
+/**
+ * The job was taken over by another run while this one was stalled (its worker paused longer than its
+ * claim): this run must stop without submitting, and without touching the record, which is the other run's.
+ */
+export class JobTakenOver extends Error {
+  constructor() {
+    super("taken_over");
+    this.name = "JobTakenOver";
+  }
+}
 
 /** Why a job must not run: final, never retried. The message goes to the queue (no site's words in it). */
 export class JobNotRunnable extends Error {
@@ -61,6 +74,7 @@ export async function openJob(deps: Pick<JobDeps, "db" | "flight">, orgId: strin
     id: jobId,
     orgId,
     attempt,
+    run: record.run,
     kind: record.kind as JobKind,
     loginUrl: record.loginUrl,
     loginPage,
@@ -72,7 +86,10 @@ export async function openJob(deps: Pick<JobDeps, "db" | "flight">, orgId: strin
   };
 }
 
-/** Records, before it happens, that the job is about to submit its password or signup form (the page waits for the database). */
-export function markSubmitted(deps: Pick<JobDeps, "db">, job: OpenedJob): Promise<void> {
-  return whileUnreachable(() => deps.db.authJobs.markSubmitted(job.id), DATABASE_WAIT_MS);
+/**
+ * Records, before it happens, that the job is about to submit its password or signup form (the page waits
+ * for the database). Throws JobTakenOver when another run has the job now: two runs never both submit.
+ */
+export async function markSubmitted(deps: Pick<JobDeps, "db">, job: OpenedJob): Promise<void> {
+  if (!(await whileUnreachable(() => deps.db.authJobs.markSubmitted(job.id, job.run), DATABASE_WAIT_MS))) throw new JobTakenOver();
 }

@@ -76,14 +76,24 @@ describe("the open-jobs sweep", () => {
   it("ends a job the queue failed without its record being ended: login_unconfirmed once its password was submitted", async () => {
     const plain = await recorded("failed-plain");
     const submitted = await recorded("failed-submitted");
-    for (const job of [plain, submitted]) await db.authJobs.claim(job.orgId, job.id, 1);
-    await db.authJobs.markSubmitted(submitted.id);
+    await db.authJobs.claim(plain.orgId, plain.id, 1);
+    const { run } = (await db.authJobs.claim(submitted.orgId, submitted.id, 1))!;
+    expect(await db.authJobs.markSubmitted(submitted.id, run)).toBe(true);
     await failInQueue(plain.orgId, plain.id);
     await failInQueue(submitted.orgId, submitted.id);
 
     await jobs.sweepOpen(later());
     expect(await db.authJobs.find(plain.orgId, plain.id)).toMatchObject({ status: "failed", errorCode: "internal_error" });
     expect(await db.authJobs.find(submitted.orgId, submitted.id)).toMatchObject({ status: "failed", errorCode: "login_unconfirmed" });
+  });
+
+  it("lets only a job's newest run mark its submit: a run taken over while it was stalled must not submit", async () => {
+    const job = await recorded("taken-over");
+    const first = (await db.authJobs.claim(job.orgId, job.id, 1))!.run;
+    const second = (await db.authJobs.claim(job.orgId, job.id, 1))!.run;
+    expect(second).toBe(first + 1);
+    expect(await db.authJobs.markSubmitted(job.id, first)).toBe(false);
+    expect(await db.authJobs.markSubmitted(job.id, second)).toBe(true);
   });
 
   it("ends a running job the queue lost only once it outlived the longest a job can live: its worker may still run it", async () => {

@@ -1,11 +1,14 @@
 import { UnrecoverableError, type Job } from "bullmq";
 import { LoginFlowError, SignupUnfinishedError } from "@authsvc/flows";
-import { JobNotRunnable, type AuthJobs, type LoginSuccess, type OpenedJob, type SignupSuccess } from "@authsvc/jobs";
+import { JobNotRunnable, JobTakenOver, type AuthJobs, type LoginSuccess, type OpenedJob, type SignupSuccess } from "@authsvc/jobs";
 import type { Logger } from "@authsvc/logging";
 import type { AuthJobPayload } from "@authsvc/queue";
 import { captureFailurePage, type FailureScreenshot } from "../flows/failure-screenshot";
 import type { FlowRunner, RunHooks } from "../flows/run-auth-flow";
 import type { WorkerMetrics } from "../worker-metrics";
+
+/** The error a run taken over by another worker ends with; its queue failure must not end the job's record. */
+export const TAKEN_OVER = "taken_over";
 
 export interface AuthProcessorDeps {
   jobs: AuthJobs;
@@ -45,12 +48,16 @@ export function createAuthProcessor({ jobs, runFlow, log, metrics }: AuthProcess
     });
     const jobLog = log.child({ jobId: authJobId, orgId, attempt: opened.attempt });
     let submitted = false;
+    let takenOver = false;
     let lastPage: FailureScreenshot | null = null;
     const hooks: RunHooks = {
       onStep: (step) => jobLog.debug({ step }, opened.kind === "signup" ? "signup step" : "login step"),
       beforeSubmit: async () => {
         submitted = true;
-        await jobs.markSubmitted(opened);
+        await jobs.markSubmitted(opened).catch((err: unknown) => {
+          takenOver = err instanceof JobTakenOver;
+          throw err;
+        });
       },
       // Taken on every failed run (the verdict is not known yet); jobs.fail stores the final one's.
       onFailurePage: async (page) => {
@@ -63,6 +70,11 @@ export function createAuthProcessor({ jobs, runFlow, log, metrics }: AuthProcess
       outcome = await runFlow(opened, hooks);
       timer({ outcome: "succeeded" });
     } catch (err) {
+      if (takenOver) {
+        // Another worker runs this job now (this one was stalled past its claim): nothing was submitted, and the record is not ours to end.
+        jobLog.warn("taken over by another worker while stalled; stopped before submitting");
+        throw new UnrecoverableError(TAKEN_OVER);
+      }
       const failure = asFlowError(err, submitted);
       timer({ outcome: failure.code });
       const unfinished = err instanceof SignupUnfinishedError ? err.account : undefined;
