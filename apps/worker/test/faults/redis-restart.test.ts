@@ -10,6 +10,8 @@ afterAll(() => f?.close());
 
 interface Sent {
   phase: "before" | "outage" | "after";
+  sentAt: number;
+  answeredAt: number;
   status: number;
   ms: number;
   code?: string;
@@ -17,13 +19,15 @@ interface Sent {
   jobId?: string;
 }
 
-// An answer while Redis is away comes at once (no command waits for a reconnect).
-const ANSWER_BOUND_MS = 5000;
+// No answer waits for Redis to come back: one sent while it is away is answered before it is back (the
+// bound on every answer is generous for a loaded CI machine; a request that waits for a reconnect or for the
+// gateway's 30 s would exceed it).
+const ANSWER_BOUND_MS = 10_000;
 // Every accepted login ends: the sweep (every SWEEP_MS, fault-stack) queues lost jobs again, then they run.
 const FINISH_BOUND_MS = 60_000;
 
 describe("Redis restarted under load", () => {
-  it(`answers 503 + Retry-After within ${ANSWER_BOUND_MS / 1000} s while it is away (never 500, never a hang), reconnects without a restart, and every accepted login finishes within ${FINISH_BOUND_MS / 1000} s`, async () => {
+  it(`answers 503 + Retry-After while it is away, before it is back (never 500, never a hang), reconnects without a restart, and every accepted login finishes within ${FINISH_BOUND_MS / 1000} s`, async () => {
     const { key } = await f.tenant();
     const pids = [f.stack.processes.gateway.pid, f.stack.processes.worker.pid];
     let n = 0;
@@ -33,10 +37,11 @@ describe("Redis restarted under load", () => {
       const username = `load-${++n}`;
       f.stack.sites.accounts.addUser(username, "pw-load");
       const at = phase;
+      const sentAt = Date.now();
       sent.push(
         f
           .post("/v1/login", key, { domain: `${f.stack.sites.url}/slow/login?delayMs=500`, login_method: "password", cred: { username, password: "pw-load" } }, { prefer: "respond-async" })
-          .then((res) => ({ phase: at, status: res.status, ms: res.ms, code: res.body?.error?.code, retryAfter: res.headers.get("retry-after"), jobId: res.body?.jobId })),
+          .then((res) => ({ phase: at, sentAt, answeredAt: Date.now(), status: res.status, ms: res.ms, code: res.body?.error?.code, retryAfter: res.headers.get("retry-after"), jobId: res.body?.jobId })),
       );
     };
     const load = setInterval(send, 500);
@@ -53,6 +58,7 @@ describe("Redis restarted under load", () => {
     phase = "outage";
     f.stack.sites.gates.open("redis");
     await new Promise((r) => setTimeout(r, 4000));
+    const restartedAt = Date.now();
     await f.redis.start();
     // Answers are told apart by when they were sent; a request sent just before the restart may still see the outage.
     await new Promise((r) => setTimeout(r, 1000));
@@ -68,6 +74,7 @@ describe("Redis restarted under load", () => {
       else expect(a).toMatchObject({ status: 202, jobId: expect.any(String) });
     }
     expect(answers.filter((a) => a.phase === "outage").map((a) => a.status)).toContain(503);
+    for (const a of answers.filter((a) => a.phase === "outage" && a.sentAt < restartedAt - 1000)) expect(a.answeredAt).toBeLessThan(restartedAt);
     expect(answers.filter((a) => a.phase === "before" || a.phase === "after").map((a) => a.status)).not.toContain(503);
 
     // Every login that was accepted, before or after, ends signed in; nothing was restarted.
