@@ -9,7 +9,7 @@ beforeAll(async () => {
 afterAll(() => f?.close());
 
 interface Sent {
-  phase: "before" | "outage" | "after";
+  phase: "before" | "outage" | "reconnecting" | "after";
   sentAt: number;
   answeredAt: number;
   status: number;
@@ -60,8 +60,9 @@ describe("Redis restarted under load", () => {
     await new Promise((r) => setTimeout(r, 4000));
     const restartedAt = Date.now();
     await f.redis.start();
-    // Answers are told apart by when they were sent; a request sent just before the restart may still see the outage.
-    await new Promise((r) => setTimeout(r, 1000));
+    // Back once the gateway says so (its connections retry every second at most); a request sent in between may still see the outage.
+    phase = "reconnecting";
+    await until("the gateway ready again", async () => (await fetch(`${f.stack.gatewayUrl}/readyz`)).status === 200, 10_000, 200);
     phase = "after";
     await new Promise((r) => setTimeout(r, 3000));
     clearInterval(load);
