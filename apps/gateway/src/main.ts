@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   await Promise.all([redisReady(redis), db.ping()]);
 
   const queue = createAuthQueue(redis, config.redis.prefix, { attempts: config.worker.attempts, backoffMs: config.worker.backoffMs });
-  const waiter = new JobWaiter(eventsRedis, config.redis.prefix, (jobId) => db.authJobs.isFinished(jobId));
+  const waiter = new JobWaiter(eventsRedis, config.redis.prefix, (jobId) => db.authJobs.isFinished(jobId), (ids) => db.authJobs.finishedAmong(ids));
   await waiter.ready();
 
   const cache = new SessionCache(redis, config.redis.prefix, envelope);

@@ -9,9 +9,9 @@ import { twoCaptchaSolver } from "@authsvc/flows";
 import { AuthJobs, gateCaps } from "@authsvc/jobs";
 import { shutdownOnSignals } from "@authsvc/lifecycle";
 import { createLogger } from "@authsvc/logging";
-import { AUTH_QUEUE, InboxEvents, MAINTENANCE_QUEUE, WEBHOOK_QUEUE, createAuthQueue, createRedis, createWebhookQueue, jobGateOf, redisReady, scheduleRetention, SessionCache, SingleFlight } from "@authsvc/queue";
+import { AUTH_QUEUE, InboxEvents, MAINTENANCE_QUEUE, WEBHOOK_QUEUE, createAuthQueue, createRedis, createWebhookQueue, jobGateOf, redisReady, createMaintenanceQueue, scheduleMaintenance, SessionCache, SingleFlight } from "@authsvc/queue";
 import { createFlowRunner } from "./flows/run-auth-flow";
-import { createAuthProcessor } from "./processors/auth-processor";
+import { createAuthProcessor, TAKEN_OVER } from "./processors/auth-processor";
 import { createWebhookDeliverer } from "./processors/deliver-webhook";
 import { gatedProcessor } from "./processors/gated-processor";
 import { createMaintenanceProcessor } from "./processors/maintenance-processor";
@@ -54,7 +54,16 @@ async function main(): Promise<void> {
 
   const webhookQueue = createWebhookQueue(redis, config.redis.prefix, config.webhooks);
   const authQueue = createAuthQueue(redis, config.redis.prefix, { attempts: config.worker.attempts, backoffMs: config.worker.backoffMs });
-  const maintenanceQueue = await scheduleRetention(redis, config.redis.prefix, config.keepAlive.everyMs);
+  const maintenanceQueue = createMaintenanceQueue(redis, config.redis.prefix);
+  const schedule = { keepAliveEveryMs: config.keepAlive.everyMs, sweepEveryMs: config.worker.sweepEveryMs };
+  await scheduleMaintenance(maintenanceQueue, schedule);
+  // A Redis that restarted without persistence lost the schedulers (and the queues): put them back.
+  redis.on("ready", () => {
+    scheduleMaintenance(maintenanceQueue, schedule).then(
+      () => log.info("Redis is back; maintenance schedules in place"),
+      (err: unknown) => log.error({ err: String(err) }, "maintenance schedules not restored"),
+    );
+  });
   const jobs = new AuthJobs({
     config,
     db,
@@ -74,14 +83,15 @@ async function main(): Promise<void> {
     flight: new SingleFlight(redis, config.redis.prefix),
     captchaSolver: config.captchaSolver ? twoCaptchaSolver(config.captchaSolver) : undefined,
   });
-  const processors = registerProcessors({ connection: workerRedis, prefix: config.redis.prefix, log, metrics }, [
+  const processors = registerProcessors({ connection: workerRedis, prefix: config.redis.prefix, log, metrics, stalls: config.worker }, [
     {
       queue: AUTH_QUEUE,
       concurrency: config.worker.concurrency,
       // Through the org and site concurrency caps first, shared by every worker (see docs/configuration.md).
       process: gatedProcessor(jobGateOf(authQueue, gateCaps(config)), { log, metrics }, createAuthProcessor({ jobs, runFlow, log, metrics })),
       // A fault before the browser ran, or a job that stalled too often because its worker died.
-      onFinalFailure: (job, err) => jobs.abandon(job.data.orgId, job.data.authJobId, err.message),
+      // (A run another worker took over leaves the record to that worker.)
+      onFinalFailure: async (job, err) => (err.message === TAKEN_OVER ? undefined : jobs.abandon(job.data.orgId, job.data.authJobId, err.message)),
     },
     // Webhook deliveries: small HTTP posts, several at once, beside the browser work.
     { queue: WEBHOOK_QUEUE, concurrency: 8, process: createWebhookDeliverer({ db, guard, log }) },

@@ -33,6 +33,14 @@ export const envSchema = {
     JOB_ATTEMPTS: { type: "integer", minimum: 1, maximum: 10, default: 3 },
     JOB_BACKOFF_MS: { type: "integer", minimum: 0, default: 2000 },
     WORKER_SHUTDOWN_TIMEOUT_MS: { type: "integer", minimum: 1000, default: 60000 },
+    /** How long a worker's claim on a running job lasts unrenewed (renewed every half): a dead worker's job is taken over after it. */
+    WORKER_LOCK_MS: { type: "integer", minimum: 2000, default: 20000 },
+    /** How often workers look for jobs whose claim lapsed (dead workers); must be below WORKER_LOCK_MS. */
+    WORKER_STALLED_CHECK_MS: { type: "integer", minimum: 500, default: 10000 },
+    /** How many times a job whose worker died is run again before it fails for good. */
+    WORKER_MAX_STALLED: { type: "integer", minimum: 0, maximum: 10, default: 1 },
+    /** How often the sweep looks for jobs open in the database that the queue no longer runs. */
+    JOB_SWEEP_EVERY_MS: { type: "integer", minimum: 1000, default: 60000 },
     WORKER_HEALTH_PORT: { type: "integer", minimum: 0, maximum: 65535, default: 8081 },
     CHROMIUM_PATH: { type: "string", default: "/usr/bin/chromium" },
     /** A worker replaces its Chromium after this many jobs (0: never). */

@@ -84,6 +84,11 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ ...prod, DASHBOARD_URL: "http://dash.example.com" })).toThrow(/DASHBOARD_URL must be https in production/);
   });
 
+  it("takes over a dead worker's jobs within 30 s by default, and refuses a stalled check no shorter than the lock", () => {
+    expect(loadConfig({ ...base, NODE_ENV: "test" }).worker).toMatchObject({ lockMs: 20_000, stalledCheckMs: 10_000, maxStalled: 1, sweepEveryMs: 60_000 });
+    expect(() => loadConfig({ ...base, NODE_ENV: "test", WORKER_LOCK_MS: "5000", WORKER_STALLED_CHECK_MS: "5000" })).toThrow(/WORKER_STALLED_CHECK_MS must be below WORKER_LOCK_MS/);
+  });
+
   it("refuses a fingerprint key of the wrong size", () => {
     expect(() => loadConfig({ ...base, FINGERPRINT_KEY: Buffer.alloc(31).toString("base64") + "AAAAAAAAAAAAAAA" })).toThrow(
       /FINGERPRINT_KEY/,

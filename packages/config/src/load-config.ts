@@ -19,6 +19,12 @@ export interface Config {
     attempts: number;
     backoffMs: number;
     shutdownTimeoutMs: number;
+    /** BullMQ's lockDuration, stalledInterval and maxStalledCount: how a dead worker's job is taken over. */
+    lockMs: number;
+    stalledCheckMs: number;
+    maxStalled: number;
+    /** The interval of the sweep that ends or requeues jobs the queue no longer runs. */
+    sweepEveryMs: number;
     healthPort: number;
     chromiumPath: string;
     /** Chromium is replaced after this many jobs, or above this much resident memory (0: never). */
@@ -99,6 +105,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (e.NODE_ENV === "production" && e.DASHBOARD_URL && !/^https:/i.test(e.DASHBOARD_URL)) {
     problems.push("DASHBOARD_URL must be https in production: passwords and sign-in cookies travel to it");
   }
+  if (e.WORKER_STALLED_CHECK_MS >= e.WORKER_LOCK_MS) {
+    problems.push("WORKER_STALLED_CHECK_MS must be below WORKER_LOCK_MS: a dead worker's job is found only by a check after its claim lapsed");
+  }
   if (problems.length) throw new ConfigError(problems);
 
   return {
@@ -123,6 +132,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       attempts: e.JOB_ATTEMPTS,
       backoffMs: e.JOB_BACKOFF_MS,
       shutdownTimeoutMs: e.WORKER_SHUTDOWN_TIMEOUT_MS,
+      lockMs: e.WORKER_LOCK_MS,
+      stalledCheckMs: e.WORKER_STALLED_CHECK_MS,
+      maxStalled: e.WORKER_MAX_STALLED,
+      sweepEveryMs: e.JOB_SWEEP_EVERY_MS,
       healthPort: e.WORKER_HEALTH_PORT,
       chromiumPath: e.CHROMIUM_PATH,
       browserRecycle: { afterJobs: e.BROWSER_RECYCLE_AFTER_JOBS, aboveBytes: e.BROWSER_RECYCLE_ABOVE_MIB * 1024 * 1024 },

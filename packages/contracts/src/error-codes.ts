@@ -43,7 +43,7 @@ export const ERROR_CODES = {
   },
   login_unconfirmed: {
     status: 422,
-    meaning: "The form was submitted but the page showed neither a signed-in state nor an error.",
+    meaning: "The form was submitted but the page showed neither a signed-in state nor an error, or the login was cut off after the submit (its worker or browser died); it is not submitted again.",
   },
   signup_rejected: {
     status: 422,

@@ -1,4 +1,5 @@
 export { Database } from "./database";
+export { isDatabaseUnreachable, whileUnreachable } from "./while-unreachable";
 export { applyMigrations, ensureDatabase, readMigrations, MIGRATIONS_DIR } from "./migrate";
 export type { CredentialIdentity } from "./repositories/credentials";
 export type { AuthenticatedKey } from "./repositories/api-keys";

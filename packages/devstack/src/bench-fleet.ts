@@ -1,12 +1,8 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
-import { createWriteStream } from "node:fs";
 import { processTreeMemoryBytes } from "@authsvc/browser";
 import { loadConfig } from "@authsvc/config";
 import { Database } from "@authsvc/db";
 import { LOGIN_CASES } from "@authsvc/test-sites";
-import { DATA_DIR, REPO_ROOT } from "./repo-root";
-import { freePort, type Stack } from "./stack";
+import type { Stack } from "./stack";
 
 // Pages that sign in with a username and password alone, in several shapes (server form, SPA, modal,
 // frames, shadow DOM, two steps, controlled inputs, a busy signed-in page).
@@ -27,23 +23,14 @@ export interface FleetResult {
   recycles: number;
 }
 
-async function waitReady(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`the extra worker exited with code ${child.exitCode}`);
-    if (await fetch(url).then((r) => r.ok, () => false)) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`the extra worker was not ready at ${url}`);
-}
-
 async function recyclesOf(healthPort: string): Promise<number> {
   const text = await fetch(`http://127.0.0.1:${healthPort}/metrics`).then((r) => r.text(), () => "");
   return [...text.matchAll(/^authsvc_browser_recycles_total\{[^}]*\} (\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
 }
 
 /**
- * The fleet under a steady backlog: the stack's worker plus `extraWorkers` more (same settings), each
- * running `WORKER_CONCURRENCY` logins at once, over `total` fresh logins (a new account each, so none
+ * The fleet under a steady backlog: the stack's workers plus `extraWorkers` more (same settings, started
+ * here and left running until the stack stops), each running `WORKER_CONCURRENCY` logins at once, over `total` fresh logins (a new account each, so none
  * joins another's job, on pages whose flows are learned after their first login), `inFlight` requests
  * outstanding. Memory is sampled every 200 ms over the workers' process trees.
  */
@@ -51,86 +38,60 @@ export async function benchFleet(stack: Stack, options: { total: number; inFligh
   const db = Database.fromConfig(loadConfig(stack.env), 1);
   const key = (await db.apiKeys.create((await db.organizations.create("Bench fleet")).id, "bench")).key;
   await db.close();
-  const extra: Array<{ child: ChildProcess; healthPort: string }> = [];
-  for (let i = 0; i < options.extraWorkers; i++) {
-    const healthPort = String(await freePort());
-    const log = createWriteStream(path.join(DATA_DIR, "logs", "bench", `worker-${i + 2}.log`), { flags: "a" });
-    const child = spawn(process.execPath, ["--enable-source-maps", "-r", path.join(REPO_ROOT, "scripts/swc-register.cjs"), "apps/worker/src/main.ts"], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, ...stack.env, WORKER_HEALTH_PORT: healthPort },
-      stdio: ["ignore", "pipe", "pipe"],
+  for (let i = 0; i < options.extraWorkers; i++) await stack.addWorker();
+  const pids = stack.processes.workers.map((w) => w.pid!);
+  const healthPorts = stack.workerHealthPorts;
+  const rss = () => pids.reduce((sum, pid) => sum + processTreeMemoryBytes(pid), 0);
+  const cases = PAGES.map((name) => LOGIN_CASES.find((c) => c.name === name)!);
+  let seq = 0;
+  const login = async (n: number) => {
+    const c = cases[n % cases.length]!;
+    const user = { username: `fleet-${++seq}@example.test`, password: `fleet-pw-${seq}` };
+    stack.sites.accounts.addUser(user.username, user.password);
+    const start = performance.now();
+    const res = await fetch(`${stack.gatewayUrl}/v1/login`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ domain: c.url(stack.sites.url), login_method: "password", cred: { username: user.username, password: user.password }, useCache: false }),
     });
-    child.stdout!.pipe(log);
-    child.stderr!.pipe(log);
-    extra.push({ child, healthPort });
-  }
-  try {
-    await Promise.all(extra.map((w) => waitReady(`http://127.0.0.1:${w.healthPort}/readyz`, w.child)));
-    const pids = [stack.processes.worker.pid!, ...extra.map((w) => w.child.pid!)];
-    const rss = () => pids.reduce((sum, pid) => sum + processTreeMemoryBytes(pid), 0);
-    const cases = PAGES.map((name) => LOGIN_CASES.find((c) => c.name === name)!);
-    let seq = 0;
-    const login = async (n: number) => {
-      const c = cases[n % cases.length]!;
-      const user = { username: `fleet-${++seq}@example.test`, password: `fleet-pw-${seq}` };
-      stack.sites.accounts.addUser(user.username, user.password);
-      const start = performance.now();
-      const res = await fetch(`${stack.gatewayUrl}/v1/login`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        body: JSON.stringify({ domain: c.url(stack.sites.url), login_method: "password", cred: { username: user.username, password: user.password }, useCache: false }),
-      });
-      await res.arrayBuffer();
-      return { ms: performance.now() - start, ok: res.status === 200 };
-    };
-    // Each page's flow is learned once, as it would be after a site's first customer.
-    await Promise.all(cases.map((_, i) => login(i)));
-    await new Promise((r) => setTimeout(r, 1500)); // spares made again, memory settled
-    const idleMemoryBytes = rss();
-    let peakMemoryBytes = idleMemoryBytes;
-    const sampler = setInterval(() => (peakMemoryBytes = Math.max(peakMemoryBytes, rss())), 200);
-    const recyclesBefore = (await Promise.all([stack.env.WORKER_HEALTH_PORT!, ...extra.map((w) => w.healthPort)].map(recyclesOf))).reduce((a, b) => a + b, 0);
-    const latencies: number[] = [];
-    let errors = 0;
-    let next = 0;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: options.inFlight }, async () => {
-        while (next < options.total) {
-          const r = await login(next++);
-          latencies.push(r.ms);
-          if (!r.ok) errors++;
-        }
-      }),
-    );
-    const seconds = (performance.now() - started) / 1000;
-    clearInterval(sampler);
-    const recycles = (await Promise.all([stack.env.WORKER_HEALTH_PORT!, ...extra.map((w) => w.healthPort)].map(recyclesOf))).reduce((a, b) => a + b, 0) - recyclesBefore;
-    const concurrency = Number(stack.env.WORKER_CONCURRENCY ?? 2);
-    const workers = pids.length;
-    return {
-      workers,
-      concurrencyPerWorker: concurrency,
-      logins: latencies.length,
-      errors,
-      seconds,
-      latencies,
-      idleMemoryBytes,
-      peakMemoryBytes,
-      perContextBytes: (peakMemoryBytes - idleMemoryBytes) / (workers * concurrency),
-      recycles,
-    };
-  } finally {
-    await Promise.all(
-      extra.map(
-        (w) =>
-          new Promise<void>((resolve) => {
-            if (w.child.exitCode !== null) return resolve();
-            const kill = setTimeout(() => w.child.kill("SIGKILL"), 20_000);
-            w.child.once("exit", () => (clearTimeout(kill), resolve()));
-            w.child.kill("SIGTERM");
-          }),
-      ),
-    );
-  }
+    await res.arrayBuffer();
+    return { ms: performance.now() - start, ok: res.status === 200 };
+  };
+  // Each page's flow is learned once, as it would be after a site's first customer.
+  await Promise.all(cases.map((_, i) => login(i)));
+  await new Promise((r) => setTimeout(r, 1500)); // spares made again, memory settled
+  const idleMemoryBytes = rss();
+  let peakMemoryBytes = idleMemoryBytes;
+  const sampler = setInterval(() => (peakMemoryBytes = Math.max(peakMemoryBytes, rss())), 200);
+  const recyclesBefore = (await Promise.all(healthPorts.map(recyclesOf))).reduce((a, b) => a + b, 0);
+  const latencies: number[] = [];
+  let errors = 0;
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: options.inFlight }, async () => {
+      while (next < options.total) {
+        const r = await login(next++);
+        latencies.push(r.ms);
+        if (!r.ok) errors++;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  const recycles = (await Promise.all(healthPorts.map(recyclesOf))).reduce((a, b) => a + b, 0) - recyclesBefore;
+  const concurrency = Number(stack.env.WORKER_CONCURRENCY ?? 2);
+  const workers = pids.length;
+  return {
+    workers,
+    concurrencyPerWorker: concurrency,
+    logins: latencies.length,
+    errors,
+    seconds,
+    latencies,
+    idleMemoryBytes,
+    peakMemoryBytes,
+    perContextBytes: (peakMemoryBytes - idleMemoryBytes) / (workers * concurrency),
+    recycles,
+  };
 }

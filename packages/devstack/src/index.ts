@@ -1,4 +1,5 @@
 export { startStack, freePort, type Stack, type StackOptions } from "./stack";
+export { startOwnPostgres, startOwnRedis, type OwnPostgres, type OwnRedis } from "./fault-services";
 export { testStackEnv, freshTestDatabase, POSTGRES_URL, REDIS_URL } from "./test-env";
 export { recreateDatabase, deleteRedisPrefix } from "./reset-database";
 export { REPO_ROOT, DATA_DIR } from "./repo-root";

@@ -13,6 +13,10 @@ export interface StackOptions {
   sitesPort?: number;
   /** Where child output goes: a folder for log files, or "inherit" to print it. */
   logs: { dir: string } | "inherit";
+  /** Worker processes to start (default 1): fault tests kill one and watch another take its jobs over. */
+  workers?: number;
+  /** Without mail-in and the dashboard: a stack for tests that need neither (less to start on a small machine). */
+  apiOnly?: boolean;
 }
 
 export interface Stack {
@@ -25,7 +29,14 @@ export interface Stack {
   env: Record<string, string>;
   /** mail-in's SMTP server, where the fixture sites deliver their mail. */
   smtp: { host: string; port: number };
-  processes: { gateway: ChildProcess; worker: ChildProcess; mailIn: ChildProcess; dashboard: ChildProcess };
+  /** The processes running now: `worker` is the first of `workers`; mail-in and the dashboard are absent with `apiOnly`. */
+  processes: { gateway: ChildProcess; worker: ChildProcess; workers: ChildProcess[]; mailIn?: ChildProcess; dashboard?: ChildProcess };
+  /** Stops the gateway (SIGKILL: a crash; SIGTERM: a rolling restart) and starts a new one on the same port. */
+  restartGateway(signal: NodeJS.Signals): Promise<void>;
+  /** The health (and /metrics) port of each worker in `processes.workers`, in the same order. */
+  workerHealthPorts: string[];
+  /** Starts one more worker process (its own health port) and waits until it takes jobs. */
+  addWorker(): Promise<ChildProcess>;
   stop(): Promise<void>;
 }
 
@@ -150,25 +161,62 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     env.BROWSER_TRUSTED_SPKI = oauthHosts.trustedSpki;
   }
 
-  const worker = launch("worker", "apps/worker/src/main.ts", env, options.logs);
-  const gateway = launch("gateway", "apps/gateway/src/main.ts", env, options.logs);
-  const mailIn = launch("mail-in", "apps/mail-in/src/main.ts", env, options.logs);
-  const dashboard = launch("dashboard", "apps/dashboard/src/main.ts", env, options.logs);
+  // Each worker after the first gets a health port of its own.
+  const workerPorts: string[] = [];
+  const startWorker = async (): Promise<{ child: ChildProcess; ready: Promise<void> }> => {
+    const healthPort = workerPorts.length ? String(await freePort()) : env.WORKER_HEALTH_PORT!;
+    workerPorts.push(healthPort);
+    const child = launch("worker", "apps/worker/src/main.ts", { ...env, WORKER_HEALTH_PORT: healthPort }, options.logs);
+    return { child, ready: waitForHttp(`http://127.0.0.1:${healthPort}/readyz`, child, "worker", 60_000) };
+  };
+  const started = await Promise.all(Array.from({ length: Math.max(1, options.workers ?? 1) }, startWorker));
+  const processes: Stack["processes"] = {
+    gateway: launch("gateway", "apps/gateway/src/main.ts", env, options.logs),
+    worker: started[0]!.child,
+    workers: started.map((w) => w.child),
+  };
+  if (!options.apiOnly) {
+    processes.mailIn = launch("mail-in", "apps/mail-in/src/main.ts", env, options.logs);
+    processes.dashboard = launch("dashboard", "apps/dashboard/src/main.ts", env, options.logs);
+  }
   const stop = async () => {
-    await Promise.all([stopProcess(gateway, 15_000), stopProcess(worker, 30_000), stopProcess(mailIn, 15_000), stopProcess(dashboard, 15_000)]);
+    const { gateway, workers, mailIn, dashboard } = processes;
+    await Promise.all([
+      stopProcess(gateway, 15_000),
+      ...workers.map((w) => stopProcess(w, 30_000)),
+      mailIn && stopProcess(mailIn, 15_000),
+      dashboard && stopProcess(dashboard, 15_000),
+    ]);
     await sites.close();
     await oauthHosts?.close();
   };
+  const gatewayReady = () => waitForHttp(`${gatewayUrl}/readyz`, processes.gateway, "gateway", 60_000);
   try {
     await Promise.all([
-      waitForHttp(`${gatewayUrl}/readyz`, gateway, "gateway", 60_000),
-      waitForHttp(`http://127.0.0.1:${env.WORKER_HEALTH_PORT}/readyz`, worker, "worker", 60_000),
-      waitForHttp(`http://127.0.0.1:${env.MAIL_HEALTH_PORT}/readyz`, mailIn, "mail-in", 60_000),
-      waitForHttp(`http://${dashboardHost}:${env.DASHBOARD_PORT}/readyz`, dashboard, "dashboard", 60_000),
+      gatewayReady(),
+      ...started.map((w) => w.ready),
+      processes.mailIn && waitForHttp(`http://127.0.0.1:${env.MAIL_HEALTH_PORT}/readyz`, processes.mailIn, "mail-in", 60_000),
+      processes.dashboard && waitForHttp(`http://${dashboardHost}:${env.DASHBOARD_PORT}/readyz`, processes.dashboard, "dashboard", 60_000),
     ]);
   } catch (err) {
     await stop();
     throw err;
   }
-  return { gatewayUrl, dashboardUrl, sites, oauthHosts, env, smtp, processes: { gateway, worker, mailIn, dashboard }, stop };
+  const restartGateway = async (signal: NodeJS.Signals) => {
+    const old = processes.gateway;
+    if (old.exitCode === null && old.signalCode === null) {
+      const gone = new Promise((resolve) => old.once("exit", resolve));
+      old.kill(signal);
+      await gone;
+    }
+    processes.gateway = launch("gateway", "apps/gateway/src/main.ts", env, options.logs);
+    await gatewayReady();
+  };
+  const addWorker = async () => {
+    const { child, ready } = await startWorker();
+    processes.workers.push(child);
+    await ready;
+    return child;
+  };
+  return { gatewayUrl, dashboardUrl, sites, oauthHosts, env, smtp, processes, workerHealthPorts: workerPorts, restartGateway, addWorker, stop };
 }

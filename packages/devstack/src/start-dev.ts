@@ -86,7 +86,8 @@ ${stack.oauthHosts ? `   OAuth     ${stack.oauthHosts.site}/login (Fabrikam Boar
   };
   process.on("SIGINT", () => void stop());
   process.on("SIGTERM", () => void stop());
-  for (const child of Object.values(stack.processes)) {
+  const { gateway, workers, mailIn, dashboard } = stack.processes;
+  for (const child of [gateway, ...workers, mailIn!, dashboard!]) {
     child.on("exit", (code) => {
       if (!stopping) {
         process.stderr.write(`a service process exited (code ${code}); stopping the rest\n`);

@@ -3,10 +3,12 @@ import { cachedSession } from "./cached-session";
 import { abandonJob, failJob, succeedJob, type JobFailure, type LoginSuccess, type SignupSuccess } from "./finish-job";
 import { emitEvent } from "./job-events";
 import type { JobDeps } from "./job-deps";
-import { markSubmitted, openJob, type OpenedJob } from "./open-job";
+import { whileUnreachable } from "@authsvc/db";
+import { DATABASE_WAIT_MS, markSubmitted, openJob, type OpenedJob } from "./open-job";
 import { replayJob, type ReplayOptions } from "./replay-job";
 import { loginFingerprint, signupFingerprint, type SessionIdentity } from "./session-keys";
 import { startJob, type StartJob } from "./start-job";
+import { sweepOpenJobs } from "./sweep-open-jobs";
 import { viewJob } from "./view-job";
 
 /**
@@ -47,8 +49,9 @@ export class AuthJobs {
     return markSubmitted(this.deps, job);
   }
 
+  /** Stores a signed-in outcome, waiting out a database restart: the login is not run again if this fails. */
   succeed(job: OpenedJob, outcome: LoginSuccess | SignupSuccess): Promise<{ sessionId: string }> {
-    return succeedJob(this.deps, job, outcome);
+    return whileUnreachable(() => succeedJob(this.deps, job, outcome), DATABASE_WAIT_MS);
   }
 
   fail(job: OpenedJob, failure: JobFailure, maxAttempts: number): Promise<"retry" | "final"> {
@@ -62,6 +65,11 @@ export class AuthJobs {
 
   abandon(orgId: string, jobId: string, reason: string): Promise<void> {
     return abandonJob(this.deps, orgId, jobId, reason);
+  }
+
+  /** Ends or queues again jobs open in the database that the queue no longer runs (see `sweepOpenJobs`). */
+  sweepOpen(now?: number): Promise<{ requeued: number; ended: number }> {
+    return sweepOpenJobs(this.deps, now);
   }
 
   /** An event about a credential or session that no job run ended (keep-alive's `session.expired`). */

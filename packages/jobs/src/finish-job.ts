@@ -119,10 +119,14 @@ export async function failJob(deps: JobDeps, job: OpenedJob, failure: JobFailure
 /**
  * Ends the record of a job the queue failed for good without a run recording it (a fault before the
  * browser ran, or a job that stalled too often because its worker died), and frees its claim, so callers
- * stop waiting for it.
+ * stop waiting for it. One that had submitted its password ends `login_unconfirmed`: the site may have
+ * signed in, and nothing submits again.
  */
 export async function abandonJob(deps: Pick<JobDeps, "db" | "flight">, orgId: string, jobId: string, reason: string): Promise<void> {
-  const fingerprint = await deps.db.authJobs.failIfUnfinished(jobId, "internal_error", `the login was interrupted: ${reason}`);
+  const submitted = (await deps.db.authJobs.find(orgId, jobId))?.submittedAt;
+  const fingerprint = submitted
+    ? await deps.db.authJobs.failIfUnfinished(jobId, "login_unconfirmed", `the password was submitted, then the login was interrupted (${reason}); its outcome is unknown and it is not submitted again`)
+    : await deps.db.authJobs.failIfUnfinished(jobId, "internal_error", `the login was interrupted: ${reason}`);
   if (fingerprint) await deps.flight.release(orgId, fingerprint, jobId);
 }
 

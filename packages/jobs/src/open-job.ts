@@ -1,5 +1,6 @@
 import type { JobInput, JobKind } from "@authsvc/contracts";
 import { loginPageOf } from "@authsvc/contracts";
+import { whileUnreachable } from "@authsvc/db";
 import type { JobDeps } from "./job-deps";
 
 /** A job a worker runs: its record, decrypted input and credential. Only a worker process holds one. */
@@ -7,6 +8,8 @@ export interface OpenedJob {
   id: string;
   orgId: string;
   attempt: number;
+  /** This run's number on the record; a run that is no longer the newest may not submit (markSubmitted). */
+  run: number;
   kind: JobKind;
   loginUrl: string;
   /** Learned flows are kept per login page: a site may have several. */
@@ -18,6 +21,24 @@ export interface OpenedJob {
   /** The flow learned on this login page, as stored (null for a signup, or when it cannot be read). */
   learnedFlow: unknown;
   started: number;
+}
+
+/**
+ * How long a run waits for a database that cannot be reached (restarting, failing over) before it gives up:
+ * long enough for a restart, short against the job's own time limit. Without it a job's retries were all
+ * spent within a few seconds of backoff while the database was away.
+ */
+export const DATABASE_WAIT_MS = 20_000;
+
+/**
+ * The job was taken over by another run while this one was stalled (its worker paused longer than its
+ * claim): this run must stop without submitting, and without touching the record, which is the other run's.
+ */
+export class JobTakenOver extends Error {
+  constructor() {
+    super("taken_over");
+    this.name = "JobTakenOver";
+  }
 }
 
 /** Why a job must not run: final, never retried. The message goes to the queue (no site's words in it). */
@@ -36,7 +57,7 @@ export class JobNotRunnable extends Error {
  */
 export async function openJob(deps: Pick<JobDeps, "db" | "flight">, orgId: string, jobId: string, attempt: number): Promise<OpenedJob> {
   const { db, flight } = deps;
-  const record = await db.authJobs.claim(orgId, jobId, attempt);
+  const record = await whileUnreachable(() => db.authJobs.claim(orgId, jobId, attempt), DATABASE_WAIT_MS);
   if (!record?.input) throw new JobNotRunnable("internal_error", "job record or its input is missing");
   const credential = await db.credentials.find(orgId, record.credentialId);
   if (!credential) throw new JobNotRunnable("internal_error", "credential is missing");
@@ -53,6 +74,7 @@ export async function openJob(deps: Pick<JobDeps, "db" | "flight">, orgId: strin
     id: jobId,
     orgId,
     attempt,
+    run: record.run,
     kind: record.kind as JobKind,
     loginUrl: record.loginUrl,
     loginPage,
@@ -64,7 +86,10 @@ export async function openJob(deps: Pick<JobDeps, "db" | "flight">, orgId: strin
   };
 }
 
-/** Records, before it happens, that the job is about to submit its password or signup form. */
-export function markSubmitted(deps: Pick<JobDeps, "db">, job: OpenedJob): Promise<void> {
-  return deps.db.authJobs.markSubmitted(job.id);
+/**
+ * Records, before it happens, that the job is about to submit its password or signup form (the page waits
+ * for the database). Throws JobTakenOver when another run has the job now: two runs never both submit.
+ */
+export async function markSubmitted(deps: Pick<JobDeps, "db">, job: OpenedJob): Promise<void> {
+  if (!(await whileUnreachable(() => deps.db.authJobs.markSubmitted(job.id, job.run), DATABASE_WAIT_MS))) throw new JobTakenOver();
 }

@@ -8,20 +8,33 @@ type Waiter = () => void;
  * One QueueEvents per process and a map of waiters, so a thousand waiting HTTP requests cost one Redis
  * subscription. Events are only wake-ups: `isFinished` (the database) says whether the job really ended,
  * which also covers a retry's intermediate failure and an event that fired before the waiter was added.
+ * Events can be lost (Redis restarted, or lost the job so its end was never published): every
+ * `recheckEveryMs` the waiting jobs are also looked up in the database, in one query (`finishedAmong`).
  */
 export class JobWaiter {
   private readonly waiters = new Map<string, Set<Waiter>>();
   private readonly events: QueueEvents;
+  private readonly recheck: NodeJS.Timeout;
 
   constructor(
     connection: Redis,
     prefix: string,
     private readonly isFinished: (jobId: string) => Promise<boolean>,
+    finishedAmong?: (jobIds: string[]) => Promise<string[]>,
+    recheckEveryMs = 3000,
   ) {
     this.events = new QueueEvents(AUTH_QUEUE, { connection, prefix, autorun: true });
     const wake = ({ jobId }: { jobId: string }) => void this.wake(jobId);
     this.events.on("completed", wake);
     this.events.on("failed", wake);
+    this.recheck = setInterval(() => {
+      const ids = [...this.waiters.keys()];
+      if (!ids.length) return;
+      const lookup = finishedAmong ? finishedAmong(ids) : Promise.resolve(ids);
+      // wake() confirms each one with isFinished; a database that is away leaves the waiters as they are.
+      lookup.then((done) => done.forEach((id) => void this.wake(id)), () => undefined);
+    }, recheckEveryMs);
+    this.recheck.unref();
   }
 
   ready(): Promise<void> {
@@ -62,6 +75,7 @@ export class JobWaiter {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.recheck);
     for (const [, set] of this.waiters) for (const resolve of set) resolve();
     this.waiters.clear();
     await this.events.close();

@@ -4,20 +4,32 @@ import type { Redis } from "ioredis";
 export const MAINTENANCE_QUEUE = "maintenance";
 export const RETENTION_JOB = "retention";
 export const KEEPALIVE_JOB = "keepalive";
+export const SWEEP_JOB = "sweep-open-jobs";
 // Often enough that verification messages do not outlive their retention by much; each sweep is a few
 // indexed deletes.
 const RETENTION_EVERY_MS = 5 * 60 * 1000;
 
+export interface MaintenanceSchedule {
+  /** Keep-alive (apps/worker/src/maintenance/keep-alive.ts); 0 removes its scheduler. */
+  keepAliveEveryMs: number;
+  /** The sweep of jobs the queue no longer runs (packages/jobs sweep-open-jobs). */
+  sweepEveryMs: number;
+}
+
 /**
- * Housekeeping that must run once per interval however many workers there are: a BullMQ job scheduler
- * (upserted by every worker at start, so it exists once) puts one retention job on the queue every 5 minutes.
+ * Housekeeping that must run once per interval however many workers there are: BullMQ job schedulers
+ * (upserted by every worker at start, so each exists once) put retention, keep-alive and open-jobs sweep
+ * jobs on the queue. Upserting again is harmless: a worker does it whenever Redis comes back, since a Redis
+ * restarted without persistence has lost the schedulers.
  */
-export async function scheduleRetention(connection: Redis, prefix: string, keepAliveEveryMs = 0): Promise<Queue> {
-  const queue = new Queue(MAINTENANCE_QUEUE, { connection, prefix });
+export async function scheduleMaintenance(queue: Queue, schedule: MaintenanceSchedule): Promise<void> {
   const opts = { removeOnComplete: { count: 12 }, removeOnFail: { count: 100 } };
   await queue.upsertJobScheduler(RETENTION_JOB, { every: RETENTION_EVERY_MS }, { name: RETENTION_JOB, opts });
-  // The keep-alive job (apps/worker/src/maintenance/keep-alive.ts) on the same queue; 0 removes its scheduler.
-  if (keepAliveEveryMs > 0) await queue.upsertJobScheduler(KEEPALIVE_JOB, { every: keepAliveEveryMs }, { name: KEEPALIVE_JOB, opts });
+  await queue.upsertJobScheduler(SWEEP_JOB, { every: schedule.sweepEveryMs }, { name: SWEEP_JOB, opts });
+  if (schedule.keepAliveEveryMs > 0) await queue.upsertJobScheduler(KEEPALIVE_JOB, { every: schedule.keepAliveEveryMs }, { name: KEEPALIVE_JOB, opts });
   else await queue.removeJobScheduler(KEEPALIVE_JOB);
-  return queue;
+}
+
+export function createMaintenanceQueue(connection: Redis, prefix: string): Queue {
+  return new Queue(MAINTENANCE_QUEUE, { connection, prefix });
 }

@@ -6,10 +6,16 @@ import { Redis } from "ioredis";
  */
 export type RedisRole = "producer" | "blocking";
 
+/** Reconnect attempts while Redis is away: quickly at first, then once a second, so service resumes within a second of its return. */
+export function reconnectDelayMs(attempt: number): number {
+  return Math.min(attempt * 100, 1000);
+}
+
 export function createRedis(url: string, role: RedisRole, name: string): Redis {
   return new Redis(url, {
     connectionName: name,
     lazyConnect: false,
+    retryStrategy: reconnectDelayMs,
     ...(role === "producer"
       ? { enableOfflineQueue: false, maxRetriesPerRequest: 1 }
       : { maxRetriesPerRequest: null, enableReadyCheck: true }),

@@ -5,6 +5,7 @@ export { SIGNUP_CASES, SignupRegistry, type SignupRecord } from "./signup";
 export { Outbox, SITE_SENDER, SMS_SENDER, type OutboxConfig } from "./outbox";
 export type { Delivery } from "./accounts";
 export { IDB_SESSION } from "./sites/indexeddb-token";
+export { Gates } from "./sites/held-login";
 export { PATH_APPS, type PathApp } from "./sites/path-apps";
 export { startCaptchaProvider, type CaptchaProvider, type ProviderBehaviour } from "./captcha-provider";
 export { startOAuthSites, ACME_USERS, OAUTH_SITES, ACME_MESSAGES, SITE_MESSAGES, type OAuthSites, type OAuthSiteKey, type AcmeUserInput } from "./oauth";

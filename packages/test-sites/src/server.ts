@@ -10,6 +10,7 @@ import { failurePages } from "./sites/failure-pages";
 import { flakyLogin } from "./sites/flaky-login";
 import { outageLogin } from "./sites/outage-login";
 import { slowLogin } from "./sites/slow-login";
+import { Gates, heldLogin } from "./sites/held-login";
 import { lockoutRedirect } from "./sites/lockout-redirect";
 import { noticeDelayedSubmit } from "./sites/notice-delayed-submit";
 import { caseRouters, LOGIN_CASES, SENT_CODE_CASES } from "./cases";
@@ -25,6 +26,8 @@ export interface TestSites {
   outbox: Outbox;
   /** Acme ID (an OpenID Connect provider) and the sites that sign in with it, each on its own port. */
   oauth: OAuthSites;
+  /** The gates that hold `/held/login` (fault tests: a login caught mid-way). */
+  gates: Gates;
   close(): Promise<void>;
 }
 
@@ -44,7 +47,7 @@ users ${users} (password <code>${ACME_USERS.agent.password}</code>). Where they 
  * Local websites that behave like real ones. `/__fixture/*` is the tests' control surface: add users and
  * read how many login attempts a user made on each site.
  */
-export function createTestSitesApp(accounts = new Accounts(), outbox = new Outbox(), oauth?: OAuthSites) {
+export function createTestSitesApp(accounts = new Accounts(), outbox = new Outbox(), oauth?: OAuthSites, gates = new Gates()) {
   accounts.addUser(DEMO_USER.username, DEMO_USER.password);
   accounts.addUser(DEMO_USER.email, DEMO_USER.password); // for the pages whose field wants an email address
   const app = express();
@@ -62,7 +65,7 @@ export function createTestSitesApp(accounts = new Accounts(), outbox = new Outbo
 invitation (<code>POST /__fixture/invitations</code>).</p><ul>${signupPages.join("")}</ul>${oauth ? oauthIndex(oauth) : ""}`));
   });
   let redesignVersion = 1;
-  app.use(classicForm(accounts), spaToken(accounts), indexedDbToken(accounts), pathApps(accounts), failurePages(), flakyLogin(), outageLogin(), slowLogin(accounts), lockoutRedirect(accounts), noticeDelayedSubmit());
+  app.use(classicForm(accounts), spaToken(accounts), indexedDbToken(accounts), pathApps(accounts), failurePages(), flakyLogin(), outageLogin(), slowLogin(accounts), heldLogin(accounts, gates), lockoutRedirect(accounts), noticeDelayedSubmit());
   app.use(caseRouters(accounts, () => redesignVersion, outbox));
   const signups = new SignupRegistry(accounts);
   const invitations = new Invitations();
@@ -111,13 +114,13 @@ invitation (<code>POST /__fixture/invitations</code>).</p><ul>${signupPages.join
     const token = invitations.create(typeof email === "string" && email.trim() ? email.trim() : null);
     res.json({ token, url: `http://${req.headers.host ?? "127.0.0.1"}${invitationPath(token)}` });
   });
-  return { app, accounts, outbox };
+  return { app, accounts, outbox, gates };
 }
 
 export async function startTestSites(port = 0, host = "127.0.0.1", outboxConfig: OutboxConfig = {}): Promise<TestSites> {
   const outbox = new Outbox(outboxConfig);
   const oauth = await startOAuthSites({ outbox });
-  const { app, accounts } = createTestSitesApp(new Accounts(), outbox, oauth);
+  const { app, accounts, gates } = createTestSitesApp(new Accounts(), outbox, oauth);
   return new Promise((resolve, reject) => {
     const server: Server = app.listen(port, host, () => {
       const { port: bound } = server.address() as AddressInfo;
@@ -127,6 +130,7 @@ export async function startTestSites(port = 0, host = "127.0.0.1", outboxConfig:
         accounts,
         outbox,
         oauth,
+        gates,
         close: async () => {
           await new Promise<void>((done) => {
             server.close(() => done());

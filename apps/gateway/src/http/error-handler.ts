@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { ErrorBody } from "@authsvc/contracts";
 import type { Logger } from "@authsvc/logging";
+import { isDatabaseUnreachable } from "@authsvc/db";
 import { ApiError } from "./api-error";
 
 // body-parser tags its errors with a `type`; each maps to a client error.
@@ -21,9 +22,14 @@ function clientErrorOf(err: unknown): ApiError | null {
   return new ApiError("invalid_request", "The request could not be read (malformed body, encoding or URL).");
 }
 
+/**
+ * Redis or PostgreSQL away (restarting, failing over): ioredis fails fast (no offline queue) or gives up after
+ * one retry (MaxRetriesPerRequestError); the database's own faults are `isDatabaseUnreachable`'s. Answered
+ * 503 + Retry-After, never 500.
+ */
 function isInfrastructureDown(err: unknown): boolean {
   const text = err instanceof Error ? `${err.name} ${err.message} ${(err as { code?: string }).code ?? ""}` : "";
-  return /ECONNREFUSED|Connection is closed|Stream isn't writeable|enableOfflineQueue|P1001|P1017|Can't reach database|ETIMEDOUT/.test(text);
+  return /ECONNREFUSED|Connection is closed|Stream isn't writeable|enableOfflineQueue|MaxRetriesPerRequest|max retries per request|ETIMEDOUT/.test(text) || isDatabaseUnreachable(err);
 }
 
 export const notFound: RequestHandler = (req) => {

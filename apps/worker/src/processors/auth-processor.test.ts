@@ -80,7 +80,8 @@ describe("processAuthJob", () => {
   it("never submits again when an earlier run of the same job submitted and died", async () => {
     sites.accounts.addUser("rerun-user", "rerun-pass");
     const { job, orgId, jobId } = await newJob("rerun-user", "rerun-pass");
-    await db.authJobs.markSubmitted(jobId); // as the run that crashed after submitting left it
+    const { run } = (await db.authJobs.claim(orgId, jobId, 1))!;
+    await db.authJobs.markSubmitted(jobId, run); // as the run that crashed after submitting left it
     await expect(processJob(job)).rejects.toMatchObject({ name: "UnrecoverableError", message: "login_unconfirmed" });
     expect(await db.authJobs.find(orgId, jobId)).toMatchObject({ status: "failed", errorCode: "login_unconfirmed" });
     expect(sites.accounts.attemptsFor("rerun-user")).toEqual({});

@@ -1,11 +1,14 @@
 import { UnrecoverableError, type Job } from "bullmq";
 import { LoginFlowError, SignupUnfinishedError } from "@authsvc/flows";
-import { JobNotRunnable, type AuthJobs, type LoginSuccess, type OpenedJob, type SignupSuccess } from "@authsvc/jobs";
+import { JobNotRunnable, JobTakenOver, type AuthJobs, type LoginSuccess, type OpenedJob, type SignupSuccess } from "@authsvc/jobs";
 import type { Logger } from "@authsvc/logging";
 import type { AuthJobPayload } from "@authsvc/queue";
 import { captureFailurePage, type FailureScreenshot } from "../flows/failure-screenshot";
 import type { FlowRunner, RunHooks } from "../flows/run-auth-flow";
 import type { WorkerMetrics } from "../worker-metrics";
+
+/** The error a run taken over by another worker ends with; its queue failure must not end the job's record. */
+export const TAKEN_OVER = "taken_over";
 
 export interface AuthProcessorDeps {
   jobs: AuthJobs;
@@ -16,14 +19,18 @@ export interface AuthProcessorDeps {
 
 /**
  * Once the password was submitted, no failure is retried, whatever it was: submitting again could count
- * as another failed login on the target site and lock the account. Before that, transient faults are.
+ * as another failed login on the target site and lock the account. Before that, transient faults are. A
+ * browser fault after the submit (Chromium died) is `login_unconfirmed`: the site has the password and we
+ * did not see its answer.
  */
 function asFlowError(err: unknown, submitted: boolean): LoginFlowError {
-  const failure =
-    err instanceof LoginFlowError
-      ? err
-      : new LoginFlowError("internal_error", `browser fault: ${err instanceof Error ? err.message.split("\n")[0]! : String(err)}`);
-  return submitted && failure.retryable ? new LoginFlowError(failure.code, failure.message, { retryable: false }) : failure;
+  if (!(err instanceof LoginFlowError)) {
+    const fault = `browser fault: ${err instanceof Error ? err.message.split("\n")[0]! : String(err)}`;
+    return submitted
+      ? new LoginFlowError("login_unconfirmed", `${fault}, after the password was submitted; the outcome is unknown and it is not submitted again`, { retryable: false })
+      : new LoginFlowError("internal_error", fault);
+  }
+  return submitted && err.retryable ? new LoginFlowError(err.code, err.message, { retryable: false }) : err;
 }
 
 /**
@@ -41,12 +48,16 @@ export function createAuthProcessor({ jobs, runFlow, log, metrics }: AuthProcess
     });
     const jobLog = log.child({ jobId: authJobId, orgId, attempt: opened.attempt });
     let submitted = false;
+    let takenOver = false;
     let lastPage: FailureScreenshot | null = null;
     const hooks: RunHooks = {
       onStep: (step) => jobLog.debug({ step }, opened.kind === "signup" ? "signup step" : "login step"),
       beforeSubmit: async () => {
         submitted = true;
-        await jobs.markSubmitted(opened);
+        await jobs.markSubmitted(opened).catch((err: unknown) => {
+          takenOver = err instanceof JobTakenOver;
+          throw err;
+        });
       },
       // Taken on every failed run (the verdict is not known yet); jobs.fail stores the final one's.
       onFailurePage: async (page) => {
@@ -59,6 +70,11 @@ export function createAuthProcessor({ jobs, runFlow, log, metrics }: AuthProcess
       outcome = await runFlow(opened, hooks);
       timer({ outcome: "succeeded" });
     } catch (err) {
+      if (takenOver) {
+        // Another worker runs this job now (this one was stalled past its claim): nothing was submitted, and the record is not ours to end.
+        jobLog.warn("taken over by another worker while stalled; stopped before submitting");
+        throw new UnrecoverableError(TAKEN_OVER);
+      }
       const failure = asFlowError(err, submitted);
       timer({ outcome: failure.code });
       const unfinished = err instanceof SignupUnfinishedError ? err.account : undefined;

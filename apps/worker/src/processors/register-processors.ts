@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import { Worker, type Job, type Processor } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "@authsvc/logging";
@@ -12,14 +13,37 @@ export interface ProcessorSpec<T = unknown> {
 }
 
 /**
+ * How a dead worker's jobs are taken over (BullMQ's stalled-job detection). A worker renews its claim on a
+ * running job every `lockMs / 2`; once a claim has lapsed, the next check (every `stalledCheckMs`, by any
+ * worker) puts the job back in the queue, at most `maxStalled` times. So a job whose worker died runs again
+ * within `lockMs + stalledCheckMs` (30 s by default); one that had submitted its password then ends as
+ * `login_unconfirmed` instead (packages/jobs open-job).
+ */
+export interface StallPolicy {
+  lockMs: number;
+  stalledCheckMs: number;
+  maxStalled: number;
+}
+
+/**
  * Every queue this process consumes is registered here, so each gets the same treatment: one blocking
  * connection, the same metrics (jobs by queue and outcome), the same logging of errors, stalls and final
  * failures, and one `close` for shutdown (lets active jobs finish).
  */
-export function registerProcessors(deps: { connection: Redis; prefix: string; log: Logger; metrics: WorkerMetrics }, specs: ProcessorSpec<any>[]) {
-  const { connection, prefix, log, metrics } = deps;
+export function registerProcessors(deps: { connection: Redis; prefix: string; log: Logger; metrics: WorkerMetrics; stalls: StallPolicy }, specs: ProcessorSpec<any>[]) {
+  const { connection, prefix, log, metrics, stalls } = deps;
+  // Stored on every job this process runs (BullMQ's processedBy): which pod ran it, for operators and fault tests.
+  const name = `${hostname()}:${process.pid}`;
   const workers = specs.map((spec) => {
-    const worker = new Worker(spec.queue, spec.process, { connection, prefix, concurrency: spec.concurrency });
+    const worker = new Worker(spec.queue, spec.process, {
+      connection,
+      prefix,
+      name,
+      concurrency: spec.concurrency,
+      lockDuration: stalls.lockMs,
+      stalledInterval: stalls.stalledCheckMs,
+      maxStalledCount: stalls.maxStalled,
+    });
     const queue = spec.queue;
     worker.on("error", (err) => log.error({ queue, err: err.message }, "worker error"));
     worker.on("stalled", (jobId) => log.warn({ queue, jobId }, "job stalled; it will run again"));

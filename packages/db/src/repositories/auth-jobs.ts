@@ -41,24 +41,40 @@ export class AuthJobs {
     return row?.status === "succeeded" || row?.status === "failed";
   }
 
+  /** Which of these jobs reached a final state (one query for every request a gateway has waiting). */
+  async finishedAmong(ids: string[]): Promise<string[]> {
+    const rows = await this.prisma.authJob.findMany({ where: { id: { in: ids }, status: { in: ["succeeded", "failed"] } }, select: { id: true } });
+    return rows.map((r) => r.id);
+  }
+
   /**
    * The job with its decrypted input, for the worker; null when the job or its input is gone. `attempt` is
    * the queue's count for this run; the record counts every run, replays included, so it never goes down.
    */
   async claim(orgId: string, id: string, attempt: number) {
-    const row = await this.prisma.authJob.findFirst({ where: { id, orgId }, omit: { input: false } });
-    if (!row) return null;
-    await this.prisma.authJob.update({
-      where: { id },
-      data: { status: "running", attempts: Math.max(row.attempts + 1, attempt), startedAt: row.startedAt ?? new Date() },
-    });
-    const input = row.input ? this.envelope.decryptJson<JobInput>(row.input, rowAad(orgId, id)) : null;
-    return { ...row, input };
+    for (;;) {
+      const row = await this.prisma.authJob.findFirst({ where: { id, orgId }, omit: { input: false } });
+      if (!row) return null;
+      // `run` is this run's number: only the newest run may mark the submit (see markSubmitted). Compared
+      // with what was read, so two runs claiming at once never get the same number.
+      const run = Math.max(row.attempts + 1, attempt);
+      const { count } = await this.prisma.authJob.updateMany({
+        where: { id, attempts: row.attempts },
+        data: { status: "running", attempts: run, startedAt: row.startedAt ?? new Date() },
+      });
+      if (count === 0) continue;
+      const input = row.input ? this.envelope.decryptJson<JobInput>(row.input, rowAad(orgId, id)) : null;
+      return { ...row, input, run };
+    }
   }
 
-  /** Records, before it happens, that this job is about to submit the password. */
-  async markSubmitted(id: string): Promise<void> {
-    await this.prisma.authJob.update({ where: { id }, data: { submittedAt: new Date() } });
+  /**
+   * Records, before it happens, that this job is about to submit the password; false when run `run` is no
+   * longer the job's newest (another worker took the job over while this one was stalled): it must not submit.
+   */
+  async markSubmitted(id: string, run: number): Promise<boolean> {
+    const { count } = await this.prisma.authJob.updateMany({ where: { id, attempts: run, status: "running" }, data: { submittedAt: new Date() } });
+    return count === 1;
   }
 
   /**
@@ -112,6 +128,16 @@ export class AuthJobs {
       select: { loginUrl: true },
     });
     return row?.loginUrl ?? null;
+  }
+
+  /** Jobs still queued or running that were created before `before`, oldest first, across all tenants (the open-jobs sweep). */
+  listOpen(before: Date, limit: number) {
+    return this.prisma.authJob.findMany({
+      where: { status: { in: ["queued", "running"] }, createdAt: { lt: before } },
+      orderBy: { createdAt: "asc" },
+      take: limit,
+      select: { id: true, orgId: true, status: true, submittedAt: true, createdAt: true, replayedAt: true },
+    });
   }
 
   /** Retention sweep, across all tenants: deletes records of jobs that finished before `cutoff`. */

@@ -1,0 +1,100 @@
+import { startFaultStack, until, type FaultStack } from "./fault-stack";
+
+// A stack on a Redis of this file's own, killed under a stream of logins and started again on the same
+// port, empty (no persistence): the queue, its job schedulers and every key are gone.
+let f: FaultStack;
+beforeAll(async () => {
+  f = await startFaultStack("faults_redis_e2e", { env: { WORKER_CONCURRENCY: "3" } });
+}, 90_000);
+afterAll(() => f?.close());
+
+interface Sent {
+  phase: "before" | "outage" | "reconnecting" | "after";
+  sentAt: number;
+  answeredAt: number;
+  status: number;
+  ms: number;
+  code?: string;
+  retryAfter: string | null;
+  jobId?: string;
+}
+
+// No answer waits for Redis to come back: one sent while it is away is answered before it is back (the
+// bound on every answer is generous for a loaded CI machine; a request that waits for a reconnect or for the
+// gateway's 30 s would exceed it).
+const ANSWER_BOUND_MS = 10_000;
+// Every accepted login ends: the sweep (every SWEEP_MS, fault-stack) queues lost jobs again, then they run.
+const FINISH_BOUND_MS = 60_000;
+
+describe("Redis restarted under load", () => {
+  it(`answers 503 + Retry-After while it is away, before it is back (never 500, never a hang), reconnects without a restart, and every accepted login finishes within ${FINISH_BOUND_MS / 1000} s`, async () => {
+    const { key } = await f.tenant();
+    const pids = [f.stack.processes.gateway.pid, f.stack.processes.worker.pid];
+    let n = 0;
+    let phase: Sent["phase"] = "before";
+    const sent: Promise<Sent>[] = [];
+    const send = () => {
+      const username = `load-${++n}`;
+      f.stack.sites.accounts.addUser(username, "pw-load");
+      const at = phase;
+      const sentAt = Date.now();
+      sent.push(
+        f
+          .post("/v1/login", key, { domain: `${f.stack.sites.url}/slow/login?delayMs=500`, login_method: "password", cred: { username, password: "pw-load" } }, { prefer: "respond-async" })
+          .then((res) => ({ phase: at, sentAt, answeredAt: Date.now(), status: res.status, ms: res.ms, code: res.body?.error?.code, retryAfter: res.headers.get("retry-after"), jobId: res.body?.jobId })),
+      );
+    };
+    const load = setInterval(send, 500);
+
+    // A request that waits while its login finishes with Redis away: its end is never published, the
+    // waiter finds it in the database.
+    f.stack.sites.accounts.addUser("waits-through", "pw-wait");
+    f.stack.sites.gates.close("redis");
+    const waiting = f.post("/v1/login", key, { domain: `${f.stack.sites.url}/held/login?gate=redis&hold=submit`, login_method: "password", cred: { username: "waits-through", password: "pw-wait" } });
+    await until("the waiting login at the site", () => f.stack.sites.gates.held("redis") === 1, 20_000);
+
+    await new Promise((r) => setTimeout(r, 1500));
+    await f.redis.kill();
+    phase = "outage";
+    f.stack.sites.gates.open("redis");
+    await new Promise((r) => setTimeout(r, 4000));
+    const restartedAt = Date.now();
+    await f.redis.start();
+    // Back once the gateway says so (its connections retry every second at most); a request sent in between may still see the outage.
+    phase = "reconnecting";
+    await until("the gateway ready again", async () => (await fetch(`${f.stack.gatewayUrl}/readyz`)).status === 200, 10_000, 200);
+    phase = "after";
+    await new Promise((r) => setTimeout(r, 3000));
+    clearInterval(load);
+    const answers = await Promise.all(sent);
+
+    expect((await waiting).status).toBe(200);
+    for (const a of answers) {
+      expect(a.ms).toBeLessThan(ANSWER_BOUND_MS);
+      if (a.status === 503) expect(a).toMatchObject({ code: "service_unavailable", retryAfter: expect.stringMatching(/^\d+$/) });
+      else expect(a).toMatchObject({ status: 202, jobId: expect.any(String) });
+    }
+    expect(answers.filter((a) => a.phase === "outage").map((a) => a.status)).toContain(503);
+    for (const a of answers.filter((a) => a.phase === "outage" && a.sentAt < restartedAt - 1000)) expect(a.answeredAt).toBeLessThan(restartedAt);
+    expect(answers.filter((a) => a.phase === "before" || a.phase === "after").map((a) => a.status)).not.toContain(503);
+
+    // Every login that was accepted, before or after, ends signed in; nothing was restarted.
+    const accepted = answers.filter((a) => a.status === 202).map((a) => a.jobId!);
+    expect(accepted.length).toBeGreaterThan(5);
+    const statuses = await until(
+      "every accepted login finished",
+      async () => {
+        const jobs = await Promise.all(accepted.map(async (id) => (await f.get(`/v1/jobs/${id}`, key)).body.status as string));
+        return jobs.every((s) => s === "succeeded" || s === "failed") ? jobs : null;
+      },
+      FINISH_BOUND_MS,
+      1000,
+    );
+    expect(statuses.every((s) => s === "succeeded")).toBe(true);
+    expect([f.stack.processes.gateway.pid, f.stack.processes.worker.pid]).toEqual(pids);
+    expect(f.stack.processes.worker.exitCode).toBeNull();
+    expect((await fetch(`${f.stack.gatewayUrl}/readyz`)).status).toBe(200);
+    // Each user's password reached the site once (a requeued job had not run).
+    for (let i = 1; i <= n; i++) expect(f.stack.sites.accounts.attemptsFor(`load-${i}`).slow ?? 0).toBeLessThanOrEqual(1);
+  }, 110_000);
+});

@@ -1,0 +1,43 @@
+import { flightTtlMs, requeueAuthJob } from "@authsvc/queue";
+import { abandonJob } from "./finish-job";
+import type { JobDeps } from "./job-deps";
+
+// A job is recorded a moment before it is queued: younger ones are left alone.
+const GRACE_MS = 5000;
+// Jobs looked at per sweep; the next sweep takes the rest.
+const BATCH = 500;
+// Queue states in which the queue still runs the job (an active one whose worker died is BullMQ's to recover).
+const LIVE = new Set(["waiting", "delayed", "prioritized", "waiting-children", "active"]);
+
+/**
+ * Jobs open in the database that the queue no longer runs would stay `queued` or `running` forever, and
+ * their callers would poll forever. That happens when Redis lost its data (restarted without persistence),
+ * when BullMQ gave up a job without a worker recording it (it stalled more than WORKER_MAX_STALLED times),
+ * or when a run could not record its end (database away). The sweep ends them:
+ * - queued and gone from the queue: queued again (nothing was submitted);
+ * - failed or finished in the queue: ended (`login_unconfirmed` when the password was submitted);
+ * - running and gone from the queue: its worker may still be running it, so it is ended only once it has
+ *   outlived the longest a job can live (its single-flight claim's TTL).
+ */
+export async function sweepOpenJobs(deps: Pick<JobDeps, "db" | "authQueue" | "flight" | "config" | "log">, now = Date.now()): Promise<{ requeued: number; ended: number }> {
+  const { db, authQueue, config, log } = deps;
+  let requeued = 0;
+  let ended = 0;
+  for (const job of await db.authJobs.listOpen(new Date(now - GRACE_MS), BATCH)) {
+    const entry = await authQueue.getJob(job.id);
+    const state = entry ? await entry.getState() : "missing";
+    if (LIVE.has(state)) continue;
+    const gone = state === "missing" || state === "unknown";
+    if (gone && job.status === "queued" && !job.submittedAt) {
+      if (await requeueAuthJob(authQueue, { authJobId: job.id, orgId: job.orgId })) requeued++;
+      continue;
+    }
+    if (gone && now - (job.replayedAt ?? job.createdAt).getTime() < flightTtlMs(config)) continue;
+    const reason = gone ? "the queue lost the job" : `the queue ended it (${entry?.failedReason || state})`;
+    await abandonJob(deps, job.orgId, job.id, reason);
+    log.warn({ jobId: job.id, orgId: job.orgId, state, submitted: Boolean(job.submittedAt) }, "ended a job the queue no longer runs");
+    ended++;
+  }
+  if (requeued) log.warn({ requeued }, "queued again jobs the queue had lost");
+  return { requeued, ended };
+}
