@@ -1,4 +1,5 @@
-import { flightTtlMs, requeueAuthJob } from "@authsvc/queue";
+import { flightTtlMs, gateSite, requeueAuthJob } from "@authsvc/queue";
+import { gateCaps } from "./start-job";
 import { abandonJob } from "./finish-job";
 import type { JobDeps } from "./job-deps";
 
@@ -29,7 +30,8 @@ export async function sweepOpenJobs(deps: Pick<JobDeps, "db" | "authQueue" | "fl
     if (LIVE.has(state)) continue;
     const gone = state === "missing" || state === "unknown";
     if (gone && job.status === "queued" && !job.submittedAt) {
-      if (await requeueAuthJob(authQueue, { authJobId: job.id, orgId: job.orgId })) requeued++;
+      // Through the concurrency gate, like a new job: a lost burst must not bypass its org's and site's caps.
+      if (await requeueAuthJob(authQueue, { authJobId: job.id, orgId: job.orgId, site: gateSite(job.loginUrl) }, gateCaps(config))) requeued++;
       continue;
     }
     if (gone && now - (job.replayedAt ?? job.createdAt).getTime() < flightTtlMs(config)) continue;

@@ -136,7 +136,7 @@ export class AuthJobs {
       where: { status: { in: ["queued", "running"] }, createdAt: { lt: before } },
       orderBy: { createdAt: "asc" },
       take: limit,
-      select: { id: true, orgId: true, status: true, submittedAt: true, createdAt: true, replayedAt: true },
+      select: { id: true, orgId: true, loginUrl: true, status: true, submittedAt: true, createdAt: true, replayedAt: true },
     });
   }
 
