@@ -6,6 +6,8 @@ import type { Stack } from "./stack";
 
 type User = { username: string; password: string };
 
+const SETTLE_MS = 1000;
+
 /**
  * A fixture page, and what its customer would write without us: plain Puppeteer that knows the page,
  * types, submits and waits for the signed-in page's own marker (its sign-out control), the same thing
@@ -121,10 +123,14 @@ export async function benchFreshLogin(stack: Stack, rounds: number): Promise<Fre
       await login(learnedKey);
       await handWritten();
       const row: FreshLoginRow = { page: scripted.name, learned: [], detected: [], handWritten: [] };
+      // Each login starts on a settled machine: after a login the worker makes its next spare context (a
+      // renderer and the stealth set-up), which would otherwise land on whichever login comes next.
+      const settled = <T>(fn: () => Promise<T>) => new Promise((r) => setTimeout(r, SETTLE_MS)).then(fn);
       for (let i = 0; i < rounds; i++) {
-        row.handWritten.push(await handWritten());
-        row.learned.push(await login(learnedKey));
-        row.detected.push(await login(await newKey(`Bench detect ${scripted.name} ${i}`)));
+        const detectKey = await newKey(`Bench detect ${scripted.name} ${i}`);
+        row.handWritten.push(await settled(handWritten));
+        row.learned.push(await settled(() => login(learnedKey)));
+        row.detected.push(await settled(() => login(detectKey)));
       }
       rows.push(row);
     }
