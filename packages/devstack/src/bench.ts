@@ -11,6 +11,7 @@ import { benchInbox } from "./bench-inbox";
 import { benchSignup } from "./bench-signup";
 import { benchOAuth } from "./bench-oauth";
 import { benchLoginEngine } from "./bench-login-engine";
+import { benchCached } from "./bench-cached";
 import { startStack } from "./stack";
 import { testStackEnv } from "./test-env";
 
@@ -122,12 +123,14 @@ async function main(): Promise<void> {
     const inbox = await benchInbox(stack, key, FRESH_RUNS, timed);
     const signups = await benchSignup(stack, key, FRESH_RUNS, timed);
     const oauth = await benchOAuth(stack, key, FRESH_RUNS, timed);
+    const cachedVsBare = await benchCached(stack, key);
 
     const lines = [
       summary("fresh login through the service (HTTP->queue->browser)", fresh),
       summary("hand-written Puppeteer script, same page", handWritten),
       summary(`cached login (concurrency ${CACHED_CONCURRENCY})`, cached),
       `${"cached login throughput".padEnd(44)} ${(cached.length / seconds).toFixed(0)} requests/s`,
+      ...cachedVsBare.map((r) => `${`cached login vs bare Express (c=${r.concurrency})`.padEnd(44)} ${JSON.stringify(r)}`),
       summary("mail-in: SMTP send, parse, encrypt, store", inbox.smtpAccept),
       summary("mail-in: send start -> subscriber woken", inbox.wake),
       summary("otp_email login (form, mail, code) service", inbox.otpEmail),
