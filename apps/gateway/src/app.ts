@@ -10,8 +10,9 @@ import { authenticate } from "./http/authenticate";
 import { errorHandler, notFound } from "./http/error-handler";
 import { jsonBody } from "./http/json-body";
 import type { GatewayMetrics } from "./http/metrics";
-import { rateLimit } from "./http/rate-limit";
+import { OrgRateLimit } from "./http/rate-limit";
 import { requestId } from "./http/request-id";
+import type { VerifiedKeys } from "./http/verified-keys";
 import type { AuthService } from "./auth/auth-service";
 import { credentialRoutes } from "./credentials/credential-routes";
 import { webhookRoutes } from "./credentials/webhook-routes";
@@ -27,11 +28,13 @@ export interface AppDeps {
   cache: SessionCache;
   guard: TargetGuard;
   log: Logger;
+  /** API keys verified in Postgres, kept in memory (the caller closes it: it writes lastUsedAt). */
+  keys: VerifiedKeys;
   metrics: GatewayMetrics;
   isShuttingDown: () => boolean;
 }
 
-export function createApp({ config, db, redis, auth, cache, guard, log, metrics, isShuttingDown }: AppDeps) {
+export function createApp({ config, db, redis, auth, cache, guard, log, keys, metrics, isShuttingDown }: AppDeps) {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -71,7 +74,7 @@ export function createApp({ config, db, redis, auth, cache, guard, log, metrics,
 
   // Called by Twilio, authenticated by its signature rather than an API key.
   app.use("/v1", smsWebhook(config, db, redis, log));
-  app.use("/v1", authenticate(db), rateLimit(redis, config.redis.prefix, config.gateway.rateLimitPerMinute), ...jsonBody(config.gateway.maxBodyBytes));
+  app.use("/v1", authenticate(keys, new OrgRateLimit(redis, config.redis.prefix, config.gateway.rateLimitPerMinute)), ...jsonBody(config.gateway.maxBodyBytes));
   app.use(
     "/v1",
     authRoutes(auth, config.gateway.waitMs, metrics),

@@ -6,3 +6,4 @@ export { SingleFlight, flightTtlMs } from "./single-flight";
 export { KEEPALIVE_JOB, MAINTENANCE_QUEUE, RETENTION_JOB, scheduleRetention } from "./maintenance-queue";
 export { InboxEvents, inboxChannel, notifyInbox } from "./inbox-events";
 export { WEBHOOK_QUEUE, createWebhookQueue, queueDeliveries, type WebhookDeliveryPayload } from "./webhook-queue";
+export { announceKeyRevocation, currentRevocationMark, revocationMarkKey } from "./api-key-revocations";
