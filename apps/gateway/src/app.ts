@@ -19,6 +19,7 @@ import { webhookRoutes } from "./credentials/webhook-routes";
 import { inboxRoutes } from "./inboxes/inbox-routes";
 import { smsWebhook } from "./inboxes/sms-webhook";
 import { authRoutes } from "./auth/auth-routes";
+import { cachedLoginRead } from "./auth/cached-login-read";
 
 export interface AppDeps {
   config: Config;
@@ -74,7 +75,10 @@ export function createApp({ config, db, redis, auth, cache, guard, log, keys, me
 
   // Called by Twilio, authenticated by its signature rather than an API key.
   app.use("/v1", smsWebhook(config, db, redis, log));
-  app.use("/v1", authenticate(keys, new OrgRateLimit(redis, config.redis.prefix, config.gateway.rateLimitPerMinute)), ...jsonBody(config.gateway.maxBodyBytes));
+  // The body is parsed between the key check and the rate limit, so that a cached login's session is read
+  // in the rate limit's Redis call.
+  const { identify, admit } = authenticate(keys, new OrgRateLimit(redis, config.redis.prefix, config.gateway.rateLimitPerMinute), cachedLoginRead(auth));
+  app.use("/v1", identify, ...jsonBody(config.gateway.maxBodyBytes), admit);
   app.use(
     "/v1",
     authRoutes(auth, config.gateway.waitMs, metrics),

@@ -20,7 +20,7 @@ const allowed = (verdicts: RateVerdict[]) => verdicts.filter((v) => v.kind === "
 async function burst(limit: OrgRateLimit, orgId: string, n: number, now: number): Promise<RateVerdict[]> {
   const mark = await currentRevocationMark(replicaA, prefix);
   const verdicts: RateVerdict[] = [];
-  for (let i = 0; i < n; i++) verdicts.push(await limit.take(orgId, mark, now));
+  for (let i = 0; i < n; i++) verdicts.push(await limit.take(orgId, mark, { nowMs: now }));
   return verdicts;
 }
 
@@ -66,9 +66,19 @@ describe("OrgRateLimit (GCRA in Redis)", () => {
     const t0 = 5_000 * MINUTE;
     await announceKeyRevocation(replicaB, prefix);
     const mark = await currentRevocationMark(replicaA, prefix);
-    expect(await limit.take("org_mark", "an older mark", t0)).toEqual({ kind: "stale", mark });
-    expect(await limit.take("org_mark", "an older mark", t0)).toEqual({ kind: "stale", mark });
-    expect(allowed([await limit.take("org_mark", mark, t0), await limit.take("org_mark", mark, t0)])).toBe(2);
+    expect(await limit.take("org_mark", "an older mark", { nowMs: t0 })).toEqual({ kind: "stale", mark });
+    expect(await limit.take("org_mark", "an older mark", { nowMs: t0 })).toEqual({ kind: "stale", mark });
+    expect(allowed([await limit.take("org_mark", mark, { nowMs: t0 }), await limit.take("org_mark", mark, { nowMs: t0 })])).toBe(2);
+  });
+
+  it("reads one more key with an admitted request's token, and nothing for a refused one", async () => {
+    const limit = new OrgRateLimit(replicaA, prefix, 1);
+    const mark = await currentRevocationMark(replicaA, prefix);
+    await replicaB.set(`${prefix}:session:x`, "sealed");
+    const t0 = 6_000 * MINUTE;
+    expect(await limit.take("org_read", mark, { nowMs: t0, read: `${prefix}:session:x` })).toEqual({ kind: "allowed", remaining: 0, resetMs: MINUTE, read: "sealed" });
+    expect(await limit.take("org_read", mark, { nowMs: t0, read: `${prefix}:session:x` })).toMatchObject({ kind: "limited" });
+    expect(await limit.take("org_read", mark, { nowMs: t0 + MINUTE, read: `${prefix}:session:none` })).toMatchObject({ kind: "allowed", read: null });
   });
 
   it("uses Redis's clock when the caller gives none", async () => {

@@ -7,8 +7,9 @@ const PERIOD_MS = 60_000;
  * GCRA (a token bucket kept as one timestamp, the "theoretical arrival time") per organization: a burst of
  * up to `perMinute` requests, refilled at `perMinute` per minute, so no instant (a minute boundary included)
  * lets more than the limit through. The same call checks the API-key revocation mark first and takes no
- * token when it moved. `now` comes from the caller only in tests; otherwise Redis's clock, shared by every
- * gateway replica. Numbers go back as integers (Redis truncates Lua numbers).
+ * token when it moved; an admitted request may read one more key (KEYS[3], e.g. its cached session) in the same
+ * call. `now` comes from the caller only in tests; otherwise Redis's clock, shared by every gateway replica.
+ * Numbers go back as integers (Redis truncates Lua numbers).
  */
 const SCRIPT = `
 local mark = redis.call('GET', KEYS[2]) or ''
@@ -29,17 +30,20 @@ if newTat - period > now + 0.01 then
   return {0, 0, math.ceil(tat - now), math.ceil(newTat - period - now)}
 end
 redis.call('SET', KEYS[1], string.format('%.6f', newTat), 'PX', math.ceil(newTat - now))
-return {1, math.floor((period + 0.01 - (newTat - now)) / interval), math.ceil(newTat - now), 0}
+local read = false
+if KEYS[3] ~= '' then read = redis.call('GET', KEYS[3]) end
+return {1, math.floor((period + 0.01 - (newTat - now)) / interval), math.ceil(newTat - now), 0, read}
 `;
 
 export type RateVerdict =
   /** The revocation mark is not the one the caller's key was verified under: verify again, no token was taken. */
   | { kind: "stale"; mark: string }
-  | { kind: "allowed"; remaining: number; resetMs: number }
+  /** `read`: the value of the key asked to be read with the token (null when it has none). */
+  | { kind: "allowed"; remaining: number; resetMs: number; read?: string | null }
   | { kind: "limited"; resetMs: number; retryAfterMs: number };
 
 interface RateLimitRedis extends Redis {
-  orgRateLimit(tatKey: string, markKey: string, mark: string, limit: number, periodMs: number, now: string): Promise<[number, number | string, number?, number?]>;
+  orgRateLimit(tatKey: string, markKey: string, readKey: string, mark: string, limit: number, periodMs: number, now: string): Promise<[number, number | string, number?, number?, (string | null)?]>;
 }
 
 /** The per-organization limit, shared by every gateway replica in Redis: one key and one round trip per request. */
@@ -52,16 +56,25 @@ export class OrgRateLimit {
     private readonly prefix: string,
     readonly perMinute: number,
   ) {
-    if (!("orgRateLimit" in redis)) redis.defineCommand("orgRateLimit", { numberOfKeys: 2, lua: SCRIPT });
+    if (!("orgRateLimit" in redis)) redis.defineCommand("orgRateLimit", { numberOfKeys: 3, lua: SCRIPT });
     this.redis = redis as RateLimitRedis;
     this.markKey = revocationMarkKey(prefix);
   }
 
-  /** Takes one token of the org's bucket, unless the revocation mark is no longer `mark`. */
-  async take(orgId: string, mark: string, nowMs?: number): Promise<RateVerdict> {
-    const [code, a, b, c] = await this.redis.orgRateLimit(`${this.prefix}:ratelimit:${orgId}`, this.markKey, mark, this.perMinute, PERIOD_MS, nowMs === undefined ? "" : String(nowMs));
+  /** Takes one token of the org's bucket, unless the revocation mark is no longer `mark`; if admitted, reads `options.read`. */
+  async take(orgId: string, mark: string, options: { read?: string; nowMs?: number } = {}): Promise<RateVerdict> {
+    const { read, nowMs } = options;
+    const [code, a, b, c, value] = await this.redis.orgRateLimit(
+      `${this.prefix}:ratelimit:${orgId}`,
+      this.markKey,
+      read ?? "",
+      mark,
+      this.perMinute,
+      PERIOD_MS,
+      nowMs === undefined ? "" : String(nowMs),
+    );
     if (code === -1) return { kind: "stale", mark: String(a) };
-    if (code === 1) return { kind: "allowed", remaining: Number(a), resetMs: b! };
+    if (code === 1) return read === undefined ? { kind: "allowed", remaining: Number(a), resetMs: b! } : { kind: "allowed", remaining: Number(a), resetMs: b!, read: value ?? null };
     return { kind: "limited", resetMs: b!, retryAfterMs: c! };
   }
 }
