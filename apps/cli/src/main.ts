@@ -75,9 +75,8 @@ async function main(argv: string[]): Promise<void> {
       );
     } else if (noun === "key" && verb === "revoke") {
       if (!arg) fail("key revoke needs a key id or prefix");
-      const revoked = await db.apiKeys.revoke(arg);
+      const revoked = await db.apiKeys.revoke(arg, () => announceRevocation(config.redis.url, config.redis.prefix));
       if (!revoked) fail(`no key ${arg}`);
-      await announceRevocation(config.redis.url, config.redis.prefix);
       print(`revoked ${revoked.id}`, { id: revoked.id, revokedAt: revoked.revokedAt });
     } else if (noun === "phone" && verb === "add") {
       if (!values.org) fail("phone add needs --org <orgId>");

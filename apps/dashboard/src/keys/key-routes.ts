@@ -79,8 +79,7 @@ export function keyRoutes(db: Database, announceRevocation: () => Promise<void>)
 
   r.post("/keys/:keyId/revoke", async (req, res) => {
     const id = req.params.keyId as string;
-    if (!KEY_ID.test(id) || !(await db.apiKeys.revokeInOrg(orgOf(res).id, id))) throw HttpError.notFound("API key");
-    await announceRevocation();
+    if (!KEY_ID.test(id) || !(await db.apiKeys.revokeInOrg(orgOf(res).id, id, announceRevocation))) throw HttpError.notFound("API key");
     res.redirect(303, `/o/${orgOf(res).id}/keys`);
   });
 

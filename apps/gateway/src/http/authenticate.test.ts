@@ -56,6 +56,13 @@ async function replica(options: VerifiedKeysOptions = {}) {
 }
 
 const mintKey = async () => db.apiKeys.create(orgId, "test");
+// What a revoke by hand in SQL amounts to: nobody tells the gateways.
+const unannounced = async () => undefined;
+const announce = async () => {
+  const announcer = new Redis(REDIS_URL);
+  await announceKeyRevocation(announcer, config.redis.prefix);
+  announcer.disconnect();
+};
 
 describe("authenticate with VerifiedKeys", () => {
   it("refuses a revoked key at once on every replica that had it cached", async () => {
@@ -64,12 +71,10 @@ describe("authenticate with VerifiedKeys", () => {
     expect([await a.status(key), await b.status(key)]).toEqual([200, 200]);
 
     // Revoked in Postgres only: the replicas still trust what they verified (the window the TTL bounds)…
-    await db.apiKeys.revoke(apiKey.id);
+    await db.apiKeys.revoke(apiKey.id, unannounced);
     expect([await a.status(key), await b.status(key)]).toEqual([200, 200]);
     // …until the revocation is announced, as the dashboard and the CLI do.
-    const announcer = new Redis(REDIS_URL);
-    await announceKeyRevocation(announcer, config.redis.prefix);
-    announcer.disconnect();
+    await announce();
     expect([await a.status(key), await b.status(key)]).toEqual([401, 401]);
     expect([await a.status(key), await b.status(key)]).toEqual([401, 401]);
   });
@@ -91,10 +96,7 @@ describe("authenticate with VerifiedKeys", () => {
     };
     const revoke = (async () => {
       await new Promise((r) => setTimeout(r, 20));
-      await db.apiKeys.revoke(apiKey.id);
-      const announcer = new Redis(REDIS_URL);
-      await announceKeyRevocation(announcer, config.redis.prefix);
-      announcer.disconnect();
+      await db.apiKeys.revoke(apiKey.id, announce);
       announced = true;
     })();
     await Promise.all([hammer(a), hammer(b), hammer(a), hammer(b), revoke]);
@@ -117,7 +119,7 @@ describe("authenticate with VerifiedKeys", () => {
   it("keeps no answer about a key that was refused: a key made valid again is taken at once", async () => {
     const a = await replica();
     const { key, apiKey } = await mintKey();
-    await db.apiKeys.revoke(apiKey.id);
+    await db.apiKeys.revoke(apiKey.id, announce);
     expect(await a.status(key)).toBe(401);
     // Only a test un-revokes; what matters is that the refusal was not remembered.
     await db.prisma.apiKey.update({ where: { id: apiKey.id }, data: { revokedAt: null } });
@@ -128,7 +130,7 @@ describe("authenticate with VerifiedKeys", () => {
     const a = await replica({ ttlMs: 300 });
     const { key, apiKey } = await mintKey();
     expect(await a.status(key)).toBe(200);
-    await db.apiKeys.revoke(apiKey.id);
+    await db.apiKeys.revoke(apiKey.id, unannounced);
     await new Promise((r) => setTimeout(r, 400));
     expect(await a.status(key)).toBe(401);
   });

@@ -35,18 +35,26 @@ export class ApiKeys {
     if (ids.length) await this.prisma.apiKey.updateMany({ where: { id: { in: ids } }, data: { lastUsedAt: at } });
   }
 
-  /** Revokes by id or public prefix; returns the revoked row, or null if no such live key. */
-  async revoke(idOrPrefix: string) {
+  /**
+   * Revokes by id or public prefix; returns the revoked row, or null if no such key. `announce` runs after
+   * the update: gateways keep verified keys in memory and drop them when told (announceKeyRevocation in
+   * @authsvc/queue), so no revoke can forget to tell them.
+   */
+  async revoke(idOrPrefix: string, announce: () => Promise<void>) {
     const row = await this.prisma.apiKey.findFirst({ where: { OR: [{ id: idOrPrefix }, { prefix: idOrPrefix }] } });
-    if (!row) return null;
-    return this.prisma.apiKey.update({ where: { id: row.id }, data: { revokedAt: row.revokedAt ?? new Date() } });
+    return row ? this.revokeRow(row, announce) : null;
   }
 
   /** Revokes one of the org's keys by id (the dashboard's way): another org's key is never touched. */
-  async revokeInOrg(orgId: string, id: string) {
+  async revokeInOrg(orgId: string, id: string, announce: () => Promise<void>) {
     const row = await this.prisma.apiKey.findFirst({ where: { id, orgId } });
-    if (!row) return null;
-    return this.prisma.apiKey.update({ where: { id: row.id }, data: { revokedAt: row.revokedAt ?? new Date() } });
+    return row ? this.revokeRow(row, announce) : null;
+  }
+
+  private async revokeRow(row: { id: string; revokedAt: Date | null }, announce: () => Promise<void>) {
+    const revoked = await this.prisma.apiKey.update({ where: { id: row.id }, data: { revokedAt: row.revokedAt ?? new Date() } });
+    await announce();
+    return revoked;
   }
 
   list(orgId: string) {
