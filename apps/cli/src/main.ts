@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { loadConfig } from "@authsvc/config";
 import { E164 } from "@authsvc/contracts";
 import { AddressTakenError, Database, applyMigrations } from "@authsvc/db";
+import { announceKeyRevocation, createRedis, redisReady } from "@authsvc/queue";
 
 const USAGE = `usage:
   pnpm cli org create <name>                 create an organization, print its id
@@ -19,6 +20,21 @@ const USAGE = `usage:
 function fail(message: string): never {
   process.stderr.write(`${message}\n\n${USAGE}\n`);
   process.exit(2);
+}
+
+/** Gateways keep verified keys in memory: tell them, or they accept the revoked key until their cache expires. */
+async function announceRevocation(url: string, prefix: string): Promise<void> {
+  const redis = createRedis(url, "producer", "cli");
+  redis.on("error", () => undefined);
+  try {
+    await redisReady(redis, 5_000);
+    await announceKeyRevocation(redis, prefix);
+  } catch (err) {
+    process.stderr.write(`revoked in the database, but Redis was not reachable to tell the gateways (${err instanceof Error ? err.message : String(err)}): they refuse the key within 30 s\n`);
+    process.exitCode = 1;
+  } finally {
+    redis.disconnect();
+  }
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -59,7 +75,7 @@ async function main(argv: string[]): Promise<void> {
       );
     } else if (noun === "key" && verb === "revoke") {
       if (!arg) fail("key revoke needs a key id or prefix");
-      const revoked = await db.apiKeys.revoke(arg);
+      const revoked = await db.apiKeys.revoke(arg, () => announceRevocation(config.redis.url, config.redis.prefix));
       if (!revoked) fail(`no key ${arg}`);
       print(`revoked ${revoked.id}`, { id: revoked.id, revokedAt: revoked.revokedAt });
     } else if (noun === "phone" && verb === "add") {

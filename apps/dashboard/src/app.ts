@@ -6,7 +6,7 @@ import type { Config } from "@authsvc/config";
 import type { Database } from "@authsvc/db";
 import type { TargetGuard } from "@authsvc/egress";
 import type { Logger } from "@authsvc/logging";
-import type { SessionCache, WebhookDeliveryPayload } from "@authsvc/queue";
+import { announceKeyRevocation, type SessionCache, type WebhookDeliveryPayload } from "@authsvc/queue";
 import { accountRoutes } from "./accounts/account-routes";
 import type { LoginRateLimit } from "./accounts/login-rate-limit";
 import { expectedCsrfToken, loadSession, requirePlatformAdmin, requireUser, type SessionSettings } from "./accounts/signed-in";
@@ -86,7 +86,7 @@ export function createDashboard(deps: DashboardDeps) {
   app.use(
     "/o/:orgId",
     orgContext(db),
-    keyRoutes(db),
+    keyRoutes(db, () => announceKeyRevocation(redis, config.redis.prefix)),
     jobRoutes(db),
     credentialRoutes(db, deps.cache),
     inboxRoutes(db),

@@ -11,6 +11,7 @@ import { AuthJobs } from "@authsvc/jobs";
 import { JobWaiter, SessionCache, SingleFlight, createAuthQueue, createRedis, createWebhookQueue, redisReady } from "@authsvc/queue";
 import { createApp } from "./app";
 import { createGatewayMetrics } from "./http/metrics";
+import { VerifiedKeys } from "./http/verified-keys";
 import { AuthService } from "./auth/auth-service";
 
 // The real gateway app in-process, with a real database: here to reach the answers the shared
@@ -43,7 +44,8 @@ async function serve(redis: Redis, body: (url: string) => Promise<void>): Promis
     log: createLogger("test", "silent"),
   });
   const auth = new AuthService({ config, db, jobs, waiter, guard: new TargetGuard() });
-  const app = createApp({ config, db, redis, auth, cache, guard: new TargetGuard(), log: createLogger("test", "silent"), metrics: createGatewayMetrics(), isShuttingDown: () => false });
+  const keys = new VerifiedKeys(db, redis, config.redis.prefix, createLogger("test", "silent"));
+  const app = createApp({ config, db, redis, auth, cache, guard: new TargetGuard(), log: createLogger("test", "silent"), keys, metrics: createGatewayMetrics(), isShuttingDown: () => false });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });
@@ -51,6 +53,7 @@ async function serve(redis: Redis, body: (url: string) => Promise<void>): Promis
     await body(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
   } finally {
     await new Promise((r) => server.close(r));
+    await keys.close();
     await waiter.close();
     await queue.close().catch(() => undefined);
     events.disconnect();

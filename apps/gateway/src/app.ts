@@ -10,14 +10,16 @@ import { authenticate } from "./http/authenticate";
 import { errorHandler, notFound } from "./http/error-handler";
 import { jsonBody } from "./http/json-body";
 import type { GatewayMetrics } from "./http/metrics";
-import { rateLimit } from "./http/rate-limit";
+import { OrgRateLimit } from "./http/rate-limit";
 import { requestId } from "./http/request-id";
+import type { VerifiedKeys } from "./http/verified-keys";
 import type { AuthService } from "./auth/auth-service";
 import { credentialRoutes } from "./credentials/credential-routes";
 import { webhookRoutes } from "./credentials/webhook-routes";
 import { inboxRoutes } from "./inboxes/inbox-routes";
 import { smsWebhook } from "./inboxes/sms-webhook";
 import { authRoutes } from "./auth/auth-routes";
+import { cachedLoginRead } from "./auth/cached-login-read";
 
 export interface AppDeps {
   config: Config;
@@ -27,11 +29,13 @@ export interface AppDeps {
   cache: SessionCache;
   guard: TargetGuard;
   log: Logger;
+  /** API keys verified in Postgres, kept in memory (the caller closes it: it writes lastUsedAt). */
+  keys: VerifiedKeys;
   metrics: GatewayMetrics;
   isShuttingDown: () => boolean;
 }
 
-export function createApp({ config, db, redis, auth, cache, guard, log, metrics, isShuttingDown }: AppDeps) {
+export function createApp({ config, db, redis, auth, cache, guard, log, keys, metrics, isShuttingDown }: AppDeps) {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -71,7 +75,10 @@ export function createApp({ config, db, redis, auth, cache, guard, log, metrics,
 
   // Called by Twilio, authenticated by its signature rather than an API key.
   app.use("/v1", smsWebhook(config, db, redis, log));
-  app.use("/v1", authenticate(db), rateLimit(redis, config.redis.prefix, config.gateway.rateLimitPerMinute), ...jsonBody(config.gateway.maxBodyBytes));
+  // The body is parsed between the key check and the rate limit, so that a cached login's session is read
+  // in the rate limit's Redis call.
+  const { identify, admit } = authenticate(keys, new OrgRateLimit(redis, config.redis.prefix, config.gateway.rateLimitPerMinute), cachedLoginRead(auth));
+  app.use("/v1", identify, ...jsonBody(config.gateway.maxBodyBytes), admit);
   app.use(
     "/v1",
     authRoutes(auth, config.gateway.waitMs, metrics),

@@ -9,6 +9,7 @@ import { AuthJobs } from "@authsvc/jobs";
 import { JobWaiter, SessionCache, SingleFlight, createAuthQueue, createRedis, createWebhookQueue, redisReady } from "@authsvc/queue";
 import { createApp } from "./app";
 import { createGatewayMetrics } from "./http/metrics";
+import { VerifiedKeys } from "./http/verified-keys";
 import { AuthService } from "./auth/auth-service";
 
 async function main(): Promise<void> {
@@ -30,8 +31,9 @@ async function main(): Promise<void> {
   const webhookQueue = createWebhookQueue(redis, config.redis.prefix, config.webhooks);
   const jobs = new AuthJobs({ config, db, authQueue: queue, cache, flight: new SingleFlight(redis, config.redis.prefix), webhookQueue, log });
   const auth = new AuthService({ config, db, jobs, waiter, guard });
+  const keys = new VerifiedKeys(db, redis, config.redis.prefix, log);
   let shuttingDown = false;
-  const app = createApp({ config, db, redis, auth, cache, guard, log, metrics: createGatewayMetrics(), isShuttingDown: () => shuttingDown });
+  const app = createApp({ config, db, redis, auth, cache, guard, log, keys, metrics: createGatewayMetrics(), isShuttingDown: () => shuttingDown });
   const server = app.listen(config.gateway.port, config.gateway.host, () => {
     const { port } = server.address() as AddressInfo;
     log.info({ port }, "gateway listening");
@@ -64,6 +66,7 @@ async function main(): Promise<void> {
         { name: "auth queue", close: () => queue.close() },
         { name: "webhook queue", close: () => webhookQueue.close() },
       ],
+      [{ name: "API key use", close: () => keys.close() }],
       [
         { name: "redis", close: () => Promise.all([redis.quit(), eventsRedis.quit()]) },
         { name: "database", close: () => db.close() },

@@ -1,4 +1,4 @@
-import { call, closeDatabase, database, newTenant } from "@authsvc/devstack";
+import { call, closeDatabase, newTenant, revokeKey } from "@authsvc/devstack";
 
 afterAll(closeDatabase);
 
@@ -23,7 +23,7 @@ describe("API key authentication", () => {
     const { key, keyId } = await newTenant();
     const before = await call("POST", "/v1/login", { key, body: {} });
     expect(before.status).toBe(400); // authenticated, then the empty body is refused
-    await database().apiKeys.revoke(keyId);
+    await revokeKey(keyId);
     expectUnauthorized(await call("POST", "/v1/login", { key, body: {} }));
   });
 

@@ -13,6 +13,7 @@ import { benchOAuth } from "./bench-oauth";
 import { benchLoginEngine } from "./bench-login-engine";
 import { benchFreshLogin } from "./bench-fresh-login";
 import { benchFleet } from "./bench-fleet";
+import { benchCached } from "./bench-cached";
 import { startStack } from "./stack";
 import { testStackEnv } from "./test-env";
 
@@ -99,7 +100,29 @@ async function main(): Promise<void> {
     rows.push({ figure: "fresh login, learned flow: median of the pages' ratios", value: times(median(learnedRatios)), baseline: "hand-written script", ratio: times(median(learnedRatios)), goal: "≤ 1.10x" });
     say(markdownTable(rows));
 
-    // 2. The other paths, for reference.
+    // 2. A cached login against a bare Express endpoint returning the same JSON (item 4).
+    const cachedRows: Row[] = [];
+    for (const run of await benchCached(stack, key)) {
+      const { service, bare } = run;
+      cachedRows.push({
+        figure: `cached login, concurrency ${run.concurrency}: throughput (autocannon, ${run.durationSeconds} s)`,
+        value: `${service.reqPerSec.toFixed(0)} req/s${service.errors ? ` (${service.errors} errors)` : ""}`,
+        baseline: `bare Express ${bare.reqPerSec.toFixed(0)} req/s`,
+        ratio: times(run.throughputRatio),
+        goal: "≥ 0.50x",
+      });
+      cachedRows.push({
+        figure: `cached login, concurrency ${run.concurrency}: latency`,
+        value: `p50 ${service.p50.toFixed(1)} ms, p99 ${service.p99.toFixed(1)} ms`,
+        baseline: `bare p50 ${bare.p50.toFixed(1)} ms, p99 ${bare.p99.toFixed(1)} ms`,
+        ratio: times(service.p99 / Math.max(bare.p99, 0.1)),
+        goal: run.concurrency === 1 ? "p99 ≤ 5 ms" : "—",
+      });
+    }
+    rows.push(...cachedRows);
+    say(markdownTable(cachedRows));
+
+    // 3. The other paths, for reference.
     const inbox = await benchInbox(stack, key, FRESH_RUNS, timed);
     const signups = await benchSignup(stack, key, FRESH_RUNS, timed);
     const oauth = await benchOAuth(stack, key, FRESH_RUNS, timed);
@@ -125,7 +148,7 @@ async function main(): Promise<void> {
     });
     rows.push(...otherRows);
     say(markdownTable(otherRows));
-    // 3. The fleet under a backlog (item 5), last: it adds a worker to the stack.
+    // 4. The fleet under a backlog (item 5), last: it adds a worker to the stack.
     const fleet = await benchFleet(stack, { total: FLEET_LOGINS, inFlight: 8, extraWorkers: 1 });
     const fleetRows: Row[] = [
       { figure: `fleet: ${fleet.workers} workers × concurrency ${fleet.concurrencyPerWorker}, ${fleet.logins} fresh logins, 8 in flight`, value: `${(fleet.logins / fleet.seconds).toFixed(2)} logins/s`, baseline: "—", ratio: "—", goal: "—" },

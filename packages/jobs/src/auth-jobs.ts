@@ -1,4 +1,5 @@
 import type { SessionResponse, WebhookEvent, WebhookEventType, JobResource } from "@authsvc/contracts";
+import type { PrefetchedEntry } from "@authsvc/queue";
 import { cachedSession } from "./cached-session";
 import { abandonJob, failJob, succeedJob, type JobFailure, type LoginSuccess, type SignupSuccess } from "./finish-job";
 import { emitEvent } from "./job-events";
@@ -29,8 +30,13 @@ export class AuthJobs {
     return signupFingerprint(this.deps.config.crypto.fingerprintKey, orgId, signup);
   }
 
-  cachedSession(orgId: string, login: SessionIdentity): Promise<SessionResponse | null> {
-    return cachedSession(this.deps, orgId, login);
+  cachedSession(orgId: string, login: SessionIdentity, prefetched?: PrefetchedEntry): Promise<SessionResponse | null> {
+    return cachedSession(this.deps, orgId, login, prefetched);
+  }
+
+  /** The Redis key of the session cached for a login of this identity (for a read ahead). */
+  cachedSessionKey(orgId: string, login: SessionIdentity): string {
+    return this.deps.cache.key(orgId, this.loginKey(orgId, login));
   }
 
   start(job: StartJob): Promise<string> {

@@ -2,6 +2,12 @@ import type { Redis } from "ioredis";
 import type { Envelope } from "@authsvc/crypto";
 import type { SessionResponse } from "@authsvc/contracts";
 
+/** A cache entry read ahead, in the gateway's rate-limit call: `value` null when there was none. */
+export interface PrefetchedEntry {
+  key: string;
+  value: string | null;
+}
+
 /**
  * Sessions served without a browser. Keyed by org + fingerprint (collection, login page and an HMAC of the
  * credential), so a different password or another org never finds the entry; values are encrypted with the
@@ -14,13 +20,15 @@ export class SessionCache {
     private readonly envelope: Envelope,
   ) {}
 
-  private key(orgId: string, fingerprint: string): string {
+  /** The Redis key of an entry. */
+  key(orgId: string, fingerprint: string): string {
     return `${this.prefix}:session:${orgId}:${fingerprint}`;
   }
 
-  async get(orgId: string, fingerprint: string): Promise<SessionResponse | null> {
+  /** The entry, or null; `prefetched` when it is this entry's, read with the request's rate-limit token. */
+  async get(orgId: string, fingerprint: string, prefetched?: PrefetchedEntry): Promise<SessionResponse | null> {
     const key = this.key(orgId, fingerprint);
-    const sealed = await this.redis.get(key);
+    const sealed = prefetched?.key === key ? prefetched.value : await this.redis.get(key);
     if (!sealed) return null;
     try {
       return this.envelope.decryptJson<SessionResponse>(sealed, key);

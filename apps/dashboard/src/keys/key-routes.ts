@@ -13,9 +13,9 @@ const NAME_MAX = 100;
 
 /**
  * `/o/:orgId/keys`: the organization's API keys. A new key is shown once, in the answer to its creation;
- * a revoke takes effect at once (the gateway checks every request's key in Postgres).
+ * a revoke takes effect at once: `announceRevocation` tells every gateway to verify its cached keys again.
  */
-export function keyRoutes(db: Database): Router {
+export function keyRoutes(db: Database, announceRevocation: () => Promise<void>): Router {
   const r = Router({ mergeParams: true });
 
   const keysPage = async (res: Response, top?: SafeHtml, status = 200) => {
@@ -79,7 +79,7 @@ export function keyRoutes(db: Database): Router {
 
   r.post("/keys/:keyId/revoke", async (req, res) => {
     const id = req.params.keyId as string;
-    if (!KEY_ID.test(id) || !(await db.apiKeys.revokeInOrg(orgOf(res).id, id))) throw HttpError.notFound("API key");
+    if (!KEY_ID.test(id) || !(await db.apiKeys.revokeInOrg(orgOf(res).id, id, announceRevocation))) throw HttpError.notFound("API key");
     res.redirect(303, `/o/${orgOf(res).id}/keys`);
   });
 

@@ -2,11 +2,12 @@ import { Router, type Request } from "express";
 import { ApiError } from "../http/api-error";
 import type { GatewayMetrics } from "../http/metrics";
 import type { AuthService } from "./auth-service";
-import { parseLoginRequest } from "./parse-login-request";
+import { parseLoginRequest, type LoginCommand } from "./parse-login-request";
 import { preferredWaitMs } from "./prefer-wait";
 import { countedAnswer, pendingOrSession } from "./send-answer";
 import { parseSignupRequest } from "./parse-signup-request";
 import type { SignupResponse } from "@authsvc/contracts";
+import type { PrefetchedEntry } from "@authsvc/queue";
 
 const JOB_ID = /^job_[0-9A-Za-z]{22}$/;
 
@@ -16,7 +17,9 @@ export function authRoutes(auth: AuthService, maxWaitMs: number, metrics: Gatewa
   const waitOf = (req: Request) => preferredWaitMs(req.get("prefer"), maxWaitMs);
 
   r.post("/login", async (req, res) => {
-    const answer = await countedAnswer(metrics, () => auth.login(res.locals.orgId as string, parseLoginRequest(req.body), waitOf(req), res.locals.requestId as string));
+    // Parsed already, and its cached session read, when the request was admitted (cachedLoginRead).
+    const command = () => (res.locals.loginCommand as LoginCommand | undefined) ?? parseLoginRequest(req.body);
+    const answer = await countedAnswer(metrics, () => auth.login(res.locals.orgId as string, command(), waitOf(req), res.locals.requestId as string, "login", res.locals.prefetched as PrefetchedEntry | undefined));
     const done = pendingOrSession(req, res, answer);
     if (!done) return;
     res.set("X-Auth-Cache", done.source === "cache" ? "hit" : "miss");

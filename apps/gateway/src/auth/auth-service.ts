@@ -3,7 +3,7 @@ import type { Config } from "@authsvc/config";
 import { isErrorCode, type EmailInboxRef, type InboxRef, type JobResource, type SessionResponse, type VerifyRequest } from "@authsvc/contracts";
 import type { Database } from "@authsvc/db";
 import { storedLoginIdentity, type AuthJobs, type StartJob } from "@authsvc/jobs";
-import type { JobWaiter } from "@authsvc/queue";
+import type { JobWaiter, PrefetchedEntry } from "@authsvc/queue";
 import { ApiError } from "../http/api-error";
 import type { LoginCommand } from "./parse-login-request";
 import { allocateMailbox } from "../inboxes/allocate-mailbox";
@@ -76,10 +76,15 @@ export class AuthService {
     return forwarding ? { kind: "email", mailboxId: forwarding.id, address, forwarded: true } : null;
   }
 
-  async login(orgId: string, cmd: LoginCommand, waitMs: number, requestId: string, kind: "login" | "refresh" | "verify" = "login"): Promise<AuthAnswer> {
+  /** The Redis key of the session a login with `useCache` would be served from (read ahead with its rate-limit token). */
+  cachedSessionKey(orgId: string, cmd: LoginCommand): string {
+    return this.deps.jobs.cachedSessionKey(orgId, cmd);
+  }
+
+  async login(orgId: string, cmd: LoginCommand, waitMs: number, requestId: string, kind: "login" | "refresh" | "verify" = "login", prefetched?: PrefetchedEntry): Promise<AuthAnswer> {
     const { jobs, guard } = this.deps;
     if (cmd.useCache) {
-      const cached = await jobs.cachedSession(orgId, cmd);
+      const cached = await jobs.cachedSession(orgId, cmd, prefetched);
       if (cached) return { kind: "session", session: cached, source: "cache" };
     }
 

@@ -1,25 +1,80 @@
-import type { RequestHandler } from "express";
 import type { Redis } from "ioredis";
-import { ApiError } from "./api-error";
+import { revocationMarkKey } from "@authsvc/queue";
 
-const WINDOW_SECONDS = 60;
+const PERIOD_MS = 60_000;
 
-/** Fixed one-minute window per organization, counted in Redis so that every gateway replica shares it. */
-export function rateLimit(redis: Redis, prefix: string, perMinute: number): RequestHandler {
-  return async (_req, res, next) => {
-    const orgId = res.locals.orgId as string;
-    const window = Math.floor(Date.now() / 1000 / WINDOW_SECONDS);
-    const key = `${prefix}:ratelimit:${orgId}:${window}`;
-    const [[, count]] = (await redis.multi().incr(key).expire(key, WINDOW_SECONDS + 1).exec()) as [[null, number]];
-    const resetIn = WINDOW_SECONDS - (Math.floor(Date.now() / 1000) % WINDOW_SECONDS);
-    res.setHeader("RateLimit-Limit", String(perMinute));
-    res.setHeader("RateLimit-Remaining", String(Math.max(0, perMinute - count)));
-    res.setHeader("RateLimit-Reset", String(resetIn));
-    if (count > perMinute) {
-      throw new ApiError("rate_limited", `Rate limit of ${perMinute} requests per minute exceeded.`, undefined, {
-        "Retry-After": String(resetIn),
-      });
-    }
-    next();
-  };
+/**
+ * GCRA (a token bucket kept as one timestamp, the "theoretical arrival time") per organization: a burst of
+ * up to `perMinute` requests, refilled at `perMinute` per minute, so no instant (a minute boundary included)
+ * lets more than the limit through. The same call checks the API-key revocation mark first and takes no
+ * token when it moved; an admitted request may read one more key (KEYS[3], e.g. its cached session) in the same
+ * call. `now` comes from the caller only in tests; otherwise Redis's clock, shared by every gateway replica.
+ * Numbers go back as integers (Redis truncates Lua numbers).
+ */
+const SCRIPT = `
+local mark = redis.call('GET', KEYS[2]) or ''
+if mark ~= ARGV[1] then return {-1, mark} end
+local now = tonumber(ARGV[4])
+if not now then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+end
+local limit = tonumber(ARGV[2])
+local period = tonumber(ARGV[3])
+local interval = period / limit
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tat < now then tat = now end
+local newTat = tat + interval
+-- 0.01 ms of slack: times are floats, and the limit-th request of a burst must not fall to rounding
+if newTat - period > now + 0.01 then
+  return {0, 0, math.ceil(tat - now), math.ceil(newTat - period - now)}
+end
+redis.call('SET', KEYS[1], string.format('%.6f', newTat), 'PX', math.ceil(newTat - now))
+local read = false
+if KEYS[3] ~= '' then read = redis.call('GET', KEYS[3]) end
+return {1, math.floor((period + 0.01 - (newTat - now)) / interval), math.ceil(newTat - now), 0, read}
+`;
+
+export type RateVerdict =
+  /** The revocation mark is not the one the caller's key was verified under: verify again, no token was taken. */
+  | { kind: "stale"; mark: string }
+  /** `read`: the value of the key asked to be read with the token (null when it has none). */
+  | { kind: "allowed"; remaining: number; resetMs: number; read?: string | null }
+  | { kind: "limited"; resetMs: number; retryAfterMs: number };
+
+interface RateLimitRedis extends Redis {
+  orgRateLimit(tatKey: string, markKey: string, readKey: string, mark: string, limit: number, periodMs: number, now: string): Promise<[number, number | string, number?, number?, (string | null)?]>;
+}
+
+/** The per-organization limit, shared by every gateway replica in Redis: one key and one round trip per request. */
+export class OrgRateLimit {
+  private readonly redis: RateLimitRedis;
+  private readonly markKey: string;
+
+  constructor(
+    redis: Redis,
+    private readonly prefix: string,
+    readonly perMinute: number,
+  ) {
+    if (!("orgRateLimit" in redis)) redis.defineCommand("orgRateLimit", { numberOfKeys: 3, lua: SCRIPT });
+    this.redis = redis as RateLimitRedis;
+    this.markKey = revocationMarkKey(prefix);
+  }
+
+  /** Takes one token of the org's bucket, unless the revocation mark is no longer `mark`; if admitted, reads `options.read`. */
+  async take(orgId: string, mark: string, options: { read?: string; nowMs?: number } = {}): Promise<RateVerdict> {
+    const { read, nowMs } = options;
+    const [code, a, b, c, value] = await this.redis.orgRateLimit(
+      `${this.prefix}:ratelimit:${orgId}`,
+      this.markKey,
+      read ?? "",
+      mark,
+      this.perMinute,
+      PERIOD_MS,
+      nowMs === undefined ? "" : String(nowMs),
+    );
+    if (code === -1) return { kind: "stale", mark: String(a) };
+    if (code === 1) return read === undefined ? { kind: "allowed", remaining: Number(a), resetMs: b! } : { kind: "allowed", remaining: Number(a), resetMs: b!, read: value ?? null };
+    return { kind: "limited", resetMs: b!, retryAfterMs: c! };
+  }
 }

@@ -1,9 +1,6 @@
 import { apiKeyLookupPrefix, apiKeyMatches, mintApiKey, newId } from "@authsvc/crypto";
 import type { Prisma } from "../prisma-client";
 
-// lastUsedAt is bookkeeping, not security: write it at most this often per key to keep auth off the write path.
-const TOUCH_INTERVAL_MS = 60_000;
-
 export interface AuthenticatedKey {
   apiKeyId: string;
   orgId: string;
@@ -21,30 +18,43 @@ export class ApiKeys {
     return { key: minted.key, apiKey: row };
   }
 
-  /** The key's organization when the key is well-formed, known, matches and is not revoked; otherwise null. */
+  /**
+   * The key's organization when the key is well-formed, known, matches and is not revoked; otherwise null.
+   * Writes nothing: callers record use with `markUsed`, batched (lastUsedAt is bookkeeping, not security).
+   */
   async authenticate(key: string): Promise<AuthenticatedKey | null> {
     const prefix = apiKeyLookupPrefix(key);
     if (!prefix) return null;
     const row = await this.prisma.apiKey.findUnique({ where: { prefix }, omit: { secretHash: false } });
     if (!row || !apiKeyMatches(key, row.secretHash) || row.revokedAt) return null;
-    if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
-      await this.prisma.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } });
-    }
     return { apiKeyId: row.id, orgId: row.orgId };
   }
 
-  /** Revokes by id or public prefix; returns the revoked row, or null if no such live key. */
-  async revoke(idOrPrefix: string) {
+  /** Sets lastUsedAt of these keys to `at`, in one statement. */
+  async markUsed(ids: string[], at = new Date()): Promise<void> {
+    if (ids.length) await this.prisma.apiKey.updateMany({ where: { id: { in: ids } }, data: { lastUsedAt: at } });
+  }
+
+  /**
+   * Revokes by id or public prefix; returns the revoked row, or null if no such key. `announce` runs after
+   * the update: gateways keep verified keys in memory and drop them when told (announceKeyRevocation in
+   * @authsvc/queue), so no revoke can forget to tell them.
+   */
+  async revoke(idOrPrefix: string, announce: () => Promise<void>) {
     const row = await this.prisma.apiKey.findFirst({ where: { OR: [{ id: idOrPrefix }, { prefix: idOrPrefix }] } });
-    if (!row) return null;
-    return this.prisma.apiKey.update({ where: { id: row.id }, data: { revokedAt: row.revokedAt ?? new Date() } });
+    return row ? this.revokeRow(row, announce) : null;
   }
 
   /** Revokes one of the org's keys by id (the dashboard's way): another org's key is never touched. */
-  async revokeInOrg(orgId: string, id: string) {
+  async revokeInOrg(orgId: string, id: string, announce: () => Promise<void>) {
     const row = await this.prisma.apiKey.findFirst({ where: { id, orgId } });
-    if (!row) return null;
-    return this.prisma.apiKey.update({ where: { id: row.id }, data: { revokedAt: row.revokedAt ?? new Date() } });
+    return row ? this.revokeRow(row, announce) : null;
+  }
+
+  private async revokeRow(row: { id: string; revokedAt: Date | null }, announce: () => Promise<void>) {
+    const revoked = await this.prisma.apiKey.update({ where: { id: row.id }, data: { revokedAt: row.revokedAt ?? new Date() } });
+    await announce();
+    return revoked;
   }
 
   list(orgId: string) {

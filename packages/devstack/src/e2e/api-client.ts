@@ -1,5 +1,7 @@
+import { Redis } from "ioredis";
 import { loadConfig } from "@authsvc/config";
 import { Database } from "@authsvc/db";
+import { announceKeyRevocation } from "@authsvc/queue";
 
 export const gatewayUrl = () => process.env.E2E_GATEWAY_URL!;
 export const sitesUrl = () => process.env.E2E_SITES_URL!;
@@ -44,6 +46,17 @@ export async function newTenant(name = "Test org"): Promise<{ orgId: string; key
   const org = await database().organizations.create(name);
   const { key, apiKey } = await database().apiKeys.create(org.id, "e2e");
   return { orgId: org.id, key, keyId: apiKey.id };
+}
+
+/** Revokes a key as the dashboard and the CLI do: in Postgres, then the mark that tells every gateway. */
+export async function revokeKey(keyId: string): Promise<void> {
+  const { redis } = loadConfig();
+  const client = new Redis(redis.url);
+  try {
+    await database().apiKeys.revoke(keyId, () => announceKeyRevocation(client, redis.prefix));
+  } finally {
+    client.disconnect();
+  }
 }
 
 let userSeq = 0;
