@@ -59,7 +59,7 @@ function markdownTable(rows: Row[]): string {
 function machine(): string {
   let chromium = "Chromium";
   try {
-    chromium = execFileSync(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", ["--version"], { encoding: "utf8" }).trim();
+    chromium = execFileSync(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
   } catch {
     // not installed where we looked; the bench would have failed earlier
   }
@@ -91,13 +91,18 @@ async function main(): Promise<void> {
     // 1. A fresh login, side by side with a hand-written script on the same page (issue 15, item 3).
     const fresh = await benchFreshLogin(stack, FRESH_RUNS);
     const learnedRatios: number[] = [];
+    const strictRatios: number[] = [];
     for (const r of fresh) {
       const hand = median(r.handWritten);
-      learnedRatios.push(median(r.learned) / hand);
-      rows.push({ figure: `fresh login, ${r.page}, learned flow (HTTP request → session, median of ${r.learned.length})`, value: ms(median(r.learned)), baseline: `hand-written script ${ms(hand)}`, ratio: times(median(r.learned) / hand), goal: "≤ 1.10x" });
-      rows.push({ figure: `fresh login, ${r.page}, first login of an org (detection)`, value: ms(median(r.detected)), baseline: `hand-written script ${ms(hand)}`, ratio: times(median(r.detected) / hand), goal: "—" });
+      const ahead = median(r.handWrittenPageReady);
+      const learned = median(r.learned);
+      learnedRatios.push(learned / hand);
+      strictRatios.push(learned / ahead);
+      const baseline = `script ${ms(hand)}; with its context made ahead ${ms(ahead)}`;
+      rows.push({ figure: `fresh login, ${r.page}, learned flow (HTTP request → session, median of ${r.learned.length})`, value: ms(learned), baseline, ratio: `${times(learned / hand)}; ${times(learned / ahead)}`, goal: "≤ 1.10x" });
+      rows.push({ figure: `fresh login, ${r.page}, first login of an org (detection)`, value: ms(median(r.detected)), baseline, ratio: `${times(median(r.detected) / hand)}; ${times(median(r.detected) / ahead)}`, goal: "—" });
     }
-    rows.push({ figure: "fresh login, learned flow: median of the pages' ratios", value: times(median(learnedRatios)), baseline: "hand-written script", ratio: times(median(learnedRatios)), goal: "≤ 1.10x" });
+    rows.push({ figure: "fresh login, learned flow: median of the pages' ratios", value: `${times(median(learnedRatios))}; ${times(median(strictRatios))}`, baseline: "script; with its context made ahead", ratio: `${times(median(learnedRatios))}; ${times(median(strictRatios))}`, goal: "≤ 1.10x" });
     say(markdownTable(rows));
 
     // 2. A cached login against a bare Express endpoint returning the same JSON (item 4).
@@ -113,9 +118,10 @@ async function main(): Promise<void> {
       });
       cachedRows.push({
         figure: `cached login, concurrency ${run.concurrency}: latency`,
-        value: `p50 ${service.p50.toFixed(1)} ms, p99 ${service.p99.toFixed(1)} ms`,
-        baseline: `bare p50 ${bare.p50.toFixed(1)} ms, p99 ${bare.p99.toFixed(1)} ms`,
-        ratio: times(service.p99 / Math.max(bare.p99, 0.1)),
+        // autocannon reports whole milliseconds.
+        value: `p50 ${service.p50.toFixed(0)} ms, p99 ${service.p99.toFixed(0)} ms`,
+        baseline: `bare p50 ${bare.p50.toFixed(0)} ms, p99 ${bare.p99.toFixed(0)} ms`,
+        ratio: "—",
         goal: run.concurrency === 1 ? "p99 ≤ 5 ms" : "—",
       });
     }
