@@ -17,6 +17,10 @@ export const ERROR_CODES = {
   },
   payload_too_large: { status: 413, meaning: "The body is larger than the gateway accepts." },
   unsupported_media_type: { status: 415, meaning: "The body is not sent as application/json." },
+  idempotency_mismatch: {
+    status: 422,
+    meaning: "The Idempotency-Key was used in the last 24 hours for a request with another body or endpoint; use a new key for a new request.",
+  },
   invalid_credentials: { status: 422, meaning: "The target site refused the username or password. Never retried." },
   form_not_found: { status: 422, meaning: "No login form was found on the page at `domain`." },
   captcha_blocked: { status: 422, meaning: "The target site asked for a CAPTCHA." },

@@ -10,3 +10,4 @@ export * from "./webhooks";
 export * from "./signup-request";
 export * from "./job-input";
 export * from "./job-outcome";
+export * from "./job-events";

@@ -85,9 +85,10 @@ const session = {
 
 const job = {
   type: "object",
-  required: ["jobId", "status"],
+  required: ["jobId", "status", "eventsUrl"],
   properties: {
     jobId: { type: "string", pattern: "^job_" },
+    eventsUrl: { type: "string", description: "Its progress as Server-Sent Events: `/v1/jobs/{jobId}/events`." },
     status: { type: "string", enum: ["queued", "running", "succeeded", "failed"] },
     result: { $ref: "#/components/schemas/Session" },
     error: {
@@ -316,6 +317,13 @@ export const openApiDocument = {
             in: "header",
             required: false,
             schema: { type: "string", examples: ["respond-async", "wait=10"] },
+          },
+          {
+            name: "Idempotency-Key",
+            in: "header",
+            required: false,
+            description: "A retried request with the same key and body gets the first answer (or joins its job) for 24 hours; the same key with another body is `idempotency_mismatch` (422).",
+            schema: { type: "string", minLength: 1, maxLength: 255 },
           },
         ],
         requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/LoginRequest" } } } },

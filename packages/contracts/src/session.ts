@@ -51,4 +51,6 @@ export interface JobResource {
   result?: SessionResponse;
   /** `credentialId`: a signup that failed after its form was sent keeps the account's password there. */
   error?: { code: string; message: string; credentialId?: string };
+  /** Where its progress streams (Server-Sent Events, `JobEvent`): `/v1/jobs/{jobId}/events`. */
+  eventsUrl: string;
 }

@@ -63,7 +63,7 @@ describe("AuthJobs.start", () => {
     const job = await loginJob("ada");
     const first = await jobs.start(job);
     expect(await jobs.start(job)).toBe(first);
-    expect(await jobs.view(job.orgId, first)).toEqual({ jobId: first, status: "queued" });
+    expect(await jobs.view(job.orgId, first)).toEqual({ jobId: first, status: "queued", eventsUrl: `/v1/jobs/${first}/events` });
     // Ids and the site's host (for its concurrency cap) only: never a secret.
     expect((await authQueue.getJob(first))?.data).toEqual({ authJobId: first, orgId: job.orgId, site: "a.test" });
   });

@@ -1,4 +1,4 @@
-import { type JobResource, type SignupAccount, type SignupResponse } from "@authsvc/contracts";
+import { jobEventsPath, type JobResource, type SignupAccount, type SignupResponse } from "@authsvc/contracts";
 import type { JobDeps } from "./job-deps";
 import { sessionExpiresAt } from "./session-lifetime";
 
@@ -7,7 +7,7 @@ export async function viewJob(deps: Pick<JobDeps, "db">, orgId: string, jobId: s
   const { db } = deps;
   const row = await db.authJobs.find(orgId, jobId);
   if (!row) return null;
-  const resource: JobResource = { jobId: row.id, status: row.status as JobResource["status"] };
+  const resource: JobResource = { jobId: row.id, status: row.status as JobResource["status"], eventsUrl: jobEventsPath(row.id) };
   if (row.status === "succeeded" && row.sessionId) {
     const found = await db.sessions.findState(orgId, row.sessionId);
     // A signup's result names the credential it stored and the account it created (spec §2.2).

@@ -1,6 +1,6 @@
 import type { TargetGuard } from "@authsvc/egress";
 import type { Config } from "@authsvc/config";
-import { isErrorCode, type EmailInboxRef, type InboxRef, type JobResource, type SessionResponse, type VerifyRequest } from "@authsvc/contracts";
+import { isErrorCode, jobEventsPath, type EmailInboxRef, type InboxRef, type JobResource, type SessionResponse, type VerifyRequest } from "@authsvc/contracts";
 import type { Database } from "@authsvc/db";
 import { storedLoginIdentity, type AuthJobs, type StartJob } from "@authsvc/jobs";
 import type { JobWaiter, PrefetchedEntry } from "@authsvc/queue";
@@ -164,7 +164,7 @@ export class AuthService {
   private async answer(orgId: string, jobId: string, waitMs: number): Promise<AuthAnswer> {
     await this.deps.waiter.wait(jobId, waitMs);
     // A request that joined another's login may look before that request has written the job's record.
-    const job = (await this.job(orgId, jobId)) ?? { jobId, status: "queued" as const };
+    const job = (await this.job(orgId, jobId)) ?? { jobId, status: "queued" as const, eventsUrl: jobEventsPath(jobId) };
     if (job.status === "succeeded" && job.result) return { kind: "session", session: job.result, source: "browser", jobId };
     if (job.status === "failed" && job.error) {
       const code = isErrorCode(job.error.code) ? job.error.code : "internal_error";
