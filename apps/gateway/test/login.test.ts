@@ -111,8 +111,9 @@ describe("POST /v1/login through the browser", () => {
     const user = await newSiteUser();
     const res = await call("POST", "/v1/login", { key, body: loginBody("classic", user), headers: { prefer: "respond-async" } });
     expect(res.status).toBe(202);
-    expect(res.body).toEqual({ jobId: expect.stringMatching(/^job_/), status: expect.stringMatching(/queued|running/) });
+    expect(res.body).toEqual({ jobId: expect.stringMatching(/^job_/), status: expect.stringMatching(/queued|running/), eventsUrl: `/v1/jobs/${res.body.jobId}/events` });
     expect(res.headers.get("location")).toBe(`/v1/jobs/${res.body.jobId}`);
+    expect(res.headers.get("link")).toBe(`</v1/jobs/${res.body.jobId}/events>; rel="monitor"`);
     let job: any;
     for (let i = 0; i < 100; i++) {
       job = (await call("GET", `/v1/jobs/${res.body.jobId}`, { key })).body;

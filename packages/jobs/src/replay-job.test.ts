@@ -101,7 +101,7 @@ describe("replayJob", () => {
     expect(after).toMatchObject({ status: "failed", errorCode: "timeout", attempts: 2, replayedBy: "staff@example.test" });
     expect(after.replayedAt).toBeInstanceOf(Date);
     expect(runs.filter((r) => r.jobId === jobId)).toHaveLength(2);
-    expect(await jobs.view(orgId, jobId)).toEqual({ jobId, status: "failed", error: { code: "timeout", message: "planned timeout" } });
+    expect(await jobs.view(orgId, jobId)).toEqual({ jobId, status: "failed", error: { code: "timeout", message: "planned timeout" }, eventsUrl: `/v1/jobs/${jobId}/events` });
     // The replay's claim ended with it: a new login of the same identity runs a job of its own.
     expect(await flight.claim(orgId, fingerprint, "job_next", 60_000)).toBeNull();
     await flight.release(orgId, fingerprint, "job_next");

@@ -22,7 +22,13 @@ export async function countedAnswer(metrics: GatewayMetrics, run: () => Promise<
 /** Answers 202 with the job for one still running (null then); otherwise names the job and returns the session. */
 export function pendingOrSession(req: Request, res: Response, answer: AuthAnswer): Extract<AuthAnswer, { kind: "session" }> | null {
   if (answer.kind === "pending") {
-    res.status(202).location(`${req.baseUrl}/jobs/${answer.job.jobId}`).set("X-Job-Id", answer.job.jobId).json(answer.job);
+    // RFC 5989's "monitor": where the job's progress streams (Server-Sent Events), as the body's eventsUrl.
+    res
+      .status(202)
+      .location(`${req.baseUrl}/jobs/${answer.job.jobId}`)
+      .set("X-Job-Id", answer.job.jobId)
+      .set("Link", `<${answer.job.eventsUrl}>; rel="monitor"`)
+      .json(answer.job);
     return null;
   }
   if (answer.jobId) res.set("X-Job-Id", answer.jobId);
