@@ -1,0 +1,334 @@
+import { ERROR_CODES } from "./error-codes";
+import { refreshRequestSchema, verifyRequestSchema } from "./credentials";
+import { mailboxRequestSchema } from "./inboxes";
+import { JOB_EVENT_TYPES, type JobEventType } from "./job-events";
+import { WEBHOOK_EVENTS, webhookRequestSchema } from "./webhooks";
+import { loginRequestSchema } from "./login-request";
+import { signupRequestSchema } from "./signup-request";
+
+// The OpenAPI document's schemas (components.schemas): the request schemas are the ones the gateway
+// validates with, the rest describe what it answers.
+
+const cookie = {
+  type: "object",
+  required: ["name", "value", "domain", "path", "expires", "httpOnly", "secure", "sameSite"],
+  properties: {
+    name: { type: "string" },
+    value: { type: "string", description: "Secret: the session itself." },
+    domain: { type: "string" },
+    path: { type: "string" },
+    expires: { type: "number", description: "Unix time in seconds; -1 for a session cookie." },
+    httpOnly: { type: "boolean" },
+    secure: { type: "boolean" },
+    sameSite: { type: "string", enum: ["Strict", "Lax", "None"] },
+  },
+};
+
+const session = {
+  type: "object",
+  required: ["cookies", "origins", "storageState"],
+  properties: {
+    cookies: { type: "array", items: { $ref: "#/components/schemas/Cookie" } },
+    origins: { type: "array", items: { type: "string" }, description: "Origins the login visited." },
+    storageState: {
+      type: "object",
+      description: "Playwright's storageState: `browser.newContext({ storageState })` loads it unchanged.",
+      required: ["cookies", "origins"],
+      properties: {
+        cookies: { type: "array", items: { $ref: "#/components/schemas/Cookie" } },
+        origins: {
+          type: "array",
+          items: {
+            type: "object",
+            required: ["origin", "localStorage"],
+            properties: {
+              origin: { type: "string" },
+              localStorage: {
+                type: "array",
+                items: { type: "object", required: ["name", "value"], properties: { name: { type: "string" }, value: { type: "string" } } },
+              },
+              indexedDB: {
+                type: "array",
+                description:
+                  "The origin's IndexedDB databases (client SDKs such as Firebase Auth keep their tokens there), as Playwright's " +
+                  "`storageState({ indexedDB: true })` writes them; `newContext({ storageState })` restores them.",
+                items: {
+                  type: "object",
+                  required: ["name", "version", "stores"],
+                  properties: {
+                    name: { type: "string" },
+                    version: { type: "number" },
+                    stores: {
+                      type: "array",
+                      items: {
+                        type: "object",
+                        required: ["name", "autoIncrement", "indexes", "records"],
+                        properties: {
+                          name: { type: "string" },
+                          keyPath: { type: "string" },
+                          keyPathArray: { type: "array", items: { type: "string" } },
+                          autoIncrement: { type: "boolean" },
+                          indexes: { type: "array", items: { type: "object" } },
+                          records: {
+                            type: "array",
+                            items: { type: "object", properties: { key: {}, keyEncoded: {}, value: {}, valueEncoded: {} } },
+                          },
+                        },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+};
+
+const job = {
+  type: "object",
+  required: ["jobId", "status", "eventsUrl"],
+  properties: {
+    jobId: { type: "string", pattern: "^job_" },
+    eventsUrl: { type: "string", description: "Its progress as Server-Sent Events: `/v1/jobs/{jobId}/events`." },
+    status: { type: "string", enum: ["queued", "running", "succeeded", "failed"] },
+    result: { $ref: "#/components/schemas/Session" },
+    error: { $ref: "#/components/schemas/JobError" },
+  },
+};
+
+/** A failed job's error: the one the synchronous call would have answered (its status is the code's). */
+const jobError = {
+  type: "object",
+  required: ["code", "message"],
+  properties: {
+    code: { type: "string", enum: Object.keys(ERROR_CODES) },
+    message: { type: "string" },
+    credentialId: { type: "string", pattern: "^cred_", description: "As in the error body: the credential a failed signup kept." },
+  },
+};
+
+const error = {
+  type: "object",
+  required: ["error"],
+  properties: {
+    error: {
+      type: "object",
+      required: ["code", "message", "requestId"],
+      properties: {
+        code: { type: "string", enum: Object.keys(ERROR_CODES) },
+        message: { type: "string" },
+        requestId: { type: "string", pattern: "^req_" },
+        credentialId: {
+          type: "string",
+          pattern: "^cred_",
+          description: "A signup that failed after its form was sent: the stored credential that keeps the account and its password.",
+        },
+        details: {
+          type: "array",
+          items: { type: "object", required: ["field", "message"], properties: { field: { type: "string" }, message: { type: "string" } } },
+        },
+      },
+    },
+  },
+};
+
+const { $id: _id, ...loginRequest } = loginRequestSchema;
+const { $id: _mid, ...mailboxRequest } = mailboxRequestSchema;
+const { $id: _rid, ...refreshRequest } = refreshRequestSchema;
+const { $id: _vid, ...verifyRequest } = verifyRequestSchema;
+// What refresh and verify answer: a login's session, with the stored credential it signed in with.
+const storedCredentialSession = {
+  allOf: [
+    { $ref: "#/components/schemas/Session" },
+    {
+      type: "object",
+      required: ["credentialId"],
+      properties: {
+        credentialId: { type: "string", pattern: "^cred_" },
+        expiresAt: { type: "string", format: "date-time", description: "The latest persistent cookie's expiry; absent when all cookies are session cookies." },
+      },
+    },
+  ],
+};
+const { $id: _wid, ...webhookRequest } = webhookRequestSchema;
+const { $id: _sid, ...signupRequest } = signupRequestSchema;
+const signupResult = {
+  allOf: [
+    { $ref: "#/components/schemas/Session" },
+    {
+      type: "object",
+      required: ["credentialId", "account"],
+      properties: {
+        credentialId: { type: "string", pattern: "^cred_", description: "The stored credential: POST /refresh logs in with it." },
+        expiresAt: { type: "string", format: "date-time", description: "The latest persistent cookie's expiry; absent when all cookies are session cookies." },
+        account: {
+          type: "object",
+          required: ["email", "username", "passwordGenerated"],
+          properties: {
+            email: { type: ["string", "null"] },
+            username: { type: ["string", "null"], description: "As the site accepted it: a variant when the one asked for was taken." },
+            passwordGenerated: { type: "boolean", description: "The service made up the password; it is stored encrypted and never shown." },
+          },
+        },
+      },
+    },
+  ],
+};
+const webhook = {
+  type: "object",
+  required: ["id", "url", "events", "createdAt"],
+  properties: {
+    id: { type: "string", pattern: "^whk_" },
+    url: { type: "string" },
+    events: { type: "array", items: { type: "string", enum: WEBHOOK_EVENTS } },
+    createdAt: { type: "string", format: "date-time" },
+    secret: { type: "string", description: "Only in the answer to POST: the HMAC-SHA256 signing secret, shown once." },
+  },
+};
+
+const credential = {
+  type: "object",
+  required: ["credentialId", "site", "loginPage", "loginUrl", "username", "collectionId", "createdAt", "lastLoginAt", "status", "lastError"],
+  properties: {
+    credentialId: { type: "string", pattern: "^cred_" },
+    site: { type: "string", description: "Origin of the site." },
+    loginPage: { type: "string", description: "Origin + path of the login page: with username and collection, what names the credential." },
+    loginUrl: { type: "string" },
+    username: { type: "string" },
+    collectionId: { type: ["string", "null"] },
+    createdAt: { type: "string", format: "date-time" },
+    lastLoginAt: { type: ["string", "null"], format: "date-time" },
+    status: { type: "string", enum: ["active", "failing", "pending", "pending_verification"] },
+    lastError: { type: ["string", "null"], description: "Error code of the last failed login." },
+  },
+};
+
+const mailbox = {
+  type: "object",
+  required: ["id", "address", "label", "forwarding", "createdAt"],
+  properties: {
+    id: { type: "string", pattern: "^mbx_" },
+    address: { type: "string", description: "On the service's mail domain; use it as the account's email on the site." },
+    label: { type: ["string", "null"] },
+    forwarding: { type: "boolean", description: "The organization's forwarding inbox: forward your own mailbox here." },
+    createdAt: { type: "string", format: "date-time" },
+  },
+};
+const inboundMessage = {
+  type: "object",
+  required: ["id", "from", "subject", "recipient", "originalRecipients", "receivedAt", "code", "link"],
+  properties: {
+    id: { type: "string", pattern: "^msg_" },
+    from: { type: "string" },
+    subject: { type: "string" },
+    recipient: { type: "string", description: "Our address it was delivered to, with any +tag." },
+    originalRecipients: { type: "array", items: { type: "string" }, description: "Whom a forwarded message was first sent to (from its headers); [] for mail sent to us directly." },
+    receivedAt: { type: "string", format: "date-time" },
+    code: { type: ["string", "null"], description: "The verification code found in it." },
+    link: { type: ["string", "null"], description: "The sign-in or confirmation link found in it." },
+    text: { type: "string", description: "Only with include=body." },
+    html: { type: "string", description: "Only with include=body." },
+  },
+};
+const phoneNumber = {
+  type: "object",
+  required: ["id", "number", "label", "createdAt"],
+  properties: {
+    id: { type: "string", pattern: "^pn_" },
+    number: { type: "string", description: "E.164" },
+    label: { type: ["string", "null"] },
+    createdAt: { type: "string", format: "date-time" },
+  },
+};
+
+// Exhaustive by type: a new JOB_EVENT_TYPES entry does not compile until it is described here.
+const JOB_EVENT_MEANINGS: Record<JobEventType, string> = {
+  queued: "The job is in the queue (again, after a retry or an operator's replay).",
+  started: "A worker took it; `attempt` counts from 1.",
+  navigating: "The browser is opening the page; `origin` (the origin only: a path may hold an invite token).",
+  form_found: "The login or signup form was found.",
+  submitted: "The form was sent: from here on the job is never retried.",
+  waiting_for_email: "Waiting for the site's mail (code, link, password); `address` is the inbox's address.",
+  waiting_for_sms: "Waiting for the site's text message; `number` is the phone number.",
+  verifying: "Reading the site's answer: signed in, refused, or asking for more.",
+  retrying: "A failed attempt is tried again (only before the form was sent); `code` is why.",
+  succeeded: "Last event: a session was made (read it from GET /jobs/{jobId}); `credentialId` names the credential.",
+  failed: "Last event: no session; `error` is the API's error.",
+};
+
+/** One step of a job (packages/contracts/src/job-events.ts), as the `data:` line of its Server-Sent Event. */
+const jobEvent = {
+  type: "object",
+  required: ["type", "jobId", "at"],
+  description: "Carries no secret: no password, code, cookie or session. Clients ignore types they do not know; more may come.",
+  properties: {
+    type: {
+      type: "string",
+      enum: JOB_EVENT_TYPES,
+      description: JOB_EVENT_TYPES.map((t) => `\`${t}\`: ${JOB_EVENT_MEANINGS[t]}`).join(" "),
+    },
+    jobId: { type: "string", pattern: "^job_" },
+    at: { type: "string", format: "date-time" },
+    attempt: { type: "integer", minimum: 1 },
+    origin: { type: "string" },
+    address: { type: "string" },
+    number: { type: "string", description: "E.164" },
+    code: { type: "string", description: "`retrying`: the error code of the attempt that failed." },
+    credentialId: { type: "string", pattern: "^cred_" },
+    error: { $ref: "#/components/schemas/JobError" },
+  },
+};
+
+/**
+ * The body of GET /jobs/{jobId}/events: Server-Sent Events, modelled as the sequence of its messages
+ * (what OpenAPI 3.2 calls `itemSchema`); each `data` is one line of JSON, a JobEvent.
+ */
+const jobEventStream = {
+  type: "array",
+  items: {
+    type: "object",
+    required: ["id", "event", "data"],
+    properties: {
+      id: { type: "string", description: "Opaque position: send it back as `Last-Event-ID` to resume after it." },
+      event: { type: "string", enum: JOB_EVENT_TYPES },
+      data: { type: "string", contentMediaType: "application/json", contentSchema: { $ref: "#/components/schemas/JobEvent" } },
+    },
+  },
+};
+
+const health = {
+  type: "object",
+  required: ["ok"],
+  properties: {
+    ok: { type: "boolean" },
+    database: { type: "boolean", description: "/readyz only: PostgreSQL answered." },
+    redis: { type: "boolean", description: "/readyz only: Redis answered." },
+  },
+};
+
+export const schemas = {
+  LoginRequest: loginRequest,
+  SignupRequest: signupRequest,
+  SignupResult: signupResult,
+  Session: session,
+  StoredCredentialSession: storedCredentialSession,
+  Cookie: cookie,
+  Job: job,
+  JobError: jobError,
+  JobEvent: jobEvent,
+  JobEventStream: jobEventStream,
+  Error: error,
+  MailboxRequest: mailboxRequest,
+  Credential: credential,
+  RefreshRequest: refreshRequest,
+  VerifyRequest: verifyRequest,
+  WebhookRequest: webhookRequest,
+  Webhook: webhook,
+  Mailbox: mailbox,
+  InboundMessage: inboundMessage,
+  PhoneNumber: phoneNumber,
+  Health: health,
+};
