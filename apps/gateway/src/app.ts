@@ -7,6 +7,7 @@ import type { SessionCache } from "@authsvc/queue";
 import type { TargetGuard } from "@authsvc/egress";
 import type { Logger } from "@authsvc/logging";
 import { authenticate } from "./http/authenticate";
+import { docsPage } from "./http/docs-page";
 import { errorHandler, notFound } from "./http/error-handler";
 import { jsonBody } from "./http/json-body";
 import type { GatewayMetrics } from "./http/metrics";
@@ -72,6 +73,7 @@ export function createApp({ config, db, redis, auth, cache, guard, log, keys, me
   app.get("/openapi.json", (_req, res) => {
     res.json(openApiDocument);
   });
+  app.use(docsPage());
 
   // Called by Twilio, authenticated by its signature rather than an API key.
   app.use("/v1", smsWebhook(config, db, redis, log));
