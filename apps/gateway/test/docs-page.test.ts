@@ -16,8 +16,8 @@ afterAll(async () => {
 
 describe("GET /docs", () => {
   it("renders every operation of /openapi.json from the gateway's own files, without a CSP violation", async () => {
-    const document = (await (await fetch(`${gatewayUrl()}/openapi.json`)).json()) as { paths: Record<string, Record<string, { summary?: string }>> };
-    const summaries = Object.values(document.paths).flatMap((item) => Object.values(item).flatMap((op) => (op.summary ? [op.summary] : [])));
+    const description = (await (await fetch(`${gatewayUrl()}/openapi.json`)).json()) as { paths: Record<string, Record<string, { summary?: string }>> };
+    const summaries = Object.values(description.paths).flatMap((item) => Object.values(item).flatMap((op) => (op.summary ? [op.summary] : [])));
 
     const context = await browser.newContext();
     const page = await context.newPage();
