@@ -39,10 +39,10 @@ export const parameters = {
     in: "header",
     required: false,
     description:
-      "1-255 visible ASCII characters, per organization, kept 24 hours. A retry with the same key, endpoint and body gets the first answer " +
+      "1-255 visible ASCII characters (else 400 on `/headers/idempotency-key`), per organization, kept 24 hours. A retry with the same key, endpoint and body gets the first answer " +
       "(a browser job's answer now: its session, its error, or 202 while it runs; never a second browser run), with `Idempotent-Replayed: true`. " +
       "The same key with another body or endpoint: 422 `idempotency_mismatch`. A retry that arrives before the first request started its job waits for it " +
-      "(409 `conflict` with Retry-After if that takes too long). 429 and 5xx answers are not kept.",
+      "up to 10 s (then 409 `conflict` with Retry-After). 429 and 5xx answers are not kept: their retry runs afresh.",
     schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7E]+$" },
     example: "signup-7f3c9a2e-acme-crm",
   },

@@ -165,7 +165,8 @@ export const openApiDocument = {
         description:
           "`text/event-stream`: each event is `id: <position>`, `event: <type>`, `data: <JobEvent as one line of JSON>` and a blank line; " +
           "comment lines (`: keep-alive`) every 15 s are to be ignored. A client that connects late gets every event so far, then the rest; " +
-          "the response ends after `succeeded` or `failed`. Reconnecting with `Last-Event-ID` resumes after that event. No event carries a secret " +
+          "the response ends after `succeeded` or `failed`. Reconnecting with `Last-Event-ID` resumes after that event (an id this API never sent is 400). " +
+          "Any gateway replica serves any job's stream; a stream cut short (the gateway shutting down) is resumed the same way. No event carries a secret " +
           "or the session: after `succeeded`, read GET /jobs/{jobId} for it.",
         parameters: [paramRef("JobId"), paramRef("LastEventId")],
         responses: {
@@ -174,7 +175,7 @@ export const openApiDocument = {
             headers: rated(),
             content: { "text/event-stream": { schema: { $ref: "#/components/schemas/JobEventStream" }, example: ex.eventStream } },
           },
-          ...v1Errors(["not_found"]),
+          ...v1Errors(["invalid_request", "not_found"]),
         },
       },
     },
