@@ -27,7 +27,16 @@ const stillRunning = {
   content: json("Job", ex.pendingJob),
 };
 
-const BROWSER_FAILURES: ErrorCode[] = ["target_not_allowed", "target_unreachable", "login_unconfirmed", "verification_failed", "timeout", "invalid_credentials"];
+/** How a login job can end (login, refresh, verify: the same browser login), target check included. */
+const LOGIN_FAILURES: ErrorCode[] = [
+  "invalid_credentials", "form_not_found", "captcha_blocked", "account_locked", "mfa_required", "verification_failed", "provider_blocked",
+  "consent_denied", "account_not_linked", "login_unconfirmed", "target_not_allowed", "target_unreachable", "timeout",
+];
+/** How a signup job can end (an OAuth signup meets the provider's walls too). */
+const SIGNUP_FAILURES: ErrorCode[] = [
+  "account_exists", "signup_rejected", "form_not_found", "captcha_blocked", "mfa_required", "verification_failed", "verification_pending",
+  "provider_blocked", "consent_denied", "login_unconfirmed", "target_not_allowed", "target_unreachable", "timeout",
+];
 
 /** Public, like the API description itself: served at the root, not under /v1, without an API key. */
 const atRoot = { servers: [{ url: "/", description: "The service's root (outside the /v1 prefix)." }] };
@@ -73,13 +82,7 @@ export const openApiDocument = {
             content: json("Session", ex.session),
           },
           "202": stillRunning,
-          ...v1Errors(
-            [
-              "invalid_credentials", "form_not_found", "captcha_blocked", "account_locked", "mfa_required", "verification_failed", "provider_blocked",
-              "consent_denied", "account_not_linked", "login_unconfirmed", "target_not_allowed", "method_not_supported", "target_unreachable", "timeout",
-            ],
-            { post: true, idempotent: true, job: true },
-          ),
+          ...v1Errors([...LOGIN_FAILURES, "method_not_supported"], { post: true, idempotent: true, job: true }),
         },
       },
     },
@@ -101,13 +104,7 @@ export const openApiDocument = {
         responses: {
           "201": { description: "Registered and signed in. `Location` names the credential.", headers: keyed("Location", "X-Job-Id"), content: json("SignupResult", ex.signupResult) },
           "202": stillRunning,
-          ...v1Errors(
-            [
-              "account_exists", "signup_rejected", "form_not_found", "captcha_blocked", "verification_failed", "verification_pending", "login_unconfirmed",
-              "target_not_allowed", "method_not_supported", "target_unreachable", "timeout",
-            ],
-            { post: true, idempotent: true, job: true },
-          ),
+          ...v1Errors(SIGNUP_FAILURES, { post: true, idempotent: true, job: true }),
         },
       },
     },
@@ -132,13 +129,7 @@ export const openApiDocument = {
         responses: {
           "200": { description: "Signed in again.", headers: keyed("X-Job-Id"), content: json("StoredCredentialSession", ex.storedCredentialSession) },
           "202": stillRunning,
-          ...v1Errors(
-            [
-              "not_found", "conflict", "no_stored_secret", "invalid_credentials", "mfa_required", "verification_failed", "provider_blocked", "consent_denied",
-              "account_not_linked", "login_unconfirmed", "target_unreachable", "timeout",
-            ],
-            { post: true, idempotent: true, job: true },
-          ),
+          ...v1Errors(["not_found", "conflict", "no_stored_secret", ...LOGIN_FAILURES], { post: true, idempotent: true, job: true }),
         },
       },
     },
@@ -231,7 +222,7 @@ export const openApiDocument = {
         responses: {
           "200": { description: "Confirmed and signed in.", headers: keyed("X-Job-Id"), content: json("StoredCredentialSession", ex.storedCredentialSession) },
           "202": stillRunning,
-          ...v1Errors(["not_found", "conflict", "verification_pending", ...BROWSER_FAILURES], { post: true, idempotent: true, job: true }),
+          ...v1Errors(["not_found", "conflict", "verification_pending", ...LOGIN_FAILURES], { post: true, idempotent: true, job: true }),
         },
       },
     },
