@@ -101,3 +101,36 @@ export function errorResponses(codes: ErrorCode[], options: { job?: boolean } = 
     ]),
   );
 }
+
+export type Example = { summary?: string; value: unknown };
+
+/** A JSON body of schema `ref`, with its examples (one is enough; several are named). */
+export function json(ref: string, examples: Record<string, Example> | unknown) {
+  const named = typeof examples === "object" && examples !== null && Object.values(examples).every((e) => typeof e === "object" && e !== null && "value" in e);
+  return { "application/json": { schema: { $ref: `#/components/schemas/${ref}` }, examples: named ? examples : { example: { value: examples } } } };
+}
+
+// Headers of a successful answer under /v1: the request id and the rate limit; with Idempotency-Key, the replay mark.
+const RATED = ["X-Request-Id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"] as const;
+export const rated = (...more: Parameters<typeof headerRefs>) => headerRefs(...RATED, ...more);
+export const keyed = (...more: Parameters<typeof headerRefs>) => rated("Idempotent-Replayed", ...more);
+
+/** An authenticated operation's errors: its own, and those every /v1 endpoint (and every POST) can answer. */
+export const v1Errors = (own: ErrorCode[], options: { post?: boolean; idempotent?: boolean; job?: boolean } = {}) =>
+  errorResponses([...(options.post ? JSON_BODY : []), ...(options.idempotent ? IDEMPOTENT : []), ...own, ...AUTHENTICATED], { job: options.job });
+
+/** A 200 answer `{"<key>": [<schema>…], …extra}`, the shape of every list endpoint. */
+export function listOf(key: string, schema: string, description: string, item: unknown, extra: Record<string, object> = {}) {
+  const value: Record<string, unknown> = { [key]: [item] };
+  if ("next" in extra) value.next = null;
+  return {
+    description,
+    headers: rated(),
+    content: {
+      "application/json": {
+        schema: { type: "object", required: [key], properties: { [key]: { type: "array", items: { $ref: `#/components/schemas/${schema}` } }, ...extra } },
+        examples: { example: { value } },
+      },
+    },
+  };
+}

@@ -1,24 +1,8 @@
 import type { ErrorCode } from "./error-codes";
 import * as ex from "./openapi-examples";
-import { AUTHENTICATED, IDEMPOTENT, JSON_BODY, errorResponses, headerRefs, headers, paramRef, parameters } from "./openapi-responses";
+import { publicPaths } from "./openapi-public-paths";
+import { headers, json, keyed, listOf, paramRef, parameters, rated, v1Errors } from "./openapi-responses";
 import { schemas } from "./openapi-schemas";
-
-type Example = { summary?: string; value: unknown };
-
-/** A JSON body of schema `ref`, with its examples (one is enough; several are named). */
-function json(ref: string, examples: Record<string, Example> | unknown) {
-  const named = typeof examples === "object" && examples !== null && Object.values(examples).every((e) => typeof e === "object" && e !== null && "value" in e);
-  return { "application/json": { schema: { $ref: `#/components/schemas/${ref}` }, examples: named ? examples : { example: { value: examples } } } };
-}
-
-// Headers of a successful answer under /v1: the request id and the rate limit; with Idempotency-Key, the replay mark.
-const RATED = ["X-Request-Id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"] as const;
-const rated = (...more: Parameters<typeof headerRefs>) => headerRefs(...RATED, ...more);
-const keyed = (...more: Parameters<typeof headerRefs>) => rated("Idempotent-Replayed", ...more);
-
-/** An authenticated operation's errors: its own, and those every /v1 endpoint (and every POST) can answer. */
-const v1Errors = (own: ErrorCode[], options: { post?: boolean; idempotent?: boolean; job?: boolean } = {}) =>
-  errorResponses([...(options.post ? JSON_BODY : []), ...(options.idempotent ? IDEMPOTENT : []), ...own, ...AUTHENTICATED], { job: options.job });
 
 /** 202: the browser job outlived the wait (or `Prefer: respond-async`); where to poll it and where it streams. */
 const stillRunning = {
@@ -37,9 +21,6 @@ const SIGNUP_FAILURES: ErrorCode[] = [
   "account_exists", "signup_rejected", "form_not_found", "captcha_blocked", "mfa_required", "verification_failed", "verification_pending",
   "provider_blocked", "consent_denied", "login_unconfirmed", "target_not_allowed", "target_unreachable", "timeout",
 ];
-
-/** Public, like the API description itself: served at the root, not under /v1, without an API key. */
-const atRoot = { servers: [{ url: "/", description: "The service's root (outside the /v1 prefix)." }] };
 
 /** The public API as OpenAPI 3.1, built from the same schemas and error table the gateway enforces. */
 export const openApiDocument = {
@@ -329,91 +310,7 @@ export const openApiDocument = {
         responses: { "204": { description: "Deleted.", headers: rated() }, ...v1Errors(["not_found"]) },
       },
     },
-    "/inbound/sms": {
-      post: {
-        operationId: "inboundSms",
-        tags: ["Inboxes"],
-        summary: "Twilio's incoming-SMS webhook (no API key: X-Twilio-Signature)",
-        description: "Called by Twilio for the numbers assigned to organizations. A MessageSid seen before is answered 200 and not stored again.",
-        security: [{ twilioSignature: [] }],
-        requestBody: {
-          required: true,
-          content: {
-            "application/x-www-form-urlencoded": {
-              schema: { type: "object", required: ["To", "Body"], properties: { To: { type: "string" }, From: { type: "string" }, Body: { type: "string" }, MessageSid: { type: "string" } } },
-              examples: { example: { value: { To: "+14155550123", From: "+14155550199", Body: "Your code is 482913", MessageSid: "SM0123456789abcdef0123456789abcdef" } } },
-            },
-          },
-        },
-        responses: {
-          "200": {
-            description: "Stored; empty TwiML (no reply SMS).",
-            headers: headerRefs("X-Request-Id"),
-            content: { "text/xml": { schema: { type: "string" }, example: '<?xml version="1.0" encoding="UTF-8"?><Response></Response>' } },
-          },
-          ...errorResponses(["invalid_request", "unauthorized", "not_found", "unsupported_media_type", "payload_too_large", "internal_error", "service_unavailable"]),
-        },
-      },
-    },
-    "/healthz": {
-      ...atRoot,
-      get: {
-        operationId: "health",
-        tags: ["Service"],
-        summary: "Liveness: 503 while the gateway shuts down",
-        security: [],
-        responses: {
-          "200": { description: "Up.", headers: headerRefs("X-Request-Id"), content: json("Health", { ok: true }) },
-          "503": { description: "Shutting down.", headers: headerRefs("X-Request-Id"), content: json("Health", { ok: false }) },
-        },
-      },
-    },
-    "/readyz": {
-      ...atRoot,
-      get: {
-        operationId: "ready",
-        tags: ["Service"],
-        summary: "Readiness: PostgreSQL and Redis answer",
-        security: [],
-        responses: {
-          "200": { description: "Ready.", headers: headerRefs("X-Request-Id"), content: json("Health", { ok: true, database: true, redis: true }) },
-          "503": { description: "Not ready: which dependency is away.", headers: headerRefs("X-Request-Id"), content: json("Health", { ok: false, database: true, redis: false }) },
-        },
-      },
-    },
-    "/openapi.json": {
-      ...atRoot,
-      get: {
-        operationId: "openApiDocument",
-        tags: ["Service"],
-        summary: "This description (OpenAPI 3.1)",
-        security: [],
-        responses: {
-          "200": {
-            description: "The document.",
-            headers: headerRefs("X-Request-Id"),
-            content: { "application/json": { schema: { type: "object", required: ["openapi", "info", "paths"], properties: { openapi: { type: "string" }, info: { type: "object" }, paths: { type: "object" } } }, example: { openapi: "3.1.0", info: { title: "authsvc", version: "1.0.0" }, paths: {} } } },
-          },
-        },
-      },
-    },
-    "/docs": {
-      ...atRoot,
-      get: {
-        operationId: "docsPage",
-        tags: ["Service"],
-        summary: "This description as a web page",
-        description: "Renders /openapi.json in the browser; its scripts and styles are served by the gateway itself (no CDN).",
-        security: [],
-        responses: {
-          "200": {
-            description: "The page.",
-            headers: headerRefs("X-Request-Id"),
-            content: { "text/html": { schema: { type: "string" }, example: "<!doctype html><html><head><title>authsvc API</title>…" } },
-          },
-        },
-      },
-    },
+    ...publicPaths,
   },
   components: {
     securitySchemes: {
@@ -430,19 +327,3 @@ export const openApiDocument = {
     parameters,
   },
 };
-
-/** A 200 answer `{"<key>": [<schema>…], …extra}`, the shape of every list endpoint. */
-function listOf(key: string, schema: string, description: string, item: unknown, extra: Record<string, object> = {}) {
-  const value: Record<string, unknown> = { [key]: [item] };
-  if ("next" in extra) value.next = null;
-  return {
-    description,
-    headers: rated(),
-    content: {
-      "application/json": {
-        schema: { type: "object", required: [key], properties: { [key]: { type: "array", items: { $ref: `#/components/schemas/${schema}` } }, ...extra } },
-        examples: { example: { value } },
-      },
-    },
-  };
-}
