@@ -1,7 +1,6 @@
-import Ajv2020 from "ajv/dist/2020";
-import addFormats from "ajv-formats";
 import { createConfig, lintFromString, type NormalizedProblem } from "@redocly/openapi-core";
 import { openApiDocument } from "./openapi";
+import { absoluteRefs, openApiAjv } from "./openapi-validator";
 
 const DOCUMENT_REF = "/openapi.json";
 
@@ -63,11 +62,7 @@ describe("the OpenAPI document", () => {
   });
 
   describe("its examples match their schemas (ajv, JSON Schema 2020-12)", () => {
-    // OpenAPI's `#/components/schemas/X` refs, made absolute so each schema compiles on its own.
-    const absolute = (schema: unknown) => JSON.parse(JSON.stringify(schema).replace(/"#\/components\/schemas\/([A-Za-z]+)"/g, '"urn:authsvc:$1"')) as object;
-    const ajv = new Ajv2020({ strict: true, allErrors: true });
-    addFormats(ajv);
-    for (const [name, schema] of Object.entries(openApiDocument.components.schemas)) ajv.addSchema({ $id: `urn:authsvc:${name}`, ...absolute(schema) });
+    const ajv = openApiAjv();
 
     const all = mediaTypes(openApiDocument.paths);
     it("has an example for every request and response body", () => {
@@ -75,7 +70,7 @@ describe("the OpenAPI document", () => {
     });
 
     it.each(all.filter((m) => /json|urlencoded|event-stream/.test(m.mediaType)).map((m) => [m.pointer, m] as const))("%s", (_pointer, media) => {
-      const validate = ajv.compile(absolute(media.schema));
+      const validate = ajv.compile(absoluteRefs(media.schema));
       for (const example of media.examples) {
         expect(validate(example) ? [] : validate.errors).toEqual([]);
         // A Server-Sent Events body: each message's data is a JobEvent of the message's type.
