@@ -76,13 +76,15 @@ const ERROR_HEADERS: Partial<Record<number, HeaderName[]>> = {
   503: ["Retry-After"],
 };
 
+const RATE_HEADERS = ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"] as const;
 const exampleRequestId = "req_8fKq2ZxR4mTn7Wb1c";
 
 /**
  * The error answers of an operation, grouped by status, each code described and given an example.
- * `job`: the operation waits for a browser job, so its failures name it in X-Job-Id.
+ * `job`: the operation waits for a browser job, so its failures name it in X-Job-Id. `rated`: past the key
+ * check, answers carry the rate limit's headers. `idempotent`: a retry's answer may be a replay.
  */
-export function errorResponses(codes: ErrorCode[], options: { job?: boolean } = {}) {
+export function errorResponses(codes: ErrorCode[], options: { job?: boolean; rated?: boolean; idempotent?: boolean } = {}) {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of new Set(codes)) byStatus.set(ERROR_CODES[code].status, [...(byStatus.get(ERROR_CODES[code].status) ?? []), code]);
   return Object.fromEntries(
@@ -90,7 +92,13 @@ export function errorResponses(codes: ErrorCode[], options: { job?: boolean } = 
       String(status),
       {
         description: list.map((c) => `\`${c}\`: ${ERROR_CODES[c].meaning}`).join(" "),
-        headers: headerRefs("X-Request-Id", ...(ERROR_HEADERS[status] ?? []), ...(options.job && status >= 422 ? (["X-Job-Id"] as const) : [])),
+        headers: headerRefs(
+          "X-Request-Id",
+          ...(ERROR_HEADERS[status] ?? []),
+          ...(options.rated && status !== 401 && status !== 429 ? RATE_HEADERS : []),
+          ...(options.idempotent && status !== 401 ? (["Idempotent-Replayed"] as const) : []),
+          ...(options.job && status >= 422 ? (["X-Job-Id"] as const) : []),
+        ),
         content: {
           "application/json": {
             schema: { $ref: "#/components/schemas/Error" },
@@ -111,13 +119,12 @@ export function json(ref: string, examples: Record<string, Example> | unknown) {
 }
 
 // Headers of a successful answer under /v1: the request id and the rate limit; with Idempotency-Key, the replay mark.
-const RATED = ["X-Request-Id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"] as const;
-export const rated = (...more: Parameters<typeof headerRefs>) => headerRefs(...RATED, ...more);
+export const rated = (...more: Parameters<typeof headerRefs>) => headerRefs("X-Request-Id", ...RATE_HEADERS, ...more);
 export const keyed = (...more: Parameters<typeof headerRefs>) => rated("Idempotent-Replayed", ...more);
 
 /** An authenticated operation's errors: its own, and those every /v1 endpoint (and every POST) can answer. */
 export const v1Errors = (own: ErrorCode[], options: { post?: boolean; idempotent?: boolean; job?: boolean } = {}) =>
-  errorResponses([...(options.post ? JSON_BODY : []), ...(options.idempotent ? IDEMPOTENT : []), ...own, ...AUTHENTICATED], { job: options.job });
+  errorResponses([...(options.post ? JSON_BODY : []), ...(options.idempotent ? IDEMPOTENT : []), ...own, ...AUTHENTICATED], { ...options, rated: true });
 
 /** A 200 answer `{"<key>": [<schema>…], …extra}`, the shape of every list endpoint. */
 export function listOf(key: string, schema: string, description: string, item: unknown, extra: Record<string, object> = {}) {
