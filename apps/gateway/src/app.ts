@@ -3,7 +3,7 @@ import type { Redis } from "ioredis";
 import type { Config } from "@authsvc/config";
 import { openApiDocument } from "@authsvc/contracts";
 import type { Database } from "@authsvc/db";
-import type { SessionCache } from "@authsvc/queue";
+import type { JobEventFeed, SessionCache } from "@authsvc/queue";
 import type { TargetGuard } from "@authsvc/egress";
 import type { Logger } from "@authsvc/logging";
 import { authenticate } from "./http/authenticate";
@@ -32,10 +32,12 @@ export interface AppDeps {
   /** API keys verified in Postgres, kept in memory (the caller closes it: it writes lastUsedAt). */
   keys: VerifiedKeys;
   metrics: GatewayMetrics;
+  /** Jobs' progress, followed for the SSE route (one subscriber connection per process). */
+  feed: JobEventFeed;
   isShuttingDown: () => boolean;
 }
 
-export function createApp({ config, db, redis, auth, cache, guard, log, keys, metrics, isShuttingDown }: AppDeps) {
+export function createApp({ config, db, redis, auth, cache, guard, log, keys, metrics, feed, isShuttingDown }: AppDeps) {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -81,7 +83,7 @@ export function createApp({ config, db, redis, auth, cache, guard, log, keys, me
   app.use("/v1", identify, ...jsonBody(config.gateway.maxBodyBytes), admit);
   app.use(
     "/v1",
-    authRoutes(auth, config.gateway.waitMs, metrics),
+    authRoutes(auth, config.gateway.waitMs, metrics, feed),
     inboxRoutes(db, config.mail.domain),
     credentialRoutes(db, cache, auth, config.gateway.waitMs, metrics),
     webhookRoutes(db, guard),

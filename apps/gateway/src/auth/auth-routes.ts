@@ -7,11 +7,12 @@ import { preferredWaitMs } from "./prefer-wait";
 import { countedAnswer, pendingOrSession } from "./send-answer";
 import { parseSignupRequest } from "./parse-signup-request";
 import type { SignupResponse } from "@authsvc/contracts";
-import type { PrefetchedEntry } from "@authsvc/queue";
+import type { JobEventFeed, PrefetchedEntry } from "@authsvc/queue";
+import { jobEventsRoute } from "./job-events-route";
 
 const JOB_ID = /^job_[0-9A-Za-z]{22}$/;
 
-export function authRoutes(auth: AuthService, maxWaitMs: number, metrics: GatewayMetrics): Router {
+export function authRoutes(auth: AuthService, maxWaitMs: number, metrics: GatewayMetrics, feed: JobEventFeed): Router {
   const r = Router();
 
   const waitOf = (req: Request) => preferredWaitMs(req.get("prefer"), maxWaitMs);
@@ -38,6 +39,12 @@ export function authRoutes(auth: AuthService, maxWaitMs: number, metrics: Gatewa
     const job = JOB_ID.test(req.params.id) ? await auth.job(res.locals.orgId as string, req.params.id) : null;
     if (!job) throw new ApiError("not_found", "No such job.");
     res.json(job);
+  });
+
+  const events = jobEventsRoute(feed, (orgId, jobId) => auth.job(orgId, jobId));
+  r.get("/jobs/:id/events", async (req, res) => {
+    if (!JOB_ID.test(req.params.id)) throw new ApiError("not_found", "No such job.");
+    await events(req, res);
   });
 
   return r;
