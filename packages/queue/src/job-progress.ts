@@ -12,9 +12,11 @@ export interface StoredJobEvent {
   event: JobEvent;
 }
 
-// A job's events are kept a day, like an idempotent answer; its record in Postgres outlives them (the SSE
-// route then tells the job's end from the record). A job has a dozen events; the cap bounds a runaway one.
+// A job's events are kept a day while it runs and an hour after its end (a busy platform runs a million
+// jobs a day: at ~2 KB each, a day of ended jobs would hold gigabytes); its record in Postgres outlives them,
+// and the SSE route then tells the job's end from it. A job has a dozen events; the cap bounds a runaway one.
 const KEEP_MS = 24 * 3600 * 1000;
+const KEEP_ENDED_MS = 3600 * 1000;
 const MAX_EVENTS = 200;
 const READ_BATCH = 100;
 
@@ -47,7 +49,7 @@ export class JobProgress {
     const result = await this.redis
       .multi()
       .xadd(key, "MAXLEN", "~", MAX_EVENTS, "*", "e", JSON.stringify(event))
-      .pexpire(key, KEEP_MS)
+      .pexpire(key, FINAL_JOB_EVENTS.includes(type) ? KEEP_ENDED_MS : KEEP_MS)
       .publish(this.channel(jobId), type)
       .exec();
     const failed = result?.find(([err]) => err);
