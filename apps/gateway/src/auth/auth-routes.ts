@@ -38,7 +38,7 @@ export function authRoutes(auth: AuthService, maxWaitMs: number, metrics: Gatewa
     res.json(job);
   });
 
-  const events = jobEventsRoute(feed, (orgId, jobId) => auth.job(orgId, jobId));
+  const events = jobEventsRoute(feed, (orgId, jobId) => auth.job(orgId, jobId), metrics.eventStreams);
   r.get("/jobs/:id/events", async (req, res) => {
     if (!JOB_ID.test(req.params.id)) throw new ApiError("not_found", "No such job.");
     await events(req, res);

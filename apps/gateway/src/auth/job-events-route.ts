@@ -1,6 +1,7 @@
 import type { Request, Response } from "express";
 import type { JobEvent, JobResource } from "@authsvc/contracts";
 import { isEventPosition, isFinalEvent, type JobEventFeed, type StoredJobEvent } from "@authsvc/queue";
+import type { Gauge } from "prom-client";
 import { ApiError } from "../http/api-error";
 
 // A comment line this often keeps proxies and load balancers from closing a quiet stream.
@@ -19,7 +20,7 @@ function endOf(job: JobResource): JobEvent | null {
  * client's `Last-Event-ID`) to its end. The stream in Redis keeps ids and types only; a final event's error
  * (whose message may quote the site) and credential come from the job's record, as GET /v1/jobs/:id has them.
  */
-export function jobEventsRoute(feed: JobEventFeed, view: (orgId: string, jobId: string) => Promise<JobResource | null>) {
+export function jobEventsRoute(feed: JobEventFeed, view: (orgId: string, jobId: string) => Promise<JobResource | null>, streams: Gauge) {
   return async (req: Request, res: Response): Promise<void> => {
     const orgId = res.locals.orgId as string;
     const jobId = String(req.params.id);
@@ -35,6 +36,7 @@ export function jobEventsRoute(feed: JobEventFeed, view: (orgId: string, jobId: 
     const stop = new AbortController();
     res.on("close", () => stop.abort());
     const keepAlive = setInterval(() => res.write(": keep-alive\n\n"), KEEP_ALIVE_MS);
+    streams.inc();
     try {
       const events = feed.follow(jobId, {
         after: resume || undefined,
@@ -53,6 +55,7 @@ export function jobEventsRoute(feed: JobEventFeed, view: (orgId: string, jobId: 
       if (!res.writableEnded) res.write(`: stream interrupted (${err instanceof ApiError ? err.code : "service_unavailable"})\n\n`);
     } finally {
       clearInterval(keepAlive);
+      streams.dec();
       res.end();
     }
   };
