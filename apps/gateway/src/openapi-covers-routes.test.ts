@@ -8,7 +8,7 @@ import { Database } from "@authsvc/db";
 import { REDIS_URL, testStackEnv } from "@authsvc/devstack";
 import { createLogger } from "@authsvc/logging";
 import { AuthJobs } from "@authsvc/jobs";
-import { JobWaiter, SessionCache, SingleFlight, createAuthQueue, createWebhookQueue } from "@authsvc/queue";
+import { JobEventFeed, JobWaiter, SessionCache, SingleFlight, createAuthQueue, createWebhookQueue, jobProgressOf } from "@authsvc/queue";
 import { createApp } from "./app";
 import { createGatewayMetrics } from "./http/metrics";
 import { VerifiedKeys } from "./http/verified-keys";
@@ -60,6 +60,7 @@ beforeAll(() => {
   const db = Database.fromConfig(config, 1);
   const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: null });
   const events = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: null });
+  const subscriber = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: null });
   const log = createLogger("test", "silent");
   const queue = createAuthQueue(redis, config.redis.prefix, { attempts: 1, backoffMs: 0 });
   const waiter = new JobWaiter(events, config.redis.prefix, (id) => db.authJobs.isFinished(id));
@@ -72,8 +73,8 @@ beforeAll(() => {
   });
   const auth = new AuthService({ config, db, jobs, waiter, guard: new TargetGuard() });
   const keys = new VerifiedKeys(db, redis, config.redis.prefix, log);
-  app = createApp({ config, db, redis, auth, cache, guard: new TargetGuard(), log, keys, metrics: createGatewayMetrics(), isShuttingDown: () => false });
-  closers.push(() => keys.close(), () => waiter.close(), () => queue.close().catch(() => undefined), () => db.close(), () => events.disconnect(), () => redis.disconnect());
+  app = createApp({ config, db, redis, auth, cache, guard: new TargetGuard(), log, keys, metrics: createGatewayMetrics(), feed: new JobEventFeed(jobProgressOf(queue), subscriber), isShuttingDown: () => false });
+  closers.push(() => subscriber.disconnect(), () => keys.close(), () => waiter.close(), () => queue.close().catch(() => undefined), () => db.close(), () => events.disconnect(), () => redis.disconnect());
 });
 afterAll(async () => {
   for (const close of closers) await close();
