@@ -3,7 +3,7 @@ import { errorFromJob, NetworkError } from "./errors";
 import { parseEventStream } from "./sse";
 import type { Transport } from "./transport";
 import type { RequestOptions } from "./transport";
-import type { JobEvent, JobResource } from "./types";
+import { JOB_EVENT_TYPES, type JobEvent, type JobResource } from "./types";
 import { ROUTES } from "./routes";
 
 export interface JobEventsOptions {
@@ -24,6 +24,7 @@ export interface FollowOptions extends RequestOptions {
 }
 
 const FINAL = new Set<string>(["succeeded", "failed"]);
+const KNOWN_TYPES = new Set<string>(JOB_EVENT_TYPES);
 
 /** GET /v1/jobs/{jobId}, its event stream, and following a job to its end. */
 export class Jobs {
@@ -44,7 +45,7 @@ export class Jobs {
       const idle = new IdleWatch(options.idleTimeoutMs ?? 45_000, options.signal);
       try {
         const answer = await this.transport.send({
-          route: ROUTES.jobEvents,
+          route: ROUTES.getJobEvents,
           params: { jobId },
           headers: { accept: "text/event-stream", ...(lastEventId ? { "last-event-id": lastEventId } : {}) },
           options: { signal: idle.signal },
@@ -53,12 +54,13 @@ export class Jobs {
         const type = answer.headers.get("content-type") ?? "";
         if (!type.startsWith("text/event-stream") || !answer.response.body) {
           await answer.response.body?.cancel().catch(() => undefined);
-          throw new NetworkError(`GET ${ROUTES.jobEvents.path}: answered ${type || "no content type"}, not an event stream`);
+          throw new NetworkError(`GET ${ROUTES.getJobEvents.path}: answered ${type || "no content type"}, not an event stream`);
         }
         for await (const message of parseEventStream(idle.watch(answer.response.body))) {
           lastEventId = message.id ?? lastEventId;
           broken = 0;
           const event = parseJobEvent(message.data);
+          // Types this SDK does not know yet are skipped, as the API asks of clients.
           if (!event) continue;
           yield event;
           if (FINAL.has(event.type)) return;
@@ -99,15 +101,19 @@ export class Jobs {
 function parseJobEvent(data: string): JobEvent | undefined {
   try {
     const value = JSON.parse(data) as JobEvent;
-    return value && typeof value === "object" && typeof value.type === "string" ? value : undefined;
+    return value && typeof value === "object" && KNOWN_TYPES.has(value.type) ? value : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** A body read that failed mid-stream (connection reset, aborted by the idle watch). */
+/**
+ * A body read that failed mid-stream (fetch's "terminated" TypeError on a reset, an abort). By name: the
+ * error may come from another realm than ours (a test runner's, a worker's), where `instanceof` fails.
+ */
 function isStreamFault(err: unknown): boolean {
-  return err instanceof TypeError || (err instanceof Error && (err.name === "AbortError" || err.name === "TimeoutError"));
+  const name = typeof err === "object" && err !== null ? (err as { name?: unknown }).name : undefined;
+  return name === "TypeError" || name === "AbortError" || name === "TimeoutError";
 }
 
 /** Aborts a stream that has been silent too long, and passes the caller's abort on. */

@@ -9,7 +9,7 @@ export const ROUTES = {
   signup: { method: "POST", path: "/signup", idempotent: true },
   refresh: { method: "POST", path: "/refresh", idempotent: true },
   getJob: { method: "GET", path: "/jobs/{jobId}" },
-  jobEvents: { method: "GET", path: "/jobs/{jobId}/events" },
+  getJobEvents: { method: "GET", path: "/jobs/{jobId}/events" },
   listCredentials: { method: "GET", path: "/credentials" },
   getCredential: { method: "GET", path: "/credentials/{id}" },
   deleteCredential: { method: "DELETE", path: "/credentials/{id}" },

@@ -180,7 +180,7 @@ async function readJson(response: Response, signal?: AbortSignal): Promise<unkno
 }
 
 function describe(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
-  const cause = (err as { cause?: unknown }).cause;
-  return cause instanceof Error ? `${err.message} (${cause.message})` : err.message;
+  const message = (e: unknown) => (typeof e === "object" && e !== null && typeof (e as Error).message === "string" ? (e as Error).message : String(e));
+  const cause = typeof err === "object" && err !== null ? (err as { cause?: unknown }).cause : undefined;
+  return cause ? `${message(err)} (${message(cause)})` : message(err);
 }
