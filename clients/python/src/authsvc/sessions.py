@@ -114,7 +114,9 @@ def write_netscape_cookies(session: Mapping[str, Any], path: str) -> str:
 def to_cookiejar(session: Mapping[str, Any]) -> http.cookiejar.CookieJar:
     """A CookieJar for urllib (`HTTPCookieProcessor(jar)`), `requests` (`cookies=jar`,
     `session.cookies.update(jar)`) and `httpx` (`cookies=jar`)."""
-    jar = http.cookiejar.CookieJar()
+    # Python's default policy sends a host-only cookie to subdomains too; browsers do not.
+    policy = http.cookiejar.DefaultCookiePolicy(strict_ns_domain=http.cookiejar.DefaultCookiePolicy.DomainStrictNonDomain)
+    jar = http.cookiejar.CookieJar(policy)
     for c in cookies_of(session):
         domain = str(c.get("domain", ""))
         domain_cookie = not is_host_only(c)
