@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import time
 import unittest
 import urllib.parse
@@ -70,3 +72,20 @@ def page_text(url: str, opener: Optional[urllib.request.OpenerDirector] = None, 
     request = urllib.request.Request(url, headers=headers or {})
     with (opener or urllib.request.build_opener()).open(request, timeout=10) as answer:
         return answer.read().decode("utf-8", "replace")
+
+
+EXAMPLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "examples", "python", "browser_session.py")
+
+
+def run_example(stack: Stack, user: Dict[str, str], state_path: str) -> "subprocess.CompletedProcess[str]":
+    """examples/python/browser_session.py for this user against the stack (its Chromium: CHROMIUM_PATH)."""
+    env = {
+        **os.environ,
+        "AUTHSVC_BASE_URL": stack.base_url,
+        "AUTHSVC_API_KEY": stack.api_key,
+        "AUTHSVC_SITES_URL": stack.sites_url,
+        "AUTHSVC_USERNAME": user["username"],
+        "AUTHSVC_PASSWORD": user["password"],
+        "AUTHSVC_STORAGE_STATE": state_path,
+    }
+    return subprocess.run([sys.executable, EXAMPLE], env=env, capture_output=True, text=True, timeout=120)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 import unittest
 import urllib.request
 import uuid
@@ -10,7 +12,7 @@ from typing import Any, Dict, List
 
 from authsvc import AuthenticationError, IdempotencyMismatchError, LoginFailedError, NotFoundError, cookie_header, to_cookiejar
 
-from .live_stack import Stack, attempts, live_stack, new_site_user, page_text
+from .live_stack import Stack, attempts, live_stack, new_site_user, page_text, run_example
 
 # The order a login's events happen in (packages/contracts/src/job-events.ts).
 EVENT_ORDER = ["queued", "started", "navigating", "form_found", "submitted", "waiting_for_email", "waiting_for_sms", "verifying", "succeeded", "failed"]
@@ -27,21 +29,41 @@ class LiveLoginTest(unittest.TestCase):
     def login_page(self) -> str:
         return f"{self.stack.sites_url}/classic/login"
 
-    def test_login_returns_a_session_whose_cookiejar_reaches_the_signed_in_page(self) -> None:
+    def test_login_runs_one_browser_for_an_idempotent_retry_and_its_session_signs_in_everywhere(self) -> None:
         user = new_site_user(self.stack)
-        session = self.client.login(domain=self.login_page(), login_method="password", cred=user)
-        self.assertEqual((session.status, session.cache), (200, "miss"))
+        key = f"py-{uuid.uuid4()}"
+        session = self.client.login(domain=self.login_page(), login_method="password", cred=user, use_cache=False, idempotency_key=key)
+        self.assertEqual((session.status, session.cache, session.replayed), (200, "miss", False))
         self.assertRegex(session.job_id or "", r"^job_")
         self.assertEqual(session["origins"], [self.stack.sites_url])
         self.assertEqual(session["storageState"]["cookies"], session["cookies"])
+
+        # The same keyed request again (a retry after a lost answer): the first answer, no second browser run.
+        again = self.client.login(domain=self.login_page(), login_method="password", cred=user, use_cache=False, idempotency_key=key)
+        self.assertTrue(again.replayed)
+        self.assertEqual(again["cookies"], session["cookies"])
+        self.assertEqual(attempts(self.stack, user["username"]), {"classic": 1})
+        with self.assertRaises(IdempotencyMismatchError) as caught:
+            self.client.login(domain=self.login_page(), cred=user, use_cache=True, idempotency_key=key)
+        self.assertEqual((caught.exception.code, caught.exception.status), ("idempotency_mismatch", 422))
 
         account = f"{self.stack.sites_url}/classic/account"
         opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(to_cookiejar(session)))
         self.assertIn(f"Welcome, {user['username']}", page_text(account, opener))
         self.assertIn(f"Welcome, {user['username']}", page_text(account, headers={"Cookie": cookie_header(session, account)}))
 
-        cached = self.client.login(domain=self.login_page(), cred=user, use_cache=True)
+        cached = self.client.login(domain=self.login_page(), cred=user)
         self.assertEqual((cached.status, cached.cache), (200, "hit"))
+
+        # The example logs in (from the cache now), writes storage_state and shows the page in Chromium.
+        with tempfile.TemporaryDirectory() as tmp:
+            state_path = os.path.join(tmp, "storage_state.json")
+            done = run_example(self.stack, user, state_path)
+            self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+            self.assertIn(f"the signed-in page shows: Welcome, {user['username']}", done.stdout)
+            with open(state_path, encoding="utf-8") as f:
+                self.assertEqual(json.load(f)["cookies"], session["cookies"])
+        self.assertNotIn(user["password"], done.stdout + done.stderr)
         self.assertEqual(attempts(self.stack, user["username"]), {"classic": 1})
 
     def test_a_202_is_followed_through_its_events_to_the_session(self) -> None:
@@ -69,20 +91,6 @@ class LiveLoginTest(unittest.TestCase):
         self.assertEqual([e["type"] for e in resumed], types[2:])
         job = self.client.jobs.get(session.job_id or "")
         self.assertEqual((job["status"], job["result"]["cookies"]), ("succeeded", session["cookies"]))
-
-    def test_an_idempotent_retry_gets_the_first_answer_without_a_second_browser_run(self) -> None:
-        user = new_site_user(self.stack)
-        key = f"py-{uuid.uuid4()}"
-        first = self.client.login(domain=self.login_page(), cred=user, use_cache=False, idempotency_key=key)
-        second = self.client.login(domain=self.login_page(), cred=user, use_cache=False, idempotency_key=key)
-        self.assertEqual(attempts(self.stack, user["username"]), {"classic": 1})
-        self.assertFalse(first.replayed)
-        self.assertTrue(second.replayed)
-        self.assertEqual(second["cookies"], first["cookies"])
-        with self.assertRaises(IdempotencyMismatchError) as caught:
-            self.client.login(domain=self.login_page(), cred=user, use_cache=True, idempotency_key=key)
-        self.assertEqual((caught.exception.code, caught.exception.status), ("idempotency_mismatch", 422))
-        self.assertEqual(attempts(self.stack, user["username"]), {"classic": 1})
 
     def test_a_wrong_password_raises_invalid_credentials_without_the_password(self) -> None:
         user = new_site_user(self.stack)
