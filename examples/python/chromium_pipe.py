@@ -13,7 +13,7 @@ import shutil
 import subprocess
 import tempfile
 import time
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, cast
 
 FLAGS = [
     "--headless",
@@ -100,7 +100,7 @@ class Chromium:
                 raise CdpError("Chromium closed the pipe (did it start?)")
             self._buffer += chunk
         message, self._buffer = self._buffer.split(b"\0", 1)
-        return json.loads(message)
+        return cast(Dict[str, Any], json.loads(message))
 
     def close(self) -> None:
         try:

@@ -10,7 +10,7 @@ import urllib.request
 import uuid
 from typing import Any, Dict, List
 
-from authsvc import AuthenticationError, IdempotencyMismatchError, LoginFailedError, NotFoundError, cookie_header, to_cookiejar
+from authsvc import AuthenticationError, Client, IdempotencyMismatchError, LoginFailedError, NotFoundError, cookie_header, to_cookiejar
 
 from .live_stack import Stack, attempts, live_stack, new_site_user, page_text, run_example
 
@@ -20,6 +20,7 @@ EVENT_ORDER = ["queued", "started", "navigating", "form_found", "submitted", "wa
 
 class LiveLoginTest(unittest.TestCase):
     stack: Stack
+    client: Client
 
     @classmethod
     def setUpClass(cls) -> None:

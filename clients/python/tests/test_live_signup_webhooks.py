@@ -9,7 +9,7 @@ import unittest
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Dict, Tuple
 
-from authsvc import NotFoundError, cookie_header, verify_webhook
+from authsvc import Client, NotFoundError, cookie_header, verify_webhook
 
 from .live_stack import Stack, expire_site_sessions, live_stack, page_text
 
@@ -44,6 +44,8 @@ class WebhookReceiver:
 
 class LiveSignupTest(unittest.TestCase):
     stack: Stack
+    client: Client
+    receiver: WebhookReceiver
 
     @classmethod
     def setUpClass(cls) -> None:

@@ -7,6 +7,7 @@ import stat
 import tempfile
 import unittest
 import urllib.request
+from typing import Any, Dict
 
 from authsvc import cdp_set_cookies_params, cookie_header, storage_state, to_cdp_cookies, to_cookiejar, to_netscape_cookies, to_puppeteer_cookies, write_netscape_cookies, write_storage_state
 
@@ -15,7 +16,7 @@ HOST_ONLY = {"name": "sid", "value": "s3cr3t", "domain": "127.0.0.1", "path": "/
 DOMAIN = {"name": "pref", "value": "dark", "domain": ".example.com", "path": "/", "expires": 4102444800, "httpOnly": False, "secure": True, "sameSite": "None"}
 SCOPED = {"name": "admin", "value": "a1", "domain": "app.example.com", "path": "/admin", "expires": 4102444800, "httpOnly": False, "secure": True, "sameSite": "Strict"}
 LOCAL_STORAGE = [{"origin": "http://127.0.0.1:4000", "localStorage": [{"name": "token", "value": "t0k"}]}]
-SESSION = {
+SESSION: Dict[str, Any] = {
     "cookies": [HOST_ONLY, DOMAIN, SCOPED],
     "origins": ["http://127.0.0.1:4000"],
     "storageState": {"cookies": [HOST_ONLY, DOMAIN, SCOPED], "origins": LOCAL_STORAGE},

@@ -2,14 +2,14 @@ from __future__ import annotations
 
 import json
 import unittest
-from typing import List
+from typing import Any, Dict, List, Tuple
 
-from authsvc import Client, ConnectionFailedError, InvalidRequestError, LoginFailedError, RateLimitedError
+from authsvc import Client, Session, ConnectionFailedError, InvalidRequestError, LoginFailedError, RateLimitedError
 from authsvc.transport import BACKOFF_CAP_S, backoff_delay, parse_retry_after
 
 from .scripted_server import ScriptedServer, header, recorder, sse_answer
 
-SESSION = {"cookies": [], "origins": ["https://app.example"], "storageState": {"cookies": [], "origins": []}}
+SESSION: Dict[str, Any] = {"cookies": [], "origins": ["https://app.example"], "storageState": {"cookies": [], "origins": []}}
 
 
 class RetryTest(unittest.TestCase):
@@ -21,7 +21,7 @@ class RetryTest(unittest.TestCase):
     def tearDown(self) -> None:
         self.server.close()
 
-    def login(self, **extra: object) -> dict:
+    def login(self, **extra: Any) -> Session:
         return self.client.login(domain="https://app.example/login", cred={"username": "ada", "password": "pw"}, **extra)  # type: ignore[arg-type]
 
     def test_a_login_after_a_503_and_a_dropped_connection_is_sent_again_with_the_same_idempotency_key(self) -> None:
@@ -94,8 +94,8 @@ class FollowJobTest(unittest.TestCase):
 
     def test_follows_a_broken_event_stream_with_last_event_id_and_returns_the_jobs_session(self) -> None:
         at = "2026-01-01T00:00:00Z"
-        first = [("1-0", "queued", {"type": "queued", "jobId": "job_1", "at": at}), ("2-0", "started", {"type": "started", "jobId": "job_1", "at": at, "attempt": 1})]
-        rest = [("3-0", "custom_future_type", {"type": "custom_future_type", "jobId": "job_1", "at": at}), ("4-0", "succeeded", {"type": "succeeded", "jobId": "job_1", "at": at, "credentialId": "cred_1"})]
+        first: List[Tuple[str, str, Dict[str, Any]]] = [("1-0", "queued", {"type": "queued", "jobId": "job_1", "at": at}), ("2-0", "started", {"type": "started", "jobId": "job_1", "at": at, "attempt": 1})]
+        rest: List[Tuple[str, str, Dict[str, Any]]] = [("3-0", "custom_future_type", {"type": "custom_future_type", "jobId": "job_1", "at": at}), ("4-0", "succeeded", {"type": "succeeded", "jobId": "job_1", "at": at, "credentialId": "cred_1"})]
         self.server.on("GET", "/v1/jobs/job_1/events", sse_answer(first), sse_answer(rest))
         self.server.on("GET", "/v1/jobs/job_1", (200, {}, {"jobId": "job_1", "status": "succeeded", "result": SESSION}))
         seen: List[dict] = []

@@ -28,9 +28,9 @@ class Session(Dict[str, Any]):
         job_id: Optional[str] = None,
     ) -> None:
         super().__init__(body)
-        headers = headers or {}
+        lower = {k.lower(): v for k, v in (headers or {}).items()}
         self.status = status
-        self.job_id = job_id or headers.get("X-Job-Id")
-        self.cache = headers.get("X-Auth-Cache")
-        self.replayed = (headers.get("Idempotent-Replayed") or "").lower() == "true"
-        self.request_id = headers.get("X-Request-Id")
+        self.job_id = job_id or lower.get("x-job-id")
+        self.cache = lower.get("x-auth-cache")
+        self.replayed = (lower.get("idempotent-replayed") or "").lower() == "true"
+        self.request_id = lower.get("x-request-id")

@@ -141,9 +141,10 @@ class Client:
             seconds = wait if wait is not None else max(1, int(self._transport.timeout) - WAIT_MARGIN_S)
             headers["Prefer"] = f"wait={max(0, int(seconds))}"
         answer = self._transport.request("POST", path, body=body, headers=headers)
+        body = answer.json_object()
         if answer.status != 202:
-            return Session(answer.body, status=answer.status, headers=answer.headers)
-        job_id = str(answer.body["jobId"])
+            return Session(body, status=answer.status, headers=answer.headers)
+        job_id = str(body["jobId"])
         job = self.jobs.wait(job_id, on_progress=on_progress)
         return Session(result_of(job), status=202, headers=answer.headers, job_id=job_id)
 

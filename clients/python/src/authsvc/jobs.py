@@ -26,8 +26,9 @@ def job_path(job_id: str) -> str:
 
 def result_of(job: Dict[str, Any]) -> Dict[str, Any]:
     """A finished job's answer: its result, or the error the synchronous request would have raised."""
-    if job.get("status") == "succeeded" and isinstance(job.get("result"), dict):
-        return job["result"]
+    result = job.get("result")
+    if job.get("status") == "succeeded" and isinstance(result, dict):
+        return result
     raise error_from_body(None, {"error": job.get("error") or {}}, job_id=job.get("jobId"))
 
 
@@ -38,7 +39,7 @@ class Jobs:
 
     def get(self, job_id: str) -> Dict[str, Any]:
         """`{jobId, status, eventsUrl, result?, error?}` as the API answers it."""
-        return self._transport.request("GET", job_path(job_id)).body
+        return self._transport.request("GET", job_path(job_id)).json_object()
 
     def events(self, job_id: str, last_event_id: Optional[str] = None) -> Iterator[JobEvent]:
         """The job's events as dicts (the API's JobEvent plus `id`, the position to resume after), from the

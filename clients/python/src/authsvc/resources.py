@@ -30,7 +30,7 @@ class Credentials:
 
     def list(self, before: Optional[str] = None) -> Dict[str, Any]:
         """One page, newest first: `{"credentials": [...], "next": <path> | None}`."""
-        return self._transport.request("GET", "/v1/credentials", query={"before": before}).body
+        return self._transport.request("GET", "/v1/credentials", query={"before": before}).json_object()
 
     def iter_all(self) -> Iterator[Dict[str, Any]]:
         """Every credential of the organization, page after page."""
@@ -39,10 +39,10 @@ class Credentials:
             yield from page["credentials"]
             if not page.get("next"):
                 return
-            page = self._transport.request("GET", page["next"]).body
+            page = self._transport.request("GET", page["next"]).json_object()
 
     def get(self, credential_id: str) -> Dict[str, Any]:
-        return self._transport.request("GET", f"/v1/credentials/{segment(credential_id)}").body
+        return self._transport.request("GET", f"/v1/credentials/{segment(credential_id)}").json_object()
 
     def delete(self, credential_id: str) -> None:
         """Deletes the credential, its secret, its sessions (cached ones too) and its job records."""
@@ -78,22 +78,22 @@ class Mailboxes:
 
     def create(self, *, local_part: Optional[str] = None, label: Optional[str] = None, idempotency_key: Optional[str] = None) -> Dict[str, Any]:
         body = {k: v for k, v in {"localPart": local_part, "label": label}.items() if v is not None}
-        return self._transport.request("POST", "/v1/mailboxes", body=body, headers=keyed(idempotency_key)).body
+        return self._transport.request("POST", "/v1/mailboxes", body=body, headers=keyed(idempotency_key)).json_object()
 
     def list(self) -> List[Dict[str, Any]]:
-        return self._transport.request("GET", "/v1/mailboxes").body["mailboxes"]
+        return self._transport.request("GET", "/v1/mailboxes").json_list("mailboxes")
 
     def get(self, mailbox_id: str) -> Dict[str, Any]:
-        return self._transport.request("GET", f"/v1/mailboxes/{segment(mailbox_id)}").body
+        return self._transport.request("GET", f"/v1/mailboxes/{segment(mailbox_id)}").json_object()
 
     def forwarding(self) -> Dict[str, Any]:
         """The organization's forwarding inbox (made on the first call), for mail forwarded from your own addresses."""
-        return self._transport.request("GET", "/v1/mailboxes/forwarding").body
+        return self._transport.request("GET", "/v1/mailboxes/forwarding").json_object()
 
     def messages(self, mailbox_id: str, *, limit: Optional[int] = None, offset: Optional[int] = None, include_body: bool = False) -> Dict[str, Any]:
         """`{"messages": [...], "next": ...}`, newest first; the decrypted text and HTML only with include_body."""
         query = {"limit": limit, "offset": offset, "include": "body" if include_body else None}
-        return self._transport.request("GET", f"/v1/mailboxes/{segment(mailbox_id)}/messages", query=query).body
+        return self._transport.request("GET", f"/v1/mailboxes/{segment(mailbox_id)}/messages", query=query).json_object()
 
     def delete(self, mailbox_id: str) -> None:
         self._transport.request("DELETE", f"/v1/mailboxes/{segment(mailbox_id)}")
@@ -106,7 +106,7 @@ class PhoneNumbers:
         self._transport = transport
 
     def list(self) -> List[Dict[str, Any]]:
-        return self._transport.request("GET", "/v1/phone-numbers").body["phoneNumbers"]
+        return self._transport.request("GET", "/v1/phone-numbers").json_list("phoneNumbers")
 
 
 class Webhooks:
@@ -120,10 +120,10 @@ class Webhooks:
         body: Dict[str, Any] = {"url": url}
         if events is not None:
             body["events"] = list(events)
-        return self._transport.request("POST", "/v1/webhooks", body=body, headers=keyed(idempotency_key)).body
+        return self._transport.request("POST", "/v1/webhooks", body=body, headers=keyed(idempotency_key)).json_object()
 
     def list(self) -> List[Dict[str, Any]]:
-        return self._transport.request("GET", "/v1/webhooks").body["webhooks"]
+        return self._transport.request("GET", "/v1/webhooks").json_list("webhooks")
 
     def delete(self, webhook_id: str) -> None:
         self._transport.request("DELETE", f"/v1/webhooks/{segment(webhook_id)}")

@@ -120,9 +120,9 @@ def to_cookiejar(session: Mapping[str, Any]) -> http.cookiejar.CookieJar:
     for c in cookies_of(session):
         domain = str(c.get("domain", ""))
         domain_cookie = not is_host_only(c)
-        rest: Dict[str, Optional[str]] = {}
+        rest: Dict[str, str] = {}
         if c.get("httpOnly"):
-            rest["HttpOnly"] = None
+            rest["HttpOnly"] = ""
         if c.get("sameSite"):
             rest["SameSite"] = str(c["sameSite"])
         jar.set_cookie(

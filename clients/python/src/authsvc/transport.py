@@ -16,7 +16,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from typing import Any, Callable, Dict, Mapping, Optional
+from typing import Any, Callable, Dict, List, Mapping, Optional, TypeVar, cast
 
 from .errors import AuthsvcError, ConnectionFailedError, error_from_body
 
@@ -26,18 +26,29 @@ MAX_RETRY_AFTER_S = 60.0
 BACKOFF_BASE_S = 0.5
 BACKOFF_CAP_S = 8.0
 RETRY_STATUSES = frozenset({429, 503})
+T = TypeVar("T")
 
 
 class Response:
-    """A successful answer: status, headers (case-insensitive) and the JSON body (None when empty)."""
+    """A successful answer: status, headers (names in lower case) and the JSON body (None when empty)."""
 
     def __init__(self, status: int, headers: Mapping[str, str], body: Any) -> None:
         self.status = status
-        self.headers = headers
+        self.headers = {k.lower(): v for k, v in headers.items()}
         self.body = body
 
-    def header(self, name: str) -> Optional[str]:
-        return self.headers.get(name)
+    def json_object(self) -> Dict[str, Any]:
+        """The body, which must be a JSON object (a proxy's HTML page or an empty body is a clear error)."""
+        if not isinstance(self.body, dict):
+            raise AuthsvcError("unexpected_response", f"expected a JSON object, got {type(self.body).__name__}", status=self.status, request_id=self.headers.get("x-request-id"))
+        return self.body
+
+    def json_list(self, field: str) -> List[Dict[str, Any]]:
+        """The list in one field of the body (`{"webhooks": [...]}`)."""
+        items = self.json_object().get(field)
+        if not isinstance(items, list):
+            raise AuthsvcError("unexpected_response", f"expected a list in {field!r}", status=self.status, request_id=self.headers.get("x-request-id"))
+        return items
 
 
 def parse_retry_after(value: Optional[str], now: Optional[float] = None) -> Optional[float]:
@@ -53,12 +64,12 @@ def parse_retry_after(value: Optional[str], now: Optional[float] = None) -> Opti
         return None
     if when is None:
         return None
-    return max(0.0, when.timestamp() - (time.time() if now is None else now))
+    return max(0.0, float(when.timestamp()) - (time.time() if now is None else now))
 
 
 def backoff_delay(attempt: int, rand: Callable[[], float] = random.random) -> float:
     """Exponential backoff with jitter: half fixed, half random, so a fleet of clients does not retry in step."""
-    ceiling = min(BACKOFF_CAP_S, BACKOFF_BASE_S * (2 ** attempt))
+    ceiling = min(BACKOFF_CAP_S, BACKOFF_BASE_S * 2.0 ** attempt)
     return ceiling / 2 + rand() * ceiling / 2
 
 
@@ -101,7 +112,7 @@ class Transport:
             raw = self._open(method, path, body, headers, query)
             with raw:
                 data = raw.read()
-                return Response(raw.status, raw.headers, json.loads(data) if data.strip() else None)
+                return Response(raw.status, dict(raw.headers.items()), json.loads(data) if data.strip() else None)
 
         return self._with_retries(method, path, headers, once)
 
@@ -111,7 +122,7 @@ class Transport:
         read_timeout = max(self.timeout, 30.0)
         return self._with_retries("GET", path, headers, lambda: self._open("GET", path, None, headers, None, read_timeout))
 
-    def _with_retries(self, method: str, path: str, headers: Optional[Dict[str, str]], once: Callable[[], Any]) -> Any:
+    def _with_retries(self, method: str, path: str, headers: Optional[Dict[str, str]], once: Callable[[], T]) -> T:
         keyed = any(k.lower() == "idempotency-key" for k in (headers or {}))
         repeatable = method in ("GET", "HEAD", "DELETE") or keyed
         attempt = 0
@@ -166,7 +177,7 @@ class Transport:
         all_headers.update(headers or {})
         req = urllib.request.Request(url, data=data, method=method, headers=all_headers)
         try:
-            return self._opener.open(req, timeout=timeout or self.timeout)
+            return cast(http.client.HTTPResponse, self._opener.open(req, timeout=timeout or self.timeout))
         except urllib.error.HTTPError as answer:
             raise self._error_of(answer) from None
 
