@@ -4,7 +4,7 @@ import json
 import unittest
 from typing import Any, Dict, List, Tuple
 
-from authsvc import Client, Session, ConnectionFailedError, InvalidRequestError, LoginFailedError, RateLimitedError
+from authsvc import AuthsvcError, Client, Session, ConnectionFailedError, InvalidRequestError, LoginFailedError, RateLimitedError
 from authsvc.transport import BACKOFF_CAP_S, backoff_delay, parse_retry_after
 
 from .scripted_server import ScriptedServer, header, recorder, sse_answer
@@ -80,6 +80,19 @@ class RetryTest(unittest.TestCase):
         self.server.on("POST", "/v1/login", (409, {"Retry-After": "1"}, {"error": {"code": "conflict", "message": "still starting"}}), (200, {}, SESSION))
         self.login()
         self.assertEqual(self.waits, [1.0])
+
+    def test_a_redirect_is_not_followed_so_the_key_goes_nowhere_else(self) -> None:
+        self.server.on("GET", "/v1/webhooks", (302, {"Location": "http://198.51.100.7/steal"}, b""))
+        with self.assertRaises(AuthsvcError) as caught:
+            self.client.webhooks.list()
+        self.assertEqual((caught.exception.code, caught.exception.status), ("unexpected_response", 302))
+
+    def test_an_answer_that_is_not_json_is_a_clear_error(self) -> None:
+        self.server.on("GET", "/v1/webhooks", (200, {"Content-Type": "text/html"}, b"<html>proxy</html>"))
+        with self.assertRaises(AuthsvcError) as caught:
+            self.client.webhooks.list()
+        self.assertEqual((caught.exception.code, caught.exception.status), ("unexpected_response", 200))
+        self.assertEqual(self.waits, [])
 
 
 class FollowJobTest(unittest.TestCase):

@@ -29,6 +29,13 @@ RETRY_STATUSES = frozenset({429, 503})
 T = TypeVar("T")
 
 
+class RefuseRedirects(urllib.request.HTTPRedirectHandler):
+    """The API never redirects; following one would carry the API key (and a POST's body) elsewhere."""
+
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
 class Response:
     """A successful answer: status, headers (names in lower case) and the JSON body (None when empty)."""
 
@@ -92,7 +99,7 @@ class Transport:
         self.timeout = timeout
         self.max_retries = max_retries
         self._sleep = sleep
-        self._opener = urllib.request.build_opener()
+        self._opener = urllib.request.build_opener(RefuseRedirects())
 
     def url(self, path: str) -> str:
         return path if path.startswith(("http://", "https://")) else self.base_url + path
@@ -112,7 +119,11 @@ class Transport:
             raw = self._open(method, path, body, headers, query)
             with raw:
                 data = raw.read()
-                return Response(raw.status, dict(raw.headers.items()), json.loads(data) if data.strip() else None)
+                headers = dict(raw.headers.items())
+            try:
+                return Response(raw.status, headers, json.loads(data) if data.strip() else None)
+            except ValueError:
+                raise AuthsvcError("unexpected_response", f"the answer to {method} {path_of(path)} is not JSON", status=raw.status, request_id=raw.headers.get("X-Request-Id")) from None
 
         return self._with_retries(method, path, headers, once)
 
@@ -133,8 +144,7 @@ class Transport:
                 wait = self._retry_wait(err, attempt, repeatable, keyed)
                 if wait is None:
                     raise
-            except (urllib.error.URLError, http.client.HTTPException, OSError, ValueError) as err:
-                # ValueError: a body cut off mid-JSON by a dropped connection reads as malformed JSON.
+            except (urllib.error.URLError, http.client.HTTPException, OSError) as err:
                 if not repeatable or attempt >= self.max_retries:
                     raise ConnectionFailedError(
                         "connection_failed",
