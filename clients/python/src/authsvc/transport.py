@@ -119,9 +119,9 @@ class Transport:
             raw = self._open(method, path, body, headers, query)
             with raw:
                 data = raw.read()
-                headers = dict(raw.headers.items())
+                answered = dict(raw.headers.items())
             try:
-                return Response(raw.status, headers, json.loads(data) if data.strip() else None)
+                return Response(raw.status, answered, json.loads(data) if data.strip() else None)
             except ValueError:
                 raise AuthsvcError("unexpected_response", f"the answer to {method} {path_of(path)} is not JSON", status=raw.status, request_id=raw.headers.get("X-Request-Id")) from None
 
