@@ -8,7 +8,7 @@ import { Database } from "@authsvc/db";
 import { REDIS_URL, deleteRedisPrefix, freshTestDatabase } from "@authsvc/devstack";
 import { createLogger } from "@authsvc/logging";
 import { AuthJobs } from "@authsvc/jobs";
-import { JobWaiter, SessionCache, SingleFlight, createAuthQueue, createRedis, createWebhookQueue, redisReady } from "@authsvc/queue";
+import { JobEventFeed, JobWaiter, SessionCache, jobProgressOf, SingleFlight, createAuthQueue, createRedis, createWebhookQueue, redisReady } from "@authsvc/queue";
 import { createApp } from "./app";
 import { createGatewayMetrics } from "./http/metrics";
 import { VerifiedKeys } from "./http/verified-keys";
@@ -34,6 +34,7 @@ afterAll(async () => {
 async function serve(redis: Redis, body: (url: string) => Promise<void>): Promise<void> {
   const envelope = new Envelope(parseKeyRing(config.crypto.keyRing));
   const events = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  const subscriber = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
   const queue = createAuthQueue(redis, config.redis.prefix, { attempts: 1, backoffMs: 0 });
   const waiter = new JobWaiter(events, config.redis.prefix, (id) => db.authJobs.isFinished(id));
   const cache = new SessionCache(redis, config.redis.prefix, envelope);
@@ -45,7 +46,7 @@ async function serve(redis: Redis, body: (url: string) => Promise<void>): Promis
   });
   const auth = new AuthService({ config, db, jobs, waiter, guard: new TargetGuard() });
   const keys = new VerifiedKeys(db, redis, config.redis.prefix, createLogger("test", "silent"));
-  const app = createApp({ config, db, redis, auth, cache, guard: new TargetGuard(), log: createLogger("test", "silent"), keys, metrics: createGatewayMetrics(), isShuttingDown: () => false });
+  const app = createApp({ config, db, redis, auth, cache, guard: new TargetGuard(), log: createLogger("test", "silent"), keys, metrics: createGatewayMetrics(), feed: new JobEventFeed(jobProgressOf(queue), subscriber), isShuttingDown: () => false });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });
@@ -57,6 +58,7 @@ async function serve(redis: Redis, body: (url: string) => Promise<void>): Promis
     await waiter.close();
     await queue.close().catch(() => undefined);
     events.disconnect();
+    subscriber.disconnect();
     redis.disconnect();
   }
 }

@@ -2,12 +2,14 @@ import express from "express";
 import type { Redis } from "ioredis";
 import type { Config } from "@authsvc/config";
 import { openApiDocument } from "@authsvc/contracts";
+import { Envelope, parseKeyRing } from "@authsvc/crypto";
 import type { Database } from "@authsvc/db";
-import type { SessionCache } from "@authsvc/queue";
+import type { JobEventFeed, SessionCache } from "@authsvc/queue";
 import type { TargetGuard } from "@authsvc/egress";
 import type { Logger } from "@authsvc/logging";
 import { authenticate } from "./http/authenticate";
 import { errorHandler, notFound } from "./http/error-handler";
+import { idempotency } from "./http/idempotency";
 import { jsonBody } from "./http/json-body";
 import type { GatewayMetrics } from "./http/metrics";
 import { OrgRateLimit } from "./http/rate-limit";
@@ -32,10 +34,12 @@ export interface AppDeps {
   /** API keys verified in Postgres, kept in memory (the caller closes it: it writes lastUsedAt). */
   keys: VerifiedKeys;
   metrics: GatewayMetrics;
+  /** Jobs' progress, followed for the SSE route (one subscriber connection per process). */
+  feed: JobEventFeed;
   isShuttingDown: () => boolean;
 }
 
-export function createApp({ config, db, redis, auth, cache, guard, log, keys, metrics, isShuttingDown }: AppDeps) {
+export function createApp({ config, db, redis, auth, cache, guard, log, keys, metrics, feed, isShuttingDown }: AppDeps) {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -79,9 +83,12 @@ export function createApp({ config, db, redis, auth, cache, guard, log, keys, me
   // in the rate limit's Redis call.
   const { identify, admit } = authenticate(keys, new OrgRateLimit(redis, config.redis.prefix, config.gateway.rateLimitPerMinute), cachedLoginRead(auth));
   app.use("/v1", identify, ...jsonBody(config.gateway.maxBodyBytes), admit);
+  // After the rate limit: a retry counts like any request. A first request unanswered longer than any wait frees its key.
+  const envelope = new Envelope(parseKeyRing(config.crypto.keyRing, config.crypto.activeKeyVersion));
+  app.use("/v1", idempotency(redis, config.redis.prefix, config.crypto.fingerprintKey, envelope, log, config.gateway.waitMs + 60_000));
   app.use(
     "/v1",
-    authRoutes(auth, config.gateway.waitMs, metrics),
+    authRoutes(auth, config.gateway.waitMs, metrics, feed),
     inboxRoutes(db, config.mail.domain),
     credentialRoutes(db, cache, auth, config.gateway.waitMs, metrics),
     webhookRoutes(db, guard),

@@ -6,7 +6,7 @@ import { Database } from "@authsvc/db";
 import { shutdownOnSignals } from "@authsvc/lifecycle";
 import { createLogger } from "@authsvc/logging";
 import { AuthJobs } from "@authsvc/jobs";
-import { JobWaiter, SessionCache, SingleFlight, createAuthQueue, createRedis, createWebhookQueue, redisReady } from "@authsvc/queue";
+import { JobEventFeed, JobWaiter, SessionCache, SingleFlight, createAuthQueue, createRedis, createWebhookQueue, jobProgressOf, redisReady } from "@authsvc/queue";
 import { createApp } from "./app";
 import { createGatewayMetrics } from "./http/metrics";
 import { VerifiedKeys } from "./http/verified-keys";
@@ -19,12 +19,15 @@ async function main(): Promise<void> {
   const db = Database.fromConfig(config, 10);
   const redis = createRedis(config.redis.url, "producer", "gateway");
   const eventsRedis = createRedis(config.redis.url, "blocking", "gateway-events");
+  // Subscribed to the jobs clients follow (GET /v1/jobs/:id/events); a subscriber connection does nothing else.
+  const progressRedis = createRedis(config.redis.url, "blocking", "gateway-job-progress");
   await Promise.all([redisReady(redis), db.ping()]);
 
   const queue = createAuthQueue(redis, config.redis.prefix, { attempts: config.worker.attempts, backoffMs: config.worker.backoffMs });
   const waiter = new JobWaiter(eventsRedis, config.redis.prefix, (jobId) => db.authJobs.isFinished(jobId), (ids) => db.authJobs.finishedAmong(ids));
   await waiter.ready();
 
+  const feed = new JobEventFeed(jobProgressOf(queue), progressRedis);
   const cache = new SessionCache(redis, config.redis.prefix, envelope);
   // The worker's guard, host map included, so a target the gateway admits is the one the browser reaches.
   const guard = new TargetGuard(config.targets.allowRanges, undefined, config.targets.hostMap);
@@ -33,7 +36,7 @@ async function main(): Promise<void> {
   const auth = new AuthService({ config, db, jobs, waiter, guard });
   const keys = new VerifiedKeys(db, redis, config.redis.prefix, log);
   let shuttingDown = false;
-  const app = createApp({ config, db, redis, auth, cache, guard, log, keys, metrics: createGatewayMetrics(), isShuttingDown: () => shuttingDown });
+  const app = createApp({ config, db, redis, auth, cache, guard, log, keys, metrics: createGatewayMetrics(), feed, isShuttingDown: () => shuttingDown });
   const server = app.listen(config.gateway.port, config.gateway.host, () => {
     const { port } = server.address() as AddressInfo;
     log.info({ port }, "gateway listening");
@@ -48,6 +51,8 @@ async function main(): Promise<void> {
     timeoutMs: config.gateway.waitMs + 10_000,
     onStart: () => {
       shuttingDown = true;
+      // Event streams end now (their clients reconnect elsewhere with Last-Event-ID); the server then closes.
+      feed.close();
       log.info({ waiting: waiter.pending }, "answering the requests in flight");
     },
     stages: [
@@ -68,7 +73,7 @@ async function main(): Promise<void> {
       ],
       [{ name: "API key use", close: () => keys.close() }],
       [
-        { name: "redis", close: () => Promise.all([redis.quit(), eventsRedis.quit()]) },
+        { name: "redis", close: () => Promise.all([redis.quit(), eventsRedis.quit(), progressRedis.quit()]) },
         { name: "database", close: () => db.close() },
       ],
     ],

@@ -1,4 +1,4 @@
-export { passwordLogin, type PasswordLoginInput, type PasswordLoginResult, type FlowOptions } from "./login/password-login";
+export { passwordLogin, type PasswordLoginInput, type PasswordLoginResult, type FlowOptions, type FlowMilestone } from "./login/password-login";
 export { confirmAndSignIn, type Confirmation } from "./login/confirm-account";
 export type { CaptchaChallenge, CaptchaSolver } from "./captcha/pass-captcha";
 export { CaptchaSolverError, twoCaptchaSolver, type TwoCaptchaOptions } from "./captcha/two-captcha-solver";

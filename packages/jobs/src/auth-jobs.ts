@@ -1,9 +1,9 @@
-import type { SessionResponse, WebhookEvent, WebhookEventType, JobResource } from "@authsvc/contracts";
-import type { PrefetchedEntry } from "@authsvc/queue";
+import type { JobEventType, SessionResponse, WebhookEvent, WebhookEventType, JobResource } from "@authsvc/contracts";
+import { jobProgressOf, type JobEventFields, type PrefetchedEntry } from "@authsvc/queue";
 import { cachedSession } from "./cached-session";
 import { abandonJob, failJob, succeedJob, type JobFailure, type LoginSuccess, type SignupSuccess } from "./finish-job";
 import { emitEvent } from "./job-events";
-import type { JobDeps } from "./job-deps";
+import { tell, type JobDeps } from "./job-deps";
 import { whileUnreachable } from "@authsvc/db";
 import { DATABASE_WAIT_MS, markSubmitted, openJob, type OpenedJob } from "./open-job";
 import { replayJob, type ReplayOptions } from "./replay-job";
@@ -18,7 +18,11 @@ import { viewJob } from "./view-job";
  * runs the flow and hands the outcome to `succeed` or `fail`. Each step of the life happens here only.
  */
 export class AuthJobs {
-  constructor(private readonly deps: JobDeps) {}
+  private readonly deps: JobDeps;
+
+  constructor(deps: Omit<JobDeps, "progress"> & { progress?: JobDeps["progress"] }) {
+    this.deps = { ...deps, progress: deps.progress ?? jobProgressOf(deps.authQueue) };
+  }
 
   /** The cache and single-flight key of a login of this identity. */
   loginKey(orgId: string, login: SessionIdentity): string {
@@ -53,6 +57,11 @@ export class AuthJobs {
 
   markSubmitted(job: OpenedJob): Promise<void> {
     return markSubmitted(this.deps, job);
+  }
+
+  /** A step of a running job its clients follow (navigating, form_found, waiting_for_email …); never a secret. */
+  tell(job: OpenedJob, type: JobEventType, fields?: JobEventFields): Promise<void> {
+    return tell(this.deps, job.id, type, { attempt: job.attempt, ...fields });
   }
 
   /** Stores a signed-in outcome, waiting out a database restart: the login is not run again if this fails. */

@@ -2,7 +2,7 @@ import type { LoginSecret, SessionResponse, SignedUpAccount, SignupJobInput, Unf
 import { isSignupInput, oauthMethodFor } from "@authsvc/contracts";
 import type { JobScreenshotImage } from "@authsvc/db";
 import { emitEvent } from "./job-events";
-import type { JobDeps } from "./job-deps";
+import { tell, type JobDeps } from "./job-deps";
 import type { OpenedJob } from "./open-job";
 import { loginFingerprint, storedLoginIdentity } from "./session-keys";
 import { sessionLifetime } from "./session-lifetime";
@@ -54,7 +54,7 @@ export async function succeedJob(deps: JobDeps, job: OpenedJob, outcome: LoginSu
   if ("signedInBy" in outcome) {
     const cacheKey = await settleSignup(deps, job, sessionId, outcome);
     log.info({ durationMs, cookies, signedInBy: outcome.signedInBy, passwordGenerated: outcome.passwordGenerated }, "signup succeeded");
-    await Promise.all([cacheSession(deps, job, cacheKey, outcome.session, log), releaseClaim(deps, job, log)]);
+    await Promise.all([cacheSession(deps, job, cacheKey, outcome.session, log), releaseClaim(deps, job, log), tell(deps, job.id, "succeeded", { attempt: job.attempt, credentialId: job.credential.id })]);
     return { sessionId };
   }
   if (isSignupInput(job.input)) throw new Error("a signup job ended as a login");
@@ -69,6 +69,7 @@ export async function succeedJob(deps: JobDeps, job: OpenedJob, outcome: LoginSu
       .catch((err) => log.warn({ err: String(err) }, "learned flow not stored")),
     cacheSession(deps, job, job.fingerprint, outcome.session, log),
     releaseClaim(deps, job, log),
+    tell(deps, job.id, "succeeded", { attempt: job.attempt, credentialId: job.credential.id }),
     job.kind === "refresh"
       ? emitEvent(db, deps.webhookQueue, job.orgId, "session.refreshed", { ...about(job), sessionExpiresAt: lifetime.expiresAt ?? null }).catch((err) =>
           log.warn({ err: String(err) }, "session.refreshed event not queued"),
@@ -93,6 +94,7 @@ export async function failJob(deps: JobDeps, job: OpenedJob, failure: JobFailure
   log.warn({ code: failure.code, reason: failure.message, final, submitted: failure.submitted, durationMs: Date.now() - job.started }, isSignup ? "signup failed" : "login failed");
   if (!final) {
     await db.authJobs.requeue(job.id, failure.code, failure.message);
+    await tell(deps, job.id, "retrying", { attempt: job.attempt, code: failure.code });
     return "retry";
   }
   try {
@@ -104,6 +106,8 @@ export async function failJob(deps: JobDeps, job: OpenedJob, failure: JobFailure
   } catch (bookkeeping) {
     log.error({ err: String(bookkeeping) }, "could not record a failed login");
   }
+  // The code only: the message (which may quote the site) is served from the record (see the SSE route).
+  await tell(deps, job.id, "failed", { attempt: job.attempt, code: failure.code });
   if (failure.lastPage) {
     await db.jobScreenshots.save(job.orgId, job.id, failure.lastPage).catch((err) => log.warn({ err: String(err) }, "last page of the failed job not stored"));
   }
@@ -122,12 +126,15 @@ export async function failJob(deps: JobDeps, job: OpenedJob, failure: JobFailure
  * stop waiting for it. One that had submitted its password ends `login_unconfirmed`: the site may have
  * signed in, and nothing submits again.
  */
-export async function abandonJob(deps: Pick<JobDeps, "db" | "flight">, orgId: string, jobId: string, reason: string): Promise<void> {
+export async function abandonJob(deps: Pick<JobDeps, "db" | "flight" | "progress" | "log">, orgId: string, jobId: string, reason: string): Promise<void> {
   const submitted = (await deps.db.authJobs.find(orgId, jobId))?.submittedAt;
   const fingerprint = submitted
     ? await deps.db.authJobs.failIfUnfinished(jobId, "login_unconfirmed", `the password was submitted, then the login was interrupted (${reason}); its outcome is unknown and it is not submitted again`)
     : await deps.db.authJobs.failIfUnfinished(jobId, "internal_error", `the login was interrupted: ${reason}`);
-  if (fingerprint) await deps.flight.release(orgId, fingerprint, jobId);
+  if (fingerprint) {
+    await deps.flight.release(orgId, fingerprint, jobId);
+    await tell(deps, jobId, "failed", { code: submitted ? "login_unconfirmed" : "internal_error" });
+  }
 }
 
 /**

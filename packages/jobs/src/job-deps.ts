@@ -2,7 +2,8 @@ import type { Queue } from "bullmq";
 import type { Config } from "@authsvc/config";
 import type { Database } from "@authsvc/db";
 import type { Logger } from "@authsvc/logging";
-import type { AuthJobPayload, SessionCache, SingleFlight, WebhookDeliveryPayload } from "@authsvc/queue";
+import type { JobEventType } from "@authsvc/contracts";
+import type { AuthJobPayload, JobEventFields, JobProgress, SessionCache, SingleFlight, WebhookDeliveryPayload } from "@authsvc/queue";
 
 /** What an auth job's life touches: its record (Postgres), its queue, its single-flight claim, the session cache and webhook events. */
 export interface JobDeps {
@@ -13,4 +14,14 @@ export interface JobDeps {
   cache: SessionCache;
   webhookQueue: Queue<WebhookDeliveryPayload>;
   log: Logger;
+  /** The job's progress events (GET /v1/jobs/:id/events); by default on the auth queue's connection. */
+  progress: JobProgress;
+}
+
+/**
+ * Tells a job's progress; never fails the step that tells it (a lost event costs a client a live line, and
+ * the SSE route falls back to the job's record for its end).
+ */
+export async function tell(deps: Pick<JobDeps, "progress" | "log">, jobId: string, type: JobEventType, fields?: JobEventFields): Promise<void> {
+  await deps.progress.record(jobId, type, fields).catch((err: unknown) => deps.log.warn({ jobId, type, err: String(err) }, "job event not recorded"));
 }

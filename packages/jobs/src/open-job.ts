@@ -1,7 +1,7 @@
 import type { JobInput, JobKind } from "@authsvc/contracts";
 import { loginPageOf } from "@authsvc/contracts";
 import { whileUnreachable } from "@authsvc/db";
-import type { JobDeps } from "./job-deps";
+import { tell, type JobDeps } from "./job-deps";
 
 /** A job a worker runs: its record, decrypted input and credential. Only a worker process holds one. */
 export interface OpenedJob {
@@ -55,7 +55,7 @@ export class JobNotRunnable extends Error {
  * is not runnable; one an earlier run submitted and did not finish (crash, out of memory, forced exit) is
  * ended as `login_unconfirmed`: its outcome is unknown, and submitting again could lock the account.
  */
-export async function openJob(deps: Pick<JobDeps, "db" | "flight">, orgId: string, jobId: string, attempt: number): Promise<OpenedJob> {
+export async function openJob(deps: Pick<JobDeps, "db" | "flight" | "progress" | "log">, orgId: string, jobId: string, attempt: number): Promise<OpenedJob> {
   const { db, flight } = deps;
   const record = await whileUnreachable(() => db.authJobs.claim(orgId, jobId, attempt), DATABASE_WAIT_MS);
   if (!record?.input) throw new JobNotRunnable("internal_error", "job record or its input is missing");
@@ -65,11 +65,13 @@ export async function openJob(deps: Pick<JobDeps, "db" | "flight">, orgId: strin
     const message = `an earlier run submitted the ${record.kind === "signup" ? "signup form" : "password"} and was interrupted; not submitting again`;
     await db.authJobs.fail(jobId, "login_unconfirmed", message);
     await flight.release(orgId, record.fingerprint, jobId);
+    await tell(deps, jobId, "failed", { code: "login_unconfirmed" });
     throw new JobNotRunnable("login_unconfirmed", "login_unconfirmed");
   }
   const loginPage = loginPageOf(record.loginUrl);
   // A flow we cannot read (database away, older shape) only costs detection time. Signups learn none.
   const learnedFlow = record.kind === "signup" ? null : await db.learnedFlows.find(orgId, loginPage).catch(() => null);
+  await tell(deps, jobId, "started", { attempt });
   return {
     id: jobId,
     orgId,
@@ -90,6 +92,7 @@ export async function openJob(deps: Pick<JobDeps, "db" | "flight">, orgId: strin
  * Records, before it happens, that the job is about to submit its password or signup form (the page waits
  * for the database). Throws JobTakenOver when another run has the job now: two runs never both submit.
  */
-export async function markSubmitted(deps: Pick<JobDeps, "db">, job: OpenedJob): Promise<void> {
+export async function markSubmitted(deps: Pick<JobDeps, "db" | "progress" | "log">, job: OpenedJob): Promise<void> {
   if (!(await whileUnreachable(() => deps.db.authJobs.markSubmitted(job.id, job.run), DATABASE_WAIT_MS))) throw new JobTakenOver();
+  await tell(deps, job.id, "submitted", { attempt: job.attempt });
 }

@@ -1,6 +1,6 @@
 import { flightTtlMs, gateSite, requeueAuthJob } from "@authsvc/queue";
 import { gateCaps } from "./start-job";
-import type { JobDeps } from "./job-deps";
+import { tell, type JobDeps } from "./job-deps";
 
 /**
  * Failures in which the site refused a secret we typed (the password, or a code after it). A replay types
@@ -38,7 +38,7 @@ export interface ReplayOptions {
  * Refused (ReplayRefused) when the job is missing, not failed, has no input left, needs a confirmation,
  * or when another job of the same login holds its single-flight claim (`busy`).
  */
-export async function replayJob(deps: Pick<JobDeps, "config" | "db" | "authQueue" | "flight" | "log">, jobId: string, options: ReplayOptions = {}): Promise<{ jobId: string; orgId: string }> {
+export async function replayJob(deps: Pick<JobDeps, "config" | "db" | "authQueue" | "flight" | "log" | "progress">, jobId: string, options: ReplayOptions = {}): Promise<{ jobId: string; orgId: string }> {
   const { db, flight, authQueue, config } = deps;
   const job = await db.authJobs.findForReplay(jobId);
   if (!job) throw new ReplayRefused("not_found", `no job ${jobId}`);
@@ -54,13 +54,18 @@ export async function replayJob(deps: Pick<JobDeps, "config" | "db" | "authQueue
   try {
     reopened = await db.authJobs.reopenForReplay(jobId, options.by ?? null);
     if (!reopened) throw new ReplayRefused("not_failed", `job ${jobId} changed meanwhile (replayed by someone else?)`);
+    // Its event stream goes on: a client following it sees it queued again, then the new run.
+    await tell(deps, jobId, "queued");
     // Through the same concurrency gate as a new job: a replay waits for a slot of its org and site like any job.
     if (!(await requeueAuthJob(authQueue, { authJobId: jobId, orgId: job.orgId, site: gateSite(job.loginUrl) }, gateCaps(config)))) {
       throw new ReplayRefused("busy", `the queue's earlier run of job ${jobId} is still active`);
     }
   } catch (err) {
     // Back as it was: failed with its old verdict (input kept), claim released, so it can be tried again.
-    if (reopened) await db.authJobs.fail(jobId, job.errorCode ?? "internal_error", job.errorMessage ?? "").catch(() => undefined);
+    if (reopened) {
+      await db.authJobs.fail(jobId, job.errorCode ?? "internal_error", job.errorMessage ?? "").catch(() => undefined);
+      await tell(deps, jobId, "failed", { code: job.errorCode ?? "internal_error" });
+    }
     // Not reopened because a concurrent replay won: the claim (same job id) is that replay's; keep it.
     if (reopened || !(err instanceof ReplayRefused)) await flight.release(job.orgId, job.fingerprint, jobId).catch(() => undefined);
     throw err;

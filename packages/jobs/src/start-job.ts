@@ -1,7 +1,7 @@
 import type { JobInput, JobKind, LoginMethod, SignupMethod } from "@authsvc/contracts";
 import { newId } from "@authsvc/crypto";
 import { enqueueAuthJob, flightTtlMs, gateSite } from "@authsvc/queue";
-import type { JobDeps } from "./job-deps";
+import { tell, type JobDeps } from "./job-deps";
 
 export interface StartJob {
   orgId: string;
@@ -29,7 +29,7 @@ export interface StartJob {
  * as `service_unavailable`, and the claim is released, so no caller joins (and waits the whole claim TTL
  * for) a job that will never run.
  */
-export async function startJob(deps: Pick<JobDeps, "config" | "db" | "authQueue" | "flight">, job: StartJob): Promise<string> {
+export async function startJob(deps: Pick<JobDeps, "config" | "db" | "authQueue" | "flight" | "progress" | "log">, job: StartJob): Promise<string> {
   const { db, flight, authQueue, config } = deps;
   const { orgId, fingerprint } = job;
   const ownId = newId("job");
@@ -41,9 +41,14 @@ export async function startJob(deps: Pick<JobDeps, "config" | "db" | "authQueue"
     const { credential: _who, ...fields } = job;
     await db.authJobs.create({ ...fields, credentialId }, ownId);
     recorded = true;
+    // Told before it is queued: a worker may take it at once, and its `started` must come after.
+    await tell(deps, ownId, "queued");
     await enqueueAuthJob(authQueue, { authJobId: ownId, orgId, site: gateSite(job.loginUrl) }, gateCaps(config));
   } catch (err) {
-    if (recorded) await db.authJobs.fail(ownId, "service_unavailable", "the login could not be queued").catch(() => undefined);
+    if (recorded) {
+      await db.authJobs.fail(ownId, "service_unavailable", "the login could not be queued").catch(() => undefined);
+      await tell(deps, ownId, "failed", { code: "service_unavailable" });
+    }
     await flight.release(orgId, fingerprint, ownId).catch(() => undefined);
     throw err;
   }

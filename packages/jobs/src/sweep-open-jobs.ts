@@ -1,7 +1,7 @@
 import { flightTtlMs, gateSite, requeueAuthJob } from "@authsvc/queue";
 import { gateCaps } from "./start-job";
 import { abandonJob } from "./finish-job";
-import type { JobDeps } from "./job-deps";
+import { tell, type JobDeps } from "./job-deps";
 
 // A job is recorded a moment before it is queued: younger ones are left alone.
 const GRACE_MS = 5000;
@@ -20,7 +20,7 @@ const LIVE = new Set(["waiting", "delayed", "prioritized", "waiting-children", "
  * - running and gone from the queue: its worker may still be running it, so it is ended only once it has
  *   outlived the longest a job can live (its single-flight claim's TTL).
  */
-export async function sweepOpenJobs(deps: Pick<JobDeps, "db" | "authQueue" | "flight" | "config" | "log">, now = Date.now()): Promise<{ requeued: number; ended: number }> {
+export async function sweepOpenJobs(deps: Pick<JobDeps, "db" | "authQueue" | "flight" | "config" | "log" | "progress">, now = Date.now()): Promise<{ requeued: number; ended: number }> {
   const { db, authQueue, config, log } = deps;
   let requeued = 0;
   let ended = 0;
@@ -31,7 +31,10 @@ export async function sweepOpenJobs(deps: Pick<JobDeps, "db" | "authQueue" | "fl
     const gone = state === "missing" || state === "unknown";
     if (gone && job.status === "queued" && !job.submittedAt) {
       // Through the concurrency gate, like a new job: a lost burst must not bypass its org's and site's caps.
-      if (await requeueAuthJob(authQueue, { authJobId: job.id, orgId: job.orgId, site: gateSite(job.loginUrl) }, gateCaps(config))) requeued++;
+      if (await requeueAuthJob(authQueue, { authJobId: job.id, orgId: job.orgId, site: gateSite(job.loginUrl) }, gateCaps(config))) {
+        requeued++;
+        await tell(deps, job.id, "queued");
+      }
       continue;
     }
     if (gone && now - (job.replayedAt ?? job.createdAt).getTime() < flightTtlMs(config)) continue;

@@ -8,3 +8,5 @@ export { InboxEvents, inboxChannel, notifyInbox } from "./inbox-events";
 export { WEBHOOK_QUEUE, createWebhookQueue, queueDeliveries, type WebhookDeliveryPayload } from "./webhook-queue";
 export { JobGate, jobGateOf, gateSite, DEFAULT_GATE_TIMING, type GateCaps, type GateSlot, type GateTiming } from "./job-gate";
 export { announceKeyRevocation, currentRevocationMark, revocationMarkKey } from "./api-key-revocations";
+export { PubSubWakeups, type Wakeup } from "./pubsub-wakeups";
+export { JobProgress, JobEventFeed, jobProgressOf, isEventPosition, isFinalEvent, type JobEventFields, type StoredJobEvent, type FollowOptions } from "./job-progress";

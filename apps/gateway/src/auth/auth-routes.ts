@@ -1,25 +1,23 @@
-import { Router, type Request } from "express";
+import { Router } from "express";
 import { ApiError } from "../http/api-error";
 import type { GatewayMetrics } from "../http/metrics";
 import type { AuthService } from "./auth-service";
 import { parseLoginRequest, type LoginCommand } from "./parse-login-request";
-import { preferredWaitMs } from "./prefer-wait";
-import { countedAnswer, pendingOrSession } from "./send-answer";
+import { authCall, countedAnswer, pendingOrSession } from "./send-answer";
 import { parseSignupRequest } from "./parse-signup-request";
 import type { SignupResponse } from "@authsvc/contracts";
-import type { PrefetchedEntry } from "@authsvc/queue";
+import type { JobEventFeed, PrefetchedEntry } from "@authsvc/queue";
+import { jobEventsRoute } from "./job-events-route";
 
 const JOB_ID = /^job_[0-9A-Za-z]{22}$/;
 
-export function authRoutes(auth: AuthService, maxWaitMs: number, metrics: GatewayMetrics): Router {
+export function authRoutes(auth: AuthService, maxWaitMs: number, metrics: GatewayMetrics, feed: JobEventFeed): Router {
   const r = Router();
-
-  const waitOf = (req: Request) => preferredWaitMs(req.get("prefer"), maxWaitMs);
 
   r.post("/login", async (req, res) => {
     // Parsed already, and its cached session read, when the request was admitted (cachedLoginRead).
     const command = () => (res.locals.loginCommand as LoginCommand | undefined) ?? parseLoginRequest(req.body);
-    const answer = await countedAnswer(metrics, () => auth.login(res.locals.orgId as string, command(), waitOf(req), res.locals.requestId as string, "login", res.locals.prefetched as PrefetchedEntry | undefined));
+    const answer = await countedAnswer(metrics, () => auth.login(res.locals.orgId as string, command(), authCall(req, res, maxWaitMs), "login", res.locals.prefetched as PrefetchedEntry | undefined));
     const done = pendingOrSession(req, res, answer);
     if (!done) return;
     res.set("X-Auth-Cache", done.source === "cache" ? "hit" : "miss");
@@ -27,7 +25,7 @@ export function authRoutes(auth: AuthService, maxWaitMs: number, metrics: Gatewa
   });
 
   r.post("/signup", async (req, res) => {
-    const answer = await countedAnswer(metrics, () => auth.signup(res.locals.orgId as string, parseSignupRequest(req.body), waitOf(req), res.locals.requestId as string), "signup");
+    const answer = await countedAnswer(metrics, () => auth.signup(res.locals.orgId as string, parseSignupRequest(req.body), authCall(req, res, maxWaitMs)), "signup");
     const done = pendingOrSession(req, res, answer);
     if (!done) return;
     const created = done.session as SignupResponse;
@@ -38,6 +36,12 @@ export function authRoutes(auth: AuthService, maxWaitMs: number, metrics: Gatewa
     const job = JOB_ID.test(req.params.id) ? await auth.job(res.locals.orgId as string, req.params.id) : null;
     if (!job) throw new ApiError("not_found", "No such job.");
     res.json(job);
+  });
+
+  const events = jobEventsRoute(feed, (orgId, jobId) => auth.job(orgId, jobId), metrics.eventStreams);
+  r.get("/jobs/:id/events", async (req, res) => {
+    if (!JOB_ID.test(req.params.id)) throw new ApiError("not_found", "No such job.");
+    await events(req, res);
   });
 
   return r;

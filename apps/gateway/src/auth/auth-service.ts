@@ -17,6 +17,21 @@ export interface AuthServiceDeps {
   guard: TargetGuard;
 }
 
+/** One API request that may run a job: how long it waits, and the job an idempotent retry joins. */
+export interface AuthCall {
+  requestId: string;
+  waitMs: number;
+  /** Set by the idempotency layer (see http/idempotency). */
+  idempotent?: IdempotentCall;
+}
+
+export interface IdempotentCall {
+  /** A retry of a request that started this job: answer from it, and start (or touch) nothing. */
+  joinJob?: string;
+  /** The first request's job, as soon as it started: a retry that arrives meanwhile joins it. */
+  started?: (jobId: string) => void;
+}
+
 export type AuthAnswer =
   | { kind: "session"; session: SessionResponse; source: "cache" | "browser"; jobId?: string }
   | { kind: "pending"; job: JobResource };
@@ -81,8 +96,9 @@ export class AuthService {
     return this.deps.jobs.cachedSessionKey(orgId, cmd);
   }
 
-  async login(orgId: string, cmd: LoginCommand, waitMs: number, requestId: string, kind: "login" | "refresh" | "verify" = "login", prefetched?: PrefetchedEntry): Promise<AuthAnswer> {
+  async login(orgId: string, cmd: LoginCommand, call: AuthCall, kind: "login" | "refresh" | "verify" = "login", prefetched?: PrefetchedEntry): Promise<AuthAnswer> {
     const { jobs, guard } = this.deps;
+    if (call.idempotent?.joinJob) return this.answer(orgId, call.idempotent.joinJob, call.waitMs);
     if (cmd.useCache) {
       const cached = await jobs.cachedSession(orgId, cmd, prefetched);
       if (cached) return { kind: "session", session: cached, source: "cache" };
@@ -102,19 +118,21 @@ export class AuthService {
       loginUrl: cmd.loginUrl,
       useCache: cmd.useCache,
       fingerprint: jobs.loginKey(orgId, cmd),
-      requestId,
+      requestId: call.requestId,
       credential: { collectionExternalId: cmd.collectionId, username: cmd.identifier },
       input,
     });
-    return this.answer(orgId, jobId, waitMs);
+    return this.started(orgId, jobId, call);
   }
 
   /**
    * Creates an account on the site (a job of kind `signup`): its confirmation mail is read in one of the
    * org's mailboxes (`cred.email`, or one allocated for it). Identical concurrent signups share one job.
    */
-  async signup(orgId: string, cmd: SignupCommand, waitMs: number, requestId: string): Promise<AuthAnswer> {
+  async signup(orgId: string, cmd: SignupCommand, call: AuthCall): Promise<AuthAnswer> {
     const { db, guard, config, jobs } = this.deps;
+    // Before anything is allocated or checked: the retry of a signup joins the job its first request started.
+    if (call.idempotent?.joinJob) return this.answer(orgId, call.idempotent.joinJob, call.waitMs);
     for (const url of new Set([cmd.signupUrl, cmd.inviteLink ?? cmd.signupUrl])) {
       const verdict = await guard.check(url);
       if (!verdict.allowed) throw new ApiError(verdict.code, `Target refused: ${verdict.reason}.`);
@@ -143,7 +161,7 @@ export class AuthService {
       loginUrl: cmd.signupUrl,
       useCache: false,
       fingerprint,
-      requestId,
+      requestId: call.requestId,
       // Known by its email until the site settles it (the username it accepted, when it has no email).
       credential: { collectionExternalId: cmd.collectionId, username: email ?? cmd.username },
       input: {
@@ -157,7 +175,13 @@ export class AuthService {
         signup: { username: cmd.username, name: cmd.name, inviteToken: cmd.inviteToken, inviteLink: cmd.inviteLink },
       },
     });
-    return this.answer(orgId, jobId, waitMs);
+    return this.started(orgId, jobId, call);
+  }
+
+  /** A job this request started (or joined): the idempotency layer learns it, then its answer is waited for. */
+  private started(orgId: string, jobId: string, call: AuthCall): Promise<AuthAnswer> {
+    call.idempotent?.started?.(jobId);
+    return this.answer(orgId, jobId, call.waitMs);
   }
 
   /** Waits for a job up to `waitMs`: its session, its failure as the API's error, or 202 and the job. */
@@ -179,8 +203,9 @@ export class AuthService {
    * Logs in again with a credential's stored secret (the last one that worked, with its TOTP secret or
    * inbox), as the same login it was: the fresh session replaces the cached one under the same key.
    */
-  async refresh(orgId: string, credentialId: string, waitMs: number, requestId: string): Promise<AuthAnswer> {
+  async refresh(orgId: string, credentialId: string, call: AuthCall): Promise<AuthAnswer> {
     const { db } = this.deps;
+    if (call.idempotent?.joinJob) return this.answer(orgId, call.idempotent.joinJob, call.waitMs);
     const [row, secret] = await Promise.all([db.credentials.findMetadata(orgId, credentialId), db.credentials.secret(orgId, credentialId)]);
     if (!row) throw new ApiError("not_found", "No such credential.");
     if (!secret) throw new ApiError("no_stored_secret", "This credential never logged in successfully; there is no stored secret to refresh with.");
@@ -190,7 +215,7 @@ export class AuthService {
     }
     const identity = storedLoginIdentity({ loginPage: row.loginPage, username: row.username, collectionExternalId: row.collection?.externalId }, secret);
     const cmd: LoginCommand = { ...identity, method: secret.method, loginUrl: row.loginUrl, useCache: false };
-    return this.login(orgId, cmd, waitMs, requestId, "refresh");
+    return this.login(orgId, cmd, call, "refresh");
   }
 
   /**
@@ -198,8 +223,10 @@ export class AuthService {
    * refresh: with the caller's link (checked as a target) or code, else with the confirmation link our inbox
    * received for it since the credential was made.
    */
-  async verify(orgId: string, credentialId: string, given: VerifyRequest, waitMs: number, requestId: string): Promise<AuthAnswer> {
+  async verify(orgId: string, credentialId: string, given: VerifyRequest, call: AuthCall): Promise<AuthAnswer> {
     const { db, guard } = this.deps;
+    // Before the checks: once its first request signed in, the credential would be refused as confirmed already.
+    if (call.idempotent?.joinJob) return this.answer(orgId, call.idempotent.joinJob, call.waitMs);
     const [row, secret] = await Promise.all([db.credentials.findMetadata(orgId, credentialId), db.credentials.secret(orgId, credentialId)]);
     if (!row) throw new ApiError("not_found", "No such credential.");
     if (row.lastLoginAt) throw new ApiError("conflict", "This credential has signed in already, so its email needs no confirmation; POST /v1/refresh signs in again.");
@@ -213,7 +240,7 @@ export class AuthService {
     }
     const confirmation = given.link ? { link: given.link } : given.code ? { code: given.code } : { inboxSince: row.createdAt.toISOString() };
     const identity = storedLoginIdentity({ loginPage: row.loginPage, username: row.username, collectionExternalId: row.collection?.externalId }, secret);
-    return this.login(orgId, { ...identity, method: "password", loginUrl: row.loginUrl, useCache: false, confirmation, awaitsPassword: secret.awaitsPassword }, waitMs, requestId, "verify");
+    return this.login(orgId, { ...identity, method: "password", loginUrl: row.loginUrl, useCache: false, confirmation, awaitsPassword: secret.awaitsPassword }, call, "verify");
   }
 
   /** A job of this org as the API shows it (AuthJobs.view). */

@@ -1,7 +1,13 @@
 import type { Request, Response } from "express";
 import { ApiError } from "../http/api-error";
 import type { GatewayMetrics } from "../http/metrics";
-import type { AuthAnswer } from "./auth-service";
+import type { AuthAnswer, AuthCall, IdempotentCall } from "./auth-service";
+import { preferredWaitMs } from "./prefer-wait";
+
+/** The request as a job-running call sees it: its id, how long it waits (`Prefer`), its idempotency. */
+export function authCall(req: Request, res: Response, maxWaitMs: number): AuthCall {
+  return { requestId: res.locals.requestId as string, waitMs: preferredWaitMs(req.get("prefer"), maxWaitMs), idempotent: res.locals.idempotent as IdempotentCall | undefined };
+}
 
 /**
  * Runs a request that waits for a browser job (login, signup, refresh) and counts its answer: `label`

@@ -5,8 +5,7 @@ import type { SessionCache } from "@authsvc/queue";
 import { ApiError } from "../http/api-error";
 import type { GatewayMetrics } from "../http/metrics";
 import type { AuthAnswer, AuthService } from "../auth/auth-service";
-import { preferredWaitMs } from "../auth/prefer-wait";
-import { countedAnswer, pendingOrSession } from "../auth/send-answer";
+import { authCall, countedAnswer, pendingOrSession } from "../auth/send-answer";
 import { sessionExpiresAt } from "@authsvc/jobs";
 
 const validateRefresh = compileValidator<RefreshRequest>(refreshRequestSchema);
@@ -106,7 +105,7 @@ export function credentialRoutes(db: Database, cache: SessionCache, auth: AuthSe
       ? await db.credentials.findMetadata(orgId, body.credentialId)
       : await oneByIdentity(orgId, body.domain!, body.username!, body.collectionId);
     if (!row) throw new ApiError("not_found", "No such credential.");
-    const answer = await countedAnswer(metrics, () => auth.refresh(orgId, row.id, preferredWaitMs(req.get("prefer"), maxWaitMs), res.locals.requestId as string), "refresh");
+    const answer = await countedAnswer(metrics, () => auth.refresh(orgId, row.id, authCall(req, res, maxWaitMs)), "refresh");
     sendSession(req, res, answer, row.id);
   });
 
@@ -116,7 +115,7 @@ export function credentialRoutes(db: Database, cache: SessionCache, auth: AuthSe
     const orgId = orgOf(res.locals);
     const row = CREDENTIAL_ID.test(req.params.id) ? await db.credentials.findMetadata(orgId, req.params.id) : null;
     if (!row) throw new ApiError("not_found", "No such credential.");
-    const answer = await countedAnswer(metrics, () => auth.verify(orgId, row.id, checked.value, preferredWaitMs(req.get("prefer"), maxWaitMs), res.locals.requestId as string), "verify");
+    const answer = await countedAnswer(metrics, () => auth.verify(orgId, row.id, checked.value, authCall(req, res, maxWaitMs)), "verify");
     sendSession(req, res, answer, row.id);
   });
 

@@ -1,5 +1,5 @@
 import type { RequestHandler } from "express";
-import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
 /** Gateway metrics for Prometheus. No org ids or URLs in labels: they would explode the series count. */
 export function createGatewayMetrics() {
@@ -19,6 +19,12 @@ export function createGatewayMetrics() {
     registers: [registry],
   });
 
+  const eventStreams = new Gauge({
+    name: "authsvc_job_event_streams",
+    help: "Clients following a job's events (GET /v1/jobs/:id/events) on this gateway",
+    registers: [registry],
+  });
+
   const observe: RequestHandler = (req, res, next) => {
     const end = requests.startTimer({ method: req.method });
     res.on("finish", () => {
@@ -29,7 +35,7 @@ export function createGatewayMetrics() {
     next();
   };
 
-  return { registry, observe, auth };
+  return { registry, observe, auth, eventStreams };
 }
 
 export type GatewayMetrics = ReturnType<typeof createGatewayMetrics>;

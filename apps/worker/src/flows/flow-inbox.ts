@@ -9,7 +9,14 @@ const RECHECK_MS = 5000;
  * A flow's view of one of the org's inboxes: messages from Postgres (decrypted here, in the worker), and
  * wake-ups from Redis pub/sub. It subscribes before it reads, so a message stored in between still wakes it.
  */
-export function flowInbox(db: Database, events: InboxEvents, orgId: string, ref: InboxRef): Inbox {
+export interface InboxWatchers {
+  /** The flow starts waiting for a message. */
+  waiting: () => void;
+  /** A wait ended with messages. */
+  received: () => void;
+}
+
+export function flowInbox(db: Database, events: InboxEvents, orgId: string, ref: InboxRef, watchers?: InboxWatchers): Inbox {
   const where = ref.kind === "email" ? { mailboxId: ref.mailboxId } : { phoneNumberId: ref.phoneNumberId };
   const inboxId = ref.kind === "email" ? ref.mailboxId : ref.phoneNumberId;
   // A tagged address (agent+shop@) reads only mail sent to that tag: logins to two sites that share a
@@ -25,11 +32,16 @@ export function flowInbox(db: Database, events: InboxEvents, orgId: string, ref:
     mark: () => db.inboundMessages.now(),
     async wait(since: Date, seen: ReadonlySet<string>, ms: number): Promise<InboxMessage[]> {
       const until = Date.now() + ms;
+      // Told as the wait begins, even when the message is there already: the flow asked the inbox for it.
+      watchers?.waiting();
       const watch = await events.watch(inboxId);
       try {
         for (;;) {
           const fresh = await db.inboundMessages.since(orgId, where, since, { except: [...seen], recipient, originalRecipient });
-          if (fresh.length > 0) return fresh;
+          if (fresh.length > 0) {
+            watchers?.received();
+            return fresh;
+          }
           const left = until - Date.now();
           if (left <= 0) return [];
           // Woken by pub/sub; the database is read again now and then anyway, in case a wake-up was lost

@@ -1,11 +1,11 @@
 import type { BrowserHost, Page, TargetGuard } from "@authsvc/browser";
 import type { Config } from "@authsvc/config";
-import { isOAuthMethod, isVerifyInput, type JobInput, type LoginSecret, oauthMethodFor, type SignupJobInput } from "@authsvc/contracts";
+import { isOAuthMethod, isVerifyInput, type InboxRef, type JobEventType, type JobInput, type LoginSecret, oauthMethodFor, type SignupJobInput } from "@authsvc/contracts";
 import { freshTotpCode, parseTotpSecret } from "@authsvc/crypto";
 import type { Database } from "@authsvc/db";
-import { confirmAndSignIn, finishMailedSignup, type CaptchaSolver, LoginFlowError, oauthLogin, type OAuthLoginResult, type OAuthSignupDetails, parseLearnedFlow, type PasswordLoginResult, passwordLogin, sameFlow, signup, type SignupResult } from "@authsvc/flows";
+import { confirmAndSignIn, finishMailedSignup, type CaptchaSolver, type FlowMilestone, LoginFlowError, oauthLogin, type OAuthLoginResult, type OAuthSignupDetails, parseLearnedFlow, type PasswordLoginResult, passwordLogin, sameFlow, signup, type SignupResult } from "@authsvc/flows";
 import type { LoginSuccess, OpenedJob, SignupSuccess } from "@authsvc/jobs";
-import type { InboxEvents, SingleFlight } from "@authsvc/queue";
+import type { InboxEvents, JobEventFields, SingleFlight } from "@authsvc/queue";
 import { flowInbox } from "./flow-inbox";
 import { ProviderAccounts } from "./provider-accounts";
 import type { WorkerMetrics } from "../worker-metrics";
@@ -24,9 +24,13 @@ export interface FlowRunnerDeps {
   captchaSolver?: CaptchaSolver;
 }
 
-export type FlowHooks = { onStep: (step: string) => void; beforeSubmit: () => Promise<void> };
-/** The runner's own hooks: `onFailurePage` sees the page a failed flow ended on, before its context closes. */
-export type RunHooks = FlowHooks & { onFailurePage?: (page: Page) => Promise<void> };
+export type FlowHooks = { onStep: (step: string) => void; onMilestone: (milestone: FlowMilestone) => void; beforeSubmit: () => Promise<void> };
+/**
+ * The runner's own hooks: `onProgress` hears the steps the job's clients follow that the runner sees (the
+ * page it opens, the inbox it waits on); `onFailurePage` sees the page a failed flow ended on, before its
+ * context closes.
+ */
+export type RunHooks = FlowHooks & { onProgress: (type: JobEventType, fields?: JobEventFields) => void; onFailurePage?: (page: Page) => Promise<void> };
 
 // Past the flow's own deadline, how long we wait before closing the browser context under it.
 const HARD_STOP_GRACE_MS = 5000;
@@ -69,8 +73,16 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
    * Signs in through the provider's button with the provider account, starting from the provider session
    * this account kept (per org and collection), and keeps the one it ends with.
    */
+  /** The job's inbox as its flow reads it: its clients are told while the flow waits there, and when a message came. */
+  function inboxFor(job: OpenedJob, ref: InboxRef, hooks: Pick<RunHooks, "onProgress">) {
+    return flowInbox(db, inboxEvents, job.orgId, ref, {
+      waiting: () => hooks.onProgress(ref.kind === "email" ? "waiting_for_email" : "waiting_for_sms", ref.kind === "email" ? { address: ref.address } : { number: ref.number }),
+      received: () => hooks.onProgress("verifying"),
+    });
+  }
+
   async function runOAuth(job: OpenedJob, input: Extract<LoginSecret, { provider: string }>, { onFailurePage, ...hooks }: RunHooks, signup?: OAuthSignupDetails): Promise<OAuthLoginResult> {
-    const inbox = input.inbox ? flowInbox(db, inboxEvents, job.orgId, input.inbox) : undefined;
+    const inbox = input.inbox ? inboxFor(job, input.inbox, hooks) : undefined;
     const key = { orgId: job.orgId, scope: job.credential.collectionId ?? "", provider: input.provider, account: job.credential.username };
     const waitMs = config.worker.jobTimeoutMs + (inbox ? config.mfa.waitMs : 0);
     const result = await providerAccounts.withAccount(key, job.id, waitMs, (kept) =>
@@ -103,7 +115,7 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
       return { session: result.session, source: "detected", changedFlow: null };
     }
     const learned = parseLearnedFlow(job.learnedFlow);
-    const inbox = input.inbox ? flowInbox(db, inboxEvents, job.orgId, input.inbox) : undefined;
+    const inbox = input.inbox ? inboxFor(job, input.inbox, hooks) : undefined;
     const loginInput = {
       loginUrl: job.loginUrl,
       identifier: job.credential.username,
@@ -152,7 +164,7 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
 
   function runSignup(job: OpenedJob, input: SignupJobInput, { onFailurePage, ...hooks }: RunHooks): Promise<SignupSuccess> {
     if (input.method === "oauth") return runOAuthSignup(job, input, { ...hooks, onFailurePage });
-    const inbox = input.inbox ? flowInbox(db, inboxEvents, job.orgId, input.inbox) : undefined;
+    const inbox = input.inbox ? inboxFor(job, input.inbox, hooks) : undefined;
     return inPage(!!inbox, onFailurePage, (page, timeoutMs) =>
       signup(
         page,
@@ -174,6 +186,8 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
   }
 
   return function runAuthFlow(job: OpenedJob, hooks: RunHooks): Promise<LoginSuccess | SignupSuccess> {
+    // The origin only: the page's path or query may hold an invitation's token.
+    hooks.onProgress("navigating", { origin: new URL(job.loginUrl).origin });
     return job.kind === "signup" ? runSignup(job, job.input as SignupJobInput, hooks) : runLogin(job, job.input as Exclude<JobInput, SignupJobInput>, hooks);
   };
 }

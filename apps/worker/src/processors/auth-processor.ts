@@ -2,7 +2,8 @@ import { UnrecoverableError, type Job } from "bullmq";
 import { LoginFlowError, SignupUnfinishedError } from "@authsvc/flows";
 import { JobNotRunnable, JobTakenOver, type AuthJobs, type LoginSuccess, type OpenedJob, type SignupSuccess } from "@authsvc/jobs";
 import type { Logger } from "@authsvc/logging";
-import type { AuthJobPayload } from "@authsvc/queue";
+import type { AuthJobPayload, JobEventFields } from "@authsvc/queue";
+import type { JobEventType } from "@authsvc/contracts";
 import { captureFailurePage, type FailureScreenshot } from "../flows/failure-screenshot";
 import type { FlowRunner, RunHooks } from "../flows/run-auth-flow";
 import type { WorkerMetrics } from "../worker-metrics";
@@ -50,14 +51,26 @@ export function createAuthProcessor({ jobs, runFlow, log, metrics }: AuthProcess
     let submitted = false;
     let takenOver = false;
     let lastPage: FailureScreenshot | null = null;
+    // What the job's clients follow, in order, each step once in a row (a form filled in two rounds is found once).
+    let told: string | null = null;
+    let telling = Promise.resolve();
+    const tell = (type: JobEventType, fields?: JobEventFields) => {
+      if (told === type) return;
+      told = type;
+      telling = telling.then(() => jobs.tell(opened, type, fields));
+    };
     const hooks: RunHooks = {
       onStep: (step) => jobLog.debug({ step }, opened.kind === "signup" ? "signup step" : "login step"),
+      onMilestone: (milestone) => tell(milestone),
+      onProgress: tell,
       beforeSubmit: async () => {
         submitted = true;
+        await telling;
         await jobs.markSubmitted(opened).catch((err: unknown) => {
           takenOver = err instanceof JobTakenOver;
           throw err;
         });
+        told = "submitted";
       },
       // Taken on every failed run (the verdict is not known yet); jobs.fail stores the final one's.
       onFailurePage: async (page) => {
@@ -65,6 +78,8 @@ export function createAuthProcessor({ jobs, runFlow, log, metrics }: AuthProcess
       },
     };
     const timer = metrics.loginDuration.startTimer();
+    // Its end (succeeded, failed, retrying) is told by jobs.succeed/fail, after what the run told.
+    const settle = () => telling;
     let outcome: LoginSuccess | SignupSuccess;
     try {
       outcome = await runFlow(opened, hooks);
@@ -75,6 +90,7 @@ export function createAuthProcessor({ jobs, runFlow, log, metrics }: AuthProcess
         jobLog.warn("taken over by another worker while stalled; stopped before submitting");
         throw new UnrecoverableError(TAKEN_OVER);
       }
+      await settle();
       const failure = asFlowError(err, submitted);
       timer({ outcome: failure.code });
       const unfinished = err instanceof SignupUnfinishedError ? err.account : undefined;
@@ -82,6 +98,7 @@ export function createAuthProcessor({ jobs, runFlow, log, metrics }: AuthProcess
       // Unrecoverable even if the bookkeeping failed: never submit the password again.
       throw decision === "retry" ? new Error(failure.code) : new UnrecoverableError(failure.code);
     }
+    await settle();
     return succeed(jobs, opened, outcome, jobLog);
   };
 }

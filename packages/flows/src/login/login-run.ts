@@ -55,6 +55,8 @@ export class LoginRun {
   private async perform(step: FlowStep, name: string): Promise<boolean> {
     const done = await performStep(this.page, step, this.values, async () => {
       this.step(name);
+      // The first step that acts on the page: the form is found (the provider's, in an OAuth login).
+      if (this.steps.length === 0) this.options.onMilestone?.("form_found");
       if (submitsPassword(step)) {
         this.before = await snapshotSession(this.page.browserContext(), this.page, this.values.identifier);
         this.since = (await this.input.inbox?.mark()) ?? null;

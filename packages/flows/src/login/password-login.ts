@@ -27,11 +27,16 @@ export interface PasswordLoginInput {
   inboxWaitMs?: number;
 }
 
+/** The moments of a flow its job's clients are told of: the form was found; the site's answer is being read. */
+export type FlowMilestone = "form_found" | "verifying";
+
 export interface FlowOptions {
   guard: TargetGuard;
   timeoutMs: number;
   /** Called with each step's name, for logs and the try-login command; never with a secret. */
   onStep?: (step: string) => void;
+  /** Called at the steps a job's clients follow (GET /v1/jobs/:id/events); never with a secret. */
+  onMilestone?: (milestone: FlowMilestone) => void;
   /** Awaited just before the password is submitted, so the caller can record that it was. */
   beforeSubmit?: () => Promise<void>;
   /** What worked on this login page before; replayed first, with detection as the fallback. */
@@ -84,6 +89,7 @@ export async function signInOnPage(page: Page, watch: PageWatch, input: Password
   watch.check();
 
   step("read verdict");
+  options.onMilestone?.("verifying");
   const sent = run.submitStep;
   const outcome = await classifyOutcome(page, run.before!, deadline, {
     identifier: input.identifier,

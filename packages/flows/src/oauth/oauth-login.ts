@@ -160,6 +160,7 @@ export async function oauthLogin(page: Page, input: OAuthLoginInput, options: Fl
   };
   const { passwordSent } = await signInAtProvider(window, module, { ...input.account, loginUrl: input.loginUrl }, options, deadline);
   step(`back on the site from ${module.name}; read verdict`);
+  options.onMilestone?.("verifying");
   const finished = input.signup ? await finishSiteSignup(page, watch, input.signup, input.account.identifier, options, deadline) : null;
   const offersSignIn = async () =>
     (await readFrames(page, readSignInControlsInPage)).some(({ reading }) => reading.some((c) => buttonScore(c, module) >= 2 || LOG_IN.test(c.text.trim())));

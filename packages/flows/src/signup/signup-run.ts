@@ -234,6 +234,7 @@ export class SignupRun {
     if (missing.length) {
       throw new LoginFlowError("signup_rejected", `the signup form requires ${missing.map((m) => `"${m}"`).join(", ")}, which the request does not give; send them in additionalFields`);
     }
+    if (this.submits === 0) this.options.onMilestone?.("form_found");
     for (const field of reading.fields) {
       if (extraPaths.has(field.path.join("\u0000"))) continue;
       const value = this.valueFor(field.role, field.value);

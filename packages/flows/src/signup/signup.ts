@@ -4,7 +4,7 @@ import { Deadline } from "../deadline";
 import { LoginFlowError, SignupUnfinishedError } from "../flow-error";
 import { type AccountMail, awaitAccountMail, type Inbox } from "../inbox/await-verification";
 import { PageWatch } from "../page/page-watch";
-import { signInOnPage } from "../login/password-login";
+import { type FlowMilestone, signInOnPage } from "../login/password-login";
 import { awaitSignupVerdict } from "./signup-outcome";
 import { replaceTemporaryPassword } from "./temporary-password";
 import { SignupRun } from "./signup-run";
@@ -33,6 +33,8 @@ export interface SignupOptions {
   guard: TargetGuard;
   timeoutMs: number;
   onStep?: (step: string) => void;
+  /** Called at the steps a job's clients follow (see FlowOptions). */
+  onMilestone?: (milestone: FlowMilestone) => void;
   /** Awaited just before the signup form is sent (a job must never send it twice). */
   beforeSubmit?: () => Promise<void>;
 }
@@ -127,6 +129,7 @@ const pageOnly = (url: string) => {
 async function finishSignup(page: Page, watch: PageWatch, run: SignupRun, input: SignupInput, options: SignupOptions, deadline: Deadline, fallback: () => string, mailed?: AccountMail): Promise<SignupResult> {
   watch.check();
   run.step("read verdict");
+  options.onMilestone?.("verifying");
   const verdict = await awaitSignupVerdict(run, page, watch, input, deadline, mailed);
   const identifier = run.identifier!;
   const account = { email: run.email, username: run.username, password: run.password, passwordGenerated: run.passwordGenerated, identifier };
@@ -145,7 +148,7 @@ async function finishSignup(page: Page, watch: PageWatch, run: SignupRun, input:
     throw new LoginFlowError("verification_failed", "the site's link did not lead to a page to set the account's password, and no password came by email");
   }
   run.step("the site did not sign the new account in; logging in");
-  const loginOptions = { guard: options.guard, timeoutMs: deadline.remaining(), onStep: options.onStep };
+  const loginOptions = { guard: options.guard, timeoutMs: deadline.remaining(), onStep: options.onStep, onMilestone: options.onMilestone };
   const signIn = async (): ReturnType<typeof signInOnPage> => {
     const login = { loginUrl: page.url(), identifier, password: run.password, inbox: input.inbox, inboxWaitMs: input.inboxWaitMs };
     try {

@@ -1,0 +1,71 @@
+import { Redis } from "ioredis";
+import type { JobEvent } from "@authsvc/contracts";
+import { JobEventFeed, JobProgress, type StoredJobEvent } from "./job-progress";
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+const PREFIX = `job-progress-test-${process.pid}`;
+const redis = new Redis(REDIS_URL);
+const subscriber = new Redis(REDIS_URL);
+const progress = new JobProgress(redis, PREFIX);
+const feed = new JobEventFeed(progress, subscriber);
+afterAll(async () => {
+  const keys = await redis.keys(`${PREFIX}:*`);
+  if (keys.length) await redis.del(...keys);
+  redis.disconnect();
+  subscriber.disconnect();
+});
+
+let seq = 0;
+const newJob = () => `job_test${process.pid}x${++seq}`;
+const nothingSettled = async () => null;
+
+async function collect(iterable: AsyncIterable<StoredJobEvent>): Promise<string[]> {
+  const types: string[] = [];
+  for await (const { event } of iterable) types.push(event.type);
+  return types;
+}
+
+describe("JobEventFeed", () => {
+  it("gives a late client the history, then follows live to the end, woken by the job's channel", async () => {
+    const jobId = newJob();
+    await progress.record(jobId, "queued");
+    await progress.record(jobId, "started", { attempt: 1 });
+    const followed = collect(feed.follow(jobId, { signal: new AbortController().signal, settled: nothingSettled, recheckMs: 60_000 }));
+    await new Promise((r) => setTimeout(r, 100));
+    await progress.record(jobId, "submitted");
+    await progress.record(jobId, "succeeded", { credentialId: "cred_x" });
+    // A recheck of a minute: only the pub/sub wake-up can have ended it this soon.
+    await expect(followed).resolves.toEqual(["queued", "started", "submitted", "succeeded"]);
+  });
+
+  it("goes on past a first end that is followed by more (an admin's replay), and resumes after a position", async () => {
+    const jobId = newJob();
+    await progress.record(jobId, "queued");
+    const firstEnd = await progress.record(jobId, "failed", { code: "timeout" });
+    await progress.record(jobId, "queued");
+    await progress.record(jobId, "succeeded");
+    const signal = new AbortController().signal;
+    await expect(collect(feed.follow(jobId, { signal, settled: nothingSettled }))).resolves.toEqual(["queued", "failed", "queued", "succeeded"]);
+    await expect(collect(feed.follow(jobId, { after: firstEnd, signal, settled: nothingSettled }))).resolves.toEqual(["queued", "succeeded"]);
+  });
+
+  it("tells the end from the job's record when its events are gone (expired, or Redis lost them)", async () => {
+    const jobId = newJob();
+    const end: JobEvent = { type: "failed", jobId, at: new Date().toISOString(), error: { code: "timeout", message: "from the record" } };
+    const events: StoredJobEvent[] = [];
+    for await (const entry of feed.follow(jobId, { signal: new AbortController().signal, settled: async () => end })) events.push(entry);
+    expect(events).toEqual([{ id: "0-1", event: end }]);
+  });
+
+  it("stops following when the client goes, and leaves the job's channel", async () => {
+    const jobId = newJob();
+    await progress.record(jobId, "queued");
+    const client = new AbortController();
+    const followed = collect(feed.follow(jobId, { signal: client.signal, settled: nothingSettled, recheckMs: 60_000 }));
+    await new Promise((r) => setTimeout(r, 100));
+    client.abort();
+    await expect(followed).resolves.toEqual(["queued"]);
+    const [, subscribers] = (await redis.pubsub("NUMSUB", progress.channel(jobId))) as [string, number];
+    expect(subscribers).toBe(0);
+  });
+});
