@@ -4,7 +4,7 @@ import json
 import unittest
 from typing import Any, Dict, List, Tuple
 
-from authsvc import AuthsvcError, Client, Session, ConnectionFailedError, InvalidRequestError, LoginFailedError, RateLimitedError
+from authsvc import AuthsvcError, Client, JobWaitTimeout, Session, ConnectionFailedError, InvalidRequestError, LoginFailedError, RateLimitedError
 from authsvc.transport import BACKOFF_CAP_S, backoff_delay, parse_retry_after
 
 from .scripted_server import ScriptedServer, header, recorder, sse_answer
@@ -134,6 +134,12 @@ class FollowJobTest(unittest.TestCase):
         session = self.client.login(domain="https://app.example/login", cred={"username": "a", "password": "b"}, wait=0)
         self.assertEqual(session["origins"], ["https://app.example"])
         self.assertEqual(len(self.server.requests_to("GET", "/v1/jobs/job_1")), 2)
+
+    def test_a_wait_with_a_timeout_names_the_job_that_goes_on(self) -> None:
+        self.server.on("GET", "/v1/jobs/job_1", (200, {}, {"jobId": "job_1", "status": "running"}))
+        with self.assertRaises(JobWaitTimeout) as caught:
+            self.client.jobs.wait("job_1", timeout=0.2)
+        self.assertEqual((caught.exception.code, caught.exception.job_id), ("job_wait_timeout", "job_1"))
 
 
 class RetryAfterTest(unittest.TestCase):
