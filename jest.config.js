@@ -23,7 +23,7 @@ module.exports = {
     },
     {
       displayName: "e2e",
-      testMatch: ["<rootDir>/apps/*/test/**/*.test.ts"],
+      testMatch: ["<rootDir>/apps/*/test/**/*.test.ts", "<rootDir>/packages/sdk/test/**/*.test.ts"],
       transform,
       transformIgnorePatterns,
       testEnvironment: "node",

@@ -49,6 +49,9 @@ fi
 [ -x "$CHROMIUM" ] || apt_install chromium fonts-liberation
 [ -x "$CHROMIUM" ] || die "Chromium not found at $CHROMIUM (set CHROMIUM_PATH)"
 
+# Debian's python3: the Python client's tests and example run with it (standard library only).
+[ -x /usr/bin/python3 ] || command -v python3 >/dev/null || apt_install python3
+
 # PostgreSQL on 127.0.0.1:5432 with the postgres user: reuse, start the machine's cluster, or install one.
 if ! port_open $PG_HOST $PG_PORT; then
   if ! command -v pg_ctlcluster >/dev/null; then apt_install postgresql; fi

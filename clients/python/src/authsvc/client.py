@@ -1,0 +1,154 @@
+"""`Client`: one object per API key, with the browser calls (login, signup, refresh) and the resources."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any, Callable, Dict, Mapping, Optional, Union
+
+from .answers import Session
+from .jobs import Jobs, ProgressCallback, result_of
+from .resources import Credentials, Mailboxes, PhoneNumbers, Webhooks
+from .transport import Transport
+
+Scalar = Union[str, int, float, bool]
+# Seconds kept between the wait we ask the server for and our own read timeout, so a slow login comes back
+# as a 202 we follow rather than as a socket timeout.
+WAIT_MARGIN_S = 5
+
+
+class Client:
+    """A client of the authsvc API.
+
+    `base_url` is the service's address (`http://127.0.0.1:8080`; a trailing `/v1` is accepted). `timeout`
+    bounds each HTTP request in seconds; `max_retries` is how often a request is repeated after a network
+    fault or a 429/503 (only requests that are safe to repeat: reads, deletes and POSTs sent with an
+    Idempotency-Key, which every call here sends).
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str,
+        *,
+        timeout: float = 60.0,
+        max_retries: int = 3,
+        sleep: Optional[Callable[[float], None]] = None,
+    ) -> None:
+        if not base_url.startswith(("http://", "https://")):
+            raise ValueError("base_url must be an http(s) URL, e.g. http://127.0.0.1:8080")
+        extra = {"sleep": sleep} if sleep is not None else {}
+        self._transport = Transport(base_url, api_key, timeout=timeout, max_retries=max_retries, **extra)
+        self.jobs = Jobs(self._transport, **extra)
+        self.credentials = Credentials(self._transport, self._browser_call)
+        self.mailboxes = Mailboxes(self._transport)
+        self.phone_numbers = PhoneNumbers(self._transport)
+        self.webhooks = Webhooks(self._transport)
+
+    @property
+    def base_url(self) -> str:
+        return self._transport.base_url
+
+    def login(
+        self,
+        *,
+        domain: str,
+        cred: Mapping[str, str],
+        login_method: str = "password",
+        use_cache: Optional[bool] = None,
+        collection_id: Optional[str] = None,
+        additional_fields: Optional[Mapping[str, Scalar]] = None,
+        idempotency_key: Optional[str] = None,
+        wait: Optional[int] = None,
+        respond_async: bool = False,
+        on_progress: Optional[ProgressCallback] = None,
+    ) -> Session:
+        """Logs in at `domain` (the login page's URL) and returns the session: `cookies`, `origins`, `storageState`."""
+        body = compact(
+            {
+                "domain": domain,
+                "login_method": login_method,
+                "cred": dict(cred),
+                "useCache": use_cache,
+                "collectionId": collection_id,
+                "additionalFields": dict(additional_fields) if additional_fields is not None else None,
+            }
+        )
+        return self._browser_call("/v1/login", body, idempotency_key, wait, respond_async, on_progress)
+
+    def signup(
+        self,
+        *,
+        domain: str,
+        signup_method: str = "email",
+        cred: Optional[Mapping[str, str]] = None,
+        allocate_mailbox: Optional[bool] = None,
+        invite_token: Optional[str] = None,
+        provider: Optional[str] = None,
+        collection_id: Optional[str] = None,
+        additional_fields: Optional[Mapping[str, Scalar]] = None,
+        idempotency_key: Optional[str] = None,
+        wait: Optional[int] = None,
+        respond_async: bool = False,
+        on_progress: Optional[ProgressCallback] = None,
+    ) -> Session:
+        """Creates an account at `domain` (the signup page) and returns its session with `credentialId` and `account`."""
+        body = compact(
+            {
+                "signup_method": signup_method,
+                "domain": domain,
+                "cred": dict(cred) if cred is not None else None,
+                "allocateMailbox": allocate_mailbox,
+                "invite_token": invite_token,
+                "provider": provider,
+                "collectionId": collection_id,
+                "additionalFields": dict(additional_fields) if additional_fields is not None else None,
+            }
+        )
+        return self._browser_call("/v1/signup", body, idempotency_key, wait, respond_async, on_progress)
+
+    def refresh(
+        self,
+        credential_id: Optional[str] = None,
+        *,
+        domain: Optional[str] = None,
+        username: Optional[str] = None,
+        collection_id: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+        wait: Optional[int] = None,
+        respond_async: bool = False,
+        on_progress: Optional[ProgressCallback] = None,
+    ) -> Session:
+        """Logs in again with a stored credential (by id, or by login page and username) and replaces its cached session."""
+        body = compact({"credentialId": credential_id, "domain": domain, "username": username, "collectionId": collection_id})
+        return self._browser_call("/v1/refresh", body, idempotency_key, wait, respond_async, on_progress)
+
+    def _browser_call(
+        self,
+        path: str,
+        body: Dict[str, Any],
+        idempotency_key: Optional[str],
+        wait: Optional[int],
+        respond_async: bool,
+        on_progress: Optional[ProgressCallback],
+    ) -> Session:
+        """POSTs a request that runs a browser job; a 202 is followed to the job's end, so the caller gets
+        the session (or the job's error raised) exactly as a synchronous answer would have given it."""
+        # One key per logical call, the same on every retry: the service then never runs the job twice.
+        headers = {"Idempotency-Key": idempotency_key or str(uuid.uuid4())}
+        if respond_async:
+            headers["Prefer"] = "respond-async"
+        else:
+            seconds = wait if wait is not None else max(1, int(self._transport.timeout) - WAIT_MARGIN_S)
+            headers["Prefer"] = f"wait={max(0, int(seconds))}"
+        answer = self._transport.request("POST", path, body=body, headers=headers)
+        body = answer.json_object()
+        if answer.status != 202:
+            return Session(body, status=answer.status, headers=answer.headers)
+        job_id = str(body["jobId"])
+        job = self.jobs.wait(job_id, on_progress=on_progress)
+        return Session(result_of(job), status=202, headers=answer.headers, job_id=job_id)
+
+
+def compact(body: Dict[str, Any]) -> Dict[str, Any]:
+    """The body without the fields the caller left out (None), so the API applies its defaults."""
+    return {k: v for k, v in body.items() if v is not None}

@@ -1,0 +1,129 @@
+"""The API's resources besides the browser calls: stored credentials, mailboxes, phone numbers, webhooks."""
+
+from __future__ import annotations
+
+import urllib.parse
+import uuid
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
+
+from .answers import Session
+from .jobs import ProgressCallback
+from .transport import Transport
+
+BrowserCall = Callable[[str, Dict[str, Any], Optional[str], Optional[int], bool, Optional[ProgressCallback]], Session]
+
+
+def segment(value: str) -> str:
+    return urllib.parse.quote(value, safe="")
+
+
+def keyed(idempotency_key: Optional[str]) -> Dict[str, str]:
+    return {"Idempotency-Key": idempotency_key or str(uuid.uuid4())}
+
+
+class Credentials:
+    """Stored credentials: metadata only (the secret never leaves the service), and verify for pending signups."""
+
+    def __init__(self, transport: Transport, browser_call: BrowserCall) -> None:
+        self._transport = transport
+        self._browser_call = browser_call
+
+    def list(self, before: Optional[str] = None) -> Dict[str, Any]:
+        """One page, newest first: `{"credentials": [...], "next": <path> | None}`."""
+        return self._transport.request("GET", "/v1/credentials", query={"before": before}).json_object()
+
+    def iter_all(self) -> Iterator[Dict[str, Any]]:
+        """Every credential of the organization, page after page."""
+        page = self.list()
+        while True:
+            yield from page["credentials"]
+            if not page.get("next"):
+                return
+            page = self._transport.request("GET", page["next"]).json_object()
+
+    def get(self, credential_id: str) -> Dict[str, Any]:
+        return self._transport.request("GET", f"/v1/credentials/{segment(credential_id)}").json_object()
+
+    def delete(self, credential_id: str) -> None:
+        """Deletes the credential, its secret, its sessions (cached ones too) and its job records."""
+        self._transport.request("DELETE", f"/v1/credentials/{segment(credential_id)}")
+
+    def verify(
+        self,
+        credential_id: str,
+        *,
+        link: Optional[str] = None,
+        code: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+        wait: Optional[int] = None,
+        respond_async: bool = False,
+        on_progress: Optional[ProgressCallback] = None,
+    ) -> Session:
+        """Confirms the email of an account a signup left pending (with the `link` or `code` you received, or
+        neither: what reached our inbox), then signs in; returns the session like refresh."""
+        body: Dict[str, Any] = {}
+        if link is not None:
+            body["link"] = link
+        if code is not None:
+            body["code"] = code
+        path = f"/v1/credentials/{segment(credential_id)}/verify"
+        return self._browser_call(path, body, idempotency_key, wait, respond_async, on_progress)
+
+
+class Mailboxes:
+    """Addresses on the service's mail domain whose codes and links logins and signups read."""
+
+    def __init__(self, transport: Transport) -> None:
+        self._transport = transport
+
+    def create(self, *, local_part: Optional[str] = None, label: Optional[str] = None, idempotency_key: Optional[str] = None) -> Dict[str, Any]:
+        body = {k: v for k, v in {"localPart": local_part, "label": label}.items() if v is not None}
+        return self._transport.request("POST", "/v1/mailboxes", body=body, headers=keyed(idempotency_key)).json_object()
+
+    def list(self) -> List[Dict[str, Any]]:
+        return self._transport.request("GET", "/v1/mailboxes").json_list("mailboxes")
+
+    def get(self, mailbox_id: str) -> Dict[str, Any]:
+        return self._transport.request("GET", f"/v1/mailboxes/{segment(mailbox_id)}").json_object()
+
+    def forwarding(self) -> Dict[str, Any]:
+        """The organization's forwarding inbox (made on the first call), for mail forwarded from your own addresses."""
+        return self._transport.request("GET", "/v1/mailboxes/forwarding").json_object()
+
+    def messages(self, mailbox_id: str, *, limit: Optional[int] = None, offset: Optional[int] = None, include_body: bool = False) -> Dict[str, Any]:
+        """`{"messages": [...], "next": ...}`, newest first; the decrypted text and HTML only with include_body."""
+        query = {"limit": limit, "offset": offset, "include": "body" if include_body else None}
+        return self._transport.request("GET", f"/v1/mailboxes/{segment(mailbox_id)}/messages", query=query).json_object()
+
+    def delete(self, mailbox_id: str) -> None:
+        self._transport.request("DELETE", f"/v1/mailboxes/{segment(mailbox_id)}")
+
+
+class PhoneNumbers:
+    """Numbers the operator assigned to the organization, whose SMS codes `otp_sms` logins read."""
+
+    def __init__(self, transport: Transport) -> None:
+        self._transport = transport
+
+    def list(self) -> List[Dict[str, Any]]:
+        return self._transport.request("GET", "/v1/phone-numbers").json_list("phoneNumbers")
+
+
+class Webhooks:
+    """Endpoints that receive `session.refreshed`, `session.expired` and `credential.failed` (see verify_webhook)."""
+
+    def __init__(self, transport: Transport) -> None:
+        self._transport = transport
+
+    def create(self, url: str, *, events: Optional[Sequence[str]] = None, idempotency_key: Optional[str] = None) -> Dict[str, Any]:
+        """Registers `url`; the answer's `secret` (shown only here) signs every delivery."""
+        body: Dict[str, Any] = {"url": url}
+        if events is not None:
+            body["events"] = list(events)
+        return self._transport.request("POST", "/v1/webhooks", body=body, headers=keyed(idempotency_key)).json_object()
+
+    def list(self) -> List[Dict[str, Any]]:
+        return self._transport.request("GET", "/v1/webhooks").json_list("webhooks")
+
+    def delete(self, webhook_id: str) -> None:
+        self._transport.request("DELETE", f"/v1/webhooks/{segment(webhook_id)}")

@@ -1,0 +1,5 @@
+# The tests exercise the source tree (src/authsvc), installed or not.
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src"))

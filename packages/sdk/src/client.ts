@@ -1,0 +1,183 @@
+import { Jobs, type FollowOptions } from "./jobs";
+import { ROUTES } from "./routes";
+import { Transport, type IdempotentOptions, type RequestOptions, type Route, type TransportOptions } from "./transport";
+import type {
+  CreatedWebhook,
+  CredentialPage,
+  CredentialResource,
+  JobEvent,
+  JobResource,
+  LoginRequest,
+  MailboxRequest,
+  MailboxResource,
+  MessagePage,
+  PhoneNumberResource,
+  RefreshRequest,
+  SessionResponse,
+  SignupRequest,
+  SignupResponse,
+  StoredCredentialSession,
+  VerifyRequest,
+  WebhookRequest,
+  WebhookResource,
+} from "./types";
+
+export type AuthClientOptions = TransportOptions;
+
+/** Options of the calls that may run a browser job (login, signup, refresh, verify). */
+export interface JobCallOptions extends IdempotentOptions {
+  /** `Prefer: wait=N`: let the service wait at most N seconds before answering 202 (the SDK then follows the job). */
+  wait?: number;
+  /** `Prefer: respond-async`: the service answers 202 at once and the SDK follows the job's progress. */
+  respondAsync?: boolean;
+  /** Each progress event of the job, when the answer was 202. */
+  onProgress?: (event: JobEvent) => void;
+  /** Poll interval when the event stream is unavailable, in ms. */
+  pollIntervalMs?: number;
+}
+
+/**
+ * The authsvc API. Each call returns the API's own answer body, or throws an `AuthsvcError` carrying its
+ * code (or a `NetworkError` when the service could not be reached after the retries).
+ */
+export class AuthClient {
+  readonly jobs: Jobs;
+  readonly credentials: Credentials;
+  readonly mailboxes: Mailboxes;
+  readonly phoneNumbers: PhoneNumbers;
+  readonly webhooks: Webhooks;
+  private readonly transport: Transport;
+
+  constructor(options: AuthClientOptions) {
+    this.transport = new Transport(options);
+    this.jobs = new Jobs(this.transport);
+    const runJob = <T>(route: Route, body: unknown, params: Record<string, string> | undefined, opts: JobCallOptions) => runJobCall<T>(this.transport, this.jobs, route, body, params, opts);
+    this.credentials = new Credentials(this.transport, runJob);
+    this.mailboxes = new Mailboxes(this.transport);
+    this.phoneNumbers = new PhoneNumbers(this.transport);
+    this.webhooks = new Webhooks(this.transport);
+  }
+
+  /** POST /v1/login: signs in to the site (or answers from the session cache) and returns the session. */
+  login(body: LoginRequest, options: JobCallOptions = {}): Promise<SessionResponse> {
+    return runJobCall(this.transport, this.jobs, ROUTES.login, body, undefined, options);
+  }
+
+  /** POST /v1/signup: creates the account (confirming its email), returns the session and the stored credential. */
+  signup(body: SignupRequest, options: JobCallOptions = {}): Promise<SignupResponse> {
+    return runJobCall(this.transport, this.jobs, ROUTES.signup, body, undefined, options);
+  }
+
+  /** POST /v1/refresh: logs in again with a stored credential and replaces its cached session. */
+  refresh(body: RefreshRequest, options: JobCallOptions = {}): Promise<StoredCredentialSession> {
+    return runJobCall(this.transport, this.jobs, ROUTES.refresh, body, undefined, options);
+  }
+}
+
+type RunJob = <T>(route: Route, body: unknown, params: Record<string, string> | undefined, options: JobCallOptions) => Promise<T>;
+
+/** A call that may answer 202: the job is followed to its end, so the caller gets what a 200 would have given. */
+async function runJobCall<T>(transport: Transport, jobs: Jobs, route: Route, body: unknown, params: Record<string, string> | undefined, options: JobCallOptions): Promise<T> {
+  const prefer = [options.respondAsync ? "respond-async" : "", options.wait !== undefined ? `wait=${Math.max(0, Math.floor(options.wait))}` : ""].filter(Boolean).join(", ");
+  // A caller who lets the service wait longer than our timeout must not be cut off first.
+  const timeoutMs = options.timeoutMs ?? (options.wait !== undefined ? Math.max(90_000, options.wait * 1000 + 15_000) : undefined);
+  const answer = await transport.send<T | JobResource<T>>({ route, params, body, headers: prefer ? { prefer } : undefined, options: { ...options, timeoutMs } });
+  if (answer.status !== 202) return answer.body as T;
+  const follow: FollowOptions = { signal: options.signal, onProgress: options.onProgress, pollIntervalMs: options.pollIntervalMs };
+  return jobs.wait<T>((answer.body as JobResource<T>).jobId, follow);
+}
+
+export class Credentials {
+  constructor(
+    private readonly transport: Transport,
+    private readonly runJob: RunJob,
+  ) {}
+
+  /** One page (100, newest first); pass `before` from the previous page's `next` (or use `iterate`). */
+  async list(query: { before?: string } = {}, options: RequestOptions = {}): Promise<CredentialPage> {
+    return (await this.transport.send<CredentialPage>({ route: ROUTES.listCredentials, query, options })).body;
+  }
+
+  /** Every credential, page after page. */
+  async *iterate(options: RequestOptions = {}): AsyncGenerator<CredentialResource> {
+    let before: string | undefined;
+    for (;;) {
+      const page = await this.list({ before }, options);
+      yield* page.credentials;
+      before = page.next ? (new URL(page.next, "http://x").searchParams.get("before") ?? undefined) : undefined;
+      if (!before) return;
+    }
+  }
+
+  async get(id: string, options: RequestOptions = {}): Promise<CredentialResource> {
+    return (await this.transport.send<CredentialResource>({ route: ROUTES.getCredential, params: { id }, options })).body;
+  }
+
+  /** Deletes the credential, its stored secret and its sessions (cached ones too). */
+  async delete(id: string, options: RequestOptions = {}): Promise<void> {
+    await this.transport.send({ route: ROUTES.deleteCredential, params: { id }, options });
+  }
+
+  /** Confirms the email of an account a signup left pending (a link, a code, or the one in our inbox), then signs in. */
+  verify(id: string, body: VerifyRequest = {}, options: JobCallOptions = {}): Promise<StoredCredentialSession> {
+    return this.runJob(ROUTES.verifyCredential, body, { id }, options);
+  }
+}
+
+export class Mailboxes {
+  constructor(private readonly transport: Transport) {}
+
+  /** A new inbox of ours; its address is the account's email on the site. */
+  async create(body: MailboxRequest = {}, options: IdempotentOptions = {}): Promise<MailboxResource> {
+    return (await this.transport.send<MailboxResource>({ route: ROUTES.createMailbox, body, options })).body;
+  }
+
+  async list(options: RequestOptions = {}): Promise<MailboxResource[]> {
+    return (await this.transport.send<{ mailboxes: MailboxResource[] }>({ route: ROUTES.listMailboxes, options })).body.mailboxes;
+  }
+
+  async get(id: string, options: RequestOptions = {}): Promise<MailboxResource> {
+    return (await this.transport.send<MailboxResource>({ route: ROUTES.getMailbox, params: { id }, options })).body;
+  }
+
+  /** The organization's forwarding inbox, created on the first call. */
+  async forwarding(options: RequestOptions = {}): Promise<MailboxResource> {
+    return (await this.transport.send<MailboxResource>({ route: ROUTES.getForwardingMailbox, options })).body;
+  }
+
+  async delete(id: string, options: RequestOptions = {}): Promise<void> {
+    await this.transport.send({ route: ROUTES.deleteMailbox, params: { id }, options });
+  }
+
+  /** Messages the mailbox received, newest first, with the code and link read from each. */
+  async messages(id: string, query: { limit?: number; offset?: number; includeBody?: boolean } = {}, options: RequestOptions = {}): Promise<MessagePage> {
+    const q = { limit: query.limit, offset: query.offset, include: query.includeBody ? "body" : undefined };
+    return (await this.transport.send<MessagePage>({ route: ROUTES.listMailboxMessages, params: { id }, query: q, options })).body;
+  }
+}
+
+export class PhoneNumbers {
+  constructor(private readonly transport: Transport) {}
+
+  /** The numbers the operator assigned to the organization. */
+  async list(options: RequestOptions = {}): Promise<PhoneNumberResource[]> {
+    return (await this.transport.send<{ phoneNumbers: PhoneNumberResource[] }>({ route: ROUTES.listPhoneNumbers, options })).body.phoneNumbers;
+  }
+}
+
+export class Webhooks {
+  constructor(private readonly transport: Transport) {}
+
+  /** Registers an endpoint; the answer carries its signing secret, shown only here. */
+  async create(body: WebhookRequest, options: IdempotentOptions = {}): Promise<CreatedWebhook> {
+    return (await this.transport.send<CreatedWebhook>({ route: ROUTES.createWebhook, body, options })).body;
+  }
+
+  async list(options: RequestOptions = {}): Promise<WebhookResource[]> {
+    return (await this.transport.send<{ webhooks: WebhookResource[] }>({ route: ROUTES.listWebhooks, options })).body.webhooks;
+  }
+
+  async delete(id: string, options: RequestOptions = {}): Promise<void> {
+    await this.transport.send({ route: ROUTES.deleteWebhook, params: { id }, options });
+  }
+}

@@ -1,0 +1,278 @@
+/**
+ * The API's request and answer shapes, as the SDK's own public types: the SDK ships without the service's
+ * private packages. contracts-check.ts proves at compile time that they match @authsvc/contracts.
+ */
+import type { ErrorCode } from "./error-codes";
+
+/** A cookie as the API returns it. `expires` is Unix time in seconds; -1 marks a session cookie. */
+export interface Cookie {
+  name: string;
+  value: string;
+  /** `.example.com` for a domain cookie (subdomains too), `example.com` for a host-only cookie. */
+  domain: string;
+  path: string;
+  expires: number;
+  httpOnly: boolean;
+  secure: boolean;
+  sameSite: "Strict" | "Lax" | "None";
+}
+
+/** An IndexedDB database of an origin, as Playwright's `storageState({ indexedDB: true })` writes it. */
+export interface IndexedDbDatabase {
+  name: string;
+  version: number;
+  stores: Array<{
+    name: string;
+    keyPath?: string;
+    keyPathArray?: string[];
+    autoIncrement: boolean;
+    indexes: Array<{ name: string; keyPath?: string; keyPathArray?: string[]; multiEntry: boolean; unique: boolean }>;
+    records: Array<{ key?: unknown; keyEncoded?: unknown; value?: unknown; valueEncoded?: unknown }>;
+  }>;
+}
+
+/** Playwright's storageState shape: `browser.newContext({ storageState })` loads it unchanged. */
+export interface StorageState {
+  cookies: Cookie[];
+  origins: Array<{ origin: string; localStorage: Array<{ name: string; value: string }>; indexedDB?: IndexedDbDatabase[] }>;
+}
+
+/** What a login answers: the cookies, every origin the login touched, and the full browser state. */
+export interface SessionResponse {
+  cookies: Cookie[];
+  origins: string[];
+  storageState: StorageState;
+}
+
+export const LOGIN_METHODS = ["password", "oauth_google", "oauth_github", "oauth", "magic_link", "otp_email", "otp_sms", "totp"] as const;
+export type LoginMethod = (typeof LOGIN_METHODS)[number];
+
+export interface LoginCred {
+  username?: string;
+  email?: string;
+  password?: string;
+  /** The site's TOTP secret (base32 or an otpauth://totp/ URI). */
+  totpSecret?: string;
+  /** One of the organization's phone numbers (E.164), for `otp_sms`. */
+  phone?: string;
+  /** `oauth` only: the provider's issuer URL, or the label on its button. */
+  provider?: string;
+}
+
+/** POST /v1/login: exactly the API's body. */
+export interface LoginRequest {
+  cred: LoginCred;
+  /** The full URL of the login page. */
+  domain: string;
+  login_method?: LoginMethod;
+  loginMethod?: LoginMethod;
+  collectionId?: string;
+  additionalFields?: Record<string, string | number | boolean>;
+  /** Default true: a valid cached session is answered without a browser. */
+  useCache?: boolean;
+}
+
+export const SIGNUP_METHODS = ["email", "invitation", "oauth"] as const;
+export type SignupMethod = (typeof SIGNUP_METHODS)[number];
+
+export interface SignupCred {
+  email?: string;
+  username?: string;
+  password?: string;
+  name?: string;
+  provider?: string;
+  totpSecret?: string;
+}
+
+/** POST /v1/signup: exactly the API's body. */
+export interface SignupRequest {
+  signup_method: SignupMethod;
+  domain: string;
+  cred?: SignupCred;
+  invite_token?: string;
+  collectionId?: string;
+  additionalFields?: Record<string, string | number | boolean>;
+  /** No `cred.email`: give the account a new mailbox of ours, so the confirmation mail can be read. */
+  allocateMailbox?: boolean;
+  provider?: "google" | "github";
+}
+
+export interface SignupAccount {
+  email: string | null;
+  username: string | null;
+  passwordGenerated: boolean;
+}
+
+export interface SignupResponse extends SessionResponse {
+  credentialId: string;
+  expiresAt?: string;
+  account: SignupAccount;
+}
+
+/** POST /v1/refresh: a credential by id, or by the domain, username and collection its login used. */
+export interface RefreshRequest {
+  credentialId?: string;
+  domain?: string;
+  username?: string;
+  collectionId?: string;
+}
+
+/** POST /v1/credentials/{id}/verify: a confirmation link or code, or neither (read from our inbox). */
+export interface VerifyRequest {
+  link?: string;
+  code?: string;
+}
+
+/** What refresh and verify answer: the session, the credential, and when the session ends. */
+export interface StoredCredentialSession extends SessionResponse {
+  credentialId: string;
+  expiresAt?: string;
+}
+
+export interface CredentialResource {
+  credentialId: string;
+  site: string;
+  loginPage: string;
+  loginUrl: string;
+  username: string;
+  collectionId: string | null;
+  createdAt: string;
+  lastLoginAt: string | null;
+  status: "active" | "failing" | "pending" | "pending_verification";
+  lastError: string | null;
+}
+
+export interface CredentialPage {
+  credentials: CredentialResource[];
+  /** The next page's link, or null on the last page. */
+  next: string | null;
+}
+
+export interface MailboxRequest {
+  localPart?: string;
+  label?: string;
+}
+
+export interface MailboxResource {
+  id: string;
+  address: string;
+  label: string | null;
+  forwarding: boolean;
+  createdAt: string;
+}
+
+export interface InboundMessageResource {
+  id: string;
+  from: string;
+  subject: string;
+  recipient: string;
+  originalRecipients: string[];
+  receivedAt: string;
+  code: string | null;
+  link: string | null;
+  text?: string;
+  html?: string;
+}
+
+export interface MessagePage {
+  messages: InboundMessageResource[];
+  next: string | null;
+}
+
+export interface PhoneNumberResource {
+  id: string;
+  number: string;
+  label: string | null;
+  createdAt: string;
+}
+
+export const WEBHOOK_EVENTS = ["session.refreshed", "session.expired", "credential.failed"] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
+
+export interface WebhookRequest {
+  url: string;
+  events?: WebhookEventType[];
+}
+
+export interface WebhookResource {
+  id: string;
+  url: string;
+  events: WebhookEventType[];
+  createdAt: string;
+  secret?: string;
+}
+
+/** The answer to POST /v1/webhooks: the only time the signing secret is shown. */
+export interface CreatedWebhook extends WebhookResource {
+  secret: string;
+}
+
+/** What a webhook delivery carries (its JSON body). */
+export interface WebhookEvent {
+  id: string;
+  type: WebhookEventType;
+  createdAt: string;
+  orgId: string;
+  data: Record<string, string | number | null>;
+}
+
+export type JobStatus = "queued" | "running" | "succeeded" | "failed";
+
+export interface JobError {
+  code: string;
+  message: string;
+  credentialId?: string;
+}
+
+/** GET /v1/jobs/{jobId}, and the body of a 202 answer. */
+export interface JobResource<Result = SessionResponse> {
+  jobId: string;
+  status: JobStatus;
+  result?: Result;
+  error?: JobError;
+  eventsUrl: string;
+}
+
+export const JOB_EVENT_TYPES = [
+  "queued",
+  "started",
+  "navigating",
+  "form_found",
+  "submitted",
+  "waiting_for_email",
+  "waiting_for_sms",
+  "verifying",
+  "retrying",
+  "succeeded",
+  "failed",
+] as const;
+export type JobEventType = (typeof JOB_EVENT_TYPES)[number];
+
+/** One step of a job, as GET /v1/jobs/{jobId}/events streams it. Never carries a secret or the session. */
+export interface JobEvent {
+  type: JobEventType;
+  jobId: string;
+  at: string;
+  attempt?: number;
+  origin?: string;
+  address?: string;
+  number?: string;
+  code?: string;
+  credentialId?: string;
+  error?: JobError;
+}
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export interface ErrorBody {
+  error: {
+    code: ErrorCode;
+    message: string;
+    requestId: string;
+    details?: FieldError[];
+    credentialId?: string;
+  };
+}
