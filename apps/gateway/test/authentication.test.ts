@@ -1,3 +1,4 @@
+import { openApiDocument } from "@authsvc/contracts";
 import { call, closeDatabase, newTenant, revokeKey } from "@authsvc/devstack";
 
 afterAll(closeDatabase);
@@ -37,23 +38,8 @@ describe("API key authentication", () => {
     expect((await call("GET", "/healthz")).status).toBe(200);
     const openapi = await call("GET", "/openapi.json");
     expect(openapi.body.openapi).toBe("3.1.0");
-    expect(Object.keys(openapi.body.paths)).toEqual([
-      "/login",
-      "/signup",
-      "/jobs/{jobId}",
-      "/mailboxes",
-      "/mailboxes/{id}",
-      "/mailboxes/forwarding",
-      "/mailboxes/{id}/messages",
-      "/phone-numbers",
-      "/credentials",
-      "/credentials/{id}",
-      "/credentials/{id}/verify",
-      "/refresh",
-      "/webhooks",
-      "/webhooks/{id}",
-      "/inbound/sms",
-    ]);
+    // Which paths it lists is apps/gateway/src/openapi-covers-routes.test.ts's to check, against the app's routes.
+    expect(openapi.body).toEqual(JSON.parse(JSON.stringify(openApiDocument)));
     expect((await call("GET", "/readyz")).body).toEqual({ ok: true, database: true, redis: true });
   });
 });
