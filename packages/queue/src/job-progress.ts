@@ -1,7 +1,7 @@
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { FINAL_JOB_EVENTS, type JobEvent, type JobEventType } from "@authsvc/contracts";
-import { PubSubWakeups } from "./pubsub-wakeups";
+import { PubSubWakeups, type Wakeup } from "./pubsub-wakeups";
 
 /** What is kept of an event in Redis: its type and ids, never a secret nor the site's words (see `JobProgress.record`). */
 export type JobEventFields = Omit<JobEvent, "type" | "jobId" | "at" | "error">;
@@ -126,8 +126,9 @@ export class JobEventFeed {
     const abort = () => stop.abort();
     options.signal.addEventListener("abort", abort);
     this.open.add(stop);
-    const wake = await this.wakeups.watch(this.progress.channel(jobId));
+    let wake: Wakeup | null = null;
     try {
+      wake = await this.wakeups.watch(this.progress.channel(jobId));
       let last = options.after;
       let quiet = false;
       while (!stop.signal.aborted) {
@@ -151,7 +152,7 @@ export class JobEventFeed {
     } finally {
       options.signal.removeEventListener("abort", abort);
       this.open.delete(stop);
-      await wake.close();
+      await wake?.close();
     }
   }
 
