@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   process.stdout.write(`
 ──────────────────────────────────────────────────────────────────────────────
  authsvc is running
-   API        ${stack.gatewayUrl}/v1        (health: ${stack.gatewayUrl}/readyz)
+   API        ${stack.gatewayUrl}/v1        (health: ${stack.gatewayUrl}/readyz; reference: ${stack.gatewayUrl}/docs)
    dashboard  ${stack.dashboardUrl}/
    demo site  ${stack.sites.url}/classic/login   (user "${DEMO_USER.username}", password "${DEMO_USER.password}")
    all fixture login pages (iframes, shadow roots, modals, …): ${stack.sites.url}/
