@@ -54,6 +54,7 @@ describe("Redis restarted under load", () => {
     await until("the waiting login at the site", () => f.stack.sites.gates.held("redis") === 1, 20_000);
 
     await new Promise((r) => setTimeout(r, 1500));
+    const killedAt = Date.now();
     await f.redis.kill();
     phase = "outage";
     f.stack.sites.gates.open("redis");
@@ -76,7 +77,9 @@ describe("Redis restarted under load", () => {
     }
     expect(answers.filter((a) => a.phase === "outage").map((a) => a.status)).toContain(503);
     for (const a of answers.filter((a) => a.phase === "outage" && a.sentAt < restartedAt - 1000)) expect(a.answeredAt).toBeLessThan(restartedAt);
-    expect(answers.filter((a) => a.phase === "before" || a.phase === "after").map((a) => a.status)).not.toContain(503);
+    // A request still in flight when Redis died may rightly be a 503 (on a loaded machine a login's start takes
+    // a few hundred ms); one answered before, or sent once the gateway was ready again, never is.
+    expect(answers.filter((a) => (a.phase === "before" && a.answeredAt < killedAt) || a.phase === "after").map((a) => a.status)).not.toContain(503);
 
     // Every login that was accepted, before or after, ends signed in; nothing was restarted.
     const accepted = answers.filter((a) => a.status === 202).map((a) => a.jobId!);
