@@ -34,8 +34,10 @@ describe("BrowserHost", () => {
     host = new BrowserHost({ executablePath: chromium, guard, onCrash: (e) => crashes.push(e) });
     await host.warmUp();
     const first = await host.withPage(async (page) => page.browserContext().browser());
-    // Let the refill finish: jest, unlike the worker, fails a test on the stealth plugin's unawaited commands.
-    await new Promise((r) => setTimeout(r, 1000));
+    // Let the refill finish (its page set up, the stealth plugin's commands landed): jest, unlike the worker,
+    // fails a test on those unawaited commands when the browser dies under them. A fixed pause was too short
+    // on a loaded machine.
+    await host["spare"];
     first.process()!.kill("SIGKILL");
     await new Promise((r) => first.once("disconnected", r));
     const second = await host.withPage(async (page) => {
