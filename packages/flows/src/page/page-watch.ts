@@ -47,10 +47,16 @@ export class PageWatch {
       void dialog.dismiss().catch(() => undefined);
     });
     const mainNavigation = (request: HTTPRequest) => request.isNavigationRequest() && request.frame() === page.mainFrame();
+    // Under request interception Puppeteer may report a navigation's end before its start (a goto the
+    // page's own redirect cancelled while the guard held it): one that ended is never listed again.
+    const ended = new WeakSet<HTTPRequest>();
     page.on("request", (request) => {
-      if (mainNavigation(request)) watch.navigations.add(request);
+      if (mainNavigation(request) && !ended.has(request)) watch.navigations.add(request);
     });
-    const done = (request: HTTPRequest) => watch.navigations.delete(request);
+    const done = (request: HTTPRequest) => {
+      ended.add(request);
+      watch.navigations.delete(request);
+    };
     page.on("requestfinished", done);
     page.on("requestfailed", done);
     page.on("response", (response) => {
