@@ -40,7 +40,10 @@ if ! command -v pnpm >/dev/null || [ "$(pnpm --version 2>/dev/null)" != "$PNPM_V
 fi
 
 # Dependencies (no-op when the lockfile is already installed) and the generated Prisma client.
-pnpm install --frozen-lockfile --prefer-offline --reporter=silent
+# (pnpm keeps a copy of the lockfile it installed: when it matches, the install is skipped, saving seconds.)
+if ! cmp -s pnpm-lock.yaml node_modules/.pnpm/lock.yaml; then
+  pnpm install --frozen-lockfile --prefer-offline --reporter=silent
+fi
 if [ ! -f packages/db/src/generated/prisma/client.ts ] || [ prisma/schema.prisma -nt packages/db/src/generated/prisma/client.ts ]; then
   say "generating the Prisma client"; pnpm --silent --filter @authsvc/db run generate
 fi

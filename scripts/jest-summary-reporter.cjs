@@ -1,9 +1,28 @@
-// Prints the run's totals as one plain line ("tests: N passed, N failed, N skipped") that any CI can read.
+// Prints the run's totals as one plain line ("tests: N passed, N failed, N skipped") that any CI can read,
+// and, when TEST_TIMES_FILE is set, writes each test file's run time there (one JSON line a file) for the
+// table scripts/run-tests.sh prints at the end of the whole suite.
+const fs = require("node:fs");
+const path = require("node:path");
+
 class SummaryReporter {
+  constructor(globalConfig) {
+    this.rootDir = globalConfig.rootDir;
+    this.rows = [];
+  }
+
+  onTestResult(test, result) {
+    const project = test.context.config.displayName?.name ?? "";
+    const seconds = (result.perfStats.end - result.perfStats.start) / 1000;
+    const failed = result.numFailingTests > 0 || result.testExecError != null;
+    this.rows.push({ project, file: path.relative(this.rootDir, result.testFilePath), seconds, failed });
+  }
+
   onRunComplete(_contexts, results) {
     const { numPassedTests, numFailedTests, numPendingTests, numTodoTests, numRuntimeErrorTestSuites } = results;
     const failed = numFailedTests + numRuntimeErrorTestSuites;
     process.stdout.write(`tests: ${numPassedTests} passed, ${failed} failed, ${numPendingTests + numTodoTests} skipped\n`);
+    const out = process.env.TEST_TIMES_FILE;
+    if (out) fs.writeFileSync(out, this.rows.map((r) => JSON.stringify(r)).join("\n") + (this.rows.length ? "\n" : ""));
   }
 }
 module.exports = SummaryReporter;

@@ -1,0 +1,19 @@
+// Prints the file-by-file timing table of a test run from the JSON lines the summary reporter wrote
+// (scripts/jest-summary-reporter.cjs), slowest first, so the next slow file is seen the day it lands.
+// Usage: node scripts/test-times.cjs FILE...
+const fs = require("node:fs");
+
+const rows = process.argv
+  .slice(2)
+  .filter((f) => fs.existsSync(f))
+  .flatMap((f) => fs.readFileSync(f, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line)));
+if (rows.length === 0) process.exit(0);
+rows.sort((a, b) => b.seconds - a.seconds);
+const width = Math.max(...rows.map((r) => r.file.length));
+const line = (s, project, file, mark = "") => `${s.padStart(8)}  ${project.padEnd(5)} ${file.padEnd(width)}${mark}`;
+console.log(`\ntest files, slowest first (seconds of each file's own run; the projects run side by side):`);
+console.log(line("seconds", "", "file"));
+for (const r of rows) console.log(line(r.seconds.toFixed(1), r.project, r.file, r.failed ? "  FAILED" : ""));
+const byProject = {};
+for (const r of rows) byProject[r.project] = (byProject[r.project] ?? 0) + r.seconds;
+console.log(Object.entries(byProject).map(([p, s]) => `${p}: ${rows.filter((r) => r.project === p).length} files, ${s.toFixed(0)} s`).join("; "));
