@@ -14,7 +14,7 @@ const fixture = (path: string, body: unknown) => fetch(`${sitesUrl()}/__fixture/
 let seq = 0;
 /**
  * The agent's own address (a Gmail-like host forwarding to the org's forwarding inbox), whose site mail
- * arrives `delivery`: late (after the signup stopped waiting) or never.
+ * arrives `delivery`: late (held until `forwardedMail` releases it, after the signup stopped waiting) or never.
  */
 async function ownAddress(delivery: "late" | "lost"): Promise<string> {
   const address = `verify${++seq}-${process.pid}-${Date.now().toString(36)}@agents.example`;
@@ -30,8 +30,9 @@ async function pendingSignup(page: string, email: string): Promise<string> {
   return res.body.error.credentialId as string;
 }
 
-/** The site's mail to `email` once it reached the forwarding inbox, as the messages endpoint shows it. */
+/** The site's mail to a `late` address, released now, once it reached the forwarding inbox, as the messages endpoint shows it. */
 async function forwardedMail(email: string): Promise<{ code: string | null; link: string | null }> {
+  expect(await (await fixture("deliveries/release", { address: email })).json()).toEqual({ released: 1 });
   for (let i = 0; i < 60; i++) {
     const { messages } = (await call("GET", `/v1/mailboxes/${forwarding.id}/messages?limit=100`, { key: tenant.key })).body;
     const found = messages.find((m: any) => m.originalRecipients.includes(email) && (m.code || m.link));

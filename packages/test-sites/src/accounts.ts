@@ -1,7 +1,10 @@
 import { parseTotpSecret, totpCode, type TotpSpec } from "@authsvc/crypto";
 import { randomBytes } from "node:crypto";
 
-/** How a site's mail to an address fares: `late` arrives after a flow's wait ran out (LATE_MAIL_MS). */
+/**
+ * How a site's mail to an address fares: `late` is held back, as a slow mail host holds a message, until
+ * the test releases it (`releaseHeld`), once the flow's wait has run out: late by a state, not a clock.
+ */
 export type Delivery = "ok" | "expired" | "lost" | "late";
 
 /** The fixture sites' own user database, sessions and a count of every login attempt (per site and user). */
@@ -13,6 +16,7 @@ export class Accounts {
   private readonly locked = new Set<string>();
   private readonly totpSecrets = new Map<string, TotpSpec>();
   private readonly deliveries = new Map<string, Delivery>();
+  private readonly held = new Map<string, Array<() => Promise<void>>>();
 
   addUser(username: string, password: string, options: { locked?: boolean; totpSecret?: string; delivery?: Delivery } = {}): void {
     this.users.set(username, password);
@@ -26,6 +30,20 @@ export class Accounts {
   /** How the sites' mail and SMS reach an address that has no account yet (one about to sign up). */
   setDelivery(username: string, delivery: Delivery): void {
     this.deliveries.set(username, delivery);
+  }
+
+  /** Keeps back a send to a `late` address until `releaseHeld`. */
+  hold(address: string, send: () => Promise<void>): void {
+    this.held.set(address, [...(this.held.get(address) ?? []), send]);
+  }
+
+  /** Sends what was held for the address (from now on its mail goes at once); how many were held. */
+  async releaseHeld(address: string): Promise<number> {
+    const sends = this.held.get(address) ?? [];
+    this.held.delete(address);
+    this.deliveries.set(address, "ok");
+    for (const send of sends) await send().catch(() => undefined);
+    return sends.length;
   }
 
   hasUser(username: string): boolean {

@@ -76,7 +76,7 @@ invitation (<code>POST /__fixture/invitations</code>).</p><ul>${signupPages.join
       password?: string;
       locked?: boolean;
       totpSecret?: string;
-      delivery?: "ok" | "expired" | "lost";
+      delivery?: "ok" | "expired" | "lost" | "late";
     };
     accounts.addUser(username, password ?? "", { locked: locked === true, totpSecret, delivery });
     res.status(204).end();
@@ -92,9 +92,14 @@ invitation (<code>POST /__fixture/invitations</code>).</p><ul>${signupPages.join
     res.json(accounts.attemptsFor(req.params.username));
   });
   app.post("/__fixture/deliveries", json(), (req, res) => {
-    const { address, delivery } = req.body as { address: string; delivery: "ok" | "expired" | "lost" };
+    const { address, delivery } = req.body as { address: string; delivery: "ok" | "expired" | "lost" | "late" };
     accounts.setDelivery(String(address), delivery);
     res.status(204).end();
+  });
+  // A `late` address's held mail arrives now (the flow that waited for it has given up): how many were held.
+  app.post("/__fixture/deliveries/release", json(), async (req, res) => {
+    const { address } = req.body as { address: string };
+    res.json({ released: await accounts.releaseHeld(String(address)) });
   });
   // The caller's own mail host: forward an address's mail (as Gmail does) to the service's forwarding inbox.
   app.post("/__fixture/mail-forwarding", json(), async (req, res) => {

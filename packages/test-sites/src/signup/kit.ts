@@ -36,17 +36,12 @@ export const loginOffer = (name: string) => `<p>Already have an account? <a href
 
 export const origin = (req: Request) => `${req.protocol}://${req.headers.host}`;
 
-// Well past the tests' inbox wait (MFA_WAIT_MS, 6 s), as a mail host that holds a message back does: the wait starts
-// after the site has read the form and the flow its answer, seconds after the send on a loaded machine (8 s, a 2 s
-// margin, let a slow run catch the "late" mail and sign up after all).
-export const LATE_MAIL_MS = 14_000;
-
 /** Sends a site's mail unless the address never gets any; like a real site, a failed send does not fail the page. */
 export async function sendMail(accounts: Accounts, outbox: Outbox, mail: SiteMail): Promise<void> {
   const delivery = accounts.deliveryFor(mail.to);
   if (delivery === "lost") return;
   if (delivery === "late") {
-    setTimeout(() => void outbox.mail(mail).catch(() => undefined), LATE_MAIL_MS).unref();
+    accounts.hold(mail.to, () => outbox.mail(mail).then(() => undefined));
     return;
   }
   await outbox.mail(mail).catch(() => undefined);
