@@ -1,5 +1,6 @@
-// Two projects: fast unit/integration tests next to the code, and end-to-end tests that start the real
-// gateway, worker, Chromium and fixture sites once (apps/*/test). Both run against real Postgres and Redis.
+// Three projects: fast unit/integration tests next to the code; end-to-end tests against the real gateway,
+// worker, Chromium and fixture sites started once per jest process (apps/*/test); and end-to-end tests that
+// start stacks of their own. All run against real Postgres and Redis.
 const transform = {
   "^.+\\.ts$": ["@swc/jest", { jsc: { parser: { syntax: "typescript" }, target: "es2022" }, module: { type: "commonjs" } }],
   // ESM-only packages (the OpenID Connect fixtures' provider and client): Node's require() loads them, jest's
@@ -9,10 +10,15 @@ const transform = {
 // node_modules is not transformed, except those ESM-only packages (pnpm keeps them under .pnpm/<name>@<version>/).
 const transformIgnorePatterns = ["/node_modules/(?!(\\.pnpm/)?(oidc-provider|openid-client|oauth4webapi|jose)[@/])"];
 
+// Tests that start stacks of their own (a Redis or PostgreSQL they kill, a worker they stop): they need no shared
+// stack, and run beside the others.
+const OWN_STACKS = ["<rootDir>/apps/worker/test/faults/**/*.test.ts", "<rootDir>/apps/worker/test/concurrency-caps.test.ts", "<rootDir>/apps/worker/test/graceful-shutdown.test.ts"];
+
 module.exports = {
   // Browser logins take seconds; speed is measured by `pnpm bench`, not by test timeouts.
   testTimeout: 60000,
   reporters: ["default", "<rootDir>/scripts/jest-summary-reporter.cjs"],
+  testSequencer: "<rootDir>/scripts/jest-sequencer.cjs",
   projects: [
     {
       displayName: "unit",
@@ -22,13 +28,23 @@ module.exports = {
       testEnvironment: "node",
     },
     {
+      // Against one shared stack per jest process: scripts/run-tests.sh runs the project as shards
+      // (E2E_SHARD), each with a stack and a database of its own.
       displayName: "e2e",
       testMatch: ["<rootDir>/apps/*/test/**/*.test.ts", "<rootDir>/packages/sdk/test/**/*.test.ts"],
+      testPathIgnorePatterns: ["/node_modules/", "<rootDir>/apps/worker/test/faults/", "<rootDir>/apps/worker/test/(concurrency-caps|graceful-shutdown)\\.test\\.ts$"],
       transform,
       transformIgnorePatterns,
       testEnvironment: "node",
       globalSetup: "<rootDir>/packages/devstack/src/jest/e2e-setup.ts",
       globalTeardown: "<rootDir>/packages/devstack/src/jest/e2e-teardown.ts",
+    },
+    {
+      displayName: "stacks",
+      testMatch: OWN_STACKS,
+      transform,
+      transformIgnorePatterns,
+      testEnvironment: "node",
     },
   ],
 };

@@ -14,7 +14,8 @@ class SummaryReporter {
     const project = test.context.config.displayName?.name ?? "";
     const seconds = (result.perfStats.end - result.perfStats.start) / 1000;
     const failed = result.numFailingTests > 0 || result.testExecError != null;
-    this.rows.push({ project, file: path.relative(this.rootDir, result.testFilePath), seconds, failed });
+    const tests = result.testResults.map((t) => ({ name: t.fullName, seconds: (t.duration ?? 0) / 1000 }));
+    this.rows.push({ project, file: path.relative(this.rootDir, result.testFilePath), seconds, failed, tests });
   }
 
   onRunComplete(_contexts, results) {

@@ -3,42 +3,52 @@
 #   bash scripts/run-tests.sh                          every test
 #   bash scripts/run-tests.sh packages/flows           one package
 #   bash scripts/run-tests.sh apps/gateway/test/login.test.ts -t "cached"
-# The two jest projects run side by side in two processes: most of their time is spent waiting on pages
-# (network quiet, a site's answer), so two files in flight roughly halve the wall time on two cores.
-# Within a project files run one at a time: the e2e files share one stack (one worker, whose browser a test
-# kills), and that must stay serial. A project none of whose files match is not started (nor its stack).
+# Most of the suite's time is spent waiting on pages (network quiet, a site's answer), so it runs as several
+# jest processes side by side, each with its output in .data/logs/jest/<name>.log and its lines prefixed:
+#   unit     tests next to the code, UNIT_WORKERS files at a time (default 2);
+#   e2e1..n  the end-to-end files, split into E2E_SHARDS balanced shards (default 2; scripts/jest-sequencer.cjs),
+#            each against a stack (gateway, worker, Chromium, fixture sites, database) of its own; within a
+#            shard files run one at a time, as they share its stack (one worker, whose browser a test kills);
+#   stacks   end-to-end files that start stacks of their own (fault tests), one at a time.
+# A project none of whose files match is not started (nor its stack); named files run in one e2e process.
 # Ends with each file's run time, slowest first.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 logs=.data/logs/jest
 mkdir -p "$logs"
-rm -f "$logs"/*.times
+rm -f "$logs"/*.times "$logs"/*.log
 
-projects=(unit e2e)
-if [ $# -gt 0 ]; then
-  projects=()
-  for p in unit e2e; do
-    if [ "$(npx jest --listTests --json "$@" --selectProjects "$p" 2>/dev/null)" != "[]" ]; then projects+=("$p"); fi
-  done
-  if [ ${#projects[@]} -eq 0 ]; then echo "no test file matches: $*" >&2; exit 1; fi
+matches() { [ "$(npx jest --listTests --json "$@" 2>/dev/null)" != "[]" ]; }
+
+names=() commands=()
+add() { names+=("$1"); shift; commands+=("$*"); }
+shards=${E2E_SHARDS:-2}
+if [ $# -gt 0 ]; then shards=1; fi
+if [ $# -eq 0 ] || matches "$@" --selectProjects unit; then add unit --selectProjects unit --maxWorkers="${UNIT_WORKERS:-2}"; fi
+if [ $# -eq 0 ] || matches "$@" --selectProjects e2e; then
+  for i in $(seq 1 "$shards"); do add "e2e$i" --selectProjects e2e --shard="$i/$shards" --passWithNoTests; done
 fi
+if [ $# -eq 0 ] || matches "$@" --selectProjects stacks; then add stacks --selectProjects stacks; fi
+if [ ${#names[@]} -eq 0 ]; then echo "no test file matches: $*" >&2; exit 1; fi
 
 pids=()
-for p in "${projects[@]}"; do
-  TEST_TIMES_FILE="$logs/$p.times" npx jest --ci "$@" --selectProjects "$p" > "$logs/$p.log" 2>&1 &
+for i in "${!names[@]}"; do
+  name=${names[$i]}
+  # shellcheck disable=SC2086 # the command's words are jest flags without spaces
+  E2E_SHARD=${name#e2e} TEST_TIMES_FILE="$logs/$name.times" npx jest --ci "$@" ${commands[$i]} > "$logs/$name.log" 2>&1 &
   pid=$!
   pids+=("$pid")
-  # Progress as each file finishes, prefixed by its project (tail ends once its jest has exited and it has printed the rest).
-  tail -q -n +1 -F --pid="$pid" "$logs/$p.log" 2>/dev/null | sed -u "s/^/$(printf '[%-4s] ' "$p")/" &
+  # Progress as each file finishes (tail ends once its jest has exited and it has printed the rest).
+  tail -q -n +1 -F --pid="$pid" "$logs/$name.log" 2>/dev/null | sed -u "s/^/$(printf '[%-6s] ' "$name")/" &
 done
 status=()
 rc=0
 for i in "${!pids[@]}"; do
   wait "${pids[$i]}"; r=$?
-  status+=("${projects[$i]}: exit $r")
+  status+=("${names[$i]}: exit $r")
   [ "$r" -eq 0 ] || rc=1
 done
 wait
 node scripts/test-times.cjs "$logs"/*.times
-echo "$(IFS=';'; echo "${status[*]}") (full output in $logs/)"
+echo "$(IFS=','; echo "${status[*]}" | sed 's/,/, /g') (full output in $logs/)"
 exit $rc

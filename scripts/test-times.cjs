@@ -14,6 +14,11 @@ const line = (s, project, file, mark = "") => `${s.padStart(8)}  ${project.padEn
 console.log(`\ntest files, slowest first (seconds of each file's own run; the projects run side by side):`);
 console.log(line("seconds", "", "file"));
 for (const r of rows) console.log(line(r.seconds.toFixed(1), r.project, r.file, r.failed ? "  FAILED" : ""));
+const tests = rows.flatMap((r) => (r.tests ?? []).map((t) => ({ ...t, file: r.file }))).sort((a, b) => b.seconds - a.seconds).slice(0, 10);
+if (tests.length > 0) {
+  console.log("slowest tests:");
+  for (const t of tests) console.log(`${t.seconds.toFixed(1).padStart(8)}  ${t.file}: ${t.name.length > 110 ? `${t.name.slice(0, 110)}…` : t.name}`);
+}
 const byProject = {};
 for (const r of rows) byProject[r.project] = (byProject[r.project] ?? 0) + r.seconds;
 console.log(Object.entries(byProject).map(([p, s]) => `${p}: ${rows.filter((r) => r.project === p).length} files, ${s.toFixed(0)} s`).join("; "));

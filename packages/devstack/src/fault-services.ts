@@ -1,6 +1,6 @@
 import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { promisify } from "node:util";
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort, portIsFree } from "./stack";
@@ -76,7 +76,33 @@ function postgresBin(): string {
 }
 
 /**
- * A throwaway PostgreSQL cluster (initdb in a temporary directory, trust authentication, a free port), run
+ * A fresh cluster's data directory at `data`: a copy of one initdb made once per machine and PostgreSQL
+ * version (initdb costs seconds of CPU; a copy, a fraction of one), made by the first caller under a
+ * temporary name and renamed into place, so concurrent callers never see half of one.
+ */
+async function copyOfFreshCluster(bin: string, data: string, run: (tool: string, args: string[]) => Promise<void>): Promise<void> {
+  const uid = process.getuid?.() ?? 0;
+  const template = path.join(tmpdir(), `authsvc-pg-template-${path.basename(path.dirname(bin))}-${uid}`);
+  if (!existsSync(path.join(template, "PG_VERSION"))) {
+    const making = mkdtempSync(`${template}.making-`);
+    if (uid === 0) {
+      const id = (flag: string) => Number(execFileSync("id", [flag, "postgres"], { encoding: "utf8" }).trim());
+      chownSync(making, id("-u"), id("-g"));
+    }
+    await run("initdb", ["-D", path.join(making, "data"), "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8"]);
+    try {
+      renameSync(path.join(making, "data"), template);
+    } catch {
+      // another run made it first
+    }
+    rmSync(making, { recursive: true, force: true });
+  }
+  // -a keeps the postgres user's ownership and the 0700 mode PostgreSQL insists on.
+  await promisify(execFile)("cp", ["-a", template, data]);
+}
+
+/**
+ * A throwaway PostgreSQL cluster (a fresh cluster's copy in a temporary directory, trust authentication, a free port), run
  * by pg_ctl. PostgreSQL refuses to run as root: as root the cluster belongs to the `postgres` user, which
  * Debian's package (installed by scripts/bootstrap.sh) creates.
  */
@@ -96,7 +122,7 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
     const [cmd, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", path.join(bin, tool), ...args]] : [path.join(bin, tool), args];
     await promisify(execFile)(cmd as string, argv as string[], { cwd: dir });
   };
-  await run("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8"]);
+  await copyOfFreshCluster(bin, data, run);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=100`;
   const start = async () => {
     await run("pg_ctl", ["-D", data, "-l", path.join(dir, "server.log"), "-o", options, "-w", "-t", "30", "start"]);

@@ -9,13 +9,16 @@ declare global {
 }
 
 /**
- * Starts the real service once for all end-to-end tests: a fresh database, gateway and worker processes,
- * Chromium and the fixture sites. Tests find it through E2E_* variables; logs go to .data/logs/e2e.
+ * Starts the real service once for the end-to-end tests of this jest process (a shard): a fresh database,
+ * gateway and worker processes, Chromium and the fixture sites. Tests find it through E2E_* variables; logs
+ * go to .data/logs/e2e<shard>.
  */
 export default async function e2eSetup(): Promise<void> {
-  const env = testStackEnv("e2e");
+  // Each shard of the e2e project (scripts/run-tests.sh) has a stack and a database of its own.
+  const name = `e2e${(process.env.E2E_SHARD ?? "").replace(/[^0-9]/g, "")}`;
+  const env = testStackEnv(name);
   await recreateDatabase(env.DATABASE_URL!);
-  const stack = await startStack({ env, logs: { dir: path.join(DATA_DIR, "logs", "e2e") } });
+  const stack = await startStack({ env, logs: { dir: path.join(DATA_DIR, "logs", name) } });
   globalThis.__E2E_STACK__ = stack;
   Object.assign(process.env, stack.env, {
     E2E_GATEWAY_URL: stack.gatewayUrl,
