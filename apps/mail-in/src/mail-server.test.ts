@@ -67,7 +67,7 @@ describe("mail-in SMTP server", () => {
     const since = await db.inboundMessages.now();
     const info = await send({ to: mailbox.address.toUpperCase(), text: "Your Acme code is 482913.", html: "<p>Your Acme code is <b>482913</b>.</p>" });
     expect(info.accepted).toHaveLength(1);
-    expect(await watch.next(5000)).toBe(true);
+    expect(await watch.next(30_000)).toBe(true); // a bound for a lost wake-up only
     await watch.close();
 
     const [message, ...more] = await db.inboundMessages.since(org.id, { mailboxId: mailbox.id }, since);

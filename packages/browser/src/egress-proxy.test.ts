@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { BrowserHost } from "./browser-host";
 import { EgressProxy, type EgressRefusal } from "./egress-proxy";
 import { HostMap, TargetGuard } from "@authsvc/egress";
+import type { Page } from "puppeteer-core";
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -48,11 +49,17 @@ describe("EgressProxy", () => {
     const host = new BrowserHost({ executablePath: chromium, guard: new TargetGuard(["loopback"]), onEgressRefused: (r) => refused.push(r) });
     try {
       await host.withPage(async (page) => {
+        const popup = new Promise<Page | null>((resolve) => page.once("popup", resolve));
         await page.goto(`${siteUrl}/hostile`);
-        for (let i = 0; i < 50 && hostile().length < 3; i++) await new Promise((r) => setTimeout(r, 100));
+        // A bound for a broken proxy only: the three refusals come within a second on a quiet machine.
+        const until = Date.now() + 30_000;
+        while (hostile().length < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
         // Let the popup's own page set-up finish: jest, unlike the worker, fails on the stealth plugin's
-        // unawaited commands to a page closed under them.
-        await new Promise((r) => setTimeout(r, 1500));
+        // unawaited commands to a page closed under them. Its last one (and the only one it does not await)
+        // overrides the user agent, which the popup's navigator shows once it has landed.
+        const opened = await Promise.race([popup, new Promise<null>((r) => setTimeout(() => r(null), Math.max(0, until - Date.now())).unref())]);
+        const userAgent = () => opened?.evaluate(() => navigator.userAgent).catch(() => null) ?? null;
+        while (opened && Date.now() < until && ((await userAgent()) ?? "HeadlessChrome").includes("HeadlessChrome")) await new Promise((r) => setTimeout(r, 20));
       });
     } finally {
       await host.close();
@@ -156,7 +163,8 @@ describe("EgressProxy", () => {
         });
         req.once("error", () => undefined);
         req.end();
-        setTimeout(() => reject(new Error("no data through the proxy")), 5000);
+        // A bound for a broken proxy only (the data passes in milliseconds), well inside the test's own timeout.
+        setTimeout(() => reject(new Error("no data through the proxy")), 30_000).unref();
       });
       await closed;
     } finally {

@@ -6,7 +6,7 @@ describe("whileUnreachable", () => {
     const answer = await whileUnreachable(async () => {
       if (++calls < 3) throw Object.assign(new Error("Can't reach database server at 127.0.0.1:5432"), { code: "P1001" });
       return "row";
-    }, 5000, 10);
+    }, 30_000, 10);
     expect({ answer, calls }).toEqual({ answer: "row", calls: 3 });
   });
 

@@ -76,10 +76,14 @@ async function failedJob(username: string, code: string): Promise<{ jobId: strin
 }
 
 async function ranTo(jobId: string, status: "failed" | "succeeded"): Promise<void> {
+  // A poll for a state; the bound is for a job that never gets there, and says where it stopped.
+  const until = Date.now() + 45_000;
   for (;;) {
     const row = await db.prisma.authJob.findUnique({ where: { id: jobId } });
     // The queue marks its job failed just after the record; both must be done before the next step.
-    if (row?.status === status && (await authQueue.getJob(jobId))?.finishedOn) return;
+    const job = await authQueue.getJob(jobId);
+    if (row?.status === status && job?.finishedOn) return;
+    if (Date.now() > until) throw new Error(`job ${jobId} did not end ${status}: its record is ${row?.status}, its queue job ${job ? await job.getState() : "gone"}`);
     await new Promise((r) => setTimeout(r, 25));
   }
 }

@@ -18,10 +18,21 @@ describe("InboxEvents", () => {
     const a = await events.watch("mbx_a");
     const b = await events.watch("mbx_a");
     const other = await events.watch("mbx_other");
+    // Delivered before anyone waits: this listener comes after the watchers', so they have all seen it when it does.
+    const delivered = new Promise<void>((resolve) => {
+      const seen = (channel: string) => {
+        if (channel !== inboxChannel(PREFIX, "mbx_a")) return;
+        subscriber.off("message", seen);
+        resolve();
+      };
+      subscriber.on("message", seen);
+    });
     await notifyInbox(publisher, PREFIX, "mbx_a", "msg_1");
-    await new Promise((r) => setTimeout(r, 50)); // delivered before anyone waits
-    await expect(Promise.all([a.next(2000), b.next(2000)])).resolves.toEqual([true, true]);
-    await expect(other.next(100)).resolves.toBe(false);
+    await delivered;
+    // The bounds only stop a broken wake-up from hanging the test; a delivered message answers at once.
+    await expect(Promise.all([a.next(30_000), b.next(30_000)])).resolves.toEqual([true, true]);
+    // The message has been handed to every watcher: another inbox's watcher got nothing, and does not wait.
+    await expect(other.next(0)).resolves.toBe(false);
     await Promise.all([a.close(), b.close(), other.close()]);
   });
 
@@ -32,7 +43,7 @@ describe("InboxEvents", () => {
     await expect(first.next(100)).resolves.toBe(false);
     await first.close();
     expect(await subscribers("mbx_b")).toBe(1);
-    const woken = second.next(2000);
+    const woken = second.next(30_000);
     await notifyInbox(publisher, PREFIX, "mbx_b", "msg_2");
     await expect(woken).resolves.toBe(true);
     await second.close();

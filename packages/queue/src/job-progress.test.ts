@@ -25,17 +25,45 @@ async function collect(iterable: AsyncIterable<StoredJobEvent>): Promise<string[
   return types;
 }
 
+/** Follows in the background; `received(n)` waits until the follower has been handed `n` events. */
+function follower(iterable: AsyncIterable<StoredJobEvent>) {
+  const types: string[] = [];
+  let ended = false;
+  let changed: () => void = () => undefined;
+  const done = (async () => {
+    try {
+      for await (const { event } of iterable) {
+        types.push(event.type);
+        changed();
+      }
+      return types;
+    } finally {
+      ended = true;
+      changed();
+    }
+  })();
+  done.catch(() => undefined);
+  const received = async (n: number) => {
+    while (types.length < n) {
+      if (ended) throw new Error(`the feed ended after ${JSON.stringify(types)}`);
+      await new Promise<void>((r) => (changed = r));
+    }
+  };
+  return { done, received };
+}
+
 describe("JobEventFeed", () => {
   it("gives a late client the history, then follows live to the end, woken by the job's channel", async () => {
     const jobId = newJob();
     await progress.record(jobId, "queued");
     await progress.record(jobId, "started", { attempt: 1 });
-    const followed = collect(feed.follow(jobId, { signal: new AbortController().signal, settled: nothingSettled, recheckMs: 60_000 }));
-    await new Promise((r) => setTimeout(r, 100));
+    // A recheck far beyond the test's timeout: only the pub/sub wake-up can end it.
+    const followed = follower(feed.follow(jobId, { signal: new AbortController().signal, settled: nothingSettled, recheckMs: 600_000 }));
+    // The history is handed over (the follower subscribed before it read): what comes next is live.
+    await followed.received(2);
     await progress.record(jobId, "submitted");
     await progress.record(jobId, "succeeded", { credentialId: "cred_x" });
-    // A recheck of a minute: only the pub/sub wake-up can have ended it this soon.
-    await expect(followed).resolves.toEqual(["queued", "started", "submitted", "succeeded"]);
+    await expect(followed.done).resolves.toEqual(["queued", "started", "submitted", "succeeded"]);
   });
 
   it("goes on past a first end that is followed by more (an admin's replay), and resumes after a position", async () => {
@@ -61,10 +89,10 @@ describe("JobEventFeed", () => {
     const jobId = newJob();
     await progress.record(jobId, "queued");
     const client = new AbortController();
-    const followed = collect(feed.follow(jobId, { signal: client.signal, settled: nothingSettled, recheckMs: 60_000 }));
-    await new Promise((r) => setTimeout(r, 100));
+    const followed = follower(feed.follow(jobId, { signal: client.signal, settled: nothingSettled, recheckMs: 60_000 }));
+    await followed.received(1);
     client.abort();
-    await expect(followed).resolves.toEqual(["queued"]);
+    await expect(followed.done).resolves.toEqual(["queued"]);
     const [, subscribers] = (await redis.pubsub("NUMSUB", progress.channel(jobId))) as [string, number];
     expect(subscribers).toBe(0);
   });

@@ -27,9 +27,18 @@ describe("LoginRateLimit (real Redis)", () => {
   });
 
   it("forgets failures older than the window", async () => {
-    const limit = new LoginRateLimit(redis, `test-${randomBytes(4).toString("hex")}`, { windowMs: 1, perEmail: 1, perIp: 100 });
-    await limit.recordFailure("c@example.test", "10.0.0.3");
-    await new Promise((r) => setTimeout(r, 5));
-    await expect(limit.retryAfter("c@example.test", "10.0.0.3")).resolves.toBe(0);
+    // The window slides on the limiter's clock (Date.now, its times kept in Redis): the test moves that clock.
+    let now = Date.now();
+    const clock = jest.spyOn(Date, "now").mockImplementation(() => now);
+    try {
+      const limit = new LoginRateLimit(redis, `test-${randomBytes(4).toString("hex")}`, { windowMs: 60_000, perEmail: 1, perIp: 100 });
+      await limit.recordFailure("c@example.test", "10.0.0.3");
+      now += 59_000;
+      await expect(limit.retryAfter("c@example.test", "10.0.0.3")).resolves.toBe(1);
+      now += 1_001;
+      await expect(limit.retryAfter("c@example.test", "10.0.0.3")).resolves.toBe(0);
+    } finally {
+      clock.mockRestore();
+    }
   });
 });

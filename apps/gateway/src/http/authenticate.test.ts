@@ -86,19 +86,33 @@ describe("authenticate with VerifiedKeys", () => {
     expect([await a.status(key), await b.status(key), await a.status(other.key)]).toEqual([200, 200, 200]);
 
     let announced = false;
+    let revokeFailed = false;
     const afterAnnouncement: number[] = [];
+    // The revocation starts once every hammer has had an answer (requests in flight on both replicas), and
+    // each hammer goes on until it has sent some requests after the announcement: no pause decides either.
+    let answered = 0;
+    let allAnswered!: () => void;
+    const inFlight = new Promise<void>((r) => (allAnswered = r));
     const hammer = async (r: typeof a) => {
-      for (let i = 0; i < 60; i++) {
+      let sentAfterCount = 0;
+      for (let i = 0; i < 60 || (sentAfterCount < 5 && !revokeFailed); i++) {
         const sentAfter = announced;
         const status = await r.status(key);
-        if (sentAfter) afterAnnouncement.push(status);
+        if (i === 0 && ++answered === 4) allAnswered();
+        if (sentAfter) {
+          afterAnnouncement.push(status);
+          sentAfterCount++;
+        }
       }
     };
     const revoke = (async () => {
-      await new Promise((r) => setTimeout(r, 20));
+      await inFlight;
       await db.apiKeys.revoke(apiKey.id, announce);
       announced = true;
-    })();
+    })().catch((err: unknown) => {
+      revokeFailed = true;
+      throw err;
+    });
     await Promise.all([hammer(a), hammer(b), hammer(a), hammer(b), revoke]);
     expect(afterAnnouncement.length).toBeGreaterThan(0);
     expect(afterAnnouncement.every((s) => s === 401)).toBe(true);
@@ -130,8 +144,10 @@ describe("authenticate with VerifiedKeys", () => {
     const a = await replica({ ttlMs: 300 });
     const { key, apiKey } = await mintKey();
     expect(await a.status(key)).toBe(200);
+    // The key was put in the cache before this moment, so its entry has expired once the clock passes this + TTL.
+    const cachedBy = Date.now();
     await db.apiKeys.revoke(apiKey.id, unannounced);
-    await new Promise((r) => setTimeout(r, 400));
+    while (Date.now() <= cachedBy + 300) await new Promise((r) => setTimeout(r, cachedBy + 301 - Date.now()));
     expect(await a.status(key)).toBe(401);
   });
 

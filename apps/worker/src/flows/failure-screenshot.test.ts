@@ -19,6 +19,10 @@ const PAGE = `<!doctype html><html><body style="font: 16px sans-serif">
 <script>document.getElementById("host").attachShadow({ mode: "open" }).innerHTML = '<input id="deep" type="password" size="30">';</script>
 </body></html>`;
 
+// Shots that must be taken get a bound no loaded machine reaches (the default is short: a failed job must not
+// wait long for its screenshot); the bound itself is tested with a page that hangs.
+const SHOT_BOUND_MS = 30_000;
+
 let browser: BrowserHost;
 const lines: string[] = [];
 let log: Logger;
@@ -75,7 +79,7 @@ describe("captureFailurePage", () => {
       await loaded(page);
       await typeSecrets(page);
       expect((await valuesOf(page)).pw).toBe(PASSWORD);
-      const taken = await captureFailurePage(page, { identifier: "ada@example.test", log });
+      const taken = await captureFailurePage(page, { identifier: "ada@example.test", log, timeoutMs: SHOT_BOUND_MS });
       // What the page held when it was shot: only the identifier is left.
       expect(await valuesOf(page)).toEqual({ user: "ada@example.test", pw: "", shown: "", otp: "", notes: "", deep: "", inner: "" });
       return taken;
@@ -96,11 +100,11 @@ describe("captureFailurePage", () => {
       await loaded(page);
       await typeSecrets(page);
       await page.$eval("#user", (el) => ((el as HTMLInputElement).value = ""));
-      return captureFailurePage(page, { identifier: "ada@example.test", log });
+      return captureFailurePage(page, { identifier: "ada@example.test", log, timeoutMs: SHOT_BOUND_MS });
     });
     const untouched = await browser.withPage(async (page) => {
       await loaded(page);
-      return captureFailurePage(page, { identifier: "ada@example.test", log });
+      return captureFailurePage(page, { identifier: "ada@example.test", log, timeoutMs: SHOT_BOUND_MS });
     });
     expect(typed!.image.equals(untouched!.image)).toBe(true);
   });

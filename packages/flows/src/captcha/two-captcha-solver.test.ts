@@ -60,16 +60,32 @@ describe("twoCaptchaSolver", () => {
   });
 
   it("stops polling a slow solve when the flow runs out of time, and at its own limit", async () => {
-    provider.behaviour.notReadyPolls = 1_000_000;
-    const stop = new AbortController();
-    const solving = solver().solve(challenge(), stop.signal);
-    while (provider.polls === 0) await new Promise((r) => setTimeout(r, 10));
-    stop.abort();
-    expect((await errorOf(solving)).message).toBe("gave up waiting for the solution (out of time)");
-    const after = provider.polls;
-    await new Promise((r) => setTimeout(r, 200));
-    expect(provider.polls).toBe(after);
+    // A provider of its own, so that its poll count is this solve's alone.
+    const slow = await startCaptchaProvider({ key: KEY, notReadyPolls: 1_000_000 });
+    try {
+      const stop = new AbortController();
+      // The flow runs out of time as the provider takes a poll: that poll is the last one that can be in flight,
+      // so once the solve has failed the count is final unless the solver polls again.
+      let polls = 0;
+      Object.defineProperty(slow, "polls", {
+        get: () => polls,
+        set: (n: number) => {
+          polls = n;
+          stop.abort();
+        },
+      });
+      const solving = solver({ url: slow.url }).solve(challenge(), stop.signal);
+      expect((await errorOf(solving)).message).toBe("gave up waiting for the solution (out of time)");
+      const after = slow.polls;
+      expect(after).toBe(1);
 
-    expect((await errorOf(solver({ maxWaitMs: 300 }).solve(challenge()))).message).toBe("gave up waiting for the solution (out of time)");
+      // A solve that runs into its own limit (at least 300 ms, polling every 20 ms meanwhile): an event that comes
+      // after the first solve's next polls would have, had it gone on.
+      provider.behaviour.notReadyPolls = 1_000_000;
+      expect((await errorOf(solver({ maxWaitMs: 300 }).solve(challenge()))).message).toBe("gave up waiting for the solution (out of time)");
+      expect(slow.polls).toBe(after);
+    } finally {
+      await slow.close();
+    }
   });
 });

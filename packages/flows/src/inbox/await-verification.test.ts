@@ -9,6 +9,7 @@ class MemoryInbox implements Inbox {
   private readonly messages: InboxMessage[] = [];
   private wake: (() => void) | null = null;
   private seq = 0;
+  private waiting: (() => void) | null = null;
   clock = new Date("2026-11-22T10:00:00Z").getTime();
 
   async mark(): Promise<Date> {
@@ -24,15 +25,28 @@ class MemoryInbox implements Inbox {
     const fresh = () => this.messages.filter((m) => m.receivedAt >= since && !seen.has(m.id));
     if (fresh().length === 0) {
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, ms);
-        this.wake = () => {
+        const done = () => {
+          this.wake = null;
           clearTimeout(timer);
           resolve();
         };
+        const timer = setTimeout(done, ms);
+        this.wake = done;
+        this.waiting?.();
       });
-      this.wake = null;
     }
     return fresh();
+  }
+
+  /** Resolves once a reader waits on this inbox with nothing new to read. */
+  waited(): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.wake) return resolve();
+      this.waiting = () => {
+        this.waiting = null;
+        resolve();
+      };
+    });
   }
 }
 
@@ -43,9 +57,13 @@ describe("awaitVerification", () => {
     const inbox = new MemoryInbox();
     inbox.deliver({ from: "no-reply@shop.example", subject: "Your code", text: "Your code is 111111" }, inbox.clock - 60_000);
     const since = await inbox.mark();
-    const code = awaitVerification(inbox, "code", since, SITE, 5000);
-    setTimeout(() => inbox.deliver({ from: "hello@shop.example", subject: "Welcome to Shop!", text: "Thanks for joining. Your order #44120 ships soon." }), 20);
-    setTimeout(() => inbox.deliver({ from: "no-reply@shop.example", subject: "Sign-in code", text: "Your sign-in code is 482913." }), 60);
+    // The wait is a bound for a broken reader only: each mail below comes while the reader waits for it.
+    const code = awaitVerification(inbox, "code", since, SITE, 30_000);
+    await inbox.waited();
+    inbox.deliver({ from: "hello@shop.example", subject: "Welcome to Shop!", text: "Thanks for joining. Your order #44120 ships soon." });
+    // The welcome mail was read and passed over: the reader waits again.
+    await inbox.waited();
+    inbox.deliver({ from: "no-reply@shop.example", subject: "Sign-in code", text: "Your sign-in code is 482913." });
     await expect(code).resolves.toBe("482913");
   });
 
@@ -54,7 +72,7 @@ describe("awaitVerification", () => {
     const since = await inbox.mark();
     inbox.deliver({ from: "news@other.example", subject: "Verification code", text: "Your verification code is 999111" }, inbox.clock + 10);
     inbox.deliver({ from: "Shop <no-reply@mail.shop.example>", subject: "Verification code", text: "Your verification code is 424242" }, inbox.clock + 5);
-    await expect(awaitVerification(inbox, "code", since, SITE, 1000)).resolves.toBe("424242");
+    await expect(awaitVerification(inbox, "code", since, SITE, 30_000)).resolves.toBe("424242");
   });
 
   it("takes a forwarded code only from the site's own domain", async () => {
@@ -64,7 +82,7 @@ describe("awaitVerification", () => {
     inbox.deliver({ from: "news@other.example", subject: "Verification code", text: "Your verification code is 999111" });
     await expect(awaitVerification(inbox, "code", since, SITE, 200)).rejects.toMatchObject({ code: "timeout" });
     inbox.deliver({ from: "Shop <no-reply@mail.shop.example>", subject: "Verification code", text: "Your verification code is 424242" }, inbox.clock + 5);
-    await expect(awaitVerification(inbox, "code", since, SITE, 1000)).resolves.toBe("424242");
+    await expect(awaitVerification(inbox, "code", since, SITE, 30_000)).resolves.toBe("424242");
   });
 
   it("reads the sign-in link on the site's domain", async () => {
@@ -75,7 +93,7 @@ describe("awaitVerification", () => {
       subject: "Sign in to Shop",
       html: '<a href="https://shop.example/unsubscribe?u=1">Unsubscribe</a> <a href="https://evil.example/login?t=abc">Sign in</a> <a href="https://app.shop.example/auth/magic?token=Zm9vYmFyYmF6cXV4cXV1eA">Sign in to Shop</a>',
     });
-    await expect(awaitVerification(inbox, "link", since, SITE, 1000)).resolves.toBe("https://app.shop.example/auth/magic?token=Zm9vYmFyYmF6cXV4cXV1eA");
+    await expect(awaitVerification(inbox, "link", since, SITE, 30_000)).resolves.toBe("https://app.shop.example/auth/magic?token=Zm9vYmFyYmF6cXV4cXV1eA");
   });
 
   it("ends in a timeout that names the inbox and what it waited for, which is not retried", async () => {
