@@ -26,6 +26,7 @@ export class PubSubWakeups {
   async watch(channel: string): Promise<Wakeup> {
     let pending = false;
     let wake: (() => void) | null = null;
+    let giveUp: (() => void) | null = null;
     const listener = () => {
       pending = true;
       wake?.();
@@ -55,16 +56,26 @@ export class PubSubWakeups {
           }
           const timer = setTimeout(() => {
             wake = null;
+            giveUp = null;
             resolve(false);
           }, ms);
           wake = () => {
             clearTimeout(timer);
             wake = null;
+            giveUp = null;
             pending = false;
             resolve(true);
           };
+          giveUp = () => {
+            clearTimeout(timer);
+            wake = null;
+            giveUp = null;
+            resolve(false);
+          };
         }),
       close: async () => {
+        // A wait still pending ends now (false): its timer would otherwise outlive the watcher.
+        giveUp?.();
         set!.delete(listener);
         if (set!.size === 0 && this.waiters.get(channel) === set) {
           this.waiters.delete(channel);

@@ -60,6 +60,8 @@ export function twoCaptchaSolver(options: TwoCaptchaOptions): CaptchaSolver {
       throw new CaptchaSolverError(`${path} could not be reached${typeof code === "string" ? ` (${code})` : ""}`);
     }
     const text = await res.text().catch(() => "");
+    // Out of time while the answer was read: that, not a garbled answer.
+    if (signal.aborted) throw new CaptchaSolverError("gave up waiting for the solution (out of time)");
     if (!res.ok) throw new CaptchaSolverError(`${path} answered HTTP ${res.status}`);
     let answer: { status?: unknown; request?: unknown };
     try {
