@@ -8,7 +8,8 @@ import { useBrowserAndSites } from "../testing/browser-and-sites";
 
 const env = useBrowserAndSites();
 const { guard } = env;
-const options = { guard, timeoutMs: 20_000 };
+// The flow's own deadline, generous for a loaded machine (the form wait and the settle have their own caps).
+const options = { guard, timeoutMs: 30_000 };
 
 beforeAll(() => env.sites.accounts.addUser("flow-user", "s3cret-pass"));
 
