@@ -10,6 +10,7 @@ const transform = {
 // node_modules is not transformed, except those ESM-only packages (pnpm keeps them under .pnpm/<name>@<version>/).
 const transformIgnorePatterns = ["/node_modules/(?!(\\.pnpm/)?(oidc-provider|openid-client|oauth4webapi|jose)[@/])"];
 
+const setupFiles = ["<rootDir>/scripts/jest-quiet-oidc-warning.cjs"];
 // Tests that start stacks of their own (a Redis or PostgreSQL they kill, a worker they stop): they need no shared
 // stack, and run beside the others.
 const OWN_STACKS = ["<rootDir>/apps/worker/test/faults/**/*.test.ts", "<rootDir>/apps/worker/test/concurrency-caps.test.ts", "<rootDir>/apps/worker/test/graceful-shutdown.test.ts"];
@@ -25,6 +26,7 @@ module.exports = {
       testMatch: ["<rootDir>/{apps,packages}/*/src/**/*.test.ts"],
       transform,
       transformIgnorePatterns,
+      setupFiles,
       testEnvironment: "node",
     },
     {
@@ -35,6 +37,7 @@ module.exports = {
       testPathIgnorePatterns: ["/node_modules/", "<rootDir>/apps/worker/test/faults/", "<rootDir>/apps/worker/test/(concurrency-caps|graceful-shutdown)\\.test\\.ts$"],
       transform,
       transformIgnorePatterns,
+      setupFiles,
       testEnvironment: "node",
       globalSetup: "<rootDir>/packages/devstack/src/jest/e2e-setup.ts",
       globalTeardown: "<rootDir>/packages/devstack/src/jest/e2e-teardown.ts",
@@ -44,6 +47,7 @@ module.exports = {
       testMatch: OWN_STACKS,
       transform,
       transformIgnorePatterns,
+      setupFiles,
       testEnvironment: "node",
     },
   ],
