@@ -15,7 +15,8 @@ class SummaryReporter {
     const seconds = (result.perfStats.end - result.perfStats.start) / 1000;
     const failed = result.numFailingTests > 0 || result.testExecError != null;
     const tests = result.testResults.map((t) => ({ name: t.fullName, seconds: (t.duration ?? 0) / 1000 }));
-    this.rows.push({ project, file: path.relative(this.rootDir, result.testFilePath), seconds, failed, tests });
+    const counts = { passed: result.numPassingTests, failed: result.numFailingTests + (result.testExecError != null ? 1 : 0), skipped: result.numPendingTests + result.numTodoTests };
+    this.rows.push({ project, file: path.relative(this.rootDir, result.testFilePath), seconds, failed, counts, tests });
   }
 
   onRunComplete(_contexts, results) {

@@ -1,13 +1,21 @@
 // Prints the file-by-file timing table of a test run from the JSON lines the summary reporter wrote
 // (scripts/jest-summary-reporter.cjs), slowest first, so the next slow file is seen the day it lands.
-// Usage: node scripts/test-times.cjs FILE...
+// Usage: node scripts/test-times.cjs [--summary] FILE...   (--summary: only the whole run's totals line)
 const fs = require("node:fs");
 
+const summaryOnly = process.argv[2] === "--summary";
 const rows = process.argv
-  .slice(2)
+  .slice(summaryOnly ? 3 : 2)
   .filter((f) => fs.existsSync(f))
   .flatMap((f) => fs.readFileSync(f, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line)));
 if (rows.length === 0) process.exit(0);
+const total = { passed: 0, failed: 0, skipped: 0 };
+for (const r of rows) for (const k of Object.keys(total)) total[k] += r.counts?.[k] ?? 0;
+if (summaryOnly) {
+  // The whole run in one plain line any CI can read (each jest process printed its own).
+  console.log(`tests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+  process.exit(0);
+}
 rows.sort((a, b) => b.seconds - a.seconds);
 const width = Math.max(...rows.map((r) => r.file.length));
 const line = (s, project, file, mark = "") => `${s.padStart(8)}  ${project.padEnd(5)} ${file.padEnd(width)}${mark}`;

@@ -28,4 +28,5 @@ fi
 done=$(date +%s)
 printf 'time: %ss bootstrap (dependencies, Chromium, PostgreSQL, Redis); %ss test time%s; %ss in all\n' \
   $((ready - start)) $((done - ready)) "$checks" $((done - start))
+node scripts/test-times.cjs --summary .data/logs/jest/*.times
 exit $rc
