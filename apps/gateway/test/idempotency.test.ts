@@ -1,11 +1,14 @@
-import { attempts, call, closeDatabase, loginBody, newSiteUser, newTenant } from "@authsvc/devstack";
+import { attempts, call, closeDatabase, closeQueues, finalQueueJob, loginBody, newSiteUser, newTenant } from "@authsvc/devstack";
 
 // Idempotency-Key: a retried request gets the first one's answer, and never runs the browser twice.
 let tenant: Awaited<ReturnType<typeof newTenant>>;
 beforeAll(async () => {
   tenant = await newTenant("Idempotency org");
 });
-afterAll(() => closeDatabase());
+afterAll(async () => {
+  await closeQueues();
+  await closeDatabase();
+});
 
 const keyed = (idempotencyKey: string, headers: Record<string, string> = {}) => ({ "idempotency-key": idempotencyKey, ...headers });
 let seq = 0;
@@ -35,6 +38,7 @@ describe("Idempotency-Key", () => {
     const body = loginBody("classic", user, { useCache: false });
     const [a, b] = await Promise.all([
       call("POST", "/v1/login", { key: tenant.key, body, headers: keyed(key, { prefer: "respond-async" }) }),
+      // Sent just after the first (either may reach the gateway first: both join the one job, and the asserts hold either way).
       new Promise((r) => setTimeout(r, 50)).then(() => call("POST", "/v1/login", { key: tenant.key, body, headers: keyed(key) })),
     ]);
     expect(a.status).toBe(202);
@@ -49,6 +53,9 @@ describe("Idempotency-Key", () => {
     expect([refused.status, refused.body.error.code]).toEqual([422, "invalid_credentials"]);
     expect([again.status, again.body.error.code]).toEqual([422, "invalid_credentials"]);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.headers.get("x-job-id")).toBe(refused.headers.get("x-job-id"));
+    // The refused job ended for good in the queue: no retry of it can add an attempt later.
+    expect(await finalQueueJob("auth", refused.headers.get("x-job-id")!)).toMatchObject({ state: "failed", attemptsMade: 1 });
     expect(await attempts(user.username)).toEqual({ classic: 2 });
   });
 

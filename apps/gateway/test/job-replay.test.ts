@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { Client } from "pg";
 import { loadConfig } from "@authsvc/config";
 import { Envelope, parseKeyRing } from "@authsvc/crypto";
-import { call, closeDatabase, database, loginBody, newSiteUser, newTenant, sitesUrl } from "@authsvc/devstack";
+import { call, closeDatabase, closeQueues as closeStackQueues, database, finalQueueJob, finishedJob, loginBody, newSiteUser, newTenant, sitesUrl, waitFor, WAIT_BOUND_MS } from "@authsvc/devstack";
 import { AuthJobs, ReplayRefused } from "@authsvc/jobs";
 import { createLogger } from "@authsvc/logging";
 import { createAuthQueue, createRedis, createWebhookQueue, redisReady, SessionCache, SingleFlight } from "@authsvc/queue";
@@ -47,6 +47,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await closeQueues();
+  await closeStackQueues();
   await redis.quit();
   await new Promise((resolve) => receiver.close(resolve));
   await closeDatabase();
@@ -57,24 +58,16 @@ async function outage(token: string, down: boolean): Promise<void> {
   expect(res.status).toBe(204);
 }
 
-/** Polls the job as its caller would, until it ends. */
-async function ended(key: string, jobId: string): Promise<any> {
-  for (;;) {
-    const job = (await call("GET", `/v1/jobs/${jobId}`, { key })).body;
-    if (job.status === "succeeded" || job.status === "failed") return job;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** Polls the job as its caller would, until it ends (bounded generously, for a loaded machine). */
+const ended = (key: string, jobId: string): Promise<any> => finishedJob(key, jobId);
 
-async function eventually<T>(read: () => T | undefined, what: string, ms = 15_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`never happened: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const eventually = <T>(read: () => T | undefined, what: string, ms = WAIT_BOUND_MS): Promise<T> => waitFor(what, read, { timeoutMs: ms, everyMs: 50 });
+
+/**
+ * A job is replayed once it failed for good in the queue too: the answer and the record say "failed" while
+ * the queue is still ending that run (a replay then is refused as busy, as it should be).
+ */
+const failedForGood = async (jobId: string) => expect(await finalQueueJob("auth", jobId)).toMatchObject({ state: "failed" });
 
 /** Every row of a table as JSON text, as a database dump shows it. */
 async function rowsOf(table: string): Promise<string> {
@@ -110,6 +103,7 @@ describe("replaying a failed job", () => {
     expect((await database().jobScreenshots.find(tenant.orgId, jobId))?.contentType).toBe("image/jpeg");
 
     await outage(token, false);
+    await failedForGood(jobId);
     expect(await jobs.replay(jobId, { by: "e2e-staff" })).toEqual({ jobId, orgId: tenant.orgId });
     const job = await ended(tenant.key, jobId);
     expect(job).toMatchObject({ jobId, status: "succeeded", result: { cookies: expect.arrayContaining([expect.objectContaining({ name: "classic_sid" })]) } });
@@ -132,6 +126,7 @@ describe("replaying a failed job", () => {
     const refused = await call("POST", "/v1/login", { key: tenant.key, body: loginBody("classic", { username: user.username, password: typed }) });
     expect(refused.body.error.code).toBe("invalid_credentials");
     const jobId = refused.headers.get("x-job-id")!;
+    await failedForGood(jobId);
 
     const shot = await database().jobScreenshots.find(tenant.orgId, jobId);
     expect(shot?.contentType).toBe("image/jpeg");

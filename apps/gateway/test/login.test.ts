@@ -1,10 +1,13 @@
-import { attempts, call, closeDatabase, database, loginBody, newSiteUser, newTenant, sitesUrl } from "@authsvc/devstack";
+import { attempts, call, closeDatabase, closeQueues, database, finalQueueJob, finishedJob, loginBody, newSiteUser, newTenant, sitesUrl } from "@authsvc/devstack";
 
 let key: string;
 beforeAll(async () => {
   ({ key } = await newTenant("Login org"));
 });
-afterAll(closeDatabase);
+afterAll(async () => {
+  await closeQueues();
+  await closeDatabase();
+});
 
 describe("POST /v1/login through the browser", () => {
   it("logs in to a classic form and returns its HttpOnly cookie with all eight fields", async () => {
@@ -44,7 +47,9 @@ describe("POST /v1/login through the browser", () => {
     const res = await call("POST", "/v1/login", { key, body: loginBody("classic", { ...user, password: "wrong-password" }) });
     expect(res.status).toBe(422);
     expect(res.body.error).toMatchObject({ code: "invalid_credentials", message: "Invalid username or password." });
-    await new Promise((r) => setTimeout(r, 1500)); // longer than the retry backoff: a retry would show by now
+    // The queue's job has ended for good (a retry would hold it delayed, then run it): after one run.
+    const job = await finalQueueJob("auth", res.headers.get("x-job-id")!);
+    expect(job).toMatchObject({ state: "failed", attemptsMade: 1 });
     expect(await attempts(user.username)).toEqual({ classic: 1 });
   });
 
@@ -72,6 +77,7 @@ describe("POST /v1/login through the browser", () => {
     expect((await call("POST", "/v1/login", { key, body: loginBody("classic", user) })).status).toBe(200);
     const wrong = await call("POST", "/v1/login", { key, body: loginBody("classic", { ...user, password: "guess" }) });
     expect(wrong.status).toBe(422);
+    await finalQueueJob("auth", wrong.headers.get("x-job-id")!); // ended for good: no retry can add an attempt
     expect(await attempts(user.username)).toEqual({ classic: 2 });
   });
 
@@ -114,12 +120,7 @@ describe("POST /v1/login through the browser", () => {
     expect(res.body).toEqual({ jobId: expect.stringMatching(/^job_/), status: expect.stringMatching(/queued|running/), eventsUrl: `/v1/jobs/${res.body.jobId}/events` });
     expect(res.headers.get("location")).toBe(`/v1/jobs/${res.body.jobId}`);
     expect(res.headers.get("link")).toBe(`</v1/jobs/${res.body.jobId}/events>; rel="monitor"`);
-    let job: any;
-    for (let i = 0; i < 100; i++) {
-      job = (await call("GET", `/v1/jobs/${res.body.jobId}`, { key })).body;
-      if (job.status === "succeeded" || job.status === "failed") break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const job = await finishedJob(key, res.body.jobId);
     expect(job.status).toBe("succeeded");
     expect(job.result.cookies.some((c: any) => c.name === "classic_sid")).toBe(true);
   });

@@ -1,7 +1,21 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { verifyWebhookSignature } from "@authsvc/crypto";
-import { call, closeDatabase, database, loginBody, newSiteUser, newTenant, sitesUrl } from "@authsvc/devstack";
+import {
+  call,
+  closeDatabase,
+  closeQueues,
+  database,
+  finalQueueJob,
+  loginBody,
+  maintenanceRunsSince,
+  newSiteUser,
+  newTenant,
+  settledWebhookDeliveries,
+  sitesUrl,
+  waitFor,
+  WAIT_BOUND_MS,
+} from "@authsvc/devstack";
 
 interface Received {
   headers: Record<string, string | string[] | undefined>;
@@ -30,17 +44,22 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await new Promise((resolve) => receiver.close(resolve));
+  await closeQueues();
   await closeDatabase();
 });
 
-async function eventually<T>(read: () => T | undefined, what: string, ms = 15_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`never happened: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+// Deliveries and keep-alive refreshes come from the worker: bounded generously, for a loaded machine.
+const eventually = <T>(read: () => T | undefined, what: string, ms = WAIT_BOUND_MS): Promise<T> => waitFor(what, read, { timeoutMs: ms, everyMs: 50 });
+
+/**
+ * Waits until nothing more can reach the receiver about the credential: every auth job of it has ended in
+ * the queue (a refresh queues its event before its run ends), then every delivery to the webhook has ended
+ * (a delivery ends after the receiver answered it).
+ */
+async function settled(credentialId: string, webhookId: string): Promise<void> {
+  const jobs = await database().prisma.authJob.findMany({ where: { credentialId }, select: { id: true } });
+  for (const { id } of jobs) await finalQueueJob("auth", id);
+  await settledWebhookDeliveries(webhookId);
 }
 
 const eventsOf = (type: string, credentialId: string) =>
@@ -106,7 +125,7 @@ describe("webhooks", () => {
 
   it("delivers credential.failed when a credential that worked is refused, and takes a 4xx answer as final", async () => {
     const tenant = await newTenant("Webhook failure org");
-    await call("POST", "/v1/webhooks", { key: tenant.key, body: { url: receiverUrl, events: ["credential.failed"] } });
+    const hook = await call("POST", "/v1/webhooks", { key: tenant.key, body: { url: receiverUrl, events: ["credential.failed"] } });
     const user = await newSiteUser("hook-failed-1");
     expect((await call("POST", "/v1/login", { key: tenant.key, body: loginBody("classic", user) })).status).toBe(200);
     const credentialId = await credentialOf(tenant.key, user.username);
@@ -119,16 +138,19 @@ describe("webhooks", () => {
     const [delivery] = await eventually(() => (eventsOf("credential.failed", credentialId).length ? eventsOf("credential.failed", credentialId) : undefined), "credential.failed");
     expect(JSON.parse(delivery!.body).data).toMatchObject({ credentialId, code: "invalid_credentials", username: user.username });
     expect(delivery!.answered).toBe(410);
-    // 410 is the receiver's final word: no second attempt comes, however long we wait for one.
-    await new Promise((r) => setTimeout(r, 1500));
+    // 410 is the receiver's final word: the delivery failed for good after one attempt, and once the refresh
+    // and every delivery to the webhook have ended, no second attempt (nor second event) can come.
+    await finalQueueJob("auth", failed.headers.get("x-job-id")!);
+    const deliveries = await settledWebhookDeliveries(hook.body.id);
+    expect(deliveries.map((d) => [d.state, d.attemptsMade])).toEqual([["failed", 1]]);
     expect(eventsOf("credential.failed", credentialId)).toHaveLength(1);
-  });
+  }, 120_000);
 });
 
 describe("keep-alive", () => {
   it("refreshes a session before it expires, replacing the cached one, and says so", async () => {
     const tenant = await newTenant("Keep-alive org");
-    await call("POST", "/v1/webhooks", { key: tenant.key, body: { url: receiverUrl, events: ["session.refreshed"] } });
+    const hook = await call("POST", "/v1/webhooks", { key: tenant.key, body: { url: receiverUrl, events: ["session.refreshed"] } });
     const user = await newSiteUser("keepalive-1");
     const first = await call("POST", "/v1/login", { key: tenant.key, body: loginBody("classic", user) });
     const credentialId = await credentialOf(tenant.key, user.username);
@@ -142,14 +164,17 @@ describe("keep-alive", () => {
     const sid = (r: any) => r.body.cookies.find((c: any) => c.name === "classic_sid").value;
     expect(sid(cached)).not.toBe(sid(first));
     expect(await database().prisma.session.count({ where: { credentialId } })).toBe(2);
-    // Refreshed once: the replaced session is not picked again.
-    await new Promise((r) => setTimeout(r, 2500));
+    // Refreshed once: the replaced session is not picked again. Once keep-alive marked it handled, two
+    // runs that started after saw both sessions; then whatever they started, and its events, has ended.
+    await waitFor("the replaced session marked handled", async () => (await database().prisma.session.count({ where: { credentialId, keepaliveAt: { not: null } } })) >= 1);
+    await maintenanceRunsSince("keepalive", Date.now(), 2);
+    await settled(credentialId, hook.body.id);
     expect(eventsOf("session.refreshed", credentialId)).toHaveLength(1);
-  });
+  }, 120_000);
 
   it("reports a session that ended without a replacement as session.expired, once", async () => {
     const tenant = await newTenant("Expiry org");
-    await call("POST", "/v1/webhooks", { key: tenant.key, body: { url: receiverUrl, events: ["session.expired"] } });
+    const hook = await call("POST", "/v1/webhooks", { key: tenant.key, body: { url: receiverUrl, events: ["session.expired"] } });
     const user = await newSiteUser("keepalive-2");
     await call("POST", "/v1/login", { key: tenant.key, body: loginBody("classic", user) });
     const credentialId = await credentialOf(tenant.key, user.username);
@@ -159,7 +184,11 @@ describe("keep-alive", () => {
 
     const [event] = await eventually(() => (eventsOf("session.expired", credentialId).length ? eventsOf("session.expired", credentialId) : undefined), "session.expired");
     expect(JSON.parse(event!.body).data).toMatchObject({ credentialId, username: user.username, reason: "invalid_credentials", expiredAt: expect.any(String) });
-    await new Promise((r) => setTimeout(r, 2500));
+    // Once: the run that reported it marked the session handled; two runs that started after saw that, and
+    // every delivery to the webhook has ended.
+    await waitFor("the expired session marked handled", async () => (await database().prisma.session.count({ where: { credentialId, keepaliveAt: null } })) === 0);
+    await maintenanceRunsSince("keepalive", Date.now(), 2);
+    await settled(credentialId, hook.body.id);
     expect(eventsOf("session.expired", credentialId)).toHaveLength(1);
-  });
+  }, 120_000);
 });

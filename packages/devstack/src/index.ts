@@ -4,4 +4,6 @@ export { testStackEnv, freshTestDatabase, POSTGRES_URL, REDIS_URL } from "./test
 export { recreateDatabase, deleteRedisPrefix } from "./reset-database";
 export { REPO_ROOT, DATA_DIR } from "./repo-root";
 export * from "./e2e/api-client";
+// Waiting for a state the product records (a job's end in BullMQ, settled webhook deliveries), never for a pause.
+export * from "./e2e/waits";
 export { runScript } from "./run-script";

@@ -25,6 +25,10 @@ async function finished(key: string, ids: string[], timeoutMs: number): Promise<
 
 // Jobs that lost their run to the outage end through their retries or the sweep (every SWEEP_MS, fault-stack).
 const END_BOUND_MS = 45_000;
+// How long PostgreSQL stays away: the scenario's length (runs in flight must wait it out), not a wait for something.
+const OUTAGE_MS = 3000;
+// Bound of the waits for a login to reach a state, generous for a loaded machine.
+const STATE_BOUND_MS = 30_000;
 
 describe("PostgreSQL restarted with logins in flight", () => {
   it(`answers 503 + Retry-After while it is away; the logins in flight wait it out and every one is retrievable by id, succeeded within ${END_BOUND_MS / 1000} s, none left running`, async () => {
@@ -37,14 +41,16 @@ describe("PostgreSQL restarted with logins in flight", () => {
     const held = await f.post("/v1/login", key, { domain: `${f.stack.sites.url}/held/login?gate=pg&hold=submit`, login_method: "password", cred: { username: "pg-held", password: "pw" } }, { prefer: "respond-async" });
     const accepted = await Promise.all(users.map((u) => f.post("/v1/login", key, slowLogin(u), { prefer: "respond-async" })));
     expect([held, ...accepted].map((a) => a.status)).toEqual([202, 202, 202, 202, 202]);
-    await until("the held login at the site", () => f.stack.sites.gates.held("pg") === 1, 20_000);
+    await until("the held login at the site", () => f.stack.sites.gates.held("pg") === 1, STATE_BOUND_MS);
 
     await f.postgres.stop();
+    const stoppedAt = Date.now();
     f.stack.sites.gates.open("pg");
     const during = await f.post("/v1/login", key, slowLogin("pg-1"), { prefer: "respond-async" });
     expect({ status: during.status, code: during.body?.error?.code, retryAfter: during.headers.get("retry-after") }).toEqual({ status: 503, code: "service_unavailable", retryAfter: expect.stringMatching(/^\d+$/) });
     expect(during.ms).toBeLessThan(10_000);
-    await new Promise((r) => setTimeout(r, 3000));
+    // Away for OUTAGE_MS from the stop, however long the request above took.
+    await new Promise((r) => setTimeout(r, Math.max(0, stoppedAt + OUTAGE_MS - Date.now())));
     await f.postgres.start();
 
     // Runs wait out the restart (opening a job, marking the submit, storing the session): none is lost to it.
@@ -68,7 +74,7 @@ describe("the gateway killed with logins in flight", () => {
       () => "answered",
       () => "cut",
     );
-    await until("the waiting login at the site", async () => (await f.db.prisma.authJob.count({ where: { orgId, status: "running" } })) === 3, 20_000);
+    await until("the waiting login at the site", async () => (await f.db.prisma.authJob.count({ where: { orgId, status: "running" } })) === 3, STATE_BOUND_MS);
     await f.stack.restartGateway("SIGKILL");
     expect(await waiting).toBe("cut");
 

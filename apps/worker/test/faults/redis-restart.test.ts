@@ -25,6 +25,12 @@ interface Sent {
 const ANSWER_BOUND_MS = 10_000;
 // Every accepted login ends: the sweep (every SWEEP_MS, fault-stack) queues lost jobs again, then they run.
 const FINISH_BOUND_MS = 60_000;
+// How long Redis stays away at least: the held login finishes meanwhile, and the load keeps sending.
+const OUTAGE_MS = 4000;
+// Each phase lasts until this many of the logins sent in it have been answered (not for a set time).
+const ANSWERS_PER_PHASE = 3;
+// Bound of the waits for a phase's answers and for the gateway's reconnect, generous for a loaded machine.
+const PHASE_BOUND_MS = 30_000;
 
 describe("Redis restarted under load", () => {
   it(`answers 503 + Retry-After while it is away, before it is back (never 500, never a hang), reconnects without a restart, and every accepted login finishes within ${FINISH_BOUND_MS / 1000} s`, async () => {
@@ -33,6 +39,8 @@ describe("Redis restarted under load", () => {
     let n = 0;
     let phase: Sent["phase"] = "before";
     const sent: Promise<Sent>[] = [];
+    const answered: Sent[] = [];
+    const answeredIn = (p: Sent["phase"]) => answered.filter((a) => a.phase === p).length;
     const send = () => {
       const username = `load-${++n}`;
       f.stack.sites.accounts.addUser(username, "pw-load");
@@ -41,7 +49,11 @@ describe("Redis restarted under load", () => {
       sent.push(
         f
           .post("/v1/login", key, { domain: `${f.stack.sites.url}/slow/login?delayMs=500`, login_method: "password", cred: { username, password: "pw-load" } }, { prefer: "respond-async" })
-          .then((res) => ({ phase: at, sentAt, answeredAt: Date.now(), status: res.status, ms: res.ms, code: res.body?.error?.code, retryAfter: res.headers.get("retry-after"), jobId: res.body?.jobId })),
+          .then((res) => ({ phase: at, sentAt, answeredAt: Date.now(), status: res.status, ms: res.ms, code: res.body?.error?.code, retryAfter: res.headers.get("retry-after"), jobId: res.body?.jobId }))
+          .then((a) => {
+            answered.push(a);
+            return a;
+          }),
       );
     };
     const load = setInterval(send, 500);
@@ -53,19 +65,23 @@ describe("Redis restarted under load", () => {
     const waiting = f.post("/v1/login", key, { domain: `${f.stack.sites.url}/held/login?gate=redis&hold=submit`, login_method: "password", cred: { username: "waits-through", password: "pw-wait" } });
     await until("the waiting login at the site", () => f.stack.sites.gates.held("redis") === 1, 20_000);
 
-    await new Promise((r) => setTimeout(r, 1500));
+    // Logins accepted before the outage (a state, not a pause: a loaded machine sends and answers them later).
+    await until("logins answered before the outage", () => answeredIn("before") >= ANSWERS_PER_PHASE, PHASE_BOUND_MS);
     const killedAt = Date.now();
     await f.redis.kill();
     phase = "outage";
     f.stack.sites.gates.open("redis");
-    await new Promise((r) => setTimeout(r, 4000));
+    // The outage lasts OUTAGE_MS (its length is the scenario, not a wait for something), and at least until
+    // logins sent during it were answered: the 503s asserted below.
+    const outageFrom = Date.now();
+    await until("logins answered during the outage", () => answeredIn("outage") >= 2 && Date.now() - outageFrom >= OUTAGE_MS, PHASE_BOUND_MS);
     const restartedAt = Date.now();
     await f.redis.start();
     // Back once the gateway says so (its connections retry every second at most); a request sent in between may still see the outage.
     phase = "reconnecting";
-    await until("the gateway ready again", async () => (await fetch(`${f.stack.gatewayUrl}/readyz`)).status === 200, 10_000, 200);
+    await until("the gateway ready again", async () => (await fetch(`${f.stack.gatewayUrl}/readyz`)).status === 200, PHASE_BOUND_MS, 200);
     phase = "after";
-    await new Promise((r) => setTimeout(r, 3000));
+    await until("logins answered after the reconnect", () => answeredIn("after") >= ANSWERS_PER_PHASE, PHASE_BOUND_MS);
     clearInterval(load);
     const answers = await Promise.all(sent);
 
@@ -97,7 +113,23 @@ describe("Redis restarted under load", () => {
     expect([f.stack.processes.gateway.pid, f.stack.processes.worker.pid]).toEqual(pids);
     expect(f.stack.processes.worker.exitCode).toBeNull();
     expect((await fetch(`${f.stack.gatewayUrl}/readyz`)).status).toBe(200);
-    // Each user's password reached the site once (a requeued job had not run).
+    // Each user's password reached the site once (a requeued job had not run), once no run of any of them is
+    // left in the queue: each ended there for good, or is gone with the Redis that was lost (its record ended, no
+    // sweep queues it again).
+    await until(
+      "no run of the accepted logins left in the queue",
+      async () => {
+        const states = await Promise.all(
+          accepted.map(async (id) => {
+            const job = await f.queue.getJob(id);
+            return job ? job.getState() : "missing";
+          }),
+        );
+        return states.every((s) => s === "completed" || s === "failed" || s === "missing");
+      },
+      PHASE_BOUND_MS,
+      200,
+    );
     for (let i = 1; i <= n; i++) expect(f.stack.sites.accounts.attemptsFor(`load-${i}`).slow ?? 0).toBeLessThanOrEqual(1);
-  }, 110_000);
+  }, 180_000);
 });
