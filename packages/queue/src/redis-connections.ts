@@ -22,8 +22,8 @@ export function createRedis(url: string, role: RedisRole, name: string): Redis {
   });
 }
 
-/** Resolves once the connection is ready; rejects after `timeoutMs`. */
-export function redisReady(redis: Redis, timeoutMs = 10_000): Promise<void> {
+/** Resolves once the connection is ready; rejects after `timeoutMs` (30 s: a loaded node, or a Redis still starting beside the process). */
+export function redisReady(redis: Redis, timeoutMs = 30_000): Promise<void> {
   if (redis.status === "ready") return Promise.resolve();
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Redis not ready after ${timeoutMs} ms`)), timeoutMs);
