@@ -59,16 +59,24 @@ export async function enqueueAuthJob(queue: Queue<AuthJobPayload>, payload: Auth
   await gate.promoteWaiting(slot).catch(() => undefined);
 }
 
+// How long a replay waits for the earlier run to leave the queue's active list: the job's record says it
+// failed a moment before the worker moves it out (the failure is recorded first, then the run returns).
+const ENDING_RUN_WAIT_MS = 5000;
+
 /**
  * Queues an auth job again under its own id (a replay of a job that failed for good). The queue keeps a
  * failed job for days, and `add` with an id that still exists does nothing, so that earlier run is removed
- * first. False when it could not be (its run is still active): nothing was queued.
+ * first; a run still ending (active, its failure already recorded) is waited for, a few seconds at most.
+ * False when it could not be removed (its run is still active): nothing was queued.
  */
 export async function requeueAuthJob(queue: Queue<AuthJobPayload>, payload: AuthJobPayload, caps: GateCaps): Promise<boolean> {
   const id = payload.authJobId;
-  if (await queue.getJob(id)) {
+  const giveUpAt = Date.now() + ENDING_RUN_WAIT_MS;
+  while (await queue.getJob(id)) {
     await queue.remove(id);
-    if (await queue.getJob(id)) return false;
+    if (!(await queue.getJob(id))) break;
+    if (Date.now() >= giveUpAt) return false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
   await enqueueAuthJob(queue, payload, caps);
   return true;
