@@ -29,8 +29,8 @@ export function testStackEnv(name: string, overrides: Record<string, string> = {
     MAIL_SMTP_HOST: "127.0.0.1",
     MAIL_SMTP_PORT: "0",
     MAIL_HEALTH_PORT: "0",
-    // Codes arrive in well under a second here; "no message arrived" tests wait this long.
-    MFA_WAIT_MS: "6000",
+    // Codes arrive in about a second here, several on a loaded machine; "no message arrived" tests (mail held or lost) wait this long.
+    MFA_WAIT_MS: "10000",
     WEBHOOK_BACKOFF_MS: "200",
     // Keep-alive looks every second here; sessions are only due when a test makes them expire soon.
     KEEPALIVE_EVERY_MS: "1000",

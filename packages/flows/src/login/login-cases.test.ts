@@ -13,11 +13,11 @@ import { RunAhead } from "../testing/run-ahead";
 // to the site exactly once. The gateway's matrix (apps/gateway/test/login-page-shapes.test.ts) takes one
 // case per mechanism through the whole service.
 //
-// The logins run several at a time, each in a browser context of its own, ahead of the tests that assert
+// The logins run three at a time, each in a browser context of its own, ahead of the tests that assert
 // on them (RunAhead): most of a login is waiting on the page, and one after another this file took 13 minutes.
 const env = useBrowserAndSites();
 const { guard } = env;
-const ahead = new RunAhead(Number(process.env.ENGINE_MATRIX_CONCURRENCY ?? 4));
+const ahead = new RunAhead(Number(process.env.ENGINE_MATRIX_CONCURRENCY ?? 3));
 beforeAll(() => ahead.start());
 // A test waits for its own logins, which may have queued behind others on a busy machine.
 const CASE_TIMEOUT_MS = 180_000;
