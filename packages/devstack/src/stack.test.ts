@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { choosePort, freePort } from "./stack";
 
@@ -32,5 +33,16 @@ describe("choosePort", () => {
 
   it("takes any free port when none is fixed", async () => {
     expect(Number(await choosePort({}, "GATEWAY_PORT", false))).toBeGreaterThan(0);
+  });
+});
+
+describe("freePort", () => {
+  it("gives a port below the range outgoing connections take theirs from, so none takes it before its process listens", async () => {
+    const lo = Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
+    const ports = await Promise.all(Array.from({ length: 20 }, () => freePort()));
+    for (const port of ports) {
+      expect(port).toBeGreaterThanOrEqual(10_000);
+      expect(port).toBeLessThan(lo);
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createWriteStream, mkdirSync } from "node:fs";
+import { createWriteStream, mkdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
@@ -63,7 +63,33 @@ export function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-export function freePort(): Promise<number> {
+/**
+ * The range the kernel takes the local ports of outgoing connections from (Linux: 32768-60999 unless
+ * configured). A port from it, free now, can be taken by any connection the machine opens before the
+ * process it is meant for listens: on a busy machine (a test suite's browsers and stacks) that happens.
+ */
+function ephemeralRange(): [number, number] {
+  try {
+    const [lo, hi] = readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/).map(Number);
+    if (lo && hi) return [lo, hi];
+  } catch {
+    // not Linux
+  }
+  return [32768, 60999];
+}
+
+/**
+ * A port nothing listens on now, for another process to listen on: below the ephemeral range (see
+ * ephemeralRange), so that no outgoing connection takes it in the meantime, picked at random so that two
+ * stacks starting at once do not pick the same one. The kernel's choice only when that range has none.
+ */
+export async function freePort(): Promise<number> {
+  const [lo] = ephemeralRange();
+  const floor = 10_000;
+  for (let i = 0; lo - floor > 1000 && i < 50; i++) {
+    const port = floor + Math.floor(Math.random() * (lo - floor));
+    if (await portIsFree(port)) return port;
+  }
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.listen(0, "127.0.0.1", () => {
