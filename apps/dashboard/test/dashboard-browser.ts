@@ -1,13 +1,14 @@
 import puppeteer, { type Browser, type BrowserContext, type Page } from "puppeteer-core";
+import { CHROMIUM_ARGS } from "@authsvc/devstack";
 
 export const dashboardUrl = () => process.env.E2E_DASHBOARD_URL!;
 
-/** One headless Chromium per test file (the flags the other end-to-end tests use). */
+/** One headless Chromium per test file, with the worker's flags. */
 export function launchBrowser(): Promise<Browser> {
   return puppeteer.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [...CHROMIUM_ARGS],
   });
 }
 

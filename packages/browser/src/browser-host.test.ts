@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { BrowserHost } from "./browser-host";
-import { processTreeMemoryBytes } from "./process-memory";
+import { processTreeCpuSeconds, processTreeMemoryBytes } from "./process-memory";
 import { TargetGuard } from "@authsvc/egress";
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -29,6 +29,19 @@ describe("BrowserHost", () => {
     await host["spare"];
     // The default context plus one spare: nothing leaked.
     expect(browsers[0]!.browserContexts()).toHaveLength(2);
+  });
+
+  it("opens no browser UI nobody sees beside a job's page (the omnibox popup's WebUI cost most of a job's CPU)", async () => {
+    host = new BrowserHost({ executablePath: chromium, guard });
+    const targets = await host.withPage(async (page) => {
+      const session = await page.browserContext().browser().target().createCDPSession();
+      // Chromium creates a window's popup WebUIs with the window, before the page is handed over.
+      const { targetInfos } = await session.send("Target.getTargets", { filter: [{}] });
+      await session.detach();
+      return targetInfos.map((t) => `${t.type} ${t.url}`);
+    });
+    expect(targets.filter((t) => t.startsWith("page ")).length).toBeGreaterThan(0);
+    expect(targets.filter((t) => t.startsWith("browser_ui "))).toEqual([]);
   });
 
   it("starts a new Chromium after the old one died", async () => {
@@ -108,5 +121,18 @@ describe("processTreeMemoryBytes", () => {
     expect(processTreeMemoryBytes(undefined)).toBe(0);
     expect(processTreeMemoryBytes(2 ** 22 + 7)).toBe(0);
     expect(processTreeMemoryBytes(process.pid)).toBeGreaterThan(10 * 1024 * 1024);
+  });
+});
+
+describe("processTreeCpuSeconds", () => {
+  it("is 0 for a process that does not exist and grows as this process works", () => {
+    expect(processTreeCpuSeconds(undefined)).toBe(0);
+    expect(processTreeCpuSeconds(2 ** 22 + 7)).toBe(0);
+    const before = processTreeCpuSeconds(process.pid);
+    // Work until the kernel has counted at least one more tick (a state, not a time).
+    let x = 0;
+    while (processTreeCpuSeconds(process.pid) <= before) for (let i = 0; i < 1e6; i++) x += i;
+    expect(x).toBeGreaterThan(0);
+    expect(processTreeCpuSeconds(process.pid)).toBeGreaterThan(before);
   });
 });

@@ -7,4 +7,4 @@ export { readOriginStorageInPage, type OriginStorage } from "./read-origin-stora
 export { guardRequests } from "./guard-requests";
 export { isClosedTargetError } from "./tolerate-closed-targets";
 export type { Browser, BrowserContext, Page, Frame, ElementHandle, HTTPRequest, HTTPResponse } from "puppeteer-core";
-export { processTreeMemoryBytes } from "./process-memory";
+export { processTreeCpuSeconds, processTreeMemoryBytes } from "./process-memory";

@@ -32,32 +32,59 @@ function parentOf(pid: number): number | null {
   }
 }
 
-/**
- * Memory (PSS, see memoryBytes) of a process and all its descendants (Chromium: the browser, its zygotes, renderers,
- * GPU and utility processes), in bytes. 0 when `pid` is unknown or /proc cannot be read (not Linux).
- */
-export function processTreeMemoryBytes(pid: number | undefined): number {
-  if (!pid) return 0;
+/** A process and all its descendants, by walking /proc (Linux); empty when `pid` is unknown or /proc cannot be read. */
+function processTree(pid: number | undefined): number[] {
+  if (!pid) return [];
   let pids: number[];
   try {
     pids = readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number);
   } catch {
-    return 0;
+    return [];
   }
   const children = new Map<number, number[]>();
   for (const p of pids) {
     const parent = parentOf(p);
     if (parent !== null) children.set(parent, [...(children.get(parent) ?? []), p]);
   }
-  let total = 0;
+  const tree: number[] = [];
   const stack = [pid];
   const seen = new Set<number>();
   while (stack.length) {
     const p = stack.pop()!;
     if (seen.has(p)) continue;
     seen.add(p);
-    total += memoryBytes(p);
+    tree.push(p);
     stack.push(...(children.get(p) ?? []));
   }
-  return total;
+  return tree;
+}
+
+/**
+ * Memory (PSS, see memoryBytes) of a process and all its descendants (Chromium: the browser, its zygotes, renderers,
+ * GPU and utility processes), in bytes. 0 when `pid` is unknown or /proc cannot be read (not Linux).
+ */
+export function processTreeMemoryBytes(pid: number | undefined): number {
+  return processTree(pid).reduce((total, p) => total + memoryBytes(p), 0);
+}
+
+// Linux reports CPU times in clock ticks of 1/100 s (USER_HZ) on every architecture we run on.
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU time (user and system) a process and its descendants have used so far, in seconds, including
+ * descendants that already ended (a closed job's renderer: its parent collected its time). For benchmarks.
+ */
+export function processTreeCpuSeconds(pid: number | undefined): number {
+  let ticks = 0;
+  for (const p of processTree(pid)) {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, "utf8");
+      // After "pid (comm) ": state ppid … utime stime cutime cstime (fields 14-17).
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return ticks / TICKS_PER_SECOND;
 }

@@ -88,7 +88,7 @@ export interface FreshLoginRow {
 export async function benchFreshLogin(stack: Stack, rounds: number): Promise<FreshLoginRow[]> {
   const db = Database.fromConfig(loadConfig(stack.env), 1);
   const newKey = async (name: string) => (await db.apiKeys.create((await db.organizations.create(name)).id, "bench")).key;
-  const browser = await puppeteer.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
+  const browser = await puppeteer.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", headless: true, args: [...CHROMIUM_ARGS] });
   const rows: FreshLoginRow[] = [];
   try {
     const learnedKey = await newKey("Bench fresh logins");

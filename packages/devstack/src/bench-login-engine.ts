@@ -1,4 +1,4 @@
-import { BrowserHost, type Page, TargetGuard } from "@authsvc/browser";
+import { BrowserHost, type Page, processTreeCpuSeconds, TargetGuard } from "@authsvc/browser";
 import { type LearnedFlow, LoginFlowError, passwordLogin } from "@authsvc/flows";
 import { LOGIN_CASES, type LoginCase, startTestSites, type TestSites } from "@authsvc/test-sites";
 import { freshTotpCode, newTotpSecret, parseTotpSecret } from "@authsvc/crypto";
@@ -81,6 +81,11 @@ export async function benchLoginEngine(rounds: number, write: (line: string) => 
 
   try {
     await host.warmUp();
+    // CPU per login: Chromium's processes (browser, renderers, GPU, network) and this process (the engine,
+    // the egress proxy and the fixture sites). The host keeps one Chromium for the whole run.
+    const chromiumPid = await host.withPage(async (page) => page.browser().process()?.pid);
+    const chromiumCpuBefore = processTreeCpuSeconds(chromiumPid);
+    const ownCpuBefore = process.cpuUsage();
     write(`\nlogin engine over ${LOGIN_CASES.length} fixture cases, ${rounds} logins each way (ms, median per case)`);
     write(`${"case".padEnd(22)} ${"expect".padEnd(16)} detect learned  verdicts`);
     const detectAll: number[] = [];
@@ -113,7 +118,10 @@ export async function benchLoginEngine(rounds: number, write: (line: string) => 
       const wrong = runs.filter((r) => !ok.includes(r)).map((r) => r.verdict);
       write(`${c.name.padEnd(22)} ${c.expect.padEnd(16)} ${ms(d)} ${ms(l)}  ${ok.length}/${runs.length}${wrong.length ? ` (got ${[...new Set(wrong)].join(", ")})` : ""}`);
     }
+    const chromiumCpu = processTreeCpuSeconds(chromiumPid) - chromiumCpuBefore;
+    const ownCpu = process.cpuUsage(ownCpuBefore);
     write(`verdicts as expected: ${right}/${total} logins (${((100 * right) / total).toFixed(1)}%)`);
+    write(`CPU per login: Chromium ${(chromiumCpu / total).toFixed(2)} s, the engine's own process ${((ownCpu.user + ownCpu.system) / 1e6 / total).toFixed(2)} s`);
     write(`learned flows that no longer fit and fell back to detection: ${relearned}/${replayed} replays`);
     write(`median login, over the ${detectAll.length} cases that sign in: detection ${median(detectAll).toFixed(0)} ms, learned flow ${median(learnedAll).toFixed(0)} ms (${(100 * (1 - median(learnedAll) / median(detectAll))).toFixed(0)}% faster)`);
 
