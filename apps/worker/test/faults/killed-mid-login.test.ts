@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { CHECK_MS, LOCK_MS, killTree, processTree, startFaultStack, until, type FaultStack } from "./fault-stack";
+import { CHECK_MS, LOCK_MS, killTree, processTree, startFaultStack, type FaultStack } from "./fault-stack";
+import { waitFor } from "@authsvc/devstack";
 
 // Two workers on a Redis and PostgreSQL of this file's own; a login is caught on the fixture's held page
 // and the worker running it is SIGKILLed with its Chromium, or only its Chromium is.
@@ -11,7 +12,7 @@ afterAll(() => f?.close());
 
 /** The worker process that runs the one active login (BullMQ records it as host:pid). */
 async function workerRunningTheLogin(): Promise<number> {
-  const job = await until("an active login", async () => (await f.queue.getActive())[0], 10_000);
+  const job = await waitFor("an active login", async () => (await f.queue.getActive())[0], { timeoutMs: 10_000 });
   const pid = Number(job.processedBy!.split(":").pop());
   expect(f.stack.processes.workers.map((w) => w.pid)).toContain(pid);
   return pid;
@@ -49,14 +50,14 @@ async function killChromiumOfTheLogin(): Promise<{ worker: number; killed: numbe
  * from then on nothing runs it again. Bounded generously, for a loaded machine.
  */
 async function endedInQueue(jobId: string): Promise<string> {
-  return until(
+  return waitFor(
     "the job ended in the queue",
     async () => {
       const job = await f.queue.getJob(jobId);
       const state = job ? await job.getState() : "missing";
       return state === "completed" || state === "failed" ? state : null;
     },
-    30_000,
+    { timeoutMs: 30_000 },
   );
 }
 
@@ -73,7 +74,7 @@ describe("a worker killed in the middle of a login", () => {
       login_method: "password",
       cred: { username: "before-submit", password: "pw-before" },
     });
-    await until("the browser waiting for the login page", () => f.stack.sites.gates.held("page") === 1, 20_000);
+    await waitFor("the browser waiting for the login page", () => f.stack.sites.gates.held("page") === 1, { timeoutMs: 20_000 });
     await killWorkerRunningTheLogin();
     const killedAt = Date.now();
     f.stack.sites.gates.open("page");
@@ -99,7 +100,7 @@ describe("a worker killed in the middle of a login", () => {
       cred: { username: "after-submit", password: "pw-after" },
     });
     // The site has the password and has not answered yet.
-    await until("the password at the site", () => f.stack.sites.gates.held("submit") === 1, 20_000);
+    await waitFor("the password at the site", () => f.stack.sites.gates.held("submit") === 1, { timeoutMs: 20_000 });
     expect(f.stack.sites.accounts.attemptsFor("after-submit")).toEqual({ held: 1 });
     await killWorkerRunningTheLogin();
     const killedAt = Date.now();
@@ -128,7 +129,7 @@ describe("Chromium killed in the middle of a login (its worker lives on)", () =>
       login_method: "password",
       cred: { username: "chromium-before", password: "pw-before" },
     });
-    await until("the browser waiting for the login page", () => f.stack.sites.gates.held("chromium-page") === 1, 20_000);
+    await waitFor("the browser waiting for the login page", () => f.stack.sites.gates.held("chromium-page") === 1, { timeoutMs: 20_000 });
     const { worker, killed } = await killChromiumOfTheLogin();
     f.stack.sites.gates.open("chromium-page");
 
@@ -150,7 +151,7 @@ describe("Chromium killed in the middle of a login (its worker lives on)", () =>
       login_method: "password",
       cred: { username: "chromium-after", password: "pw-after" },
     });
-    await until("the password at the site", () => f.stack.sites.gates.held("chromium-submit") === 1, 20_000);
+    await waitFor("the password at the site", () => f.stack.sites.gates.held("chromium-submit") === 1, { timeoutMs: 20_000 });
     await killChromiumOfTheLogin();
     f.stack.sites.gates.open("chromium-submit");
 

@@ -1,4 +1,5 @@
-import { startFaultStack, until, type FaultStack } from "./fault-stack";
+import { startFaultStack, type FaultStack } from "./fault-stack";
+import { waitFor } from "@authsvc/devstack";
 
 // A stack on a PostgreSQL of this file's own, stopped (immediate mode: connections drop as in a crash or a
 // failover) and started again with logins in flight; then its gateway is killed and started again.
@@ -12,14 +13,13 @@ const slowLogin = (username: string) => ({ domain: `${f.stack.sites.url}/slow/lo
 
 /** Polls GET /v1/jobs/:id until every job has ended; returns each job as the API shows it. */
 async function finished(key: string, ids: string[], timeoutMs: number): Promise<any[]> {
-  return until(
+  return waitFor(
     "every job ended",
     async () => {
       const jobs = await Promise.all(ids.map(async (id) => (await f.get(`/v1/jobs/${id}`, key)).body));
       return jobs.every((j) => j.status === "succeeded" || j.status === "failed") ? jobs : null;
     },
-    timeoutMs,
-    1000,
+    { timeoutMs, everyMs: 1000 },
   );
 }
 
@@ -41,7 +41,7 @@ describe("PostgreSQL restarted with logins in flight", () => {
     const held = await f.post("/v1/login", key, { domain: `${f.stack.sites.url}/held/login?gate=pg&hold=submit`, login_method: "password", cred: { username: "pg-held", password: "pw" } }, { prefer: "respond-async" });
     const accepted = await Promise.all(users.map((u) => f.post("/v1/login", key, slowLogin(u), { prefer: "respond-async" })));
     expect([held, ...accepted].map((a) => a.status)).toEqual([202, 202, 202, 202, 202]);
-    await until("the held login at the site", () => f.stack.sites.gates.held("pg") === 1, STATE_BOUND_MS);
+    await waitFor("the held login at the site", () => f.stack.sites.gates.held("pg") === 1, { timeoutMs: STATE_BOUND_MS });
 
     await f.postgres.stop();
     const stoppedAt = Date.now();
@@ -74,7 +74,7 @@ describe("the gateway killed with logins in flight", () => {
       () => "answered",
       () => "cut",
     );
-    await until("the waiting login at the site", async () => (await f.db.prisma.authJob.count({ where: { orgId, status: "running" } })) === 3, STATE_BOUND_MS);
+    await waitFor("the waiting login at the site", async () => (await f.db.prisma.authJob.count({ where: { orgId, status: "running" } })) === 3, { timeoutMs: STATE_BOUND_MS });
     await f.stack.restartGateway("SIGKILL");
     expect(await waiting).toBe("cut");
 

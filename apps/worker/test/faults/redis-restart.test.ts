@@ -1,4 +1,5 @@
-import { startFaultStack, until, type FaultStack } from "./fault-stack";
+import { startFaultStack, type FaultStack } from "./fault-stack";
+import { waitFor } from "@authsvc/devstack";
 
 // A stack on a Redis of this file's own, killed under a stream of logins and started again on the same
 // port, empty (no persistence): the queue, its job schedulers and every key are gone.
@@ -63,10 +64,10 @@ describe("Redis restarted under load", () => {
     f.stack.sites.accounts.addUser("waits-through", "pw-wait");
     f.stack.sites.gates.close("redis");
     const waiting = f.post("/v1/login", key, { domain: `${f.stack.sites.url}/held/login?gate=redis&hold=submit`, login_method: "password", cred: { username: "waits-through", password: "pw-wait" } });
-    await until("the waiting login at the site", () => f.stack.sites.gates.held("redis") === 1, 20_000);
+    await waitFor("the waiting login at the site", () => f.stack.sites.gates.held("redis") === 1, { timeoutMs: 20_000 });
 
     // Logins accepted before the outage (a state, not a pause: a loaded machine sends and answers them later).
-    await until("logins answered before the outage", () => answeredIn("before") >= ANSWERS_PER_PHASE, PHASE_BOUND_MS);
+    await waitFor("logins answered before the outage", () => answeredIn("before") >= ANSWERS_PER_PHASE, { timeoutMs: PHASE_BOUND_MS });
     const killedAt = Date.now();
     await f.redis.kill();
     phase = "outage";
@@ -74,14 +75,14 @@ describe("Redis restarted under load", () => {
     // The outage lasts OUTAGE_MS (its length is the scenario, not a wait for something), and at least until
     // logins sent during it were answered: the 503s asserted below.
     const outageFrom = Date.now();
-    await until("logins answered during the outage", () => answeredIn("outage") >= 2 && Date.now() - outageFrom >= OUTAGE_MS, PHASE_BOUND_MS);
+    await waitFor("logins answered during the outage", () => answeredIn("outage") >= 2 && Date.now() - outageFrom >= OUTAGE_MS, { timeoutMs: PHASE_BOUND_MS });
     const restartedAt = Date.now();
     await f.redis.start();
     // Back once the gateway says so (its connections retry every second at most); a request sent in between may still see the outage.
     phase = "reconnecting";
-    await until("the gateway ready again", async () => (await fetch(`${f.stack.gatewayUrl}/readyz`)).status === 200, PHASE_BOUND_MS, 200);
+    await waitFor("the gateway ready again", async () => (await fetch(`${f.stack.gatewayUrl}/readyz`)).status === 200, { timeoutMs: PHASE_BOUND_MS, everyMs: 200 });
     phase = "after";
-    await until("logins answered after the reconnect", () => answeredIn("after") >= ANSWERS_PER_PHASE, PHASE_BOUND_MS);
+    await waitFor("logins answered after the reconnect", () => answeredIn("after") >= ANSWERS_PER_PHASE, { timeoutMs: PHASE_BOUND_MS });
     clearInterval(load);
     const answers = await Promise.all(sent);
 
@@ -100,14 +101,13 @@ describe("Redis restarted under load", () => {
     // Every login that was accepted, before or after, ends signed in; nothing was restarted.
     const accepted = answers.filter((a) => a.status === 202).map((a) => a.jobId!);
     expect(accepted.length).toBeGreaterThan(5);
-    const statuses = await until(
+    const statuses = await waitFor(
       "every accepted login finished",
       async () => {
         const jobs = await Promise.all(accepted.map(async (id) => (await f.get(`/v1/jobs/${id}`, key)).body.status as string));
         return jobs.every((s) => s === "succeeded" || s === "failed") ? jobs : null;
       },
-      FINISH_BOUND_MS,
-      1000,
+      { timeoutMs: FINISH_BOUND_MS, everyMs: 1000 },
     );
     expect(statuses.every((s) => s === "succeeded")).toBe(true);
     expect([f.stack.processes.gateway.pid, f.stack.processes.worker.pid]).toEqual(pids);
@@ -116,7 +116,7 @@ describe("Redis restarted under load", () => {
     // Each user's password reached the site once (a requeued job had not run), once no run of any of them is
     // left in the queue: each ended there for good, or is gone with the Redis that was lost (its record ended, no
     // sweep queues it again).
-    await until(
+    await waitFor(
       "no run of the accepted logins left in the queue",
       async () => {
         const states = await Promise.all(
@@ -127,8 +127,7 @@ describe("Redis restarted under load", () => {
         );
         return states.every((s) => s === "completed" || s === "failed" || s === "missing");
       },
-      PHASE_BOUND_MS,
-      200,
+      { timeoutMs: PHASE_BOUND_MS, everyMs: 200 },
     );
     for (let i = 1; i <= n; i++) expect(f.stack.sites.accounts.attemptsFor(`load-${i}`).slow ?? 0).toBeLessThanOrEqual(1);
   }, 180_000);
