@@ -3,7 +3,7 @@ import { newTotpSecret } from "@authsvc/crypto";
 import { LOGIN_CASES, type LoginCase } from "@authsvc/test-sites";
 
 // Page shapes logged in through the service: HTTP -> queue -> worker -> browser -> answer. The engine's
-// matrix (packages/flows/src/login/login-cases.test.ts) takes every fixture page shape, proves each
+// matrix (packages/flows/src/login/login-{cases,refusals}.test.ts) takes every fixture page shape, proves each
 // session signs in and counts each attempt; here one case stands for each mechanism the service must
 // carry from the page to the caller, so what lies between the engine and the answer is proven for each.
 const MECHANISMS: Record<string, string> = {

@@ -1,0 +1,62 @@
+import { freshTotpCode, newTotpSecret, parseTotpSecret } from "@authsvc/crypto";
+import type { LoginCase } from "@authsvc/test-sites";
+import { LoginFlowError } from "../flow-error";
+import type { LearnedFlow } from "../login/learned-flow";
+import { type PasswordLoginResult, passwordLogin } from "../login/password-login";
+import { useBrowserAndSites } from "./browser-and-sites";
+import { RunAhead } from "./run-ahead";
+
+export type MatrixUser = { username: string; password: string; totpSecret?: string };
+
+// A test waits for its own logins, which may have queued behind others on a busy machine.
+export const CASE_TIMEOUT_MS = 180_000;
+
+/**
+ * For a test file of the engine matrix (every fixture page shape, straight through the engine): Chromium
+ * and the fixture sites, and logins run three at a time, each in a browser context of its own, ahead of the
+ * tests that assert on them (RunAhead; `ENGINE_MATRIX_CONCURRENCY`). The matrix is two files, the sign-ins
+ * and the refusals, so that the suite runs them side by side.
+ */
+export function useLoginMatrix() {
+  const env = useBrowserAndSites();
+  const ahead = new RunAhead(Number(process.env.ENGINE_MATRIX_CONCURRENCY ?? 3));
+  beforeAll(() => ahead.start());
+  let seq = 0;
+
+  /** A new account on the case's site (with a TOTP secret where the case asks for a code). */
+  function userFor(c: LoginCase): MatrixUser {
+    const user = { username: `cases-${c.name}-${++seq}@example.test`, password: `pw-${seq}-secret`, totpSecret: c.totp ? newTotpSecret() : undefined };
+    env.sites.accounts.addUser(user.username, user.password, { locked: c.lockedUser, totpSecret: user.totpSecret });
+    return user;
+  }
+
+  /** A username no account has. */
+  const unknownUser = (): MatrixUser => ({ username: `nobody-${++seq}@example.test`, password: "any-password" });
+
+  function login(c: LoginCase, user: MatrixUser, learned?: LearnedFlow | null): Promise<PasswordLoginResult> {
+    const totp = user.totpSecret ? () => freshTotpCode(parseTotpSecret(user.totpSecret!)) : undefined;
+    return env.host.withPage((page) =>
+      passwordLogin(
+        page,
+        { loginUrl: c.url(env.sites.url), identifier: user.username, password: user.password, additionalFields: c.additionalFields, totp },
+        { guard: env.guard, timeoutMs: 30_000, learned },
+      ),
+    );
+  }
+
+  /** The login attempts the fixture sites counted for a user, per site. */
+  const attempts = (username: string) => env.sites.accounts.attemptsFor(username);
+
+  /** A login that must fail: its error, and the attempts the sites counted once it ended. */
+  async function failedLogin(c: LoginCase, user: MatrixUser, learned?: LearnedFlow | null): Promise<{ err: unknown; attempts: Record<string, number> }> {
+    const err = await login(c, user, learned).then(() => null, (e: unknown) => e);
+    return { err, attempts: attempts(user.username) };
+  }
+
+  return { env, ahead, userFor, unknownUser, login, attempts, failedLogin };
+}
+
+export function expectFlowError(err: unknown): LoginFlowError {
+  expect(err).toBeInstanceOf(LoginFlowError);
+  return err as LoginFlowError;
+}
