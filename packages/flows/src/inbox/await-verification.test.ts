@@ -99,13 +99,24 @@ describe("awaitVerification", () => {
   it("ends in a timeout that names the inbox and what it waited for, which is not retried", async () => {
     const inbox = new MemoryInbox();
     const since = await inbox.mark();
-    inbox.deliver({ from: "no-reply@shop.example", subject: "Welcome", text: "Nothing to see here." });
     const err = await awaitVerification(inbox, "link", since, SITE, 200).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LoginFlowError);
     expect(err).toMatchObject({
       code: "timeout",
       retryable: false,
       message: "no email with a sign-in link arrived at agent-1@mail.example.com within 0.2 s (waiting for the sign-in link)",
+    });
+  });
+
+  it("says so when mail came but none held what it waited for", async () => {
+    const inbox = new MemoryInbox();
+    const since = await inbox.mark();
+    inbox.deliver({ from: "no-reply@shop.example", subject: "Welcome", text: "Nothing to see here." });
+    inbox.deliver({ from: "no-reply@shop.example", subject: "Sign in", html: '<a href="https://evil.example/login?t=abc">Sign in</a>' });
+    const err = await awaitVerification(inbox, "link", since, SITE, 200).catch((e: unknown) => e);
+    expect(err).toMatchObject({
+      code: "timeout",
+      message: "no email with a sign-in link arrived at agent-1@mail.example.com within 0.2 s (waiting for the sign-in link; 2 other messages came, none with it)",
     });
   });
 });

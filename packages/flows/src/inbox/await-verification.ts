@@ -87,9 +87,12 @@ async function awaitMessage<T>(inbox: Inbox, read: (m: VerificationMail, fromSit
       if (found) return found;
     }
   }
+  // Mail that came but held nothing for this site is said apart from no mail at all: a caller (and whoever
+  // reads the job) then looks at what the site sent, not at whether mail reaches us.
+  const passedOver = seen.size === 0 ? "" : `; ${seen.size === 1 ? "1 other message" : `${seen.size} other messages`} came, none with it`;
   throw new LoginFlowError(
     "timeout",
-    `no ${what} arrived at ${inbox.address} within ${+(waitMs / 1000).toFixed(1)} s (waiting for ${waitingFor})`,
+    `no ${what} arrived at ${inbox.address} within ${+(waitMs / 1000).toFixed(1)} s (waiting for ${waitingFor}${passedOver})`,
     { retryable: false },
   );
 }
