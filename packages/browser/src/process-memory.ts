@@ -22,14 +22,22 @@ function memoryBytes(pid: number): number {
   }
 }
 
-function parentOf(pid: number): number | null {
+/**
+ * The fields of /proc/<pid>/stat after "pid (comm) " (state, ppid, … utime stime cutime cstime at 11-14), or
+ * null once the process is gone. comm may hold spaces and parentheses, so they are read after the last ')'.
+ */
+function statFields(pid: number): string[] | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // pid (comm) state ppid …: comm may hold spaces and parentheses, so read after the last ')'.
-    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   } catch {
     return null;
   }
+}
+
+function parentOf(pid: number): number | null {
+  const fields = statFields(pid);
+  return fields ? Number(fields[1]) : null;
 }
 
 /** A process and all its descendants, by walking /proc (Linux); empty when `pid` is unknown or /proc cannot be read. */
@@ -77,14 +85,8 @@ const TICKS_PER_SECOND = 100;
 export function processTreeCpuSeconds(pid: number | undefined): number {
   let ticks = 0;
   for (const p of processTree(pid)) {
-    try {
-      const stat = readFileSync(`/proc/${p}/stat`, "utf8");
-      // After "pid (comm) ": state ppid … utime stime cutime cstime (fields 14-17).
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
-    } catch {
-      // ended meanwhile
-    }
+    const fields = statFields(p); // null: ended meanwhile
+    if (fields) ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
   }
   return ticks / TICKS_PER_SECOND;
 }
