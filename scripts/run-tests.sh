@@ -31,11 +31,22 @@ fi
 if [ $# -eq 0 ] || matches "$@" --selectProjects stacks; then add stacks --selectProjects stacks; fi
 if [ ${#names[@]} -eq 0 ]; then echo "no test file matches: $*" >&2; exit 1; fi
 
+# Each jest process is a session of its own (setsid). Where processes are not in CPU cgroups of their own (a
+# plain machine, a VM, most desktops), Linux shares the CPU between sessions ("autogroups"), not processes,
+# and every Chromium that Puppeteer starts is a session of its own. With the whole suite in one session, each
+# browser got as much CPU as every jest process, gateway and worker together, and on a loaded machine those
+# starved (a gateway took 10 s to answer a 202). One session per jest process shares the CPU by shard.
+# Ctrl-C or a kill of this script stops each session whole (jest, its workers and the stacks it started).
 pids=()
+stop_all() {
+  for pid in "${pids[@]}"; do kill -TERM -- "-$pid" 2>/dev/null; done
+  exit 130
+}
+trap stop_all INT TERM
 for i in "${!names[@]}"; do
   name=${names[$i]}
   # shellcheck disable=SC2086 # the command's words are jest flags without spaces
-  E2E_SHARD=${name#e2e} TEST_TIMES_FILE="$logs/$name.times" npx jest --ci "$@" ${commands[$i]} > "$logs/$name.log" 2>&1 &
+  E2E_SHARD=${name#e2e} TEST_TIMES_FILE="$logs/$name.times" setsid -w npx jest --ci "$@" ${commands[$i]} > "$logs/$name.log" 2>&1 &
   pid=$!
   pids+=("$pid")
   # Progress as each file finishes (tail ends once its jest has exited and it has printed the rest).
