@@ -3,7 +3,7 @@ import { createWriteStream } from "node:fs";
 import path from "node:path";
 import { loadConfig } from "@authsvc/config";
 import { Database } from "@authsvc/db";
-import { DATA_DIR, REPO_ROOT, deleteRedisPrefix, freePort, recreateDatabase, startStack, testStackEnv, type Stack } from "@authsvc/devstack";
+import { DATA_DIR, REPO_ROOT, STACK_START_BOUND_MS, deleteRedisPrefix, freePort, recreateDatabase, startStack, testStackEnv, type Stack } from "@authsvc/devstack";
 
 // A stack of its own with small caps, and a second worker process: the caps hold across processes, and the
 // two together have more slots (2 × 2) than one org (2) or the site (3) may use.
@@ -39,7 +39,7 @@ beforeAll(async () => {
   stack = await startStack({ env, logs: { dir: LOGS } });
   secondWorker = await startSecondWorker(stack.env);
   db = Database.fromConfig(loadConfig(stack.env), 2);
-}, 120_000);
+}, STACK_START_BOUND_MS);
 afterAll(async () => {
   await db?.close();
   if (secondWorker && secondWorker.exitCode === null) {

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { loadConfig } from "@authsvc/config";
 import { Database } from "@authsvc/db";
-import { DATA_DIR, deleteRedisPrefix, recreateDatabase, startStack, testStackEnv, type Stack } from "@authsvc/devstack";
+import { DATA_DIR, STACK_START_BOUND_MS, deleteRedisPrefix, recreateDatabase, startStack, testStackEnv, type Stack } from "@authsvc/devstack";
 
 // A stack of its own: stopping its worker must not disturb the other end-to-end tests.
 let stack: Stack;
@@ -12,7 +12,7 @@ beforeAll(async () => {
   await recreateDatabase(env.DATABASE_URL!);
   stack = await startStack({ env, logs: { dir: path.join(DATA_DIR, "logs", "shutdown") } });
   db = Database.fromConfig(loadConfig(stack.env), 1);
-});
+}, STACK_START_BOUND_MS);
 afterAll(async () => {
   await db?.close();
   await stack?.stop();

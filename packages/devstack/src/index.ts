@@ -1,4 +1,4 @@
-export { startStack, freePort, type Stack, type StackOptions } from "./stack";
+export { startStack, freePort, STACK_START_BOUND_MS, type Stack, type StackOptions } from "./stack";
 export { startOwnPostgres, startOwnRedis, type OwnPostgres, type OwnRedis } from "./fault-services";
 export { testStackEnv, freshTestDatabase, POSTGRES_URL, REDIS_URL } from "./test-env";
 export { recreateDatabase, deleteRedisPrefix } from "./reset-database";

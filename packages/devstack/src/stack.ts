@@ -100,6 +100,13 @@ export async function freePort(): Promise<number> {
   });
 }
 
+// How long a started service may take to say it is ready before the stack gives up on it: a bound for a
+// service that is not going to start, not a speed. Generous, since a loaded 2-core machine starting several
+// stacks at once (the test suite does) took over a minute to start a worker.
+const READY_BOUND_MS = 240_000;
+/** The bound for a test hook that starts a stack (database, services, readiness): more than READY_BOUND_MS. */
+export const STACK_START_BOUND_MS = READY_BOUND_MS + 60_000;
+
 async function waitForHttp(url: string, child: ChildProcess, name: string, timeoutMs: number): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
@@ -193,7 +200,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const healthPort = workerPorts.length ? String(await freePort()) : env.WORKER_HEALTH_PORT!;
     workerPorts.push(healthPort);
     const child = launch("worker", "apps/worker/src/main.ts", { ...env, WORKER_HEALTH_PORT: healthPort }, options.logs);
-    return { child, ready: waitForHttp(`http://127.0.0.1:${healthPort}/readyz`, child, "worker", 60_000) };
+    return { child, ready: waitForHttp(`http://127.0.0.1:${healthPort}/readyz`, child, "worker", READY_BOUND_MS) };
   };
   const started = await Promise.all(Array.from({ length: Math.max(1, options.workers ?? 1) }, startWorker));
   const processes: Stack["processes"] = {
@@ -216,13 +223,13 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     await sites.close();
     await oauthHosts?.close();
   };
-  const gatewayReady = () => waitForHttp(`${gatewayUrl}/readyz`, processes.gateway, "gateway", 60_000);
+  const gatewayReady = () => waitForHttp(`${gatewayUrl}/readyz`, processes.gateway, "gateway", READY_BOUND_MS);
   try {
     await Promise.all([
       gatewayReady(),
       ...started.map((w) => w.ready),
-      processes.mailIn && waitForHttp(`http://127.0.0.1:${env.MAIL_HEALTH_PORT}/readyz`, processes.mailIn, "mail-in", 60_000),
-      processes.dashboard && waitForHttp(`http://${dashboardHost}:${env.DASHBOARD_PORT}/readyz`, processes.dashboard, "dashboard", 60_000),
+      processes.mailIn && waitForHttp(`http://127.0.0.1:${env.MAIL_HEALTH_PORT}/readyz`, processes.mailIn, "mail-in", READY_BOUND_MS),
+      processes.dashboard && waitForHttp(`http://${dashboardHost}:${env.DASHBOARD_PORT}/readyz`, processes.dashboard, "dashboard", READY_BOUND_MS),
     ]);
   } catch (err) {
     await stop();

@@ -1,13 +1,13 @@
 import { execFileSync } from "node:child_process";
 import { CHECK_MS, LOCK_MS, killTree, processTree, startFaultStack, type FaultStack } from "./fault-stack";
-import { waitFor } from "@authsvc/devstack";
+import { STACK_START_BOUND_MS, waitFor } from "@authsvc/devstack";
 
 // Two workers on a Redis and PostgreSQL of this file's own; a login is caught on the fixture's held page
 // and the worker running it is SIGKILLed with its Chromium, or only its Chromium is.
 let f: FaultStack;
 beforeAll(async () => {
   f = await startFaultStack("faults_worker_e2e", { workers: 2 });
-}, 90_000);
+}, STACK_START_BOUND_MS);
 afterAll(() => f?.close());
 
 /** The worker process that runs the one active login (BullMQ records it as host:pid). */

@@ -1,12 +1,12 @@
 import { startFaultStack, type FaultStack } from "./fault-stack";
-import { waitFor } from "@authsvc/devstack";
+import { STACK_START_BOUND_MS, waitFor } from "@authsvc/devstack";
 
 // A stack on a PostgreSQL of this file's own, stopped (immediate mode: connections drop as in a crash or a
 // failover) and started again with logins in flight; then its gateway is killed and started again.
 let f: FaultStack;
 beforeAll(async () => {
   f = await startFaultStack("faults_pg_e2e", { env: { WORKER_CONCURRENCY: "3" } });
-}, 90_000);
+}, STACK_START_BOUND_MS);
 afterAll(() => f?.close());
 
 const slowLogin = (username: string) => ({ domain: `${f.stack.sites.url}/slow/login?delayMs=1500`, login_method: "password", cred: { username, password: "pw" } });

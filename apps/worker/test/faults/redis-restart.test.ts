@@ -1,12 +1,12 @@
 import { startFaultStack, type FaultStack } from "./fault-stack";
-import { waitFor } from "@authsvc/devstack";
+import { STACK_START_BOUND_MS, waitFor } from "@authsvc/devstack";
 
 // A stack on a Redis of this file's own, killed under a stream of logins and started again on the same
 // port, empty (no persistence): the queue, its job schedulers and every key are gone.
 let f: FaultStack;
 beforeAll(async () => {
   f = await startFaultStack("faults_redis_e2e", { env: { WORKER_CONCURRENCY: "3" } });
-}, 90_000);
+}, STACK_START_BOUND_MS);
 afterAll(() => f?.close());
 
 interface Sent {

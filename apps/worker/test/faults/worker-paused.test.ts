@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { DATA_DIR, waitFor } from "@authsvc/devstack";
+import { DATA_DIR, STACK_START_BOUND_MS, waitFor } from "@authsvc/devstack";
 import { startFaultStack, type FaultStack } from "./fault-stack";
 
 // A worker that is not dead but paused (a long GC pause, a starved CPU, a VM migrated) loses its claim on
@@ -8,7 +8,7 @@ import { startFaultStack, type FaultStack } from "./fault-stack";
 let f: FaultStack;
 beforeAll(async () => {
   f = await startFaultStack("faults_paused_e2e", { workers: 2, env: { JOB_TIMEOUT_MS: "30000" } });
-}, 90_000);
+}, STACK_START_BOUND_MS);
 afterAll(() => f?.close());
 
 const workerLog = () => readFileSync(path.join(DATA_DIR, "logs", "faults-faults_paused_e2e", "worker.log"), "utf8");
