@@ -18,7 +18,7 @@ const OWN_STACKS = ["<rootDir>/apps/worker/test/faults/**/*.test.ts", "<rootDir>
 module.exports = {
   // Browser logins take seconds; speed is measured by `pnpm bench`, not by test timeouts. A test's timeout is
   // only the bound on a test that is going to fail: generous, for a busy 2-core machine.
-  testTimeout: 120000,
+  testTimeout: 300_000,
   reporters: ["default", "<rootDir>/scripts/jest-summary-reporter.cjs"],
   testSequencer: "<rootDir>/scripts/jest-sequencer.cjs",
   projects: [

@@ -12,7 +12,7 @@ afterAll(() => f?.close());
 
 /** The worker process that runs the one active login (BullMQ records it as host:pid). */
 async function workerRunningTheLogin(): Promise<number> {
-  const job = await waitFor("an active login", async () => (await f.queue.getActive())[0], { timeoutMs: 10_000 });
+  const job = await waitFor("an active login", async () => (await f.queue.getActive())[0]);
   const pid = Number(job.processedBy!.split(":").pop());
   expect(f.stack.processes.workers.map((w) => w.pid)).toContain(pid);
   return pid;
@@ -57,7 +57,6 @@ async function endedInQueue(jobId: string): Promise<string> {
       const state = job ? await job.getState() : "missing";
       return state === "completed" || state === "failed" ? state : null;
     },
-    { timeoutMs: 30_000 },
   );
 }
 
@@ -74,7 +73,7 @@ describe("a worker killed in the middle of a login", () => {
       login_method: "password",
       cred: { username: "before-submit", password: "pw-before" },
     });
-    await waitFor("the browser waiting for the login page", () => f.stack.sites.gates.held("page") === 1, { timeoutMs: 20_000 });
+    await waitFor("the browser waiting for the login page", () => f.stack.sites.gates.held("page") === 1);
     await killWorkerRunningTheLogin();
     const killedAt = Date.now();
     f.stack.sites.gates.open("page");
@@ -100,7 +99,7 @@ describe("a worker killed in the middle of a login", () => {
       cred: { username: "after-submit", password: "pw-after" },
     });
     // The site has the password and has not answered yet.
-    await waitFor("the password at the site", () => f.stack.sites.gates.held("submit") === 1, { timeoutMs: 20_000 });
+    await waitFor("the password at the site", () => f.stack.sites.gates.held("submit") === 1);
     expect(f.stack.sites.accounts.attemptsFor("after-submit")).toEqual({ held: 1 });
     await killWorkerRunningTheLogin();
     const killedAt = Date.now();
@@ -129,7 +128,7 @@ describe("Chromium killed in the middle of a login (its worker lives on)", () =>
       login_method: "password",
       cred: { username: "chromium-before", password: "pw-before" },
     });
-    await waitFor("the browser waiting for the login page", () => f.stack.sites.gates.held("chromium-page") === 1, { timeoutMs: 20_000 });
+    await waitFor("the browser waiting for the login page", () => f.stack.sites.gates.held("chromium-page") === 1);
     const { worker, killed } = await killChromiumOfTheLogin();
     f.stack.sites.gates.open("chromium-page");
 
@@ -151,7 +150,7 @@ describe("Chromium killed in the middle of a login (its worker lives on)", () =>
       login_method: "password",
       cred: { username: "chromium-after", password: "pw-after" },
     });
-    await waitFor("the password at the site", () => f.stack.sites.gates.held("chromium-submit") === 1, { timeoutMs: 20_000 });
+    await waitFor("the password at the site", () => f.stack.sites.gates.held("chromium-submit") === 1);
     await killChromiumOfTheLogin();
     f.stack.sites.gates.open("chromium-submit");
 

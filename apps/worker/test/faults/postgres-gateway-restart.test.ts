@@ -27,8 +27,6 @@ async function finished(key: string, ids: string[], timeoutMs: number): Promise<
 const END_BOUND_MS = 45_000;
 // How long PostgreSQL stays away: the scenario's length (runs in flight must wait it out), not a wait for something.
 const OUTAGE_MS = 3000;
-// Bound of the waits for a login to reach a state, generous for a loaded machine.
-const STATE_BOUND_MS = 30_000;
 
 describe("PostgreSQL restarted with logins in flight", () => {
   it(`answers 503 + Retry-After while it is away; the logins in flight wait it out and every one is retrievable by id, succeeded within ${END_BOUND_MS / 1000} s, none left running`, async () => {
@@ -41,7 +39,7 @@ describe("PostgreSQL restarted with logins in flight", () => {
     const held = await f.post("/v1/login", key, { domain: `${f.stack.sites.url}/held/login?gate=pg&hold=submit`, login_method: "password", cred: { username: "pg-held", password: "pw" } }, { prefer: "respond-async" });
     const accepted = await Promise.all(users.map((u) => f.post("/v1/login", key, slowLogin(u), { prefer: "respond-async" })));
     expect([held, ...accepted].map((a) => a.status)).toEqual([202, 202, 202, 202, 202]);
-    await waitFor("the held login at the site", () => f.stack.sites.gates.held("pg") === 1, { timeoutMs: STATE_BOUND_MS });
+    await waitFor("the held login at the site", () => f.stack.sites.gates.held("pg") === 1);
 
     await f.postgres.stop();
     const stoppedAt = Date.now();
@@ -74,7 +72,7 @@ describe("the gateway killed with logins in flight", () => {
       () => "answered",
       () => "cut",
     );
-    await waitFor("the waiting login at the site", async () => (await f.db.prisma.authJob.count({ where: { orgId, status: "running" } })) === 3, { timeoutMs: STATE_BOUND_MS });
+    await waitFor("the waiting login at the site", async () => (await f.db.prisma.authJob.count({ where: { orgId, status: "running" } })) === 3);
     await f.stack.restartGateway("SIGKILL");
     expect(await waiting).toBe("cut");
 

@@ -23,15 +23,13 @@ interface Sent {
 // No answer waits for Redis to come back: one sent while it is away is answered before it is back (the
 // bound on every answer is generous for a loaded CI machine; a request that waits for a reconnect or for the
 // gateway's 30 s would exceed it).
-const ANSWER_BOUND_MS = 10_000;
+const ANSWER_BOUND_MS = 20_000;
 // Every accepted login ends: the sweep (every SWEEP_MS, fault-stack) queues lost jobs again, then they run.
 const FINISH_BOUND_MS = 60_000;
 // How long Redis stays away at least: the held login finishes meanwhile, and the load keeps sending.
 const OUTAGE_MS = 4000;
 // Each phase lasts until this many of the logins sent in it have been answered (not for a set time).
 const ANSWERS_PER_PHASE = 3;
-// Bound of the waits for a phase's answers and for the gateway's reconnect, generous for a loaded machine.
-const PHASE_BOUND_MS = 30_000;
 
 describe("Redis restarted under load", () => {
   it(`answers 503 + Retry-After while it is away, before it is back (never 500, never a hang), reconnects without a restart, and every accepted login finishes within ${FINISH_BOUND_MS / 1000} s`, async () => {
@@ -41,12 +39,14 @@ describe("Redis restarted under load", () => {
     let phase: Sent["phase"] = "before";
     const sent: Promise<Sent>[] = [];
     const answered: Sent[] = [];
+    const sentLog: { phase: Sent["phase"]; sentAt: number }[] = [];
     const answeredIn = (p: Sent["phase"]) => answered.filter((a) => a.phase === p).length;
     const send = () => {
       const username = `load-${++n}`;
       f.stack.sites.accounts.addUser(username, "pw-load");
       const at = phase;
       const sentAt = Date.now();
+      sentLog.push({ phase: at, sentAt });
       sent.push(
         f
           .post("/v1/login", key, { domain: `${f.stack.sites.url}/slow/login?delayMs=500`, login_method: "password", cred: { username, password: "pw-load" } }, { prefer: "respond-async" })
@@ -68,10 +68,10 @@ describe("Redis restarted under load", () => {
     f.stack.sites.accounts.addUser("waits-through", "pw-wait");
     f.stack.sites.gates.close("redis");
     const waiting = f.post("/v1/login", key, { domain: `${f.stack.sites.url}/held/login?gate=redis&hold=submit`, login_method: "password", cred: { username: "waits-through", password: "pw-wait" } });
-    await waitFor("the waiting login at the site", () => f.stack.sites.gates.held("redis") === 1, { timeoutMs: 20_000 });
+    await waitFor("the waiting login at the site", () => f.stack.sites.gates.held("redis") === 1);
 
     // Logins accepted before the outage (a state, not a pause: a loaded machine sends and answers them later).
-    await waitFor("logins answered before the outage", () => answeredIn("before") >= ANSWERS_PER_PHASE, { timeoutMs: PHASE_BOUND_MS });
+    await waitFor("logins answered before the outage", () => answeredIn("before") >= ANSWERS_PER_PHASE);
     const killedAt = Date.now();
     await f.redis.kill();
     phase = "outage";
@@ -79,14 +79,18 @@ describe("Redis restarted under load", () => {
     // The outage lasts OUTAGE_MS (its length is the scenario, not a wait for something), and at least until
     // logins sent during it were answered: the 503s asserted below.
     const outageFrom = Date.now();
-    await waitFor("logins answered during the outage", () => answeredIn("outage") >= 2 && Date.now() - outageFrom >= OUTAGE_MS, { timeoutMs: PHASE_BOUND_MS });
+    await waitFor("logins answered during the outage", () => answeredIn("outage") >= 2 && Date.now() - outageFrom >= OUTAGE_MS);
+    // Every login sent in the outage so far is answered while Redis is still away: none waits for it to come back.
+    const cutoff = Date.now();
+    const before = (list: { phase: Sent["phase"]; sentAt: number }[]) => list.filter((a) => a.phase === "outage" && a.sentAt < cutoff).length;
+    await waitFor("every login sent during the outage answered before Redis is back", () => before(answered) === before(sentLog));
     const restartedAt = Date.now();
     await f.redis.start();
     // Back once the gateway says so (its connections retry every second at most); a request sent in between may still see the outage.
     phase = "reconnecting";
-    await waitFor("the gateway ready again", async () => (await fetch(`${f.stack.gatewayUrl}/readyz`)).status === 200, { timeoutMs: PHASE_BOUND_MS, everyMs: 200 });
+    await waitFor("the gateway ready again", async () => (await fetch(`${f.stack.gatewayUrl}/readyz`)).status === 200, { everyMs: 200 });
     phase = "after";
-    await waitFor("logins answered after the reconnect", () => answeredIn("after") >= ANSWERS_PER_PHASE, { timeoutMs: PHASE_BOUND_MS });
+    await waitFor("logins answered after the reconnect", () => answeredIn("after") >= ANSWERS_PER_PHASE);
     clearInterval(load);
     const answers = await Promise.all(sent);
 
@@ -97,7 +101,7 @@ describe("Redis restarted under load", () => {
       else expect(a).toMatchObject({ status: 202, jobId: expect.any(String) });
     }
     expect(answers.filter((a) => a.phase === "outage").map((a) => a.status)).toContain(503);
-    for (const a of answers.filter((a) => a.phase === "outage" && a.sentAt < restartedAt - 1000)) expect(a.answeredAt).toBeLessThan(restartedAt);
+    for (const a of answers.filter((a) => a.phase === "outage" && a.sentAt < cutoff)) expect(a.answeredAt).toBeLessThan(restartedAt);
     // A request still in flight when Redis died may rightly be a 503 (on a loaded machine a login's start takes
     // a few hundred ms); one answered before, or sent once the gateway was ready again, never is.
     expect(answers.filter((a) => (a.phase === "before" && a.answeredAt < killedAt) || a.phase === "after").map((a) => a.status)).not.toContain(503);
@@ -131,8 +135,8 @@ describe("Redis restarted under load", () => {
         );
         return states.every((s) => s === "completed" || s === "failed" || s === "missing");
       },
-      { timeoutMs: PHASE_BOUND_MS, everyMs: 200 },
+      { everyMs: 200 },
     );
     for (let i = 1; i <= n; i++) expect(f.stack.sites.accounts.attemptsFor(`load-${i}`).slow ?? 0).toBeLessThanOrEqual(1);
-  }, 180_000);
+  }, 600_000);
 });

@@ -19,13 +19,13 @@ describe("a worker paused past its claim in the middle of a login", () => {
     f.stack.sites.accounts.addUser("paused", "pw-paused");
     f.stack.sites.gates.close("paused");
     const answer = f.post("/v1/login", key, { domain: `${f.stack.sites.url}/held/login?gate=paused&hold=page`, login_method: "password", cred: { username: "paused", password: "pw-paused" } });
-    await waitFor("the browser waiting for the login page", () => f.stack.sites.gates.held("paused") === 1, { timeoutMs: 20_000 });
+    await waitFor("the browser waiting for the login page", () => f.stack.sites.gates.held("paused") === 1);
     const job = (await f.queue.getActive())[0]!;
     const paused = Number(job.processedBy!.split(":").pop());
     process.kill(paused, "SIGSTOP");
     try {
       // Its claim lapses, the other worker takes the login over and waits at the same page.
-      await waitFor("the second worker at the login page", () => f.stack.sites.gates.held("paused") === 2, { timeoutMs: 20_000 });
+      await waitFor("the second worker at the login page", () => f.stack.sites.gates.held("paused") === 2);
       f.stack.sites.gates.open("paused");
       const res = await answer;
       expect(res.status).toBe(200);
@@ -33,7 +33,7 @@ describe("a worker paused past its claim in the middle of a login", () => {
       process.kill(paused, "SIGCONT");
     }
     const stopped = () => workerLog().includes("taken over by another worker while stalled");
-    await waitFor("the woken worker at the submit", () => stopped() || (f.stack.sites.accounts.attemptsFor("paused").held ?? 0) > 1, { timeoutMs: 30_000, everyMs: 500 });
+    await waitFor("the woken worker at the submit", () => stopped() || (f.stack.sites.accounts.attemptsFor("paused").held ?? 0) > 1, { everyMs: 500 });
     expect(f.stack.sites.accounts.attemptsFor("paused")).toEqual({ held: 1 });
     expect(stopped()).toBe(true);
     expect(await f.db.authJobs.find(orgId, job.id!)).toMatchObject({ status: "succeeded" });
