@@ -3,7 +3,7 @@ import { createWriteStream } from "node:fs";
 import path from "node:path";
 import { loadConfig } from "@authsvc/config";
 import { Database } from "@authsvc/db";
-import { DATA_DIR, REPO_ROOT, STACK_START_BOUND_MS, deleteRedisPrefix, freePort, recreateDatabase, startStack, testStackEnv, type Stack } from "@authsvc/devstack";
+import { DATA_DIR, REPO_ROOT, STACK_START_BOUND_MS, WAIT_BOUND_MS, deleteRedisPrefix, freePort, recreateDatabase, startStack, testStackEnv, type Stack } from "@authsvc/devstack";
 
 // A stack of its own with small caps, and a second worker process: the caps hold across processes, and the
 // two together have more slots (2 × 2) than one org (2) or the site (3) may use.
@@ -101,7 +101,7 @@ describe("concurrency caps", () => {
 
     try {
       // B's login ends while most of A's burst has not: it did not wait for the burst to drain.
-      const until = Date.now() + 60_000;
+      const until = Date.now() + WAIT_BOUND_MS;
       while (!ended(await statusOf(b.orgId, single.jobId)) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
       expect(await statusOf(b.orgId, single.jobId)).toBe("succeeded");
       const unfinishedA = (await Promise.all(burstA.map((j) => statusOf(a.orgId, j.jobId)))).filter((s) => !ended(s)).length;
@@ -109,7 +109,7 @@ describe("concurrency caps", () => {
 
       // Every login of both bursts ends, each with one attempt and one password typed on the site.
       const all = [...burstA.map((j) => ({ ...j, orgId: a.orgId })), ...burstC.map((j) => ({ ...j, orgId: c.orgId }))];
-      const drainUntil = Date.now() + 90_000;
+      const drainUntil = Date.now() + 2 * WAIT_BOUND_MS;
       for (const j of all) {
         while (!ended(await statusOf(j.orgId, j.jobId)) && Date.now() < drainUntil) await new Promise((r) => setTimeout(r, 200));
       }
@@ -136,5 +136,5 @@ describe("concurrency caps", () => {
     const seen = (await (await fetch(`${stack.sites.url}/__fixture/slow/in-flight`)).json()) as Record<string, { now: number; max: number }>;
     expect(seen["busy-site.localhost"]!.max).toBeGreaterThanOrEqual(2);
     expect(seen["busy-site.localhost"]!.max).toBeLessThanOrEqual(SITE_CAP);
-  }, 110_000);
+  }, 6 * WAIT_BOUND_MS);
 });

@@ -20,8 +20,10 @@ export function testStackEnv(name: string, overrides: Record<string, string> = {
     GATEWAY_PORT: "0",
     WORKER_HEALTH_PORT: "0",
     TARGET_ALLOW_RANGES: "loopback",
-    GATEWAY_WAIT_MS: "30000",
-    JOB_TIMEOUT_MS: "20000",
+    // The production defaults: a loaded 2-core machine running the whole suite took up to 20 s for a login
+    // the quiet one ran in 5, and shorter settings here ended sound logins in `timeout` (or a 202).
+    GATEWAY_WAIT_MS: "55000",
+    JOB_TIMEOUT_MS: "45000",
     JOB_BACKOFF_MS: "300",
     WORKER_CONCURRENCY: "2",
     RATE_LIMIT_PER_MINUTE: "100000",
@@ -30,7 +32,7 @@ export function testStackEnv(name: string, overrides: Record<string, string> = {
     MAIL_SMTP_PORT: "0",
     MAIL_HEALTH_PORT: "0",
     // Codes arrive in about a second here, several on a loaded machine; "no message arrived" tests (mail held or lost) wait this long.
-    MFA_WAIT_MS: "10000",
+    MFA_WAIT_MS: "20000",
     WEBHOOK_BACKOFF_MS: "200",
     // Keep-alive looks every second here; sessions are only due when a test makes them expire soon.
     KEEPALIVE_EVERY_MS: "1000",

@@ -7,7 +7,7 @@ import { startFaultStack, type FaultStack } from "./fault-stack";
 // the login it runs; another worker takes the login over. When the first one wakes up, it must not submit.
 let f: FaultStack;
 beforeAll(async () => {
-  f = await startFaultStack("faults_paused_e2e", { workers: 2, env: { JOB_TIMEOUT_MS: "30000" } });
+  f = await startFaultStack("faults_paused_e2e", { workers: 2 });
 }, STACK_START_BOUND_MS);
 afterAll(() => f?.close());
 

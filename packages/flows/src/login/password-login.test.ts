@@ -4,12 +4,12 @@ import type { CaptchaChallenge, CaptchaSolver } from "../captcha/pass-captcha";
 import { twoCaptchaSolver } from "../captcha/two-captcha-solver";
 import { type FlowOptions, type PasswordLoginInput, passwordLogin } from "./password-login";
 import { LoginFlowError } from "../flow-error";
-import { useBrowserAndSites } from "../testing/browser-and-sites";
+import { FLOW_DEADLINE_MS, useBrowserAndSites } from "../testing/browser-and-sites";
 
 const env = useBrowserAndSites();
 const { guard } = env;
 // The flow's own deadline, generous for a loaded machine (the form wait and the settle have their own caps).
-const options = { guard, timeoutMs: 30_000 };
+const options = { guard, timeoutMs: FLOW_DEADLINE_MS };
 
 beforeAll(() => env.sites.accounts.addUser("flow-user", "s3cret-pass"));
 

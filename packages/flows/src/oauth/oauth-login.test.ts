@@ -4,6 +4,7 @@ import { freshTotpCode, newTotpSecret, parseTotpSecret } from "@authsvc/crypto";
 import { ACME_USERS, type OAuthSites, startOAuthSites } from "@authsvc/test-sites";
 import { LoginFlowError } from "../flow-error";
 import { oauthLogin, type OAuthLoginInput, type OAuthLoginResult } from "./oauth-login";
+import { FLOW_DEADLINE_MS } from "../testing/browser-and-sites";
 
 // The OAuth flow against a real OpenID Connect provider (oidc-provider) and relying parties built with
 // openid-client: the provider's own sign-in, TOTP and consent pages, same tab and popup.
@@ -35,7 +36,7 @@ function login(path: string, account: { email: string; password: string; totpSec
     oauthLogin(
       page,
       { loginUrl: `${oauth.sites[site]}${path}`, provider: "Acme ID", account: { identifier: account.email, password: account.password, totp }, ...more },
-      { guard, timeoutMs: 30_000, onStep: process.env.OAUTH_STEPS ? (s) => console.log(Date.now() % 100000, s) : undefined },
+      { guard, timeoutMs: FLOW_DEADLINE_MS, onStep: process.env.OAUTH_STEPS ? (s) => console.log(Date.now() % 100000, s) : undefined },
     ),
   );
 }

@@ -4,6 +4,7 @@ import { freshTotpCode, parseTotpSecret } from "@authsvc/crypto";
 import { OAUTH_HOSTS_USERS, type OAuthHosts, startOAuthHosts } from "@authsvc/test-sites";
 import { LoginFlowError } from "../flow-error";
 import { oauthLogin, type OAuthLoginResult } from "./oauth-login";
+import { FLOW_DEADLINE_MS } from "../testing/browser-and-sites";
 
 // Google's and GitHub's modules, chosen by host as in production: the fixtures are served under
 // accounts.google.com and github.com through the test-only host map (over TLS, as Chromium's HSTS
@@ -29,7 +30,7 @@ function login(provider: "google" | "github", account: { identifier: string; pas
     oauthLogin(
       page,
       { loginUrl: `${hosts.site}/login`, provider, account: { identifier: account.identifier, password: account.password, totp } },
-      { guard, timeoutMs: 30_000, onStep: (s) => steps.push(s) },
+      { guard, timeoutMs: FLOW_DEADLINE_MS, onStep: (s) => steps.push(s) },
     ),
   );
 }
@@ -59,7 +60,7 @@ test("Google: a kept session meets the account chooser; the account is chosen an
   const typed = await passwordsTyped(hosts.google, email);
   steps.length = 0;
   const again = await host.withPage((page) =>
-    oauthLogin(page, { loginUrl: `${hosts.site}/login`, provider: "google", account: { identifier: email, password }, providerCookies: first.providerCookies }, { guard, timeoutMs: 30_000, onStep: (s) => steps.push(s) }),
+    oauthLogin(page, { loginUrl: `${hosts.site}/login`, provider: "google", account: { identifier: email, password }, providerCookies: first.providerCookies }, { guard, timeoutMs: FLOW_DEADLINE_MS, onStep: (s) => steps.push(s) }),
   );
   expect(again.passwordSent).toBe(false);
   expect(steps).toContain("choose the account on Google");

@@ -1,7 +1,7 @@
 import { LoginFlowError } from "../flow-error";
 import { signup, type SignupInput } from "./signup";
 import { namesFor, usernameFrom, usernameVariant } from "./account-names";
-import { useBrowserAndSites } from "../testing/browser-and-sites";
+import { FLOW_DEADLINE_MS, useBrowserAndSites } from "../testing/browser-and-sites";
 
 const env = useBrowserAndSites();
 const { guard } = env;
@@ -9,7 +9,7 @@ let seq = 0;
 const fresh = (tag: string) => `${tag}${process.pid}x${++seq}x${Date.now().toString(36)}@example.test`;
 
 const run = (path: string, input: Omit<SignupInput, "signupUrl">, steps: string[] = []) =>
-  env.host.withPage((page) => signup(page, { signupUrl: `${env.sites.url}${path}`, ...input }, { guard, timeoutMs: 30_000, onStep: (s) => steps.push(s) }));
+  env.host.withPage((page) => signup(page, { signupUrl: `${env.sites.url}${path}`, ...input }, { guard, timeoutMs: FLOW_DEADLINE_MS, onStep: (s) => steps.push(s) }));
 
 async function failureOf(promise: Promise<unknown>): Promise<LoginFlowError> {
   const err = await promise.then(() => null, (e: unknown) => e);
@@ -92,7 +92,7 @@ describe("signup engine against fixture sites", () => {
   it("opens an invitation link that shows the invited address, and keeps that address", async () => {
     const invited = fresh("bound");
     const { url } = (await (await fetch(`${env.sites.url}/__fixture/invitations`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: invited }) })).json()) as { url: string };
-    const result = await env.host.withPage((page) => signup(page, { signupUrl: url }, { guard, timeoutMs: 30_000 }));
+    const result = await env.host.withPage((page) => signup(page, { signupUrl: url }, { guard, timeoutMs: FLOW_DEADLINE_MS }));
     expect(result.email).toBe(invited);
     expect(await signedIn("signup-invite", result.session.cookies)).toContain(`Welcome, ${invited}`);
   });

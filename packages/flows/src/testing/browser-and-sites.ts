@@ -1,6 +1,13 @@
 import { BrowserHost, TargetGuard } from "@authsvc/browser";
 import { startTestSites, type TestSites } from "@authsvc/test-sites";
 
+/**
+ * The deadline an engine test gives each flow it runs: the bound of a flow that is going to fail, not a
+ * speed. The engine matrix runs several logins at once beside the rest of the suite, and on a loaded 2-core
+ * machine a login took three times as long as on a quiet one (the 30 s once used here was hit).
+ */
+export const FLOW_DEADLINE_MS = 90_000;
+
 export interface BrowserAndSites {
   /** The fixture websites, on a loopback port of their own. */
   sites: TestSites;

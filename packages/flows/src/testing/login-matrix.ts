@@ -3,7 +3,7 @@ import type { LoginCase } from "@authsvc/test-sites";
 import { LoginFlowError } from "../flow-error";
 import type { LearnedFlow } from "../login/learned-flow";
 import { type PasswordLoginResult, passwordLogin } from "../login/password-login";
-import { useBrowserAndSites } from "./browser-and-sites";
+import { FLOW_DEADLINE_MS, useBrowserAndSites } from "./browser-and-sites";
 import { RunAhead } from "./run-ahead";
 
 export type MatrixUser = { username: string; password: string; totpSecret?: string };
@@ -39,7 +39,7 @@ export function useLoginMatrix() {
       passwordLogin(
         page,
         { loginUrl: c.url(env.sites.url), identifier: user.username, password: user.password, additionalFields: c.additionalFields, totp },
-        { guard: env.guard, timeoutMs: 30_000, learned },
+        { guard: env.guard, timeoutMs: FLOW_DEADLINE_MS, learned },
       ),
     );
   }
