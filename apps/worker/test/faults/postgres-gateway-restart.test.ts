@@ -1,5 +1,5 @@
 import { startFaultStack, type FaultStack } from "./fault-stack";
-import { STACK_START_BOUND_MS, waitFor } from "@authsvc/devstack";
+import { STACK_START_BOUND_MS, WAIT_BOUND_MS, waitFor } from "@authsvc/devstack";
 
 // A stack on a PostgreSQL of this file's own, stopped (immediate mode: connections drop as in a crash or a
 // failover) and started again with logins in flight; then its gateway is killed and started again.
@@ -24,12 +24,12 @@ async function finished(key: string, ids: string[], timeoutMs: number): Promise<
 }
 
 // Jobs that lost their run to the outage end through their retries or the sweep (every SWEEP_MS, fault-stack).
-const END_BOUND_MS = 45_000;
+const END_BOUND_MS = 2 * WAIT_BOUND_MS;
 // How long PostgreSQL stays away: the scenario's length (runs in flight must wait it out), not a wait for something.
 const OUTAGE_MS = 3000;
 
 describe("PostgreSQL restarted with logins in flight", () => {
-  it(`answers 503 + Retry-After while it is away; the logins in flight wait it out and every one is retrievable by id, succeeded within ${END_BOUND_MS / 1000} s, none left running`, async () => {
+  it(`answers 503 + Retry-After while it is away; the logins in flight wait it out and every one is retrievable by id and succeeded, none left running`, async () => {
     const { key, orgId } = await f.tenant();
     const users = ["pg-1", "pg-2", "pg-3", "pg-4"];
     for (const u of users) f.stack.sites.accounts.addUser(u, "pw");
@@ -46,7 +46,7 @@ describe("PostgreSQL restarted with logins in flight", () => {
     f.stack.sites.gates.open("pg");
     const during = await f.post("/v1/login", key, slowLogin("pg-1"), { prefer: "respond-async" });
     expect({ status: during.status, code: during.body?.error?.code, retryAfter: during.headers.get("retry-after") }).toEqual({ status: 503, code: "service_unavailable", retryAfter: expect.stringMatching(/^\d+$/) });
-    expect(during.ms).toBeLessThan(10_000);
+    expect(during.ms).toBeLessThan(20_000);
     // Away for OUTAGE_MS from the stop, however long the request above took.
     await new Promise((r) => setTimeout(r, Math.max(0, stoppedAt + OUTAGE_MS - Date.now())));
     await f.postgres.start();
@@ -58,7 +58,7 @@ describe("PostgreSQL restarted with logins in flight", () => {
     for (const u of [...users, "pg-held"]) expect(Object.values(f.stack.sites.accounts.attemptsFor(u)).reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(1);
     expect(f.stack.processes.workers.every((w) => w.exitCode === null)).toBe(true);
     expect(f.stack.processes.gateway.exitCode).toBeNull();
-  }, 90_000);
+  }, 4 * WAIT_BOUND_MS);
 });
 
 describe("the gateway killed with logins in flight", () => {
@@ -82,5 +82,5 @@ describe("the gateway killed with logins in flight", () => {
     expect(again.status).toBe(200);
     expect(f.stack.sites.accounts.attemptsFor("gw-waiting")).toEqual({ slow: 1 });
     expect(await f.db.prisma.authJob.count({ where: { orgId, status: { in: ["queued", "running"] } } })).toBe(0);
-  }, 90_000);
+  }, 4 * WAIT_BOUND_MS);
 });

@@ -1,5 +1,5 @@
 import { startFaultStack, type FaultStack } from "./fault-stack";
-import { STACK_START_BOUND_MS, waitFor } from "@authsvc/devstack";
+import { STACK_START_BOUND_MS, WAIT_BOUND_MS, waitFor } from "@authsvc/devstack";
 
 // A stack on a Redis of this file's own, killed under a stream of logins and started again on the same
 // port, empty (no persistence): the queue, its job schedulers and every key are gone.
@@ -24,15 +24,17 @@ interface Sent {
 // bound on every answer is generous for a loaded CI machine; a request that waits for a reconnect or for the
 // gateway's 30 s would exceed it).
 const ANSWER_BOUND_MS = 20_000;
-// Every accepted login ends: the sweep (every SWEEP_MS, fault-stack) queues lost jobs again, then they run.
-const FINISH_BOUND_MS = 60_000;
+// Every accepted login ends: the sweep (every SWEEP_MS, fault-stack) queues lost jobs again, then they run,
+// three at a time. The bound is for a login that never ends: a loaded 2-core machine took over a minute
+// to run the twenty or so of them.
+const FINISH_BOUND_MS = 2 * WAIT_BOUND_MS;
 // How long Redis stays away at least: the held login finishes meanwhile, and the load keeps sending.
 const OUTAGE_MS = 4000;
 // Each phase lasts until this many of the logins sent in it have been answered (not for a set time).
 const ANSWERS_PER_PHASE = 3;
 
 describe("Redis restarted under load", () => {
-  it(`answers 503 + Retry-After while it is away, before it is back (never 500, never a hang), reconnects without a restart, and every accepted login finishes within ${FINISH_BOUND_MS / 1000} s`, async () => {
+  it(`answers 503 + Retry-After while it is away, before it is back (never 500, never a hang), reconnects without a restart, and every accepted login finishes`, async () => {
     const { key } = await f.tenant();
     const pids = [f.stack.processes.gateway.pid, f.stack.processes.worker.pid];
     let n = 0;
