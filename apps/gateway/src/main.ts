@@ -43,7 +43,12 @@ async function main(): Promise<void> {
   });
   // Longer than the longest login wait, so that proxies and Node do not cut a waiting request.
   server.requestTimeout = config.gateway.waitMs + 30_000;
-  server.headersTimeout = 60_000;
+  // An idle keep-alive connection is closed by the client (or the load balancer) first: Node's own 5 s
+  // made the gateway close connections that callers were about to reuse (Node's fetch keeps them 4 s, and
+  // later under load), and such a request fails with "other side closed" before it reaches us. 65 s is
+  // longer than the usual load balancers' 60 s. The headers bound stays above it, as Node requires.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
 
   // Ordered: fail health checks, stop accepting, let in-flight requests answer, then close Redis and the database.
   shutdownOnSignals({
