@@ -3,10 +3,10 @@ import { TargetGuard } from "@authsvc/egress";
 import { loadConfig } from "@authsvc/config";
 import { Envelope, parseKeyRing } from "@authsvc/crypto";
 import { Database } from "@authsvc/db";
-import { shutdownOnSignals } from "@authsvc/lifecycle";
+import { shutdownOnSignals, waitForDependencies } from "@authsvc/lifecycle";
 import { createLogger } from "@authsvc/logging";
 import { AuthJobs } from "@authsvc/jobs";
-import { JobEventFeed, JobWaiter, SessionCache, SingleFlight, createAuthQueue, createRedis, createWebhookQueue, jobProgressOf, redisReady } from "@authsvc/queue";
+import { JobEventFeed, JobWaiter, SessionCache, SingleFlight, createAuthQueue, createRedis, createWebhookQueue, jobProgressOf, redisDependency } from "@authsvc/queue";
 import { createApp } from "./app";
 import { createGatewayMetrics } from "./http/metrics";
 import { VerifiedKeys } from "./http/verified-keys";
@@ -17,11 +17,11 @@ async function main(): Promise<void> {
   const log = createLogger("gateway", config.logLevel);
   const envelope = new Envelope(parseKeyRing(config.crypto.keyRing, config.crypto.activeKeyVersion));
   const db = Database.fromConfig(config, 10);
-  const redis = createRedis(config.redis.url, "producer", "gateway");
-  const eventsRedis = createRedis(config.redis.url, "blocking", "gateway-events");
+  const redis = createRedis(config.redis.url, "producer", "gateway", log);
+  const eventsRedis = createRedis(config.redis.url, "blocking", "gateway-events", log);
   // Subscribed to the jobs clients follow (GET /v1/jobs/:id/events); a subscriber connection does nothing else.
-  const progressRedis = createRedis(config.redis.url, "blocking", "gateway-job-progress");
-  await Promise.all([redisReady(redis), db.ping()]);
+  const progressRedis = createRedis(config.redis.url, "blocking", "gateway-job-progress", log);
+  await waitForDependencies(log, [redisDependency(redis), db.dependency()]);
 
   const queue = createAuthQueue(redis, config.redis.prefix, { attempts: config.worker.attempts, backoffMs: config.worker.backoffMs });
   const waiter = new JobWaiter(eventsRedis, config.redis.prefix, (jobId) => db.authJobs.isFinished(jobId), (ids) => db.authJobs.finishedAmong(ids));

@@ -3,17 +3,17 @@ import type { AddressInfo } from "node:net";
 import { Counter, Registry, collectDefaultMetrics } from "prom-client";
 import { loadConfig } from "@authsvc/config";
 import { Database } from "@authsvc/db";
-import { shutdownOnSignals } from "@authsvc/lifecycle";
+import { shutdownOnSignals, waitForDependencies } from "@authsvc/lifecycle";
 import { createLogger } from "@authsvc/logging";
-import { createRedis, notifyInbox, redisReady } from "@authsvc/queue";
+import { createRedis, notifyInbox, redisDependency } from "@authsvc/queue";
 import { createMailServer } from "./mail-server";
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger("mail-in", config.logLevel);
   const db = Database.fromConfig(config, 5);
-  const redis = createRedis(config.redis.url, "producer", "mail-in");
-  await Promise.all([redisReady(redis), db.ping()]);
+  const redis = createRedis(config.redis.url, "producer", "mail-in", log);
+  await waitForDependencies(log, [redisDependency(redis), db.dependency()]);
 
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "authsvc_mailin_" });

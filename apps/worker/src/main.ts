@@ -7,9 +7,9 @@ import { Database } from "@authsvc/db";
 import { TargetGuard } from "@authsvc/egress";
 import { twoCaptchaSolver } from "@authsvc/flows";
 import { AuthJobs, gateCaps } from "@authsvc/jobs";
-import { shutdownOnSignals } from "@authsvc/lifecycle";
+import { shutdownOnSignals, waitForDependencies } from "@authsvc/lifecycle";
 import { createLogger } from "@authsvc/logging";
-import { AUTH_QUEUE, InboxEvents, MAINTENANCE_QUEUE, WEBHOOK_QUEUE, createAuthQueue, createRedis, createWebhookQueue, jobGateOf, redisReady, createMaintenanceQueue, scheduleMaintenance, SessionCache, SingleFlight } from "@authsvc/queue";
+import { AUTH_QUEUE, InboxEvents, MAINTENANCE_QUEUE, WEBHOOK_QUEUE, createAuthQueue, createRedis, createWebhookQueue, jobGateOf, redisDependency, createMaintenanceQueue, scheduleMaintenance, SessionCache, SingleFlight } from "@authsvc/queue";
 import { createFlowRunner } from "./flows/run-auth-flow";
 import { createAuthProcessor, TAKEN_OVER } from "./processors/auth-processor";
 import { createWebhookDeliverer } from "./processors/deliver-webhook";
@@ -23,10 +23,10 @@ async function main(): Promise<void> {
   const log = createLogger("worker", config.logLevel);
   const envelope = new Envelope(parseKeyRing(config.crypto.keyRing, config.crypto.activeKeyVersion));
   const db = Database.fromConfig(config, config.worker.concurrency + 2);
-  const workerRedis = createRedis(config.redis.url, "blocking", "worker");
-  const redis = createRedis(config.redis.url, "producer", "worker-cache");
+  const workerRedis = createRedis(config.redis.url, "blocking", "worker", log);
+  const redis = createRedis(config.redis.url, "producer", "worker-cache", log);
   // Subscriber mode takes the connection for itself: one per process, shared by every waiting login.
-  const inboxRedis = createRedis(config.redis.url, "blocking", "worker-inbox");
+  const inboxRedis = createRedis(config.redis.url, "blocking", "worker-inbox", log);
   const metrics = createWorkerMetrics();
   // The host map (tests and development only; refused in production) travels with the guard to the egress proxy.
   const guard = new TargetGuard(config.targets.allowRanges, undefined, config.targets.hostMap);
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
       log.warn({ host, reason }, "browser connection refused by the egress policy");
     },
   });
-  await Promise.all([redisReady(redis), db.ping()]);
+  await waitForDependencies(log, [redisDependency(redis), db.dependency()]);
   log.info({ chromium: await browser.warmUp() }, "browser ready");
 
   const webhookQueue = createWebhookQueue(redis, config.redis.prefix, config.webhooks);

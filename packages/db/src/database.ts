@@ -68,6 +68,11 @@ export class Database {
     await this.prisma.$queryRaw`SELECT 1`;
   }
 
+  /** The start-up check of a service (waitForDependencies in @authsvc/lifecycle). */
+  dependency(): { name: string; check: () => Promise<void> } {
+    return { name: "PostgreSQL", check: () => this.ping() };
+  }
+
   close(): Promise<void> {
     return this.prisma.$disconnect();
   }

@@ -1,4 +1,4 @@
-export { createRedis, redisReady, type RedisRole } from "./redis-connections";
+export { createRedis, redisDependency, redisReady, type RedisErrorLog, type RedisRole } from "./redis-connections";
 export { AUTH_QUEUE, AUTH_JOB, createAuthQueue, enqueueAuthJob, requeueAuthJob, authJobOptions, type AuthJobPayload, type RetryPolicy } from "./auth-queue";
 export { JobWaiter } from "./job-waiter";
 export { SessionCache, type PrefetchedEntry } from "./session-cache";

@@ -1,0 +1,54 @@
+import { startOwnRedis } from "@authsvc/devstack";
+import { waitForDependencies } from "@authsvc/lifecycle";
+import { createRedis, redisDependency } from "@authsvc/queue";
+
+// A service may start before its Redis (an orchestrator starts them together) or on a machine so busy that
+// its first connection times out. It waits, saying what for and why, and starts once Redis is there.
+describe("a service's start-up wait (every app's main)", () => {
+  it("waits for a Redis that is not there yet, says why, and goes on once it is", async () => {
+    const own = await startOwnRedis();
+    await own.kill();
+    const lines: { level: string; fields: any; message: string }[] = [];
+    const log = {
+      info: (fields: object, message: string) => void lines.push({ level: "info", fields, message }),
+      warn: (fields: object, message: string) => void lines.push({ level: "warn", fields, message }),
+    };
+    const redis = createRedis(own.url, "producer", "start-up-test", log);
+    try {
+      let started = false;
+      const waiting = waitForDependencies(log, [redisDependency(redis)], { retryMs: 100, reportEveryMs: 200 }).then(() => (started = true));
+      // The state that shows it waits: the log said so, with the connection's own error.
+      await until(() => lines.some((l) => l.message === "waiting for Redis" && /ECONNREFUSED/.test(l.fields.err)));
+      // ioredis' errors go to the service's log too (not its "Unhandled error event" traces), once per kind.
+      expect(lines.filter((l) => l.message === "Redis connection error; reconnecting" && l.fields.connection === "start-up-test").length).toBe(1);
+      expect(started).toBe(false);
+      await own.start();
+      await waiting;
+      expect(lines.at(-1)).toMatchObject({ level: "info", message: "Redis is there; starting", fields: { dependency: "Redis" } });
+      expect(await redis.ping()).toBe("PONG");
+    } finally {
+      redis.disconnect();
+      await own.stop();
+    }
+  });
+
+  it("reports a dependency that is still missing once per period, not on every retry", async () => {
+    const lines: string[] = [];
+    const log = { info: (_: object, m: string) => void lines.push(m), warn: (_: object, m: string) => void lines.push(m) };
+    let checks = 0;
+    const flaky = {
+      name: "PostgreSQL",
+      check: async () => {
+        if (++checks <= 30) throw new Error("connection refused");
+      },
+    };
+    await waitForDependencies(log, [flaky, { name: "Redis", check: async () => undefined }], { retryMs: 1, reportEveryMs: 600_000 });
+    expect(checks).toBe(31);
+    // 30 failures within one report period: one line when the wait began, one when it ended; nothing of Redis, which answered.
+    expect(lines).toEqual(["waiting for PostgreSQL", "PostgreSQL is there; starting"]);
+  });
+});
+
+async function until(ok: () => boolean): Promise<void> {
+  while (!ok()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
