@@ -106,7 +106,8 @@ describe("Redis restarted under load", () => {
       else expect(a).toMatchObject({ status: 202, jobId: expect.any(String) });
     }
     expect(answers.filter((a) => a.phase === "outage").map((a) => a.status)).toContain(503);
-    for (const a of answers.filter((a) => a.phase === "outage" && a.sentAt < cutoff)) expect(a.answeredAt).toBeLessThan(restartedAt);
+    // (At or before: the last answer may land in the same millisecond as the restart that followed it.)
+    for (const a of answers.filter((a) => a.phase === "outage" && a.sentAt < cutoff)) expect(a.answeredAt).toBeLessThanOrEqual(restartedAt);
     // A request still in flight when Redis died may rightly be a 503 (on a loaded machine a login's start takes
     // a few hundred ms); one answered before, or sent once the gateway was ready again, never is.
     expect(answers.filter((a) => (a.phase === "before" && a.answeredAt < killedAt) || a.phase === "after").map((a) => a.status)).not.toContain(503);
