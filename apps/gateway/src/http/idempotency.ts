@@ -1,6 +1,6 @@
 import type { RequestHandler, Response } from "express";
 import type { Redis } from "ioredis";
-import { type Envelope, fingerprint } from "@authsvc/crypto";
+import { DecryptionError, type Envelope, fingerprint } from "@authsvc/crypto";
 import type { Logger } from "@authsvc/logging";
 import type { IdempotentCall } from "../auth/auth-service";
 import { ApiError } from "./api-error";
@@ -89,7 +89,18 @@ export function idempotency(redis: Redis, prefix: string, digestKey: Buffer, env
         return next();
       }
       if (remembered.answer) {
-        const answer = envelope.decryptJson<StoredAnswer>(remembered.answer, slot);
+        let answer: StoredAnswer;
+        try {
+          answer = envelope.decryptJson<StoredAnswer>(remembered.answer, slot);
+        } catch (err) {
+          if (!(err instanceof DecryptionError)) throw err;
+          // Sealed with a key the ring no longer has (retired, or replaced): the answer is lost, as it is once
+          // the key's day is over, and the request runs afresh as the key's first.
+          log.warn({ requestId: res.locals.requestId, err: err.message }, "idempotent answer no longer opens; the request runs afresh");
+          res.removeHeader("Idempotent-Replayed");
+          await redis.del(slot);
+          continue;
+        }
         res.status(answer.status).set(answer.headers).json(answer.body);
         return;
       }
