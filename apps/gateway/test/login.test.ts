@@ -42,6 +42,15 @@ describe("POST /v1/login through the browser", () => {
     expect(await me.json()).toEqual({ user: user.username });
   });
 
+  it("signs in to a page that asks only for a password when the username is sent empty, as agent code often does", async () => {
+    // The fixture finds the account by its password: a password of this test's own.
+    const user = await newSiteUser(`gate-${Date.now().toString(36)}-pw`);
+    const res = await call("POST", "/v1/login", { key, body: { domain: `${sitesUrl()}/cases/password-gate/login`, login_method: "password", cred: { username: "", password: user.password } } });
+    expect(res.status).toBe(200);
+    expect(res.body.cookies.map((c: any) => c.name)).toContain("password_gate_sid");
+    expect(await attempts(user.username)).toEqual({ "password-gate": 1 });
+  });
+
   it("answers a wrong password with 422 invalid_credentials after exactly one attempt, and never retries it", async () => {
     const user = await newSiteUser();
     const res = await call("POST", "/v1/login", { key, body: loginBody("classic", { ...user, password: "wrong-password" }) });

@@ -48,11 +48,10 @@ export const loginRequestSchema = {
       properties: {
         username: {
           type: "string",
-          minLength: 1,
           maxLength: 320,
           description:
             "What the login form asks to identify the account (username, email, account number); `email` when absent. " +
-            "A `password` login may send neither, for pages that ask only for a password.",
+            "A `password` login may send neither, for pages that ask only for a password. An empty (or blank) string counts as absent.",
         },
         email: { type: "string", minLength: 3, maxLength: 320, format: "email" },
         password: { type: "string", minLength: 1, maxLength: 1024 },

@@ -19,6 +19,15 @@ describe("parseLoginRequest: the identifier", () => {
     expect([command.identifier, command.password]).toEqual(["", "site-password"]);
   });
 
+  it("counts an empty or blank username as absent (agent code often sends one), not as a 400", () => {
+    for (const username of ["", "  "]) {
+      const command = parseLoginRequest({ domain, login_method: "password", cred: { username, password: "site-password" } });
+      expect([command.identifier, command.email]).toEqual(["", undefined]);
+      expect(fieldsOf({ domain, login_method: "totp", cred: { username, password: "p", totpSecret: "JBSWY3DPEHPK3PXPJBSWY3DP" } })).toEqual(["/cred/username"]);
+    }
+    expect(parseLoginRequest({ domain, login_method: "password", cred: { username: "", email: "ada@example.com", password: "p" } }).identifier).toBe("ada@example.com");
+  });
+
   it("is still required for totp and the inbox methods", () => {
     expect(fieldsOf({ domain, login_method: "totp", cred: { password: "p", totpSecret: "JBSWY3DPEHPK3PXPJBSWY3DP" } })).toEqual(["/cred/username"]);
     expect(fieldsOf({ domain, login_method: "otp_sms", cred: {} })).toEqual(["/cred/username", "/cred/phone"]);

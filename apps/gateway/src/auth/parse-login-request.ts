@@ -53,7 +53,8 @@ export function parseLoginRequest(body: unknown): LoginCommand {
     throw new ApiError("method_not_supported", `Login method "${method}" is not available yet; supported: ${SUPPORTED_LOGIN_METHODS.join(", ")}.`);
   }
 
-  const { cred } = req;
+  // An empty or blank username is absent: agent code often sends `username: ""` for a password-only page.
+  const cred = { ...req.cred, username: req.cred.username?.trim() ? req.cred.username : undefined };
   // What the site's form is given to identify the account; an SMS login may know it by phone number only.
   const identifier = cred.username ?? cred.email ?? (method === "otp_sms" ? cred.phone : undefined);
   // The mailbox a code or link goes to: cred.email, or a username that is an email address.
