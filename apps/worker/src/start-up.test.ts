@@ -16,7 +16,7 @@ describe("a service's start-up wait (every app's main)", () => {
     const redis = createRedis(own.url, "producer", "start-up-test", log);
     try {
       let started = false;
-      const waiting = waitForDependencies(log, [redisDependency(redis)], { retryMs: 100, reportEveryMs: 200 }).then(() => (started = true));
+      const waiting = waitForDependencies(log, [redisDependency(redis)], { retryMs: 100, reportEveryMs: 200, graceMs: 0 }).then(() => (started = true));
       // The state that shows it waits: the log said so, with the connection's own error.
       await until(() => lines.some((l) => l.message === "waiting for Redis" && /ECONNREFUSED/.test(l.fields.err)));
       // ioredis' errors go to the service's log too (not its "Unhandled error event" traces), once per kind.
@@ -42,10 +42,25 @@ describe("a service's start-up wait (every app's main)", () => {
         if (++checks <= 30) throw new Error("connection refused");
       },
     };
-    await waitForDependencies(log, [flaky, { name: "Redis", check: async () => undefined }], { retryMs: 1, reportEveryMs: 600_000 });
+    await waitForDependencies(log, [flaky, { name: "Redis", check: async () => undefined }], { retryMs: 1, reportEveryMs: 600_000, graceMs: 0 });
     expect(checks).toBe(31);
     // 30 failures within one report period: one line when the wait began, one when it ended; nothing of Redis, which answered.
     expect(lines).toEqual(["waiting for PostgreSQL", "PostgreSQL is there; starting"]);
+  });
+
+  it("says nothing of a dependency that answers within the grace period (a connection still opening at start)", async () => {
+    const lines: string[] = [];
+    const log = { info: (_: object, m: string) => void lines.push(m), warn: (_: object, m: string) => void lines.push(m) };
+    let checks = 0;
+    const opening = {
+      name: "Redis",
+      check: async () => {
+        if (++checks <= 3) throw new Error("connection connecting");
+      },
+    };
+    // A grace no busy machine outlasts in 3 retries of 1 ms.
+    await waitForDependencies(log, [opening], { retryMs: 1, graceMs: 600_000 });
+    expect([checks, lines]).toEqual([4, []]);
   });
 });
 

@@ -15,6 +15,8 @@ export interface DependencyWait {
   retryMs?: number;
   /** How often the log says, while one is missing, that the service is still waiting for it. */
   reportEveryMs?: number;
+  /** How long a dependency may take before the wait is reported at all (a connection is still opening at start). */
+  graceMs?: number;
 }
 
 /**
@@ -26,6 +28,7 @@ export interface DependencyWait {
 export async function waitForDependencies(log: DependencyLog, dependencies: Dependency[], options: DependencyWait = {}): Promise<void> {
   const retryMs = options.retryMs ?? 500;
   const reportEveryMs = options.reportEveryMs ?? 10_000;
+  const graceMs = options.graceMs ?? 1000;
   const started = Date.now();
   await Promise.all(
     dependencies.map(async ({ name, check }) => {
@@ -37,7 +40,7 @@ export async function waitForDependencies(log: DependencyLog, dependencies: Depe
           return;
         } catch (err) {
           const now = Date.now();
-          if (reportedAt === null || now - reportedAt >= reportEveryMs) {
+          if (reportedAt === null ? now - started >= graceMs : now - reportedAt >= reportEveryMs) {
             reportedAt = now;
             log.warn({ dependency: name, waitedMs: now - started, err: err instanceof Error ? err.message : String(err) }, `waiting for ${name}`);
           }
