@@ -3,7 +3,7 @@ import { TargetGuard } from "@authsvc/browser";
 import { Deadline } from "../deadline";
 import { LoginFlowError } from "../flow-error";
 import { PageWatch } from "./page-watch";
-import { useBrowserAndSites } from "../testing/browser-and-sites";
+import { FLOW_DEADLINE_MS, useBrowserAndSites } from "../testing/browser-and-sites";
 
 const env = useBrowserAndSites();
 const { guard } = env;
@@ -51,7 +51,9 @@ describe("PageWatch.open", () => {
         if (request.url().includes("checkemail=registered")) redirectStarted();
       });
       const watch = await PageWatch.attach(page, slowDns, signupPage);
-      const deadline = new Deadline(30_000);
+      // One deadline for the whole sequence (two opens, a form, a second tab): the bound of a flow in an engine
+      // test, not a quiet machine's time (30 s ran out in a clean-clone run beside a CPU hog).
+      const deadline = new Deadline(FLOW_DEADLINE_MS);
       await watch.open(signupPage, deadline, "signup page");
       const email = `abort${process.pid}${Date.now().toString(36)}@example.test`;
       await page.type("input[name=user_login]", email.split("@")[0]!);
@@ -74,7 +76,7 @@ describe("PageWatch.open", () => {
     const url = `http://127.0.0.1:${await closedPort()}/signup`;
     await env.host.withPage(async (page) => {
       const watch = await PageWatch.attach(page, guard, url);
-      const err = await watch.open(url, new Deadline(10_000), "signup page").then(() => null, (e: unknown) => e);
+      const err = await watch.open(url, new Deadline(FLOW_DEADLINE_MS), "signup page").then(() => null, (e: unknown) => e);
       expect(err).toBeInstanceOf(LoginFlowError);
       expect((err as LoginFlowError).code).toBe("target_unreachable");
     });
