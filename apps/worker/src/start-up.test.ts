@@ -1,4 +1,4 @@
-import { startOwnRedis } from "@authsvc/devstack";
+import { startOwnRedis, waitFor } from "@authsvc/devstack";
 import { waitForDependencies } from "@authsvc/lifecycle";
 import { createRedis, redisDependency } from "@authsvc/queue";
 
@@ -8,17 +8,13 @@ describe("a service's start-up wait (every app's main)", () => {
   it("waits for a Redis that is not there yet, says why, and goes on once it is", async () => {
     const own = await startOwnRedis();
     await own.kill();
-    const lines: { level: string; fields: any; message: string }[] = [];
-    const log = {
-      info: (fields: object, message: string) => void lines.push({ level: "info", fields, message }),
-      warn: (fields: object, message: string) => void lines.push({ level: "warn", fields, message }),
-    };
+    const { lines, log } = capturedLog();
     const redis = createRedis(own.url, "producer", "start-up-test", log);
     try {
       let started = false;
       const waiting = waitForDependencies(log, [redisDependency(redis)], { retryMs: 100, reportEveryMs: 200, graceMs: 0 }).then(() => (started = true));
       // The state that shows it waits: the log said so, with the connection's own error.
-      await until(() => lines.some((l) => l.message === "waiting for Redis" && /ECONNREFUSED/.test(l.fields.err)));
+      await waitFor("the wait logged with Redis' own error", () => lines.some((l) => l.message === "waiting for Redis" && /ECONNREFUSED/.test(l.fields.err)), { everyMs: 20 });
       // ioredis' errors go to the service's log too (not its "Unhandled error event" traces), once per kind.
       expect(lines.filter((l) => l.message === "Redis connection error; reconnecting" && l.fields.connection === "start-up-test").length).toBe(1);
       expect(started).toBe(false);
@@ -33,8 +29,8 @@ describe("a service's start-up wait (every app's main)", () => {
   });
 
   it("reports a dependency that is still missing once per period, not on every retry", async () => {
-    const lines: string[] = [];
-    const log = { info: (_: object, m: string) => void lines.push(m), warn: (_: object, m: string) => void lines.push(m) };
+    const { lines: logged, log } = capturedLog();
+    const messages = () => logged.map((l) => l.message);
     let checks = 0;
     const flaky = {
       name: "PostgreSQL",
@@ -45,12 +41,12 @@ describe("a service's start-up wait (every app's main)", () => {
     await waitForDependencies(log, [flaky, { name: "Redis", check: async () => undefined }], { retryMs: 1, reportEveryMs: 600_000, graceMs: 0 });
     expect(checks).toBe(31);
     // 30 failures within one report period: one line when the wait began, one when it ended; nothing of Redis, which answered.
-    expect(lines).toEqual(["waiting for PostgreSQL", "PostgreSQL is there; starting"]);
+    expect(messages()).toEqual(["waiting for PostgreSQL", "PostgreSQL is there; starting"]);
   });
 
   it("says nothing of a dependency that answers within the grace period (a connection still opening at start)", async () => {
-    const lines: string[] = [];
-    const log = { info: (_: object, m: string) => void lines.push(m), warn: (_: object, m: string) => void lines.push(m) };
+    const { lines: logged, log } = capturedLog();
+    const messages = () => logged.map((l) => l.message);
     let checks = 0;
     const opening = {
       name: "Redis",
@@ -60,10 +56,13 @@ describe("a service's start-up wait (every app's main)", () => {
     };
     // A grace no busy machine outlasts in 3 retries of 1 ms.
     await waitForDependencies(log, [opening], { retryMs: 1, graceMs: 600_000 });
-    expect([checks, lines]).toEqual([4, []]);
+    expect([checks, messages()]).toEqual([4, []]);
   });
 });
 
-async function until(ok: () => boolean): Promise<void> {
-  while (!ok()) await new Promise((resolve) => setTimeout(resolve, 20));
+/** A service log that keeps its lines, for the test to read. */
+function capturedLog() {
+  const lines: { level: string; fields: any; message: string }[] = [];
+  const line = (level: string) => (fields: object, message: string) => void lines.push({ level, fields, message });
+  return { lines, log: { info: line("info"), warn: line("warn") } };
 }
