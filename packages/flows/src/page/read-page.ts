@@ -48,7 +48,7 @@ export interface FrameReading {
   extras: Record<string, SelectorPath | null>;
 }
 
-export const readFrameInPage = inPage(function readFrameInPage(kit: PageKit, identifier: string, extraKeys: string[]): Omit<FrameReading, "captcha"> {
+export const readFrameInPage = inPage(function readFrameInPage(kit: PageKit, identifier: string, extraKeys: string[], signOutWords: string): Omit<FrameReading, "captcha"> {
   const { visible, text, controlText, describe, formOf, pathOf, best } = kit;
   const words = {
     user: /user|login|e-?mail|identifier|account|benutzer|nutzer|anmeldename|courriel|identifiant|utilisateur|usuario|correo|usu[aá]rio|utente|gebruiker/i,
@@ -234,7 +234,7 @@ export const readFrameInPage = inPage(function readFrameInPage(kit: PageKit, ide
       ? best(clickables.filter((el) => visible(el)), (el) => (words.yes.test(controlText(el)) ? 2 : 0), 1)
       : null;
 
-  const signedIn = kit.signedInSign(all);
+  const signedIn = kit.signedInSign(all, signOutWords);
 
   const otpSingle = inputs.find((el) => fillable(el) && isOtp(el) && !otpBoxes.includes(el)) ?? null;
   const otpFields: HTMLInputElement[] = otpBoxes.length ? otpBoxes : otpSingle ? [otpSingle] : [];

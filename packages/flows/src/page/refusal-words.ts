@@ -1,8 +1,11 @@
 import type { LoginFailureCode } from "@authsvc/contracts";
+import { wordsOf } from "./login-words";
 
-// The site's words, in the languages we read (en, de, fr, es, pt, it, nl).
-const LOCKED =
-  /\b(locked|suspended|disabled|deactivated|blocked)\b|too many|gesperrt|zu viele|verrouill|bloqu|trop de tentatives|demasiados|muitas tentativas|bloccat|troppi tentativi|geblokkeerd|te veel/i;
+// The site's words: en, de, fr, es, pt, it and nl here, every other language from login-words.ts.
+const LOCKED = new RegExp(
+  `\\b(locked|suspended|disabled|deactivated|blocked)\\b|too many|gesperrt|zu viele|verrouill|bloqu|trop de tentatives|demasiados|muitas tentativas|bloccat|troppi tentativi|geblokkeerd|te veel|${wordsOf("locked")}`,
+  "i",
+);
 const CAPTCHA =
   /captcha|not a robot|verify (that )?you are (a )?human|kein roboter|pas un robot|no soy un robot|n[aã]o sou um rob[oô]|non sono un robot|geen robot/i;
 const CREDENTIALS_REFUSED = new RegExp(
@@ -28,6 +31,7 @@ const CREDENTIALS_REFUSED = new RegExp(
     "non valid|non corrett|errat|non corrispond|(utente|account|e-?mail)[^.!?]{0,40}(non trovat|non esiste|sconosciut)|nessun (account|utente)[^.!?]{0,30}(trovat|associat|registrat)",
     // nl
     "onjuist|ongeldig|verkeerd|klopt niet|kloppen niet|niet (correct|juist|herkend)|(gebruiker|account|e-?mail)[^.!?]{0,40}(niet gevonden|bestaat niet|onbekend)|geen account[^.!?]{0,30}(gevonden|gekoppeld)",
+    wordsOf("credentials"),
   ].join("|"),
   "i",
 );
@@ -35,8 +39,10 @@ const CREDENTIALS_REFUSED = new RegExp(
 export const EXPIRED =
   /expired|no longer valid|already (been )?used|invalid (sign.?in )?(link|code|token)|abgelaufen|nicht mehr g[uü]ltig|expir(é|ée|és|ées)(?![a-z])|plus valide|caducad|expirad|scadut|verlopen/i;
 // The login failed, without saying why.
-const REFUSAL =
-  /failed|denied|try again|did(n.t| not) work|hat nicht funktioniert|n.a pas fonctionn|no funcion[oó]|n[aã]o funcionou|non ha funzionato|werkte niet|not allowed|unable to (sign|log) ?in|could(n.t| not) (sign|log) (you )?in|(attempts?|tries) (remaining|left)|remaining attempts|fehlgeschlagen|[ée]chec|[ée]chou[ée]|fall[oó]|fallid|falhou|non riuscito|mislukt/i;
+const REFUSAL = new RegExp(
+  `failed|denied|try again|did(n.t| not) work|hat nicht funktioniert|n.a pas fonctionn|no funcion[oó]|n[aã]o funcionou|non ha funzionato|werkte niet|not allowed|unable to (sign|log) ?in|could(n.t| not) (sign|log) (you )?in|(attempts?|tries) (remaining|left)|remaining attempts|fehlgeschlagen|[ée]chec|[ée]chou[ée]|fall[oó]|fallid|falhou|non riuscito|mislukt|${wordsOf("failed")}`,
+  "i",
+);
 // The site failed, not the credentials ("Something went wrong", "Your session expired").
 const SITE_FAULT = new RegExp(
   [
@@ -65,6 +71,7 @@ const LOGIN_SUBJECT = new RegExp(
     "senha|usu[aá]rio|credencia|conta|acesso",
     "utente|credenzial|accesso|tentativ",
     "wachtwoord|gebruiker|inlog|aanmeld|poging",
+    wordsOf("subject"),
   ].join("|"),
   "i",
 );

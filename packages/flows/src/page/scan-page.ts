@@ -1,6 +1,7 @@
 import type { ElementHandle, Frame, Page } from "@authsvc/browser";
 import { captchaBlocks, readCaptchaInPage } from "../captcha/read-captcha";
 import { resolvePathInPage } from "./in-page/kit";
+import { wordsOf } from "./login-words";
 import { type FrameReading, readFrameInPage, type SelectorPath } from "./read-page";
 
 export interface FrameScan {
@@ -58,9 +59,12 @@ export async function readFrames<T, A extends unknown[]>(page: Page, reader: (..
   return Object.assign(read, { unreadable: scans.length - read.length });
 }
 
+// Sign-out words of the languages kept as data (login-words.ts), for the in-page reader.
+const SIGN_OUT_WORDS = wordsOf("signOut");
+
 /** What every frame shows of a login page (see readFrameInPage), and whether it shows a CAPTCHA a person must answer. */
 export async function scanPage(page: Page, identifier: string, extraKeys: string[] = []): Promise<PageScan> {
-  const [scans, captchas] = await Promise.all([readFrames(page, readFrameInPage, identifier, extraKeys), readFrames(page, readCaptchaInPage)]);
+  const [scans, captchas] = await Promise.all([readFrames(page, readFrameInPage, identifier, extraKeys, SIGN_OUT_WORDS), readFrames(page, readCaptchaInPage)]);
   const blocking = new Set(captchas.filter((c) => captchaBlocks(c.reading)).map((c) => c.frame));
   const read = scans.map((s) => ({ ...s, reading: { ...s.reading, captcha: blocking.has(s.frame) } }));
   return Object.assign(read, { unreadable: scans.unreadable });
@@ -100,6 +104,8 @@ export interface PageSignals {
   messages: string[];
   validation: string | null;
   storage: string;
+  /** The same, an entry each (`origin|key`, value): what session evidence compares. */
+  storageEntries: Array<[string, string]>;
   interstitial: FrameScan | null;
   signedIn: FrameScan | null;
 }
@@ -118,6 +124,15 @@ export function mergeSignals(scans: FrameScan[]): PageSignals {
       .map(([origin, storage]) => `${origin}:${storage}`)
       .sort()
       .join("\n"),
+    storageEntries: [...new Map(scans.map((s) => [originOf(s.reading.url), s.reading.storage])).entries()].flatMap(([origin, storage]) =>
+      storage
+        .split("&")
+        .filter(Boolean)
+        .map((kv): [string, string] => {
+          const at = kv.indexOf("=");
+          return [`${origin}|${at < 0 ? kv : kv.slice(0, at)}`, at < 0 ? "" : kv.slice(at + 1)];
+        }),
+    ),
     interstitial: scans.find((s) => s.reading.interstitial) ?? null,
     signedIn: scans.find((s) => s.reading.signedIn) ?? null,
   };

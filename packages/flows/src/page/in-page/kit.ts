@@ -198,9 +198,9 @@ export function pageKit() {
     }
     return null;
   };
-  /** A sign-out control or an account menu: signs of a signed-in page. */
-  const signedInSign = (all: Element[]): Element | null => {
-    const signOut = /log ?out|sign ?out|abmelden|ausloggen|d[ée]connexion|se d[ée]connecter|cerrar sesi[oó]n|salir|sair|esci|disconnetti|uitloggen|afmelden/i;
+  /** A sign-out control or an account menu: signs of a signed-in page (`moreSignOut`: other languages' words, login-words.ts). */
+  const signedInSign = (all: Element[], moreSignOut = ""): Element | null => {
+    const signOut = new RegExp(`log ?out|sign ?out|abmelden|ausloggen|d[ée]connexion|se d[ée]connecter|cerrar sesi[oó]n|salir|sair|esci|disconnetti|uitloggen|afmelden${moreSignOut ? `|${moreSignOut}` : ""}`, "i");
     const accountMenu = /account[-_ ]?menu|user[-_ ]?menu|profile[-_ ]?menu|avatar/i;
     return (
       all.find((el) => (el instanceof HTMLAnchorElement || el instanceof HTMLButtonElement || el.getAttribute("role") === "menuitem") &&
