@@ -26,6 +26,13 @@ export interface ClassifyOptions {
   learnedMarker?: SignedInMarker | null;
   /** HTTP status of the last document the main frame loaded since the submit (0: none yet). */
   documentStatus?: () => number;
+  /** Whether the page went on from the login page (a redirect, a client-side route): evidence of a session. */
+  movedAway?: () => boolean;
+  /**
+   * Checks weak evidence of a session (see session-evidence): whether the login page, opened again in a
+   * second tab, no longer asks to sign in. Null: it could not be read. Without it, weak evidence is no success.
+   */
+  confirmSession?: () => Promise<boolean | null>;
   /** Messages of JavaScript dialogs (alert, confirm) the page opened since the submit. */
   dialogs?: () => string[];
   /** Answers a one-time-code prompt (TOTP, or a code from our inbox), when the request brought a way to; else it is mfa_required. */
@@ -68,6 +75,7 @@ export async function classifyOutcome(
     identifier: () => options.identifier,
     before,
     status,
+    movedAway: options.movedAway,
     dialogs: () => options.dialogs?.() ?? [],
     sayings: true,
     onStep: options.onStep,
@@ -160,8 +168,17 @@ export async function classifyOutcome(
       if (said) return fail(said.code!, said.m);
     }
     if (!stillAsking && status() >= 500) return fail("target_unreachable", `the site answered the login with HTTP ${status()}`);
-    const success = !stillAsking && !answer && (await watcher.newSession(poll));
-    if (success && (poll.successBefore || samePath(found, options.learnedMarker ?? null))) return { verdict: { kind: "success", marker: found } };
+    const evidence = !stillAsking && !answer ? await watcher.newSession(poll) : "none";
+    const success = evidence !== "none";
+    if (success && (poll.successBefore || samePath(found, options.learnedMarker ?? null))) {
+      if (evidence === "weak") {
+        // No account shown, no page of its own, or only cookies that rotate anyway: the site's login page decides.
+        const signedIn = options.confirmSession ? await options.confirmSession() : false;
+        if (signedIn === null) return fail("login_unconfirmed", "the login form is gone, but the session could not be checked: the login page did not load again");
+        if (!signedIn) return fail("login_unconfirmed", "the login form is gone, but the site's login page still asks to sign in: no session was made");
+      }
+      return { verdict: { kind: "success", marker: found } };
+    }
     return { success };
   };
   return watcher.watch(judge, (): Outcome => {

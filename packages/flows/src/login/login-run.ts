@@ -6,7 +6,7 @@ import { newSayings, readNotes, refusalSaid, sentencesShown } from "../page/page
 import type { SelectorPath } from "../page/read-page";
 import { refusalCode } from "../page/refusal-words";
 import { type FrameScan, mergeSignals, scanPage } from "../page/scan-page";
-import { type SessionSnapshot, snapshotSession } from "../page/session-snapshot";
+import { type Rotation, type SessionSnapshot, snapshotSession } from "../page/session-snapshot";
 import { type FlowStep, performStep, type StepValues, submitsPassword } from "../page/steps";
 import { describeStep, extraKeysOf, type LearnedFlow } from "./learned-flow";
 import type { FlowOptions, PasswordLoginInput } from "./password-login";
@@ -42,6 +42,8 @@ export class LoginRun {
     private readonly deadline: Deadline,
     /** Called just before the password is sent (after the session snapshot). */
     private readonly onSubmit: () => void,
+    /** What the page's own requests showed rotating before the submit (see session-evidence). */
+    private readonly rotation?: () => Rotation,
   ) {
     this.values = { identifier: input.identifier, password: input.password ?? "", additionalFields: input.additionalFields ?? {} };
     this.extraKeys = Object.keys(this.values.additionalFields).sort();
@@ -58,7 +60,7 @@ export class LoginRun {
       // The first step that acts on the page: the form is found (the provider's, in an OAuth login).
       if (this.steps.length === 0) this.options.onMilestone?.("form_found");
       if (submitsPassword(step)) {
-        this.before = await snapshotSession(this.page.browserContext(), this.page, this.values.identifier);
+        this.before = await snapshotSession(this.page.browserContext(), this.page, this.values.identifier, this.rotation?.());
         this.since = (await this.input.inbox?.mark()) ?? null;
         await this.options.beforeSubmit?.();
         this.submitStep = step;

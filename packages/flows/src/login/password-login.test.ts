@@ -2,7 +2,7 @@ import { type Page, TargetGuard } from "@authsvc/browser";
 import { startCaptchaProvider } from "@authsvc/test-sites";
 import type { CaptchaChallenge, CaptchaSolver } from "../captcha/pass-captcha";
 import { twoCaptchaSolver } from "../captcha/two-captcha-solver";
-import { type FlowOptions, type PasswordLoginInput, passwordLogin } from "./password-login";
+import { type FlowOptions, type PasswordLoginInput, type PasswordLoginResult, passwordLogin } from "./password-login";
 import { LoginFlowError } from "../flow-error";
 import { FLOW_DEADLINE_MS, useBrowserAndSites } from "../testing/browser-and-sites";
 
@@ -193,5 +193,42 @@ describe("a CAPTCHA solver (operator-configured; off by default)", () => {
     const failed = await failureOf(env.host.withPage((page) => login(page, input(), { ...options, captchaSolver: broken })));
     expect([failed.code, failed.message]).toEqual(["captcha_blocked", "the login form shows a CAPTCHA challenge; the CAPTCHA solver (2captcha) failed: in.php answered HTTP 404"]);
     expect(env.sites.accounts.attemptsFor("solver-user")).toEqual({ captcha: 2 });
+  });
+});
+
+describe("session evidence: cookies that rotate on every response are no session", () => {
+  const CHECK = "check the session: open the login page again in a second tab";
+  const run = async (site: string, username: string, password: string): Promise<{ ok?: PasswordLoginResult; err?: unknown; steps: string[] }> => {
+    const steps: string[] = [];
+    const result = await env.host
+      .withPage((page) => passwordLogin(page, { loginUrl: `${env.sites.url}/cases/${site}/login`, identifier: username, password }, { ...options, onStep: (s) => steps.push(s) }))
+      .then((r) => ({ ok: r }), (err: unknown) => ({ err }));
+    return { ...result, steps };
+  };
+
+  it("signs in to a Laravel-style site whose session cookie changes on every response, after the second-tab check", async () => {
+    env.sites.accounts.addUser("laravel-user@example.test", "laravel-pass");
+    const { ok, steps } = await run("laravel-session", "laravel-user@example.test", "laravel-pass");
+    expect(steps).toContain(CHECK);
+    const sid = ok!.session.cookies.find((c) => c.name === "laravel_session")!;
+    const res = await fetch(`${env.sites.url}/cases/laravel-session/account`, { headers: { cookie: `laravel_session=${sid.value}` }, redirect: "manual" });
+    expect(await res.text()).toContain("Welcome, laravel-user@example.test");
+  });
+
+  it("answers a refusal page without words, beside rotating load-balancer and CSRF cookies, with login_unconfirmed after the check", async () => {
+    for (const site of ["refusal-page-signs", "refusal-page-signs-redirect"]) {
+      env.sites.accounts.addUser(`${site}@example.test`, "right-pass");
+      const { err, steps } = await run(site, `${site}@example.test`, "wrong-pass");
+      expect(err).toBeInstanceOf(LoginFlowError);
+      expect([(err as LoginFlowError).code, (err as LoginFlowError).message]).toEqual(["login_unconfirmed", "the login form is gone, but the site's login page still asks to sign in: no session was made"]);
+      expect(steps).toContain(CHECK);
+    }
+  });
+
+  it("takes no second look where the page shows the account and a session cookie it did not have", async () => {
+    env.sites.accounts.addUser("refusal-page-pl@example.test", "right-pass");
+    const { ok, steps } = await run("refusal-page-pl", "refusal-page-pl@example.test", "right-pass");
+    expect(ok!.session.cookies.map((c) => c.name)).toContain("refusal_page_pl_sid");
+    expect(steps).not.toContain(CHECK);
   });
 });

@@ -5,6 +5,7 @@ import { LoginFlowError } from "../flow-error";
 import type { CaptchaSolver } from "../captcha/pass-captcha";
 import type { Inbox } from "../inbox/await-verification";
 import { PageWatch } from "../page/page-watch";
+import { readJar, sessionStorageOf, signedInOnReopen } from "../page/session-evidence";
 import { classifyOutcome } from "./classify-outcome";
 import { keepable, type LearnedFlow } from "./learned-flow";
 import { LoginRun } from "./login-run";
@@ -77,7 +78,9 @@ export async function passwordLogin(page: Page, input: PasswordLoginInput, optio
 export async function signInOnPage(page: Page, watch: PageWatch, input: PasswordLoginInput, options: FlowOptions, deadline: Deadline): Promise<PasswordLoginResult> {
   const step = options.onStep ?? (() => undefined);
   const context = page.browserContext();
-  const run = new LoginRun(page, input, options, deadline, () => watch.resetVerdict());
+  // The jar as the page loaded: what changes in it before the submit changes on its own (session-evidence).
+  const earlier = await readJar(context).catch(() => null);
+  const run = new LoginRun(page, input, options, deadline, () => watch.resetVerdict(), () => ({ earlier, reissued: watch.reissuedCookies() }));
   let source: PasswordLoginResult["source"] = "detected";
   let submitted = false;
   if (options.learned && run.fits(options.learned)) {
@@ -98,6 +101,9 @@ export async function signInOnPage(page: Page, watch: PageWatch, input: Password
     ...secondFactors(page, watch, input, () => run.since, deadline, step),
     learnedMarker: source === "learned" ? options.learned?.signedIn : null,
     documentStatus: () => watch.documentStatus,
+    movedAway: () => watch.movedAway(run.submittedOn ?? input.loginUrl) && watch.movedAway(input.loginUrl),
+    confirmSession: async () =>
+      signedInOnReopen({ context, loginUrl: run.submittedOn ?? input.loginUrl, guard: options.guard, deadline, sessionStorage: await sessionStorageOf(page), onStep: step }),
     onStep: step,
   });
   watch.check();

@@ -4,6 +4,7 @@ import { Deadline, sleep } from "../deadline";
 import { LoginFlowError } from "../flow-error";
 import type { FlowOptions, PasswordLoginInput } from "../login/password-login";
 import { PageWatch } from "../page/page-watch";
+import { readJar } from "../page/session-evidence";
 import { performStep } from "../page/steps";
 import { buttonScore, findProviderButton } from "./provider-button";
 import { readSignInControlsInPage } from "./read-oauth-page";
@@ -121,10 +122,12 @@ export async function oauthLogin(page: Page, input: OAuthLoginInput, options: Fl
 
   step("open login page");
   await watch.open(input.loginUrl, deadline, "login page");
+  // The jar as the page loaded: what changes in it before the button is pressed changes on its own.
+  const earlier = await readJar(page.browserContext()).catch(() => null);
   const button = await findProviderButton(page, module, deadline, step);
   // A signup page's "Log in" link: where the new account signs in through the provider next time.
   const loginLink = input.signup ? ((await scanSignup(page).catch(() => [])).find((s) => s.key === "main")?.reading.loginLink ?? null) : null;
-  const before = await snapshotSite(page, providerCookies);
+  const before = await snapshotSite(page, providerCookies, { earlier, reissued: watch.reissuedCookies() });
   // What the site sets on the way out to the provider, in the tab or the popup, is no session.
   const outbound = (response: HTTPResponse) => {
     if (hostOf(response.url()) !== siteHost || leftSite || popupGone) return;

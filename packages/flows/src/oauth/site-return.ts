@@ -5,6 +5,8 @@ import { newSayings, readNotes, sentencesShown } from "../page/page-sayings";
 import type { PageWatch } from "../page/page-watch";
 import { refusalCode, siteFault } from "../page/refusal-words";
 import { mergeSignals, scanPage } from "../page/scan-page";
+import { baselineOf, beyondRotation, changesSince, type Entries, readEntries, type SessionBaseline, weigh } from "../page/session-evidence";
+import type { Rotation } from "../page/session-snapshot";
 import { ACCESS_DENIED, NOT_LINKED } from "./oauth-words";
 import type { ProviderCookies } from "./provider-cookies";
 
@@ -15,34 +17,28 @@ const MESSAGE_SETTLE_MS = 1000;
 
 /** The site's own state before the provider's button was pressed: what its answer is compared with. */
 export interface SiteSnapshot {
-  /** The site's cookies (`domain|name=value`), the provider's set aside. */
-  cookies: Set<string>;
+  /** The site's cookies (the provider's set aside) and storage, and which of them rotate on their own. */
+  baseline: SessionBaseline;
   /**
    * Cookies (`name=value`) the site set on the way to the provider (the state of its authorization
    * request), filled in as they are seen: no sign of a session when the browser comes back.
    */
   outbound: Set<string>;
-  /** The page's localStorage entries. */
-  storage: Set<string>;
   messages: string[];
   sentences: string[];
 }
 
-/** The site's cookies: every cookie of the browser but the provider's (they change whatever the site says). */
-async function siteCookies(page: Page, providerCookies: ProviderCookies): Promise<Set<string>> {
-  return new Set((await page.browserContext().cookies()).filter((c) => !providerCookies.owns(c)).map((c) => `${c.domain}|${c.name}=${c.value}`));
+/** The site's cookies and storage now: every cookie of the browser but the provider's (they change whatever the site says). */
+async function siteEntries(page: Page, providerCookies: ProviderCookies, storage: Array<[string, string]>): Promise<Entries> {
+  return readEntries(page.browserContext(), page, storage, { exclude: (c) => providerCookies.owns(c) });
 }
 
-const entries = (storage: string) => new Set(storage.split("&").filter(Boolean));
-
-export async function snapshotSite(page: Page, providerCookies: ProviderCookies): Promise<SiteSnapshot> {
-  const [cookies, scans, notes] = await Promise.all([siteCookies(page, providerCookies), scanPage(page, ""), readNotes(page)]);
+export async function snapshotSite(page: Page, providerCookies: ProviderCookies, rotation: Rotation): Promise<SiteSnapshot> {
+  const [scans, notes] = await Promise.all([scanPage(page, ""), readNotes(page)]);
   const signals = mergeSignals(scans);
-  return { cookies, outbound: new Set(), storage: entries(signals.storage), messages: signals.messages, sentences: sentencesShown(notes) };
+  const entries = await siteEntries(page, providerCookies, signals.storageEntries);
+  return { baseline: baselineOf(entries, rotation.earlier, rotation.reissued), outbound: new Set(), messages: signals.messages, sentences: sentencesShown(notes) };
 }
-
-/** Whether `now` holds an entry `before` did not: a new or changed cookie or storage value (one removed is no session). */
-const gained = (now: Set<string>, before: Set<string>) => [...now].some((e) => !before.has(e));
 
 /**
  * Waits, once the provider sent the browser back, until the site shows it signed the account in: no
@@ -92,10 +88,14 @@ export async function awaitSiteSignedIn(
     }
     let success = false;
     if (!formShown && scans.length > 0 && scans.unreadable === 0 && watch.documentStatus < 400 && !signals.otpPrompt) {
-      const cookies = await siteCookies(page, providerCookies).catch(() => before.cookies);
-      // A page that still offers to log in ("Log in", "Continue with …") and shows no sign-out has not signed anyone in, whatever it set.
-      const fresh = new Set([...cookies].filter((c) => !before.outbound.has(c.slice(c.indexOf("|") + 1))));
-      success = (gained(fresh, before.cookies) || gained(entries(signals.storage), before.storage)) && (!!signals.signedIn || !(await offersSignIn().catch(() => false)));
+      const now = await siteEntries(page, providerCookies, signals.storageEntries).catch(() => null);
+      // What the site set on the way out (its authorization request's state) is no session either.
+      for (const [key, value] of now ?? []) if (key.startsWith("cookie ") && before.outbound.has(`${key.slice(key.lastIndexOf("|") + 1)}=${value}`)) now!.delete(key);
+      const changes = now ? changesSince(before.baseline, now) : null;
+      const evidence = changes ? weigh(changes, { account: !!signals.signedIn, movedAway: false }) : "none";
+      // The provider vouched for the account: state of the site's own beyond what rotates, on a page that shows
+      // the account or at least no longer offers to log in ("Log in", "Continue with …").
+      success = evidence === "strong" || (evidence === "weak" && beyondRotation(changes!) && !(await offersSignIn().catch(() => true)));
     }
     if (success && (successBefore || signals.signedIn)) return;
     successBefore = success;

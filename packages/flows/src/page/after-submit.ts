@@ -3,7 +3,8 @@ import { type Deadline, sleep } from "../deadline";
 import { newSayings, readNotes, type Saying, sentencesShown } from "./page-sayings";
 import type { Note } from "./read-notes";
 import { mergeSignals, type PageScan, type PageSignals, scanPage } from "./scan-page";
-import { type SessionSnapshot, sessionChanged } from "./session-snapshot";
+import { changesSince, type Evidence, readEntries, weigh } from "./session-evidence";
+import type { SessionSnapshot } from "./session-snapshot";
 import { performStep } from "./steps";
 
 // How long the page may take to answer a submit, a code or a link before the flow decides.
@@ -42,6 +43,8 @@ export interface AfterSubmitOptions<X> {
   before: SessionSnapshot;
   /** HTTP status of the last document the main frame loaded since the submit (0: none yet). */
   status: () => number;
+  /** Whether the page went on from the one the form was on (see `PageWatch.movedAway`); evidence of a session. */
+  movedAway?: () => boolean;
   /** Messages of JavaScript dialogs the page opened, read on every poll. */
   dialogs: () => string[];
   /** Messages that are no verdict at all ("Creating your account…"). */
@@ -137,13 +140,17 @@ export class AfterSubmit<X = undefined> {
   }
 
   /**
-   * Whether the page settled on new session state: no code or email confirmation asked for, every frame
-   * read, no HTTP error, and cookies or storage the browser did not hold before the submit.
+   * How far the page proves a new session (see session-evidence): none while a code or an email
+   * confirmation is asked for, a frame could not be read or the site answered an HTTP error; else the
+   * cookies and storage gained or changed since the submit, beyond those that rotate on their own, and
+   * what the page shows.
    */
-  async newSession(poll: Poll<X>): Promise<boolean> {
+  async newSession(poll: Poll<X>): Promise<Evidence> {
     const { signals, scans } = poll;
-    if (signals.otpPrompt || signals.confirmByEmail || scans.unreadable !== 0 || this.options.status() >= 400) return false;
-    return sessionChanged(this.page.browserContext(), this.page, this.options.before, signals.storage);
+    if (signals.otpPrompt || signals.confirmByEmail || scans.unreadable !== 0 || this.options.status() >= 400) return "none";
+    const now = await readEntries(this.page.browserContext(), this.page, signals.storageEntries).catch(() => null);
+    if (!now) return "none";
+    return weigh(changesSince(this.options.before.baseline, now), { account: !!signals.signedIn, movedAway: this.options.movedAway?.() ?? false });
   }
 
   private async poll(): Promise<Poll<X>> {

@@ -5,11 +5,11 @@ import { readFrames } from "./scan-page";
 const MAX_DATABASE_CHARS = 200_000;
 
 /**
- * What the page's frames keep in IndexedDB, per origin, as one string: client SDKs (Firebase Auth and
- * others) keep their session only there, so a login that set no cookie and no localStorage still shows.
+ * What the page's frames keep in IndexedDB, per origin (`[origin, databases as JSON]`): client SDKs
+ * (Firebase Auth and others) keep their session only there, so a login that set no cookie and no
+ * localStorage still shows.
  */
-export async function indexedDbState(page: Page): Promise<string> {
+export async function indexedDbEntries(page: Page): Promise<Array<[string, string]>> {
   const scans = await readFrames(page, readOriginStorageInPage, MAX_DATABASE_CHARS).catch(() => []);
-  const byOrigin = new Map(scans.map((s) => [new URL(s.frame.url()).origin, JSON.stringify(s.reading.indexedDB)]));
-  return [...byOrigin.entries()].map(([origin, dbs]) => `${origin}:${dbs}`).sort().join("\n");
+  return [...new Map(scans.map((s) => [new URL(s.frame.url()).origin, JSON.stringify(s.reading.indexedDB)])).entries()];
 }

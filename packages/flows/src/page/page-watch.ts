@@ -10,6 +10,16 @@ function navigationFailure(err: unknown, what: string, redact: boolean): LoginFl
   return new LoginFlowError("target_unreachable", `the ${what} could not be loaded (${message.split("\n")[0]})`);
 }
 
+/** A page's place: its path and, for a single-page app, its hash route (`#/account`); not its query. */
+function placeOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}${/^#!?\//.test(u.hash) ? u.hash : ""}`;
+  } catch {
+    return url;
+  }
+}
+
 // Chromium's word for a navigation that was cancelled, not refused: replaced by the page's own (a redirect
 // after POST still in flight), a 204 answer, a download.
 const ABORTED = /net::ERR_ABORTED/;
@@ -30,6 +40,13 @@ export class PageWatch {
   documentStatus = 0;
   /** alert("Invalid password") and friends: their words are a verdict, and an open dialog blocks the page. */
   dialogs: string[] = [];
+  /**
+   * The main frame's last document since `resetVerdict`: its method, and whether a redirect led to it (a
+   * form's POST answered in place is the form's own page, not a page the site sent the browser on to).
+   */
+  lastDocument: { url: string; method: string; redirected: boolean } | null = null;
+  /** How many responses set each cookie name: a name set by two responses is re-issued on every one (it rotates). */
+  private readonly cookieSets = new Map<string, number>();
   /** Main-frame navigations the page has in flight (a form's POST, a script's location change). */
   private readonly navigations = new Set<HTTPRequest>();
 
@@ -66,7 +83,17 @@ export class PageWatch {
       const isDocument = request.resourceType() === "document";
       if (isDocument || "set-cookie" in response.headers()) watch.visited.add(new URL(url).origin);
       if (isDocument) watch.documentOrigins.add(new URL(url).origin);
-      if (isDocument && request.frame() === page.mainFrame()) watch.documentStatus = response.status();
+      if (isDocument && request.frame() === page.mainFrame()) {
+        watch.documentStatus = response.status();
+        watch.lastDocument = { url, method: request.method(), redirected: request.redirectChain().length > 0 };
+      }
+      const setCookie = response.headers()["set-cookie"];
+      if (setCookie) {
+        for (const line of setCookie.split("\n")) {
+          const name = line.slice(0, line.indexOf("=")).trim();
+          if (name) watch.cookieSets.set(name, (watch.cookieSets.get(name) ?? 0) + 1);
+        }
+      }
     });
     return watch;
   }
@@ -79,7 +106,24 @@ export class PageWatch {
   /** The site's answer to what the flow sends next is read from here on. */
   resetVerdict(): void {
     this.documentStatus = 0;
+    this.lastDocument = null;
     this.dialogs = [];
+  }
+
+  /** Cookie names the site's responses have set more than once so far: they change whatever the flow does. */
+  reissuedCookies(): Set<string> {
+    return new Set([...this.cookieSets].filter(([, n]) => n > 1).map(([name]) => name));
+  }
+
+  /**
+   * Whether the page is now another page than `from` (where the form was sent): its path or its
+   * client-side route differs, and it is not the form's POST answered in place at another address.
+   */
+  movedAway(from: string): boolean {
+    const now = this.page.url();
+    if (placeOf(now) === placeOf(from)) return false;
+    const doc = this.lastDocument;
+    return !(doc && doc.url === now && doc.method !== "GET" && !doc.redirected);
   }
 
   /** Opens a page of the flow; an unreachable site or an HTTP 5xx ends the flow (retryable). */

@@ -194,8 +194,8 @@ export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: Page
       // New cookies alone do not tell: sites re-issue them on every page ("Registration complete.
       // Redirecting…"). The page must also show the account signed in (its sign-out control or account
       // menu); else the new account logs in, and the login's verdict decides.
-      let success = await watcher.newSession(poll);
-      if (!signals.signedIn) success = false;
+      // Strong evidence: the account shown, with state beyond what rotates on its own (session-evidence).
+      const success = !!signals.signedIn && (await watcher.newSession(poll)) === "strong";
       if (success && poll.successBefore && !signals.identifierOnlyShown) return { verdict: { kind: "signed-in" } };
       // "Your account is ready. Log in" on a page that set nothing: the user is to sign in.
       const offersLogin = loginScans.some((s) => s.reading.opener);

@@ -1,10 +1,11 @@
-import { captureState, type Page } from "@authsvc/browser";
+import { type BrowserContext, captureState, type Page } from "@authsvc/browser";
 import type { SessionResponse } from "@authsvc/contracts";
 import { type Deadline, sleep } from "../deadline";
 import { LoginFlowError } from "../flow-error";
 import type { PageWatch } from "../page/page-watch";
 import { mergeSignals, scanPage } from "../page/scan-page";
-import { snapshotSession, sessionChanged } from "../page/session-snapshot";
+import { changesSince, readEntries, type SessionBaseline, weigh } from "../page/session-evidence";
+import { snapshotSession } from "../page/session-snapshot";
 import type { SignupRun } from "./signup-run";
 import { bestForm, isSetPasswordForm, scanSignup, type SignupScan } from "./signup-scan";
 import { PROGRESS } from "./signup-verdicts";
@@ -12,6 +13,12 @@ import { PROGRESS } from "./signup-verdicts";
 // How long the page may take to answer the new password before the flow decides.
 const SETTLE_MS = 10_000;
 const MAX_PASSWORD_RETRIES = 2;
+
+/** The page shows the account, with state beyond what rotates on its own (session-evidence's strong evidence). */
+async function newSessionShown(context: BrowserContext, page: Page, baseline: SessionBaseline, storage: Array<[string, string]>): Promise<boolean> {
+  const now = await readEntries(context, page, storage).catch(() => null);
+  return !!now && weigh(changesSince(baseline, now), { account: true, movedAway: false }) === "strong";
+}
 
 /**
  * Sets a new password where the first login with a mailed one asks for it. Returns the session once the
@@ -53,7 +60,7 @@ export async function replaceTemporaryPassword(run: SignupRun, page: Page, watch
       !signals.confirmByEmail &&
       !signals.identifierOnlyShown &&
       !!signals.signedIn &&
-      (await sessionChanged(context, page, before, signals.storage));
+      (await newSessionShown(context, page, before.baseline, signals.storageEntries));
     // Signed in on two polls in a row, as the signup verdict asks.
     if (now && signedIn) return captureState(context, page, watch.visited, watch.documentOrigins);
     signedIn = now;

@@ -34,6 +34,7 @@ import { passwordToggle } from "./password-toggle";
 import { redesign } from "./redesign";
 import { REFUSAL_SHAPE_CASES, refusalShapes } from "./refusal-shapes";
 import { rememberMe } from "./remember-me";
+import { ROTATING_COOKIE_CASES, rotatingCookies } from "./rotating-cookies";
 import { revealPassword } from "./reveal-password";
 import { roleButtonSubmit } from "./role-button-submit";
 import { severalForms } from "./several-forms";
@@ -65,7 +66,7 @@ export function caseRouters(accounts: Accounts, redesignVersion: () => number, o
     plainTextLockout(accounts), emailConfirmation(accounts), busyDashboard(accounts), readonlyUntilFocus(accounts),
     disabledSubmit(accounts), totpSplit(accounts), ...identifierFields(accounts), ...submitControls(accounts),
     ...identifierFirstSteps(accounts), passwordGate(accounts), captchaCheckbox(accounts), ...invisibleCaptchas(accounts),
-    ...refusalShapes(accounts), ...identifierFirstRefusals(accounts), totpPlainRefusal(accounts),
+    ...refusalShapes(accounts), ...identifierFirstRefusals(accounts), totpPlainRefusal(accounts), ...rotatingCookies(accounts),
   ];
 }
 
@@ -174,6 +175,7 @@ export const LOGIN_CASES: LoginCase[] = [
   standard("alert-dialog"),
   standard("plain-text-lockout", { wrongPassword: "account_locked" }),
   ...REFUSAL_SHAPE_CASES.map((c) => standard(c.name, c.extra)),
+  ...ROTATING_COOKIE_CASES.map((c) => standard(c.name, c.extra)),
   standard("busy-dashboard"),
   standard("readonly-until-focus"),
   standard("disabled-submit"),

@@ -1,0 +1,203 @@
+import type { BrowserContext, Page, TargetGuard } from "@authsvc/browser";
+import { type Deadline, sleep } from "../deadline";
+import { indexedDbEntries } from "./indexed-db-state";
+import { PageWatch } from "./page-watch";
+import { mergeSignals, scanPage } from "./scan-page";
+
+/**
+ * The one rule for "this action gave the browser a new session", for every flow that acts on a site's
+ * page (a password, an OAuth return, a signup, a confirmation, a forced password change).
+ *
+ * Sites re-issue some cookies on every response whatever happened: load balancers (AWS ALB's `AWSALB`,
+ * F5's `BIGipServer…`), bot managers (Akamai's `_abck`/`bm_sz`, Cloudflare's `__cf_bm`), CSRF cookies, and
+ * encrypted session cookies such as Laravel's, whose value changes with each response. A refusal page
+ * therefore changes cookies too. What the site set before anything was sent tells these apart: an entry
+ * that changed on its own before the submit (two values in the jar, or set by two responses) rotates, and
+ * its change after the submit is no evidence. Removed entries never are (a sign-out removes them).
+ *
+ * Evidence, from the entries gained or changed beyond those that rotate, and what the page shows:
+ * - `none`: nothing beyond what rotates changed, and nothing rotated either: never a session;
+ * - `strong`: entries gained or changed, and the page shows the account (its sign-out control or account
+ *   menu), or it went to another page than the login page (a redirect, a client-side route) with an entry
+ *   the browser did not hold at all before;
+ * - `weak`: anything else (a page of its own at the login page's address, changes only in entries that
+ *   rotate): the flow checks it by opening the login page again in a second tab (`signedInOnReopen`).
+ */
+export type Evidence = "none" | "weak" | "strong";
+
+/** Cookies (`cookie domain|path|name`), localStorage (`storage origin|key`) and IndexedDB (`indexeddb origin`), with their values. */
+export type Entries = Map<string, string>;
+
+export interface SessionBaseline {
+  entries: Entries;
+  /** Entries that change on their own, without the flow sending anything. */
+  rotating: Set<string>;
+}
+
+export interface ReadOptions {
+  /** Cookies that are not the site's (an identity provider's, in an OAuth login). */
+  exclude?: (cookie: { domain: string; name: string }) => boolean;
+}
+
+const cookieKey = (c: { domain: string; path: string; name: string }) => `cookie ${c.domain}|${c.path}|${c.name}`;
+
+/** The browser's session state now: cookies, the given localStorage entries of the page's frames, IndexedDB. */
+export async function readEntries(context: BrowserContext, page: Page, storage: Array<[string, string]>, options: ReadOptions = {}): Promise<Entries> {
+  const [cookies, databases] = await Promise.all([context.cookies(), indexedDbEntries(page).catch(() => [])]);
+  const entries: Entries = new Map();
+  for (const c of cookies) if (!options.exclude?.(c)) entries.set(cookieKey(c), c.value);
+  for (const [key, value] of storage) entries.set(`storage ${key}`, value);
+  for (const [origin, value] of databases) entries.set(`indexeddb ${origin}`, value);
+  return entries;
+}
+
+/** The cookie entries of a jar, for what the page's own requests change before anything is sent. */
+export async function readJar(context: BrowserContext): Promise<Entries> {
+  return new Map((await context.cookies()).map((c) => [cookieKey(c), c.value]));
+}
+
+/**
+ * The state before a submit, and which of its entries rotate: those whose value differs from an earlier
+ * reading (`earlier`, the jar as the page loaded), and cookies of the names the site's responses set more
+ * than once (`reissued`, from the page watch).
+ */
+export function baselineOf(entries: Entries, earlier: Entries | null, reissued: ReadonlySet<string>): SessionBaseline {
+  const rotating = new Set<string>();
+  for (const [key, value] of entries) {
+    const before = earlier?.get(key);
+    if (before !== undefined && before !== value) rotating.add(key);
+    if (key.startsWith("cookie ") && reissued.has(key.slice(key.lastIndexOf("|") + 1))) rotating.add(key);
+  }
+  return { entries, rotating };
+}
+
+export interface Changes {
+  /** Entries the browser did not hold at all before. */
+  gained: string[];
+  /** Entries it held with another value, that do not rotate. */
+  changed: string[];
+  /** Entries that rotate and changed. */
+  rotated: string[];
+}
+
+/** What differs from the baseline, beyond what rotates; an entry removed counts for nothing. */
+export function changesSince(baseline: SessionBaseline, now: Entries): Changes {
+  const changes: Changes = { gained: [], changed: [], rotated: [] };
+  for (const [key, value] of now) {
+    const before = baseline.entries.get(key);
+    if (before === value) continue;
+    if (baseline.rotating.has(key)) changes.rotated.push(key);
+    else if (before === undefined) changes.gained.push(key);
+    else changes.changed.push(key);
+  }
+  return changes;
+}
+
+export interface PageShows {
+  /** Its sign-out control or account menu, or the signed-in marker this site showed before. */
+  account: boolean;
+  /** It is another page than the one the form was on (see `PageWatch.movedAway`). */
+  movedAway: boolean;
+}
+
+/** Whether anything changed that does not rotate on its own. */
+export const beyondRotation = (changes: Changes): boolean => changes.gained.length + changes.changed.length > 0;
+
+/** How far the changes and the page prove a new session (see `Evidence`). */
+export function weigh(changes: Changes, shows: PageShows): Evidence {
+  if (!beyondRotation(changes)) return changes.rotated.length > 0 ? "weak" : "none";
+  if (shows.account) return "strong";
+  if (shows.movedAway && changes.gained.length > 0) return "strong";
+  return "weak";
+}
+
+/** The main frame's sessionStorage, for a second tab opened from this one. */
+export async function sessionStorageOf(page: Page): Promise<Array<{ origin: string; entries: Array<[string, string]> }>> {
+  const read = await page
+    .evaluate(() => {
+      try {
+        return { origin: location.origin, entries: Object.keys(sessionStorage).map((k): [string, string] => [k, sessionStorage.getItem(k) ?? ""]) };
+      } catch {
+        return null;
+      }
+    })
+    .catch(() => null);
+  return read && read.entries.length > 0 ? [read] : [];
+}
+
+const pathOf = (url: string) => {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return url;
+  }
+};
+
+// How long the second tab's page may take to show a login form (or an account) before it is read as signed in.
+const REOPEN_FORM_WAIT_MS = 4000;
+// A page that shows neither, quiet this many polls in a row after that wait, does not ask to sign in.
+const REOPEN_QUIET_POLLS = 2;
+
+export interface Reopen {
+  context: BrowserContext;
+  /** The login page's address the caller gave (or the page the form was on). */
+  loginUrl: string;
+  guard: TargetGuard;
+  deadline: Deadline;
+  /** The page's sessionStorage, per origin: a second tab a person opens from the first one has it too. */
+  sessionStorage?: Array<{ origin: string; entries: Array<[string, string]> }>;
+  onStep?: (step: string) => void;
+}
+
+/**
+ * Checks weak evidence the way a person would: opens the login page's address again in a second tab of
+ * the same browser context. A site that shows its login form (a password field, a username-first step,
+ * a "Log in" control and no account) has not signed the account in: false. One that goes elsewhere or
+ * shows the account, or shows no login form once quiet, has: true. Null when the page could not be read
+ * (unreachable, an HTTP error): nothing is proven.
+ */
+export async function signedInOnReopen(r: Reopen): Promise<boolean | null> {
+  r.onStep?.("check the session: open the login page again in a second tab");
+  const page = await r.context.newPage();
+  try {
+    const watch = await PageWatch.attach(page, r.guard, r.loginUrl);
+    if (r.sessionStorage?.length) {
+      await page.evaluateOnNewDocument((stores: Array<{ origin: string; entries: Array<[string, string]> }>) => {
+        const mine = stores.find((s) => s.origin === location.origin);
+        try {
+          for (const [k, v] of mine?.entries ?? []) if (sessionStorage.getItem(k) === null) sessionStorage.setItem(k, v);
+        } catch {
+          // sessionStorage refused (an opaque origin): the page is read without it.
+        }
+      }, r.sessionStorage);
+    }
+    try {
+      await watch.open(r.loginUrl, r.deadline, "login page (session check)");
+    } catch {
+      return null;
+    }
+    if (watch.documentStatus >= 400) return null;
+    const until = Date.now() + Math.min(REOPEN_FORM_WAIT_MS, r.deadline.remaining());
+    let quiet = 0;
+    for (;;) {
+      await page.waitForNetworkIdle({ idleTime: 250, timeout: 1000 }).catch(() => undefined);
+      const scans = await scanPage(page, "").catch(() => null);
+      if (scans && scans.unreadable === 0) {
+        const signals = mergeSignals(scans);
+        if (signals.passwordShown || signals.identifierOnlyShown) return false;
+        if (signals.signedIn) return true;
+        const parsed = await page.evaluate(() => document.readyState === "complete").catch(() => false);
+        const offersSignIn = scans.some((s) => s.reading.opener);
+        quiet = parsed && !offersSignIn ? quiet + 1 : 0;
+        // Sent elsewhere (a signed-in user's redirect away from the login page), and settled there without a form.
+        if (quiet >= REOPEN_QUIET_POLLS && pathOf(page.url()) !== pathOf(r.loginUrl)) return true;
+        if (Date.now() >= until) return offersSignIn ? false : quiet >= REOPEN_QUIET_POLLS;
+      }
+      if (r.deadline.remaining() === 0) return null;
+      await sleep(150);
+    }
+  } finally {
+    await page.close().catch(() => undefined);
+  }
+}
