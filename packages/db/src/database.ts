@@ -38,11 +38,13 @@ export class Database {
 
   constructor(
     readonly prisma: Prisma,
-    envelope: Envelope,
+    private readonly envelope: Envelope,
+    /** Bound to a transaction (see `transaction`). */
+    bound = false,
   ) {
     this.organizations = new Organizations(prisma);
     this.apiKeys = new ApiKeys(prisma);
-    this.credentials = new Credentials(prisma, envelope);
+    this.credentials = new Credentials(prisma, envelope, bound);
     this.sessions = new Sessions(prisma, envelope);
     this.authJobs = new AuthJobs(prisma, envelope);
     this.learnedFlows = new LearnedFlows(prisma);
@@ -62,6 +64,14 @@ export class Database {
   static fromConfig(config: Pick<Config, "databaseUrl" | "crypto">, poolSize?: number): Database {
     const envelope = new Envelope(parseKeyRing(config.crypto.keyRing, config.crypto.activeKeyVersion));
     return new Database(createPrismaClient(config.databaseUrl, poolSize), envelope);
+  }
+
+  /**
+   * Runs `work` in one database transaction, with repositories bound to it: all of its writes land, or
+   * none (a fault or a throw part way leaves nothing behind, so the whole can be tried again).
+   */
+  transaction<T>(work: (db: Database) => Promise<T>): Promise<T> {
+    return this.prisma.$transaction((tx) => work(new Database(tx as unknown as Prisma, this.envelope, true)), { timeout: 15_000 });
   }
 
   async ping(): Promise<void> {

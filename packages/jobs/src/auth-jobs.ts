@@ -69,7 +69,7 @@ export class AuthJobs {
     return whileUnreachable(() => succeedJob(this.deps, job, outcome), DATABASE_WAIT_MS);
   }
 
-  fail(job: OpenedJob, failure: JobFailure, maxAttempts: number): Promise<"retry" | "final"> {
+  fail(job: OpenedJob, failure: JobFailure, maxAttempts: number): Promise<"retry" | "final" | "stale"> {
     return failJob(this.deps, job, failure, maxAttempts);
   }
 

@@ -1,9 +1,9 @@
 import type { LoginSecret, SessionResponse, SignedUpAccount, SignupJobInput, UnfinishedAccount } from "@authsvc/contracts";
 import { isSignupInput, oauthMethodFor } from "@authsvc/contracts";
-import type { JobScreenshotImage } from "@authsvc/db";
+import { type Database, isUniqueViolation, type JobScreenshotImage } from "@authsvc/db";
 import { emitEvent } from "./job-events";
 import { tell, type JobDeps } from "./job-deps";
-import type { OpenedJob } from "./open-job";
+import { JobTakenOver, type OpenedJob } from "./open-job";
 import { loginFingerprint, storedLoginIdentity } from "./session-keys";
 import { sessionLifetime } from "./session-lifetime";
 
@@ -38,36 +38,39 @@ const CREDENTIAL_FAILURES = new Set(["invalid_credentials", "account_locked", "m
 /** What every event about the job says of its credential: ids and metadata, never a secret. */
 const about = (job: OpenedJob) => ({ credentialId: job.credential.id, site: job.credential.siteOrigin, username: job.credential.username, jobId: job.id });
 
+/** Thrown inside a transaction whose job write found the run no longer holds the job: nothing of it lands. */
+class StaleRun extends Error {}
+
 /**
  * Ends a job that signed in: stores the session, records what logs in again on the credential (or settles
- * a signup's account), stores a changed learned flow, caches the session, releases the single-flight
- * claim and tells the org's webhooks. Bookkeeping after the session is stored never fails the job twice:
- * a fault there is logged, and the caller must not log in (or sign up) again if this throws.
+ * a signup's account) and ends the job's record, in one transaction written by this run; then stores a
+ * changed learned flow, caches the session, releases the single-flight claim and tells the org's webhooks.
+ * Throws JobTakenOver, writing nothing, when a newer run holds the job (this one stalled past its lock).
+ * Tried again as a whole after a lost connection, it stores one session: writes that landed are found by
+ * the job's record. Bookkeeping after that never fails the job twice: a fault there is logged, and the
+ * caller must not log in (or sign up) again if this throws.
  */
 export async function succeedJob(deps: JobDeps, job: OpenedJob, outcome: LoginSuccess | SignupSuccess): Promise<{ sessionId: string }> {
-  const { db, config } = deps;
+  const { db } = deps;
   const log = deps.log.child({ jobId: job.id, orgId: job.orgId, attempt: job.attempt });
-  const lifetime = sessionLifetime(outcome.session, config.session.ttlSeconds);
-  const sessionId = await db.sessions.create({ orgId: job.orgId, credentialId: job.credential.id, origin: job.credential.siteOrigin, state: outcome.session, expiresAt: lifetime.servedUntil });
+  if (!("signedInBy" in outcome) && isSignupInput(job.input)) throw new Error("a signup job ended as a login");
+  const lifetime = sessionLifetime(outcome.session, deps.config.session.ttlSeconds);
+  const stored = await storeSuccess(deps, job, outcome, lifetime.servedUntil);
+  if (!stored) throw new JobTakenOver();
+  const { sessionId, cacheKey } = stored;
   const durationMs = Date.now() - job.started;
   const cookies = outcome.session.cookies.length;
   if ("signedInBy" in outcome) {
-    const cacheKey = await settleSignup(deps, job, sessionId, outcome);
     log.info({ durationMs, cookies, signedInBy: outcome.signedInBy, passwordGenerated: outcome.passwordGenerated }, "signup succeeded");
     await Promise.all([cacheSession(deps, job, cacheKey, outcome.session, log), releaseClaim(deps, job, log), tell(deps, job.id, "succeeded", { attempt: job.attempt, credentialId: job.credential.id })]);
     return { sessionId };
   }
-  if (isSignupInput(job.input)) throw new Error("a signup job ended as a login");
-  // The credential keeps what logs in again, not the confirmation that was spent on the way.
-  const { confirmation: _spent, ...secret } = job.input as LoginSecret & { confirmation?: unknown };
-  await db.credentials.recordSuccess(job.orgId, job.credential.id, secret as LoginSecret, job.loginUrl);
-  await db.authJobs.succeed(job.id, sessionId, outcome.source);
   log.info({ durationMs, cookies, flow: outcome.source }, "login succeeded");
   await Promise.all([
     db.learnedFlows
       .recordSuccess(job.orgId, job.loginPage, { changed: outcome.changedFlow, relearned: outcome.source === "relearned" })
       .catch((err) => log.warn({ err: String(err) }, "learned flow not stored")),
-    cacheSession(deps, job, job.fingerprint, outcome.session, log),
+    cacheSession(deps, job, cacheKey, outcome.session, log),
     releaseClaim(deps, job, log),
     tell(deps, job.id, "succeeded", { attempt: job.attempt, credentialId: job.credential.id }),
     job.kind === "refresh"
@@ -80,28 +83,78 @@ export async function succeedJob(deps: JobDeps, job: OpenedJob, outcome: LoginSu
 }
 
 /**
+ * The success's writes, in one transaction: the session row, the credential's secret and login page (a
+ * signup's settled account), and the job's end by this run. Null when a newer run holds the job. Writes
+ * an earlier try of this run already committed (its answer lost with the connection) are found, not
+ * repeated; a login that made a row of the signup's identity meanwhile makes the whole run once more.
+ */
+async function storeSuccess(deps: JobDeps, job: OpenedJob, outcome: LoginSuccess | SignupSuccess, expiresAt: Date): Promise<{ sessionId: string; cacheKey: string } | null> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await deps.db.transaction(async (tx) => {
+        const sessionId = await tx.sessions.create({ orgId: job.orgId, credentialId: job.credential.id, origin: job.credential.siteOrigin, state: outcome.session, expiresAt });
+        let cacheKey = job.fingerprint;
+        let ended: boolean;
+        if ("signedInBy" in outcome) {
+          cacheKey = await settleSignup(tx, deps.config, job, outcome);
+          ended = await tx.authJobs.succeed(job.id, job.run, sessionId, "detected", {
+            fingerprint: cacheKey,
+            account: { email: outcome.email, username: outcome.username, passwordGenerated: outcome.passwordGenerated },
+          });
+        } else {
+          // The credential keeps what logs in again, not the confirmation that was spent on the way.
+          const { confirmation: _spent, ...secret } = job.input as LoginSecret & { confirmation?: unknown };
+          await tx.credentials.recordSuccess(job.orgId, job.credential.id, secret as LoginSecret, job.loginUrl);
+          ended = await tx.authJobs.succeed(job.id, job.run, sessionId, outcome.source);
+        }
+        if (!ended) throw new StaleRun();
+        return { sessionId, cacheKey };
+      });
+    } catch (err) {
+      if (err instanceof StaleRun) {
+        const record = await deps.db.authJobs.runOf(job.id);
+        const landed = record?.status === "succeeded" && record.attempts === job.run && record.sessionId;
+        return landed ? { sessionId: record.sessionId!, cacheKey: record.fingerprint } : null;
+      }
+      if (isUniqueViolation(err) && attempt === 0) continue;
+      throw err;
+    }
+  }
+}
+
+/**
  * Ends a failed run. A retryable failure before the last attempt puts the job back in the queue
  * (`retry`). Otherwise the job is failed for good (`final`): a signup's unfinished account is kept, the
  * credential records the failure, the claim is released, the last page (redacted) is stored, and a
  * credential that worked before and is now refused is reported to the org's webhooks. The job keeps its
- * encrypted input, so platform staff can replay it.
+ * encrypted input, so platform staff can replay it. `stale`: a newer run holds the job (this one stalled
+ * past its lock while another worker took it): nothing is written, released or told.
  */
-export async function failJob(deps: JobDeps, job: OpenedJob, failure: JobFailure, maxAttempts: number): Promise<"retry" | "final"> {
+export async function failJob(deps: JobDeps, job: OpenedJob, failure: JobFailure, maxAttempts: number): Promise<"retry" | "final" | "stale"> {
   const { db } = deps;
   const log = deps.log.child({ jobId: job.id, orgId: job.orgId, attempt: job.attempt });
   const isSignup = job.kind === "signup";
   const final = !failure.retryable || job.attempt >= maxAttempts;
   log.warn({ code: failure.code, reason: failure.message, final, submitted: failure.submitted, durationMs: Date.now() - job.started }, isSignup ? "signup failed" : "login failed");
+  const stale = () => {
+    log.warn({ code: failure.code }, "a newer run holds this job: this run's failure is not recorded");
+    return "stale" as const;
+  };
   if (!final) {
-    await db.authJobs.requeue(job.id, failure.code, failure.message);
+    if (!(await db.authJobs.requeue(job.id, job.run, failure.code, failure.message))) return stale();
     await tell(deps, job.id, "retrying", { attempt: job.attempt, code: failure.code });
     return "retry";
   }
   try {
-    const kept = failure.unfinished ? await keepUnfinishedSignup(deps, job, failure.unfinished, failure.code) : null;
-    await db.authJobs.fail(job.id, failure.code, kept ? `${failure.message} (the account's password is kept in credential ${kept})` : failure.message);
-    // A failed signup says nothing about a credential that already works (an account that exists).
-    if (!kept && (!isSignup || !job.credential.lastLoginAt)) await db.credentials.recordFailure(job.orgId, job.credential.id, failure.code);
+    const ended = await db.transaction(async (tx) => {
+      const kept = failure.unfinished ? await keepUnfinishedSignup(tx, job, failure.unfinished, failure.code) : null;
+      const message = kept ? `${failure.message} (the account's password is kept in credential ${kept})` : failure.message;
+      if (!(await tx.authJobs.fail(job.id, job.run, failure.code, message))) return false;
+      // A failed signup says nothing about a credential that already works (an account that exists).
+      if (!kept && (!isSignup || !job.credential.lastLoginAt)) await tx.credentials.recordFailure(job.orgId, job.credential.id, failure.code);
+      return true;
+    });
+    if (!ended) return stale();
     await deps.flight.release(job.orgId, job.fingerprint, job.id);
   } catch (bookkeeping) {
     log.error({ err: String(bookkeeping) }, "could not record a failed login");
@@ -142,8 +195,7 @@ export async function abandonJob(deps: Pick<JobDeps, "db" | "flight" | "progress
  * password login needs (the generated password too, encrypted), and the job's account. Returns the key a
  * login or refresh of that account computes, under which its session is cached.
  */
-async function settleSignup(deps: JobDeps, job: OpenedJob, sessionId: string, account: SignupSuccess): Promise<string> {
-  const { db, config } = deps;
+async function settleSignup(db: Database, config: JobDeps["config"], job: OpenedJob, account: SignupSuccess): Promise<string> {
   const secret = signedUpSecret(job, account);
   const settled = await db.credentials.settleSignup(job.orgId, job.credential.id, { username: account.identifier, loginUrl: account.loginUrl, secret });
   // The key a login of this account computes (storedLoginIdentity is what a refresh computes too).
@@ -152,10 +204,6 @@ async function settleSignup(deps: JobDeps, job: OpenedJob, sessionId: string, ac
     job.orgId,
     storedLoginIdentity({ loginPage: settled.loginPage, username: account.identifier, collectionExternalId: settled.collectionExternalId }, secret),
   );
-  await db.authJobs.succeed(job.id, sessionId, "detected", {
-    fingerprint: cacheKey,
-    account: { email: account.email, username: account.username, passwordGenerated: account.passwordGenerated },
-  });
   return cacheKey;
 }
 
@@ -164,8 +212,7 @@ async function settleSignup(deps: JobDeps, job: OpenedJob, sessionId: string, ac
  * (status `pending_verification` when it waits for its email to be confirmed); returns the credential's
  * id, or null when a credential of that account already works and was left alone.
  */
-async function keepUnfinishedSignup(deps: JobDeps, job: OpenedJob, account: UnfinishedAccount, code: string): Promise<string | null> {
-  const { db } = deps;
+async function keepUnfinishedSignup(db: Database, job: OpenedJob, account: UnfinishedAccount, code: string): Promise<string | null> {
   const byEmail = account.identifier === account.email;
   const secret: LoginSecret = {
     method: "password",

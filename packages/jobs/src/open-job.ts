@@ -63,9 +63,11 @@ export async function openJob(deps: Pick<JobDeps, "db" | "flight" | "progress" |
   if (!credential) throw new JobNotRunnable("internal_error", "credential is missing");
   if (record.submittedAt) {
     const message = `an earlier run submitted the ${record.kind === "signup" ? "signup form" : "password"} and was interrupted; not submitting again`;
-    await db.authJobs.fail(jobId, "login_unconfirmed", message);
-    await flight.release(orgId, record.fingerprint, jobId);
-    await tell(deps, jobId, "failed", { code: "login_unconfirmed" });
+    // Ended by this run, the newest: a run that took the job meanwhile ends it itself.
+    if (await db.authJobs.fail(jobId, record.run, "login_unconfirmed", message)) {
+      await flight.release(orgId, record.fingerprint, jobId);
+      await tell(deps, jobId, "failed", { code: "login_unconfirmed" });
+    }
     throw new JobNotRunnable("login_unconfirmed", "login_unconfirmed");
   }
   const loginPage = loginPageOf(record.loginUrl);

@@ -63,7 +63,7 @@ export async function replayJob(deps: Pick<JobDeps, "config" | "db" | "authQueue
   } catch (err) {
     // Back as it was: failed with its old verdict (input kept), claim released, so it can be tried again.
     if (reopened) {
-      await db.authJobs.fail(jobId, job.errorCode ?? "internal_error", job.errorMessage ?? "").catch(() => undefined);
+      await db.authJobs.fail(jobId, "unrun", job.errorCode ?? "internal_error", job.errorMessage ?? "").catch(() => undefined);
       await tell(deps, jobId, "failed", { code: job.errorCode ?? "internal_error" });
     }
     // Not reopened because a concurrent replay won: the claim (same job id) is that replay's; keep it.

@@ -46,7 +46,7 @@ export async function startJob(deps: Pick<JobDeps, "config" | "db" | "authQueue"
     await enqueueAuthJob(authQueue, { authJobId: ownId, orgId, site: gateSite(job.loginUrl) }, gateCaps(config));
   } catch (err) {
     if (recorded) {
-      await db.authJobs.fail(ownId, "service_unavailable", "the login could not be queued").catch(() => undefined);
+      await db.authJobs.fail(ownId, "unrun", "service_unavailable", "the login could not be queued").catch(() => undefined);
       await tell(deps, ownId, "failed", { code: "service_unavailable" });
     }
     await flight.release(orgId, fingerprint, ownId).catch(() => undefined);

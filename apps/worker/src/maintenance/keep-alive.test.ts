@@ -58,7 +58,8 @@ async function loggedIn(orgId: string, username: string, expiresAt: Date) {
   await db.credentials.recordSuccess(orgId, cred.id, { method: "password", password: "pw" }, "https://a.test/login");
   const job = await db.authJobs.create({ orgId, credentialId: cred.id, kind: "login", method: "password", loginUrl: "https://a.test/login", fingerprint: `fp-${username}`, useCache: true, input: { method: "password" } });
   const sessionId = await db.sessions.create({ orgId, credentialId: cred.id, origin: "https://a.test", state, expiresAt });
-  await db.authJobs.succeed(job.id, sessionId, "detected");
+  const { run } = (await db.authJobs.claim(orgId, job.id, 1))!;
+  await db.authJobs.succeed(job.id, run, sessionId, "detected");
   return { credentialId: cred.id, sessionId };
 }
 

@@ -30,7 +30,7 @@ describe("sweepRetention", () => {
         fingerprint: "fp", useCache: true, input: { method: "password", password: "p" },
       });
       if (finishedDaysAgo !== null) {
-        await db.authJobs.fail(row.id, "invalid_credentials", "no");
+        await db.authJobs.fail(row.id, "unrun", "invalid_credentials", "no");
         await db.prisma.authJob.update({ where: { id: row.id }, data: { finishedAt: new Date(now - finishedDaysAgo * DAY) } });
       }
       return row.id;

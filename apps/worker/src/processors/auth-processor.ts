@@ -95,6 +95,8 @@ export function createAuthProcessor({ jobs, runFlow, log, metrics }: AuthProcess
       timer({ outcome: failure.code });
       const unfinished = err instanceof SignupUnfinishedError ? err.account : undefined;
       const decision = await jobs.fail(opened, { code: failure.code, message: failure.message, retryable: failure.retryable, submitted, unfinished, lastPage: lastPage ?? undefined }, job.opts.attempts ?? 1);
+      // Another worker runs this job now: its record and its queue entry are that run's.
+      if (decision === "stale") throw new UnrecoverableError(TAKEN_OVER);
       // Unrecoverable even if the bookkeeping failed: never submit the password again.
       throw decision === "retry" ? new Error(failure.code) : new UnrecoverableError(failure.code);
     }
@@ -108,6 +110,10 @@ async function succeed(jobs: AuthJobs, job: OpenedJob, outcome: LoginSuccess | S
   try {
     return await jobs.succeed(job, outcome);
   } catch (err) {
+    if (err instanceof JobTakenOver) {
+      log.warn("signed in, but a newer run holds this job (this one stalled past its lock): its session is not stored");
+      throw new UnrecoverableError(TAKEN_OVER);
+    }
     log.error({ err: String(err) }, "could not store the session of a successful login");
     throw new UnrecoverableError("internal_error");
   }

@@ -38,4 +38,30 @@ describe("a worker paused past its claim in the middle of a login", () => {
     expect(stopped()).toBe(true);
     expect(await f.db.authJobs.find(orgId, job.id!)).toMatchObject({ status: "succeeded" });
   });
+
+  it("the paused one, woken to a page that failed while it slept, writes nothing: the other run's success stands", async () => {
+    const { key, orgId } = await f.tenant();
+    f.stack.sites.accounts.addUser("paused-fails", "pw-paused-fails");
+    f.stack.sites.gates.close("paused-fails");
+    const answer = f.post("/v1/login", key, { domain: `${f.stack.sites.url}/held/login?gate=paused-fails&hold=page`, login_method: "password", cred: { username: "paused-fails", password: "pw-paused-fails" } });
+    await waitFor("the browser waiting for the login page", () => f.stack.sites.gates.held("paused-fails") === 1);
+    const job = (await f.queue.getActive())[0]!;
+    const paused = Number(job.processedBy!.split(":").pop());
+    process.kill(paused, "SIGSTOP");
+    const before = workerLog().split("\n").length;
+    try {
+      // The paused run's page fails (HTTP 503) while it sleeps; the other worker takes the login over and signs in.
+      f.stack.sites.gates.open("paused-fails", 503);
+      const res = await answer;
+      expect(res.status).toBe(200);
+    } finally {
+      process.kill(paused, "SIGCONT");
+    }
+    // Woken, it fails with a transient fault (target_unreachable), which would queue the job again: the record is the newer run's.
+    const since = () => workerLog().split("\n").slice(before - 1).join("\n");
+    await waitFor("the woken worker's failure", () => since().includes("a newer run holds this job"), { everyMs: 500 });
+    expect(since()).toContain("target_unreachable");
+    expect(await f.db.authJobs.find(orgId, job.id!)).toMatchObject({ status: "succeeded", errorCode: null });
+    expect(f.stack.sites.accounts.attemptsFor("paused-fails")).toEqual({ held: 1 });
+  });
 });

@@ -78,46 +78,59 @@ export class AuthJobs {
   }
 
   /**
-   * Ends the job successfully and erases its input: the secret now lives only on the credential. A signup
-   * passes its account and the cache key its session was stored under (a login's), so keep-alive and
-   * deletion find the session.
+   * Ends run `run` of the job successfully and erases its input: the secret now lives only on the
+   * credential. A signup passes its account and the cache key its session was stored under (a login's), so
+   * keep-alive and deletion find the session. False when that run no longer holds the job (a newer run took
+   * it over, or it already ended): nothing is written.
    */
-  async succeed(id: string, sessionId: string, flowSource: string, signup?: { fingerprint: string; account: SignupAccount }): Promise<void> {
-    await this.finish(id, { status: "succeeded", sessionId, flowSource, ...(signup ? { fingerprint: signup.fingerprint, account: { ...signup.account } } : {}) });
-  }
-
-  async fail(id: string, errorCode: string, errorMessage: string): Promise<void> {
-    await this.finish(id, { status: "failed", errorCode, errorMessage });
+  async succeed(id: string, run: number, sessionId: string, flowSource: string, signup?: { fingerprint: string; account: SignupAccount }): Promise<boolean> {
+    const ended = await this.finish(id, run, { status: "succeeded", sessionId, flowSource, ...(signup ? { fingerprint: signup.fingerprint, account: { ...signup.account } } : {}) });
+    return ended !== null;
   }
 
   /**
-   * Ends a job that is still open as failed; a job that already ended is left as it is. Returns the
-   * fingerprint when it ended the job, so the caller can release its single-flight claim.
+   * Ends the job as failed, written by `writer`: run N, while it is the newest run and still running; or
+   * `"unrun"`, a job no run has taken (its queueing failed). False when the writer no longer holds the job.
+   */
+  async fail(id: string, writer: Writer, errorCode: string, errorMessage: string): Promise<boolean> {
+    return (await this.finish(id, writer, { status: "failed", errorCode, errorMessage })) !== null;
+  }
+
+  /**
+   * Ends a job that is still open as failed, whichever run holds it (the queue gave up on it: no run will
+   * record its end); a job that already ended is left as it is. Returns the fingerprint when it ended the
+   * job, so the caller can release its single-flight claim.
    */
   async failIfUnfinished(id: string, errorCode: string, errorMessage: string): Promise<string | null> {
-    return this.finish(id, { status: "failed", errorCode, errorMessage }, { onlyIfOpen: true });
+    return this.finish(id, "open", { status: "failed", errorCode, errorMessage });
   }
 
   /**
-   * Records the end of a job; returns its fingerprint, or null when nothing was ended. Success erases the
-   * input (the secret now lives on the credential); a failure keeps it, encrypted, for a replay.
+   * Records the end of a job, if `writer` still holds it; returns its fingerprint, or null when nothing was
+   * ended. Success erases the input (the secret now lives on the credential); a failure keeps it,
+   * encrypted, for a replay.
    */
   private async finish(
     id: string,
+    writer: Writer | "open",
     end:
       | { status: "succeeded"; sessionId: string; flowSource: string; fingerprint?: string; account?: Record<string, string | boolean | null> }
       | { status: "failed"; errorCode: string; errorMessage: string },
-    { onlyIfOpen = false } = {},
   ): Promise<string | null> {
-    const row = await this.prisma.authJob.findUnique({ where: { id }, select: { createdAt: true, replayedAt: true, status: true, fingerprint: true } });
-    if (!row || (onlyIfOpen && (row.status === "succeeded" || row.status === "failed"))) return null;
+    const row = await this.prisma.authJob.findUnique({ where: { id }, select: { createdAt: true, replayedAt: true, fingerprint: true } });
+    if (!row) return null;
     // A replayed job's duration is its replay's, not the days since it was first created.
     const since = row.replayedAt ?? row.createdAt;
-    await this.prisma.authJob.update({
-      where: { id },
+    const { count } = await this.prisma.authJob.updateMany({
+      where: heldBy(id, writer),
       data: { ...end, ...(end.status === "succeeded" ? { input: null } : {}), finishedAt: new Date(), durationMs: Date.now() - since.getTime() },
     });
-    return row.fingerprint;
+    return count > 0 ? row.fingerprint : null;
+  }
+
+  /** The job's newest run as the record has it (status, run number, session, cache key): tells a write that landed from a stale one. */
+  runOf(id: string) {
+    return this.prisma.authJob.findUnique({ where: { id }, select: { status: true, attempts: true, sessionId: true, fingerprint: true } });
   }
 
   /** The login URL of the newest job that succeeded under a cache key; null when none did. */
@@ -182,8 +195,23 @@ export class AuthJobs {
     return count === 1;
   }
 
-  /** Back to the queue after a transient fault; the input is kept for the next attempt. */
-  async requeue(id: string, errorCode: string, errorMessage: string) {
-    await this.prisma.authJob.update({ where: { id }, data: { status: "queued", errorCode, errorMessage } });
+  /** Back to the queue after run `run`'s transient fault; the input is kept for the next attempt. False when that run no longer holds the job. */
+  async requeue(id: string, run: number, errorCode: string, errorMessage: string): Promise<boolean> {
+    const { count } = await this.prisma.authJob.updateMany({ where: heldBy(id, run), data: { status: "queued", errorCode, errorMessage } });
+    return count > 0;
   }
+}
+
+/** Who writes a job's end: run N of it, or `"unrun"` for a job no run has taken. */
+export type Writer = number | "unrun";
+
+/**
+ * The job, as long as `writer` holds it: run N while it is the record's newest run and still running (a
+ * run that stalled past its lock while another worker took the job writes nothing); a queued job no run
+ * took; or (`"open"`) any job that has not ended.
+ */
+function heldBy(id: string, writer: Writer | "open") {
+  if (writer === "open") return { id, status: { notIn: ["succeeded" as const, "failed" as const] } };
+  if (writer === "unrun") return { id, status: "queued" as const };
+  return { id, attempts: writer, status: "running" as const };
 }

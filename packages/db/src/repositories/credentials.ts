@@ -33,6 +33,8 @@ export class Credentials {
   constructor(
     private readonly prisma: Prisma,
     private readonly envelope: Envelope,
+    /** Bound to a caller's transaction (Database.transaction): its writes join that one. */
+    private readonly bound = false,
   ) {}
 
   /**
@@ -146,6 +148,11 @@ export class Credentials {
    * exist but never signed in. Its secret is kept so the account is not lost, the credential is marked with
    * the failure, and a credential of that identity that already works is never touched.
    */
+  /** Runs `work` in a transaction of its own, or in the one this repository is bound to (Database.transaction). */
+  private inTransaction<T>(work: (tx: Prisma) => Promise<T>): Promise<T> {
+    return this.bound ? work(this.prisma) : this.prisma.$transaction((tx) => work(tx as unknown as Prisma));
+  }
+
   async settleSignup(orgId: string, id: string, settled: SettledSignup, unfinished?: { failure: string }) {
     // The secret goes on the signup's own row first: whatever happens next, the new account's password is kept.
     if (unfinished) await this.recordPending(orgId, id, settled.secret, unfinished.failure);
@@ -154,8 +161,9 @@ export class Credentials {
       try {
         return await this.mergeSignup(orgId, id, settled, unfinished);
       } catch (err) {
-        // A login created a row with the settled identity between our read and write: merge into it.
-        if (!isUniqueViolation(err) || attempt > 0) throw err;
+        // A login created a row with the settled identity between our read and write: merge into it. Inside
+        // a caller's transaction the violation aborted it: the caller tries the whole again.
+        if (!isUniqueViolation(err) || attempt > 0 || this.bound) throw err;
       }
     }
   }
@@ -168,7 +176,7 @@ export class Credentials {
   }
 
   private mergeSignup(orgId: string, id: string, settled: SettledSignup, unfinished?: { failure: string }) {
-    return this.prisma.$transaction(async (tx) => {
+    return this.inTransaction(async (tx) => {
       const row = await tx.credential.findFirstOrThrow({ where: { id, orgId } });
       const loginPage = loginPageOf(settled.loginUrl);
       const collection = row.collectionId ? await tx.collection.findUnique({ where: { id: row.collectionId }, select: { externalId: true } }) : null;

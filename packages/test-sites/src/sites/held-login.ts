@@ -7,17 +7,17 @@ import { loginPage } from "./classic-form";
  * backend that is slow to answer) until the test opens it, or its client goes away.
  */
 export class Gates {
-  private readonly closed = new Map<string, Set<() => void>>();
+  private readonly closed = new Map<string, Set<(status?: number) => void>>();
 
   close(name: string): void {
     if (!this.closed.has(name)) this.closed.set(name, new Set());
   }
 
-  /** Lets every waiting and future request through. */
-  open(name: string): void {
+  /** Lets every waiting and future request through; `answer`: the requests waiting now get that HTTP status instead (a server failing them). */
+  open(name: string, answer?: number): void {
     const waiting = this.closed.get(name);
     this.closed.delete(name);
-    for (const release of waiting ?? []) release();
+    for (const release of waiting ?? []) release(answer);
   }
 
   /** Requests waiting at the gate now. */
@@ -25,18 +25,22 @@ export class Gates {
     return this.closed.get(name)?.size ?? 0;
   }
 
-  /** Resolves when the request may go on: at once when the gate is open, else when it opens or the client leaves. */
-  pass(name: string, req: Request): Promise<void> {
+  /**
+   * Resolves when the request may go on: at once when the gate is open, else when it opens or the client
+   * leaves; with the status the request is to be answered with instead, when the gate was opened with one.
+   */
+  pass(name: string, req: Request): Promise<number | undefined> {
     const waiting = this.closed.get(name);
-    if (!waiting) return Promise.resolve();
+    if (!waiting) return Promise.resolve(undefined);
     return new Promise((resolve) => {
-      const release = () => {
+      const release = (status?: number) => {
         waiting.delete(release);
-        req.socket.off("close", release);
-        resolve();
+        req.socket.off("close", gone);
+        resolve(status);
       };
+      const gone = () => release();
       waiting.add(release);
-      req.socket.once("close", release);
+      req.socket.once("close", gone);
     });
   }
 }
@@ -52,8 +56,9 @@ export function heldLogin(accounts: Accounts, gates: Gates): Router {
   const sent = (res: Response) => res.writableEnded || res.destroyed;
   r.get("/held/login", async (req, res) => {
     const gate = gateOf(req, "page");
-    if (gate) await gates.pass(gate, req);
+    const failed = gate ? await gates.pass(gate, req) : undefined;
     if (sent(res)) return;
+    if (failed) return res.status(failed).type("text").send("Service Unavailable");
     res.type("html").send(loginPage(undefined, "", req.originalUrl));
   });
   r.post("/held/login", urlencoded({ extended: false }), async (req, res) => {
