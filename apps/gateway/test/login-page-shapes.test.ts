@@ -20,6 +20,7 @@ const MECHANISMS: Record<string, string> = {
   "quiet-redirect": "a wrong password the page says nothing about: login_unconfirmed",
   "refusal-page-ja": "a refusal on a page of its own, in Japanese, beside load-balancer and CSRF cookies new on every response",
   "refusal-page-signs": "a refusal page without words beside cookies that rotate: login_unconfirmed, never a session",
+  "identifier-branch-account": "several fields the username could go in: the caller names the others in additionalFields",
   "laravel-session": "a session cookie re-issued on every response (Laravel): signed in once the login page, opened again, sends on",
   [LOGIN_CASES.find((c) => c.unknownIdentifier)!.name]: "an identifier-first page refusing an unknown username on its first step",
   "locked-account": "a locked account with the right password",
@@ -57,6 +58,21 @@ async function expectSignedIn(c: LoginCase, cookies: Array<{ name: string; value
   expect(res.status).toBe(200);
   expect(await res.text()).toContain(`Welcome, ${username}`);
 }
+
+describe("several fields the username could go in", () => {
+  it("is 422 form_ambiguous, each candidate named in details as the additionalFields key that fills it, with nothing sent", async () => {
+    const c = LOGIN_CASES.find((x) => x.name === "identifier-branch-account")!;
+    const user = await newSiteUser("ambiguous-1", { email: true });
+    const res = await call("POST", "/v1/login", { key, body: { ...body(c, user), additionalFields: undefined } });
+    expect([res.status, res.body.error.code]).toEqual([422, "form_ambiguous"]);
+    expect(res.body.error.details).toEqual([
+      { field: "/additionalFields/shiten", message: "支店番号" },
+      { field: "/additionalFields/koza", message: "口座番号" },
+      { field: "/additionalFields/keiyaku", message: "契約番号" },
+    ]);
+    expect(await attempts(user.username)).toEqual({});
+  });
+});
 
 describe("a TOTP code after the password", () => {
   it("signs in with login_method totp, the method for a password and an authenticator code", async () => {

@@ -23,6 +23,11 @@ export const ERROR_CODES = {
   },
   invalid_credentials: { status: 422, meaning: "The target site refused the username or password. Never retried." },
   form_not_found: { status: 422, meaning: "No login form was found on the page at `domain`." },
+  form_ambiguous: {
+    status: 422,
+    meaning:
+      "The login form has several fields the username could go in and nothing on the page tells which (nothing was typed or sent); `details` names each: `field` is `/additionalFields/<its name>`, `message` its label. Name every one but the username's in `additionalFields` (by label or name; an empty string leaves a field empty) and send again.",
+  },
   captcha_blocked: { status: 422, meaning: "The target site asked for a CAPTCHA." },
   account_locked: {
     status: 422,
@@ -83,6 +88,7 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 export const LOGIN_FAILURE_CODES = [
   "invalid_credentials",
   "form_not_found",
+  "form_ambiguous",
   "captcha_blocked",
   "account_locked",
   "mfa_required",

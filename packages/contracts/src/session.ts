@@ -1,3 +1,4 @@
+import type { FieldError } from "./error-codes";
 /** A cookie as the API returns it. `expires` is Unix time in seconds; -1 marks a session cookie. */
 export interface Cookie {
   name: string;
@@ -49,8 +50,11 @@ export interface JobResource {
   jobId: string;
   status: JobStatus;
   result?: SessionResponse;
-  /** `credentialId`: a signup that failed after its form was sent keeps the account's password there. */
-  error?: { code: string; message: string; credentialId?: string };
+  /**
+   * `credentialId`: a signup that failed after its form was sent keeps the account's password there.
+   * `details`: what the caller can fix, field by field (`form_ambiguous`: the candidate fields).
+   */
+  error?: { code: string; message: string; credentialId?: string; details?: FieldError[] };
   /** Where its progress streams (Server-Sent Events, `JobEvent`): `/v1/jobs/{jobId}/events`. */
   eventsUrl: string;
 }

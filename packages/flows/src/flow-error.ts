@@ -1,4 +1,4 @@
-import type { LoginFailureCode, UnfinishedAccount } from "@authsvc/contracts";
+import type { FieldError, LoginFailureCode, UnfinishedAccount } from "@authsvc/contracts";
 
 export type { UnfinishedAccount };
 
@@ -10,15 +10,18 @@ const RETRYABLE: ReadonlySet<LoginFailureCode> = new Set(["target_unreachable", 
  */
 export class LoginFlowError extends Error {
   readonly retryable: boolean;
+  /** What the caller can fix, field by field (`form_ambiguous`: the candidate fields); never a secret. */
+  readonly details?: FieldError[];
 
   constructor(
     readonly code: LoginFailureCode,
     message: string,
-    options: { retryable?: boolean } = {},
+    options: { retryable?: boolean; details?: FieldError[] } = {},
   ) {
     super(message);
     this.name = "LoginFlowError";
     this.retryable = options.retryable ?? RETRYABLE.has(code);
+    if (options.details) this.details = options.details;
   }
 }
 

@@ -1,4 +1,4 @@
-import type { LoginSecret, SessionResponse, SignedUpAccount, SignupJobInput, UnfinishedAccount } from "@authsvc/contracts";
+import type { FieldError, LoginSecret, SessionResponse, SignedUpAccount, SignupJobInput, UnfinishedAccount } from "@authsvc/contracts";
 import { isSignupInput, oauthMethodFor } from "@authsvc/contracts";
 import { type Database, isUniqueViolation, type JobScreenshotImage } from "@authsvc/db";
 import { emitEvent } from "./job-events";
@@ -28,6 +28,8 @@ export interface JobFailure {
   submitted: boolean;
   /** A signup that failed after its form was sent may have left an account: its password is kept. */
   unfinished?: UnfinishedAccount;
+  /** What the caller can fix, field by field (`form_ambiguous`: the candidate fields); never a secret. */
+  details?: FieldError[];
   /** The page the run ended on, its secret fields already blanked; stored (encrypted) when the failure is final. */
   lastPage?: JobScreenshotImage;
 }
@@ -149,7 +151,7 @@ export async function failJob(deps: JobDeps, job: OpenedJob, failure: JobFailure
     const ended = await db.transaction(async (tx) => {
       const kept = failure.unfinished ? await keepUnfinishedSignup(tx, job, failure.unfinished, failure.code) : null;
       const message = kept ? `${failure.message} (the account's password is kept in credential ${kept})` : failure.message;
-      if (!(await tx.authJobs.fail(job.id, job.run, failure.code, message))) return false;
+      if (!(await tx.authJobs.fail(job.id, job.run, failure.code, message, failure.details))) return false;
       // A failed signup says nothing about a credential that already works (an account that exists).
       if (!kept && (!isSignup || !job.credential.lastLoginAt)) await tx.credentials.recordFailure(job.orgId, job.credential.id, failure.code);
       return true;

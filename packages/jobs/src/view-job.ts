@@ -1,4 +1,4 @@
-import { jobEventsPath, type JobResource, type SignupAccount, type SignupResponse } from "@authsvc/contracts";
+import { type FieldError, jobEventsPath, type JobResource, type SignupAccount, type SignupResponse } from "@authsvc/contracts";
 import type { JobDeps } from "./job-deps";
 import { sessionExpiresAt } from "./session-lifetime";
 
@@ -18,6 +18,7 @@ export async function viewJob(deps: Pick<JobDeps, "db">, orgId: string, jobId: s
   }
   if (row.status === "failed") {
     resource.error = { code: row.errorCode ?? "internal_error", message: row.errorMessage ?? "" };
+    if (Array.isArray(row.errorDetails) && row.errorDetails.length > 0) resource.error.details = row.errorDetails as unknown as FieldError[];
     // A signup that sent its form and failed may have created the account: name where its password is.
     if (row.kind === "signup" && row.submittedAt && (await db.credentials.keepsUnfinishedAccount(orgId, row.credentialId))) {
       resource.error.credentialId = row.credentialId;

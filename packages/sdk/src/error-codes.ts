@@ -15,6 +15,7 @@ export const ERROR_STATUS = {
   idempotency_mismatch: 422,
   invalid_credentials: 422,
   form_not_found: 422,
+  form_ambiguous: 422,
   captcha_blocked: 422,
   account_locked: 422,
   mfa_required: 422,

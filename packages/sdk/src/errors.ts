@@ -82,6 +82,7 @@ const CLASS_OF: Partial<Record<ErrorCode, new (init: AuthsvcErrorInit) => Authsv
   idempotency_mismatch: IdempotencyMismatchError,
   invalid_credentials: LoginFailedError,
   form_not_found: LoginFailedError,
+  form_ambiguous: LoginFailedError,
   captcha_blocked: LoginFailedError,
   account_locked: LoginFailedError,
   mfa_required: LoginFailedError,

@@ -222,6 +222,8 @@ export interface JobError {
   code: string;
   message: string;
   credentialId?: string;
+  /** What the caller can fix, field by field (`form_ambiguous`: the candidate fields, as `/additionalFields/<name>`). */
+  details?: FieldError[];
 }
 
 /** GET /v1/jobs/{jobId}, and the body of a 202 answer. */

@@ -194,7 +194,7 @@ export class AuthService {
       const code = isErrorCode(job.error.code) ? job.error.code : "internal_error";
       const headers: Record<string, string> = { "X-Job-Id": jobId };
       if (job.error.credentialId) headers.Location = `/v1/credentials/${job.error.credentialId}`;
-      throw new ApiError(code, job.error.message, undefined, headers, job.error.credentialId);
+      throw new ApiError(code, job.error.message, job.error.details, headers, job.error.credentialId);
     }
     return { kind: "pending", job };
   }

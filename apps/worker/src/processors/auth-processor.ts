@@ -94,7 +94,7 @@ export function createAuthProcessor({ jobs, runFlow, log, metrics }: AuthProcess
       const failure = asFlowError(err, submitted);
       timer({ outcome: failure.code });
       const unfinished = err instanceof SignupUnfinishedError ? err.account : undefined;
-      const decision = await jobs.fail(opened, { code: failure.code, message: failure.message, retryable: failure.retryable, submitted, unfinished, lastPage: lastPage ?? undefined }, job.opts.attempts ?? 1);
+      const decision = await jobs.fail(opened, { code: failure.code, message: failure.message, details: failure.details, retryable: failure.retryable, submitted, unfinished, lastPage: lastPage ?? undefined }, job.opts.attempts ?? 1);
       // Another worker runs this job now: its record and its queue entry are that run's.
       if (decision === "stale") throw new UnrecoverableError(TAKEN_OVER);
       // Unrecoverable even if the bookkeeping failed: never submit the password again.

@@ -18,6 +18,7 @@ ERROR_STATUS: Dict[str, int] = {
     "idempotency_mismatch": 422,
     "invalid_credentials": 422,
     "form_not_found": 422,
+    "form_ambiguous": 422,
     "captcha_blocked": 422,
     "account_locked": 422,
     "mfa_required": 422,
@@ -117,6 +118,7 @@ LOGIN_FAILURE_CODES = frozenset(
     {
         "invalid_credentials",
         "form_not_found",
+        "form_ambiguous",
         "captcha_blocked",
         "account_locked",
         "mfa_required",

@@ -92,8 +92,8 @@ export class AuthJobs {
    * Ends the job as failed, written by `writer`: run N, while it is the newest run and still running; or
    * `"unrun"`, a job no run has taken (its queueing failed). False when the writer no longer holds the job.
    */
-  async fail(id: string, writer: Writer, errorCode: string, errorMessage: string): Promise<boolean> {
-    return (await this.finish(id, writer, { status: "failed", errorCode, errorMessage })) !== null;
+  async fail(id: string, writer: Writer, errorCode: string, errorMessage: string, errorDetails?: Array<{ field: string; message: string }>): Promise<boolean> {
+    return (await this.finish(id, writer, { status: "failed", errorCode, errorMessage, ...(errorDetails?.length ? { errorDetails } : {}) })) !== null;
   }
 
   /**
@@ -115,7 +115,7 @@ export class AuthJobs {
     writer: Writer | "open",
     end:
       | { status: "succeeded"; sessionId: string; flowSource: string; fingerprint?: string; account?: Record<string, string | boolean | null> }
-      | { status: "failed"; errorCode: string; errorMessage: string },
+      | { status: "failed"; errorCode: string; errorMessage: string; errorDetails?: Array<{ field: string; message: string }> },
   ): Promise<string | null> {
     const row = await this.prisma.authJob.findUnique({ where: { id }, select: { createdAt: true, replayedAt: true, fingerprint: true } });
     if (!row) return null;

@@ -171,6 +171,8 @@ export class LoginRun {
         }
         // A password sent without the username the form asks for would only come back as a wrong password.
         if (login.reading.identifier && !this.hasIdentifier) throw missingIdentifier();
+        // Several fields the username could go in, and nothing tells which: a guess refused would read as a wrong password.
+        if (login.reading.ambiguous.length > 0 && this.hasIdentifier) throw ambiguousForm(login.reading.ambiguous);
         return this.fillAndSubmit(login, scans);
       }
       if (identifierOnly && !this.hasIdentifier) throw missingIdentifier();
@@ -274,5 +276,15 @@ export class LoginRun {
 
 /** A step that sends the username on (Next, Continue), after which the site answers before the password. */
 const sendsStep = (step: FlowStep) => (step.action === "click" || step.action === "enter") && step.purpose === "next";
+
+/** `form_ambiguous`: the candidate fields, each named where the caller puts its value (`additionalFields`, by name or label). */
+function ambiguousForm(fields: Array<{ label: string; name: string }>): LoginFlowError {
+  const named = fields.map((f) => f.label || f.name);
+  return new LoginFlowError(
+    "form_ambiguous",
+    `the login form has ${fields.length} fields the username could go in (${named.map((n) => `"${n}"`).join(", ")}) and nothing tells which; name the others in additionalFields and send again`,
+    { retryable: false, details: fields.map((f) => ({ field: `/additionalFields/${f.name || f.label}`, message: f.label || f.name })) },
+  );
+}
 
 const missingIdentifier = () => new LoginFlowError("form_not_found", "the page asks for a username or email and the request gave none");

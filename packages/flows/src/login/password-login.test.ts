@@ -232,3 +232,32 @@ describe("session evidence: cookies that rotate on every response are no session
     expect(steps).not.toContain(CHECK);
   });
 });
+
+describe("which field the username goes in", () => {
+  it("answers form_ambiguous, naming the candidate fields and typing nothing, where several could take it and nothing tells which", async () => {
+    const username = "40551234";
+    env.sites.accounts.addUser(username, "bank-pass");
+    const err = await failureOf(
+      env.host.withPage((page) => passwordLogin(page, { loginUrl: `${env.sites.url}/cases/identifier-branch-account/login`, identifier: username, password: "bank-pass" }, options)),
+    );
+    expect([err.code, err.retryable]).toEqual(["form_ambiguous", false]);
+    expect(err.details).toEqual([
+      { field: "/additionalFields/shiten", message: "支店番号" },
+      { field: "/additionalFields/koza", message: "口座番号" },
+      { field: "/additionalFields/keiyaku", message: "契約番号" },
+    ]);
+    expect(env.sites.accounts.attemptsFor(username)).toEqual({});
+  });
+
+  it("signs in once the caller names the fields it does not fill, by label or by name", async () => {
+    const username = "40559876";
+    env.sites.accounts.addUser(username, "bank-pass");
+    const namings: Array<Record<string, string>> = [{ 支店番号: "", 口座番号: "" }, { shiten: "", koza: "" }];
+    for (const additionalFields of namings) {
+      const state = await env.host.withPage((page) =>
+        login(page, { loginUrl: `${env.sites.url}/cases/identifier-branch-account/login`, identifier: username, password: "bank-pass", additionalFields }),
+      );
+      expect(state.cookies.map((c) => c.name)).toContain("identifier_branch_account_sid");
+    }
+  });
+});

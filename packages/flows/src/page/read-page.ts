@@ -46,6 +46,12 @@ export interface FrameReading {
   url: string;
   /** Where each `additionalFields` key goes: an input, select or textarea matched by name, id, label or placeholder. */
   extras: Record<string, SelectorPath | null>;
+  /**
+   * The password's form has two or more visible, empty fields the username could go in, and nothing
+   * decides between them (type, autocomplete, label, name, the value's fit, additionalFields): their
+   * labels and names. The username is typed nowhere then (`identifier` is null); the login stops.
+   */
+  ambiguous: Array<{ label: string; name: string }>;
 }
 
 export const readFrameInPage = inPage(function readFrameInPage(kit: PageKit, identifier: string, extraKeys: string[], signOutWords: string): Omit<FrameReading, "captcha"> {
@@ -83,10 +89,11 @@ export const readFrameInPage = inPage(function readFrameInPage(kit: PageKit, ide
   // One box per digit: four to ten one-character fields.
   const digitBoxes = inputs.filter((el) => el.maxLength === 1 && ["text", "tel", "number", ""].includes(el.type) && fillable(el));
   const otpBoxes = digitBoxes.length >= 4 && digitBoxes.length <= 10 ? digitBoxes : [];
+  // Named like a code, unless it names the user ("codeUtilisateur", "user code": a bank's identifier).
   const isOtp = (el: HTMLInputElement) =>
     el.autocomplete === "one-time-code" ||
     otpBoxes.includes(el) ||
-    (/otp|totp|mfa|2fa|verification|code/i.test(`${el.name} ${el.id}`) && el.type !== "password");
+    (/otp|totp|mfa|2fa|verification|code/i.test(`${el.name} ${el.id}`) && el.type !== "password" && !words.user.test(`${el.name} ${el.id}`));
   const passwordCandidates = inputs.filter(
     (el) =>
       fillable(el) &&
@@ -116,6 +123,28 @@ export const readFrameInPage = inPage(function readFrameInPage(kit: PageKit, ide
       el.getAttribute("role") !== "searchbox",
   );
   const byPhone = /^\+?[0-9][0-9 ()-]{6,}$/.test(identifier);
+  // Fields the request's additionalFields name are theirs: the username goes in none of them.
+  const claimed = new Set(extraKeys.map((key) => kit.fieldFor(key, all.filter((el): el is FormField => el !== password && kit.isFormField(el)))).filter(Boolean));
+  // A field whose own rules the username breaks is not where it goes: a pattern (HTML or ASP.NET's
+  // data-val-regex-pattern), a maximum length, digits only (inputmode numeric, type tel or number).
+  const refuses = (el: HTMLInputElement): boolean => {
+    if (!identifier) return false;
+    for (const pattern of [el.getAttribute("pattern"), el.getAttribute("data-val-regex-pattern")]) {
+      if (!pattern) continue;
+      try {
+        if (!new RegExp(`^(?:${pattern})$`, "u").test(identifier)) return true;
+      } catch {
+        // A pattern the browser cannot read either: no rule.
+      }
+    }
+    if (el.maxLength > 0 && identifier.length > el.maxLength) return true;
+    const digitsOnly = ["numeric", "decimal", "tel"].includes(el.inputMode) || el.type === "tel" || el.type === "number";
+    return digitsOnly && /\p{L}/u.test(identifier);
+  };
+  // What says a field is the username's: its type, its autocomplete, its words (name, label, placeholder);
+  // for a phone number, a field marked for one (type=tel alone is every digits field's type).
+  const decisive = (el: HTMLInputElement): boolean =>
+    /\b(username|email)\b/.test(el.autocomplete) || el.type === "email" || words.user.test(describe(el)) || (byPhone && /\btel\b/.test(el.autocomplete));
   const identifierScore = (el: HTMLInputElement, anchor: Element | null): number => {
     const desc = describe(el);
     let s = 0;
@@ -137,15 +166,36 @@ export const readFrameInPage = inPage(function readFrameInPage(kit: PageKit, ide
     return s;
   };
   let identifierEl: HTMLInputElement | null = null;
+  let ambiguous: HTMLInputElement[] = [];
   if (password) {
+    // A field whose rules the username breaks is ruled out, unless every field of its kind is (then the site decides).
+    const fitting = (fields: HTMLInputElement[]) => (fields.some((el) => !refuses(el)) ? fields.filter((el) => !refuses(el)) : fields);
+    const form = formOf(password);
+    const open = textual.filter((el) => !claimed.has(el));
+    const isBefore = (el: HTMLInputElement) => !!(el.compareDocumentPosition(password) & Node.DOCUMENT_POSITION_FOLLOWING);
+    // A field of the password's own form, before it, beats any field of another form, whatever its words.
+    const ownForm = form ? fitting(open.filter((el) => isBefore(el) && formOf(el) === form)) : [];
+    const pool = fitting(open);
+    const before = pool.filter(isBefore);
     // The closest fillable text field before the password wins a tie: that is where people put it.
-    const before = textual.filter((el) => el.compareDocumentPosition(password) & Node.DOCUMENT_POSITION_FOLLOWING);
     const closest = before[before.length - 1];
     const score = (el: HTMLInputElement) => identifierScore(el, password) + (el === closest ? 2 : 0);
-    // A field of the password's own form, before it, beats any field of another form, whatever its words.
-    const form = formOf(password);
-    const ownForm = form ? before.filter((el) => formOf(el) === form) : [];
-    identifierEl = best(ownForm, score, 1) ?? best(textual, score, 1);
+    identifierEl = best(ownForm, score, 1) ?? best(pool, score, 1);
+    if (identifier) {
+      // Never a silent guess. The visible, empty fields before the password in its form (a search box, a
+      // newsletter field or a bot trap aside): the one a field's own marks decide, or the only one there
+      // (whatever its score: a "user code" field with no word we read), else the login is ambiguous.
+      const shown = (form ? ownForm : before).filter((el) => (el.value === "" || el.value === identifier) && identifierScore(el, password) > -3);
+      const deciding = shown.filter(decisive);
+      if (deciding.length === 1) identifierEl = deciding[0]!;
+      else if (deciding.length > 1) {
+        const ranked = deciding.map((el) => ({ el, s: score(el) })).sort((a, b) => b.s - a.s);
+        if (ranked[0]!.s === ranked[1]!.s) ambiguous = deciding;
+        else identifierEl = ranked[0]!.el;
+      } else if (shown.length === 1) identifierEl = shown[0]!;
+      else if (shown.length > 1) ambiguous = shown;
+      if (ambiguous.length > 0) identifierEl = null;
+    }
   } else {
     // Without a password field, a field that says it wants a username or email starts a login; so does
     // one that hints at it (a word, type=email) when it is the only text field beside a Next/Continue control.
@@ -273,5 +323,6 @@ export const readFrameInPage = inPage(function readFrameInPage(kit: PageKit, ide
     storage: kit.storage(),
     url: location.href,
     extras,
+    ambiguous: ambiguous.map((el) => ({ label: (kit.labelTexts(el)[0] ?? el.getAttribute("placeholder") ?? el.getAttribute("aria-label") ?? "").slice(0, 80), name: el.name || el.id })),
   };
 });

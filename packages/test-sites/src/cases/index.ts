@@ -15,6 +15,7 @@ import { cookieBanner } from "./cookie-banner";
 import { enterOnly } from "./enter-only";
 import { germanForm } from "./german-form";
 import { honeypot } from "./honeypot";
+import { IDENTIFIER_CHOICE_CASES, identifierChoice } from "./identifier-choice";
 import { IDENTIFIER_FIELD_CASES, identifierFields } from "./identifier-fields";
 import { IDENTIFIER_FIRST_CASES, identifierFirstSteps } from "./identifier-first";
 import { IDENTIFIER_FIRST_REFUSAL_CASES, identifierFirstRefusals } from "./identifier-first-refusals";
@@ -66,7 +67,7 @@ export function caseRouters(accounts: Accounts, redesignVersion: () => number, o
     plainTextLockout(accounts), emailConfirmation(accounts), busyDashboard(accounts), readonlyUntilFocus(accounts),
     disabledSubmit(accounts), totpSplit(accounts), ...identifierFields(accounts), ...submitControls(accounts),
     ...identifierFirstSteps(accounts), passwordGate(accounts), captchaCheckbox(accounts), ...invisibleCaptchas(accounts),
-    ...refusalShapes(accounts), ...identifierFirstRefusals(accounts), totpPlainRefusal(accounts), ...rotatingCookies(accounts),
+    ...refusalShapes(accounts), ...identifierFirstRefusals(accounts), totpPlainRefusal(accounts), ...rotatingCookies(accounts), ...identifierChoice(accounts),
   ];
 }
 
@@ -151,6 +152,7 @@ export const LOGIN_CASES: LoginCase[] = [
   standard("redesign"),
   ...LOCALIZED_CASES.map((name) => standard(name)),
   ...IDENTIFIER_FIELD_CASES.map((name) => standard(name)),
+  ...IDENTIFIER_CHOICE_CASES.map((c) => standard(c.name, c.extra)),
   ...SUBMIT_CONTROL_CASES.map((name) => standard(name)),
   ...IDENTIFIER_FIRST_CASES.map((name) => standard(name)),
   ...IDENTIFIER_FIRST_REFUSAL_CASES.map(({ name, unknownIdentifier }) => standard(name, { unknownIdentifier })),
