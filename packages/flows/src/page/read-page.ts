@@ -101,7 +101,7 @@ export const readFrameInPage = inPage(function readFrameInPage(kit: PageKit, ide
         // A password shown as text by its "show" toggle still is the password field.
         (["text", ""].includes(el.type) && (/current-password/.test(el.autocomplete) || words.password.test(`${el.name} ${el.id}`)))),
   );
-  const password = best(passwordCandidates, (el) => {
+  const bestPassword = best(passwordCandidates, (el) => {
     let s = 10;
     if (/current-password/.test(el.autocomplete)) s += 5;
     if (/new-password/.test(el.autocomplete)) s -= 6;
@@ -111,6 +111,9 @@ export const readFrameInPage = inPage(function readFrameInPage(kit: PageKit, ide
     if (words.signup.test(contextText(el)) && !words.submit.test(contextText(el))) s -= 3;
     return s;
   });
+  // A signed-in page's "set a new password" field (a profile page right after the login) is no login form.
+  const signedIn = kit.signedInSign(all, signOutWords);
+  const password = bestPassword && /new-password/.test(bestPassword.autocomplete) && signedIn ? null : bestPassword;
 
   // Account and contract numbers come in search, telephone and number fields too.
   const textual = inputs.filter(
@@ -283,8 +286,6 @@ export const readFrameInPage = inPage(function readFrameInPage(kit: PageKit, ide
     !anyPassword && words.interstitial.test(pageText)
       ? best(clickables.filter((el) => visible(el)), (el) => (words.yes.test(controlText(el)) ? 2 : 0), 1)
       : null;
-
-  const signedIn = kit.signedInSign(all, signOutWords);
 
   const otpSingle = inputs.find((el) => fillable(el) && isOtp(el) && !otpBoxes.includes(el)) ?? null;
   const otpFields: HTMLInputElement[] = otpBoxes.length ? otpBoxes : otpSingle ? [otpSingle] : [];

@@ -32,6 +32,7 @@ import { newsletterBeside } from "./newsletter-beside";
 import { otpPrompt, TOTP_REFUSED_PLAIN, totpPlainRefusal, totpSplit } from "./otp-prompt";
 import { passwordGate } from "./password-gate";
 import { passwordToggle } from "./password-toggle";
+import { profileAfterLogin } from "./profile-after-login";
 import { redesign } from "./redesign";
 import { REFUSAL_SHAPE_CASES, refusalShapes } from "./refusal-shapes";
 import { rememberMe } from "./remember-me";
@@ -67,7 +68,7 @@ export function caseRouters(accounts: Accounts, redesignVersion: () => number, o
     plainTextLockout(accounts), emailConfirmation(accounts), busyDashboard(accounts), readonlyUntilFocus(accounts),
     disabledSubmit(accounts), totpSplit(accounts), ...identifierFields(accounts), ...submitControls(accounts),
     ...identifierFirstSteps(accounts), passwordGate(accounts), captchaCheckbox(accounts), ...invisibleCaptchas(accounts),
-    ...refusalShapes(accounts), ...identifierFirstRefusals(accounts), totpPlainRefusal(accounts), ...rotatingCookies(accounts), ...identifierChoice(accounts),
+    ...refusalShapes(accounts), ...identifierFirstRefusals(accounts), totpPlainRefusal(accounts), ...rotatingCookies(accounts), ...identifierChoice(accounts), profileAfterLogin(accounts),
   ];
 }
 
@@ -179,6 +180,7 @@ export const LOGIN_CASES: LoginCase[] = [
   ...REFUSAL_SHAPE_CASES.map((c) => standard(c.name, c.extra)),
   ...ROTATING_COOKIE_CASES.map((c) => standard(c.name, c.extra)),
   standard("busy-dashboard"),
+  standard("profile-after-login"),
   standard("readonly-until-focus"),
   standard("disabled-submit"),
   standard("email-confirmation", { expect: "mfa_required", session: undefined }),
