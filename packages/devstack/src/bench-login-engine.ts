@@ -1,5 +1,5 @@
 import { BrowserHost, type Page, processTreeCpuSeconds, TargetGuard } from "@authsvc/browser";
-import { type LearnedFlow, LoginFlowError, passwordLogin } from "@authsvc/flows";
+import { type LearnedFlow, LoginFlowError, passwordLogin, SESSION_CHECK_STEP } from "@authsvc/flows";
 import { LOGIN_CASES, type LoginCase, startTestSites, type TestSites } from "@authsvc/test-sites";
 import { freshTotpCode, newTotpSecret, parseTotpSecret } from "@authsvc/crypto";
 
@@ -12,6 +12,8 @@ const ms = (x: number) => (Number.isNaN(x) ? "     -" : `${x.toFixed(0).padStart
 interface Run {
   ms: number;
   verdict: string;
+  /** The login checked weak evidence of a session in a second tab (session-evidence). */
+  checked: boolean;
   flow?: LearnedFlow;
   source?: string;
 }
@@ -59,6 +61,10 @@ export async function benchLoginEngine(rounds: number, write: (line: string) => 
   };
   const login = async (c: LoginCase, user: User, learned: LearnedFlow | null): Promise<Run> => {
     const start = performance.now();
+    let checked = false;
+    const onStep = (step: string) => {
+      if (step === SESSION_CHECK_STEP) checked = true;
+    };
     try {
       const result = await host.withPage((page) =>
         passwordLogin(
@@ -70,12 +76,12 @@ export async function benchLoginEngine(rounds: number, write: (line: string) => 
             additionalFields: c.additionalFields,
             totp: user.totpSecret ? () => freshTotpCode(parseTotpSecret(user.totpSecret!)) : undefined,
           },
-          { guard, timeoutMs: 30_000, learned },
+          { guard, timeoutMs: 30_000, learned, onStep },
         ),
       );
-      return { ms: performance.now() - start, verdict: "success", flow: result.flow ?? undefined, source: result.source };
+      return { ms: performance.now() - start, verdict: "success", checked, flow: result.flow ?? undefined, source: result.source };
     } catch (err) {
-      return { ms: performance.now() - start, verdict: err instanceof LoginFlowError ? err.code : "crash" };
+      return { ms: performance.now() - start, verdict: err instanceof LoginFlowError ? err.code : "crash", checked };
     }
   };
 
@@ -95,6 +101,7 @@ export async function benchLoginEngine(rounds: number, write: (line: string) => 
     let total = 0;
     let replayed = 0;
     let relearned = 0;
+    const all: Run[] = [];
     for (const c of LOGIN_CASES) {
       const user = userFor(c);
       const detect: Run[] = [];
@@ -103,6 +110,7 @@ export async function benchLoginEngine(rounds: number, write: (line: string) => 
       const replay: Run[] = [];
       if (flow) for (let i = 0; i < rounds; i++) replay.push(await login(c, user, flow));
       const runs = [...detect, ...replay];
+      all.push(...runs);
       const ok = runs.filter((r) => r.verdict === c.expect);
       replayed += replay.length;
       relearned += replay.filter((r) => r.source === "relearned").length;
@@ -116,13 +124,18 @@ export async function benchLoginEngine(rounds: number, write: (line: string) => 
       }
       perCase.set(c.name, { detect: d, learned: l });
       const wrong = runs.filter((r) => !ok.includes(r)).map((r) => r.verdict);
-      write(`${c.name.padEnd(22)} ${c.expect.padEnd(16)} ${ms(d)} ${ms(l)}  ${ok.length}/${runs.length}${wrong.length ? ` (got ${[...new Set(wrong)].join(", ")})` : ""}`);
+      write(`${c.name.padEnd(22)} ${c.expect.padEnd(16)} ${ms(d)} ${ms(l)}  ${ok.length}/${runs.length}${wrong.length ? ` (got ${[...new Set(wrong)].join(", ")})` : ""}${runs.some((r) => r.checked) ? ` [second-tab check ${runs.filter((r) => r.checked).length}/${runs.length}]` : ""}`);
     }
     const chromiumCpu = processTreeCpuSeconds(chromiumPid) - chromiumCpuBefore;
     const ownCpu = process.cpuUsage(ownCpuBefore);
     write(`verdicts as expected: ${right}/${total} logins (${((100 * right) / total).toFixed(1)}%)`);
     write(`CPU per login: Chromium ${(chromiumCpu / total).toFixed(2)} s, the engine's own process ${((ownCpu.user + ownCpu.system) / 1e6 / total).toFixed(2)} s`);
     write(`learned flows that no longer fit and fell back to detection: ${relearned}/${replayed} replays`);
+    const checkedRuns = all.filter((r) => r.checked);
+    const signedIn = (runs: Run[]) => runs.filter((r) => r.verdict === "success").map((r) => r.ms);
+    write(
+      `weak session evidence checked in a second tab: ${checkedRuns.length}/${total} logins (${signedIn(checkedRuns).length} signed in, ${checkedRuns.length - signedIn(checkedRuns).length} refused); median successful login with the check ${ms(median(signedIn(checkedRuns)))} ms, without ${ms(median(signedIn(all.filter((r) => !r.checked))))} ms`,
+    );
     write(`median login, over the ${detectAll.length} cases that sign in: detection ${median(detectAll).toFixed(0)} ms, learned flow ${median(learnedAll).toFixed(0)} ms (${(100 * (1 - median(learnedAll) / median(detectAll))).toFixed(0)}% faster)`);
 
     write("\nhand-written Puppeteer script vs the engine, same browser host (ms, median)");

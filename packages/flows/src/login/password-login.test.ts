@@ -4,6 +4,7 @@ import type { CaptchaChallenge, CaptchaSolver } from "../captcha/pass-captcha";
 import { twoCaptchaSolver } from "../captcha/two-captcha-solver";
 import { type FlowOptions, type PasswordLoginInput, type PasswordLoginResult, passwordLogin } from "./password-login";
 import { LoginFlowError } from "../flow-error";
+import { SESSION_CHECK_STEP } from "../page/session-evidence";
 import { FLOW_DEADLINE_MS, useBrowserAndSites } from "../testing/browser-and-sites";
 
 const env = useBrowserAndSites();
@@ -197,7 +198,7 @@ describe("a CAPTCHA solver (operator-configured; off by default)", () => {
 });
 
 describe("session evidence: cookies that rotate on every response are no session", () => {
-  const CHECK = "check the session: open the login page again in a second tab";
+  const CHECK = SESSION_CHECK_STEP;
   const run = async (site: string, username: string, password: string): Promise<{ ok?: PasswordLoginResult; err?: unknown; steps: string[] }> => {
     const steps: string[] = [];
     const result = await env.host

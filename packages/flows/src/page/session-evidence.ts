@@ -139,6 +139,9 @@ const REOPEN_FORM_WAIT_MS = 4000;
 // A page that shows neither, quiet this many polls in a row after that wait, does not ask to sign in.
 const REOPEN_QUIET_POLLS = 2;
 
+/** The step a flow reports when it checks weak evidence (benches count it). */
+export const SESSION_CHECK_STEP = "check the session: open the login page again in a second tab";
+
 export interface Reopen {
   context: BrowserContext;
   /** The login page's address the caller gave (or the page the form was on). */
@@ -158,7 +161,7 @@ export interface Reopen {
  * (unreachable, an HTTP error): nothing is proven.
  */
 export async function signedInOnReopen(r: Reopen): Promise<boolean | null> {
-  r.onStep?.("check the session: open the login page again in a second tab");
+  r.onStep?.(SESSION_CHECK_STEP);
   const page = await r.context.newPage();
   try {
     const watch = await PageWatch.attach(page, r.guard, r.loginUrl);
