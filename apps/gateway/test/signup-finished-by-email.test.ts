@@ -67,6 +67,18 @@ describe("POST /v1/signup: sites that finish the signup by email", () => {
     expect(await expectStoredPasswordWorks("signup-mailed-password", res.body.credentialId, email)).toHaveLength(20);
   });
 
+  it("signs in with the login name a wiki assigned in its base64 multipart mail, not with the email", async () => {
+    const res = await signupAt("signup-wiki-password", { allocateMailbox: true });
+    expect([res.status, res.body.error?.message]).toEqual([201, undefined]);
+    const { email, username } = res.body.account as { email: string; username: string };
+    // The wiki capitalized the username it was given; that is the name it logs in with.
+    expect(username).toMatch(/^[A-Z]/);
+    await expectSignedIn("signup-wiki-password", res.body.cookies, username);
+    expect(await siteAccounts(email)).toEqual([expect.objectContaining({ site: "signup-wiki-password", username, confirmed: true })]);
+    const credential = await call("GET", `/v1/credentials/${res.body.credentialId}`, { key: tenant.key });
+    expect(credential.body).toMatchObject({ username });
+  });
+
   it("keeps the account as pending_verification when the set-password mail never comes", async () => {
     const email = await newMailbox();
     await deliver(email, "lost");

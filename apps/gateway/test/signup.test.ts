@@ -54,6 +54,14 @@ describe("POST /v1/signup: email confirmation", () => {
     await expectSignedIn("signup-link", refreshed.body.cookies, email);
   });
 
+  it("presses Confirm where the emailed link opens a page that asks for it (django-allauth), and signs in", async () => {
+    const email = await newMailbox();
+    const res = await signupAt("signup-confirm-button", { cred: { email } });
+    expect([res.status, res.body.error?.message]).toEqual([201, undefined]);
+    await expectSignedIn("signup-confirm-button", res.body.cookies, email);
+    expect(await siteAccounts(email)).toEqual([expect.objectContaining({ site: "signup-confirm-button", confirmed: true })]);
+  });
+
   it("answers the emailed 6-digit code in a mailbox it allocated, and the site signs the account in", async () => {
     const res = await signupAt("signup-code", { allocateMailbox: true, cred: { name: "Grace Hopper" } });
     expect(res.status).toBe(201);
@@ -190,13 +198,19 @@ describe("POST /v1/signup: invitations", () => {
     expect(JSON.stringify([job, credential.body])).not.toContain(token);
   });
 
-  it("types a token into the page's invitation field; a used token is the site's refusal", async () => {
+  it("types a token into the page's invitation field; a used token is the site's refusal, no login tried and no password kept", async () => {
     const { token } = await invitation();
     const body = (email: string) => ({ signup_method: "invitation", domain: `${sitesUrl()}/cases/signup-invite/join`, invite_token: token, cred: { email } });
     const first = await call("POST", "/v1/signup", { key: tenant.key, body: body(await newMailbox()) });
     expect(first.status).toBe(201);
-    const reused = await call("POST", "/v1/signup", { key: tenant.key, body: body(await newMailbox()) });
-    expect([reused.status, reused.body.error.code, reused.body.error.message]).toEqual([422, "signup_rejected", "This invitation is invalid or has expired."]);
+    // The site answers with its refusal above a login form for members: no account was made, so nothing logs in.
+    const email = await newMailbox();
+    const reused = await call("POST", "/v1/signup", { key: tenant.key, body: body(email) });
+    expect([reused.status, reused.body.error.code, reused.body.error.message]).toEqual([422, "signup_rejected", "That invitation code is not valid."]);
+    expect(await attempts(email)).toEqual({ "signup-invite": 1 });
+    expect(reused.body.error.credentialId).toBeUndefined();
+    const job = await database().prisma.authJob.findUniqueOrThrow({ where: { id: reused.headers.get("x-job-id")! } });
+    expect(await database().credentials.secret(tenant.orgId, job.credentialId)).toBeNull();
   });
 });
 

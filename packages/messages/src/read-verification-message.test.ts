@@ -1,4 +1,4 @@
-import { extractCode, extractLink, extractPassword, htmlToText, pickMessage, type VerificationMail } from "./read-verification-message";
+import { extractCode, extractLink, extractLogin, extractPassword, htmlToText, pickMessage, type VerificationMail } from "./read-verification-message";
 
 const at = new Date("2026-11-22T08:00:00Z");
 const mail = (subject: string, body: { text?: string; html?: string }, from = "Acme <no-reply@acme.example>"): VerificationMail => ({
@@ -149,5 +149,17 @@ const PASSWORD_MAILS: Array<[string, VerificationMail, string | null]> = [
 describe("extractPassword", () => {
   it.each(PASSWORD_MAILS)("%s", (_name, message, expected) => {
     expect(extractPassword(message)).toBe(expected);
+  });
+});
+
+describe("extractLogin", () => {
+  it.each([
+    ["a wiki's aligned lines", { text: "Someone created an account.\n\nLogin    : Agent-x\nPassword : bavpoucec#78\n" }, "Agent-x"],
+    ["a forum's username line", { text: "Your account details:\nUsername: ada_l\nPassword: Xk29!pq\n" }, "ada_l"],
+    ["German, quoted", { text: 'Benutzername: "Ada.Lovelace"\nKennwort: Qw3rt!zz' }, "Ada.Lovelace"],
+    ["the HTML part only", { html: "<pre>Login    : Agent-y\nPassword : p#78abc</pre>" }, "Agent-y"],
+    ["no login line", { text: "Your temporary password is: Xk29!pq" }, null],
+  ])("%s", (_name, body, expected) => {
+    expect(extractLogin(mail("Account details", body))).toBe(expected);
   });
 });

@@ -197,3 +197,23 @@ function looksLikePassword(token: string): boolean {
   const classes = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((re) => re.test(token)).length;
   return classes >= 2 && !/^[A-Z][a-z]+[.,;!]?$/.test(token);
 }
+
+// A line that gives the account's login name: its word, ":" (or "="), and the name itself.
+const LOGIN_LINE =
+  /^\s*(?:login(?: name)?|user ?name|user|benutzername|anmeldename|nom d.utilisateur|identifiant|nombre de usuario|usuario|nome (?:de )?usu[aá]rio|nome utente|gebruikersnaam)\s*[:：=]\s*(.+)$/i;
+
+/**
+ * The login name a site assigned in the mail that gives the account's details ("Login    : Agent-x" beside
+ * "Password : …"; "Username: agent"): the name it signs in with, which may not be what the form was given
+ * (a wiki capitalizes it; some sites log in by username only). Null when no line gives one.
+ */
+export function extractLogin(mail: VerificationMail): string | null {
+  for (const line of bodyText(mail).split("\n")) {
+    const m = LOGIN_LINE.exec(line.replace(/https?:\/\/\S+/g, " "));
+    if (!m) continue;
+    const quoted = QUOTED.exec(m[1]!.trim());
+    const name = quoted ? quoted[1]! : m[1]!.trim().split(/\s+/)[0]!.replace(/[.,;!)]+$/, "");
+    if (name.length >= 2 && name.length <= 128) return name;
+  }
+  return null;
+}

@@ -15,6 +15,8 @@ export interface SiteMail {
   subject: string;
   text: string;
   html: string;
+  /** How the text parts travel (as MediaWiki sends them: base64), when not nodemailer's choice. */
+  textEncoding?: "base64" | "quoted-printable";
 }
 
 /** The sender of this fixture "company"; sites send as it, like a transactional mail provider would. */

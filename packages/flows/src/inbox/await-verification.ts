@@ -1,5 +1,5 @@
 import { LoginFlowError } from "../flow-error";
-import { extractCode, extractLink, extractPassword, registrableDomain, senderDomain, type VerificationMail } from "@authsvc/messages";
+import { extractCode, extractLink, extractLogin, extractPassword, registrableDomain, senderDomain, type VerificationMail } from "@authsvc/messages";
 
 /** A message of one of our inboxes, decrypted for the flow that waits for it. */
 export interface InboxMessage extends VerificationMail {
@@ -31,7 +31,7 @@ export interface Inbox {
 export type Wanted = "code" | "link";
 
 /** What a signup without a password field gets by mail: the password the site made, or a link (to set one). */
-export type AccountMail = { password: string } | { link: string };
+export type AccountMail = { password: string; login?: string } | { link: string };
 
 /** What the message is for, in the words of a timeout: a sign-in (login) or a confirmation (signup). */
 export type Purpose = "sign-in" | "confirmation";
@@ -58,7 +58,9 @@ export function awaitVerification(inbox: Inbox, wanted: Wanted, since: Date, sit
 export function awaitAccountMail(inbox: Inbox, since: Date, siteHost: string, waitMs: number): Promise<AccountMail> {
   const read = (m: VerificationMail, fromSite: boolean): AccountMail | null => {
     const password = fromSite ? extractPassword(m) : null;
-    if (password) return { password };
+    // The name the site assigned in the same mail is the one the account signs in with.
+    const login = password ? extractLogin(m) : null;
+    if (password) return login ? { password, login } : { password };
     const link = extractLink(m, siteHost);
     return link ? { link } : null;
   };

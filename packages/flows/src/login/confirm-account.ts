@@ -2,6 +2,7 @@ import type { Page } from "@authsvc/browser";
 import { Deadline } from "../deadline";
 import { LoginFlowError } from "../flow-error";
 import { awaitVerification } from "../inbox/await-verification";
+import { openEmailedLink } from "../page/emailed-link";
 import { PageWatch } from "../page/page-watch";
 import { readNotes, sentencesShown } from "../page/page-sayings";
 import { type FlowOptions, type PasswordLoginInput, type PasswordLoginResult, signInOnPage } from "./password-login";
@@ -46,7 +47,7 @@ export async function confirmAndSignIn(page: Page, input: PasswordLoginInput, co
   }
   if (link) {
     step("open the confirmation link");
-    await watch.openEmailedLink(link, deadline, "confirmation link");
+    await openEmailedLink(page, watch, link, deadline, "confirmation link", step);
     const refused = await linkRefusal(page, watch);
     if (refused) throw new LoginFlowError("verification_failed", `the site refused the confirmation link: ${refused}`);
   }

@@ -2,6 +2,7 @@ import type { Page } from "@authsvc/browser";
 import type { Deadline } from "../deadline";
 import { awaitVerification, type Inbox } from "../inbox/await-verification";
 import { answerOtp } from "../page/answer-otp";
+import { openEmailedLink } from "../page/emailed-link";
 import type { PageWatch } from "../page/page-watch";
 import type { FrameScan } from "../page/scan-page";
 import type { ClassifyOptions } from "./classify-outcome";
@@ -44,7 +45,7 @@ export function secondFactors(
       ? async () => {
           const link = await fromInbox(input.inbox!, "link")();
           step("open the sign-in link");
-          await watch.openEmailedLink(link, deadline, "sign-in link");
+          await openEmailedLink(page, watch, link, deadline, "sign-in link", step);
         }
       : undefined,
   };

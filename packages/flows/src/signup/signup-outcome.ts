@@ -2,10 +2,11 @@ import type { Page } from "@authsvc/browser";
 import type { Deadline } from "../deadline";
 import { LoginFlowError } from "../flow-error";
 import { type AccountMail, awaitAccountMail, awaitVerification } from "../inbox/await-verification";
+import { openEmailedLink } from "../page/emailed-link";
 import { AfterSubmit, type Poll, type PollResult } from "../page/after-submit";
 import { answerOtp } from "../page/answer-otp";
 import type { PageWatch } from "../page/page-watch";
-import { EXPIRED, refusalCode } from "../page/refusal-words";
+import { EXPIRED, refusalCode, siteFault } from "../page/refusal-words";
 import type { SignupInput } from "./signup";
 import { usernameVariant } from "./account-names";
 import type { SignupRun } from "./signup-run";
@@ -83,12 +84,13 @@ export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: Page
     if ("password" in mail) {
       run.step("read the password from the email");
       run.takeMailedPassword(mail.password);
+      if (mail.login) run.takeSiteLogin(mail.login);
       return true;
     }
     linkOpened = true;
     run.step("open the emailed link");
     watch.resetVerdict();
-    await watch.openEmailedLink(mail.link, deadline, "link");
+    await openEmailedLink(page, watch, mail.link, deadline, "link", (name) => run.step(name));
     watcher.restart();
     return false;
   };
@@ -134,6 +136,12 @@ export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: Page
         return resubmit(form, message);
       }
       if (form && (kind !== "other" || refusalCode(message) !== null)) throw new LoginFlowError("signup_rejected", message);
+      // The signup form gone, and a page that shows no account says no ("That invitation code is not valid."
+      // above a login form): the site made no account, and a login would only be refused.
+      const code = refusalCode(message);
+      if (!form && !signals.signedIn && (code === "invalid_credentials" || (code === "login_unconfirmed" && !siteFault(message)))) {
+        throw new LoginFlowError("signup_rejected", message);
+      }
     }
     // The set-password form is gone and nothing refused it: the site took the password.
     if (passwordSets > 0 && !(form && isSetPasswordForm(form)) && fresh.length === 0 && loginScans.unreadable === 0 && watch.documentStatus < 400) {
@@ -174,7 +182,7 @@ export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: Page
         linkOpened = true;
         run.step("open the confirmation link");
         watch.resetVerdict();
-        await watch.openEmailedLink(link, deadline, "confirmation link");
+        await openEmailedLink(page, watch, link, deadline, "confirmation link", (name) => run.step(name));
       });
     } else if (linkOpened && watch.documentStatus >= 400) {
       const said = loginScans.flatMap((s) => s.reading.text.split(/\n+/)).map((t) => t.trim()).find((t) => EXPIRED.test(t) || /invalid/i.test(t));

@@ -214,6 +214,17 @@ export class SignupRun {
     this.passwordSet = true;
   }
 
+  /**
+   * The login name the site assigned, from its mail ("Login : Agent-x"): the account signs in with it, not
+   * with what the form was given (the email, or a username the site changed).
+   */
+  takeSiteLogin(login: string): void {
+    if (login === this.identifier) return;
+    this.step(`the site's mail names the login: ${login}`);
+    this.identifier = login;
+    if (this.username !== null) this.username = login;
+  }
+
   /** The password the site mailed: the account's password now. */
   takeMailedPassword(password: string): void {
     this.password = password;

@@ -19,6 +19,7 @@ export { invitationPath } from "./signup-invite";
 /** The sign-up pages: how each confirms a new account, and whether it signs the account in by itself. */
 export const SIGNUP_CASES = [
   { name: "signup-link", path: "/cases/signup-link/signup", verification: "link", signsIn: false },
+  { name: "signup-confirm-button", path: "/cases/signup-confirm-button/signup", verification: "link, then a Confirm button", signsIn: false },
   { name: "signup-code", path: "/cases/signup-code/signup", verification: "code", signsIn: true },
   { name: "signup-instant", path: "/cases/signup-instant/signup", verification: null, signsIn: true },
   { name: "signup-rules", path: "/cases/signup-rules/signup", verification: null, signsIn: true },
@@ -27,15 +28,17 @@ export const SIGNUP_CASES = [
   { name: "signup-username", path: "/cases/signup-username/signup", verification: null, signsIn: true },
   { name: "signup-set-password", path: "/cases/signup-set-password/signup", verification: "set-password link", signsIn: false },
   { name: "signup-mailed-password", path: "/cases/signup-mailed-password/signup", verification: "mailed password", signsIn: false },
+  { name: "signup-wiki-password", path: "/cases/signup-wiki-password/signup", verification: "mailed login and password (base64 multipart)", signsIn: false },
   { name: "signup-new-password", path: "/cases/signup-new-password/signup", verification: "set-password link", signsIn: false },
 ] as const;
 
 export function createSignupRouters(accounts: Accounts, outbox: Outbox, registry: SignupRegistry, invitations: Invitations): Router[] {
   return [
-    signupLink(accounts, outbox, registry), signupCode(accounts, outbox, registry), signupInstant(accounts, registry),
+    signupLink(accounts, outbox, registry), signupLink(accounts, outbox, registry, "signup-confirm-button", true), signupCode(accounts, outbox, registry), signupInstant(accounts, registry),
     signupRules(accounts, registry), signupHints(accounts, registry), signupInvite(accounts, registry, invitations),
     signupUsername(accounts, registry),
     signupMailedPassword(accounts, outbox, registry),
+    signupMailedPassword(accounts, outbox, registry, "signup-wiki-password", true),
     signupSetPassword(accounts, outbox, registry, "signup-set-password", true),
     signupSetPassword(accounts, outbox, registry, "signup-new-password", false),
   ];

@@ -11,6 +11,7 @@ export const REFUSALS = {
   mismatch: "Passwords do not match.",
   missing: "Please fill in all required fields.",
   invitation: "This invitation is invalid or has expired.",
+  inviteCode: "That invitation code is not valid.",
   email: "Please enter a valid email address.",
 };
 

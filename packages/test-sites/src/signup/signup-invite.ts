@@ -24,6 +24,13 @@ const form = (join: boolean, values: Record<string, string>, bound: string | nul
   <button type="submit">${join ? "Join" : "Accept invitation"}</button>
 </form>${loginOffer(NAME)}`);
 
+const refusedCode = () =>
+  page("Join Acme", `<h1>Join Acme</h1>${errorAlert(REFUSALS.inviteCode)}
+<form method="get" action="${base(NAME)}/join"><label>Invitation code <input name="code"></label><button type="submit">Try another code</button></form>
+<h2>Already a member?</h2>
+<form method="post" action="${base(NAME)}/login"><label>Email <input type="email" name="email" autocomplete="username"></label>
+<label>Password <input type="password" name="password" autocomplete="current-password"></label><button type="submit">Log in</button></form>`);
+
 /** Sign-up by invitation only, from its link or with its code typed in; signed in at once. */
 export function signupInvite(accounts: Accounts, registry: SignupRegistry, invitations: Invitations): Router {
   const r = Router();
@@ -40,6 +47,9 @@ export function signupInvite(accounts: Accounts, registry: SignupRegistry, invit
       [password.length < MIN_PASSWORD, tooShort(MIN_PASSWORD)],
       [registry.emailTaken(NAME, email), REFUSALS.emailTaken],
     ]);
+    // A code typed in that names no invitation: the join page's refusal, with only the code field to try
+    // again and a login form for members, as invite-only sites answer (no signup form shown again).
+    if (join && token && !invitation) return res.type("html").send(refusedCode());
     if (refusal) return res.type("html").send(form(join, body, join ? null : (invitation?.email ?? null), refusal));
     invitations.use(token);
     registry.create(NAME, { email, name, invitation: token }, password, true);
