@@ -196,6 +196,11 @@ describe("POST /v1/signup: invitations", () => {
     // The link is a credential: it lives only in the job's encrypted input, never in a plain column.
     const job = await database().prisma.authJob.findUniqueOrThrow({ where: { id: res.headers.get("x-job-id")! } });
     expect(JSON.stringify([job, credential.body])).not.toContain(token);
+    // No page linked to the login page: it was found where the site sends a visitor without cookies, and refresh signs in there.
+    expect(await expireSiteSessions(invited)).toBeGreaterThan(0);
+    const refreshed = await call("POST", "/v1/refresh", { key: tenant.key, body: { credentialId: res.body.credentialId } });
+    expect(refreshed.status).toBe(200);
+    await expectSignedIn("signup-invite", refreshed.body.cookies, invited);
   });
 
   it("types a token into the page's invitation field; a used token is the site's refusal, no login tried and no password kept", async () => {

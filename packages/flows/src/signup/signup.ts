@@ -5,6 +5,7 @@ import { LoginFlowError, SignupUnfinishedError } from "../flow-error";
 import { type AccountMail, awaitAccountMail, type Inbox } from "../inbox/await-verification";
 import { PageWatch } from "../page/page-watch";
 import { type FlowMilestone, signInOnPage } from "../login/password-login";
+import { findLoginPage } from "./find-login-page";
 import { awaitSignupVerdict } from "./signup-outcome";
 import { replaceTemporaryPassword } from "./temporary-password";
 import { SignupRun } from "./signup-run";
@@ -141,7 +142,9 @@ async function finishSignup(page: Page, watch: PageWatch, run: SignupRun, input:
   if (verdict.kind === "signed-in") {
     run.step("capture session");
     const session = await captureState(page.browserContext(), page, watch.visited, watch.documentOrigins);
-    return { ...account, session, loginUrl: pageOnly(fallback()), signedInBy: "signup" };
+    // No page said where to log in: the signup page (a spent invitation) is no login page.
+    const loginPage = run.loginLink ?? (await findLoginPage(page, options.guard, deadline, (name) => run.step(name)));
+    return { ...account, session, loginUrl: pageOnly(loginPage ?? fallback()), signedInBy: "signup" };
   }
   if (run.awaitsPassword && verdict.verified) {
     // The site's link was opened and led to no page to set a password: a login would type none.

@@ -2,7 +2,7 @@ import { Router, urlencoded, type Request, type Response } from "express";
 import { type Accounts, page } from "../accounts";
 import { base, errorAlert, startSession } from "../cases/kit";
 import type { Invitations } from "./invitations";
-import { fieldsOf, firstRefusal, isEmail, keep, loginPage, REFUSALS, tooShort, loginOffer } from "./kit";
+import { fieldsOf, firstRefusal, isEmail, keep, loginPage, REFUSALS, tooShort } from "./kit";
 import type { SignupRegistry } from "./registry";
 
 const NAME = "signup-invite";
@@ -22,7 +22,7 @@ const form = (join: boolean, values: Record<string, string>, bound: string | nul
   <label>Your name <input name="name" autocomplete="name" required${keep(values.name)}></label>
   <label>Password <input type="password" name="password" autocomplete="new-password" minlength="${MIN_PASSWORD}" required></label>
   <button type="submit">${join ? "Join" : "Accept invitation"}</button>
-</form>${loginOffer(NAME)}`);
+</form>`);
 
 const refusedCode = () =>
   page("Join Acme", `<h1>Join Acme</h1>${errorAlert(REFUSALS.inviteCode)}
@@ -31,7 +31,11 @@ const refusedCode = () =>
 <form method="post" action="${base(NAME)}/login"><label>Email <input type="email" name="email" autocomplete="username"></label>
 <label>Password <input type="password" name="password" autocomplete="current-password"></label><button type="submit">Log in</button></form>`);
 
-/** Sign-up by invitation only, from its link or with its code typed in; signed in at once. */
+/**
+ * Sign-up by invitation only, from its link or with its code typed in; signed in at once. Like many
+ * invite-only sites, its invitation pages link to no login page: the site sends a visitor without cookies
+ * from its signed-in pages to it.
+ */
 export function signupInvite(accounts: Accounts, registry: SignupRegistry, invitations: Invitations): Router {
   const r = Router();
   const accept = (join: boolean) => (req: Request, res: Response) => {
