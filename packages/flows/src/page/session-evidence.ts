@@ -197,7 +197,8 @@ export async function signedInOnReopen(r: Reopen): Promise<boolean | null> {
         if (quiet >= REOPEN_QUIET_POLLS && pathOf(page.url()) !== pathOf(r.loginUrl)) return true;
         if (Date.now() >= until) return offersSignIn ? false : quiet >= REOPEN_QUIET_POLLS;
       }
-      if (r.deadline.remaining() === 0) return null;
+      // A page that never became readable proves nothing.
+      if (r.deadline.remaining() === 0 || Date.now() >= until) return null;
       await sleep(150);
     }
   } finally {
