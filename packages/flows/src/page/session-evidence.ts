@@ -134,9 +134,9 @@ const pathOf = (url: string) => {
   }
 };
 
-// How long the second tab's page may take to show a login form (or an account) before it is read as signed in.
-const REOPEN_FORM_WAIT_MS = 4000;
-// A page that shows neither, quiet this many polls in a row after that wait, does not ask to sign in.
+// How long the second tab's page may take to show a login form, the account, or go elsewhere.
+const REOPEN_FORM_WAIT_MS = 6000;
+// A page the site sent the second tab on to counts once it stayed quiet, without a form, this many polls.
 const REOPEN_QUIET_POLLS = 2;
 
 /** The step a flow reports when it checks weak evidence (benches count it). */
@@ -156,9 +156,10 @@ export interface Reopen {
 /**
  * Checks weak evidence the way a person would: opens the login page's address again in a second tab of
  * the same browser context. A site that shows its login form (a password field, a username-first step,
- * a "Log in" control and no account) has not signed the account in: false. One that goes elsewhere or
- * shows the account, or shows no login form once quiet, has: true. Null when the page could not be read
- * (unreachable, an HTTP error): nothing is proven.
+ * a "Log in" control and no account) has not signed the account in: false. One that sends the tab
+ * elsewhere (settled there without a form) or shows the account has: true. Null when nothing is proven:
+ * the page could not be read (unreachable, an HTTP error), or it stayed at the login page's address
+ * showing neither a form nor the account.
  */
 export async function signedInOnReopen(r: Reopen): Promise<boolean | null> {
   r.onStep?.(SESSION_CHECK_STEP);
@@ -195,7 +196,9 @@ export async function signedInOnReopen(r: Reopen): Promise<boolean | null> {
         quiet = parsed && !offersSignIn ? quiet + 1 : 0;
         // Sent elsewhere (a signed-in user's redirect away from the login page), and settled there without a form.
         if (quiet >= REOPEN_QUIET_POLLS && pathOf(page.url()) !== pathOf(r.loginUrl)) return true;
-        if (Date.now() >= until) return offersSignIn ? false : quiet >= REOPEN_QUIET_POLLS;
+        // Still at the login page's address with neither a form nor the account: a slow page, or one that
+        // shows neither; a session is never inferred from a page that shows nothing yet.
+        if (Date.now() >= until) return offersSignIn ? false : null;
       }
       // A page that never became readable proves nothing.
       if (r.deadline.remaining() === 0 || Date.now() >= until) return null;
