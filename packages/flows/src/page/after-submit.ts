@@ -148,9 +148,15 @@ export class AfterSubmit<X = undefined> {
   async newSession(poll: Poll<X>): Promise<Evidence> {
     const { signals, scans } = poll;
     if (signals.otpPrompt || signals.confirmByEmail || scans.unreadable !== 0 || this.options.status() >= 400) return "none";
-    const now = await readEntries(this.page.browserContext(), this.page, signals.storageEntries).catch(() => null);
+    const shows = { account: !!signals.signedIn, movedAway: this.options.movedAway?.() ?? false };
+    const read = (withoutIndexedDb: boolean) => readEntries(this.page.browserContext(), this.page, signals.storageEntries, { withoutIndexedDb }).catch(() => null);
+    // Cookies and localStorage first; IndexedDB (read in every frame) only when they gained nothing.
+    const now = await read(true);
     if (!now) return "none";
-    return weigh(changesSince(this.options.before.baseline, now), { account: !!signals.signedIn, movedAway: this.options.movedAway?.() ?? false });
+    const changes = changesSince(this.options.before.baseline, now);
+    if (changes.gained.length > 0) return weigh(changes, shows);
+    const whole = await read(false);
+    return whole ? weigh(changesSince(this.options.before.baseline, whole), shows) : "none";
   }
 
   private async poll(): Promise<Poll<X>> {

@@ -37,13 +37,15 @@ export interface SessionBaseline {
 export interface ReadOptions {
   /** Cookies that are not the site's (an identity provider's, in an OAuth login). */
   exclude?: (cookie: { domain: string; name: string }) => boolean;
+  /** Leave IndexedDB out (it is read in every frame): what the browser holds there then counts as unchanged. */
+  withoutIndexedDb?: boolean;
 }
 
 const cookieKey = (c: { domain: string; path: string; name: string }) => `cookie ${c.domain}|${c.path}|${c.name}`;
 
 /** The browser's session state now: cookies, the given localStorage entries of the page's frames, IndexedDB. */
 export async function readEntries(context: BrowserContext, page: Page, storage: Array<[string, string]>, options: ReadOptions = {}): Promise<Entries> {
-  const [cookies, databases] = await Promise.all([context.cookies(), indexedDbEntries(page).catch(() => [])]);
+  const [cookies, databases] = await Promise.all([context.cookies(), options.withoutIndexedDb ? [] : indexedDbEntries(page).catch(() => [])]);
   const entries: Entries = new Map();
   for (const c of cookies) if (!options.exclude?.(c)) entries.set(cookieKey(c), c.value);
   for (const [key, value] of storage) entries.set(`storage ${key}`, value);
