@@ -152,8 +152,7 @@ export async function classifyOutcome(
       // The browser kept the form from being sent: the site never saw the attempt.
       return fail("invalid_credentials", `the login form does not accept the username: ${signals.validation}`);
     }
-    // A page that shows the account (its sign-out control) signed it in: what else it says is its own news.
-    if (!stillAsking && refusals.length > 0 && !signals.signedIn) return fail(refusals[0]!.code!, refusals[0]!.m);
+    if (!stillAsking && refusals.length > 0) return fail(refusals[0]!.code!, refusals[0]!.m);
     const interstitial = signals.interstitial;
     const answer = interstitial ? { frame: interstitial.key, path: interstitial.reading.interstitial! } : null;
     if (!stillAsking && answer && !samePath(answer, options.submitted) && (await watcher.answerInterstitial(poll))) {

@@ -111,9 +111,11 @@ export const readFrameInPage = inPage(function readFrameInPage(kit: PageKit, ide
     if (words.signup.test(contextText(el)) && !words.submit.test(contextText(el))) s -= 3;
     return s;
   });
-  // A signed-in page's "set a new password" field (a profile page right after the login) is no login form.
+  // A signed-in page's "set a new password" field (a profile page right after the login) is no login form:
+  // only beside a sign-out control (an account-menu look-alike, an anonymous avatar, is on login pages too).
   const signedIn = kit.signedInSign(all, signOutWords);
-  const password = bestPassword && /new-password/.test(bestPassword.autocomplete) && signedIn ? null : bestPassword;
+  const signOutShown = !!signedIn && (signedIn instanceof HTMLAnchorElement || signedIn instanceof HTMLButtonElement || signedIn.getAttribute("role") === "menuitem");
+  const password = bestPassword && /new-password/.test(bestPassword.autocomplete) && signOutShown ? null : bestPassword;
 
   // Account and contract numbers come in search, telephone and number fields too.
   const textual = inputs.filter(

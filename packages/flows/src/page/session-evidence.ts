@@ -1,4 +1,5 @@
 import type { BrowserContext, Page, TargetGuard } from "@authsvc/browser";
+import { loginPageOf } from "@authsvc/contracts";
 import { type Deadline, sleep } from "../deadline";
 import { indexedDbEntries } from "./indexed-db-state";
 import { PageWatch } from "./page-watch";
@@ -127,14 +128,6 @@ export async function sessionStorageOf(page: Page): Promise<Array<{ origin: stri
   return read && read.entries.length > 0 ? [read] : [];
 }
 
-const pathOf = (url: string) => {
-  try {
-    const u = new URL(url);
-    return `${u.origin}${u.pathname}`;
-  } catch {
-    return url;
-  }
-};
 
 // How long the second tab's page may take to show a login form, the account, or go elsewhere.
 const REOPEN_FORM_WAIT_MS = 6000;
@@ -197,7 +190,7 @@ export async function signedInOnReopen(r: Reopen): Promise<boolean | null> {
         const offersSignIn = scans.some((s) => s.reading.opener);
         quiet = parsed && !offersSignIn ? quiet + 1 : 0;
         // Sent elsewhere (a signed-in user's redirect away from the login page), and settled there without a form.
-        if (quiet >= REOPEN_QUIET_POLLS && pathOf(page.url()) !== pathOf(r.loginUrl)) return true;
+        if (quiet >= REOPEN_QUIET_POLLS && loginPageOf(page.url()) !== loginPageOf(r.loginUrl)) return true;
         // Still at the login page's address with neither a form nor the account: a slow page, or one that
         // shows neither; a session is never inferred from a page that shows nothing yet.
         if (Date.now() >= until) return offersSignIn ? false : null;

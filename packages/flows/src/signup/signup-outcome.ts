@@ -6,7 +6,7 @@ import { openEmailedLink } from "../page/emailed-link";
 import { AfterSubmit, type Poll, type PollResult } from "../page/after-submit";
 import { answerOtp } from "../page/answer-otp";
 import type { PageWatch } from "../page/page-watch";
-import { EXPIRED, refusalCode, siteFault } from "../page/refusal-words";
+import { EXPIRED, refusalCode } from "../page/refusal-words";
 import type { SignupInput } from "./signup";
 import { usernameVariant } from "./account-names";
 import type { SignupRun } from "./signup-run";
@@ -138,10 +138,7 @@ export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: Page
       if (form && (kind !== "other" || refusalCode(message) !== null)) throw new LoginFlowError("signup_rejected", message);
       // The signup form gone, and a page that shows no account says no ("That invitation code is not valid."
       // above a login form): the site made no account, and a login would only be refused.
-      const code = refusalCode(message);
-      if (!form && !signals.signedIn && (code === "invalid_credentials" || (code === "login_unconfirmed" && !siteFault(message)))) {
-        throw new LoginFlowError("signup_rejected", message);
-      }
+      if (!form && !signals.signedIn && refusalCode(message) === "invalid_credentials") throw new LoginFlowError("signup_rejected", message);
     }
     // The set-password form is gone and nothing refused it: the site took the password.
     if (passwordSets > 0 && !(form && isSetPasswordForm(form)) && fresh.length === 0 && loginScans.unreadable === 0 && watch.documentStatus < 400) {
