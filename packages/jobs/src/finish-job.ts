@@ -40,6 +40,10 @@ const CREDENTIAL_FAILURES = new Set(["invalid_credentials", "account_locked", "m
 /** What every event about the job says of its credential: ids and metadata, never a secret. */
 const about = (job: OpenedJob) => ({ credentialId: job.credential.id, site: job.credential.siteOrigin, username: job.credential.username, jobId: job.id });
 
+/** Whether this run still holds the job (its newest run, running): the record is its to write. */
+const holdsJob = (db: Database, job: OpenedJob) =>
+  db.authJobs.runOf(job.id).then((r) => r?.status === "running" && r.attempts === job.run, () => false);
+
 /** Thrown inside a transaction whose job write found the run no longer holds the job: nothing of it lands. */
 class StaleRun extends Error {}
 
@@ -147,6 +151,10 @@ export async function failJob(deps: JobDeps, job: OpenedJob, failure: JobFailure
     await tell(deps, job.id, "retrying", { attempt: job.attempt, code: failure.code });
     return "retry";
   }
+  // The last page first: once the record says failed, a caller may ask for it at once.
+  if (failure.lastPage && (await holdsJob(db, job))) {
+    await db.jobScreenshots.save(job.orgId, job.id, failure.lastPage).catch((err) => log.warn({ err: String(err) }, "last page of the failed job not stored"));
+  }
   try {
     const ended = await db.transaction(async (tx) => {
       const kept = failure.unfinished ? await keepUnfinishedSignup(tx, job, failure.unfinished, failure.code) : null;
@@ -163,9 +171,6 @@ export async function failJob(deps: JobDeps, job: OpenedJob, failure: JobFailure
   }
   // The code only: the message (which may quote the site) is served from the record (see the SSE route).
   await tell(deps, job.id, "failed", { attempt: job.attempt, code: failure.code });
-  if (failure.lastPage) {
-    await db.jobScreenshots.save(job.orgId, job.id, failure.lastPage).catch((err) => log.warn({ err: String(err) }, "last page of the failed job not stored"));
-  }
   // A credential that worked before (or is being refreshed) and now is refused: tell the org.
   if (!isSignup && CREDENTIAL_FAILURES.has(failure.code) && (job.credential.lastLoginAt || job.kind === "refresh")) {
     await emitEvent(db, deps.webhookQueue, job.orgId, "credential.failed", { ...about(job), code: failure.code }).catch((err) =>
