@@ -4,6 +4,12 @@
 const fs = require("node:fs");
 const path = require("node:path");
 
+/** A failure message's first lines, colours and the stack's node_modules frames left out. */
+function briefly(message) {
+  const lines = message.replace(/\x1b\[[0-9;]*m/g, "").split("\n").filter((l) => l.trim() && !/node_modules|node:internal/.test(l));
+  return lines.slice(0, 24).join("\n");
+}
+
 class SummaryReporter {
   constructor(globalConfig) {
     this.rootDir = globalConfig.rootDir;
@@ -15,8 +21,13 @@ class SummaryReporter {
     const seconds = (result.perfStats.end - result.perfStats.start) / 1000;
     const failed = result.numFailingTests > 0 || result.testExecError != null;
     const tests = result.testResults.map((t) => ({ name: t.fullName, seconds: (t.duration ?? 0) / 1000 }));
+    // Why each failing test failed, short: the end of a run's log is often all a CI page keeps.
+    const failures = result.testResults
+      .filter((t) => t.status === "failed")
+      .map((t) => ({ name: t.fullName, message: briefly(t.failureMessages.join("\n")) }));
+    if (result.testExecError != null) failures.push({ name: "(the file did not run)", message: briefly(result.testExecError.message ?? String(result.testExecError)) });
     const counts = { passed: result.numPassingTests, failed: result.numFailingTests + (result.testExecError != null ? 1 : 0), skipped: result.numPendingTests + result.numTodoTests };
-    this.rows.push({ project, file: path.relative(this.rootDir, result.testFilePath), seconds, failed, counts, tests });
+    this.rows.push({ project, file: path.relative(this.rootDir, result.testFilePath), seconds, failed, counts, tests, failures });
   }
 
   onRunComplete(_contexts, results) {

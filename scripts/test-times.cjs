@@ -27,6 +27,11 @@ if (tests.length > 0) {
   console.log("slowest tests:");
   for (const t of tests) console.log(`${t.seconds.toFixed(1).padStart(8)}  ${t.file}: ${t.name.length > 110 ? `${t.name.slice(0, 110)}…` : t.name}`);
 }
+const failures = rows.flatMap((r) => (r.failures ?? []).map((f) => ({ ...f, file: r.file })));
+if (failures.length > 0) {
+  console.log("failed tests:");
+  for (const f of failures) console.log(`- ${f.file}: ${f.name}\n${f.message.split("\n").map((l) => `    ${l}`).join("\n")}`);
+}
 const byProject = {};
 for (const r of rows) byProject[r.project] = (byProject[r.project] ?? 0) + r.seconds;
 console.log(Object.entries(byProject).map(([p, s]) => `${p}: ${rows.filter((r) => r.project === p).length} files, ${s.toFixed(0)} s`).join("; "));
