@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   // The worker's guard, host map included, so a target the gateway admits is the one the browser reaches.
   const guard = new TargetGuard(config.targets.allowRanges, undefined, config.targets.hostMap);
   const webhookQueue = createWebhookQueue(redis, config.redis.prefix, config.webhooks);
-  const jobs = new AuthJobs({ config, db, authQueue: queue, cache, flight: new SingleFlight(redis, config.redis.prefix), webhookQueue, log });
+  const jobs = new AuthJobs({ config, db, authQueue: queue, cache, flight: new SingleFlight(redis, config.redis.prefix), webhookQueue, log, guard });
   const auth = new AuthService({ config, db, jobs, waiter, guard });
   const keys = new VerifiedKeys(db, redis, config.redis.prefix, log);
   let shuttingDown = false;

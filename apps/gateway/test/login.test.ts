@@ -1,4 +1,4 @@
-import { attempts, call, closeDatabase, closeQueues, database, finalQueueJob, finishedJob, loginBody, newSiteUser, newTenant, sitesUrl } from "@authsvc/devstack";
+import { ageCachedSessions, attempts, call, closeDatabase, closeQueues, database, expireSiteSessions, finalQueueJob, finishedJob, loginBody, newSiteUser, newTenant, sitesUrl } from "@authsvc/devstack";
 
 let key: string;
 beforeAll(async () => {
@@ -79,6 +79,46 @@ describe("POST /v1/login through the browser", () => {
     expect(fresh.body.cookies.find((c: any) => c.name === "classic_sid").value).not.toBe(
       first.body.cookies.find((c: any) => c.name === "classic_sid").value,
     );
+  });
+
+  it("serves a cached session only while it is known alive: one the site signed out is dropped and the login runs afresh", async () => {
+    const own = await newTenant("Session check org");
+    const user = await newSiteUser();
+    const first = await call("POST", "/v1/login", { key: own.key, body: loginBody("classic", user) });
+    expect([first.status, first.headers.get("x-auth-cache")]).toEqual([200, "miss"]);
+    expect(first.body.signedInPage).toBeUndefined();
+
+    // Last checked long ago: the hit checks it on the site first, finds it signed in, and serves it.
+    expect(await ageCachedSessions(own.orgId)).toBe(1);
+    const checked = await call("POST", "/v1/login", { key: own.key, body: loginBody("classic", user) });
+    expect([checked.status, checked.headers.get("x-auth-cache"), checked.body]).toEqual([200, "hit", first.body]);
+
+    // The site signs every session of the account out ("sign out everywhere", a password change).
+    expect(await expireSiteSessions(user.username)).toBeGreaterThan(0);
+    // Checked within SESSION_CHECK_MAX_AGE, it is still served: that is the window the setting allows.
+    expect((await call("POST", "/v1/login", { key: own.key, body: loginBody("classic", user) })).headers.get("x-auth-cache")).toBe("hit");
+    await ageCachedSessions(own.orgId);
+    const fresh = await call("POST", "/v1/login", { key: own.key, body: loginBody("classic", user) });
+    expect([fresh.status, fresh.headers.get("x-auth-cache")]).toEqual([200, "miss"]);
+    const sid = (body: any) => body.cookies.find((c: any) => c.name === "classic_sid").value;
+    expect(sid(fresh.body)).not.toBe(sid(first.body));
+    const account = await fetch(`${sitesUrl()}/classic/account`, { headers: { cookie: `classic_sid=${sid(fresh.body)}` }, redirect: "manual" });
+    expect(account.status).toBe(200);
+    expect(await attempts(user.username)).toEqual({ classic: 2 });
+    // The fresh login's session is what the cache serves next.
+    const next = await call("POST", "/v1/login", { key: own.key, body: loginBody("classic", user) });
+    expect([next.headers.get("x-auth-cache"), sid(next.body)]).toEqual(["hit", sid(fresh.body)]);
+  });
+
+  it("does not serve a cached session its check cannot read (an app signed in by a token in storage): it logs in afresh", async () => {
+    const own = await newTenant("Session check SPA org");
+    const user = await newSiteUser();
+    expect((await call("POST", "/v1/login", { key: own.key, body: loginBody("spa", user) })).status).toBe(200);
+    expect((await call("POST", "/v1/login", { key: own.key, body: loginBody("spa", user) })).headers.get("x-auth-cache")).toBe("hit");
+    await ageCachedSessions(own.orgId);
+    const again = await call("POST", "/v1/login", { key: own.key, body: loginBody("spa", user) });
+    expect([again.status, again.headers.get("x-auth-cache")]).toEqual([200, "miss"]);
+    expect(await attempts(user.username)).toEqual({ spa: 2 });
   });
 
   it("never answers a different password from the cache", async () => {

@@ -64,14 +64,16 @@ async function main(): Promise<void> {
       (err: unknown) => log.error({ err: String(err) }, "maintenance schedules not restored"),
     );
   });
+  const cache = new SessionCache(redis, config.redis.prefix, envelope);
   const jobs = new AuthJobs({
     config,
     db,
     authQueue,
-    cache: new SessionCache(redis, config.redis.prefix, envelope),
+    cache,
     flight: new SingleFlight(redis, config.redis.prefix),
     webhookQueue,
     log,
+    guard,
   });
   const runFlow = createFlowRunner({
     config,
@@ -95,7 +97,7 @@ async function main(): Promise<void> {
     },
     // Webhook deliveries: small HTTP posts, several at once, beside the browser work.
     { queue: WEBHOOK_QUEUE, concurrency: 8, process: createWebhookDeliverer({ db, guard, log }) },
-    { queue: MAINTENANCE_QUEUE, concurrency: 1, process: createMaintenanceProcessor({ config, db, jobs, log }) },
+    { queue: MAINTENANCE_QUEUE, concurrency: 1, process: createMaintenanceProcessor({ config, db, jobs, log, checks: { guard, cache } }) },
   ]);
 
   let healthy = true;

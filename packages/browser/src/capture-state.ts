@@ -1,5 +1,5 @@
 import type { BrowserContext, Cookie as PuppeteerCookie, Page } from "puppeteer-core";
-import type { Cookie, SessionResponse } from "@authsvc/contracts";
+import type { CapturedSession, Cookie } from "@authsvc/contracts";
 import { type OriginStorage, readOriginStorageInPage } from "./read-origin-storage";
 
 function toCookie(c: PuppeteerCookie): Cookie {
@@ -64,14 +64,15 @@ async function storageOffPage(context: BrowserContext, origin: string): Promise<
  * The whole browser state a login produced: every cookie in the context, the origins the flow visited,
  * and localStorage and IndexedDB in Playwright's storageState shape: of each origin a frame still shows,
  * and of the `documentOrigins` (pages the login passed through) that none does. Hosts that only set a cookie from
- * a request (analytics, APIs) are not opened for their storage.
+ * a request (analytics, APIs) are not opened for their storage. `signedInPage`: where the page is now (the
+ * session check's page).
  */
 export async function captureState(
   context: BrowserContext,
   page: Page,
   visitedOrigins: Iterable<string>,
   documentOrigins: ReadonlySet<string> = new Set(visitedOrigins),
-): Promise<SessionResponse> {
+): Promise<CapturedSession> {
   const cookies = (await context.cookies()).map(toCookie);
   const origins = [...new Set(visitedOrigins)];
   const storage = [];
@@ -80,5 +81,5 @@ export async function captureState(
     if (found.indexedDB.length) storage.push({ origin, localStorage: found.localStorage, indexedDB: found.indexedDB });
     else if (found.localStorage.length) storage.push({ origin, localStorage: found.localStorage });
   }
-  return { cookies, origins, storageState: { cookies, origins: storage } };
+  return { cookies, origins, storageState: { cookies, origins: storage }, signedInPage: page.url() };
 }

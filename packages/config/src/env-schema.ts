@@ -56,6 +56,13 @@ export const envSchema = {
     BROWSER_TRUSTED_SPKI: { type: "string", default: "" },
     /** How long a session is served from the cache at most (shorter when its cookies expire sooner). */
     SESSION_TTL_SECONDS: { type: "integer", minimum: 1, default: 3600 },
+    /**
+     * A cached session is served only when the session check found it alive within this many seconds; an
+     * older one is checked first (a request to the site with its cookies). 0: checked on every hit.
+     */
+    SESSION_CHECK_MAX_AGE: { type: "integer", minimum: 0, maximum: 86400, default: 120 },
+    /** How long one request of the session check waits for the site. */
+    SESSION_CHECK_TIMEOUT_MS: { type: "integer", minimum: 100, default: 5000 },
     /** How long an expired session (encrypted cookies) is kept before the retention sweep deletes it. */
     SESSION_RETENTION_HOURS: { type: "integer", minimum: 0, default: 24 },
     /** How long the record of a finished login job is kept. */
@@ -78,6 +85,10 @@ export const envSchema = {
     KEEPALIVE_BEFORE_EXPIRY_MINUTES: { type: "integer", minimum: 1, default: 15 },
     /** Also refresh sessions older than this many hours (0: only by expiry). */
     KEEPALIVE_MAX_AGE_HOURS: { type: "integer", minimum: 0, default: 0 },
+    /** Sessions keep-alive checks (SESSION_CHECK_MAX_AGE) in one run, least recently checked first; 0: no background checks. */
+    KEEPALIVE_CHECKS_PER_RUN: { type: "integer", minimum: 0, default: 200 },
+    /** Of those, at most this many on one site (origin) in one run. */
+    KEEPALIVE_CHECKS_PER_SITE: { type: "integer", minimum: 1, default: 10 },
     /** Deliveries of one webhook event: retried on 5xx, 408, 429 and network faults, with exponential backoff. */
     WEBHOOK_ATTEMPTS: { type: "integer", minimum: 1, maximum: 20, default: 8 },
     WEBHOOK_BACKOFF_MS: { type: "integer", minimum: 0, default: 5000 },

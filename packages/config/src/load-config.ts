@@ -34,13 +34,13 @@ export interface Config {
   };
   /** `hostMap` is empty except in tests and development (EGRESS_HOST_MAP). */
   targets: { allowRanges: string[]; hostMap: HostMap };
-  session: { ttlSeconds: number };
+  session: { ttlSeconds: number; checkMaxAgeSeconds: number; checkTimeoutMs: number };
   retention: { sessionHours: number; jobDays: number; messageMinutes: number };
   mail: { domain: string; smtpHost: string; smtpPort: number; healthPort: number; maxBytes: number };
   mfa: { waitMs: number };
   sms: { twilioAuthToken?: string; webhookUrl?: string };
   webhooks: { attempts: number; backoffMs: number };
-  keepAlive: { everyMs: number; beforeExpiryMinutes: number; maxAgeHours: number };
+  keepAlive: { everyMs: number; beforeExpiryMinutes: number; maxAgeHours: number; checksPerRun: number; checksPerSite: number };
   /** The web dashboard; `url` is its public address when the operator set one (DASHBOARD_URL). */
   dashboard: { host: string; port: number; url?: string; sessionTtlHours: number; cookieSecure: boolean };
   /** The CAPTCHA solving service, when the operator configured one (`key` is a secret). */
@@ -142,7 +142,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       trustedSpki,
     },
     targets: { allowRanges, hostMap },
-    session: { ttlSeconds: e.SESSION_TTL_SECONDS },
+    session: { ttlSeconds: e.SESSION_TTL_SECONDS, checkMaxAgeSeconds: e.SESSION_CHECK_MAX_AGE, checkTimeoutMs: e.SESSION_CHECK_TIMEOUT_MS },
     retention: { sessionHours: e.SESSION_RETENTION_HOURS, jobDays: e.JOB_RETENTION_DAYS, messageMinutes: e.MESSAGE_RETENTION_MINUTES },
     mail: {
       domain: String(e.MAIL_DOMAIN).toLowerCase(),
@@ -154,7 +154,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     mfa: { waitMs: e.MFA_WAIT_MS },
     sms: { twilioAuthToken: e.TWILIO_AUTH_TOKEN, webhookUrl: e.SMS_WEBHOOK_URL },
     webhooks: { attempts: e.WEBHOOK_ATTEMPTS, backoffMs: e.WEBHOOK_BACKOFF_MS },
-    keepAlive: { everyMs: e.KEEPALIVE_EVERY_MS, beforeExpiryMinutes: e.KEEPALIVE_BEFORE_EXPIRY_MINUTES, maxAgeHours: e.KEEPALIVE_MAX_AGE_HOURS },
+    keepAlive: { everyMs: e.KEEPALIVE_EVERY_MS, beforeExpiryMinutes: e.KEEPALIVE_BEFORE_EXPIRY_MINUTES, maxAgeHours: e.KEEPALIVE_MAX_AGE_HOURS, checksPerRun: e.KEEPALIVE_CHECKS_PER_RUN, checksPerSite: e.KEEPALIVE_CHECKS_PER_SITE },
     dashboard: {
       host: e.DASHBOARD_HOST,
       port: e.DASHBOARD_PORT,

@@ -1,4 +1,4 @@
-import type { SessionResponse } from "./session";
+import type { CapturedSession } from "./session";
 
 /**
  * What a flow hands back to the job that ran it, where the flows (page logic) and the jobs room (records,
@@ -29,7 +29,7 @@ export interface UnfinishedAccount extends CreatedAccount {
 
 /** A signup that signed its new account in: the account and the session (a verify that finishes a mailed signup ends so too). */
 export interface SignedUpAccount extends CreatedAccount {
-  session: SessionResponse;
+  session: CapturedSession;
   /** `signup`: the site signed the new account in; `login`: the flow logged in after the signup. */
   signedInBy: "signup" | "login";
 }

@@ -43,6 +43,21 @@ export interface SessionResponse {
   storageState: StorageState;
 }
 
+/**
+ * A session as the worker captured it: what the API answers, and the page the login ended on, signed in.
+ * `signedInPage` is kept (encrypted, with the session) for the session check, which fetches it with the
+ * session's cookies; it is never part of an API answer.
+ */
+export interface CapturedSession extends SessionResponse {
+  signedInPage?: string;
+}
+
+/** The API's part of a captured session: `signedInPage` left out. */
+export function answerOf(session: CapturedSession): SessionResponse {
+  const { signedInPage: _kept, ...answer } = session;
+  return answer;
+}
+
 export type JobStatus = "queued" | "running" | "succeeded" | "failed";
 
 /** GET /v1/jobs/:id, and the 202 answer of a login still running. */

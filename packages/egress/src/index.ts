@@ -1,3 +1,3 @@
 export { TargetGuard, type TargetVerdict, type ResolvedTarget, type Lookup } from "./target-guard";
-export { postToCheckedAddresses } from "./checked-post";
+export { postToCheckedAddresses, requestCheckedAddresses, type CheckedAnswer, type CheckedRequest } from "./checked-post";
 export { HostMap, HostMapError, type HostMapTarget } from "./host-map";

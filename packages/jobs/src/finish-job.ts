@@ -1,4 +1,4 @@
-import type { FieldError, LoginSecret, SessionResponse, SignedUpAccount, SignupJobInput, UnfinishedAccount } from "@authsvc/contracts";
+import type { CapturedSession, FieldError, LoginSecret, SessionResponse, SignedUpAccount, SignupJobInput, UnfinishedAccount } from "@authsvc/contracts";
 import { isSignupInput, oauthMethodFor } from "@authsvc/contracts";
 import { type Database, isUniqueViolation, type JobScreenshotImage } from "@authsvc/db";
 import { emitEvent } from "./job-events";
@@ -9,7 +9,7 @@ import { sessionLifetime } from "./session-lifetime";
 
 /** A login (or refresh, or verify) that signed in. */
 export interface LoginSuccess {
-  session: SessionResponse;
+  session: CapturedSession;
   /** `learned`: the stored flow worked as it was; `relearned`: it no longer fit and detection took over. */
   source: "detected" | "learned" | "relearned";
   /** A flow to store for the login page (the first, or one found after the stored one no longer fit); null keeps what is stored. */

@@ -1,5 +1,6 @@
 import type { Queue } from "bullmq";
 import type { Config } from "@authsvc/config";
+import type { TargetGuard } from "@authsvc/egress";
 import type { Database } from "@authsvc/db";
 import type { Logger } from "@authsvc/logging";
 import type { JobEventType } from "@authsvc/contracts";
@@ -14,6 +15,8 @@ export interface JobDeps {
   cache: SessionCache;
   webhookQueue: Queue<WebhookDeliveryPayload>;
   log: Logger;
+  /** Checks the sites a cached session is checked on (the session check); without it only freshly checked entries are served. */
+  guard?: TargetGuard;
   /** The job's progress events (GET /v1/jobs/:id/events); by default on the auth queue's connection. */
   progress: JobProgress;
 }

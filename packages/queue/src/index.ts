@@ -1,7 +1,7 @@
 export { createRedis, redisDependency, redisReady, type RedisErrorLog, type RedisRole } from "./redis-connections";
 export { AUTH_QUEUE, AUTH_JOB, createAuthQueue, enqueueAuthJob, requeueAuthJob, authJobOptions, type AuthJobPayload, type RetryPolicy } from "./auth-queue";
 export { JobWaiter } from "./job-waiter";
-export { SessionCache, type PrefetchedEntry } from "./session-cache";
+export { SessionCache, type CachedEntry, type PrefetchedEntry } from "./session-cache";
 export { SingleFlight, flightTtlMs } from "./single-flight";
 export { KEEPALIVE_JOB, MAINTENANCE_QUEUE, RETENTION_JOB, SWEEP_JOB, createMaintenanceQueue, scheduleMaintenance, type MaintenanceSchedule } from "./maintenance-queue";
 export { InboxEvents, inboxChannel, notifyInbox } from "./inbox-events";

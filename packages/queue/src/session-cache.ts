@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
 import type { Envelope } from "@authsvc/crypto";
-import type { SessionResponse } from "@authsvc/contracts";
+import { answerOf, type CapturedSession, type SessionResponse } from "@authsvc/contracts";
 
 /** A cache entry read ahead, in the gateway's rate-limit call: `value` null when there was none. */
 export interface PrefetchedEntry {
@@ -8,10 +8,21 @@ export interface PrefetchedEntry {
   value: string | null;
 }
 
+/** A cached session: what a hit answers, the page the session check fetches, and when a check last found it alive. */
+export interface CachedEntry {
+  session: SessionResponse;
+  signedInPage?: string;
+  /** Milliseconds since the epoch; absent for entries cached before sessions were checked (due a check). */
+  checkedAt?: number;
+}
+
+type Sealed = CapturedSession & { checkedAt?: number };
+
 /**
  * Sessions served without a browser. Keyed by org + fingerprint (collection, login page and an HMAC of the
  * credential), so a different password or another org never finds the entry; values are encrypted with the
- * key as AAD, so an entry copied under another key does not open.
+ * key as AAD, so an entry copied under another key does not open. An entry keeps when the session check
+ * last found it alive: the one value, so a hit stays one Redis read.
  */
 export class SessionCache {
   constructor(
@@ -26,21 +37,33 @@ export class SessionCache {
   }
 
   /** The entry, or null; `prefetched` when it is this entry's, read with the request's rate-limit token. */
-  async get(orgId: string, fingerprint: string, prefetched?: PrefetchedEntry): Promise<SessionResponse | null> {
+  async get(orgId: string, fingerprint: string, prefetched?: PrefetchedEntry): Promise<CachedEntry | null> {
     const key = this.key(orgId, fingerprint);
     const sealed = prefetched?.key === key ? prefetched.value : await this.redis.get(key);
     if (!sealed) return null;
+    let value: Sealed;
     try {
-      return this.envelope.decryptJson<SessionResponse>(sealed, key);
+      value = this.envelope.decryptJson<Sealed>(sealed, key);
     } catch {
       await this.redis.del(key); // sealed with a retired key or damaged: a miss, not an error
       return null;
     }
+    const { checkedAt, ...captured } = value;
+    return { session: answerOf(captured), signedInPage: captured.signedInPage, checkedAt };
   }
 
-  async set(orgId: string, fingerprint: string, state: SessionResponse, ttlSeconds: number): Promise<void> {
+  /** Caches a session a login just signed in with: checked now, by that login. */
+  async set(orgId: string, fingerprint: string, state: CapturedSession, ttlSeconds: number, checkedAt = Date.now()): Promise<void> {
     const key = this.key(orgId, fingerprint);
-    await this.redis.set(key, this.envelope.encryptJson(state, key), "EX", Math.max(1, Math.floor(ttlSeconds)));
+    const value: Sealed = { ...state, checkedAt };
+    await this.redis.set(key, this.envelope.encryptJson(value, key), "EX", Math.max(1, Math.floor(ttlSeconds)));
+  }
+
+  /** Records a check that found the entry alive, keeping its TTL; nothing when the entry is gone meanwhile. */
+  async markChecked(orgId: string, fingerprint: string, entry: CachedEntry, checkedAt = Date.now()): Promise<void> {
+    const key = this.key(orgId, fingerprint);
+    const value: Sealed = { ...entry.session, ...(entry.signedInPage ? { signedInPage: entry.signedInPage } : {}), checkedAt };
+    await this.redis.set(key, this.envelope.encryptJson(value, key), "KEEPTTL", "XX");
   }
 
   /** Seconds the entry has left; 0 when there is none. */

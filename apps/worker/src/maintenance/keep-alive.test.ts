@@ -5,6 +5,9 @@ import { createLogger } from "@authsvc/logging";
 import { AuthJobs, storedLoginIdentity } from "@authsvc/jobs";
 import { createAuthQueue, createRedis, createWebhookQueue, SessionCache, SingleFlight, type AuthJobPayload } from "@authsvc/queue";
 import { Envelope, parseKeyRing } from "@authsvc/crypto";
+import type { Cookie, WebhookEvent } from "@authsvc/contracts";
+import { TargetGuard } from "@authsvc/egress";
+import { startTestSites, type TestSites } from "@authsvc/test-sites";
 import type { Queue } from "bullmq";
 import { keepAlive, type KeepAliveDeps } from "./keep-alive";
 
@@ -15,6 +18,8 @@ let redis: ReturnType<typeof createRedis>;
 let authQueue: Queue<AuthJobPayload>;
 let webhookQueue: ReturnType<typeof createWebhookQueue>;
 let flight: SingleFlight;
+let cache: SessionCache;
+let sites: TestSites;
 
 /** The jobs room over a database whose job records cannot be written for the given credentials (as when Postgres drops the connection mid-start). */
 function jobsFailingToRecord(failFor: Set<string>): AuthJobs {
@@ -40,10 +45,12 @@ beforeAll(async () => {
   webhookQueue = createWebhookQueue(redis, config.redis.prefix, config.webhooks);
   flight = new SingleFlight(redis, config.redis.prefix);
   const log = createLogger("test", "silent");
-  const cache = new SessionCache(redis, config.redis.prefix, new Envelope(parseKeyRing(config.crypto.keyRing)));
+  cache = new SessionCache(redis, config.redis.prefix, new Envelope(parseKeyRing(config.crypto.keyRing)));
+  sites = await startTestSites();
   deps = { config, db, jobs: new AuthJobs({ config, db, authQueue, cache, flight, webhookQueue, log }), log };
 });
 afterAll(async () => {
+  await sites.close();
   await authQueue.obliterate({ force: true });
   await Promise.all([authQueue.close(), webhookQueue.close()]);
   await redis.quit();
@@ -77,18 +84,18 @@ describe("keepAlive", () => {
     for (let i = 0; i < 130; i++) await loggedIn(org.id, `due-${i}`, soon);
     await loggedIn(org.id, "later", new Date(Date.now() + 3 * 3_600_000));
 
-    expect(await keepAlive(deps)).toEqual({ refreshing: 130, expired: 0 });
+    expect(await keepAlive(deps)).toMatchObject({ refreshing: 130, expired: 0 });
     const queued = await db.prisma.authJob.findMany({ where: { orgId: org.id, kind: "refresh" }, select: { loginUrl: true } });
     expect(queued).toHaveLength(130);
     expect(new Set(queued.map((q) => q.loginUrl))).toEqual(new Set(["https://a.test/login"]));
-    expect(await keepAlive(deps)).toEqual({ refreshing: 0, expired: 0 });
+    expect(await keepAlive(deps)).toMatchObject({ refreshing: 0, expired: 0 });
     const failingSessions = await db.prisma.session.findMany({ where: { id: { in: failing.map((f) => f.sessionId) } }, select: { keepaliveAt: true } });
     expect(failingSessions.every((s) => s.keepaliveAt === null)).toBe(true);
 
     // Once they end, each is reported once.
     await db.prisma.session.updateMany({ where: { id: { in: failing.map((f) => f.sessionId) } }, data: { expiresAt: new Date(Date.now() - 60_000) } });
-    expect(await keepAlive(deps)).toEqual({ refreshing: 0, expired: 110 });
-    expect(await keepAlive(deps)).toEqual({ refreshing: 0, expired: 0 });
+    expect(await keepAlive(deps)).toMatchObject({ refreshing: 0, expired: 110 });
+    expect(await keepAlive(deps)).toMatchObject({ refreshing: 0, expired: 0 });
   });
 
   it("rolls back a refresh whose start fails between claim and record: the claim is freed, no job is left, the next run starts it", async () => {
@@ -97,7 +104,7 @@ describe("keepAlive", () => {
     const broken = await loggedIn(org.id, "broken", soon);
     const fine = await loggedIn(org.id, "fine", soon);
 
-    expect(await keepAlive({ ...deps, jobs: jobsFailingToRecord(new Set([broken.credentialId])) })).toEqual({ refreshing: 1, expired: 0 });
+    expect(await keepAlive({ ...deps, jobs: jobsFailingToRecord(new Set([broken.credentialId])) })).toMatchObject({ refreshing: 1, expired: 0 });
     const refreshes = (credentialId: string) => db.prisma.authJob.findMany({ where: { orgId: org.id, credentialId, kind: "refresh" } });
     expect(await refreshes(fine.credentialId)).toHaveLength(1);
     expect(await refreshes(broken.credentialId)).toHaveLength(0);
@@ -110,7 +117,92 @@ describe("keepAlive", () => {
     // Not marked handled: the next run tries it again and starts it.
     const session = await db.prisma.session.findUniqueOrThrow({ where: { id: broken.sessionId }, select: { keepaliveAt: true } });
     expect(session.keepaliveAt).toBeNull();
-    expect(await keepAlive(deps)).toEqual({ refreshing: 1, expired: 0 });
+    expect(await keepAlive(deps)).toMatchObject({ refreshing: 1, expired: 0 });
     expect(await refreshes(broken.credentialId)).toHaveLength(1);
+  });
+
+  describe("the background session check", () => {
+    /** Signs in on the classic fixture as a browser would: the cookies that login captured. */
+    async function classicCookies(username: string): Promise<Cookie[]> {
+      sites.accounts.addUser(username, "pw-1");
+      const res = await fetch(`${sites.url}/classic/login`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ username, password: "pw-1" }) });
+      return res.headers.getSetCookie().map((line) => {
+        const [name, value] = line.split(";")[0]!.split("=");
+        return { name: name!, value: value!, domain: "127.0.0.1", path: "/", expires: -1, httpOnly: true, secure: false, sameSite: "Lax" as const };
+      });
+    }
+
+    /** A credential of the classic site that logged in (with a stored secret unless `secret: false`), its session cached as the login left it. */
+    async function signedIn(orgId: string, username: string, options: { secret?: boolean } = {}) {
+      const loginUrl = `${sites.url}/classic/login`;
+      const cookies = await classicCookies(username);
+      const cred = await db.credentials.ensure({ orgId, loginUrl, username });
+      if (options.secret !== false) await db.credentials.recordSuccess(orgId, cred.id, { method: "password", password: "pw-1" }, loginUrl);
+      else await db.prisma.credential.update({ where: { id: cred.id }, data: { lastLoginAt: new Date() } });
+      const fingerprint = `fp-check-${username}`;
+      const job = await db.authJobs.create({ orgId, credentialId: cred.id, kind: "login", method: "password", loginUrl, fingerprint, useCache: true, input: { method: "password" } });
+      const captured = { cookies, origins: [sites.url], storageState: { cookies, origins: [] }, signedInPage: `${sites.url}/classic/account` };
+      const sessionId = await db.sessions.create({ orgId, credentialId: cred.id, origin: sites.url, state: captured, expiresAt: new Date(Date.now() + 3_600_000) });
+      const { run } = (await db.authJobs.claim(orgId, job.id, 1))!;
+      await db.authJobs.succeed(job.id, run, sessionId, "detected");
+      await cache.set(orgId, fingerprint, captured, 3600, Date.now() - 3_600_000);
+      return { credentialId: cred.id, sessionId, fingerprint };
+    }
+
+    it("marks alive sessions checked, and ends one the site signed out: its cache entry dropped, a refresh started, or `session.expired` (revoked) when none can be", async () => {
+      const org = await db.organizations.create("Session check org");
+      const emitted: Array<{ type: string; data: WebhookEvent["data"] }> = [];
+      const jobs = deps.jobs;
+      const recording = Object.assign(Object.create(Object.getPrototypeOf(jobs)), jobs, {
+        emit: (orgId: string, type: string, data: WebhookEvent["data"]) => {
+          if (orgId === org.id) emitted.push({ type, data });
+          return jobs.emit(orgId, type as never, data);
+        },
+      }) as AuthJobs;
+      const checking: KeepAliveDeps = { ...deps, jobs: recording, checks: { guard: new TargetGuard(["loopback"]), cache } };
+      const refreshable = await signedIn(org.id, `kept-${Date.now()}`);
+      const secretless = await signedIn(org.id, `bare-${Date.now()}`, { secret: false });
+      // Due once SESSION_CHECK_MAX_AGE passed since the login checked them.
+      const later = (minutes: number) => new Date(Date.now() + minutes * 60_000);
+
+      // (Counts are the whole run's: other tests' sessions are in the same database.)
+      const first = await keepAlive(checking, later(10));
+      expect([first.checked >= 2, first.revoked]).toEqual([true, 0]);
+      const entry = await cache.get(org.id, refreshable.fingerprint);
+      expect(Date.now() - entry!.checkedAt!).toBeLessThan(60_000);
+      // Checked just now: not due again within the window.
+      const unchanged = await cache.get(org.id, refreshable.fingerprint);
+      await keepAlive(checking, later(1));
+      expect((await cache.get(org.id, refreshable.fingerprint))!.checkedAt).toBe(unchanged!.checkedAt);
+
+      for (const cred of [refreshable, secretless]) {
+        const username = (await db.credentials.findMetadata(org.id, cred.credentialId))!.username;
+        sites.accounts.endSessionsOf(username);
+      }
+      const attemptsBefore = sites.accounts.attemptsFor((await db.credentials.findMetadata(org.id, refreshable.credentialId))!.username);
+      expect(await keepAlive(checking, later(20))).toMatchObject({ revoked: 2 });
+      expect(await cache.get(org.id, refreshable.fingerprint)).toBeNull();
+      expect(await cache.get(org.id, secretless.fingerprint)).toBeNull();
+      const rows = await db.prisma.session.findMany({ where: { id: { in: [refreshable.sessionId, secretless.sessionId] } }, select: { revokedAt: true } });
+      expect(rows.every((r) => r.revokedAt !== null)).toBe(true);
+      // The refresh is a job for a worker: nothing here logged in on the site.
+      expect(sites.accounts.attemptsFor((await db.credentials.findMetadata(org.id, refreshable.credentialId))!.username)).toEqual(attemptsBefore);
+      expect(await db.prisma.authJob.count({ where: { credentialId: refreshable.credentialId, kind: "refresh", status: "queued" } })).toBe(1);
+
+      // The next run reports the one no refresh can replace; the other waits for its refresh.
+      await keepAlive(checking);
+      expect(emitted).toEqual([{ type: "session.expired", data: expect.objectContaining({ credentialId: secretless.credentialId, reason: "revoked" }) }]);
+    });
+
+    it("concludes nothing, and starts nothing, when the site does not answer", async () => {
+      const org = await db.organizations.create("Session check outage org");
+      const cred = await signedIn(org.id, `away-${Date.now()}`);
+      const away = { ...deps, checks: { guard: new TargetGuard([]), cache } };
+      expect(await keepAlive(away, new Date(Date.now() + 10 * 60_000))).toMatchObject({ revoked: 0 });
+      expect((await db.prisma.session.findUniqueOrThrow({ where: { id: cred.sessionId } })).revokedAt).toBeNull();
+      expect(await db.prisma.authJob.count({ where: { credentialId: cred.credentialId, kind: "refresh" } })).toBe(0);
+      // Still due a check before a hit serves it.
+      expect((await cache.get(org.id, cred.fingerprint))!.checkedAt).toBeLessThan(Date.now() - 60_000);
+    });
   });
 });

@@ -1,13 +1,17 @@
 import type { Config } from "@authsvc/config";
 import type { Database } from "@authsvc/db";
-import { storedLoginIdentity, type AuthJobs } from "@authsvc/jobs";
+import type { TargetGuard } from "@authsvc/egress";
+import { checkSession, storedLoginIdentity, type AuthJobs } from "@authsvc/jobs";
 import type { Logger } from "@authsvc/logging";
+import type { SessionCache } from "@authsvc/queue";
 
 export interface KeepAliveDeps {
-  config: Pick<Config, "keepAlive">;
+  config: Pick<Config, "keepAlive" | "session">;
   db: Database;
   jobs: AuthJobs;
   log: Logger;
+  /** What the background session check needs; without it keep-alive only refreshes by expiry. */
+  checks?: { guard: TargetGuard; cache: SessionCache };
 }
 
 // Sessions that ended longer ago than this are not reported (e.g. when keep-alive is first switched on).
@@ -15,19 +19,26 @@ const REPORT_EXPIRED_WITHIN_MS = 24 * 3_600_000;
 const BATCH = 100;
 // One run handles at most this many batches; the rest waits for the next run (every KEEPALIVE_EVERY_MS).
 const MAX_BATCHES = 20;
+// Session checks of one run in flight at once.
+const CHECKS_AT_ONCE = 4;
+
+type DueSession = Awaited<ReturnType<Database["sessions"]["dueForKeepAlive"]>>[number];
+type Refreshable = Pick<DueSession, "orgId" | "job"> & { credential: Omit<DueSession["credential"], "authJobs" | "sessions"> };
 
 /**
- * Keeps sessions alive: each credential's newest session that expires within the window (or is older
- * than the configured age) is refreshed, by a refresh job with the credential's stored secret under the
- * key a caller's login of it computes, so the fresh session replaces the cached one. A session that
- * ended without a replacement (its credential failing, or never refreshable) is reported once as
- * `session.expired`. A refresh that cannot be started (database or Redis away) is rolled back by
- * `AuthJobs.start` and left for the next run.
+ * Keeps sessions alive: first the health check of sessions not checked for SESSION_CHECK_MAX_AGE (see
+ * checkHealth); then each credential's newest session that expires within the window (or is older than the
+ * configured age) is refreshed, by a refresh job with the credential's stored secret under the key a
+ * caller's login of it computes, so the fresh session replaces the cached one. A session that ended without
+ * a replacement (its credential failing, never refreshable, or signed out by the site with no refresh that
+ * worked) is reported once as `session.expired`. A refresh that cannot be started (database or Redis away)
+ * is rolled back by `AuthJobs.start` and left for the next run.
  */
-export async function keepAlive(deps: KeepAliveDeps, now = new Date()): Promise<{ refreshing: number; expired: number }> {
-  const { config, db, jobs, log } = deps;
+export async function keepAlive(deps: KeepAliveDeps, now = new Date()): Promise<{ refreshing: number; expired: number; checked: number; revoked: number }> {
+  const { config, db, log } = deps;
+  const health = await checkHealth(deps, now);
   const { beforeExpiryMinutes, maxAgeHours } = config.keepAlive;
-  let refreshing = 0;
+  let refreshing = health.refreshing;
   let expired = 0;
   // Batch after batch: every session a batch returns is marked handled, so the next one starts further on.
   for (let batch = 0; batch < MAX_BATCHES; batch++) {
@@ -41,45 +52,114 @@ export async function keepAlive(deps: KeepAliveDeps, now = new Date()): Promise<
     const handled: string[] = [];
     for (const session of due) {
       const { credential, orgId, job } = session;
-      const secret = !session.expired && job ? await db.credentials.secret(orgId, credential.id) : null;
-      if (secret && job) {
-        // The key a caller's login of this credential computes (not the job's, which may be older).
-        const identity = storedLoginIdentity({ ...credential, collectionExternalId: credential.collection?.externalId }, secret);
-        try {
-          // A login of the same credential already running (a caller's, or a refresh) does the work.
-          await jobs.start({
-            orgId,
-            kind: "refresh",
-            method: secret.method,
-            loginUrl: credential.loginUrl,
-            useCache: false,
-            fingerprint: jobs.loginKey(orgId, identity),
-            credential: { id: credential.id },
-            input: secret,
-          });
-        } catch (err) {
-          log.warn({ orgId, credentialId: credential.id, err: String(err) }, "keep-alive refresh not started; trying again next run");
-          continue;
+      if (!session.expired) {
+        if (await refresh(deps, session)) {
+          refreshing++;
+          handled.push(session.id);
         }
-        refreshing++;
-        handled.push(session.id);
-      } else if (session.expired) {
-        await jobs.emit(orgId, "session.expired", {
+        // Alive but not refreshable (its job record is gone): reported when it ends.
+      } else if (credential.authJobs.length === 0) {
+        await deps.jobs.emit(orgId, "session.expired", {
           credentialId: credential.id,
           site: credential.siteOrigin,
           username: credential.username,
           expiredAt: session.expiresAt.toISOString(),
-          reason: credential.lastErrorCode ?? (job ? "not_refreshed" : "no_stored_secret"),
+          reason: session.revokedAt ? "revoked" : (credential.lastErrorCode ?? (job ? "not_refreshed" : "no_stored_secret")),
         });
         expired++;
         handled.push(session.id);
       }
-      // Alive but not refreshable (its job record is gone): reported when it ends.
+      // Ended while a login of its credential still runs: that login replaces it, or it is reported after.
     }
     await db.sessions.markKeptAlive(handled);
     // A batch that handled nothing would come back the same.
     if (due.length < BATCH || handled.length === 0) break;
   }
-  if (refreshing || expired) log.info({ refreshing, expired }, "keep-alive");
-  return { refreshing, expired };
+  if (refreshing || expired || health.checked) log.info({ refreshing, expired, checked: health.checked, revoked: health.revoked }, "keep-alive");
+  return { refreshing, expired, checked: health.checked, revoked: health.revoked };
+}
+
+/**
+ * Starts a refresh of a session's credential with its stored secret, unless the credential cannot log in
+ * again (no secret, no job, failing). A login of the same credential already running (a caller's, or a
+ * refresh) does the work. False when nothing was started.
+ */
+async function refresh(deps: KeepAliveDeps, session: Refreshable): Promise<boolean> {
+  const { db, jobs, log } = deps;
+  const { credential, orgId, job } = session;
+  if (!job || !credential.lastLoginAt || credential.lastErrorCode) return false;
+  const secret = await db.credentials.secret(orgId, credential.id);
+  if (!secret || secret.awaitsPassword) return false;
+  // The key a caller's login of this credential computes (not the job's, which may be older).
+  const identity = storedLoginIdentity({ ...credential, collectionExternalId: credential.collection?.externalId }, secret);
+  try {
+    await jobs.start({
+      orgId,
+      kind: "refresh",
+      method: secret.method,
+      loginUrl: credential.loginUrl,
+      useCache: false,
+      fingerprint: jobs.loginKey(orgId, identity),
+      credential: { id: credential.id },
+      input: secret,
+    });
+    return true;
+  } catch (err) {
+    log.warn({ orgId, credentialId: credential.id, err: String(err) }, "keep-alive refresh not started; trying again next run");
+    return false;
+  }
+}
+
+/**
+ * The background session check: sessions not checked for SESSION_CHECK_MAX_AGE, least recently checked
+ * first, at most KEEPALIVE_CHECKS_PER_RUN a run and KEEPALIVE_CHECKS_PER_SITE of one site, so a cached
+ * session is found checked when a caller asks for it. Alive: its cache entry is marked checked. Dead (the
+ * site signed it out): it ends now, its cache entry is dropped and a refresh starts (reported as
+ * `session.expired`, reason `revoked`, when none can, or none works). Unknown (the site down, a 5xx, a page
+ * that looks the same without the session): nothing is concluded, and nothing logs in on it.
+ */
+async function checkHealth(deps: KeepAliveDeps, now: Date): Promise<{ checked: number; revoked: number; refreshing: number }> {
+  const { config, db, log, checks } = deps;
+  const { checksPerRun, checksPerSite } = config.keepAlive;
+  const result = { checked: 0, revoked: 0, refreshing: 0 };
+  if (!checks || checksPerRun === 0) return result;
+  const due = await db.sessions.dueForCheck(now, new Date(now.getTime() - config.session.checkMaxAgeSeconds * 1000), checksPerRun * 2);
+  const perSite = new Map<string, number>();
+  const chosen = due.filter((s) => {
+    const n = perSite.get(s.credential.siteOrigin) ?? 0;
+    perSite.set(s.credential.siteOrigin, n + 1);
+    return n < checksPerSite;
+  }).slice(0, checksPerRun);
+  let next = 0;
+  const checkOne = async (session: (typeof chosen)[number]) => {
+    const found = await db.sessions.findState(session.orgId, session.id).catch(() => null);
+    if (!found) return;
+    const loginPage = session.credential.loginPage ?? session.credential.loginUrl;
+    const { health, reason } = await checkSession(checks.guard, { session: found.state, signedInPage: found.signedInPage, loginPage }, config.session.checkTimeoutMs);
+    result.checked++;
+    const key = session.job?.fingerprint;
+    if (health === "dead") {
+      log.info({ orgId: session.orgId, credentialId: session.credential.id, reason }, "session found signed out by the site");
+      await db.sessions.markRevoked(session.id, new Date());
+      if (key) await checks.cache.delete(session.orgId, key);
+      result.revoked++;
+      if (await refresh(deps, session)) result.refreshing++;
+      return;
+    }
+    // Unknown counts as a check for when to look again; only alive marks the cached entry servable.
+    await db.sessions.markChecked([session.id], new Date());
+    if (health === "alive" && key) {
+      const entry = await checks.cache.get(session.orgId, key);
+      if (entry) await checks.cache.markChecked(session.orgId, key, entry);
+    }
+  };
+  await Promise.all(
+    Array.from({ length: Math.min(CHECKS_AT_ONCE, chosen.length) }, async () => {
+      while (next < chosen.length) {
+        const session = chosen[next++]!;
+        await checkOne(session).catch((err) => log.warn({ sessionId: session.id, err: String(err) }, "session check failed"));
+      }
+    }),
+  );
+  return result;
 }

@@ -1,5 +1,5 @@
 import { newId, rowAad, type Envelope } from "@authsvc/crypto";
-import type { SessionResponse } from "@authsvc/contracts";
+import { answerOf, type CapturedSession, type SessionResponse } from "@authsvc/contracts";
 import type { Prisma } from "../prisma-client";
 
 export class Sessions {
@@ -8,7 +8,8 @@ export class Sessions {
     private readonly envelope: Envelope,
   ) {}
 
-  async create(input: { orgId: string; credentialId: string; origin: string; state: SessionResponse; expiresAt: Date }) {
+  /** `state` keeps its signed-in page (for the session check) inside the encrypted state; answers never show it. */
+  async create(input: { orgId: string; credentialId: string; origin: string; state: CapturedSession; expiresAt: Date }) {
     const id = newId("ses");
     await this.prisma.session.create({
       data: {
@@ -53,11 +54,14 @@ export class Sessions {
         id: true,
         orgId: true,
         expiresAt: true,
+        revokedAt: true,
         credential: {
           select: {
             id: true, siteOrigin: true, loginPage: true, loginUrl: true, username: true, lastLoginAt: true, lastErrorCode: true,
             collection: { select: { externalId: true } },
             sessions: { orderBy: { createdAt: "desc" }, take: 1, select: { id: true } },
+            // A refresh still running may replace a revoked session: it is reported only once none is.
+            authJobs: { where: { status: { in: ["queued", "running"] } }, take: 1, select: { id: true } },
           },
         },
       },
@@ -75,11 +79,59 @@ export class Sessions {
     if (ids.length) await this.prisma.session.updateMany({ where: { id: { in: ids } }, data: { keepaliveAt: new Date() } });
   }
 
-  /** The decrypted state of one of the org's sessions, or null when there is none. */
-  async findState(orgId: string, id: string): Promise<{ state: SessionResponse; expiresAt: Date } | null> {
+  /**
+   * The decrypted state of one of the org's sessions as the API answers it, with the page the session check
+   * fetches (`signedInPage`, absent for sessions stored before it was kept), or null when there is none.
+   */
+  async findState(orgId: string, id: string): Promise<{ state: SessionResponse; signedInPage?: string; expiresAt: Date } | null> {
     const row = await this.prisma.session.findFirst({ where: { id, orgId }, omit: { state: false } });
     if (!row) return null;
-    return { state: this.envelope.decryptJson<SessionResponse>(row.state, rowAad(orgId, id)), expiresAt: row.expiresAt };
+    const captured = this.envelope.decryptJson<CapturedSession>(row.state, rowAad(orgId, id));
+    return { state: answerOf(captured), signedInPage: captured.signedInPage, expiresAt: row.expiresAt };
+  }
+
+  /**
+   * Sessions whose health is due a check, across tenants: each credential's newest, alive, not handled by
+   * keep-alive, last checked before `checkedBefore`; least recently checked first. With the key it is cached
+   * under (its job's fingerprint) and what a refresh needs.
+   */
+  async dueForCheck(now: Date, checkedBefore: Date, limit: number) {
+    const rows = await this.prisma.session.findMany({
+      where: { keepaliveAt: null, revokedAt: null, expiresAt: { gt: now }, OR: [{ lastCheckedAt: null }, { lastCheckedAt: { lt: checkedBefore } }] },
+      orderBy: { lastCheckedAt: "asc" },
+      take: limit,
+      select: {
+        id: true,
+        orgId: true,
+        expiresAt: true,
+        credential: {
+          select: {
+            id: true, siteOrigin: true, loginPage: true, loginUrl: true, username: true, lastLoginAt: true, lastErrorCode: true,
+            collection: { select: { externalId: true } },
+            sessions: { orderBy: { createdAt: "desc" }, take: 1, select: { id: true } },
+          },
+        },
+      },
+    });
+    const newest = rows.filter((r) => r.credential.sessions[0]?.id === r.id);
+    // An older session of the credential is never served: it needs no check (keep-alive marks it handled).
+    await this.markKeptAlive(rows.filter((r) => r.credential.sessions[0]?.id !== r.id).map((r) => r.id));
+    const jobs = await this.prisma.authJob.findMany({ where: { sessionId: { in: newest.map((r) => r.id) } }, select: { sessionId: true, fingerprint: true } });
+    const jobOf = new Map(jobs.map((j) => [j.sessionId!, j]));
+    return newest.map((r) => ({ ...r, job: jobOf.get(r.id) ?? null }));
+  }
+
+  /** Records a check that found the sessions alive. */
+  async markChecked(ids: string[], at = new Date()): Promise<void> {
+    if (ids.length) await this.prisma.session.updateMany({ where: { id: { in: ids } }, data: { lastCheckedAt: at } });
+  }
+
+  /**
+   * Records that the site ended a session (a check found it signed out): it ends now, and keep-alive reports
+   * it (`session.expired`, reason `revoked`) unless a refresh replaces it.
+   */
+  async markRevoked(id: string, at = new Date()): Promise<void> {
+    await this.prisma.session.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: at, lastCheckedAt: at, expiresAt: at } });
   }
 
   /** The org's sessions that have not expired, newest first; metadata only (never the state). */

@@ -1,7 +1,8 @@
 import { Redis } from "ioredis";
 import { loadConfig } from "@authsvc/config";
 import { Database } from "@authsvc/db";
-import { announceKeyRevocation } from "@authsvc/queue";
+import { Envelope, parseKeyRing } from "@authsvc/crypto";
+import { announceKeyRevocation, SessionCache } from "@authsvc/queue";
 
 export const gatewayUrl = () => process.env.E2E_GATEWAY_URL!;
 export const sitesUrl = () => process.env.E2E_SITES_URL!;
@@ -79,6 +80,29 @@ export async function newSiteUser(
 export async function expireSiteSessions(username: string): Promise<number> {
   const res = await fetch(`${sitesUrl()}/__fixture/expire-sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username }) });
   return ((await res.json()) as { ended: number }).ended;
+}
+
+/**
+ * Makes every session the org has cached look last checked long ago (as SESSION_CHECK_MAX_AGE after the
+ * login that cached it), so the next hit checks it on the site first. Returns how many entries it aged.
+ */
+export async function ageCachedSessions(orgId: string): Promise<number> {
+  const config = loadConfig();
+  const client = new Redis(config.redis.url);
+  try {
+    const cache = new SessionCache(client, config.redis.prefix, new Envelope(parseKeyRing(config.crypto.keyRing)));
+    const prefix = cache.key(orgId, "");
+    let aged = 0;
+    for (const key of await client.keys(`${prefix}*`)) {
+      const fingerprint = key.slice(prefix.length);
+      const entry = await cache.get(orgId, fingerprint);
+      if (entry) await cache.markChecked(orgId, fingerprint, entry, 0);
+      aged += entry ? 1 : 0;
+    }
+    return aged;
+  } finally {
+    client.disconnect();
+  }
 }
 
 /** Login attempts the fixture sites counted for a user, per site. */

@@ -1,5 +1,5 @@
 import { captureState, type Page, type TargetGuard } from "@authsvc/browser";
-import type { SessionResponse } from "@authsvc/contracts";
+import type { CapturedSession } from "@authsvc/contracts";
 import { Deadline } from "../deadline";
 import { LoginFlowError } from "../flow-error";
 import type { CaptchaSolver } from "../captcha/pass-captcha";
@@ -47,7 +47,7 @@ export interface FlowOptions {
 }
 
 export interface PasswordLoginResult {
-  session: SessionResponse;
+  session: CapturedSession;
   /** The steps that worked this time, to remember for the next login on this page; null when they cannot
    * be kept without a secret (a selector that holds the username). */
   flow: LearnedFlow | null;

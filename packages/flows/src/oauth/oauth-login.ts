@@ -1,5 +1,5 @@
 import { captureState, type HTTPRequest, type HTTPResponse, type Page } from "@authsvc/browser";
-import type { Cookie, SessionResponse } from "@authsvc/contracts";
+import type { CapturedSession, Cookie } from "@authsvc/contracts";
 import { Deadline, sleep } from "../deadline";
 import { LoginFlowError } from "../flow-error";
 import type { FlowOptions, PasswordLoginInput } from "../login/password-login";
@@ -36,7 +36,7 @@ export interface OAuthLoginInput {
 
 export interface OAuthLoginResult {
   /** The site's session and the provider's cookies, with the origins of both. */
-  session: SessionResponse;
+  session: CapturedSession;
   /** The provider's cookies now, to keep for the next login with this account. */
   providerCookies: Cookie[];
   /** Whether the password was typed at the provider (false: its kept session was enough). */

@@ -1,5 +1,5 @@
 import { type BrowserContext, captureState, type Page } from "@authsvc/browser";
-import type { SessionResponse } from "@authsvc/contracts";
+import type { CapturedSession } from "@authsvc/contracts";
 import { type Deadline, sleep } from "../deadline";
 import { LoginFlowError } from "../flow-error";
 import type { PageWatch } from "../page/page-watch";
@@ -25,7 +25,7 @@ async function newSessionShown(context: BrowserContext, page: Page, baseline: Se
  * page shows the account signed in (a sign-out control and new session state since the password was set,
  * on two polls), or `"login"` when the site took the password and offers to log in with it.
  */
-export async function replaceTemporaryPassword(run: SignupRun, page: Page, watch: PageWatch, form: SignupScan, deadline: Deadline): Promise<SessionResponse | "login"> {
+export async function replaceTemporaryPassword(run: SignupRun, page: Page, watch: PageWatch, form: SignupScan, deadline: Deadline): Promise<CapturedSession | "login"> {
   run.step("the site asks for a new password");
   const context = page.browserContext();
   const before = await snapshotSession(context, page, run.identifier ?? "");

@@ -1,0 +1,103 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Cookie } from "@authsvc/contracts";
+import { TargetGuard } from "@authsvc/egress";
+import { startTestSites, type TestSites } from "@authsvc/test-sites";
+import { checkSession } from "./session-check";
+
+let sites: TestSites;
+let down: Server;
+let downUrl: string;
+let shop: Server;
+let shopUrl: string;
+// The shop's live sessions: sign-out lives in a script-drawn menu, so no page's HTML shows a sign-out control.
+const shopSessions = new Set(["s-live"]);
+const guard = new TargetGuard(["loopback"]);
+const TIMEOUT_MS = 10_000;
+
+beforeAll(async () => {
+  sites = await startTestSites();
+  // A site having a bad moment: every page answers 503.
+  down = createServer((_req, res) => res.writeHead(503, { "content-type": "text/html" }).end("<h1>Service unavailable</h1>"));
+  await new Promise<void>((resolve) => down.listen(0, "127.0.0.1", resolve));
+  downUrl = `http://127.0.0.1:${(down.address() as AddressInfo).port}`;
+  shop = createServer((req, res) => {
+    const signedIn = shopSessions.has(/sid=([^;]+)/.exec(req.headers.cookie ?? "")?.[1] ?? "");
+    const form = '<form method="post" action="/login"><input name="email"><input name="password" type="password"><button>Sign in</button></form>';
+    if (req.url === "/orders") {
+      // Signed out, the orders page answers 200 with the login form in its place (no redirect).
+      return res.writeHead(200, { "content-type": "text/html" }).end(signedIn ? "<h1>Your orders</h1><p>No orders yet.</p>" : `<h1>Sign in to see your orders</h1>${form}`);
+    }
+    if (req.url === "/account") {
+      if (!signedIn) return res.writeHead(302, { location: "/login?next=%2Faccount" }).end();
+      return res.writeHead(200, { "content-type": "text/html" }).end('<h1>Hello</h1><div id="menu"></div><script>menu.innerHTML = "<a href=/logout>Sign out</a>"</script>');
+    }
+    res.writeHead(200, { "content-type": "text/html" }).end(form);
+  });
+  await new Promise<void>((resolve) => shop.listen(0, "127.0.0.1", resolve));
+  shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await sites.close();
+  await new Promise((resolve) => down.close(resolve));
+  await new Promise((resolve) => shop.close(resolve));
+});
+
+/** Signs in on the classic form as a browser would (its POST, the session cookie it sets): the cookies a login captured. */
+async function classicSession(username: string): Promise<Cookie[]> {
+  sites.accounts.addUser(username, "pw-1");
+  const res = await fetch(`${sites.url}/classic/login`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ username, password: "pw-1" }) });
+  expect(res.status).toBe(302);
+  return res.headers.getSetCookie().map((line) => {
+    const [pair] = line.split(";");
+    const [name, value] = pair!.split("=");
+    return { name: name!, value: value!, domain: "127.0.0.1", path: "/", expires: -1, httpOnly: true, secure: false, sameSite: "Lax" as const };
+  });
+}
+
+const endSessions = (username: string) => fetch(`${sites.url}/__fixture/expire-sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username }) });
+
+describe("checkSession", () => {
+  it("finds a session alive on the page it signed in on, and dead once the site signed it out everywhere", async () => {
+    const cookies = await classicSession("check-ada");
+    const target = { session: { cookies }, signedInPage: `${sites.url}/classic/account`, loginPage: `${sites.url}/classic/login` };
+    expect(await checkSession(guard, target, TIMEOUT_MS)).toEqual({ health: "alive", reason: "the page shows a sign-out control" });
+    expect(sites.accounts.attemptsFor("check-ada")).toEqual({ classic: 1 });
+
+    await endSessions("check-ada");
+    expect(await checkSession(guard, target, TIMEOUT_MS)).toEqual({ health: "dead", reason: "the site sent the session to its login page" });
+    // Without any cookie (a jar the site never set) the same page is no session either.
+    expect((await checkSession(guard, { ...target, session: { cookies: [] } }, TIMEOUT_MS)).health).toBe("dead");
+    // The check never logs in.
+    expect(sites.accounts.attemptsFor("check-ada")).toEqual({ classic: 1 });
+  });
+
+  it("reads a page without a sign-out control by what a visitor without the session gets, and a login form in the account's place as signed out", async () => {
+    const shopCookie = (value: string): Cookie[] => [{ name: "sid", value, domain: "127.0.0.1", path: "/", expires: -1, httpOnly: true, secure: false, sameSite: "Lax" }];
+    const at = (page: string, value: string) => checkSession(guard, { session: { cookies: shopCookie(value) }, signedInPage: `${shopUrl}${page}`, loginPage: `${shopUrl}/login` }, TIMEOUT_MS);
+    expect(await at("/account", "s-live")).toEqual({ health: "alive", reason: "the page shows the session what it does not show a visitor without it" });
+    expect(await at("/orders", "s-live")).toEqual({ health: "alive", reason: "the page shows the session what it does not show a visitor without it" });
+    expect(await at("/account", "s-ended")).toEqual({ health: "dead", reason: "the site sent the session to its login page" });
+    expect(await at("/orders", "s-ended")).toEqual({ health: "dead", reason: "the page the account was signed in on shows a password form" });
+  });
+
+  it("concludes nothing where the page looks the same with and without the session, or the site is down", async () => {
+    // An application that signs in in the browser (a token in localStorage): its HTML is one shell for everyone.
+    expect(await checkSession(guard, { session: { cookies: [] }, signedInPage: `${sites.url}/spa/login`, loginPage: `${sites.url}/spa/login` }, TIMEOUT_MS)).toEqual({
+      health: "unknown",
+      reason: "the page looks the same with and without the session's cookies",
+    });
+    // A session kept before its signed-in page was: its login page, which shows the form to everyone.
+    const cookies = await classicSession("check-bea");
+    expect((await checkSession(guard, { session: { cookies }, loginPage: `${sites.url}/classic/login` }, TIMEOUT_MS)).health).toBe("unknown");
+    expect(await checkSession(guard, { session: { cookies }, signedInPage: `${downUrl}/account`, loginPage: `${downUrl}/login` }, TIMEOUT_MS)).toEqual({ health: "unknown", reason: "the site answered 503" });
+    const closed = `http://127.0.0.1:1/account`;
+    expect(await checkSession(guard, { session: { cookies }, signedInPage: closed, loginPage: closed }, TIMEOUT_MS)).toEqual({ health: "unknown", reason: "the site did not answer" });
+  });
+
+  it("reaches only what the target guard allows", async () => {
+    const cookies = await classicSession("check-cy");
+    const strict = new TargetGuard([]);
+    expect((await checkSession(strict, { session: { cookies }, signedInPage: `${sites.url}/classic/account`, loginPage: `${sites.url}/classic/login` }, TIMEOUT_MS)).health).toBe("unknown");
+  });
+});

@@ -1,0 +1,107 @@
+import { loginPageOf, type SessionResponse } from "@authsvc/contracts";
+import { requestCheckedAddresses, type TargetGuard } from "@authsvc/egress";
+import { cookieHeaderFor } from "@authsvc/sdk";
+
+/**
+ * Whether a session the site gave us still signs in, read without a browser:
+ * - `alive`: the page the login ended on, fetched with the session's cookies, still shows the account
+ *   (a sign-out control), or shows what it does not show a visitor without them (the visitor is sent to
+ *   the login page, refused, or shown a password form);
+ * - `dead`: with the cookies, the site sends us to its login page, answers 401, or shows a password form
+ *   and no sign-out control where the account was;
+ * - `unknown`: the site did not answer, answered 5xx/429, or looks the same with and without the cookies
+ *   (an application that signs in in the browser, from storage): nothing is concluded, and nothing may be
+ *   done on it that could lock the account out.
+ */
+export type SessionHealth = { health: "alive" | "dead" | "unknown"; reason: string };
+
+export interface SessionCheckTarget {
+  session: Pick<SessionResponse, "cookies">;
+  /** Where the login ended, signed in (absent for sessions kept before it was recorded: the login page is fetched). */
+  signedInPage?: string;
+  /** The credential's login page (origin + path), or its login URL. */
+  loginPage: string;
+}
+
+const MAX_REDIRECTS = 5;
+const MAX_BODY_BYTES = 512 * 1024;
+const USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36";
+
+/** A password input in server-rendered HTML (a login form; a signed-in page shows one only beside its sign-out control). */
+const PASSWORD_INPUT = /<input\b[^>]*\btype\s*=\s*["']?password\b/i;
+/**
+ * A sign-out control: a link or form whose address says so (addresses are English on most sites, whatever
+ * their language), or a control labelled so in English.
+ */
+const SIGN_OUT =
+  /<(?:a|form|button)\b[^>]*\b(?:href|action|formaction)\s*=\s*["']?[^"'\s>]*(?:log-?out|sign-?out|log_out|sign_out|logoff|signoff|abmelden|deconnexion|wyloguj)|>\s*(?:sign|log)\s?out\s*</i;
+
+/** What a page shows as served: scripts, styles, templates and comments left out (a script's markup is not on the page). */
+const NOT_SHOWN = /<script\b[\s\S]*?<\/script\s*>|<style\b[\s\S]*?<\/style\s*>|<template\b[\s\S]*?<\/template\s*>|<!--[\s\S]*?-->/gi;
+
+interface Fetched {
+  status: number;
+  /** Where the redirects ended. */
+  url: string;
+  body: string;
+}
+
+/**
+ * Fetches `url` as a browser tab would (redirects followed, each hop's cookies from the session), every
+ * host checked by the target guard and connected to at the addresses it checked. Null when the site did
+ * not answer (refused, timed out, a host the guard refuses).
+ */
+async function fetchPage(guard: TargetGuard, start: string, session: SessionCheckTarget["session"] | null, timeoutMs: number): Promise<Fetched | null> {
+  let url = new URL(start);
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+    const target = await guard.resolve(url.hostname);
+    if (!target.allowed) return null;
+    const mapped = guard.hostMap.get(url.hostname);
+    const cookie = session ? cookieHeaderFor(session, url) : "";
+    const headers: Record<string, string> = { "user-agent": USER_AGENT, accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8" };
+    if (cookie) headers.cookie = cookie;
+    let answer;
+    try {
+      answer = await requestCheckedAddresses(url, target.addresses, { method: "GET", headers, timeoutMs, maxBodyBytes: MAX_BODY_BYTES, port: mapped && !url.port ? mapped.port : undefined });
+    } catch {
+      return null;
+    }
+    const location = answer.headers.location;
+    if (answer.status >= 300 && answer.status < 400 && location) {
+      url = new URL(location, url);
+      continue;
+    }
+    return { status: answer.status, url: url.href, body: answer.body.replace(NOT_SHOWN, " ") };
+  }
+  return null;
+}
+
+/** Reads a session's health off the site (see SessionHealth); never throws. */
+export async function checkSession(guard: TargetGuard, target: SessionCheckTarget, timeoutMs: number): Promise<SessionHealth> {
+  const loginPage = loginPageOf(target.loginPage);
+  const page = target.signedInPage ?? target.loginPage;
+  const onLoginPage = loginPageOf(page) === loginPage;
+  const withSession = await fetchPage(guard, page, target.session, timeoutMs).catch(() => null);
+  if (!withSession) return { health: "unknown", reason: "the site did not answer" };
+  const { status } = withSession;
+  if (status >= 500 || status === 429 || status === 408) return { health: "unknown", reason: `the site answered ${status}` };
+  if (status === 401) return { health: "dead", reason: "the site answered 401 with the session's cookies" };
+  const landed = loginPageOf(withSession.url);
+  if (!onLoginPage && landed === loginPage) return { health: "dead", reason: "the site sent the session to its login page" };
+  if (status >= 400) return { health: "unknown", reason: `the site answered ${status}` };
+  const signOut = SIGN_OUT.test(withSession.body);
+  const passwordForm = PASSWORD_INPUT.test(withSession.body);
+  if (signOut) return { health: "alive", reason: "the page shows a sign-out control" };
+  // Sent from the login page elsewhere: a site does that for a visitor it knows.
+  if (onLoginPage && landed !== loginPage) return { health: "alive", reason: "the login page sent the session on to another page" };
+  if (passwordForm && !onLoginPage) return { health: "dead", reason: "the page the account was signed in on shows a password form" };
+  // Neither said so: what does a visitor without the session get?
+  const visitor = await fetchPage(guard, page, null, timeoutMs).catch(() => null);
+  if (!visitor) return { health: "unknown", reason: "the site did not answer a visitor without the session" };
+  const visitorRefused = visitor.status === 401 || visitor.status === 403 || (loginPageOf(visitor.url) === loginPage && !onLoginPage);
+  const visitorAsked = PASSWORD_INPUT.test(visitor.body) && !passwordForm;
+  const visitorElsewhere = loginPageOf(visitor.url) !== landed;
+  if (visitorRefused || visitorAsked || visitorElsewhere) return { health: "alive", reason: "the page shows the session what it does not show a visitor without it" };
+  return { health: "unknown", reason: "the page looks the same with and without the session's cookies" };
+}
