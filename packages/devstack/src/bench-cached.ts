@@ -7,6 +7,7 @@ import { DATA_DIR, REPO_ROOT } from "./repo-root";
 import { deleteRedisPrefix, recreateDatabase } from "./reset-database";
 import { startStack, type Stack } from "./stack";
 import { testStackEnv } from "./test-env";
+import { ageCachedSessions } from "./e2e/api-client";
 
 /** One side of one run. Latencies in milliseconds; `errors` counts connection errors, timeouts and any answer that was not a 200 cache hit. */
 export interface LoadFigures {
@@ -133,6 +134,45 @@ export async function benchCached(stack: Stack, apiKey: string, options: CachedB
   return runs;
 }
 
+/** Latencies of one kind of request, in milliseconds (measured by the client, one at a time). */
+export interface Latencies {
+  p50: number;
+  p99: number;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+/**
+ * Cache hits that need a session check against those that do not, one request at a time: before each
+ * checked one, the cached entry is made to look checked long ago (not timed), so the gateway fetches the
+ * signed-in page from the fixture site before it answers. Uses benchCached's account (call that first).
+ */
+export async function benchCheckedHits(stack: Stack, apiKey: string, orgId: string, count = 60): Promise<{ count: number; checked: Latencies; plain: Latencies }> {
+  const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
+  const body = JSON.stringify({ domain: `${stack.sites.url}/classic/login`, login_method: "password", cred: { username: "bench-cached", password: "bench-cached-password" }, useCache: true });
+  const timedHit = async () => {
+    const started = performance.now();
+    const res = await fetch(`${stack.gatewayUrl}/v1/login`, { method: "POST", headers, body });
+    await res.arrayBuffer();
+    const ms = performance.now() - started;
+    if (res.status !== 200 || res.headers.get("x-auth-cache") !== "hit") throw new Error(`expected a cache hit, got ${res.status} ${res.headers.get("x-auth-cache")}`);
+    return ms;
+  };
+  const checked: number[] = [];
+  const plain: number[] = [];
+  const config = loadConfig(stack.env);
+  for (let i = 0; i < count; i++) {
+    if ((await ageCachedSessions(orgId, config)) !== 1) throw new Error("expected one cached session to age");
+    checked.push(await timedHit());
+    plain.push(await timedHit());
+  }
+  const figures = (list: number[]) => {
+    const sorted = [...list].sort((a, b) => a - b);
+    return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+  };
+  return { count, checked: figures(checked), plain: figures(plain) };
+}
+
 /** This comparison alone, on a throwaway stack: `node -r ./scripts/swc-register.cjs packages/devstack/src/bench-cached.ts`. */
 async function main(): Promise<void> {
   const env = testStackEnv("bench_cached", { LOG_LEVEL: "warn", RATE_LIMIT_PER_MINUTE: "1000000" });
@@ -144,6 +184,7 @@ async function main(): Promise<void> {
     const { key } = await db.apiKeys.create(org.id, "bench");
     await db.close();
     for (const run of await benchCached(stack, key)) process.stdout.write(`${JSON.stringify(run)}\n`);
+    process.stdout.write(`${JSON.stringify({ checkedHits: await benchCheckedHits(stack, key, org.id) })}\n`);
   } finally {
     await stack.stop();
     await deleteRedisPrefix(stack.env.REDIS_URL!, stack.env.REDIS_PREFIX!);

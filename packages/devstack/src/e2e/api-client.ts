@@ -86,8 +86,7 @@ export async function expireSiteSessions(username: string): Promise<number> {
  * Makes every session the org has cached look last checked long ago (as SESSION_CHECK_MAX_AGE after the
  * login that cached it), so the next hit checks it on the site first. Returns how many entries it aged.
  */
-export async function ageCachedSessions(orgId: string): Promise<number> {
-  const config = loadConfig();
+export async function ageCachedSessions(orgId: string, config = loadConfig()): Promise<number> {
   const client = new Redis(config.redis.url);
   try {
     const cache = new SessionCache(client, config.redis.prefix, new Envelope(parseKeyRing(config.crypto.keyRing)));
