@@ -5,7 +5,8 @@ import { loadConfig } from "@authsvc/config";
 import { Envelope, parseKeyRing } from "@authsvc/crypto";
 import { Database } from "@authsvc/db";
 import { TargetGuard } from "@authsvc/egress";
-import { twoCaptchaSolver } from "@authsvc/flows";
+import { storedSessionSignedIn, twoCaptchaSolver } from "@authsvc/flows";
+import type { SessionResponse } from "@authsvc/contracts";
 import { AuthJobs, gateCaps } from "@authsvc/jobs";
 import { shutdownOnSignals, waitForDependencies } from "@authsvc/lifecycle";
 import { createLogger } from "@authsvc/logging";
@@ -17,6 +18,9 @@ import { gatedProcessor } from "./processors/gated-processor";
 import { createMaintenanceProcessor } from "./processors/maintenance-processor";
 import { registerProcessors } from "./processors/register-processors";
 import { createWorkerMetrics } from "./worker-metrics";
+
+// The whole browser check of one stored session: its page load, and the reading's own wait for the form or the account.
+const BROWSER_CHECK_TIMEOUT_MS = 20_000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -75,6 +79,9 @@ async function main(): Promise<void> {
     log,
     guard,
   });
+  // Keep-alive's browser check of a stored session a plain request could not read (an app signed in from storage).
+  const inBrowser = (session: SessionResponse, loginUrl: string) =>
+    browser.withPage((page) => storedSessionSignedIn(page, session, loginUrl, guard, BROWSER_CHECK_TIMEOUT_MS));
   const runFlow = createFlowRunner({
     config,
     db,
@@ -97,7 +104,7 @@ async function main(): Promise<void> {
     },
     // Webhook deliveries: small HTTP posts, several at once, beside the browser work.
     { queue: WEBHOOK_QUEUE, concurrency: 8, process: createWebhookDeliverer({ db, guard, log }) },
-    { queue: MAINTENANCE_QUEUE, concurrency: 1, process: createMaintenanceProcessor({ config, db, jobs, log, checks: { guard, cache } }) },
+    { queue: MAINTENANCE_QUEUE, concurrency: 1, process: createMaintenanceProcessor({ config, db, jobs, log, checks: { guard, cache, inBrowser } }) },
   ]);
 
   let healthy = true;

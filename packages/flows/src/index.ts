@@ -9,6 +9,6 @@ export { Deadline } from "./deadline";
 export { awaitVerification, type Inbox, type InboxMessage } from "./inbox/await-verification";
 export { finishMailedSignup, type MailedSignupInput, signup, type SignupInput, type SignupOptions, type SignupResult } from "./signup/signup";
 export { PageWatch } from "./page/page-watch";
-export { SESSION_CHECK_STEP } from "./page/session-evidence";
+export { SESSION_CHECK_STEP, storedSessionSignedIn } from "./page/session-evidence";
 export { oauthLogin, type OAuthLoginInput, type OAuthLoginResult } from "./oauth/oauth-login";
 export type { OAuthSignupDetails } from "./oauth/site-signup";

@@ -13,7 +13,12 @@ import { cookieHeaderFor } from "@authsvc/sdk";
  *   (an application that signs in in the browser, from storage): nothing is concluded, and nothing may be
  *   done on it that could lock the account out.
  */
-export type SessionHealth = { health: "alive" | "dead" | "unknown"; reason: string };
+export type SessionHealth = {
+  health: "alive" | "dead" | "unknown";
+  reason: string;
+  /** Unknown only because the page's HTML is the same for everyone: a browser, running its scripts, may tell. */
+  browserMayTell?: true;
+};
 
 export interface SessionCheckTarget {
   session: Pick<SessionResponse, "cookies">;
@@ -103,5 +108,5 @@ export async function checkSession(guard: TargetGuard, target: SessionCheckTarge
   const visitorAsked = PASSWORD_INPUT.test(visitor.body) && !passwordForm;
   const visitorElsewhere = loginPageOf(visitor.url) !== landed;
   if (visitorRefused || visitorAsked || visitorElsewhere) return { health: "alive", reason: "the page shows the session what it does not show a visitor without it" };
-  return { health: "unknown", reason: "the page looks the same with and without the session's cookies" };
+  return { health: "unknown", reason: "the page looks the same with and without the session's cookies", browserMayTell: true };
 }

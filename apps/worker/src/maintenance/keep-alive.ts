@@ -4,14 +4,19 @@ import type { TargetGuard } from "@authsvc/egress";
 import { checkSession, storedLoginIdentity, type AuthJobs } from "@authsvc/jobs";
 import type { Logger } from "@authsvc/logging";
 import type { SessionCache } from "@authsvc/queue";
+import type { SessionResponse } from "@authsvc/contracts";
 
 export interface KeepAliveDeps {
   config: Pick<Config, "keepAlive" | "session">;
   db: Database;
   jobs: AuthJobs;
   log: Logger;
-  /** What the background session check needs; without it keep-alive only refreshes by expiry. */
-  checks?: { guard: TargetGuard; cache: SessionCache };
+  /**
+   * What the background session check needs; without it keep-alive only refreshes by expiry. `inBrowser`:
+   * the browser's check of a session a plain request could not read (true: signed in, false: signed out,
+   * null: nothing proven), at most BROWSER_CHECKS_PER_RUN a run.
+   */
+  checks?: { guard: TargetGuard; cache: SessionCache; inBrowser?: (session: SessionResponse, loginUrl: string) => Promise<boolean | null> };
 }
 
 // Sessions that ended longer ago than this are not reported (e.g. when keep-alive is first switched on).
@@ -21,6 +26,8 @@ const BATCH = 100;
 const MAX_BATCHES = 20;
 // Session checks of one run in flight at once.
 const CHECKS_AT_ONCE = 4;
+// Browser checks (a page of Chromium each) in one run, for sessions a plain request could not read.
+const BROWSER_CHECKS_PER_RUN = 10;
 
 type DueSession = Awaited<ReturnType<Database["sessions"]["dueForKeepAlive"]>>[number];
 type Refreshable = Pick<DueSession, "orgId" | "job"> & { credential: Omit<DueSession["credential"], "authJobs" | "sessions"> };
@@ -115,8 +122,9 @@ async function refresh(deps: KeepAliveDeps, session: Refreshable): Promise<boole
  * first, at most KEEPALIVE_CHECKS_PER_RUN a run and KEEPALIVE_CHECKS_PER_SITE of one site, so a cached
  * session is found checked when a caller asks for it. Alive: its cache entry is marked checked. Dead (the
  * site signed it out): it ends now, its cache entry is dropped and a refresh starts (reported as
- * `session.expired`, reason `revoked`, when none can, or none works). Unknown (the site down, a 5xx, a page
- * that looks the same without the session): nothing is concluded, and nothing logs in on it.
+ * `session.expired`, reason `revoked`, when none can, or none works). A page whose HTML looks the same
+ * without the session (an app that signs in from storage) is checked in a browser holding the session.
+ * Unknown (the site down, a 5xx, nothing proven): nothing is concluded, and nothing logs in on it.
  */
 async function checkHealth(deps: KeepAliveDeps, now: Date): Promise<{ checked: number; revoked: number; refreshing: number }> {
   const { config, db, log, checks } = deps;
@@ -131,11 +139,17 @@ async function checkHealth(deps: KeepAliveDeps, now: Date): Promise<{ checked: n
     return n < checksPerSite;
   }).slice(0, checksPerRun);
   let next = 0;
+  let browserChecks = 0;
   const checkOne = async (session: (typeof chosen)[number]) => {
     const found = await db.sessions.findState(session.orgId, session.id).catch(() => null);
     if (!found) return;
     const loginPage = session.credential.loginPage ?? session.credential.loginUrl;
-    const { health, reason } = await checkSession(checks.guard, { session: found.state, signedInPage: found.signedInPage, loginPage }, config.session.checkTimeoutMs);
+    let { health, reason, browserMayTell } = await checkSession(checks.guard, { session: found.state, signedInPage: found.signedInPage, loginPage }, config.session.checkTimeoutMs);
+    if (browserMayTell && checks.inBrowser && browserChecks < BROWSER_CHECKS_PER_RUN) {
+      browserChecks++;
+      const signedIn = await checks.inBrowser(found.state, session.credential.loginUrl).catch(() => null);
+      if (signedIn !== null) [health, reason] = signedIn ? ["alive", "a browser with the session was shown the account"] : ["dead", "a browser with the session was shown the login form"];
+    }
     result.checked++;
     const key = session.job?.fingerprint;
     if (health === "dead") {

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page, TargetGuard } from "@authsvc/browser";
-import { loginPageOf } from "@authsvc/contracts";
-import { type Deadline, sleep } from "../deadline";
+import { loginPageOf, type SessionResponse } from "@authsvc/contracts";
+import { Deadline, sleep } from "../deadline";
 import { indexedDbEntries } from "./indexed-db-state";
 import { PageWatch } from "./page-watch";
 import { mergeSignals, scanPage } from "./scan-page";
@@ -145,6 +145,8 @@ export interface Reopen {
   deadline: Deadline;
   /** The page's sessionStorage, per origin: a second tab a person opens from the first one has it too. */
   sessionStorage?: Array<{ origin: string; entries: Array<[string, string]> }>;
+  /** localStorage to put in place before the page's scripts run (a stored session opened in a fresh context). */
+  localStorage?: Array<{ origin: string; entries: Array<[string, string]> }>;
   onStep?: (step: string) => void;
 }
 
@@ -161,15 +163,17 @@ export async function signedInOnReopen(r: Reopen): Promise<boolean | null> {
   const page = await r.context.newPage();
   try {
     const watch = await PageWatch.attach(page, r.guard, r.loginUrl);
-    if (r.sessionStorage?.length) {
-      await page.evaluateOnNewDocument((stores: Array<{ origin: string; entries: Array<[string, string]> }>) => {
-        const mine = stores.find((s) => s.origin === location.origin);
+    for (const [kind, stores] of [["sessionStorage", r.sessionStorage], ["localStorage", r.localStorage]] as const) {
+      if (!stores?.length) continue;
+      await page.evaluateOnNewDocument((which: "sessionStorage" | "localStorage", all: Array<{ origin: string; entries: Array<[string, string]> }>) => {
+        const mine = all.find((s) => s.origin === location.origin);
         try {
-          for (const [k, v] of mine?.entries ?? []) if (sessionStorage.getItem(k) === null) sessionStorage.setItem(k, v);
+          const store = window[which];
+          for (const [k, v] of mine?.entries ?? []) if (store.getItem(k) === null) store.setItem(k, v);
         } catch {
-          // sessionStorage refused (an opaque origin): the page is read without it.
+          // Storage refused (an opaque origin): the page is read without it.
         }
-      }, r.sessionStorage);
+      }, kind, stores);
     }
     try {
       await watch.open(r.loginUrl, r.deadline, "login page (session check)");
@@ -202,4 +206,34 @@ export async function signedInOnReopen(r: Reopen): Promise<boolean | null> {
   } finally {
     await page.close().catch(() => undefined);
   }
+}
+
+/**
+ * The browser's session check of a stored session (keep-alive's, where a plain request could not tell):
+ * its cookies and localStorage put in the fresh context `page` belongs to, then the same reading as a
+ * login's weak-evidence check (signedInOnReopen): the login page opened again shows its form (signed out:
+ * false), or sends the tab on or shows the account (signed in: true); null when nothing is proven. A
+ * session kept in IndexedDB is not restored here, so it is not judged: null.
+ */
+export async function storedSessionSignedIn(page: Page, session: Pick<SessionResponse, "cookies" | "storageState">, loginUrl: string, guard: TargetGuard, timeoutMs: number): Promise<boolean | null> {
+  if (session.storageState.origins.some((o) => o.indexedDB?.length)) return null;
+  const context = page.browserContext();
+  if (session.cookies.length) {
+    await context.setCookie(
+      ...session.cookies.map((c) => ({
+        name: c.name,
+        value: c.value,
+        domain: c.domain,
+        path: c.path || "/",
+        expires: c.expires > 0 ? c.expires : undefined,
+        httpOnly: c.httpOnly,
+        secure: c.secure,
+        sameSite: c.sameSite,
+      })),
+    );
+  }
+  const localStorage = session.storageState.origins
+    .filter((o) => o.localStorage.length)
+    .map((o) => ({ origin: o.origin, entries: o.localStorage.map((e): [string, string] => [e.name, e.value]) }));
+  return signedInOnReopen({ context, loginUrl, guard, deadline: new Deadline(timeoutMs), localStorage });
 }

@@ -1,0 +1,33 @@
+import type { SessionResponse } from "@authsvc/contracts";
+import { storedSessionSignedIn } from "./session-evidence";
+import { FLOW_DEADLINE_MS, useBrowserAndSites } from "../testing/browser-and-sites";
+
+const env = useBrowserAndSites();
+
+/** Signs in to the single-page app as its script does (its JSON API), and keeps what the browser would: the token in localStorage. */
+async function spaSession(username: string): Promise<SessionResponse> {
+  env.sites.accounts.addUser(username, "pw-1");
+  const res = await fetch(`${env.sites.url}/spa/api/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username, password: "pw-1" }) });
+  expect(res.status).toBe(200);
+  const { token } = (await res.json()) as { token: string };
+  return { cookies: [], origins: [env.sites.url], storageState: { cookies: [], origins: [{ origin: env.sites.url, localStorage: [{ name: "spa_token", value: token }] }] } };
+}
+
+const check = (session: SessionResponse) => env.host.withPage((page) => storedSessionSignedIn(page, session, `${env.sites.url}/spa/login`, env.guard, FLOW_DEADLINE_MS));
+
+describe("storedSessionSignedIn (keep-alive's browser check)", () => {
+  it("finds an app signed in from storage signed in, and signed out once the site ended its sessions", async () => {
+    const session = await spaSession("stored-ada");
+    expect(await check(session)).toBe(true);
+    env.sites.accounts.endSessionsOf("stored-ada");
+    expect(await check(session)).toBe(false);
+    // Checking never logs in.
+    expect(env.sites.accounts.attemptsFor("stored-ada")).toEqual({ spa: 1 });
+  });
+
+  it("does not judge a session kept in IndexedDB, which it does not restore", async () => {
+    const session = await spaSession("stored-bea");
+    session.storageState.origins[0]!.indexedDB = [{ name: "auth", version: 1, stores: [] }];
+    expect(await check(session)).toBeNull();
+  });
+});
