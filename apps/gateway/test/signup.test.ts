@@ -216,6 +216,11 @@ describe("POST /v1/signup: invitations", () => {
     expect(reused.body.error.credentialId).toBeUndefined();
     const job = await database().prisma.authJob.findUniqueOrThrow({ where: { id: reused.headers.get("x-job-id")! } });
     expect(await database().credentials.secret(tenant.orgId, job.credentialId)).toBeNull();
+    // No account was made: no credential of it is listed or found.
+    expect((await call("GET", `/v1/credentials/${job.credentialId}`, { key: tenant.key })).status).toBe(404);
+    const listed = await call("GET", "/v1/credentials", { key: tenant.key });
+    expect(listed.body.credentials.map((c: any) => c.id)).not.toContain(job.credentialId);
+    expect(listed.body.credentials.map((c: any) => c.username)).toContain(first.body.account.email);
   });
 });
 

@@ -29,6 +29,12 @@ export interface CredentialIdentity {
   username: string;
 }
 
+/**
+ * The row a signup's job was recorded under, when the site refused the signup: no account exists, so it
+ * is no credential (not listed, not found); it stays for its job's record (GET /v1/jobs/{id}, a replay).
+ */
+const ACCOUNTS_ONLY = { NOT: { secret: null, lastLoginAt: null, lastErrorCode: "signup_rejected" } } as const;
+
 export class Credentials {
   constructor(
     private readonly prisma: Prisma,
@@ -95,7 +101,7 @@ export class Credentials {
   /** The org's credentials, newest first, with their collection's external id; metadata only. */
   list(orgId: string, options: { limit: number; before?: string }) {
     return this.prisma.credential.findMany({
-      where: { orgId, ...(options.before ? { id: { lt: options.before } } : {}) },
+      where: { orgId, ...ACCOUNTS_ONLY, ...(options.before ? { id: { lt: options.before } } : {}) },
       orderBy: { id: "desc" },
       take: options.limit,
       select: METADATA,
@@ -103,7 +109,7 @@ export class Credentials {
   }
 
   findMetadata(orgId: string, id: string) {
-    return this.prisma.credential.findFirst({ where: { id, orgId }, select: METADATA });
+    return this.prisma.credential.findFirst({ where: { id, orgId, ...ACCOUNTS_ONLY }, select: METADATA });
   }
 
   /**
