@@ -1,6 +1,25 @@
 import { newId, rowAad, type Envelope } from "@authsvc/crypto";
 import { answerOf, type CapturedSession, type SessionResponse } from "@authsvc/contracts";
 import type { Prisma } from "../prisma-client";
+import type { Prisma as Schema } from "../generated/prisma/client";
+
+/** What keep-alive reads of a session it may refresh, check or report: never its state. */
+const DUE_SESSION = {
+  id: true,
+  orgId: true,
+  expiresAt: true,
+  revokedAt: true,
+  credential: {
+    select: {
+      id: true, siteOrigin: true, loginPage: true, loginUrl: true, username: true, lastLoginAt: true, lastErrorCode: true,
+      collection: { select: { externalId: true } },
+      sessions: { orderBy: { createdAt: "desc" }, take: 1, select: { id: true } },
+      // A refresh still running may replace a revoked session: it is reported only once none is.
+      authJobs: { where: { status: { in: ["queued", "running"] } }, take: 1, select: { id: true } },
+    },
+  },
+} satisfies Schema.SessionSelect;
+
 
 export class Sessions {
   constructor(
@@ -37,8 +56,8 @@ export class Sessions {
    */
   async dueForKeepAlive(now: Date, refreshBefore: Date, oldBefore: Date | null, expiredSince: Date, limit = 100) {
     const refreshable = { lastLoginAt: { not: null }, lastErrorCode: null };
-    const rows = await this.prisma.session.findMany({
-      where: {
+    const due = await this.findDue(
+      {
         keepaliveAt: null,
         OR: [
           // Alive: only those a refresh can replace (the credential logged in and is not failing); the
@@ -48,31 +67,24 @@ export class Sessions {
           { expiresAt: { gt: expiredSince, lte: now } },
         ],
       },
-      orderBy: { expiresAt: "asc" },
-      take: limit,
-      select: {
-        id: true,
-        orgId: true,
-        expiresAt: true,
-        revokedAt: true,
-        credential: {
-          select: {
-            id: true, siteOrigin: true, loginPage: true, loginUrl: true, username: true, lastLoginAt: true, lastErrorCode: true,
-            collection: { select: { externalId: true } },
-            sessions: { orderBy: { createdAt: "desc" }, take: 1, select: { id: true } },
-            // A refresh still running may replace a revoked session: it is reported only once none is.
-            authJobs: { where: { status: { in: ["queued", "running"] } }, take: 1, select: { id: true } },
-          },
-        },
-      },
-    });
-    // A session a newer login replaced needs nothing: mark it handled, so it does not come back.
-    const superseded = rows.filter((r) => r.credential.sessions[0]?.id !== r.id).map((r) => r.id);
-    await this.markKeptAlive(superseded);
+      { expiresAt: "asc" },
+      limit,
+    );
+    return due.map((r) => ({ ...r, expired: r.expiresAt <= now }));
+  }
+
+  /**
+   * Sessions keep-alive found due (`where`, in `orderBy` order): each credential's newest, with the job
+   * that made it (its fingerprint is the key the session is cached under). A session a newer login
+   * replaced needs nothing: it is marked handled, so it does not come back.
+   */
+  private async findDue(where: Schema.SessionWhereInput, orderBy: Schema.SessionOrderByWithRelationInput, limit: number) {
+    const rows = await this.prisma.session.findMany({ where, orderBy, take: limit, select: DUE_SESSION });
+    await this.markKeptAlive(rows.filter((r) => r.credential.sessions[0]?.id !== r.id).map((r) => r.id));
     const newest = rows.filter((r) => r.credential.sessions[0]?.id === r.id);
     const jobs = await this.prisma.authJob.findMany({ where: { sessionId: { in: newest.map((r) => r.id) } }, select: { sessionId: true, fingerprint: true } });
     const jobOf = new Map(jobs.map((j) => [j.sessionId!, j]));
-    return newest.map((r) => ({ ...r, expired: r.expiresAt <= now, job: jobOf.get(r.id) ?? null }));
+    return newest.map((r) => ({ ...r, job: jobOf.get(r.id) ?? null }));
   }
 
   async markKeptAlive(ids: string[]): Promise<void> {
@@ -96,29 +108,11 @@ export class Sessions {
    * under (its job's fingerprint) and what a refresh needs.
    */
   async dueForCheck(now: Date, checkedBefore: Date, limit: number) {
-    const rows = await this.prisma.session.findMany({
-      where: { keepaliveAt: null, revokedAt: null, expiresAt: { gt: now }, OR: [{ lastCheckedAt: null }, { lastCheckedAt: { lt: checkedBefore } }] },
-      orderBy: { lastCheckedAt: "asc" },
-      take: limit,
-      select: {
-        id: true,
-        orgId: true,
-        expiresAt: true,
-        credential: {
-          select: {
-            id: true, siteOrigin: true, loginPage: true, loginUrl: true, username: true, lastLoginAt: true, lastErrorCode: true,
-            collection: { select: { externalId: true } },
-            sessions: { orderBy: { createdAt: "desc" }, take: 1, select: { id: true } },
-          },
-        },
-      },
-    });
-    const newest = rows.filter((r) => r.credential.sessions[0]?.id === r.id);
-    // An older session of the credential is never served: it needs no check (keep-alive marks it handled).
-    await this.markKeptAlive(rows.filter((r) => r.credential.sessions[0]?.id !== r.id).map((r) => r.id));
-    const jobs = await this.prisma.authJob.findMany({ where: { sessionId: { in: newest.map((r) => r.id) } }, select: { sessionId: true, fingerprint: true } });
-    const jobOf = new Map(jobs.map((j) => [j.sessionId!, j]));
-    return newest.map((r) => ({ ...r, job: jobOf.get(r.id) ?? null }));
+    return this.findDue(
+      { keepaliveAt: null, revokedAt: null, expiresAt: { gt: now }, OR: [{ lastCheckedAt: null }, { lastCheckedAt: { lt: checkedBefore } }] },
+      { lastCheckedAt: "asc" },
+      limit,
+    );
   }
 
   /** Records a check that found the sessions alive. */
