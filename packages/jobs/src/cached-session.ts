@@ -45,6 +45,6 @@ async function servable(deps: Pick<JobDeps, "cache" | "config" | "guard" | "log"
     return true;
   }
   log.info({ orgId, health, reason }, health === "dead" ? "cached session found signed out; dropped" : "cached session not served: its check could not tell");
-  if (health === "dead") await cache.delete(orgId, key).catch((err) => log.warn({ err: String(err) }, "dead cached session not dropped"));
+  if (health === "dead") await cache.dropIfUnchanged(orgId, key, entry).catch((err) => log.warn({ err: String(err) }, "dead cached session not dropped"));
   return false;
 }

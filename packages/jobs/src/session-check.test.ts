@@ -86,6 +86,7 @@ describe("checkSession", () => {
     expect(await checkSession(guard, { session: { cookies: [] }, signedInPage: `${sites.url}/spa/login`, loginPage: `${sites.url}/spa/login` }, TIMEOUT_MS)).toEqual({
       health: "unknown",
       reason: "the page looks the same with and without the session's cookies",
+      browserMayTell: true,
     });
     // A session kept before its signed-in page was: its login page, which shows the form to everyone.
     const cookies = await classicSession("check-bea");

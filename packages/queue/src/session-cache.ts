@@ -14,7 +14,14 @@ export interface CachedEntry {
   signedInPage?: string;
   /** Milliseconds since the epoch; absent for entries cached before sessions were checked (due a check). */
   checkedAt?: number;
+  /** The entry as stored: a write about this entry lands only while it is still the one stored. */
+  sealed: string;
 }
+
+// SET (keeping the TTL) or DEL, only while the key still holds the value the caller read: a login that
+// replaced the entry meanwhile is never overwritten or dropped by a check of the session it replaced.
+const SET_IF_UNCHANGED = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("SET", KEYS[1], ARGV[2], "KEEPTTL") end return nil`;
+const DEL_IF_UNCHANGED = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`;
 
 type Sealed = CapturedSession & { checkedAt?: number };
 
@@ -49,7 +56,7 @@ export class SessionCache {
       return null;
     }
     const { checkedAt, ...captured } = value;
-    return { session: answerOf(captured), signedInPage: captured.signedInPage, checkedAt };
+    return { session: answerOf(captured), signedInPage: captured.signedInPage, checkedAt, sealed };
   }
 
   /** Caches a session a login just signed in with: checked now, by that login. */
@@ -59,11 +66,16 @@ export class SessionCache {
     await this.redis.set(key, this.envelope.encryptJson(value, key), "EX", Math.max(1, Math.floor(ttlSeconds)));
   }
 
-  /** Records a check that found the entry alive, keeping its TTL; nothing when the entry is gone meanwhile. */
+  /** Records a check that found the entry alive, keeping its TTL; nothing when the entry was replaced or dropped meanwhile. */
   async markChecked(orgId: string, fingerprint: string, entry: CachedEntry, checkedAt = Date.now()): Promise<void> {
     const key = this.key(orgId, fingerprint);
     const value: Sealed = { ...entry.session, ...(entry.signedInPage ? { signedInPage: entry.signedInPage } : {}), checkedAt };
-    await this.redis.set(key, this.envelope.encryptJson(value, key), "KEEPTTL", "XX");
+    await this.redis.eval(SET_IF_UNCHANGED, 1, key, entry.sealed, this.envelope.encryptJson(value, key));
+  }
+
+  /** Drops the entry a check found signed out, unless a login replaced it meanwhile. */
+  async dropIfUnchanged(orgId: string, fingerprint: string, entry: CachedEntry): Promise<void> {
+    await this.redis.eval(DEL_IF_UNCHANGED, 1, this.key(orgId, fingerprint), entry.sealed);
   }
 
   /** Seconds the entry has left; 0 when there is none. */

@@ -86,6 +86,12 @@ export async function keepAlive(deps: KeepAliveDeps, now = new Date()): Promise<
   return { refreshing, expired, checked: health.checked, revoked: health.revoked };
 }
 
+/** Whether a cache entry holds this stored session (the same cookies), not one a later login made. */
+function sameSession(a: SessionResponse, b: SessionResponse): boolean {
+  const jar = (s: SessionResponse) => JSON.stringify(s.cookies.map((c) => [c.domain, c.path, c.name, c.value]).sort());
+  return jar(a) === jar(b);
+}
+
 /**
  * Starts a refresh of a session's credential with its stored secret, unless the credential cannot log in
  * again (no secret, no job, failing). A login of the same credential already running (a caller's, or a
@@ -155,7 +161,9 @@ async function checkHealth(deps: KeepAliveDeps, now: Date): Promise<{ checked: n
     if (health === "dead") {
       log.info({ orgId: session.orgId, credentialId: session.credential.id, reason }, "session found signed out by the site");
       await db.sessions.markRevoked(session.id, new Date());
-      if (key) await checks.cache.delete(session.orgId, key);
+      const cached = key ? await checks.cache.get(session.orgId, key) : null;
+      // Only this session's entry: a login that replaced it meanwhile keeps its own.
+      if (key && cached && sameSession(cached.session, found.state)) await checks.cache.dropIfUnchanged(session.orgId, key, cached);
       result.revoked++;
       if (await refresh(deps, session)) result.refreshing++;
       return;
@@ -164,7 +172,7 @@ async function checkHealth(deps: KeepAliveDeps, now: Date): Promise<{ checked: n
     await db.sessions.markChecked([session.id], new Date());
     if (health === "alive" && key) {
       const entry = await checks.cache.get(session.orgId, key);
-      if (entry) await checks.cache.markChecked(session.orgId, key, entry);
+      if (entry && sameSession(entry.session, found.state)) await checks.cache.markChecked(session.orgId, key, entry);
     }
   };
   await Promise.all(
