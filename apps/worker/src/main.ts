@@ -5,8 +5,7 @@ import { loadConfig } from "@authsvc/config";
 import { Envelope, parseKeyRing } from "@authsvc/crypto";
 import { Database } from "@authsvc/db";
 import { TargetGuard } from "@authsvc/egress";
-import { storedSessionSignedIn, twoCaptchaSolver } from "@authsvc/flows";
-import type { SessionResponse } from "@authsvc/contracts";
+import { twoCaptchaSolver } from "@authsvc/flows";
 import { AuthJobs, gateCaps } from "@authsvc/jobs";
 import { shutdownOnSignals, waitForDependencies } from "@authsvc/lifecycle";
 import { createLogger } from "@authsvc/logging";
@@ -16,11 +15,9 @@ import { createAuthProcessor, TAKEN_OVER } from "./processors/auth-processor";
 import { createWebhookDeliverer } from "./processors/deliver-webhook";
 import { gatedProcessor } from "./processors/gated-processor";
 import { createMaintenanceProcessor } from "./processors/maintenance-processor";
+import { browserSessionCheck } from "./maintenance/keep-alive";
 import { registerProcessors } from "./processors/register-processors";
 import { createWorkerMetrics } from "./worker-metrics";
-
-// The whole browser check of one stored session: its page load, and the reading's own wait for the form or the account.
-const BROWSER_CHECK_TIMEOUT_MS = 20_000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -80,8 +77,7 @@ async function main(): Promise<void> {
     guard,
   });
   // Keep-alive's browser check of a stored session a plain request could not read (an app signed in from storage).
-  const inBrowser = (session: SessionResponse, loginUrl: string) =>
-    browser.withPage((page) => storedSessionSignedIn(page, session, loginUrl, guard, BROWSER_CHECK_TIMEOUT_MS));
+  const inBrowser = browserSessionCheck(browser, guard);
   const runFlow = createFlowRunner({
     config,
     db,

@@ -66,9 +66,13 @@ export async function succeedJob(deps: JobDeps, job: OpenedJob, outcome: LoginSu
   const { sessionId, cacheKey } = stored;
   const durationMs = Date.now() - job.started;
   const cookies = outcome.session.cookies.length;
+  // What the next request must find is in place before the waiting callers are told: the cached session,
+  // the learned flow, and the claim released (a request after the answer starts its own login; one that
+  // claimed before it joins this one).
   if ("signedInBy" in outcome) {
     log.info({ durationMs, cookies, signedInBy: outcome.signedInBy, passwordGenerated: outcome.passwordGenerated }, "signup succeeded");
-    await Promise.all([cacheSession(deps, job, cacheKey, outcome.session, log), releaseClaim(deps, job, log), tell(deps, job.id, "succeeded", { attempt: job.attempt, credentialId: job.credential.id })]);
+    await Promise.all([cacheSession(deps, job, cacheKey, outcome.session, log), releaseClaim(deps, job, log)]);
+    await tell(deps, job.id, "succeeded", { attempt: job.attempt, credentialId: job.credential.id });
     return { sessionId };
   }
   log.info({ durationMs, cookies, flow: outcome.source }, "login succeeded");
@@ -78,6 +82,8 @@ export async function succeedJob(deps: JobDeps, job: OpenedJob, outcome: LoginSu
       .catch((err) => log.warn({ err: String(err) }, "learned flow not stored")),
     cacheSession(deps, job, cacheKey, outcome.session, log),
     releaseClaim(deps, job, log),
+  ]);
+  await Promise.all([
     tell(deps, job.id, "succeeded", { attempt: job.attempt, credentialId: job.credential.id }),
     job.kind === "refresh"
       ? emitEvent(db, deps.webhookQueue, job.orgId, "session.refreshed", { ...about(job), sessionExpiresAt: lifetime.expiresAt ?? null }).catch((err) =>

@@ -9,7 +9,8 @@ import type { Cookie, WebhookEvent } from "@authsvc/contracts";
 import { TargetGuard } from "@authsvc/egress";
 import { startTestSites, type TestSites } from "@authsvc/test-sites";
 import type { Queue } from "bullmq";
-import { keepAlive, type KeepAliveDeps } from "./keep-alive";
+import { BrowserHost } from "@authsvc/browser";
+import { browserSessionCheck, keepAlive, type KeepAliveDeps } from "./keep-alive";
 
 let config: Config;
 let db: Database;
@@ -38,7 +39,7 @@ function jobsFailingToRecord(failFor: Set<string>): AuthJobs {
 }
 
 beforeAll(async () => {
-  config = loadConfig(await freshTestDatabase("unit_keepalive"));
+  config = loadConfig(await freshTestDatabase("unit_keepalive", { KEEPALIVE_CHECKS_PER_RUN: "200" }));
   db = Database.fromConfig(config, 4);
   redis = createRedis(config.redis.url, "producer", "keep-alive-test");
   authQueue = createAuthQueue(redis, config.redis.prefix, { attempts: 1, backoffMs: 1000 });
@@ -192,6 +193,41 @@ describe("keepAlive", () => {
       // The next run reports the one no refresh can replace; the other waits for its refresh.
       await keepAlive(checking);
       expect(emitted).toEqual([{ type: "session.expired", data: expect.objectContaining({ credentialId: secretless.credentialId, reason: "revoked" }) }]);
+    });
+
+    it("checks in a browser a session a plain request cannot read (an app signed in from storage), and ends it once the site signed it out", async () => {
+      const org = await db.organizations.create("Session check SPA org");
+      const username = `spa-${Date.now()}`;
+      sites.accounts.addUser(username, "pw-1");
+      const res = await fetch(`${sites.url}/spa/api/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username, password: "pw-1" }) });
+      const { token } = (await res.json()) as { token: string };
+      const loginUrl = `${sites.url}/spa/login`;
+      const cred = await db.credentials.ensure({ orgId: org.id, loginUrl, username });
+      await db.prisma.credential.update({ where: { id: cred.id }, data: { lastLoginAt: new Date() } });
+      const fingerprint = `fp-spa-${username}`;
+      const job = await db.authJobs.create({ orgId: org.id, credentialId: cred.id, kind: "login", method: "password", loginUrl, fingerprint, useCache: true, input: { method: "password" } });
+      const captured = { cookies: [], origins: [sites.url], storageState: { cookies: [], origins: [{ origin: sites.url, localStorage: [{ name: "spa_token", value: token }] }] }, signedInPage: loginUrl };
+      const sessionId = await db.sessions.create({ orgId: org.id, credentialId: cred.id, origin: sites.url, state: captured, expiresAt: new Date(Date.now() + 3_600_000) });
+      const { run } = (await db.authJobs.claim(org.id, job.id, 1))!;
+      await db.authJobs.succeed(job.id, run, sessionId, "detected");
+      await cache.set(org.id, fingerprint, captured, 3600, 0);
+
+      const guard = new TargetGuard(["loopback"]);
+      const browser = new BrowserHost({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", guard });
+      try {
+        const checking: KeepAliveDeps = { ...deps, checks: { guard, cache, inBrowser: browserSessionCheck(browser, guard) } };
+        await keepAlive(checking, new Date(Date.now() + 10 * 60_000));
+        expect(Date.now() - (await cache.get(org.id, fingerprint))!.checkedAt!).toBeLessThan(60_000);
+        expect((await db.prisma.session.findUniqueOrThrow({ where: { id: sessionId } })).revokedAt).toBeNull();
+
+        sites.accounts.endSessionsOf(username);
+        await keepAlive(checking, new Date(Date.now() + 20 * 60_000));
+        expect((await db.prisma.session.findUniqueOrThrow({ where: { id: sessionId } })).revokedAt).not.toBeNull();
+        expect(await cache.get(org.id, fingerprint)).toBeNull();
+        expect(sites.accounts.attemptsFor(username)).toEqual({ spa: 1 });
+      } finally {
+        await browser.close();
+      }
     });
 
     it("concludes nothing, and starts nothing, when the site does not answer", async () => {

@@ -5,6 +5,8 @@ import { checkSession, storedLoginIdentity, type AuthJobs } from "@authsvc/jobs"
 import type { Logger } from "@authsvc/logging";
 import type { SessionCache } from "@authsvc/queue";
 import type { SessionResponse } from "@authsvc/contracts";
+import type { BrowserHost } from "@authsvc/browser";
+import { storedSessionSignedIn } from "@authsvc/flows";
 
 export interface KeepAliveDeps {
   config: Pick<Config, "keepAlive" | "session">;
@@ -17,6 +19,14 @@ export interface KeepAliveDeps {
    * null: nothing proven), at most BROWSER_CHECKS_PER_RUN a run.
    */
   checks?: { guard: TargetGuard; cache: SessionCache; inBrowser?: (session: SessionResponse, loginUrl: string) => Promise<boolean | null> };
+}
+
+// The whole browser check of one stored session: its page load, and the reading's own wait for the form or the account.
+const BROWSER_CHECK_TIMEOUT_MS = 20_000;
+
+/** Keep-alive's browser check (`checks.inBrowser`): a page of the worker's Chromium, in a fresh context, per session. */
+export function browserSessionCheck(browser: BrowserHost, guard: TargetGuard): NonNullable<NonNullable<KeepAliveDeps["checks"]>["inBrowser"]> {
+  return (session, loginUrl) => browser.withPage((page) => storedSessionSignedIn(page, session, loginUrl, guard, BROWSER_CHECK_TIMEOUT_MS));
 }
 
 // Sessions that ended longer ago than this are not reported (e.g. when keep-alive is first switched on).
