@@ -225,6 +225,14 @@ describe("keepAlive", () => {
         expect((await db.prisma.session.findUniqueOrThrow({ where: { id: sessionId } })).revokedAt).not.toBeNull();
         expect(await cache.get(org.id, fingerprint)).toBeNull();
         expect(sites.accounts.attemptsFor(username)).toEqual({ spa: 1 });
+
+        // A session no check ever saw signed in: the login form shown again proves nothing (a site may show
+        // it to everyone), so it is not ended, and nothing logs in on it.
+        const unseen = await db.sessions.create({ orgId: org.id, credentialId: cred.id, origin: sites.url, state: captured, expiresAt: new Date(Date.now() + 3_600_000) });
+        await keepAlive(checking, new Date(Date.now() + 30 * 60_000));
+        const row = await db.prisma.session.findUniqueOrThrow({ where: { id: unseen } });
+        expect([row.revokedAt, row.seenAliveAt, row.lastCheckedAt !== null]).toEqual([null, null, true]);
+        expect(await db.prisma.authJob.count({ where: { credentialId: cred.id, kind: "refresh" } })).toBe(0);
       } finally {
         await browser.close();
       }

@@ -164,7 +164,12 @@ async function checkHealth(deps: KeepAliveDeps, now: Date): Promise<{ checked: n
     if (browserMayTell && checks.inBrowser && browserChecks < BROWSER_CHECKS_PER_RUN) {
       browserChecks++;
       const signedIn = await checks.inBrowser(found.state, session.credential.loginUrl).catch(() => null);
-      if (signedIn !== null) [health, reason] = signedIn ? ["alive", "a browser with the session was shown the account"] : ["dead", "a browser with the session was shown the login form"];
+      if (signedIn === true) [health, reason] = ["alive", "a browser with the session was shown the account"];
+      // The login page shown again is "signed out" only on a site where this check saw the session signed in
+      // before: some sites show their form to everyone, and a verdict that could never be "signed in" there
+      // would refresh the session on every check.
+      else if (signedIn === false && session.seenAliveAt) [health, reason] = ["dead", "a browser with the session was shown the login form, where it was shown the account before"];
+      else if (signedIn === false) reason = "a browser with the session was shown the login form, and no check has seen it signed in";
     }
     result.checked++;
     const key = session.job?.fingerprint;
@@ -179,7 +184,7 @@ async function checkHealth(deps: KeepAliveDeps, now: Date): Promise<{ checked: n
       return;
     }
     // Unknown counts as a check for when to look again; only alive marks the cached entry servable.
-    await db.sessions.markChecked([session.id], new Date());
+    await db.sessions.markChecked(session.id, health === "alive", new Date());
     if (health === "alive" && key) {
       const entry = await checks.cache.get(session.orgId, key);
       if (entry && sameSession(entry.session, found.state)) await checks.cache.markChecked(session.orgId, key, entry);

@@ -9,6 +9,7 @@ const DUE_SESSION = {
   orgId: true,
   expiresAt: true,
   revokedAt: true,
+  seenAliveAt: true,
   credential: {
     select: {
       id: true, siteOrigin: true, loginPage: true, loginUrl: true, username: true, lastLoginAt: true, lastErrorCode: true,
@@ -115,9 +116,9 @@ export class Sessions {
     );
   }
 
-  /** Records a check that found the sessions alive. */
-  async markChecked(ids: string[], at = new Date()): Promise<void> {
-    if (ids.length) await this.prisma.session.updateMany({ where: { id: { in: ids } }, data: { lastCheckedAt: at } });
+  /** Records a check of a session: when it ran (the next is due SESSION_CHECK_MAX_AGE later), and whether it found the session signed in. */
+  async markChecked(id: string, alive: boolean, at = new Date()): Promise<void> {
+    await this.prisma.session.updateMany({ where: { id }, data: alive ? { lastCheckedAt: at, seenAliveAt: at } : { lastCheckedAt: at } });
   }
 
   /**
