@@ -33,11 +33,29 @@ export async function cachedSession(deps: Pick<JobDeps, "db" | "cache" | "config
   return (await servable(deps, orgId, key, entry, login.loginPage)) ? entry.session : null;
 }
 
+// Checks running in this process, per cache (one per gateway), by entry: concurrent hits on one entry due a
+// check share it, so a burst of requests asks the site once.
+const running = new WeakMap<object, Map<string, Promise<boolean>>>();
+
 /** Whether a cached entry may be served now: checked recently enough, or found alive by a check now. */
-async function servable(deps: Pick<JobDeps, "cache" | "config" | "guard" | "log">, orgId: string, key: string, entry: CachedEntry, loginPage: string): Promise<boolean> {
+function servable(deps: Pick<JobDeps, "cache" | "config" | "guard" | "log">, orgId: string, key: string, entry: CachedEntry, loginPage: string): Promise<boolean> {
+  const maxAgeMs = deps.config.session.checkMaxAgeSeconds * 1000;
+  if (entry.checkedAt !== undefined && Date.now() - entry.checkedAt < maxAgeMs) return Promise.resolve(true);
+  if (!deps.guard) return Promise.resolve(false);
+  let checks = running.get(deps.cache);
+  if (!checks) running.set(deps.cache, (checks = new Map()));
+  // The entry as stored names the check: one a login replaced meanwhile is checked on its own.
+  const id = `${orgId}:${key}:${entry.sealed}`;
+  let check = checks.get(id);
+  if (!check) {
+    check = checkNow(deps, orgId, key, entry, loginPage).finally(() => checks!.delete(id));
+    checks.set(id, check);
+  }
+  return check;
+}
+
+async function checkNow(deps: Pick<JobDeps, "cache" | "config" | "guard" | "log">, orgId: string, key: string, entry: CachedEntry, loginPage: string): Promise<boolean> {
   const { cache, config, guard, log } = deps;
-  const maxAgeMs = config.session.checkMaxAgeSeconds * 1000;
-  if (entry.checkedAt !== undefined && Date.now() - entry.checkedAt < maxAgeMs) return true;
   if (!guard) return false;
   const { health, reason } = await checkSession(guard, { session: entry.session, signedInPage: entry.signedInPage, loginPage }, config.session.checkTimeoutMs);
   if (health === "alive") {
