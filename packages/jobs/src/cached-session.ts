@@ -30,15 +30,18 @@ export async function cachedSession(deps: Pick<JobDeps, "db" | "cache" | "config
     await cache.set(orgId, key, { ...old.session, signedInPage: old.signedInPage }, ttl, old.checkedAt ?? 0);
     entry = old;
   }
-  return (await servable(deps, orgId, key, entry, login.loginPage)) ? entry.session : null;
+  return (await servable(deps, orgId, key, entry, { loginPage: login.loginPage, identifier: login.identifier })) ? entry.session : null;
 }
+
+/** Whose session a check reads: the login page, and the username or email a page may show. */
+type Account = { loginPage: string; identifier?: string };
 
 // Checks running in this process, per cache (one per gateway), by entry: concurrent hits on one entry due a
 // check share it, so a burst of requests asks the site once.
 const running = new WeakMap<object, Map<string, Promise<boolean>>>();
 
 /** Whether a cached entry may be served now: checked recently enough, or found alive by a check now. */
-function servable(deps: Pick<JobDeps, "cache" | "config" | "guard" | "log">, orgId: string, key: string, entry: CachedEntry, loginPage: string): Promise<boolean> {
+function servable(deps: Pick<JobDeps, "cache" | "config" | "guard" | "log">, orgId: string, key: string, entry: CachedEntry, account: Account): Promise<boolean> {
   const maxAgeMs = deps.config.session.checkMaxAgeSeconds * 1000;
   if (entry.checkedAt !== undefined && Date.now() - entry.checkedAt < maxAgeMs) return Promise.resolve(true);
   if (!deps.guard) return Promise.resolve(false);
@@ -48,16 +51,16 @@ function servable(deps: Pick<JobDeps, "cache" | "config" | "guard" | "log">, org
   const id = `${orgId}:${key}:${entry.sealed}`;
   let check = checks.get(id);
   if (!check) {
-    check = checkNow(deps, orgId, key, entry, loginPage).finally(() => checks!.delete(id));
+    check = checkNow(deps, orgId, key, entry, account).finally(() => checks!.delete(id));
     checks.set(id, check);
   }
   return check;
 }
 
-async function checkNow(deps: Pick<JobDeps, "cache" | "config" | "guard" | "log">, orgId: string, key: string, entry: CachedEntry, loginPage: string): Promise<boolean> {
+async function checkNow(deps: Pick<JobDeps, "cache" | "config" | "guard" | "log">, orgId: string, key: string, entry: CachedEntry, account: Account): Promise<boolean> {
   const { cache, config, guard, log } = deps;
   if (!guard) return false;
-  const { health, reason } = await checkSession(guard, { session: entry.session, signedInPage: entry.signedInPage, loginPage }, config.session.checkTimeoutMs);
+  const { health, reason } = await checkSession(guard, { session: entry.session, signedInPage: entry.signedInPage, ...account }, config.session.checkTimeoutMs);
   if (health === "alive") {
     await cache.markChecked(orgId, key, entry).catch((err) => log.warn({ err: String(err) }, "session check not recorded"));
     return true;

@@ -11,7 +11,9 @@ let downUrl: string;
 let shop: Server;
 let shopUrl: string;
 // The shop's live sessions: sign-out lives in a script-drawn menu, so no page's HTML shows a sign-out control.
+// A session the shop ended is answered with a page of its own (200, no form), as many sites do.
 const shopSessions = new Set(["s-live"]);
+const endedSessions = new Set(["s-ended"]);
 const guard = new TargetGuard(["loopback"]);
 const TIMEOUT_MS = 10_000;
 
@@ -22,11 +24,19 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => down.listen(0, "127.0.0.1", resolve));
   downUrl = `http://127.0.0.1:${(down.address() as AddressInfo).port}`;
   shop = createServer((req, res) => {
-    const signedIn = shopSessions.has(/sid=([^;]+)/.exec(req.headers.cookie ?? "")?.[1] ?? "");
+    const sid = /sid=([^;]+)/.exec(req.headers.cookie ?? "")?.[1] ?? "";
+    const signedIn = shopSessions.has(sid);
+    if (req.url === "/profile" && endedSessions.has(sid)) {
+      return res.writeHead(200, { "content-type": "text/html" }).end('<h1>Your session has expired</h1><p><a href="/login">Sign in again</a></p>');
+    }
     const form = '<form method="post" action="/login"><input name="email"><input name="password" type="password"><button>Sign in</button></form>';
     if (req.url === "/orders") {
       // Signed out, the orders page answers 200 with the login form in its place (no redirect).
       return res.writeHead(200, { "content-type": "text/html" }).end(signedIn ? "<h1>Your orders</h1><p>No orders yet.</p>" : `<h1>Sign in to see your orders</h1>${form}`);
+    }
+    if (req.url === "/profile") {
+      if (!signedIn) return res.writeHead(302, { location: "/login?next=%2Fprofile" }).end();
+      return res.writeHead(200, { "content-type": "text/html" }).end("<h1>Your profile</h1><p>Email: ada@shop.test</p>");
     }
     if (req.url === "/account") {
       if (!signedIn) return res.writeHead(302, { location: "/login?next=%2Faccount" }).end();
@@ -72,11 +82,17 @@ describe("checkSession", () => {
     expect(sites.accounts.attemptsFor("check-ada")).toEqual({ classic: 1 });
   });
 
-  it("reads a page without a sign-out control by what a visitor without the session gets, and a login form in the account's place as signed out", async () => {
+  it("reads a page without a sign-out control by whether it names the account a visitor without the session does not get, and a login form in the account's place as signed out", async () => {
     const shopCookie = (value: string): Cookie[] => [{ name: "sid", value, domain: "127.0.0.1", path: "/", expires: -1, httpOnly: true, secure: false, sameSite: "Lax" }];
-    const at = (page: string, value: string) => checkSession(guard, { session: { cookies: shopCookie(value) }, signedInPage: `${shopUrl}${page}`, loginPage: `${shopUrl}/login` }, TIMEOUT_MS);
-    expect(await at("/account", "s-live")).toEqual({ health: "alive", reason: "the page shows the session what it does not show a visitor without it" });
-    expect(await at("/orders", "s-live")).toEqual({ health: "alive", reason: "the page shows the session what it does not show a visitor without it" });
+    const at = (page: string, value: string) =>
+      checkSession(guard, { session: { cookies: shopCookie(value) }, signedInPage: `${shopUrl}${page}`, loginPage: `${shopUrl}/login`, identifier: "Ada@shop.test" }, TIMEOUT_MS);
+    expect(await at("/profile", "s-live")).toEqual({ health: "alive", reason: "the page shows the account, which a visitor without the session does not get" });
+    // Different from a visitor's page, but nothing on it is the account's: only a browser may tell.
+    const differs = { health: "unknown", reason: "the page differs from a visitor's but shows neither a sign-out control nor the account", browserMayTell: true };
+    expect(await at("/account", "s-live")).toEqual(differs);
+    expect(await at("/orders", "s-live")).toEqual(differs);
+    // A session the site ended, answered with a page of its own that is not the visitor's: never alive.
+    expect(await at("/profile", "s-ended")).toEqual(differs);
     expect(await at("/account", "s-ended")).toEqual({ health: "dead", reason: "the site sent the session to its login page" });
     expect(await at("/orders", "s-ended")).toEqual({ health: "dead", reason: "the page the account was signed in on shows a password form" });
   });

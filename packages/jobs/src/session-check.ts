@@ -4,14 +4,15 @@ import { cookieHeaderFor } from "@authsvc/sdk";
 
 /**
  * Whether a session the site gave us still signs in, read without a browser:
- * - `alive`: the page the login ended on, fetched with the session's cookies, still shows the account
- *   (a sign-out control), or shows what it does not show a visitor without them (the visitor is sent to
- *   the login page, refused, or shown a password form);
+ * - `alive`: the page the login ended on, fetched with the session's cookies, shows a sign-out control,
+ *   or shows the account's name where a visitor without the cookies is sent away, refused or asked to sign
+ *   in; or the login page sends the session on where it keeps a visitor;
  * - `dead`: with the cookies, the site sends us to its login page, answers 401, or shows a password form
  *   and no sign-out control where the account was;
  * - `unknown`: the site did not answer, answered 5xx/429, or looks the same with and without the cookies
  *   (an application that signs in in the browser, from storage): nothing is concluded, and nothing may be
- *   done on it that could lock the account out.
+ *   done on it that could lock the account out. A page that differs from a visitor's without showing the
+ *   account is not known either (`browserMayTell`: keep-alive's browser check reads it).
  */
 export type SessionHealth = {
   health: "alive" | "dead" | "unknown";
@@ -26,6 +27,8 @@ export interface SessionCheckTarget {
   signedInPage?: string;
   /** The credential's login page (origin + path), or its login URL. */
   loginPage: string;
+  /** The account's username or email: a page that shows it (and does not show it to a visitor) shows the account. */
+  identifier?: string;
 }
 
 const MAX_REDIRECTS = 5;
@@ -98,15 +101,20 @@ export async function checkSession(guard: TargetGuard, target: SessionCheckTarge
   const signOut = SIGN_OUT.test(withSession.body);
   const passwordForm = PASSWORD_INPUT.test(withSession.body);
   if (signOut) return { health: "alive", reason: "the page shows a sign-out control" };
-  // Sent from the login page elsewhere: a site does that for a visitor it knows.
-  if (onLoginPage && landed !== loginPage) return { health: "alive", reason: "the login page sent the session on to another page" };
   if (passwordForm && !onLoginPage) return { health: "dead", reason: "the page the account was signed in on shows a password form" };
-  // Neither said so: what does a visitor without the session get?
+  // Neither said so: what does a visitor without the session get? A difference alone proves nothing (a
+  // site may answer a revoked session with a "your session expired" page and send a visitor to its login
+  // page); with it, the page must show the account itself, or have sent the session on from the login page.
   const visitor = await fetchPage(guard, page, null, timeoutMs).catch(() => null);
   if (!visitor) return { health: "unknown", reason: "the site did not answer a visitor without the session" };
-  const visitorRefused = visitor.status === 401 || visitor.status === 403 || (loginPageOf(visitor.url) === loginPage && !onLoginPage);
+  const visitorLanded = loginPageOf(visitor.url);
+  const visitorRefused = visitor.status === 401 || visitor.status === 403 || (visitorLanded === loginPage && !onLoginPage);
   const visitorAsked = PASSWORD_INPUT.test(visitor.body) && !passwordForm;
-  const visitorElsewhere = loginPageOf(visitor.url) !== landed;
-  if (visitorRefused || visitorAsked || visitorElsewhere) return { health: "alive", reason: "the page shows the session what it does not show a visitor without it" };
+  const differs = visitorRefused || visitorAsked || visitorLanded !== landed;
+  const shows = (body: string) => !!target.identifier && target.identifier.length >= 3 && body.toLowerCase().includes(target.identifier.toLowerCase());
+  if (differs && shows(withSession.body) && !shows(visitor.body)) return { health: "alive", reason: "the page shows the account, which a visitor without the session does not get" };
+  // The second-tab rule: the login page sends a visitor it knows on (settled there without a form), and one it does not stays.
+  if (onLoginPage && landed !== loginPage && !passwordForm && visitorLanded === loginPage) return { health: "alive", reason: "the login page sent the session on to another page" };
+  if (differs) return { health: "unknown", reason: "the page differs from a visitor's but shows neither a sign-out control nor the account", browserMayTell: true };
   return { health: "unknown", reason: "the page looks the same with and without the session's cookies", browserMayTell: true };
 }

@@ -160,7 +160,7 @@ async function checkHealth(deps: KeepAliveDeps, now: Date): Promise<{ checked: n
     const found = await db.sessions.findState(session.orgId, session.id).catch(() => null);
     if (!found) return;
     const loginPage = session.credential.loginPage ?? session.credential.loginUrl;
-    let { health, reason, browserMayTell } = await checkSession(checks.guard, { session: found.state, signedInPage: found.signedInPage, loginPage }, config.session.checkTimeoutMs);
+    let { health, reason, browserMayTell } = await checkSession(checks.guard, { session: found.state, signedInPage: found.signedInPage, loginPage, identifier: session.credential.username }, config.session.checkTimeoutMs);
     if (browserMayTell && checks.inBrowser && browserChecks < BROWSER_CHECKS_PER_RUN) {
       browserChecks++;
       const signedIn = await checks.inBrowser(found.state, session.credential.loginUrl).catch(() => null);
