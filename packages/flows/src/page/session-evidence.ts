@@ -212,8 +212,9 @@ export async function signedInOnReopen(r: Reopen): Promise<boolean | null> {
  * The browser's session check of a stored session (keep-alive's, where a plain request could not tell):
  * its cookies and localStorage put in the fresh context `page` belongs to, then the same reading as a
  * login's weak-evidence check (signedInOnReopen): the login page opened again shows its form (signed out:
- * false), or sends the tab on or shows the account (signed in: true); null when nothing is proven. A
- * session kept in IndexedDB is not restored here, so it is not judged: null.
+ * false), or sends the tab on or shows the account (signed in: true), unless a visitor without the
+ * session (another fresh context) is read as signed in too; null when nothing is proven. A session kept in
+ * IndexedDB is not restored here, so it is not judged: null.
  */
 export async function storedSessionSignedIn(page: Page, session: Pick<SessionResponse, "cookies" | "storageState">, loginUrl: string, guard: TargetGuard, timeoutMs: number): Promise<boolean | null> {
   if (session.storageState.origins.some((o) => o.indexedDB?.length)) return null;
@@ -235,5 +236,15 @@ export async function storedSessionSignedIn(page: Page, session: Pick<SessionRes
   const localStorage = session.storageState.origins
     .filter((o) => o.localStorage.length)
     .map((o) => ({ origin: o.origin, entries: o.localStorage.map((e): [string, string] => [e.name, e.value]) }));
-  return signedInOnReopen({ context, loginUrl, guard, deadline: new Deadline(timeoutMs), localStorage });
+  const deadline = new Deadline(timeoutMs);
+  const signedIn = await signedInOnReopen({ context, loginUrl, guard, deadline, localStorage });
+  if (signedIn !== true) return signedIn;
+  // What a visitor without the session gets: a site that sends everyone on from its login page (a landing
+  // page with a sign-in dialog, say) proves nothing by sending the session on.
+  const visitor = await page.browser().createBrowserContext();
+  try {
+    return (await signedInOnReopen({ context: visitor, loginUrl, guard, deadline })) === true ? null : true;
+  } finally {
+    await visitor.close().catch(() => undefined);
+  }
 }

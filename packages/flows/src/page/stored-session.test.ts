@@ -1,8 +1,23 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { SessionResponse } from "@authsvc/contracts";
 import { storedSessionSignedIn } from "./session-evidence";
 import { FLOW_DEADLINE_MS, useBrowserAndSites } from "../testing/browser-and-sites";
 
 const env = useBrowserAndSites();
+let portal: Server;
+let portalUrl: string;
+
+beforeAll(async () => {
+  // A site whose login address sends everyone on to its home page, which has no form (sign-in is a dialog there).
+  portal = createServer((req, res) => {
+    if (req.url === "/login") return res.writeHead(302, { location: "/home" }).end();
+    res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>Home</title><h1>Welcome to the portal</h1><p>News of the week.</p>");
+  });
+  await new Promise<void>((resolve) => portal.listen(0, "127.0.0.1", resolve));
+  portalUrl = `http://127.0.0.1:${(portal.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise((resolve) => portal.close(resolve)));
 
 /** Signs in to the single-page app as its script does (its JSON API), and keeps what the browser would: the token in localStorage. */
 async function spaSession(username: string): Promise<SessionResponse> {
@@ -23,6 +38,12 @@ describe("storedSessionSignedIn (keep-alive's browser check)", () => {
     expect(await check(session)).toBe(false);
     // Checking never logs in.
     expect(env.sites.accounts.attemptsFor("stored-ada")).toEqual({ spa: 1 });
+  });
+
+  it("proves nothing on a site whose login address sends everyone on, session or not", async () => {
+    const cookies = [{ name: "sid", value: "revoked", domain: "127.0.0.1", path: "/", expires: -1, httpOnly: true, secure: false, sameSite: "Lax" as const }];
+    const session: SessionResponse = { cookies, origins: [portalUrl], storageState: { cookies, origins: [] } };
+    expect(await env.host.withPage((page) => storedSessionSignedIn(page, session, `${portalUrl}/login`, env.guard, FLOW_DEADLINE_MS))).toBeNull();
   });
 
   it("does not judge a session kept in IndexedDB, which it does not restore", async () => {
