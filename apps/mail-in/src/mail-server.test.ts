@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { createTransport } from "nodemailer";
 import type { SMTPServer } from "smtp-server";
@@ -6,6 +7,8 @@ import { Database } from "@authsvc/db";
 import { freshTestDatabase, REDIS_URL } from "@authsvc/devstack";
 import { createLogger } from "@authsvc/logging";
 import { createRedis, InboxEvents, notifyInbox, redisReady } from "@authsvc/queue";
+import { SiteDns } from "@authsvc/test-sites";
+import { authenticateMail, mailDnsResolver } from "./authenticate-mail";
 import { createMailServer } from "./mail-server";
 import { mailboxAddressOf } from "./mailbox-address";
 import { originalRecipientsOf } from "./original-recipients";
@@ -15,6 +18,7 @@ const PREFIX = `mailin-test-${process.pid}`;
 let db: Database;
 let server: SMTPServer;
 let port: number;
+let dns: SiteDns;
 const publisher = createRedis(REDIS_URL, "producer", "mailin-test");
 const subscriber = createRedis(REDIS_URL, "blocking", "mailin-test-sub");
 const outcomes: string[] = [];
@@ -22,6 +26,8 @@ const outcomes: string[] = [];
 beforeAll(async () => {
   db = Database.fromConfig(loadConfig(await freshTestDatabase("unit_mailin")), 3);
   await Promise.all([redisReady(publisher), redisReady(subscriber)]);
+  dns = await SiteDns.start();
+  const resolver = mailDnsResolver({ dnsServers: [dns.server] });
   server = createMailServer({
     db,
     domain: DOMAIN,
@@ -29,13 +35,14 @@ beforeAll(async () => {
     notify: (mailboxId, messageId) => notifyInbox(publisher, PREFIX, mailboxId, messageId),
     log: createLogger("mail-in", "silent"),
     onMessage: (outcome) => outcomes.push(outcome),
+    authenticate: (raw) => authenticateMail(raw, resolver, ["google.com"]),
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   port = (server.server.address() as AddressInfo).port;
 });
 afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  await Promise.all([db.close(), publisher.quit(), subscriber.quit()]);
+  await Promise.all([db.close(), publisher.quit(), subscriber.quit(), dns.close()]);
 });
 
 const send = (message: {
@@ -46,6 +53,7 @@ const send = (message: {
   from?: string;
   headers?: Record<string, string>;
   envelope?: { from: string; to: string[] };
+  dkim?: { domainName: string; keySelector: string; privateKey: string };
 }) =>
   createTransport({ host: "127.0.0.1", port, secure: false, ignoreTLS: true, tls: { rejectUnauthorized: false } }).sendMail({
     from: message.from ?? "Acme <no-reply@acme.example>",
@@ -53,10 +61,17 @@ const send = (message: {
     ...message,
   });
 
-async function newMailbox(local: string) {
+async function newMailbox(local: string, forwarding = false) {
   const org = await db.organizations.create(`Mail org ${local}`);
-  const mailbox = await db.mailboxes.create(org.id, `${local}-${Date.now().toString(36)}@${DOMAIN}`);
+  const mailbox = await db.mailboxes.create(org.id, `${local}-${Date.now().toString(36)}@${DOMAIN}`, undefined, forwarding);
   return { org, mailbox };
+}
+
+/** A DKIM key of `domain`, published in the test DNS, as nodemailer signs with it. */
+function dkimOf(domain: string) {
+  const pair = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  dns.setTxt(`s1._domainkey.${domain}`, `v=DKIM1; k=rsa; p=${pair.publicKey.export({ type: "spki", format: "der" }).toString("base64")}`);
+  return { domainName: domain, keySelector: "s1", privateKey: pair.privateKey.export({ type: "pkcs8", format: "pem" }).toString() };
 }
 
 describe("mail-in SMTP server", () => {
@@ -120,6 +135,29 @@ describe("mail-in SMTP server", () => {
     expect(await read("agent.two@agents.example")).toEqual(["Code: 2222"]);
     expect(await read("agent.two+other@agents.example")).toEqual([]);
     expect(await read("someone@agents.example")).toEqual([]);
+  });
+
+  it("records which domains signed the mail of a forwarding inbox (a forged From: signs for nothing); mail to a mailbox directly is not checked", async () => {
+    const acme = dkimOf("acme.test");
+    const forwarding = await newMailbox("fwd-auth", true);
+    const direct = await newMailbox("direct-auth");
+    const since = await db.inboundMessages.now();
+    const original = "agent@agents.example";
+    const headers = { "Delivered-To": original, "X-Forwarded-To": forwarding.mailbox.address };
+    const envelope = { from: "no-reply@acme.test", to: [forwarding.mailbox.address] };
+    await send({ to: original, envelope, headers, from: "Acme <no-reply@acme.test>", text: "Code: 1111", dkim: acme });
+    await send({ to: original, envelope, headers, from: "Acme <no-reply@acme.test>", text: "Code: 2222" });
+    await send({ to: original, envelope, headers, from: "Acme <no-reply@acme.test>", text: "Code: 3333", dkim: dkimOf("forger.test") });
+    const read = await db.inboundMessages.since(forwarding.org.id, { mailboxId: forwarding.mailbox.id }, since, { originalRecipient: original });
+    expect(read.map((m) => [m.text.trim(), m.authenticated])).toEqual([
+      ["Code: 1111", { dkim: ["acme.test"], arc: [] }],
+      ["Code: 2222", { dkim: [], arc: [] }],
+      ["Code: 3333", { dkim: ["forger.test"], arc: [] }],
+    ]);
+    await send({ to: direct.mailbox.address, from: "Acme <no-reply@acme.test>", text: "Code: 4444", dkim: acme });
+    const [mail] = await db.inboundMessages.since(direct.org.id, { mailboxId: direct.mailbox.id }, since);
+    expect(mail).toMatchObject({ text: expect.stringContaining("4444") });
+    expect(mail!.authenticated).toBeUndefined();
   });
 
   it("finds an address's forwarded mail behind however many messages of other addresses came first", async () => {

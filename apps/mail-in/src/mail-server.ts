@@ -1,7 +1,7 @@
 import { Transform } from "node:stream";
 import { simpleParser } from "mailparser";
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from "smtp-server";
-import type { Database } from "@authsvc/db";
+import type { Database, InboundContent } from "@authsvc/db";
 import type { Logger } from "@authsvc/logging";
 import { mailboxAddressOf } from "./mailbox-address";
 import { originalRecipientsOf } from "./original-recipients";
@@ -15,6 +15,11 @@ export interface MailServerDeps {
   notify: (mailboxId: string, messageId: string) => Promise<void>;
   log: Logger;
   onMessage?: (outcome: "stored" | "refused" | "failed") => void;
+  /**
+   * Which domains a message is authenticated for (DKIM, a trusted forwarder's ARC seal): asked for mail
+   * that reaches a forwarding inbox, where a code or link counts only when the site's own domain signed it.
+   */
+  authenticate: (raw: Buffer) => Promise<{ dkim: string[]; arc: string[] }>;
 }
 
 // Recipients of one message we accept at most; a verification mail has one.
@@ -32,7 +37,7 @@ function smtpError(code: number, message: string): Error {
 export function createMailServer(deps: MailServerDeps): SMTPServer {
   const { db, domain, log } = deps;
   // Per SMTP session: each accepted recipient address (as given, lower case) and its mailbox.
-  const accepted = new Map<string, Map<string, { id: string; orgId: string }>>();
+  const accepted = new Map<string, Map<string, { id: string; orgId: string; forwarding: boolean }>>();
   const recipientsOf = (session: SMTPServerSession) => {
     let map = accepted.get(session.id);
     if (!map) accepted.set(session.id, (map = new Map()));
@@ -66,7 +71,7 @@ export function createMailServer(deps: MailServerDeps): SMTPServer {
             deps.onMessage?.("refused");
             return callback(smtpError(550, "5.1.1 no such mailbox"));
           }
-          recipients.set(address.address.toLowerCase().replace(/\.$/, ""), { id: mailbox.id, orgId: mailbox.orgId });
+          recipients.set(address.address.toLowerCase().replace(/\.$/, ""), { id: mailbox.id, orgId: mailbox.orgId, forwarding: mailbox.forwarding });
           callback();
         })
         .catch((err: unknown) => {
@@ -79,9 +84,12 @@ export function createMailServer(deps: MailServerDeps): SMTPServer {
       // SIZE only makes smtp-server flag an oversized message; the parser must not hold it all in memory.
       // Past the limit the rest is drained, unparsed, and the message refused.
       let bytes = 0;
+      // The message as it came, for its signatures: only mail to a forwarding inbox is checked (and kept here).
+      const raw: Buffer[] | null = recipients.some(([, mailbox]) => mailbox.forwarding) ? [] : null;
       const capped = new Transform({
         transform(chunk: Buffer, _encoding, done) {
           bytes += chunk.length;
+          if (bytes <= deps.maxBytes) raw?.push(chunk);
           done(null, bytes <= deps.maxBytes ? chunk : undefined);
         },
       });
@@ -93,10 +101,17 @@ export function createMailServer(deps: MailServerDeps): SMTPServer {
             return callback(smtpError(552, `5.3.4 message larger than ${deps.maxBytes} bytes`));
           }
           const from = mail.from?.value[0]?.address ?? (session.envelope.mailFrom ? session.envelope.mailFrom.address : "");
-          const content = { from, subject: mail.subject ?? "", text: mail.text ?? "", html: typeof mail.html === "string" ? mail.html : "" };
+          const content: InboundContent = { from, subject: mail.subject ?? "", text: mail.text ?? "", html: typeof mail.html === "string" ? mail.html : "" };
           const originals = originalRecipientsOf(mail.headers, domain);
+          // A failed check (DNS down) proves nothing: stored as unauthenticated, never as passed.
+          const authenticated = raw
+            ? await deps.authenticate(Buffer.concat(raw)).catch((err: unknown) => {
+                log.warn({ err: String(err) }, "mail authentication failed; stored as unauthenticated");
+                return { dkim: [], arc: [] };
+              })
+            : null;
           for (const [recipient, mailbox] of recipients) {
-            const stored = await db.inboundMessages.store(mailbox.orgId, { mailboxId: mailbox.id }, recipient, content, originals);
+            const stored = await db.inboundMessages.store(mailbox.orgId, { mailboxId: mailbox.id }, recipient, mailbox.forwarding ? { ...content, authenticated } : content, originals);
             deps.onMessage?.("stored");
             log.info({ orgId: mailbox.orgId, mailboxId: mailbox.id, messageId: stored.id, size: mail.text?.length ?? 0 }, "mail stored");
             await deps.notify(mailbox.id, stored.id).catch((err: unknown) => log.warn({ err: String(err) }, "waiting flows not notified"));

@@ -6,6 +6,7 @@ import { Database } from "@authsvc/db";
 import { shutdownOnSignals, waitForDependencies } from "@authsvc/lifecycle";
 import { createLogger } from "@authsvc/logging";
 import { createRedis, notifyInbox, redisDependency } from "@authsvc/queue";
+import { authenticateMail, mailDnsResolver } from "./authenticate-mail";
 import { createMailServer } from "./mail-server";
 
 async function main(): Promise<void> {
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
     registers: [registry],
   });
 
+  const resolver = mailDnsResolver({ dnsServers: config.mail.dnsServers });
   const smtp = createMailServer({
     db,
     domain: config.mail.domain,
@@ -31,6 +33,7 @@ async function main(): Promise<void> {
     notify: (mailboxId, messageId) => notifyInbox(redis, config.redis.prefix, mailboxId, messageId),
     log,
     onMessage: (outcome) => messages.inc({ outcome }),
+    authenticate: (raw) => authenticateMail(raw, resolver, config.mail.arcTrustedSealers),
   });
   await new Promise<void>((resolve) => smtp.listen(config.mail.smtpPort, config.mail.smtpHost, resolve));
   const smtpPort = (smtp.server.address() as AddressInfo).port;

@@ -73,6 +73,17 @@ export const envSchema = {
     MAIL_SMTP_HOST: { type: "string", default: "0.0.0.0" },
     MAIL_SMTP_PORT: { type: "integer", minimum: 0, maximum: 65535, default: 2525 },
     MAIL_HEALTH_PORT: { type: "integer", minimum: 0, maximum: 65535, default: 8082 },
+    /**
+     * DNS servers mail-in asks for DKIM and ARC keys (`address` or `address:port`, comma separated); empty: the
+     * system's resolvers. A validating resolver of your own belongs here.
+     */
+    MAIL_DNS_SERVERS: { type: "string", default: "" },
+    /**
+     * Forwarders whose ARC seal is believed about the DKIM results they saw before forwarding (comma
+     * separated sealing domains): Gmail and Workspace seal as google.com, Microsoft 365 and Outlook as
+     * microsoft.com, Fastmail as messagingengine.com.
+     */
+    MAIL_ARC_TRUSTED_SEALERS: { type: "string", default: "google.com,microsoft.com,messagingengine.com" },
     /** Largest message mail-in accepts; verification mail is small. */
     MAIL_MAX_BYTES: { type: "integer", minimum: 1024, default: 2097152 },
     /** How long received mail and SMS (encrypted) are kept before they are deleted. */

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import Ajv from "ajv";
 import { toFieldErrors } from "@authsvc/contracts";
 import { HostMap } from "@authsvc/egress";
@@ -36,7 +37,7 @@ export interface Config {
   targets: { allowRanges: string[]; hostMap: HostMap };
   session: { ttlSeconds: number; checkMaxAgeSeconds: number; checkTimeoutMs: number };
   retention: { sessionHours: number; jobDays: number; messageMinutes: number };
-  mail: { domain: string; smtpHost: string; smtpPort: number; healthPort: number; maxBytes: number };
+  mail: { domain: string; smtpHost: string; smtpPort: number; healthPort: number; maxBytes: number; dnsServers: string[]; arcTrustedSealers: string[] };
   mfa: { waitMs: number };
   sms: { twilioAuthToken?: string; webhookUrl?: string };
   webhooks: { attempts: number; backoffMs: number };
@@ -96,6 +97,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (e.NODE_ENV === "production" && /(^|\.)localhost$/i.test(e.MAIL_DOMAIN)) {
     problems.push("MAIL_DOMAIN must be a real domain in production (its MX record points at mail-in)");
   }
+  const dnsServers = String(e.MAIL_DNS_SERVERS).split(",").map((d) => d.trim()).filter(Boolean);
+  for (const d of dnsServers) {
+    const m = /^(?:\[([^\]]+)\]|([^:\s]+))(?::(\d{1,5}))?$/.exec(d) ?? /^([0-9a-f:]+)$/i.exec(d);
+    const address = m?.[1] ?? m?.[2] ?? "";
+    if (!isIP(address) || (m?.[3] !== undefined && !(Number(m[3]) >= 1 && Number(m[3]) <= 65535))) problems.push(`MAIL_DNS_SERVERS: "${d}" is not an IP address with an optional port`);
+  }
+  const arcSealers = String(e.MAIL_ARC_TRUSTED_SEALERS).split(",").map((d) => d.trim().toLowerCase()).filter(Boolean);
   if (e.CAPTCHA_SOLVER !== "off" && !e.CAPTCHA_SOLVER_KEY) problems.push(`CAPTCHA_SOLVER_KEY is required with CAPTCHA_SOLVER=${e.CAPTCHA_SOLVER}`);
   if (e.NODE_ENV === "production" && e.CAPTCHA_SOLVER !== "off" && !/^https:/i.test(e.CAPTCHA_SOLVER_URL)) {
     problems.push("CAPTCHA_SOLVER_URL must be https in production: the API key travels with every request");
@@ -150,6 +158,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       smtpPort: e.MAIL_SMTP_PORT,
       healthPort: e.MAIL_HEALTH_PORT,
       maxBytes: e.MAIL_MAX_BYTES,
+      dnsServers,
+      arcTrustedSealers: arcSealers,
     },
     mfa: { waitMs: e.MFA_WAIT_MS },
     sms: { twilioAuthToken: e.TWILIO_AUTH_TOKEN, webhookUrl: e.SMS_WEBHOOK_URL },

@@ -25,6 +25,13 @@ export interface InboundMessageResource {
   /** Whom a forwarded message was first sent to, read from its headers; [] for mail sent to us directly. */
   originalRecipients: string[];
   receivedAt: string;
+  /**
+   * Which domains the message proved it came from, checked for the forwarding inbox's mail: `dkim`, domains
+   * whose DKIM signature verifies as it reached us; `arc`, domains a trusted forwarder's ARC seal vouches
+   * for. A login reads a forwarded message only when one is the site's domain. null: not checked (mail
+   * sent to one of our mailboxes directly).
+   */
+  authenticated: { dkim: string[]; arc: string[] } | null;
   /** The verification code and sign-in or confirmation link found in it, if any. */
   code: string | null;
   link: string | null;

@@ -117,6 +117,7 @@ export const message = {
   recipient: "agent-7@mail.authsvc.example",
   originalRecipients: [],
   receivedAt: "2026-11-26T05:00:06.000Z",
+  authenticated: null,
   code: "482913",
   link: null,
 };

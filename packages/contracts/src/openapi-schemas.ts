@@ -219,7 +219,7 @@ const mailbox = {
 };
 const inboundMessage = {
   type: "object",
-  required: ["id", "from", "subject", "recipient", "originalRecipients", "receivedAt", "code", "link"],
+  required: ["id", "from", "subject", "recipient", "originalRecipients", "receivedAt", "authenticated", "code", "link"],
   properties: {
     id: { type: "string", pattern: "^msg_" },
     from: { type: "string" },
@@ -227,6 +227,16 @@ const inboundMessage = {
     recipient: { type: "string", description: "Our address it was delivered to, with any +tag." },
     originalRecipients: { type: "array", items: { type: "string" }, description: "Whom a forwarded message was first sent to (from its headers); [] for mail sent to us directly." },
     receivedAt: { type: "string", format: "date-time" },
+    authenticated: {
+      type: ["object", "null"],
+      required: ["dkim", "arc"],
+      properties: {
+        dkim: { type: "array", items: { type: "string" }, description: "Domains whose DKIM signature verifies on the message as it reached us." },
+        arc: { type: "array", items: { type: "string" }, description: "Domains a trusted forwarder's ARC seal vouches for (their DKIM passed before it forwarded the message)." },
+      },
+      description:
+        "Which domains the message proved it came from, checked for the forwarding inbox's mail; a login reads a forwarded message only when one of them is the site's domain. null: not checked (mail sent to one of our mailboxes directly).",
+    },
     code: { type: ["string", "null"], description: "The verification code found in it." },
     link: { type: ["string", "null"], description: "The sign-in or confirmation link found in it." },
     text: { type: "string", description: "Only with include=body." },

@@ -168,6 +168,8 @@ export interface InboundMessageResource {
   recipient: string;
   originalRecipients: string[];
   receivedAt: string;
+  /** Domains the message proved it came from (DKIM; a trusted forwarder's ARC seal), for forwarding-inbox mail; null: not checked. */
+  authenticated: { dkim: string[]; arc: string[] } | null;
   code: string | null;
   link: string | null;
   text?: string;

@@ -1,5 +1,6 @@
 import { parseTotpSecret, totpCode, type TotpSpec } from "@authsvc/crypto";
 import { randomBytes } from "node:crypto";
+import type { SiteMail } from "./outbox";
 
 /**
  * How a site's mail to an address fares: `late` is held back, as a slow mail host holds a message, until
@@ -16,7 +17,7 @@ export class Accounts {
   private readonly locked = new Set<string>();
   private readonly totpSecrets = new Map<string, TotpSpec>();
   private readonly deliveries = new Map<string, Delivery>();
-  private readonly held = new Map<string, Array<() => Promise<void>>>();
+  private readonly held = new Map<string, Array<{ mail: SiteMail; send: () => Promise<void> }>>();
 
   addUser(username: string, password: string, options: { locked?: boolean; totpSecret?: string; delivery?: Delivery } = {}): void {
     this.users.set(username, password);
@@ -33,8 +34,13 @@ export class Accounts {
   }
 
   /** Keeps back a send to a `late` address until `releaseHeld`. */
-  hold(address: string, send: () => Promise<void>): void {
-    this.held.set(address, [...(this.held.get(address) ?? []), send]);
+  hold(address: string, mail: SiteMail, send: () => Promise<void>): void {
+    this.held.set(address, [...(this.held.get(address) ?? []), { mail, send }]);
+  }
+
+  /** The mail held back for a `late` address, oldest first. */
+  heldFor(address: string): SiteMail[] {
+    return (this.held.get(address) ?? []).map((h) => h.mail);
   }
 
   /** Sends what was held for the address (from now on its mail goes at once); how many were held. */
@@ -42,7 +48,7 @@ export class Accounts {
     const sends = this.held.get(address) ?? [];
     this.held.delete(address);
     this.deliveries.set(address, "ok");
-    for (const send of sends) await send().catch(() => undefined);
+    for (const { send } of sends) await send().catch(() => undefined);
     return sends.length;
   }
 

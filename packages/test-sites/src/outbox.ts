@@ -1,8 +1,11 @@
 import { createTransport, type Transporter } from "nodemailer";
-import { randomBytes } from "node:crypto";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { isIP } from "node:net";
 import { twilioSignature } from "@authsvc/crypto";
 import { confirmationMail, forwardedCopy, MailForwarding } from "./mail-forwarding";
+import type { SiteDns } from "./site-dns";
+import type { Accounts } from "./accounts";
 
 /** Where the fixture sites deliver their verification messages: mail-in's SMTP port and the SMS webhook. */
 export interface OutboxConfig {
@@ -21,6 +24,9 @@ export interface SiteMail {
 
 /** The sender of this fixture "company"; sites send as it, like a transactional mail provider would. */
 export const SITE_SENDER = '"Acme Accounts" <no-reply@acme.localhost>';
+/** The DKIM selector the fixture domains publish their keys under. */
+export const DKIM_SELECTOR = "fixture";
+
 /** The number SMS come from (a Twilio test number). */
 export const SMS_SENDER = "+15005550006";
 
@@ -34,8 +40,29 @@ export class Outbox {
   readonly sent = { mail: 0, sms: 0 };
   /** The callers' own mail host: mail to an address with a rule is forwarded (like Gmail) instead. */
   readonly forwarding = new MailForwarding();
+  /** The host name of the page request being answered: a site sends from the domain it is visited under. */
+  private readonly requestHost = new AsyncLocalStorage<string>();
+  /** Each sending domain's DKIM key, made on its first mail and published in the sites' DNS. */
+  private readonly dkimKeys = new Map<string, string>();
 
-  constructor(private config: OutboxConfig = {}) {}
+  constructor(
+    private config: OutboxConfig = {},
+    private readonly dns?: SiteDns,
+  ) {}
+
+  /** Runs `next` (a request's handlers) as the site visited under `host`: its mail is sent from that domain. */
+  asHost(host: string, next: () => void): void {
+    this.requestHost.run(host, next);
+  }
+
+  /**
+   * Whom a site's mail is from right now: `no-reply@` the host name the page was visited under, DKIM-signed
+   * for it as real senders sign; an IP address's (`[127.0.0.1]`) is unsigned, as no key can be published for one.
+   */
+  currentSender(): string {
+    const host = this.requestHost.getStore();
+    return host ? SITE_SENDER.replace("acme.localhost", isIP(host) ? `[${host}]` : host.toLowerCase()) : this.sender;
+  }
 
   configure(config: OutboxConfig): void {
     this.config = { ...this.config, ...config };
@@ -47,10 +74,36 @@ export class Outbox {
     this.sender = SITE_SENDER.replace("acme.localhost", isIP(host) ? `[${host}]` : host);
   }
 
-  async mail(message: SiteMail): Promise<void> {
-    const forwardTo = this.forwarding.of(message.to);
-    await this.send({ from: this.sender, ...message, ...(forwardTo ? forwardedCopy(message.to, forwardTo, this.sender.replace(/^.*<|>$/g, "")) : {}) });
+  /** Sends a site's mail, from `sender` (the site's current one unless given: mail held back keeps its own). */
+  async mail(message: SiteMail, sender = this.currentSender()): Promise<void> {
+    await this.sendAsSite(message, sender, senderDomainOf(sender));
     this.sent.mail++;
+  }
+
+  /**
+   * A forged message: `From:` the site's address, but signed (if at all) for `signedBy`, a domain the forger
+   * holds, as anyone can send; forwarded like any other mail to the address.
+   */
+  async forge(message: SiteMail, from: string, signedBy?: string): Promise<void> {
+    await this.sendAsSite(message, from, signedBy);
+  }
+
+  private async sendAsSite(message: SiteMail, from: string, signingDomain: string | undefined): Promise<void> {
+    const forwardTo = this.forwarding.of(message.to);
+    const dkim = signingDomain && this.dns && !isIP(signingDomain) ? { domainName: signingDomain, keySelector: DKIM_SELECTOR, privateKey: this.dkimKeyOf(signingDomain) } : undefined;
+    await this.send({ from, ...message, ...(dkim ? { dkim } : {}), ...(forwardTo ? forwardedCopy(message.to, forwardTo, from.replace(/^.*<|>$/g, "")) : {}) });
+  }
+
+  private dkimKeyOf(domain: string): string {
+    let key = this.dkimKeys.get(domain);
+    if (!key) {
+      const pair = generateKeyPairSync("rsa", { modulusLength: 2048 });
+      key = pair.privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+      const publicKey = pair.publicKey.export({ type: "spki", format: "der" }).toString("base64");
+      this.dns!.setTxt(`${DKIM_SELECTOR}._domainkey.${domain}`, `v=DKIM1; k=rsa; p=${publicKey}`);
+      this.dkimKeys.set(domain, key);
+    }
+    return key;
   }
 
   /** Forwards `address`'s mail to `to` from now on, after sending Gmail's confirmation mail there. */
@@ -88,4 +141,23 @@ export class Outbox {
     if (!res.ok) throw new Error(`the SMS webhook answered ${res.status}: ${await res.text()}`);
     this.sent.sms++;
   }
+}
+
+/** The domain of an address (`"Name" <a@b>` or `a@b`); undefined for an address literal (`[127.0.0.1]`). */
+function senderDomainOf(from: string): string | undefined {
+  const domain = /@([^>\s]+)>?$/.exec(from.trim())?.[1];
+  return domain && !domain.startsWith("[") ? domain : undefined;
+}
+
+/** Sends a site's mail unless the address never gets any; like a real site, a failed send does not fail the page. */
+export async function sendMail(accounts: Accounts, outbox: Outbox, mail: SiteMail): Promise<void> {
+  const delivery = accounts.deliveryFor(mail.to);
+  if (delivery === "lost") return;
+  if (delivery === "late") {
+    // Sent later as the site sends it now (its domain is the page's, read while the page is answered).
+    const sender = outbox.currentSender();
+    accounts.hold(mail.to, mail, () => outbox.mail(mail, sender).then(() => undefined));
+    return;
+  }
+  await outbox.mail(mail).catch(() => undefined);
 }

@@ -15,6 +15,7 @@ import { lockoutRedirect } from "./sites/lockout-redirect";
 import { noticeDelayedSubmit } from "./sites/notice-delayed-submit";
 import { caseRouters, LOGIN_CASES, SENT_CODE_CASES } from "./cases";
 import { Outbox, type OutboxConfig } from "./outbox";
+import { SiteDns } from "./site-dns";
 import { createSignupRouters, invitationPath, Invitations, SIGNUP_CASES, SignupRegistry } from "./signup";
 import { ACME_USERS, OAUTH_SITES, type OAuthSites, startOAuthSites } from "./oauth";
 
@@ -28,6 +29,8 @@ export interface TestSites {
   oauth: OAuthSites;
   /** The gates that hold `/held/login` (fault tests: a login caught mid-way). */
   gates: Gates;
+  /** The sites' DNS (their DKIM keys), `address:port`, for mail-in's MAIL_DNS_SERVERS. */
+  dnsServer: string;
   close(): Promise<void>;
 }
 
@@ -52,6 +55,8 @@ export function createTestSitesApp(accounts = new Accounts(), outbox = new Outbo
   accounts.addUser(DEMO_USER.email, DEMO_USER.password); // for the pages whose field wants an email address
   const app = express();
   app.disable("x-powered-by");
+  // A site's mail comes from the domain it is visited under (`acme.test` through the host map, else the IP).
+  app.use((req, _res, next) => outbox.asHost(req.hostname, next));
   app.get("/", (req, res) => {
     const here = `http://${req.headers.host ?? "127.0.0.1"}`;
     const items = LOGIN_CASES.map((c) => `<li><a href="${escapeHtml(c.url(here))}">${escapeHtml(c.name)}</a> — ${escapeHtml(c.expect)}</li>`);
@@ -101,6 +106,16 @@ invitation (<code>POST /__fixture/invitations</code>).</p><ul>${signupPages.join
     const { address } = req.body as { address: string };
     res.json({ released: await accounts.releaseHeld(String(address)) });
   });
+  // What a `late` address's mail host holds back (as the address's owner would read it later).
+  app.get("/__fixture/deliveries/held", (req, res) => {
+    res.json({ held: accounts.heldFor(String(req.query.address ?? "")) });
+  });
+  // Mail anyone could send: `From:` the site's address, signed (if at all) for a domain the forger holds.
+  app.post("/__fixture/forged-mail", json(), async (req, res) => {
+    const { to, subject, text, from, signedBy } = req.body as { to: string; subject: string; text: string; from?: string; signedBy?: string };
+    await outbox.forge({ to: String(to), subject: String(subject), text: String(text), html: "" }, from ?? outbox.currentSender(), signedBy);
+    res.status(204).end();
+  });
   // The caller's own mail host: forward an address's mail (as Gmail does) to the service's forwarding inbox.
   app.post("/__fixture/mail-forwarding", json(), async (req, res) => {
     const { address, forwardTo } = req.body as { address: string; forwardTo: string };
@@ -123,7 +138,8 @@ invitation (<code>POST /__fixture/invitations</code>).</p><ul>${signupPages.join
 }
 
 export async function startTestSites(port = 0, host = "127.0.0.1", outboxConfig: OutboxConfig = {}): Promise<TestSites> {
-  const outbox = new Outbox(outboxConfig);
+  const dns = await SiteDns.start();
+  const outbox = new Outbox(outboxConfig, dns);
   const oauth = await startOAuthSites({ outbox });
   const { app, accounts, gates } = createTestSitesApp(new Accounts(), outbox, oauth);
   return new Promise((resolve, reject) => {
@@ -136,15 +152,16 @@ export async function startTestSites(port = 0, host = "127.0.0.1", outboxConfig:
         outbox,
         oauth,
         gates,
+        dnsServer: dns.server,
         close: async () => {
           await new Promise<void>((done) => {
             server.close(() => done());
             server.closeAllConnections();
           });
-          await oauth.close();
+          await Promise.all([oauth.close(), dns.close()]);
         },
       });
     });
-    server.on("error", (err) => void oauth.close().finally(() => reject(err)));
+    server.on("error", (err) => void Promise.all([oauth.close(), dns.close()]).finally(() => reject(err)));
   });
 }

@@ -30,6 +30,7 @@ export async function mailboxMessages(db: Database, orgId: string, mailboxId: st
     recipient: m.recipient,
     originalRecipients: m.originalRecipients,
     receivedAt: m.receivedAt.toISOString(),
+    authenticated: m.authenticated ?? null,
     code: extractCode(m),
     link: extractLink(m),
     ...(withBody ? { text: m.text, html: m.html } : {}),

@@ -8,6 +8,11 @@ export interface InboundContent {
   subject: string;
   text: string;
   html: string;
+  /**
+   * The domains the message proved it came from (DKIM as it reached us; a trusted forwarder's ARC seal),
+   * checked for mail of a forwarding inbox; null or absent where it was not checked.
+   */
+  authenticated?: { dkim: string[]; arc: string[] } | null;
 }
 
 export interface InboundMessage extends InboundContent {

@@ -75,14 +75,25 @@ describe("awaitVerification", () => {
     await expect(awaitVerification(inbox, "code", since, SITE, 30_000)).resolves.toBe("424242");
   });
 
-  it("takes a forwarded code only from the site's own domain", async () => {
+  it("takes a forwarded code or link only when the site's domain signed it (DKIM, or a trusted forwarder's ARC seal)", async () => {
     const inbox = new MemoryInbox();
     inbox.forwarded = true;
     const since = await inbox.mark();
-    inbox.deliver({ from: "news@other.example", subject: "Verification code", text: "Your verification code is 999111" });
-    await expect(awaitVerification(inbox, "code", since, SITE, 200)).rejects.toMatchObject({ code: "timeout" });
-    inbox.deliver({ from: "Shop <no-reply@mail.shop.example>", subject: "Verification code", text: "Your verification code is 424242" }, inbox.clock + 5);
+    const unsigned = { dkim: [], arc: [] };
+    inbox.deliver({ from: "news@other.example", subject: "Verification code", text: "Your verification code is 999111", authenticated: { dkim: ["other.example"], arc: [] } });
+    // A forged From: of the site, unsigned or signed by the forger's own domain.
+    inbox.deliver({ from: "Shop <no-reply@shop.example>", subject: "Verification code", text: "Your verification code is 666666", authenticated: unsigned });
+    inbox.deliver({ from: "Shop <no-reply@shop.example>", subject: "Verification code", text: "Your verification code is 777777", authenticated: { dkim: ["shop-example.net"], arc: [] } });
+    const err = await awaitVerification(inbox, "code", since, SITE, 200).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: "timeout", message: expect.stringContaining("3 other messages came, none with it (3 not signed by shop.example: DKIM or a trusted forwarder's ARC seal)") });
+    // A forged sign-in link on the site's own host would sign the agent in to someone else's account.
+    inbox.deliver({ from: "Shop <no-reply@shop.example>", subject: "Sign in", html: '<a href="https://app.shop.example/auth/magic?token=forged0forged0forged0">Sign in to Shop</a>', authenticated: unsigned });
+    await expect(awaitVerification(inbox, "link", since, SITE, 200)).rejects.toMatchObject({ code: "timeout" });
+    // Signed by a subdomain of the site's domain (relaxed alignment); or vouched for by a forwarder's ARC seal.
+    inbox.deliver({ from: "Shop <no-reply@mail.shop.example>", subject: "Verification code", text: "Your verification code is 424242", authenticated: { dkim: ["mail.shop.example"], arc: [] } }, inbox.clock + 5);
     await expect(awaitVerification(inbox, "code", since, SITE, 30_000)).resolves.toBe("424242");
+    inbox.deliver({ from: "Shop <no-reply@shop.example>", subject: "Sign in", html: '<a href="https://app.shop.example/auth/magic?token=signed1signed1signed1">Sign in to Shop</a>', authenticated: { dkim: [], arc: ["shop.example"] } }, inbox.clock + 6);
+    await expect(awaitVerification(inbox, "link", since, SITE, 30_000)).resolves.toBe("https://app.shop.example/auth/magic?token=signed1signed1signed1");
   });
 
   it("reads the sign-in link on the site's domain", async () => {

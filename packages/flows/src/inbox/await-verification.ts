@@ -4,6 +4,11 @@ import { extractCode, extractLink, extractLogin, extractPassword, registrableDom
 /** A message of one of our inboxes, decrypted for the flow that waits for it. */
 export interface InboxMessage extends VerificationMail {
   id: string;
+  /**
+   * The domains the message proved it came from, as mail-in checked them for a forwarding inbox: a DKIM
+   * signature that verifies, or a trusted forwarder's ARC seal vouching for one. Absent: not checked.
+   */
+  authenticated?: { dkim: string[]; arc: string[] } | null;
 }
 
 /**
@@ -16,7 +21,8 @@ export interface Inbox {
   address: string;
   /**
    * The org's forwarding inbox, read for the caller's own `address`: it holds whatever the caller's mail
-   * host forwards, so only the site's own mail counts (sender on the site's domain, or a link to the site).
+   * host forwards, and anyone can write a `From:`, so only mail the site's domain signed counts (DKIM, or
+   * a trusted forwarder's ARC seal), for codes and links alike.
    */
   forwarded?: boolean;
   /** The inbox's clock now: messages that arrive from this moment on answer what the flow asks next. */
@@ -46,7 +52,7 @@ const describe = (inbox: Inbox, wanted: Wanted, purpose: Purpose) =>
  * Ends in `timeout` naming what it waited for; that is never retried, since asking again sends another code.
  */
 export function awaitVerification(inbox: Inbox, wanted: Wanted, since: Date, siteHost: string, waitMs: number, purpose: Purpose = "sign-in"): Promise<string> {
-  const read = (m: VerificationMail, fromSite: boolean) => (wanted === "code" ? (fromSite ? extractCode(m) : null) : extractLink(m, siteHost));
+  const read = (m: VerificationMail) => (wanted === "code" ? extractCode(m) : extractLink(m, siteHost));
   return awaitMessage(inbox, read, since, siteHost, waitMs, describe(inbox, wanted, purpose), `the ${purpose} ${wanted}`);
 }
 
@@ -56,8 +62,8 @@ export function awaitVerification(inbox: Inbox, wanted: Wanted, since: Date, sit
  * `awaitVerification`.
  */
 export function awaitAccountMail(inbox: Inbox, since: Date, siteHost: string, waitMs: number): Promise<AccountMail> {
-  const read = (m: VerificationMail, fromSite: boolean): AccountMail | null => {
-    const password = fromSite ? extractPassword(m) : null;
+  const read = (m: VerificationMail): AccountMail | null => {
+    const password = extractPassword(m);
     // The name the site assigned in the same mail is the one the account signs in with.
     const login = password ? extractLogin(m) : null;
     if (password) return login ? { password, login } : { password };
@@ -68,15 +74,18 @@ export function awaitAccountMail(inbox: Inbox, since: Date, siteHost: string, wa
 }
 
 /**
- * `read` is told whether a message may be the site's: in a forwarding inbox only mail from the site's domain
- * is (a code or password in anyone's mail would otherwise answer the site); a link is only ever taken on the
- * site's host, whoever sent it.
+ * Reads the newest fresh messages first, the site's own before others. In a forwarding inbox a message
+ * counts only when the site's domain authenticated it (`signedBy`): a forged `From:` with a code, a
+ * password or a sign-in link on the site's host would otherwise answer for the site, and a forged link
+ * signs the agent in to someone else's account. Mail sent to our own mailboxes directly is read whoever
+ * sent it (the address went to this site alone); its links must still be on the site's host.
  */
-async function awaitMessage<T>(inbox: Inbox, read: (m: VerificationMail, fromSite: boolean) => T | null, since: Date, siteHost: string, waitMs: number, what: string, waitingFor: string): Promise<T> {
+async function awaitMessage<T>(inbox: Inbox, read: (m: VerificationMail) => T | null, since: Date, siteHost: string, waitMs: number, what: string, waitingFor: string): Promise<T> {
   const until = Date.now() + waitMs;
   const seen = new Set<string>();
   const siteDomain = registrableDomain(siteHost);
   const fromSite = (m: InboxMessage) => registrableDomain(senderDomain(m.from)) === siteDomain;
+  let unauthenticated = 0;
   for (;;) {
     const left = until - Date.now();
     if (left <= 0) break;
@@ -85,16 +94,27 @@ async function awaitMessage<T>(inbox: Inbox, read: (m: VerificationMail, fromSit
     // Newest first, the site's own mail before any other.
     const ordered = fresh.sort((a, b) => Number(fromSite(b)) - Number(fromSite(a)) || b.receivedAt.getTime() - a.receivedAt.getTime());
     for (const message of ordered) {
-      const found = read(message, !inbox.forwarded || fromSite(message));
+      if (inbox.forwarded && !signedBy(message, siteDomain)) {
+        unauthenticated++;
+        continue;
+      }
+      const found = read(message);
       if (found) return found;
     }
   }
   // Mail that came but held nothing for this site is said apart from no mail at all: a caller (and whoever
   // reads the job) then looks at what the site sent, not at whether mail reaches us.
-  const passedOver = seen.size === 0 ? "" : `; ${seen.size === 1 ? "1 other message" : `${seen.size} other messages`} came, none with it`;
+  const unsigned = unauthenticated ? ` (${unauthenticated} not signed by ${siteDomain}: DKIM or a trusted forwarder's ARC seal)` : "";
+  const passedOver = seen.size === 0 ? "" : `; ${seen.size === 1 ? "1 other message" : `${seen.size} other messages`} came, none with it${unsigned}`;
   throw new LoginFlowError(
     "timeout",
     `no ${what} arrived at ${inbox.address} within ${+(waitMs / 1000).toFixed(1)} s (waiting for ${waitingFor}${passedOver})`,
     { retryable: false },
   );
+}
+
+/** Whether a domain under the site's registrable domain authenticated the message (relaxed alignment, as DMARC's). */
+function signedBy(message: InboxMessage, siteDomain: string): boolean {
+  const domains = [...(message.authenticated?.dkim ?? []), ...(message.authenticated?.arc ?? [])];
+  return domains.some((d) => registrableDomain(d) === siteDomain);
 }

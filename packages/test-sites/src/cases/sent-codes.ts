@@ -1,7 +1,7 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { type Request, type Response, Router, urlencoded } from "express";
 import { type Accounts, escapeHtml, page, readCookie } from "../accounts";
-import type { Outbox } from "../outbox";
+import { type Outbox, sendMail } from "../outbox";
 import { accountRoute, base, errorAlert, formCase, plainForm, startSession } from "./kit";
 
 // Codes and links are good for this long, as on real sites; a user with delivery "expired" gets one that is not.
@@ -123,7 +123,7 @@ function passwordlessForm(
 /** Passwordless: the email address, then a 6-digit code sent to it by mail (login_method otp_email). */
 export function emailCode(accounts: Accounts, outbox: Outbox): Router {
   const name = "email-code";
-  const step = codeStep(accounts, name, (to, code) => outbox.mail(codeMail(to, code)), "email");
+  const step = codeStep(accounts, name, (to, code) => sendMail(accounts, outbox, codeMail(to, code)), "email");
   const r = Router();
   r.use(step.router);
   r.use(
@@ -146,7 +146,7 @@ export function emailCode(accounts: Accounts, outbox: Outbox): Router {
 /** Username and password first, then a code sent by email to the account's address (a password login's second factor). */
 export function passwordEmailCode(accounts: Accounts, outbox: Outbox): Router {
   const name = "password-email-code";
-  const step = codeStep(accounts, name, (to, code) => outbox.mail(codeMail(to, code)), "email");
+  const step = codeStep(accounts, name, (to, code) => sendMail(accounts, outbox, codeMail(to, code)), "email");
   const r = Router();
   r.use(step.router);
   r.use(
@@ -200,16 +200,14 @@ export function magicLink(accounts: Accounts, outbox: Outbox): Router {
     sent.issue(accounts, email, token, token);
     const here = `${req.protocol}://${req.headers.host}`;
     const link = `${here}${base(name)}/auth?token=${token}`;
-    if (accounts.deliveryFor(email) !== "lost") {
-      await outbox.mail({
-        to: email,
-        subject: "Sign in to Acme",
-        text: `Click the link below to sign in to Acme:\n\n${link}\n\nThe link expires in 10 minutes and can be used once.\n\nHelp: ${here}/help · Unsubscribe: ${here}${base(name)}/unsubscribe?e=1`,
-        html: `<p>Hi,</p><p><a href="${link}" style="background:#2255ee;color:#fff;padding:8px 16px">Sign in to Acme</a></p>
+    await sendMail(accounts, outbox, {
+      to: email,
+      subject: "Sign in to Acme",
+      text: `Click the link below to sign in to Acme:\n\n${link}\n\nThe link expires in 10 minutes and can be used once.\n\nHelp: ${here}/help · Unsubscribe: ${here}${base(name)}/unsubscribe?e=1`,
+      html: `<p>Hi,</p><p><a href="${link}" style="background:#2255ee;color:#fff;padding:8px 16px">Sign in to Acme</a></p>
 <p>The link expires in 10 minutes and can be used once.</p>
 <p style="color:#888"><a href="${here}/help">Help center</a> · <a href="${here}${base(name)}/unsubscribe?e=1">Unsubscribe</a> · <a href="https://acme.localhost/privacy">Privacy</a></p>`,
-      });
-    }
+    });
     res.type("html").send(page("Check your email", `<h1>Check your email</h1><p>We sent a sign-in link to ${escapeHtml(email)}. Open it on this device to continue.</p>`));
   }));
   r.get(`${base(name)}/auth`, (req, res) => {
@@ -227,7 +225,7 @@ export function magicLink(accounts: Accounts, outbox: Outbox): Router {
 /** The email-code login whose prompt refuses a wrong (or expired) code in plain text, no alert markup. */
 export function emailCodePlain(accounts: Accounts, outbox: Outbox): Router {
   const name = "email-code-plain";
-  const step = codeStep(accounts, name, (to, code) => outbox.mail(codeMail(to, code)), "email", PLAIN_PROMPT);
+  const step = codeStep(accounts, name, (to, code) => sendMail(accounts, outbox, codeMail(to, code)), "email", PLAIN_PROMPT);
   const r = Router();
   r.use(step.router);
   r.use(

@@ -37,16 +37,7 @@ export const loginOffer = (name: string) => `<p>Already have an account? <a href
 
 export const origin = (req: Request) => `${req.protocol}://${req.headers.host}`;
 
-/** Sends a site's mail unless the address never gets any; like a real site, a failed send does not fail the page. */
-export async function sendMail(accounts: Accounts, outbox: Outbox, mail: SiteMail): Promise<void> {
-  const delivery = accounts.deliveryFor(mail.to);
-  if (delivery === "lost") return;
-  if (delivery === "late") {
-    accounts.hold(mail.to, () => outbox.mail(mail).then(() => undefined));
-    return;
-  }
-  await outbox.mail(mail).catch(() => undefined);
-}
+export { sendMail } from "../outbox";
 
 /** Where a new account logs in (and what the account page sends a stranger to): email and password. */
 export function loginPage(accounts: Accounts, name: string): Router {
