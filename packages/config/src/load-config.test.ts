@@ -51,6 +51,17 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ ...dev, TARGET_ALLOW_RANGES: "", EGRESS_HOST_MAP: map })).toThrow(/needs TARGET_ALLOW_RANGES to include loopback/);
   });
 
+  it("takes mail-in's DNS servers as IP addresses with optional ports, and its trusted ARC sealers", () => {
+    const prod = { ...base, MAIL_DOMAIN: "mail.example.com" };
+    expect(loadConfig(prod).mail).toMatchObject({ dnsServers: [], arcTrustedSealers: ["google.com", "microsoft.com", "messagingengine.com"] });
+    expect(loadConfig({ ...prod, MAIL_DNS_SERVERS: "10.0.0.53, 127.0.0.1:5353,[::1]:53,2001:db8::53", MAIL_ARC_TRUSTED_SEALERS: "Google.com" }).mail).toMatchObject({
+      dnsServers: ["10.0.0.53", "127.0.0.1:5353", "[::1]:53", "2001:db8::53"],
+      arcTrustedSealers: ["google.com"],
+    });
+    expect(() => loadConfig({ ...prod, MAIL_DNS_SERVERS: "dns.example.com" })).toThrow(/MAIL_DNS_SERVERS: "dns.example.com" is not an IP address/);
+    expect(() => loadConfig({ ...prod, MAIL_DNS_SERVERS: "10.0.0.53:99999" })).toThrow(/MAIL_DNS_SERVERS/);
+  });
+
   it("takes trusted certificate keys in tests and development only", () => {
     const spki = Buffer.alloc(32, 7).toString("base64");
     expect(loadConfig({ ...base, NODE_ENV: "test" }).worker.trustedSpki).toEqual([]);

@@ -4,7 +4,7 @@ import { createServer } from "node:net";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { applyMigrations, ensureDatabase } from "@authsvc/db";
-import { startOAuthHosts, startTestSites, type OAuthHosts, type TestSites } from "@authsvc/test-sites";
+import { SITES_HOST_NAME, startOAuthHosts, startTestSites, type OAuthHosts, type TestSites } from "@authsvc/test-sites";
 import { REPO_ROOT } from "./repo-root";
 
 export interface StackOptions {
@@ -24,6 +24,11 @@ export interface Stack {
   /** The web dashboard (accounts, organizations, API keys, jobs, admin). */
   dashboardUrl: string;
   sites: TestSites;
+  /**
+   * The same fixture sites under a host name (`http://acme.test:<port>`, through the host map), whose mail is
+   * DKIM-signed for that domain as a real site's is; null in a production-mode stack.
+   */
+  namedSitesUrl: string | null;
   /** The Google-like and GitHub-like fixtures and Fabrikam Boards; null in a production-mode stack. */
   oauthHosts: OAuthHosts | null;
   env: Record<string, string>;
@@ -189,8 +194,12 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   // and only when loopback targets are allowed (config refuses the map otherwise).
   const allowsLoopback = (env.TARGET_ALLOW_RANGES ?? "").split(",").map((r) => r.trim()).includes("loopback");
   const oauthHosts = env.NODE_ENV !== "production" && allowsLoopback ? await startOAuthHosts() : null;
+  // The fixture sites' own DNS holds the keys their mail is signed with: mail-in checks signatures there.
+  env.MAIL_DNS_SERVERS ??= sites.dnsServer;
+  const sitesPort = new URL(sites.url).port;
+  const namedSitesUrl = oauthHosts ? `http://${SITES_HOST_NAME}:${sitesPort}` : null;
   if (oauthHosts) {
-    env.EGRESS_HOST_MAP = oauthHosts.hostMapEnv;
+    env.EGRESS_HOST_MAP = [oauthHosts.hostMapEnv, `${SITES_HOST_NAME}=127.0.0.1:${sitesPort}`].join(",");
     env.BROWSER_TRUSTED_SPKI = oauthHosts.trustedSpki;
   }
 
@@ -251,5 +260,5 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     await ready;
     return child;
   };
-  return { gatewayUrl, dashboardUrl, sites, oauthHosts, env, smtp, processes, workerHealthPorts: workerPorts, restartGateway, addWorker, stop };
+  return { gatewayUrl, dashboardUrl, sites, namedSitesUrl, oauthHosts, env, smtp, processes, workerHealthPorts: workerPorts, restartGateway, addWorker, stop };
 }

@@ -11,4 +11,4 @@ export { startCaptchaProvider, type CaptchaProvider, type ProviderBehaviour } fr
 export { startOAuthSites, ACME_USERS, OAUTH_SITES, ACME_MESSAGES, SITE_MESSAGES, type OAuthSites, type OAuthSiteKey, type AcmeUserInput } from "./oauth";
 export { startOAuthHosts, OAUTH_HOSTS_USERS, GOOGLE_HOST, GITHUB_HOST, GOOGLE_MESSAGES, GITHUB_MESSAGES, SITE_MESSAGES as FABRIKAM_MESSAGES, FIXTURE_TLS_SPKI, type OAuthHosts, type OAuthProviderFixture } from "./oauth-hosts";
 export { SiteDns } from "./site-dns";
-export { DKIM_SELECTOR } from "./outbox";
+export { DKIM_SELECTOR, SITES_HOST_NAME } from "./outbox";

@@ -24,6 +24,12 @@ export interface SiteMail {
 
 /** The sender of this fixture "company"; sites send as it, like a transactional mail provider would. */
 export const SITE_SENDER = '"Acme Accounts" <no-reply@acme.localhost>';
+/**
+ * The host name the fixture sites are also served under (through EGRESS_HOST_MAP): a site visited there
+ * sends its mail from that domain, DKIM-signed, as a real site does.
+ */
+export const SITES_HOST_NAME = "acme.test";
+
 /** The DKIM selector the fixture domains publish their keys under. */
 export const DKIM_SELECTOR = "fixture";
 

@@ -6,6 +6,8 @@ import { announceKeyRevocation, SessionCache } from "@authsvc/queue";
 
 export const gatewayUrl = () => process.env.E2E_GATEWAY_URL!;
 export const sitesUrl = () => process.env.E2E_SITES_URL!;
+/** The fixture sites under their host name (acme.test, through the host map): their mail is DKIM-signed for it. */
+export const namedSitesUrl = () => process.env.E2E_NAMED_SITES_URL!;
 
 export interface Answer<T = any> {
   status: number;
@@ -122,7 +124,7 @@ export async function redesignFixture(version: 1 | 2): Promise<void> {
  * A user of the fixture sites known by one of our inboxes (a mailbox address or phone number), without a
  * password unless given. `delivery` decides what the sites' codes and links do (see Accounts.deliveryFor).
  */
-export async function newInboxUser(username: string, options: { password?: string; delivery?: "ok" | "expired" | "lost" } = {}): Promise<void> {
+export async function newInboxUser(username: string, options: { password?: string; delivery?: "ok" | "expired" | "lost" | "late" } = {}): Promise<void> {
   const res = await fetch(`${sitesUrl()}/__fixture/users`, {
     method: "POST",
     headers: { "content-type": "application/json" },

@@ -24,6 +24,7 @@ export default async function e2eSetup(): Promise<void> {
     E2E_GATEWAY_URL: stack.gatewayUrl,
     E2E_DASHBOARD_URL: stack.dashboardUrl,
     E2E_SITES_URL: stack.sites.url,
+    E2E_NAMED_SITES_URL: stack.namedSitesUrl ?? "",
     // Fabrikam Boards; its GET /__fixture/oauth-hosts tells the providers' ports, control URLs and users.
     E2E_OAUTH_HOSTS_SITE_URL: stack.oauthHosts?.site ?? "",
     E2E_WORKER_PID: String(stack.processes.worker.pid),
