@@ -1,4 +1,4 @@
-import { call, closeDatabase, expectSignedIn, expireSiteSessions, newTenant, siteAccounts, sitesUrl } from "@authsvc/devstack";
+import { call, closeDatabase, expectSignedIn, expireSiteSessions, namedSitesUrl, newTenant, siteAccounts, sitesUrl } from "@authsvc/devstack";
 
 let tenant: Awaited<ReturnType<typeof newTenant>>;
 let forwarding: { id: string; address: string };
@@ -23,9 +23,12 @@ async function ownAddress(delivery: "late" | "lost"): Promise<string> {
   return address;
 }
 
-/** A signup the site wants confirmed, left pending because the mail came too late (or never): its credential. */
+/**
+ * A signup the site wants confirmed, left pending because the mail came too late (or never): its credential.
+ * On the sites under their host name, whose mail is DKIM-signed: only such mail counts in a forwarding inbox.
+ */
 async function pendingSignup(page: string, email: string): Promise<string> {
-  const res = await call("POST", "/v1/signup", { key: tenant.key, body: { signup_method: "email", domain: `${sitesUrl()}/cases/${page}/signup`, cred: { email } } });
+  const res = await call("POST", "/v1/signup", { key: tenant.key, body: { signup_method: "email", domain: `${namedSitesUrl()}/cases/${page}/signup`, cred: { email } } });
   expect([res.status, res.body.error?.code]).toEqual([422, "verification_pending"]);
   return res.body.error.credentialId as string;
 }
@@ -90,7 +93,7 @@ describe("POST /v1/credentials/{id}/verify", () => {
     const waiting = await verify(id, {});
     expect([waiting.status, waiting.body.error?.code]).toEqual([422, "verification_pending"]);
     expect(await credential(id)).toMatchObject({ status: "pending_verification" });
-    const refused = await verify(id, { link: `${sitesUrl()}/cases/signup-link/confirm?token=not-a-token` });
+    const refused = await verify(id, { link: `${namedSitesUrl()}/cases/signup-link/confirm?token=not-a-token` });
     expect([refused.status, refused.body.error?.code]).toEqual([422, "verification_failed"]);
     expect(refused.body.error.message).toContain("This confirmation link is invalid or has already been used.");
     expect(await siteAccounts(email)).toEqual([expect.objectContaining({ confirmed: false })]);
@@ -156,7 +159,7 @@ describe("POST /v1/credentials/{id}/verify: accounts the site made without a pas
   it("ends verification_failed when the link leads to no page to set a password", async () => {
     const email = await ownAddress("lost");
     const id = await pendingSignup("signup-new-password", email);
-    const res = await verify(id, { link: `${sitesUrl()}/cases/signup-new-password/login` });
+    const res = await verify(id, { link: `${namedSitesUrl()}/cases/signup-new-password/login` });
     expect([res.status, res.body.error?.code]).toEqual([422, "verification_failed"]);
     expect(await siteAccounts(email)).toEqual([expect.objectContaining({ confirmed: false })]);
   });
