@@ -36,7 +36,7 @@ async function serve(redis: Redis, body: (url: string) => Promise<void>): Promis
   const events = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
   const subscriber = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
   const queue = createAuthQueue(redis, config.redis.prefix, { attempts: 1, backoffMs: 0 });
-  const waiter = new JobWaiter(events, config.redis.prefix, (id) => db.authJobs.isFinished(id));
+  const waiter = new JobWaiter(events, config.redis.prefix, (id) => db.authJobs.isSettled(id));
   const cache = new SessionCache(redis, config.redis.prefix, envelope);
   const jobs = new AuthJobs({
     config, db, authQueue: queue, cache,

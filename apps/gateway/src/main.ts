@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   await waitForDependencies(log, [redisDependency(redis), db.dependency()]);
 
   const queue = createAuthQueue(redis, config.redis.prefix, { attempts: config.worker.attempts, backoffMs: config.worker.backoffMs });
-  const waiter = new JobWaiter(eventsRedis, config.redis.prefix, (jobId) => db.authJobs.isFinished(jobId), (ids) => db.authJobs.finishedAmong(ids));
+  const waiter = new JobWaiter(eventsRedis, config.redis.prefix, (jobId) => db.authJobs.isSettled(jobId), (ids) => db.authJobs.settledAmong(ids));
   await waiter.ready();
 
   const feed = new JobEventFeed(jobProgressOf(queue), progressRedis);

@@ -63,7 +63,7 @@ beforeAll(() => {
   const subscriber = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: null });
   const log = createLogger("test", "silent");
   const queue = createAuthQueue(redis, config.redis.prefix, { attempts: 1, backoffMs: 0 });
-  const waiter = new JobWaiter(events, config.redis.prefix, (id) => db.authJobs.isFinished(id));
+  const waiter = new JobWaiter(events, config.redis.prefix, (id) => db.authJobs.isSettled(id));
   const cache = new SessionCache(redis, config.redis.prefix, new Envelope(parseKeyRing(config.crypto.keyRing)));
   const jobs = new AuthJobs({
     config, db, authQueue: queue, cache,

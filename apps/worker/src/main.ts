@@ -78,7 +78,11 @@ async function main(): Promise<void> {
   });
   // Keep-alive's browser check of a stored session a plain request could not read (an app signed in from storage).
   const inBrowser = browserSessionCheck(browser, guard);
+  // Aborted as shutdown starts: a job waiting for a person ends then (handoff_interrupted), so the stop is not held up.
+  const stopping = new AbortController();
   const runFlow = createFlowRunner({
+    jobs,
+    stopping: stopping.signal,
     config,
     db,
     browser,
@@ -124,6 +128,7 @@ async function main(): Promise<void> {
     timeoutMessage: "shutdown timed out; exiting with jobs still active (they run again as stalled; those that had submitted end as login_unconfirmed)",
     onStart: () => {
       healthy = false;
+      stopping.abort();
     },
     stages: [
       [{ name: "processors", close: processors.close }],

@@ -88,6 +88,13 @@ export const envSchema = {
     MAIL_MAX_BYTES: { type: "integer", minimum: 1024, default: 2097152 },
     /** How long received mail and SMS (encrypted) are kept before they are deleted. */
     MESSAGE_RETENTION_MINUTES: { type: "integer", minimum: 1, default: 1440 },
+    /**
+     * How long a job that allowed a hand-off waits for a person's input (`needs_input`) in all, its page and
+     * its organization's concurrency slot held, before it ends in `input_timeout`.
+     */
+    HANDOFF_MAX_WAIT_MS: { type: "integer", minimum: 1000, maximum: 3600000, default: 600000 },
+    /** How many of one organization's jobs may wait for a person at once; past it, such a step ends the job as without a hand-off. */
+    HANDOFF_MAX_WAITING_PER_ORG: { type: "integer", minimum: 1, default: 20 },
     /** How long a login waits for a code or link by email or SMS before it ends in `timeout`. */
     MFA_WAIT_MS: { type: "integer", minimum: 1000, default: 120000 },
     /** How often the keep-alive job looks for sessions to refresh; 0 switches keep-alive off. */

@@ -39,6 +39,8 @@ export interface Config {
   retention: { sessionHours: number; jobDays: number; messageMinutes: number };
   mail: { domain: string; smtpHost: string; smtpPort: number; healthPort: number; maxBytes: number; dnsServers: string[]; arcTrustedSealers: string[] };
   mfa: { waitMs: number };
+  /** The hand-off to a person: how long a job waits for input in all, and how many of an org's jobs may wait at once. */
+  handoff: { maxWaitMs: number; maxWaitingPerOrg: number };
   sms: { twilioAuthToken?: string; webhookUrl?: string };
   webhooks: { attempts: number; backoffMs: number };
   keepAlive: { everyMs: number; beforeExpiryMinutes: number; maxAgeHours: number; checksPerRun: number; checksPerSite: number };
@@ -162,6 +164,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       arcTrustedSealers: arcSealers,
     },
     mfa: { waitMs: e.MFA_WAIT_MS },
+    handoff: { maxWaitMs: e.HANDOFF_MAX_WAIT_MS, maxWaitingPerOrg: e.HANDOFF_MAX_WAITING_PER_ORG },
     sms: { twilioAuthToken: e.TWILIO_AUTH_TOKEN, webhookUrl: e.SMS_WEBHOOK_URL },
     webhooks: { attempts: e.WEBHOOK_ATTEMPTS, backoffMs: e.WEBHOOK_BACKOFF_MS },
     keepAlive: { everyMs: e.KEEPALIVE_EVERY_MS, beforeExpiryMinutes: e.KEEPALIVE_BEFORE_EXPIRY_MINUTES, maxAgeHours: e.KEEPALIVE_MAX_AGE_HOURS, checksPerRun: e.KEEPALIVE_CHECKS_PER_RUN, checksPerSite: e.KEEPALIVE_CHECKS_PER_SITE },

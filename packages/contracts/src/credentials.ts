@@ -32,6 +32,7 @@ export interface RefreshRequest {
   domain?: string;
   username?: string;
   collectionId?: string;
+  allowHandoff?: boolean;
 }
 
 export const refreshRequestSchema = {
@@ -43,6 +44,13 @@ export const refreshRequestSchema = {
     domain: targetUrlSchema,
     username: { type: "string", minLength: 1, maxLength: 320 },
     collectionId: collectionIdSchema,
+    allowHandoff: {
+      type: "boolean",
+      description:
+        "Let a person answer a step the service cannot (default false: such a step ends the job, as `mfa_required`). The job then waits in `needs_input` " +
+        "(202 with the job and its `input`) for POST /jobs/{jobId}/input, keeping its page, up to HANDOFF_MAX_WAIT_MS. Today: a one-time code the request " +
+        "gave no way to read (an authenticator without `totpSecret`, a code sent to a number or address that is not ours).",
+    },
   },
 } as const;
 
@@ -54,15 +62,22 @@ export const refreshRequestSchema = {
 export interface VerifyRequest {
   link?: string;
   code?: string;
+  allowHandoff?: boolean;
 }
 
 export const verifyRequestSchema = {
   $id: "VerifyRequest",
   type: "object",
   additionalProperties: false,
-  maxProperties: 1,
   properties: {
     link: targetUrlSchema,
     code: { type: "string", minLength: 3, maxLength: 64, pattern: "^[0-9A-Za-z-]+$" },
+    allowHandoff: {
+      type: "boolean",
+      description:
+        "Let a person answer a step the service cannot (default false: such a step ends the job, as `mfa_required`). The job then waits in `needs_input` " +
+        "(202 with the job and its `input`) for POST /jobs/{jobId}/input, keeping its page, up to HANDOFF_MAX_WAIT_MS. Today: a one-time code the request " +
+        "gave no way to read (an authenticator without `totpSecret`, a code sent to a number or address that is not ours).",
+    },
   },
 } as const;

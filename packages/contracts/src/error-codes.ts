@@ -33,7 +33,22 @@ export const ERROR_CODES = {
     status: 422,
     meaning: "The target site said the account is locked, suspended or blocked after too many attempts. Never retried.",
   },
-  mfa_required: { status: 422, meaning: "The target site asked for a second factor the request gave no way to answer." },
+  mfa_required: {
+    status: 422,
+    meaning: "The target site asked for a second factor the request gave no way to answer (send `allowHandoff: true` to have a person answer it).",
+  },
+  input_timeout: {
+    status: 422,
+    meaning: "The job waited for a person's input (`needs_input`) and none came before `input.expiresAt`; the site has seen the password, and it is not sent again. Never retried.",
+  },
+  handoff_interrupted: {
+    status: 422,
+    meaning: "The job was waiting for a person's input when its worker stopped; the page it held is gone, and the password is not sent again. Start a new request.",
+  },
+  not_waiting_for_input: {
+    status: 409,
+    meaning: "The job is not waiting for input now (it ended, runs on, or an answer was given already); read GET /v1/jobs/{jobId}.",
+  },
   verification_failed: {
     status: 422,
     meaning: "The target site refused the one-time code (authenticator, email or SMS) or the sign-in link (wrong, expired or used). Never retried.",
@@ -92,6 +107,8 @@ export const LOGIN_FAILURE_CODES = [
   "captcha_blocked",
   "account_locked",
   "mfa_required",
+  "input_timeout",
+  "handoff_interrupted",
   "verification_failed",
   "provider_blocked",
   "consent_denied",

@@ -11,3 +11,4 @@ export * from "./signup-request";
 export * from "./job-input";
 export * from "./job-outcome";
 export * from "./job-events";
+export * from "./handoff";

@@ -1,3 +1,5 @@
+import type { InputRequest } from "./handoff";
+
 /**
  * A job's progress, as `GET /v1/jobs/{jobId}/events` streams it (Server-Sent Events): one SSE event per
  * step, its `event:` the type, its `id:` the position to resume after (`Last-Event-ID`), its `data:` this
@@ -21,6 +23,11 @@ export const JOB_EVENT_TYPES = [
   "waiting_for_sms",
   /** Reading the site's answer: whether it signed in, refused, or asks for more. */
   "verifying",
+  /**
+   * Waiting for a person (the request allowed a hand-off): `input` says what for; answer with POST
+   * /v1/jobs/{jobId}/input. Told again after a refused answer, with the site's words.
+   */
+  "needs_input",
   /** A failed attempt will be tried again (only before the form was sent): `code` is why. */
   "retrying",
   /** Finished with a session (read it from GET /v1/jobs/{jobId}); `credentialId` names the credential. Last event. */
@@ -45,6 +52,7 @@ export interface JobEvent {
   code?: string;
   credentialId?: string;
   error?: { code: string; message: string; credentialId?: string };
+  input?: InputRequest;
 }
 
 /** The path of a job's event stream, relative to the API's base (what 202 answers link to). */

@@ -32,6 +32,8 @@ export interface LoginRequest {
   collectionId?: string;
   additionalFields?: Record<string, string | number | boolean>;
   useCache?: boolean;
+  /** Let a person answer a step the service cannot (a code it cannot read): the job waits in `needs_input`. */
+  allowHandoff?: boolean;
 }
 
 const method = { type: "string", enum: LOGIN_METHODS };
@@ -71,5 +73,12 @@ export const loginRequestSchema = {
     collectionId: collectionIdSchema,
     additionalFields: additionalFieldsSchema,
     useCache: { type: "boolean" },
+    allowHandoff: {
+      type: "boolean",
+      description:
+        "Let a person answer a step the service cannot (default false: such a step ends the job, as `mfa_required`). The job then waits in `needs_input` " +
+        "(202 with the job and its `input`) for POST /jobs/{jobId}/input, keeping its page, up to HANDOFF_MAX_WAIT_MS. Today: a one-time code the request " +
+        "gave no way to read (an authenticator without `totpSecret`, a code sent to a number or address that is not ours).",
+    },
   },
 } as const;

@@ -38,6 +38,14 @@ export const pendingJob = { jobId, status: "running", eventsUrl: jobEventsPath(j
 export const jobs = {
   running: { summary: "Still running", value: pendingJob },
   succeeded: { summary: "Signed in: `result` is the session", value: { ...pendingJob, status: "succeeded", result: session } },
+  needsInput: {
+    summary: "Waiting for a person: `input` says what for (POST /jobs/{jobId}/input answers it)",
+    value: {
+      ...pendingJob,
+      status: "needs_input",
+      input: { reason: "code", prompt: "Enter the 6-digit code from your authenticator app.", fields: ["code"], expiresAt: "2026-11-26T05:10:03.000Z" },
+    },
+  },
   failed: {
     summary: "Failed: `error` is what the synchronous call would have answered",
     value: { ...pendingJob, status: "failed", error: { code: "invalid_credentials", message: "The site said: Incorrect username or password." } },

@@ -2,6 +2,7 @@ import { ERROR_CODES } from "./error-codes";
 import { refreshRequestSchema, verifyRequestSchema } from "./credentials";
 import { mailboxRequestSchema } from "./inboxes";
 import { JOB_EVENT_TYPES, type JobEventType } from "./job-events";
+import { HANDOFF_REASONS, inputAnswerSchema } from "./handoff";
 import { WEBHOOK_EVENTS, webhookRequestSchema } from "./webhooks";
 import { loginRequestSchema } from "./login-request";
 import { signupRequestSchema } from "./signup-request";
@@ -93,9 +94,31 @@ const job = {
   properties: {
     jobId: { type: "string", pattern: "^job_" },
     eventsUrl: { type: "string", description: "Its progress as Server-Sent Events: `/v1/jobs/{jobId}/events`." },
-    status: { type: "string", enum: ["queued", "running", "succeeded", "failed"] },
+    status: {
+      type: "string",
+      enum: ["queued", "running", "needs_input", "succeeded", "failed"],
+      description: "`needs_input`: running, and waiting for a person (the request allowed a hand-off); `input` says what for.",
+    },
     result: { $ref: "#/components/schemas/Session" },
     error: { $ref: "#/components/schemas/JobError" },
+    input: { $ref: "#/components/schemas/InputRequest" },
+  },
+};
+
+/** What a job in `needs_input` asks a person (packages/contracts/src/handoff.ts); never a secret. */
+const inputRequest = {
+  type: "object",
+  required: ["reason", "prompt", "fields", "expiresAt"],
+  properties: {
+    reason: {
+      type: "string",
+      enum: HANDOFF_REASONS,
+      description: "`code`: a one-time code the request gave no way to read (an authenticator without `totpSecret`, a code sent to a number or address that is not ours).",
+    },
+    prompt: { type: "string", description: "The site's own words at that step; after a refused answer, the site's refusal." },
+    fields: { type: "array", items: { type: "string", enum: ["code", "choice", "answer"] }, description: "What the answer carries; [] when `{}` (look again) is the answer." },
+    choices: { type: "array", items: { type: "string" }, description: "The choices offered, for a chooser." },
+    expiresAt: { type: "string", format: "date-time", description: "When the hand-off ends unanswered: the job then fails with `input_timeout`." },
   },
 };
 
@@ -136,6 +159,7 @@ const error = {
 };
 
 const { $id: _id, ...loginRequest } = loginRequestSchema;
+const { $id: _iid, ...inputAnswer } = inputAnswerSchema;
 const { $id: _mid, ...mailboxRequest } = mailboxRequestSchema;
 const { $id: _rid, ...refreshRequest } = refreshRequestSchema;
 const { $id: _vid, ...verifyRequest } = verifyRequestSchema;
@@ -264,6 +288,7 @@ const JOB_EVENT_MEANINGS: Record<JobEventType, string> = {
   waiting_for_email: "Waiting for the site's mail (code, link, password); `address` is the inbox's address.",
   waiting_for_sms: "Waiting for the site's text message; `number` is the phone number.",
   verifying: "Reading the site's answer: signed in, refused, or asking for more.",
+  needs_input: "Waiting for a person (the request allowed a hand-off): `input` says what for; answer with POST /jobs/{jobId}/input. Told again after a refused answer, with the site's words.",
   retrying: "A failed attempt is tried again (only before the form was sent); `code` is why.",
   succeeded: "Last event: a session was made (read it from GET /jobs/{jobId}); `credentialId` names the credential.",
   failed: "Last event: no session; `error` is the API's error.",
@@ -289,6 +314,7 @@ const jobEvent = {
     code: { type: "string", description: "`retrying`: the error code of the attempt that failed." },
     credentialId: { type: "string", pattern: "^cred_" },
     error: { $ref: "#/components/schemas/JobError" },
+    input: { $ref: "#/components/schemas/InputRequest" },
   },
 };
 
@@ -328,6 +354,8 @@ export const schemas = {
   Cookie: cookie,
   Job: job,
   JobError: jobError,
+  InputRequest: inputRequest,
+  InputAnswer: inputAnswer,
   JobEvent: jobEvent,
   JobEventStream: jobEventStream,
   Error: error,

@@ -14,7 +14,7 @@ const stillRunning = {
 /** How a login job can end (login, refresh, verify: the same browser login), target check included. */
 const LOGIN_FAILURES: ErrorCode[] = [
   "invalid_credentials", "form_not_found", "form_ambiguous", "captcha_blocked", "account_locked", "mfa_required", "verification_failed", "provider_blocked",
-  "consent_denied", "account_not_linked", "login_unconfirmed", "target_not_allowed", "target_unreachable", "timeout",
+  "consent_denied", "account_not_linked", "login_unconfirmed", "target_not_allowed", "target_unreachable", "timeout", "input_timeout", "handoff_interrupted",
 ];
 /** How a signup job can end (an OAuth signup meets the provider's walls too). */
 const SIGNUP_FAILURES: ErrorCode[] = [
@@ -126,6 +126,30 @@ export const openApiDocument = {
         responses: {
           "200": { description: "The job.", headers: rated(), content: json("Job", ex.jobs) },
           ...v1Errors(["not_found"]),
+        },
+      },
+    },
+    "/jobs/{jobId}/input": {
+      post: {
+        operationId: "answerJobInput",
+        tags: ["Jobs"],
+        summary: "Answer what a job in `needs_input` waits for: a code, a choice, an answer, or `{}` (look again)",
+        description:
+          "Only for a job of your organization whose status is `needs_input` (its request sent `allowHandoff: true`). The job goes on with the same page: " +
+          "it types the code (or takes the choice), then reads the site's answer as always; a refused code puts it back in `needs_input` with the site's words " +
+          "(at most 3 answers, then `verification_failed`). Its end is the engine's verdict, never the answer's. Answered **202** with the job; follow it at " +
+          "GET /jobs/{jobId} or its events. The answer is encrypted until the worker takes it and is never logged or shown again.",
+        parameters: [paramRef("JobId")],
+        requestBody: {
+          required: false,
+          content: json("InputAnswer", {
+            code: { summary: "The one-time code", value: { code: "482913" } },
+            lookAgain: { summary: "Approved elsewhere: look again", value: {} },
+          }),
+        },
+        responses: {
+          "202": { description: "Taken: the job goes on.", headers: rated(), content: json("Job", ex.pendingJob) },
+          ...v1Errors(["not_found", "not_waiting_for_input"], { post: true }),
         },
       },
     },

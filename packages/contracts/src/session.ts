@@ -1,4 +1,5 @@
 import type { FieldError } from "./error-codes";
+import type { InputRequest } from "./handoff";
 /** A cookie as the API returns it. `expires` is Unix time in seconds; -1 marks a session cookie. */
 export interface Cookie {
   name: string;
@@ -58,7 +59,8 @@ export function answerOf(session: CapturedSession): SessionResponse {
   return answer;
 }
 
-export type JobStatus = "queued" | "running" | "succeeded" | "failed";
+/** `needs_input`: running, and waiting for a person (`input`; answer with POST /v1/jobs/{jobId}/input). */
+export type JobStatus = "queued" | "running" | "needs_input" | "succeeded" | "failed";
 
 /** GET /v1/jobs/:id, and the 202 answer of a login still running. */
 export interface JobResource {
@@ -70,6 +72,8 @@ export interface JobResource {
    * `details`: what the caller can fix, field by field (`form_ambiguous`: the candidate fields).
    */
   error?: { code: string; message: string; credentialId?: string; details?: FieldError[] };
+  /** While `needs_input`: what it waits for a person to answer. */
+  input?: InputRequest;
   /** Where its progress streams (Server-Sent Events, `JobEvent`): `/v1/jobs/{jobId}/events`. */
   eventsUrl: string;
 }

@@ -3,7 +3,7 @@ export { isDatabaseUnreachable, whileUnreachable } from "./while-unreachable";
 export { applyMigrations, ensureDatabase, readMigrations, MIGRATIONS_DIR } from "./migrate";
 export type { CredentialIdentity } from "./repositories/credentials";
 export type { AuthenticatedKey } from "./repositories/api-keys";
-export type { NewAuthJob, Writer } from "./repositories/auth-jobs";
+export type { InputAnswer, NewAuthJob, PendingInput, Writer } from "./repositories/auth-jobs";
 export { isUniqueViolation } from "./prisma-client";
 export { AddressTakenError, baseAddress, type InboundContent, type InboundMessage, type InboxRef, type ListedMessage } from "./repositories/inboxes";
 export type { ProviderAccountKey } from "./repositories/provider-sessions";

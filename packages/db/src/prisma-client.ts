@@ -1,12 +1,15 @@
 import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient } from "./generated/prisma/client";
+import { Prisma as PrismaNamespace, PrismaClient } from "./generated/prisma/client";
+
+/** The database's NULL for a JSON column (a bare null means JSON's null there). */
+export const DbNull = PrismaNamespace.DbNull;
 
 // Secret columns are left out of every query unless a repository asks for them by name.
 const omitSecrets = {
   apiKey: { secretHash: true },
   credential: { secret: true },
   session: { state: true },
-  authJob: { input: true },
+  authJob: { input: true, inputAnswer: true },
   jobScreenshot: { image: true },
 } as const;
 

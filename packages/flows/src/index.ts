@@ -12,3 +12,4 @@ export { PageWatch } from "./page/page-watch";
 export { SESSION_CHECK_STEP, storedSessionSignedIn } from "./page/session-evidence";
 export { oauthLogin, type OAuthLoginInput, type OAuthLoginResult } from "./oauth/oauth-login";
 export type { OAuthSignupDetails } from "./oauth/site-signup";
+export { HANDOFF_CODE_TRIES, type Handoff, type HandoffAnswer, type HandoffQuestion } from "./handoff";

@@ -1,4 +1,6 @@
-import type { JobEventType, SessionResponse, WebhookEvent, WebhookEventType, JobResource } from "@authsvc/contracts";
+import type { InputRequest, JobEventType, SessionResponse, WebhookEvent, WebhookEventType, JobResource } from "@authsvc/contracts";
+import type { InputAnswer, PendingInput } from "@authsvc/db";
+import { answerInput, askInput } from "./job-input";
 import { jobProgressOf, type JobEventFields, type PrefetchedEntry } from "@authsvc/queue";
 import { cachedSession } from "./cached-session";
 import { abandonJob, failJob, succeedJob, type JobFailure, type LoginSuccess, type SignupSuccess } from "./finish-job";
@@ -62,6 +64,31 @@ export class AuthJobs {
   /** A step of a running job its clients follow (navigating, form_found, waiting_for_email …); never a secret. */
   tell(job: OpenedJob, type: JobEventType, fields?: JobEventFields): Promise<void> {
     return tell(this.deps, job.id, type, { attempt: job.attempt, ...fields });
+  }
+
+  /** Run `job` asks a person (the hand-off); throws JobTakenOver when that run no longer holds the job. */
+  askInput(job: OpenedJob, pending: PendingInput): Promise<InputRequest> {
+    return askInput(this.deps, job, pending);
+  }
+
+  /** The answer a person gave to run `job`'s question, taken; null while none came. */
+  takeInput(job: OpenedJob): Promise<InputAnswer | null> {
+    return this.deps.db.authJobs.takeInput(job.orgId, job.id, job.run);
+  }
+
+  /** Run `job` waits for a person no longer (timed out, or stopping). */
+  clearInput(job: OpenedJob): Promise<void> {
+    return this.deps.db.authJobs.clearInput(job.id, job.run);
+  }
+
+  /** How many of the org's jobs wait for a person now. */
+  waitingForInput(orgId: string): Promise<number> {
+    return this.deps.db.authJobs.waitingForInput(orgId);
+  }
+
+  /** POST /v1/jobs/{id}/input: a person's answer, for a job of `orgId` that waits for one. */
+  answerInput(orgId: string, jobId: string, answer: InputAnswer): Promise<"taken" | "not_waiting" | "not_found"> {
+    return answerInput(this.deps, orgId, jobId, answer);
   }
 
   /** Stores a signed-in outcome, waiting out a database restart: the login is not run again if this fails. */

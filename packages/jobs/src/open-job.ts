@@ -16,6 +16,8 @@ export interface OpenedJob {
   loginPage: string;
   fingerprint: string;
   input: JobInput;
+  /** The caller allowed a hand-off to a person (`allowHandoff`). */
+  allowHandoff: boolean;
   /** `collectionId`: the collection's internal id, null outside any collection. */
   credential: { id: string; collectionId: string | null; siteOrigin: string; username: string; lastLoginAt: Date | null };
   /** The flow learned on this login page, as stored (null for a signup, or when it cannot be read). */
@@ -84,6 +86,7 @@ export async function openJob(deps: Pick<JobDeps, "db" | "flight" | "progress" |
     loginPage,
     fingerprint: record.fingerprint,
     input: record.input,
+    allowHandoff: record.allowHandoff,
     credential: { id: credential.id, collectionId: credential.collectionId ?? null, siteOrigin: credential.siteOrigin, username: credential.username, lastLoginAt: credential.lastLoginAt },
     learnedFlow,
     started: Date.now(),

@@ -10,6 +10,8 @@ export interface StartJob {
   /** The login page (a signup's page, or its invitation's). */
   loginUrl: string;
   useCache: boolean;
+  /** The caller allowed a hand-off to a person (`allowHandoff`). */
+  allowHandoff?: boolean;
   /** The single-flight key (see `session-keys`): identical concurrent jobs share one run. */
   fingerprint: string;
   requestId?: string;

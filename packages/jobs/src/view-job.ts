@@ -1,4 +1,5 @@
-import { type FieldError, jobEventsPath, type JobResource, type SignupAccount, type SignupResponse } from "@authsvc/contracts";
+import { type FieldError, type InputRequest, jobEventsPath, type JobResource, type SignupAccount, type SignupResponse } from "@authsvc/contracts";
+import type { PendingInput } from "@authsvc/db";
 import type { JobDeps } from "./job-deps";
 import { sessionExpiresAt } from "./session-lifetime";
 
@@ -8,6 +9,11 @@ export async function viewJob(deps: Pick<JobDeps, "db">, orgId: string, jobId: s
   const row = await db.authJobs.find(orgId, jobId);
   if (!row) return null;
   const resource: JobResource = { jobId: row.id, status: row.status as JobResource["status"], eventsUrl: jobEventsPath(row.id) };
+  // Running, and waiting for a person that has not answered yet (an answer given: it runs on).
+  if (row.status === "running" && row.pendingInput && !(await db.authJobs.answered(row.id))) {
+    resource.status = "needs_input";
+    resource.input = inputRequestOf(row.pendingInput as unknown as PendingInput);
+  }
   if (row.status === "succeeded" && row.sessionId) {
     const found = await db.sessions.findState(orgId, row.sessionId);
     // A signup's result names the credential it stored and the account it created (spec §2.2).
@@ -25,4 +31,10 @@ export async function viewJob(deps: Pick<JobDeps, "db">, orgId: string, jobId: s
     }
   }
   return resource;
+}
+
+/** What the API shows of a job's question (the record's count of tries stays inside). */
+export function inputRequestOf(pending: PendingInput): InputRequest {
+  const { tries: _tries, ...shown } = pending;
+  return shown;
 }

@@ -1,3 +1,4 @@
+import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { PubSubWakeups, type Wakeup } from "./pubsub-wakeups";
 
@@ -14,7 +15,21 @@ export async function notifyInbox(redis: Redis, prefix: string, inboxId: string,
   await redis.publish(inboxChannel(prefix, inboxId), messageId);
 }
 
-/** Wake-ups of flows waiting for a code or link in one of our inboxes (see `PubSubWakeups`). */
+/**
+ * Redis pub/sub channel of one job's hand-off: the gateway publishes on it when a person answered what the
+ * job asks (the answer itself is in Postgres, encrypted); the waiting flow wakes at once.
+ */
+export function jobInputChannel(prefix: string, jobId: string): string {
+  return `${prefix}:job-input:${jobId}`;
+}
+
+/** Tells the flow of `jobId` that its question has an answer, on the auth queue's connection and prefix. */
+export async function notifyJobInput(authQueue: Queue, jobId: string): Promise<void> {
+  const redis = authQueue.opts.connection as unknown as Redis;
+  await redis.publish(jobInputChannel(authQueue.opts.prefix ?? "bull", jobId), "answered");
+}
+
+/** Wake-ups of flows waiting for a code or link in one of our inboxes, or for a person's answer (see `PubSubWakeups`). */
 export class InboxEvents {
   private readonly wakeups: PubSubWakeups;
 
@@ -31,5 +46,10 @@ export class InboxEvents {
    */
   watch(inboxId: string): Promise<Wakeup> {
     return this.wakeups.watch(inboxChannel(this.prefix, inboxId));
+  }
+
+  /** Subscribes to a job's hand-off; subscribe, then read for an answer, then wait (as `watch`). */
+  watchJobInput(jobId: string): Promise<Wakeup> {
+    return this.wakeups.watch(jobInputChannel(this.prefix, jobId));
   }
 }

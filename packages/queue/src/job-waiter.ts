@@ -6,10 +6,12 @@ type Waiter = () => void;
 
 /**
  * One QueueEvents per process and a map of waiters, so a thousand waiting HTTP requests cost one Redis
- * subscription. Events are only wake-ups: `isFinished` (the database) says whether the job really ended,
- * which also covers a retry's intermediate failure and an event that fired before the waiter was added.
- * Events can be lost (Redis restarted, or lost the job so its end was never published): every
- * `recheckEveryMs` the waiting jobs are also looked up in the database, in one query (`finishedAmong`).
+ * subscription. A request waits until its job is settled: it ended, or it waits for a person's input (the
+ * caller answers that). Events are only wake-ups (an end, or a job's progress: the hand-off reports one):
+ * `isSettled` (the database) says whether it really is, which also covers a retry's intermediate failure
+ * and an event that fired before the waiter was added. Events can be lost (Redis restarted, or lost the job
+ * so its end was never published): every `recheckEveryMs` the waiting jobs are also looked up in the
+ * database, in one query (`settledAmong`).
  */
 export class JobWaiter {
   private readonly waiters = new Map<string, Set<Waiter>>();
@@ -19,19 +21,20 @@ export class JobWaiter {
   constructor(
     connection: Redis,
     prefix: string,
-    private readonly isFinished: (jobId: string) => Promise<boolean>,
-    finishedAmong?: (jobIds: string[]) => Promise<string[]>,
+    private readonly isSettled: (jobId: string) => Promise<boolean>,
+    settledAmong?: (jobIds: string[]) => Promise<string[]>,
     recheckEveryMs = 3000,
   ) {
     this.events = new QueueEvents(AUTH_QUEUE, { connection, prefix, autorun: true });
     const wake = ({ jobId }: { jobId: string }) => void this.wake(jobId);
     this.events.on("completed", wake);
     this.events.on("failed", wake);
+    this.events.on("progress", wake);
     this.recheck = setInterval(() => {
       const ids = [...this.waiters.keys()];
       if (!ids.length) return;
-      const lookup = finishedAmong ? finishedAmong(ids) : Promise.resolve(ids);
-      // wake() confirms each one with isFinished; a database that is away leaves the waiters as they are.
+      const lookup = settledAmong ? settledAmong(ids) : Promise.resolve(ids);
+      // wake() confirms each one with isSettled; a database that is away leaves the waiters as they are.
       lookup.then((done) => done.forEach((id) => void this.wake(id)), () => undefined);
     }, recheckEveryMs);
     this.recheck.unref();
@@ -50,12 +53,12 @@ export class JobWaiter {
   private async wake(jobId: string): Promise<void> {
     const set = this.waiters.get(jobId);
     if (!set?.size) return;
-    if (!(await this.isFinished(jobId).catch(() => false))) return;
+    if (!(await this.isSettled(jobId).catch(() => false))) return;
     for (const resolve of set) resolve();
     if (this.waiters.get(jobId) === set) this.waiters.delete(jobId);
   }
 
-  /** True when the job finished within `timeoutMs`, false when the time ran out first. */
+  /** True when the job settled (ended, or waits for a person) within `timeoutMs`, false when the time ran out first. */
   wait(jobId: string, timeoutMs: number): Promise<boolean> {
     return new Promise((resolve) => {
       let set = this.waiters.get(jobId);

@@ -40,7 +40,8 @@ export class SingleFlight {
  * How long a login's claim may live: every attempt (with a wait for mail or SMS), its backoff, and room
  * to wait in the queue. Past it a crashed owner's claim lapses and the next request runs its own job.
  */
-export function flightTtlMs(config: Pick<Config, "worker" | "mfa">): number {
+export function flightTtlMs(config: Pick<Config, "worker" | "mfa" | "handoff">): number {
   const { attempts, jobTimeoutMs, backoffMs } = config.worker;
-  return attempts * (jobTimeoutMs + config.mfa.waitMs + 5000) + backoffMs * 2 ** attempts + 5 * 60_000;
+  // A hand-off waits once per job (it comes after the submit, which is never retried).
+  return attempts * (jobTimeoutMs + config.mfa.waitMs + 5000) + config.handoff.maxWaitMs + backoffMs * 2 ** attempts + 5 * 60_000;
 }

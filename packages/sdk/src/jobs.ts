@@ -3,7 +3,7 @@ import { errorFromJob, NetworkError } from "./errors";
 import { parseEventStream } from "./sse";
 import type { Transport } from "./transport";
 import type { RequestOptions } from "./transport";
-import { JOB_EVENT_TYPES, type JobEvent, type JobResource } from "./types";
+import { JOB_EVENT_TYPES, type InputAnswerRequest, type JobEvent, type JobResource } from "./types";
 import { ROUTES } from "./routes";
 
 export interface JobEventsOptions {
@@ -32,6 +32,14 @@ export class Jobs {
 
   async get<Result = unknown>(jobId: string, options: RequestOptions = {}): Promise<JobResource<Result>> {
     return (await this.transport.send<JobResource<Result>>({ route: ROUTES.getJob, params: { jobId }, options })).body;
+  }
+
+  /**
+   * Answers what a job in `needs_input` waits for: `{code}`, `{choice}`, `{answer}`, or `{}` (look again).
+   * The job goes on with the same page; its end is read as always (`wait`, `events`).
+   */
+  async input<Result = unknown>(jobId: string, answer: InputAnswerRequest = {}, options: RequestOptions = {}): Promise<JobResource<Result>> {
+    return (await this.transport.send<JobResource<Result>>({ route: ROUTES.answerJobInput, params: { jobId }, body: answer, options })).body;
   }
 
   /**

@@ -62,6 +62,7 @@ describe("each SDK method", () => {
     ["refresh", (c) => c.refresh({ credentialId: "cred_1" })],
     ["getJob", (c) => c.jobs.get("job_1")],
     ["getJobEvents", async (c) => { for await (const _ of c.jobs.events("job_1")) void _; }],
+    ["answerJobInput", (c) => c.jobs.input("job_1", { code: "123456" })],
     ["listCredentials", (c) => c.credentials.list({ before: "cred_0" })],
     ["getCredential", (c) => c.credentials.get("cred_1")],
     ["deleteCredential", (c) => c.credentials.delete("cred_1")],

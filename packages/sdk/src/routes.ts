@@ -10,6 +10,7 @@ export const ROUTES = {
   refresh: { method: "POST", path: "/refresh", idempotent: true },
   getJob: { method: "GET", path: "/jobs/{jobId}" },
   getJobEvents: { method: "GET", path: "/jobs/{jobId}/events" },
+  answerJobInput: { method: "POST", path: "/jobs/{jobId}/input" },
   listCredentials: { method: "GET", path: "/credentials" },
   getCredential: { method: "GET", path: "/credentials/{id}" },
   deleteCredential: { method: "DELETE", path: "/credentials/{id}" },

@@ -70,6 +70,8 @@ export interface LoginRequest {
   additionalFields?: Record<string, string | number | boolean>;
   /** Default true: a valid cached session is answered without a browser. */
   useCache?: boolean;
+  /** Let a person answer a step the service cannot (a code it cannot read): the job waits in `needs_input`. */
+  allowHandoff?: boolean;
 }
 
 export const SIGNUP_METHODS = ["email", "invitation", "oauth"] as const;
@@ -115,12 +117,14 @@ export interface RefreshRequest {
   domain?: string;
   username?: string;
   collectionId?: string;
+  allowHandoff?: boolean;
 }
 
 /** POST /v1/credentials/{id}/verify: a confirmation link or code, or neither (read from our inbox). */
 export interface VerifyRequest {
   link?: string;
   code?: string;
+  allowHandoff?: boolean;
 }
 
 /** What refresh and verify answer: the session, the credential, and when the session ends. */
@@ -188,7 +192,7 @@ export interface PhoneNumberResource {
   createdAt: string;
 }
 
-export const WEBHOOK_EVENTS = ["session.refreshed", "session.expired", "credential.failed"] as const;
+export const WEBHOOK_EVENTS = ["session.refreshed", "session.expired", "credential.failed", "job.needs_input"] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
 export interface WebhookRequest {
@@ -218,7 +222,28 @@ export interface WebhookEvent {
   data: Record<string, string | number | null>;
 }
 
-export type JobStatus = "queued" | "running" | "succeeded" | "failed";
+/** `needs_input`: running, and waiting for a person (`input`; answer with `jobs.input`). */
+export type JobStatus = "queued" | "running" | "needs_input" | "succeeded" | "failed";
+
+export const HANDOFF_REASONS = ["code", "approval", "captcha", "choice", "answer", "verification", "consent"] as const;
+export type HandoffReason = (typeof HANDOFF_REASONS)[number];
+
+/** What a job in `needs_input` asks a person; never a secret. */
+export interface InputRequest {
+  reason: HandoffReason;
+  /** The site's own words at that step; after a refused answer, the site's refusal. */
+  prompt: string;
+  fields: string[];
+  choices?: string[];
+  expiresAt: string;
+}
+
+/** POST /v1/jobs/{jobId}/input: a code, a choice, an answer, or `{}` (look again). */
+export interface InputAnswerRequest {
+  code?: string;
+  choice?: string;
+  answer?: string;
+}
 
 export interface JobError {
   code: string;
@@ -235,6 +260,8 @@ export interface JobResource<Result = SessionResponse> {
   result?: Result;
   error?: JobError;
   eventsUrl: string;
+  /** While `needs_input`: what it waits for a person to answer. */
+  input?: InputRequest;
 }
 
 export const JOB_EVENT_TYPES = [
@@ -246,6 +273,7 @@ export const JOB_EVENT_TYPES = [
   "waiting_for_email",
   "waiting_for_sms",
   "verifying",
+  "needs_input",
   "retrying",
   "succeeded",
   "failed",
@@ -264,6 +292,7 @@ export interface JobEvent {
   code?: string;
   credentialId?: string;
   error?: JobError;
+  input?: InputRequest;
 }
 
 export interface FieldError {

@@ -5,11 +5,12 @@ import type { AuthService } from "./auth-service";
 import { parseLoginRequest, type LoginCommand } from "./parse-login-request";
 import { authCall, countedAnswer, pendingOrSession } from "./send-answer";
 import { parseSignupRequest } from "./parse-signup-request";
-import type { SignupResponse } from "@authsvc/contracts";
+import { compileValidator, inputAnswerSchema, type InputAnswerRequest, type SignupResponse } from "@authsvc/contracts";
 import type { JobEventFeed, PrefetchedEntry } from "@authsvc/queue";
 import { jobEventsRoute } from "./job-events-route";
 
 const JOB_ID = /^job_[0-9A-Za-z]{22}$/;
+const validateInput = compileValidator<InputAnswerRequest>(inputAnswerSchema);
 
 export function authRoutes(auth: AuthService, maxWaitMs: number, metrics: GatewayMetrics, feed: JobEventFeed): Router {
   const r = Router();
@@ -36,6 +37,18 @@ export function authRoutes(auth: AuthService, maxWaitMs: number, metrics: Gatewa
     const job = JOB_ID.test(req.params.id) ? await auth.job(res.locals.orgId as string, req.params.id) : null;
     if (!job) throw new ApiError("not_found", "No such job.");
     res.json(job);
+  });
+
+  // A person's answer to what a job in needs_input asks; the job goes on with its page, and ends as always.
+  r.post("/jobs/:id/input", async (req, res) => {
+    const checked = validateInput(req.body ?? {});
+    if (!checked.ok) throw ApiError.invalid(checked.errors);
+    const orgId = res.locals.orgId as string;
+    if (!JOB_ID.test(req.params.id)) throw new ApiError("not_found", "No such job.");
+    const outcome = await auth.answerInput(orgId, req.params.id, checked.value);
+    if (outcome === "not_found") throw new ApiError("not_found", "No such job.");
+    if (outcome === "not_waiting") throw new ApiError("not_waiting_for_input", "This job is not waiting for input now (it ended, runs on, or an answer was given already); read GET /v1/jobs/{jobId}.");
+    res.status(202).location(`${req.baseUrl}/jobs/${req.params.id}`).json(await auth.job(orgId, req.params.id));
   });
 
   const events = jobEventsRoute(feed, (orgId, jobId) => auth.job(orgId, jobId), metrics.eventStreams);

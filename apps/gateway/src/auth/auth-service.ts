@@ -1,7 +1,7 @@
 import type { TargetGuard } from "@authsvc/egress";
 import type { Config } from "@authsvc/config";
-import { isErrorCode, jobEventsPath, type EmailInboxRef, type InboxRef, type JobResource, type SessionResponse, type VerifyRequest } from "@authsvc/contracts";
-import type { Database } from "@authsvc/db";
+import { isErrorCode, jobEventsPath, type EmailInboxRef, type InboxRef, type InputAnswerRequest, type JobResource, type SessionResponse, type VerifyRequest } from "@authsvc/contracts";
+import type { Database, InputAnswer } from "@authsvc/db";
 import { storedLoginIdentity, type AuthJobs, type StartJob } from "@authsvc/jobs";
 import type { JobWaiter, PrefetchedEntry } from "@authsvc/queue";
 import { ApiError } from "../http/api-error";
@@ -117,6 +117,7 @@ export class AuthService {
       method: input.method,
       loginUrl: cmd.loginUrl,
       useCache: cmd.useCache,
+      allowHandoff: cmd.allowHandoff === true,
       fingerprint: jobs.loginKey(orgId, cmd),
       requestId: call.requestId,
       credential: { collectionExternalId: cmd.collectionId, username: cmd.identifier },
@@ -203,7 +204,7 @@ export class AuthService {
    * Logs in again with a credential's stored secret (the last one that worked, with its TOTP secret or
    * inbox), as the same login it was: the fresh session replaces the cached one under the same key.
    */
-  async refresh(orgId: string, credentialId: string, call: AuthCall): Promise<AuthAnswer> {
+  async refresh(orgId: string, credentialId: string, call: AuthCall, allowHandoff = false): Promise<AuthAnswer> {
     const { db } = this.deps;
     if (call.idempotent?.joinJob) return this.answer(orgId, call.idempotent.joinJob, call.waitMs);
     const [row, secret] = await Promise.all([db.credentials.findMetadata(orgId, credentialId), db.credentials.secret(orgId, credentialId)]);
@@ -214,7 +215,7 @@ export class AuthService {
       throw new ApiError("no_stored_secret", `The site has not sent this account's password or the link to set it yet; POST /v1/credentials/${credentialId}/verify with that link, or with {} once it reached your inbox.`);
     }
     const identity = storedLoginIdentity({ loginPage: row.loginPage, username: row.username, collectionExternalId: row.collection?.externalId }, secret);
-    const cmd: LoginCommand = { ...identity, method: secret.method, loginUrl: row.loginUrl, useCache: false };
+    const cmd: LoginCommand = { ...identity, method: secret.method, loginUrl: row.loginUrl, useCache: false, allowHandoff };
     return this.login(orgId, cmd, call, "refresh");
   }
 
@@ -239,8 +240,19 @@ export class AuthService {
       if (!verdict.allowed) throw new ApiError(verdict.code, `Target refused: ${verdict.reason}.`);
     }
     const confirmation = given.link ? { link: given.link } : given.code ? { code: given.code } : { inboxSince: row.createdAt.toISOString() };
+    // `allowHandoff` is how the job runs, not what confirms it.
     const identity = storedLoginIdentity({ loginPage: row.loginPage, username: row.username, collectionExternalId: row.collection?.externalId }, secret);
-    return this.login(orgId, { ...identity, method: "password", loginUrl: row.loginUrl, useCache: false, confirmation, awaitsPassword: secret.awaitsPassword }, call, "verify");
+    return this.login(orgId, { ...identity, method: "password", loginUrl: row.loginUrl, useCache: false, confirmation, awaitsPassword: secret.awaitsPassword, allowHandoff: given.allowHandoff === true }, call, "verify");
+  }
+
+  /**
+   * A person's answer to what a job of this org waits for: a code as typed (spaces and dashes left out), a
+   * choice, an answer, or nothing ("look again").
+   */
+  answerInput(orgId: string, jobId: string, given: InputAnswerRequest): Promise<"taken" | "not_waiting" | "not_found"> {
+    const answer: InputAnswer =
+      given.code !== undefined ? { code: given.code.replace(/[\s-]/g, "") } : given.choice !== undefined ? { choice: given.choice } : given.answer !== undefined ? { answer: given.answer } : {};
+    return this.deps.jobs.answerInput(orgId, jobId, answer);
   }
 
   /** A job of this org as the API shows it (AuthJobs.view). */

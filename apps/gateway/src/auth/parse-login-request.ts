@@ -29,6 +29,8 @@ export interface LoginCommand {
   provider?: string;
   /** With `confirmation`: the account waits for the password the site mails (LoginSecret.awaitsPassword). */
   awaitsPassword?: boolean;
+  /** A person may answer a step the service cannot (the job waits in needs_input). */
+  allowHandoff?: boolean;
 }
 
 /** Validates a POST /v1/login body and resolves its rules (method spellings, method support, cred fields). */
@@ -100,6 +102,7 @@ export function parseLoginRequest(body: unknown): LoginCommand {
     collectionId: req.collectionId,
     additionalFields: req.additionalFields,
     useCache: req.useCache ?? true,
+    allowHandoff: req.allowHandoff === true,
     provider: isOAuthMethod(method) ? oauthProviderOf(method, cred.provider?.trim()) : undefined,
   };
 }

@@ -105,13 +105,14 @@ export function credentialRoutes(db: Database, cache: SessionCache, auth: AuthSe
       ? await db.credentials.findMetadata(orgId, body.credentialId)
       : await oneByIdentity(orgId, body.domain!, body.username!, body.collectionId);
     if (!row) throw new ApiError("not_found", "No such credential.");
-    const answer = await countedAnswer(metrics, () => auth.refresh(orgId, row.id, authCall(req, res, maxWaitMs)), "refresh");
+    const answer = await countedAnswer(metrics, () => auth.refresh(orgId, row.id, authCall(req, res, maxWaitMs), body.allowHandoff === true), "refresh");
     sendSession(req, res, answer, row.id);
   });
 
   r.post("/credentials/:id/verify", async (req, res) => {
     const checked = validateVerify(req.body ?? {});
     if (!checked.ok) throw ApiError.invalid(checked.errors);
+    if (checked.value.link !== undefined && checked.value.code !== undefined) throw ApiError.invalid([{ field: "/code", message: "send a link or a code, not both" }]);
     const orgId = orgOf(res.locals);
     const row = CREDENTIAL_ID.test(req.params.id) ? await db.credentials.findMetadata(orgId, req.params.id) : null;
     if (!row) throw new ApiError("not_found", "No such credential.");

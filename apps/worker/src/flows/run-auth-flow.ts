@@ -4,7 +4,8 @@ import { isOAuthMethod, isVerifyInput, type InboxRef, type JobEventType, type Jo
 import { freshTotpCode, parseTotpSecret } from "@authsvc/crypto";
 import type { Database } from "@authsvc/db";
 import { confirmAndSignIn, finishMailedSignup, type CaptchaSolver, type FlowMilestone, LoginFlowError, oauthLogin, type OAuthLoginResult, type OAuthSignupDetails, parseLearnedFlow, type PasswordLoginResult, passwordLogin, sameFlow, signup, type SignupResult } from "@authsvc/flows";
-import type { LoginSuccess, OpenedJob, SignupSuccess } from "@authsvc/jobs";
+import type { AuthJobs, LoginSuccess, OpenedJob, SignupSuccess } from "@authsvc/jobs";
+import { jobHandoff } from "./flow-handoff";
 import type { InboxEvents, JobEventFields, SingleFlight } from "@authsvc/queue";
 import { flowInbox } from "./flow-inbox";
 import { ProviderAccounts } from "./provider-accounts";
@@ -22,6 +23,10 @@ export interface FlowRunnerDeps {
   flight: SingleFlight;
   /** The operator's CAPTCHA solving service, when configured; without one a challenge ends in captcha_blocked. */
   captchaSolver?: CaptchaSolver;
+  /** The job's life (the hand-off to a person records its question there). */
+  jobs: AuthJobs;
+  /** Aborted when the worker stops: a job waiting for a person ends at once. */
+  stopping: AbortSignal;
 }
 
 export type FlowHooks = { onStep: (step: string) => void; onMilestone: (milestone: FlowMilestone) => void; beforeSubmit: () => Promise<void> };
@@ -30,7 +35,12 @@ export type FlowHooks = { onStep: (step: string) => void; onMilestone: (mileston
  * page it opens, the inbox it waits on); `onFailurePage` sees the page a failed flow ended on, before its
  * context closes.
  */
-export type RunHooks = FlowHooks & { onProgress: (type: JobEventType, fields?: JobEventFields) => void; onFailurePage?: (page: Page) => Promise<void> };
+export type RunHooks = FlowHooks & {
+  onProgress: (type: JobEventType, fields?: JobEventFields) => void;
+  onFailurePage?: (page: Page) => Promise<void>;
+  /** The job waits for a person now (its queue entry reports progress, which wakes requests waiting for it). */
+  onNeedsInput?: () => void;
+};
 
 // Past the flow's own deadline, how long we wait before closing the browser context under it.
 const HARD_STOP_GRACE_MS = 5000;
@@ -44,9 +54,12 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
   const { config, db, browser, guard, metrics, inboxEvents, captchaSolver } = deps;
   const providerAccounts = new ProviderAccounts(db, deps.flight, config.crypto.fingerprintKey);
 
-  /** Runs a flow under the job's time limit (the inbox wait on top when it may wait for a message), closing the context under a flow that overruns it. */
-  function inPage<T>(withInbox: boolean, onFailurePage: RunHooks["onFailurePage"], flow: (page: Page, timeoutMs: number) => Promise<T>): Promise<T> {
-    const timeoutMs = config.worker.jobTimeoutMs + (withInbox ? config.mfa.waitMs : 0);
+  /**
+   * Runs a flow under the job's time limit (the inbox wait on top when it may wait for a message, the
+   * hand-off's when a person may answer), closing the context under a flow that overruns it.
+   */
+  function inPage<T>(waits: { inbox?: boolean; handoff?: boolean }, onFailurePage: RunHooks["onFailurePage"], flow: (page: Page, timeoutMs: number) => Promise<T>): Promise<T> {
+    const timeoutMs = config.worker.jobTimeoutMs + (waits.inbox ? config.mfa.waitMs : 0) + (waits.handoff ? config.handoff.maxWaitMs : 0);
     return browser.withPage(async (page) => {
       metrics.activeLogins.inc();
       let timer: NodeJS.Timeout | undefined;
@@ -86,7 +99,7 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
     const key = { orgId: job.orgId, scope: job.credential.collectionId ?? "", provider: input.provider, account: job.credential.username };
     const waitMs = config.worker.jobTimeoutMs + (inbox ? config.mfa.waitMs : 0);
     const result = await providerAccounts.withAccount(key, job.id, waitMs, (kept) =>
-      inPage(!!inbox, onFailurePage, (page, timeoutMs) =>
+      inPage({ inbox: !!inbox }, onFailurePage, (page, timeoutMs) =>
         oauthLogin(
           page,
           {
@@ -116,6 +129,12 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
     }
     const learned = parseLearnedFlow(job.learnedFlow);
     const inbox = input.inbox ? inboxFor(job, input.inbox, hooks) : undefined;
+    const handoff = job.allowHandoff
+      ? jobHandoff({ jobs: deps.jobs, events: inboxEvents, maxWaitMs: config.handoff.maxWaitMs, maxWaitingPerOrg: config.handoff.maxWaitingPerOrg, stopping: deps.stopping }, job, {
+          onProgress: hooks.onProgress,
+          onAsked: () => hooks.onNeedsInput?.(),
+        })
+      : undefined;
     const loginInput = {
       loginUrl: job.loginUrl,
       identifier: job.credential.username,
@@ -124,8 +143,9 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
       inbox,
       inboxWaitMs: config.mfa.waitMs,
       totp: input.totpSecret ? () => freshTotpCode(parseTotpSecret(input.totpSecret!)) : undefined,
+      handoff,
     };
-    const result = await inPage<PasswordLoginResult | SignupResult>(!!inbox, onFailurePage, (page, timeoutMs) => {
+    const result = await inPage<PasswordLoginResult | SignupResult>({ inbox: !!inbox, handoff: !!handoff }, onFailurePage, (page, timeoutMs) => {
       const options = { guard, timeoutMs, learned, captchaSolver, ...hooks };
       if (!isVerifyInput(input)) return passwordLogin(page, loginInput, options);
       const { confirmation } = input;
@@ -165,7 +185,7 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
   function runSignup(job: OpenedJob, input: SignupJobInput, { onFailurePage, ...hooks }: RunHooks): Promise<SignupSuccess> {
     if (input.method === "oauth") return runOAuthSignup(job, input, { ...hooks, onFailurePage });
     const inbox = input.inbox ? inboxFor(job, input.inbox, hooks) : undefined;
-    return inPage(!!inbox, onFailurePage, (page, timeoutMs) =>
+    return inPage({ inbox: !!inbox }, onFailurePage, (page, timeoutMs) =>
       signup(
         page,
         {

@@ -40,7 +40,7 @@ beforeAll(async () => {
     webhookQueue: createWebhookQueue(redis, config.redis.prefix, { attempts: 1, backoffMs: 0 }),
     log,
   });
-  const runFlow = createFlowRunner({ config, db, browser, guard, metrics, inboxEvents: new InboxEvents(subscriber, config.redis.prefix), flight: new SingleFlight(redis, config.redis.prefix) });
+  const runFlow = createFlowRunner({ config, db, browser, guard, metrics, inboxEvents: new InboxEvents(subscriber, config.redis.prefix), flight: new SingleFlight(redis, config.redis.prefix), jobs, stopping: new AbortController().signal });
   processJob = createAuthProcessor({ jobs, runFlow, log, metrics });
 });
 afterAll(async () => {

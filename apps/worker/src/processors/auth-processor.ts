@@ -63,6 +63,10 @@ export function createAuthProcessor({ jobs, runFlow, log, metrics }: AuthProcess
       onStep: (step) => jobLog.debug({ step }, opened.kind === "signup" ? "signup step" : "login step"),
       onMilestone: (milestone) => tell(milestone),
       onProgress: tell,
+      // Requests waiting for this job answer 202 with its question once it is told.
+      onNeedsInput: () => {
+        telling = telling.then(() => job.updateProgress({ needsInput: true })).catch(() => undefined);
+      },
       beforeSubmit: async () => {
         submitted = true;
         await telling;

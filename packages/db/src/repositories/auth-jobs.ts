@@ -1,6 +1,6 @@
 import { newId, rowAad, type Envelope } from "@authsvc/crypto";
-import type { JobInput, JobKind, LoginMethod, SignupAccount, SignupMethod } from "@authsvc/contracts";
-import type { Prisma } from "../prisma-client";
+import type { HandoffReason, JobInput, JobKind, LoginMethod, SignupAccount, SignupMethod } from "@authsvc/contracts";
+import { DbNull, type Prisma } from "../prisma-client";
 
 export interface NewAuthJob {
   orgId: string;
@@ -16,7 +16,24 @@ export interface NewAuthJob {
   useCache: boolean;
   requestId?: string;
   input: JobInput;
+  /** The caller allowed a hand-off to a person (`allowHandoff`). */
+  allowHandoff?: boolean;
 }
+
+/** What a job waiting for a person asks, as the record keeps it (never a secret). */
+export interface PendingInput {
+  reason: HandoffReason;
+  prompt: string;
+  fields: string[];
+  choices?: string[];
+  /** When the hand-off ends unanswered (ISO 8601). */
+  expiresAt: string;
+  /** Answers given so far (a refused code asks again). */
+  tries: number;
+}
+
+/** A person's answer to a job's question. */
+export type InputAnswer = { code: string } | { choice: string } | { answer: string } | Record<string, never>;
 
 export class AuthJobs {
   constructor(
@@ -35,16 +52,74 @@ export class AuthJobs {
     return this.prisma.authJob.findFirst({ where: { id, orgId } });
   }
 
-  /** Whether a job reached a final state; used to tell a queue event's wake-up from the real end. */
-  async isFinished(id: string): Promise<boolean> {
-    const row = await this.prisma.authJob.findUnique({ where: { id }, select: { status: true } });
-    return row?.status === "succeeded" || row?.status === "failed";
+  /**
+   * Whether a request waiting for the job can answer now: it reached a final state, or it waits for a
+   * person's input nobody gave yet. Tells a queue event's wake-up from the real thing.
+   */
+  async isSettled(id: string): Promise<boolean> {
+    return (await this.settledAmong([id])).length > 0;
   }
 
-  /** Which of these jobs reached a final state (one query for every request a gateway has waiting). */
-  async finishedAmong(ids: string[]): Promise<string[]> {
-    const rows = await this.prisma.authJob.findMany({ where: { id: { in: ids }, status: { in: ["succeeded", "failed"] } }, select: { id: true } });
+  /** Which of these jobs are settled (see `isSettled`), in one query for every request a gateway has waiting. */
+  async settledAmong(ids: string[]): Promise<string[]> {
+    const rows = await this.prisma.authJob.findMany({
+      where: {
+        id: { in: ids },
+        OR: [{ status: { in: ["succeeded", "failed"] } }, { status: "running", pendingInput: { not: DbNull }, inputAnswer: null }],
+      },
+      select: { id: true },
+    });
     return rows.map((r) => r.id);
+  }
+
+  /**
+   * Run `run` of the job asks a person (`pending`); any earlier answer is gone. False when that run no
+   * longer holds the job.
+   */
+  async askInput(id: string, run: number, pending: PendingInput): Promise<boolean> {
+    const { count } = await this.prisma.authJob.updateMany({ where: heldBy(id, run), data: { pendingInput: { ...pending }, inputAnswer: null } });
+    return count === 1;
+  }
+
+  /**
+   * Stores a person's answer to the job's question, encrypted: only while the job waits for one and none
+   * was given (two answers at once: the first wins). False otherwise.
+   */
+  async answerInput(orgId: string, id: string, answer: InputAnswer): Promise<boolean> {
+    const { count } = await this.prisma.authJob.updateMany({
+      where: { id, orgId, status: "running", pendingInput: { not: DbNull }, inputAnswer: null },
+      data: { inputAnswer: this.envelope.encryptJson(answer, rowAad(orgId, `${id}:input`)) },
+    });
+    return count === 1;
+  }
+
+  /** The answer given to run `run`'s question, taken (the question is cleared with it); null while none came. */
+  async takeInput(orgId: string, id: string, run: number): Promise<InputAnswer | null> {
+    const rows = await this.prisma.$queryRaw<Array<{ answer: string }>>`
+      WITH taken AS (
+        SELECT id, input_answer FROM auth_jobs
+        WHERE id = ${id} AND attempts = ${run} AND status = 'running' AND input_answer IS NOT NULL
+        FOR UPDATE
+      )
+      UPDATE auth_jobs a SET input_answer = NULL, pending_input = NULL FROM taken WHERE a.id = taken.id
+      RETURNING taken.input_answer AS answer`;
+    const sealed = rows[0]?.answer;
+    return sealed ? this.envelope.decryptJson<InputAnswer>(sealed, rowAad(orgId, `${id}:input`)) : null;
+  }
+
+  /** Whether the job's question has an answer the worker has not taken yet. */
+  async answered(id: string): Promise<boolean> {
+    return (await this.prisma.authJob.count({ where: { id, inputAnswer: { not: null } } })) > 0;
+  }
+
+  /** Run `run` stops waiting for a person (it timed out, or the run is ending). */
+  async clearInput(id: string, run: number): Promise<void> {
+    await this.prisma.authJob.updateMany({ where: heldBy(id, run), data: { pendingInput: DbNull, inputAnswer: null } });
+  }
+
+  /** How many of the org's jobs wait for a person now (the per-organization cap). */
+  waitingForInput(orgId: string): Promise<number> {
+    return this.prisma.authJob.count({ where: { orgId, status: "running", pendingInput: { not: DbNull } } });
   }
 
   /**
@@ -123,7 +198,7 @@ export class AuthJobs {
     const since = row.replayedAt ?? row.createdAt;
     const { count } = await this.prisma.authJob.updateMany({
       where: heldBy(id, writer),
-      data: { ...end, ...(end.status === "succeeded" ? { input: null } : {}), finishedAt: new Date(), durationMs: Date.now() - since.getTime() },
+      data: { ...end, ...(end.status === "succeeded" ? { input: null } : {}), pendingInput: DbNull, inputAnswer: null, finishedAt: new Date(), durationMs: Date.now() - since.getTime() },
     });
     return count > 0 ? row.fingerprint : null;
   }
@@ -197,7 +272,7 @@ export class AuthJobs {
 
   /** Back to the queue after run `run`'s transient fault; the input is kept for the next attempt. False when that run no longer holds the job. */
   async requeue(id: string, run: number, errorCode: string, errorMessage: string): Promise<boolean> {
-    const { count } = await this.prisma.authJob.updateMany({ where: heldBy(id, run), data: { status: "queued", errorCode, errorMessage } });
+    const { count } = await this.prisma.authJob.updateMany({ where: heldBy(id, run), data: { status: "queued", errorCode, errorMessage, pendingInput: DbNull, inputAnswer: null } });
     return count > 0;
   }
 }

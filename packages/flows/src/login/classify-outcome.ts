@@ -35,8 +35,13 @@ export interface ClassifyOptions {
   confirmSession?: () => Promise<boolean | null>;
   /** Messages of JavaScript dialogs (alert, confirm) the page opened since the submit. */
   dialogs?: () => string[];
-  /** Answers a one-time-code prompt (TOTP, or a code from our inbox), when the request brought a way to; else it is mfa_required. */
-  answerOtp?: (prompt: FrameScan) => Promise<void>;
+  /**
+   * Answers a one-time-code prompt (TOTP, a code from our inbox, or a person's), when the request brought a
+   * way to; else it is mfa_required. `refusal`: the site refused the code before, in these words.
+   */
+  answerOtp?: (prompt: FrameScan, refusal?: string) => Promise<void>;
+  /** How many codes one prompt may be given in all (a person gets more than one try); default 1. */
+  codeTries?: number;
   /** Answers "check your email": waits for the sign-in link in our mailbox and opens it in this page. */
   answerLink?: () => Promise<void>;
   onStep?: (step: string) => void;
@@ -86,6 +91,7 @@ export async function classifyOutcome(
   let lastPasswordShown = true;
   let unsettled: string | null = null;
   let otpAnswered = false;
+  let codesGiven = 0;
   let linkOpened = false;
   let confirmPolls = 0;
   const judge = async (poll: Poll<undefined>): Promise<PollResult<Outcome>> => {
@@ -115,12 +121,21 @@ export async function classifyOutcome(
     }
     if (!signals.passwordShown && signals.otpPrompt) {
       const prompt = scans.find((s) => s.reading.otp.length > 0);
-      if (otpAnswered && fresh.length > 0) return fail("verification_failed", `the site refused the one-time code: ${fresh[0]}`);
       // The prompt again, with new plain text that refuses the code ("That code didn't work." in a div).
       const said = otpAnswered ? refusalSaid(sayings, "verification_failed") : null;
+      const refused = !otpAnswered ? null : fresh.length > 0 ? fresh[0]! : said?.code === "verification_failed" ? said.message : null;
+      if (refused && prompt && options.answerOtp && codesGiven < (options.codeTries ?? 1)) {
+        // Another try (a person's): the refusal is no verdict while this document shows it.
+        codesGiven++;
+        const again = await watcher.act(poll, () => options.answerOtp!(prompt, refused));
+        watcher.seeWhileShown(refused);
+        return again;
+      }
+      if (otpAnswered && fresh.length > 0) return fail("verification_failed", `the site refused the one-time code: ${fresh[0]}`);
       if (said) return fail(said.code, said.code === "verification_failed" ? `the site refused the one-time code: ${said.message}` : said.message);
       if (!otpAnswered && prompt && options.answerOtp) {
         otpAnswered = true;
+        codesGiven = 1;
         return watcher.act(poll, () => options.answerOtp!(prompt));
       }
       if (!otpAnswered) return fail("mfa_required", "the site asked for a one-time code");

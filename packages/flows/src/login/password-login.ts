@@ -1,4 +1,5 @@
 import { captureState, type Page, type TargetGuard } from "@authsvc/browser";
+import type { Handoff } from "../handoff";
 import type { CapturedSession } from "@authsvc/contracts";
 import { Deadline } from "../deadline";
 import { LoginFlowError } from "../flow-error";
@@ -26,6 +27,8 @@ export interface PasswordLoginInput {
   inbox?: Inbox;
   /** How long to wait for that message (default 2 minutes); then the login ends in `timeout`. */
   inboxWaitMs?: number;
+  /** A person who answers what nothing else can (a code the request gave no way to read); see `Handoff`. */
+  handoff?: Handoff;
 }
 
 /** The moments of a flow its job's clients are told of: the form was found; the site's answer is being read. */

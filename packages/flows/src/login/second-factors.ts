@@ -6,6 +6,8 @@ import { openEmailedLink } from "../page/emailed-link";
 import type { PageWatch } from "../page/page-watch";
 import type { FrameScan } from "../page/scan-page";
 import type { ClassifyOptions } from "./classify-outcome";
+import { HANDOFF_CODE_TRIES, promptOf } from "../handoff";
+import { LoginFlowError } from "../flow-error";
 import type { PasswordLoginInput } from "./password-login";
 
 // Words of a code prompt that say the code was sent by email or SMS, or that it comes from an app.
@@ -24,23 +26,45 @@ export function secondFactors(
   since: () => Date | null,
   deadline: Deadline,
   step: (name: string) => void,
-): Pick<ClassifyOptions, "answerOtp" | "answerLink"> {
+): Pick<ClassifyOptions, "answerOtp" | "answerLink" | "codeTries"> {
   const siteHost = new URL(input.loginUrl).hostname;
   const fromInbox = (inbox: Inbox, wanted: "code" | "link") => async () => {
     step(`wait for the sign-in ${wanted} ${inbox.kind === "email" ? "by email" : "by SMS"}`);
     const from = since() ?? (await inbox.mark());
     return awaitVerification(inbox, wanted, from, siteHost, Math.min(input.inboxWaitMs ?? 120_000, deadline.remaining()));
   };
+  // A person (the caller allowed a hand-off) answers a code nothing else can read: the site's prompt, then
+  // after a refused code the site's refusal, are what they are shown.
+  const handoff = input.handoff;
+  const byPerson = handoff
+    ? (prompt: FrameScan, refusal?: string) => async () => {
+        step(refusal ? "ask a person for another code" : "ask a person for the code");
+        const answer = await handoff.ask({ reason: "code", prompt: promptOf(refusal ?? prompt.reading.text), fields: ["code"] });
+        if (!answer.code) throw new LoginFlowError("verification_failed", "the person gave no code", { retryable: false });
+        return answer.code;
+      }
+    : null;
   // A prompt that speaks of an email or text message is answered from our inbox; one that speaks of an
-  // authenticator app (or says nothing) with the TOTP secret, when the request gave one.
-  const codeSource = (prompt: FrameScan): (() => Promise<string>) | null => {
+  // authenticator app (or says nothing) with the TOTP secret, when the request gave one; else by a person.
+  const codeSource = (prompt: FrameScan, refusal?: string): (() => Promise<string>) | null => {
+    if (refusal) return byPerson ? byPerson(prompt, refusal) : null;
     const inbox = input.inbox ? fromInbox(input.inbox, "code") : null;
     const byMessage = MESSAGE_WORDS.test(prompt.reading.text) && !APP_WORDS.test(prompt.reading.text);
     if (input.code) return async () => input.code!;
-    return (byMessage ? (inbox ?? input.totp) : (input.totp ?? inbox)) ?? null;
+    return (byMessage ? (inbox ?? input.totp) : (input.totp ?? inbox)) ?? byPerson?.(prompt) ?? null;
   };
+  // Only a person gets another try: a TOTP or a mailed code refused once would be refused again.
+  const personOnly = !input.code && !input.totp && !input.inbox;
   return {
-    answerOtp: input.totp || input.inbox || input.code ? (prompt) => answerOtp(page, prompt, codeSource(prompt)!, step) : undefined,
+    codeTries: handoff && personOnly ? HANDOFF_CODE_TRIES : 1,
+    answerOtp:
+      input.totp || input.inbox || input.code || handoff
+        ? (prompt, refusal) => {
+            // The site's answer to this code is read from the document it loads next.
+            if (refusal) watch.resetVerdict();
+            return answerOtp(page, prompt, codeSource(prompt, refusal)!, step);
+          }
+        : undefined,
     answerLink: input.inbox
       ? async () => {
           const link = await fromInbox(input.inbox!, "link")();

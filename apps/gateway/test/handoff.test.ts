@@ -1,0 +1,127 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { newTotpSecret, parseTotpSecret, totpCode } from "@authsvc/crypto";
+import { call, closeDatabase, newSiteUser, newTenant, sitesUrl, waitFor } from "@authsvc/devstack";
+import { LOGIN_CASES } from "@authsvc/test-sites";
+
+let tenant: Awaited<ReturnType<typeof newTenant>>;
+let other: Awaited<ReturnType<typeof newTenant>>;
+
+// The org's webhook endpoint, on loopback: what it was sent.
+let receiver: Server;
+const delivered: any[] = [];
+
+beforeAll(async () => {
+  [tenant, other] = await Promise.all([newTenant("Hand-off org"), newTenant("Not the hand-off org")]);
+  receiver = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString("utf8")));
+    req.on("end", () => {
+      delivered.push(JSON.parse(body));
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  expect((await call("POST", "/v1/webhooks", { key: tenant.key, body: { url, events: ["job.needs_input"] } })).status).toBe(201);
+});
+afterAll(async () => {
+  await new Promise((resolve) => receiver.close(resolve));
+  await closeDatabase();
+});
+
+// Password, then an authenticator's code: the request brings no totpSecret, so only a person can answer.
+const WRONG_CODE = "That code didn't work. Check your authenticator app.";
+const domain = () => LOGIN_CASES.find((c) => c.name === "totp-split")!.url(sitesUrl());
+const accountPage = () => `${sitesUrl()}/cases/totp-split/account`;
+
+async function authenticatorUser() {
+  const totpSecret = newTotpSecret();
+  return { user: await newSiteUser(undefined, { totpSecret }), code: () => totpCode(parseTotpSecret(totpSecret), Date.now()) };
+}
+
+const login = (user: { username: string; password: string }, extra: Record<string, unknown> = {}) =>
+  call("POST", "/v1/login", { key: tenant.key, body: { domain: domain(), login_method: "password", cred: user, useCache: false, ...extra } });
+const job = async (jobId: string, key = tenant.key) => (await call("GET", `/v1/jobs/${jobId}`, { key })).body;
+const answer = (jobId: string, body: unknown, key = tenant.key) => call("POST", `/v1/jobs/${jobId}/input`, { key, body });
+const ended = (jobId: string) => waitFor(`job ${jobId} ended`, async () => {
+  const j = await job(jobId);
+  return j.status === "succeeded" || j.status === "failed" ? j : null;
+});
+
+async function signedIn(cookies: Array<{ name: string; value: string }>): Promise<boolean> {
+  const res = await fetch(accountPage(), { headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") }, redirect: "manual" });
+  return res.status === 200;
+}
+
+describe("the hand-off to a person (allowHandoff)", () => {
+  it("without allowHandoff, a code the request cannot read ends mfa_required, as before", async () => {
+    const { user } = await authenticatorUser();
+    const res = await login(user);
+    expect([res.status, res.body.error?.code]).toEqual([422, "mfa_required"]);
+  });
+
+  it("waits in needs_input for a person's code, asks again with the site's words after a refused one, and signs in with the right one", async () => {
+    const { user, code } = await authenticatorUser();
+    const res = await login(user, { allowHandoff: true });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({
+      status: "needs_input",
+      input: { reason: "code", fields: ["code"], prompt: expect.stringMatching(/code/i), expiresAt: expect.any(String) },
+    });
+    const jobId = res.body.jobId as string;
+    expect(Date.parse(res.body.input.expiresAt)).toBeGreaterThan(Date.now());
+
+    // Another organization can neither read nor answer it; a body that is not an answer is refused.
+    expect((await call("GET", `/v1/jobs/${jobId}`, { key: other.key })).status).toBe(404);
+    expect((await answer(jobId, { code: "123456" }, other.key)).status).toBe(404);
+    const twoAnswers = await answer(jobId, { code: "123456", choice: "x" });
+    expect([twoAnswers.status, twoAnswers.body.error.code]).toEqual([400, "invalid_request"]);
+
+    // A wrong code: the site refuses it, and the job asks again in the site's words.
+    expect((await answer(jobId, { code: "000000" })).status).toBe(202);
+    const again = await waitFor("the job asked again", async () => {
+      const j = await job(jobId);
+      return j.status === "needs_input" && j.input.prompt.includes(WRONG_CODE) ? j : null;
+    });
+    expect(again.input.expiresAt).toBe(res.body.input.expiresAt);
+
+    // The right code (typed with a space, as people copy it); a second answer to the same question is refused.
+    const right = code();
+    const taken = await answer(jobId, { code: `${right.slice(0, 3)} ${right.slice(3)}` });
+    expect([taken.status, taken.headers.get("location")]).toEqual([202, `/v1/jobs/${jobId}`]);
+    const late = await answer(jobId, { code: "111111" });
+    expect([late.status, late.body.error.code]).toEqual([409, "not_waiting_for_input"]);
+
+    const done = await ended(jobId);
+    expect(done.status).toBe("succeeded");
+    expect(await signedIn(done.result.cookies)).toBe(true);
+    expect((await answer(jobId, {})).status).toBe(409);
+
+    // Its events told each question, with no code in any of them.
+    const stream = await (await fetch(`${process.env.E2E_GATEWAY_URL}/v1/jobs/${jobId}/events`, { headers: { authorization: `Bearer ${tenant.key}` } })).text();
+    expect(stream.match(/^event: needs_input$/gm)).toHaveLength(2);
+    expect(stream).not.toContain(right);
+    expect(stream).not.toContain("000000");
+
+    // And its webhook heard of each question: ids, the site's origin, the reason, never a code.
+    const hooks = await waitFor("both questions delivered", () => {
+      const mine = delivered.filter((e) => e.data.jobId === jobId);
+      return mine.length === 2 ? mine : null;
+    });
+    expect(hooks.map((e) => [e.type, e.data.reason, e.data.tries, e.data.origin])).toEqual([
+      ["job.needs_input", "code", 1, new URL(sitesUrl()).origin],
+      ["job.needs_input", "code", 2, new URL(sitesUrl()).origin],
+    ]);
+    expect(JSON.stringify(hooks)).not.toContain(right);
+  });
+
+  it("ends input_timeout when no one answers before expiresAt", async () => {
+    const { user } = await authenticatorUser();
+    const res = await login(user, { allowHandoff: true });
+    expect([res.status, res.body.status]).toEqual([202, "needs_input"]);
+    const done = await ended(res.body.jobId);
+    expect(done).toMatchObject({ status: "failed", error: { code: "input_timeout" } });
+    expect((await answer(res.body.jobId, { code: "123456" })).status).toBe(409);
+  });
+});

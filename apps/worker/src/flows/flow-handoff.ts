@@ -1,0 +1,74 @@
+import type { JobEventType } from "@authsvc/contracts";
+import { LoginFlowError, type Handoff, type HandoffAnswer, type HandoffQuestion } from "@authsvc/flows";
+import type { AuthJobs, OpenedJob } from "@authsvc/jobs";
+import type { InboxEvents, JobEventFields } from "@authsvc/queue";
+
+// The record is read again now and then anyway, in case a wake-up was lost.
+const RECHECK_MS = 5000;
+
+export interface HandoffDeps {
+  jobs: AuthJobs;
+  /** Wake-ups of answers (the worker's one subscriber connection). */
+  events: InboxEvents;
+  /** How long the job waits for a person in all (HANDOFF_MAX_WAIT_MS). */
+  maxWaitMs: number;
+  /** How many of one org's jobs may wait at once (HANDOFF_MAX_WAITING_PER_ORG). */
+  maxWaitingPerOrg: number;
+  /** Aborted when the worker stops: a waiting hand-off ends at once (`handoff_interrupted`). */
+  stopping: AbortSignal;
+}
+
+export interface HandoffHooks {
+  onProgress: (type: JobEventType, fields?: JobEventFields) => void;
+  /** The job waits for a person now: requests waiting for it may answer (202 with the job). */
+  onAsked: () => void;
+}
+
+/**
+ * A job's person, as its flow sees it: asking records the question (`needs_input`), tells the job's clients
+ * and webhooks, and waits (woken by the gateway's answer, holding the page and the org's slot) until an
+ * answer comes, the hand-off's time is up, or the worker stops. The whole hand-off, however many tries,
+ * ends at one `expiresAt`, set at the first question.
+ */
+export function jobHandoff(deps: HandoffDeps, job: OpenedJob, hooks: HandoffHooks): Handoff {
+  let expiresAt: number | null = null;
+  let tries = 0;
+  const interrupted = () => new LoginFlowError("handoff_interrupted", "the worker stopped while the job waited for a person; the password is not sent again", { retryable: false });
+  return {
+    async ask(question: HandoffQuestion): Promise<HandoffAnswer> {
+      if (deps.stopping.aborted) throw interrupted();
+      if (expiresAt === null) {
+        const waiting = await deps.jobs.waitingForInput(job.orgId);
+        if (waiting >= deps.maxWaitingPerOrg) {
+          throw new LoginFlowError("mfa_required", `the site asked for a ${question.reason} a person would answer, but ${waiting} of this organization's jobs wait for a person already (the most at once)`, { retryable: false });
+        }
+        expiresAt = Date.now() + deps.maxWaitMs;
+      }
+      tries++;
+      // Subscribed before the question is recorded: an answer given at once still wakes this wait.
+      const watch = await deps.events.watchJobInput(job.id);
+      const stopped = new Promise<void>((resolve) => deps.stopping.addEventListener("abort", () => resolve(), { once: true }));
+      try {
+        const input = await deps.jobs.askInput(job, { ...question, expiresAt: new Date(expiresAt).toISOString(), tries });
+        hooks.onProgress("needs_input", { input });
+        hooks.onAsked();
+        for (;;) {
+          const answer = await deps.jobs.takeInput(job);
+          if (answer) {
+            hooks.onProgress("verifying");
+            return answer;
+          }
+          const left = expiresAt - Date.now();
+          if (left <= 0 || deps.stopping.aborted) {
+            await deps.jobs.clearInput(job).catch(() => undefined);
+            if (deps.stopping.aborted) throw interrupted();
+            throw new LoginFlowError("input_timeout", `no one answered the site's ${question.reason} step within ${Math.round(deps.maxWaitMs / 1000)} s`, { retryable: false });
+          }
+          await Promise.race([watch.next(Math.min(left, RECHECK_MS)), stopped]);
+        }
+      } finally {
+        await watch.close();
+      }
+    },
+  };
+}

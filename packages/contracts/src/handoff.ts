@@ -1,0 +1,44 @@
+/**
+ * The hand-off to a person: a job whose caller allowed it (`allowHandoff: true`) and that meets a step the
+ * service cannot answer alone waits in `needs_input` for `POST /v1/jobs/{jobId}/input`, keeping its page.
+ */
+
+/**
+ * Why a job waits for a person: `code`, a one-time code the request gave no way to read (an authenticator
+ * without `totpSecret`, a code sent to a number or address that is not ours). More reasons come with the
+ * steps that need them (`approval`, `captcha`, `choice`, `answer`, `verification`, `consent`).
+ */
+export const HANDOFF_REASONS = ["code", "approval", "captcha", "choice", "answer", "verification", "consent"] as const;
+export type HandoffReason = (typeof HANDOFF_REASONS)[number];
+
+/** What a job in `needs_input` asks; never a secret. */
+export interface InputRequest {
+  reason: HandoffReason;
+  /** The site's own words at that step (the code prompt; after a refused code, the site's refusal). */
+  prompt: string;
+  /** What the answer may carry: `code`, `choice`, `answer`; [] when `{}` ("look again") is the answer. */
+  fields: string[];
+  /** The choices offered, for a chooser. */
+  choices?: string[];
+  /** When the hand-off ends unanswered (`input_timeout`). */
+  expiresAt: string;
+}
+
+/** POST /v1/jobs/{jobId}/input: a code, a choice, an answer, or `{}` (approved elsewhere: look again). */
+export interface InputAnswerRequest {
+  code?: string;
+  choice?: string;
+  answer?: string;
+}
+
+export const inputAnswerSchema = {
+  $id: "InputAnswer",
+  type: "object",
+  additionalProperties: false,
+  maxProperties: 1,
+  properties: {
+    code: { type: "string", minLength: 1, maxLength: 64, pattern: "^[0-9A-Za-z -]+$", description: "The one-time code, as the person read it (spaces and dashes are left out when typed)." },
+    choice: { type: "string", minLength: 1, maxLength: 256, description: "One of `input.choices`." },
+    answer: { type: "string", minLength: 1, maxLength: 1024, description: "The answer to a question the site asked." },
+  },
+} as const;
