@@ -4,7 +4,7 @@ import json
 import unittest
 from typing import Any, Dict, List, Tuple
 
-from authsvc import AuthsvcError, Client, JobWaitTimeout, Session, ConnectionFailedError, InvalidRequestError, LoginFailedError, RateLimitedError
+from authsvc import AuthsvcError, Client, ConflictError, JobWaitTimeout, Session, ConnectionFailedError, InvalidRequestError, LoginFailedError, RateLimitedError
 from authsvc.transport import BACKOFF_CAP_S, backoff_delay, parse_retry_after
 
 from .scripted_server import ScriptedServer, header, recorder, sse_answer
@@ -140,6 +140,16 @@ class FollowJobTest(unittest.TestCase):
         with self.assertRaises(JobWaitTimeout) as caught:
             self.client.jobs.wait("job_1", timeout=0.2)
         self.assertEqual((caught.exception.code, caught.exception.job_id), ("job_wait_timeout", "job_1"))
+
+    def test_answers_a_job_waiting_for_a_person_and_says_when_it_waits_for_nothing(self) -> None:
+        waiting = {"jobId": "job_1", "status": "running", "eventsUrl": "/v1/jobs/job_1/events"}
+        self.server.on("POST", "/v1/jobs/job_1/input", (202, {}, waiting), (409, {}, {"error": {"code": "not_waiting_for_input", "message": "not waiting"}}))
+        self.assertEqual(self.client.jobs.input("job_1", code="482913")["status"], "running")
+        self.assertEqual(json.loads(self.server.requests_to("POST", "/v1/jobs/job_1/input")[0]["body"]), {"code": "482913"})
+        with self.assertRaises(ConflictError) as caught:
+            self.client.jobs.input("job_1")
+        self.assertEqual(caught.exception.code, "not_waiting_for_input")
+        self.assertEqual(json.loads(self.server.requests_to("POST", "/v1/jobs/job_1/input")[1]["body"]), {})
 
 
 class RetryAfterTest(unittest.TestCase):

@@ -41,6 +41,13 @@ class Jobs:
         """`{jobId, status, eventsUrl, result?, error?}` as the API answers it."""
         return self._transport.request("GET", job_path(job_id)).json_object()
 
+    def input(self, job_id: str, code: Optional[str] = None, choice: Optional[str] = None, answer: Optional[str] = None) -> Dict[str, Any]:
+        """Answers what a job in `needs_input` waits for (its `input`): a code, a choice, an answer, or nothing
+        ("approved elsewhere: look again"). The job goes on with the same page; follow it with `wait`. A job that
+        waits for nothing now raises ConflictError (`not_waiting_for_input`)."""
+        given = {k: v for k, v in (("code", code), ("choice", choice), ("answer", answer)) if v is not None}
+        return self._transport.request("POST", job_path(job_id) + "/input", body=given).json_object()
+
     def events(self, job_id: str, last_event_id: Optional[str] = None) -> Iterator[JobEvent]:
         """The job's events as dicts (the API's JobEvent plus `id`, the position to resume after), from the
         first (or after `last_event_id`) to `succeeded`/`failed`. A dropped stream is reopened with
