@@ -116,6 +116,26 @@ describe("the hand-off to a person (allowHandoff)", () => {
     expect(JSON.stringify(hooks)).not.toContain(right);
   });
 
+  it("a push approval: mfa_required without a hand-off; with one, needs_input until the phone approves, then signed in by the page itself", async () => {
+    const user = await newSiteUser();
+    const domain = `${sitesUrl()}/cases/push-approval/login`;
+    const alone = await call("POST", "/v1/login", { key: tenant.key, body: { domain, login_method: "password", cred: user, useCache: false } });
+    expect([alone.status, alone.body.error?.code]).toEqual([422, "mfa_required"]);
+
+    const res = await call("POST", "/v1/login", { key: tenant.key, body: { domain, login_method: "password", cred: user, useCache: false, allowHandoff: true } });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ status: "needs_input", input: { reason: "approval", fields: [], prompt: expect.stringContaining("Approve the sign-in on your phone") } });
+    // The person approves on their phone; nobody answers the API: the page goes on by itself.
+    const phone = await fetch(`${sitesUrl()}/__fixture/push-approvals`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: user.username }) });
+    expect(((await phone.json()) as { approved: number }).approved).toBeGreaterThanOrEqual(1);
+    const done = await ended(res.body.jobId);
+    expect(done.status).toBe("succeeded");
+    const account = await fetch(`${sitesUrl()}/cases/push-approval/account`, { headers: { cookie: done.result.cookies.map((c: any) => `${c.name}=${c.value}`).join("; ") }, redirect: "manual" });
+    expect(account.status).toBe(200);
+    // The question was withdrawn with the page's move: there is nothing to answer.
+    expect((await answer(res.body.jobId, {})).status).toBe(409);
+  });
+
   it("ends input_timeout when no one answers before expiresAt", async () => {
     const { user } = await authenticatorUser();
     const res = await login(user, { allowHandoff: true });

@@ -1,7 +1,9 @@
 import path from "node:path";
 import { loadConfig } from "@authsvc/config";
 import { Database } from "@authsvc/db";
-import { DATA_DIR, STACK_START_BOUND_MS, deleteRedisPrefix, recreateDatabase, startStack, testStackEnv, type Stack } from "@authsvc/devstack";
+import { newTotpSecret } from "@authsvc/crypto";
+import { DATA_DIR, STACK_START_BOUND_MS, deleteRedisPrefix, recreateDatabase, startStack, testStackEnv, waitFor, type Stack } from "@authsvc/devstack";
+import { LOGIN_CASES } from "@authsvc/test-sites";
 
 // A stack of its own: stopping its worker must not disturb the other end-to-end tests.
 let stack: Stack;
@@ -45,5 +47,31 @@ describe("worker shutdown", () => {
     expect(await exited).toBe(0);
 
     expect(await db.authJobs.find(org.id, jobId)).toMatchObject({ status: "succeeded", attempts: 1 });
+  });
+
+  it("ends a job that waits for a person at once, handoff_interrupted, and never types the password again", async () => {
+    const worker = await stack.addWorker();
+    const org = await db.organizations.create("Shutdown hand-off org");
+    const { key } = await db.apiKeys.create(org.id, "e2e");
+    stack.sites.accounts.addUser("waiting-user", "waiting-password", { totpSecret: newTotpSecret() });
+    const res = await fetch(`${stack.gatewayUrl}/v1/login`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", prefer: "respond-async" },
+      body: JSON.stringify({
+        domain: LOGIN_CASES.find((c) => c.name === "totp-split")!.url(stack.sites.url),
+        login_method: "password",
+        cred: { username: "waiting-user", password: "waiting-password" },
+        allowHandoff: true,
+      }),
+    });
+    expect(res.status).toBe(202);
+    const { jobId } = (await res.json()) as { jobId: string };
+    await waitFor("the job waits for a person", async () => (await db.authJobs.find(org.id, jobId))?.pendingInput);
+
+    const exited = new Promise<number | null>((resolve) => worker.once("exit", (code) => resolve(code)));
+    worker.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(await db.authJobs.find(org.id, jobId)).toMatchObject({ status: "failed", errorCode: "handoff_interrupted", attempts: 1, pendingInput: null });
+    expect(stack.sites.accounts.attemptsFor("waiting-user")).toEqual({ "totp-split": 1 });
   });
 });

@@ -5,8 +5,9 @@
 
 /**
  * Why a job waits for a person: `code`, a one-time code the request gave no way to read (an authenticator
- * without `totpSecret`, a code sent to a number or address that is not ours). More reasons come with the
- * steps that need them (`approval`, `captcha`, `choice`, `answer`, `verification`, `consent`).
+ * without `totpSecret`, a code sent to a number or address that is not ours); `approval`, a sign-in to
+ * approve on another device (a push to a phone), which the page notices by itself. More reasons come with
+ * the steps that need them (`captcha`, `choice`, `answer`, `verification`, `consent`).
  */
 export const HANDOFF_REASONS = ["code", "approval", "captcha", "choice", "answer", "verification", "consent"] as const;
 export type HandoffReason = (typeof HANDOFF_REASONS)[number];

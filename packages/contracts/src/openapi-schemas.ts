@@ -113,7 +113,9 @@ const inputRequest = {
     reason: {
       type: "string",
       enum: HANDOFF_REASONS,
-      description: "`code`: a one-time code the request gave no way to read (an authenticator without `totpSecret`, a code sent to a number or address that is not ours).",
+      description:
+        "`code`: a one-time code the request gave no way to read (an authenticator without `totpSecret`, a code sent to a number or address that is not ours). " +
+        "`approval`: a sign-in to approve on another device (a push to a phone); the page goes on by itself once approved, and the question is withdrawn.",
     },
     prompt: { type: "string", description: "The site's own words at that step; after a refused answer, the site's refusal." },
     fields: { type: "array", items: { type: "string", enum: ["code", "choice", "answer"] }, description: "What the answer carries; [] when `{}` (look again) is the answer." },

@@ -23,7 +23,8 @@ export interface HandoffAnswer {
  * `input_timeout` when no answer came in time, `handoff_interrupted` when the worker stops meanwhile.
  */
 export interface Handoff {
-  ask(question: HandoffQuestion): Promise<HandoffAnswer>;
+  /** `withdraw`: aborted when the page went on without the answer (approved on the phone): the question is withdrawn. */
+  ask(question: HandoffQuestion, withdraw?: AbortSignal): Promise<HandoffAnswer>;
 }
 
 /** How many codes a person may give one prompt in all: a refused one is asked again, with the site's words. */

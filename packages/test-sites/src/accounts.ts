@@ -18,6 +18,7 @@ export class Accounts {
   private readonly totpSecrets = new Map<string, TotpSpec>();
   private readonly deliveries = new Map<string, Delivery>();
   private readonly held = new Map<string, Array<{ mail: SiteMail; send: () => Promise<void> }>>();
+  private readonly pushes = new Map<string, { username: string; approved: boolean }>();
 
   addUser(username: string, password: string, options: { locked?: boolean; totpSecret?: string; delivery?: Delivery } = {}): void {
     this.users.set(username, password);
@@ -41,6 +42,31 @@ export class Accounts {
   /** The mail held back for a `late` address, oldest first. */
   heldFor(address: string): SiteMail[] {
     return (this.held.get(address) ?? []).map((h) => h.mail);
+  }
+
+  /** A push sent to the user's phone, under the login's ticket (see the push-approval case). */
+  sendPush(ticket: string, username: string): void {
+    this.pushes.set(ticket, { username, approved: false });
+  }
+
+  pushOf(ticket: string): { username: string; approved: boolean } | undefined {
+    return this.pushes.get(ticket);
+  }
+
+  endPush(ticket: string): void {
+    this.pushes.delete(ticket);
+  }
+
+  /** The phone: approves every push waiting for the user; how many. */
+  approvePush(username: string): number {
+    let approved = 0;
+    for (const push of this.pushes.values()) {
+      if (push.username === username && !push.approved) {
+        push.approved = true;
+        approved++;
+      }
+    }
+    return approved;
   }
 
   /** Sends what was held for the address (from now on its mail goes at once); how many were held. */

@@ -106,6 +106,10 @@ invitation (<code>POST /__fixture/invitations</code>).</p><ul>${signupPages.join
     const { address } = req.body as { address: string };
     res.json({ released: await accounts.releaseHeld(String(address)) });
   });
+  // The user's phone: approves the push sign-in requests waiting for the user (the push-approval case).
+  app.post("/__fixture/push-approvals", json(), (req, res) => {
+    res.json({ approved: accounts.approvePush(String((req.body as { username?: string }).username ?? "")) });
+  });
   // What a `late` address's mail host holds back (as the address's owner would read it later).
   app.get("/__fixture/deliveries/held", (req, res) => {
     res.json({ held: accounts.heldFor(String(req.query.address ?? "")) });

@@ -35,7 +35,7 @@ export function jobHandoff(deps: HandoffDeps, job: OpenedJob, hooks: HandoffHook
   let tries = 0;
   const interrupted = () => new LoginFlowError("handoff_interrupted", "the worker stopped while the job waited for a person; the password is not sent again", { retryable: false });
   return {
-    async ask(question: HandoffQuestion): Promise<HandoffAnswer> {
+    async ask(question: HandoffQuestion, withdraw?: AbortSignal): Promise<HandoffAnswer> {
       if (deps.stopping.aborted) throw interrupted();
       if (expiresAt === null) {
         const waiting = await deps.jobs.waitingForInput(job.orgId);
@@ -47,7 +47,10 @@ export function jobHandoff(deps: HandoffDeps, job: OpenedJob, hooks: HandoffHook
       tries++;
       // Subscribed before the question is recorded: an answer given at once still wakes this wait.
       const watch = await deps.events.watchJobInput(job.id);
-      const stopped = new Promise<void>((resolve) => deps.stopping.addEventListener("abort", () => resolve(), { once: true }));
+      const stopped = new Promise<void>((resolve) => {
+        deps.stopping.addEventListener("abort", () => resolve(), { once: true });
+        withdraw?.addEventListener("abort", () => resolve(), { once: true });
+      });
       try {
         const input = await deps.jobs.askInput(job, { ...question, expiresAt: new Date(expiresAt).toISOString(), tries });
         hooks.onProgress("needs_input", { input });
@@ -57,6 +60,12 @@ export function jobHandoff(deps: HandoffDeps, job: OpenedJob, hooks: HandoffHook
           if (answer) {
             hooks.onProgress("verifying");
             return answer;
+          }
+          if (withdraw?.aborted) {
+            // The page went on without the answer (approved on the phone): no one is asked any more.
+            await deps.jobs.clearInput(job).catch(() => undefined);
+            hooks.onProgress("verifying");
+            throw new Error("the question was withdrawn");
           }
           const left = expiresAt - Date.now();
           if (left <= 0 || deps.stopping.aborted) {

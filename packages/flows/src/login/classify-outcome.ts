@@ -1,3 +1,4 @@
+import { promptOf } from "../handoff";
 import type { Page } from "@authsvc/browser";
 import type { LoginFailureCode } from "@authsvc/contracts";
 import type { Deadline } from "../deadline";
@@ -17,6 +18,18 @@ export interface SignedInMarker {
 export type Outcome =
   | { kind: "success"; marker: SignedInMarker | null }
   | { kind: "failure"; code: LoginFailureCode; message: string };
+
+/** A person's approval being waited for: answered ("look again"), failed (no answer in time), or withdrawn. */
+export interface PendingApproval {
+  readonly answered: boolean;
+  readonly failure: unknown;
+  /** The page went on without the answer: the question is withdrawn. */
+  cancel(): void;
+}
+
+// How often a page that waits for an approval is looked at again, and how many "look again" it gets.
+const APPROVAL_LOOK_MS = 1000;
+const APPROVAL_TRIES = 3;
 
 export interface ClassifyOptions {
   identifier: string;
@@ -42,6 +55,11 @@ export interface ClassifyOptions {
   answerOtp?: (prompt: FrameScan, refusal?: string) => Promise<void>;
   /** How many codes one prompt may be given in all (a person gets more than one try); default 1. */
   codeTries?: number;
+  /**
+   * Asks a person to approve the sign-in on their other device (the caller allowed a hand-off); else such a
+   * page is mfa_required. The page goes on by itself once they did; their answer ("look again") reloads it.
+   */
+  awaitApproval?: (prompt: string) => PendingApproval;
   /** Answers "check your email": waits for the sign-in link in our mailbox and opens it in this page. */
   answerLink?: () => Promise<void>;
   onStep?: (step: string) => void;
@@ -92,6 +110,8 @@ export async function classifyOutcome(
   let unsettled: string | null = null;
   let otpAnswered = false;
   let codesGiven = 0;
+  let approval: PendingApproval | null = null;
+  let approvalsAsked = 0;
   let linkOpened = false;
   let confirmPolls = 0;
   const judge = async (poll: Poll<undefined>): Promise<PollResult<Outcome>> => {
@@ -139,6 +159,30 @@ export async function classifyOutcome(
         return watcher.act(poll, () => options.answerOtp!(prompt));
       }
       if (!otpAnswered) return fail("mfa_required", "the site asked for a one-time code");
+    }
+    // "Approve the sign-in on your phone": only a person can, and the page goes on by itself once they did.
+    if (!stillAsking && signals.approvalPrompt && !signals.otpPrompt) {
+      if (!options.awaitApproval) return fail("mfa_required", "the site asked to approve the sign-in on another device (a push to a phone or an app)");
+      if (approval?.failure) throw approval.failure;
+      if (approval?.answered) {
+        // "Approved: look again": a page that does not ask its site by itself is loaded again.
+        approval = null;
+        await page.reload({ waitUntil: "domcontentloaded" }).catch(() => undefined);
+      } else if (!approval) {
+        if (approvalsAsked >= APPROVAL_TRIES) return fail("mfa_required", `the site still asked to approve the sign-in after ${APPROVAL_TRIES} answers`);
+        approvalsAsked++;
+        const prompt = scans.find((s) => s.reading.approvalPrompt)?.reading.text ?? "";
+        approval = options.awaitApproval(promptOf(prompt));
+      }
+      // The person's time is the hand-off's, not the site's: looked at again every second meanwhile.
+      await new Promise((resolve) => setTimeout(resolve, APPROVAL_LOOK_MS));
+      watcher.restart();
+      return "again";
+    }
+    if (approval) {
+      // The page went on (approved on the phone, or a refusal): the question is withdrawn.
+      approval.cancel();
+      approval = null;
     }
     // "Check your email" counts once a second poll still shows it without a code field: a page still being
     // parsed can show its heading before its code field, and a code prompt must not be taken for a link.
@@ -196,15 +240,20 @@ export async function classifyOutcome(
     }
     return { success };
   };
-  return watcher.watch(judge, (): Outcome => {
-    if (deadline.remaining() === 0) return { kind: "failure", code: "timeout", message: "timed out waiting for the page after submit" };
-    if (status() >= 400) return { kind: "failure", code: "login_unconfirmed", message: `the site answered the login with HTTP ${status()}` };
-    return {
-      kind: "failure",
-      code: "login_unconfirmed",
-      message: lastPasswordShown
-        ? "the login form is still shown, without an error message"
-        : "the login form is gone but the site set no new session state",
-    };
-  });
+  try {
+    return await watcher.watch(judge, (): Outcome => {
+      if (deadline.remaining() === 0) return { kind: "failure", code: "timeout", message: "timed out waiting for the page after submit" };
+      if (status() >= 400) return { kind: "failure", code: "login_unconfirmed", message: `the site answered the login with HTTP ${status()}` };
+      return {
+        kind: "failure",
+        code: "login_unconfirmed",
+        message: lastPasswordShown
+          ? "the login form is still shown, without an error message"
+          : "the login form is gone but the site set no new session state",
+      };
+    });
+  } finally {
+    // A verdict reached while a person was asked to approve: the question is withdrawn.
+    (approval as PendingApproval | null)?.cancel();
+  }
 }

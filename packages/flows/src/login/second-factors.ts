@@ -5,7 +5,7 @@ import { answerOtp } from "../page/answer-otp";
 import { openEmailedLink } from "../page/emailed-link";
 import type { PageWatch } from "../page/page-watch";
 import type { FrameScan } from "../page/scan-page";
-import type { ClassifyOptions } from "./classify-outcome";
+import type { ClassifyOptions, PendingApproval } from "./classify-outcome";
 import { HANDOFF_CODE_TRIES, promptOf } from "../handoff";
 import { LoginFlowError } from "../flow-error";
 import type { PasswordLoginInput } from "./password-login";
@@ -26,7 +26,7 @@ export function secondFactors(
   since: () => Date | null,
   deadline: Deadline,
   step: (name: string) => void,
-): Pick<ClassifyOptions, "answerOtp" | "answerLink" | "codeTries"> {
+): Pick<ClassifyOptions, "answerOtp" | "answerLink" | "codeTries" | "awaitApproval"> {
   const siteHost = new URL(input.loginUrl).hostname;
   const fromInbox = (inbox: Inbox, wanted: "code" | "link") => async () => {
     step(`wait for the sign-in ${wanted} ${inbox.kind === "email" ? "by email" : "by SMS"}`);
@@ -55,7 +55,21 @@ export function secondFactors(
   };
   // Only a person gets another try: a TOTP or a mailed code refused once would be refused again.
   const personOnly = !input.code && !input.totp && !input.inbox;
+  // An approval on another device: the person is asked while the page is watched; it goes on by itself.
+  const awaitApproval = handoff
+    ? (prompt: string): PendingApproval => {
+        step("ask a person to approve the sign-in");
+        const withdraw = new AbortController();
+        const pending = { answered: false, failure: undefined as unknown, cancel: () => withdraw.abort() };
+        handoff.ask({ reason: "approval", prompt, fields: [] }, withdraw.signal).then(
+          () => void (pending.answered = true),
+          (err: unknown) => void (withdraw.signal.aborted ? undefined : (pending.failure = err)),
+        );
+        return pending;
+      }
+    : undefined;
   return {
+    awaitApproval,
     codeTries: handoff && personOnly ? HANDOFF_CODE_TRIES : 1,
     answerOtp:
       input.totp || input.inbox || input.code || handoff

@@ -147,7 +147,7 @@ export class AfterSubmit<X = undefined> {
    */
   async newSession(poll: Poll<X>): Promise<Evidence> {
     const { signals, scans } = poll;
-    if (signals.otpPrompt || signals.confirmByEmail || scans.unreadable !== 0 || this.options.status() >= 400) return "none";
+    if (signals.otpPrompt || signals.confirmByEmail || signals.approvalPrompt || scans.unreadable !== 0 || this.options.status() >= 400) return "none";
     const shows = { account: !!signals.signedIn, movedAway: this.options.movedAway?.() ?? false };
     const read = (withoutIndexedDb: boolean) => readEntries(this.page.browserContext(), this.page, signals.storageEntries, { withoutIndexedDb }).catch(() => null);
     // Cookies and localStorage first; IndexedDB (read in every frame) only when they gained nothing.

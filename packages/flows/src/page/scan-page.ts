@@ -101,6 +101,7 @@ export interface PageSignals {
   captcha: boolean;
   otpPrompt: boolean;
   confirmByEmail: boolean;
+  approvalPrompt: boolean;
   messages: string[];
   validation: string | null;
   storage: string;
@@ -117,6 +118,7 @@ export function mergeSignals(scans: FrameScan[]): PageSignals {
     captcha: scans.some((s) => s.reading.captcha),
     otpPrompt: scans.some((s) => s.reading.otpPrompt),
     confirmByEmail: scans.some((s) => s.reading.confirmByEmail),
+    approvalPrompt: scans.some((s) => s.reading.approvalPrompt),
     messages: [...new Set(scans.flatMap((s) => s.reading.messages))],
     validation: scans.find((s) => s.reading.validation)?.reading.validation ?? null,
     // Per origin, so that an iframe coming or going does not look like new session state.

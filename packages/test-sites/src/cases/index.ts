@@ -30,6 +30,7 @@ import { lockedAccount } from "./locked-account";
 import { modalLogin } from "./modal-login";
 import { newsletterBeside } from "./newsletter-beside";
 import { otpPrompt, TOTP_REFUSED_PLAIN, totpPlainRefusal, totpSplit } from "./otp-prompt";
+import { pushApproval } from "./push-approval";
 import { passwordGate } from "./password-gate";
 import { passwordToggle } from "./password-toggle";
 import { profileAfterLogin } from "./profile-after-login";
@@ -66,7 +67,7 @@ export function caseRouters(accounts: Accounts, redesignVersion: () => number, o
     passwordToggle(accounts), lockedAccount(accounts), captcha(accounts), otpPrompt(accounts), idpRedirect(accounts),
     apiSubdomain(accounts), ...localizedForms(accounts), redesign(accounts, redesignVersion), alertDialog(accounts),
     plainTextLockout(accounts), emailConfirmation(accounts), busyDashboard(accounts), readonlyUntilFocus(accounts),
-    disabledSubmit(accounts), totpSplit(accounts), ...identifierFields(accounts), ...submitControls(accounts),
+    disabledSubmit(accounts), totpSplit(accounts), pushApproval(accounts), ...identifierFields(accounts), ...submitControls(accounts),
     ...identifierFirstSteps(accounts), passwordGate(accounts), captchaCheckbox(accounts), ...invisibleCaptchas(accounts),
     ...refusalShapes(accounts), ...identifierFirstRefusals(accounts), totpPlainRefusal(accounts), ...rotatingCookies(accounts), ...identifierChoice(accounts), profileAfterLogin(accounts),
   ];
