@@ -6,7 +6,8 @@ import type { Config } from "@authsvc/config";
 import type { Database } from "@authsvc/db";
 import type { TargetGuard } from "@authsvc/egress";
 import type { Logger } from "@authsvc/logging";
-import { announceKeyRevocation, type SessionCache, type WebhookDeliveryPayload } from "@authsvc/queue";
+import { announceKeyRevocation, type HandoffRelay, type SessionCache, type WebhookDeliveryPayload } from "@authsvc/queue";
+import { HANDOFF_PATH, handoffRoutes } from "./handoff/handoff-routes";
 import { accountRoutes } from "./accounts/account-routes";
 import type { LoginRateLimit } from "./accounts/login-rate-limit";
 import { expectedCsrfToken, loadSession, requirePlatformAdmin, requireUser, type SessionSettings } from "./accounts/signed-in";
@@ -40,6 +41,8 @@ export interface DashboardDeps {
   queues: Queue[];
   replay: ReplayJob;
   isShuttingDown: () => boolean;
+  /** The hosted hand-off pages' live views (frames in, the person's input out). */
+  relay: HandoffRelay;
 }
 
 export function createDashboard(deps: DashboardDeps) {
@@ -53,7 +56,7 @@ export function createDashboard(deps: DashboardDeps) {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("trust proxy", config.gateway.trustProxy);
-  app.use(securityHeaders(QUEUES_PATH));
+  app.use(securityHeaders(QUEUES_PATH, HANDOFF_PATH));
   app.use((req, res, next) => {
     const started = process.hrtime.bigint();
     res.on("finish", () => {
@@ -71,6 +74,8 @@ export function createDashboard(deps: DashboardDeps) {
     res.status(ok ? 200 : 503).json({ ok, database: checks[0]!.status === "fulfilled", redis: checks[1]!.status === "fulfilled" });
   });
   app.use("/assets", express.static(path.join(__dirname, "assets"), { index: false, maxAge: "1h" }));
+  // The hosted hand-off pages: for a person with a token, not a dashboard user (no session, no form posts).
+  app.use(handoffRoutes({ db, relay: deps.relay, fingerprintKey: config.crypto.fingerprintKey, ownOrigin, log }));
 
   app.use(express.urlencoded({ extended: false, limit: "32kb", parameterLimit: 500 }));
   app.use(loadSession(db, settings));

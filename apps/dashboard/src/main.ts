@@ -7,7 +7,7 @@ import { shutdownOnSignals, waitForDependencies } from "@authsvc/lifecycle";
 import { createLogger } from "@authsvc/logging";
 import { Queue } from "bullmq";
 import { AuthJobs } from "@authsvc/jobs";
-import { MAINTENANCE_QUEUE, SessionCache, SingleFlight, createAuthQueue, createRedis, createWebhookQueue, redisDependency } from "@authsvc/queue";
+import { HandoffRelay, MAINTENANCE_QUEUE, SessionCache, SingleFlight, createAuthQueue, createRedis, createWebhookQueue, redisDependency } from "@authsvc/queue";
 import { replayThrough } from "./admin/replay-through-jobs";
 import { LoginRateLimit } from "./accounts/login-rate-limit";
 import { createDashboard } from "./app";
@@ -17,6 +17,8 @@ async function main(): Promise<void> {
   const log = createLogger("dashboard", config.logLevel);
   const db = Database.fromConfig(config, 5);
   const redis = createRedis(config.redis.url, "producer", "dashboard", log);
+  // The hosted hand-off pages' live views: frames from the worker that holds a page (messages with payloads).
+  const handoffRedis = createRedis(config.redis.url, "blocking", "dashboard-handoff", log);
   await waitForDependencies(log, [redisDependency(redis), db.dependency()]);
   const envelope = new Envelope(parseKeyRing(config.crypto.keyRing, config.crypto.activeKeyVersion));
   const webhookQueue = createWebhookQueue(redis, config.redis.prefix, config.webhooks);
@@ -40,6 +42,7 @@ async function main(): Promise<void> {
     queues: [authQueue, webhookQueue, maintenanceQueue],
     replay: replayThrough(jobs),
     isShuttingDown: () => shuttingDown,
+    relay: new HandoffRelay(redis, handoffRedis, config.redis.prefix),
   });
   const server = app.listen(config.dashboard.port, config.dashboard.host, () => {
     const { port } = server.address() as AddressInfo;
@@ -70,7 +73,7 @@ async function main(): Promise<void> {
         { name: "maintenance queue", close: () => maintenanceQueue.close() },
       ],
       [
-        { name: "redis", close: () => redis.quit() },
+        { name: "redis", close: () => Promise.all([redis.quit(), handoffRedis.quit()]) },
         { name: "database", close: () => db.close() },
       ],
     ],

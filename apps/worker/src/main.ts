@@ -9,7 +9,7 @@ import { twoCaptchaSolver } from "@authsvc/flows";
 import { AuthJobs, gateCaps } from "@authsvc/jobs";
 import { shutdownOnSignals, waitForDependencies } from "@authsvc/lifecycle";
 import { createLogger } from "@authsvc/logging";
-import { AUTH_QUEUE, InboxEvents, MAINTENANCE_QUEUE, WEBHOOK_QUEUE, createAuthQueue, createRedis, createWebhookQueue, jobGateOf, redisDependency, createMaintenanceQueue, scheduleMaintenance, SessionCache, SingleFlight } from "@authsvc/queue";
+import { AUTH_QUEUE, HandoffRelay, InboxEvents, MAINTENANCE_QUEUE, WEBHOOK_QUEUE, createAuthQueue, createRedis, createWebhookQueue, jobGateOf, redisDependency, createMaintenanceQueue, scheduleMaintenance, SessionCache, SingleFlight } from "@authsvc/queue";
 import { createFlowRunner } from "./flows/run-auth-flow";
 import { createAuthProcessor, TAKEN_OVER } from "./processors/auth-processor";
 import { createWebhookDeliverer } from "./processors/deliver-webhook";
@@ -28,6 +28,8 @@ async function main(): Promise<void> {
   const redis = createRedis(config.redis.url, "producer", "worker-cache", log);
   // Subscriber mode takes the connection for itself: one per process, shared by every waiting login.
   const inboxRedis = createRedis(config.redis.url, "blocking", "worker-inbox", log);
+  // The hosted hand-off pages' live views: another subscriber (messages with payloads).
+  const handoffRedis = createRedis(config.redis.url, "blocking", "worker-handoff", log);
   const metrics = createWorkerMetrics();
   // The host map (tests and development only; refused in production) travels with the guard to the egress proxy.
   const guard = new TargetGuard(config.targets.allowRanges, undefined, config.targets.hostMap);
@@ -83,6 +85,8 @@ async function main(): Promise<void> {
   const runFlow = createFlowRunner({
     jobs,
     stopping: stopping.signal,
+    relay: new HandoffRelay(redis, handoffRedis, config.redis.prefix),
+    log,
     config,
     db,
     browser,
@@ -140,7 +144,7 @@ async function main(): Promise<void> {
       [{ name: "browser", close: () => browser.close() }],
       [{ name: "health server", close: () => health.close() }],
       [
-        { name: "redis", close: () => Promise.all([workerRedis.quit(), redis.quit(), inboxRedis.quit()]) },
+        { name: "redis", close: () => Promise.all([workerRedis.quit(), redis.quit(), inboxRedis.quit(), handoffRedis.quit()]) },
         { name: "database", close: () => db.close() },
       ],
     ],

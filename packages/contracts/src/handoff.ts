@@ -23,6 +23,12 @@ export interface InputRequest {
   choices?: string[];
   /** When the hand-off ends unanswered (`input_timeout`). */
   expiresAt: string;
+  /**
+   * The hosted hand-off page (no API key needed): a live view of the browser tab the person can use, for
+   * what the API cannot carry (an image challenge, a step of their own). Absent when the service does not
+   * know its dashboard's public address (DASHBOARD_URL).
+   */
+  handoffUrl?: string;
 }
 
 /** POST /v1/jobs/{jobId}/input: a code, a choice, an answer, or `{}` (approved elsewhere: look again). */

@@ -121,6 +121,12 @@ const inputRequest = {
     fields: { type: "array", items: { type: "string", enum: ["code", "choice", "answer"] }, description: "What the answer carries; [] when `{}` (look again) is the answer." },
     choices: { type: "array", items: { type: "string" }, description: "The choices offered, for a chooser." },
     expiresAt: { type: "string", format: "date-time", description: "When the hand-off ends unanswered: the job then fails with `input_timeout`." },
+    handoffUrl: {
+      type: "string",
+      format: "uri",
+      description:
+        "The hosted hand-off page, for the person (no API key, no account): the organization, the site's origin, a live view of the browser tab they can click and type in, and a status line. Good while the job waits; 410 once it ended. Absent when the service has no DASHBOARD_URL.",
+    },
   },
 };
 

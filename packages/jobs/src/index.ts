@@ -9,3 +9,4 @@ export { storedLoginIdentity, type SessionIdentity } from "./session-keys";
 export { originFingerprint } from "./session-keys";
 export { replayJob, ReplayRefused, REFUSED_SECRET_CODES, type ReplayOptions, type ReplayRefusalCode } from "./replay-job";
 export { checkSession, type SessionHealth, type SessionCheckTarget } from "./session-check";
+export { handoffToken, handoffUrl, readHandoffToken } from "./handoff-token";

@@ -5,6 +5,7 @@ import { emitEvent } from "./job-events";
 import type { JobDeps } from "./job-deps";
 import { JobTakenOver, type OpenedJob } from "./open-job";
 import { inputRequestOf } from "./view-job";
+import { handoffUrl } from "./handoff-token";
 
 /**
  * The hand-off to a person, in one place: a running job asks (its record shows `needs_input`, webhooks are
@@ -17,11 +18,11 @@ import { inputRequestOf } from "./view-job";
  * (the run tells its event stream, in order with its other steps). Throws JobTakenOver when that run no
  * longer holds the job.
  */
-export async function askInput(deps: Pick<JobDeps, "db" | "log" | "webhookQueue">, job: OpenedJob, pending: PendingInput): Promise<InputRequest> {
+export async function askInput(deps: Pick<JobDeps, "db" | "log" | "webhookQueue" | "config">, job: OpenedJob, pending: PendingInput): Promise<InputRequest> {
   if (!(await deps.db.authJobs.askInput(job.id, job.run, pending))) throw new JobTakenOver();
-  const input = inputRequestOf(pending);
+  const input = inputRequestOf(pending, handoffUrl(deps.config.dashboard.url, deps.config.crypto.fingerprintKey, job.id, job.run));
   // Named by ids and the site's origin: the prompt may quote the site, so it is read from the job.
-  const data = { jobId: job.id, credentialId: job.credential.id, origin: new URL(job.loginUrl).origin, reason: input.reason, expiresAt: input.expiresAt, tries: pending.tries };
+  const data = { jobId: job.id, credentialId: job.credential.id, origin: new URL(job.loginUrl).origin, reason: input.reason, expiresAt: input.expiresAt, tries: pending.tries, handoffUrl: input.handoffUrl ?? null };
   await emitEvent(deps.db, deps.webhookQueue, job.orgId, "job.needs_input", data).catch((err: unknown) => deps.log.warn({ jobId: job.id, err: String(err) }, "job.needs_input not queued"));
   return input;
 }

@@ -1,10 +1,11 @@
 import { type FieldError, type InputRequest, jobEventsPath, type JobResource, type SignupAccount, type SignupResponse } from "@authsvc/contracts";
 import type { PendingInput } from "@authsvc/db";
 import type { JobDeps } from "./job-deps";
+import { handoffUrl } from "./handoff-token";
 import { sessionExpiresAt } from "./session-lifetime";
 
 /** A job of this org as the API shows it, with its session once it succeeded; null when there is none. */
-export async function viewJob(deps: Pick<JobDeps, "db">, orgId: string, jobId: string): Promise<JobResource | null> {
+export async function viewJob(deps: Pick<JobDeps, "db" | "config">, orgId: string, jobId: string): Promise<JobResource | null> {
   const { db } = deps;
   const row = await db.authJobs.find(orgId, jobId);
   if (!row) return null;
@@ -12,7 +13,7 @@ export async function viewJob(deps: Pick<JobDeps, "db">, orgId: string, jobId: s
   // Running, and waiting for a person that has not answered yet (an answer given: it runs on).
   if (row.status === "running" && row.pendingInput && !(await db.authJobs.answered(row.id))) {
     resource.status = "needs_input";
-    resource.input = inputRequestOf(row.pendingInput as unknown as PendingInput);
+    resource.input = inputRequestOf(row.pendingInput as unknown as PendingInput, handoffUrl(deps.config.dashboard.url, deps.config.crypto.fingerprintKey, row.id, row.attempts));
   }
   if (row.status === "succeeded" && row.sessionId) {
     const found = await db.sessions.findState(orgId, row.sessionId);
@@ -33,8 +34,8 @@ export async function viewJob(deps: Pick<JobDeps, "db">, orgId: string, jobId: s
   return resource;
 }
 
-/** What the API shows of a job's question (the record's count of tries stays inside). */
-export function inputRequestOf(pending: PendingInput): InputRequest {
+/** What the API shows of a job's question (the record's count of tries stays inside), with its hosted page's address. */
+export function inputRequestOf(pending: PendingInput, url: string | null): InputRequest {
   const { tries: _tries, ...shown } = pending;
-  return shown;
+  return url ? { ...shown, handoffUrl: url } : shown;
 }

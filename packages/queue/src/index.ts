@@ -10,3 +10,4 @@ export { JobGate, jobGateOf, gateSite, DEFAULT_GATE_TIMING, type GateCaps, type 
 export { announceKeyRevocation, currentRevocationMark, revocationMarkKey } from "./api-key-revocations";
 export { PubSubWakeups, type Wakeup } from "./pubsub-wakeups";
 export { JobProgress, JobEventFeed, jobProgressOf, isEventPosition, isFinalEvent, type JobEventFields, type StoredJobEvent, type FollowOptions } from "./job-progress";
+export { HandoffRelay, handoffChannels, LIVE_KEYS, type LiveFrame, type LiveInput, type LiveKey, type ToPage } from "./handoff-relay";

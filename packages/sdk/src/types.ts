@@ -236,6 +236,8 @@ export interface InputRequest {
   fields: string[];
   choices?: string[];
   expiresAt: string;
+  /** The hosted hand-off page (no API key): a live view of the browser tab, for the person to use. */
+  handoffUrl?: string;
 }
 
 /** POST /v1/jobs/{jobId}/input: a code, a choice, an answer, or `{}` (look again). */

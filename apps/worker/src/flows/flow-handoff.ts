@@ -1,7 +1,10 @@
 import type { JobEventType } from "@authsvc/contracts";
 import { LoginFlowError, type Handoff, type HandoffAnswer, type HandoffQuestion } from "@authsvc/flows";
 import type { AuthJobs, OpenedJob } from "@authsvc/jobs";
-import type { InboxEvents, JobEventFields } from "@authsvc/queue";
+import type { Page } from "@authsvc/browser";
+import type { Logger } from "@authsvc/logging";
+import type { HandoffRelay, InboxEvents, JobEventFields } from "@authsvc/queue";
+import { startLiveView } from "./live-view";
 
 // The record is read again now and then anyway, in case a wake-up was lost.
 const RECHECK_MS = 5000;
@@ -16,6 +19,17 @@ export interface HandoffDeps {
   maxWaitingPerOrg: number;
   /** Aborted when the worker stops: a waiting hand-off ends at once (`handoff_interrupted`). */
   stopping: AbortSignal;
+  /** The live view's frames and input (the hosted hand-off page). */
+  relay: HandoffRelay;
+  log: Logger;
+}
+
+/** A job's person, with the page they may see and use while asked (the hosted page's live view). */
+export interface JobHandoff extends Handoff {
+  /** The flow's page: shown live from the first question on. */
+  attach(page: Page): void;
+  /** The flow ended: the live view stops. */
+  close(): Promise<void>;
 }
 
 export interface HandoffHooks {
@@ -30,11 +44,20 @@ export interface HandoffHooks {
  * answer comes, the hand-off's time is up, or the worker stops. The whole hand-off, however many tries,
  * ends at one `expiresAt`, set at the first question.
  */
-export function jobHandoff(deps: HandoffDeps, job: OpenedJob, hooks: HandoffHooks): Handoff {
+export function jobHandoff(deps: HandoffDeps, job: OpenedJob, hooks: HandoffHooks): JobHandoff {
   let expiresAt: number | null = null;
   let tries = 0;
+  let page: Page | null = null;
+  let live: Promise<{ close(): Promise<void> } | null> | null = null;
   const interrupted = () => new LoginFlowError("handoff_interrupted", "the worker stopped while the job waited for a person; the password is not sent again", { retryable: false });
   return {
+    attach(p: Page) {
+      page = p;
+    },
+    async close() {
+      const view = await live;
+      await view?.close().catch(() => undefined);
+    },
     async ask(question: HandoffQuestion, withdraw?: AbortSignal): Promise<HandoffAnswer> {
       if (deps.stopping.aborted) throw interrupted();
       if (expiresAt === null) {
@@ -43,6 +66,13 @@ export function jobHandoff(deps: HandoffDeps, job: OpenedJob, hooks: HandoffHook
           throw new LoginFlowError("mfa_required", `the site asked for a ${question.reason} a person would answer, but ${waiting} of this organization's jobs wait for a person already (the most at once)`, { retryable: false });
         }
         expiresAt = Date.now() + deps.maxWaitMs;
+        // The hosted page's live view, from the first question until the flow ends.
+        if (page) {
+          live = startLiveView(deps.relay, job.id, page, deps.log).catch((err: unknown) => {
+            deps.log.warn({ jobId: job.id, err: String(err) }, "live view not started");
+            return null;
+          });
+        }
       }
       tries++;
       // Subscribed before the question is recorded: an answer given at once still wakes this wait.

@@ -6,7 +6,8 @@ import type { Database } from "@authsvc/db";
 import { confirmAndSignIn, finishMailedSignup, type CaptchaSolver, type FlowMilestone, LoginFlowError, oauthLogin, type OAuthLoginResult, type OAuthSignupDetails, parseLearnedFlow, type PasswordLoginResult, passwordLogin, sameFlow, signup, type SignupResult } from "@authsvc/flows";
 import type { AuthJobs, LoginSuccess, OpenedJob, SignupSuccess } from "@authsvc/jobs";
 import { jobHandoff } from "./flow-handoff";
-import type { InboxEvents, JobEventFields, SingleFlight } from "@authsvc/queue";
+import type { HandoffRelay, InboxEvents, JobEventFields, SingleFlight } from "@authsvc/queue";
+import type { Logger } from "@authsvc/logging";
 import { flowInbox } from "./flow-inbox";
 import { ProviderAccounts } from "./provider-accounts";
 import type { WorkerMetrics } from "../worker-metrics";
@@ -27,6 +28,9 @@ export interface FlowRunnerDeps {
   jobs: AuthJobs;
   /** Aborted when the worker stops: a job waiting for a person ends at once. */
   stopping: AbortSignal;
+  /** The hosted hand-off page's live view (frames out, the person's input in). */
+  relay: HandoffRelay;
+  log: Logger;
 }
 
 export type FlowHooks = { onStep: (step: string) => void; onMilestone: (milestone: FlowMilestone) => void; beforeSubmit: () => Promise<void> };
@@ -130,7 +134,7 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
     const learned = parseLearnedFlow(job.learnedFlow);
     const inbox = input.inbox ? inboxFor(job, input.inbox, hooks) : undefined;
     const handoff = job.allowHandoff
-      ? jobHandoff({ jobs: deps.jobs, events: inboxEvents, maxWaitMs: config.handoff.maxWaitMs, maxWaitingPerOrg: config.handoff.maxWaitingPerOrg, stopping: deps.stopping }, job, {
+      ? jobHandoff({ jobs: deps.jobs, events: inboxEvents, maxWaitMs: config.handoff.maxWaitMs, maxWaitingPerOrg: config.handoff.maxWaitingPerOrg, stopping: deps.stopping, relay: deps.relay, log: deps.log }, job, {
           onProgress: hooks.onProgress,
           onAsked: () => hooks.onNeedsInput?.(),
         })
@@ -146,6 +150,7 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
       handoff,
     };
     const result = await inPage<PasswordLoginResult | SignupResult>({ inbox: !!inbox, handoff: !!handoff }, onFailurePage, (page, timeoutMs) => {
+      handoff?.attach(page);
       const options = { guard, timeoutMs, learned, captchaSolver, ...hooks };
       if (!isVerifyInput(input)) return passwordLogin(page, loginInput, options);
       const { confirmation } = input;
@@ -155,7 +160,7 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
         return finishMailedSignup(page, { loginUrl: job.loginUrl, identifier: job.credential.username, email: input.email, password: input.password, inbox }, given, { guard, timeoutMs, ...hooks });
       }
       return confirmAndSignIn(page, loginInput, given, options);
-    });
+    }).finally(() => handoff?.close());
     if ("signedInBy" in result) return result;
     // No flow: it could not be kept without a secret in it; nothing to store.
     const changedFlow = !result.flow || (learned && sameFlow(learned, result.flow)) ? null : result.flow;

@@ -6,7 +6,7 @@ import { Envelope, parseKeyRing } from "@authsvc/crypto";
 import { Database } from "@authsvc/db";
 import { REDIS_URL, deleteRedisPrefix, freshTestDatabase } from "@authsvc/devstack";
 import { createLogger } from "@authsvc/logging";
-import { InboxEvents, SessionCache, SingleFlight, createAuthQueue, createWebhookQueue, type AuthJobPayload } from "@authsvc/queue";
+import { HandoffRelay, InboxEvents, SessionCache, SingleFlight, createAuthQueue, createWebhookQueue, type AuthJobPayload } from "@authsvc/queue";
 import { startTestSites, type TestSites } from "@authsvc/test-sites";
 import { AuthJobs } from "@authsvc/jobs";
 import { createFlowRunner } from "../flows/run-auth-flow";
@@ -40,7 +40,7 @@ beforeAll(async () => {
     webhookQueue: createWebhookQueue(redis, config.redis.prefix, { attempts: 1, backoffMs: 0 }),
     log,
   });
-  const runFlow = createFlowRunner({ config, db, browser, guard, metrics, inboxEvents: new InboxEvents(subscriber, config.redis.prefix), flight: new SingleFlight(redis, config.redis.prefix), jobs, stopping: new AbortController().signal });
+  const runFlow = createFlowRunner({ config, db, browser, guard, metrics, inboxEvents: new InboxEvents(subscriber, config.redis.prefix), flight: new SingleFlight(redis, config.redis.prefix), jobs, stopping: new AbortController().signal, relay: new HandoffRelay(redis, subscriber, config.redis.prefix), log: createLogger("worker-test", "silent") });
   processJob = createAuthProcessor({ jobs, runFlow, log, metrics });
 });
 afterAll(async () => {

@@ -117,6 +117,17 @@ export class AuthJobs {
     await this.prisma.authJob.updateMany({ where: heldBy(id, run), data: { pendingInput: DbNull, inputAnswer: null } });
   }
 
+  /**
+   * A job as its hosted hand-off page sees it, across tenants (the page's token names the job): its run,
+   * its state, its question, its site and its organization's name. Never its input.
+   */
+  forHandoff(id: string) {
+    return this.prisma.authJob.findUnique({
+      where: { id },
+      select: { id: true, orgId: true, status: true, attempts: true, pendingInput: true, loginUrl: true, errorCode: true, errorMessage: true, org: { select: { name: true } } },
+    });
+  }
+
   /** How many of the org's jobs wait for a person now (the per-organization cap). */
   waitingForInput(orgId: string): Promise<number> {
     return this.prisma.authJob.count({ where: { orgId, status: "running", pendingInput: { not: DbNull } } });

@@ -2,6 +2,7 @@ import type { Page } from "@authsvc/browser";
 import type { Deadline } from "../deadline";
 import { awaitVerification, type Inbox } from "../inbox/await-verification";
 import { answerOtp } from "../page/answer-otp";
+import { mergeSignals, scanPage } from "../page/scan-page";
 import { openEmailedLink } from "../page/emailed-link";
 import type { PageWatch } from "../page/page-watch";
 import type { FrameScan } from "../page/scan-page";
@@ -37,16 +38,26 @@ export function secondFactors(
   // after a refused code the site's refusal, are what they are shown.
   const handoff = input.handoff;
   const byPerson = handoff
-    ? (prompt: FrameScan, refusal?: string) => async () => {
+    ? (prompt: FrameScan, refusal?: string) => async (): Promise<string | null> => {
         step(refusal ? "ask a person for another code" : "ask a person for the code");
-        const answer = await handoff.ask({ reason: "code", prompt: promptOf(refusal ?? prompt.reading.text), fields: ["code"] });
-        if (!answer.code) throw new LoginFlowError("verification_failed", "the person gave no code", { retryable: false });
-        return answer.code;
+        // The person may answer through the API, or type the code into the page itself (the live view).
+        const withdraw = new AbortController();
+        const asked = handoff.ask({ reason: "code", prompt: promptOf(refusal ?? prompt.reading.text), fields: ["code"] }, withdraw.signal);
+        asked.catch(() => undefined);
+        const onPage = promptGone(page, withdraw.signal).then(() => null);
+        try {
+          const answer = await Promise.race([asked, onPage]);
+          if (answer === null) return null;
+          if (!answer.code) throw new LoginFlowError("verification_failed", "the person gave no code", { retryable: false });
+          return answer.code;
+        } finally {
+          withdraw.abort();
+        }
       }
     : null;
   // A prompt that speaks of an email or text message is answered from our inbox; one that speaks of an
   // authenticator app (or says nothing) with the TOTP secret, when the request gave one; else by a person.
-  const codeSource = (prompt: FrameScan, refusal?: string): (() => Promise<string>) | null => {
+  const codeSource = (prompt: FrameScan, refusal?: string): (() => Promise<string | null>) | null => {
     if (refusal) return byPerson ? byPerson(prompt, refusal) : null;
     const inbox = input.inbox ? fromInbox(input.inbox, "code") : null;
     const byMessage = MESSAGE_WORDS.test(prompt.reading.text) && !APP_WORDS.test(prompt.reading.text);
@@ -87,4 +98,17 @@ export function secondFactors(
         }
       : undefined,
   };
+}
+
+// How often the page is looked at while a person is asked for a code: typed into the page itself, the prompt goes.
+const PROMPT_LOOK_MS = 1000;
+
+/** Resolves once the page no longer asks for a code (the person answered it there); never, once `stop` is aborted. */
+async function promptGone(page: Page, stop: AbortSignal): Promise<void> {
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, PROMPT_LOOK_MS));
+    if (stop.aborted) return new Promise<void>(() => undefined);
+    const scans = await scanPage(page, "").catch(() => null);
+    if (scans && scans.length > 0 && scans.unreadable === 0 && !mergeSignals(scans).otpPrompt) return;
+  }
 }

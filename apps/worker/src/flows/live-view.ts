@@ -1,0 +1,95 @@
+import type { Page } from "@authsvc/browser";
+import type { Logger } from "@authsvc/logging";
+import { LIVE_KEYS, type HandoffRelay, type LiveFrame, type LiveInput, type ToPage } from "@authsvc/queue";
+
+// The screencast runs while someone watches: a viewer says so every few seconds; past this it stops.
+const VIEWER_GONE_MS = 15_000;
+const KEYS = new Set<string>(LIVE_KEYS);
+
+/**
+ * The live view of a job's page while it waits for a person: Chromium's screencast, sent as JPEG frames to
+ * whichever replica serves the hosted page, and the person's clicks, wheel, keys and pasted text played on
+ * the page. It runs only while a viewer is there. The page stays behind the egress guard like every page
+ * of the job, and the password field the service filled is shown masked, as the page draws it.
+ */
+export async function startLiveView(relay: HandoffRelay, jobId: string, page: Page, log: Logger): Promise<{ close(): Promise<void> }> {
+  const channels = relay.channels(jobId);
+  const cdp = await page.createCDPSession();
+  let casting = false;
+  let lastViewer = 0;
+  let closed = false;
+  cdp.on("Page.screencastFrame", (frame: { data: string; sessionId: number; metadata: { deviceWidth: number; deviceHeight: number } }) => {
+    void cdp.send("Page.screencastFrameAck", { sessionId: frame.sessionId }).catch(() => undefined);
+    const shown: LiveFrame = { data: frame.data, width: Math.round(frame.metadata.deviceWidth), height: Math.round(frame.metadata.deviceHeight) };
+    void relay.publish(channels.frames, JSON.stringify(shown)).catch(() => undefined);
+  });
+  const startCast = async () => {
+    if (casting || closed) return;
+    casting = true;
+    await cdp.send("Page.startScreencast", { format: "jpeg", quality: 70, maxWidth: 1280, maxHeight: 1024, everyNthFrame: 1 }).catch(() => (casting = false));
+  };
+  const stopCast = async () => {
+    if (!casting) return;
+    casting = false;
+    await cdp.send("Page.stopScreencast").catch(() => undefined);
+  };
+  const idle = setInterval(() => {
+    if (casting && Date.now() - lastViewer > VIEWER_GONE_MS) void stopCast();
+  }, 5000);
+  idle.unref();
+  // Input is played in the order it came: a word typed is its letters in order.
+  let playing = Promise.resolve();
+  const play = (event: LiveInput) => {
+    playing = playing.then(() => playInput(page, event)).catch((err: unknown) => log.debug({ jobId, err: String(err) }, "live view input not played"));
+  };
+  const stop = await relay.listen(channels.toPage, (message) => {
+    let parsed: ToPage;
+    try {
+      parsed = JSON.parse(message) as ToPage;
+    } catch {
+      return;
+    }
+    if (parsed.kind === "viewer") {
+      lastViewer = Date.now();
+      void startCast();
+    } else if (parsed.kind === "input" && validInput(parsed.event)) {
+      lastViewer = Date.now();
+      play(parsed.event);
+    }
+  });
+  return {
+    async close() {
+      closed = true;
+      clearInterval(idle);
+      await stop();
+      await stopCast();
+      await cdp.detach().catch(() => undefined);
+    },
+  };
+}
+
+function validInput(event: LiveInput): boolean {
+  const finite = (n: unknown) => typeof n === "number" && Number.isFinite(n) && Math.abs(n) < 100_000;
+  switch (event?.type) {
+    case "click":
+      return finite(event.x) && finite(event.y);
+    case "wheel":
+      return finite(event.x) && finite(event.y) && finite(event.dx) && finite(event.dy);
+    case "text":
+      return typeof event.text === "string" && event.text.length > 0 && event.text.length <= 1000;
+    case "key":
+      return KEYS.has(event.key);
+    default:
+      return false;
+  }
+}
+
+async function playInput(page: Page, event: LiveInput): Promise<void> {
+  if (event.type === "click") return page.mouse.click(event.x, event.y);
+  if (event.type === "wheel") {
+    await page.mouse.move(event.x, event.y);
+    return page.mouse.wheel({ deltaX: event.dx, deltaY: event.dy });
+  }
+  if (event.type === "text") return page.keyboard.type(event.text);
+  return page.keyboard.press(event.key === "Space" ? " " : event.key);
+}
