@@ -84,10 +84,23 @@ export function handoffRoutes(deps: HandoffDeps): Router {
     const send = (event: string, data: string) => res.write(`event: ${event}\ndata: ${data}\n\n`);
     let last = "";
     let ended = false;
-    const stopFrames = await relay.listen(channels.frames, (frame) => send("frame", frame));
+    let stopFrames: (() => Promise<void>) | null = null;
+    const timers: NodeJS.Timeout[] = [];
+    const finish = () => {
+      if (ended) return;
+      ended = true;
+      timers.forEach(clearInterval);
+      void stopFrames?.();
+      res.end();
+    };
+    // Registered first: a viewer that leaves while the stream starts still ends it.
+    req.on("close", finish);
+    const listening = await relay.listen(channels.frames, (frame) => send("frame", frame));
+    if (ended) return void listening();
+    stopFrames = listening;
     const viewer = () => void relay.publish(channels.toPage, JSON.stringify({ kind: "viewer" })).catch(() => undefined);
     viewer();
-    const viewerTimer = setInterval(viewer, VIEWER_EVERY_MS);
+    timers.push(setInterval(viewer, VIEWER_EVERY_MS));
     const tell = async () => {
       const now = await db.authJobs.forHandoff(job.id).catch(() => null);
       if (!now) return;
@@ -98,16 +111,7 @@ export function handoffRoutes(deps: HandoffDeps): Router {
       }
       if (status.final) finish();
     };
-    const statusTimer = setInterval(() => void tell(), STATUS_EVERY_MS);
-    const finish = () => {
-      if (ended) return;
-      ended = true;
-      clearInterval(viewerTimer);
-      clearInterval(statusTimer);
-      void stopFrames();
-      res.end();
-    };
-    req.on("close", finish);
+    timers.push(setInterval(() => void tell(), STATUS_EVERY_MS));
     await tell();
   });
 
