@@ -1,4 +1,4 @@
-import { collectionIdSchema, targetUrlSchema } from "./request-parts";
+import { allowHandoffSchema, collectionIdSchema, targetUrlSchema } from "./request-parts";
 
 /** Stored credentials, as the API shows them: metadata only, never a secret. */
 export interface CredentialResource {
@@ -44,13 +44,7 @@ export const refreshRequestSchema = {
     domain: targetUrlSchema,
     username: { type: "string", minLength: 1, maxLength: 320 },
     collectionId: collectionIdSchema,
-    allowHandoff: {
-      type: "boolean",
-      description:
-        "Let a person answer a step the service cannot (default false: such a step ends the job, as `mfa_required`). The job then waits in `needs_input` " +
-        "(202 with the job and its `input`) for POST /jobs/{jobId}/input, keeping its page, up to HANDOFF_MAX_WAIT_MS. Today: a one-time code the request " +
-        "gave no way to read (an authenticator without `totpSecret`, a code sent to a number or address that is not ours), and a sign-in to approve on another device.",
-    },
+    allowHandoff: allowHandoffSchema,
   },
 } as const;
 
@@ -72,12 +66,6 @@ export const verifyRequestSchema = {
   properties: {
     link: targetUrlSchema,
     code: { type: "string", minLength: 3, maxLength: 64, pattern: "^[0-9A-Za-z-]+$" },
-    allowHandoff: {
-      type: "boolean",
-      description:
-        "Let a person answer a step the service cannot (default false: such a step ends the job, as `mfa_required`). The job then waits in `needs_input` " +
-        "(202 with the job and its `input`) for POST /jobs/{jobId}/input, keeping its page, up to HANDOFF_MAX_WAIT_MS. Today: a one-time code the request " +
-        "gave no way to read (an authenticator without `totpSecret`, a code sent to a number or address that is not ours).",
-    },
+    allowHandoff: allowHandoffSchema,
   },
 } as const;

@@ -1,4 +1,4 @@
-import { additionalFieldsSchema, collectionIdSchema, targetUrlSchema } from "./request-parts";
+import { additionalFieldsSchema, allowHandoffSchema, collectionIdSchema, targetUrlSchema } from "./request-parts";
 
 /** Methods the schema accepts (spec §4.1); which of them run today is `SUPPORTED_LOGIN_METHODS`. */
 export const LOGIN_METHODS = ["password", "oauth_google", "oauth_github", "oauth", "magic_link", "otp_email", "otp_sms", "totp"] as const;
@@ -73,12 +73,6 @@ export const loginRequestSchema = {
     collectionId: collectionIdSchema,
     additionalFields: additionalFieldsSchema,
     useCache: { type: "boolean" },
-    allowHandoff: {
-      type: "boolean",
-      description:
-        "Let a person answer a step the service cannot (default false: such a step ends the job, as `mfa_required`). The job then waits in `needs_input` " +
-        "(202 with the job and its `input`) for POST /jobs/{jobId}/input, keeping its page, up to HANDOFF_MAX_WAIT_MS. Today: a one-time code the request " +
-        "gave no way to read (an authenticator without `totpSecret`, a code sent to a number or address that is not ours), and a sign-in to approve on another device.",
-    },
+    allowHandoff: allowHandoffSchema,
   },
 } as const;

@@ -17,3 +17,12 @@ export const additionalFieldsSchema = {
     anyOf: [{ type: "string", maxLength: 1024 }, { type: "number" }, { type: "boolean" }],
   },
 } as const;
+
+/** `allowHandoff` of the requests that run a login (login, refresh, verify): a person may answer what the service cannot. */
+export const allowHandoffSchema = {
+  type: "boolean",
+  description:
+    "Let a person answer a step the service cannot (default false: such a step ends the job, as `mfa_required`). The job then waits in `needs_input` " +
+    "(202 with the job and its `input`) for POST /jobs/{jobId}/input, keeping its page, up to HANDOFF_MAX_WAIT_MS. Today: a one-time code the request " +
+    "gave no way to read (an authenticator without `totpSecret`, a code sent to a number or address that is not ours), and a sign-in to approve on another device.",
+} as const;
