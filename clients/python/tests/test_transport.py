@@ -141,6 +141,22 @@ class FollowJobTest(unittest.TestCase):
             self.client.jobs.wait("job_1", timeout=0.2)
         self.assertEqual((caught.exception.code, caught.exception.job_id), ("job_wait_timeout", "job_1"))
 
+    def test_tells_on_needs_input_each_question_once_and_returns_the_session(self) -> None:
+        at = "2026-01-01T00:00:00Z"
+        question = {"reason": "code", "prompt": "Enter the code", "fields": ["code"], "expiresAt": at}
+        events: List[Tuple[str, str, Dict[str, Any]]] = [
+            ("1-0", "needs_input", {"type": "needs_input", "jobId": "job_1", "at": at, "input": question}),
+            ("2-0", "verifying", {"type": "verifying", "jobId": "job_1", "at": at}),
+            ("3-0", "succeeded", {"type": "succeeded", "jobId": "job_1", "at": at, "credentialId": "cred_1"}),
+        ]
+        self.server.on("GET", "/v1/jobs/job_1/events", sse_answer(events))
+        self.server.on("GET", "/v1/jobs/job_1", (200, {}, {"jobId": "job_1", "status": "succeeded", "result": SESSION}))
+        asked: List[Tuple[Dict[str, Any], str]] = []
+        session = self.client.login(domain="https://app.example/login", cred={"username": "a", "password": "b"}, allow_handoff=True, on_needs_input=lambda q, job: asked.append((q, job)))
+        self.assertEqual(asked, [(question, "job_1")])
+        self.assertEqual(session["origins"], ["https://app.example"])
+        self.assertEqual(json.loads(self.server.requests_to("POST", "/v1/login")[0]["body"])["allowHandoff"], True)
+
     def test_answers_a_job_waiting_for_a_person_and_says_when_it_waits_for_nothing(self) -> None:
         waiting = {"jobId": "job_1", "status": "running", "eventsUrl": "/v1/jobs/job_1/events"}
         self.server.on("POST", "/v1/jobs/job_1/input", (202, {}, waiting), (409, {}, {"error": {"code": "not_waiting_for_input", "message": "not waiting"}}))

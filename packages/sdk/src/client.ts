@@ -32,6 +32,8 @@ export interface JobCallOptions extends IdempotentOptions {
   respondAsync?: boolean;
   /** Each progress event of the job, when the answer was 202. */
   onProgress?: (event: JobEvent) => void;
+  /** The job waits for a person (`allowHandoff: true`): see `FollowOptions.onNeedsInput`. */
+  onNeedsInput?: FollowOptions["onNeedsInput"];
   /** Poll interval when the event stream is unavailable, in ms. */
   pollIntervalMs?: number;
 }
@@ -83,7 +85,7 @@ async function runJobCall<T>(transport: Transport, jobs: Jobs, route: Route, bod
   const timeoutMs = options.timeoutMs ?? (options.wait !== undefined ? Math.max(90_000, options.wait * 1000 + 15_000) : undefined);
   const answer = await transport.send<T | JobResource<T>>({ route, params, body, headers: prefer ? { prefer } : undefined, options: { ...options, timeoutMs } });
   if (answer.status !== 202) return answer.body as T;
-  const follow: FollowOptions = { signal: options.signal, onProgress: options.onProgress, pollIntervalMs: options.pollIntervalMs };
+  const follow: FollowOptions = { signal: options.signal, onProgress: options.onProgress, onNeedsInput: options.onNeedsInput, pollIntervalMs: options.pollIntervalMs };
   return jobs.wait<T>((answer.body as JobResource<T>).jobId, follow);
 }
 

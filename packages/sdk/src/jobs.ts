@@ -3,7 +3,7 @@ import { errorFromJob, NetworkError } from "./errors";
 import { parseEventStream } from "./sse";
 import type { Transport } from "./transport";
 import type { RequestOptions } from "./transport";
-import { JOB_EVENT_TYPES, type InputAnswerRequest, type JobEvent, type JobResource } from "./types";
+import { JOB_EVENT_TYPES, type InputAnswerRequest, type InputRequest, type JobEvent, type JobResource } from "./types";
 import { ROUTES } from "./routes";
 
 export interface JobEventsOptions {
@@ -19,6 +19,13 @@ export interface JobEventsOptions {
 export interface FollowOptions extends RequestOptions {
   /** Called with each progress event, in order. */
   onProgress?: (event: JobEvent) => void;
+  /**
+   * Called when the job waits for a person (it was started with `allowHandoff: true`): `input` says what
+   * for (and `input.handoffUrl` is the hosted page to send them). Answer with `jobs.input(jobId, …)`, or let
+   * the person use the page; the wait goes on to the job's end either way. Called again after a refused
+   * answer, with the site's words.
+   */
+  onNeedsInput?: (input: InputRequest, jobId: string) => void | Promise<void>;
   /** Poll interval when the event stream is unavailable, in ms. Default 1 s, growing to 5 s. */
   pollIntervalMs?: number;
 }
@@ -90,8 +97,19 @@ export class Jobs {
    * would have. Reads the event stream; when that is not available, polls GET /v1/jobs/{jobId}.
    */
   async wait<Result>(jobId: string, options: FollowOptions = {}): Promise<Result> {
+    // Each question once, whether the stream or a poll saw it first.
+    let asked = "";
+    const needsInput = async (input: InputRequest | undefined) => {
+      const key = input ? JSON.stringify(input) : "";
+      if (!input || key === asked || !options.onNeedsInput) return;
+      asked = key;
+      await options.onNeedsInput(input, jobId);
+    };
     try {
-      for await (const event of this.events(jobId, { signal: options.signal })) options.onProgress?.(event);
+      for await (const event of this.events(jobId, { signal: options.signal })) {
+        options.onProgress?.(event);
+        if (event.type === "needs_input") await needsInput(event.input);
+      }
     } catch (err) {
       if (options.signal?.aborted) throw options.signal.reason ?? err;
       // No stream (it kept breaking, or a server without it): the job's own answer says the same, by polling.
@@ -101,6 +119,7 @@ export class Jobs {
       const job = answer.body;
       if (job.status === "succeeded") return job.result as Result;
       if (job.status === "failed") throw errorFromJob(jobId, job.error ?? { code: "internal_error", message: "The job failed." }, answer.headers.get("x-request-id") ?? undefined);
+      if (job.status === "needs_input") await needsInput(job.input);
       await sleep(Math.min(5_000, (options.pollIntervalMs ?? 1_000) * 1.5 ** round), options.signal);
     }
   }

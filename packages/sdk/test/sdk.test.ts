@@ -1,7 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { attempts, closeDatabase, expectSignedIn, gatewayUrl, loginBody, newSiteUser, newTenant, sitesUrl } from "@authsvc/devstack";
-import { AuthClient, cookieHeaderFor, IdempotencyMismatchError, LoginFailedError, verifyWebhook, WebhookVerificationError, type JobEvent, type LoginRequest, type SessionResponse } from "@authsvc/sdk";
+import { newTotpSecret, parseTotpSecret, totpCode } from "@authsvc/crypto";
+import { AuthClient, cookieHeaderFor, IdempotencyMismatchError, LoginFailedError, verifyWebhook, WebhookVerificationError, type InputRequest, type JobEvent, type LoginRequest, type SessionResponse } from "@authsvc/sdk";
 
 // The SDK against the live service: gateway, worker, Chromium and the fixture sites.
 let client: AuthClient;
@@ -113,6 +114,29 @@ describe("@authsvc/sdk against the live service", () => {
     const mismatch = await client.login(classicLogin(user, { useCache: true }), { idempotencyKey }).catch((e: unknown) => e);
     expect(mismatch).toBeInstanceOf(IdempotencyMismatchError);
     expect(mismatch).toMatchObject({ code: "idempotency_mismatch", status: 422 });
+  });
+
+  it("hands a code step to a person: onNeedsInput hears each question, the answer goes to jobs.input, and login resolves with the session", async () => {
+    const totpSecret = newTotpSecret();
+    const user = await newSiteUser(undefined, { totpSecret });
+    const asked: InputRequest[] = [];
+    const session = await client.login(
+      { domain: `${sitesUrl()}/cases/otp-prompt/login`, login_method: "password", cred: user, useCache: false, allowHandoff: true },
+      {
+        onNeedsInput: async (input, jobId) => {
+          asked.push(input);
+          // The person mistypes once; the site's refusal comes back as the next question.
+          await client.jobs.input(jobId, { code: asked.length === 1 ? "000000" : totpCode(parseTotpSecret(totpSecret), Date.now()) });
+        },
+      },
+    );
+    expect(asked.map((q) => [q.reason, q.fields])).toEqual([
+      ["code", ["code"]],
+      ["code", ["code"]],
+    ]);
+    expect(asked[1]!.prompt).toContain("That code didn't work");
+    const account = await fetch(`${sitesUrl()}/cases/otp-prompt/account`, { headers: { cookie: cookieHeaderFor(session, `${sitesUrl()}/cases/otp-prompt/account`) }, redirect: "manual" });
+    expect(account.status).toBe(200);
   });
 
   it("signs up with a mailbox of ours, answering the emailed code", async () => {

@@ -6,7 +6,7 @@ import uuid
 from typing import Any, Callable, Dict, Mapping, Optional, Union
 
 from .answers import Session
-from .jobs import Jobs, ProgressCallback, result_of
+from .jobs import Jobs, NeedsInputCallback, ProgressCallback, result_of
 from .resources import Credentials, Mailboxes, PhoneNumbers, Webhooks
 from .transport import Transport
 
@@ -61,8 +61,11 @@ class Client:
         wait: Optional[int] = None,
         respond_async: bool = False,
         on_progress: Optional[ProgressCallback] = None,
+        allow_handoff: Optional[bool] = None,
+        on_needs_input: Optional[NeedsInputCallback] = None,
     ) -> Session:
-        """Logs in at `domain` (the login page's URL) and returns the session: `cookies`, `origins`, `storageState`."""
+        """Logs in at `domain` (the login page's URL) and returns the session: `cookies`, `origins`, `storageState`.
+        With `allow_handoff=True` a step only a person can answer waits for one: `on_needs_input(input, job_id)`."""
         body = compact(
             {
                 "domain": domain,
@@ -71,9 +74,10 @@ class Client:
                 "useCache": use_cache,
                 "collectionId": collection_id,
                 "additionalFields": dict(additional_fields) if additional_fields is not None else None,
+                "allowHandoff": allow_handoff,
             }
         )
-        return self._browser_call("/v1/login", body, idempotency_key, wait, respond_async, on_progress)
+        return self._browser_call("/v1/login", body, idempotency_key, wait, respond_async, on_progress, on_needs_input)
 
     def signup(
         self,
@@ -117,10 +121,12 @@ class Client:
         wait: Optional[int] = None,
         respond_async: bool = False,
         on_progress: Optional[ProgressCallback] = None,
+        allow_handoff: Optional[bool] = None,
+        on_needs_input: Optional[NeedsInputCallback] = None,
     ) -> Session:
         """Logs in again with a stored credential (by id, or by login page and username) and replaces its cached session."""
-        body = compact({"credentialId": credential_id, "domain": domain, "username": username, "collectionId": collection_id})
-        return self._browser_call("/v1/refresh", body, idempotency_key, wait, respond_async, on_progress)
+        body = compact({"credentialId": credential_id, "domain": domain, "username": username, "collectionId": collection_id, "allowHandoff": allow_handoff})
+        return self._browser_call("/v1/refresh", body, idempotency_key, wait, respond_async, on_progress, on_needs_input)
 
     def _browser_call(
         self,
@@ -130,6 +136,7 @@ class Client:
         wait: Optional[int],
         respond_async: bool,
         on_progress: Optional[ProgressCallback],
+        on_needs_input: Optional[NeedsInputCallback] = None,
     ) -> Session:
         """POSTs a request that runs a browser job; a 202 is followed to the job's end, so the caller gets
         the session (or the job's error raised) exactly as a synchronous answer would have given it."""
@@ -145,7 +152,7 @@ class Client:
         if answer.status != 202:
             return Session(body, status=answer.status, headers=answer.headers)
         job_id = str(body["jobId"])
-        job = self.jobs.wait(job_id, on_progress=on_progress)
+        job = self.jobs.wait(job_id, on_progress=on_progress, on_needs_input=on_needs_input)
         return Session(result_of(job), status=202, headers=answer.headers, job_id=job_id)
 
 

@@ -6,7 +6,7 @@ import http.client
 import json
 import time
 import urllib.parse
-from typing import Any, Callable, Dict, Iterator, Optional
+from typing import Any, Callable, Dict, Iterator, List, Optional
 
 from .errors import ConnectionFailedError, InvalidRequestError, JobWaitTimeout, NotFoundError, error_from_body
 from .sse import read_events
@@ -14,6 +14,8 @@ from .transport import Transport, backoff_delay
 
 JobEvent = Dict[str, Any]
 ProgressCallback = Callable[[JobEvent], None]
+# Told what a job waits for a person to answer (its `input`) and the job's id; answer with `jobs.input`.
+NeedsInputCallback = Callable[[Dict[str, Any], str], None]
 
 FINAL_EVENTS = frozenset({"succeeded", "failed"})
 FINAL_STATUSES = frozenset({"succeeded", "failed"})
@@ -56,13 +58,29 @@ class Jobs:
             if event is not None:
                 yield event
 
-    def wait(self, job_id: str, on_progress: Optional[ProgressCallback] = None, timeout: Optional[float] = None) -> Dict[str, Any]:
+    def wait(
+        self,
+        job_id: str,
+        on_progress: Optional[ProgressCallback] = None,
+        timeout: Optional[float] = None,
+        on_needs_input: Optional[NeedsInputCallback] = None,
+    ) -> Dict[str, Any]:
         """Follows the job to its end and returns its final resource (status `succeeded` or `failed`).
 
         Falls back to polling GET /v1/jobs/{id} when the event stream is not available. `timeout` (seconds)
-        bounds the wait; past it JobWaitTimeout names the job, which goes on running.
+        bounds the wait; past it JobWaitTimeout names the job, which goes on running. `on_needs_input` is
+        called with the job's `input` and id each time it waits for a person (started with allowHandoff):
+        answer with `input()`, or send the person `input["handoffUrl"]`; the wait goes on to the end.
         """
         deadline = None if timeout is None else time.monotonic() + timeout
+        asked: List[str] = []
+
+        def needs_input(question: Any) -> None:
+            key = json.dumps(question, sort_keys=True)
+            if on_needs_input is None or not isinstance(question, dict) or (asked and asked[-1] == key):
+                return
+            asked.append(key)
+            on_needs_input(question, job_id)
 
         def check_deadline() -> None:
             if deadline is not None and time.monotonic() > deadline:
@@ -75,19 +93,23 @@ class Jobs:
                     continue
                 if on_progress is not None:
                     on_progress(event)
+                if event.get("type") == "needs_input":
+                    needs_input(event.get("input"))
                 if event.get("type") in FINAL_EVENTS:
                     break
         except (NotFoundError, ConnectionFailedError, InvalidRequestError):
             # No stream here (an older service, a proxy that drops it): polling reaches the same end.
             pass
-        return self._poll_until_final(job_id, check_deadline)
+        return self._poll_until_final(job_id, check_deadline, needs_input)
 
-    def _poll_until_final(self, job_id: str, check_deadline: Callable[[], None]) -> Dict[str, Any]:
+    def _poll_until_final(self, job_id: str, check_deadline: Callable[[], None], needs_input: Callable[[Any], None]) -> Dict[str, Any]:
         attempt = 0
         while True:
             job = self.get(job_id)
             if job.get("status") in FINAL_STATUSES:
                 return job
+            if job.get("status") == "needs_input":
+                needs_input(job.get("input"))
             check_deadline()
             self._sleep(min(POLL_CAP_S, 0.25 * (2 ** attempt)))
             attempt += 1
