@@ -59,7 +59,7 @@ export interface FrameReading {
   ambiguous: Array<{ label: string; name: string }>;
 }
 
-export const readFrameInPage = inPage(function readFrameInPage(kit: PageKit, identifier: string, extraKeys: string[], signOutWords: string): Omit<FrameReading, "captcha"> {
+export const readFrameInPage = inPage(function readFrameInPage(kit: PageKit, identifier: string, extraKeys: string[], signOutWords: string, approvalWords: string): Omit<FrameReading, "captcha"> {
   const { visible, text, controlText, describe, formOf, pathOf, best } = kit;
   const words = {
     user: /user|login|e-?mail|identifier|account|benutzer|nutzer|anmeldename|courriel|identifiant|utilisateur|usuario|correo|usu[aá]rio|utente|gebruiker/i,
@@ -77,8 +77,6 @@ export const readFrameInPage = inPage(function readFrameInPage(kit: PageKit, ide
     interstitial: /stay signed in|keep me signed in|remember (this|my) (device|browser|computer)|trust this (device|browser)|angemeldet bleiben|ger[aä]t (merken|vertrauen)|rester connect|faire confiance|mantener la sesi[oó]n|recordar (este )?dispositivo|manter (a )?sess|lembrar (este )?dispositivo|rimanere connesso|ricorda (questo )?dispositivo|ingelogd blijven|apparaat onthouden/i,
     yes: /^(yes|continue|trust|remember|stay signed in|ja|oui|s[ií]|sim|doorgaan|weiter|continuer|continuar|continua)\b/i,
     confirmByEmail: /check your (e-?mail|inbox)|we(?:.ve| have)? (just )?(sent|emailed) (you )?(an? )?([a-z-]+ )?(e-?mail|link|code)|confirm (this|your) (device|sign.?in|login)|verify (it.s you|your identity)|pr[uü]fen sie ihr(e)? (e-?mail|postfach)|v[ée]rifiez votre (bo[iî]te|e-?mail)|revisa tu correo|verifique (o )?seu e-?mail|controlla la tua (e-?mail|posta)|controleer je (e-?mail|inbox)/i,
-    approval:
-      /approve (the |this |your )?(sign.?in|log.?in|login|request)|(sent|send|pushed) (you )?(a |an )?(push |sign.?in |login )?(notification|push|request) to (your|the) (phone|device|mobile|app)|check (your|the) (phone|mobile|authenticator app)( to (approve|confirm|continue))?|tap (yes|approve|allow)\b|waiting for (your )?approval|duo push|anmeldung (best[aä]tigen|genehmigen)|approuvez (la|votre) connexion|aprueba (el|tu) inicio de sesi[oó]n|aprove (o|seu) login|approva (l.)?accesso/i,
     otp: /one.?time|verification code|security code|authenticat|two.?factor|2fa|2-step|mfa|otp|best[aä]tigungscode|code de (v[ée]rification|s[ée]curit[ée])|c[oó]digo de (verificaci[oó]n|seguridad|verifica[cç][aã]o)|codice di verifica|verificatiecode/i,
   };
 
@@ -327,7 +325,8 @@ export const readFrameInPage = inPage(function readFrameInPage(kit: PageKit, ide
     otp: otpPrompt ? otpFields.map((el) => pathOf(el)!) : [],
     otpSubmit: pathOf(otpSubmit),
     confirmByEmail: !anyPassword && words.confirmByEmail.test(pageText),
-    approvalPrompt: !anyPassword && !otpPrompt && words.approval.test(pageText),
+    // A page that shows an account (a sign-out control) is signed in, whatever it says of approvals.
+    approvalPrompt: !anyPassword && !otpPrompt && !signedIn && new RegExp(approvalWords, "i").test(pageText),
     text: pageText,
     messages: kit.messages(all),
     validation: invalid ? kit.validation(invalid, null) : null,

@@ -2,6 +2,7 @@ import type { ElementHandle, Frame, Page } from "@authsvc/browser";
 import { captchaBlocks, readCaptchaInPage } from "../captcha/read-captcha";
 import { resolvePathInPage } from "./in-page/kit";
 import { wordsOf } from "./login-words";
+import { APPROVAL_WORDS } from "./approval-words";
 import { type FrameReading, readFrameInPage, type SelectorPath } from "./read-page";
 
 export interface FrameScan {
@@ -64,7 +65,7 @@ const SIGN_OUT_WORDS = wordsOf("signOut");
 
 /** What every frame shows of a login page (see readFrameInPage), and whether it shows a CAPTCHA a person must answer. */
 export async function scanPage(page: Page, identifier: string, extraKeys: string[] = []): Promise<PageScan> {
-  const [scans, captchas] = await Promise.all([readFrames(page, readFrameInPage, identifier, extraKeys, SIGN_OUT_WORDS), readFrames(page, readCaptchaInPage)]);
+  const [scans, captchas] = await Promise.all([readFrames(page, readFrameInPage, identifier, extraKeys, SIGN_OUT_WORDS, APPROVAL_WORDS), readFrames(page, readCaptchaInPage)]);
   const blocking = new Set(captchas.filter((c) => captchaBlocks(c.reading)).map((c) => c.frame));
   const read = scans.map((s) => ({ ...s, reading: { ...s.reading, captcha: blocking.has(s.frame) } }));
   return Object.assign(read, { unreadable: scans.unreadable });
