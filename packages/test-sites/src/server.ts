@@ -15,6 +15,7 @@ import { lockoutRedirect } from "./sites/lockout-redirect";
 import { noticeDelayedSubmit } from "./sites/notice-delayed-submit";
 import { caseRouters, LOGIN_CASES, SENT_CODE_CASES } from "./cases";
 import { Outbox, type OutboxConfig } from "./outbox";
+import { imageCaptchaShown } from "./cases/image-captcha";
 import { SiteDns } from "./site-dns";
 import { createSignupRouters, invitationPath, Invitations, SIGNUP_CASES, SignupRegistry } from "./signup";
 import { ACME_USERS, OAUTH_SITES, type OAuthSites, startOAuthSites } from "./oauth";
@@ -109,6 +110,10 @@ invitation (<code>POST /__fixture/invitations</code>).</p><ul>${signupPages.join
   // The user's phone: approves the push sign-in requests waiting for the user (the push-approval case).
   app.post("/__fixture/push-approvals", json(), (req, res) => {
     res.json({ approved: accounts.approvePush(String((req.body as { username?: string }).username ?? "")) });
+  });
+  // The person's eyes: the characters the image-captcha case's latest image shows.
+  app.get("/__fixture/image-captcha", (_req, res) => {
+    res.json({ shows: imageCaptchaShown.latest });
   });
   // What a `late` address's mail host holds back (as the address's owner would read it later).
   app.get("/__fixture/deliveries/held", (req, res) => {

@@ -14,6 +14,8 @@ export interface CaptchaWidget {
   provider: CaptchaProvider;
   mode: CaptchaMode;
   siteKey: string | null;
+  /** A distorted-text challenge's field holds an answer. */
+  filled?: boolean;
 }
 
 export interface CaptchaReading {
@@ -23,6 +25,8 @@ export interface CaptchaReading {
   checked: boolean;
   /** A response field (g-recaptcha-response, h-captcha-response, cf-turnstile-response) holds a token. */
   token: boolean;
+  /** What a challenge says to the person, in the site's (or the provider's) words: a field's label, a challenge frame's text. */
+  prompt: string;
 }
 
 /** Whether a frame shows a CAPTCHA a person must answer: a checkbox or a challenge, not an invisible one. */
@@ -60,12 +64,16 @@ export const readCaptchaInPage = inPage(function readCaptchaInPage(kit: PageKit)
     else if (!/size=invisible/.test(frame.src)) widgets.push({ provider, mode: "checkbox", siteKey: null });
   }
   // A distorted-text CAPTCHA: a field that asks for the characters of an image.
+  let prompt = "";
   for (const input of document.querySelectorAll("input")) {
     if (!/^(text|)$/.test(input.type) || !shown(input)) continue;
     if (/captcha/i.test(`${input.name} ${input.id} ${input.placeholder} ${input.getAttribute("aria-label") ?? ""}`)) {
-      widgets.push({ provider: "image", mode: "challenge", siteKey: null });
+      widgets.push({ provider: "image", mode: "challenge", siteKey: null, filled: input.value.trim() !== "" });
+      prompt ||= (input.labels?.[0]?.textContent ?? "").trim() || input.placeholder || (input.getAttribute("aria-label") ?? "");
     }
   }
+  // Inside a challenge's own frame (reCAPTCHA's bframe, hCaptcha's challenge): what it asks.
+  if (window !== window.top && providerOf(location.href) && /bframe|challenge/i.test(location.href)) prompt ||= (document.body?.innerText ?? "").trim();
 
   // Inside a widget's own frame (reCAPTCHA's anchor, hCaptcha's checkbox): the box a person clicks.
   let checkbox: SelectorPath | null = null;
@@ -80,7 +88,7 @@ export const readCaptchaInPage = inPage(function readCaptchaInPage(kit: PageKit)
   const token = [...document.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>("[name=g-recaptcha-response], [name=h-captcha-response], [name=cf-turnstile-response]")].some(
     (field) => field.value.length > 0,
   );
-  return { widgets, checkbox, checked, token };
+  return { widgets, checkbox, checked, token, prompt: prompt.replace(/\s+/g, " ").slice(0, 300) };
 });
 
 /**

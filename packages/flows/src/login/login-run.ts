@@ -1,11 +1,11 @@
 import type { Page } from "@authsvc/browser";
 import { type Deadline, sleep } from "../deadline";
 import { LoginFlowError } from "../flow-error";
-import { passCaptcha } from "../captcha/pass-captcha";
+import { type CaptchaPassage, type CaptchaPerson, passCaptcha } from "../captcha/pass-captcha";
 import { newSayings, readNotes, refusalSaid, sentencesShown } from "../page/page-sayings";
 import type { SelectorPath } from "../page/read-page";
 import { refusalCode } from "../page/refusal-words";
-import { type FrameScan, mergeSignals, scanPage } from "../page/scan-page";
+import { type FrameScan, findFrame, mergeSignals, resolveElement, scanPage } from "../page/scan-page";
 import { type Rotation, type SessionSnapshot, snapshotSession } from "../page/session-snapshot";
 import { type FlowStep, performStep, type StepValues, submitsPassword } from "../page/steps";
 import { describeStep, extraKeysOf, type LearnedFlow } from "./learned-flow";
@@ -33,6 +33,8 @@ export class LoginRun {
   /** The address of the page that step was taken on. */
   submittedOn: string | null = null;
   private readonly values: StepValues;
+  /** The submit was marked before a person was asked to solve a CAPTCHA: the flow's own submit is that one. */
+  private premarked = false;
   private readonly extraKeys: string[];
 
   constructor(
@@ -59,17 +61,21 @@ export class LoginRun {
       this.step(name);
       // The first step that acts on the page: the form is found (the provider's, in an OAuth login).
       if (this.steps.length === 0) this.options.onMilestone?.("form_found");
-      if (submitsPassword(step)) {
-        this.before = await snapshotSession(this.page.browserContext(), this.page, this.values.identifier, this.rotation?.());
-        this.since = (await this.input.inbox?.mark()) ?? null;
-        await this.options.beforeSubmit?.();
-        this.submitStep = step;
-        this.submittedOn = this.page.url();
-        this.onSubmit();
-      }
+      if (submitsPassword(step) && !this.premarked) await this.markSubmit(step);
+      if (submitsPassword(step)) [this.premarked, this.submitStep] = [false, step];
     });
     if (done) this.steps.push(step);
     return done;
+  }
+
+  /** The password is about to go out by `step` (or by a person's hand, in a hand-off): the state before it, and the caller told. */
+  private async markSubmit(step: FlowStep): Promise<void> {
+    this.before = await snapshotSession(this.page.browserContext(), this.page, this.values.identifier, this.rotation?.());
+    this.since = (await this.input.inbox?.mark()) ?? null;
+    await this.options.beforeSubmit?.();
+    this.submitStep = step;
+    this.submittedOn = this.page.url();
+    this.onSubmit();
   }
 
   private get hasPassword(): boolean {
@@ -98,7 +104,10 @@ export class LoginRun {
     let beforeNext: Set<string> | null = null;
     for (const [i, step] of flow.steps.entries()) {
       const waitUntil = Date.now() + Math.min(i === 0 ? FORM_WAIT_MS : REPLAY_STEP_WAIT_MS, this.deadline.remaining());
-      if (submitsPassword(step)) await this.passCaptcha();
+      if (submitsPassword(step)) {
+        const typed = flow.steps.find((s) => s.action === "type" && s.value === "password");
+        if ((await this.passCaptcha(step, typed ? { frame: typed.frame, path: typed.path } : null)) === "sent") return true;
+      }
       if (sendsStep(step)) beforeNext = await this.sentencesNow();
       for (;;) {
         if (submitsPassword(step)) {
@@ -137,9 +146,32 @@ export class LoginRun {
     if (said) throw new LoginFlowError(said.code, said.message);
   }
 
-  /** A CAPTCHA nobody answered means submitting would fail and count as a failed attempt on the site. */
-  private passCaptcha(): Promise<void> {
-    return passCaptcha(this.page, this.deadline, this.options.captchaSolver, (name) => this.step(name));
+  /**
+   * A CAPTCHA nobody answered means submitting would fail and count as a failed attempt on the site. With
+   * a hand-off, a person may solve it in the live view and send the form themselves: `sends` is then taken
+   * as sent (the password's submit is marked before they are asked). `field`: the field the flow typed last,
+   * which no longer holds its value once the form went out.
+   */
+  private async passCaptcha(sends: FlowStep, field: { frame: string; path: SelectorPath } | null): Promise<CaptchaPassage> {
+    const handoff = this.input.handoff;
+    const person: CaptchaPerson | undefined = handoff && field
+      ? {
+          handoff,
+          beforeAsk: async () => {
+            if (!submitsPassword(sends)) return;
+            await this.markSubmit(sends);
+            this.premarked = true;
+          },
+          formHeld: () => fieldHolds(this.page, field),
+        }
+      : undefined;
+    const passage = await passCaptcha(this.page, this.deadline, this.options.captchaSolver, (name) => this.step(name), person);
+    if (passage === "sent") {
+      this.premarked = false;
+      this.step("the person sent the form");
+      this.steps.push(sends);
+    }
+    return passage;
   }
 
   /** Finds the form the way a person would and submits the password; throws when it cannot. */
@@ -202,8 +234,8 @@ export class LoginRun {
           messagesBeforeIdentifier = new Set(signals.messages);
           sentencesBeforeIdentifier = await this.sentencesNow();
           identifierSubmits++;
-          await this.passCaptcha();
-          await this.press("next", key, reading.submit, reading.identifier!);
+          const next = reading.submit ? { action: "click" as const, purpose: "next" as const, frame: key, path: reading.submit } : { action: "enter" as const, purpose: "next" as const, frame: key, path: reading.identifier! };
+          if ((await this.passCaptcha(next, { frame: key, path: reading.identifier! })) !== "sent") await this.press("next", key, reading.submit, reading.identifier!);
           lastProgress = Date.now();
           continue;
         }
@@ -267,8 +299,10 @@ export class LoginRun {
     }
     if (reading.remember) await this.perform({ action: "check", purpose: "remember", frame: key, path: reading.remember }, "tick remember me");
     if (reading.password) await this.perform({ action: "type", value: "password", frame: key, path: reading.password }, "type password");
-    await this.passCaptcha();
-    if (!(await this.press("submit", key, reading.submit, reading.password ?? reading.identifier!))) {
+    const field = reading.password ?? reading.identifier!;
+    const sends: FlowStep = reading.submit ? { action: "click", purpose: "submit", frame: key, path: reading.submit } : { action: "enter", purpose: "submit", frame: key, path: field };
+    if ((await this.passCaptcha(sends, { frame: key, path: field })) === "sent") return;
+    if (!(await this.press("submit", key, reading.submit, field))) {
       throw new LoginFlowError("form_not_found", "the login form went away before it could be submitted");
     }
   }
@@ -288,3 +322,17 @@ function ambiguousForm(fields: Array<{ label: string; name: string }>): LoginFlo
 }
 
 const missingIdentifier = () => new LoginFlowError("form_not_found", "the page asks for a username or email and the request gave none");
+
+/** Whether a field the flow typed in is still there and holds a value: not once its form went out (a new document, a form cleared). */
+async function fieldHolds(page: Page, field: { frame: string; path: SelectorPath }): Promise<boolean> {
+  const frame = findFrame(page, field.frame);
+  const el = frame ? await resolveElement(frame, field.path).catch(() => null) : null;
+  if (!el) return false;
+  try {
+    return await el.evaluate((e) => e.isConnected && (e as HTMLInputElement).value !== "");
+  } catch {
+    return false;
+  } finally {
+    await el.dispose().catch(() => undefined);
+  }
+}

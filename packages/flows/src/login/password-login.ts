@@ -12,6 +12,9 @@ import { keepable, type LearnedFlow } from "./learned-flow";
 import { LoginRun } from "./login-run";
 import { secondFactors } from "./second-factors";
 
+// How many times a form shown again with a CAPTCHA is filled again for a person to solve it.
+const CAPTCHA_FORMS_AGAIN = 2;
+
 export interface PasswordLoginInput {
   loginUrl: string;
   /** Empty for a password-only login: then only a page without an identifier field is filled. */
@@ -96,19 +99,37 @@ export async function signInOnPage(page: Page, watch: PageWatch, input: Password
 
   step("read verdict");
   options.onMilestone?.("verifying");
-  const sent = run.submitStep;
-  const outcome = await classifyOutcome(page, run.before!, deadline, {
-    identifier: input.identifier,
-    submitted: sent ? { frame: sent.frame, path: sent.path } : null,
-    dialogs: () => watch.dialogs,
-    ...secondFactors(page, watch, input, () => run.since, deadline, step),
-    learnedMarker: source === "learned" ? options.learned?.signedIn : null,
-    documentStatus: () => watch.documentStatus,
-    movedAway: () => watch.movedAway(run.submittedOn ?? input.loginUrl) && watch.movedAway(input.loginUrl),
-    confirmSession: async () =>
-      signedInOnReopen({ context, loginUrl: run.submittedOn ?? input.loginUrl, guard: options.guard, deadline, sessionStorage: await sessionStorageOf(page), onStep: step }),
-    onStep: step,
-  });
+  const factors = secondFactors(page, watch, input, () => run.since, deadline, step);
+  const classify = () => {
+    const sent = run.submitStep;
+    return classifyOutcome(page, run.before!, deadline, {
+      identifier: input.identifier,
+      submitted: sent ? { frame: sent.frame, path: sent.path } : null,
+      dialogs: () => watch.dialogs,
+      ...factors,
+      learnedMarker: source === "learned" ? options.learned?.signedIn : null,
+      documentStatus: () => watch.documentStatus,
+      movedAway: () => watch.movedAway(run.submittedOn ?? input.loginUrl) && watch.movedAway(input.loginUrl),
+      confirmSession: async () =>
+        signedInOnReopen({ context, loginUrl: run.submittedOn ?? input.loginUrl, guard: options.guard, deadline, sessionStorage: await sessionStorageOf(page), onStep: step }),
+      onStep: step,
+    });
+  };
+  let outcome = await classify();
+  // The form again with a CAPTCHA (a wrong answer, or one the site shows after a first attempt): with a
+  // hand-off, the form is filled again and a person solves it; the site's answer is read as before.
+  for (let again = 0; input.handoff && outcome.kind === "failure" && outcome.code === "captcha_blocked" && again < CAPTCHA_FORMS_AGAIN; again++) {
+    step("the site shows its form again with a CAPTCHA");
+    const resent = await run.detectAndSubmit().then(
+      () => true,
+      (err: unknown) => {
+        if (err instanceof LoginFlowError && err.code === "form_not_found") return false;
+        throw err;
+      },
+    );
+    if (!resent) break;
+    outcome = await classify();
+  }
   watch.check();
   if (outcome.kind === "failure") throw new LoginFlowError(outcome.code, outcome.message);
 

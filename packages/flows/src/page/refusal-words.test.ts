@@ -38,6 +38,10 @@ const REFUSALS: Array<[string, string]> = [
   ["account_locked", "Te veel inlogpogingen."],
   ["captcha_blocked", "Too many attempts. Please complete the CAPTCHA to continue."],
   ["captcha_blocked", "Bitte bestätigen Sie, dass Sie kein Roboter sind."],
+  ["captcha_blocked", "The characters you typed did not match the image. Please try again."],
+  ["captcha_blocked", "Incorrect text from the image, please try again"],
+  ["captcha_blocked", "Die Zeichen aus dem Bild stimmen nicht überein."],
+  ["invalid_credentials", "The password you entered is incorrect. Passwords are at least 8 characters."],
   // A one-time code refused (after a code, the flow reports any of these as verification_failed).
   ["login_unconfirmed", "That code didn't work. Check the code and try again."],
   ["invalid_credentials", "The code you entered is incorrect."],

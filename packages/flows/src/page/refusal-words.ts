@@ -6,8 +6,15 @@ const LOCKED = new RegExp(
   `\\b(locked|suspended|disabled|deactivated|blocked)\\b|too many|gesperrt|zu viele|verrouill|bloqu|trop de tentatives|demasiados|muitas tentativas|bloccat|troppi tentativi|geblokkeerd|te veel|${wordsOf("locked")}`,
   "i",
 );
-const CAPTCHA =
-  /captcha|not a robot|verify (that )?you are (a )?human|kein roboter|pas un robot|no soy un robot|n[aã]o sou um rob[oô]|non sono un robot|geen robot/i;
+const CAPTCHA = new RegExp(
+  [
+    "captcha|not a robot|verify (that )?you are (a )?human|kein roboter|pas un robot|no soy un robot|n[aã]o sou um rob[oô]|non sono un robot|geen robot",
+    // A distorted-text image's answer refused: "The characters you typed did not match the image."
+    "\\bcharacters\\b.{0,40}\\b(image|picture)\\b|\\b(text|code) (in|from|on) the (image|picture)\\b|verification image",
+    "zeichen (im|aus dem) bild|caract[eè]res de l.image|caracteres de la imagen",
+  ].join("|"),
+  "i",
+);
 const CREDENTIALS_REFUSED = new RegExp(
   [
     // en

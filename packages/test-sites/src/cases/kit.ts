@@ -41,7 +41,7 @@ export const MESSAGES = {
 export function formCase(
   accounts: Accounts,
   name: string,
-  render: (error?: string) => string,
+  render: (error?: string, req?: Request, res?: Response) => string,
   options: {
     fields?: { user: string; pass: string };
     messages?: { wrong: string; locked: string };
@@ -51,7 +51,7 @@ export function formCase(
      * Enter without the control's script) shows the page again, nothing checked. */
     sentByLogin?: (body: Record<string, string>) => boolean;
     /** Checked before the account, as sites check a CAPTCHA token first: a string refuses with it, no attempt counted. */
-    gate?: (body: Record<string, string>) => string | null;
+    gate?: (body: Record<string, string>, req: Request) => string | null;
     /** Extra checks of the posted form (hidden traps, additional fields); a string refuses with it. */
     verify?: (body: Record<string, string>) => string | null;
     /** What to do instead of redirecting to the account page (an interstitial, a second factor). */
@@ -65,21 +65,21 @@ export function formCase(
   const r = Router();
   const fields = options.fields ?? { user: "username", pass: "password" };
   const messages = options.messages ?? MESSAGES;
-  r.get(`${base(name)}/login`, (_req, res) => {
-    res.type("html").send(render());
+  r.get(`${base(name)}/login`, (req, res) => {
+    res.type("html").send(render(undefined, req, res));
   });
   r.post(`${base(name)}/login`, urlencoded({ extended: false }), (req, res) => {
     const body = (req.body ?? {}) as Record<string, string>;
-    if (options.sentByLogin && !options.sentByLogin(body)) return res.type("html").send(render());
-    const gated = options.gate?.(body);
-    if (gated) return res.status(200).type("html").send(render(gated));
+    if (options.sentByLogin && !options.sentByLogin(body)) return res.type("html").send(render(undefined, req, res));
+    const gated = options.gate?.(body, req);
+    if (gated) return res.status(200).type("html").send(render(gated, req, res));
     // verify may map a redesigned form's field names onto the usual ones: read the account after it.
     const refusal = options.verify?.(body);
     const username = options.identify?.(body) ?? body[fields.user] ?? "";
     const verdict = accounts.check(name, username, body[fields.pass] ?? "");
     if ((refusal || verdict !== "ok") && options.onRefusal) return options.onRefusal(req, res);
     if (refusal || verdict !== "ok") {
-      res.status(200).type("html").send(render(refusal ?? messages[verdict === "locked" ? "locked" : "wrong"]));
+      res.status(200).type("html").send(render(refusal ?? messages[verdict === "locked" ? "locked" : "wrong"], req, res));
       return;
     }
     if (options.onSuccess) return options.onSuccess(req, res, username);
