@@ -8,6 +8,7 @@ import type { TargetGuard } from "@authsvc/egress";
 import type { Logger } from "@authsvc/logging";
 import { announceKeyRevocation, type HandoffRelay, type SessionCache, type WebhookDeliveryPayload } from "@authsvc/queue";
 import { HANDOFF_PATH, handoffRoutes } from "./handoff/handoff-routes";
+import { entryRoutes, type EntryLinkPort } from "./handoff/entry-routes";
 import { accountRoutes } from "./accounts/account-routes";
 import type { LoginRateLimit } from "./accounts/login-rate-limit";
 import { expectedCsrfToken, loadSession, requirePlatformAdmin, requireUser, type SessionSettings } from "./accounts/signed-in";
@@ -43,6 +44,8 @@ export interface DashboardDeps {
   isShuttingDown: () => boolean;
   /** The hosted hand-off pages' live views (frames in, the person's input out). */
   relay: HandoffRelay;
+  /** Entry links' pages: a link's state, and the sign-in with what its end user typed. */
+  entryLinks: EntryLinkPort;
 }
 
 export function createDashboard(deps: DashboardDeps) {
@@ -76,6 +79,8 @@ export function createDashboard(deps: DashboardDeps) {
   app.use("/assets", express.static(path.join(__dirname, "assets"), { index: false, maxAge: "1h" }));
   // The hosted hand-off pages: for a person with a token, not a dashboard user (no session, no form posts).
   app.use(handoffRoutes({ db, relay: deps.relay, fingerprintKey: config.crypto.fingerprintKey, ownOrigin, log }));
+  // Entry links' pages: for an end user with a token; their one form is checked by its origin.
+  app.use(entryRoutes({ db, jobs: deps.entryLinks, guard: deps.guard, fingerprintKey: config.crypto.fingerprintKey, ownOrigin, log }));
 
   app.use(express.urlencoded({ extended: false, limit: "32kb", parameterLimit: 500 }));
   app.use(loadSession(db, settings));

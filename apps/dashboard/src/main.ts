@@ -43,6 +43,7 @@ async function main(): Promise<void> {
     replay: replayThrough(jobs),
     isShuttingDown: () => shuttingDown,
     relay: new HandoffRelay(redis, handoffRedis, config.redis.prefix),
+    entryLinks: jobs,
   });
   const server = app.listen(config.dashboard.port, config.dashboard.host, () => {
     const { port } = server.address() as AddressInfo;

@@ -12,3 +12,4 @@ export * from "./job-input";
 export * from "./job-outcome";
 export * from "./job-events";
 export * from "./handoff";
+export * from "./entry-links";

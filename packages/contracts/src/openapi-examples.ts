@@ -138,3 +138,28 @@ export const webhook = {
   events: ["session.expired", "credential.failed"],
   createdAt: "2026-11-25T16:40:00.000Z",
 };
+
+export const entryLink = {
+  linkId: "elink_3Vb8Qm2KzR6tYw1NcP5xLd",
+  url: "https://dashboard.authsvc.example/enter/elink_3Vb8Qm2KzR6tYw1NcP5xLd.Jx2b9Qe1Wm7Hc4Vn8Lk3Rt6Yp0Zs5Ad2Fg7Hj1Kl4M",
+  site: "https://app.example.com",
+  loginUrl: "https://app.example.com/login",
+  collectionId: "team-a",
+  loginMethod: "password",
+  status: "open",
+  createdAt: "2026-11-27T09:00:00.000Z",
+  expiresAt: "2026-11-28T09:00:00.000Z",
+  tries: 0,
+  maxTries: 3,
+  jobId: null,
+  credentialId: null,
+  lastError: null,
+};
+
+export const entryLinkCreated = {
+  ...entryLink,
+  status: "created",
+  tries: 1,
+  jobId,
+  credentialId,
+};

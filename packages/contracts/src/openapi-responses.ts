@@ -55,6 +55,7 @@ export const parameters = {
   },
   JobId: { name: "jobId", in: "path", required: true, schema: { type: "string", pattern: "^job_" }, example: "job_4Lq8ZpW2nRt6YvB1xK9sDm" },
   CredentialId: { name: "id", in: "path", required: true, schema: { type: "string", pattern: "^cred_" }, example: "cred_7Hc2VnQ9pL4tXw8bZr1mKs" },
+  EntryLinkId: { name: "id", in: "path", required: true, schema: { type: "string", pattern: "^elink_" }, example: "elink_3Vb8Qm2KzR6tYw1NcP5xLd" },
   MailboxId: { name: "id", in: "path", required: true, schema: { type: "string", pattern: "^mbx_" }, example: "mbx_2Fj6Tq1wYc8nRv5xLp3sHd" },
   WebhookId: { name: "id", in: "path", required: true, schema: { type: "string", pattern: "^whk_" }, example: "whk_9Kd3Mb7rXq2vNf6tWc1zGy" },
 };

@@ -3,6 +3,7 @@ import { refreshRequestSchema, verifyRequestSchema } from "./credentials";
 import { mailboxRequestSchema } from "./inboxes";
 import { JOB_EVENT_TYPES, type JobEventType } from "./job-events";
 import { HANDOFF_REASONS, inputAnswerSchema } from "./handoff";
+import { entryLinkRequestSchema } from "./entry-links";
 import { WEBHOOK_EVENTS, webhookRequestSchema } from "./webhooks";
 import { loginRequestSchema } from "./login-request";
 import { signupRequestSchema } from "./signup-request";
@@ -115,7 +116,9 @@ const inputRequest = {
       enum: HANDOFF_REASONS,
       description:
         "`code`: a one-time code the request gave no way to read (an authenticator without `totpSecret`, a code sent to a number or address that is not ours). " +
-        "`approval`: a sign-in to approve on another device (a push to a phone); the page goes on by itself once approved, and the question is withdrawn.",
+        "`approval`: a sign-in to approve on another device (a push to a phone); the page goes on by itself once approved, and the question is withdrawn. " +
+        "`captcha`: a challenge only a person can solve (an image of distorted characters, a picture puzzle): solved on the hand-off page, whose live view " +
+        "they click and type in; they may send the form there themselves. `{}` says it is solved: the page is looked at again.",
     },
     prompt: { type: "string", description: "The site's own words at that step; after a refused answer, the site's refusal." },
     fields: { type: "array", items: { type: "string", enum: ["code", "choice", "answer"] }, description: "What the answer carries; [] when `{}` (look again) is the answer." },
@@ -235,6 +238,42 @@ const credential = {
     lastLoginAt: { type: ["string", "null"], format: "date-time" },
     status: { type: "string", enum: ["active", "failing", "pending", "pending_verification"] },
     lastError: { type: ["string", "null"], description: "Error code of the last failed login." },
+  },
+};
+
+const { $id: _elid, ...entryLinkRequest } = entryLinkRequestSchema;
+
+const entryLink = {
+  type: "object",
+  required: ["linkId", "url", "site", "loginUrl", "collectionId", "loginMethod", "status", "createdAt", "expiresAt", "tries", "maxTries", "jobId", "credentialId", "lastError"],
+  properties: {
+    linkId: { type: "string", pattern: "^elink_" },
+    url: { type: "string", format: "uri", description: "The hosted page to send the end user to: no API key, no account. It names the organization and the site, and takes a username, a password and, optionally, an authenticator's secret." },
+    site: { type: "string", description: "Origin of the site." },
+    loginUrl: { type: "string" },
+    collectionId: { type: ["string", "null"] },
+    loginMethod: { type: "string", enum: ["password"] },
+    status: {
+      type: "string",
+      enum: ["open", "validating", "needs_input", "created", "failed", "expired"],
+      description:
+        "`open`: waiting for the end user (again after a sign-in the site refused: `lastError`); `validating`: a sign-in with what they typed runs (`jobId`); " +
+        "`needs_input`: a step of it waits for them (`input`, its hand-off page is shown to them too); `created`: it signed in and the credential is stored " +
+        "(`credentialId`), the link is spent; `failed`: no tries left; `expired`: nobody finished in time.",
+    },
+    createdAt: { type: "string", format: "date-time" },
+    expiresAt: { type: "string", format: "date-time" },
+    tries: { type: "integer", description: "Sign-ins started from the page. Each may count as an attempt on the account, so a link takes at most `maxTries`." },
+    maxTries: { type: "integer" },
+    jobId: { type: ["string", "null"], description: "The latest sign-in started from the page (GET /v1/jobs/{jobId})." },
+    input: { $ref: "#/components/schemas/InputRequest" },
+    credentialId: { type: ["string", "null"], pattern: "^cred_" },
+    lastError: {
+      type: ["object", "null"],
+      required: ["code", "message"],
+      properties: { code: { type: "string" }, message: { type: "string" } },
+      description: "Why the latest sign-in failed, in the site's words where it gave some.",
+    },
   },
 };
 
@@ -369,6 +408,8 @@ export const schemas = {
   Error: error,
   MailboxRequest: mailboxRequest,
   Credential: credential,
+  EntryLinkRequest: entryLinkRequest,
+  EntryLink: entryLink,
   RefreshRequest: refreshRequest,
   VerifyRequest: verifyRequest,
   WebhookRequest: webhookRequest,

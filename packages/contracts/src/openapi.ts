@@ -187,6 +187,39 @@ export const openApiDocument = {
         },
       },
     },
+    "/credentials/entry-links": {
+      post: {
+        operationId: "createEntryLink",
+        tags: ["Credentials"],
+        summary: "A link where the end user types their own credentials for a site",
+        description:
+          "Answers a hosted page (`url`, on the dashboard; no API key needed) to send the end user to. They type their username and password (and " +
+          "an authenticator's secret if they use one); the service signs in once with them — a step only they can do (a code, an approval, a CAPTCHA) " +
+          "is handed to them on the hand-off page — stores the credential encrypted, and tells the organization by the `credential.created` webhook " +
+          "and on `GET /v1/entry-links/{id}` (the `Location`). The caller never sees the password. A sign-in the site refuses shows them its words and lets " +
+          "them try again, at most `maxTries` times in all. The link is spent once a credential is stored, and ends at `expiresAt` " +
+          "(`expiresIn` seconds, default 86400, at most 604800). `domain` is checked as a target now and again when the sign-in runs. " +
+          "Needs DASHBOARD_URL (501 `method_not_supported` without it).",
+        parameters: [paramRef("IdempotencyKey")],
+        requestBody: {
+          required: true,
+          content: json("EntryLinkRequest", { link: { summary: "A link for one site", value: { domain: "https://app.example.com/login", collectionId: "team-a" } } }),
+        },
+        responses: {
+          "201": { description: "The link; `Location` names it.", headers: keyed("Location"), content: json("EntryLink", ex.entryLink) },
+          ...v1Errors(["target_not_allowed", "method_not_supported"], { post: true, idempotent: true }),
+        },
+      },
+    },
+    "/entry-links/{id}": {
+      get: {
+        operationId: "getEntryLink",
+        tags: ["Credentials"],
+        summary: "An entry link's state: open, validating, needs_input, created (with the credential), failed or expired",
+        parameters: [paramRef("EntryLinkId")],
+        responses: { "200": { description: "The link.", headers: rated(), content: json("EntryLink", ex.entryLinkCreated) }, ...v1Errors(["not_found"]) },
+      },
+    },
     "/credentials/{id}": {
       get: {
         operationId: "getCredential",

@@ -15,6 +15,7 @@ import { DashboardUsers } from "./repositories/dashboard-users";
 import { DashboardSessions } from "./repositories/dashboard-sessions";
 import { Invitations } from "./repositories/invitations";
 import { JobListings } from "./repositories/job-listings";
+import { EntryLinks } from "./repositories/entry-links";
 
 /** One Prisma client and the repositories built on it. */
 export class Database {
@@ -30,6 +31,7 @@ export class Database {
   readonly webhooks: Webhooks;
   readonly providerSessions: ProviderSessions;
   readonly jobScreenshots: JobScreenshots;
+  readonly entryLinks: EntryLinks;
   // dashboard
   readonly dashboardUsers: DashboardUsers;
   readonly dashboardSessions: DashboardSessions;
@@ -54,6 +56,7 @@ export class Database {
     this.webhooks = new Webhooks(prisma, envelope);
     this.providerSessions = new ProviderSessions(prisma, envelope);
     this.jobScreenshots = new JobScreenshots(prisma, envelope);
+    this.entryLinks = new EntryLinks(prisma);
     // dashboard
     this.dashboardUsers = new DashboardUsers(prisma);
     this.dashboardSessions = new DashboardSessions(prisma);

@@ -1,3 +1,5 @@
+import { startEntrySignIn, viewEntryLink, type TypedCredential } from "./entry-links";
+import type { EntryLinkResource } from "@authsvc/contracts";
 import type { InputRequest, JobEventType, SessionResponse, WebhookEvent, WebhookEventType, JobResource } from "@authsvc/contracts";
 import type { InputAnswer, PendingInput } from "@authsvc/db";
 import { answerInput, askInput } from "./job-input";
@@ -43,6 +45,16 @@ export class AuthJobs {
   /** The Redis key of the session cached for a login of this identity (for a read ahead). */
   cachedSessionKey(orgId: string, login: SessionIdentity): string {
     return this.deps.cache.key(orgId, this.loginKey(orgId, login));
+  }
+
+  /** An entry link as the API shows it (see entry-links). */
+  viewEntryLink(link: Parameters<typeof viewEntryLink>[1]): Promise<EntryLinkResource> {
+    return viewEntryLink(this.deps, link);
+  }
+
+  /** Starts an entry link's sign-in with what its end user typed; null when the link takes none now. */
+  startEntrySignIn(link: Parameters<typeof startEntrySignIn>[1], typed: TypedCredential): Promise<string | null> {
+    return startEntrySignIn(this.deps, link, typed);
   }
 
   start(job: StartJob): Promise<string> {

@@ -2,6 +2,9 @@ import type { CapturedSession, FieldError, LoginSecret, SessionResponse, SignedU
 import { isSignupInput, oauthMethodFor } from "@authsvc/contracts";
 import { type Database, isUniqueViolation, type JobScreenshotImage } from "@authsvc/db";
 import { emitEvent } from "./job-events";
+import { tellEntryLinkSettled } from "./entry-links";
+
+type EntryLink = NonNullable<Awaited<ReturnType<Database["entryLinks"]["settle"]>>>;
 import { tell, type JobDeps } from "./job-deps";
 import { JobTakenOver, type OpenedJob } from "./open-job";
 import { loginFingerprint, storedLoginIdentity } from "./session-keys";
@@ -63,7 +66,7 @@ export async function succeedJob(deps: JobDeps, job: OpenedJob, outcome: LoginSu
   const lifetime = sessionLifetime(outcome.session, deps.config.session.ttlSeconds);
   const stored = await storeSuccess(deps, job, outcome, lifetime.servedUntil);
   if (!stored) throw new JobTakenOver();
-  const { sessionId, cacheKey } = stored;
+  const { sessionId, cacheKey, entryLink } = stored;
   const durationMs = Date.now() - job.started;
   const cookies = outcome.session.cookies.length;
   // What the next request must find is in place before the waiting callers are told: the cached session,
@@ -90,6 +93,7 @@ export async function succeedJob(deps: JobDeps, job: OpenedJob, outcome: LoginSu
           log.warn({ err: String(err) }, "session.refreshed event not queued"),
         )
       : Promise.resolve(),
+    entryLink ? tellEntryLinkSettled(deps, entryLink, job) : Promise.resolve(),
   ]);
   return { sessionId };
 }
@@ -100,7 +104,12 @@ export async function succeedJob(deps: JobDeps, job: OpenedJob, outcome: LoginSu
  * an earlier try of this run already committed (its answer lost with the connection) are found, not
  * repeated; a login that made a row of the signup's identity meanwhile makes the whole run once more.
  */
-async function storeSuccess(deps: JobDeps, job: OpenedJob, outcome: LoginSuccess | SignupSuccess, expiresAt: Date): Promise<{ sessionId: string; cacheKey: string } | null> {
+async function storeSuccess(
+  deps: JobDeps,
+  job: OpenedJob,
+  outcome: LoginSuccess | SignupSuccess,
+  expiresAt: Date,
+): Promise<{ sessionId: string; cacheKey: string; entryLink?: EntryLink | null } | null> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await deps.db.transaction(async (tx) => {
@@ -118,6 +127,9 @@ async function storeSuccess(deps: JobDeps, job: OpenedJob, outcome: LoginSuccess
           const { confirmation: _spent, ...secret } = job.input as LoginSecret & { confirmation?: unknown };
           await tx.credentials.recordSuccess(job.orgId, job.credential.id, secret as LoginSecret, job.loginUrl);
           ended = await tx.authJobs.succeed(job.id, job.run, sessionId, outcome.source);
+          // A credential an end user typed on an entry link's page: the link is spent, and names it.
+          const entryLink = ended ? await tx.entryLinks.settle(job.id, job.credential.id) : null;
+          if (ended) return { sessionId, cacheKey, entryLink };
         }
         if (!ended) throw new StaleRun();
         return { sessionId, cacheKey };

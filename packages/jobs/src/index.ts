@@ -10,3 +10,4 @@ export { originFingerprint } from "./session-keys";
 export { replayJob, ReplayRefused, REFUSED_SECRET_CODES, type ReplayOptions, type ReplayRefusalCode } from "./replay-job";
 export { checkSession, type SessionHealth, type SessionCheckTarget } from "./session-check";
 export { handoffToken, handoffUrl, readHandoffToken } from "./handoff-token";
+export { entryLinkUrl, readEntryLinkToken, startEntrySignIn, viewEntryLink, type TypedCredential } from "./entry-links";

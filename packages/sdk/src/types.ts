@@ -192,7 +192,7 @@ export interface PhoneNumberResource {
   createdAt: string;
 }
 
-export const WEBHOOK_EVENTS = ["session.refreshed", "session.expired", "credential.failed", "job.needs_input"] as const;
+export const WEBHOOK_EVENTS = ["session.refreshed", "session.expired", "credential.failed", "job.needs_input", "credential.created"] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
 export interface WebhookRequest {

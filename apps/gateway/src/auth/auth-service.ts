@@ -1,6 +1,6 @@
 import type { TargetGuard } from "@authsvc/egress";
 import type { Config } from "@authsvc/config";
-import { isErrorCode, jobEventsPath, type EmailInboxRef, type InboxRef, type InputAnswerRequest, type JobResource, type SessionResponse, type VerifyRequest } from "@authsvc/contracts";
+import { ENTRY_LINK_DEFAULT_EXPIRES_IN, isErrorCode, jobEventsPath, type EntryLinkRequest, type EntryLinkResource, type EmailInboxRef, type InboxRef, type InputAnswerRequest, type JobResource, type SessionResponse, type VerifyRequest } from "@authsvc/contracts";
 import type { Database, InputAnswer } from "@authsvc/db";
 import { storedLoginIdentity, type AuthJobs, type StartJob } from "@authsvc/jobs";
 import type { JobWaiter, PrefetchedEntry } from "@authsvc/queue";
@@ -253,6 +253,39 @@ export class AuthService {
     const answer: InputAnswer =
       given.code !== undefined ? { code: given.code.replace(/[\s-]/g, "") } : given.choice !== undefined ? { choice: given.choice } : given.answer !== undefined ? { answer: given.answer } : {};
     return this.deps.jobs.answerInput(orgId, jobId, answer);
+  }
+
+  /**
+   * A link to the hosted page where an end user types their own credentials for the site (checked as a
+   * target now, and again when its sign-in runs). It needs the dashboard's public address, which serves it.
+   */
+  async createEntryLink(orgId: string, given: EntryLinkRequest): Promise<EntryLinkResource> {
+    const { config, db, guard, jobs } = this.deps;
+    if (!config.dashboard.url) throw new ApiError("method_not_supported", "Entry links need the dashboard's public address, which serves their page (DASHBOARD_URL).");
+    let url: URL;
+    try {
+      url = new URL(given.domain);
+    } catch {
+      throw ApiError.invalid([{ field: "/domain", message: "is not a valid URL" }]);
+    }
+    if (url.username || url.password) throw ApiError.invalid([{ field: "/domain", message: "must not contain credentials: the end user types them on the link's page" }]);
+    const verdict = await guard.check(url.toString());
+    if (!verdict.allowed) throw new ApiError(verdict.code, `Target refused: ${verdict.reason}.`);
+    const row = await db.entryLinks.create({
+      orgId,
+      collectionExternalId: given.collectionId,
+      loginUrl: url.toString(),
+      siteOrigin: url.origin,
+      method: given.login_method ?? "password",
+      expiresAt: new Date(Date.now() + (given.expiresIn ?? ENTRY_LINK_DEFAULT_EXPIRES_IN) * 1000),
+    });
+    return jobs.viewEntryLink(row);
+  }
+
+  /** One of the org's entry links, its state following its latest sign-in; null for another org's. */
+  async entryLink(orgId: string, linkId: string): Promise<EntryLinkResource | null> {
+    const row = await this.deps.db.entryLinks.find(orgId, linkId);
+    return row ? this.deps.jobs.viewEntryLink(row) : null;
   }
 
   /** A job of this org as the API shows it (AuthJobs.view). */

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from "express";
-import { compileValidator, credentialStatus, refreshRequestSchema, verifyRequestSchema, type CredentialResource, type RefreshRequest, type VerifyRequest } from "@authsvc/contracts";
+import { compileValidator, credentialStatus, entryLinkRequestSchema, type EntryLinkRequest, refreshRequestSchema, verifyRequestSchema, type CredentialResource, type RefreshRequest, type VerifyRequest } from "@authsvc/contracts";
 import type { Database } from "@authsvc/db";
 import type { SessionCache } from "@authsvc/queue";
 import { ApiError } from "../http/api-error";
@@ -11,6 +11,8 @@ import { sessionExpiresAt } from "@authsvc/jobs";
 const validateRefresh = compileValidator<RefreshRequest>(refreshRequestSchema);
 const validateVerify = compileValidator<VerifyRequest>(verifyRequestSchema);
 const CREDENTIAL_ID = /^cred_[0-9A-Za-z]{22}$/;
+const ENTRY_LINK_ID = /^elink_[0-9A-Za-z]{22}$/;
+const validateEntryLink = compileValidator<EntryLinkRequest>(entryLinkRequestSchema);
 const PAGE = 100;
 
 type CredentialRow = NonNullable<Awaited<ReturnType<Database["credentials"]["findMetadata"]>>>;
@@ -52,6 +54,20 @@ export function credentialRoutes(db: Database, cache: SessionCache, auth: AuthSe
     const rows = await db.credentials.list(orgOf(res.locals), { limit: PAGE + 1, before });
     const page = rows.slice(0, PAGE).map(resource);
     res.json({ credentials: page, next: rows.length > PAGE ? `${req.baseUrl}/credentials?before=${page[page.length - 1]!.credentialId}` : null });
+  });
+
+  // Credentials an end user types themselves, on a hosted page the caller sends them to.
+  r.post("/credentials/entry-links", async (req, res) => {
+    const checked = validateEntryLink(req.body ?? {});
+    if (!checked.ok) throw ApiError.invalid(checked.errors);
+    const link = await auth.createEntryLink(orgOf(res.locals), checked.value);
+    res.status(201).location(`${req.baseUrl}/entry-links/${link.linkId}`).json(link);
+  });
+
+  r.get("/entry-links/:id", async (req, res) => {
+    const link = ENTRY_LINK_ID.test(req.params.id) ? await auth.entryLink(orgOf(res.locals), req.params.id) : null;
+    if (!link) throw new ApiError("not_found", "No such entry link.");
+    res.json(link);
   });
 
   r.get("/credentials/:id", async (req, res) => {
