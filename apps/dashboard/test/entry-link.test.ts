@@ -1,8 +1,10 @@
+import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "puppeteer-core";
 import { newTotpSecret, parseTotpSecret, totpCode } from "@authsvc/crypto";
-import { call, closeDatabase, database, newSiteUser, newTenant, sitesUrl, waitFor } from "@authsvc/devstack";
+import { call, closeDatabase, database, gatewayUrl, newSiteUser, newTenant, REPO_ROOT, sitesUrl, waitFor } from "@authsvc/devstack";
 import { byName, launchBrowser } from "./dashboard-browser";
 
 let browser: Browser;
@@ -116,6 +118,26 @@ describe("credentials the end user types on a hosted page", () => {
     });
     expect(done).toMatchObject({ status: "created", tries: 1 });
     await person.browserContext().close();
+  });
+
+  it("examples/entry-link.ts prints the link, and once the user signed in on it, the credential and a session", async () => {
+    const user = await newSiteUser();
+    const child = spawn(process.execPath, ["-r", path.join(REPO_ROOT, "scripts/swc-register.cjs"), "examples/entry-link.ts"], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, AUTHSVC_BASE_URL: `${gatewayUrl()}/v1`, AUTHSVC_API_KEY: tenant.key, LOGIN_URL: `${sitesUrl()}/classic/login` },
+    });
+    let out = "";
+    child.stdout.on("data", (c: Buffer) => (out += c.toString("utf8")));
+    child.stderr.on("data", (c: Buffer) => (out += c.toString("utf8")));
+    const exited = new Promise<number>((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
+    const url = await waitFor("the example's link", () => /send this to your user \(until [^)]+\): (\S+)/.exec(out)?.[1]);
+    // The user, on the page the example printed.
+    const form = new URLSearchParams({ username: user.username, password: user.password });
+    const sent = await fetch(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", origin: new URL(url).origin }, body: form, redirect: "manual" });
+    expect(sent.status).toBe(303);
+    expect(await exited).toBe(0);
+    expect(out).toMatch(/credential: cred_\w+; signed in with \d+ cookie\(s\) for /);
+    expect(out).not.toContain(user.password);
   });
 
   it("checks its request; another organization's key cannot read a link; a forged or unknown token is 404", async () => {

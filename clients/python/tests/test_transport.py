@@ -167,6 +167,21 @@ class FollowJobTest(unittest.TestCase):
         self.assertEqual(caught.exception.code, "not_waiting_for_input")
         self.assertEqual(json.loads(self.server.requests_to("POST", "/v1/jobs/job_1/input")[1]["body"]), {})
 
+    def test_verify_may_hand_a_step_to_a_person(self) -> None:
+        self.server.on("POST", "/v1/credentials/cred_1/verify", (200, {}, {**SESSION, "credentialId": "cred_1"}))
+        self.client.credentials.verify("cred_1", code="482913", allow_handoff=True)
+        self.assertEqual(json.loads(self.server.requests_to("POST", "/v1/credentials/cred_1/verify")[0]["body"]), {"code": "482913", "allowHandoff": True})
+
+    def test_asks_for_an_entry_link_with_a_key_and_follows_it(self) -> None:
+        link = {"linkId": "elink_1", "url": "https://dash.example/enter/elink_1.x", "status": "open", "credentialId": None}
+        self.server.on("POST", "/v1/credentials/entry-links", (201, {}, link))
+        self.server.on("GET", "/v1/entry-links/elink_1", (200, {}, {**link, "status": "created", "credentialId": "cred_9"}))
+        self.assertEqual(self.client.credentials.entry_link("https://app.example/login", collection_id="team-a", expires_in=600)["url"], link["url"])
+        sent = self.server.requests_to("POST", "/v1/credentials/entry-links")[0]
+        self.assertEqual(json.loads(sent["body"]), {"domain": "https://app.example/login", "collectionId": "team-a", "expiresIn": 600})
+        self.assertIn("idempotency-key", {k.lower() for k in sent["headers"]})
+        self.assertEqual(self.client.credentials.get_entry_link("elink_1")["credentialId"], "cred_9")
+
 
 class RetryAfterTest(unittest.TestCase):
     def test_reads_seconds_and_http_dates(self) -> None:

@@ -5,6 +5,8 @@ import type {
   CreatedWebhook,
   CredentialPage,
   CredentialResource,
+  EntryLinkRequest,
+  EntryLinkResource,
   JobEvent,
   JobResource,
   LoginRequest,
@@ -118,6 +120,20 @@ export class Credentials {
   /** Deletes the credential, its stored secret and its sessions (cached ones too). */
   async delete(id: string, options: RequestOptions = {}): Promise<void> {
     await this.transport.send({ route: ROUTES.deleteCredential, params: { id }, options });
+  }
+
+  /**
+   * A link to a hosted page where the end user types their own credentials for the site: the service signs
+   * in once with them and stores the credential (`credential.created`, then `getEntryLink` shows its id).
+   * You never see the password.
+   */
+  async entryLink(body: EntryLinkRequest, options: IdempotentOptions = {}): Promise<EntryLinkResource> {
+    return (await this.transport.send<EntryLinkResource>({ route: ROUTES.createEntryLink, body, options })).body;
+  }
+
+  /** An entry link's state: `open`, `validating`, `needs_input`, `created` (with `credentialId`), `failed` or `expired`. */
+  async getEntryLink(id: string, options: RequestOptions = {}): Promise<EntryLinkResource> {
+    return (await this.transport.send<EntryLinkResource>({ route: ROUTES.getEntryLink, params: { id }, options })).body;
   }
 
   /** Confirms the email of an account a signup left pending (a link, a code, or the one in our inbox), then signs in. */

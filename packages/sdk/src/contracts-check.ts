@@ -28,6 +28,8 @@ export type ContractChecks = [
   Holds<Same<sdk.RefreshRequest, api.RefreshRequest>>,
   Holds<Same<sdk.VerifyRequest, api.VerifyRequest>>,
   Holds<Same<sdk.CredentialResource, api.CredentialResource>>,
+  Holds<Same<sdk.EntryLinkRequest, api.EntryLinkRequest>>,
+  Holds<Same<sdk.EntryLinkResource, api.EntryLinkResource>>,
   Holds<Same<sdk.MailboxRequest, api.MailboxRequest>>,
   Holds<Same<sdk.MailboxResource, api.MailboxResource>>,
   Holds<Same<sdk.InboundMessageResource, api.InboundMessageResource>>,

@@ -15,6 +15,8 @@ export const ROUTES = {
   getCredential: { method: "GET", path: "/credentials/{id}" },
   deleteCredential: { method: "DELETE", path: "/credentials/{id}" },
   verifyCredential: { method: "POST", path: "/credentials/{id}/verify", idempotent: true },
+  createEntryLink: { method: "POST", path: "/credentials/entry-links", idempotent: true },
+  getEntryLink: { method: "GET", path: "/entry-links/{id}" },
   createMailbox: { method: "POST", path: "/mailboxes", idempotent: true },
   listMailboxes: { method: "GET", path: "/mailboxes" },
   getMailbox: { method: "GET", path: "/mailboxes/{id}" },

@@ -146,6 +146,36 @@ export interface CredentialResource {
   lastError: string | null;
 }
 
+/** POST /v1/credentials/entry-links: a hosted page where the end user types their own credentials for a site. */
+export interface EntryLinkRequest {
+  domain: string;
+  login_method?: "password";
+  collectionId?: string;
+  /** Seconds the link stays open (default 86400, at most 604800). */
+  expiresIn?: number;
+}
+
+export type EntryLinkStatus = "open" | "validating" | "needs_input" | "created" | "failed" | "expired";
+
+export interface EntryLinkResource {
+  linkId: string;
+  /** The hosted page to send the end user to. */
+  url: string;
+  site: string;
+  loginUrl: string;
+  collectionId: string | null;
+  loginMethod: "password";
+  status: EntryLinkStatus;
+  createdAt: string;
+  expiresAt: string;
+  tries: number;
+  maxTries: number;
+  jobId: string | null;
+  input?: InputRequest;
+  credentialId: string | null;
+  lastError: { code: string; message: string } | null;
+}
+
 export interface CredentialPage {
   credentials: CredentialResource[];
   /** The next page's link, or null on the last page. */

@@ -7,10 +7,10 @@ import uuid
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
 
 from .answers import Session
-from .jobs import ProgressCallback
+from .jobs import NeedsInputCallback, ProgressCallback
 from .transport import Transport
 
-BrowserCall = Callable[[str, Dict[str, Any], Optional[str], Optional[int], bool, Optional[ProgressCallback]], Session]
+BrowserCall = Callable[[str, Dict[str, Any], Optional[str], Optional[int], bool, Optional[ProgressCallback], Optional[NeedsInputCallback]], Session]
 
 
 def segment(value: str) -> str:
@@ -58,16 +58,40 @@ class Credentials:
         wait: Optional[int] = None,
         respond_async: bool = False,
         on_progress: Optional[ProgressCallback] = None,
+        allow_handoff: Optional[bool] = None,
+        on_needs_input: Optional[NeedsInputCallback] = None,
     ) -> Session:
         """Confirms the email of an account a signup left pending (with the `link` or `code` you received, or
-        neither: what reached our inbox), then signs in; returns the session like refresh."""
+        neither: what reached our inbox), then signs in; returns the session like refresh. With
+        `allow_handoff`, a step only a person can do waits for them (`on_needs_input` hears each question)."""
         body: Dict[str, Any] = {}
         if link is not None:
             body["link"] = link
         if code is not None:
             body["code"] = code
+        if allow_handoff is not None:
+            body["allowHandoff"] = allow_handoff
         path = f"/v1/credentials/{segment(credential_id)}/verify"
-        return self._browser_call(path, body, idempotency_key, wait, respond_async, on_progress)
+        return self._browser_call(path, body, idempotency_key, wait, respond_async, on_progress, on_needs_input)
+
+    def entry_link(
+        self,
+        domain: str,
+        *,
+        collection_id: Optional[str] = None,
+        expires_in: Optional[int] = None,
+        login_method: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+    ) -> Dict[str, Any]:
+        """A link to a hosted page where the end user types their own credentials for the site. The service
+        signs in once with them and stores the credential; `get_entry_link` (or the `credential.created`
+        webhook) gives its id. You never see the password."""
+        body = {k: v for k, v in {"domain": domain, "collectionId": collection_id, "expiresIn": expires_in, "login_method": login_method}.items() if v is not None}
+        return self._transport.request("POST", "/v1/credentials/entry-links", body=body, headers=keyed(idempotency_key)).json_object()
+
+    def get_entry_link(self, link_id: str) -> Dict[str, Any]:
+        """An entry link's state: open, validating, needs_input, created (with credentialId), failed or expired."""
+        return self._transport.request("GET", f"/v1/entry-links/{segment(link_id)}").json_object()
 
 
 class Mailboxes:
