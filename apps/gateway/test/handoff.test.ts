@@ -144,4 +144,52 @@ describe("the hand-off to a person (allowHandoff)", () => {
     expect(done).toMatchObject({ status: "failed", error: { code: "input_timeout" } });
     expect((await answer(res.body.jobId, { code: "123456" })).status).toBe(409);
   });
+
+  it("a security question: mfa_required without a hand-off; with one, a refused answer is asked again in the site's words, and the right one signs in", async () => {
+    const user = await newSiteUser();
+    const domain = `${sitesUrl()}/cases/security-question/login`;
+    const alone = await call("POST", "/v1/login", { key: tenant.key, body: { domain, login_method: "password", cred: user, useCache: false } });
+    expect([alone.status, alone.body.error?.code]).toEqual([422, "mfa_required"]);
+
+    const res = await call("POST", "/v1/login", { key: tenant.key, body: { domain, login_method: "password", cred: user, useCache: false, allowHandoff: true } });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ status: "needs_input", input: { reason: "answer", fields: ["answer"], prompt: expect.stringContaining("What was the name of your first pet?") } });
+    const jobId = res.body.jobId as string;
+    // What this step does not take is refused, and it keeps waiting.
+    const wrongField = await answer(jobId, { code: "123456" });
+    expect([wrongField.status, wrongField.body.error.details[0].field]).toEqual([400, "/code"]);
+    expect((await answer(jobId, {})).status).toBe(400);
+
+    expect((await answer(jobId, { answer: "Fluffy" })).status).toBe(202);
+    const again = await waitFor("asked again", async () => {
+      const j = await job(jobId);
+      return j.status === "needs_input" && j.input.prompt.includes("That answer doesn't match our records") ? j : null;
+    });
+    expect(again.input.reason).toBe("answer");
+    expect((await answer(jobId, { answer: "rex" })).status).toBe(202);
+    const done = await ended(jobId);
+    expect(done.status).toBe("succeeded");
+    const account = await fetch(`${sitesUrl()}/cases/security-question/account`, { headers: { cookie: done.result.cookies.map((c: any) => `${c.name}=${c.value}`).join("; ") }, redirect: "manual" });
+    expect(account.status).toBe(200);
+  });
+
+  it("an account chooser: never a success without a choice; with a hand-off, the choices are offered and the one picked signs in as that organization", async () => {
+    const user = await newSiteUser();
+    const domain = `${sitesUrl()}/cases/account-chooser/login`;
+    // Without a person the chooser page has no session of its own: the verdict says it could not confirm one.
+    const alone = await call("POST", "/v1/login", { key: tenant.key, body: { domain, login_method: "password", cred: user, useCache: false } });
+    expect([alone.status, alone.body.error?.code]).toEqual([422, "login_unconfirmed"]);
+
+    const res = await call("POST", "/v1/login", { key: tenant.key, body: { domain, login_method: "password", cred: user, useCache: false, allowHandoff: true } });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ status: "needs_input", input: { reason: "choice", fields: ["choice"], prompt: "Choose an account", choices: ["Acme Corp (Owner)", "Globex (Member)"] } });
+    const jobId = res.body.jobId as string;
+    const notOffered = await answer(jobId, { choice: "Initech" });
+    expect([notOffered.status, notOffered.body.error.details[0].field]).toEqual([400, "/choice"]);
+    expect((await answer(jobId, { choice: "Globex (Member)" })).status).toBe(202);
+    const done = await ended(jobId);
+    expect(done.status).toBe("succeeded");
+    const account = await fetch(`${sitesUrl()}/cases/account-chooser/account`, { headers: { cookie: done.result.cookies.map((c: any) => `${c.name}=${c.value}`).join("; ") }, redirect: "manual" });
+    expect(await account.text()).toContain("Organization: Globex (Member)");
+  });
 });

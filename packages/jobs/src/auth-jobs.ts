@@ -99,7 +99,7 @@ export class AuthJobs {
   }
 
   /** POST /v1/jobs/{id}/input: a person's answer, for a job of `orgId` that waits for one. */
-  answerInput(orgId: string, jobId: string, answer: InputAnswer): Promise<"taken" | "not_waiting" | "not_found"> {
+  answerInput(orgId: string, jobId: string, answer: InputAnswer): ReturnType<typeof answerInput> {
     return answerInput(this.deps, orgId, jobId, answer);
   }
 

@@ -32,10 +32,31 @@ export async function askInput(deps: Pick<JobDeps, "db" | "log" | "webhookQueue"
  * when the job waits for nothing now (it ended, runs on, or another answer came first); "not_found" when
  * the org has no such job.
  */
-export async function answerInput(deps: Pick<JobDeps, "db" | "authQueue">, orgId: string, jobId: string, answer: InputAnswer): Promise<"taken" | "not_waiting" | "not_found"> {
+export async function answerInput(
+  deps: Pick<JobDeps, "db" | "authQueue">,
+  orgId: string,
+  jobId: string,
+  answer: InputAnswer,
+): Promise<"taken" | "not_waiting" | "not_found" | { wrong: string }> {
+  // An answer that does not fit the question is refused before it is stored: the job keeps waiting.
+  const asked = (await deps.db.authJobs.find(orgId, jobId))?.pendingInput as PendingInput | null | undefined;
+  if (asked) {
+    const given = Object.keys(answer);
+    const wrong = answerDoesNotFit(asked, answer, given);
+    if (wrong) return { wrong };
+  }
   if (await deps.db.authJobs.answerInput(orgId, jobId, answer)) {
     await notifyJobInput(deps.authQueue, jobId);
     return "taken";
   }
   return (await deps.db.authJobs.find(orgId, jobId)) ? "not_waiting" : "not_found";
+}
+
+/** Why an answer does not fit what the job asks (null when it does): its field, or a choice not offered. */
+function answerDoesNotFit(asked: PendingInput, answer: InputAnswer, given: string[]): string | null {
+  if (asked.fields.length === 0) return given.length === 0 ? null : `this step takes no field: send {} once it is done (on the hand-off page or elsewhere)`;
+  // A step answered on the hand-off page itself goes by itself: the question is withdrawn, no {} needed.
+  if (given.length === 0 || !asked.fields.includes(given[0]!)) return `this step takes ${asked.fields.map((f) => `"${f}"`).join(" or ")}, not ${given.length === 0 ? "{}" : `"${given[0]}"`}`;
+  if ("choice" in answer && !(asked.choices ?? []).includes(answer.choice)) return `is not one of the choices offered: ${(asked.choices ?? []).map((c) => JSON.stringify(c)).join(", ")}`;
+  return null;
 }

@@ -47,6 +47,10 @@ export function authRoutes(auth: AuthService, maxWaitMs: number, metrics: Gatewa
     if (!JOB_ID.test(req.params.id)) throw new ApiError("not_found", "No such job.");
     const outcome = await auth.answerInput(orgId, req.params.id, checked.value);
     if (outcome === "not_found") throw new ApiError("not_found", "No such job.");
+    if (typeof outcome === "object") {
+      const field = Object.keys(checked.value)[0];
+      throw ApiError.invalid([{ field: field ? `/${field}` : "/", message: outcome.wrong }]);
+    }
     if (outcome === "not_waiting") throw new ApiError("not_waiting_for_input", "This job is not waiting for input now (it ended, runs on, or an answer was given already); read GET /v1/jobs/{jobId}.");
     res.status(202).location(`${req.baseUrl}/jobs/${req.params.id}`).json(await auth.job(orgId, req.params.id));
   });

@@ -249,7 +249,7 @@ export class AuthService {
    * A person's answer to what a job of this org waits for: a code as typed (spaces and dashes left out), a
    * choice, an answer, or nothing ("look again").
    */
-  answerInput(orgId: string, jobId: string, given: InputAnswerRequest): Promise<"taken" | "not_waiting" | "not_found"> {
+  answerInput(orgId: string, jobId: string, given: InputAnswerRequest): Promise<"taken" | "not_waiting" | "not_found" | { wrong: string }> {
     const answer: InputAnswer =
       given.code !== undefined ? { code: given.code.replace(/[\s-]/g, "") } : given.choice !== undefined ? { choice: given.choice } : given.answer !== undefined ? { answer: given.answer } : {};
     return this.deps.jobs.answerInput(orgId, jobId, answer);

@@ -27,6 +27,12 @@ export interface PendingApproval {
   cancel(): void;
 }
 
+/** A step after the password only the account's person can take: a security question, or a chooser. */
+export type PersonStep = "question" | "chooser";
+
+// How many answers one security question or chooser gets in all (a refused one is asked again).
+const STEP_TRIES = 3;
+
 // How often a page that waits for an approval is looked at again, and how many "look again" it gets.
 const APPROVAL_LOOK_MS = 1000;
 const APPROVAL_TRIES = 3;
@@ -60,6 +66,12 @@ export interface ClassifyOptions {
    * page is mfa_required. The page goes on by itself once they did; their answer ("look again") reloads it.
    */
   awaitApproval?: (prompt: string) => PendingApproval;
+  /**
+   * A person answers a security question or picks from a chooser (the caller allowed a hand-off).
+   * Without it a security question is mfa_required, and a chooser is read as any other page.
+   * `refusal`: the site refused the last answer, in these words.
+   */
+  answerStep?: (scan: FrameScan, kind: PersonStep, refusal?: string) => Promise<void>;
   /** Answers "check your email": waits for the sign-in link in our mailbox and opens it in this page. */
   answerLink?: () => Promise<void>;
   onStep?: (step: string) => void;
@@ -113,6 +125,7 @@ export async function classifyOutcome(
   let approval: PendingApproval | null = null;
   let approvalsAsked = 0;
   let linkOpened = false;
+  let stepAnswers = 0;
   let confirmPolls = 0;
   const judge = async (poll: Poll<undefined>): Promise<PollResult<Outcome>> => {
     const { scans, signals, fresh, sayings } = poll;
@@ -120,7 +133,7 @@ export async function classifyOutcome(
     lastPasswordShown = signals.passwordShown;
     const stillAsking = signals.passwordShown || signals.identifierOnlyShown;
     // Once a code was typed or a link opened, a refusal is of that code or link, not of the password.
-    const afterFactor = otpAnswered || linkOpened;
+    const afterFactor = otpAnswered || linkOpened || stepAnswers > 0;
     const refusalOf = (m: string): LoginFailureCode | null => {
       const code = refusalCode(m);
       if (!afterFactor) return code;
@@ -159,6 +172,21 @@ export async function classifyOutcome(
         return watcher.act(poll, () => options.answerOtp!(prompt));
       }
       if (!otpAnswered) return fail("mfa_required", "the site asked for a one-time code");
+    }
+    // A security question, or a chooser of the account to go on as: a person answers, and the site judges it.
+    const personStep = stillAsking || signals.otpPrompt ? null : signals.question ? ("question" as const) : signals.chooser && options.answerStep ? ("chooser" as const) : null;
+    if (personStep) {
+      const scan = (personStep === "question" ? signals.question : signals.chooser)!;
+      if (!options.answerStep) return fail("mfa_required", "the site asked a security question only the account's owner can answer");
+      const said = stepAnswers > 0 ? refusalSaid(sayings, "verification_failed") : null;
+      const refused = stepAnswers === 0 ? null : fresh.length > 0 ? fresh[0]! : said ? said.message : null;
+      // Answered, and the step still shows without a word from the site: its answer is on the way.
+      if (stepAnswers > 0 && !refused) return "again";
+      if (refused && stepAnswers >= STEP_TRIES) return fail("verification_failed", `the site refused the answer: ${refused}`);
+      stepAnswers++;
+      const again = await watcher.act(poll, () => options.answerStep!(scan, personStep, refused ?? undefined));
+      if (refused) watcher.seeWhileShown(refused);
+      return again;
     }
     // "Approve the sign-in on your phone": only a person can, and the page goes on by itself once they did.
     if (!stillAsking && signals.approvalPrompt && !signals.otpPrompt) {
@@ -227,7 +255,9 @@ export async function classifyOutcome(
       if (said) return fail(said.code!, said.m);
     }
     if (!stillAsking && status() >= 500) return fail("target_unreachable", `the site answered the login with HTTP ${status()}`);
-    const evidence = !stillAsking && !answer ? await watcher.newSession(poll) : "none";
+    const seen = !stillAsking && !answer ? await watcher.newSession(poll) : "none";
+    // A chooser is a step: whether the site signed in before the choice is for its login page to say.
+    const evidence = seen === "strong" && signals.chooser ? "weak" : seen;
     const success = evidence !== "none";
     if (success && (poll.successBefore || samePath(found, options.learnedMarker ?? null))) {
       if (evidence === "weak") {

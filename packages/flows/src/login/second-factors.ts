@@ -2,12 +2,13 @@ import type { Page } from "@authsvc/browser";
 import type { Deadline } from "../deadline";
 import { awaitVerification, type Inbox } from "../inbox/await-verification";
 import { answerOtp } from "../page/answer-otp";
-import { mergeSignals, scanPage } from "../page/scan-page";
+import { mergeSignals, type PageSignals, scanPage } from "../page/scan-page";
+import { performStep, typeText } from "../page/steps";
 import { openEmailedLink } from "../page/emailed-link";
 import type { PageWatch } from "../page/page-watch";
 import type { FrameScan } from "../page/scan-page";
-import type { ClassifyOptions, PendingApproval } from "./classify-outcome";
-import { HANDOFF_CODE_TRIES, promptOf } from "../handoff";
+import type { ClassifyOptions, PendingApproval, PersonStep } from "./classify-outcome";
+import { HANDOFF_CODE_TRIES, type HandoffAnswer, type HandoffQuestion, promptOf } from "../handoff";
 import { LoginFlowError } from "../flow-error";
 import type { PasswordLoginInput } from "./password-login";
 
@@ -27,7 +28,7 @@ export function secondFactors(
   since: () => Date | null,
   deadline: Deadline,
   step: (name: string) => void,
-): Pick<ClassifyOptions, "answerOtp" | "answerLink" | "codeTries" | "awaitApproval"> {
+): Pick<ClassifyOptions, "answerOtp" | "answerLink" | "codeTries" | "awaitApproval" | "answerStep"> {
   const siteHost = new URL(input.loginUrl).hostname;
   const fromInbox = (inbox: Inbox, wanted: "code" | "link") => async () => {
     step(`wait for the sign-in ${wanted} ${inbox.kind === "email" ? "by email" : "by SMS"}`);
@@ -44,7 +45,7 @@ export function secondFactors(
         const withdraw = new AbortController();
         const asked = handoff.ask({ reason: "code", prompt: promptOf(refusal ?? prompt.reading.text), fields: ["code"] }, withdraw.signal);
         asked.catch(() => undefined);
-        const onPage = promptGone(page, withdraw.signal).then(() => null);
+        const onPage = stepGone(page, withdraw.signal, (signals) => signals.otpPrompt).then(() => null);
         try {
           const answer = await Promise.race([asked, onPage]);
           if (answer === null) return null;
@@ -79,7 +80,45 @@ export function secondFactors(
         return pending;
       }
     : undefined;
+  // A security question or a chooser: the person answers (or picks) through the API or on the page itself.
+  const answerStep = handoff
+    ? async (scan: FrameScan, kind: PersonStep, refusal?: string): Promise<void> => {
+        const question = scan.reading.question;
+        const chooser = scan.reading.chooser;
+        const asked: HandoffQuestion =
+          kind === "question"
+            ? { reason: "answer", prompt: promptOf(refusal ?? question?.prompt ?? ""), fields: ["answer"] }
+            : { reason: "choice", prompt: promptOf(refusal ?? chooser?.prompt ?? ""), fields: ["choice"], choices: chooser?.options.map((o) => o.label) ?? [] };
+        step(kind === "question" ? (refusal ? "ask a person to answer the security question again" : "ask a person to answer the security question") : "ask a person to choose");
+        const withdraw = new AbortController();
+        const asking = handoff.ask(asked, withdraw.signal);
+        asking.catch(() => undefined);
+        const onPage = stepGone(page, withdraw.signal, (signals) => (kind === "question" ? !!signals.question : !!signals.chooser)).then(() => null);
+        let answer: HandoffAnswer | null;
+        try {
+          answer = await Promise.race([asking, onPage]);
+        } finally {
+          withdraw.abort();
+        }
+        if (answer === null) return step("the person answered on the page");
+        const values = { identifier: "", password: "", additionalFields: {} };
+        if (kind === "question") {
+          if (!answer.answer || !question) throw new LoginFlowError("verification_failed", "the person gave no answer to the security question", { retryable: false });
+          step("type the answer");
+          if (!(await typeText(page, scan.key, question.field, answer.answer))) return;
+          const sent = question.submit && (await performStep(page, { action: "click", purpose: "next", frame: scan.key, path: question.submit }, values).catch(() => false));
+          if (!sent) await performStep(page, { action: "enter", purpose: "next", frame: scan.key, path: question.field }, values).catch(() => false);
+          return;
+        }
+        const option = chooser?.options.find((o) => o.label === answer!.choice);
+        if (!option || !chooser) throw new LoginFlowError("verification_failed", `the person's choice is not one the page offers: ${answer.choice ?? "(none)"}`, { retryable: false });
+        step("choose as the person said");
+        await performStep(page, { action: "click", purpose: "next", frame: scan.key, path: option.path }, values).catch(() => false);
+        if (option.radio && chooser.submit) await performStep(page, { action: "click", purpose: "next", frame: scan.key, path: chooser.submit }, values).catch(() => false);
+      }
+    : undefined;
   return {
+    answerStep,
     awaitApproval,
     codeTries: handoff && personOnly ? HANDOFF_CODE_TRIES : 1,
     answerOtp:
@@ -100,15 +139,15 @@ export function secondFactors(
   };
 }
 
-// How often the page is looked at while a person is asked for a code: typed into the page itself, the prompt goes.
+// How often the page is looked at while a person is asked: answered on the page itself, the step goes.
 const PROMPT_LOOK_MS = 1000;
 
-/** Resolves once the page no longer asks for a code (the person answered it there); never, once `stop` is aborted. */
-async function promptGone(page: Page, stop: AbortSignal): Promise<void> {
+/** Resolves once the page no longer shows the step (the person answered it there); never, once `stop` is aborted. */
+async function stepGone(page: Page, stop: AbortSignal, shown: (signals: PageSignals) => boolean): Promise<void> {
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, PROMPT_LOOK_MS));
     if (stop.aborted) return new Promise<void>(() => undefined);
     const scans = await scanPage(page, "").catch(() => null);
-    if (scans && scans.length > 0 && scans.unreadable === 0 && !mergeSignals(scans).otpPrompt) return;
+    if (scans && scans.length > 0 && scans.unreadable === 0 && !shown(mergeSignals(scans))) return;
   }
 }

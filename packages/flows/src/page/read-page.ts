@@ -41,6 +41,10 @@ export interface FrameReading {
    * a push to an authenticator app): only a person can, and the page goes on by itself once they did.
    */
   approvalPrompt: boolean;
+  /** A security question (the account owner's own answer, asked after the password): its field and control. */
+  question: { field: SelectorPath; submit: SelectorPath | null; prompt: string } | null;
+  /** A chooser of the account, profile or organization to go on as: its options (a radio's label, or a control) and the control that goes on. */
+  chooser: { prompt: string; options: Array<{ label: string; path: SelectorPath; radio: boolean }>; submit: SelectorPath | null } | null;
   /** The frame's visible text (the start of it), for refusals that are not marked up as alerts. */
   text: string;
   /** Visible messages (alerts, error texts). */
@@ -59,7 +63,13 @@ export interface FrameReading {
   ambiguous: Array<{ label: string; name: string }>;
 }
 
-export const readFrameInPage = inPage(function readFrameInPage(kit: PageKit, identifier: string, extraKeys: string[], signOutWords: string, approvalWords: string): Omit<FrameReading, "captcha"> {
+export const readFrameInPage = inPage(function readFrameInPage(
+  kit: PageKit,
+  identifier: string,
+  extraKeys: string[],
+  signOutWords: string,
+  stepWords: { approval: string; question: string; chooser: string },
+): Omit<FrameReading, "captcha"> {
   const { visible, text, controlText, describe, formOf, pathOf, best } = kit;
   const words = {
     user: /user|login|e-?mail|identifier|account|benutzer|nutzer|anmeldename|courriel|identifiant|utilisateur|usuario|correo|usu[aá]rio|utente|gebruiker/i,
@@ -90,6 +100,13 @@ export const readFrameInPage = inPage(function readFrameInPage(kit: PageKit, ide
 
   const inputs = all.filter((el): el is HTMLInputElement => el instanceof HTMLInputElement);
   const clickables = all.filter((el) => kit.isControl(el));
+  // What is shown, not what the DOM holds (scripts, templates, hidden forms).
+  const pageText = (document.body?.innerText ?? "").replace(/[ \t]+/g, " ").slice(0, 3000);
+  // A security question's field (often a password field): it says so, or it is an "Answer" field on a page that does.
+  const questionWords = new RegExp(stepWords.question, "i");
+  const isQuestion = (el: HTMLInputElement) =>
+    ["text", "password", ""].includes(el.type) &&
+    (questionWords.test(describe(el)) || (/\banswer\b|antwort|r[ée]ponse|respuesta|resposta|risposta|antwoord/i.test(describe(el)) && questionWords.test(pageText)));
 
   // One box per digit: four to ten one-character fields.
   const digitBoxes = inputs.filter((el) => el.maxLength === 1 && ["text", "tel", "number", ""].includes(el.type) && fillable(el));
@@ -102,6 +119,7 @@ export const readFrameInPage = inPage(function readFrameInPage(kit: PageKit, ide
   const passwordCandidates = inputs.filter(
     (el) =>
       fillable(el) &&
+      !isQuestion(el) &&
       (el.type === "password" ||
         // A password shown as text by its "show" toggle still is the password field.
         (["text", ""].includes(el.type) && (/current-password/.test(el.autocomplete) || words.password.test(`${el.name} ${el.id}`)))),
@@ -130,6 +148,7 @@ export const readFrameInPage = inPage(function readFrameInPage(kit: PageKit, ide
       el !== password &&
       !passwordCandidates.includes(el) &&
       !isOtp(el) &&
+      !isQuestion(el) &&
       el.getAttribute("role") !== "searchbox",
   );
   const byPhone = /^\+?[0-9][0-9 ()-]{6,}$/.test(identifier);
@@ -285,10 +304,8 @@ export const readFrameInPage = inPage(function readFrameInPage(kit: PageKit, ide
         1,
       );
 
-  // What is shown, not what the DOM holds (scripts, templates, hidden forms).
-  const pageText = (document.body?.innerText ?? "").replace(/[ \t]+/g, " ").slice(0, 3000);
   // A question page has no password field at all, not even a disabled one (a form waiting on its request).
-  const anyPassword = inputs.some((el) => el.type === "password" && visible(el));
+  const anyPassword = inputs.some((el) => el.type === "password" && visible(el) && !isQuestion(el));
   const interstitial =
     !anyPassword && words.interstitial.test(pageText)
       ? best(clickables.filter((el) => visible(el)), (el) => (words.yes.test(controlText(el)) ? 2 : 0), 1)
@@ -308,6 +325,60 @@ export const readFrameInPage = inPage(function readFrameInPage(kit: PageKit, ide
       }, 2)
     : null;
 
+  // The controls that send a step's field: its form's, by their words; never one that leaves the step.
+  const sendsStep = (field: Element) => {
+    const form = formOf(field);
+    return best(clickables.filter((el) => visible(el) && (!form || form.contains(el))), (el) => {
+      const t = controlText(el);
+      let s = (el as HTMLButtonElement).type === "submit" ? 2 : 0;
+      if (words.submit.test(t) || /verify|confirm|submit|best[aä]tig|v[ée]rifi|verific|bevestig|conferma/i.test(t)) s += 3;
+      if (words.notSubmit.test(t) || /resend|another|erneut|renvoyer|reenviar|reinviar|opnieuw/i.test(t)) s -= 8;
+      return s;
+    }, 2);
+  };
+  const questionField = !password && !otpPrompt ? (inputs.find((el) => fillable(el) && isQuestion(el)) ?? null) : null;
+  const question = questionField
+    ? { field: pathOf(questionField)!, submit: pathOf(sendsStep(questionField)), prompt: (formOf(questionField) ? text(formOf(questionField)!) : contextText(questionField)).slice(0, 600) }
+    : null;
+
+  // A chooser: the account, profile or organization to go on as, one radio or one control each.
+  let chooser: FrameReading["chooser"] = null;
+  const chooserWords = new RegExp(stepWords.chooser, "i");
+  if (!anyPassword && !otpPrompt && !questionField && !signedIn && chooserWords.test(pageText)) {
+    const heading = all.find((el) => /^(H[1-6]|LEGEND|P|LABEL|DIV|SPAN)$/.test(el.tagName) && el.childElementCount <= 2 && visible(el) && chooserWords.test(text(el)));
+    const skip = new RegExp(`${signOutWords}|help|privacy|terms|cookie|forgot|cancel|back|hilfe|datenschutz|aide|ayuda|ajuda|aiuto`, "i");
+    const radios = inputs.filter((el) => el.type === "radio" && !el.disabled && (visible(el) || [...(el.labels ?? [])].some(visible)));
+    let options: Array<{ label: string; path: SelectorPath; radio: boolean }> = [];
+    let submit: SelectorPath | null = null;
+    if (radios.length >= 2) {
+      options = radios.map((el) => {
+        const label = [...(el.labels ?? [])].find(visible);
+        return { label: (kit.labelTexts(el)[0] ?? el.value).trim().slice(0, 120), path: pathOf(visible(el) ? el : (label ?? el))!, radio: true };
+      });
+      submit = pathOf(sendsStep(radios[0]!));
+    } else {
+      // The controls after the words, in the nearest block that holds two or more of them.
+      let scope: Element | null = heading?.parentElement ?? null;
+      const after = (el: Element) => !heading || !!(heading.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
+      const choices = (root: Element) => clickables.filter((el) => root.contains(el) && visible(el) && after(el) && controlText(el).length > 0 && controlText(el).length <= 120 && !skip.test(controlText(el)));
+      while (scope && choices(scope).length < 2) scope = scope.parentElement;
+      const found = scope ? choices(scope) : [];
+      // The options are the controls of one list (the accounts); a link beside it ("Use another sign-in") is not one.
+      const groups = new Map<Element | null, Element[]>();
+      for (const el of found) {
+        const group = el.closest("ul, ol, [role=list], [role=listbox], [role=radiogroup], [role=menu], table");
+        groups.set(group, [...(groups.get(group) ?? []), el]);
+      }
+      const listed = [...groups.entries()].filter(([group, els]) => group && els.length >= 2).sort((a, b) => b[1].length - a[1].length)[0]?.[1];
+      const shownText = (el: Element) => ((el as HTMLElement).innerText ?? "").replace(/\s+/g, " ").trim() || controlText(el).trim();
+      options = (listed ?? found).map((el) => ({ label: shownText(el).slice(0, 120), path: pathOf(el)!, radio: false }));
+    }
+    const labels = new Set(options.map((o) => o.label));
+    if (options.length >= 2 && options.length <= 20 && labels.size === options.length && !labels.has("")) {
+      chooser = { prompt: (heading ? text(heading) : pageText).slice(0, 300), options, submit };
+    }
+  }
+
   const extraFields = all.filter((el): el is FormField => el !== identifierEl && el !== password && kit.isFormField(el));
   const extras = Object.fromEntries(extraKeys.map((key) => [key, pathOf(kit.fieldFor(key, extraFields))]));
   const invalid = [identifierEl, password].find((el) => el && el.value !== "" && !el.validity.valid);
@@ -326,7 +397,9 @@ export const readFrameInPage = inPage(function readFrameInPage(kit: PageKit, ide
     otpSubmit: pathOf(otpSubmit),
     confirmByEmail: !anyPassword && words.confirmByEmail.test(pageText),
     // A page that shows an account (a sign-out control) is signed in, whatever it says of approvals.
-    approvalPrompt: !anyPassword && !otpPrompt && !signedIn && new RegExp(approvalWords, "i").test(pageText),
+    approvalPrompt: !anyPassword && !otpPrompt && !signedIn && new RegExp(stepWords.approval, "i").test(pageText),
+    question,
+    chooser,
     text: pageText,
     messages: kit.messages(all),
     validation: invalid ? kit.validation(invalid, null) : null,

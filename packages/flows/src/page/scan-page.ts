@@ -2,7 +2,7 @@ import type { ElementHandle, Frame, Page } from "@authsvc/browser";
 import { captchaBlocks, readCaptchaInPage } from "../captcha/read-captcha";
 import { resolvePathInPage } from "./in-page/kit";
 import { wordsOf } from "./login-words";
-import { APPROVAL_WORDS } from "./approval-words";
+import { PERSON_STEP_WORDS } from "./person-step-words";
 import { type FrameReading, readFrameInPage, type SelectorPath } from "./read-page";
 
 export interface FrameScan {
@@ -65,7 +65,7 @@ const SIGN_OUT_WORDS = wordsOf("signOut");
 
 /** What every frame shows of a login page (see readFrameInPage), and whether it shows a CAPTCHA a person must answer. */
 export async function scanPage(page: Page, identifier: string, extraKeys: string[] = []): Promise<PageScan> {
-  const [scans, captchas] = await Promise.all([readFrames(page, readFrameInPage, identifier, extraKeys, SIGN_OUT_WORDS, APPROVAL_WORDS), readFrames(page, readCaptchaInPage)]);
+  const [scans, captchas] = await Promise.all([readFrames(page, readFrameInPage, identifier, extraKeys, SIGN_OUT_WORDS, PERSON_STEP_WORDS), readFrames(page, readCaptchaInPage)]);
   const blocking = new Set(captchas.filter((c) => captchaBlocks(c.reading)).map((c) => c.frame));
   const read = scans.map((s) => ({ ...s, reading: { ...s.reading, captcha: blocking.has(s.frame) } }));
   return Object.assign(read, { unreadable: scans.unreadable });
@@ -103,6 +103,9 @@ export interface PageSignals {
   otpPrompt: boolean;
   confirmByEmail: boolean;
   approvalPrompt: boolean;
+  /** The frame that asks a security question, or that shows a chooser (see FrameReading). */
+  question: FrameScan | null;
+  chooser: FrameScan | null;
   messages: string[];
   validation: string | null;
   storage: string;
@@ -120,6 +123,8 @@ export function mergeSignals(scans: FrameScan[]): PageSignals {
     otpPrompt: scans.some((s) => s.reading.otpPrompt),
     confirmByEmail: scans.some((s) => s.reading.confirmByEmail),
     approvalPrompt: scans.some((s) => s.reading.approvalPrompt),
+    question: scans.find((s) => s.reading.question) ?? null,
+    chooser: scans.find((s) => s.reading.chooser) ?? null,
     messages: [...new Set(scans.flatMap((s) => s.reading.messages))],
     validation: scans.find((s) => s.reading.validation)?.reading.validation ?? null,
     // Per origin, so that an iframe coming or going does not look like new session state.
