@@ -1,4 +1,4 @@
-import { getDomain } from "tldts";
+import { registrableDomain } from "@authsvc/egress";
 /** A message as mail-in stores it, decrypted for the flow that waits for it. */
 export interface VerificationMail {
   from: string;
@@ -101,14 +101,7 @@ export function senderDomain(from: string): string {
   return (/@([^>\s]+)/.exec(from)?.[1] ?? "").replace(/^\[(.*)\]$/, "$1");
 }
 
-/**
- * The domain a host was registered under, by the Public Suffix List (private suffixes included): `shop.co.uk`
- * for `app.shop.co.uk`, `alice.github.io` for itself. An IP address or a bare name is its own domain.
- */
-export function registrableDomain(host: string): string {
-  const lower = host.toLowerCase().replace(/\.$/, "");
-  return getDomain(lower, { allowPrivateDomains: true }) ?? lower;
-}
+export { registrableDomain };
 
 /**
  * The sign-in link of a magic-link or confirmation mail: on the target site (its host or a subdomain of

@@ -1,7 +1,7 @@
 import type { JobEventType } from "@authsvc/contracts";
 import { LoginFlowError, type Handoff, type HandoffAnswer, type HandoffQuestion } from "@authsvc/flows";
 import type { AuthJobs, OpenedJob } from "@authsvc/jobs";
-import type { Page } from "@authsvc/browser";
+import { setPersonScope, type Page } from "@authsvc/browser";
 import type { Logger } from "@authsvc/logging";
 import type { HandoffRelay, InboxEvents, JobEventFields } from "@authsvc/queue";
 import { startLiveView } from "./live-view";
@@ -49,6 +49,8 @@ export function jobHandoff(deps: HandoffDeps, job: OpenedJob, hooks: HandoffHook
   let tries = 0;
   let page: Page | null = null;
   let live: Promise<{ close(): Promise<void> } | null> | null = null;
+  // Whether a question is open: only then does the person's input reach the page (the flow acts in between).
+  let open = false;
   const interrupted = () => new LoginFlowError("handoff_interrupted", "the worker stopped while the job waited for a person; the password is not sent again", { retryable: false });
   return {
     attach(p: Page) {
@@ -68,7 +70,9 @@ export function jobHandoff(deps: HandoffDeps, job: OpenedJob, hooks: HandoffHook
         expiresAt = Date.now() + deps.maxWaitMs;
         // The hosted page's live view, from the first question until the flow ends.
         if (page) {
-          live = startLiveView(deps.relay, job.id, page, deps.log).catch((err: unknown) => {
+          // What the service typed is drawn masked: the username, and the password even if shown as text.
+          const typed = [job.credential.username, "password" in job.input && typeof job.input.password === "string" ? job.input.password : ""];
+          live = startLiveView(deps.relay, job.id, page, deps.log, typed, () => open).catch((err: unknown) => {
             deps.log.warn({ jobId: job.id, err: String(err) }, "live view not started");
             return null;
           });
@@ -81,8 +85,11 @@ export function jobHandoff(deps: HandoffDeps, job: OpenedJob, hooks: HandoffHook
         deps.stopping.addEventListener("abort", () => resolve(), { once: true });
         withdraw?.addEventListener("abort", () => resolve(), { once: true });
       });
+      // While the question is open the person drives the page: it stays on the site and where the flow is.
+      if (page) setPersonScope(page, [job.loginUrl, page.url()]);
       try {
         const input = await deps.jobs.askInput(job, { ...question, expiresAt: new Date(expiresAt).toISOString(), tries });
+        open = true;
         hooks.onProgress("needs_input", { input });
         hooks.onAsked();
         for (;;) {
@@ -106,6 +113,8 @@ export function jobHandoff(deps: HandoffDeps, job: OpenedJob, hooks: HandoffHook
           await Promise.race([watch.next(Math.min(left, RECHECK_MS)), stopped]);
         }
       } finally {
+        open = false;
+        if (page) setPersonScope(page, null);
         await watch.close();
       }
     },

@@ -5,14 +5,31 @@ import { LIVE_KEYS, type HandoffRelay, type LiveFrame, type LiveInput, type ToPa
 // The screencast runs while someone watches: a viewer says so every few seconds; past this it stops.
 const VIEWER_GONE_MS = 15_000;
 const KEYS = new Set<string>(LIVE_KEYS);
+const MASK_EVERY_MS = 1000;
+
+/** Runs in the page: every field holding one of `values` is drawn as dots, whatever its type. */
+function maskFilledInPage(values: string[]): void {
+  for (const el of document.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>("input, textarea")) {
+    if (el.value !== "" && values.includes(el.value)) el.style.setProperty("-webkit-text-security", "disc", "important");
+  }
+}
 
 /**
  * The live view of a job's page while it waits for a person: Chromium's screencast, sent as JPEG frames to
  * whichever replica serves the hosted page, and the person's clicks, wheel, keys and pasted text played on
  * the page. It runs only while a viewer is there. The page stays behind the egress guard like every page
- * of the job, and the password field the service filled is shown masked, as the page draws it.
+ * of the job. Fields holding what the service typed (the username, the password) are drawn masked while it
+ * runs, and stay masked when a "show password" control would reveal them.
  */
-export async function startLiveView(relay: HandoffRelay, jobId: string, page: Page, log: Logger): Promise<{ close(): Promise<void> }> {
+export async function startLiveView(
+  relay: HandoffRelay,
+  jobId: string,
+  page: Page,
+  log: Logger,
+  filled: string[] = [],
+  /** Whether the person may act now (a question is open): between questions the flow acts, and their input is dropped. */
+  accepts: () => boolean = () => true,
+): Promise<{ close(): Promise<void> }> {
   const channels = relay.channels(jobId);
   const cdp = await page.createCDPSession();
   let casting = false;
@@ -26,6 +43,7 @@ export async function startLiveView(relay: HandoffRelay, jobId: string, page: Pa
   const startCast = async () => {
     if (casting || closed) return;
     casting = true;
+    if (secrets.length > 0) await mask();
     await cdp.send("Page.startScreencast", { format: "jpeg", quality: 70, maxWidth: 1280, maxHeight: 1024, everyNthFrame: 1 }).catch(() => (casting = false));
   };
   const stopCast = async () => {
@@ -37,6 +55,13 @@ export async function startLiveView(relay: HandoffRelay, jobId: string, page: Pa
     if (casting && Date.now() - lastViewer > VIEWER_GONE_MS) void stopCast();
   }, 5000);
   idle.unref();
+  // Masked before the first frame and again every second: the page may draw the form again.
+  const secrets = filled.filter((v) => v.length > 0);
+  const mask = () => Promise.all(page.frames().map((f) => f.evaluate(maskFilledInPage, secrets).catch(() => undefined)));
+  const masking = setInterval(() => {
+    if (casting && secrets.length > 0) void mask();
+  }, MASK_EVERY_MS);
+  masking.unref();
   // Input is played in the order it came: a word typed is its letters in order.
   let playing = Promise.resolve();
   const play = (event: LiveInput) => {
@@ -54,13 +79,14 @@ export async function startLiveView(relay: HandoffRelay, jobId: string, page: Pa
       void startCast();
     } else if (parsed.kind === "input" && validInput(parsed.event)) {
       lastViewer = Date.now();
-      play(parsed.event);
+      if (accepts()) play(parsed.event);
     }
   });
   return {
     async close() {
       closed = true;
       clearInterval(idle);
+      clearInterval(masking);
       await stop();
       await stopCast();
       await cdp.detach().catch(() => undefined);

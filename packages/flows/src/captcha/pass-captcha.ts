@@ -37,8 +37,8 @@ export interface CaptchaPerson {
   handoff: Handoff;
   /** Called before the person is asked: from then on the form may go out by their hand. */
   beforeAsk(): Promise<void>;
-  /** Whether the form still holds what the flow typed in it: not once it went out, or the page went on. */
-  formHeld(): Promise<boolean>;
+  /** Whether the form still holds what the flow typed in it: not once it went out, or the page went on; null while a document is replaced. */
+  formHeld(): Promise<boolean | null>;
 }
 
 /** `passed`: the flow sends the form now; `sent`: the person sent it (the site's answer is next). */
@@ -132,7 +132,9 @@ async function askPerson(page: Page, person: CaptchaPerson, said: string, step: 
       while (!withdraw.signal.aborted) {
         await sleep(PERSON_LOOK_MS);
         if (withdraw.signal.aborted) break;
-        if (!(await person.formHeld())) return "sent";
+        const held = await person.formHeld();
+        if (held === false) return "sent";
+        if (held === null) continue;
         const scans = await readFrames(page, readCaptchaInPage).catch(() => null);
         if (scans && passed(scans, false)) return "passed";
       }
@@ -145,7 +147,7 @@ async function askPerson(page: Page, person: CaptchaPerson, said: string, step: 
       withdraw.abort();
     }
     if (seen !== "answered") return seen;
-    if (!(await person.formHeld())) return "sent";
+    if ((await person.formHeld()) === false) return "sent";
     const scans = await readFrames(page, readCaptchaInPage).catch(() => []);
     if (passed(scans, true)) return "passed";
     if (tries >= PERSON_TRIES) throw new LoginFlowError("captcha_blocked", `the CAPTCHA was still not solved after ${PERSON_TRIES} answers from a person`);

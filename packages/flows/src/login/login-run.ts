@@ -323,15 +323,21 @@ function ambiguousForm(fields: Array<{ label: string; name: string }>): LoginFlo
 
 const missingIdentifier = () => new LoginFlowError("form_not_found", "the page asks for a username or email and the request gave none");
 
-/** Whether a field the flow typed in is still there and holds a value: not once its form went out (a new document, a form cleared). */
-async function fieldHolds(page: Page, field: { frame: string; path: SelectorPath }): Promise<boolean> {
+/**
+ * Whether a field the flow typed in is still there and holds a value: not once its form went out (a new
+ * document, a form cleared). Null while that cannot be told (a document being replaced or parsed).
+ */
+async function fieldHolds(page: Page, field: { frame: string; path: SelectorPath }): Promise<boolean | null> {
   const frame = findFrame(page, field.frame);
-  const el = frame ? await resolveElement(frame, field.path).catch(() => null) : null;
+  if (!frame) return false;
+  const parsed = await frame.evaluate(() => document.readyState !== "loading").catch(() => null);
+  if (!parsed) return null;
+  const el = await resolveElement(frame, field.path).catch(() => null);
   if (!el) return false;
   try {
     return await el.evaluate((e) => e.isConnected && (e as HTMLInputElement).value !== "");
   } catch {
-    return false;
+    return null;
   } finally {
     await el.dispose().catch(() => undefined);
   }
