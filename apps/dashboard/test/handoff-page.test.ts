@@ -145,4 +145,25 @@ describe("the hosted hand-off page", () => {
     questions.close();
     await person.browserContext().close();
   });
+
+  it("a signup whose form has an image challenge: the person types its characters in the live view, and the new account is signed in", async () => {
+    const signupUrl = `${sitesUrl()}/cases/signup-captcha/signup`;
+    const email = `new${Date.now().toString(36)}@example.test`;
+    const res = await call("POST", "/v1/signup", {
+      key: tenant.key,
+      body: { signup_method: "email", domain: signupUrl, cred: { email, password: "a-long-new-password" }, allowHandoff: true },
+    });
+    expect([res.status, res.body.status, res.body.input?.reason]).toEqual([202, "needs_input", "captcha"]);
+    const person = await (await browser.createBrowserContext()).newPage();
+    await person.goto(res.body.input.handoffUrl, { waitUntil: "domcontentloaded" });
+    const word = (await (await fetch(`${sitesUrl()}/__fixture/image-captcha`)).json()).shows as string;
+    await clickInLiveView(person, signupUrl, "input[name=captcha_code]");
+    await person.keyboard.type(word);
+    await person.keyboard.press("Enter");
+    const done = await ended(res.body.jobId);
+    expect([done.status, done.error]).toEqual(["succeeded", undefined]);
+    expect(await signsIn("signup-captcha", done.result.cookies)).toBe(true);
+    expect((await call("GET", `/v1/credentials/${done.result.credentialId}`, { key: tenant.key })).body).toMatchObject({ username: email, status: "active" });
+    await person.browserContext().close();
+  });
 });

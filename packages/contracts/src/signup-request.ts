@@ -1,4 +1,4 @@
-import { additionalFieldsSchema, collectionIdSchema, printable, targetUrlSchema } from "./request-parts";
+import { additionalFieldsSchema, allowHandoffSchema, collectionIdSchema, printable, targetUrlSchema } from "./request-parts";
 import type { SessionResponse } from "./session";
 
 /** Methods the schema accepts (spec §4.2); `oauth` signs up through a provider's button with a provider account. */
@@ -36,6 +36,8 @@ export interface SignupRequest {
   allocateMailbox?: boolean;
   /** `signup_method: oauth`: the provider to sign up through, by its short name (or `cred.provider`). */
   provider?: OAuthProvider;
+  /** A person may finish a step the service cannot (a CAPTCHA on the form, a step of the sign-in after it): the job waits in needs_input. */
+  allowHandoff?: boolean;
 }
 
 /** The account a signup created, as the site knows it (never its password). */
@@ -83,6 +85,7 @@ export const signupRequestSchema = {
     invite_token: { type: "string", minLength: 1, maxLength: 4096, pattern: printable },
     collectionId: collectionIdSchema,
     additionalFields: additionalFieldsSchema,
+    allowHandoff: allowHandoffSchema,
     allocateMailbox: { type: "boolean" },
     provider: { type: "string", enum: OAUTH_PROVIDERS, description: "For `signup_method: oauth`: sign up through Google or GitHub (any other provider: `cred.provider`)." },
   },

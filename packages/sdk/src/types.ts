@@ -97,6 +97,8 @@ export interface SignupRequest {
   /** No `cred.email`: give the account a new mailbox of ours, so the confirmation mail can be read. */
   allocateMailbox?: boolean;
   provider?: "google" | "github";
+  /** A person may finish a step the service cannot (a CAPTCHA on the form, a step of the sign-in after it). */
+  allowHandoff?: boolean;
 }
 
 export interface SignupAccount {

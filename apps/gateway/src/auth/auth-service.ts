@@ -161,6 +161,7 @@ export class AuthService {
       method: cmd.method,
       loginUrl: cmd.signupUrl,
       useCache: false,
+      allowHandoff: cmd.allowHandoff === true,
       fingerprint,
       requestId: call.requestId,
       // Known by its email until the site settles it (the username it accepted, when it has no email).

@@ -24,6 +24,8 @@ export interface SignupCommand {
   /** `oauth`: the provider (`google`, `github`, or `cred.provider` as given); `email` and `password` are the provider account's. */
   provider?: string;
   totpSecret?: string;
+  /** A person may finish a step the service cannot (the job waits in needs_input). */
+  allowHandoff?: boolean;
 }
 
 function httpUrl(value: string, field: string): URL {
@@ -91,6 +93,7 @@ export function parseSignupRequest(body: unknown): SignupCommand {
     allocateMailbox: req.allocateMailbox === true,
     provider: method === "oauth" ? (req.provider ?? cred.provider!.trim()) : undefined,
     totpSecret: method === "oauth" ? cred.totpSecret : undefined,
+    allowHandoff: req.allowHandoff === true,
   };
 }
 

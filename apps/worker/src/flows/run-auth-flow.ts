@@ -133,12 +133,7 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
     }
     const learned = parseLearnedFlow(job.learnedFlow);
     const inbox = input.inbox ? inboxFor(job, input.inbox, hooks) : undefined;
-    const handoff = job.allowHandoff
-      ? jobHandoff({ jobs: deps.jobs, events: inboxEvents, maxWaitMs: config.handoff.maxWaitMs, maxWaitingPerOrg: config.handoff.maxWaitingPerOrg, stopping: deps.stopping, relay: deps.relay, log: deps.log }, job, {
-          onProgress: hooks.onProgress,
-          onAsked: () => hooks.onNeedsInput?.(),
-        })
-      : undefined;
+    const handoff = handoffFor(job, hooks);
     const loginInput = {
       loginUrl: job.loginUrl,
       identifier: job.credential.username,
@@ -187,11 +182,20 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
     };
   }
 
+  /** The job's person, when its caller allowed a hand-off: asked on the job's record, shown the page live. */
+  function handoffFor(job: OpenedJob, hooks: Pick<RunHooks, "onProgress" | "onNeedsInput">) {
+    if (!job.allowHandoff) return undefined;
+    const handoffDeps = { jobs: deps.jobs, events: inboxEvents, maxWaitMs: config.handoff.maxWaitMs, maxWaitingPerOrg: config.handoff.maxWaitingPerOrg, stopping: deps.stopping, relay: deps.relay, log: deps.log };
+    return jobHandoff(handoffDeps, job, { onProgress: hooks.onProgress, onAsked: () => hooks.onNeedsInput?.() });
+  }
+
   function runSignup(job: OpenedJob, input: SignupJobInput, { onFailurePage, ...hooks }: RunHooks): Promise<SignupSuccess> {
     if (input.method === "oauth") return runOAuthSignup(job, input, { ...hooks, onFailurePage });
     const inbox = input.inbox ? inboxFor(job, input.inbox, hooks) : undefined;
-    return inPage({ inbox: !!inbox }, onFailurePage, (page, timeoutMs) =>
-      signup(
+    const handoff = handoffFor(job, hooks);
+    return inPage({ inbox: !!inbox, handoff: !!handoff }, onFailurePage, (page, timeoutMs) => {
+      handoff?.attach(page);
+      return signup(
         page,
         {
           signupUrl: input.signup.inviteLink ?? job.loginUrl,
@@ -204,10 +208,11 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
           additionalFields: input.additionalFields,
           inbox,
           inboxWaitMs: config.mfa.waitMs,
+          handoff,
         },
-        { guard, timeoutMs, ...hooks },
-      ),
-    );
+        { guard, timeoutMs, captchaSolver, ...hooks },
+      );
+    }).finally(() => handoff?.close());
   }
 
   return function runAuthFlow(job: OpenedJob, hooks: RunHooks): Promise<LoginSuccess | SignupSuccess> {

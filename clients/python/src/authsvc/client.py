@@ -94,8 +94,11 @@ class Client:
         wait: Optional[int] = None,
         respond_async: bool = False,
         on_progress: Optional[ProgressCallback] = None,
+        allow_handoff: Optional[bool] = None,
+        on_needs_input: Optional[NeedsInputCallback] = None,
     ) -> Session:
-        """Creates an account at `domain` (the signup page) and returns its session with `credentialId` and `account`."""
+        """Creates an account at `domain` (the signup page) and returns its session with `credentialId` and `account`.
+        With `allow_handoff`, a step only a person can do (a CAPTCHA on the form) waits for them."""
         body = compact(
             {
                 "signup_method": signup_method,
@@ -106,9 +109,10 @@ class Client:
                 "provider": provider,
                 "collectionId": collection_id,
                 "additionalFields": dict(additional_fields) if additional_fields is not None else None,
+                "allowHandoff": allow_handoff,
             }
         )
-        return self._browser_call("/v1/signup", body, idempotency_key, wait, respond_async, on_progress)
+        return self._browser_call("/v1/signup", body, idempotency_key, wait, respond_async, on_progress, on_needs_input)
 
     def refresh(
         self,

@@ -132,10 +132,11 @@ async function askPerson(page: Page, person: CaptchaPerson, said: string, step: 
       while (!withdraw.signal.aborted) {
         await sleep(PERSON_LOOK_MS);
         if (withdraw.signal.aborted) break;
+        // The page first, then the form: a document that replaced the form in between is seen as sent.
+        const scans = await readFrames(page, readCaptchaInPage).catch(() => null);
         const held = await person.formHeld();
         if (held === false) return "sent";
         if (held === null) continue;
-        const scans = await readFrames(page, readCaptchaInPage).catch(() => null);
         if (scans && passed(scans, false)) return "passed";
       }
       return new Promise<null>(() => undefined);
@@ -147,9 +148,10 @@ async function askPerson(page: Page, person: CaptchaPerson, said: string, step: 
       withdraw.abort();
     }
     if (seen !== "answered") return seen;
-    if ((await person.formHeld()) === false) return "sent";
     const scans = await readFrames(page, readCaptchaInPage).catch(() => []);
-    if (passed(scans, true)) return "passed";
+    const held = await person.formHeld();
+    if (held === false) return "sent";
+    if (held === true && passed(scans, true)) return "passed";
     if (tries >= PERSON_TRIES) throw new LoginFlowError("captcha_blocked", `the CAPTCHA was still not solved after ${PERSON_TRIES} answers from a person`);
   }
 }

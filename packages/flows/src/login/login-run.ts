@@ -5,9 +5,9 @@ import { type CaptchaPassage, type CaptchaPerson, passCaptcha } from "../captcha
 import { newSayings, readNotes, refusalSaid, sentencesShown } from "../page/page-sayings";
 import type { SelectorPath } from "../page/read-page";
 import { refusalCode } from "../page/refusal-words";
-import { type FrameScan, findFrame, mergeSignals, resolveElement, scanPage } from "../page/scan-page";
+import { type FrameScan, mergeSignals, scanPage } from "../page/scan-page";
 import { type Rotation, type SessionSnapshot, snapshotSession } from "../page/session-snapshot";
-import { type FlowStep, performStep, type StepValues, submitsPassword } from "../page/steps";
+import { fieldHolds, type FlowStep, performStep, type StepValues, submitsPassword } from "../page/steps";
 import { describeStep, extraKeysOf, type LearnedFlow } from "./learned-flow";
 import type { FlowOptions, PasswordLoginInput } from "./password-login";
 
@@ -322,23 +322,3 @@ function ambiguousForm(fields: Array<{ label: string; name: string }>): LoginFlo
 }
 
 const missingIdentifier = () => new LoginFlowError("form_not_found", "the page asks for a username or email and the request gave none");
-
-/**
- * Whether a field the flow typed in is still there and holds a value: not once its form went out (a new
- * document, a form cleared). Null while that cannot be told (a document being replaced or parsed).
- */
-async function fieldHolds(page: Page, field: { frame: string; path: SelectorPath }): Promise<boolean | null> {
-  const frame = findFrame(page, field.frame);
-  if (!frame) return false;
-  const parsed = await frame.evaluate(() => document.readyState !== "loading").catch(() => null);
-  if (!parsed) return null;
-  const el = await resolveElement(frame, field.path).catch(() => null);
-  if (!el) return false;
-  try {
-    return await el.evaluate((e) => e.isConnected && (e as HTMLInputElement).value !== "");
-  } catch {
-    return null;
-  } finally {
-    await el.dispose().catch(() => undefined);
-  }
-}

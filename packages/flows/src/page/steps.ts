@@ -153,3 +153,23 @@ export async function performStep(page: Page, step: FlowStep, values: StepValues
     await el.dispose().catch(() => undefined);
   }
 }
+
+/**
+ * Whether a field the flow typed in is still there and holds a value: not once its form went out (a new
+ * document, a form cleared). Null while that cannot be told (a document being replaced or parsed).
+ */
+export async function fieldHolds(page: Page, field: { frame: string; path: SelectorPath }): Promise<boolean | null> {
+  const frame = findFrame(page, field.frame);
+  if (!frame) return false;
+  const parsed = await frame.evaluate(() => document.readyState !== "loading").catch(() => null);
+  if (!parsed) return null;
+  const el = await resolveElement(frame, field.path).catch(() => null);
+  if (!el) return false;
+  try {
+    return await el.evaluate((e) => e.isConnected && (e as HTMLInputElement).value !== "");
+  } catch {
+    return null;
+  } finally {
+    await el.dispose().catch(() => undefined);
+  }
+}

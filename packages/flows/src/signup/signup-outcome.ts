@@ -73,7 +73,7 @@ export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: Page
   };
   const resubmit = async (form: SignupScan, refusal: string): Promise<"again"> => {
     watcher.seeWhileShown(refusal);
-    await run.fillAndSubmit(form);
+    await run.fillAndSubmit(form, deadline);
     watcher.restart();
     unsettled = null;
     return "again";

@@ -3,7 +3,8 @@ import { type Deadline, sleep } from "../deadline";
 import { LoginFlowError } from "../flow-error";
 import type { PageWatch } from "../page/page-watch";
 import { snapshotSession, type SessionSnapshot } from "../page/session-snapshot";
-import { performStep, typeText, type StepValues } from "../page/steps";
+import { fieldHolds, performStep, typeText, type StepValues } from "../page/steps";
+import { passCaptcha } from "../captcha/pass-captcha";
 import type { SelectorPath } from "../page/read-page";
 import { mergeSignals, scanPage } from "../page/scan-page";
 import { namesFor, usernameFrom } from "./account-names";
@@ -233,7 +234,7 @@ export class SignupRun {
   }
 
   /** Fills every field the form has a value for, ticks its consents, and sends it. */
-  async fillAndSubmit(form: SignupScan): Promise<void> {
+  async fillAndSubmit(form: SignupScan, deadline: Deadline): Promise<void> {
     this.prepare(form);
     const { key, reading } = form;
     const extras = this.extraKeys.length ? ((await scanPage(this.page, "", this.extraKeys)).find((s) => s.key === key)?.reading.extras ?? {}) : {};
@@ -271,9 +272,23 @@ export class SignupRun {
     this.passwordless = !password;
     this.before ??= await snapshotSession(this.page.browserContext(), this.page, "");
     this.since ??= (await this.input.inbox?.mark()) ?? null;
-    if (this.submits === 0) await this.options.beforeSubmit?.();
-    this.submits++;
-    this.watch.resetVerdict();
+    // Marked once, before the form can go out: by our hand, or by a person solving its CAPTCHA (hand-off).
+    let marked = false;
+    const mark = async () => {
+      if (marked) return;
+      marked = true;
+      if (this.submits === 0) await this.options.beforeSubmit?.();
+      this.submits++;
+      this.watch.resetVerdict();
+    };
+    const handoff = this.input.handoff;
+    const held = field ? { frame: key, path: field.path } : null;
+    const person = handoff && held ? { handoff, beforeAsk: mark, formHeld: () => fieldHolds(this.page, held) } : undefined;
+    if ((await passCaptcha(this.page, deadline, this.options.captchaSolver, (name) => this.step(name), person)) === "sent") {
+      this.step("the person sent the signup form");
+      return;
+    }
+    await mark();
     this.step("submit signup form");
     const clicked = reading.submit && (await performStep(this.page, { action: "click", purpose: "submit", frame: key, path: reading.submit }, this.values).catch(() => false));
     if (!clicked && field) await performStep(this.page, { action: "enter", purpose: "submit", frame: key, path: field.path }, this.values);

@@ -5,6 +5,8 @@ import { LoginFlowError, SignupUnfinishedError } from "../flow-error";
 import { type AccountMail, awaitAccountMail, type Inbox } from "../inbox/await-verification";
 import { PageWatch } from "../page/page-watch";
 import { type FlowMilestone, signInOnPage } from "../login/password-login";
+import type { CaptchaSolver } from "../captcha/pass-captcha";
+import type { Handoff } from "../handoff";
 import { findLoginPage } from "./find-login-page";
 import { awaitSignupVerdict } from "./signup-outcome";
 import { replaceTemporaryPassword } from "./temporary-password";
@@ -28,6 +30,8 @@ export interface SignupInput {
   /** Our mailbox, where the site sends its confirmation link or code. */
   inbox?: Inbox;
   inboxWaitMs?: number;
+  /** A person who solves what the service cannot (a CAPTCHA on the form, a step of the sign-in after it); see `Handoff`. */
+  handoff?: Handoff;
 }
 
 export interface SignupOptions {
@@ -38,6 +42,8 @@ export interface SignupOptions {
   onMilestone?: (milestone: FlowMilestone) => void;
   /** Awaited just before the signup form is sent (a job must never send it twice). */
   beforeSubmit?: () => Promise<void>;
+  /** Answers CAPTCHA challenges on the form (see FlowOptions). */
+  captchaSolver?: CaptchaSolver;
 }
 
 /** The account created and the session it signed in with (the shape its job stores). */
@@ -57,7 +63,7 @@ export async function signup(page: Page, input: SignupInput, options: SignupOpti
   run.step("open signup page");
   await watch.open(input.signupUrl, deadline, input.signupUrlIsSecret ? "invitation link" : "signup page", input.signupUrlIsSecret);
   const form = await run.findForm(deadline);
-  await run.fillAndSubmit(form);
+  await run.fillAndSubmit(form, deadline);
   // Where it signs in next time, without a query or fragment (a confirmation token); never an invitation link.
   const fallback = () => run.loginLink ?? (input.signupUrlIsSecret ? new URL(input.signupUrl).origin : input.signupUrl);
   return keepingTheAccount(run, fallback, () => finishSignup(page, watch, run, input, options, deadline, fallback));
@@ -151,9 +157,9 @@ async function finishSignup(page: Page, watch: PageWatch, run: SignupRun, input:
     throw new LoginFlowError("verification_failed", "the site's link did not lead to a page to set the account's password, and no password came by email");
   }
   run.step("the site did not sign the new account in; logging in");
-  const loginOptions = { guard: options.guard, timeoutMs: deadline.remaining(), onStep: options.onStep, onMilestone: options.onMilestone };
+  const loginOptions = { guard: options.guard, timeoutMs: deadline.remaining(), onStep: options.onStep, onMilestone: options.onMilestone, captchaSolver: options.captchaSolver };
   const signIn = async (): ReturnType<typeof signInOnPage> => {
-    const login = { loginUrl: page.url(), identifier, password: run.password, inbox: input.inbox, inboxWaitMs: input.inboxWaitMs };
+    const login = { loginUrl: page.url(), identifier, password: run.password, inbox: input.inbox, inboxWaitMs: input.inboxWaitMs, handoff: input.handoff };
     try {
       return await signInOnPage(page, watch, login, loginOptions, deadline);
     } catch (err) {

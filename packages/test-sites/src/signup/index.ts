@@ -11,6 +11,7 @@ import { signupMailedPassword } from "./signup-mailed-password";
 import { signupSetPassword } from "./signup-set-password";
 import { signupHints, signupRules } from "./signup-rules";
 import { signupUsername } from "./signup-username";
+import { signupCaptcha } from "./signup-captcha";
 
 export { Invitations } from "./invitations";
 export { SignupRegistry, type SignupRecord } from "./registry";
@@ -41,5 +42,7 @@ export function createSignupRouters(accounts: Accounts, outbox: Outbox, registry
     signupMailedPassword(accounts, outbox, registry, "signup-wiki-password", true),
     signupSetPassword(accounts, outbox, registry, "signup-set-password", true),
     signupSetPassword(accounts, outbox, registry, "signup-new-password", false),
+    // Not in SIGNUP_CASES: only a person can read its CAPTCHA (the hand-off tests use it).
+    signupCaptcha(accounts, registry),
   ];
 }
