@@ -60,7 +60,7 @@ async function tenant(name: string) {
 let seq = 0;
 /**
  * Starts a login of a fresh user on the slow page under this host name; returns its job id. Its POST takes a
- * second once another login's POST is there too (or 20 s passed): logins the caps let run side by side meet
+ * second once another login's POST is there too (or 3 s passed): logins the caps let run side by side meet
  * at the site, on a machine of any speed.
  */
 async function startLogin(key: string, host: string): Promise<{ jobId: string; username: string }> {
