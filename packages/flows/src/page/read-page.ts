@@ -336,7 +336,8 @@ export const readFrameInPage = inPage(function readFrameInPage(
       return s;
     }, 2);
   };
-  const questionField = !password && !otpPrompt ? (inputs.find((el) => fillable(el) && isQuestion(el)) ?? null) : null;
+  // A signed-in page's "change your security question" form is no step of the sign-in.
+  const questionField = !password && !otpPrompt && !signedIn ? (inputs.find((el) => fillable(el) && isQuestion(el)) ?? null) : null;
   const question = questionField
     ? { field: pathOf(questionField)!, submit: pathOf(sendsStep(questionField)), prompt: (formOf(questionField) ? text(formOf(questionField)!) : contextText(questionField)).slice(0, 600) }
     : null;
