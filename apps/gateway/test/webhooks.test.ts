@@ -77,7 +77,7 @@ describe("webhooks", () => {
     expect(created.body).toMatchObject({
       id: expect.stringMatching(/^whk_/),
       url: receiverUrl,
-      events: ["session.refreshed", "session.expired", "credential.failed", "job.needs_input"],
+      events: ["session.refreshed", "session.expired", "credential.failed", "job.needs_input", "credential.created"],
       secret: expect.stringMatching(/^whsec_/),
     });
     const listed = await call("GET", "/v1/webhooks", { key: tenant.key });

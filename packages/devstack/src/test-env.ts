@@ -33,8 +33,10 @@ export function testStackEnv(name: string, overrides: Record<string, string> = {
     MAIL_HEALTH_PORT: "0",
     // Codes arrive in about a second here, several on a loaded machine; "no message arrived" tests (mail held or lost) wait this long.
     MFA_WAIT_MS: "20000",
-    // A hand-off nobody answers ends after this long here (10 minutes in production).
-    HANDOFF_MAX_WAIT_MS: "20000",
+    // A hand-off nobody answers ends after this long here (10 minutes in production). The whole hand-off,
+    // all its questions, fits in it: a test's "person" answering an image challenge twice needed over 20 s on
+    // a loaded 2-core machine. The one test that lets it run out waits this long.
+    HANDOFF_MAX_WAIT_MS: "60000",
     WEBHOOK_BACKOFF_MS: "200",
     // Keep-alive looks every second here; sessions are only due when a test makes them expire soon.
     KEEPALIVE_EVERY_MS: "1000",

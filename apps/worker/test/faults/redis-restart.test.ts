@@ -118,12 +118,13 @@ describe("Redis restarted under load", () => {
     const statuses = await waitFor(
       "every accepted login finished",
       async () => {
-        const jobs = await Promise.all(accepted.map(async (id) => (await f.get(`/v1/jobs/${id}`, key)).body.status as string));
-        return jobs.every((s) => s === "succeeded" || s === "failed") ? jobs : null;
+        const jobs = await Promise.all(accepted.map(async (id) => (await f.get(`/v1/jobs/${id}`, key)).body as { status: string; error?: unknown }));
+        return jobs.every((j) => j.status === "succeeded" || j.status === "failed") ? jobs : null;
       },
       { timeoutMs: FINISH_BOUND_MS, everyMs: 1000 },
     );
-    expect(statuses.every((s) => s === "succeeded")).toBe(true);
+    // (The whole ending of each, so a failure says which login failed and why.)
+    expect(statuses.filter((j) => j.status !== "succeeded")).toEqual([]);
     expect([f.stack.processes.gateway.pid, f.stack.processes.worker.pid]).toEqual(pids);
     expect(f.stack.processes.worker.exitCode).toBeNull();
     expect((await fetch(`${f.stack.gatewayUrl}/readyz`)).status).toBe(200);

@@ -134,7 +134,7 @@ class PhoneNumbers:
 
 
 class Webhooks:
-    """Endpoints that receive `session.refreshed`, `session.expired` and `credential.failed` (see verify_webhook)."""
+    """Endpoints that receive `session.refreshed`, `session.expired`, `credential.failed`, `job.needs_input` and `credential.created` (see verify_webhook)."""
 
     def __init__(self, transport: Transport) -> None:
         self._transport = transport
