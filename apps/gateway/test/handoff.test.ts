@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { newTotpSecret, parseTotpSecret, totpCode } from "@authsvc/crypto";
 import { call, closeDatabase, newSiteUser, newTenant, sitesUrl, waitFor } from "@authsvc/devstack";
-import { LOGIN_CASES } from "@authsvc/test-sites";
+import { ACCOUNT_PHONE, LOGIN_CASES } from "@authsvc/test-sites";
 
 let tenant: Awaited<ReturnType<typeof newTenant>>;
 let other: Awaited<ReturnType<typeof newTenant>>;
@@ -191,5 +191,83 @@ describe("the hand-off to a person (allowHandoff)", () => {
     expect(done.status).toBe("succeeded");
     const account = await fetch(`${sitesUrl()}/cases/account-chooser/account`, { headers: { cookie: done.result.cookies.map((c: any) => `${c.name}=${c.value}`).join("; ") }, redirect: "manual" });
     expect(await account.text()).toContain("Organization: Globex (Member)");
+  });
+
+  const loginAt = (name: string, user: { username: string; password: string }, extra: Record<string, unknown> = {}) =>
+    call("POST", "/v1/login", { key: tenant.key, body: { domain: `${sitesUrl()}/cases/${name}/login`, login_method: "password", cred: user, useCache: false, ...extra } });
+  const accountOf = (name: string, cookies: Array<{ name: string; value: string }>) =>
+    fetch(`${sitesUrl()}/cases/${name}/account`, { headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") }, redirect: "manual" });
+
+  it("a code texted to the phone on the account, not one of ours: mfa_required without a hand-off; with one, the person reads it off their phone", async () => {
+    const user = await newSiteUser();
+    expect((await loginAt("password-sms-code", user)).body.error?.code).toBe("mfa_required");
+    const res = await loginAt("password-sms-code", user, { allowHandoff: true });
+    expect(res.status).toBe(202);
+    expect(res.body.input).toMatchObject({ reason: "code", fields: ["code"], prompt: expect.stringContaining("your phone ending in 0100") });
+    // The second sign-in's code: the last text on their phone.
+    const held = (await (await fetch(`${sitesUrl()}/__fixture/deliveries/held?address=${encodeURIComponent(`sms:${user.username}`)}`)).json()) as { held: Array<{ text: string }> };
+    const code = /\d{6}/.exec(held.held[held.held.length - 1]!.text)![0];
+    expect((await answer(res.body.jobId, { code })).status).toBe(202);
+    const done = await ended(res.body.jobId);
+    expect([done.status, done.error]).toEqual(["succeeded", undefined]);
+    expect((await accountOf("password-sms-code", done.result.cookies)).status).toBe(200);
+  });
+
+  it("verify it's you, by a detail of the account: its field is the step's, a wrong number is asked again in the site's words, and the right one signs in", async () => {
+    const user = await newSiteUser();
+    const res = await loginAt("verify-identity", user, { allowHandoff: true });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ status: "needs_input", input: { reason: "verification", fields: ["answer"], prompt: expect.stringContaining("enter the phone number on your account") } });
+    const jobId = res.body.jobId as string;
+    expect((await answer(jobId, { answer: "+1 212 555 0199" })).status).toBe(202);
+    const again = await waitFor("asked again", async () => {
+      const j = await job(jobId);
+      return j.status === "needs_input" && j.input.prompt.includes("doesn't match the one on your account") ? j : null;
+    });
+    expect(again.input).toMatchObject({ reason: "verification", fields: ["answer"] });
+    expect((await answer(jobId, { answer: ACCOUNT_PHONE })).status).toBe(202);
+    const done = await ended(jobId);
+    expect([done.status, done.error]).toEqual(["succeeded", undefined]);
+    expect((await accountOf("verify-identity", done.result.cookies)).status).toBe(200);
+  });
+
+  it("verify it's you, by a link mailed to the person: asked with nothing to type; 'look again' before they opened it asks again, after it signs in", async () => {
+    const user = await newSiteUser();
+    const res = await loginAt("verify-device", user, { allowHandoff: true });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ status: "needs_input", input: { reason: "verification", fields: [], prompt: expect.stringContaining("Open the link in it on any device") } });
+    const jobId = res.body.jobId as string;
+    // Not opened yet: the page, loaded again, still asks, and so does the job.
+    expect((await answer(jobId, {})).status).toBe(202);
+    await waitFor("asked again", () => (delivered.filter((d) => d.data?.jobId === jobId).length >= 2 ? true : null));
+    await waitFor("waiting again", async () => ((await job(jobId)).status === "needs_input" ? true : null));
+    // The person opens the link in their mail, then says so.
+    const approved = await fetch(`${sitesUrl()}/__fixture/device-approvals`, { method: "POST", body: new URLSearchParams({ username: user.username }) });
+    expect(await approved.json()).toEqual({ approved: 1 });
+    expect((await answer(jobId, {})).status).toBe(202);
+    const done = await ended(jobId);
+    expect([done.status, done.error]).toEqual(["succeeded", undefined]);
+    expect((await accountOf("verify-device", done.result.cookies)).status).toBe(200);
+  });
+
+  it("the site's updated terms: never a success on the cookie it set before them; a person accepts and the session signs in, or declines: consent_denied", async () => {
+    const [alone, accepting, declining] = await Promise.all([newSiteUser(), newSiteUser(), newSiteUser()]);
+    const refused = await loginAt("terms-update", alone);
+    expect([refused.status, refused.body.error?.code]).toEqual([422, "mfa_required"]);
+
+    const res = await loginAt("terms-update", accepting, { allowHandoff: true });
+    expect(res.status).toBe(202);
+    expect(res.body.input).toMatchObject({ reason: "consent", fields: ["choice"], prompt: expect.stringContaining("accept the updated terms") });
+    expect(res.body.input.choices).toEqual(expect.arrayContaining(["Accept and continue", "Decline"]));
+    expect((await answer(res.body.jobId, { choice: "Accept and continue" })).status).toBe(202);
+    const done = await ended(res.body.jobId);
+    expect([done.status, done.error]).toEqual(["succeeded", undefined]);
+    expect((await accountOf("terms-update", done.result.cookies)).status).toBe(200);
+
+    const declined = await loginAt("terms-update", declining, { allowHandoff: true });
+    expect(declined.body.input?.reason).toBe("consent");
+    expect((await answer(declined.body.jobId, { choice: "Decline" })).status).toBe(202);
+    const out = await ended(declined.body.jobId);
+    expect(out).toMatchObject({ status: "failed", error: { code: "consent_denied", message: expect.stringContaining("You need to accept the updated terms") } });
   });
 });

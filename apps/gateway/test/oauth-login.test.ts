@@ -1,4 +1,5 @@
-import { call, closeDatabase, database, newTenant, sitesUrl } from "@authsvc/devstack";
+import { newTotpSecret, parseTotpSecret, totpCode } from "@authsvc/crypto";
+import { call, closeDatabase, database, newTenant, sitesUrl, waitFor } from "@authsvc/devstack";
 
 // OAuth logins through the HTTP API: the fixture provider Acme ID (oidc-provider) and two relying-party
 // sites built with openid-client, started with the fixture sites (GET /__fixture/oauth says where).
@@ -108,6 +109,28 @@ describe("POST /v1/login with login_method oauth: the provider account's turn an
     const res = await oauthLogin(oauth.sites.a, account);
     expect(res.status).toBe(200);
     expect(await opensAccount(oauth.sites.a, res.body.cookies, account.email)).toBe(true);
+  });
+
+  it("hands the provider's authenticator step to a person when the request has no totpSecret: mfa_required without a hand-off, signed in with one", async () => {
+    const totpSecret = newTotpSecret();
+    const account = { email: `e2e-oauth-totp-${Date.now()}@acme.test`, password: `acme-totp-${Date.now()}` };
+    const post = (url: string, body: unknown) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    expect((await post(`${oauth.issuer}/__fixture/users`, { ...account, totpSecret })).status).toBe(200);
+    expect((await post(`${oauth.sites.a}/__fixture/links`, { email: account.email })).status).toBe(200);
+    const alone = await oauthLogin(oauth.sites.a, account);
+    expect([alone.status, alone.body.error?.code]).toEqual([422, "mfa_required"]);
+
+    const res = await oauthLogin(oauth.sites.a, account, { allowHandoff: true });
+    expect(res.status).toBe(202);
+    expect(res.body.input).toMatchObject({ reason: "code", fields: ["code"] });
+    const code = totpCode(parseTotpSecret(totpSecret), Date.now());
+    expect((await call("POST", `/v1/jobs/${res.body.jobId}/input`, { key: tenant.key, body: { code } })).status).toBe(202);
+    const done = await waitFor("the job ended", async () => {
+      const j = (await call("GET", `/v1/jobs/${res.body.jobId}`, { key: tenant.key })).body;
+      return j.status === "succeeded" || j.status === "failed" ? j : null;
+    });
+    expect([done.status, done.error]).toEqual(["succeeded", undefined]);
+    expect(await opensAccount(oauth.sites.a, done.result.cookies, account.email)).toBe(true);
   });
 });
 

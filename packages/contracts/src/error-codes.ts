@@ -35,7 +35,8 @@ export const ERROR_CODES = {
   },
   mfa_required: {
     status: 422,
-    meaning: "The target site asked for a second factor the request gave no way to answer (send `allowHandoff: true` to have a person answer it).",
+    meaning:
+      "The target site asked for a second factor, or another step only the account's person can take (a security question, \"verify it's you\", its terms to accept), that the request gave no way to answer (send `allowHandoff: true` to have a person answer it).",
   },
   input_timeout: {
     status: 422,
@@ -59,7 +60,8 @@ export const ERROR_CODES = {
   },
   consent_denied: {
     status: 422,
-    meaning: "The sign-in provider did not grant the site access to the account (the authorization was denied or cancelled). Never retried.",
+    meaning:
+      "The sign-in provider did not grant the site access to the account (the authorization was denied or cancelled), or the person a hand-off asked declined the site's terms and the site kept the account out. Never retried.",
   },
   account_not_linked: {
     status: 422,

@@ -6,8 +6,10 @@
 /**
  * Why a job waits for a person: `code`, a one-time code the request gave no way to read (an authenticator
  * without `totpSecret`, a code sent to a number or address that is not ours); `approval`, a sign-in to
- * approve on another device (a push to a phone), which the page notices by itself. More reasons come with
- * the steps that need them (`captcha`, `choice`, `answer`, `verification`, `consent`).
+ * approve on another device (a push to a phone), which the page notices by itself; `captcha`, a challenge only
+ * a person can solve; `answer`, a security question; `choice`, an account or organization chooser;
+ * `verification`, a "verify it's you" step (a detail of the account to type, or something done elsewhere);
+ * `consent`, the site's terms to accept or decline.
  */
 export const HANDOFF_REASONS = ["code", "approval", "captcha", "choice", "answer", "verification", "consent"] as const;
 export type HandoffReason = (typeof HANDOFF_REASONS)[number];
@@ -19,7 +21,7 @@ export interface InputRequest {
   prompt: string;
   /** What the answer may carry: `code`, `choice`, `answer`; [] when `{}` ("look again") is the answer. */
   fields: string[];
-  /** The choices offered, for a chooser. */
+  /** The choices offered, for a chooser or the site's terms (`consent`). */
   choices?: string[];
   /** When the hand-off ends unanswered (`input_timeout`). */
   expiresAt: string;

@@ -118,11 +118,15 @@ const inputRequest = {
         "`code`: a one-time code the request gave no way to read (an authenticator without `totpSecret`, a code sent to a number or address that is not ours). " +
         "`approval`: a sign-in to approve on another device (a push to a phone); the page goes on by itself once approved, and the question is withdrawn. " +
         "`captcha`: a challenge only a person can solve (an image of distorted characters, a picture puzzle): solved on the hand-off page, whose live view " +
-        "they click and type in; they may send the form there themselves. `{}` says it is solved: the page is looked at again.",
+        "they click and type in; they may send the form there themselves. `{}` says it is solved: the page is looked at again. " +
+        "`answer`: a security question; `{answer}` is typed and sent. `choice`: a chooser of the account or organization to go on as; `{choice}` is one of `choices`. " +
+        "`verification`: a \"verify it's you\" step (a new device, an unusual sign-in): with `fields: [\"answer\"]` the detail it asks (the account's phone number, its recovery address) is typed and sent; " +
+        "with `fields: []` it waits for something done elsewhere (a link mailed to the person): `{}` once done, and the page is loaded again. " +
+        "`consent`: the site holds the sign-in until its terms are accepted; `choices` are the page's answers (\"Accept and continue\", \"Decline\"), and only the person decides: declined terms that keep the account out end `consent_denied`.",
     },
     prompt: { type: "string", description: "The site's own words at that step; after a refused answer, the site's refusal." },
     fields: { type: "array", items: { type: "string", enum: ["code", "choice", "answer"] }, description: "What the answer carries; [] when `{}` (look again) is the answer." },
-    choices: { type: "array", items: { type: "string" }, description: "The choices offered, for a chooser." },
+    choices: { type: "array", items: { type: "string" }, description: "The choices offered, for a chooser or the site's terms (`consent`)." },
     expiresAt: { type: "string", format: "date-time", description: "When the hand-off ends unanswered: the job then fails with `input_timeout`." },
     handoffUrl: {
       type: "string",

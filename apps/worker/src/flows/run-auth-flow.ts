@@ -100,11 +100,14 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
 
   async function runOAuth(job: OpenedJob, input: Extract<LoginSecret, { provider: string }>, { onFailurePage, ...hooks }: RunHooks, signup?: OAuthSignupDetails): Promise<OAuthLoginResult> {
     const inbox = input.inbox ? inboxFor(job, input.inbox, hooks) : undefined;
+    // A person answers what the provider asks that the request cannot (its authenticator's code).
+    const handoff = handoffFor(job, hooks);
     const key = { orgId: job.orgId, scope: job.credential.collectionId ?? "", provider: input.provider, account: job.credential.username };
-    const waitMs = config.worker.jobTimeoutMs + (inbox ? config.mfa.waitMs : 0);
+    const waitMs = config.worker.jobTimeoutMs + (inbox ? config.mfa.waitMs : 0) + (handoff ? config.handoff.maxWaitMs : 0);
     const result = await providerAccounts.withAccount(key, job.id, waitMs, (kept) =>
-      inPage({ inbox: !!inbox }, onFailurePage, (page, timeoutMs) =>
-        oauthLogin(
+      inPage({ inbox: !!inbox, handoff: !!handoff }, onFailurePage, (page, timeoutMs) => {
+        handoff?.attach(page);
+        return oauthLogin(
           page,
           {
             loginUrl: job.loginUrl,
@@ -115,13 +118,14 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
               inbox,
               inboxWaitMs: config.mfa.waitMs,
               totp: input.totpSecret ? () => freshTotpCode(parseTotpSecret(input.totpSecret!)) : undefined,
+              handoff,
             },
             providerCookies: kept,
             signup,
           },
           { guard, timeoutMs, captchaSolver, ...hooks },
-        ),
-      ),
+        );
+      }).finally(() => handoff?.close()),
     );
     return result;
   }

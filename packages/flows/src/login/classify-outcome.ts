@@ -27,10 +27,16 @@ export interface PendingApproval {
   cancel(): void;
 }
 
-/** A step after the password only the account's person can take: a security question, or a chooser. */
-export type PersonStep = "question" | "chooser";
+/**
+ * A step after the password only the account's person can take: a security question, a chooser, a "verify
+ * it's you" field (the account's phone number, its recovery address), or the site's terms to accept.
+ */
+export type PersonStep = "question" | "chooser" | "verification" | "consent";
 
-// How many answers one security question or chooser gets in all (a refused one is asked again).
+/** What a step the person answered came to: "declined" when they turned down the site's terms. */
+export type StepAnswered = void | "declined";
+
+// How many answers one person step gets in all (a refused one is asked again).
 const STEP_TRIES = 3;
 
 // How often a page that waits for an approval is looked at again, and how many "look again" it gets.
@@ -62,16 +68,18 @@ export interface ClassifyOptions {
   /** How many codes one prompt may be given in all (a person gets more than one try); default 1. */
   codeTries?: number;
   /**
-   * Asks a person to approve the sign-in on their other device (the caller allowed a hand-off); else such a
-   * page is mfa_required. The page goes on by itself once they did; their answer ("look again") reloads it.
+   * Asks a person to approve the sign-in on their other device, or to verify it's them where the page
+   * waits for something done elsewhere (a link mailed to them), when the caller allowed a hand-off; else
+   * such a page is mfa_required. The page goes on by itself once they did; their answer ("look again")
+   * reloads it.
    */
-  awaitApproval?: (prompt: string) => PendingApproval;
+  awaitApproval?: (prompt: string, reason?: "approval" | "verification") => PendingApproval;
   /**
-   * A person answers a security question or picks from a chooser (the caller allowed a hand-off).
-   * Without it a security question is mfa_required, and a chooser is read as any other page.
-   * `refusal`: the site refused the last answer, in these words.
+   * A person answers a security question or a "verify it's you" field, picks from a chooser, or accepts
+   * (or declines) the site's terms (the caller allowed a hand-off). Without it those are mfa_required, and a
+   * chooser is read as any other page. `refusal`: the site refused the last answer, in these words.
    */
-  answerStep?: (scan: FrameScan, kind: PersonStep, refusal?: string) => Promise<void>;
+  answerStep?: (scan: FrameScan, kind: PersonStep, refusal?: string) => Promise<StepAnswered>;
   /** Answers "check your email": waits for the sign-in link in our mailbox and opens it in this page. */
   answerLink?: () => Promise<void>;
   onStep?: (step: string) => void;
@@ -126,12 +134,17 @@ export async function classifyOutcome(
   let approvalsAsked = 0;
   let linkOpened = false;
   let stepAnswers = 0;
+  // The person turned down the site's terms: a failure after it is theirs (consent_denied), not the password's.
+  let declined = false;
   let confirmPolls = 0;
   const judge = async (poll: Poll<undefined>): Promise<PollResult<Outcome>> => {
     const { scans, signals, fresh, sayings } = poll;
     if (scans.length === 0) return { success: false }; // navigating
     lastPasswordShown = signals.passwordShown;
-    const stillAsking = signals.passwordShown || signals.identifierOnlyShown;
+    // The one field of a "verify it's you" step reads like a username-first form's: it is the step's.
+    const verifyField = signals.verify?.reading.verify?.field ?? null;
+    const verifying = !!verifyField && samePath({ frame: "", path: verifyField }, { frame: "", path: signals.verify!.reading.identifier ?? [] }) && scans.filter((s) => s.reading.identifier).length === 1;
+    const stillAsking = signals.passwordShown || (signals.identifierOnlyShown && !verifying);
     // Once a code was typed or a link opened, a refusal is of that code or link, not of the password.
     const afterFactor = otpAnswered || linkOpened || stepAnswers > 0;
     const refusalOf = (m: string): LoginFailureCode | null => {
@@ -173,24 +186,61 @@ export async function classifyOutcome(
       }
       if (!otpAnswered) return fail("mfa_required", "the site asked for a one-time code");
     }
-    // A security question, or a chooser of the account to go on as: a person answers, and the site judges it.
-    const personStep = stillAsking || signals.otpPrompt ? null : signals.question ? ("question" as const) : signals.chooser && options.answerStep ? ("chooser" as const) : null;
+    // A security question, a chooser of the account to go on as, terms to accept, a "verify it's you" field:
+    // a person answers, and the site judges it.
+    const personStep: PersonStep | null =
+      signals.otpPrompt || signals.passwordShown
+        ? null
+        : signals.terms
+          ? "consent"
+          : stillAsking
+            ? null
+            : signals.question
+              ? "question"
+              : signals.chooser && options.answerStep
+                ? "chooser"
+                : signals.verify?.reading.verify?.field
+                  ? "verification"
+                  : null;
     if (personStep) {
-      const scan = (personStep === "question" ? signals.question : signals.chooser)!;
-      if (!options.answerStep) return fail("mfa_required", "the site asked a security question only the account's owner can answer");
+      const scan = { question: signals.question, chooser: signals.chooser, verification: signals.verify, consent: signals.terms }[personStep]!;
+      if (!options.answerStep) {
+        return fail("mfa_required", {
+          question: "the site asked a security question only the account's owner can answer",
+          chooser: "the site asked to choose an account", // (a chooser is a step only with a person to ask)
+          verification: "the site asked to verify it's the account's owner (a new device or an unusual sign-in)",
+          consent: "the site holds the sign-in until its terms are accepted, which only the account's owner can do",
+        }[personStep]);
+      }
       const said = stepAnswers > 0 ? refusalSaid(sayings, "verification_failed") : null;
       const refused = stepAnswers === 0 ? null : fresh.length > 0 ? fresh[0]! : said ? said.message : null;
       // Answered, and the step still shows without a word from the site: its answer is on the way.
       if (stepAnswers > 0 && !refused) return "again";
       if (refused && stepAnswers >= STEP_TRIES) return fail("verification_failed", `the site refused the answer: ${refused}`);
       stepAnswers++;
-      const again = await watcher.act(poll, () => options.answerStep!(scan, personStep, refused ?? undefined));
+      const again = await watcher.act(poll, async () => {
+        if ((await options.answerStep!(scan, personStep, refused ?? undefined)) === "declined") declined = true;
+      });
       if (refused) watcher.seeWhileShown(refused);
       return again;
     }
+    // "Check your email" counts once a second poll still shows it without a code field: a page still being
+    // parsed can show its heading before its code field, and a code prompt must not be taken for a link.
+    confirmPolls = !stillAsking && signals.confirmByEmail && !signals.otpPrompt ? confirmPolls + 1 : 0;
+    // "Verify it's you" with nothing to type: it waits for the person elsewhere (a link mailed to them that
+    // is not ours to read). A person with the mail is asked, as for an approval.
+    const verifyElsewhere =
+      !stillAsking &&
+      !signals.otpPrompt &&
+      !linkOpened &&
+      ((!!signals.verify && !signals.confirmByEmail) || (confirmPolls > 1 && !options.answerLink)) &&
+      (!!options.awaitApproval || !signals.confirmByEmail);
     // "Approve the sign-in on your phone": only a person can, and the page goes on by itself once they did.
-    if (!stillAsking && signals.approvalPrompt && !signals.otpPrompt) {
-      if (!options.awaitApproval) return fail("mfa_required", "the site asked to approve the sign-in on another device (a push to a phone or an app)");
+    if ((!stillAsking && signals.approvalPrompt && !signals.otpPrompt) || verifyElsewhere) {
+      const reason = signals.approvalPrompt ? ("approval" as const) : ("verification" as const);
+      if (!options.awaitApproval) {
+        return fail("mfa_required", reason === "approval" ? "the site asked to approve the sign-in on another device (a push to a phone or an app)" : "the site asked to verify it's the account's owner");
+      }
       if (approval?.failure) throw approval.failure;
       if (approval?.answered) {
         // "Approved: look again": a page that does not ask its site by itself is loaded again.
@@ -199,8 +249,8 @@ export async function classifyOutcome(
       } else if (!approval) {
         if (approvalsAsked >= APPROVAL_TRIES) return fail("mfa_required", `the site still asked to approve the sign-in after ${APPROVAL_TRIES} answers`);
         approvalsAsked++;
-        const prompt = scans.find((s) => s.reading.approvalPrompt)?.reading.text ?? "";
-        approval = options.awaitApproval(promptOf(prompt));
+        const prompt = reason === "approval" ? (scans.find((s) => s.reading.approvalPrompt)?.reading.text ?? "") : (signals.verify?.reading.verify?.prompt ?? scans.find((s) => s.reading.confirmByEmail)?.reading.text ?? "");
+        approval = options.awaitApproval(promptOf(prompt), reason);
       }
       // The person's time is the hand-off's, not the site's: looked at again every second meanwhile.
       await new Promise((resolve) => setTimeout(resolve, APPROVAL_LOOK_MS));
@@ -212,9 +262,6 @@ export async function classifyOutcome(
       approval.cancel();
       approval = null;
     }
-    // "Check your email" counts once a second poll still shows it without a code field: a page still being
-    // parsed can show its heading before its code field, and a code prompt must not be taken for a link.
-    confirmPolls = !stillAsking && signals.confirmByEmail && !signals.otpPrompt ? confirmPolls + 1 : 0;
     if (confirmPolls === 1 && !linkOpened) return "wait";
     if (confirmPolls > 1) {
       if (!linkOpened && options.answerLink) {
@@ -271,7 +318,7 @@ export async function classifyOutcome(
     return { success };
   };
   try {
-    return await watcher.watch(judge, (): Outcome => {
+    const outcome = await watcher.watch(judge, (): Outcome => {
       if (deadline.remaining() === 0) return { kind: "failure", code: "timeout", message: "timed out waiting for the page after submit" };
       if (status() >= 400) return { kind: "failure", code: "login_unconfirmed", message: `the site answered the login with HTTP ${status()}` };
       return {
@@ -282,6 +329,11 @@ export async function classifyOutcome(
           : "the login form is gone but the site set no new session state",
       };
     });
+    // Declined terms that keep the account out: the person's decision, said as such (the site's words after).
+    if (declined && outcome.kind === "failure" && outcome.code !== "account_locked") {
+      return { kind: "failure", code: "consent_denied", message: `the site's terms were declined, and it did not sign in: ${outcome.message}` };
+    }
+    return outcome;
   } finally {
     // A verdict reached while a person was asked to approve: the question is withdrawn.
     (approval as PendingApproval | null)?.cancel();

@@ -7,7 +7,7 @@ import { performStep, typeText } from "../page/steps";
 import { openEmailedLink } from "../page/emailed-link";
 import type { PageWatch } from "../page/page-watch";
 import type { FrameScan } from "../page/scan-page";
-import type { ClassifyOptions, PendingApproval, PersonStep } from "./classify-outcome";
+import type { ClassifyOptions, PendingApproval, PersonStep, StepAnswered } from "./classify-outcome";
 import { HANDOFF_CODE_TRIES, type HandoffAnswer, type HandoffQuestion, promptOf } from "../handoff";
 import { LoginFlowError } from "../flow-error";
 import type { PasswordLoginInput } from "./password-login";
@@ -69,31 +69,43 @@ export function secondFactors(
   const personOnly = !input.code && !input.totp && !input.inbox;
   // An approval on another device: the person is asked while the page is watched; it goes on by itself.
   const awaitApproval = handoff
-    ? (prompt: string): PendingApproval => {
-        step("ask a person to approve the sign-in");
+    ? (prompt: string, reason: "approval" | "verification" = "approval"): PendingApproval => {
+        step(reason === "approval" ? "ask a person to approve the sign-in" : "ask a person to verify it's them");
         const withdraw = new AbortController();
         const pending = { answered: false, failure: undefined as unknown, cancel: () => withdraw.abort() };
-        handoff.ask({ reason: "approval", prompt, fields: [] }, withdraw.signal).then(
+        handoff.ask({ reason, prompt, fields: [] }, withdraw.signal).then(
           () => void (pending.answered = true),
           (err: unknown) => void (withdraw.signal.aborted ? undefined : (pending.failure = err)),
         );
         return pending;
       }
     : undefined;
-  // A security question or a chooser: the person answers (or picks) through the API or on the page itself.
+  // A security question, a "verify it's you" field, a chooser or the site's terms: the person answers (or
+  // picks) through the API or on the page itself.
   const answerStep = handoff
-    ? async (scan: FrameScan, kind: PersonStep, refusal?: string): Promise<void> => {
-        const question = scan.reading.question;
-        const chooser = scan.reading.chooser;
-        const asked: HandoffQuestion =
-          kind === "question"
-            ? { reason: "answer", prompt: promptOf(refusal ?? question?.prompt ?? ""), fields: ["answer"] }
-            : { reason: "choice", prompt: promptOf(refusal ?? chooser?.prompt ?? ""), fields: ["choice"], choices: chooser?.options.map((o) => o.label) ?? [] };
-        step(kind === "question" ? (refusal ? "ask a person to answer the security question again" : "ask a person to answer the security question") : "ask a person to choose");
+    ? async (scan: FrameScan, kind: PersonStep, refusal?: string): Promise<StepAnswered> => {
+        const { question: asks, verify, chooser: picks, terms } = scan.reading;
+        // What is typed, and where: the security question's answer, or the detail the identity check asks.
+        const typed = kind === "question" ? asks : kind === "verification" && verify?.field ? { field: verify.field, submit: verify.submit, prompt: verify.prompt } : null;
+        // What is picked: an account of the chooser, or an answer to the terms.
+        const choices = kind === "chooser" ? (picks?.options ?? []) : kind === "consent" ? (terms?.options ?? []) : [];
+        const asked: HandoffQuestion = typed
+          ? { reason: kind === "question" ? "answer" : "verification", prompt: promptOf(refusal ?? typed.prompt), fields: ["answer"] }
+          : {
+              reason: kind === "consent" ? "consent" : "choice",
+              prompt: promptOf(refusal ?? (kind === "consent" ? terms?.prompt : picks?.prompt) ?? ""),
+              fields: ["choice"],
+              choices: choices.map((o) => o.label),
+            };
+        step(
+          { question: "ask a person to answer the security question", verification: "ask a person to verify it's them", chooser: "ask a person to choose", consent: "ask a person whether to accept the site's terms" }[kind] +
+            (refusal ? " again" : ""),
+        );
         const withdraw = new AbortController();
         const asking = handoff.ask(asked, withdraw.signal);
         asking.catch(() => undefined);
-        const onPage = stepGone(page, withdraw.signal, (signals) => (kind === "question" ? !!signals.question : !!signals.chooser)).then(() => null);
+        const shown = (signals: PageSignals) => !!{ question: signals.question, verification: signals.verify, chooser: signals.chooser, consent: signals.terms }[kind];
+        const onPage = stepGone(page, withdraw.signal, shown).then(() => null);
         let answer: HandoffAnswer | null;
         try {
           answer = await Promise.race([asking, onPage]);
@@ -102,19 +114,26 @@ export function secondFactors(
         }
         if (answer === null) return step("the person answered on the page");
         const values = { identifier: "", password: "", additionalFields: {} };
-        if (kind === "question") {
-          if (!answer.answer || !question) throw new LoginFlowError("verification_failed", "the person gave no answer to the security question", { retryable: false });
+        if (typed) {
+          if (!answer.answer) throw new LoginFlowError("verification_failed", `the person gave no answer to the site's ${kind === "question" ? "security question" : "identity check"}`, { retryable: false });
           step("type the answer");
-          if (!(await typeText(page, scan.key, question.field, answer.answer))) return;
-          const sent = question.submit && (await performStep(page, { action: "click", purpose: "next", frame: scan.key, path: question.submit }, values).catch(() => false));
-          if (!sent) await performStep(page, { action: "enter", purpose: "next", frame: scan.key, path: question.field }, values).catch(() => false);
+          if (!(await typeText(page, scan.key, typed.field, answer.answer))) return;
+          const sent = typed.submit && (await performStep(page, { action: "click", purpose: "next", frame: scan.key, path: typed.submit }, values).catch(() => false));
+          if (!sent) await performStep(page, { action: "enter", purpose: "next", frame: scan.key, path: typed.field }, values).catch(() => false);
           return;
         }
-        const option = chooser?.options.find((o) => o.label === answer!.choice);
-        if (!option || !chooser) throw new LoginFlowError("verification_failed", `the person's choice is not one the page offers: ${answer.choice ?? "(none)"}`, { retryable: false });
-        step("choose as the person said");
+        const option = choices.find((o) => o.label === answer!.choice);
+        if (!option) throw new LoginFlowError("verification_failed", `the person's choice is not one the page offers: ${answer.choice ?? "(none)"}`, { retryable: false });
+        step(kind === "consent" ? `answer the site's terms as the person said: ${option.label}` : "choose as the person said");
+        if (kind === "consent") {
+          const accept = "accept" in option && option.accept;
+          // Accepting is the person's decision; its "I agree" box goes with it.
+          if (accept && terms?.agree) await performStep(page, { action: "check", purpose: "consent", frame: scan.key, path: terms.agree }, values).catch(() => false);
+          await performStep(page, { action: "click", purpose: "next", frame: scan.key, path: option.path }, values).catch(() => false);
+          return accept ? undefined : "declined";
+        }
         await performStep(page, { action: "click", purpose: "next", frame: scan.key, path: option.path }, values).catch(() => false);
-        if (option.radio && chooser.submit) await performStep(page, { action: "click", purpose: "next", frame: scan.key, path: chooser.submit }, values).catch(() => false);
+        if ("radio" in option && option.radio && picks?.submit) await performStep(page, { action: "click", purpose: "next", frame: scan.key, path: picks.submit }, values).catch(() => false);
       }
     : undefined;
   return {

@@ -1,4 +1,4 @@
-import { asksApproval, asksChoice, asksQuestion } from "./person-step-words";
+import { asksApproval, asksChoice, asksConsent, asksQuestion, asksVerification } from "./person-step-words";
 
 describe("approval words", () => {
   it("reads the push-approval steps of widely used sign-ins", () => {
@@ -70,6 +70,57 @@ describe("chooser words", () => {
   it("reads no chooser in what signed-in apps say", () => {
     for (const text of ["Select all", "Choose a plan", "Select a date", "Choose file", "Select the invoices to export", "Switch account"]) {
       expect([text, asksChoice(text)]).toEqual([text, false]);
+    }
+  });
+});
+
+describe("verify-it's-you words", () => {
+  it("reads the identity checks sites ask after the password", () => {
+    for (const text of [
+      "Verify it's you",
+      "Confirm it’s you. We don't recognize this device.",
+      "Help us confirm that it's you",
+      "Unusual sign-in activity. To keep your account safe, verify your identity.",
+      "We don't recognize this browser. Enter the phone number on your account.",
+      "Sign-in from a new device",
+      "Bestätigen Sie, dass Sie es sind",
+      "Vérifiez qu'il s'agit bien de vous",
+      "Confirma que eres tú",
+    ]) {
+      expect([text, asksVerification(text)]).toEqual([text, true]);
+    }
+  });
+
+  it("reads no identity check in signup confirmations, profiles and code prompts", () => {
+    for (const text of ["Verify your email address", "Verified account", "Enter the verification code", "Confirm your password", "Identity and access management", "Confirm your order"]) {
+      expect([text, asksVerification(text)]).toEqual([text, false]);
+    }
+  });
+});
+
+describe("terms words", () => {
+  it("reads pages that hold the sign-in until the terms are accepted", () => {
+    for (const text of [
+      "We've updated our Terms of Service. Please review and accept them to continue.",
+      "Accept the updated terms to continue",
+      "Review and accept the new Privacy Policy",
+      "We have revised our user agreement. You need to agree to it before you go on.",
+      "Bitte Nutzungsbedingungen akzeptieren",
+      "Acceptez les nouvelles conditions",
+    ]) {
+      expect([text, asksConsent(text)]).toEqual([text, true]);
+    }
+  });
+
+  it("reads no terms step in footers, sign-in notes and cookie banners", () => {
+    for (const text of [
+      "Terms of Service · Privacy Policy",
+      "By signing in you agree to our Terms of Service and Privacy Policy.",
+      "We use cookies. Accept all cookies",
+      "I accept the invitation",
+      "Read our updated privacy policy",
+    ]) {
+      expect([text, asksConsent(text)]).toEqual([text, false]);
     }
   });
 });

@@ -34,13 +34,43 @@ export const CHOOSER_WORDS =
   "|konto (ausw[aä]hlen|w[aä]hlen)|w[aä]hlen sie (ein|ihr|das) konto|choisissez (un|votre) compte|s[ée]lectionnez (un|votre) compte" +
   "|(elige|selecciona) (una|tu) cuenta|(escolha|selecione) (uma|sua) conta|(scegli|seleziona) (un|il tuo) account|kies (een|je) account";
 
+/**
+ * What a "verify it's you" step says after the password: the site does not trust this sign-in yet (a new
+ * device or place) and asks the account's person to prove it is them: a detail of the account typed in (the
+ * phone number, the recovery address), or a link mailed to them. Every phrase names the person or the
+ * sign-in: "Verify your email address" after a signup, or "Verified" on a profile, is not it.
+ */
+export const VERIFY_WORDS =
+  "(verify|confirm) (it.?s|that it.?s|it is|that it is) (really )?you" +
+  "|(verify|confirm) your identity|help us (verify|confirm) (it.?s|that it.?s) you|prove (it.?s|that it.?s) you" +
+  "|unusual (sign.?in|log.?in|login) (activity|attempt)|(we )?(don.?t|do not) recognize this (device|browser|computer|location)" +
+  "|new (device|browser|location) (detected|sign.?in)|sign.?in from a new (device|browser|location)" +
+  "|best[aä]tigen sie,? dass sie es sind|best[aä]tigen sie ihre identit[aä]t|identit[aä]t (best[aä]tigen|verifizieren)" +
+  "|(v[ée]rifiez|confirmez) (votre identit[ée]|qu.il s.agit bien de vous)|(verifica|confirma) (tu identidad|que eres t[uú])" +
+  "|(confirme|verifique) (sua identidade|que [ée] voc[eê])|(verifica|conferma) (la tua identit[aà]|che sei tu)|bevestig (je|uw) identiteit";
+
+/**
+ * What a page says that holds the sign-in until the account's person accepts the site's terms (new or
+ * updated terms of service, a privacy policy): the decision is theirs, never the service's. Every phrase asks
+ * for the acceptance: a footer's "Terms of Service" link, or "By signing in you agree…", is not it.
+ */
+export const TERMS_WORDS =
+  "(accept|agree to|review and accept) (the |our )?(updated |new |revised |latest )?(terms|privacy policy|user agreement|conditions)( of (service|use))?( to (continue|proceed|keep using))" +
+  "|(we.?ve|we have) (updated|changed|revised) (our|the) (terms|privacy policy|user agreement|conditions)[\\s\\S]{0,100}?\\b(accept|agree)" +
+  "|(review|read) and accept (the |our )?(updated |new )?(terms|privacy policy|user agreement)" +
+  "|(nutzungsbedingungen|agb|datenschutzerkl[aä]rung|bedingungen) (akzeptieren|zustimmen)|stimmen sie (den|der) (neuen |aktualisierten )?(nutzungsbedingungen|agb|datenschutzerkl[aä]rung) zu" +
+  "|accepte[rz] (les|nos) (nouvelles |nouvelles )?conditions|acept(ar|e) (los|las|nuestros|nuestras) (nuevos |nuevas )?(t[ée]rminos|condiciones)" +
+  "|aceit(ar|e) (os|nossos) (novos )?termos|accett(are|a) i (nuovi )?termini|(accepteer|accepteren) (de|onze) (nieuwe )?voorwaarden";
+
 /** The words the page reader matches, as sources (the reader runs in the page). */
-export const PERSON_STEP_WORDS = { approval: APPROVAL_WORDS, question: QUESTION_WORDS, chooser: CHOOSER_WORDS };
+export const PERSON_STEP_WORDS = { approval: APPROVAL_WORDS, question: QUESTION_WORDS, chooser: CHOOSER_WORDS, verify: VERIFY_WORDS, terms: TERMS_WORDS };
 export type PersonStepWords = typeof PERSON_STEP_WORDS;
 
 const APPROVAL = new RegExp(APPROVAL_WORDS, "i");
 const QUESTION = new RegExp(QUESTION_WORDS, "i");
 const CHOOSER = new RegExp(CHOOSER_WORDS, "i");
+const VERIFY = new RegExp(VERIFY_WORDS, "i");
+const TERMS = new RegExp(TERMS_WORDS, "i");
 
 /** Whether the text asks to approve the sign-in on another device. */
 export function asksApproval(text: string): boolean {
@@ -55,4 +85,14 @@ export function asksQuestion(text: string): boolean {
 /** Whether the text asks to choose an account, profile or organization. */
 export function asksChoice(text: string): boolean {
   return CHOOSER.test(text);
+}
+
+/** Whether the text asks the account's person to verify it is them (a new device, an unusual sign-in). */
+export function asksVerification(text: string): boolean {
+  return VERIFY.test(text);
+}
+
+/** Whether the text holds the sign-in until the site's terms are accepted. */
+export function asksConsent(text: string): boolean {
+  return TERMS.test(text);
 }

@@ -45,6 +45,17 @@ export interface FrameReading {
   question: { field: SelectorPath; submit: SelectorPath | null; prompt: string } | null;
   /** A chooser of the account, profile or organization to go on as: its options (a radio's label, or a control) and the control that goes on. */
   chooser: { prompt: string; options: Array<{ label: string; path: SelectorPath; radio: boolean }>; submit: SelectorPath | null } | null;
+  /**
+   * A "verify it's you" step (a new device, an unusual sign-in): the field for the detail it asks (the
+   * account's phone number, its recovery address) and its control, or no field when it waits for something
+   * done elsewhere (a link mailed to the person). `prompt`: the words around it.
+   */
+  verify: { prompt: string; field: SelectorPath | null; submit: SelectorPath | null } | null;
+  /**
+   * A page that holds the sign-in until the site's terms are accepted: its answers (accept, decline; `accept`
+   * says which is which) and the "I agree" box that goes with accepting, if any.
+   */
+  terms: { prompt: string; options: Array<{ label: string; path: SelectorPath; accept: boolean }>; agree: SelectorPath | null } | null;
   /** The frame's visible text (the start of it), for refusals that are not marked up as alerts. */
   text: string;
   /** Visible messages (alerts, error texts). */
@@ -68,7 +79,7 @@ export const readFrameInPage = inPage(function readFrameInPage(
   identifier: string,
   extraKeys: string[],
   signOutWords: string,
-  stepWords: { approval: string; question: string; chooser: string },
+  stepWords: { approval: string; question: string; chooser: string; verify: string; terms: string },
 ): Omit<FrameReading, "captcha"> {
   const { visible, text, controlText, describe, formOf, pathOf, best } = kit;
   const words = {
@@ -342,6 +353,8 @@ export const readFrameInPage = inPage(function readFrameInPage(
     ? { field: pathOf(questionField)!, submit: pathOf(sendsStep(questionField)), prompt: (formOf(questionField) ? text(formOf(questionField)!) : contextText(questionField)).slice(0, 600) }
     : null;
 
+  // What a control shows (a button's value attribute is not shown).
+  const shownLabel = (el: Element) => ((el as HTMLElement).innerText ?? "").replace(/\s+/g, " ").trim() || controlText(el).trim();
   // A chooser: the account, profile or organization to go on as, one radio or one control each.
   let chooser: FrameReading["chooser"] = null;
   const chooserWords = new RegExp(stepWords.chooser, "i");
@@ -371,12 +384,57 @@ export const readFrameInPage = inPage(function readFrameInPage(
         groups.set(group, [...(groups.get(group) ?? []), el]);
       }
       const listed = [...groups.entries()].filter(([group, els]) => group && els.length >= 2).sort((a, b) => b[1].length - a[1].length)[0]?.[1];
-      const shownText = (el: Element) => ((el as HTMLElement).innerText ?? "").replace(/\s+/g, " ").trim() || controlText(el).trim();
-      options = (listed ?? found).map((el) => ({ label: shownText(el).slice(0, 120), path: pathOf(el)!, radio: false }));
+      options = (listed ?? found).map((el) => ({ label: shownLabel(el).slice(0, 120), path: pathOf(el)!, radio: false }));
     }
     const labels = new Set(options.map((o) => o.label));
     if (options.length >= 2 && options.length <= 20 && labels.size === options.length && !labels.has("")) {
       chooser = { prompt: (heading ? text(heading) : pageText).slice(0, 300), options, submit };
+    }
+  }
+
+  // The nearest block around an element that says the step's words: what a person reads as its question.
+  const wordsAround = (el: Element, pattern: RegExp): string => {
+    for (let n: Element | null = el, up = 0; n && up < 8; n = n.parentElement, up++) {
+      if (pattern.test(text(n))) return text(n);
+    }
+    return contextText(el);
+  };
+  // A heading or short block that says the step's words, and the block it heads (what a person reads).
+  const saying = (pattern: RegExp) => all.find((el) => /^(H[1-6]|LEGEND|P|LABEL|DIV|SPAN)$/.test(el.tagName) && el.childElementCount <= 2 && visible(el) && pattern.test(text(el)));
+  const headed = (heading: Element): string => {
+    for (let n = heading.parentElement; n; n = n.parentElement) if (text(n).length > text(heading).length) return text(n);
+    return text(heading);
+  };
+
+  // "Verify it's you": the detail it asks for goes in its one text field; without one, it waits for the person elsewhere.
+  let verify: FrameReading["verify"] = null;
+  const verifyWords = new RegExp(stepWords.verify, "i");
+  if (!anyPassword && !otpPrompt && !questionField && !chooser && !signedIn && verifyWords.test(pageText)) {
+    const field = inputs.find((el) => fillable(el) && ["text", "email", "tel", "number", ""].includes(el.type) && !isOtp(el) && el.getAttribute("role") !== "searchbox") ?? null;
+    const heading = saying(verifyWords);
+    verify = {
+      prompt: (field ? wordsAround(field, verifyWords) : heading ? headed(heading) : pageText).slice(0, 600),
+      field: pathOf(field),
+      submit: field ? pathOf(sendsStep(field)) : null,
+    };
+  }
+
+  // Terms to accept before the sign-in goes on: the page's accept and decline controls. A page that shows the
+  // account (a sign-out control) may hold the sign-in this way too: its session leads only to this page.
+  let terms: FrameReading["terms"] = null;
+  const termsWords = new RegExp(stepWords.terms, "i");
+  if (!anyPassword && !otpPrompt && !questionField && termsWords.test(pageText)) {
+    const acceptWords = /^(i )?(accept|agree|continue)\b|^(akzeptieren|zustimmen|einverstanden|weiter|accepter|j.accepte|continuer|aceptar|acepto|continuar|aceitar|aceito|accetta|accetto|continua|accepteren|akkoord|doorgaan)/i;
+    const declineWords = new RegExp(`^(decline|reject|cancel|no,? thanks|not now|ablehnen|abbrechen|refuser|annuler|rechazar|cancelar|recusar|rifiuta|annulla|weigeren|annuleren)|^(${signOutWords})`, "i");
+    const answers = clickables.filter((el) => visible(el) && shownLabel(el).length > 0 && shownLabel(el).length <= 60 && !/cookie/i.test(shownLabel(el)) && (acceptWords.test(shownLabel(el)) || declineWords.test(shownLabel(el))));
+    const options = answers.map((el) => ({ label: shownLabel(el).slice(0, 120), path: pathOf(el)!, accept: acceptWords.test(shownLabel(el)) }));
+    const accepting = answers.find((el) => acceptWords.test(shownLabel(el)));
+    if (accepting && new Set(options.map((o) => o.label)).size === options.length) {
+      const form = formOf(accepting);
+      const box = inputs.find((el) => el.type === "checkbox" && !el.disabled && !el.checked && (!form || form.contains(el)) && (visible(el) || [...(el.labels ?? [])].some(visible)));
+      const boxLabel = box && !visible(box) ? [...(box.labels ?? [])].find(visible) : undefined;
+      const heading = saying(termsWords);
+      terms = { prompt: (heading ? headed(heading) : pageText).slice(0, 600), options, agree: pathOf(box && visible(box) ? box : (boxLabel ?? null)) };
     }
   }
 
@@ -401,6 +459,8 @@ export const readFrameInPage = inPage(function readFrameInPage(
     approvalPrompt: !anyPassword && !otpPrompt && !signedIn && new RegExp(stepWords.approval, "i").test(pageText),
     question,
     chooser,
+    verify,
+    terms,
     text: pageText,
     messages: kit.messages(all),
     validation: invalid ? kit.validation(invalid, null) : null,

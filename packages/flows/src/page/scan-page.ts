@@ -106,6 +106,9 @@ export interface PageSignals {
   /** The frame that asks a security question, or that shows a chooser (see FrameReading). */
   question: FrameScan | null;
   chooser: FrameScan | null;
+  /** The frame that asks to verify it's you, or that holds the sign-in until the terms are accepted. */
+  verify: FrameScan | null;
+  terms: FrameScan | null;
   messages: string[];
   validation: string | null;
   storage: string;
@@ -125,6 +128,8 @@ export function mergeSignals(scans: FrameScan[]): PageSignals {
     approvalPrompt: scans.some((s) => s.reading.approvalPrompt),
     question: scans.find((s) => s.reading.question) ?? null,
     chooser: scans.find((s) => s.reading.chooser) ?? null,
+    verify: scans.find((s) => s.reading.verify) ?? null,
+    terms: scans.find((s) => s.reading.terms) ?? null,
     messages: [...new Set(scans.flatMap((s) => s.reading.messages))],
     validation: scans.find((s) => s.reading.validation)?.reading.validation ?? null,
     // Per origin, so that an iframe coming or going does not look like new session state.

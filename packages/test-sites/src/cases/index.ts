@@ -32,7 +32,7 @@ import { newsletterBeside } from "./newsletter-beside";
 import { otpPrompt, TOTP_REFUSED_PLAIN, totpPlainRefusal, totpSplit } from "./otp-prompt";
 import { pushApproval } from "./push-approval";
 import { imageCaptcha } from "./image-captcha";
-import { accountChooser, securityQuestion } from "./person-steps";
+import { accountChooser, securityQuestion, termsUpdate, verifyDevice, verifyIdentity } from "./person-steps";
 import { passwordGate } from "./password-gate";
 import { passwordToggle } from "./password-toggle";
 import { profileAfterLogin } from "./profile-after-login";
@@ -47,7 +47,7 @@ import { shadowRoot } from "./shadow-root";
 import { SUBMIT_CONTROL_CASES, submitControls } from "./submit-controls";
 import { rememberDevice, staySignedIn } from "./stay-signed-in";
 import { twoPage } from "./two-page";
-import { emailCode, emailCodePlain, magicLink, passwordEmailCode, smsCode } from "./sent-codes";
+import { emailCode, emailCodePlain, magicLink, passwordEmailCode, passwordSmsCode, smsCode } from "./sent-codes";
 import type { Outbox } from "../outbox";
 
 /** Pages whose code or link is sent to the service's own inbox (email through mail-in, SMS through the webhook). */
@@ -69,7 +69,7 @@ export function caseRouters(accounts: Accounts, redesignVersion: () => number, o
     passwordToggle(accounts), lockedAccount(accounts), captcha(accounts), otpPrompt(accounts), idpRedirect(accounts),
     apiSubdomain(accounts), ...localizedForms(accounts), redesign(accounts, redesignVersion), alertDialog(accounts),
     plainTextLockout(accounts), emailConfirmation(accounts), busyDashboard(accounts), readonlyUntilFocus(accounts),
-    disabledSubmit(accounts), totpSplit(accounts), pushApproval(accounts), imageCaptcha(accounts), securityQuestion(accounts), accountChooser(accounts), ...identifierFields(accounts), ...submitControls(accounts),
+    disabledSubmit(accounts), totpSplit(accounts), pushApproval(accounts), imageCaptcha(accounts), securityQuestion(accounts), accountChooser(accounts), verifyIdentity(accounts), verifyDevice(accounts), termsUpdate(accounts), passwordSmsCode(accounts), ...identifierFields(accounts), ...submitControls(accounts),
     ...identifierFirstSteps(accounts), passwordGate(accounts), captchaCheckbox(accounts), ...invisibleCaptchas(accounts),
     ...refusalShapes(accounts), ...identifierFirstRefusals(accounts), totpPlainRefusal(accounts), ...rotatingCookies(accounts), ...identifierChoice(accounts), profileAfterLogin(accounts),
   ];
@@ -193,6 +193,11 @@ export const LOGIN_CASES: LoginCase[] = [
   ...CHALLENGED_CAPTCHA_CASES.map((name) => standard(name, { expect: "captcha_blocked", session: undefined, wrongPassword: undefined })),
   standard("otp-prompt", { expect: "mfa_required", session: undefined }),
   standard("security-question", { expect: "mfa_required", session: undefined }),
+  standard("password-sms-code", { expect: "mfa_required", session: undefined }),
+  standard("verify-identity", { expect: "mfa_required", session: undefined }),
+  standard("verify-device", { expect: "mfa_required", session: undefined }),
+  // The session cookie comes before the terms: it leads only to them, and no person was there to accept.
+  standard("terms-update", { expect: "mfa_required", session: undefined }),
   standard("otp-prompt-totp", { site: "otp-prompt", url: at("/cases/otp-prompt/login"), totp: true, wrongCode: "That code didn't work. Check your authenticator app.", session: { cookie: sessionCookie("otp-prompt"), cookieDomain: "127.0.0.1" }, account: "/cases/otp-prompt/account" }),
   standard("totp-split", { totp: true, wrongCode: "That code didn't work. Check your authenticator app." }),
   standard("totp-plain-refusal", { totp: true, wrongCode: TOTP_REFUSED_PLAIN }),

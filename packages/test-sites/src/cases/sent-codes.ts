@@ -3,6 +3,7 @@ import { type Request, type Response, Router, urlencoded } from "express";
 import { type Accounts, escapeHtml, page, readCookie } from "../accounts";
 import { type Outbox, sendMail } from "../outbox";
 import { accountRoute, base, errorAlert, formCase, plainForm, startSession } from "./kit";
+import { ACCOUNT_PHONE } from "./person-steps";
 
 // Codes and links are good for this long, as on real sites; a user with delivery "expired" gets one that is not.
 const VALID_MS = 10 * 60_000;
@@ -66,7 +67,14 @@ const PLAIN_PROMPT: CodePrompt = {
  * The second step of a code sent by email or SMS: sends the code, remembers it under a ticket cookie and
  * shows the prompt; checks what is typed there. Shared by the email, password-then-email and SMS pages.
  */
-function codeStep(accounts: Accounts, name: string, deliver: (username: string, code: string) => Promise<void>, sentTo: string, look: CodePrompt = ALERT_PROMPT) {
+function codeStep(
+  accounts: Accounts,
+  name: string,
+  deliver: (username: string, code: string) => Promise<void>,
+  sentTo: string,
+  look: CodePrompt = ALERT_PROMPT,
+  shownTo: (username: string) => string = (username) => username,
+) {
   const sent = new Sent();
   const r = Router();
   const prompt = (to: string, error?: string) => page("Enter your code", look.html(sentTo, to, `${base(name)}/verify`, error));
@@ -78,7 +86,7 @@ function codeStep(accounts: Accounts, name: string, deliver: (username: string, 
     // Like a real site, a bounce (an address nobody receives mail at) does not fail the sign-in page.
     if (accounts.deliveryFor(username) !== "lost") await deliver(username, code).catch(() => undefined);
     res.cookie(`${name}_ticket`, ticket, { httpOnly: true, path: "/", sameSite: "lax" });
-    res.cookie(`${name}_to`, username, { path: "/", sameSite: "lax" }).redirect(302, `${base(name)}/verify`);
+    res.cookie(`${name}_to`, shownTo(username), { path: "/", sameSite: "lax" }).redirect(302, `${base(name)}/verify`);
   };
   r.get(`${base(name)}/verify`, (req, res) => {
     res.type("html").send(prompt(readCookie(req.headers.cookie, `${name}_to`) ?? "you"));
@@ -156,6 +164,22 @@ export function passwordEmailCode(accounts: Accounts, outbox: Outbox): Router {
       },
     }),
   );
+  return r;
+}
+
+/**
+ * Password, then a 6-digit code texted to the phone on the account: the person's own number, not one of
+ * ours, so only they can read it. What their phone shows is kept for the tests as a held delivery
+ * (`GET /__fixture/deliveries/held?address=sms:<username>`).
+ */
+export function passwordSmsCode(accounts: Accounts): Router {
+  const name = "password-sms-code";
+  const texted = async (username: string, code: string) =>
+    accounts.hold(`sms:${username}`, { to: ACCOUNT_PHONE, subject: "", text: `${code} is your Acme verification code. Don't share it with anyone.`, html: "" }, async () => undefined);
+  const step = codeStep(accounts, name, texted, "phone", ALERT_PROMPT, () => `your phone ending in ${ACCOUNT_PHONE.slice(-4)}`);
+  const r = Router();
+  r.use(step.router);
+  r.use(formCase(accounts, name, (error) => page("Sign in", `<h1>Sign in</h1>${plainForm(name, error)}`), { onSuccess: (_req, res, username) => void step.send(res, username) }));
   return r;
 }
 
