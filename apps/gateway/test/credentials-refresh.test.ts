@@ -36,6 +36,7 @@ describe("stored credentials", () => {
       lastLoginAt: expect.any(String),
       status: "active",
       lastError: null,
+      deviceRememberedAt: null,
     });
     expect(JSON.stringify(list.body)).not.toContain(user.password);
     expect((await call("GET", `/v1/credentials/${mine.credentialId}`, { key: tenant.key })).body).toEqual(mine);

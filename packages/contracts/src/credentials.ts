@@ -18,6 +18,11 @@ export interface CredentialResource {
    */
   status: "active" | "failing" | "pending" | "pending_verification";
   lastError: string | null;
+  /**
+   * Since when the service keeps the site's memory of this credential's browser (the long-lived cookies it
+   * set to trust the device); null when none is kept. `DELETE /v1/credentials/{id}/device` forgets it.
+   */
+  deviceRememberedAt: string | null;
 }
 
 /** POST /v1/refresh: a credential named by id, or by the site, username and collection a login used. */

@@ -106,6 +106,7 @@ export const credential = {
   lastLoginAt: "2026-11-26T04:58:31.000Z",
   status: "active",
   lastError: null,
+  deviceRememberedAt: "2026-11-26T04:58:31.000Z",
 };
 
 export const mailbox = {

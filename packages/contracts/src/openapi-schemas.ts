@@ -230,7 +230,7 @@ const webhook = {
 
 const credential = {
   type: "object",
-  required: ["credentialId", "site", "loginPage", "loginUrl", "username", "collectionId", "createdAt", "lastLoginAt", "status", "lastError"],
+  required: ["credentialId", "site", "loginPage", "loginUrl", "username", "collectionId", "createdAt", "lastLoginAt", "status", "lastError", "deviceRememberedAt"],
   properties: {
     credentialId: { type: "string", pattern: "^cred_" },
     site: { type: "string", description: "Origin of the site." },
@@ -242,6 +242,12 @@ const credential = {
     lastLoginAt: { type: ["string", "null"], format: "date-time" },
     status: { type: "string", enum: ["active", "failing", "pending", "pending_verification"] },
     lastError: { type: ["string", "null"], description: "Error code of the last failed login." },
+    deviceRememberedAt: {
+      type: ["string", "null"],
+      format: "date-time",
+      description:
+        "Since when the service keeps the site's memory of this credential's browser: the long-lived cookies the site set to trust the device (after a second factor, or \"remember me\"), encrypted, brought into its next login or refresh so the site need not ask again. Null when none is kept.",
+    },
   },
 };
 

@@ -236,6 +236,19 @@ export const openApiDocument = {
         responses: { "204": { description: "Deleted.", headers: rated() }, ...v1Errors(["not_found"]) },
       },
     },
+    "/credentials/{id}/device": {
+      delete: {
+        operationId: "forgetCredentialDevice",
+        tags: ["Credentials"],
+        summary: "Forget the site's memory of the credential's browser (its remembered device)",
+        description:
+          "The service keeps the long-lived cookies a site set to trust the credential's browser (after a second factor, or \"remember me\"), encrypted, " +
+          "and brings them into the credential's next login or refresh, so the site need not ask what it asks a new device. This forgets them: the next " +
+          "login is a new device's, and the site may ask its second factor again. The credential's sessions stay.",
+        parameters: [paramRef("CredentialId")],
+        responses: { "204": { description: "Forgotten (also when none was kept).", headers: rated() }, ...v1Errors(["not_found"]) },
+      },
+    },
     "/credentials/{id}/verify": {
       post: {
         operationId: "verifyCredential",

@@ -77,3 +77,13 @@ export interface JobResource {
   /** Where its progress streams (Server-Sent Events, `JobEvent`): `/v1/jobs/{jobId}/events`. */
   eventsUrl: string;
 }
+
+/**
+ * The site's memory of a credential's browser, kept encrypted with the credential and never in an answer:
+ * the long-lived cookies it set to trust the device (brought into the next login), and the keys
+ * (`domain|path|name`) of those found to carry a session instead (left out, without looking again).
+ */
+export interface RememberedDevice {
+  cookies: Cookie[];
+  passOver: string[];
+}

@@ -13,3 +13,5 @@ export { SESSION_CHECK_STEP, storedSessionSignedIn } from "./page/session-eviden
 export { oauthLogin, type OAuthLoginInput, type OAuthLoginResult } from "./oauth/oauth-login";
 export type { OAuthSignupDetails } from "./oauth/site-signup";
 export { HANDOFF_CODE_TRIES, type Handoff, type HandoffAnswer, type HandoffQuestion } from "./handoff";
+export { rememberedDevice } from "./page/remembered-device";
+export { bringCookies } from "./page/bring-cookies";

@@ -1,4 +1,4 @@
-import type { CapturedSession, FieldError, LoginSecret, SessionResponse, SignedUpAccount, SignupJobInput, UnfinishedAccount } from "@authsvc/contracts";
+import type { CapturedSession, FieldError, LoginSecret, RememberedDevice, SessionResponse, SignedUpAccount, SignupJobInput, UnfinishedAccount } from "@authsvc/contracts";
 import { isSignupInput, oauthMethodFor } from "@authsvc/contracts";
 import { type Database, isUniqueViolation, type JobScreenshotImage } from "@authsvc/db";
 import { emitEvent } from "./job-events";
@@ -17,6 +17,8 @@ export interface LoginSuccess {
   source: "detected" | "learned" | "relearned";
   /** A flow to store for the login page (the first, or one found after the stored one no longer fit); null keeps what is stored. */
   changedFlow: object | null;
+  /** The site's memory of this browser, to keep with the credential; null or absent keeps what is kept. */
+  device?: RememberedDevice | null;
 }
 
 /** A signup that signed its new account in (a verify that finished a mailed signup is one too). */
@@ -126,6 +128,7 @@ async function storeSuccess(
           // The credential keeps what logs in again, not the confirmation that was spent on the way.
           const { confirmation: _spent, ...secret } = job.input as LoginSecret & { confirmation?: unknown };
           await tx.credentials.recordSuccess(job.orgId, job.credential.id, secret as LoginSecret, job.loginUrl);
+          if (outcome.device) await tx.credentials.saveDevice(job.orgId, job.credential.id, outcome.device);
           ended = await tx.authJobs.succeed(job.id, job.run, sessionId, outcome.source);
           // A credential an end user typed on an entry link's page: the link is spent, and names it.
           const entryLink = ended ? await tx.entryLinks.settle(job.id, job.credential.id) : null;

@@ -123,6 +123,14 @@ export class Credentials {
   }
 
   /**
+   * Forgets the site's memory of the credential's browser (the long-lived cookies it set to trust the
+   * device): its next login is a new device's, and the site may ask its second factor again.
+   */
+  async forgetDevice(id: string, options: RequestOptions = {}): Promise<void> {
+    await this.transport.send({ route: ROUTES.forgetCredentialDevice, params: { id }, options });
+  }
+
+  /**
    * A link to a hosted page where the end user types their own credentials for the site: the service signs
    * in once with them and stores the credential (`credential.created`, then `getEntryLink` shows its id).
    * You never see the password.

@@ -66,6 +66,7 @@ describe("each SDK method", () => {
     ["listCredentials", (c) => c.credentials.list({ before: "cred_0" })],
     ["getCredential", (c) => c.credentials.get("cred_1")],
     ["deleteCredential", (c) => c.credentials.delete("cred_1")],
+    ["forgetCredentialDevice", (c) => c.credentials.forgetDevice("cred_1")],
     ["verifyCredential", (c) => c.credentials.verify("cred_1", { code: "123456" })],
     ["createEntryLink", (c) => c.credentials.entryLink({ domain: "http://site.test/login" })],
     ["getEntryLink", (c) => c.credentials.getEntryLink("elink_1")],

@@ -14,6 +14,7 @@ export const ROUTES = {
   listCredentials: { method: "GET", path: "/credentials" },
   getCredential: { method: "GET", path: "/credentials/{id}" },
   deleteCredential: { method: "DELETE", path: "/credentials/{id}" },
+  forgetCredentialDevice: { method: "DELETE", path: "/credentials/{id}/device" },
   verifyCredential: { method: "POST", path: "/credentials/{id}/verify", idempotent: true },
   createEntryLink: { method: "POST", path: "/credentials/entry-links", idempotent: true },
   getEntryLink: { method: "GET", path: "/entry-links/{id}" },

@@ -146,6 +146,7 @@ export interface CredentialResource {
   lastLoginAt: string | null;
   status: "active" | "failing" | "pending" | "pending_verification";
   lastError: string | null;
+  deviceRememberedAt: string | null;
 }
 
 /** POST /v1/credentials/entry-links: a hosted page where the end user types their own credentials for a site. */

@@ -29,6 +29,7 @@ function resource(row: CredentialRow): CredentialResource {
     lastLoginAt: row.lastLoginAt?.toISOString() ?? null,
     status: credentialStatus(row),
     lastError: row.lastErrorCode ?? null,
+    deviceRememberedAt: row.deviceSavedAt?.toISOString() ?? null,
   };
 }
 
@@ -82,6 +83,16 @@ export function credentialRoutes(db: Database, cache: SessionCache, auth: AuthSe
     if (!fingerprints) throw new ApiError("not_found", "No such credential.");
     // Its sessions go with it, cached ones included: nothing logged in with it is served any more.
     await Promise.all(fingerprints.map((fp) => cache.delete(orgId, fp)));
+    res.status(204).end();
+  });
+
+  // Forgets the site's memory of the credential's browser: its next login is a new device's (the site may
+  // ask its second factor again). The sessions stay.
+  r.delete("/credentials/:id/device", async (req, res) => {
+    const orgId = orgOf(res.locals);
+    const row = CREDENTIAL_ID.test(req.params.id) ? await db.credentials.findMetadata(orgId, req.params.id) : null;
+    if (!row) throw new ApiError("not_found", "No such credential.");
+    await db.credentials.saveDevice(orgId, row.id, null);
     res.status(204).end();
   });
 

@@ -1,9 +1,9 @@
 import type { BrowserHost, Page, TargetGuard } from "@authsvc/browser";
 import type { Config } from "@authsvc/config";
-import { isOAuthMethod, isVerifyInput, type InboxRef, type JobEventType, type JobInput, type LoginSecret, oauthMethodFor, type SignupJobInput } from "@authsvc/contracts";
+import { isOAuthMethod, isVerifyInput, type InboxRef, type JobEventType, type JobInput, type LoginSecret, oauthMethodFor, type RememberedDevice, type SignupJobInput } from "@authsvc/contracts";
 import { freshTotpCode, parseTotpSecret } from "@authsvc/crypto";
 import type { Database } from "@authsvc/db";
-import { confirmAndSignIn, finishMailedSignup, type CaptchaSolver, type FlowMilestone, LoginFlowError, oauthLogin, type OAuthLoginResult, type OAuthSignupDetails, parseLearnedFlow, type PasswordLoginResult, passwordLogin, sameFlow, signup, type SignupResult } from "@authsvc/flows";
+import { bringCookies, confirmAndSignIn, finishMailedSignup, rememberedDevice, type CaptchaSolver, type FlowMilestone, LoginFlowError, oauthLogin, type OAuthLoginResult, type OAuthSignupDetails, parseLearnedFlow, type PasswordLoginResult, passwordLogin, sameFlow, signup, type SignupResult } from "@authsvc/flows";
 import type { AuthJobs, LoginSuccess, OpenedJob, SignupSuccess } from "@authsvc/jobs";
 import { jobHandoff } from "./flow-handoff";
 import type { HandoffRelay, InboxEvents, JobEventFields, SingleFlight } from "@authsvc/queue";
@@ -137,7 +137,11 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
     }
     const learned = parseLearnedFlow(job.learnedFlow);
     const inbox = input.inbox ? inboxFor(job, input.inbox, hooks) : undefined;
-    const handoff = handoffFor(job, hooks);
+    // The site's memory of this credential's browser, kept from its last login (a trusted device).
+    let device = await db.credentials.device(job.orgId, job.credential.id).catch((err: unknown) => {
+      deps.log.warn({ jobId: job.id, err: String(err) }, "remembered device not read; the login starts without it");
+      return null;
+    });
     const loginInput = {
       loginUrl: job.loginUrl,
       identifier: job.credential.username,
@@ -146,24 +150,51 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
       inbox,
       inboxWaitMs: config.mfa.waitMs,
       totp: input.totpSecret ? () => freshTotpCode(parseTotpSecret(input.totpSecret!)) : undefined,
-      handoff,
     };
-    const result = await inPage<PasswordLoginResult | SignupResult>({ inbox: !!inbox, handoff: !!handoff }, onFailurePage, (page, timeoutMs) => {
-      handoff?.attach(page);
-      const options = { guard, timeoutMs, learned, captchaSolver, ...hooks };
-      if (!isVerifyInput(input)) return passwordLogin(page, loginInput, options);
-      const { confirmation } = input;
-      const given = "inboxSince" in confirmation ? { inboxSince: new Date(confirmation.inboxSince) } : confirmation;
-      if (input.awaitsPassword && !("code" in given)) {
-        // The signup's own ending, with the mail it waited for: the password it brings, or set on its link.
-        return finishMailedSignup(page, { loginUrl: job.loginUrl, identifier: job.credential.username, email: input.email, password: input.password, inbox }, given, { guard, timeoutMs, ...hooks });
-      }
-      return confirmAndSignIn(page, loginInput, given, options);
-    }).finally(() => handoff?.close());
+    const attempt = async () => {
+      const handoff = handoffFor(job, hooks);
+      return inPage<{ result: PasswordLoginResult | SignupResult; kept: RememberedDevice | null }>({ inbox: !!inbox, handoff: !!handoff }, onFailurePage, async (page, timeoutMs) => {
+        handoff?.attach(page);
+        await bringCookies(page.browserContext(), device?.cookies ?? []);
+        const options = { guard, timeoutMs, learned, captchaSolver, ...hooks };
+        const run = () => {
+          if (!isVerifyInput(input)) return passwordLogin(page, { ...loginInput, handoff }, options);
+          const { confirmation } = input;
+          const given = "inboxSince" in confirmation ? { inboxSince: new Date(confirmation.inboxSince) } : confirmation;
+          if (input.awaitsPassword && !("code" in given)) {
+            // The signup's own ending, with the mail it waited for: the password it brings, or set on its link.
+            return finishMailedSignup(page, { loginUrl: job.loginUrl, identifier: job.credential.username, email: input.email, password: input.password, inbox }, given, { guard, timeoutMs, ...hooks });
+          }
+          return confirmAndSignIn(page, { ...loginInput, handoff }, given, options);
+        };
+        const result = await run();
+        if ("signedInBy" in result) return { result, kept: null };
+        // What the site now remembers this browser by, for the next login (null: unchanged).
+        const kept = await rememberedDevice(page, job.loginUrl, result.session.cookies, device, guard).catch((err: unknown) => {
+          deps.log.warn({ jobId: job.id, err: String(err) }, "remembered device not read off the session");
+          return null;
+        });
+        if (kept) deps.log.debug({ jobId: job.id, kept: kept.cookies.length, passedOver: kept.passOver.length }, "remembered device read off the session");
+        return { result, kept };
+      }).finally(() => handoff?.close());
+    };
+    let ran: Awaited<ReturnType<typeof attempt>>;
+    try {
+      ran = await attempt();
+    } catch (err) {
+      // The remembered device signed the browser in before the form showed (its cookies carried a session
+      // after all): nothing was sent. It is forgotten, and the login runs as a new device's.
+      if (!device?.cookies.length || !(err instanceof LoginFlowError) || err.code !== "form_not_found") throw err;
+      deps.log.info({ jobId: job.id }, "no login form with the remembered device; forgotten, and the login runs without it");
+      await db.credentials.saveDevice(job.orgId, job.credential.id, null).catch(() => undefined);
+      device = null;
+      ran = await attempt();
+    }
+    const { result, kept } = ran;
     if ("signedInBy" in result) return result;
     // No flow: it could not be kept without a secret in it; nothing to store.
     const changedFlow = !result.flow || (learned && sameFlow(learned, result.flow)) ? null : result.flow;
-    return { session: result.session, source: result.source, changedFlow };
+    return { session: result.session, source: result.source, changedFlow, device: kept };
   }
 
   /** Signs up through the provider's button with the provider account, then gives the site what its form still asks. */

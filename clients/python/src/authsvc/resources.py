@@ -48,6 +48,10 @@ class Credentials:
         """Deletes the credential, its secret, its sessions (cached ones too) and its job records."""
         self._transport.request("DELETE", f"/v1/credentials/{segment(credential_id)}")
 
+    def forget_device(self, credential_id: str) -> None:
+        """Forgets the site's memory of the credential's browser: its next login is a new device's."""
+        self._transport.request("DELETE", f"/v1/credentials/{segment(credential_id)}/device")
+
     def verify(
         self,
         credential_id: str,

@@ -1,4 +1,4 @@
-import { loginPageOf, readLoginSecret, type LoginSecret } from "@authsvc/contracts";
+import { loginPageOf, readLoginSecret, type LoginSecret, type RememberedDevice } from "@authsvc/contracts";
 import { newId, rowAad, type Envelope } from "@authsvc/crypto";
 import { isUniqueViolation, type Prisma } from "../prisma-client";
 
@@ -11,6 +11,7 @@ const METADATA = {
   createdAt: true,
   lastLoginAt: true,
   lastErrorCode: true,
+  deviceSavedAt: true,
   collection: { select: { externalId: true } },
 } as const;
 
@@ -128,6 +129,23 @@ export class Credentials {
     return this.prisma.credential.findMany({ where: { ...where, siteOrigin: new URL(identity.url).origin }, select: METADATA, orderBy: { id: "asc" }, take: 10 });
   }
 
+  /**
+   * The cookies the site set to remember this credential's browser (a trusted device), decrypted; [] when none
+   * are kept. Under their own associated data: a row's secret never decrypts as its device, nor the other way.
+   */
+  async device(orgId: string, id: string): Promise<RememberedDevice | null> {
+    const row = await this.prisma.credential.findFirst({ where: { id, orgId }, select: { device: true } });
+    return row?.device ? this.envelope.decryptJson<RememberedDevice>(row.device, deviceAad(orgId, id)) : null;
+  }
+
+  /** Keeps the site's memory of the credential's browser for its next login (null forgets it). */
+  async saveDevice(orgId: string, id: string, device: RememberedDevice | null): Promise<void> {
+    await this.prisma.credential.updateMany({
+      where: { id, orgId },
+      data: device ? { device: this.envelope.encryptJson(device, deviceAad(orgId, id)), deviceSavedAt: device.cookies.length > 0 ? new Date() : null } : { device: null, deviceSavedAt: null },
+    });
+  }
+
   /** The secret of the last successful login, decrypted; null when none succeeded yet. */
   async secret(orgId: string, id: string): Promise<LoginSecret | null> {
     const row = await this.prisma.credential.findFirst({ where: { id, orgId }, select: { secret: true } });
@@ -220,3 +238,5 @@ export class Credentials {
     await this.prisma.credential.updateMany({ where: { id, orgId }, data: { lastErrorCode: errorCode } });
   }
 }
+
+const deviceAad = (orgId: string, id: string) => `${rowAad(orgId, id)}/device`;

@@ -1,5 +1,6 @@
 import type { BrowserContext, HTTPResponse, Page } from "@authsvc/browser";
 import type { Cookie } from "@authsvc/contracts";
+import { bringCookies } from "../page/bring-cookies";
 
 /**
  * Which cookies are the provider's: those its hosts set during the login (read off their responses'
@@ -25,18 +26,7 @@ export class ProviderCookies {
   async bringIn(context: BrowserContext, cookies: Cookie[]): Promise<void> {
     if (cookies.length === 0) return;
     for (const c of cookies) this.kept.add(key(c.name, c.domain));
-    await context.setCookie(
-      ...cookies.map((c) => ({
-        name: c.name,
-        value: c.value,
-        domain: c.domain,
-        path: c.path,
-        ...(c.expires > 0 ? { expires: c.expires } : {}),
-        httpOnly: c.httpOnly,
-        secure: c.secure,
-        sameSite: c.sameSite,
-      })),
-    );
+    await bringCookies(context, cookies);
   }
 
   /** Reads the cookies every response from a host other than the site's sets, on this page (the tab, a popup). */

@@ -1,6 +1,7 @@
 import type { BrowserContext, Page, TargetGuard } from "@authsvc/browser";
 import { loginPageOf, type SessionResponse } from "@authsvc/contracts";
 import { Deadline, sleep } from "../deadline";
+import { bringCookies } from "./bring-cookies";
 import { indexedDbEntries } from "./indexed-db-state";
 import { PageWatch } from "./page-watch";
 import { mergeSignals, scanPage } from "./scan-page";
@@ -219,20 +220,7 @@ export async function signedInOnReopen(r: Reopen): Promise<boolean | null> {
 export async function storedSessionSignedIn(page: Page, session: Pick<SessionResponse, "cookies" | "storageState">, loginUrl: string, guard: TargetGuard, timeoutMs: number): Promise<boolean | null> {
   if (session.storageState.origins.some((o) => o.indexedDB?.length)) return null;
   const context = page.browserContext();
-  if (session.cookies.length) {
-    await context.setCookie(
-      ...session.cookies.map((c) => ({
-        name: c.name,
-        value: c.value,
-        domain: c.domain,
-        path: c.path || "/",
-        expires: c.expires > 0 ? c.expires : undefined,
-        httpOnly: c.httpOnly,
-        secure: c.secure,
-        sameSite: c.sameSite,
-      })),
-    );
-  }
+  await bringCookies(context, session.cookies);
   const localStorage = session.storageState.origins
     .filter((o) => o.localStorage.length)
     .map((o) => ({ origin: o.origin, entries: o.localStorage.map((e): [string, string] => [e.name, e.value]) }));

@@ -1,0 +1,67 @@
+import { randomBytes } from "node:crypto";
+import { type Response, Router, urlencoded } from "express";
+import { type Accounts, page, readCookie } from "../accounts";
+import { base, formCase, plainForm, sessionCookie, startSession } from "./kit";
+
+const NAME = "trusted-device";
+// How long the site trusts a device, and how long its "remember me" session lasts: both outlive the visit.
+const DEVICE_MS = 400 * 24 * 3600_000;
+const SESSION_MS = 30 * 24 * 3600_000;
+
+/**
+ * A site that remembers devices after its second factor, as most do: the authenticator's code is asked
+ * unless the browser brings back the device cookie this account's code was answered with (`known_device`,
+ * 400 days); a right code sets it. Its session cookie lasts 30 days ("remember me"), and its login page
+ * sends a signed-in visitor on to the account: a kept session must never pass for the device.
+ * `GET /__fixture/device-prompts/:username`: how often the code was asked.
+ */
+export function trustedDevice(accounts: Accounts): Router {
+  const devices = new Map<string, string>();
+  const prompts = new Map<string, number>();
+  const pending = new Map<string, string>();
+  const r = Router();
+  r.get("/__fixture/device-prompts/:username", (req, res) => {
+    res.json({ prompts: prompts.get(req.params.username) ?? 0, devices: [...devices.values()].filter((u) => u === req.params.username).length });
+  });
+  const signIn = (res: Response, username: string) => {
+    startSession(res, accounts, NAME, username, SESSION_MS);
+    res.redirect(302, `${base(NAME)}/account`);
+  };
+  // A signed-in visitor is sent on from the login page.
+  r.get(`${base(NAME)}/login`, (req, res, next) => {
+    if (accounts.sessionUser(readCookie(req.headers.cookie, sessionCookie(NAME)))) return res.redirect(302, `${base(NAME)}/account`);
+    next();
+  });
+  const prompt = (error?: string) =>
+    page(
+      "Two-step verification",
+      `<h1>Two-step verification</h1><p>This device is new to us. Enter the 6-digit code from your authenticator app.</p>${error ? `<p role="alert">${error}</p>` : ""}
+<form method="post" action="${base(NAME)}/verify"><label>Code <input name="otp" inputmode="numeric" autocomplete="one-time-code" maxlength="6"></label><button type="submit">Verify</button></form>`,
+    );
+  r.get(`${base(NAME)}/verify`, (_req, res) => {
+    res.type("html").send(prompt());
+  });
+  r.post(`${base(NAME)}/verify`, urlencoded({ extended: false }), (req, res) => {
+    const ticket = readCookie(req.headers.cookie, "device_pending") ?? "";
+    const username = pending.get(ticket);
+    if (!username) return res.redirect(302, `${base(NAME)}/login`);
+    if (!accounts.checkTotp(username, String((req.body as Record<string, string>).otp ?? ""))) return res.type("html").send(prompt("That code didn't work. Check your authenticator app."));
+    pending.delete(ticket);
+    const device = randomBytes(16).toString("hex");
+    devices.set(device, username);
+    res.cookie("known_device", device, { httpOnly: true, path: "/", sameSite: "lax", maxAge: DEVICE_MS }).clearCookie("device_pending", { path: "/" });
+    signIn(res, username);
+  });
+  r.use(
+    formCase(accounts, NAME, (error) => page("Sign in", `<h1>Sign in</h1>${plainForm(NAME, error)}`), {
+      onSuccess: (req, res, username) => {
+        if (devices.get(readCookie(req.headers.cookie, "known_device") ?? "") === username) return signIn(res, username);
+        prompts.set(username, (prompts.get(username) ?? 0) + 1);
+        const ticket = randomBytes(16).toString("hex");
+        pending.set(ticket, username);
+        res.cookie("device_pending", ticket, { httpOnly: true, path: "/" }).redirect(302, `${base(NAME)}/verify`);
+      },
+    }),
+  );
+  return r;
+}

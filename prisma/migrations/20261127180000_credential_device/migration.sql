@@ -1,0 +1,4 @@
+-- The site's memory of this credential's device: the long-lived cookies it set to trust the browser (after a
+-- second factor, or "remember me"), encrypted, loaded before the credential's next login or refresh.
+ALTER TABLE "credentials" ADD COLUMN "device" TEXT;
+ALTER TABLE "credentials" ADD COLUMN "device_saved_at" TIMESTAMP(3);
