@@ -7,7 +7,7 @@ export const DbNull = PrismaNamespace.DbNull;
 // Secret columns are left out of every query unless a repository asks for them by name.
 const omitSecrets = {
   apiKey: { secretHash: true },
-  credential: { secret: true },
+  credential: { secret: true, device: true },
   session: { state: true },
   authJob: { input: true, inputAnswer: true },
   jobScreenshot: { image: true },

@@ -1,4 +1,4 @@
-import type { BrowserHost, Page, TargetGuard } from "@authsvc/browser";
+import { applyBrowserProfile, type BrowserHost, type BrowserProfile, chooseBrowserProfile, DEFAULT_PROFILE_REGION, type Page, type TargetGuard } from "@authsvc/browser";
 import type { Config } from "@authsvc/config";
 import { isOAuthMethod, isVerifyInput, type InboxRef, type JobEventType, type JobInput, type LoginSecret, oauthMethodFor, type RememberedDevice, type SignupJobInput } from "@authsvc/contracts";
 import { freshTotpCode, parseTotpSecret } from "@authsvc/crypto";
@@ -62,10 +62,11 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
    * Runs a flow under the job's time limit (the inbox wait on top when it may wait for a message, the
    * hand-off's when a person may answer), closing the context under a flow that overruns it.
    */
-  function inPage<T>(waits: { inbox?: boolean; handoff?: boolean }, onFailurePage: RunHooks["onFailurePage"], flow: (page: Page, timeoutMs: number) => Promise<T>): Promise<T> {
+  function inPage<T>(job: OpenedJob, waits: { inbox?: boolean; handoff?: boolean }, onFailurePage: RunHooks["onFailurePage"], flow: (page: Page, timeoutMs: number) => Promise<T>): Promise<T> {
     const timeoutMs = config.worker.jobTimeoutMs + (waits.inbox ? config.mfa.waitMs : 0) + (waits.handoff ? config.handoff.maxWaitMs : 0);
     return browser.withPage(async (page) => {
       metrics.activeLogins.inc();
+      await showCredentialBrowser(job, page);
       let timer: NodeJS.Timeout | undefined;
       const hardStop = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
@@ -87,6 +88,20 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
   }
 
   /**
+   * The browser this credential's runs show its site, chosen at its first run and kept (issue 28 §3): the
+   * same system, languages, time zone and screen every time, and another than the organization's other
+   * credentials show. A fault reading it leaves the page as the stealth layer set it up, for this run.
+   */
+  async function showCredentialBrowser(job: OpenedJob, page: Page): Promise<void> {
+    try {
+      const profile = await db.credentials.browserProfile<BrowserProfile>(job.orgId, job.credential.id, (taken) => chooseBrowserProfile(DEFAULT_PROFILE_REGION, taken));
+      await applyBrowserProfile(page, profile);
+    } catch (err) {
+      deps.log.warn({ jobId: job.id, err: String(err) }, "the credential's browser profile not applied; this run shows the default browser");
+    }
+  }
+
+  /**
    * Signs in through the provider's button with the provider account, starting from the provider session
    * this account kept (per org and collection), and keeps the one it ends with.
    */
@@ -105,7 +120,7 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
     const key = { orgId: job.orgId, scope: job.credential.collectionId ?? "", provider: input.provider, account: job.credential.username };
     const waitMs = config.worker.jobTimeoutMs + (inbox ? config.mfa.waitMs : 0) + (handoff ? config.handoff.maxWaitMs : 0);
     const result = await providerAccounts.withAccount(key, job.id, waitMs, (kept) =>
-      inPage({ inbox: !!inbox, handoff: !!handoff }, onFailurePage, (page, timeoutMs) => {
+      inPage(job, { inbox: !!inbox, handoff: !!handoff }, onFailurePage, (page, timeoutMs) => {
         handoff?.attach(page);
         return oauthLogin(
           page,
@@ -153,7 +168,7 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
     };
     const attempt = async () => {
       const handoff = handoffFor(job, hooks);
-      return inPage<{ result: PasswordLoginResult | SignupResult; kept: RememberedDevice | null }>({ inbox: !!inbox, handoff: !!handoff }, onFailurePage, async (page, timeoutMs) => {
+      return inPage<{ result: PasswordLoginResult | SignupResult; kept: RememberedDevice | null }>(job, { inbox: !!inbox, handoff: !!handoff }, onFailurePage, async (page, timeoutMs) => {
         handoff?.attach(page);
         await bringCookies(page.browserContext(), device?.cookies ?? []);
         const options = { guard, timeoutMs, learned, captchaSolver, ...hooks };
@@ -228,7 +243,7 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
     if (input.method === "oauth") return runOAuthSignup(job, input, { ...hooks, onFailurePage });
     const inbox = input.inbox ? inboxFor(job, input.inbox, hooks) : undefined;
     const handoff = handoffFor(job, hooks);
-    return inPage({ inbox: !!inbox, handoff: !!handoff }, onFailurePage, (page, timeoutMs) => {
+    return inPage(job, { inbox: !!inbox, handoff: !!handoff }, onFailurePage, (page, timeoutMs) => {
       handoff?.attach(page);
       return signup(
         page,

@@ -1,6 +1,6 @@
 import { loginPageOf, readLoginSecret, type LoginSecret, type RememberedDevice } from "@authsvc/contracts";
 import { newId, rowAad, type Envelope } from "@authsvc/crypto";
-import { isUniqueViolation, type Prisma } from "../prisma-client";
+import { DbNull, isUniqueViolation, type Prisma } from "../prisma-client";
 
 const METADATA = {
   id: true,
@@ -144,6 +144,21 @@ export class Credentials {
       where: { id, orgId },
       data: device ? { device: this.envelope.encryptJson(device, deviceAad(orgId, id)), deviceSavedAt: device.cookies.length > 0 ? new Date() : null } : { device: null, deviceSavedAt: null },
     });
+  }
+
+  /**
+   * The browser this credential's runs show its site, chosen once by `choose` (given the profiles the
+   * organization's other credentials show) and kept: every later run is the same browser.
+   */
+  async browserProfile<P extends object>(orgId: string, id: string, choose: (taken: P[]) => P): Promise<P> {
+    const row = await this.prisma.credential.findFirst({ where: { id, orgId }, select: { browserProfile: true } });
+    if (row?.browserProfile) return row.browserProfile as P;
+    const others = await this.prisma.credential.findMany({ where: { orgId, browserProfile: { not: DbNull } }, select: { browserProfile: true }, take: 1000 });
+    const chosen = choose(others.map((o) => o.browserProfile as P));
+    // Two runs choosing at once keep the first one stored.
+    await this.prisma.credential.updateMany({ where: { id, orgId, browserProfile: { equals: DbNull } }, data: { browserProfile: { ...chosen } } });
+    const stored = await this.prisma.credential.findFirst({ where: { id, orgId }, select: { browserProfile: true } });
+    return (stored?.browserProfile as P | null) ?? chosen;
   }
 
   /** The secret of the last successful login, decrypted; null when none succeeded yet. */
