@@ -18,6 +18,7 @@ import { requestId } from "./http/request-id";
 import type { VerifiedKeys } from "./http/verified-keys";
 import type { AuthService } from "./auth/auth-service";
 import { credentialRoutes } from "./credentials/credential-routes";
+import { proxyRoutes } from "./credentials/proxy-routes";
 import { webhookRoutes } from "./credentials/webhook-routes";
 import { inboxRoutes } from "./inboxes/inbox-routes";
 import { smsWebhook } from "./inboxes/sms-webhook";
@@ -94,6 +95,7 @@ export function createApp({ config, db, redis, auth, cache, guard, log, keys, me
     inboxRoutes(db, config.mail.domain),
     credentialRoutes(db, cache, auth, config.gateway.waitMs, metrics),
     webhookRoutes(db, guard),
+    proxyRoutes(db, config.targets.proxyAllow),
   );
   app.use(notFound);
   app.use(errorHandler(log));

@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from "puppeteer-core";
 import { processTreeMemoryBytes } from "./process-memory";
-import { EgressProxy, type EgressRefusal } from "./egress-proxy";
+import { EgressProxy, type EgressRefusal, type ProxyDoor } from "./egress-proxy";
+import type { UpstreamProxy } from "./upstream-proxy";
 import { launchChromium } from "./launch-chromium";
 import type { TargetGuard } from "@authsvc/egress";
 import { tolerateClosedTargets } from "./tolerate-closed-targets";
@@ -82,8 +83,10 @@ export class BrowserHost {
     return this.browser;
   }
 
-  private async prepare(): Promise<Prepared> {
-    const context = await (await this.current()).createBrowserContext();
+  private async prepare(door?: ProxyDoor): Promise<Prepared> {
+    // A job's own proxy: its context's every connection goes through that door of the egress proxy
+    // (loopback included, as for the browser's own proxy).
+    const context = await (await this.current()).createBrowserContext(door ? { proxyServer: door.url, proxyBypassList: ["<-loopback>"] } : undefined);
     try {
       const page = await context.newPage();
       // A round trip after the stealth plugin's set-up commands (sent as the page was created): the page
@@ -118,14 +121,28 @@ export class BrowserHost {
    * is over, not while it runs: a new page's set-up (a renderer process, the stealth evasions) competes
    * for the CPU with the login that just started.
    */
-  async withPage<T>(fn: (page: Page) => Promise<T>): Promise<T> {
-    const { context, page } = await this.take();
+  async withPage<T>(fn: (page: Page, door: ProxyDoor | null) => Promise<T>, options: { upstream?: UpstreamProxy } = {}): Promise<T> {
+    // A job through its organization's proxy gets a context made for it (the spare leaves directly).
+    let door: ProxyDoor | null = null;
+    if (options.upstream) {
+      await this.current();
+      door = await this.proxy.door(options.upstream);
+    }
+    let prepared: Prepared;
+    try {
+      prepared = door ? await this.prepare(door) : await this.take();
+    } catch (err) {
+      await door?.close().catch(() => undefined);
+      throw err;
+    }
+    const { context, page } = prepared;
     const browser = context.browser();
     this.active.set(browser, (this.active.get(browser) ?? 0) + 1);
     try {
-      return await fn(page);
+      return await fn(page, door);
     } finally {
       await context.close().catch(() => undefined);
+      await door?.close().catch(() => undefined);
       this.active.set(browser, (this.active.get(browser) ?? 1) - 1);
       this.served.set(browser, (this.served.get(browser) ?? 0) + 1);
       this.recycleIfDue(browser);

@@ -2,6 +2,20 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders, type In
 import { connect, type AddressInfo, type Socket } from "node:net";
 import { pipeline } from "node:stream";
 import type { TargetGuard } from "@authsvc/egress";
+import { connectVia, ProxyFailure, type UpstreamProxy } from "./upstream-proxy";
+
+/**
+ * A door of the egress proxy that leaves through an organization's proxy: a browser context given its URL
+ * (`proxyServer`) has every connection checked as any other, then opened through `upstream`. `failure`:
+ * the first time the upstream proxy failed (its fault, not the site's).
+ */
+export interface ProxyDoor {
+  url: string;
+  failure(): ProxyFailure | null;
+  /** Opens a connection to `host:port` through the door, as the browser would, and closes it: the proxy answers, or says why not. */
+  check(host: string, port: number): Promise<void>;
+  close(): Promise<void>;
+}
 
 export interface EgressRefusal {
   host: string;
@@ -74,10 +88,20 @@ export class EgressProxy {
     return socket;
   }
 
-  /** Connects to the first of the checked addresses that answers. */
-  private async connectAny(addresses: string[], port: number): Promise<Socket> {
+  /** Connects to the first of the checked addresses that answers (through `via`, when the door has one). */
+  private async connectAny(addresses: string[], port: number, via: Via | null = null): Promise<Socket> {
     let lastError: unknown = new Error("no address");
     for (const address of addresses) {
+      if (via) {
+        try {
+          return this.track(await connectVia(via.upstream, address, port));
+        } catch (err) {
+          if (err instanceof ProxyFailure) via.failed ??= err;
+          lastError = err;
+          // A proxy that refused us (or is away) refuses every address alike.
+          break;
+        }
+      }
       try {
         return await new Promise<Socket>((resolve, reject) => {
           const socket = connect({ host: address, port });
@@ -99,7 +123,7 @@ export class EgressProxy {
   }
 
   /** HTTPS and WebSocket traffic: CONNECT host:port, then a blind tunnel to a checked address. */
-  private async tunnel(req: IncomingMessage, client: Socket, head: Buffer): Promise<void> {
+  private async tunnel(req: IncomingMessage, client: Socket, head: Buffer, via: Via | null = null): Promise<void> {
     this.track(client);
     const target = splitHostPort(req.url ?? "");
     if (!target) return refuseSocket(client, "400 Bad Request");
@@ -108,7 +132,7 @@ export class EgressProxy {
     let upstream: Socket;
     try {
       // A mapped name's ports 80 and 443 lead to its fixture's port; see HostMap.
-      upstream = await this.connectAny(addresses, this.guard.hostMap.portFor(target.host, target.port));
+      upstream = await this.connectAny(addresses, this.guard.hostMap.portFor(target.host, target.port), via);
     } catch {
       return refuseSocket(client, "502 Bad Gateway");
     }
@@ -123,7 +147,7 @@ export class EgressProxy {
   }
 
   /** Plain HTTP: an absolute-URI request, forwarded to a checked address with its Host header kept. */
-  private async forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async forward(req: IncomingMessage, res: ServerResponse, via: Via | null = null): Promise<void> {
     let url: URL;
     try {
       url = new URL(req.url ?? "");
@@ -143,7 +167,7 @@ export class EgressProxy {
     let socket: Socket;
     try {
       // The Host header stays the name the page asked for; only the port changes for a mapped name.
-      socket = await this.connectAny(addresses, this.guard.hostMap.portFor(url.hostname, Number(url.port || 80)));
+      socket = await this.connectAny(addresses, this.guard.hostMap.portFor(url.hostname, Number(url.port || 80)), via);
     } catch {
       if (!res.headersSent) res.writeHead(502).end();
       return;
@@ -174,11 +198,40 @@ export class EgressProxy {
 
   /** Starts listening on loopback; returns the proxy address for `--proxy-server`. */
   async start(): Promise<string> {
+    this.server = await this.listen(null);
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /**
+   * A door of its own that leaves through `upstream` (a job's proxy), for one browser context: the same
+   * checks, then every connection opened through that proxy to the address checked. Closed with the job.
+   */
+  async door(upstream: UpstreamProxy): Promise<ProxyDoor> {
+    const via: Via = { upstream, failed: null };
+    const server = await this.listen(via);
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return {
+      url,
+      failure: () => via.failed,
+      check: async (host, port) => {
+        const addresses = await this.admit(host);
+        if (!addresses) return;
+        const socket = await this.connectAny(addresses, this.guard.hostMap.portFor(host, port), via).catch((err: unknown) => {
+          if (via.failed) throw via.failed;
+          throw err;
+        });
+        socket.destroy();
+      },
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
+  }
+
+  private async listen(via: Via | null): Promise<Server> {
     const server = createServer((req, res) => {
-      this.forward(req, res).catch(() => res.destroy());
+      this.forward(req, res, via).catch(() => res.destroy());
     });
     server.on("connect", (req, socket, head) => {
-      this.tunnel(req, socket as Socket, head).catch(() => (socket as Socket).destroy());
+      this.tunnel(req, socket as Socket, head, via).catch(() => (socket as Socket).destroy());
     });
     server.on("connection", (socket) => this.track(socket));
     server.on("clientError", (_err, socket) => socket.destroy());
@@ -191,8 +244,7 @@ export class EgressProxy {
     });
     // Out of file descriptors or the like: drop the connection, keep the process.
     server.on("error", () => undefined);
-    this.server = server;
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return server;
   }
 
   async close(): Promise<void> {
@@ -200,4 +252,10 @@ export class EgressProxy {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
     this.server = null;
   }
+}
+
+/** A door's way out: the upstream proxy, and the first failure it had. */
+interface Via {
+  upstream: UpstreamProxy;
+  failed: ProxyFailure | null;
 }

@@ -52,6 +52,7 @@ export const envSchema = {
     TARGET_ALLOW_RANGES: { type: "string", default: "" },
     /** Tests and development only: `name=127.0.0.1:port,…` serves fixture pages under real host names. Refused in production. */
     EGRESS_HOST_MAP: { type: "string", default: "" },
+    EGRESS_PROXY_ALLOW: { type: "string", default: "" },
     /** Tests and development only: base64 SHA-256 SPKI hashes of self-signed certificates Chromium accepts (the host map's fixtures). */
     BROWSER_TRUSTED_SPKI: { type: "string", default: "" },
     /** How long a session is served from the cache at most (shorter when its cookies expire sooner). */

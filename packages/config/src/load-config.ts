@@ -34,7 +34,7 @@ export interface Config {
     trustedSpki: string[];
   };
   /** `hostMap` is empty except in tests and development (EGRESS_HOST_MAP). */
-  targets: { allowRanges: string[]; hostMap: HostMap };
+  targets: { allowRanges: string[]; hostMap: HostMap; proxyAllow: string[] };
   session: { ttlSeconds: number; checkMaxAgeSeconds: number; checkTimeoutMs: number };
   retention: { sessionHours: number; jobDays: number; messageMinutes: number };
   mail: { domain: string; smtpHost: string; smtpPort: number; healthPort: number; maxBytes: number; dnsServers: string[]; arcTrustedSealers: string[] };
@@ -151,7 +151,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       browserRecycle: { afterJobs: e.BROWSER_RECYCLE_AFTER_JOBS, aboveBytes: e.BROWSER_RECYCLE_ABOVE_MIB * 1024 * 1024 },
       trustedSpki,
     },
-    targets: { allowRanges, hostMap },
+    targets: { allowRanges, hostMap, proxyAllow: String(e.EGRESS_PROXY_ALLOW).split(",").map((p) => p.trim().toLowerCase()).filter(Boolean) },
     session: { ttlSeconds: e.SESSION_TTL_SECONDS, checkMaxAgeSeconds: e.SESSION_CHECK_MAX_AGE, checkTimeoutMs: e.SESSION_CHECK_TIMEOUT_MS },
     retention: { sessionHours: e.SESSION_RETENTION_HOURS, jobDays: e.JOB_RETENTION_DAYS, messageMinutes: e.MESSAGE_RETENTION_MINUTES },
     mail: {

@@ -92,6 +92,14 @@ export const ERROR_CODES = {
   internal_error: { status: 500, meaning: "A fault of ours; the requestId identifies it in our logs." },
   method_not_supported: { status: 501, meaning: "The login or signup method is not available yet." },
   target_unreachable: { status: 502, meaning: "The target site could not be reached or answered with an error." },
+  proxy_unreachable: {
+    status: 502,
+    meaning: "The organization's proxy the job left through could not be reached, or could not reach the site: the proxy's fault, not the site's. Nothing was sent to the site.",
+  },
+  proxy_auth_failed: {
+    status: 502,
+    meaning: "The organization's proxy refused the credentials in its URL (HTTP 407, or SOCKS5's sign-in). Nothing was sent to the site; fix the proxy (delete it and add it again). Never retried.",
+  },
   service_unavailable: { status: 503, meaning: "The service is starting, stopping or lost its queue; retry later." },
   timeout: {
     status: 504,
@@ -121,6 +129,8 @@ export const LOGIN_FAILURE_CODES = [
   "verification_pending",
   "target_not_allowed",
   "target_unreachable",
+  "proxy_unreachable",
+  "proxy_auth_failed",
   "timeout",
   "internal_error",
 ] as const satisfies readonly ErrorCode[];

@@ -13,3 +13,4 @@ export * from "./job-outcome";
 export * from "./job-events";
 export * from "./handoff";
 export * from "./entry-links";
+export * from "./proxies";

@@ -45,6 +45,8 @@ interface LoginFields {
    * mail in the inbox, sets it; a login with this secret would be refused.
    */
   awaitsPassword?: boolean;
+  /** The request's proxy choice (a login's): only the job's; the credential keeps its proxy, not this. */
+  egress?: { proxy?: string; proxyPool?: string };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { proxyIdSchema, proxyLabelSchema } from "./proxies";
 import { additionalFieldsSchema, allowHandoffSchema, collectionIdSchema, targetUrlSchema } from "./request-parts";
 
 /** Methods the schema accepts (spec §4.1); which of them run today is `SUPPORTED_LOGIN_METHODS`. */
@@ -34,6 +35,10 @@ export interface LoginRequest {
   useCache?: boolean;
   /** Let a person answer a step the service cannot (a code it cannot read): the job waits in `needs_input`. */
   allowHandoff?: boolean;
+  /** Leave through this proxy of the organization (the credential keeps it). */
+  proxy?: string;
+  /** Leave through a proxy of this pool (the credential keeps its member). */
+  proxyPool?: string;
 }
 
 const method = { type: "string", enum: LOGIN_METHODS };
@@ -74,5 +79,7 @@ export const loginRequestSchema = {
     additionalFields: additionalFieldsSchema,
     useCache: { type: "boolean" },
     allowHandoff: allowHandoffSchema,
+    proxy: { ...proxyIdSchema, description: "Leave through this proxy of the organization (`POST /v1/proxies`); the credential keeps it for its later logins, refreshes and keep-alive." },
+    proxyPool: { ...proxyLabelSchema, description: "Leave through a proxy of this pool (the proxies of that `label`); the credential keeps the member it was given." },
   },
 } as const;

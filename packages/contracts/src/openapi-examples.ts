@@ -133,6 +133,14 @@ export const message = {
 
 export const phoneNumber = { id: "pn_3Lx8Qd1vWr6tNc9bYk2sFm", number: "+14155550123", label: "2FA line", createdAt: "2026-11-18T14:00:00.000Z" };
 
+export const proxy = {
+  id: "prx_4Hq8Tz2mWc6vRn1xLp9sKd",
+  address: "http://proxy.example.net:3128",
+  label: "eu-residential",
+  region: "eu",
+  createdAt: "2026-11-25T16:40:00.000Z",
+};
+
 export const webhook = {
   id: "whk_9Kd3Mb7rXq2vNf6tWc1zGy",
   url: "https://hooks.example.com/authsvc",

@@ -58,6 +58,7 @@ export const parameters = {
   EntryLinkId: { name: "id", in: "path", required: true, schema: { type: "string", pattern: "^elink_" }, example: "elink_3Vb8Qm2KzR6tYw1NcP5xLd" },
   MailboxId: { name: "id", in: "path", required: true, schema: { type: "string", pattern: "^mbx_" }, example: "mbx_2Fj6Tq1wYc8nRv5xLp3sHd" },
   WebhookId: { name: "id", in: "path", required: true, schema: { type: "string", pattern: "^whk_" }, example: "whk_9Kd3Mb7rXq2vNf6tWc1zGy" },
+  ProxyId: { name: "id", in: "path", required: true, schema: { type: "string", pattern: "^prx_" }, example: "prx_4Hq8Tz2mWc6vRn1xLp9sKd" },
 };
 
 export const paramRef = (name: keyof typeof parameters) => ({ $ref: `#/components/parameters/${name}` });

@@ -5,6 +5,7 @@ import { JOB_EVENT_TYPES, type JobEventType } from "./job-events";
 import { HANDOFF_REASONS, inputAnswerSchema } from "./handoff";
 import { entryLinkRequestSchema } from "./entry-links";
 import { WEBHOOK_EVENTS, webhookRequestSchema } from "./webhooks";
+import { PROXY_REGIONS, proxyRequestSchema } from "./proxies";
 import { loginRequestSchema } from "./login-request";
 import { signupRequestSchema } from "./signup-request";
 
@@ -193,6 +194,19 @@ const storedCredentialSession = {
   ],
 };
 const { $id: _wid, ...webhookRequest } = webhookRequestSchema;
+const { $id: _pid, ...proxyRequest } = proxyRequestSchema;
+
+const proxy = {
+  type: "object",
+  required: ["id", "address", "label", "region", "createdAt"],
+  properties: {
+    id: { type: "string", pattern: "^prx_" },
+    address: { type: "string", description: "`scheme://host:port`: the URL without its credentials (never shown again)." },
+    label: { type: ["string", "null"], description: "Its pool: `proxyPool` on a login names the proxies of one label." },
+    region: { type: ["string", "null"], enum: [...PROXY_REGIONS, null], description: "Where it leaves from: the browser of a credential that first signs in through it is one of that region (locale, time zone)." },
+    createdAt: { type: "string", format: "date-time" },
+  },
+};
 const { $id: _sid, ...signupRequest } = signupRequestSchema;
 const signupResult = {
   allOf: [
@@ -424,6 +438,8 @@ export const schemas = {
   VerifyRequest: verifyRequest,
   WebhookRequest: webhookRequest,
   Webhook: webhook,
+  ProxyRequest: proxyRequest,
+  Proxy: proxy,
   Mailbox: mailbox,
   InboundMessage: inboundMessage,
   PhoneNumber: phoneNumber,

@@ -14,7 +14,7 @@ const stillRunning = {
 /** How a login job can end (login, refresh, verify: the same browser login), target check included. */
 const LOGIN_FAILURES: ErrorCode[] = [
   "invalid_credentials", "form_not_found", "form_ambiguous", "captcha_blocked", "account_locked", "mfa_required", "verification_failed", "provider_blocked",
-  "consent_denied", "account_not_linked", "login_unconfirmed", "target_not_allowed", "target_unreachable", "timeout", "input_timeout", "handoff_interrupted",
+  "consent_denied", "account_not_linked", "login_unconfirmed", "target_not_allowed", "target_unreachable", "proxy_unreachable", "proxy_auth_failed", "timeout", "input_timeout", "handoff_interrupted",
 ];
 /** How a signup job can end (an OAuth signup meets the provider's walls too). */
 const SIGNUP_FAILURES: ErrorCode[] = [
@@ -42,6 +42,7 @@ export const openApiDocument = {
     { name: "Credentials", description: "Credentials stored by logins and signups (metadata only, never a secret)." },
     { name: "Inboxes", description: "Mailboxes and phone numbers that receive the codes and links sites send." },
     { name: "Webhooks", description: "Endpoints the service calls when a session is refreshed or expires, or a credential fails." },
+    { name: "Proxies", description: "Egress proxies of your organization: logins leave through them, and each credential keeps its own." },
     { name: "Service", description: "Health, readiness and this description: public, no API key." },
   ],
   paths: {
@@ -377,6 +378,39 @@ export const openApiDocument = {
         tags: ["Webhooks"],
         summary: "Stop delivering to an endpoint",
         parameters: [paramRef("WebhookId")],
+        responses: { "204": { description: "Deleted.", headers: rated() }, ...v1Errors(["not_found"]) },
+      },
+    },
+    "/proxies": {
+      post: {
+        operationId: "createProxy",
+        tags: ["Proxies"],
+        summary: "Add an egress proxy of your organization (HTTP or SOCKS5, with its credentials)",
+        description:
+          "A login may leave through it (`proxy`) or through a pool of proxies by label (`proxyPool`); the credential keeps the proxy it first " +
+          "signed in through for its later logins, refreshes and keep-alive (sticky), until a login names another or the proxy is deleted. The URL's " +
+          "credentials are stored encrypted and never shown again. Its host must be on the service's proxy allow-list (EGRESS_PROXY_ALLOW): " +
+          "`target_not_allowed` otherwise. Every target the browser reaches through it is still checked first. At most 200 per organization.",
+        parameters: [paramRef("IdempotencyKey")],
+        requestBody: { required: true, content: json("ProxyRequest", { url: "http://user:secret@proxy.example.net:3128", label: ex.proxy.label, region: ex.proxy.region }) },
+        responses: {
+          "201": { description: "Added. `Location` names it.", headers: keyed("Location"), content: json("Proxy", ex.proxy) },
+          ...v1Errors(["target_not_allowed"], { post: true, idempotent: true }),
+        },
+      },
+      get: {
+        operationId: "listProxies",
+        tags: ["Proxies"],
+        summary: "Your organization's proxies (without their credentials)",
+        responses: { "200": listOf("proxies", "Proxy", '{"proxies": [...]}', ex.proxy), ...v1Errors([]) },
+      },
+    },
+    "/proxies/{id}": {
+      delete: {
+        operationId: "deleteProxy",
+        tags: ["Proxies"],
+        summary: "Delete a proxy: credentials that kept it leave directly, or through the proxy or pool their next login names",
+        parameters: [paramRef("ProxyId")],
         responses: { "204": { description: "Deleted.", headers: rated() }, ...v1Errors(["not_found"]) },
       },
     },

@@ -16,6 +16,7 @@ import { DashboardSessions } from "./repositories/dashboard-sessions";
 import { Invitations } from "./repositories/invitations";
 import { JobListings } from "./repositories/job-listings";
 import { EntryLinks } from "./repositories/entry-links";
+import { Proxies } from "./repositories/proxies";
 
 /** One Prisma client and the repositories built on it. */
 export class Database {
@@ -32,6 +33,7 @@ export class Database {
   readonly providerSessions: ProviderSessions;
   readonly jobScreenshots: JobScreenshots;
   readonly entryLinks: EntryLinks;
+  readonly proxies: Proxies;
   // dashboard
   readonly dashboardUsers: DashboardUsers;
   readonly dashboardSessions: DashboardSessions;
@@ -57,6 +59,7 @@ export class Database {
     this.providerSessions = new ProviderSessions(prisma, envelope);
     this.jobScreenshots = new JobScreenshots(prisma, envelope);
     this.entryLinks = new EntryLinks(prisma);
+    this.proxies = new Proxies(prisma, envelope);
     // dashboard
     this.dashboardUsers = new DashboardUsers(prisma);
     this.dashboardSessions = new DashboardSessions(prisma);

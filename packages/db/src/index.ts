@@ -12,3 +12,4 @@ export { EmailTakenError, normalizeEmail, type MembershipRole } from "./reposito
 export type { SignedInSession } from "./repositories/dashboard-sessions";
 export type { AcceptOutcome } from "./repositories/invitations";
 export type { FailedJobFilter } from "./repositories/job-listings";
+export { ProxyGoneError, type ProxyChoice, type ProxyRow, type RunProxy } from "./repositories/proxies";

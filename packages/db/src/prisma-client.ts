@@ -8,6 +8,7 @@ export const DbNull = PrismaNamespace.DbNull;
 const omitSecrets = {
   apiKey: { secretHash: true },
   credential: { secret: true, device: true },
+  proxy: { url: true },
   session: { state: true },
   authJob: { input: true, inputAnswer: true },
   jobScreenshot: { image: true },

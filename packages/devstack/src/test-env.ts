@@ -37,6 +37,8 @@ export function testStackEnv(name: string, overrides: Record<string, string> = {
     // all its questions, fits in it: a test's "person" answering an image challenge twice needed over 20 s on
     // a loaded 2-core machine. The one test that lets it run out waits this long.
     HANDOFF_MAX_WAIT_MS: "60000",
+    // The fixture proxies (HTTP and SOCKS5) listen on loopback.
+    EGRESS_PROXY_ALLOW: "127.0.0.1",
     WEBHOOK_BACKOFF_MS: "200",
     // Keep-alive looks every second here; sessions are only due when a test makes them expire soon.
     KEEPALIVE_EVERY_MS: "1000",

@@ -125,8 +125,9 @@ async function storeSuccess(
             account: { email: outcome.email, username: outcome.username, passwordGenerated: outcome.passwordGenerated },
           });
         } else {
-          // The credential keeps what logs in again, not the confirmation that was spent on the way.
-          const { confirmation: _spent, ...secret } = job.input as LoginSecret & { confirmation?: unknown };
+          // The credential keeps what logs in again, not the confirmation that was spent on the way, nor the
+          // request's proxy choice (the credential keeps its proxy itself).
+          const { confirmation: _spent, egress: _choice, ...secret } = job.input as LoginSecret & { confirmation?: unknown };
           await tx.credentials.recordSuccess(job.orgId, job.credential.id, secret as LoginSecret, job.loginUrl);
           if (outcome.device) await tx.credentials.saveDevice(job.orgId, job.credential.id, outcome.device);
           ended = await tx.authJobs.succeed(job.id, job.run, sessionId, outcome.source);

@@ -2,6 +2,8 @@ import { Jobs, type FollowOptions } from "./jobs";
 import { ROUTES } from "./routes";
 import { Transport, type IdempotentOptions, type RequestOptions, type Route, type TransportOptions } from "./transport";
 import type {
+  ProxyRequest,
+  ProxyResource,
   CreatedWebhook,
   CredentialPage,
   CredentialResource,
@@ -50,6 +52,7 @@ export class AuthClient {
   readonly mailboxes: Mailboxes;
   readonly phoneNumbers: PhoneNumbers;
   readonly webhooks: Webhooks;
+  readonly proxies: Proxies;
   private readonly transport: Transport;
 
   constructor(options: AuthClientOptions) {
@@ -60,6 +63,7 @@ export class AuthClient {
     this.mailboxes = new Mailboxes(this.transport);
     this.phoneNumbers = new PhoneNumbers(this.transport);
     this.webhooks = new Webhooks(this.transport);
+    this.proxies = new Proxies(this.transport);
   }
 
   /** POST /v1/login: signs in to the site (or answers from the session cache) and returns the session. */
@@ -205,5 +209,23 @@ export class Webhooks {
 
   async delete(id: string, options: RequestOptions = {}): Promise<void> {
     await this.transport.send({ route: ROUTES.deleteWebhook, params: { id }, options });
+  }
+}
+
+/** The organization's egress proxies: logins leave through them (`proxy`, `proxyPool`), and each credential keeps its own. */
+export class Proxies {
+  constructor(private readonly transport: Transport) {}
+
+  /** Adds a proxy; its URL's credentials are stored encrypted and never shown again. */
+  async create(body: ProxyRequest, options: IdempotentOptions = {}): Promise<ProxyResource> {
+    return (await this.transport.send<ProxyResource>({ route: ROUTES.createProxy, body, options })).body;
+  }
+
+  async list(options: RequestOptions = {}): Promise<ProxyResource[]> {
+    return (await this.transport.send<{ proxies: ProxyResource[] }>({ route: ROUTES.listProxies, options })).body.proxies;
+  }
+
+  async delete(id: string, options: RequestOptions = {}): Promise<void> {
+    await this.transport.send({ route: ROUTES.deleteProxy, params: { id }, options });
   }
 }

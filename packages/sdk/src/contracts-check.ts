@@ -35,6 +35,8 @@ export type ContractChecks = [
   Holds<Same<sdk.InboundMessageResource, api.InboundMessageResource>>,
   Holds<Same<sdk.PhoneNumberResource, api.PhoneNumberResource>>,
   Holds<Same<sdk.WebhookRequest, api.WebhookRequest>>,
+  Holds<Same<sdk.ProxyRequest, api.ProxyRequest>>,
+  Holds<Same<sdk.ProxyResource, api.ProxyResource>>,
   Holds<Same<sdk.WebhookResource, api.WebhookResource>>,
   Holds<Same<sdk.WebhookEvent, api.WebhookEvent>>,
   Holds<Same<sdk.WebhookEventType, api.WebhookEventType>>,

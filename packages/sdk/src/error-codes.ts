@@ -35,6 +35,8 @@ export const ERROR_STATUS = {
   internal_error: 500,
   method_not_supported: 501,
   target_unreachable: 502,
+  proxy_unreachable: 502,
+  proxy_auth_failed: 502,
   service_unavailable: 503,
   timeout: 504,
 } as const;

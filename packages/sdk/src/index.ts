@@ -1,4 +1,4 @@
-export { AuthClient, Credentials, Mailboxes, PhoneNumbers, Webhooks, type AuthClientOptions, type JobCallOptions } from "./client";
+export { AuthClient, Credentials, Mailboxes, PhoneNumbers, Proxies, Webhooks, type AuthClientOptions, type JobCallOptions } from "./client";
 export { Jobs, type FollowOptions, type JobEventsOptions } from "./jobs";
 export type { IdempotentOptions, RequestOptions } from "./transport";
 export {

@@ -28,6 +28,9 @@ export const ROUTES = {
   createWebhook: { method: "POST", path: "/webhooks", idempotent: true },
   listWebhooks: { method: "GET", path: "/webhooks" },
   deleteWebhook: { method: "DELETE", path: "/webhooks/{id}" },
+  createProxy: { method: "POST", path: "/proxies", idempotent: true },
+  listProxies: { method: "GET", path: "/proxies" },
+  deleteProxy: { method: "DELETE", path: "/proxies/{id}" },
 } as const satisfies Record<string, Route>;
 
 export type OperationId = keyof typeof ROUTES;

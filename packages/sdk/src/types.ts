@@ -72,6 +72,10 @@ export interface LoginRequest {
   useCache?: boolean;
   /** Let a person answer a step the service cannot (a code it cannot read): the job waits in `needs_input`. */
   allowHandoff?: boolean;
+  /** Leave through this proxy of the organization (the credential keeps it). */
+  proxy?: string;
+  /** Leave through a proxy of this pool (the credential keeps its member). */
+  proxyPool?: string;
 }
 
 export const SIGNUP_METHODS = ["email", "invitation", "oauth"] as const;
@@ -239,6 +243,24 @@ export interface WebhookResource {
   events: WebhookEventType[];
   createdAt: string;
   secret?: string;
+}
+
+export const PROXY_REGIONS = ["us", "eu", "uk", "ca", "au", "jp", "br", "in"] as const;
+export type ProxyRegion = (typeof PROXY_REGIONS)[number];
+
+/** POST /v1/proxies: an egress proxy of the organization (its credentials are never shown again). */
+export interface ProxyRequest {
+  url: string;
+  label?: string;
+  region?: ProxyRegion;
+}
+
+export interface ProxyResource {
+  id: string;
+  address: string;
+  label: string | null;
+  region: ProxyRegion | null;
+  createdAt: string;
 }
 
 /** The answer to POST /v1/webhooks: the only time the signing secret is shown. */

@@ -13,3 +13,4 @@ export { startOAuthSites, ACME_USERS, OAUTH_SITES, ACME_MESSAGES, SITE_MESSAGES,
 export { startOAuthHosts, OAUTH_HOSTS_USERS, GOOGLE_HOST, GITHUB_HOST, GOOGLE_MESSAGES, GITHUB_MESSAGES, SITE_MESSAGES as FABRIKAM_MESSAGES, FIXTURE_TLS_SPKI, type OAuthHosts, type OAuthProviderFixture } from "./oauth-hosts";
 export { SiteDns } from "./site-dns";
 export { DKIM_SELECTOR, SITES_HOST_NAME } from "./outbox";
+export { PROXY_PASSWORD, PROXY_USER, startFixtureProxies, type FixtureProxies } from "./fixture-proxies";

@@ -108,7 +108,8 @@ export class AuthService {
     const verdict = await guard.check(cmd.loginUrl);
     if (!verdict.allowed) throw new ApiError(verdict.code, `Target refused: ${verdict.reason}.`);
     const inbox = await this.inboxFor(orgId, cmd);
-    const fields = { email: cmd.email, phone: cmd.phone, password: cmd.password, additionalFields: cmd.additionalFields, totpSecret: cmd.totpSecret, inbox, awaitsPassword: cmd.awaitsPassword, provider: cmd.provider };
+    await this.checkEgress(orgId, cmd.egress);
+    const fields = { email: cmd.email, phone: cmd.phone, password: cmd.password, additionalFields: cmd.additionalFields, totpSecret: cmd.totpSecret, inbox, awaitsPassword: cmd.awaitsPassword, provider: cmd.provider, egress: cmd.egress };
     // The request's schema and `inboxFor` made sure an inbox method has its inbox.
     const input = (cmd.confirmation ? { ...fields, method: "password", confirmation: cmd.confirmation } : { ...fields, method: cmd.method }) as StartJob["input"];
     const jobId = await jobs.start({
@@ -124,6 +125,16 @@ export class AuthService {
       input,
     });
     return this.started(orgId, jobId, call);
+  }
+
+  /** The proxy or pool a request names must be the organization's. */
+  private async checkEgress(orgId: string, egress: LoginCommand["egress"]): Promise<void> {
+    if (egress?.proxy && !(await this.deps.db.proxies.find(orgId, egress.proxy))) {
+      throw ApiError.invalid([{ field: "/proxy", message: "is not a proxy of this organization (GET /v1/proxies lists them)" }]);
+    }
+    if (egress?.proxyPool && !(await this.deps.db.proxies.hasPool(orgId, egress.proxyPool))) {
+      throw ApiError.invalid([{ field: "/proxyPool", message: "names no proxy of this organization (a pool is the proxies of one label)" }]);
+    }
   }
 
   /**

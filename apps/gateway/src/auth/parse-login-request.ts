@@ -31,6 +31,8 @@ export interface LoginCommand {
   awaitsPassword?: boolean;
   /** A person may answer a step the service cannot (the job waits in needs_input). */
   allowHandoff?: boolean;
+  /** The proxy (by id) or pool (by label) the request names; the credential's own proxy otherwise. */
+  egress?: { proxy?: string; proxyPool?: string };
 }
 
 /** Validates a POST /v1/login body and resolves its rules (method spellings, method support, cred fields). */
@@ -87,6 +89,7 @@ export function parseLoginRequest(body: unknown): LoginCommand {
   } catch {
     throw ApiError.invalid([{ field: "/domain", message: "is not a valid URL" }]);
   }
+  if (req.proxy && req.proxyPool) throw ApiError.invalid([{ field: "/proxyPool", message: "name a proxy or a pool, not both" }]);
   if (url.username || url.password) {
     throw ApiError.invalid([{ field: "/domain", message: "must not contain credentials; send them in cred" }]);
   }
@@ -103,6 +106,7 @@ export function parseLoginRequest(body: unknown): LoginCommand {
     additionalFields: req.additionalFields,
     useCache: req.useCache ?? true,
     allowHandoff: req.allowHandoff === true,
+    egress: req.proxy ? { proxy: req.proxy } : req.proxyPool ? { proxyPool: req.proxyPool } : undefined,
     provider: isOAuthMethod(method) ? oauthProviderOf(method, cred.provider?.trim()) : undefined,
   };
 }

@@ -1,8 +1,8 @@
-import { applyBrowserProfile, type BrowserHost, type BrowserProfile, chooseBrowserProfile, DEFAULT_PROFILE_REGION, type Page, type TargetGuard } from "@authsvc/browser";
+import { applyBrowserProfile, type BrowserHost, type BrowserProfile, chooseBrowserProfile, DEFAULT_PROFILE_REGION, type Page, type ProxyDoor, ProxyFailure, type TargetGuard } from "@authsvc/browser";
 import type { Config } from "@authsvc/config";
 import { isOAuthMethod, isVerifyInput, type InboxRef, type JobEventType, type JobInput, type LoginSecret, oauthMethodFor, type RememberedDevice, type SignupJobInput } from "@authsvc/contracts";
 import { freshTotpCode, parseTotpSecret } from "@authsvc/crypto";
-import type { Database } from "@authsvc/db";
+import { type Database, ProxyGoneError, type RunProxy } from "@authsvc/db";
 import { bringCookies, confirmAndSignIn, finishMailedSignup, rememberedDevice, type CaptchaSolver, type FlowMilestone, LoginFlowError, oauthLogin, type OAuthLoginResult, type OAuthSignupDetails, parseLearnedFlow, type PasswordLoginResult, passwordLogin, sameFlow, signup, type SignupResult } from "@authsvc/flows";
 import type { AuthJobs, LoginSuccess, OpenedJob, SignupSuccess } from "@authsvc/jobs";
 import { jobHandoff } from "./flow-handoff";
@@ -62,11 +62,17 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
    * Runs a flow under the job's time limit (the inbox wait on top when it may wait for a message, the
    * hand-off's when a person may answer), closing the context under a flow that overruns it.
    */
-  function inPage<T>(job: OpenedJob, waits: { inbox?: boolean; handoff?: boolean }, onFailurePage: RunHooks["onFailurePage"], flow: (page: Page, timeoutMs: number) => Promise<T>): Promise<T> {
+  async function inPage<T>(job: OpenedJob, waits: { inbox?: boolean; handoff?: boolean }, onFailurePage: RunHooks["onFailurePage"], flow: (page: Page, timeoutMs: number) => Promise<T>): Promise<T> {
     const timeoutMs = config.worker.jobTimeoutMs + (waits.inbox ? config.mfa.waitMs : 0) + (waits.handoff ? config.handoff.maxWaitMs : 0);
-    return browser.withPage(async (page) => {
+    const proxy = await proxyFor(job);
+    return browser.withPage(async (page, door) => {
       metrics.activeLogins.inc();
-      await showCredentialBrowser(job, page);
+      await showCredentialBrowser(job, page, proxy?.region ?? undefined);
+      // The proxy answers before the site is shown anything: a proxy that refuses us is its own failure.
+      if (door) await door.check(new URL(job.loginUrl).hostname, Number(new URL(job.loginUrl).port || (job.loginUrl.startsWith("https:") ? 443 : 80))).catch((err: unknown) => {
+        metrics.activeLogins.dec();
+        throw proxyFailure(err, door);
+      });
       let timer: NodeJS.Timeout | undefined;
       const hardStop = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
@@ -79,12 +85,28 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
       } catch (err) {
         // Still inside withPage: the context is open (unless the hard stop closed it) and the flow is done.
         await onFailurePage?.(page).catch(() => undefined);
+        // The site could not be reached because the proxy failed: the proxy's failure, not the site's.
+        if (door?.failure() && (!(err instanceof LoginFlowError) || ["target_unreachable", "timeout", "form_not_found", "login_unconfirmed"].includes(err.code))) throw proxyFailure(door.failure(), door);
         throw err;
       } finally {
         clearTimeout(timer);
         metrics.activeLogins.dec();
       }
-    });
+    }, { upstream: proxy ? { url: proxy.url } : undefined });
+  }
+
+  /**
+   * The organization's proxy this run leaves through: the request's (a login names one or a pool), else the
+   * one its credential kept; null: directly. Recorded on the credential (sticky).
+   */
+  async function proxyFor(job: OpenedJob): Promise<RunProxy | null> {
+    const choice = "egress" in job.input && job.input.egress ? job.input.egress : {};
+    try {
+      return await db.proxies.forRun(job.orgId, job.credential.id, choice);
+    } catch (err) {
+      if (err instanceof ProxyGoneError) throw new LoginFlowError("proxy_unreachable", `${err.message}; nothing was sent`, { retryable: false });
+      throw err;
+    }
   }
 
   /**
@@ -92,9 +114,9 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
    * same system, languages, time zone and screen every time, and another than the organization's other
    * credentials show. A fault reading it leaves the page as the stealth layer set it up, for this run.
    */
-  async function showCredentialBrowser(job: OpenedJob, page: Page): Promise<void> {
+  async function showCredentialBrowser(job: OpenedJob, page: Page, region = DEFAULT_PROFILE_REGION): Promise<void> {
     try {
-      const profile = await db.credentials.browserProfile<BrowserProfile>(job.orgId, job.credential.id, (taken) => chooseBrowserProfile(DEFAULT_PROFILE_REGION, taken));
+      const profile = await db.credentials.browserProfile<BrowserProfile>(job.orgId, job.credential.id, (taken) => chooseBrowserProfile(region, taken));
       await applyBrowserProfile(page, profile);
     } catch (err) {
       deps.log.warn({ jobId: job.id, err: String(err) }, "the credential's browser profile not applied; this run shows the default browser");
@@ -273,3 +295,10 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
 }
 
 export type FlowRunner = ReturnType<typeof createFlowRunner>;
+
+/** A failure of the organization's proxy, as the job's end: `proxy_auth_failed` is never retried. */
+function proxyFailure(err: unknown, door: ProxyDoor): LoginFlowError {
+  const failure = err instanceof ProxyFailure ? err : door.failure();
+  if (!failure) return err instanceof LoginFlowError ? err : new LoginFlowError("proxy_unreachable", `the proxy did not answer: ${String(err)}`);
+  return new LoginFlowError(failure.code, failure.message, { retryable: failure.code === "proxy_unreachable" });
+}

@@ -7,7 +7,7 @@ from typing import Any, Callable, Dict, Mapping, Optional, Union
 
 from .answers import Session
 from .jobs import Jobs, NeedsInputCallback, ProgressCallback, result_of
-from .resources import Credentials, Mailboxes, PhoneNumbers, Webhooks
+from .resources import Credentials, Mailboxes, PhoneNumbers, Proxies, Webhooks
 from .transport import Transport
 
 Scalar = Union[str, int, float, bool]
@@ -43,6 +43,7 @@ class Client:
         self.mailboxes = Mailboxes(self._transport)
         self.phone_numbers = PhoneNumbers(self._transport)
         self.webhooks = Webhooks(self._transport)
+        self.proxies = Proxies(self._transport)
 
     @property
     def base_url(self) -> str:
@@ -63,9 +64,12 @@ class Client:
         on_progress: Optional[ProgressCallback] = None,
         allow_handoff: Optional[bool] = None,
         on_needs_input: Optional[NeedsInputCallback] = None,
+        proxy: Optional[str] = None,
+        proxy_pool: Optional[str] = None,
     ) -> Session:
         """Logs in at `domain` (the login page's URL) and returns the session: `cookies`, `origins`, `storageState`.
-        With `allow_handoff=True` a step only a person can answer waits for one: `on_needs_input(input, job_id)`."""
+        With `allow_handoff=True` a step only a person can answer waits for one: `on_needs_input(input, job_id)`.
+        `proxy` (an id) or `proxy_pool` (a label): the organization's proxy to leave through; the credential keeps it."""
         body = compact(
             {
                 "domain": domain,
@@ -75,6 +79,8 @@ class Client:
                 "collectionId": collection_id,
                 "additionalFields": dict(additional_fields) if additional_fields is not None else None,
                 "allowHandoff": allow_handoff,
+                "proxy": proxy,
+                "proxyPool": proxy_pool,
             }
         )
         return self._browser_call("/v1/login", body, idempotency_key, wait, respond_async, on_progress, on_needs_input)

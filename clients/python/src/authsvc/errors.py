@@ -38,6 +38,8 @@ ERROR_STATUS: Dict[str, int] = {
     "internal_error": 500,
     "method_not_supported": 501,
     "target_unreachable": 502,
+    "proxy_unreachable": 502,
+    "proxy_auth_failed": 502,
     "service_unavailable": 503,
     "timeout": 504,
 }
@@ -138,6 +140,8 @@ LOGIN_FAILURE_CODES = frozenset(
         "no_stored_secret",
         "target_not_allowed",
         "target_unreachable",
+        "proxy_unreachable",
+        "proxy_auth_failed",
         "timeout",
     }
 )

@@ -155,3 +155,25 @@ class Webhooks:
 
     def delete(self, webhook_id: str) -> None:
         self._transport.request("DELETE", f"/v1/webhooks/{segment(webhook_id)}")
+
+
+class Proxies:
+    """The organization's egress proxies: logins leave through them (`proxy`, `proxy_pool`), and each credential keeps its own."""
+
+    def __init__(self, transport: Transport) -> None:
+        self._transport = transport
+
+    def create(self, url: str, *, label: Optional[str] = None, region: Optional[str] = None, idempotency_key: Optional[str] = None) -> Dict[str, Any]:
+        """Adds the proxy at `url` (`http://user:pass@host:port` or `socks5://…`); its credentials are never shown again."""
+        body: Dict[str, Any] = {"url": url}
+        if label is not None:
+            body["label"] = label
+        if region is not None:
+            body["region"] = region
+        return self._transport.request("POST", "/v1/proxies", body=body, headers=keyed(idempotency_key)).json_object()
+
+    def list(self) -> List[Dict[str, Any]]:
+        return self._transport.request("GET", "/v1/proxies").json_list("proxies")
+
+    def delete(self, proxy_id: str) -> None:
+        self._transport.request("DELETE", f"/v1/proxies/{segment(proxy_id)}")

@@ -11,17 +11,19 @@ const SESSION_MS = 30 * 24 * 3600_000;
 /**
  * A site that remembers devices after its second factor, as most do: the authenticator's code is asked
  * unless the browser brings back the device cookie this account's code was answered with (`known_device`,
- * 400 days); a right code sets it. Its session cookie lasts 30 days ("remember me"), and its login page
+ * 400 days) from the address it was answered from; a right code sets it. Its session cookie lasts 30 days ("remember me"), and its login page
  * sends a signed-in visitor on to the account: a kept session must never pass for the device.
- * `GET /__fixture/device-prompts/:username`: how often the code was asked.
+ * `GET /__fixture/device-prompts/:username`: how often the code was asked, and the client address of each login post.
  */
 export function trustedDevice(accounts: Accounts): Router {
-  const devices = new Map<string, string>();
+  // Each device cookie the site set: whose, and the address it came from (a new address is a new device).
+  const devices = new Map<string, { username: string; address: string }>();
+  const addresses = new Map<string, string[]>();
   const prompts = new Map<string, number>();
   const pending = new Map<string, string>();
   const r = Router();
   r.get("/__fixture/device-prompts/:username", (req, res) => {
-    res.json({ prompts: prompts.get(req.params.username) ?? 0, devices: [...devices.values()].filter((u) => u === req.params.username).length });
+    res.json({ prompts: prompts.get(req.params.username) ?? 0, addresses: addresses.get(req.params.username) ?? [] });
   });
   const signIn = (res: Response, username: string) => {
     startSession(res, accounts, NAME, username, SESSION_MS);
@@ -48,14 +50,17 @@ export function trustedDevice(accounts: Accounts): Router {
     if (!accounts.checkTotp(username, String((req.body as Record<string, string>).otp ?? ""))) return res.type("html").send(prompt("That code didn't work. Check your authenticator app."));
     pending.delete(ticket);
     const device = randomBytes(16).toString("hex");
-    devices.set(device, username);
+    devices.set(device, { username, address: req.socket.remoteAddress ?? "" });
     res.cookie("known_device", device, { httpOnly: true, path: "/", sameSite: "lax", maxAge: DEVICE_MS }).clearCookie("device_pending", { path: "/" });
     signIn(res, username);
   });
   r.use(
     formCase(accounts, NAME, (error) => page("Sign in", `<h1>Sign in</h1>${plainForm(NAME, error)}`), {
       onSuccess: (req, res, username) => {
-        if (devices.get(readCookie(req.headers.cookie, "known_device") ?? "") === username) return signIn(res, username);
+        const address = req.socket.remoteAddress ?? "";
+        addresses.set(username, [...(addresses.get(username) ?? []), address]);
+        const known = devices.get(readCookie(req.headers.cookie, "known_device") ?? "");
+        if (known?.username === username && known.address === address) return signIn(res, username);
         prompts.set(username, (prompts.get(username) ?? 0) + 1);
         const ticket = randomBytes(16).toString("hex");
         pending.set(ticket, username);

@@ -1,0 +1,44 @@
+/**
+ * An organization's egress proxies: a login may leave through one (`proxy`) or a pool of them by label
+ * (`proxyPool`); a credential keeps the proxy it first signed in through. The URL's credentials are stored
+ * encrypted and never shown again.
+ */
+
+/** The regions a proxy may say it leaves from; a credential's browser (locale, time zone) follows it. */
+export const PROXY_REGIONS = ["us", "eu", "uk", "ca", "au", "jp", "br", "in"] as const;
+export type ProxyRegion = (typeof PROXY_REGIONS)[number];
+
+/** An organization has few proxies; this keeps one from storing without bound. */
+export const MAX_PROXIES_PER_ORG = 200;
+
+export interface ProxyRequest {
+  /** `http://user:pass@host:port` or `socks5://user:pass@host:port`. */
+  url: string;
+  /** The pool it belongs to (`proxyPool` names it). */
+  label?: string;
+  region?: ProxyRegion;
+}
+
+export interface ProxyResource {
+  id: string;
+  /** `scheme://host:port`: the URL without its credentials. */
+  address: string;
+  label: string | null;
+  region: ProxyRegion | null;
+  createdAt: string;
+}
+
+export const proxyLabelSchema = { type: "string", minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]*$" } as const;
+export const proxyIdSchema = { type: "string", pattern: "^prx_[0-9A-Za-z]{22}$" } as const;
+
+export const proxyRequestSchema = {
+  $id: "ProxyRequest",
+  type: "object",
+  additionalProperties: false,
+  required: ["url"],
+  properties: {
+    url: { type: "string", minLength: 1, maxLength: 2048, pattern: "^([hH][tT][tT][pP]|[sS][oO][cC][kK][sS]5)://" },
+    label: proxyLabelSchema,
+    region: { type: "string", enum: PROXY_REGIONS },
+  },
+} as const;
