@@ -87,6 +87,27 @@ describe("egress proxies", () => {
     expect([missing.status, missing.body.error.details[0].field]).toEqual([400, "/proxyPool"]);
   });
 
+  it("move a credential's browser to the proxy's region: a site that checks time zone and language against the address lets both logins in", async () => {
+    const eu = (await addProxy({ url: proxies.http.url, region: "eu" })).body.id as string;
+    const user = await newSiteUser();
+    const login = (extra: Record<string, unknown> = {}) =>
+      call("POST", "/v1/login", { key: tenant.key, body: { domain: `${sitesUrl()}/cases/region-check/login`, login_method: "password", cred: user, useCache: false, ...extra } });
+    const refusals = async () => ((await (await fetch(`${sitesUrl()}/__fixture/region-refusals`)).json()) as { refusals: number }).refusals;
+    const before = await refusals();
+    // Directly (an American address here): the default region's browser.
+    expect((await login()).status).toBe(200);
+    const credentialId = await credentialOf(user.username);
+    const zoneOf = async () => ((await database().prisma.credential.findUniqueOrThrow({ where: { id: credentialId }, select: { browserProfile: true } })).browserProfile as { timezone: string; screen: unknown });
+    const first = await zoneOf();
+    expect(first.timezone).toMatch(/^America\//);
+    // Moved to the European proxy: the same screen, a European time zone and language.
+    expect((await login({ proxy: eu })).status).toBe(200);
+    const moved = await zoneOf();
+    expect(moved.timezone).toMatch(/^Europe\//);
+    expect(moved.screen).toEqual(first.screen);
+    expect(await refusals()).toBe(before);
+  });
+
   it("a proxy that refuses its credentials is proxy_auth_failed, and the site never saw the password", async () => {
     const wrong = (await addProxy({ url: proxies.http.url.replace(PROXY_PASSWORD, "not-the-password") })).body.id as string;
     const user = await newSiteUser();

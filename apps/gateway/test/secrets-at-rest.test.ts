@@ -1,7 +1,10 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { Redis } from "ioredis";
 import { Client } from "pg";
 import { call, closeDatabase, loginBody, newSiteUser, newTenant, sitesUrl } from "@authsvc/devstack";
 import { newTotpSecret } from "@authsvc/crypto";
+import { PROXY_PASSWORD, startFixtureProxies } from "@authsvc/test-sites";
 
 afterAll(closeDatabase);
 
@@ -68,7 +71,31 @@ describe("secrets at rest", () => {
     const cookie = classic.body.cookies.find((c: any) => c.name === "classic_sid").value as string;
     const token = spa.body.storageState.origins[0].localStorage[0].value as string;
 
+    // Through an organization's proxy (its password), on a site that remembers the device (its cookie).
+    const proxies = await startFixtureProxies();
+    let deviceCookie: string;
+    try {
+      const proxy = (await call("POST", "/v1/proxies", { key, body: { url: proxies.http.url } })).body.id as string;
+      const deviceSecret = newTotpSecret();
+      const deviceUser = await newSiteUser("pw-Ty6Bn3Qw8Lz1Xc4Vm7", { totpSecret: deviceSecret });
+      const remembered = await call("POST", "/v1/login", {
+        key,
+        body: { domain: `${sitesUrl()}/cases/trusted-device/login`, login_method: "password", cred: { ...deviceUser, totpSecret: deviceSecret }, proxy },
+      });
+      expect(remembered.status).toBe(200);
+      deviceCookie = remembered.body.cookies.find((c: any) => c.name === "known_device").value as string;
+    } finally {
+      await proxies.close();
+    }
+
     const [redis, postgres] = await Promise.all([redisDump(), postgresDump()]);
+    const logs = readdirSync(process.env.E2E_LOG_DIR!).map((f) => readFileSync(path.join(process.env.E2E_LOG_DIR!, f), "utf8")).join("\n");
+    expect(logs).toContain("login succeeded"); // the services' logs were read
+    for (const secret of [PROXY_PASSWORD, deviceCookie]) {
+      expect(redis).not.toContain(secret);
+      expect(postgres).not.toContain(secret);
+      expect(logs).not.toContain(secret);
+    }
     expect(redis.length).toBeGreaterThan(100); // the dump really saw the queue and cache
     expect(postgres).toContain(user.username); // and the tables
     expect(postgres).toContain(refused.headers.get("x-job-id")); // its kept input and screenshot rows were dumped

@@ -9,6 +9,8 @@ import type { Page } from "puppeteer-core";
  * an upgrade and disagree with what the engine does. Never a secret.
  */
 export interface BrowserProfile {
+  /** Where its person is (a proxy's region, else the default): the languages and time zone are of it. */
+  region?: string;
   platform: "Windows" | "macOS" | "Linux";
   /** The first is the locale (`Intl`, `navigator.language`); all of them, weighted, are `Accept-Language`. */
   languages: string[];
@@ -85,6 +87,7 @@ export function chooseBrowserProfile(region: string = DEFAULT_PROFILE_REGION, ta
     const screen = pick(SCREENS[platform]);
     const place = pick(places);
     profile = {
+      region: REGIONS[region] ? region : DEFAULT_PROFILE_REGION,
       platform,
       languages: place.languages,
       timezone: pick(place.timezones),
@@ -95,6 +98,15 @@ export function chooseBrowserProfile(region: string = DEFAULT_PROFILE_REGION, ta
     if (!used.has(profileKey(profile))) break;
   }
   return profile;
+}
+
+/**
+ * The same browser with its person in another region (its credential moved to a proxy of that region): the
+ * system, screen and window stay; the languages and time zone become the region's.
+ */
+export function relocateBrowserProfile(profile: BrowserProfile, region: string): BrowserProfile {
+  const place = pick(REGIONS[region] ?? REGIONS[DEFAULT_PROFILE_REGION]!);
+  return { ...profile, region: REGIONS[region] ? region : DEFAULT_PROFILE_REGION, languages: place.languages, timezone: pick(place.timezones) };
 }
 
 /** Two profiles are the same browser when they agree on everything a site reads. */

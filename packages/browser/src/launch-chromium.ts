@@ -26,7 +26,11 @@ export const CHROMIUM_ARGS: readonly string[] = Object.freeze([
 ]);
 
 const puppeteer = addExtra(puppeteerCore as unknown as Parameters<typeof addExtra>[0]);
-puppeteer.use(StealthPlugin());
+// navigator.languages is left to Chromium: it follows the Accept-Language a page's browser profile sets
+// (applyBrowserProfile). The evasion would pin it to en-US, a language that disagrees with the header.
+const stealth = StealthPlugin();
+stealth.enabledEvasions.delete("navigator.languages");
+puppeteer.use(stealth);
 
 /**
  * Launches Chromium; with `proxyServer`, every connection it makes goes through that proxy, loopback too.

@@ -1,4 +1,4 @@
-import { applyBrowserProfile, type BrowserHost, type BrowserProfile, chooseBrowserProfile, DEFAULT_PROFILE_REGION, type Page, type ProxyDoor, ProxyFailure, type TargetGuard } from "@authsvc/browser";
+import { applyBrowserProfile, type BrowserHost, type BrowserProfile, chooseBrowserProfile, DEFAULT_PROFILE_REGION, type Page, type ProxyDoor, ProxyFailure, relocateBrowserProfile, type TargetGuard } from "@authsvc/browser";
 import type { Config } from "@authsvc/config";
 import { isOAuthMethod, isVerifyInput, type InboxRef, type JobEventType, type JobInput, type LoginSecret, oauthMethodFor, type RememberedDevice, type SignupJobInput } from "@authsvc/contracts";
 import { freshTotpCode, parseTotpSecret } from "@authsvc/crypto";
@@ -114,9 +114,14 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
    * same system, languages, time zone and screen every time, and another than the organization's other
    * credentials show. A fault reading it leaves the page as the stealth layer set it up, for this run.
    */
-  async function showCredentialBrowser(job: OpenedJob, page: Page, region = DEFAULT_PROFILE_REGION): Promise<void> {
+  async function showCredentialBrowser(job: OpenedJob, page: Page, proxyRegion?: string): Promise<void> {
     try {
-      const profile = await db.credentials.browserProfile<BrowserProfile>(job.orgId, job.credential.id, (taken) => chooseBrowserProfile(region, taken));
+      let profile = await db.credentials.browserProfile<BrowserProfile>(job.orgId, job.credential.id, (taken) => chooseBrowserProfile(proxyRegion ?? DEFAULT_PROFILE_REGION, taken));
+      // Moved to a proxy of another region: the same browser, its person's languages and time zone of that region.
+      if (proxyRegion && (profile.region ?? DEFAULT_PROFILE_REGION) !== proxyRegion) {
+        profile = relocateBrowserProfile(profile, proxyRegion);
+        await db.credentials.saveBrowserProfile(job.orgId, job.credential.id, profile);
+      }
       await applyBrowserProfile(page, profile);
     } catch (err) {
       deps.log.warn({ jobId: job.id, err: String(err) }, "the credential's browser profile not applied; this run shows the default browser");

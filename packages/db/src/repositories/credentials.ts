@@ -161,6 +161,11 @@ export class Credentials {
     return (stored?.browserProfile as P | null) ?? chosen;
   }
 
+  /** Replaces the credential's browser (its person moved to another region). */
+  async saveBrowserProfile(orgId: string, id: string, profile: object): Promise<void> {
+    await this.prisma.credential.updateMany({ where: { id, orgId }, data: { browserProfile: { ...profile } } });
+  }
+
   /** The secret of the last successful login, decrypted; null when none succeeded yet. */
   async secret(orgId: string, id: string): Promise<LoginSecret | null> {
     const row = await this.prisma.credential.findFirst({ where: { id, orgId }, select: { secret: true } });

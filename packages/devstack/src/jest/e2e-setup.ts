@@ -18,7 +18,8 @@ export default async function e2eSetup(): Promise<void> {
   const name = `e2e${(process.env.E2E_SHARD ?? "").replace(/[^0-9]/g, "")}`;
   const env = testStackEnv(name);
   await recreateDatabase(env.DATABASE_URL!);
-  const stack = await startStack({ env, logs: { dir: path.join(DATA_DIR, "logs", name) } });
+  const logDir = path.join(DATA_DIR, "logs", name);
+  const stack = await startStack({ env, logs: { dir: logDir } });
   globalThis.__E2E_STACK__ = stack;
   Object.assign(process.env, stack.env, {
     E2E_GATEWAY_URL: stack.gatewayUrl,
@@ -28,5 +29,7 @@ export default async function e2eSetup(): Promise<void> {
     // Fabrikam Boards; its GET /__fixture/oauth-hosts tells the providers' ports, control URLs and users.
     E2E_OAUTH_HOSTS_SITE_URL: stack.oauthHosts?.site ?? "",
     E2E_WORKER_PID: String(stack.processes.worker.pid),
+    // The services' logs, for tests that prove what never reaches them.
+    E2E_LOG_DIR: logDir,
   });
 }

@@ -49,3 +49,43 @@ export function browserSeen(accounts: Accounts): Router {
   );
   return r;
 }
+
+const REGION_CHECK = "region-check";
+// Where each client address is (the fixture proxies' exits), and the languages people there browse in.
+const REGION_OF_ADDRESS: Record<string, { zones: string; languages: string[] }> = {
+  "127.0.0.2": { zones: "Europe/", languages: ["en-GB", "de-DE", "fr-FR", "nl-NL", "es-ES", "it-IT"] },
+};
+const DEFAULT_REGION = { zones: "America/", languages: ["en-US", "en-CA", "fr-CA", "pt-BR"] };
+
+/**
+ * A login page whose risk check compares the browser with the address it comes from, as bot managers do:
+ * a time zone or language of another region than the address's (by its table) is refused before the
+ * password is checked ("We couldn't verify this sign-in…"). `GET /__fixture/region-refusals` counts them.
+ */
+export function regionCheck(accounts: Accounts): Router {
+  const r = Router();
+  let refusals = 0;
+  r.get("/__fixture/region-refusals", (_req, res) => {
+    res.json({ refusals });
+  });
+  const script = `document.querySelector("input[name=seen]").value = JSON.stringify({
+  languages: [...navigator.languages], timezone: Intl.DateTimeFormat().resolvedOptions().timeZone });`;
+  r.use(
+    formCase(accounts, REGION_CHECK, (error) => page("Sign in", `<h1>Sign in</h1>${plainForm(REGION_CHECK, error, `<input type="hidden" name="seen" value="">`)}`, script), {
+      gate: (body, req) => {
+        const region = REGION_OF_ADDRESS[req.socket.remoteAddress ?? ""] ?? DEFAULT_REGION;
+        let seen: { languages?: string[]; timezone?: string } = {};
+        try {
+          seen = JSON.parse(body.seen ?? "{}") as typeof seen;
+        } catch {
+          // no reading: refused below
+        }
+        const fits = (seen.timezone ?? "").startsWith(region.zones) && region.languages.includes(seen.languages?.[0] ?? "");
+        if (fits) return null;
+        refusals++;
+        return "We couldn't verify this sign-in. Try again from your usual device.";
+      },
+    }),
+  );
+  return r;
+}

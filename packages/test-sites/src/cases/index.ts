@@ -46,7 +46,7 @@ import { severalForms } from "./several-forms";
 import { shadowRoot } from "./shadow-root";
 import { SUBMIT_CONTROL_CASES, submitControls } from "./submit-controls";
 import { rememberDevice, staySignedIn } from "./stay-signed-in";
-import { browserSeen } from "./browser-seen";
+import { browserSeen, regionCheck } from "./browser-seen";
 import { trustedDevice } from "./trusted-device";
 import { twoPage } from "./two-page";
 import { emailCode, emailCodePlain, magicLink, passwordEmailCode, passwordSmsCode, smsCode } from "./sent-codes";
@@ -71,7 +71,7 @@ export function caseRouters(accounts: Accounts, redesignVersion: () => number, o
     passwordToggle(accounts), lockedAccount(accounts), captcha(accounts), otpPrompt(accounts), idpRedirect(accounts),
     apiSubdomain(accounts), ...localizedForms(accounts), redesign(accounts, redesignVersion), alertDialog(accounts),
     plainTextLockout(accounts), emailConfirmation(accounts), busyDashboard(accounts), readonlyUntilFocus(accounts),
-    disabledSubmit(accounts), totpSplit(accounts), pushApproval(accounts), imageCaptcha(accounts), securityQuestion(accounts), accountChooser(accounts), verifyIdentity(accounts), verifyDevice(accounts), termsUpdate(accounts), passwordSmsCode(accounts), trustedDevice(accounts), browserSeen(accounts), ...identifierFields(accounts), ...submitControls(accounts),
+    disabledSubmit(accounts), totpSplit(accounts), pushApproval(accounts), imageCaptcha(accounts), securityQuestion(accounts), accountChooser(accounts), verifyIdentity(accounts), verifyDevice(accounts), termsUpdate(accounts), passwordSmsCode(accounts), trustedDevice(accounts), browserSeen(accounts), regionCheck(accounts), ...identifierFields(accounts), ...submitControls(accounts),
     ...identifierFirstSteps(accounts), passwordGate(accounts), captchaCheckbox(accounts), ...invisibleCaptchas(accounts),
     ...refusalShapes(accounts), ...identifierFirstRefusals(accounts), totpPlainRefusal(accounts), ...rotatingCookies(accounts), ...identifierChoice(accounts), profileAfterLogin(accounts),
   ];
