@@ -29,6 +29,11 @@ export const ERROR_CODES = {
       "The login form has several fields the username could go in and nothing on the page tells which (nothing was typed or sent); `details` names each: `field` is `/additionalFields/<its name>`, `message` its label. Name every one but the username's in `additionalFields` (by label or name; an empty string leaves a field empty) and send again.",
   },
   captcha_blocked: { status: 422, meaning: "The target site asked for a CAPTCHA." },
+  login_blocked: {
+    status: 422,
+    meaning:
+      "The target site's risk check refused the sign-in from this browser, address or device (\"unusual activity\", \"try again from your usual device\"), not the credentials; the message is the site's words. An organization's proxy, or the credential's remembered device, may be what it wants. Never retried.",
+  },
   account_locked: {
     status: 422,
     meaning: "The target site said the account is locked, suspended or blocked after too many attempts. Never retried.",
@@ -116,6 +121,7 @@ export const LOGIN_FAILURE_CODES = [
   "form_ambiguous",
   "captcha_blocked",
   "account_locked",
+  "login_blocked",
   "mfa_required",
   "input_timeout",
   "handoff_interrupted",

@@ -10,6 +10,7 @@ import { deleteRedisPrefix, recreateDatabase } from "./reset-database";
 import { benchInbox } from "./bench-inbox";
 import { benchSignup } from "./bench-signup";
 import { benchOAuth } from "./bench-oauth";
+import { benchProxy } from "./bench-proxy";
 import { benchLoginEngine } from "./bench-login-engine";
 import { benchFreshLogin } from "./bench-fresh-login";
 import { benchFleet } from "./bench-fleet";
@@ -142,6 +143,7 @@ async function main(): Promise<void> {
     const inbox = await benchInbox(stack, key, FRESH_RUNS, timed);
     const signups = await benchSignup(stack, key, FRESH_RUNS, timed);
     const oauth = await benchOAuth(stack, key, FRESH_RUNS, timed);
+    const proxied = await benchProxy(stack, key, FRESH_RUNS, timed);
     const other: Array<[string, number[]]> = [
       ["mail-in: SMTP send, parse, encrypt, store", inbox.smtpAccept],
       ["mail-in: send start → subscriber woken", inbox.wake],
@@ -153,6 +155,9 @@ async function main(): Promise<void> {
       ["password login on an OAuth site's own form", oauth.password],
       ["OAuth login, provider password + consent", oauth.oauthFirst],
       ["OAuth login, kept provider session", oauth.oauthKept],
+      ["login, learned flow, directly (new account each run)", proxied.direct],
+      ["the same through an organization's HTTP proxy (Basic credentials)", proxied.http],
+      ["the same through an organization's SOCKS5 proxy", proxied.socks5],
     ];
     const otherRows = other.map(([figure, xs]) => ({ figure, value: spread(xs), baseline: "—", ratio: "—", goal: "—" }));
     otherRows.push({

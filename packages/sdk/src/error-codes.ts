@@ -24,6 +24,7 @@ export const ERROR_STATUS = {
   not_waiting_for_input: 409,
   verification_failed: 422,
   provider_blocked: 422,
+  login_blocked: 422,
   consent_denied: 422,
   account_not_linked: 422,
   login_unconfirmed: 422,

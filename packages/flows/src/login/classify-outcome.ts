@@ -274,7 +274,8 @@ export async function classifyOutcome(
     if (stillAsking && refusals.length > 0) {
       // "Something went wrong" is the site's fault, not a refusal of the credentials.
       const refusal = refusals.find((r) => !siteFault(r.m)) ?? refusals[0]!;
-      return fail(refusal.code === "account_locked" ? "account_locked" : siteFault(refusal.m) ? "login_unconfirmed" : refusedCode, refusal.m);
+      const own = refusal.code === "account_locked" || refusal.code === "login_blocked";
+      return fail(own ? refusal.code! : siteFault(refusal.m) ? "login_unconfirmed" : refusedCode, refusal.m);
     }
     if (stillAsking && fresh.length > 0) {
       // A message without refusal words ("Checking…") counts once the page has settled on it.

@@ -2,6 +2,14 @@ import { EXPIRED, refusalCode, siteFault, speaksOfLogin } from "./refusal-words"
 
 // The words real sites answer a login with, and the words login pages show anyway, in the seven languages.
 const REFUSALS: Array<[string, string]> = [
+  // A risk check's wall is no wrong password.
+  ["login_blocked", "We couldn't verify this sign-in. Try again from your usual device."],
+  ["login_blocked", "We detected unusual activity. For your security, this sign-in was blocked."],
+  ["login_blocked", "Suspicious login attempt blocked."],
+  ["account_locked", "Your account has been locked because of suspicious activity."],
+  ["login_blocked", "Our systems have detected automated requests from your network."],
+  ["login_blocked", "Wir haben ungewöhnliche Aktivität festgestellt."],
+  ["login_blocked", "Nous avons détecté une activité inhabituelle sur votre compte."],
   ["invalid_credentials", "Error: The password you entered for the username ada is incorrect."],
   ["invalid_credentials", "Please enter the correct username and password for a staff account. Note that both fields may be case-sensitive."],
   ["invalid_credentials", "These credentials do not match our records."],

@@ -42,6 +42,20 @@ const CREDENTIALS_REFUSED = new RegExp(
   ].join("|"),
   "i",
 );
+// The site's risk check refused the attempt (the browser, the address, the device), not the credentials.
+const RISK_WALL = new RegExp(
+  [
+    "(couldn.t|could not|cannot|can.t|unable to) verify (this|your) (sign.?in|log.?in|login|request|identity|attempt)",
+    "unusual (activity|traffic|sign.?in|log.?in|login)|suspicious (activity|traffic|sign.?in|log.?in|login|request)|automated (requests|traffic|queries|access)",
+    "(from|on|with) (your|a) (usual|known|trusted|recogni[sz]ed|familiar) (device|browser|computer|location|network)",
+    "(sign.?in|log.?in|login|request|access)( attempt)? (was |has been )?(blocked|declined|rejected|denied) (for|due to|because of) (security|your security|suspicious|unusual)",
+    "ungew[oö]hnliche aktivit[aä]t|verd[aä]chtige aktivit[aä]t|activit[ée] (inhabituelle|suspecte)|actividad (inusual|sospechosa)|atividade (incomum|suspeita)|attivit[aà] (insolita|sospetta)|ongebruikelijke activiteit",
+  ].join("|"),
+  "i",
+);
+// The account itself locked (not one attempt blocked), or locked by the number of attempts.
+const ACCOUNT_LOCKED =
+  /(account|konto|compte|cuenta|conta|profil)[^.!?]{0,40}(locked|suspended|disabled|deactivated|blocked|gesperrt|verrouill|bloqu|bloccat|geblokkeerd)|too many|zu viele|trop de tentatives|demasiados|muitas tentativas|troppi tentativi|te veel/i;
 // A code or link the site no longer takes ("expires in 24 hours" is not one: French needs its accent).
 export const EXPIRED =
   /expired|no longer valid|already (been )?used|invalid (sign.?in )?(link|code|token)|abgelaufen|nicht mehr g[uü]ltig|expir(é|ée|és|ées)(?![a-z])|plus valide|caducad|expirad|scadut|verlopen/i;
@@ -85,13 +99,17 @@ const LOGIN_SUBJECT = new RegExp(
 
 const without = (text: string, words: RegExp) => text.replace(new RegExp(words.source, "gi"), " ");
 
-type Refusal = "locked" | "captcha" | "credentials" | "refused" | "fault";
+type Refusal = "locked" | "captcha" | "risk" | "credentials" | "refused" | "fault";
 
 function refusalOf(message: string): Refusal | null {
   const said = without(message, NOT_THE_ACCOUNT);
   // A CAPTCHA asked for after too many attempts is solved, not waited out.
   if (CAPTCHA.test(said)) return "captcha";
-  if (LOCKED.test(without(said, LOCK_WARNING))) return "locked";
+  // A risk check's wall ("We couldn't verify this sign-in… from your usual device", "this sign-in was
+  // blocked") is no wrong password, and no locked account unless it says the account is.
+  const risk = RISK_WALL.test(said);
+  if (LOCKED.test(without(said, LOCK_WARNING)) && (!risk || ACCOUNT_LOCKED.test(said))) return "locked";
+  if (risk) return "risk";
   const judged = without(said, SITE_FAULT);
   if (CREDENTIALS_REFUSED.test(judged)) return "credentials";
   // A failure the site explains by its own fault ("Login failed: an unexpected error occurred") is that.
@@ -102,6 +120,7 @@ function refusalOf(message: string): Refusal | null {
 const CODES: Record<Refusal, LoginFailureCode> = {
   locked: "account_locked",
   captcha: "captcha_blocked",
+  risk: "login_blocked",
   credentials: "invalid_credentials",
   refused: "login_unconfirmed",
   fault: "login_unconfirmed",

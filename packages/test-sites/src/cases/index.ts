@@ -97,7 +97,7 @@ export interface LoginCase {
   /** The page that greets a signed-in user by name when sent `session.cookie`. */
   account?: string;
   /** The verdict for a wrong password, on cases where one can be given (`login_unconfirmed`: the page says nothing). */
-  wrongPassword?: "invalid_credentials" | "account_locked" | "login_unconfirmed";
+  wrongPassword?: "invalid_credentials" | "account_locked" | "login_unconfirmed" | "login_blocked";
   /** Words the page answers a wrong password with, which the verdict's message must quote. */
   refusal?: string;
   /** Words the page answers an unknown username with (on an identifier-first page): invalid_credentials, quoting them. */

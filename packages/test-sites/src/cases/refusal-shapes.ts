@@ -63,6 +63,11 @@ const SHAPES: Shape[] = [
   { name: "quiet-redirect", via: "redirect", words: "Please sign in to continue.", expect: { wrongPassword: "login_unconfirmed" },
     html: (e) => `<h1>Sign in</h1>${when(e, `<p class="flash">${e}</p>`)}${form(`<p>${user("username", "Username")}</p><p>${pass("password", "Password")}</p>`, "Sign in")}` },
 
+  // A risk check's wall in place of the refusal (bot managers answer a distrusted attempt so): no wrong
+  // password was said, and none must be read.
+  { name: "risk-wall", via: "rerender", words: "We couldn't verify this sign-in. Try again from your usual device.", expect: { wrongPassword: "login_blocked" },
+    html: (e) => `<h1>Sign in</h1>${when(e, `<div class="notice">${e}</div>`)}${form(`<p>${user("username", "Username")}</p><p>${pass("password", "Password")}</p>`, "Sign in")}` },
+
   // Real sites' markup and words.
   { name: "wordpress-login", via: "rerender", words: "Error: The password you entered for the username {user} is incorrect.",
     html: (e) => `${when(e, `<div id="login_error" class="notice notice-error"><p>${e.replace(/^Error:/, "<strong>Error:</strong>")} <a href="#lost">Lost your password?</a></p></div>`)}
