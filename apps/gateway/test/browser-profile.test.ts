@@ -1,4 +1,5 @@
 import { call, closeDatabase, database, newSiteUser, newTenant, sitesUrl } from "@authsvc/devstack";
+import type { SeenBrowser as Seen } from "@authsvc/test-sites";
 
 // A login page that reads the browser as sites' risk checks do (the browser-seen fixture).
 let tenant: Awaited<ReturnType<typeof newTenant>>;
@@ -7,17 +8,6 @@ beforeAll(async () => {
 });
 afterAll(() => closeDatabase());
 
-interface Seen {
-  userAgentHeader: string;
-  acceptLanguage: string;
-  userAgent: string;
-  platform: string;
-  languages: string[];
-  timezone: string;
-  screen: { width: number; height: number };
-  viewport: { width: number; height: number };
-  devicePixelRatio: number;
-}
 const seenBy = async (username: string) => ((await (await fetch(`${sitesUrl()}/__fixture/browsers-seen/${encodeURIComponent(username)}`)).json()) as { seen: Seen[] }).seen;
 const login = (user: { username: string; password: string }) =>
   call("POST", "/v1/login", { key: tenant.key, body: { domain: `${sitesUrl()}/cases/browser-seen/login`, login_method: "password", cred: user, useCache: false } });

@@ -14,3 +14,4 @@ export { startOAuthHosts, OAUTH_HOSTS_USERS, GOOGLE_HOST, GITHUB_HOST, GOOGLE_ME
 export { SiteDns } from "./site-dns";
 export { DKIM_SELECTOR, SITES_HOST_NAME } from "./outbox";
 export { PROXY_PASSWORD, PROXY_USER, startFixtureProxies, type FixtureProxies } from "./fixture-proxies";
+export type { SeenBrowser } from "./cases/browser-seen";
