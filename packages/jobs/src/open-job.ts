@@ -19,7 +19,8 @@ export interface OpenedJob {
   /** The caller allowed a hand-off to a person (`allowHandoff`). */
   allowHandoff: boolean;
   /** `collectionId`: the collection's internal id, null outside any collection. */
-  credential: { id: string; collectionId: string | null; siteOrigin: string; username: string; lastLoginAt: Date | null };
+  /** `proxyId`: the proxy it keeps; `browserProfile`: the browser it shows sites, once one was chosen. */
+  credential: { id: string; collectionId: string | null; siteOrigin: string; username: string; lastLoginAt: Date | null; proxyId: string | null; browserProfile: unknown };
   /** The flow learned on this login page, as stored (null for a signup, or when it cannot be read). */
   learnedFlow: unknown;
   started: number;
@@ -87,7 +88,15 @@ export async function openJob(deps: Pick<JobDeps, "db" | "flight" | "progress" |
     fingerprint: record.fingerprint,
     input: record.input,
     allowHandoff: record.allowHandoff,
-    credential: { id: credential.id, collectionId: credential.collectionId ?? null, siteOrigin: credential.siteOrigin, username: credential.username, lastLoginAt: credential.lastLoginAt },
+    credential: {
+      id: credential.id,
+      collectionId: credential.collectionId ?? null,
+      siteOrigin: credential.siteOrigin,
+      username: credential.username,
+      lastLoginAt: credential.lastLoginAt,
+      proxyId: credential.proxyId ?? null,
+      browserProfile: credential.browserProfile ?? null,
+    },
     learnedFlow,
     started: Date.now(),
   };

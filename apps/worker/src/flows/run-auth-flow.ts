@@ -68,11 +68,6 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
     return browser.withPage(async (page, door) => {
       metrics.activeLogins.inc();
       await showCredentialBrowser(job, page, proxy?.region ?? undefined);
-      // The proxy answers before the site is shown anything: a proxy that refuses us is its own failure.
-      if (door) await door.check(new URL(job.loginUrl).hostname, Number(new URL(job.loginUrl).port || (job.loginUrl.startsWith("https:") ? 443 : 80))).catch((err: unknown) => {
-        metrics.activeLogins.dec();
-        throw proxyFailure(err, door);
-      });
       let timer: NodeJS.Timeout | undefined;
       const hardStop = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
@@ -81,12 +76,19 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
         }, timeoutMs + HARD_STOP_GRACE_MS);
       });
       try {
+        if (door) {
+          // The proxy answers before the site is shown anything: a proxy that refuses us is its own failure.
+          const target = new URL(job.loginUrl);
+          await door.check(target.hostname, Number(target.port || (target.protocol === "https:" ? 443 : 80)));
+        }
         return await Promise.race([flow(page, timeoutMs), hardStop]);
       } catch (err) {
         // Still inside withPage: the context is open (unless the hard stop closed it) and the flow is done.
         await onFailurePage?.(page).catch(() => undefined);
         // The site could not be reached because the proxy failed: the proxy's failure, not the site's.
-        if (door?.failure() && (!(err instanceof LoginFlowError) || ["target_unreachable", "timeout", "form_not_found", "login_unconfirmed"].includes(err.code))) throw proxyFailure(door.failure(), door);
+        if (door && (err instanceof ProxyFailure || (door.failure() && (!(err instanceof LoginFlowError) || ["target_unreachable", "timeout", "form_not_found", "login_unconfirmed"].includes(err.code))))) {
+          throw proxyFailure(err, door);
+        }
         throw err;
       } finally {
         clearTimeout(timer);
@@ -102,7 +104,9 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
   async function proxyFor(job: OpenedJob): Promise<RunProxy | null> {
     const choice = "egress" in job.input && job.input.egress ? job.input.egress : {};
     try {
-      return await db.proxies.forRun(job.orgId, job.credential.id, choice);
+      const proxy = await db.proxies.forRun(job.orgId, job.credential, choice);
+      if (proxy) job.credential.proxyId = proxy.id;
+      return proxy;
     } catch (err) {
       if (err instanceof ProxyGoneError) throw new LoginFlowError("proxy_unreachable", `${err.message}; nothing was sent`, { retryable: false });
       throw err;
@@ -116,12 +120,19 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
    */
   async function showCredentialBrowser(job: OpenedJob, page: Page, proxyRegion?: string): Promise<void> {
     try {
-      let profile = await db.credentials.browserProfile<BrowserProfile>(job.orgId, job.credential.id, (taken) => chooseBrowserProfile(proxyRegion ?? DEFAULT_PROFILE_REGION, taken));
+      let profile = await db.credentials.browserProfile<BrowserProfile>(
+        job.orgId,
+        job.credential.id,
+        (taken) => chooseBrowserProfile(proxyRegion ?? DEFAULT_PROFILE_REGION, taken),
+        job.credential.browserProfile,
+      );
       // Moved to a proxy of another region: the same browser, its person's languages and time zone of that region.
       if (proxyRegion && (profile.region ?? DEFAULT_PROFILE_REGION) !== proxyRegion) {
         profile = relocateBrowserProfile(profile, proxyRegion);
         await db.credentials.saveBrowserProfile(job.orgId, job.credential.id, profile);
       }
+      // The job's own copy follows: a second run of it (a retry without the remembered device) shows the same browser.
+      job.credential.browserProfile = profile;
       await applyBrowserProfile(page, profile);
     } catch (err) {
       deps.log.warn({ jobId: job.id, err: String(err) }, "the credential's browser profile not applied; this run shows the default browser");

@@ -148,9 +148,12 @@ export class Credentials {
 
   /**
    * The browser this credential's runs show its site, chosen once by `choose` (given the profiles the
-   * organization's other credentials show) and kept: every later run is the same browser.
+   * organization's other credentials show) and kept: every later run is the same browser. `known`: the one
+   * the job already read with its credential, if any.
    */
-  async browserProfile<P extends object>(orgId: string, id: string, choose: (taken: P[]) => P): Promise<P> {
+  async browserProfile<P extends object>(orgId: string, id: string, choose: (taken: P[]) => P, known?: unknown): Promise<P> {
+    // What the job read with its credential; else read here.
+    if (known) return known as P;
     const row = await this.prisma.credential.findFirst({ where: { id, orgId }, select: { browserProfile: true } });
     if (row?.browserProfile) return row.browserProfile as P;
     const others = await this.prisma.credential.findMany({ where: { orgId, browserProfile: { not: DbNull } }, select: { browserProfile: true }, take: 1000 });

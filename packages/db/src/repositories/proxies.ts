@@ -70,11 +70,11 @@ export class Proxies {
    * The proxy a run of the credential leaves through, recorded on the credential: the one the request names
    * (the credential moves to it); for a pool, the credential's member when it has one there, else the
    * member fewest credentials use; without either, the credential's own, if any (null: direct).
-   * Throws ProxyGoneError when the named proxy or pool no longer exists.
+   * `credential.proxyId`: the proxy it keeps, as its job read it. Throws ProxyGoneError when the named proxy
+ * or pool no longer exists.
    */
-  async forRun(orgId: string, credentialId: string, choice: ProxyChoice): Promise<RunProxy | null> {
-    const credential = await this.prisma.credential.findFirst({ where: { id: credentialId, orgId }, select: { proxyId: true } });
-    let id = credential?.proxyId ?? null;
+  async forRun(orgId: string, credential: { id: string; proxyId: string | null }, choice: ProxyChoice): Promise<RunProxy | null> {
+    let id = credential.proxyId;
     if (choice.proxy) {
       if (!(await this.find(orgId, choice.proxy))) throw new ProxyGoneError(`the proxy ${choice.proxy} no longer exists`);
       id = choice.proxy;
@@ -84,7 +84,7 @@ export class Proxies {
       if (!members.some((m) => m.id === id)) id = [...members].sort((a, b) => a._count.credentials - b._count.credentials)[0]!.id;
     }
     if (!id) return null;
-    if (id !== credential?.proxyId) await this.prisma.credential.updateMany({ where: { id: credentialId, orgId }, data: { proxyId: id } });
+    if (id !== credential.proxyId) await this.prisma.credential.updateMany({ where: { id: credential.id, orgId }, data: { proxyId: id } });
     const row = await this.prisma.proxy.findFirst({ where: { id, orgId }, select: { id: true, region: true, url: true } });
     return row ? { id: row.id, region: row.region, url: this.envelope.decrypt(row.url, rowAad(orgId, row.id)).toString("utf8") } : null;
   }
