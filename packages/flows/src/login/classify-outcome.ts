@@ -287,7 +287,9 @@ export async function classifyOutcome(
       // The browser kept the form from being sent: the site never saw the attempt.
       return fail("invalid_credentials", `the login form does not accept the username: ${signals.validation}`);
     }
-    if (!stillAsking && refusals.length > 0) return fail(refusals[0]!.code!, refusals[0]!.m);
+    // A risk notice on a page that shows the account ("We noticed unusual activity") walls nothing off.
+    const standing = refusals.filter((r) => r.code !== "login_blocked" || !signals.signedIn);
+    if (!stillAsking && standing.length > 0) return fail(standing[0]!.code!, standing[0]!.m);
     const interstitial = signals.interstitial;
     const answer = interstitial ? { frame: interstitial.key, path: interstitial.reading.interstitial! } : null;
     if (!stillAsking && answer && !samePath(answer, options.submitted) && (await watcher.answerInterstitial(poll))) {
