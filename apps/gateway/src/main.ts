@@ -6,7 +6,7 @@ import { Database } from "@authsvc/db";
 import { shutdownOnSignals, waitForDependencies } from "@authsvc/lifecycle";
 import { createLogger } from "@authsvc/logging";
 import { AuthJobs } from "@authsvc/jobs";
-import { JobEventFeed, JobWaiter, SessionCache, SingleFlight, createAuthQueue, createRedis, createWebhookQueue, jobProgressOf, redisDependency } from "@authsvc/queue";
+import { JobEventFeed, JobWaiter, SessionCache, SingleFlight, closeAuthQueues, workerRegionsOf, createAuthQueue, createRedis, createWebhookQueue, jobProgressOf, redisDependency } from "@authsvc/queue";
 import { createApp } from "./app";
 import { createGatewayMetrics } from "./http/metrics";
 import { VerifiedKeys } from "./http/verified-keys";
@@ -24,7 +24,9 @@ async function main(): Promise<void> {
   await waitForDependencies(log, [redisDependency(redis), db.dependency()]);
 
   const queue = createAuthQueue(redis, config.redis.prefix, { attempts: config.worker.attempts, backoffMs: config.worker.backoffMs });
-  const waiter = new JobWaiter(eventsRedis, config.redis.prefix, (jobId) => db.authJobs.isSettled(jobId), (ids) => db.authJobs.settledAmong(ids));
+  // The regions with a worker: a job of one is queued only then, and the waiter listens to their queues too.
+  const regions = workerRegionsOf(queue);
+  const waiter = new JobWaiter(eventsRedis, config.redis.prefix, (jobId) => db.authJobs.isSettled(jobId), (ids) => db.authJobs.settledAmong(ids), undefined, regions);
   await waiter.ready();
 
   const feed = new JobEventFeed(jobProgressOf(queue), progressRedis);
@@ -32,7 +34,7 @@ async function main(): Promise<void> {
   // The worker's guard, host map included, so a target the gateway admits is the one the browser reaches.
   const guard = new TargetGuard(config.targets.allowRanges, undefined, config.targets.hostMap);
   const webhookQueue = createWebhookQueue(redis, config.redis.prefix, config.webhooks);
-  const jobs = new AuthJobs({ config, db, authQueue: queue, cache, flight: new SingleFlight(redis, config.redis.prefix), webhookQueue, log, guard });
+  const jobs = new AuthJobs({ config, db, authQueue: queue, cache, flight: new SingleFlight(redis, config.redis.prefix), webhookQueue, log, guard, regions });
   const auth = new AuthService({ config, db, jobs, waiter, guard });
   const keys = new VerifiedKeys(db, redis, config.redis.prefix, log);
   let shuttingDown = false;
@@ -73,7 +75,7 @@ async function main(): Promise<void> {
       ],
       [{ name: "job waiter", close: () => waiter.close() }],
       [
-        { name: "auth queue", close: () => queue.close() },
+        { name: "auth queues", close: () => closeAuthQueues(queue) },
         { name: "webhook queue", close: () => webhookQueue.close() },
       ],
       [{ name: "API key use", close: () => keys.close() }],

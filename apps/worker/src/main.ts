@@ -1,4 +1,5 @@
 import { createServer } from "node:http";
+import type { Job } from "bullmq";
 import type { AddressInfo } from "node:net";
 import { BrowserHost } from "@authsvc/browser";
 import { loadConfig } from "@authsvc/config";
@@ -9,11 +10,12 @@ import { twoCaptchaSolver } from "@authsvc/flows";
 import { AuthJobs, gateCaps } from "@authsvc/jobs";
 import { shutdownOnSignals, waitForDependencies } from "@authsvc/lifecycle";
 import { createLogger } from "@authsvc/logging";
-import { AUTH_QUEUE, HandoffRelay, InboxEvents, MAINTENANCE_QUEUE, WEBHOOK_QUEUE, createAuthQueue, createRedis, createWebhookQueue, jobGateOf, redisDependency, createMaintenanceQueue, scheduleMaintenance, SessionCache, SingleFlight } from "@authsvc/queue";
+import { authQueueName, closeAuthQueues, regionQueue, workerRegionsOf, type AuthJobPayload, HandoffRelay, InboxEvents, MAINTENANCE_QUEUE, WEBHOOK_QUEUE, createAuthQueue, createRedis, createWebhookQueue, jobGateOf, redisDependency, createMaintenanceQueue, scheduleMaintenance, SessionCache, SingleFlight } from "@authsvc/queue";
 import { createFlowRunner } from "./flows/run-auth-flow";
 import { createAuthProcessor, TAKEN_OVER } from "./processors/auth-processor";
 import { createWebhookDeliverer } from "./processors/deliver-webhook";
 import { gatedProcessor } from "./processors/gated-processor";
+import { ProcessSlots } from "./processors/process-slots";
 import { createMaintenanceProcessor } from "./processors/maintenance-processor";
 import { browserSessionCheck } from "./maintenance/keep-alive";
 import { registerProcessors } from "./processors/register-processors";
@@ -96,20 +98,29 @@ async function main(): Promise<void> {
     flight: new SingleFlight(redis, config.redis.prefix),
     captchaSolver: config.captchaSolver ? twoCaptchaSolver(config.captchaSolver) : undefined,
   });
+  // Jobs of no region, and those of each region this worker serves (WORKER_REGIONS): one queue each, and
+  // WORKER_CONCURRENCY browser jobs in all.
+  const slots = new ProcessSlots(config.worker.concurrency);
+  const runAuthJob = createAuthProcessor({ jobs, runFlow, log, metrics });
+  const authSpecs = [undefined, ...config.worker.regions].map((region) => ({
+    queue: authQueueName(region),
+    concurrency: config.worker.concurrency,
+    // Through the org and site concurrency caps first, shared by every worker of the region (see docs/configuration.md).
+    process: slots.around(gatedProcessor(jobGateOf(regionQueue(authQueue, region), gateCaps(config)), { log, metrics }, runAuthJob)),
+    // A fault before the browser ran, or a job that stalled too often because its worker died.
+    // (A run another worker took over leaves the record to that worker.)
+    onFinalFailure: async (job: Job<AuthJobPayload>, err: Error) => (err.message === TAKEN_OVER ? undefined : jobs.abandon(job.data.orgId, job.data.authJobId, err.message)),
+  }));
   const processors = registerProcessors({ connection: workerRedis, prefix: config.redis.prefix, log, metrics, stalls: config.worker }, [
-    {
-      queue: AUTH_QUEUE,
-      concurrency: config.worker.concurrency,
-      // Through the org and site concurrency caps first, shared by every worker (see docs/configuration.md).
-      process: gatedProcessor(jobGateOf(authQueue, gateCaps(config)), { log, metrics }, createAuthProcessor({ jobs, runFlow, log, metrics })),
-      // A fault before the browser ran, or a job that stalled too often because its worker died.
-      // (A run another worker took over leaves the record to that worker.)
-      onFinalFailure: async (job, err) => (err.message === TAKEN_OVER ? undefined : jobs.abandon(job.data.orgId, job.data.authJobId, err.message)),
-    },
+    ...authSpecs,
     // Webhook deliveries: small HTTP posts, several at once, beside the browser work.
     { queue: WEBHOOK_QUEUE, concurrency: 8, process: createWebhookDeliverer({ db, guard, log }) },
     { queue: MAINTENANCE_QUEUE, concurrency: 1, process: createMaintenanceProcessor({ config, db, jobs, log, checks: { guard, cache, inBrowser } }) },
   ]);
+  slots.attach(processors.workers.slice(0, authSpecs.length));
+  // Said once taking jobs: a start that names one of these regions is queued from now on.
+  const regions = workerRegionsOf(authQueue);
+  await regions.announce(processors.name, config.worker.regions);
 
   let healthy = true;
   const health = createServer(async (req, res) => {
@@ -123,7 +134,7 @@ async function main(): Promise<void> {
     res.end(JSON.stringify({ ok: Boolean(ok) }));
   });
   await new Promise<void>((resolve) => health.listen(config.worker.healthPort, "0.0.0.0", resolve));
-  log.info({ healthPort: (health.address() as AddressInfo).port, concurrency: config.worker.concurrency }, "worker started");
+  log.info({ healthPort: (health.address() as AddressInfo).port, concurrency: config.worker.concurrency, regions: config.worker.regions }, "worker started");
 
   // Ordered: stop taking jobs and let active ones finish, then the queues, the browser, Redis and the database.
   shutdownOnSignals({
@@ -135,11 +146,12 @@ async function main(): Promise<void> {
       stopping.abort();
     },
     stages: [
+      [{ name: "regions", close: () => regions.withdraw() }],
       [{ name: "processors", close: processors.close }],
       [
         { name: "maintenance queue", close: () => maintenanceQueue.close() },
         { name: "webhook queue", close: () => webhookQueue.close() },
-        { name: "auth queue", close: () => authQueue.close() },
+        { name: "auth queues", close: () => closeAuthQueues(authQueue) },
       ],
       [{ name: "browser", close: () => browser.close() }],
       [{ name: "health server", close: () => health.close() }],

@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { hostname } from "node:os";
+import { Queue } from "bullmq";
 import { createWriteStream } from "node:fs";
 import path from "node:path";
 import { loadConfig } from "@authsvc/config";
@@ -6,7 +8,8 @@ import { Database } from "@authsvc/db";
 import { DATA_DIR, REPO_ROOT, STACK_START_BOUND_MS, WAIT_BOUND_MS, deleteRedisPrefix, freePort, recreateDatabase, startStack, testStackEnv, type Stack } from "@authsvc/devstack";
 
 // A stack of its own with small caps, and a second worker process: the caps hold across processes, and the
-// two together have more slots (2 × 2) than one org (2) or the site (3) may use.
+// two together have more slots (2 × 2) than one org (2) or the site (3) may use. The second worker also serves
+// the worker region "eu" (the first serves none): jobs of that region run on it alone.
 const ORG_CAP = 2;
 const SITE_CAP = 3;
 const LOGS = path.join(DATA_DIR, "logs", "concurrency-caps");
@@ -34,10 +37,11 @@ async function startSecondWorker(env: Record<string, string>): Promise<ChildProc
 }
 
 beforeAll(async () => {
-  const env = testStackEnv("caps_e2e", { WORKER_CONCURRENCY: "2", ORG_MAX_RUNNING_JOBS: String(ORG_CAP), SITE_MAX_RUNNING_JOBS: String(SITE_CAP), LOG_LEVEL: "info" });
+  // A region with no worker is refused after 1.5 s here (10 s by default).
+  const env = testStackEnv("caps_e2e", { WORKER_CONCURRENCY: "2", ORG_MAX_RUNNING_JOBS: String(ORG_CAP), SITE_MAX_RUNNING_JOBS: String(SITE_CAP), LOG_LEVEL: "info", REGION_WAIT_MS: "1500" });
   await recreateDatabase(env.DATABASE_URL!);
   stack = await startStack({ env, logs: { dir: LOGS } });
-  secondWorker = await startSecondWorker(stack.env);
+  secondWorker = await startSecondWorker({ ...stack.env, WORKER_REGIONS: "eu" });
   db = Database.fromConfig(loadConfig(stack.env), 2);
 }, STACK_START_BOUND_MS);
 afterAll(async () => {
@@ -145,4 +149,61 @@ describe("concurrency caps", () => {
     expect(seen["busy-site.localhost"]!.max).toBeGreaterThanOrEqual(2);
     expect(seen["busy-site.localhost"]!.max).toBeLessThanOrEqual(SITE_CAP);
   }, 6 * WAIT_BOUND_MS);
+});
+
+describe("worker regions", () => {
+  const api = async (key: string, method: string, route: string, body?: unknown) => {
+    const res = await fetch(`${stack.gatewayUrl}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> };
+  };
+  // Which worker process ran a job (BullMQ's processedBy: host and pid), read from the region's queue.
+  const ranBy = async (queueName: string, jobId: string) => {
+    const queue = new Queue(queueName, { connection: { url: stack.env.REDIS_URL } as never, prefix: stack.env.REDIS_PREFIX });
+    try {
+      return (await queue.getJob(jobId))?.processedBy;
+    } finally {
+      await queue.close();
+    }
+  };
+
+  it("runs a job that names a region on a worker of that region, and the credential's refresh goes there too", async () => {
+    const org = await tenant("Region org");
+    const username = `region-user-${++seq}`;
+    stack.sites.accounts.addUser(username, "region-password");
+    const login = await api(org.key, "POST", "/v1/login", { domain: `${stack.sites.url}/classic/login`, login_method: "password", cred: { username, password: "region-password" }, region: "eu" });
+    expect(login.status).toBe(200);
+    const jobId = login.headers.get("x-job-id")!;
+    expect(await ranBy("auth-eu", jobId)).toBe(`${hostname()}:${secondWorker.pid}`);
+    const job = await db.prisma.authJob.findUniqueOrThrow({ where: { id: jobId }, select: { region: true, credentialId: true } });
+    expect(job.region).toBe("eu");
+    expect((await api(org.key, "GET", `/v1/credentials/${job.credentialId}`)).body).toMatchObject({ region: "eu" });
+
+    // A refresh that names no region runs in the credential's.
+    const refresh = await api(org.key, "POST", "/v1/refresh", { credentialId: job.credentialId });
+    expect(refresh.status).toBe(200);
+    expect(await ranBy("auth-eu", refresh.headers.get("x-job-id")!)).toBe(`${hostname()}:${secondWorker.pid}`);
+  }, 2 * WAIT_BOUND_MS);
+
+  it("refuses a job whose region has no worker after a short wait, naming the regions that have one; nothing is queued or typed", async () => {
+    const org = await tenant("No region org");
+    const username = `region-user-${++seq}`;
+    stack.sites.accounts.addUser(username, "region-password");
+    const res = await api(org.key, "POST", "/v1/login", { domain: `${stack.sites.url}/classic/login`, login_method: "password", cred: { username, password: "region-password" }, region: "ap-south" });
+    expect(res.status).toBe(503);
+    expect(res.body.error.code).toBe("region_unavailable");
+    expect(res.body.error.message).toContain('"ap-south"');
+    expect(res.body.error.message).toContain("eu");
+    expect(res.headers.get("retry-after")).toBe("30");
+    expect(await db.prisma.authJob.count({ where: { orgId: org.orgId } })).toBe(0);
+    expect(stack.sites.accounts.attemptsFor(username)).toEqual({});
+
+    // Not a region name at all: a 400 on the field.
+    const bad = await api(org.key, "POST", "/v1/login", { domain: `${stack.sites.url}/classic/login`, login_method: "password", cred: { username, password: "x" }, region: "EU West" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details).toEqual([expect.objectContaining({ field: "/region" })]);
+  }, WAIT_BOUND_MS);
 });

@@ -24,6 +24,10 @@ export const envSchema = {
     TRUST_PROXY: { type: "boolean", default: false },
 
     WORKER_CONCURRENCY: { type: "integer", minimum: 1, maximum: 64, default: 2 },
+    /** The worker regions this worker serves besides jobs of no region (`eu,us`); empty: none. */
+    WORKER_REGIONS: { type: "string", default: "" },
+    /** How long a job that asks for a region with no worker running waits for one to appear before it is refused (`region_unavailable`). */
+    REGION_WAIT_MS: { type: "integer", minimum: 0, maximum: 600000, default: 10000 },
     /** Hard limit of one login attempt in the browser. */
     /** Browser jobs of one organization running at once, across all workers (0: no cap); the rest wait their turn. */
     ORG_MAX_RUNNING_JOBS: { type: "integer", minimum: 0, maximum: 10000, default: 10 },

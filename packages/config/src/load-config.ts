@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import Ajv from "ajv";
-import { toFieldErrors } from "@authsvc/contracts";
+import { REGION_PATTERN, toFieldErrors } from "@authsvc/contracts";
 import { HostMap } from "@authsvc/egress";
 import { envSchema } from "./env-schema";
 
@@ -13,6 +13,10 @@ export interface Config {
   gateway: { host: string; port: number; maxBodyBytes: number; waitMs: number; rateLimitPerMinute: number; trustProxy: boolean };
   worker: {
     concurrency: number;
+    /** The worker regions this process serves (WORKER_REGIONS), besides jobs of no region. */
+    regions: string[];
+    /** How long a start waits for a worker of the region it asks for (REGION_WAIT_MS). */
+    regionWaitMs: number;
     /** Concurrency caps shared by all workers (0: none): running jobs per organization and per site. */
     orgMaxRunningJobs: number;
     siteMaxRunningJobs: number;
@@ -118,6 +122,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (e.WORKER_STALLED_CHECK_MS >= e.WORKER_LOCK_MS) {
     problems.push("WORKER_STALLED_CHECK_MS must be below WORKER_LOCK_MS: a dead worker's job is found only by a check after its claim lapsed");
   }
+  const regions = [...new Set(String(e.WORKER_REGIONS).split(",").map((r) => r.trim()).filter(Boolean))];
+  for (const r of regions) if (!new RegExp(REGION_PATTERN).test(r)) problems.push(`WORKER_REGIONS: "${r}" is not a region name (lowercase letters, digits and dashes, starting with a letter, 32 at most)`);
   if (problems.length) throw new ConfigError(problems);
 
   return {
@@ -136,6 +142,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     worker: {
       concurrency: e.WORKER_CONCURRENCY,
+      regions,
+      regionWaitMs: e.REGION_WAIT_MS,
       orgMaxRunningJobs: e.ORG_MAX_RUNNING_JOBS,
       siteMaxRunningJobs: e.SITE_MAX_RUNNING_JOBS,
       jobTimeoutMs: e.JOB_TIMEOUT_MS,

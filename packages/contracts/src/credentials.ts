@@ -1,4 +1,4 @@
-import { allowHandoffSchema, collectionIdSchema, targetUrlSchema } from "./request-parts";
+import { allowHandoffSchema, collectionIdSchema, regionSchema, targetUrlSchema } from "./request-parts";
 
 /** Stored credentials, as the API shows them: metadata only, never a secret. */
 export interface CredentialResource {
@@ -23,6 +23,8 @@ export interface CredentialResource {
    * set to trust the device); null when none is kept. `DELETE /v1/credentials/{id}/device` forgets it.
    */
   deviceRememberedAt: string | null;
+  /** The worker region its runs go to (a request's `region` moves it); null: any worker. */
+  region: string | null;
 }
 
 /** POST /v1/refresh: a credential named by id, or by the site, username and collection a login used. */
@@ -38,6 +40,8 @@ export interface RefreshRequest {
   username?: string;
   collectionId?: string;
   allowHandoff?: boolean;
+  /** Run on a worker of this region; the credential keeps it (its own region otherwise). */
+  region?: string;
 }
 
 export const refreshRequestSchema = {
@@ -50,6 +54,7 @@ export const refreshRequestSchema = {
     username: { type: "string", minLength: 1, maxLength: 320 },
     collectionId: collectionIdSchema,
     allowHandoff: allowHandoffSchema,
+    region: regionSchema,
   },
 } as const;
 

@@ -105,6 +105,11 @@ export const ERROR_CODES = {
     status: 502,
     meaning: "The organization's proxy refused the credentials in its URL (HTTP 407, or SOCKS5's sign-in). Nothing was sent to the site; fix the proxy (delete it and add it again). Never retried.",
   },
+  region_unavailable: {
+    status: 503,
+    meaning:
+      "No worker of the region the job asked for (`region`, or the credential's own) is running: none came within a short wait, or the region's last worker left while the job was queued. Nothing was sent to the site; retry later, or name another region.",
+  },
   service_unavailable: { status: 503, meaning: "The service is starting, stopping or lost its queue; retry later." },
   timeout: {
     status: 504,
@@ -137,6 +142,7 @@ export const LOGIN_FAILURE_CODES = [
   "target_unreachable",
   "proxy_unreachable",
   "proxy_auth_failed",
+  "region_unavailable",
   "timeout",
   "internal_error",
 ] as const satisfies readonly ErrorCode[];

@@ -14,3 +14,4 @@ export * from "./job-events";
 export * from "./handoff";
 export * from "./entry-links";
 export * from "./proxies";
+export { REGION_PATTERN } from "./request-parts";

@@ -1,5 +1,5 @@
 import { proxyIdSchema, proxyLabelSchema } from "./proxies";
-import { additionalFieldsSchema, allowHandoffSchema, collectionIdSchema, targetUrlSchema } from "./request-parts";
+import { additionalFieldsSchema, allowHandoffSchema, collectionIdSchema, regionSchema, targetUrlSchema } from "./request-parts";
 
 /** Methods the schema accepts (spec §4.1); which of them run today is `SUPPORTED_LOGIN_METHODS`. */
 export const LOGIN_METHODS = ["password", "oauth_google", "oauth_github", "oauth", "magic_link", "otp_email", "otp_sms", "totp"] as const;
@@ -39,6 +39,8 @@ export interface LoginRequest {
   proxy?: string;
   /** Leave through a proxy of this pool (the credential keeps its member). */
   proxyPool?: string;
+  /** Run on a worker of this region (the credential keeps it). */
+  region?: string;
 }
 
 const method = { type: "string", enum: LOGIN_METHODS };
@@ -81,5 +83,6 @@ export const loginRequestSchema = {
     allowHandoff: allowHandoffSchema,
     proxy: { ...proxyIdSchema, description: "Leave through this proxy of the organization (`POST /v1/proxies`); the credential keeps it for its later logins, refreshes and keep-alive." },
     proxyPool: { ...proxyLabelSchema, description: "Leave through a proxy of this pool (the proxies of that `label`); the credential keeps the member it was given." },
+    region: regionSchema,
   },
 } as const;

@@ -107,6 +107,7 @@ export const credential = {
   status: "active",
   lastError: null,
   deviceRememberedAt: "2026-11-26T04:58:31.000Z",
+  region: null,
 };
 
 export const mailbox = {

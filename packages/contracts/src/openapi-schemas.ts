@@ -244,7 +244,7 @@ const webhook = {
 
 const credential = {
   type: "object",
-  required: ["credentialId", "site", "loginPage", "loginUrl", "username", "collectionId", "createdAt", "lastLoginAt", "status", "lastError", "deviceRememberedAt"],
+  required: ["credentialId", "site", "loginPage", "loginUrl", "username", "collectionId", "createdAt", "lastLoginAt", "status", "lastError", "deviceRememberedAt", "region"],
   properties: {
     credentialId: { type: "string", pattern: "^cred_" },
     site: { type: "string", description: "Origin of the site." },
@@ -261,6 +261,10 @@ const credential = {
       format: "date-time",
       description:
         "Since when the service keeps the site's memory of this credential's browser: the long-lived cookies the site set to trust the device (after a second factor, or \"remember me\"), encrypted, brought into its next login or refresh so the site need not ask again. Null when none is kept.",
+    },
+    region: {
+      type: ["string", "null"],
+      description: "The worker region its logins, refreshes and keep-alive run in: the last `region` a request named for it. Null: any worker.",
     },
   },
 };

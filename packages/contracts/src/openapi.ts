@@ -14,12 +14,12 @@ const stillRunning = {
 /** How a login job can end (login, refresh, verify: the same browser login), target check included. */
 const LOGIN_FAILURES: ErrorCode[] = [
   "invalid_credentials", "form_not_found", "form_ambiguous", "captcha_blocked", "account_locked", "login_blocked", "mfa_required", "verification_failed", "provider_blocked",
-  "consent_denied", "account_not_linked", "login_unconfirmed", "target_not_allowed", "target_unreachable", "proxy_unreachable", "proxy_auth_failed", "timeout", "input_timeout", "handoff_interrupted",
+  "consent_denied", "account_not_linked", "login_unconfirmed", "target_not_allowed", "target_unreachable", "proxy_unreachable", "proxy_auth_failed", "region_unavailable", "timeout", "input_timeout", "handoff_interrupted",
 ];
 /** How a signup job can end (an OAuth signup meets the provider's walls too). */
 const SIGNUP_FAILURES: ErrorCode[] = [
   "account_exists", "signup_rejected", "form_not_found", "captcha_blocked", "mfa_required", "verification_failed", "verification_pending",
-  "provider_blocked", "consent_denied", "login_unconfirmed", "target_not_allowed", "target_unreachable", "timeout",
+  "provider_blocked", "consent_denied", "login_unconfirmed", "target_not_allowed", "target_unreachable", "region_unavailable", "timeout",
 ];
 
 /** The public API as OpenAPI 3.1, built from the same schemas and error table the gateway enforces. */

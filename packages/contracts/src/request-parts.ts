@@ -26,3 +26,17 @@ export const allowHandoffSchema = {
     "(202 with the job and its `input`) for POST /jobs/{jobId}/input, keeping its page, up to HANDOFF_MAX_WAIT_MS. Today: a one-time code the request " +
     "gave no way to read (an authenticator without `totpSecret`, a code sent to a number or address that is not ours), and a sign-in to approve on another device.",
 } as const;
+
+/**
+ * `region` of the requests that run a job (login, refresh, signup): the job runs only on a worker started for
+ * that region (WORKER_REGIONS), and the credential keeps it for its later refreshes and keep-alive. The
+ * operator names the regions; this is the shape of a name.
+ */
+export const REGION_PATTERN = "^[a-z][a-z0-9-]{0,31}$";
+export const regionSchema = {
+  type: "string",
+  pattern: REGION_PATTERN,
+  description:
+    "Run the job on a worker of this region only (the operator starts workers with WORKER_REGIONS). The credential keeps the region for its later " +
+    "logins, refreshes and keep-alive until a request names another. A region with no worker running answers 503 `region_unavailable` after a short wait.",
+} as const;

@@ -1,4 +1,4 @@
-import { additionalFieldsSchema, allowHandoffSchema, collectionIdSchema, printable, targetUrlSchema } from "./request-parts";
+import { additionalFieldsSchema, allowHandoffSchema, collectionIdSchema, printable, regionSchema, targetUrlSchema } from "./request-parts";
 import type { SessionResponse } from "./session";
 
 /** Methods the schema accepts (spec §4.2); `oauth` signs up through a provider's button with a provider account. */
@@ -38,6 +38,8 @@ export interface SignupRequest {
   provider?: OAuthProvider;
   /** A person may finish a step the service cannot (a CAPTCHA on the form, a step of the sign-in after it): the job waits in needs_input. */
   allowHandoff?: boolean;
+  /** Run on a worker of this region (the credential keeps it). */
+  region?: string;
 }
 
 /** The account a signup created, as the site knows it (never its password). */
@@ -86,6 +88,7 @@ export const signupRequestSchema = {
     collectionId: collectionIdSchema,
     additionalFields: additionalFieldsSchema,
     allowHandoff: allowHandoffSchema,
+    region: regionSchema,
     allocateMailbox: { type: "boolean" },
     provider: { type: "string", enum: OAUTH_PROVIDERS, description: "For `signup_method: oauth`: sign up through Google or GitHub (any other provider: `cred.provider`)." },
   },

@@ -3,7 +3,7 @@ import type { EntryLinkResource } from "@authsvc/contracts";
 import type { InputRequest, JobEventType, SessionResponse, WebhookEvent, WebhookEventType, JobResource } from "@authsvc/contracts";
 import type { InputAnswer, PendingInput } from "@authsvc/db";
 import { answerInput, askInput } from "./job-input";
-import { jobProgressOf, type JobEventFields, type PrefetchedEntry } from "@authsvc/queue";
+import { jobProgressOf, workerRegionsOf, type JobEventFields, type PrefetchedEntry } from "@authsvc/queue";
 import { cachedSession } from "./cached-session";
 import { abandonJob, failJob, succeedJob, type JobFailure, type LoginSuccess, type SignupSuccess } from "./finish-job";
 import { emitEvent } from "./job-events";
@@ -24,8 +24,8 @@ import { viewJob } from "./view-job";
 export class AuthJobs {
   private readonly deps: JobDeps;
 
-  constructor(deps: Omit<JobDeps, "progress"> & { progress?: JobDeps["progress"] }) {
-    this.deps = { ...deps, progress: deps.progress ?? jobProgressOf(deps.authQueue) };
+  constructor(deps: Omit<JobDeps, "progress" | "regions"> & Partial<Pick<JobDeps, "progress" | "regions">>) {
+    this.deps = { ...deps, progress: deps.progress ?? jobProgressOf(deps.authQueue), regions: deps.regions ?? workerRegionsOf(deps.authQueue) };
   }
 
   /** The cache and single-flight key of a login of this identity. */

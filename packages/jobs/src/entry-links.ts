@@ -84,7 +84,7 @@ export interface TypedCredential {
  * expired, out of tries, or one still runs).
  */
 export async function startEntrySignIn(
-  deps: Pick<JobDeps, "config" | "db" | "authQueue" | "flight" | "progress" | "log">,
+  deps: Pick<JobDeps, "config" | "db" | "authQueue" | "flight" | "progress" | "log" | "regions">,
   link: EntryLinkRow,
   typed: TypedCredential,
 ): Promise<string | null> {

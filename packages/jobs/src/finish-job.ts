@@ -1,4 +1,4 @@
-import type { CapturedSession, FieldError, LoginSecret, RememberedDevice, SessionResponse, SignedUpAccount, SignupJobInput, UnfinishedAccount } from "@authsvc/contracts";
+import type { CapturedSession, ErrorCode, FieldError, LoginSecret, RememberedDevice, SessionResponse, SignedUpAccount, SignupJobInput, UnfinishedAccount } from "@authsvc/contracts";
 import { isSignupInput, oauthMethodFor } from "@authsvc/contracts";
 import { type Database, isUniqueViolation, type JobScreenshotImage } from "@authsvc/db";
 import { emitEvent } from "./job-events";
@@ -210,13 +210,19 @@ export async function failJob(deps: JobDeps, job: OpenedJob, failure: JobFailure
  */
 export async function abandonJob(deps: Pick<JobDeps, "db" | "flight" | "progress" | "log">, orgId: string, jobId: string, reason: string): Promise<void> {
   const submitted = (await deps.db.authJobs.find(orgId, jobId))?.submittedAt;
-  const fingerprint = submitted
-    ? await deps.db.authJobs.failIfUnfinished(jobId, "login_unconfirmed", `the password was submitted, then the login was interrupted (${reason}); its outcome is unknown and it is not submitted again`)
-    : await deps.db.authJobs.failIfUnfinished(jobId, "internal_error", `the login was interrupted: ${reason}`);
-  if (fingerprint) {
-    await deps.flight.release(orgId, fingerprint, jobId);
-    await tell(deps, jobId, "failed", { code: submitted ? "login_unconfirmed" : "internal_error" });
+  if (submitted) {
+    await endOpenJob(deps, orgId, jobId, "login_unconfirmed", `the password was submitted, then the login was interrupted (${reason}); its outcome is unknown and it is not submitted again`);
+  } else {
+    await endOpenJob(deps, orgId, jobId, "internal_error", `the login was interrupted: ${reason}`);
   }
+}
+
+/** Ends a job still open (queued or running) with this failure, unless it ended meanwhile; frees its single-flight claim and tells its followers. */
+export async function endOpenJob(deps: Pick<JobDeps, "db" | "flight" | "progress" | "log">, orgId: string, jobId: string, code: ErrorCode, message: string): Promise<void> {
+  const fingerprint = await deps.db.authJobs.failIfUnfinished(jobId, code, message);
+  if (!fingerprint) return;
+  await deps.flight.release(orgId, fingerprint, jobId);
+  await tell(deps, jobId, "failed", { code });
 }
 
 /**

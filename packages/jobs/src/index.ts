@@ -1,7 +1,7 @@
 export { AuthJobs } from "./auth-jobs";
 export type { JobDeps } from "./job-deps";
 export type { StartJob } from "./start-job";
-export { gateCaps } from "./start-job";
+export { gateCaps, RegionUnavailable } from "./start-job";
 export { JobNotRunnable, JobTakenOver, type OpenedJob } from "./open-job";
 export type { JobFailure, LoginSuccess, SignupSuccess } from "./finish-job";
 export { sessionExpiresAt, sessionLifetime, type SessionLifetime } from "./session-lifetime";

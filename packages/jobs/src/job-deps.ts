@@ -4,7 +4,7 @@ import type { TargetGuard } from "@authsvc/egress";
 import type { Database } from "@authsvc/db";
 import type { Logger } from "@authsvc/logging";
 import type { JobEventType } from "@authsvc/contracts";
-import type { AuthJobPayload, JobEventFields, JobProgress, SessionCache, SingleFlight, WebhookDeliveryPayload } from "@authsvc/queue";
+import type { AuthJobPayload, JobEventFields, JobProgress, SessionCache, SingleFlight, WebhookDeliveryPayload, WorkerRegions } from "@authsvc/queue";
 
 /** What an auth job's life touches: its record (Postgres), its queue, its single-flight claim, the session cache and webhook events. */
 export interface JobDeps {
@@ -19,6 +19,8 @@ export interface JobDeps {
   guard?: TargetGuard;
   /** The job's progress events (GET /v1/jobs/:id/events); by default on the auth queue's connection. */
   progress: JobProgress;
+  /** Which worker regions have a worker running (a job of a region is only queued when one does); by default on the auth queue's connection. */
+  regions: WorkerRegions;
 }
 
 /**

@@ -57,7 +57,7 @@ export async function replayJob(deps: Pick<JobDeps, "config" | "db" | "authQueue
     // Its event stream goes on: a client following it sees it queued again, then the new run.
     await tell(deps, jobId, "queued");
     // Through the same concurrency gate as a new job: a replay waits for a slot of its org and site like any job.
-    if (!(await requeueAuthJob(authQueue, { authJobId: jobId, orgId: job.orgId, site: gateSite(job.loginUrl) }, gateCaps(config)))) {
+    if (!(await requeueAuthJob(authQueue, { authJobId: jobId, orgId: job.orgId, site: gateSite(job.loginUrl), region: job.region ?? undefined }, gateCaps(config)))) {
       throw new ReplayRefused("busy", `the queue's earlier run of job ${jobId} is still active`);
     }
   } catch (err) {

@@ -21,17 +21,40 @@ export interface StartJob {
    * create one by (a login, a signup; the credential is created on first use).
    */
   credential: { id: string } | { collectionExternalId?: string; username?: string };
+  /** The worker region the request named (the credential keeps it); absent: the credential's own, if any. */
+  region?: string;
+  /** False: a region with no worker is refused at once, without the REGION_WAIT_MS wait (a keep-alive tries again on its next run). */
+  awaitRegion?: boolean;
+}
+
+/** No worker of the region a job asked for is running (none came within REGION_WAIT_MS): nothing was queued. */
+export class RegionUnavailable extends Error {
+  constructor(
+    readonly region: string,
+    readonly live: string[],
+  ) {
+    super(
+      `No worker of region "${region}" is running, so the job was not queued. ` +
+        (live.length ? `Regions with a worker now: ${live.join(", ")}.` : "No region has a worker now; jobs that name no region run on any worker."),
+    );
+    this.name = "RegionUnavailable";
+  }
 }
 
 /**
  * Starts an auth job: claims its single-flight key and, when this start won it, records the job (with its
  * credential) and queues it. Returns the job that does the work: ours, or the running one we joined.
  *
+ * A job of a worker region (the one the request names, else the credential's own) is queued in that
+ * region's queue, and only once a worker of that region runs: it waits for one up to REGION_WAIT_MS (a
+ * worker may be starting), then throws `RegionUnavailable` with nothing recorded. A request that names a
+ * region moves the credential there.
+ *
  * Anything that fails after the claim is rolled back before the error is thrown: a recorded job is ended
  * as `service_unavailable`, and the claim is released, so no caller joins (and waits the whole claim TTL
  * for) a job that will never run.
  */
-export async function startJob(deps: Pick<JobDeps, "config" | "db" | "authQueue" | "flight" | "progress" | "log">, job: StartJob): Promise<string> {
+export async function startJob(deps: Pick<JobDeps, "config" | "db" | "authQueue" | "flight" | "progress" | "log" | "regions">, job: StartJob): Promise<string> {
   const { db, flight, authQueue, config } = deps;
   const { orgId, fingerprint } = job;
   const ownId = newId("job");
@@ -40,12 +63,15 @@ export async function startJob(deps: Pick<JobDeps, "config" | "db" | "authQueue"
   let recorded = false;
   try {
     const credentialId = "id" in job.credential ? job.credential.id : await ensureCredential(deps, job, ownId);
-    const { credential: _who, ...fields } = job;
-    await db.authJobs.create({ ...fields, credentialId }, ownId);
+    const region = job.region ?? (await db.credentials.region(orgId, credentialId)) ?? undefined;
+    if (region && !(await deps.regions.awaitWorker(region, job.awaitRegion === false ? 0 : config.worker.regionWaitMs))) throw new RegionUnavailable(region, await deps.regions.live());
+    if (job.region) await db.credentials.moveRegion(orgId, credentialId, job.region);
+    const { credential: _who, awaitRegion: _wait, ...fields } = job;
+    await db.authJobs.create({ ...fields, region, credentialId }, ownId);
     recorded = true;
     // Told before it is queued: a worker may take it at once, and its `started` must come after.
     await tell(deps, ownId, "queued");
-    await enqueueAuthJob(authQueue, { authJobId: ownId, orgId, site: gateSite(job.loginUrl) }, gateCaps(config));
+    await enqueueAuthJob(authQueue, { authJobId: ownId, orgId, site: gateSite(job.loginUrl), region }, gateCaps(config));
   } catch (err) {
     if (recorded) {
       await db.authJobs.fail(ownId, "unrun", "service_unavailable", "the login could not be queued").catch(() => undefined);

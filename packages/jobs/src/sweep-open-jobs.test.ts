@@ -1,5 +1,5 @@
 import { UnrecoverableError, Worker } from "bullmq";
-import { AUTH_QUEUE, createRedis, flightTtlMs } from "@authsvc/queue";
+import { AUTH_QUEUE, createRedis, flightTtlMs, regionQueue, WorkerRegions } from "@authsvc/queue";
 import { useJobsEnv } from "./testing/jobs-env";
 
 // Past the sweep's grace for jobs just recorded.
@@ -29,6 +29,27 @@ async function failInQueue(orgId: string, id: string): Promise<void> {
 }
 
 describe("the open-jobs sweep", () => {
+  it("ends a queued job of a region with no worker once REGION_WAIT_MS has passed, and leaves one whose region has a worker", async () => {
+    const orphan = await recorded("region-orphan");
+    const served = await recorded("region-served");
+    await env.db.prisma.authJob.updateMany({ where: { id: orphan.id }, data: { region: "gone" } });
+    await env.db.prisma.authJob.updateMany({ where: { id: served.id }, data: { region: "here" } });
+    await regionQueue(env.authQueue, "gone").add("auth", { authJobId: orphan.id, orgId: orphan.orgId, region: "gone" }, { jobId: orphan.id });
+    await regionQueue(env.authQueue, "here").add("auth", { authJobId: served.id, orgId: served.orgId, region: "here" }, { jobId: served.id });
+    const worker = new WorkerRegions(env.redis, env.config.redis.prefix);
+    await worker.announce("pod-here", ["here"]);
+    try {
+      await env.jobs.sweepOpen(Date.now() + env.config.worker.regionWaitMs + 10_000);
+    } finally {
+      await worker.withdraw();
+    }
+    expect(await env.db.authJobs.find(orphan.orgId, orphan.id)).toMatchObject({ status: "failed", errorCode: "region_unavailable" });
+    expect(await regionQueue(env.authQueue, "gone").getJob(orphan.id)).toBeUndefined();
+    expect(await env.db.authJobs.find(served.orgId, served.id)).toMatchObject({ status: "queued" });
+    expect(await (await regionQueue(env.authQueue, "here").getJob(served.id))?.getState()).toBe("waiting");
+    await regionQueue(env.authQueue, "here").remove(served.id);
+  });
+
   it("queues again a queued job the queue lost, and leaves one the queue still holds", async () => {
     const lost = await recorded("lost");
     const held = await recorded("held");

@@ -1,6 +1,6 @@
-import { flightTtlMs, gateSite, requeueAuthJob } from "@authsvc/queue";
+import { flightTtlMs, gateSite, regionQueue, requeueAuthJob } from "@authsvc/queue";
 import { gateCaps } from "./start-job";
-import { abandonJob } from "./finish-job";
+import { abandonJob, endOpenJob } from "./finish-job";
 import { tell, type JobDeps } from "./job-deps";
 
 // A job is recorded a moment before it is queued: younger ones are left alone.
@@ -18,20 +18,33 @@ const LIVE = new Set(["waiting", "delayed", "prioritized", "waiting-children", "
  * - queued and gone from the queue: queued again (nothing was submitted);
  * - failed or finished in the queue: ended (`login_unconfirmed` when the password was submitted);
  * - running and gone from the queue: its worker may still be running it, so it is ended only once it has
- *   outlived the longest a job can live (its single-flight claim's TTL).
+ *   outlived the longest a job can live (its single-flight claim's TTL);
+ * - queued, not yet run, in a worker region whose last worker left more than REGION_WAIT_MS ago: ended
+ *   `region_unavailable` (it would wait in a queue nobody takes from).
  */
-export async function sweepOpenJobs(deps: Pick<JobDeps, "db" | "authQueue" | "flight" | "config" | "log" | "progress">, now = Date.now()): Promise<{ requeued: number; ended: number }> {
+export async function sweepOpenJobs(deps: Pick<JobDeps, "db" | "authQueue" | "flight" | "config" | "log" | "progress" | "regions">, now = Date.now()): Promise<{ requeued: number; ended: number }> {
   const { db, authQueue, config, log } = deps;
   let requeued = 0;
   let ended = 0;
+  let live: string[] | undefined;
   for (const job of await db.authJobs.listOpen(new Date(now - GRACE_MS), BATCH)) {
-    const entry = await authQueue.getJob(job.id);
+    const entry = await regionQueue(authQueue, job.region).getJob(job.id);
     const state = entry ? await entry.getState() : "missing";
+    if (job.region && entry && state !== "active" && job.status === "queued" && !job.startedAt && now - (job.replayedAt ?? job.createdAt).getTime() > config.worker.regionWaitMs) {
+      live ??= await deps.regions.live();
+      // Taken off the queue first: a worker that just came may have picked it (then it runs, and is left alone).
+      if (!live.includes(job.region) && (await entry.remove().then(() => true, () => false))) {
+        await endOpenJob(deps, job.orgId, job.id, "region_unavailable", `no worker of region "${job.region}" has been running while the job waited; it was not run`);
+        log.warn({ jobId: job.id, orgId: job.orgId, region: job.region }, "ended a job whose region has no worker");
+        ended++;
+        continue;
+      }
+    }
     if (LIVE.has(state)) continue;
     const gone = state === "missing" || state === "unknown";
     if (gone && job.status === "queued" && !job.submittedAt) {
       // Through the concurrency gate, like a new job: a lost burst must not bypass its org's and site's caps.
-      if (await requeueAuthJob(authQueue, { authJobId: job.id, orgId: job.orgId, site: gateSite(job.loginUrl) }, gateCaps(config))) {
+      if (await requeueAuthJob(authQueue, { authJobId: job.id, orgId: job.orgId, site: gateSite(job.loginUrl), region: job.region ?? undefined }, gateCaps(config))) {
         requeued++;
         await tell(deps, job.id, "queued");
       }
@@ -46,3 +59,4 @@ export async function sweepOpenJobs(deps: Pick<JobDeps, "db" | "authQueue" | "fl
   if (requeued) log.warn({ requeued }, "queued again jobs the queue had lost");
   return { requeued, ended };
 }
+

@@ -1,8 +1,9 @@
 import { Queue, type JobsOptions } from "bullmq";
 import type { Redis } from "ioredis";
 import { jobGateOf, type GateCaps } from "./job-gate";
+import { AUTH_QUEUE, authQueueName } from "./auth-queue-name";
 
-export const AUTH_QUEUE = "auth";
+export { AUTH_QUEUE, authQueueName } from "./auth-queue-name";
 /** The BullMQ name of every auth job (login, refresh, signup, verify); the processor reads the kind from the record. */
 export const AUTH_JOB = "auth";
 
@@ -15,6 +16,8 @@ export interface AuthJobPayload {
   orgId: string;
   /** The host the job logs in to, for the per-site concurrency cap (`gateSite`). Absent in jobs queued by older deploys: they count against no site. */
   site?: string;
+  /** The worker region it runs in (its queue is that region's); absent: any worker. */
+  region?: string;
 }
 
 export interface RetryPolicy {
@@ -32,8 +35,34 @@ export function authJobOptions(retry: RetryPolicy): JobsOptions {
   };
 }
 
+/** The queue of jobs of no region; `regionQueue` gives a region's, on the same connection and options. */
 export function createAuthQueue(connection: Redis, prefix: string, retry: RetryPolicy): Queue<AuthJobPayload> {
   return new Queue<AuthJobPayload>(AUTH_QUEUE, { connection, prefix, defaultJobOptions: authJobOptions(retry) });
+}
+
+const regionQueues = new WeakMap<Queue, Map<string, Queue<AuthJobPayload>>>();
+
+/**
+ * The queue a job of `region` waits in (the auth queue itself for none): made once per region beside the auth
+ * queue, on its connection, prefix and job options, so every caller that holds the auth queue reaches every
+ * region's.
+ */
+export function regionQueue(authQueue: Queue<AuthJobPayload>, region?: string | null): Queue<AuthJobPayload> {
+  if (!region) return authQueue;
+  let known = regionQueues.get(authQueue);
+  if (!known) regionQueues.set(authQueue, (known = new Map()));
+  let queue = known.get(region);
+  if (!queue) {
+    const { connection, prefix, defaultJobOptions } = authQueue.opts;
+    queue = new Queue<AuthJobPayload>(authQueueName(region), { connection: connection as Redis, prefix, defaultJobOptions });
+    known.set(region, queue);
+  }
+  return queue;
+}
+
+/** Closes the auth queue and the region queues made beside it. */
+export async function closeAuthQueues(authQueue: Queue<AuthJobPayload>): Promise<void> {
+  await Promise.all([authQueue.close(), ...[...(regionQueues.get(authQueue)?.values() ?? [])].map((q) => q.close())]);
 }
 
 /**
@@ -41,7 +70,8 @@ export function createAuthQueue(connection: Redis, prefix: string, retry: RetryP
  * slot, or no room, it is queued delayed and put on the org's waiting list at once, so that a burst of one
  * org does not stand in the queue in front of another org's login (a worker would only park each job again).
  */
-export async function enqueueAuthJob(queue: Queue<AuthJobPayload>, payload: AuthJobPayload, caps: GateCaps): Promise<void> {
+export async function enqueueAuthJob(authQueue: Queue<AuthJobPayload>, payload: AuthJobPayload, caps: GateCaps): Promise<void> {
+  const queue = regionQueue(authQueue, payload.region);
   const gate = jobGateOf(queue, caps);
   const slot = { jobId: payload.authJobId, orgId: payload.orgId, site: payload.site };
   if (await gate.admit(slot)) {
@@ -69,7 +99,8 @@ const ENDING_RUN_WAIT_MS = 5000;
  * first; a run still ending (active, its failure already recorded) is waited for, a few seconds at most.
  * False when it could not be removed (its run is still active): nothing was queued.
  */
-export async function requeueAuthJob(queue: Queue<AuthJobPayload>, payload: AuthJobPayload, caps: GateCaps): Promise<boolean> {
+export async function requeueAuthJob(authQueue: Queue<AuthJobPayload>, payload: AuthJobPayload, caps: GateCaps): Promise<boolean> {
+  const queue = regionQueue(authQueue, payload.region);
   const id = payload.authJobId;
   const giveUpAt = Date.now() + ENDING_RUN_WAIT_MS;
   while (await queue.getJob(id)) {
@@ -78,6 +109,6 @@ export async function requeueAuthJob(queue: Queue<AuthJobPayload>, payload: Auth
     if (Date.now() >= giveUpAt) return false;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  await enqueueAuthJob(queue, payload, caps);
+  await enqueueAuthJob(authQueue, payload, caps);
   return true;
 }

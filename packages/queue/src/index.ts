@@ -1,5 +1,5 @@
 export { createRedis, redisDependency, redisReady, type RedisErrorLog, type RedisRole } from "./redis-connections";
-export { AUTH_QUEUE, AUTH_JOB, createAuthQueue, enqueueAuthJob, requeueAuthJob, authJobOptions, type AuthJobPayload, type RetryPolicy } from "./auth-queue";
+export { AUTH_QUEUE, AUTH_JOB, authQueueName, regionQueue, closeAuthQueues, createAuthQueue, enqueueAuthJob, requeueAuthJob, authJobOptions, type AuthJobPayload, type RetryPolicy } from "./auth-queue";
 export { JobWaiter } from "./job-waiter";
 export { SessionCache, type CachedEntry, type PrefetchedEntry } from "./session-cache";
 export { SingleFlight, flightTtlMs } from "./single-flight";
@@ -11,3 +11,4 @@ export { announceKeyRevocation, currentRevocationMark, revocationMarkKey } from 
 export { PubSubWakeups, type Wakeup } from "./pubsub-wakeups";
 export { JobProgress, JobEventFeed, jobProgressOf, isEventPosition, isFinalEvent, type JobEventFields, type StoredJobEvent, type FollowOptions } from "./job-progress";
 export { HandoffRelay, handoffChannels, LIVE_KEYS, type LiveFrame, type LiveInput, type LiveKey, type ToPage } from "./handoff-relay";
+export { WorkerRegions, workerRegionsOf, DEFAULT_REGION_ANNOUNCING, type RegionAnnouncing } from "./worker-regions";

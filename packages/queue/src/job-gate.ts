@@ -1,5 +1,6 @@
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
+import { AUTH_QUEUE } from "./auth-queue-name";
 
 /**
  * Running browser jobs allowed at once, across every worker process: per organization (one org's burst
@@ -148,8 +149,11 @@ export class JobGate {
   ) {}
 
   private key(cap: Cap, slot: GateSlot, set: "running" | "waiting" | "admitted" | "reserved"): string {
+    // Each queue (a worker region's) has its own gate: the caps hold per region, and a release only wakes
+    // jobs of its own queue (`promoteWaiting` looks them up there). The auth queue's keys keep their old names.
+    const gate = this.queue.name === AUTH_QUEUE ? `${this.prefix}:gate` : `${this.prefix}:gate:${this.queue.name}`;
     // A job without a site is never held by a site cap (see `capOf`); its keys are only placeholders.
-    return cap === "org" ? `${this.prefix}:gate:org:${slot.orgId}:${set}` : `${this.prefix}:gate:site:${slot.site ?? ""}:${set}`;
+    return cap === "org" ? `${gate}:org:${slot.orgId}:${set}` : `${gate}:site:${slot.site ?? ""}:${set}`;
   }
 
   private capOf(cap: Cap, slot: GateSlot): number {

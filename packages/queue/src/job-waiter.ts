@@ -1,6 +1,7 @@
 import { QueueEvents } from "bullmq";
 import type { Redis } from "ioredis";
-import { AUTH_QUEUE } from "./auth-queue";
+import { AUTH_QUEUE, authQueueName } from "./auth-queue-name";
+import type { WorkerRegions } from "./worker-regions";
 
 type Waiter = () => void;
 
@@ -12,25 +13,27 @@ type Waiter = () => void;
  * and an event that fired before the waiter was added. Events can be lost (Redis restarted, or lost the job
  * so its end was never published): every `recheckEveryMs` the waiting jobs are also looked up in the
  * database, in one query (`settledAmong`).
+ *
+ * A job of a worker region ends in that region's queue: with `regions`, the waiter also listens to the queue
+ * of every region that has a worker (looked up with each recheck; one more Redis connection per region).
  */
 export class JobWaiter {
   private readonly waiters = new Map<string, Set<Waiter>>();
   private readonly events: QueueEvents;
+  private readonly regionEvents = new Map<string, { events: QueueEvents; connection: Redis }>();
   private readonly recheck: NodeJS.Timeout;
 
   constructor(
-    connection: Redis,
-    prefix: string,
+    private readonly connection: Redis,
+    private readonly prefix: string,
     private readonly isSettled: (jobId: string) => Promise<boolean>,
     settledAmong?: (jobIds: string[]) => Promise<string[]>,
     recheckEveryMs = 3000,
+    private readonly regions?: WorkerRegions,
   ) {
-    this.events = new QueueEvents(AUTH_QUEUE, { connection, prefix, autorun: true });
-    const wake = ({ jobId }: { jobId: string }) => void this.wake(jobId);
-    this.events.on("completed", wake);
-    this.events.on("failed", wake);
-    this.events.on("progress", wake);
+    this.events = this.listen(AUTH_QUEUE, connection);
     this.recheck = setInterval(() => {
+      if (regions) this.listenToRegions().catch(() => undefined);
       const ids = [...this.waiters.keys()];
       if (!ids.length) return;
       const lookup = settledAmong ? settledAmong(ids) : Promise.resolve(ids);
@@ -40,8 +43,28 @@ export class JobWaiter {
     this.recheck.unref();
   }
 
-  ready(): Promise<void> {
-    return this.events.waitUntilReady().then(() => undefined);
+  private listen(queue: string, connection: Redis): QueueEvents {
+    const events = new QueueEvents(queue, { connection, prefix: this.prefix, autorun: true });
+    const wake = ({ jobId }: { jobId: string }) => void this.wake(jobId);
+    events.on("completed", wake);
+    events.on("failed", wake);
+    events.on("progress", wake);
+    return events;
+  }
+
+  // Each listener blocks its connection while it reads, so a region's has its own.
+  private async listenToRegions(): Promise<void> {
+    for (const region of await this.regions!.live()) {
+      if (this.regionEvents.has(region)) continue;
+      const own = this.connection.duplicate();
+      this.regionEvents.set(region, { events: this.listen(authQueueName(region), own), connection: own });
+    }
+  }
+
+  /** Listening to the auth queue, and to the queue of every region with a worker now. */
+  async ready(): Promise<void> {
+    if (this.regions) await this.listenToRegions();
+    await Promise.all([this.events, ...[...this.regionEvents.values()].map((r) => r.events)].map((e) => e.waitUntilReady()));
   }
 
   get pending(): number {
@@ -82,5 +105,9 @@ export class JobWaiter {
     for (const [, set] of this.waiters) for (const resolve of set) resolve();
     this.waiters.clear();
     await this.events.close();
+    for (const { events, connection } of this.regionEvents.values()) {
+      await events.close();
+      connection.disconnect();
+    }
   }
 }

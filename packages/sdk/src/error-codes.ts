@@ -38,6 +38,7 @@ export const ERROR_STATUS = {
   target_unreachable: 502,
   proxy_unreachable: 502,
   proxy_auth_failed: 502,
+  region_unavailable: 503,
   service_unavailable: 503,
   timeout: 504,
 } as const;

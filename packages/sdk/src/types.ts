@@ -76,6 +76,8 @@ export interface LoginRequest {
   proxy?: string;
   /** Leave through a proxy of this pool (the credential keeps its member). */
   proxyPool?: string;
+  /** Run on a worker of this region (the credential keeps it). */
+  region?: string;
 }
 
 export const SIGNUP_METHODS = ["email", "invitation", "oauth"] as const;
@@ -103,6 +105,8 @@ export interface SignupRequest {
   provider?: "google" | "github";
   /** A person may finish a step the service cannot (a CAPTCHA on the form, a step of the sign-in after it). */
   allowHandoff?: boolean;
+  /** Run on a worker of this region (the credential keeps it). */
+  region?: string;
 }
 
 export interface SignupAccount {
@@ -124,6 +128,8 @@ export interface RefreshRequest {
   username?: string;
   collectionId?: string;
   allowHandoff?: boolean;
+  /** Run on a worker of this region; the credential keeps it (its own region otherwise). */
+  region?: string;
 }
 
 /** POST /v1/credentials/{id}/verify: a confirmation link or code, or neither (read from our inbox). */
@@ -151,6 +157,8 @@ export interface CredentialResource {
   status: "active" | "failing" | "pending" | "pending_verification";
   lastError: string | null;
   deviceRememberedAt: string | null;
+  /** The worker region its runs go to (a request's `region` moves it); null: any worker. */
+  region: string | null;
 }
 
 /** POST /v1/credentials/entry-links: a hosted page where the end user types their own credentials for a site. */

@@ -122,6 +122,7 @@ export class AuthService {
       fingerprint: jobs.loginKey(orgId, cmd),
       requestId: call.requestId,
       credential: { collectionExternalId: cmd.collectionId, username: cmd.identifier },
+      region: cmd.region,
       input,
     });
     return this.started(orgId, jobId, call);
@@ -177,6 +178,7 @@ export class AuthService {
       requestId: call.requestId,
       // Known by its email until the site settles it (the username it accepted, when it has no email).
       credential: { collectionExternalId: cmd.collectionId, username: email ?? cmd.username },
+      region: cmd.region,
       input: {
         method: cmd.method,
         email,
@@ -216,7 +218,7 @@ export class AuthService {
    * Logs in again with a credential's stored secret (the last one that worked, with its TOTP secret or
    * inbox), as the same login it was: the fresh session replaces the cached one under the same key.
    */
-  async refresh(orgId: string, credentialId: string, call: AuthCall, allowHandoff = false): Promise<AuthAnswer> {
+  async refresh(orgId: string, credentialId: string, call: AuthCall, allowHandoff = false, region?: string): Promise<AuthAnswer> {
     const { db } = this.deps;
     if (call.idempotent?.joinJob) return this.answer(orgId, call.idempotent.joinJob, call.waitMs);
     const [row, secret] = await Promise.all([db.credentials.findMetadata(orgId, credentialId), db.credentials.secret(orgId, credentialId)]);
@@ -227,7 +229,7 @@ export class AuthService {
       throw new ApiError("no_stored_secret", `The site has not sent this account's password or the link to set it yet; POST /v1/credentials/${credentialId}/verify with that link, or with {} once it reached your inbox.`);
     }
     const identity = storedLoginIdentity({ loginPage: row.loginPage, username: row.username, collectionExternalId: row.collection?.externalId }, secret);
-    const cmd: LoginCommand = { ...identity, method: secret.method, loginUrl: row.loginUrl, useCache: false, allowHandoff };
+    const cmd: LoginCommand = { ...identity, method: secret.method, loginUrl: row.loginUrl, useCache: false, allowHandoff, region };
     return this.login(orgId, cmd, call, "refresh");
   }
 

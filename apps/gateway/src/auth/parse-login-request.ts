@@ -33,6 +33,8 @@ export interface LoginCommand {
   allowHandoff?: boolean;
   /** The proxy (by id) or pool (by label) the request names; the credential's own proxy otherwise. */
   egress?: { proxy?: string; proxyPool?: string };
+  /** The worker region the request names (the credential keeps it); its own otherwise. */
+  region?: string;
 }
 
 /** Validates a POST /v1/login body and resolves its rules (method spellings, method support, cred fields). */
@@ -107,6 +109,7 @@ export function parseLoginRequest(body: unknown): LoginCommand {
     useCache: req.useCache ?? true,
     allowHandoff: req.allowHandoff === true,
     egress: req.proxy ? { proxy: req.proxy } : req.proxyPool ? { proxyPool: req.proxyPool } : undefined,
+    region: req.region,
     provider: isOAuthMethod(method) ? oauthProviderOf(method, cred.provider?.trim()) : undefined,
   };
 }

@@ -26,6 +26,8 @@ export interface SignupCommand {
   totpSecret?: string;
   /** A person may finish a step the service cannot (the job waits in needs_input). */
   allowHandoff?: boolean;
+  /** The worker region the request names (the credential keeps it). */
+  region?: string;
 }
 
 function httpUrl(value: string, field: string): URL {
@@ -94,6 +96,7 @@ export function parseSignupRequest(body: unknown): SignupCommand {
     provider: method === "oauth" ? (req.provider ?? cred.provider!.trim()) : undefined,
     totpSecret: method === "oauth" ? cred.totpSecret : undefined,
     allowHandoff: req.allowHandoff === true,
+    region: req.region,
   };
 }
 

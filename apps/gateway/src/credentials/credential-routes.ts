@@ -30,6 +30,7 @@ function resource(row: CredentialRow): CredentialResource {
     status: credentialStatus(row),
     lastError: row.lastErrorCode ?? null,
     deviceRememberedAt: row.deviceSavedAt?.toISOString() ?? null,
+    region: row.region ?? null,
   };
 }
 
@@ -132,7 +133,7 @@ export function credentialRoutes(db: Database, cache: SessionCache, auth: AuthSe
       ? await db.credentials.findMetadata(orgId, body.credentialId)
       : await oneByIdentity(orgId, body.domain!, body.username!, body.collectionId);
     if (!row) throw new ApiError("not_found", "No such credential.");
-    const answer = await countedAnswer(metrics, () => auth.refresh(orgId, row.id, authCall(req, res, maxWaitMs), body.allowHandoff === true), "refresh");
+    const answer = await countedAnswer(metrics, () => auth.refresh(orgId, row.id, authCall(req, res, maxWaitMs), body.allowHandoff === true, body.region), "refresh");
     sendSession(req, res, answer, row.id);
   });
 

@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { ErrorBody } from "@authsvc/contracts";
 import type { Logger } from "@authsvc/logging";
 import { isDatabaseUnreachable } from "@authsvc/db";
+import { RegionUnavailable } from "@authsvc/jobs";
 import { ApiError } from "./api-error";
 
 // body-parser tags its errors with a `type`; each maps to a client error.
@@ -42,6 +43,7 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     const requestId = (res.locals.requestId as string | undefined) ?? "req_unknown";
     let apiError: ApiError;
     if (err instanceof ApiError) apiError = err;
+    else if (err instanceof RegionUnavailable) apiError = new ApiError("region_unavailable", err.message, undefined, { "Retry-After": "30" });
     else if (typeof err?.type === "string" && BODY_ERRORS[err.type]) apiError = BODY_ERRORS[err.type]!();
     else if (clientErrorOf(err)) apiError = clientErrorOf(err)!;
     else if (isInfrastructureDown(err)) {

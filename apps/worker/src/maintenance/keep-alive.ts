@@ -125,6 +125,8 @@ async function refresh(deps: KeepAliveDeps, session: Refreshable): Promise<boole
       fingerprint: jobs.loginKey(orgId, identity),
       credential: { id: credential.id },
       input: secret,
+      // In the credential's region; one with no worker now is tried again next run, not waited for here.
+      awaitRegion: false,
     });
     return true;
   } catch (err) {

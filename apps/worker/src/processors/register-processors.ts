@@ -57,6 +57,7 @@ export function registerProcessors(deps: { connection: Redis; prefix: string; lo
     return worker;
   });
   return {
+    name,
     workers,
     /** Whether every processor is taking jobs (the readiness probe). */
     running: () => workers.every((w) => w.isRunning()),

@@ -66,10 +66,12 @@ class Client:
         on_needs_input: Optional[NeedsInputCallback] = None,
         proxy: Optional[str] = None,
         proxy_pool: Optional[str] = None,
+        region: Optional[str] = None,
     ) -> Session:
         """Logs in at `domain` (the login page's URL) and returns the session: `cookies`, `origins`, `storageState`.
         With `allow_handoff=True` a step only a person can answer waits for one: `on_needs_input(input, job_id)`.
-        `proxy` (an id) or `proxy_pool` (a label): the organization's proxy to leave through; the credential keeps it."""
+        `proxy` (an id) or `proxy_pool` (a label): the organization's proxy to leave through; the credential keeps it.
+        `region`: run on a worker of that region only; the credential keeps it."""
         body = compact(
             {
                 "domain": domain,
@@ -81,6 +83,7 @@ class Client:
                 "allowHandoff": allow_handoff,
                 "proxy": proxy,
                 "proxyPool": proxy_pool,
+                "region": region,
             }
         )
         return self._browser_call("/v1/login", body, idempotency_key, wait, respond_async, on_progress, on_needs_input)
@@ -102,6 +105,7 @@ class Client:
         on_progress: Optional[ProgressCallback] = None,
         allow_handoff: Optional[bool] = None,
         on_needs_input: Optional[NeedsInputCallback] = None,
+        region: Optional[str] = None,
     ) -> Session:
         """Creates an account at `domain` (the signup page) and returns its session with `credentialId` and `account`.
         With `allow_handoff`, a step only a person can do (a CAPTCHA on the form) waits for them."""
@@ -116,6 +120,7 @@ class Client:
                 "collectionId": collection_id,
                 "additionalFields": dict(additional_fields) if additional_fields is not None else None,
                 "allowHandoff": allow_handoff,
+                "region": region,
             }
         )
         return self._browser_call("/v1/signup", body, idempotency_key, wait, respond_async, on_progress, on_needs_input)
@@ -133,9 +138,13 @@ class Client:
         on_progress: Optional[ProgressCallback] = None,
         allow_handoff: Optional[bool] = None,
         on_needs_input: Optional[NeedsInputCallback] = None,
+        region: Optional[str] = None,
     ) -> Session:
-        """Logs in again with a stored credential (by id, or by login page and username) and replaces its cached session."""
-        body = compact({"credentialId": credential_id, "domain": domain, "username": username, "collectionId": collection_id, "allowHandoff": allow_handoff})
+        """Logs in again with a stored credential (by id, or by login page and username) and replaces its cached session.
+        `region` moves the credential to that region's workers (it keeps its own otherwise)."""
+        body = compact(
+            {"credentialId": credential_id, "domain": domain, "username": username, "collectionId": collection_id, "allowHandoff": allow_handoff, "region": region}
+        )
         return self._browser_call("/v1/refresh", body, idempotency_key, wait, respond_async, on_progress, on_needs_input)
 
     def _browser_call(

@@ -41,6 +41,7 @@ ERROR_STATUS: Dict[str, int] = {
     "target_unreachable": 502,
     "proxy_unreachable": 502,
     "proxy_auth_failed": 502,
+    "region_unavailable": 503,
     "service_unavailable": 503,
     "timeout": 504,
 }
@@ -144,6 +145,7 @@ LOGIN_FAILURE_CODES = frozenset(
         "target_unreachable",
         "proxy_unreachable",
         "proxy_auth_failed",
+        "region_unavailable",
         "timeout",
     }
 )

@@ -18,6 +18,8 @@ export interface NewAuthJob {
   input: JobInput;
   /** The caller allowed a hand-off to a person (`allowHandoff`). */
   allowHandoff?: boolean;
+  /** The worker region it runs in (null or absent: any worker). */
+  region?: string | null;
 }
 
 /** What a job waiting for a person asks, as the record keeps it (never a secret). */
@@ -235,7 +237,7 @@ export class AuthJobs {
       where: { status: { in: ["queued", "running"] }, createdAt: { lt: before } },
       orderBy: { createdAt: "asc" },
       take: limit,
-      select: { id: true, orgId: true, loginUrl: true, status: true, submittedAt: true, createdAt: true, replayedAt: true },
+      select: { id: true, orgId: true, loginUrl: true, region: true, status: true, submittedAt: true, startedAt: true, createdAt: true, replayedAt: true },
     });
   }
 
@@ -249,7 +251,7 @@ export class AuthJobs {
   async findForReplay(id: string) {
     const row = await this.prisma.authJob.findUnique({
       where: { id },
-      select: { id: true, orgId: true, status: true, errorCode: true, errorMessage: true, fingerprint: true, loginUrl: true, attempts: true, input: true },
+      select: { id: true, orgId: true, status: true, errorCode: true, errorMessage: true, fingerprint: true, loginUrl: true, region: true, attempts: true, input: true },
     });
     if (!row) return null;
     const { input, ...rest } = row;

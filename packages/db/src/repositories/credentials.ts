@@ -12,6 +12,7 @@ const METADATA = {
   lastLoginAt: true,
   lastErrorCode: true,
   deviceSavedAt: true,
+  region: true,
   collection: { select: { externalId: true } },
 } as const;
 
@@ -127,6 +128,17 @@ export class Credentials {
     const page = await this.prisma.credential.findMany({ where: { ...where, loginPage: loginPageOf(identity.url) }, select: METADATA });
     if (page.length > 0) return page;
     return this.prisma.credential.findMany({ where: { ...where, siteOrigin: new URL(identity.url).origin }, select: METADATA, orderBy: { id: "asc" }, take: 10 });
+  }
+
+  /** The worker region this credential's runs go to (null: any worker). */
+  async region(orgId: string, id: string): Promise<string | null> {
+    const row = await this.prisma.credential.findFirst({ where: { id, orgId }, select: { region: true } });
+    return row?.region ?? null;
+  }
+
+  /** Moves the credential's runs to a region (a request named it): its later refreshes and keep-alive go there. */
+  async moveRegion(orgId: string, id: string, region: string): Promise<void> {
+    await this.prisma.credential.updateMany({ where: { id, orgId }, data: { region } });
   }
 
   /**
