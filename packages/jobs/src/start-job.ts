@@ -62,8 +62,10 @@ export async function startJob(deps: Pick<JobDeps, "config" | "db" | "authQueue"
   if (jobId !== ownId) return jobId;
   let recorded = false;
   try {
-    const credentialId = "id" in job.credential ? job.credential.id : await ensureCredential(deps, job, ownId);
-    const region = job.region ?? (await db.credentials.region(orgId, credentialId)) ?? undefined;
+    const credential = "id" in job.credential ? { id: job.credential.id, region: job.region ? null : await db.credentials.region(orgId, job.credential.id) } : await ensureCredential(deps, job, ownId);
+    const credentialId = credential.id;
+    // The request's region, else the credential's own (read with it).
+    const region = job.region ?? credential.region ?? undefined;
     if (region && !(await deps.regions.awaitWorker(region, job.awaitRegion === false ? 0 : config.worker.regionWaitMs))) throw new RegionUnavailable(region, await deps.regions.live());
     if (job.region) await db.credentials.moveRegion(orgId, credentialId, job.region);
     const { credential: _who, awaitRegion: _wait, ...fields } = job;
@@ -88,12 +90,12 @@ export function gateCaps(config: Pick<JobDeps["config"], "worker">) {
   return { perOrg: config.worker.orgMaxRunningJobs, perSite: config.worker.siteMaxRunningJobs };
 }
 
-async function ensureCredential(deps: Pick<JobDeps, "db">, job: StartJob, ownId: string): Promise<string> {
+async function ensureCredential(deps: Pick<JobDeps, "db">, job: StartJob, ownId: string): Promise<{ id: string; region: string | null }> {
   const identity = job.credential as { collectionExternalId?: string; username?: string };
   // A signup with no email yet (an invitation that shows it) is named by its job until it is known.
   const credential = await deps.db.credentials.ensure(
     { orgId: job.orgId, collectionExternalId: identity.collectionExternalId, username: identity.username ?? `signup:${ownId}`, loginUrl: job.loginUrl },
     { anyPageOfSite: job.kind === "signup" },
   );
-  return credential.id;
+  return credential;
 }
