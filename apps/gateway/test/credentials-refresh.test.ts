@@ -37,6 +37,7 @@ describe("stored credentials", () => {
       status: "active",
       lastError: null,
       deviceRememberedAt: null,
+      region: null,
     });
     expect(JSON.stringify(list.body)).not.toContain(user.password);
     expect((await call("GET", `/v1/credentials/${mine.credentialId}`, { key: tenant.key })).body).toEqual(mine);

@@ -39,7 +39,7 @@ describe("worker shutdown", () => {
     const { jobId } = (await res.json()) as { jobId: string };
 
     // Wait until the password was submitted and the site is still answering, then ask the worker to stop.
-    for (let i = 0; i < 100 && !stack.sites.accounts.attemptsFor("slow-user").slow; i++) await new Promise((r) => setTimeout(r, 100));
+    await waitFor("the password reached the site", () => stack.sites.accounts.attemptsFor("slow-user").slow);
     expect(stack.sites.accounts.attemptsFor("slow-user")).toEqual({ slow: 1 });
     const worker = stack.processes.worker;
     const exited = new Promise<number | null>((resolve) => worker.once("exit", (code) => resolve(code)));
