@@ -151,3 +151,17 @@ describe.each(CASES.map((c) => [c.name, MECHANISMS[c.name]!, c] as const))("%s (
     });
   }
 });
+
+describe("a site that asks for a passkey first", () => {
+  it("is answered 'no passkey' at once, and signs in by the password behind 'Try another way' and the site's list of methods", async () => {
+    const c = LOGIN_CASES.find((x) => x.name === "passkey-first")!;
+    const user = await newSiteUser("passkey-first-1");
+    const res = await call("POST", "/v1/login", { key, body: body(c, user) });
+    expect(res.status).toBe(200);
+    await expectSignedIn(c, res.body.cookies, user.username);
+    // The page asked once, and the browser's authenticator (holding no passkey for the site) refused it.
+    const seen = await (await fetch(`${sitesUrl()}/__fixture/passkey-first/${encodeURIComponent(user.username)}`)).json();
+    expect(seen).toEqual({ prompts: 1, refused: 1 });
+    expect(await attempts(user.username)).toEqual({ "passkey-first": 1 });
+  });
+});

@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext, Page } from "puppeteer-core";
+import { armAuthenticator, armNewPages } from "./passkeys";
 import { processTreeMemoryBytes } from "./process-memory";
 import { EgressProxy, type EgressRefusal, type ProxyDoor } from "./egress-proxy";
 import type { UpstreamProxy } from "./upstream-proxy";
@@ -88,7 +89,10 @@ export class BrowserHost {
     // (loopback included, as for the browser's own proxy).
     const context = await (await this.current()).createBrowserContext(door ? { proxyServer: door.url, proxyBypassList: ["<-loopback>"] } : undefined);
     try {
+      // Every page of the context has a virtual authenticator: a site's passkey prompt is answered at once.
+      armNewPages(context);
       const page = await context.newPage();
+      await armAuthenticator(page);
       // A round trip after the stealth plugin's set-up commands (sent as the page was created): the page
       // is ready only once they have landed, so they apply to the first request and never meet a closed page.
       await page.evaluate("0");

@@ -11,3 +11,4 @@ export { processTreeCpuSeconds, processTreeMemoryBytes } from "./process-memory"
 export { acceptLanguageOf, applyBrowserProfile, type BrowserProfile, chooseBrowserProfile, DEFAULT_PROFILE_REGION, PROFILE_REGIONS, profileKey, relocateBrowserProfile } from "./browser-profile";
 export { connectVia, ProxyFailure, proxyAddress, type UpstreamProxy } from "./upstream-proxy";
 export type { ProxyDoor } from "./egress-proxy";
+export { armAuthenticator, armNewPages, loadPasskeys, readPasskeys, type VirtualPasskey } from "./passkeys";

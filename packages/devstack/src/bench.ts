@@ -11,6 +11,7 @@ import { benchInbox } from "./bench-inbox";
 import { benchSignup } from "./bench-signup";
 import { benchOAuth } from "./bench-oauth";
 import { benchProxy } from "./bench-proxy";
+import { benchPasskeyPrompt } from "./bench-passkey";
 import { benchLoginEngine } from "./bench-login-engine";
 import { benchFreshLogin } from "./bench-fresh-login";
 import { benchFleet } from "./bench-fleet";
@@ -144,6 +145,7 @@ async function main(): Promise<void> {
     const signups = await benchSignup(stack, key, FRESH_RUNS, timed);
     const oauth = await benchOAuth(stack, key, FRESH_RUNS, timed);
     const proxied = await benchProxy(stack, key, FRESH_RUNS, timed);
+    const passkey = await benchPasskeyPrompt(stack, key, FRESH_RUNS, timed);
     const other: Array<[string, number[]]> = [
       ["mail-in: SMTP send, parse, encrypt, store", inbox.smtpAccept],
       ["mail-in: send start → subscriber woken", inbox.wake],
@@ -158,6 +160,9 @@ async function main(): Promise<void> {
       ["login, learned flow, directly (new account each run)", proxied.direct],
       ["the same through an organization's HTTP proxy (Basic credentials)", proxied.http],
       ["the same through an organization's SOCKS5 proxy", proxied.socks5],
+      ["login on a username-first page, learned (new account each run)", passkey.plain],
+      ["the same page asking for a passkey first (answered none, then Try another way)", passkey.prompted],
+      ["one round trip to the fixture site (a page fetched)", passkey.roundTrip],
     ];
     const otherRows = other.map(([figure, xs]) => ({ figure, value: spread(xs), baseline: "—", ratio: "—", goal: "—" }));
     otherRows.push({

@@ -179,6 +179,7 @@ export class LoginRun {
     let lastProgress = Date.now();
     let consentClicks = 0;
     let openerClicks = 0;
+    let methodClicks = 0;
     let identifierSubmits = 0;
     let identifierSeen = 0;
     let messagesBeforeIdentifier = new Set<string>();
@@ -240,6 +241,16 @@ export class LoginRun {
           continue;
         }
       } else {
+        // A site that asks for its own method first (a passkey: the browser's authenticator answered "none"
+        // at once): its way to the password, at once. One that names the password before "Try another way".
+        const method = this.hasPassword ? (scans.find((s) => s.reading.otherMethod?.password) ?? scans.find((s) => s.reading.otherMethod)) : undefined;
+        if (method && methodClicks < 3) {
+          methodClicks++;
+          const { path, password } = method.reading.otherMethod!;
+          await this.perform({ action: "click", purpose: "method", frame: method.key, path }, password ? "choose to sign in with the password" : "ask for another way to sign in");
+          lastProgress = Date.now();
+          continue;
+        }
         const opener = scans.find((s) => s.reading.opener);
         if (opener && openerClicks < 2 && Date.now() - lastProgress >= OPENER_PATIENCE_MS) {
           openerClicks++;

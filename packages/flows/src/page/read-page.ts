@@ -20,6 +20,12 @@ export interface FrameReading {
   remember: SelectorPath | null;
   /** A "Log in" link or button that leads to the form (landing page, modal). */
   opener: SelectorPath | null;
+  /**
+   * On a page with no password or username field (a site that asks for its passkey, a code or a phone
+   * prompt first): the control that leads to the password ("Use your password instead"), else to the other
+   * methods ("Try another way"). See method-words.ts.
+   */
+  otherMethod: { path: SelectorPath; password: boolean } | null;
   /** The accept button of a cookie-consent banner that is shown. */
   consent: SelectorPath | null;
   /** The "yes" of a "Stay signed in?" / "Remember this device?" question. */
@@ -80,6 +86,7 @@ export const readFrameInPage = inPage(function readFrameInPage(
   extraKeys: string[],
   signOutWords: string,
   stepWords: { approval: string; question: string; chooser: string; verify: string; terms: string },
+  methodWords: { password: string; otherWay: string },
 ): Omit<FrameReading, "captcha"> {
   const { visible, text, controlText, describe, formOf, pathOf, best } = kit;
   const words = {
@@ -317,6 +324,25 @@ export const readFrameInPage = inPage(function readFrameInPage(
 
   // A question page has no password field at all, not even a disabled one (a form waiting on its request).
   const anyPassword = inputs.some((el) => el.type === "password" && visible(el) && !isQuestion(el));
+
+  // The page offers its own method first and the password behind a control: the one that names the
+  // password, else the one to the other methods. Not a "Forgot your password?" link.
+  const passwordMethod = new RegExp(methodWords.password, "i");
+  const otherWay = new RegExp(methodWords.otherWay, "i");
+  const notMethod = /forgot|reset|change|vergessen|zur[uü]cksetzen|oubli|r[ée]initialiser|olvid|restablecer|esquec|redefinir|dimenticat|reimposta|vergeten|herstellen|忘|잊/i;
+  const methodControl =
+    anyPassword || identifierEl
+      ? null
+      : best(
+          clickables.filter((el) => visible(el)),
+          (el) => {
+            const t = controlText(el);
+            if (t.length > 60 || notMethod.test(t)) return 0;
+            return passwordMethod.test(t) ? 3 : otherWay.test(t) ? 1 : 0;
+          },
+          1,
+        );
+  const otherMethod = methodControl ? { path: pathOf(methodControl)!, password: passwordMethod.test(controlText(methodControl)) } : null;
   const interstitial =
     !anyPassword && words.interstitial.test(pageText)
       ? best(clickables.filter((el) => visible(el)), (el) => (words.yes.test(controlText(el)) ? 2 : 0), 1)
@@ -448,6 +474,7 @@ export const readFrameInPage = inPage(function readFrameInPage(
     submit: pathOf(submit),
     remember: pathOf(remember),
     opener: pathOf(opener),
+    otherMethod,
     consent: pathOf(consent),
     interstitial: pathOf(interstitial),
     signedIn: pathOf(signedIn),

@@ -3,6 +3,9 @@ import { captchaBlocks, readCaptchaInPage } from "../captcha/read-captcha";
 import { resolvePathInPage } from "./in-page/kit";
 import { wordsOf } from "./login-words";
 import { PERSON_STEP_WORDS } from "./person-step-words";
+import { methodWordsOf } from "./method-words";
+
+const METHOD_WORDS_IN_PAGE = { password: methodWordsOf("password"), otherWay: methodWordsOf("otherWay") };
 import { type FrameReading, readFrameInPage, type SelectorPath } from "./read-page";
 
 export interface FrameScan {
@@ -65,7 +68,7 @@ const SIGN_OUT_WORDS = wordsOf("signOut");
 
 /** What every frame shows of a login page (see readFrameInPage), and whether it shows a CAPTCHA a person must answer. */
 export async function scanPage(page: Page, identifier: string, extraKeys: string[] = []): Promise<PageScan> {
-  const [scans, captchas] = await Promise.all([readFrames(page, readFrameInPage, identifier, extraKeys, SIGN_OUT_WORDS, PERSON_STEP_WORDS), readFrames(page, readCaptchaInPage)]);
+  const [scans, captchas] = await Promise.all([readFrames(page, readFrameInPage, identifier, extraKeys, SIGN_OUT_WORDS, PERSON_STEP_WORDS, METHOD_WORDS_IN_PAGE), readFrames(page, readCaptchaInPage)]);
   const blocking = new Set(captchas.filter((c) => captchaBlocks(c.reading)).map((c) => c.frame));
   const read = scans.map((s) => ({ ...s, reading: { ...s.reading, captcha: blocking.has(s.frame) } }));
   return Object.assign(read, { unreadable: scans.unreadable });

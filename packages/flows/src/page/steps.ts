@@ -7,7 +7,7 @@ import { findFrame, resolveElement } from "./scan-page";
  * value: a learned flow is a list of them, stored and replayed without any secret.
  */
 export type FlowStep =
-  | { action: "click"; purpose: "consent" | "opener" | "captcha" | "next" | "submit"; frame: string; path: SelectorPath }
+  | { action: "click"; purpose: "consent" | "opener" | "method" | "captcha" | "next" | "submit"; frame: string; path: SelectorPath }
   | { action: "type"; value: "identifier" | "password"; frame: string; path: SelectorPath }
   | { action: "enter"; purpose: "next" | "submit"; frame: string; path: SelectorPath }
   | { action: "extra"; key: string; frame: string; path: SelectorPath }
