@@ -30,7 +30,7 @@ describe("the words of a site's way to the password", () => {
     },
   );
 
-  it.each(["Forgot your password?", "Show password", "Change password", "Create account", "Sign in with a passkey", "Next", "Use another account"])(
+  it.each(["Forgot your password?", "Show password", "Change password", "Create account", "Sign in with a passkey", "Next", "Use another account", "More options"])(
     "is neither: %s",
     (text) => {
       expect(password.test(text) || otherWay.test(text)).toBe(false);

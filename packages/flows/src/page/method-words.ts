@@ -15,7 +15,7 @@ export const METHOD_WORDS: Record<string, { password: string[]; otherWay: string
       "password instead",
       "^password$",
     ],
-    otherWay: ["(try|use|choose) (an)?other (way|method|option)", "other ways to (sign|log) ?in", "(sign|log) ?in (an)?other way", "more (sign.?in )?options", "(choose|select) (a |another )?(sign.?in )?method"],
+    otherWay: ["(try|use|choose) (an)?other (way|method|option)", "other ways to (sign|log) ?in", "(sign|log) ?in (an)?other way", "more sign.?in options", "(choose|select) (a |another )?(sign.?in )?method"],
   },
   de: {
     password: ["passwort (verwenden|eingeben|nutzen)", "mit (dem |ihrem |deinem )?passwort anmelden", "kennwort (verwenden|eingeben)"],
