@@ -23,9 +23,9 @@ const armed = new WeakMap<Page, Promise<Armed>>();
 /**
  * Gives a page a WebAuthn virtual authenticator (CDP `WebAuthn`): a built-in platform authenticator that
  * verifies its user and answers without a dialog. Holding no passkey for the site, it answers a site's
- * passkey request with "no credential" at once, whatever the Chromium build and mode would otherwise do (a
- * browser with a passkey dialog waits for a person to dismiss it), so the site shows its other ways to
- * sign in and the login goes on. A conditional (autofill) request stays pending, as in a browser whose user
+ * passkey request with "no credential" at once. Without one, headless Chromium never answers it (its
+ * dialog has nobody to dismiss it): the site waits out the request's timeout, minutes, and shows no other
+ * way meanwhile. So the site shows its other ways to sign in and the login goes on. A conditional (autofill) request stays pending, as in a browser whose user
  * picks no passkey. Holding the credential's passkeys (`loadPasskeys`), it signs the site's challenge. The
  * authenticator lives as long as its CDP session, kept here with the page.
  */

@@ -19,7 +19,7 @@ export async function benchPasskeyPrompt(
     const res = await fetch(`${stack.gatewayUrl}/v1/login`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
-      body: JSON.stringify({ domain: `${stack.sites.url}/cases/passkey-first/login${prompt ? "" : "?prompt=0"}`, login_method: "password", cred: user, useCache: false }),
+      body: JSON.stringify({ domain: `${stack.sites.url.replace("127.0.0.1", "passkeys.localhost")}/cases/passkey-first/login${prompt ? "" : "?prompt=0"}`, login_method: "password", cred: user, useCache: false }),
     });
     if (res.status !== 200) throw new Error(`passkey-first login answered ${res.status}`);
   };

@@ -57,16 +57,25 @@ export class RegionUnavailable extends Error {
 export async function startJob(deps: Pick<JobDeps, "config" | "db" | "authQueue" | "flight" | "progress" | "log" | "regions">, job: StartJob): Promise<string> {
   const { db, flight, authQueue, config } = deps;
   const { orgId, fingerprint } = job;
+  const ensureWorker = async (region: string) => {
+    if (!(await deps.regions.awaitWorker(region, job.awaitRegion === false ? 0 : config.worker.regionWaitMs))) throw new RegionUnavailable(region, await deps.regions.live());
+  };
+  // The region, when it is known before anything is created (the request's, or that of a credential named by
+  // id), is checked before the claim: identical requests that joined would otherwise wait on a job that is
+  // never recorded.
+  const known = job.region ?? ("id" in job.credential ? await db.credentials.region(orgId, job.credential.id) : null) ?? undefined;
+  if (known) await ensureWorker(known);
   const ownId = newId("job");
   const jobId = (await flight.claim(orgId, fingerprint, ownId, flightTtlMs(config))) ?? ownId;
   if (jobId !== ownId) return jobId;
   let recorded = false;
   try {
-    const credential = "id" in job.credential ? { id: job.credential.id, region: job.region ? null : await db.credentials.region(orgId, job.credential.id) } : await ensureCredential(deps, job, ownId);
+    const credential = "id" in job.credential ? { id: job.credential.id, region: known ?? null } : await ensureCredential(deps, job, ownId);
     const credentialId = credential.id;
-    // The request's region, else the credential's own (read with it).
+    // The request's region, else the credential's own (read with it): a login of a credential found by its
+    // identity, whose region is only known now.
     const region = job.region ?? credential.region ?? undefined;
-    if (region && !(await deps.regions.awaitWorker(region, job.awaitRegion === false ? 0 : config.worker.regionWaitMs))) throw new RegionUnavailable(region, await deps.regions.live());
+    if (region && region !== known) await ensureWorker(region);
     if (job.region) await db.credentials.moveRegion(orgId, credentialId, job.region);
     const { credential: _who, awaitRegion: _wait, ...fields } = job;
     await db.authJobs.create({ ...fields, region, credentialId }, ownId);

@@ -138,7 +138,8 @@ export class Credentials {
 
   /** Moves the credential's runs to a region (a request named it): its later refreshes and keep-alive go there. */
   async moveRegion(orgId: string, id: string, region: string): Promise<void> {
-    await this.prisma.credential.updateMany({ where: { id, orgId }, data: { region } });
+    // Written only when it changes (a region-naming login would otherwise write on every run).
+    await this.prisma.credential.updateMany({ where: { id, orgId, OR: [{ region: null }, { region: { not: region } }] }, data: { region } });
   }
 
   /**

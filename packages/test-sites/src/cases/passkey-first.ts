@@ -15,6 +15,8 @@ const NAME = "passkey-first";
  * until the request's five minutes run out. The fixture counts the passkey pages it served and the
  * passkey requests the browser refused (`GET /__fixture/passkey-first/:username`).
  *
+ * Served as passkeys.localhost (LOGIN_CASES): a relying party must be a domain name, never an IP address.
+ *
  * `?prompt=0` on the login page: the same login without the passkey page (the username step goes straight
  * to the password), for the bench's comparison.
  */
