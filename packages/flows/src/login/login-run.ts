@@ -23,6 +23,9 @@ const SUBMIT_ENABLE_WAIT_MS = 2000;
 const REPLAY_STEP_WAIT_MS = 3000;
 
 /** One login attempt on one page: the steps it took and the state before the password went in. */
+// How long a method control just clicked is not clicked again while its page may still be on its way.
+const METHOD_SETTLE_MS = 1500;
+
 export class LoginRun {
   readonly steps: FlowStep[] = [];
   before: SessionSnapshot | null = null;
@@ -180,6 +183,7 @@ export class LoginRun {
     let consentClicks = 0;
     let openerClicks = 0;
     let methodClicks = 0;
+    let lastMethod = null as { key: string; at: number } | null;
     let identifierSubmits = 0;
     let identifierSeen = 0;
     let messagesBeforeIdentifier = new Set<string>();
@@ -245,9 +249,18 @@ export class LoginRun {
         // at once): its way to the password, at once. One that names the password before "Try another way".
         const method = this.hasPassword ? (scans.find((s) => s.reading.otherMethod?.password) ?? scans.find((s) => s.reading.otherMethod)) : undefined;
         if (method && methodClicks < 3) {
-          methodClicks++;
           const { path, password } = method.reading.otherMethod!;
-          await this.perform({ action: "click", purpose: "method", frame: method.key, path }, password ? "choose to sign in with the password" : "ask for another way to sign in");
+          // The control just clicked, read again from a document that is being replaced (it led to another
+          // page): not clicked twice while the next page comes.
+          const key = `${this.page.url()} ${method.key} ${JSON.stringify(path)}`;
+          if (lastMethod?.key === key && Date.now() - lastMethod.at < METHOD_SETTLE_MS) {
+            await sleep(150);
+            continue;
+          }
+          methodClicks++;
+          lastMethod = { key, at: Date.now() };
+          // Before the password, a fault (the page went on meanwhile) only means the page changed: read it again.
+          await this.perform({ action: "click", purpose: "method", frame: method.key, path }, password ? "choose to sign in with the password" : "ask for another way to sign in").catch(() => false);
           lastProgress = Date.now();
           continue;
         }
