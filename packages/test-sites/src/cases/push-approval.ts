@@ -21,7 +21,10 @@ export function pushApproval(accounts: Accounts): Router {
         "Approve the sign-in",
         `<h1>Approve the sign-in on your phone</h1><p>We sent a notification to your phone. Open the Acme app and tap <b>Approve</b> to finish signing in.</p>
 <p role="status">Waiting for approval…</p><p><a href="${base(NAME)}/login">Use another method</a></p>`,
-        `setInterval(async () => { const r = await fetch("${base(NAME)}/push-status"); if ((await r.json()).approved) location.href = "${base(NAME)}/push-done"; }, 1000);`,
+        // Asked once more only after an answer, and never again once approved: a second push-done, sent while the
+        // first was on its way on a slow machine, found the push used and took the page back to the login form.
+        `const ask = async () => { const r = await fetch("${base(NAME)}/push-status").catch(() => null); if (r && (await r.json()).approved) location.href = "${base(NAME)}/push-done"; else setTimeout(ask, 1000); };
+setTimeout(ask, 1000);`,
       ),
     );
   });
