@@ -53,6 +53,8 @@ export interface ClassifyOptions {
   documentStatus?: () => number;
   /** Whether the page went on from the login page (a redirect, a client-side route): evidence of a session. */
   movedAway?: () => boolean;
+  /** Whether the site is still answering a navigation (see `PageWatch.answering`). */
+  answering?: () => boolean;
   /**
    * Checks weak evidence of a session (see session-evidence): whether the login page, opened again in a
    * second tab, no longer asks to sign in. Null: it could not be read. Without it, weak evidence is no success.
@@ -119,6 +121,7 @@ export async function classifyOutcome(
     before,
     status,
     movedAway: options.movedAway,
+    answering: options.answering,
     dialogs: () => options.dialogs?.() ?? [],
     sayings: true,
     onStep: options.onStep,

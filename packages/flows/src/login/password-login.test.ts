@@ -54,6 +54,15 @@ describe("passwordLogin against fixture sites", () => {
     expect(err.message).toMatch(/invalid|incorrect/i);
   });
 
+  it("waits for a site that takes longer than the verdict window to answer the form's POST, and signs in", async () => {
+    // The server holds the POST 11 s, past the 10 s a page has to show its answer: the form still shown then
+    // is the page the POST went out from, not the site's answer.
+    const state = await env.host.withPage((page) =>
+      login(page, { loginUrl: `${env.sites.url}/slow/login?delayMs=11000`, identifier: "flow-user", password: "s3cret-pass" }, options),
+    );
+    expect(state.cookies.find((c) => c.name === "classic_sid")).toBeDefined();
+  });
+
   it("does not take a notice that was on the login page before submit for a refusal", async () => {
     const state = await env.host.withPage((page) =>
       login(page, { loginUrl: `${env.sites.url}/notice/login`, identifier: "flow-user", password: "s3cret-pass" }, options),

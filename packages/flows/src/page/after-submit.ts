@@ -12,6 +12,8 @@ const SETTLE_MS = 10_000;
 // Pages that keep a connection busy (polling, beacons) never go quiet; a poll does not wait longer.
 const QUIET_WAIT_MS = 1000;
 const MAX_INTERSTITIALS = 3;
+// How much longer than SETTLE_MS a site still answering the submit itself (its POST in flight) is given.
+const ANSWER_WAIT_MS = 30_000;
 
 /** What one poll of the page after a submit saw. */
 export interface Poll<X> {
@@ -58,6 +60,12 @@ export interface AfterSubmitOptions<X> {
   onStep?: (step: string) => void;
   settleMs?: number;
   /**
+   * Whether the main frame still waits for the site's answer to a navigation (see `PageWatch.answering`):
+   * the page shown then is the one the form went out from, no answer yet, so the clock does not run out on
+   * it (up to ANSWER_WAIT_MS more, within the deadline).
+   */
+  answering?: () => boolean;
+  /**
    * Whether the page already shows what a verdict needs (a learned signed-in marker in a parsed
    * document): a poll then reads the page at once instead of waiting for the network to go quiet. It
    * only moves the reading earlier; the rules that judge the reading stay the same.
@@ -77,6 +85,8 @@ const EARLY_LOOK_MS = 40;
 export class AfterSubmit<X = undefined> {
   private stopAt: number;
   private successSeen = false;
+  private answerUntil: number | undefined;
+  private answerAwaited = false;
   private interstitials = 0;
   private readonly seen: Set<string>;
   private readonly seenSentences: Set<string>;
@@ -200,6 +210,16 @@ export class AfterSubmit<X = undefined> {
     waiting = false;
   }
 
+  /**
+   * The clock ran out while the site is still answering a navigation: it gets that time, up to a cap from
+   * the first time the clock ran out.
+   */
+  private stillAnswered(): boolean {
+    if (!this.options.answering?.()) return false;
+    this.answerUntil ??= Date.now() + Math.min(ANSWER_WAIT_MS, this.deadline.remaining());
+    return Date.now() < this.answerUntil;
+  }
+
   /** Polls until `judge` gives a verdict; once the clock ran out, `timeUp` has the last poll and gives it. */
   async watch<T>(judge: (poll: Poll<X>) => Promise<PollResult<T>>, timeUp: (poll: Poll<X>) => T): Promise<T> {
     for (;;) {
@@ -208,7 +228,14 @@ export class AfterSubmit<X = undefined> {
       if (result === "again") continue;
       if (typeof result === "object" && "verdict" in result) return result.verdict;
       if (typeof result === "object") this.successSeen = result.success;
-      if (Date.now() >= this.stopAt) return timeUp(poll);
+      if (Date.now() >= this.stopAt) {
+        if (this.stillAnswered()) this.answerAwaited = true;
+        else if (this.answerAwaited) {
+          // The answer came after the clock ran out: the page it brought gets the site's full time.
+          this.answerAwaited = false;
+          this.restart(false);
+        } else return timeUp(poll);
+      }
       // A success seen once is confirmed after the next network quiet, without the polling pause.
       if (!this.successSeen) await sleep(150);
     }

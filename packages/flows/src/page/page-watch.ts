@@ -98,6 +98,11 @@ export class PageWatch {
     return watch;
   }
 
+  /** Whether the main frame waits for the site to answer a navigation (a form's POST the server still works on). */
+  answering(): boolean {
+    return this.navigations.size > 0;
+  }
+
   /** Throws the guard's refusal of a navigation, if there was one. */
   check(): void {
     if (this.refused) throw this.refused;

@@ -6,7 +6,7 @@ import { loginPage } from "./classic-form";
  * The classic form, but the server takes `?delayMs` (default 3 s) to answer the login POST, as a busy real
  * site does. It counts the login POSTs it is answering at once per host name (the site a client thinks it
  * talks to): `GET /__fixture/slow/in-flight` gives the current and the highest count of each. With
- * `?together=N` a POST first waits for company: until N of its host's are in flight (or 5 s passed: inside a login's 10 s verdict window, with the delay), so
+ * `?together=N` a POST first waits for company: until N of its host's are in flight (or 5 s passed), so
  * logins that may run side by side do, however slowly the machine brings them there.
  */
 const COMPANY_WAIT_MS = 5_000;
