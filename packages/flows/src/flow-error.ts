@@ -2,7 +2,13 @@ import type { FieldError, LoginFailureCode, UnfinishedAccount } from "@authsvc/c
 
 export type { UnfinishedAccount };
 
-const RETRYABLE: ReadonlySet<LoginFailureCode> = new Set(["target_unreachable", "proxy_unreachable", "timeout", "internal_error"]);
+/**
+ * A passkey flow's own failures (issue 29): they join the API's codes (LOGIN_FAILURE_CODES) when its
+ * passkey endpoints answer with them; until then no job ends with them.
+ */
+export type PasskeyFailureCode = "passkey_not_offered" | "passkey_rejected";
+
+const RETRYABLE: ReadonlySet<LoginFailureCode | PasskeyFailureCode> = new Set(["target_unreachable", "proxy_unreachable", "timeout", "internal_error"]);
 
 /**
  * The one way a flow fails: a stable code the API answers with, a message fit to show the caller (the
@@ -14,7 +20,7 @@ export class LoginFlowError extends Error {
   readonly details?: FieldError[];
 
   constructor(
-    readonly code: LoginFailureCode,
+    readonly code: LoginFailureCode | PasskeyFailureCode,
     message: string,
     options: { retryable?: boolean; details?: FieldError[] } = {},
   ) {

@@ -15,3 +15,7 @@ export type { OAuthSignupDetails } from "./oauth/site-signup";
 export { HANDOFF_CODE_TRIES, type Handoff, type HandoffAnswer, type HandoffQuestion } from "./handoff";
 export { rememberedDevice } from "./page/remembered-device";
 export { bringCookies } from "./page/bring-cookies";
+export { enrolPasskey, type EnrolPasskeyInput } from "./passkey/enrol-passkey";
+export { passkeyFits, passkeyLogin, type PasskeyLoginInput, type PasskeyLoginResult } from "./passkey/passkey-login";
+export { signInOnPage } from "./login/password-login";
+export type { PasskeyFailureCode } from "./flow-error";

@@ -50,6 +50,7 @@ import { browserSeen, regionCheck } from "./browser-seen";
 import { securityNotice } from "./security-notice";
 import { trustedDevice } from "./trusted-device";
 import { passkeyFirst } from "./passkey-first";
+import { passkeySite } from "./passkey-site";
 import { twoPage } from "./two-page";
 import { emailCode, emailCodePlain, magicLink, passwordEmailCode, passwordSmsCode, smsCode } from "./sent-codes";
 import type { Outbox } from "../outbox";
@@ -73,7 +74,7 @@ export function caseRouters(accounts: Accounts, redesignVersion: () => number, o
     passwordToggle(accounts), lockedAccount(accounts), captcha(accounts), otpPrompt(accounts), idpRedirect(accounts),
     apiSubdomain(accounts), ...localizedForms(accounts), redesign(accounts, redesignVersion), alertDialog(accounts),
     plainTextLockout(accounts), emailConfirmation(accounts), busyDashboard(accounts), readonlyUntilFocus(accounts),
-    disabledSubmit(accounts), totpSplit(accounts), pushApproval(accounts), imageCaptcha(accounts), securityQuestion(accounts), accountChooser(accounts), verifyIdentity(accounts), verifyDevice(accounts), termsUpdate(accounts), passwordSmsCode(accounts), trustedDevice(accounts), browserSeen(accounts), regionCheck(accounts), securityNotice(accounts), passkeyFirst(accounts), ...identifierFields(accounts), ...submitControls(accounts),
+    disabledSubmit(accounts), totpSplit(accounts), pushApproval(accounts), imageCaptcha(accounts), securityQuestion(accounts), accountChooser(accounts), verifyIdentity(accounts), verifyDevice(accounts), termsUpdate(accounts), passwordSmsCode(accounts), trustedDevice(accounts), browserSeen(accounts), regionCheck(accounts), securityNotice(accounts), passkeyFirst(accounts), passkeySite(accounts), ...identifierFields(accounts), ...submitControls(accounts),
     ...identifierFirstSteps(accounts), passwordGate(accounts), captchaCheckbox(accounts), ...invisibleCaptchas(accounts),
     ...refusalShapes(accounts), ...identifierFirstRefusals(accounts), totpPlainRefusal(accounts), ...rotatingCookies(accounts), ...identifierChoice(accounts), profileAfterLogin(accounts),
   ];

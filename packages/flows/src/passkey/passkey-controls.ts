@@ -1,0 +1,59 @@
+import type { Page } from "@authsvc/browser";
+import { inPage, type SelectorPath } from "../page/in-page/kit";
+import { passkeyWordsOf, settingsWordsRanked } from "../page/passkey-words";
+import { readFrames } from "../page/scan-page";
+
+/** What one frame shows of a site's passkey controls (see passkey-words.ts). */
+export interface PasskeyControls {
+  /** "Sign in with a passkey": the site's passkey sign-in. */
+  signIn: SelectorPath | null;
+  /** "Add a passkey": creates one for the signed-in account. */
+  add: SelectorPath | null;
+  /** Links toward the account's settings, most telling first: their targets, same-site only. */
+  settings: string[];
+  /** A password field is shown (the site asks for the password here). */
+  password: boolean;
+  /** The only field of a username-first step, and its control. */
+  identifier: { field: SelectorPath; submit: SelectorPath | null } | null;
+}
+
+const readPasskeyControlsInPage = inPage(function readPasskeyControlsInPage(kit, signInWords: string, addWords: string, settingsWords: string[]): PasskeyControls {
+  const all = kit.elements();
+  const shown = all.filter((el) => kit.visible(el));
+  const controls = shown.filter((el) => kit.isControl(el) && !(el as HTMLButtonElement).disabled);
+  const signIn = new RegExp(signInWords, "i");
+  const add = new RegExp(addWords, "i");
+  const pick = (re: RegExp) => kit.best(controls, (el) => (kit.controlText(el).length <= 60 && re.test(kit.controlText(el)) ? 1 : 0), 1);
+  const addControl = pick(add);
+  const signInControl = addControl ? null : pick(signIn);
+  const ranked = settingsWords.map((w) => new RegExp(w, "i"));
+  const links: Array<{ href: string; rank: number }> = [];
+  for (const el of controls) {
+    if (!(el instanceof HTMLAnchorElement) || !el.href || new URL(el.href, location.href).origin !== location.origin) continue;
+    const t = kit.controlText(el, false);
+    if (t.length === 0 || t.length > 40) continue;
+    const rank = ranked.findIndex((re) => re.test(t));
+    if (rank >= 0) links.push({ href: new URL(el.href, location.href).toString(), rank });
+  }
+  links.sort((a, b) => a.rank - b.rank);
+  const fields = shown.filter((el): el is HTMLInputElement => el instanceof HTMLInputElement && ["text", "email", "tel", ""].includes(el.type) && !el.disabled && !el.readOnly);
+  const password = shown.some((el) => el instanceof HTMLInputElement && el.type === "password");
+  const only = !password && fields.length === 1 ? fields[0]! : null;
+  const submit = only ? kit.best(controls.filter((el) => kit.formOf(el) === kit.formOf(only) && !(el instanceof HTMLAnchorElement)), () => 1, 1) : null;
+  return {
+    signIn: signInControl ? kit.pathOf(signInControl) : null,
+    add: addControl ? kit.pathOf(addControl) : null,
+    settings: [...new Set(links.map((l) => l.href))],
+    password,
+    identifier: only ? { field: kit.pathOf(only)!, submit: submit ? kit.pathOf(submit) : null } : null,
+  };
+});
+
+const SIGN_IN = passkeyWordsOf("signIn");
+const ADD = passkeyWordsOf("add");
+const SETTINGS = settingsWordsRanked();
+
+/** The passkey controls of every frame the page shows (frames that could not be read are left out). */
+export async function readPasskeyControls(page: Page): Promise<Array<{ key: string; reading: PasskeyControls }>> {
+  return readFrames(page, readPasskeyControlsInPage, SIGN_IN, ADD, SETTINGS);
+}

@@ -1,0 +1,132 @@
+import { captureState, loadPasskeys, type Page, readPasskeys, type VirtualPasskey } from "@authsvc/browser";
+import type { CapturedSession } from "@authsvc/contracts";
+import { Deadline, sleep } from "../deadline";
+import { LoginFlowError } from "../flow-error";
+import { classifyOutcome } from "../login/classify-outcome";
+import type { FlowOptions } from "../login/password-login";
+import { PageWatch } from "../page/page-watch";
+import { findFrame, resolveElement } from "../page/scan-page";
+import { readJar, sessionStorageOf, signedInOnReopen } from "../page/session-evidence";
+import { snapshotSession } from "../page/session-snapshot";
+import { typeText } from "../page/steps";
+import { readPasskeyControls } from "./passkey-controls";
+
+// How long the login page has to show a way to sign in with a passkey.
+const OFFER_WAIT_MS = 10_000;
+// Pages gone through before the passkey is asked for (the username step, a "Use a passkey" page).
+const MAX_STEPS = 4;
+
+export interface PasskeyLoginInput {
+  loginUrl: string;
+  /** The account's username or email, for a site that asks for it before its passkey; never a password. */
+  identifier: string;
+  /** The credential's passkeys: those of the login page's site are loaded into the page's authenticator. */
+  passkeys: VirtualPasskey[];
+}
+
+export interface PasskeyLoginResult {
+  session: CapturedSession;
+  /** The passkey the site asked for, with its sign counter after the sign-in (to store). */
+  used: VirtualPasskey;
+  /** The page the passkey sign-in started on. */
+  loginPage: string;
+}
+
+/** Whether a passkey of relying party `rpId` is this host's (the host is the RP id or under it). */
+export const passkeyFits = (host: string, rpId: string) => host === rpId || host.endsWith(`.${rpId}`);
+
+/**
+ * Signs in with a stored passkey, typing no password: the credential's passkeys of this site go into the
+ * page's virtual authenticator; on the login page, its passkey sign-in is chosen ("Sign in with a
+ * passkey"), or the username is given first and the passkey the next page asks for is given. The verdict
+ * is earned as a password login's (classifyOutcome): a new session the page shows, never a page that only
+ * looks signed in. `passkey_not_offered` when the credential has no passkey of this site or the page asks
+ * for a password with no passkey way in; `passkey_rejected` when the site refused the passkey's answer.
+ */
+export async function passkeyLogin(page: Page, input: PasskeyLoginInput, options: FlowOptions): Promise<PasskeyLoginResult> {
+  const step = options.onStep ?? (() => undefined);
+  const deadline = new Deadline(options.timeoutMs);
+  const host = new URL(input.loginUrl).hostname;
+  const mine = input.passkeys.filter((p) => passkeyFits(host, p.rpId));
+  if (mine.length === 0) throw new LoginFlowError("passkey_not_offered", `the credential holds no passkey of ${host}`);
+  await loadPasskeys(page, mine);
+  const counters = new Map(mine.map((p) => [p.credentialId, p.signCount]));
+  // The passkey the site had the authenticator sign with: its counter moved.
+  const used = async () => (await readPasskeys(page)).find((p) => counters.has(p.credentialId) && p.signCount !== counters.get(p.credentialId));
+
+  const watch = await PageWatch.attach(page, options.guard, input.loginUrl);
+  step("open login page");
+  await watch.open(input.loginUrl, deadline, "login page");
+  const context = page.browserContext();
+  const earlier = await readJar(context).catch(() => null);
+  let before: Awaited<ReturnType<typeof snapshotSession>> | null = null;
+  let identified = false;
+  let chosen = false;
+  const offerUntil = Date.now() + Math.min(OFFER_WAIT_MS, deadline.remaining());
+  for (let steps = 0; !chosen; ) {
+    await page.waitForNetworkIdle({ idleTime: 250, timeout: Math.max(1, Math.min(1000, deadline.remaining())) }).catch(() => undefined);
+    watch.check();
+    // A page that asked for the passkey by itself (after the username, or as it loaded) was answered.
+    if (await used()) break;
+    const frames = await readPasskeyControls(page);
+    const signIn = frames.find((f) => f.reading.signIn);
+    const field = frames.find((f) => f.reading.identifier);
+    before ??= await snapshotSession(context, page, input.identifier, { earlier, reissued: watch.reissuedCookies() });
+    if (signIn) {
+      step("choose sign-in with a passkey");
+      watch.resetVerdict();
+      chosen = await click(page, signIn.key, signIn.reading.signIn!);
+    } else if (field && !identified && input.identifier && steps < MAX_STEPS) {
+      step("type identifier");
+      identified = true;
+      steps++;
+      watch.resetVerdict();
+      await typeText(page, field.key, field.reading.identifier!.field, input.identifier);
+      const submit = field.reading.identifier!.submit;
+      if (!submit || !(await click(page, field.key, submit))) await page.keyboard.press("Enter");
+    } else if (Date.now() >= offerUntil || deadline.remaining() <= 0) {
+      const password = frames.some((f) => f.reading.password);
+      throw new LoginFlowError("passkey_not_offered", password ? "the login page asks for the password and offers no passkey sign-in" : "the login page offers no passkey sign-in");
+    } else {
+      await sleep(200);
+    }
+  }
+  watch.check();
+
+  step("read verdict");
+  options.onMilestone?.("verifying");
+  const outcome = await classifyOutcome(page, before ?? (await snapshotSession(context, page, input.identifier)), deadline, {
+    identifier: input.identifier,
+    submitted: null,
+    dialogs: () => watch.dialogs,
+    documentStatus: () => watch.documentStatus,
+    answering: () => watch.answering(),
+    movedAway: () => watch.movedAway(input.loginUrl),
+    confirmSession: async () => signedInOnReopen({ context, loginUrl: input.loginUrl, guard: options.guard, deadline, sessionStorage: await sessionStorageOf(page), onStep: step }),
+    onStep: step,
+  });
+  watch.check();
+  const signed = await used();
+  if (outcome.kind === "failure") {
+    // The authenticator answered and the site did not let the account in: it refused that passkey.
+    if (signed) throw new LoginFlowError("passkey_rejected", `the site refused the passkey: ${outcome.message}`);
+    throw new LoginFlowError(outcome.code === "timeout" ? "timeout" : "passkey_not_offered", `the site never asked for the passkey: ${outcome.message}`);
+  }
+  // A session the page shows, yet no passkey of ours signed: not a sign-in this flow earned.
+  if (!signed) throw new LoginFlowError("login_unconfirmed", "the page looks signed in, but the site never asked for the passkey");
+  step("capture session");
+  const session = await captureState(context, page, watch.visited, watch.documentOrigins);
+  return { session, used: signed, loginPage: input.loginUrl };
+}
+
+async function click(page: Page, frameKey: string, path: string[]): Promise<boolean> {
+  const frame = findFrame(page, frameKey);
+  const el = frame ? await resolveElement(frame, path) : null;
+  if (!el) return false;
+  try {
+    await el.click();
+    return true;
+  } finally {
+    await el.dispose().catch(() => undefined);
+  }
+}
