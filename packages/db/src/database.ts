@@ -17,6 +17,7 @@ import { Invitations } from "./repositories/invitations";
 import { JobListings } from "./repositories/job-listings";
 import { EntryLinks } from "./repositories/entry-links";
 import { Proxies } from "./repositories/proxies";
+import { Passkeys } from "./repositories/passkeys";
 
 /** One Prisma client and the repositories built on it. */
 export class Database {
@@ -34,6 +35,7 @@ export class Database {
   readonly jobScreenshots: JobScreenshots;
   readonly entryLinks: EntryLinks;
   readonly proxies: Proxies;
+  readonly passkeys: Passkeys;
   // dashboard
   readonly dashboardUsers: DashboardUsers;
   readonly dashboardSessions: DashboardSessions;
@@ -60,6 +62,7 @@ export class Database {
     this.jobScreenshots = new JobScreenshots(prisma, envelope);
     this.entryLinks = new EntryLinks(prisma);
     this.proxies = new Proxies(prisma, envelope);
+    this.passkeys = new Passkeys(prisma, envelope);
     // dashboard
     this.dashboardUsers = new DashboardUsers(prisma);
     this.dashboardSessions = new DashboardSessions(prisma);

@@ -13,3 +13,4 @@ export type { SignedInSession } from "./repositories/dashboard-sessions";
 export type { AcceptOutcome } from "./repositories/invitations";
 export type { FailedJobFilter } from "./repositories/job-listings";
 export { ProxyGoneError, type ProxyChoice, type ProxyRow, type RunProxy } from "./repositories/proxies";
+export type { ListedPasskey, PasskeyKey } from "./repositories/passkeys";

@@ -38,7 +38,7 @@ describe("applyMigrations", () => {
     expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.checksum) && r.finished_at)).toBe(true);
     const tables = await query<{ tablename: string }>("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1");
     expect(tables.map((t) => t.tablename)).toEqual(
-      expect.arrayContaining(["organizations", "api_keys", "collections", "credentials", "sessions", "auth_jobs"]),
+      expect.arrayContaining(["organizations", "api_keys", "collections", "credentials", "sessions", "auth_jobs", "credential_passkeys"]),
     );
   });
 

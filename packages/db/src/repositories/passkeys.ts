@@ -1,0 +1,69 @@
+import { newId, rowAad, type Envelope } from "@authsvc/crypto";
+import type { Prisma } from "../prisma-client";
+
+/** A passkey's key material as the browser's authenticator holds it (see @authsvc/browser's VirtualPasskey). */
+export interface PasskeyKey {
+  credentialId: string;
+  rpId: string;
+  privateKey: string;
+  userHandle?: string;
+  signCount: number;
+  isResidentCredential: boolean;
+}
+
+/** What listings show of a passkey: never its key material. */
+export interface ListedPasskey {
+  id: string;
+  rpId: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+const LISTED = { id: true, rpId: true, createdAt: true, lastUsedAt: true } as const;
+
+/**
+ * The passkeys credentials hold for their sites (issue 29). Each is sealed under its own associated data
+ * (org, credential, passkey): one row's sealed key never opens as another's. Every read is scoped to the org.
+ */
+export class Passkeys {
+  constructor(
+    private readonly prisma: Prisma,
+    private readonly envelope: Envelope,
+  ) {}
+
+  /** Keeps a passkey for a credential of the org; null when the org has no such credential. */
+  async add(orgId: string, credentialId: string, key: PasskeyKey): Promise<ListedPasskey | null> {
+    if ((await this.prisma.credential.count({ where: { id: credentialId, orgId } })) === 0) return null;
+    const id = newId("pk");
+    return this.prisma.credentialPasskey.create({
+      data: { id, orgId, credentialId, rpId: key.rpId, sealed: this.envelope.encryptJson(key, passkeyAad(orgId, credentialId, id)) },
+      select: LISTED,
+    });
+  }
+
+  /** The credential's passkeys as listings show them, oldest first. */
+  list(orgId: string, credentialId: string): Promise<ListedPasskey[]> {
+    return this.prisma.credentialPasskey.findMany({ where: { orgId, credentialId }, select: LISTED, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  }
+
+  /** The credential's passkeys with their key material, for the run that signs in with them. */
+  async keys(orgId: string, credentialId: string): Promise<Array<{ id: string; key: PasskeyKey }>> {
+    const rows = await this.prisma.credentialPasskey.findMany({ where: { orgId, credentialId }, select: { id: true, sealed: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+    return rows.map((row) => ({ id: row.id, key: this.envelope.decryptJson<PasskeyKey>(row.sealed, passkeyAad(orgId, credentialId, row.id)) }));
+  }
+
+  /** After a sign-in: the counter the authenticator reached (a site refuses a counter that went backwards). */
+  async used(orgId: string, credentialId: string, id: string, key: PasskeyKey): Promise<void> {
+    await this.prisma.credentialPasskey.updateMany({
+      where: { id, orgId, credentialId },
+      data: { sealed: this.envelope.encryptJson(key, passkeyAad(orgId, credentialId, id)), lastUsedAt: new Date() },
+    });
+  }
+
+  /** Forgets one (the site still lists it); false when the credential holds no such passkey. */
+  async remove(orgId: string, credentialId: string, id: string): Promise<boolean> {
+    return (await this.prisma.credentialPasskey.deleteMany({ where: { id, orgId, credentialId } })).count > 0;
+  }
+}
+
+const passkeyAad = (orgId: string, credentialId: string, id: string) => `${rowAad(orgId, credentialId)}/passkey/${id}`;
