@@ -40,7 +40,7 @@ describe("stored credentials", () => {
       region: null,
     });
     expect(JSON.stringify(list.body)).not.toContain(user.password);
-    expect((await call("GET", `/v1/credentials/${mine.credentialId}`, { key: tenant.key })).body).toEqual(mine);
+    expect((await call("GET", `/v1/credentials/${mine.credentialId}`, { key: tenant.key })).body).toEqual({ ...mine, methods: [{ type: "password" }] });
 
     const other = await newTenant("Other credentials org");
     expect((await call("GET", `/v1/credentials/${mine.credentialId}`, { key: other.key })).status).toBe(404);

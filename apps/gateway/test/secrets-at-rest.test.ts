@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { Redis } from "ioredis";
 import { Client } from "pg";
-import { call, closeDatabase, loginBody, newSiteUser, newTenant, sitesUrl } from "@authsvc/devstack";
+import { call, closeDatabase, database, loginBody, newSiteUser, newTenant, sitesUrl } from "@authsvc/devstack";
 import { newTotpSecret } from "@authsvc/crypto";
 import { PROXY_PASSWORD, startFixtureProxies } from "@authsvc/test-sites";
 
@@ -50,7 +50,7 @@ async function postgresDump(): Promise<string> {
 
 describe("secrets at rest", () => {
   it("keeps no plaintext password, session cookie or token in Redis or Postgres", async () => {
-    const { key } = await newTenant("Secrets org");
+    const { key, orgId } = await newTenant("Secrets org");
     const user = await newSiteUser("pw-Zq8Lr2Vx9Tn4Kc7Hd1");
     // Both fixture apps share one origin, and so one cache entry per user: the app needs a user of its own.
     const spaUser = await newSiteUser("pw-Mb3Wc6Yt1Gs8Fj5Pa0");
@@ -88,10 +88,20 @@ describe("secrets at rest", () => {
       await proxies.close();
     }
 
+    // A passkey the service added (its site is visited by name: a relying party is never an IP address).
+    const passkeyUser = await newSiteUser("pw-Kc2Wn7Ty4Rb9Mq3Lx6");
+    const passkeySite = `${sitesUrl().replace("127.0.0.1", "passkeys.localhost")}/cases/passkey-site/login`;
+    expect((await call("POST", "/v1/login", { key, body: { domain: passkeySite, login_method: "password", cred: passkeyUser } })).status).toBe(200);
+    const passkeyCredential = (await call("GET", "/v1/credentials", { key })).body.credentials.find((c: any) => c.username === passkeyUser.username).credentialId as string;
+    expect((await call("POST", `/v1/credentials/${passkeyCredential}/passkeys`, { key, body: {} })).status).toBe(201);
+    expect((await call("POST", "/v1/login", { key, body: { domain: passkeySite, login_method: "passkey", cred: { username: passkeyUser.username }, useCache: false } })).status).toBe(200);
+    const passkey = (await database().passkeys.keys(orgId, passkeyCredential))[0]?.key;
+    expect(passkey?.privateKey).toEqual(expect.any(String));
+
     const [redis, postgres] = await Promise.all([redisDump(), postgresDump()]);
     const logs = readdirSync(process.env.E2E_LOG_DIR!).map((f) => readFileSync(path.join(process.env.E2E_LOG_DIR!, f), "utf8")).join("\n");
     expect(logs).toContain("login succeeded"); // the services' logs were read
-    for (const secret of [PROXY_PASSWORD, deviceCookie]) {
+    for (const secret of [PROXY_PASSWORD, deviceCookie, passkey!.privateKey, passkey!.credentialId, passkey!.userHandle!, passkeyUser.password]) {
       expect(redis).not.toContain(secret);
       expect(postgres).not.toContain(secret);
       expect(logs).not.toContain(secret);

@@ -1,3 +1,4 @@
+import type { LoginMethod } from "./login-request";
 import { allowHandoffSchema, collectionIdSchema, regionSchema, targetUrlSchema } from "./request-parts";
 
 /** Stored credentials, as the API shows them: metadata only, never a secret. */
@@ -25,7 +26,46 @@ export interface CredentialResource {
   deviceRememberedAt: string | null;
   /** The worker region its runs go to (a request's `region` moves it); null: any worker. */
   region: string | null;
+  /**
+   * How it signs in: its stored secret's way (`password`, `totp`, …) and each passkey it holds. Shown by
+   * `GET /v1/credentials/{id}` (a listing leaves it out).
+   */
+  methods?: CredentialMethod[];
 }
+
+/** One way a credential signs in: the stored secret's method, or one of its passkeys. */
+export type CredentialMethod =
+  | { type: "passkey"; passkeyId: string; rpId: string; createdAt: string; lastUsedAt: string | null }
+  | { type: Exclude<LoginMethod, "passkey"> };
+
+/**
+ * The ways a credential signs in: its stored secret's (a `totp` one is a password and an authenticator
+ * code), then its passkeys, oldest first. None before a login worked.
+ */
+export function credentialMethods(secretMethod: LoginMethod | null, passkeys: Array<{ id: string; rpId: string; createdAt: Date; lastUsedAt: Date | null }>): CredentialMethod[] {
+  const stored: CredentialMethod[] =
+    secretMethod === null || secretMethod === "passkey" ? [] : secretMethod === "totp" ? [{ type: "password" }, { type: "totp" }] : [{ type: secretMethod }];
+  return [...stored, ...passkeys.map((p) => ({ type: "passkey" as const, passkeyId: p.id, rpId: p.rpId, createdAt: p.createdAt.toISOString(), lastUsedAt: p.lastUsedAt?.toISOString() ?? null }))];
+}
+
+/** POST /v1/credentials/{id}/passkeys: where the site keeps its passkeys, when the caller knows it. */
+export interface PasskeyEnrolRequest {
+  settingsUrl?: string;
+  allowHandoff?: boolean;
+}
+
+export const passkeyEnrolRequestSchema = {
+  $id: "PasskeyEnrolRequest",
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    settingsUrl: {
+      ...targetUrlSchema,
+      description: "The site's page where its passkeys are added (its security settings), on the credential's site. Without it, the page is found by the words of the site's links (\"Security\", \"Passkeys\", \"Settings\") from where the sign-in lands.",
+    },
+    allowHandoff: allowHandoffSchema,
+  },
+} as const;
 
 /** POST /v1/refresh: a credential named by id, or by the site, username and collection a login used. */
 /** A stored credential's status, from its last successful login and its last error. */

@@ -76,6 +76,14 @@ export const ERROR_CODES = {
     status: 422,
     meaning: "The form was submitted but the page showed neither a signed-in state nor an error, or the login was cut off after the submit (its worker or browser died); it is not submitted again.",
   },
+  passkey_not_offered: {
+    status: 422,
+    meaning: "The site offers no way to add a passkey (no settings page it links to, or the one given, has one) or to sign in with one (its login page asks for the password only), or the credential holds no passkey of this site. Never retried.",
+  },
+  passkey_rejected: {
+    status: 422,
+    meaning: "The site turned the passkey down: it did not take the one the service made, or refused the stored one's sign-in (the account no longer knows it); the message is the site's words where it gave some. Never retried.",
+  },
   signup_rejected: {
     status: 422,
     meaning: "The target site refused the signup form (a field it wants, a password it does not take, an invalid invitation); the message is the site's words. Never retried.",
@@ -135,6 +143,8 @@ export const LOGIN_FAILURE_CODES = [
   "consent_denied",
   "account_not_linked",
   "login_unconfirmed",
+  "passkey_not_offered",
+  "passkey_rejected",
   "account_exists",
   "signup_rejected",
   "verification_pending",

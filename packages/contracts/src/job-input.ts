@@ -58,7 +58,8 @@ export type LoginSecret =
   | (LoginFields & { method: "password" | "totp" })
   | (LoginFields & { method: "otp_email" | "magic_link"; inbox: EmailInboxRef })
   | (LoginFields & { method: "otp_sms"; inbox: SmsInboxRef })
-  | (LoginFields & { method: OAuthLoginMethod; provider: string });
+  | (LoginFields & { method: OAuthLoginMethod; provider: string })
+  | (LoginFields & { method: "passkey" });
 
 /** Methods that sign in through a provider's button; the credential's password is the provider account's. */
 export type OAuthLoginMethod = "oauth_google" | "oauth_github" | "oauth";
@@ -110,12 +111,19 @@ export interface SignupJobInput {
   };
 }
 
-export type JobKind = "login" | "refresh" | "signup" | "verify";
+/**
+ * Kind `passkey_enrol`: sign in with the credential's stored secret, then add a passkey on the site's
+ * settings page (the caller's `settingsUrl`, or found by its links). Its `enrol` never reaches the secret.
+ */
+export type PasskeyEnrolJobInput = LoginSecret & { enrol: { settingsUrl?: string } };
 
-export type JobInput = LoginJobInput | VerifyJobInput | SignupJobInput;
+export type JobKind = "login" | "refresh" | "signup" | "verify" | "passkey_enrol";
+
+export type JobInput = LoginJobInput | VerifyJobInput | SignupJobInput | PasskeyEnrolJobInput;
 
 export const isSignupInput = (input: JobInput): input is SignupJobInput => "signup" in input && input.signup !== undefined;
 export const isVerifyInput = (input: JobInput): input is VerifyJobInput => "confirmation" in input && input.confirmation !== undefined;
+export const isEnrolInput = (input: JobInput): input is PasskeyEnrolJobInput => "enrol" in input && input.enrol !== undefined;
 
 /**
  * A credential's secret as stored, read back: secrets written before methods were recorded (or by a

@@ -2,13 +2,14 @@ import { proxyIdSchema, proxyLabelSchema } from "./proxies";
 import { additionalFieldsSchema, allowHandoffSchema, collectionIdSchema, regionSchema, targetUrlSchema } from "./request-parts";
 
 /** Methods the schema accepts (spec §4.1); which of them run today is `SUPPORTED_LOGIN_METHODS`. */
-export const LOGIN_METHODS = ["password", "oauth_google", "oauth_github", "oauth", "magic_link", "otp_email", "otp_sms", "totp"] as const;
+export const LOGIN_METHODS = ["password", "oauth_google", "oauth_github", "oauth", "magic_link", "otp_email", "otp_sms", "totp", "passkey"] as const;
 export type LoginMethod = (typeof LOGIN_METHODS)[number];
 // `totp`: a password login whose second factor is an authenticator code (cred.totpSecret required).
 // `otp_email`, `magic_link`: the code or link goes to one of the org's mailboxes (cred.email).
 // `otp_sms`: the code goes to one of the org's phone numbers (cred.phone).
 // `oauth_google`, `oauth_github`, `oauth`: sign in through the provider's button; `oauth` names its provider in cred.provider.
-export const SUPPORTED_LOGIN_METHODS: readonly LoginMethod[] = ["password", "totp", "otp_email", "magic_link", "otp_sms", "oauth_google", "oauth_github", "oauth"];
+// `passkey`: the credential's stored passkey (POST /v1/credentials/{id}/passkeys made it); no password is sent.
+export const SUPPORTED_LOGIN_METHODS: readonly LoginMethod[] = ["password", "totp", "otp_email", "magic_link", "otp_sms", "oauth_google", "oauth_github", "oauth", "passkey"];
 /** Methods whose code or link arrives in one of the service's own inboxes. */
 export const INBOX_METHODS: readonly LoginMethod[] = ["otp_email", "magic_link", "otp_sms"];
 

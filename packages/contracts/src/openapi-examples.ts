@@ -108,6 +108,15 @@ export const credential = {
   lastError: null,
   deviceRememberedAt: "2026-11-26T04:58:31.000Z",
   region: null,
+  methods: [
+    { type: "password" },
+    { type: "passkey", passkeyId: "pk_6Tz2Wc8mHq4vRn1xLp9sKd", rpId: "app.example.com", createdAt: "2026-11-26T05:02:10.000Z", lastUsedAt: "2026-11-26T05:40:00.000Z" },
+  ],
+};
+
+export const passkeyEnrolment = {
+  passkey: { type: "passkey", passkeyId: "pk_6Tz2Wc8mHq4vRn1xLp9sKd", rpId: "app.example.com", createdAt: "2026-11-26T05:02:10.000Z", lastUsedAt: null },
+  ...storedCredentialSession,
 };
 
 export const mailbox = {

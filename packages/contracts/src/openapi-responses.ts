@@ -59,6 +59,7 @@ export const parameters = {
   MailboxId: { name: "id", in: "path", required: true, schema: { type: "string", pattern: "^mbx_" }, example: "mbx_2Fj6Tq1wYc8nRv5xLp3sHd" },
   WebhookId: { name: "id", in: "path", required: true, schema: { type: "string", pattern: "^whk_" }, example: "whk_9Kd3Mb7rXq2vNf6tWc1zGy" },
   ProxyId: { name: "id", in: "path", required: true, schema: { type: "string", pattern: "^prx_" }, example: "prx_4Hq8Tz2mWc6vRn1xLp9sKd" },
+  PasskeyId: { name: "passkeyId", in: "path", required: true, schema: { type: "string", pattern: "^pk_" }, example: "pk_6Tz2Wc8mHq4vRn1xLp9sKd" },
 };
 
 export const paramRef = (name: keyof typeof parameters) => ({ $ref: `#/components/parameters/${name}` });

@@ -1,5 +1,5 @@
 import { ERROR_CODES } from "./error-codes";
-import { refreshRequestSchema, verifyRequestSchema } from "./credentials";
+import { passkeyEnrolRequestSchema, refreshRequestSchema, verifyRequestSchema } from "./credentials";
 import { mailboxRequestSchema } from "./inboxes";
 import { JOB_EVENT_TYPES, type JobEventType } from "./job-events";
 import { HANDOFF_REASONS, inputAnswerSchema } from "./handoff";
@@ -179,6 +179,27 @@ const { $id: _iid, ...inputAnswer } = inputAnswerSchema;
 const { $id: _mid, ...mailboxRequest } = mailboxRequestSchema;
 const { $id: _rid, ...refreshRequest } = refreshRequestSchema;
 const { $id: _vid, ...verifyRequest } = verifyRequestSchema;
+const { $id: _peid, ...passkeyEnrolRequest } = passkeyEnrolRequestSchema;
+
+const credentialMethod = {
+  type: "object",
+  required: ["type"],
+  description: "One way the credential signs in: its stored secret's method (a `totp` secret lists `password` and `totp`), or one of its passkeys (its id, relying party and dates; never its key).",
+  properties: {
+    type: { type: "string", enum: ["password", "totp", "otp_email", "magic_link", "otp_sms", "oauth_google", "oauth_github", "oauth", "passkey"] },
+    passkeyId: { type: "string", pattern: "^pk_" },
+    rpId: { type: "string", description: "The relying party (the site's domain) the passkey is for." },
+    createdAt: { type: "string", format: "date-time" },
+    lastUsedAt: { type: ["string", "null"], format: "date-time" },
+  },
+};
+
+const passkeyEnrolment = {
+  allOf: [
+    { $ref: "#/components/schemas/StoredCredentialSession" },
+    { type: "object", required: ["passkey"], properties: { passkey: { $ref: "#/components/schemas/CredentialMethod" } } },
+  ],
+};
 // What refresh and verify answer: a login's session, with the stored credential it signed in with.
 const storedCredentialSession = {
   allOf: [
@@ -265,6 +286,11 @@ const credential = {
     region: {
       type: ["string", "null"],
       description: "The worker region its logins, refreshes and keep-alive run in: the last `region` a request named for it. Null: any worker.",
+    },
+    methods: {
+      type: "array",
+      items: { $ref: "#/components/schemas/CredentialMethod" },
+      description: "`GET /v1/credentials/{id}` only: how it signs in, its stored secret's method then its passkeys, oldest first. Empty before a login worked.",
     },
   },
 };
@@ -440,6 +466,9 @@ export const schemas = {
   EntryLink: entryLink,
   RefreshRequest: refreshRequest,
   VerifyRequest: verifyRequest,
+  PasskeyEnrolRequest: passkeyEnrolRequest,
+  PasskeyEnrolment: passkeyEnrolment,
+  CredentialMethod: credentialMethod,
   WebhookRequest: webhookRequest,
   Webhook: webhook,
   ProxyRequest: proxyRequest,

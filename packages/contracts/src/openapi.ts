@@ -14,7 +14,7 @@ const stillRunning = {
 /** How a login job can end (login, refresh, verify: the same browser login), target check included. */
 const LOGIN_FAILURES: ErrorCode[] = [
   "invalid_credentials", "form_not_found", "form_ambiguous", "captcha_blocked", "account_locked", "login_blocked", "mfa_required", "verification_failed", "provider_blocked",
-  "consent_denied", "account_not_linked", "login_unconfirmed", "target_not_allowed", "target_unreachable", "proxy_unreachable", "proxy_auth_failed", "region_unavailable", "timeout", "input_timeout", "handoff_interrupted",
+  "consent_denied", "account_not_linked", "login_unconfirmed", "passkey_not_offered", "passkey_rejected", "target_not_allowed", "target_unreachable", "proxy_unreachable", "proxy_auth_failed", "region_unavailable", "timeout", "input_timeout", "handoff_interrupted",
 ];
 /** How a signup job can end (an OAuth signup meets the provider's walls too). */
 const SIGNUP_FAILURES: ErrorCode[] = [
@@ -248,6 +248,44 @@ export const openApiDocument = {
           "login is a new device's, and the site may ask its second factor again. The credential's sessions stay.",
         parameters: [paramRef("CredentialId")],
         responses: { "204": { description: "Forgotten (also when none was kept).", headers: rated() }, ...v1Errors(["not_found"]) },
+      },
+    },
+    "/credentials/{id}/passkeys": {
+      post: {
+        operationId: "enrolPasskey",
+        tags: ["Credentials"],
+        summary: "Add a passkey to the credential's account on its site",
+        description:
+          "Signs in with the credential's stored secret (as a refresh does, with its second factor), opens the site's page where passkeys are added " +
+          "(`settingsUrl`, or found by the words of the site's links — \"Security\", \"Passkeys\", \"Settings\" — in the languages the engine reads), " +
+          "clicks \"Add a passkey\" and lets the browser's authenticator make it (user verification satisfied). It counts once the site took it. The " +
+          "private key, credential id, user handle and sign counter are stored encrypted with the credential, never returned or logged; " +
+          "`login_method: passkey` and refreshes sign in with it from then on, sending no password. The answer is the session of that sign-in, with the " +
+          "passkey. `passkey_not_offered`: no page offers to add one; `passkey_rejected`: the site turned it down; `no_stored_secret`: the credential " +
+          "never signed in; `method_not_supported`: it signs in through a provider (OAuth), not yet supported here.",
+        parameters: [paramRef("CredentialId"), paramRef("Prefer"), paramRef("IdempotencyKey")],
+        requestBody: {
+          required: false,
+          content: json("PasskeyEnrolRequest", {
+            found: { summary: "Found from the signed-in page", value: {} },
+            given: { summary: "At the site's security settings", value: { settingsUrl: "https://app.example.com/settings/security" } },
+          }),
+        },
+        responses: {
+          "201": { description: "Added, and signed in.", headers: keyed("X-Job-Id", "Location"), content: json("PasskeyEnrolment", ex.passkeyEnrolment) },
+          "202": stillRunning,
+          ...v1Errors(["not_found", "no_stored_secret", "method_not_supported", ...LOGIN_FAILURES], { post: true, idempotent: true, job: true }),
+        },
+      },
+    },
+    "/credentials/{id}/passkeys/{passkeyId}": {
+      delete: {
+        operationId: "deletePasskey",
+        tags: ["Credentials"],
+        summary: "Forget one of the credential's passkeys",
+        description: "The service forgets the passkey (its key is deleted); the site still lists it until it is removed there too. Refreshes use the password again once the credential holds no passkey.",
+        parameters: [paramRef("CredentialId"), paramRef("PasskeyId")],
+        responses: { "204": { description: "Forgotten.", headers: rated() }, ...v1Errors(["not_found"]) },
       },
     },
     "/credentials/{id}/verify": {

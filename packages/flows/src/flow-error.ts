@@ -2,13 +2,7 @@ import type { FieldError, LoginFailureCode, UnfinishedAccount } from "@authsvc/c
 
 export type { UnfinishedAccount };
 
-/**
- * A passkey flow's own failures (issue 29): they join the API's codes (LOGIN_FAILURE_CODES) when its
- * passkey endpoints answer with them; until then no job ends with them.
- */
-export type PasskeyFailureCode = "passkey_not_offered" | "passkey_rejected";
-
-const RETRYABLE: ReadonlySet<LoginFailureCode | PasskeyFailureCode> = new Set(["target_unreachable", "proxy_unreachable", "timeout", "internal_error"]);
+const RETRYABLE: ReadonlySet<LoginFailureCode> = new Set(["target_unreachable", "proxy_unreachable", "timeout", "internal_error"]);
 
 /**
  * The one way a flow fails: a stable code the API answers with, a message fit to show the caller (the
@@ -20,7 +14,7 @@ export class LoginFlowError extends Error {
   readonly details?: FieldError[];
 
   constructor(
-    readonly code: LoginFailureCode | PasskeyFailureCode,
+    readonly code: LoginFailureCode,
     message: string,
     options: { retryable?: boolean; details?: FieldError[] } = {},
   ) {

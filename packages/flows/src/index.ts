@@ -18,4 +18,3 @@ export { bringCookies } from "./page/bring-cookies";
 export { enrolPasskey, type EnrolPasskeyInput } from "./passkey/enrol-passkey";
 export { passkeyFits, passkeyLogin, type PasskeyLoginInput, type PasskeyLoginResult } from "./passkey/passkey-login";
 export { signInOnPage } from "./login/password-login";
-export type { PasskeyFailureCode } from "./flow-error";

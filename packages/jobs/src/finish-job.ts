@@ -126,9 +126,10 @@ async function storeSuccess(
           });
         } else {
           // The credential keeps what logs in again, not the confirmation that was spent on the way, nor the
-          // request's proxy choice (the credential keeps its proxy itself).
-          const { confirmation: _spent, egress: _choice, ...secret } = job.input as LoginSecret & { confirmation?: unknown };
-          await tx.credentials.recordSuccess(job.orgId, job.credential.id, secret as LoginSecret, job.loginUrl);
+          // request's proxy choice (the credential keeps its proxy itself), nor an enrolment's settings page. A
+          // passkey sign-in keeps the secret it did not use: the password an enrolment or the site may need again.
+          const { confirmation: _spent, egress: _choice, enrol: _enrol, ...secret } = job.input as LoginSecret & { confirmation?: unknown; enrol?: unknown };
+          await tx.credentials.recordSuccess(job.orgId, job.credential.id, secret.method === "passkey" ? null : (secret as LoginSecret), job.loginUrl);
           if (outcome.device) await tx.credentials.saveDevice(job.orgId, job.credential.id, outcome.device);
           ended = await tx.authJobs.succeed(job.id, job.run, sessionId, outcome.source);
           // A credential an end user typed on an entry link's page: the link is spent, and names it.

@@ -5,7 +5,7 @@ export { gateCaps, RegionUnavailable } from "./start-job";
 export { JobNotRunnable, JobTakenOver, type OpenedJob } from "./open-job";
 export type { JobFailure, LoginSuccess, SignupSuccess } from "./finish-job";
 export { sessionExpiresAt, sessionLifetime, type SessionLifetime } from "./session-lifetime";
-export { storedLoginIdentity, type SessionIdentity } from "./session-keys";
+export { refreshSecret, storedLoginIdentity, type SessionIdentity } from "./session-keys";
 export { originFingerprint } from "./session-keys";
 export { replayJob, ReplayRefused, REFUSED_SECRET_CODES, type ReplayOptions, type ReplayRefusalCode } from "./replay-job";
 export { checkSession, type SessionHealth, type SessionCheckTarget } from "./session-check";

@@ -1,5 +1,6 @@
 import type { LoginSecret } from "@authsvc/contracts";
 import { fingerprint } from "@authsvc/crypto";
+import type { Database } from "@authsvc/db";
 
 /** What decides which account a session belongs to: the fields of a login, as the gateway resolved them. */
 export interface SessionIdentity {
@@ -85,4 +86,12 @@ export function storedLoginIdentity(
     phone: secret.phone,
     provider: secret.provider,
   };
+}
+
+/**
+ * What a refresh of a credential signs in with (the API's, keep-alive's): its passkey when it holds one,
+ * typing nothing a site could phish; else its stored secret.
+ */
+export async function refreshSecret(db: Pick<Database, "passkeys">, orgId: string, credentialId: string, stored: LoginSecret): Promise<LoginSecret> {
+  return (await db.passkeys.list(orgId, credentialId)).length > 0 ? { method: "passkey" } : stored;
 }

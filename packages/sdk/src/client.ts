@@ -22,6 +22,8 @@ import type {
   SignupResponse,
   StoredCredentialSession,
   VerifyRequest,
+  PasskeyEnrolRequest,
+  PasskeyEnrolment,
   WebhookRequest,
   WebhookResource,
 } from "./types";
@@ -151,6 +153,20 @@ export class Credentials {
   /** Confirms the email of an account a signup left pending (a link, a code, or the one in our inbox), then signs in. */
   verify(id: string, body: VerifyRequest = {}, options: JobCallOptions = {}): Promise<StoredCredentialSession> {
     return this.runJob(ROUTES.verifyCredential, body, { id }, options);
+  }
+
+  /**
+   * Adds a passkey to the credential's account: signs in with its stored secret, then adds one on the site's
+   * settings page (`settingsUrl`, or found). Later logins (`login_method: "passkey"`) and refreshes use it.
+   * A call that had to wait for its job answers with the session only; `get(id).methods` lists the passkey.
+   */
+  enrolPasskey(id: string, body: PasskeyEnrolRequest = {}, options: JobCallOptions = {}): Promise<PasskeyEnrolment> {
+    return this.runJob(ROUTES.enrolPasskey, body, { id }, options);
+  }
+
+  /** Forgets one of the credential's passkeys here (the site still lists it: remove it there too). */
+  async deletePasskey(id: string, passkeyId: string, options: RequestOptions = {}): Promise<void> {
+    await this.transport.send({ route: ROUTES.deletePasskey, params: { id, passkeyId }, options });
   }
 }
 

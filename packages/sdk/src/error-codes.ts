@@ -28,6 +28,8 @@ export const ERROR_STATUS = {
   consent_denied: 422,
   account_not_linked: 422,
   login_unconfirmed: 422,
+  passkey_not_offered: 422,
+  passkey_rejected: 422,
   signup_rejected: 422,
   verification_pending: 422,
   no_stored_secret: 422,

@@ -16,6 +16,8 @@ export const ROUTES = {
   deleteCredential: { method: "DELETE", path: "/credentials/{id}" },
   forgetCredentialDevice: { method: "DELETE", path: "/credentials/{id}/device" },
   verifyCredential: { method: "POST", path: "/credentials/{id}/verify", idempotent: true },
+  enrolPasskey: { method: "POST", path: "/credentials/{id}/passkeys", idempotent: true },
+  deletePasskey: { method: "DELETE", path: "/credentials/{id}/passkeys/{passkeyId}" },
   createEntryLink: { method: "POST", path: "/credentials/entry-links", idempotent: true },
   getEntryLink: { method: "GET", path: "/entry-links/{id}" },
   createMailbox: { method: "POST", path: "/mailboxes", idempotent: true },

@@ -44,7 +44,7 @@ export interface SessionResponse {
   storageState: StorageState;
 }
 
-export const LOGIN_METHODS = ["password", "oauth_google", "oauth_github", "oauth", "magic_link", "otp_email", "otp_sms", "totp"] as const;
+export const LOGIN_METHODS = ["password", "oauth_google", "oauth_github", "oauth", "magic_link", "otp_email", "otp_sms", "totp", "passkey"] as const;
 export type LoginMethod = (typeof LOGIN_METHODS)[number];
 
 export interface LoginCred {
@@ -139,6 +139,17 @@ export interface VerifyRequest {
   allowHandoff?: boolean;
 }
 
+/** POST /v1/credentials/{id}/passkeys: where the site adds passkeys, when you know it (else it is found). */
+export interface PasskeyEnrolRequest {
+  settingsUrl?: string;
+  allowHandoff?: boolean;
+}
+
+/** One way a credential signs in: its stored secret's method, or one of its passkeys (never its key). */
+export type CredentialMethod =
+  | { type: "passkey"; passkeyId: string; rpId: string; createdAt: string; lastUsedAt: string | null }
+  | { type: Exclude<LoginMethod, "passkey"> };
+
 /** What refresh and verify answer: the session, the credential, and when the session ends. */
 export interface StoredCredentialSession extends SessionResponse {
   credentialId: string;
@@ -159,6 +170,8 @@ export interface CredentialResource {
   deviceRememberedAt: string | null;
   /** The worker region its runs go to (a request's `region` moves it); null: any worker. */
   region: string | null;
+  /** `get` only: how it signs in, its stored secret's method then its passkeys. */
+  methods?: CredentialMethod[];
 }
 
 /** POST /v1/credentials/entry-links: a hosted page where the end user types their own credentials for a site. */
@@ -373,4 +386,9 @@ export interface ErrorBody {
     details?: FieldError[];
     credentialId?: string;
   };
+}
+
+/** What adding a passkey answers: the session of the sign-in it made, and the passkey (its id, relying party). */
+export interface PasskeyEnrolment extends StoredCredentialSession {
+  passkey: Extract<CredentialMethod, { type: "passkey" }>;
 }

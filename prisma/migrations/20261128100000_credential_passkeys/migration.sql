@@ -6,6 +6,7 @@ CREATE TABLE "credential_passkeys" (
     "credential_id" TEXT NOT NULL,
     "rp_id" TEXT NOT NULL,
     "sealed" TEXT NOT NULL,
+    "job_id" TEXT,
     "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "last_used_at" TIMESTAMP(3),
 

@@ -1,8 +1,8 @@
 import type { TargetGuard } from "@authsvc/egress";
 import type { Config } from "@authsvc/config";
-import { ENTRY_LINK_DEFAULT_EXPIRES_IN, isErrorCode, jobEventsPath, type EntryLinkRequest, type EntryLinkResource, type EmailInboxRef, type InboxRef, type InputAnswerRequest, type JobResource, type SessionResponse, type VerifyRequest } from "@authsvc/contracts";
+import { ENTRY_LINK_DEFAULT_EXPIRES_IN, isErrorCode, isOAuthMethod, jobEventsPath, type EntryLinkRequest, type EntryLinkResource, type EmailInboxRef, type InboxRef, type InputAnswerRequest, type JobResource, type PasskeyEnrolRequest, type SessionResponse, type VerifyRequest } from "@authsvc/contracts";
 import type { Database, InputAnswer } from "@authsvc/db";
-import { storedLoginIdentity, type AuthJobs, type StartJob } from "@authsvc/jobs";
+import { refreshSecret, storedLoginIdentity, type AuthJobs, type StartJob } from "@authsvc/jobs";
 import type { JobWaiter, PrefetchedEntry } from "@authsvc/queue";
 import { ApiError } from "../http/api-error";
 import type { LoginCommand } from "./parse-login-request";
@@ -96,7 +96,7 @@ export class AuthService {
     return this.deps.jobs.cachedSessionKey(orgId, cmd);
   }
 
-  async login(orgId: string, cmd: LoginCommand, call: AuthCall, kind: "login" | "refresh" | "verify" = "login", prefetched?: PrefetchedEntry): Promise<AuthAnswer> {
+  async login(orgId: string, cmd: LoginCommand, call: AuthCall, kind: "login" | "refresh" | "verify" | "passkey_enrol" = "login", prefetched?: PrefetchedEntry): Promise<AuthAnswer> {
     const { jobs, guard } = this.deps;
     if (call.idempotent?.joinJob) return this.answer(orgId, call.idempotent.joinJob, call.waitMs);
     if (cmd.useCache) {
@@ -111,7 +111,9 @@ export class AuthService {
     await this.checkEgress(orgId, cmd.egress);
     const fields = { email: cmd.email, phone: cmd.phone, password: cmd.password, additionalFields: cmd.additionalFields, totpSecret: cmd.totpSecret, inbox, awaitsPassword: cmd.awaitsPassword, provider: cmd.provider, egress: cmd.egress };
     // The request's schema and `inboxFor` made sure an inbox method has its inbox.
-    const input = (cmd.confirmation ? { ...fields, method: "password", confirmation: cmd.confirmation } : { ...fields, method: cmd.method }) as StartJob["input"];
+    const input = (
+      cmd.confirmation ? { ...fields, method: "password", confirmation: cmd.confirmation } : cmd.enrol ? { ...fields, method: cmd.method, enrol: cmd.enrol } : { ...fields, method: cmd.method }
+    ) as StartJob["input"];
     const jobId = await jobs.start({
       orgId,
       kind,
@@ -119,7 +121,8 @@ export class AuthService {
       loginUrl: cmd.loginUrl,
       useCache: cmd.useCache,
       allowHandoff: cmd.allowHandoff === true,
-      fingerprint: jobs.loginKey(orgId, cmd),
+      // An enrolment never joins a login of the same account (it would end without a passkey), nor one a login.
+      fingerprint: kind === "passkey_enrol" ? `${jobs.loginKey(orgId, cmd)}:passkey_enrol` : jobs.loginKey(orgId, cmd),
       requestId: call.requestId,
       credential: { collectionExternalId: cmd.collectionId, username: cmd.identifier },
       region: cmd.region,
@@ -228,9 +231,32 @@ export class AuthService {
       // Its site has not told the account's password yet: a login would type none and be refused.
       throw new ApiError("no_stored_secret", `The site has not sent this account's password or the link to set it yet; POST /v1/credentials/${credentialId}/verify with that link, or with {} once it reached your inbox.`);
     }
-    const identity = storedLoginIdentity({ loginPage: row.loginPage, username: row.username, collectionExternalId: row.collection?.externalId }, secret);
-    const cmd: LoginCommand = { ...identity, method: secret.method, loginUrl: row.loginUrl, useCache: false, allowHandoff, region };
+    const use = await refreshSecret(db, orgId, credentialId, secret);
+    const identity = storedLoginIdentity({ loginPage: row.loginPage, username: row.username, collectionExternalId: row.collection?.externalId }, use);
+    const cmd: LoginCommand = { ...identity, method: use.method, loginUrl: row.loginUrl, useCache: false, allowHandoff, region };
     return this.login(orgId, cmd, call, "refresh");
+  }
+
+  /**
+   * Adds a passkey to a credential's account (a job of kind `passkey_enrol`): signs in with its stored
+   * secret as a refresh does (its own method, never a passkey), then adds one on the site's settings page.
+   */
+  async enrolPasskey(orgId: string, credentialId: string, given: PasskeyEnrolRequest, call: AuthCall): Promise<AuthAnswer> {
+    const { db, guard } = this.deps;
+    if (call.idempotent?.joinJob) return this.answer(orgId, call.idempotent.joinJob, call.waitMs);
+    const [row, secret] = await Promise.all([db.credentials.findMetadata(orgId, credentialId), db.credentials.secret(orgId, credentialId)]);
+    if (!row) throw new ApiError("not_found", "No such credential.");
+    if (!secret || secret.awaitsPassword) throw new ApiError("no_stored_secret", "This credential keeps no secret it signed in with; log in with it first (POST /v1/login), then add a passkey.");
+    // Its sign-in runs through the provider's button, a flow that does not go on to the site's settings yet.
+    if (isOAuthMethod(secret.method)) throw new ApiError("method_not_supported", "Adding a passkey to a credential that signs in through a provider (OAuth) is not available yet; sign in with the site's own password to add one.");
+    if (given.settingsUrl) {
+      if (new URL(given.settingsUrl).origin !== row.siteOrigin) throw ApiError.invalid([{ field: "/settingsUrl", message: `must be a page of the credential's site (${row.siteOrigin})` }]);
+      const verdict = await guard.check(given.settingsUrl);
+      if (!verdict.allowed) throw new ApiError(verdict.code, `Target refused: ${verdict.reason}.`);
+    }
+    const identity = storedLoginIdentity({ loginPage: row.loginPage, username: row.username, collectionExternalId: row.collection?.externalId }, secret);
+    const cmd: LoginCommand = { ...identity, method: secret.method, loginUrl: row.loginUrl, useCache: false, allowHandoff: given.allowHandoff === true, enrol: { settingsUrl: given.settingsUrl } };
+    return this.login(orgId, cmd, call, "passkey_enrol");
   }
 
   /**

@@ -27,6 +27,8 @@ export interface LoginCommand {
   confirmation?: Confirmation;
   /** OAuth methods: the provider (`google`, `github`, or `cred.provider` as given). */
   provider?: string;
+  /** A passkey enrolment's (POST /v1/credentials/{id}/passkeys): signed in, a passkey is added; a login request never has one. */
+  enrol?: { settingsUrl?: string };
   /** With `confirmation`: the account waits for the password the site mails (LoginSecret.awaitsPassword). */
   awaitsPassword?: boolean;
   /** A person may answer a step the service cannot (the job waits in needs_input). */
@@ -68,7 +70,11 @@ export function parseLoginRequest(body: unknown): LoginCommand {
   const missing = [];
   // A password login may have no identifier: sites and devices that ask only for a password.
   if (!identifier && method !== "password") missing.push({ field: "/cred/username", message: `is required for login_method ${method} (or cred.email)` });
-  if (!cred.password && !INBOX_METHODS.includes(method)) missing.push({ field: "/cred/password", message: `is required for login_method ${method}` });
+  // A passkey login sends no password: one given would be a secret the request need not carry.
+  if (method === "passkey" && (cred.password || cred.totpSecret)) {
+    missing.push({ field: cred.password ? "/cred/password" : "/cred/totpSecret", message: "is not sent with login_method passkey: the credential's stored passkey signs in, and nothing is typed" });
+  }
+  if (!cred.password && !INBOX_METHODS.includes(method) && method !== "passkey") missing.push({ field: "/cred/password", message: `is required for login_method ${method}` });
   if (method === "totp" && !cred.totpSecret) missing.push({ field: "/cred/totpSecret", message: "is required for login_method totp" });
   if ((method === "otp_email" || method === "magic_link") && !email) {
     missing.push({ field: "/cred/email", message: `is required for login_method ${method}: one of your mailboxes (POST /v1/mailboxes)` });

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from "express";
-import { compileValidator, credentialStatus, entryLinkRequestSchema, type EntryLinkRequest, refreshRequestSchema, verifyRequestSchema, type CredentialResource, type RefreshRequest, type VerifyRequest } from "@authsvc/contracts";
+import { compileValidator, credentialMethods, credentialStatus, entryLinkRequestSchema, passkeyEnrolRequestSchema, type PasskeyEnrolRequest, type EntryLinkRequest, refreshRequestSchema, verifyRequestSchema, type CredentialResource, type RefreshRequest, type VerifyRequest } from "@authsvc/contracts";
 import type { Database } from "@authsvc/db";
 import type { SessionCache } from "@authsvc/queue";
 import { ApiError } from "../http/api-error";
@@ -11,6 +11,8 @@ import { sessionExpiresAt } from "@authsvc/jobs";
 const validateRefresh = compileValidator<RefreshRequest>(refreshRequestSchema);
 const validateVerify = compileValidator<VerifyRequest>(verifyRequestSchema);
 const CREDENTIAL_ID = /^cred_[0-9A-Za-z]{22}$/;
+const PASSKEY_ID = /^pk_[0-9A-Za-z]{22}$/;
+const validateEnrol = compileValidator<PasskeyEnrolRequest>(passkeyEnrolRequestSchema);
 const ENTRY_LINK_ID = /^elink_[0-9A-Za-z]{22}$/;
 const validateEntryLink = compileValidator<EntryLinkRequest>(entryLinkRequestSchema);
 const PAGE = 100;
@@ -73,9 +75,39 @@ export function credentialRoutes(db: Database, cache: SessionCache, auth: AuthSe
   });
 
   r.get("/credentials/:id", async (req, res) => {
-    const row = CREDENTIAL_ID.test(req.params.id) ? await db.credentials.findMetadata(orgOf(res.locals), req.params.id) : null;
+    const orgId = orgOf(res.locals);
+    const row = CREDENTIAL_ID.test(req.params.id) ? await db.credentials.findMetadata(orgId, req.params.id) : null;
     if (!row) throw new ApiError("not_found", "No such credential.");
-    res.json(resource(row));
+    const [secret, passkeys] = await Promise.all([db.credentials.secret(orgId, row.id), db.passkeys.list(orgId, row.id)]);
+    res.json({ ...resource(row), methods: credentialMethods(secret && !secret.awaitsPassword ? secret.method : null, passkeys) });
+  });
+
+  // Adds a passkey to the credential's account: signs in with its stored secret, then adds one on the site's settings page.
+  r.post("/credentials/:id/passkeys", async (req, res) => {
+    const checked = validateEnrol(req.body ?? {});
+    if (!checked.ok) throw ApiError.invalid(checked.errors);
+    const orgId = orgOf(res.locals);
+    const row = CREDENTIAL_ID.test(req.params.id) ? await db.credentials.findMetadata(orgId, req.params.id) : null;
+    if (!row) throw new ApiError("not_found", "No such credential.");
+    const answer = await countedAnswer(metrics, () => auth.enrolPasskey(orgId, row.id, checked.value, authCall(req, res, maxWaitMs)), "passkey_enrol");
+    const done = pendingOrSession(req, res, answer);
+    if (!done) return;
+    // The passkey this job added (the job's record names its session; the passkey, its job).
+    const passkey = done.jobId ? await db.passkeys.ofJob(orgId, row.id, done.jobId) : null;
+    if (!passkey) throw new ApiError("internal_error", "The passkey was added but its record was not found.");
+    const expiresAt = sessionExpiresAt(done.session);
+    res
+      .status(201)
+      .location(`${req.baseUrl}/credentials/${row.id}`)
+      .json({ passkey: credentialMethods(null, [passkey])[0], ...done.session, credentialId: row.id, ...(expiresAt ? { expiresAt } : {}) });
+  });
+
+  // Forgets one of its passkeys here; the site still lists it (remove it there too).
+  r.delete("/credentials/:id/passkeys/:passkeyId", async (req, res) => {
+    const orgId = orgOf(res.locals);
+    const removed = CREDENTIAL_ID.test(req.params.id) && PASSKEY_ID.test(req.params.passkeyId) ? await db.passkeys.remove(orgId, req.params.id, req.params.passkeyId) : false;
+    if (!removed) throw new ApiError("not_found", "No such passkey of this credential.");
+    res.status(204).end();
   });
 
   r.delete("/credentials/:id", async (req, res) => {

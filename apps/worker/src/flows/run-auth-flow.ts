@@ -1,9 +1,9 @@
 import { applyBrowserProfile, type BrowserHost, type BrowserProfile, chooseBrowserProfile, DEFAULT_PROFILE_REGION, type Page, type ProxyDoor, ProxyFailure, relocateBrowserProfile, type TargetGuard } from "@authsvc/browser";
 import type { Config } from "@authsvc/config";
-import { isOAuthMethod, isVerifyInput, type InboxRef, type JobEventType, type JobInput, type LoginSecret, oauthMethodFor, type RememberedDevice, type SignupJobInput } from "@authsvc/contracts";
+import { isEnrolInput, isOAuthMethod, isVerifyInput, type InboxRef, type JobEventType, type JobInput, type LoginSecret, oauthMethodFor, type RememberedDevice, type SignupJobInput } from "@authsvc/contracts";
 import { freshTotpCode, parseTotpSecret } from "@authsvc/crypto";
 import { type Database, ProxyGoneError, type RunProxy } from "@authsvc/db";
-import { bringCookies, confirmAndSignIn, finishMailedSignup, rememberedDevice, type CaptchaSolver, type FlowMilestone, LoginFlowError, oauthLogin, type OAuthLoginResult, type OAuthSignupDetails, parseLearnedFlow, type PasswordLoginResult, passwordLogin, sameFlow, signup, type SignupResult } from "@authsvc/flows";
+import { bringCookies, confirmAndSignIn, type Deadline, enrolPasskey, type PageWatch, passkeyLogin, finishMailedSignup, rememberedDevice, type CaptchaSolver, type FlowMilestone, LoginFlowError, oauthLogin, type OAuthLoginResult, type OAuthSignupDetails, parseLearnedFlow, type PasswordLoginResult, passwordLogin, sameFlow, signup, type SignupResult } from "@authsvc/flows";
 import type { AuthJobs, LoginSuccess, OpenedJob, SignupSuccess } from "@authsvc/jobs";
 import { jobHandoff } from "./flow-handoff";
 import type { HandoffRelay, InboxEvents, JobEventFields, SingleFlight } from "@authsvc/queue";
@@ -183,7 +183,26 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
     return result;
   }
 
+  /**
+   * Signs in with the credential's passkeys (loaded into the page's authenticator; none of another site is
+   * offered), typing nothing; the counter the site saw is kept for the next sign-in.
+   */
+  async function runPasskeyLogin(job: OpenedJob, { onFailurePage, ...hooks }: RunHooks): Promise<LoginSuccess> {
+    const held = await db.passkeys.keys(job.orgId, job.credential.id);
+    const result = await inPage(job, {}, onFailurePage, (page, timeoutMs) =>
+      passkeyLogin(page, { loginUrl: job.loginUrl, identifier: job.credential.username, passkeys: held.map((h) => h.key) }, { guard, timeoutMs, ...hooks }),
+    );
+    const used = held.find((h) => h.key.credentialId === result.used.credentialId);
+    if (used) {
+      await db.passkeys.used(job.orgId, job.credential.id, used.id, { ...used.key, signCount: result.used.signCount }).catch((err: unknown) => {
+        deps.log.warn({ jobId: job.id, err: String(err) }, "the passkey's sign counter was not kept");
+      });
+    }
+    return { session: result.session, source: "detected", changedFlow: null };
+  }
+
   async function runLogin(job: OpenedJob, input: Exclude<JobInput, SignupJobInput>, { onFailurePage, ...hooks }: RunHooks): Promise<LoginSuccess | SignupSuccess> {
+    if (!isVerifyInput(input) && input.method === "passkey") return runPasskeyLogin(job, { ...hooks, onFailurePage });
     if (!isVerifyInput(input) && isOAuthMethod(input.method)) {
       const result = await runOAuth(job, input as Extract<LoginSecret, { provider: string }>, { ...hooks, onFailurePage });
       return { session: result.session, source: "detected", changedFlow: null };
@@ -209,7 +228,14 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
       return inPage<{ result: PasswordLoginResult | SignupResult; kept: RememberedDevice | null }>(job, { inbox: !!inbox, handoff: !!handoff }, onFailurePage, async (page, timeoutMs) => {
         handoff?.attach(page);
         await bringCookies(page.browserContext(), device?.cookies ?? []);
-        const options = { guard, timeoutMs, learned, captchaSolver, ...hooks };
+        // An enrolment adds a passkey in the signed-in page, then the session is captured; the key is kept at once.
+        const afterSignIn = isEnrolInput(input)
+          ? async (page: Page, watch: PageWatch, deadline: Deadline) => {
+              const key = await enrolPasskey(page, watch, { settingsUrl: input.enrol.settingsUrl }, deadline, hooks.onStep);
+              if (!(await db.passkeys.add(job.orgId, job.credential.id, key, job.id))) throw new LoginFlowError("internal_error", "the credential went away while its passkey was added");
+            }
+          : undefined;
+        const options = { guard, timeoutMs, learned, captchaSolver, afterSignIn, ...hooks };
         const run = () => {
           if (!isVerifyInput(input)) return passwordLogin(page, { ...loginInput, handoff }, options);
           const { confirmation } = input;

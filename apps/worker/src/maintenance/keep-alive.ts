@@ -1,7 +1,7 @@
 import type { Config } from "@authsvc/config";
 import type { Database } from "@authsvc/db";
 import type { TargetGuard } from "@authsvc/egress";
-import { checkSession, storedLoginIdentity, type AuthJobs } from "@authsvc/jobs";
+import { checkSession, refreshSecret, storedLoginIdentity, type AuthJobs } from "@authsvc/jobs";
 import type { Logger } from "@authsvc/logging";
 import type { SessionCache } from "@authsvc/queue";
 import type { SessionResponse } from "@authsvc/contracts";
@@ -111,8 +111,9 @@ async function refresh(deps: KeepAliveDeps, session: Refreshable): Promise<boole
   const { db, jobs, log } = deps;
   const { credential, orgId, job } = session;
   if (!job || !credential.lastLoginAt || credential.lastErrorCode) return false;
-  const secret = await db.credentials.secret(orgId, credential.id);
-  if (!secret || secret.awaitsPassword) return false;
+  const stored = await db.credentials.secret(orgId, credential.id);
+  if (!stored || stored.awaitsPassword) return false;
+  const secret = await refreshSecret(db, orgId, credential.id, stored);
   // The key a caller's login of this credential computes (not the job's, which may be older).
   const identity = storedLoginIdentity({ ...credential, collectionExternalId: credential.collection?.externalId }, secret);
   try {

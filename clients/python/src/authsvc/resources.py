@@ -78,6 +78,34 @@ class Credentials:
         path = f"/v1/credentials/{segment(credential_id)}/verify"
         return self._browser_call(path, body, idempotency_key, wait, respond_async, on_progress, on_needs_input)
 
+    def enrol_passkey(
+        self,
+        credential_id: str,
+        *,
+        settings_url: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+        wait: Optional[int] = None,
+        respond_async: bool = False,
+        on_progress: Optional[ProgressCallback] = None,
+        allow_handoff: Optional[bool] = None,
+        on_needs_input: Optional[NeedsInputCallback] = None,
+    ) -> Session:
+        """Adds a passkey to the credential's account: signs in with its stored secret, then adds one on the
+        site's settings page (`settings_url`, or found by its links). Later `login_method="passkey"` logins and
+        refreshes use it, sending no password. The session's `passkey` names it (`get(...)["methods"]` lists it
+        too, also after a call that waited for its job)."""
+        body: Dict[str, Any] = {}
+        if settings_url is not None:
+            body["settingsUrl"] = settings_url
+        if allow_handoff is not None:
+            body["allowHandoff"] = allow_handoff
+        path = f"/v1/credentials/{segment(credential_id)}/passkeys"
+        return self._browser_call(path, body, idempotency_key, wait, respond_async, on_progress, on_needs_input)
+
+    def delete_passkey(self, credential_id: str, passkey_id: str) -> None:
+        """Forgets one of the credential's passkeys here; the site still lists it (remove it there too)."""
+        self._transport.request("DELETE", f"/v1/credentials/{segment(credential_id)}/passkeys/{segment(passkey_id)}")
+
     def entry_link(
         self,
         domain: str,

@@ -87,12 +87,15 @@ export class Credentials {
     return this.prisma.credential.findFirst({ where: { id, orgId } });
   }
 
-  /** Stores the secret that just logged in successfully, so refreshes use a known-good one. */
-  async recordSuccess(orgId: string, id: string, secret: LoginSecret, loginUrl: string) {
+  /**
+   * Stores the secret that just logged in successfully, so refreshes use a known-good one (null: the stored
+   * one stays, as after a passkey sign-in, which used none), where it logged in, and when.
+   */
+  async recordSuccess(orgId: string, id: string, secret: LoginSecret | null, loginUrl: string) {
     await this.prisma.credential.updateMany({
       where: { id, orgId },
       data: {
-        secret: this.envelope.encryptJson(secret, rowAad(orgId, id)),
+        ...(secret ? { secret: this.envelope.encryptJson(secret, rowAad(orgId, id)) } : {}),
         loginUrl,
         lastLoginAt: new Date(),
         lastErrorCode: null,

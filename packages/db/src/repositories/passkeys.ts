@@ -32,11 +32,11 @@ export class Passkeys {
   ) {}
 
   /** Keeps a passkey for a credential of the org; null when the org has no such credential. */
-  async add(orgId: string, credentialId: string, key: PasskeyKey): Promise<ListedPasskey | null> {
+  async add(orgId: string, credentialId: string, key: PasskeyKey, jobId?: string): Promise<ListedPasskey | null> {
     if ((await this.prisma.credential.count({ where: { id: credentialId, orgId } })) === 0) return null;
     const id = newId("pk");
     return this.prisma.credentialPasskey.create({
-      data: { id, orgId, credentialId, rpId: key.rpId, sealed: this.envelope.encryptJson(key, passkeyAad(orgId, credentialId, id)) },
+      data: { id, orgId, credentialId, jobId, rpId: key.rpId, sealed: this.envelope.encryptJson(key, passkeyAad(orgId, credentialId, id)) },
       select: LISTED,
     });
   }
@@ -44,6 +44,11 @@ export class Passkeys {
   /** The credential's passkeys as listings show them, oldest first. */
   list(orgId: string, credentialId: string): Promise<ListedPasskey[]> {
     return this.prisma.credentialPasskey.findMany({ where: { orgId, credentialId }, select: LISTED, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  }
+
+  /** The passkey a job added to the credential, or null. */
+  ofJob(orgId: string, credentialId: string, jobId: string): Promise<ListedPasskey | null> {
+    return this.prisma.credentialPasskey.findFirst({ where: { orgId, credentialId, jobId }, select: LISTED });
   }
 
   /** The credential's passkeys with their key material, for the run that signs in with them. */

@@ -50,6 +50,11 @@ export interface FlowOptions {
   learned?: LearnedFlow | null;
   /** Answers CAPTCHA challenges; without one (the default) a challenge ends the login in `captcha_blocked`. */
   captchaSolver?: CaptchaSolver;
+  /**
+   * What to do in the signed-in page once the verdict is a success, before its state is captured (adding a
+   * passkey on the site's settings): its failure is the login's.
+   */
+  afterSignIn?: (page: Page, watch: PageWatch, deadline: Deadline) => Promise<void>;
 }
 
 export interface PasswordLoginResult {
@@ -133,6 +138,7 @@ export async function signInOnPage(page: Page, watch: PageWatch, input: Password
   }
   watch.check();
   if (outcome.kind === "failure") throw new LoginFlowError(outcome.code, outcome.message);
+  await options.afterSignIn?.(page, watch, deadline);
 
   step("capture session");
   const session = await captureState(context, page, watch.visited, watch.documentOrigins);

@@ -98,9 +98,12 @@ export class PageWatch {
     return watch;
   }
 
-  /** Whether the main frame waits for the site to answer a navigation (a form's POST the server still works on). */
+  /**
+   * Whether the main frame waits for the site to answer a navigation (a form's POST the server still works
+   * on). Never once the page or its browser is gone: their requests end without an event.
+   */
   answering(): boolean {
-    return this.navigations.size > 0;
+    return this.navigations.size > 0 && !this.page.isClosed() && this.page.browser().connected;
   }
 
   /** Throws the guard's refusal of a navigation, if there was one. */

@@ -1,0 +1,118 @@
+import { call, closeDatabase, newSiteUser, newTenant, sitesUrl } from "@authsvc/devstack";
+
+// Passkeys for agents, through the HTTP API (issue 29): a credential that signed in with its password adds a
+// passkey on the site's settings, then signs in with it and no password; the site's counter grows.
+let tenant: Awaited<ReturnType<typeof newTenant>>;
+beforeAll(async () => {
+  tenant = await newTenant("Passkey org");
+});
+afterAll(() => closeDatabase());
+
+// A relying party is a domain name, never an IP address: the site is visited as passkeys.localhost.
+const site = (path: string) => `${sitesUrl().replace("127.0.0.1", "passkeys.localhost")}${path}`;
+const LOGIN = "/cases/passkey-site/login";
+const fixture = async (username: string) =>
+  (await (await fetch(`${sitesUrl()}/__fixture/passkey-site/${username}`)).json()) as {
+    passwordSubmissions: number;
+    passkeySignIns: number;
+    refusedAssertions: number;
+    passkeys: Array<{ id: string; counter: number }>;
+  };
+const cookieHeader = (cookies: Array<{ name: string; value: string }>) => cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+/** Whether the session's cookies open the site's signed-in page (asked at the sites' address: this process does not resolve passkeys.localhost). */
+async function signedIn(cookies: Array<{ name: string; value: string }>): Promise<boolean> {
+  const res = await fetch(`${sitesUrl()}/cases/passkey-site/account`, { headers: { cookie: cookieHeader(cookies) }, redirect: "manual" });
+  return res.status === 200 && (await res.text()).includes("Welcome");
+}
+
+/** The id of the org's credential of this username. */
+async function idOf(username: string): Promise<string> {
+  const listed = (await call("GET", "/v1/credentials", { key: tenant.key })).body.credentials as Array<{ username: string; credentialId: string }>;
+  return listed.find((c) => c.username === username)!.credentialId;
+}
+
+/** A user of the passkey site whose credential signed in once with its password. */
+async function credentialOf(): Promise<{ username: string; credentialId: string }> {
+  const user = await newSiteUser("pk-Rt5Wq8Zm2Lc7");
+  const login = await call("POST", "/v1/login", { key: tenant.key, body: { domain: site(LOGIN), login_method: "password", cred: user } });
+  expect(login.status).toBe(200);
+  return { username: user.username, credentialId: await idOf(user.username) };
+}
+
+describe("passkeys for agents", () => {
+  it("adds a passkey, then logs in and refreshes with it, sending no password; the site's counter grows", async () => {
+    const { username, credentialId } = await credentialOf();
+    expect(credentialId).toMatch(/^cred_/);
+
+    const enrol = await call("POST", `/v1/credentials/${credentialId}/passkeys`, { key: tenant.key, body: {} });
+    expect(enrol.status).toBe(201);
+    expect(enrol.body.passkey).toEqual({ type: "passkey", passkeyId: expect.stringMatching(/^pk_/), rpId: "passkeys.localhost", createdAt: expect.any(String), lastUsedAt: null });
+    expect(await signedIn(enrol.body.cookies)).toBe(true);
+    // Never returned: no key, no credential id, no user handle in the answer.
+    expect(Object.keys(enrol.body.passkey).sort()).toEqual(["createdAt", "lastUsedAt", "passkeyId", "rpId", "type"]);
+    const enrolled = await fixture(username);
+    expect(enrolled.passkeys).toHaveLength(1);
+    expect(enrolled.passwordSubmissions).toBe(2); // the first login, and the enrolment's sign-in
+
+    const credential = (await call("GET", `/v1/credentials/${credentialId}`, { key: tenant.key })).body;
+    expect(credential.methods).toEqual([{ type: "password" }, enrol.body.passkey]);
+
+    // A passkey login names the account, and no password.
+    const login = await call("POST", "/v1/login", { key: tenant.key, body: { domain: site(LOGIN), login_method: "passkey", cred: { username }, useCache: false } });
+    expect(login.status).toBe(200);
+    expect(await signedIn(login.body.cookies)).toBe(true);
+    const afterLogin = await fixture(username);
+    expect(afterLogin).toMatchObject({ passwordSubmissions: 2, passkeySignIns: 1 });
+    expect(afterLogin.passkeys[0]!.counter).toBeGreaterThan(enrolled.passkeys[0]!.counter);
+
+    // A refresh of a credential that holds a passkey uses it, from the counter the last sign-in left.
+    const refresh = await call("POST", "/v1/refresh", { key: tenant.key, body: { credentialId } });
+    expect(refresh.status).toBe(200);
+    expect(await signedIn(refresh.body.cookies)).toBe(true);
+    const afterRefresh = await fixture(username);
+    expect(afterRefresh).toMatchObject({ passwordSubmissions: 2, passkeySignIns: 2, refusedAssertions: 0 });
+    expect(afterRefresh.passkeys[0]!.counter).toBeGreaterThan(afterLogin.passkeys[0]!.counter);
+    const used = (await call("GET", `/v1/credentials/${credentialId}`, { key: tenant.key })).body.methods[1];
+    expect(used.lastUsedAt).toEqual(expect.any(String));
+
+    // Forgotten here: the next passkey login has none of this site to offer (the site still lists it).
+    const other = await newTenant("Other passkey org");
+    expect((await call("DELETE", `/v1/credentials/${credentialId}/passkeys/${used.passkeyId}`, { key: other.key })).status).toBe(404);
+    expect((await call("DELETE", `/v1/credentials/${credentialId}/passkeys/${used.passkeyId}`, { key: tenant.key })).status).toBe(204);
+    expect((await call("DELETE", `/v1/credentials/${credentialId}/passkeys/${used.passkeyId}`, { key: tenant.key })).status).toBe(404);
+    expect((await call("GET", `/v1/credentials/${credentialId}`, { key: tenant.key })).body.methods).toEqual([{ type: "password" }]);
+    const none = await call("POST", "/v1/login", { key: tenant.key, body: { domain: site(LOGIN), login_method: "passkey", cred: { username }, useCache: false } });
+    expect([none.status, none.body.error.code]).toEqual([422, "passkey_not_offered"]);
+    expect(await fixture(username)).toMatchObject({ passwordSubmissions: 2, passkeySignIns: 2 });
+    // The password was kept through the passkey sign-ins: a refresh signs in with it again.
+    const byPassword = await call("POST", "/v1/refresh", { key: tenant.key, body: { credentialId } });
+    expect(byPassword.status).toBe(200);
+    expect((await fixture(username)).passwordSubmissions).toBe(3);
+  });
+
+  it("answers passkey_rejected when the site no longer knows the passkey, and passkey_not_offered where it offers none", async () => {
+    const { username, credentialId } = await credentialOf();
+    expect((await call("POST", `/v1/credentials/${credentialId}/passkeys`, { key: tenant.key, body: { settingsUrl: site("/cases/passkey-site/settings/security") } })).status).toBe(201);
+    await fetch(`${sitesUrl()}/__fixture/passkey-site/${username}/forget-passkeys`, { method: "POST" });
+    const refused = await call("POST", "/v1/login", { key: tenant.key, body: { domain: site(LOGIN), login_method: "passkey", cred: { username }, useCache: false } });
+    expect([refused.status, refused.body.error.code]).toEqual([422, "passkey_rejected"]);
+
+    // A site whose account pages offer no passkey: nothing added, the credential lists none.
+    const user = await newSiteUser("pk-Hn3Vx6Qd9Ls2");
+    expect((await call("POST", "/v1/login", { key: tenant.key, body: { domain: `${sitesUrl()}/classic/login`, login_method: "password", cred: user } })).status).toBe(200);
+    const classicId = await idOf(user.username);
+    const notOffered = await call("POST", `/v1/credentials/${classicId}/passkeys`, { key: tenant.key, body: {} });
+    expect([notOffered.status, notOffered.body.error.code]).toEqual([422, "passkey_not_offered"]);
+    expect((await call("GET", `/v1/credentials/${classicId}`, { key: tenant.key })).body.methods).toEqual([{ type: "password" }]);
+  });
+
+  it("refuses what a passkey request cannot carry, before any job", async () => {
+    const { credentialId } = await credentialOf();
+    const withPassword = await call("POST", "/v1/login", { key: tenant.key, body: { domain: site(LOGIN), login_method: "passkey", cred: { username: "someone", password: "not-sent" } } });
+    expect([withPassword.status, withPassword.body.error.code, withPassword.body.error.details?.[0]?.field]).toEqual([400, "invalid_request", "/cred/password"]);
+    const elsewhere = await call("POST", `/v1/credentials/${credentialId}/passkeys`, { key: tenant.key, body: { settingsUrl: `${sitesUrl()}/classic/account` } });
+    expect([elsewhere.status, elsewhere.body.error.details?.[0]?.field]).toEqual([400, "/settingsUrl"]);
+    expect((await call("POST", `/v1/credentials/${credentialId}/passkeys`, { key: tenant.key, body: { settingsUrl: "ftp://x" } })).status).toBe(400);
+    expect((await call("POST", "/v1/credentials/cred_0000000000000000000000/passkeys", { key: tenant.key, body: {} })).status).toBe(404);
+  });
+});
