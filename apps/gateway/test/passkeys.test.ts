@@ -114,5 +114,29 @@ describe("passkeys for agents", () => {
     expect([elsewhere.status, elsewhere.body.error.details?.[0]?.field]).toEqual([400, "/settingsUrl"]);
     expect((await call("POST", `/v1/credentials/${credentialId}/passkeys`, { key: tenant.key, body: { settingsUrl: "ftp://x" } })).status).toBe(400);
     expect((await call("POST", "/v1/credentials/cred_0000000000000000000000/passkeys", { key: tenant.key, body: {} })).status).toBe(404);
+    const oauthSignup = await call("POST", "/v1/signup", { key: tenant.key, body: { signup_method: "oauth", provider: "github", domain: site("/cases/passkey-site/signup"), cred: { email: "a@b.example", password: "x" }, createPasskey: true } });
+    expect([oauthSignup.status, oauthSignup.body.error.details?.[0]?.field]).toEqual([400, "/createPasskey"]);
+  });
+});
+
+describe("a passkey made at signup", () => {
+  it("adds the passkey the site offers after the signup (createPasskey), and the new credential signs in with it", async () => {
+    const res = await call("POST", "/v1/signup", { key: tenant.key, body: { signup_method: "email", domain: site("/cases/passkey-site/signup"), allocateMailbox: true, createPasskey: true } });
+    expect(res.status).toBe(201);
+    expect(res.body.passkey).toEqual({ type: "passkey", passkeyId: expect.stringMatching(/^pk_/), rpId: "passkeys.localhost", createdAt: expect.any(String), lastUsedAt: null });
+    const email = res.body.account.email as string;
+    expect((await fixture(email)).passkeys).toHaveLength(1);
+    expect((await call("GET", `/v1/credentials/${res.body.credentialId}`, { key: tenant.key })).body.methods).toEqual([{ type: "password" }, res.body.passkey]);
+
+    const login = await call("POST", "/v1/login", { key: tenant.key, body: { domain: site(LOGIN), login_method: "passkey", cred: { username: email }, useCache: false } });
+    expect(login.status).toBe(200);
+    expect(await signedIn(login.body.cookies)).toBe(true);
+    expect(await fixture(email)).toMatchObject({ passwordSubmissions: 0, passkeySignIns: 1 });
+
+    // Without createPasskey, the offer is left alone.
+    const plain = await call("POST", "/v1/signup", { key: tenant.key, body: { signup_method: "email", domain: site("/cases/passkey-site/signup"), allocateMailbox: true } });
+    expect(plain.status).toBe(201);
+    expect(plain.body.passkey).toBeUndefined();
+    expect((await fixture(plain.body.account.email)).passkeys).toEqual([]);
   });
 });

@@ -45,7 +45,12 @@ export type CredentialMethod =
 export function credentialMethods(secretMethod: LoginMethod | null, passkeys: Array<{ id: string; rpId: string; createdAt: Date; lastUsedAt: Date | null }>): CredentialMethod[] {
   const stored: CredentialMethod[] =
     secretMethod === null || secretMethod === "passkey" ? [] : secretMethod === "totp" ? [{ type: "password" }, { type: "totp" }] : [{ type: secretMethod }];
-  return [...stored, ...passkeys.map((p) => ({ type: "passkey" as const, passkeyId: p.id, rpId: p.rpId, createdAt: p.createdAt.toISOString(), lastUsedAt: p.lastUsedAt?.toISOString() ?? null }))];
+  return [...stored, ...passkeys.map(passkeyMethod)];
+}
+
+/** A passkey as the API shows it: its id, relying party and dates, never its key. */
+export function passkeyMethod(p: { id: string; rpId: string; createdAt: Date; lastUsedAt: Date | null }): Extract<CredentialMethod, { type: "passkey" }> {
+  return { type: "passkey", passkeyId: p.id, rpId: p.rpId, createdAt: p.createdAt.toISOString(), lastUsedAt: p.lastUsedAt?.toISOString() ?? null };
 }
 
 /** POST /v1/credentials/{id}/passkeys: where the site keeps its passkeys, when the caller knows it. */

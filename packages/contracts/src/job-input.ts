@@ -101,6 +101,8 @@ export interface SignupJobInput {
   totpSecret?: string;
   additionalFields?: AdditionalFields;
   inbox?: EmailInboxRef;
+  /** Add a passkey once the new account signed in. */
+  createPasskey?: boolean;
   signup: {
     username?: string;
     name?: string;

@@ -247,6 +247,7 @@ const signupResult = {
             passwordGenerated: { type: "boolean", description: "The service made up the password; it is stored encrypted and never shown." },
           },
         },
+        passkey: { $ref: "#/components/schemas/CredentialMethod", description: "`createPasskey`: the passkey added to the new account; absent when the site offered none." },
       },
     },
   ],

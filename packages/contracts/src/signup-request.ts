@@ -1,3 +1,4 @@
+import type { CredentialMethod } from "./credentials";
 import { additionalFieldsSchema, allowHandoffSchema, collectionIdSchema, printable, regionSchema, targetUrlSchema } from "./request-parts";
 import type { SessionResponse } from "./session";
 
@@ -40,6 +41,8 @@ export interface SignupRequest {
   allowHandoff?: boolean;
   /** Run on a worker of this region (the credential keeps it). */
   region?: string;
+  /** Once the new account signed in, add a passkey where the site offers one (see POST /v1/credentials/{id}/passkeys). */
+  createPasskey?: boolean;
 }
 
 /** The account a signup created, as the site knows it (never its password). */
@@ -54,6 +57,8 @@ export interface SignupAccount {
 /** What a successful signup answers (spec §2.2): the session, the stored credential and the account. */
 export interface SignupResponse extends SessionResponse {
   credentialId: string;
+  /** `createPasskey`: the passkey added to the new account (absent when the site offered none). */
+  passkey?: Extract<CredentialMethod, { type: "passkey" }>;
   /** The latest persistent cookie's expiry; absent when every cookie is a browser-session cookie. */
   expiresAt?: string;
   account: SignupAccount;
@@ -90,6 +95,11 @@ export const signupRequestSchema = {
     allowHandoff: allowHandoffSchema,
     region: regionSchema,
     allocateMailbox: { type: "boolean" },
+    createPasskey: {
+      type: "boolean",
+      description:
+        "Once the new account signed in, add a passkey where the site offers one (a page after the signup, or its security settings), as `POST /v1/credentials/{id}/passkeys` does. The answer's `passkey` names it; absent when the site offered none (the account stands). Not with `signup_method: oauth`.",
+    },
     provider: { type: "string", enum: OAUTH_PROVIDERS, description: "For `signup_method: oauth`: sign up through Google or GitHub (any other provider: `cred.provider`)." },
   },
 } as const;

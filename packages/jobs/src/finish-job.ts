@@ -1,6 +1,6 @@
 import type { CapturedSession, ErrorCode, FieldError, LoginSecret, RememberedDevice, SessionResponse, SignedUpAccount, SignupJobInput, UnfinishedAccount } from "@authsvc/contracts";
 import { isSignupInput, oauthMethodFor } from "@authsvc/contracts";
-import { type Database, isUniqueViolation, type JobScreenshotImage } from "@authsvc/db";
+import { type Database, isUniqueViolation, type JobScreenshotImage, type PasskeyKey } from "@authsvc/db";
 import { emitEvent } from "./job-events";
 import { tellEntryLinkSettled } from "./entry-links";
 
@@ -21,8 +21,11 @@ export interface LoginSuccess {
   device?: RememberedDevice | null;
 }
 
-/** A signup that signed its new account in (a verify that finished a mailed signup is one too). */
-export type SignupSuccess = SignedUpAccount;
+/**
+ * A signup that signed its new account in (a verify that finished a mailed signup is one too), with the
+ * passkey it added (`createPasskey`), stored with the credential the account settled on.
+ */
+export type SignupSuccess = SignedUpAccount & { passkey?: PasskeyKey };
 
 export interface JobFailure {
   code: string;
@@ -40,7 +43,7 @@ export interface JobFailure {
 }
 
 // Failures that say the stored credential no longer works (rather than the site or we had a bad moment).
-const CREDENTIAL_FAILURES = new Set(["invalid_credentials", "account_locked", "mfa_required", "verification_failed"]);
+const CREDENTIAL_FAILURES = new Set(["invalid_credentials", "account_locked", "mfa_required", "verification_failed", "passkey_rejected"]);
 
 /** What every event about the job says of its credential: ids and metadata, never a secret. */
 const about = (job: OpenedJob) => ({ credentialId: job.credential.id, site: job.credential.siteOrigin, username: job.credential.username, jobId: job.id });
@@ -119,7 +122,9 @@ async function storeSuccess(
         let cacheKey = job.fingerprint;
         let ended: boolean;
         if ("signedInBy" in outcome) {
-          cacheKey = await settleSignup(tx, deps.config, job, outcome);
+          const settled = await settleSignup(tx, deps.config, job, outcome);
+          cacheKey = settled.cacheKey;
+          if (outcome.passkey) await tx.passkeys.add(job.orgId, settled.credentialId, outcome.passkey, job.id);
           ended = await tx.authJobs.succeed(job.id, job.run, sessionId, "detected", {
             fingerprint: cacheKey,
             account: { email: outcome.email, username: outcome.username, passwordGenerated: outcome.passwordGenerated },
@@ -229,9 +234,9 @@ export async function endOpenJob(deps: Pick<JobDeps, "db" | "flight" | "progress
 /**
  * Stores what a signup created: the credential under the identity the site settled on, with the secret a
  * password login needs (the generated password too, encrypted), and the job's account. Returns the key a
- * login or refresh of that account computes, under which its session is cached.
+ * login or refresh of that account computes, under which its session is cached, and the credential's id.
  */
-async function settleSignup(db: Database, config: JobDeps["config"], job: OpenedJob, account: SignupSuccess): Promise<string> {
+async function settleSignup(db: Database, config: JobDeps["config"], job: OpenedJob, account: SignupSuccess): Promise<{ cacheKey: string; credentialId: string }> {
   const secret = signedUpSecret(job, account);
   const settled = await db.credentials.settleSignup(job.orgId, job.credential.id, { username: account.identifier, loginUrl: account.loginUrl, secret });
   // The key a login of this account computes (storedLoginIdentity is what a refresh computes too).
@@ -240,7 +245,7 @@ async function settleSignup(db: Database, config: JobDeps["config"], job: Opened
     job.orgId,
     storedLoginIdentity({ loginPage: settled.loginPage, username: account.identifier, collectionExternalId: settled.collectionExternalId }, secret),
   );
-  return cacheKey;
+  return { cacheKey, credentialId: settled.id };
 }
 
 /**

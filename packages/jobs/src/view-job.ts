@@ -1,4 +1,4 @@
-import { type FieldError, type InputRequest, jobEventsPath, type JobResource, type SignupAccount, type SignupResponse } from "@authsvc/contracts";
+import { type FieldError, type InputRequest, passkeyMethod, jobEventsPath, type JobResource, type SignupAccount, type SignupResponse } from "@authsvc/contracts";
 import type { PendingInput } from "@authsvc/db";
 import type { JobDeps } from "./job-deps";
 import { handoffUrl } from "./handoff-token";
@@ -20,7 +20,15 @@ export async function viewJob(deps: Pick<JobDeps, "db" | "config">, orgId: strin
     // A signup's result names the credential it stored and the account it created (spec §2.2).
     if (found && row.kind === "signup") {
       const expiresAt = sessionExpiresAt(found.state);
-      resource.result = { ...found.state, credentialId: row.credentialId, ...(expiresAt ? { expiresAt } : {}), account: row.account as unknown as SignupAccount } as SignupResponse;
+      // The passkey a `createPasskey` signup added to the account.
+      const passkey = await db.passkeys.ofJob(orgId, row.id);
+      resource.result = {
+        ...found.state,
+        credentialId: row.credentialId,
+        ...(expiresAt ? { expiresAt } : {}),
+        account: row.account as unknown as SignupAccount,
+        ...(passkey ? { passkey: passkeyMethod(passkey) } : {}),
+      } as SignupResponse;
     } else if (found) resource.result = found.state;
   }
   if (row.status === "failed") {

@@ -107,6 +107,8 @@ export interface SignupRequest {
   allowHandoff?: boolean;
   /** Run on a worker of this region (the credential keeps it). */
   region?: string;
+  /** Once the new account signed in, add a passkey where the site offers one (`passkey` in the answer). */
+  createPasskey?: boolean;
 }
 
 export interface SignupAccount {
@@ -119,6 +121,8 @@ export interface SignupResponse extends SessionResponse {
   credentialId: string;
   expiresAt?: string;
   account: SignupAccount;
+  /** `createPasskey`: the passkey added to the new account (absent when the site offered none). */
+  passkey?: Extract<CredentialMethod, { type: "passkey" }>;
 }
 
 /** POST /v1/refresh: a credential by id, or by the domain, username and collection its login used. */

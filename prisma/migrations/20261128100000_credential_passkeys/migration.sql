@@ -14,4 +14,5 @@ CREATE TABLE "credential_passkeys" (
 );
 
 CREATE INDEX "credential_passkeys_credential_id_idx" ON "credential_passkeys"("credential_id");
+CREATE INDEX "credential_passkeys_job_id_idx" ON "credential_passkeys"("job_id");
 ALTER TABLE "credential_passkeys" ADD CONSTRAINT "credential_passkeys_credential_id_fkey" FOREIGN KEY ("credential_id") REFERENCES "credentials"("id") ON DELETE CASCADE ON UPDATE CASCADE;

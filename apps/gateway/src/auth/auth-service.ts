@@ -168,7 +168,7 @@ export class AuthService {
       collectionId: cmd.collectionId,
       siteOrigin: cmd.siteOrigin,
       method: cmd.method,
-      fields: { url: cmd.signupUrl, email, username: cmd.username, password: cmd.password, name: cmd.name, invite: cmd.inviteToken ?? cmd.inviteLink, extra: cmd.additionalFields, provider: cmd.provider, totp: cmd.totpSecret },
+      fields: { url: cmd.signupUrl, email, username: cmd.username, password: cmd.password, name: cmd.name, invite: cmd.inviteToken ?? cmd.inviteLink, extra: cmd.additionalFields, provider: cmd.provider, totp: cmd.totpSecret, passkey: cmd.createPasskey },
     });
     const jobId = await jobs.start({
       orgId,
@@ -190,6 +190,7 @@ export class AuthService {
         totpSecret: cmd.totpSecret,
         additionalFields: cmd.additionalFields,
         inbox,
+        createPasskey: cmd.createPasskey || undefined,
         signup: { username: cmd.username, name: cmd.name, inviteToken: cmd.inviteToken, inviteLink: cmd.inviteLink },
       },
     });

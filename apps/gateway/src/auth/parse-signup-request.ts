@@ -6,6 +6,8 @@ const validate = compileValidator<SignupRequest>(signupRequestSchema);
 
 export interface SignupCommand {
   method: SignupMethod;
+  /** Add a passkey once the new account signed in. */
+  createPasskey?: boolean;
   /** The signup page (`domain`). */
   signupUrl: string;
   /** An invitation link: opened instead of the signup page, and kept only encrypted (it is a credential). */
@@ -69,6 +71,7 @@ export function parseSignupRequest(body: unknown): SignupCommand {
       problems.push({ field: "/cred/totpSecret", message: err.message });
     }
   }
+  if (req.createPasskey && method === "oauth") problems.push({ field: "/createPasskey", message: "is not for signup_method oauth yet: the account signs in through its provider" });
   if (method === "invitation" && !req.invite_token) problems.push({ field: "/invite_token", message: "is required for signup_method invitation (the invitation link or its token)" });
   if (method !== "invitation" && req.invite_token) problems.push({ field: "/invite_token", message: "is only for signup_method invitation" });
   if (cred.email && req.allocateMailbox) problems.push({ field: "/allocateMailbox", message: "send cred.email (one of your mailboxes) or allocateMailbox, not both" });
@@ -97,6 +100,7 @@ export function parseSignupRequest(body: unknown): SignupCommand {
     totpSecret: method === "oauth" ? cred.totpSecret : undefined,
     allowHandoff: req.allowHandoff === true,
     region: req.region,
+    createPasskey: req.createPasskey === true,
   };
 }
 

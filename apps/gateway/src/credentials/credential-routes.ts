@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from "express";
-import { compileValidator, credentialMethods, credentialStatus, entryLinkRequestSchema, passkeyEnrolRequestSchema, type PasskeyEnrolRequest, type EntryLinkRequest, refreshRequestSchema, verifyRequestSchema, type CredentialResource, type RefreshRequest, type VerifyRequest } from "@authsvc/contracts";
+import { compileValidator, credentialMethods, passkeyMethod, credentialStatus, entryLinkRequestSchema, passkeyEnrolRequestSchema, type PasskeyEnrolRequest, type EntryLinkRequest, refreshRequestSchema, verifyRequestSchema, type CredentialResource, type RefreshRequest, type VerifyRequest } from "@authsvc/contracts";
 import type { Database } from "@authsvc/db";
 import type { SessionCache } from "@authsvc/queue";
 import { ApiError } from "../http/api-error";
@@ -93,13 +93,13 @@ export function credentialRoutes(db: Database, cache: SessionCache, auth: AuthSe
     const done = pendingOrSession(req, res, answer);
     if (!done) return;
     // The passkey this job added (the job's record names its session; the passkey, its job).
-    const passkey = done.jobId ? await db.passkeys.ofJob(orgId, row.id, done.jobId) : null;
+    const passkey = done.jobId ? await db.passkeys.ofJob(orgId, done.jobId) : null;
     if (!passkey) throw new ApiError("internal_error", "The passkey was added but its record was not found.");
     const expiresAt = sessionExpiresAt(done.session);
     res
       .status(201)
       .location(`${req.baseUrl}/credentials/${row.id}`)
-      .json({ passkey: credentialMethods(null, [passkey])[0], ...done.session, credentialId: row.id, ...(expiresAt ? { expiresAt } : {}) });
+      .json({ passkey: passkeyMethod(passkey), ...done.session, credentialId: row.id, ...(expiresAt ? { expiresAt } : {}) });
   });
 
   // Forgets one of its passkeys here; the site still lists it (remove it there too).

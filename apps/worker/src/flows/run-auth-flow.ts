@@ -1,4 +1,4 @@
-import { applyBrowserProfile, type BrowserHost, type BrowserProfile, chooseBrowserProfile, DEFAULT_PROFILE_REGION, type Page, type ProxyDoor, ProxyFailure, relocateBrowserProfile, type TargetGuard } from "@authsvc/browser";
+import { applyBrowserProfile, type BrowserHost, type VirtualPasskey, type BrowserProfile, chooseBrowserProfile, DEFAULT_PROFILE_REGION, type Page, type ProxyDoor, ProxyFailure, relocateBrowserProfile, type TargetGuard } from "@authsvc/browser";
 import type { Config } from "@authsvc/config";
 import { isEnrolInput, isOAuthMethod, isVerifyInput, type InboxRef, type JobEventType, type JobInput, type LoginSecret, oauthMethodFor, type RememberedDevice, type SignupJobInput } from "@authsvc/contracts";
 import { freshTotpCode, parseTotpSecret } from "@authsvc/crypto";
@@ -303,11 +303,24 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
     return jobHandoff(handoffDeps, job, { onProgress: hooks.onProgress, onAsked: () => hooks.onNeedsInput?.() });
   }
 
-  function runSignup(job: OpenedJob, input: SignupJobInput, { onFailurePage, ...hooks }: RunHooks): Promise<SignupSuccess> {
+  async function runSignup(job: OpenedJob, input: SignupJobInput, { onFailurePage, ...hooks }: RunHooks): Promise<SignupSuccess> {
     if (input.method === "oauth") return runOAuthSignup(job, input, { ...hooks, onFailurePage });
     const inbox = input.inbox ? inboxFor(job, input.inbox, hooks) : undefined;
     const handoff = handoffFor(job, hooks);
-    return inPage(job, { inbox: !!inbox, handoff: !!handoff }, onFailurePage, (page, timeoutMs) => {
+    // `createPasskey`: added once the account signed in. A site that offers none, or turns it down, leaves
+    // the account as it is: the signup stands, without a passkey (the answer shows none).
+    let passkey: VirtualPasskey | undefined;
+    const afterSignIn = input.createPasskey
+      ? async (page: Page, watch: PageWatch, deadline: Deadline) => {
+          try {
+            passkey = await enrolPasskey(page, watch, {}, deadline, hooks.onStep);
+          } catch (err) {
+            if (!(err instanceof LoginFlowError) || !["passkey_not_offered", "passkey_rejected"].includes(err.code)) throw err;
+            deps.log.info({ jobId: job.id, code: err.code, reason: err.message }, "the new account has no passkey");
+          }
+        }
+      : undefined;
+    const result = await inPage(job, { inbox: !!inbox, handoff: !!handoff }, onFailurePage, (page, timeoutMs) => {
       handoff?.attach(page);
       return signup(
         page,
@@ -324,9 +337,10 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
           inboxWaitMs: config.mfa.waitMs,
           handoff,
         },
-        { guard, timeoutMs, captchaSolver, ...hooks },
+        { guard, timeoutMs, captchaSolver, afterSignIn, ...hooks },
       );
     }).finally(() => handoff?.close());
+    return passkey ? { ...result, passkey } : result;
   }
 
   return function runAuthFlow(job: OpenedJob, hooks: RunHooks): Promise<LoginSuccess | SignupSuccess> {

@@ -106,9 +106,11 @@ class Client:
         allow_handoff: Optional[bool] = None,
         on_needs_input: Optional[NeedsInputCallback] = None,
         region: Optional[str] = None,
+        create_passkey: Optional[bool] = None,
     ) -> Session:
         """Creates an account at `domain` (the signup page) and returns its session with `credentialId` and `account`.
-        With `allow_handoff`, a step only a person can do (a CAPTCHA on the form) waits for them."""
+        With `allow_handoff`, a step only a person can do (a CAPTCHA on the form) waits for them. With
+        `create_passkey`, a passkey is added where the site offers one once the account signed in (`passkey`)."""
         body = compact(
             {
                 "signup_method": signup_method,
@@ -121,6 +123,7 @@ class Client:
                 "additionalFields": dict(additional_fields) if additional_fields is not None else None,
                 "allowHandoff": allow_handoff,
                 "region": region,
+                "createPasskey": create_passkey,
             }
         )
         return self._browser_call("/v1/signup", body, idempotency_key, wait, respond_async, on_progress, on_needs_input)

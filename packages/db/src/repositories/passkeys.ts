@@ -46,9 +46,9 @@ export class Passkeys {
     return this.prisma.credentialPasskey.findMany({ where: { orgId, credentialId }, select: LISTED, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
   }
 
-  /** The passkey a job added to the credential, or null. */
-  ofJob(orgId: string, credentialId: string, jobId: string): Promise<ListedPasskey | null> {
-    return this.prisma.credentialPasskey.findFirst({ where: { orgId, credentialId, jobId }, select: LISTED });
+  /** The passkey a job of the org added (to the credential its account settled on), or null. */
+  ofJob(orgId: string, jobId: string): Promise<ListedPasskey | null> {
+    return this.prisma.credentialPasskey.findFirst({ where: { orgId, jobId }, select: LISTED });
   }
 
   /** The credential's passkeys with their key material, for the run that signs in with them. */

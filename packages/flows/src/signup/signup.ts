@@ -4,7 +4,7 @@ import { Deadline } from "../deadline";
 import { LoginFlowError, SignupUnfinishedError } from "../flow-error";
 import { type AccountMail, awaitAccountMail, type Inbox } from "../inbox/await-verification";
 import { PageWatch } from "../page/page-watch";
-import { type FlowMilestone, signInOnPage } from "../login/password-login";
+import { type FlowMilestone, type FlowOptions, signInOnPage } from "../login/password-login";
 import type { CaptchaSolver } from "../captcha/pass-captcha";
 import type { Handoff } from "../handoff";
 import { findLoginPage } from "./find-login-page";
@@ -44,6 +44,8 @@ export interface SignupOptions {
   beforeSubmit?: () => Promise<void>;
   /** Answers CAPTCHA challenges on the form (see FlowOptions). */
   captchaSolver?: CaptchaSolver;
+  /** What to do in the page once the new account signed in, before its state is captured (see FlowOptions). */
+  afterSignIn?: FlowOptions["afterSignIn"];
 }
 
 /** The account created and the session it signed in with (the shape its job stores). */
@@ -146,6 +148,7 @@ async function finishSignup(page: Page, watch: PageWatch, run: SignupRun, input:
     throw new LoginFlowError("verification_failed", "the site signed the account in from its link without a password being set; no password is known for it");
   }
   if (verdict.kind === "signed-in") {
+    await options.afterSignIn?.(page, watch, deadline);
     run.step("capture session");
     const session = await captureState(page.browserContext(), page, watch.visited, watch.documentOrigins);
     // No page said where to log in: the signup page (a spent invitation) is no login page.
@@ -157,7 +160,7 @@ async function finishSignup(page: Page, watch: PageWatch, run: SignupRun, input:
     throw new LoginFlowError("verification_failed", "the site's link did not lead to a page to set the account's password, and no password came by email");
   }
   run.step("the site did not sign the new account in; logging in");
-  const loginOptions = { guard: options.guard, timeoutMs: deadline.remaining(), onStep: options.onStep, onMilestone: options.onMilestone, captchaSolver: options.captchaSolver };
+  const loginOptions = { guard: options.guard, timeoutMs: deadline.remaining(), onStep: options.onStep, onMilestone: options.onMilestone, captchaSolver: options.captchaSolver, afterSignIn: options.afterSignIn };
   const signIn = async (): ReturnType<typeof signInOnPage> => {
     const login = { loginUrl: page.url(), identifier, password: run.password, inbox: input.inbox, inboxWaitMs: input.inboxWaitMs, handoff: input.handoff };
     try {

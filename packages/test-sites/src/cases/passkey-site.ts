@@ -30,6 +30,9 @@ interface Member {
  * address cannot be one). `GET /__fixture/passkey-site/:username`: the password submissions, passkey
  * sign-ins and refused assertions of the account, and the passkeys the site keeps (id, counter);
  * `POST /__fixture/passkey-site/:username/forget-passkeys` removes them on the site's side.
+ *
+ * `/signup` (email, password) signs the new account in at once and offers "Create a passkey" on the next
+ * page ("Not now" goes on to the account), as sites that move new users to passkeys do.
  */
 export function passkeySite(accounts: Accounts): Router {
   const members = new Map<string, Member>();
@@ -49,6 +52,19 @@ export function passkeySite(accounts: Accounts): Router {
     res.cookie("pk_ceremony", key, { httpOnly: true, sameSite: "lax", path: "/" });
   };
   const r = Router();
+  // "Add a passkey": options from the site, the browser makes the passkey, the site checks and keeps it.
+  const ADD_SCRIPT = `async function addPasskey() {
+  const status = document.getElementById("status");
+  try {
+    const options = await (await fetch("${base(NAME)}/passkeys/register-options", { method: "POST" })).json();
+    const credential = await navigator.credentials.create({ publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(options) });
+    const answer = await fetch("${base(NAME)}/passkeys/register", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(credential.toJSON()) });
+    status.textContent = answer.ok ? "Passkey added." : "We couldn't add this passkey.";
+    if (answer.ok) document.getElementById("passkeys")?.insertAdjacentHTML("beforeend", "<li>Passkey added just now</li>");
+  } catch (e) {
+    status.textContent = "No passkey was created.";
+  }
+}`;
 
   r.get("/__fixture/passkey-site/:username", (req, res) => {
     const m = members.get(req.params.username);
@@ -172,6 +188,44 @@ async function passkeySignIn() {
     if (!user) return res.redirect(302, `${base(NAME)}/login`);
     res.type("html").send(page("Account", `<nav><a href="${base(NAME)}/settings/security">Security settings</a> <a href="${base(NAME)}/logout">Sign out</a></nav><h1>Welcome, ${escapeHtml(user)}</h1>`));
   });
+  // Signing up: the new account is signed in at once, and the next page offers a passkey before anything else.
+  r.get(`${base(NAME)}/signup`, (req, res) => {
+    res.type("html").send(
+      page(
+        "Create your account",
+        `<h1>Create your account</h1>${req.query.error ? `<p class="error" role="alert">${escapeHtml(String(req.query.error))}</p>` : ""}
+<form method="post" action="${base(NAME)}/signup">
+  <label>Email <input type="email" name="email" autocomplete="email"></label>
+  <label>Password <input type="password" name="password" autocomplete="new-password"></label>
+  <button type="submit">Create account</button>
+</form><p>Already have an account? <a href="${base(NAME)}/login">Sign in</a></p>`,
+      ),
+    );
+  });
+  r.post(`${base(NAME)}/signup`, urlencoded({ extended: false }), (req, res) => {
+    const email = String(req.body?.email ?? "").trim().toLowerCase();
+    const password = String(req.body?.password ?? "");
+    if (!/^[^@\s]+@[^@\s]+$/.test(email) || password.length < 8) return res.redirect(302, `${base(NAME)}/signup?error=${encodeURIComponent("Enter an email address and a password of 8 characters or more.")}`);
+    if (members.has(email)) return res.redirect(302, `${base(NAME)}/signup?error=${encodeURIComponent("An account with this email already exists.")}`);
+    accounts.addUser(email, password);
+    member(email);
+    startSession(res, accounts, NAME, email);
+    res.redirect(302, `${base(NAME)}/welcome`);
+  });
+  r.get(`${base(NAME)}/welcome`, (req, res) => {
+    const user = signedIn(req);
+    if (!user) return res.redirect(302, `${base(NAME)}/login`);
+    res.type("html").send(
+      page(
+        "Welcome",
+        `<nav><a href="${base(NAME)}/logout">Sign out</a></nav><h1>Welcome, ${escapeHtml(user)}</h1>
+<h2>Sign in faster next time</h2><p>Use your fingerprint, face or screen lock instead of your password.</p>
+<button type="button" onclick="addPasskey()">Create a passkey</button> <a href="${base(NAME)}/account">Not now</a><p id="status" role="status"></p>`,
+        ADD_SCRIPT,
+      ),
+    );
+  });
+
   r.get(`${base(NAME)}/settings/security`, (req, res) => {
     const user = signedIn(req);
     if (!user) return res.redirect(302, `${base(NAME)}/login`);
@@ -181,18 +235,7 @@ async function passkeySignIn() {
         "Security",
         `<nav><a href="${base(NAME)}/account">Account</a> <a href="${base(NAME)}/logout">Sign out</a></nav><h1>Security</h1>
 <h2>Passkeys</h2><ul id="passkeys">${listed}</ul><button type="button" id="add" onclick="addPasskey()">Add a passkey</button><p id="status" role="status"></p>`,
-        `async function addPasskey() {
-  const status = document.getElementById("status");
-  try {
-    const options = await (await fetch("${base(NAME)}/passkeys/register-options", { method: "POST" })).json();
-    const credential = await navigator.credentials.create({ publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(options) });
-    const answer = await fetch("${base(NAME)}/passkeys/register", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(credential.toJSON()) });
-    status.textContent = answer.ok ? "Passkey added." : "We couldn't add this passkey.";
-    if (answer.ok) document.getElementById("passkeys").insertAdjacentHTML("beforeend", "<li>Passkey added just now</li>");
-  } catch (e) {
-    status.textContent = "No passkey was created.";
-  }
-}`,
+        ADD_SCRIPT,
       ),
     );
   });
