@@ -1,17 +1,8 @@
+import type { PasskeyKey } from "@authsvc/contracts";
 import type { BrowserContext, CDPSession, Page } from "puppeteer-core";
 
-/**
- * A passkey as the virtual authenticator holds it (Chromium's CDP `WebAuthn.Credential`): the credential id
- * and private key (PKCS#8), base64; the relying party; the user handle, base64; the sign counter.
- */
-export interface VirtualPasskey {
-  credentialId: string;
-  rpId: string;
-  privateKey: string;
-  userHandle?: string;
-  signCount: number;
-  isResidentCredential: boolean;
-}
+/** A passkey as the virtual authenticator holds it (see PasskeyKey). */
+export type VirtualPasskey = PasskeyKey;
 
 interface Armed {
   cdp: CDPSession;

@@ -33,6 +33,20 @@ export interface CredentialResource {
   methods?: CredentialMethod[];
 }
 
+/**
+ * A passkey's key material as a WebAuthn authenticator holds it (Chromium's CDP `WebAuthn.Credential`): the
+ * credential id and private key (PKCS#8), base64; the relying party; the user handle, base64; the sign
+ * counter. A secret: stored sealed with its credential, never in an answer, a payload or a log.
+ */
+export interface PasskeyKey {
+  credentialId: string;
+  rpId: string;
+  privateKey: string;
+  userHandle?: string;
+  signCount: number;
+  isResidentCredential: boolean;
+}
+
 /** One way a credential signs in: the stored secret's method, or one of its passkeys. */
 export type CredentialMethod =
   | { type: "passkey"; passkeyId: string; rpId: string; createdAt: string; lastUsedAt: string | null }

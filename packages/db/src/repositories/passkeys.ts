@@ -1,15 +1,8 @@
+import type { PasskeyKey } from "@authsvc/contracts";
 import { newId, rowAad, type Envelope } from "@authsvc/crypto";
 import type { Prisma } from "../prisma-client";
 
-/** A passkey's key material as the browser's authenticator holds it (see @authsvc/browser's VirtualPasskey). */
-export interface PasskeyKey {
-  credentialId: string;
-  rpId: string;
-  privateKey: string;
-  userHandle?: string;
-  signCount: number;
-  isResidentCredential: boolean;
-}
+export type { PasskeyKey };
 
 /** What listings show of a passkey: never its key material. */
 export interface ListedPasskey {
