@@ -108,8 +108,10 @@ export async function passkeyLogin(page: Page, input: PasskeyLoginInput, options
   watch.check();
   const signed = await used();
   if (outcome.kind === "failure") {
-    // The authenticator answered and the site did not let the account in: it refused that passkey.
-    if (signed) throw new LoginFlowError("passkey_rejected", `the site refused the passkey: ${outcome.message}`);
+    // The authenticator answered and the site said no: it refused that passkey. Without its word (the form
+    // shown again, no message), nothing tells a refusal from a page that never answered: that stays unknown.
+    if (signed && outcome.code === "invalid_credentials") throw new LoginFlowError("passkey_rejected", `the site refused the passkey: ${outcome.message}`);
+    if (signed) throw new LoginFlowError(outcome.code, outcome.message);
     throw new LoginFlowError(outcome.code === "timeout" ? "timeout" : "passkey_not_offered", `the site never asked for the passkey: ${outcome.message}`);
   }
   // A session the page shows, yet no passkey of ours signed: not a sign-in this flow earned.

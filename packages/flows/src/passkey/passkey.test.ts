@@ -97,6 +97,7 @@ describe("passkeys", () => {
     await fetch(`${env.sites.url}/__fixture/passkey-site/${username}/forget-passkeys`, { method: "POST" });
     const err = await failureOf(env.host.withPage((page) => passkeyLogin(page, { loginUrl: site(LOGIN), identifier: username, passkeys: [passkey] }, options())));
     expect(err.code).toBe("passkey_rejected");
+    expect(err.message).toContain("We couldn't verify your passkey.");
     expect(await fixture(username)).toMatchObject({ passkeySignIns: 0, passwordSubmissions: 1 });
   });
 });

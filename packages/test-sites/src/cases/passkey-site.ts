@@ -89,7 +89,9 @@ async function passkeySignIn() {
     const credential = await navigator.credentials.get({ publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options) });
     const answer = await fetch("${base(NAME)}/passkeys/sign-in", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(credential.toJSON()) });
     if (answer.ok) { location.href = "${base(NAME)}/account"; return; }
-    status.textContent = "We couldn't verify your passkey.";
+    const error = document.getElementById("error");
+    error.textContent = "We couldn't verify your passkey.";
+    error.hidden = false;
   } catch (e) {
     status.textContent = "No passkey was used. You can sign in with your password.";
   }
@@ -112,7 +114,7 @@ async function passkeySignIn() {
   <button type="submit">Sign in</button>
 </form>
 <p>or</p><button type="button" id="passkey" onclick="passkeySignIn()">Sign in with a passkey</button>
-<p id="status" role="status"></p>`,
+<p id="status" role="status"></p><p id="error" class="error" role="alert" hidden></p>`,
         signInScript(),
       ),
     );
@@ -123,7 +125,7 @@ async function passkeySignIn() {
     res.type("html").send(
       page(
         "Use your passkey",
-        `<h1>Sign in as ${escapeHtml(username)}</h1><p id="status" role="status">Follow the steps in your browser.</p>
+        `<h1>Sign in as ${escapeHtml(username)}</h1><p id="status" role="status">Follow the steps in your browser.</p><p id="error" class="error" role="alert" hidden></p>
 <button type="button" onclick="passkeySignIn()">Use a passkey</button>
 <form method="post" action="${base(NAME)}/password-step"><input type="hidden" name="username" value="${escapeHtml(username)}"><button type="submit">Use your password instead</button></form>`,
         `${signInScript(username)}\npasskeySignIn();`,
