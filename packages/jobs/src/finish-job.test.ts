@@ -1,5 +1,5 @@
 import type { SessionResponse } from "@authsvc/contracts";
-import { JobTakenOver } from "./open-job";
+import { JobNotRunnable, JobTakenOver } from "./open-job";
 import { useJobsEnv } from "./testing/jobs-env";
 
 // A job's end is written by the run that holds it: a run that stalled past its lock while another worker
@@ -22,6 +22,14 @@ async function takenOver(username: string) {
 }
 
 describe("a job's end, written by the run that holds it", () => {
+  it("stays as its run ended it when the queue runs the job again (the run's claim lapsed as it finished)", async () => {
+    const { org, job, newer, sessions } = await takenOver("ended-then-stalled");
+    await env.jobs.succeed(newer, signedIn);
+    await expect(env.jobs.open(org.id, job.id, 3)).rejects.toBeInstanceOf(JobNotRunnable);
+    expect(await env.db.authJobs.find(org.id, job.id)).toMatchObject({ status: "succeeded", attempts: 2 });
+    expect(await sessions()).toBe(1);
+  });
+
   it("stores nothing of a stalled run's success; the newer run's success stands", async () => {
     const { org, job, stalled, newer, sessions } = await takenOver("stale-success");
     expect([stalled.run, newer.run]).toEqual([1, 2]);

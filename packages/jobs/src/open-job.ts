@@ -61,6 +61,8 @@ export class JobNotRunnable extends Error {
 export async function openJob(deps: Pick<JobDeps, "db" | "flight" | "progress" | "log">, orgId: string, jobId: string, attempt: number): Promise<OpenedJob> {
   const { db, flight } = deps;
   const record = await whileUnreachable(() => db.authJobs.claim(orgId, jobId, attempt), DATABASE_WAIT_MS);
+  // The queue ran it again after a run had ended it (that run's claim lapsed as it finished): nothing to do.
+  if (record?.ended) throw new JobNotRunnable(record.status, `the job ${record.status} already; an earlier run ended it`);
   if (!record?.input) throw new JobNotRunnable("internal_error", "job record or its input is missing");
   const credential = await db.credentials.find(orgId, record.credentialId);
   if (!credential) throw new JobNotRunnable("internal_error", "credential is missing");

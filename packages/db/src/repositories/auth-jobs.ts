@@ -143,6 +143,9 @@ export class AuthJobs {
     for (;;) {
       const row = await this.prisma.authJob.findFirst({ where: { id, orgId }, omit: { input: false } });
       if (!row) return null;
+      // Ended already: a run finished it and the queue lost its claim before it heard (a stall). The record
+      // is that run's answer; running again would overwrite it.
+      if (row.status === "succeeded" || row.status === "failed") return { ...row, input: null, run: row.attempts, ended: true as const };
       // `run` is this run's number: only the newest run may mark the submit (see markSubmitted). Compared
       // with what was read, so two runs claiming at once never get the same number.
       const run = Math.max(row.attempts + 1, attempt);
@@ -152,7 +155,7 @@ export class AuthJobs {
       });
       if (count === 0) continue;
       const input = row.input ? this.envelope.decryptJson<JobInput>(row.input, rowAad(orgId, id)) : null;
-      return { ...row, input, run };
+      return { ...row, input, run, ended: false as const };
     }
   }
 
