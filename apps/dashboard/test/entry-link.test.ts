@@ -108,7 +108,9 @@ describe("credentials the end user types on a hosted page", () => {
     // The link's page leads to the hand-off page of its sign-in.
     const onward = await person.$eval("a", (a) => (a as HTMLAnchorElement).href);
     expect(onward).toBe(view.input.handoffUrl);
-    await Promise.all([person.waitForNavigation({ waitUntil: "domcontentloaded" }), person.click(byName("Finish signing in"))]);
+    // The click's own read of the page may meet the navigation it starts (a loaded machine): the page it
+    // reaches is what counts, and a link that led nowhere would leave the navigation waited for unanswered.
+    await Promise.all([person.waitForNavigation({ waitUntil: "domcontentloaded" }), person.click(byName("Finish signing in")).catch(() => undefined)]);
     expect(await person.$eval("[role=status]", (s) => s.textContent)).toMatch(/^Waiting for you/);
     const answered = await call("POST", `/v1/jobs/${view.jobId}/input`, { key: tenant.key, body: { code: totpCode(parseTotpSecret(totpSecret), Date.now()) } });
     expect(answered.status).toBe(202);

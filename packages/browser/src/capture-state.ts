@@ -20,6 +20,8 @@ function toCookie(c: PuppeteerCookie): Cookie {
 // An IndexedDB database larger than this is an offline cache, not a session: left out of the answer.
 const MAX_DATABASE_CHARS = 1_000_000;
 const EMPTY: OriginStorage = { localStorage: [], indexedDB: [] };
+// How long the scratch page that reads a left origin's storage may take to open our empty document.
+const OFF_PAGE_TIMEOUT_MS = 10_000;
 
 async function storageInFrames(page: Page, origin: string): Promise<OriginStorage | null> {
   for (const frame of page.frames()) {
@@ -33,7 +35,8 @@ async function storageInFrames(page: Page, origin: string): Promise<OriginStorag
     try {
       return await frame.evaluate(readOriginStorageInPage, MAX_DATABASE_CHARS);
     } catch {
-      return EMPTY;
+      // The frame went on meanwhile: read off the page, as for an origin no frame shows.
+      return null;
     }
   }
   return null;
@@ -51,7 +54,8 @@ async function storageOffPage(context: BrowserContext, origin: string): Promise<
     scratch.on("request", (request) => {
       void request.respond({ status: 200, contentType: "text/html", body: "<!doctype html><title></title>" }).catch(() => undefined);
     });
-    await scratch.goto(`${origin}/`, { waitUntil: "domcontentloaded", timeout: 2000 });
+    // Nothing goes to the network: the time is the browser's own, which a loaded machine stretches.
+    await scratch.goto(`${origin}/`, { waitUntil: "domcontentloaded", timeout: OFF_PAGE_TIMEOUT_MS });
     return await scratch.evaluate(readOriginStorageInPage, MAX_DATABASE_CHARS);
   } catch {
     return EMPTY;
