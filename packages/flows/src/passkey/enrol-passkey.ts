@@ -2,7 +2,8 @@ import { type HTTPResponse, type Page, readPasskeys, type VirtualPasskey } from 
 import { type Deadline, sleep } from "../deadline";
 import { LoginFlowError } from "../flow-error";
 import type { PageWatch } from "../page/page-watch";
-import { findFrame, mergeSignals, resolveElement, scanPage } from "../page/scan-page";
+import { mergeSignals, scanPage } from "../page/scan-page";
+import { performStep } from "../page/steps";
 import { readPasskeyControls } from "./passkey-controls";
 
 // Settings pages looked through for "Add a passkey" before the site is taken to offer none.
@@ -12,7 +13,8 @@ const CREATE_WAIT_MS = 15_000;
 // How long the site has to take the new passkey (its server checks what the browser made) and say so.
 const ACCEPT_WAIT_MS = 10_000;
 // Words of a site that turned the new passkey down or could not add it.
-const NOT_ADDED = /could ?n.t|could not|cannot|can.t|unable|failed|error|not (been )?(added|created|saved|registered)|nicht|impossible|échou|no se pudo|não foi possível|non è stato possibile|niet gelukt|nie uda[lł]o|できません|失敗|无法|失败|실패|не удалось|başarısız/i;
+// Words of failure only: a neutral notice ("Sie brauchen Ihr Passwort nicht mehr", "No errors") is no refusal.
+const NOT_ADDED = /could ?n.t|could not|cannot|can.t|unable to|failed|not (been )?(added|created|saved|registered)|nicht (hinzugefügt|erstellt|gespeichert)|fehlgeschlagen|impossible d|échou|no se pudo|não foi possível|non è stato possibile|niet gelukt|nie uda[lł]o|できませんでした|失敗|无法|失败|실패|не удалось|başarısız/i;
 
 export interface EnrolPasskeyInput {
   /** Where the site keeps the account's passkeys, when the caller knows it; else it is found by its links. */
@@ -42,10 +44,8 @@ export async function enrolPasskey(page: Page, watch: PageWatch, input: EnrolPas
   page.on("response", onResponse);
   try {
     onStep("add a passkey");
-    const frame = findFrame(page, add.key);
-    const el = frame ? await resolveElement(frame, add.path) : null;
-    if (!el) throw new LoginFlowError("passkey_not_offered", "the site's \"Add a passkey\" control went away before it could be clicked");
-    await el.click().finally(() => el.dispose().catch(() => undefined));
+    const clicked = await performStep(page, { action: "click", purpose: "next", frame: add.key, path: add.path }, { identifier: "", password: "", additionalFields: {} });
+    if (!clicked) throw new LoginFlowError("passkey_not_offered", "the site's \"Add a passkey\" control went away before it could be clicked");
 
     const rpHost = new URL(page.url()).hostname;
     let made: VirtualPasskey | undefined;

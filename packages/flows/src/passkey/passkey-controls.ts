@@ -11,16 +11,10 @@ export interface PasskeyControls {
   add: SelectorPath | null;
   /** Links toward the account's settings, most telling first: their targets, same-site only. */
   settings: string[];
-  /** A password field is shown (the site asks for the password here). */
-  password: boolean;
-  /** The only field of a username-first step, and its control. */
-  identifier: { field: SelectorPath; submit: SelectorPath | null } | null;
 }
 
 const readPasskeyControlsInPage = inPage(function readPasskeyControlsInPage(kit, signInWords: string, addWords: string, settingsWords: string[]): PasskeyControls {
-  const all = kit.elements();
-  const shown = all.filter((el) => kit.visible(el));
-  const controls = shown.filter((el) => kit.isControl(el) && !(el as HTMLButtonElement).disabled);
+  const controls = kit.elements().filter((el) => kit.visible(el)).filter((el) => kit.isControl(el) && !(el as HTMLButtonElement).disabled);
   const signIn = new RegExp(signInWords, "i");
   const add = new RegExp(addWords, "i");
   const pick = (re: RegExp) => kit.best(controls, (el) => (kit.controlText(el).length <= 60 && re.test(kit.controlText(el)) ? 1 : 0), 1);
@@ -36,16 +30,10 @@ const readPasskeyControlsInPage = inPage(function readPasskeyControlsInPage(kit,
     if (rank >= 0) links.push({ href: new URL(el.href, location.href).toString(), rank });
   }
   links.sort((a, b) => a.rank - b.rank);
-  const fields = shown.filter((el): el is HTMLInputElement => el instanceof HTMLInputElement && ["text", "email", "tel", ""].includes(el.type) && !el.disabled && !el.readOnly);
-  const password = shown.some((el) => el instanceof HTMLInputElement && el.type === "password");
-  const only = !password && fields.length === 1 ? fields[0]! : null;
-  const submit = only ? kit.best(controls.filter((el) => kit.formOf(el) === kit.formOf(only) && !(el instanceof HTMLAnchorElement)), () => 1, 1) : null;
   return {
     signIn: signInControl ? kit.pathOf(signInControl) : null,
     add: addControl ? kit.pathOf(addControl) : null,
     settings: [...new Set(links.map((l) => l.href))],
-    password,
-    identifier: only ? { field: kit.pathOf(only)!, submit: submit ? kit.pathOf(submit) : null } : null,
   };
 });
 

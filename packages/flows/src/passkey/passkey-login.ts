@@ -5,14 +5,16 @@ import { LoginFlowError } from "../flow-error";
 import { classifyOutcome } from "../login/classify-outcome";
 import type { FlowOptions } from "../login/password-login";
 import { PageWatch } from "../page/page-watch";
-import { findFrame, resolveElement } from "../page/scan-page";
+import { mergeSignals, scanPage } from "../page/scan-page";
 import { readJar, sessionStorageOf, signedInOnReopen } from "../page/session-evidence";
 import { snapshotSession } from "../page/session-snapshot";
-import { typeText } from "../page/steps";
+import { performStep, type StepValues } from "../page/steps";
 import { readPasskeyControls } from "./passkey-controls";
 
 // How long the login page has to show a way to sign in with a passkey.
 const OFFER_WAIT_MS = 10_000;
+// No password, no fields: a passkey sign-in types only the username.
+const NOTHING: StepValues = { identifier: "", password: "", additionalFields: {} };
 // Pages gone through before the passkey is asked for (the username step, a "Use a passkey" page).
 const MAX_STEPS = 4;
 
@@ -68,24 +70,27 @@ export async function passkeyLogin(page: Page, input: PasskeyLoginInput, options
     watch.check();
     // A page that asked for the passkey by itself (after the username, or as it loaded) was answered.
     if (await used()) break;
-    const frames = await readPasskeyControls(page);
+    // The passkey controls by their words; the form (a username-first step, a password) as a login reads it.
+    const [frames, scans] = await Promise.all([readPasskeyControls(page), scanPage(page, input.identifier)]);
     const signIn = frames.find((f) => f.reading.signIn);
-    const field = frames.find((f) => f.reading.identifier);
+    const field = scans.find((s) => s.reading.identifier && !s.reading.password);
     before ??= await snapshotSession(context, page, input.identifier, { earlier, reissued: watch.reissuedCookies() });
     if (signIn) {
       step("choose sign-in with a passkey");
       watch.resetVerdict();
-      chosen = await click(page, signIn.key, signIn.reading.signIn!);
+      chosen = await performStep(page, { action: "click", purpose: "next", frame: signIn.key, path: signIn.reading.signIn! }, NOTHING);
     } else if (field && !identified && input.identifier && steps < MAX_STEPS) {
       step("type identifier");
       identified = true;
       steps++;
       watch.resetVerdict();
-      await typeText(page, field.key, field.reading.identifier!.field, input.identifier);
-      const submit = field.reading.identifier!.submit;
-      if (!submit || !(await click(page, field.key, submit))) await page.keyboard.press("Enter");
+      const { key, reading } = field;
+      const values = { ...NOTHING, identifier: input.identifier };
+      if (!reading.identifierFilled) await performStep(page, { action: "type", value: "identifier", frame: key, path: reading.identifier! }, values);
+      const sent = reading.submit && (await performStep(page, { action: "click", purpose: "next", frame: key, path: reading.submit }, values));
+      if (!sent) await performStep(page, { action: "enter", purpose: "next", frame: key, path: reading.identifier! }, values);
     } else if (Date.now() >= offerUntil || deadline.remaining() <= 0) {
-      const password = frames.some((f) => f.reading.password);
+      const password = mergeSignals(scans).passwordShown;
       throw new LoginFlowError("passkey_not_offered", password ? "the login page asks for the password and offers no passkey sign-in" : "the login page offers no passkey sign-in");
     } else {
       await sleep(200);
@@ -121,14 +126,3 @@ export async function passkeyLogin(page: Page, input: PasskeyLoginInput, options
   return { session, used: signed, loginPage: input.loginUrl };
 }
 
-async function click(page: Page, frameKey: string, path: string[]): Promise<boolean> {
-  const frame = findFrame(page, frameKey);
-  const el = frame ? await resolveElement(frame, path) : null;
-  if (!el) return false;
-  try {
-    await el.click();
-    return true;
-  } finally {
-    await el.dispose().catch(() => undefined);
-  }
-}
