@@ -1,5 +1,5 @@
 import type { SignedInMarker } from "./classify-outcome";
-import type { FlowStep } from "../page/steps";
+import { type FlowStep, STEP_PURPOSES } from "../page/steps";
 
 /**
  * What a successful login on a site did: the steps up to and including the submit, and where the signed-in
@@ -12,12 +12,15 @@ export interface LearnedFlow {
 }
 
 const isPath = (p: unknown): p is string[] => Array.isArray(p) && p.length > 0 && p.every((s) => typeof s === "string" && s.length < 2000);
+const among = (list: readonly string[], value: unknown) => list.includes(value as string);
+// Every step a login records may be stored (a way-to-sign-in choice too: "Try another way", then "Enter your
+// password"). A CAPTCHA's box is answered afresh on each visit and never recorded.
 const ACTIONS: Record<FlowStep["action"], (s: Record<string, unknown>) => boolean> = {
-  click: (s) => ["consent", "opener", "next", "submit"].includes(s.purpose as string),
-  type: (s) => s.value === "identifier" || s.value === "password",
-  enter: (s) => s.purpose === "next" || s.purpose === "submit",
+  click: (s) => among(STEP_PURPOSES.click, s.purpose) && s.purpose !== "captcha",
+  type: (s) => among(STEP_PURPOSES.type, s.value),
+  enter: (s) => among(STEP_PURPOSES.enter, s.purpose),
   extra: (s) => typeof s.key === "string",
-  check: (s) => s.purpose === "remember",
+  check: (s) => among(STEP_PURPOSES.check, s.purpose),
 };
 
 /**

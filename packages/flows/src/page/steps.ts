@@ -7,11 +7,19 @@ import { findFrame, resolveElement } from "./scan-page";
  * value: a learned flow is a list of them, stored and replayed without any secret.
  */
 export type FlowStep =
-  | { action: "click"; purpose: "consent" | "opener" | "method" | "captcha" | "next" | "submit"; frame: string; path: SelectorPath }
-  | { action: "type"; value: "identifier" | "password"; frame: string; path: SelectorPath }
-  | { action: "enter"; purpose: "next" | "submit"; frame: string; path: SelectorPath }
+  | { action: "click"; purpose: (typeof STEP_PURPOSES.click)[number]; frame: string; path: SelectorPath }
+  | { action: "type"; value: (typeof STEP_PURPOSES.type)[number]; frame: string; path: SelectorPath }
+  | { action: "enter"; purpose: (typeof STEP_PURPOSES.enter)[number]; frame: string; path: SelectorPath }
   | { action: "extra"; key: string; frame: string; path: SelectorPath }
-  | { action: "check"; purpose: "remember" | "consent"; frame: string; path: SelectorPath };
+  | { action: "check"; purpose: (typeof STEP_PURPOSES.check)[number]; frame: string; path: SelectorPath };
+
+/** What each kind of step is for: the one list the step type and a stored flow's check are made from. */
+export const STEP_PURPOSES = {
+  click: ["consent", "opener", "method", "captcha", "next", "submit"],
+  type: ["identifier", "password"],
+  enter: ["next", "submit"],
+  check: ["remember", "consent"],
+} as const;
 
 export interface StepValues {
   identifier: string;

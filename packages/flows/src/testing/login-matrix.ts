@@ -1,7 +1,7 @@
 import { freshTotpCode, newTotpSecret, parseTotpSecret } from "@authsvc/crypto";
 import type { LoginCase } from "@authsvc/test-sites";
 import { LoginFlowError } from "../flow-error";
-import type { LearnedFlow } from "../login/learned-flow";
+import { type LearnedFlow, parseLearnedFlow } from "../login/learned-flow";
 import { type PasswordLoginResult, passwordLogin } from "../login/password-login";
 import { FLOW_DEADLINE_MS, useBrowserAndSites } from "./browser-and-sites";
 import { RunAhead } from "./run-ahead";
@@ -33,7 +33,12 @@ export function useLoginMatrix() {
   /** A username no account has. */
   const unknownUser = (): MatrixUser => ({ username: `nobody-${++seq}@example.test`, password: "any-password" });
 
+  /**
+   * A login; a learned flow goes in as the service keeps it (stored as JSON, read back through
+   * parseLearnedFlow), so a flow the store would not give back fails the replay's assertions.
+   */
   function login(c: LoginCase, user: MatrixUser, learned?: LearnedFlow | null): Promise<PasswordLoginResult> {
+    if (learned) learned = parseLearnedFlow(JSON.parse(JSON.stringify(learned)));
     const totp = user.totpSecret ? () => freshTotpCode(parseTotpSecret(user.totpSecret!)) : undefined;
     return env.host.withPage((page) =>
       passwordLogin(
