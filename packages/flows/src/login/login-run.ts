@@ -6,6 +6,7 @@ import { newSayings, readNotes, refusalSaid, sentencesShown } from "../page/page
 import type { SelectorPath } from "../page/read-page";
 import { refusalCode } from "../page/refusal-words";
 import { type FrameScan, mergeSignals, scanPage } from "../page/scan-page";
+import { frameChange } from "../page/page-change";
 import { type Rotation, type SessionSnapshot, snapshotSession } from "../page/session-snapshot";
 import { fieldHolds, type FlowStep, performStep, type StepValues, submitsPassword } from "../page/steps";
 import { describeStep, extraKeysOf, type LearnedFlow } from "./learned-flow";
@@ -124,7 +125,7 @@ export class LoginRun {
         // The next step is not there, the first one is again: the site may have refused the username.
         if (beforeNext && !sendsStep(step) && (await this.firstStepShown())) await this.refusedStep(beforeNext);
         if (Date.now() >= waitUntil) return false;
-        await sleep(100);
+        await frameChange(this.page, step.frame, 100);
       }
     }
     return false;
