@@ -17,8 +17,9 @@ const NAME = "passkey-first";
  *
  * Served as passkeys.localhost (LOGIN_CASES): a relying party must be a domain name, never an IP address.
  *
- * `?prompt=0` on the login page: the same login without the passkey page (the username step goes straight
- * to the password), for the bench's comparison.
+ * For the bench's comparison, on the login page: `?prompt=0`, the same pages without the passkey request
+ * (the passkey page offers "Try another way" at once); `?passkeyPage=0`, no passkey page at all (the
+ * username step goes straight to the password).
  */
 export function passkeyFirst(accounts: Accounts): Router {
   const seen = new Map<string, { prompts: number; refused: number }>();
@@ -33,11 +34,11 @@ export function passkeyFirst(accounts: Accounts): Router {
   };
   const passwordPage = passwordStep(r, accounts, NAME);
   r.get(`${base(NAME)}/login`, (req, res) => {
-    const prompt = req.query.prompt !== "0";
+    const next = req.query.passkeyPage === "0" ? "password" : req.query.prompt === "0" ? "passkey?prompt=0" : "passkey";
     res.type("html").send(
       page(
         "Sign in",
-        `<h1>Sign in</h1><form method="post" action="${base(NAME)}/${prompt ? "passkey" : "password"}">
+        `<h1>Sign in</h1><form method="post" action="${base(NAME)}/${next}">
   <label>Email or username <input type="text" name="username" autocomplete="username webauthn"></label>
   <button type="submit">Next</button>
 </form>`,
@@ -54,7 +55,8 @@ export function passkeyFirst(accounts: Accounts): Router {
   });
   r.post(`${base(NAME)}/passkey`, urlencoded({ extended: false }), (req, res) => {
     const username = String(req.body?.username ?? "");
-    count(username).prompts++;
+    const prompt = req.query.prompt !== "0";
+    if (prompt) count(username).prompts++;
     const credentialId = randomBytes(16).toString("base64url");
     res.type("html").send(
       page(
@@ -70,10 +72,11 @@ export function passkeyFirst(accounts: Accounts): Router {
 </div>`,
         `const b64 = (s) => Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
 document.getElementById("another").addEventListener("click", () => { document.getElementById("methods").hidden = false; });
-navigator.credentials.get({ publicKey: { challenge: crypto.getRandomValues(new Uint8Array(32)), rpId: location.hostname, timeout: 300000,
+(${prompt} ? navigator.credentials.get({ publicKey: { challenge: crypto.getRandomValues(new Uint8Array(32)), rpId: location.hostname, timeout: 300000,
   userVerification: "required", allowCredentials: [{ type: "public-key", id: b64(${JSON.stringify(credentialId)}) }] } })
   .then(() => { document.getElementById("status").textContent = "This passkey is not registered here."; })
   .catch(() => fetch("${base(NAME)}/passkey-refused", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "username=" + encodeURIComponent(${JSON.stringify(username)}) }))
+ : Promise.resolve())
   .finally(() => { document.getElementById("status").textContent = "We couldn't sign you in with a passkey."; document.getElementById("other").hidden = false; });`,
       ),
     );
