@@ -53,6 +53,7 @@ describe("passkeys for agents", () => {
     const enrolled = await fixture(username);
     expect(enrolled.passkeys).toHaveLength(1);
     expect(enrolled.passwordSubmissions).toBe(2); // the first login, and the enrolment's sign-in
+    expect(enrolled.passkeySignIns).toBe(1); // the new passkey signed in once before it was reported
 
     const credential = (await call("GET", `/v1/credentials/${credentialId}`, { key: tenant.key })).body;
     expect(credential.methods).toEqual([{ type: "password" }, enrol.body.passkey]);
@@ -62,7 +63,7 @@ describe("passkeys for agents", () => {
     expect(login.status).toBe(200);
     expect(await signedIn(login.body.cookies)).toBe(true);
     const afterLogin = await fixture(username);
-    expect(afterLogin).toMatchObject({ passwordSubmissions: 2, passkeySignIns: 1 });
+    expect(afterLogin).toMatchObject({ passwordSubmissions: 2, passkeySignIns: 2 });
     expect(afterLogin.passkeys[0]!.counter).toBeGreaterThan(enrolled.passkeys[0]!.counter);
 
     // A refresh of a credential that holds a passkey uses it, from the counter the last sign-in left.
@@ -70,7 +71,7 @@ describe("passkeys for agents", () => {
     expect(refresh.status).toBe(200);
     expect(await signedIn(refresh.body.cookies)).toBe(true);
     const afterRefresh = await fixture(username);
-    expect(afterRefresh).toMatchObject({ passwordSubmissions: 2, passkeySignIns: 2, refusedAssertions: 0 });
+    expect(afterRefresh).toMatchObject({ passwordSubmissions: 2, passkeySignIns: 3, refusedAssertions: 0 });
     expect(afterRefresh.passkeys[0]!.counter).toBeGreaterThan(afterLogin.passkeys[0]!.counter);
     const used = (await call("GET", `/v1/credentials/${credentialId}`, { key: tenant.key })).body.methods[1];
     expect(used.lastUsedAt).toEqual(expect.any(String));
@@ -83,7 +84,7 @@ describe("passkeys for agents", () => {
     expect((await call("GET", `/v1/credentials/${credentialId}`, { key: tenant.key })).body.methods).toEqual([{ type: "password" }]);
     const none = await call("POST", "/v1/login", { key: tenant.key, body: { domain: site(LOGIN), login_method: "passkey", cred: { username }, useCache: false } });
     expect([none.status, none.body.error.code]).toEqual([422, "passkey_not_offered"]);
-    expect(await fixture(username)).toMatchObject({ passwordSubmissions: 2, passkeySignIns: 2 });
+    expect(await fixture(username)).toMatchObject({ passwordSubmissions: 2, passkeySignIns: 3 });
     // The password was kept through the passkey sign-ins: a refresh signs in with it again.
     const byPassword = await call("POST", "/v1/refresh", { key: tenant.key, body: { credentialId } });
     expect(byPassword.status).toBe(200);
@@ -103,7 +104,20 @@ describe("passkeys for agents", () => {
     const classicId = await idOf(user.username);
     const notOffered = await call("POST", `/v1/credentials/${classicId}/passkeys`, { key: tenant.key, body: {} });
     expect([notOffered.status, notOffered.body.error.code]).toEqual([422, "passkey_not_offered"]);
-    expect((await call("GET", `/v1/credentials/${classicId}`, { key: tenant.key })).body.methods).toEqual([{ type: "password" }]);
+    expect((await call("GET", `/v1/credentials/${classicId}`, { key: tenant.key })).body).toMatchObject({ methods: [{ type: "password" }], lastError: null });
+  });
+
+  it("reports no passkey the site said it added but does not sign in with, and the credential keeps its standing", async () => {
+    const { username, credentialId } = await credentialOf();
+    await fetch(`${sitesUrl()}/__fixture/passkey-site/${username}/hold-new-passkeys`, { method: "POST" });
+    const enrol = await call("POST", `/v1/credentials/${credentialId}/passkeys`, { key: tenant.key, body: {} });
+    expect([enrol.status, enrol.body.error.code]).toEqual([422, "passkey_rejected"]);
+    expect(await fixture(username)).toMatchObject({ passkeys: [], passkeySignIns: 0 });
+    const credential = (await call("GET", `/v1/credentials/${credentialId}`, { key: tenant.key })).body;
+    expect(credential.methods).toEqual([{ type: "password" }]);
+    expect(credential.lastError).toBeNull();
+    // Its password still signs in.
+    expect((await call("POST", "/v1/refresh", { key: tenant.key, body: { credentialId } })).status).toBe(200);
   });
 
   it("refuses what a passkey request cannot carry, before any job", async () => {
@@ -131,7 +145,7 @@ describe("a passkey made at signup", () => {
     const login = await call("POST", "/v1/login", { key: tenant.key, body: { domain: site(LOGIN), login_method: "passkey", cred: { username: email }, useCache: false } });
     expect(login.status).toBe(200);
     expect(await signedIn(login.body.cookies)).toBe(true);
-    expect(await fixture(email)).toMatchObject({ passwordSubmissions: 0, passkeySignIns: 1 });
+    expect(await fixture(email)).toMatchObject({ passwordSubmissions: 0, passkeySignIns: 2 }); // the confirming sign-in, this login
 
     // Without createPasskey, the offer is left alone.
     const plain = await call("POST", "/v1/signup", { key: tenant.key, body: { signup_method: "email", domain: site("/cases/passkey-site/signup"), allocateMailbox: true } });

@@ -168,6 +168,9 @@ export async function failJob(deps: JobDeps, job: OpenedJob, failure: JobFailure
   const { db } = deps;
   const log = deps.log.child({ jobId: job.id, orgId: job.orgId, attempt: job.attempt });
   const isSignup = job.kind === "signup";
+  // An enrolment the site gave no passkey, or whose new passkey did not sign in: the credential's own
+  // secret signed in, so the credential keeps its standing (no failure recorded, no credential.failed).
+  const passkeyOnly = job.kind === "passkey_enrol" && failure.code.startsWith("passkey_");
   const final = !failure.retryable || job.attempt >= maxAttempts;
   log.warn({ code: failure.code, reason: failure.message, final, submitted: failure.submitted, durationMs: Date.now() - job.started }, isSignup ? "signup failed" : "login failed");
   const stale = () => {
@@ -189,7 +192,7 @@ export async function failJob(deps: JobDeps, job: OpenedJob, failure: JobFailure
       const message = kept ? `${failure.message} (the account's password is kept in credential ${kept})` : failure.message;
       if (!(await tx.authJobs.fail(job.id, job.run, failure.code, message, failure.details))) return false;
       // A failed signup says nothing about a credential that already works (an account that exists).
-      if (!kept && (!isSignup || !job.credential.lastLoginAt)) await tx.credentials.recordFailure(job.orgId, job.credential.id, failure.code);
+      if (!kept && !passkeyOnly && (!isSignup || !job.credential.lastLoginAt)) await tx.credentials.recordFailure(job.orgId, job.credential.id, failure.code);
       return true;
     });
     if (!ended) return stale();
@@ -200,7 +203,7 @@ export async function failJob(deps: JobDeps, job: OpenedJob, failure: JobFailure
   // The code only: the message (which may quote the site) is served from the record (see the SSE route).
   await tell(deps, job.id, "failed", { attempt: job.attempt, code: failure.code });
   // A credential that worked before (or is being refreshed) and now is refused: tell the org.
-  if (!isSignup && CREDENTIAL_FAILURES.has(failure.code) && (job.credential.lastLoginAt || job.kind === "refresh")) {
+  if (!isSignup && !passkeyOnly && CREDENTIAL_FAILURES.has(failure.code) && (job.credential.lastLoginAt || job.kind === "refresh")) {
     await emitEvent(db, deps.webhookQueue, job.orgId, "credential.failed", { ...about(job), code: failure.code }).catch((err) =>
       log.warn({ err: String(err) }, "credential.failed event not queued"),
     );

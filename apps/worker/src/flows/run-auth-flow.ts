@@ -187,6 +187,20 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
    * Signs in with the credential's passkeys (loaded into the page's authenticator; none of another site is
    * offered), typing nothing; the counter the site saw is kept for the next sign-in.
    */
+  /**
+   * A passkey the site just took is only as good as a sign-in with it: a site may answer "added" and keep
+   * nothing (a passkey it holds until the owner confirms it by mail, a failed write behind a 200). So a new
+   * passkey signs in once, in a context of its own, before it is reported; the key comes back with the
+   * counter that sign-in reached. Throws the sign-in's error when it does not sign in.
+   */
+  async function confirmPasskey(job: OpenedJob, at: { loginUrl: string; identifier: string }, key: VirtualPasskey, { onFailurePage, ...hooks }: RunHooks): Promise<VirtualPasskey> {
+    hooks.onStep?.("sign in once with the new passkey, in a new browser context");
+    const result = await inPage(job, {}, onFailurePage, (page, timeoutMs) =>
+      passkeyLogin(page, { loginUrl: at.loginUrl, identifier: at.identifier, passkeys: [key] }, { guard, timeoutMs, ...hooks }),
+    );
+    return { ...key, signCount: result.used.signCount };
+  }
+
   async function runPasskeyLogin(job: OpenedJob, { onFailurePage, ...hooks }: RunHooks): Promise<LoginSuccess> {
     const held = await db.passkeys.keys(job.orgId, job.credential.id);
     const result = await inPage(job, {}, onFailurePage, (page, timeoutMs) =>
@@ -223,16 +237,17 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
       inboxWaitMs: config.mfa.waitMs,
       totp: input.totpSecret ? () => freshTotpCode(parseTotpSecret(input.totpSecret!)) : undefined,
     };
+    let enrolled: VirtualPasskey | undefined;
     const attempt = async () => {
       const handoff = handoffFor(job, hooks);
       return inPage<{ result: PasswordLoginResult | SignupResult; kept: RememberedDevice | null }>(job, { inbox: !!inbox, handoff: !!handoff }, onFailurePage, async (page, timeoutMs) => {
         handoff?.attach(page);
         await bringCookies(page.browserContext(), device?.cookies ?? []);
-        // An enrolment adds a passkey in the signed-in page, then the session is captured; the key is kept at once.
+        // An enrolment adds a passkey in the signed-in page, then the session is captured; the key is
+        // confirmed by a sign-in with it once this context is done (confirmPasskey).
         const afterSignIn = isEnrolInput(input)
           ? async (page: Page, watch: PageWatch, deadline: Deadline) => {
-              const key = await enrolPasskey(page, watch, { settingsUrl: input.enrol.settingsUrl }, deadline, hooks.onStep);
-              if (!(await db.passkeys.add(job.orgId, job.credential.id, key, job.id))) throw new LoginFlowError("internal_error", "the credential went away while its passkey was added");
+              enrolled = await enrolPasskey(page, watch, { settingsUrl: input.enrol.settingsUrl }, deadline, hooks.onStep);
             }
           : undefined;
         const options = { guard, timeoutMs, learned, captchaSolver, afterSignIn, ...hooks };
@@ -271,6 +286,10 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
     }
     const { result, kept } = ran;
     if ("signedInBy" in result) return result;
+    if (enrolled) {
+      const key = await confirmPasskey(job, { loginUrl: job.loginUrl, identifier: job.credential.username }, enrolled, { ...hooks, onFailurePage });
+      if (!(await db.passkeys.add(job.orgId, job.credential.id, key, job.id))) throw new LoginFlowError("internal_error", "the credential went away while its passkey was added");
+    }
     // No flow: it could not be kept without a secret in it; nothing to store.
     const changedFlow = !result.flow || (learned && sameFlow(learned, result.flow)) ? null : result.flow;
     return { session: result.session, source: result.source, changedFlow, device: kept };
@@ -340,7 +359,16 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
         { guard, timeoutMs, captchaSolver, afterSignIn, ...hooks },
       );
     }).finally(() => handoff?.close());
-    return passkey ? { ...result, passkey } : result;
+    if (!passkey) return result;
+    // The site's "added" is confirmed by a sign-in with it; one that does not sign in is not the account's.
+    try {
+      passkey = await confirmPasskey(job, { loginUrl: result.loginUrl, identifier: result.identifier }, passkey, { ...hooks, onFailurePage });
+    } catch (err) {
+      if (!(err instanceof LoginFlowError)) throw err;
+      deps.log.info({ jobId: job.id, code: err.code, reason: err.message }, "the new account's passkey did not sign in; the signup stands without it");
+      return result;
+    }
+    return { ...result, passkey };
   }
 
   return function runAuthFlow(job: OpenedJob, hooks: RunHooks): Promise<LoginSuccess | SignupSuccess> {

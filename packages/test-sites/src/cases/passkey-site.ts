@@ -15,6 +15,8 @@ interface Member {
   passwordSubmissions: number;
   passkeySignIns: number;
   refusedAssertions: number;
+  /** New passkeys are held until the owner confirms them by mail (never, here): the site says "added" all the same. */
+  holdsNew: boolean;
 }
 
 /**
@@ -29,7 +31,10 @@ interface Member {
  * The relying party is the host name the page is visited under: served as passkeys.localhost (an IP
  * address cannot be one). `GET /__fixture/passkey-site/:username`: the password submissions, passkey
  * sign-ins and refused assertions of the account, and the passkeys the site keeps (id, counter);
- * `POST /__fixture/passkey-site/:username/forget-passkeys` removes them on the site's side.
+ * `POST /__fixture/passkey-site/:username/forget-passkeys` removes them on the site's side;
+ * `POST /__fixture/passkey-site/:username/hold-new-passkeys` makes the site answer "Passkey added." to the
+ * next ones while it keeps them aside until the owner confirms them by mail (as sites that guard new sign-in
+ * methods do): they do not sign in.
  *
  * `/signup` (email, password) signs the new account in at once and offers "Create a passkey" on the next
  * page ("Not now" goes on to the account), as sites that move new users to passkeys do.
@@ -38,7 +43,7 @@ export function passkeySite(accounts: Accounts): Router {
   const members = new Map<string, Member>();
   const member = (username: string) => {
     let m = members.get(username);
-    if (!m) members.set(username, (m = { userId: Buffer.from(username).toString("base64url"), passkeys: [], passwordSubmissions: 0, passkeySignIns: 0, refusedAssertions: 0 }));
+    if (!m) members.set(username, (m = { userId: Buffer.from(username).toString("base64url"), passkeys: [], passwordSubmissions: 0, passkeySignIns: 0, refusedAssertions: 0, holdsNew: false }));
     return m;
   };
   // The challenge each browser was given, by a cookie of its own (a real site keeps it in its session).
@@ -77,6 +82,10 @@ export function passkeySite(accounts: Accounts): Router {
   });
   r.post("/__fixture/passkey-site/:username/forget-passkeys", (req, res) => {
     member(req.params.username).passkeys = [];
+    res.status(204).end();
+  });
+  r.post("/__fixture/passkey-site/:username/hold-new-passkeys", (req, res) => {
+    member(req.params.username).holdsNew = true;
     res.status(204).end();
   });
 
@@ -265,7 +274,7 @@ async function passkeySignIn() {
     try {
       const { verified, registrationInfo } = await verifyRegistrationResponse({ response: req.body, expectedChallenge: ceremony.challenge, expectedOrigin: rp(req).origin, expectedRPID: rp(req).rpID, requireUserVerification: true });
       if (!verified || !registrationInfo) throw new Error("not verified");
-      member(user).passkeys.push({ ...registrationInfo.credential, createdAt: new Date().toISOString() });
+      if (!member(user).holdsNew) member(user).passkeys.push({ ...registrationInfo.credential, createdAt: new Date().toISOString() });
     } catch {
       return res.status(400).json({ error: "registration refused" });
     }
