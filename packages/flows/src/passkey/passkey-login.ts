@@ -57,9 +57,12 @@ export async function passkeyLogin(page: Page, input: PasskeyLoginInput, options
   const used = async () => (await readPasskeys(page)).find((p) => counters.has(p.credentialId) && p.signCount !== counters.get(p.credentialId));
 
   const watch = await PageWatch.attach(page, options.guard, input.loginUrl);
+  const context = page.browserContext();
+  // The state before the site's page ran: a login page may sign in by itself as it loads (its username
+  // field's autofill request, which the authenticator answers at once), before the flow first looks at it.
+  const beforeOpen = await snapshotSession(context, page, input.identifier);
   step("open login page");
   await watch.open(input.loginUrl, deadline, "login page");
-  const context = page.browserContext();
   const earlier = await readJar(context).catch(() => null);
   let before: Awaited<ReturnType<typeof snapshotSession>> | null = null;
   let identified = false;
@@ -68,8 +71,12 @@ export async function passkeyLogin(page: Page, input: PasskeyLoginInput, options
   for (let steps = 0; !chosen; ) {
     await page.waitForNetworkIdle({ idleTime: 250, timeout: Math.max(1, Math.min(1000, deadline.remaining())) }).catch(() => undefined);
     watch.check();
-    // A page that asked for the passkey by itself (after the username, or as it loaded) was answered.
-    if (await used()) break;
+    // A page that asked for the passkey by itself (after the username, or as it loaded) was answered: the
+    // sign-in is judged against the state before it, the one before the page ran when it came first.
+    if (await used()) {
+      before ??= beforeOpen;
+      break;
+    }
     // The passkey controls by their words; the form (a username-first step, a password) as a login reads it.
     const [frames, scans] = await Promise.all([readPasskeyControls(page), scanPage(page, input.identifier)]);
     const signIn = frames.find((f) => f.reading.signIn);

@@ -100,4 +100,21 @@ describe("passkeys", () => {
     expect(err.message).toContain("We couldn't verify your passkey.");
     expect(await fixture(username)).toMatchObject({ passkeySignIns: 0, passwordSubmissions: 1 });
   });
+
+  it("signs in on a login page whose username field takes the passkey by autofill as it loads, judged against the state before the page ran", async () => {
+    // `?autofill=1`: the page starts a conditional request on load; the authenticator answers it at once,
+    // and the page signs in by itself before the flow first looks at it.
+    const username = newUser();
+    const passkey = await enrol(username);
+    const result = await env.host.withPage((page) => passkeyLogin(page, { loginUrl: site(`${LOGIN}?autofill=1`), identifier: username, passkeys: [passkey] }, options()));
+    expect(result.session.cookies.find((c) => c.name === "passkey_site_sid")).toBeDefined();
+    expect(result.used.signCount).toBeGreaterThan(passkey.signCount);
+    expect(await fixture(username)).toMatchObject({ passkeySignIns: 1, passwordSubmissions: 1 });
+
+    // The same page once the site forgot the passkey: its refusal, shown as the page loaded, is the verdict.
+    await fetch(`${env.sites.url}/__fixture/passkey-site/${username}/forget-passkeys`, { method: "POST" });
+    const err = await failureOf(env.host.withPage((page) => passkeyLogin(page, { loginUrl: site(`${LOGIN}?autofill=1`), identifier: username, passkeys: [result.used] }, options())));
+    expect(err.code).toBe("passkey_rejected");
+    expect(err.message).toContain("We couldn't verify your passkey.");
+  });
 });

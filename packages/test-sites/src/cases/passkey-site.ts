@@ -23,7 +23,9 @@ interface Member {
  * A site whose users add passkeys, built on @simplewebauthn/server as real sites are: a password form
  * beside "Sign in with a passkey" (a discoverable request: the browser offers whichever passkey of the
  * site it holds); `?flow=username-first` asks the username first, then that account's passkeys
- * (allowCredentials), with the password behind "Use your password instead". Signed in, the account page
+ * (allowCredentials), with the password behind "Use your password instead"; `?autofill=1` has the username
+ * field offer passkeys by autofill (a conditional request started as the page loads, as many large sites
+ * do): a browser holding the account's passkey signs in by itself. Signed in, the account page
  * links to "Security settings", where "Add a passkey" registers one (resident key, user verification
  * required). A passkey sign-in the site cannot verify (one it no longer knows, a counter gone backwards)
  * shows "We couldn't verify your passkey."
@@ -90,12 +92,12 @@ export function passkeySite(accounts: Accounts): Router {
   });
 
   // The passkey ceremony's script, shared by the login pages: options from the site, the browser's answer back.
-  const signInScript = (username?: string) => `
+  const signInScript = (username?: string, mediation?: "conditional") => `
 async function passkeySignIn() {
   const status = document.getElementById("status");
   try {
     const options = await (await fetch("${base(NAME)}/passkeys/sign-in-options", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: ${JSON.stringify(username ?? null)} }) })).json();
-    const credential = await navigator.credentials.get({ publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options) });
+    const credential = await navigator.credentials.get({ ${mediation ? `mediation: "${mediation}", ` : ""}publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options) });
     const answer = await fetch("${base(NAME)}/passkeys/sign-in", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(credential.toJSON()) });
     if (answer.ok) { location.href = "${base(NAME)}/account"; return; }
     const error = document.getElementById("error");
@@ -113,18 +115,19 @@ async function passkeySignIn() {
       );
       return;
     }
+    const autofill = req.query.autofill === "1";
     res.type("html").send(
       page(
         "Sign in",
         `<h1>Sign in</h1>${req.query.error ? `<p class="error" role="alert">${MESSAGES.wrong}</p>` : ""}
 <form method="post" action="${base(NAME)}/login">
-  <label>Username <input type="text" name="username" autocomplete="username"></label>
+  <label>Username <input type="text" name="username" autocomplete="username${autofill ? " webauthn" : ""}"></label>
   <label>Password <input type="password" name="password" autocomplete="current-password"></label>
   <button type="submit">Sign in</button>
 </form>
 <p>or</p><button type="button" id="passkey" onclick="passkeySignIn()">Sign in with a passkey</button>
 <p id="status" role="status"></p><p id="error" class="error" role="alert" hidden></p>`,
-        signInScript(),
+        autofill ? `${signInScript(undefined, "conditional")}\npasskeySignIn();` : signInScript(),
       ),
     );
   });
