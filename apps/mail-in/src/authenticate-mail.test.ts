@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { dkimSign, sealMessage } from "mailauth";
 import { SiteDns } from "@authsvc/test-sites";
-import { authenticateMail, mailDnsResolver } from "./authenticate-mail";
+import { authenticateMail, MailAuthDeferred, mailDnsResolver } from "./authenticate-mail";
 
 let dns: SiteDns;
 const keys = new Map<string, string>();
@@ -76,12 +76,14 @@ describe("authenticateMail", () => {
     expect(await check(withFooter(await sealed(original, "google.com", saw)))).toEqual({ dkim: [], arc: [] });
   });
 
-  it("proves nothing when DNS does not answer", async () => {
+  it("defers a signed message when DNS does not answer (the sender tries again), and proves nothing of an unsigned one", async () => {
     const raw = await signed(message("no-reply@acme.test"), "acme.test");
     const silent = await SiteDns.start();
     const server = silent.server;
     await silent.close();
     const resolver = mailDnsResolver({ dnsServers: [server], dnsTimeoutMs: 200 });
-    expect(await authenticateMail(raw, resolver, TRUSTED)).toEqual({ dkim: [], arc: [] });
+    await expect(authenticateMail(raw, resolver, TRUSTED)).rejects.toThrow(MailAuthDeferred);
+    await expect(authenticateMail(raw, resolver, TRUSTED)).rejects.toThrow(/acme\.test/);
+    expect(await authenticateMail(message("no-reply@acme.test"), resolver, TRUSTED)).toEqual({ dkim: [], arc: [] });
   });
 });

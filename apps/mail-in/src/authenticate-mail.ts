@@ -28,16 +28,27 @@ export function mailDnsResolver(options: Pick<MailAuthOptions, "dnsServers" | "d
   return (name, rrtype) => resolver.resolve(name, rrtype) as Promise<string[][] | string[]>;
 }
 
+/**
+ * A signature's key could not be looked up for a reason that may pass (a DNS timeout, a server failure:
+ * DKIM's `temperror`): the message is neither proved nor disproved, and the sender is asked to try again
+ * later (SMTP 451), as RFC 6376 lets a verifier do, rather than keeping a site's code as unauthenticated
+ * (where it is never used).
+ */
+export class MailAuthDeferred extends Error {}
+
 const lower = (d: unknown) => (typeof d === "string" ? d.trim().toLowerCase().replace(/\.$/, "") : "");
 
 /**
  * Which domains a message is authenticated for, by DKIM as it reached us and by the ARC seal of a trusted
- * forwarder. A forged `From:` proves nothing by itself; a DNS failure or a broken signature proves nothing
- * either (the domain is left out, never guessed in).
+ * forwarder. A forged `From:` proves nothing by itself; a broken signature, or a key the domain does not
+ * publish, proves nothing either (the domain is left out, never guessed in). A key whose lookup failed for
+ * now throws MailAuthDeferred, unless another signature of that domain passed.
  */
 export async function authenticateMail(raw: Buffer, resolver: DNSResolver, trustedArcSealers: readonly string[]): Promise<MailAuthentication> {
   const dkimResult = await dkimVerify(raw, { resolver });
   const dkim = new Set(dkimResult.results.filter((r) => r.status.result === "pass").map((r) => lower(r.signingDomain)).filter(Boolean));
+  const unknown = dkimResult.results.filter((r) => r.status.result === "temperror" && !dkim.has(lower(r.signingDomain)));
+  if (unknown.length) throw new MailAuthDeferred(`the DKIM key of ${unknown.map((r) => lower(r.signingDomain)).join(", ")} could not be looked up (${unknown[0]!.status.comment ?? "DNS failure"})`);
   const vouched = new Set<string>();
   const chain = dkimResult.arc as { lastEntry?: Record<string, { parsed?: { d?: { value?: string } } }> } | undefined;
   const sealer = lower(chain?.lastEntry?.["arc-seal"]?.parsed?.d?.value);

@@ -22,12 +22,16 @@ let dns: SiteDns;
 const publisher = createRedis(REDIS_URL, "producer", "mailin-test");
 const subscriber = createRedis(REDIS_URL, "blocking", "mailin-test-sub");
 const outcomes: string[] = [];
+const timesOutOnce = new Set<string>();
 
 beforeAll(async () => {
   db = Database.fromConfig(loadConfig(await freshTestDatabase("unit_mailin")), 3);
   await Promise.all([redisReady(publisher), redisReady(subscriber)]);
   dns = await SiteDns.start();
-  const resolver = mailDnsResolver({ dnsServers: [dns.server] });
+  const published = mailDnsResolver({ dnsServers: [dns.server] });
+  // The test DNS, where a name in `timesOutOnce` times out at its next lookup (a resolver under load).
+  const resolver: typeof published = (name, rrtype) =>
+    timesOutOnce.delete(name) ? Promise.reject(Object.assign(new Error(`queryTxt ETIMEOUT ${name}`), { code: "ETIMEOUT" })) : published(name, rrtype);
   server = createMailServer({
     db,
     domain: DOMAIN,
@@ -158,6 +162,22 @@ describe("mail-in SMTP server", () => {
     const [mail] = await db.inboundMessages.since(direct.org.id, { mailboxId: direct.mailbox.id }, since);
     expect(mail).toMatchObject({ text: expect.stringContaining("4444") });
     expect(mail!.authenticated).toBeUndefined();
+  });
+
+  it("answers 451 to forwarded mail whose DKIM key lookup timed out, storing nothing, and takes it authenticated when sent again", async () => {
+    const acme = dkimOf("acme.test");
+    const { org, mailbox } = await newMailbox("fwd-later", true);
+    const since = await db.inboundMessages.now();
+    const original = "agent@agents.example";
+    const mail = { to: original, envelope: { from: "no-reply@acme.test", to: [mailbox.address] }, headers: { "Delivered-To": original }, from: "Acme <no-reply@acme.test>", text: "Code: 5555", dkim: acme };
+    timesOutOnce.add("s1._domainkey.acme.test");
+    await expect(send(mail)).rejects.toMatchObject({ responseCode: 451 });
+    expect(outcomes.at(-1)).toBe("deferred");
+    expect(await db.inboundMessages.since(org.id, { mailboxId: mailbox.id }, since)).toEqual([]);
+    // As the sender's next try: the key is found, the message proves its domain.
+    await send(mail);
+    const read = await db.inboundMessages.since(org.id, { mailboxId: mailbox.id }, since);
+    expect(read.map((m) => [m.text.trim(), m.authenticated])).toEqual([["Code: 5555", { dkim: ["acme.test"], arc: [] }]]);
   });
 
   it("finds an address's forwarded mail behind however many messages of other addresses came first", async () => {

@@ -3,6 +3,7 @@ import { simpleParser } from "mailparser";
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from "smtp-server";
 import type { Database, InboundContent } from "@authsvc/db";
 import type { Logger } from "@authsvc/logging";
+import { MailAuthDeferred } from "./authenticate-mail";
 import { mailboxAddressOf } from "./mailbox-address";
 import { originalRecipientsOf } from "./original-recipients";
 
@@ -14,7 +15,7 @@ export interface MailServerDeps {
   /** Tells waiting flows that a mailbox received a message. */
   notify: (mailboxId: string, messageId: string) => Promise<void>;
   log: Logger;
-  onMessage?: (outcome: "stored" | "refused" | "failed") => void;
+  onMessage?: (outcome: "stored" | "refused" | "deferred" | "failed") => void;
   /**
    * Which domains a message is authenticated for (DKIM, a trusted forwarder's ARC seal): asked for mail
    * that reaches a forwarding inbox, where a code or link counts only when the site's own domain signed it.
@@ -103,13 +104,22 @@ export function createMailServer(deps: MailServerDeps): SMTPServer {
           const from = mail.from?.value[0]?.address ?? (session.envelope.mailFrom ? session.envelope.mailFrom.address : "");
           const content: InboundContent = { from, subject: mail.subject ?? "", text: mail.text ?? "", html: typeof mail.html === "string" ? mail.html : "" };
           const originals = originalRecipientsOf(mail.headers, domain);
-          // A failed check (DNS down) proves nothing: stored as unauthenticated, never as passed.
-          const authenticated = raw
-            ? await deps.authenticate(Buffer.concat(raw)).catch((err: unknown) => {
-                log.warn({ err: String(err) }, "mail authentication failed; stored as unauthenticated");
-                return { dkim: [], arc: [] };
-              })
-            : null;
+          // A key that could not be looked up for now: the sender tries again later (as any MTA does on a 4xx).
+          // Any other failed check proves nothing: stored as unauthenticated, never as passed.
+          let authenticated: { dkim: string[]; arc: string[] } | null = null;
+          if (raw) {
+            try {
+              authenticated = await deps.authenticate(Buffer.concat(raw));
+            } catch (err) {
+              if (err instanceof MailAuthDeferred) {
+                log.warn({ reason: err.message }, "mail deferred: its signature could not be checked yet");
+                deps.onMessage?.("deferred");
+                return callback(smtpError(451, "4.4.3 the message's DKIM key could not be looked up; try again later"));
+              }
+              log.warn({ err: String(err) }, "mail authentication failed; stored as unauthenticated");
+              authenticated = { dkim: [], arc: [] };
+            }
+          }
           for (const [recipient, mailbox] of recipients) {
             const stored = await db.inboundMessages.store(mailbox.orgId, { mailboxId: mailbox.id }, recipient, mailbox.forwarding ? { ...content, authenticated } : content, originals);
             deps.onMessage?.("stored");

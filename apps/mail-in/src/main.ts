@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   collectDefaultMetrics({ register: registry, prefix: "authsvc_mailin_" });
   const messages = new Counter({
     name: "authsvc_mailin_messages_total",
-    help: "Mail mail-in stored, refused (other domain, unknown mailbox, too large) or failed to store",
+    help: "Mail mail-in stored, refused (other domain, unknown mailbox, too large), deferred (a DKIM key not looked up yet: 451) or failed to store",
     labelNames: ["outcome"] as const,
     registers: [registry],
   });
