@@ -7,6 +7,10 @@ import { confirmationMail, forwardedCopy, MailForwarding } from "./mail-forwardi
 import type { SiteDns } from "./site-dns";
 import type { Accounts } from "./accounts";
 
+// A real MTA tries a deferred message again for days; the fixture's sender a few times, soon.
+const SEND_TRIES = 5;
+const RETRY_AFTER_MS = 250;
+
 /** Where the fixture sites deliver their verification messages: mail-in's SMTP port and the SMS webhook. */
 export interface OutboxConfig {
   smtp?: { host: string; port: number };
@@ -120,11 +124,21 @@ export class Outbox {
     return { code, link };
   }
 
+  /** Sends as a site's MTA does: a temporary refusal (4xx) is tried again a little later, a few times. */
   private async send(mail: Parameters<Transporter["sendMail"]>[0]): Promise<void> {
     const smtp = this.config.smtp;
     if (!smtp) throw new Error("the fixture sites have no SMTP server to send to");
     this.transport ??= createTransport({ host: smtp.host, port: smtp.port, secure: false, ignoreTLS: true, pool: false });
-    await this.transport.sendMail(mail);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.transport.sendMail(mail);
+        return;
+      } catch (err) {
+        const code = (err as { responseCode?: number }).responseCode ?? 0;
+        if (code < 400 || code >= 500 || attempt >= SEND_TRIES) throw err;
+        await new Promise((resolve) => setTimeout(resolve, RETRY_AFTER_MS * attempt));
+      }
+    }
   }
 
   async sms(to: string, body: string): Promise<void> {
