@@ -1,23 +1,9 @@
-import { generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse, type WebAuthnCredential } from "@simplewebauthn/server";
-import { type Request, Router, json, urlencoded } from "express";
+import { type Request, Router, urlencoded } from "express";
 import { type Accounts, escapeHtml, page, readCookie } from "../accounts";
+import { passkeyCeremonies } from "../passkey-ceremonies";
 import { base, MESSAGES, sessionCookie, startSession } from "./kit";
 
 const NAME = "passkey-site";
-
-interface Enrolled extends WebAuthnCredential {
-  createdAt: string;
-}
-
-interface Member {
-  userId: string;
-  passkeys: Enrolled[];
-  passwordSubmissions: number;
-  passkeySignIns: number;
-  refusedAssertions: number;
-  /** New passkeys are held until the owner confirms them by mail (never, here): the site says "added" all the same. */
-  holdsNew: boolean;
-}
 
 /**
  * A site whose users add passkeys, built on @simplewebauthn/server as real sites are: a password form
@@ -42,45 +28,18 @@ interface Member {
  * page ("Not now" goes on to the account), as sites that move new users to passkeys do.
  */
 export function passkeySite(accounts: Accounts): Router {
-  const members = new Map<string, Member>();
-  const member = (username: string) => {
-    let m = members.get(username);
-    if (!m) members.set(username, (m = { userId: Buffer.from(username).toString("base64url"), passkeys: [], passwordSubmissions: 0, passkeySignIns: 0, refusedAssertions: 0, holdsNew: false }));
-    return m;
-  };
-  // The challenge each browser was given, by a cookie of its own (a real site keeps it in its session).
-  const challenges = new Map<string, { challenge: string; username?: string }>();
-  const rp = (req: Request) => ({ rpID: req.hostname, origin: `${req.protocol}://${req.headers.host}` });
   const signedIn = (req: Request) => accounts.sessionUser(readCookie(req.headers.cookie, sessionCookie(NAME)));
-  const challengeKey = (req: Request) => readCookie(req.headers.cookie, "pk_ceremony");
-  const newCeremony = (res: import("express").Response, entry: { challenge: string; username?: string }) => {
-    const key = Math.random().toString(36).slice(2);
-    challenges.set(key, entry);
-    res.cookie("pk_ceremony", key, { httpOnly: true, sameSite: "lax", path: "/" });
-  };
+  const { router, members, member, addScript: ADD_SCRIPT, signInScript, counts } = passkeyCeremonies({
+    base: base(NAME),
+    name: "Passkey Site",
+    signedIn,
+    startSession: (res, username) => startSession(res, accounts, NAME, username),
+    signedInPage: `${base(NAME)}/account`,
+  });
   const r = Router();
-  // "Add a passkey": options from the site, the browser makes the passkey, the site checks and keeps it.
-  const ADD_SCRIPT = `async function addPasskey() {
-  const status = document.getElementById("status");
-  try {
-    const options = await (await fetch("${base(NAME)}/passkeys/register-options", { method: "POST" })).json();
-    const credential = await navigator.credentials.create({ publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(options) });
-    const answer = await fetch("${base(NAME)}/passkeys/register", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(credential.toJSON()) });
-    status.textContent = answer.ok ? "Passkey added." : "We couldn't add this passkey.";
-    if (answer.ok) document.getElementById("passkeys")?.insertAdjacentHTML("beforeend", "<li>Passkey added just now</li>");
-  } catch (e) {
-    status.textContent = "No passkey was created.";
-  }
-}`;
-
+  r.use(router);
   r.get("/__fixture/passkey-site/:username", (req, res) => {
-    const m = members.get(req.params.username);
-    res.json({
-      passwordSubmissions: m?.passwordSubmissions ?? 0,
-      passkeySignIns: m?.passkeySignIns ?? 0,
-      refusedAssertions: m?.refusedAssertions ?? 0,
-      passkeys: (m?.passkeys ?? []).map((p) => ({ id: p.id, counter: p.counter, createdAt: p.createdAt })),
-    });
+    res.json(counts(req.params.username));
   });
   r.post("/__fixture/passkey-site/:username/forget-passkeys", (req, res) => {
     member(req.params.username).passkeys = [];
@@ -90,23 +49,6 @@ export function passkeySite(accounts: Accounts): Router {
     member(req.params.username).holdsNew = true;
     res.status(204).end();
   });
-
-  // The passkey ceremony's script, shared by the login pages: options from the site, the browser's answer back.
-  const signInScript = (username?: string, mediation?: "conditional") => `
-async function passkeySignIn() {
-  const status = document.getElementById("status");
-  try {
-    const options = await (await fetch("${base(NAME)}/passkeys/sign-in-options", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: ${JSON.stringify(username ?? null)} }) })).json();
-    const credential = await navigator.credentials.get({ ${mediation ? `mediation: "${mediation}", ` : ""}publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options) });
-    const answer = await fetch("${base(NAME)}/passkeys/sign-in", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(credential.toJSON()) });
-    if (answer.ok) { location.href = "${base(NAME)}/account"; return; }
-    const error = document.getElementById("error");
-    error.textContent = "We couldn't verify your passkey.";
-    error.hidden = false;
-  } catch (e) {
-    status.textContent = "No passkey was used. You can sign in with your password.";
-  }
-}`;
 
   r.get(`${base(NAME)}/login`, (req, res) => {
     if (req.query.flow === "username-first") {
@@ -160,41 +102,6 @@ async function passkeySignIn() {
     if (!accounts.attempt(NAME, username, String(req.body?.password ?? ""))) return res.redirect(302, `${base(NAME)}/login?error=1`);
     startSession(res, accounts, NAME, username);
     res.redirect(302, `${base(NAME)}/account`);
-  });
-
-  r.post(`${base(NAME)}/passkeys/sign-in-options`, json(), async (req, res) => {
-    const username = typeof req.body?.username === "string" ? req.body.username : undefined;
-    const allow = username ? (members.get(username)?.passkeys ?? []).map((p) => ({ id: p.id, transports: p.transports })) : undefined;
-    const options = await generateAuthenticationOptions({ rpID: rp(req).rpID, allowCredentials: allow, userVerification: "required" });
-    newCeremony(res, { challenge: options.challenge, username });
-    res.json(options);
-  });
-  r.post(`${base(NAME)}/passkeys/sign-in`, json(), async (req, res) => {
-    const ceremony = challenges.get(challengeKey(req) ?? "");
-    challenges.delete(challengeKey(req) ?? "");
-    const id = String(req.body?.id ?? "");
-    const owner = [...members.entries()].find(([, m]) => m.passkeys.some((p) => p.id === id));
-    if (!ceremony || !owner) return res.status(400).json({ error: "unknown passkey" });
-    const [username, m] = owner;
-    const known = m.passkeys.find((p) => p.id === id)!;
-    try {
-      const { verified, authenticationInfo } = await verifyAuthenticationResponse({
-        response: req.body,
-        expectedChallenge: ceremony.challenge,
-        expectedOrigin: rp(req).origin,
-        expectedRPID: rp(req).rpID,
-        credential: known,
-        requireUserVerification: true,
-      });
-      if (!verified) throw new Error("not verified");
-      known.counter = authenticationInfo.newCounter;
-    } catch {
-      m.refusedAssertions++;
-      return res.status(400).json({ error: "assertion refused" });
-    }
-    m.passkeySignIns++;
-    startSession(res, accounts, NAME, username);
-    res.status(204).end();
   });
 
   r.get(`${base(NAME)}/account`, (req, res) => {
@@ -252,36 +159,6 @@ async function passkeySignIn() {
         ADD_SCRIPT,
       ),
     );
-  });
-  r.post(`${base(NAME)}/passkeys/register-options`, async (req, res) => {
-    const user = signedIn(req);
-    if (!user) return res.status(401).json({ error: "sign in first" });
-    const m = member(user);
-    const options = await generateRegistrationOptions({
-      rpName: "Passkey Site",
-      rpID: rp(req).rpID,
-      userName: user,
-      userID: Buffer.from(m.userId),
-      attestationType: "none",
-      excludeCredentials: m.passkeys.map((p) => ({ id: p.id, transports: p.transports })),
-      authenticatorSelection: { residentKey: "required", userVerification: "required" },
-    });
-    newCeremony(res, { challenge: options.challenge, username: user });
-    res.json(options);
-  });
-  r.post(`${base(NAME)}/passkeys/register`, json(), async (req, res) => {
-    const user = signedIn(req);
-    const ceremony = challenges.get(challengeKey(req) ?? "");
-    challenges.delete(challengeKey(req) ?? "");
-    if (!user || !ceremony || ceremony.username !== user) return res.status(400).json({ error: "no registration under way" });
-    try {
-      const { verified, registrationInfo } = await verifyRegistrationResponse({ response: req.body, expectedChallenge: ceremony.challenge, expectedOrigin: rp(req).origin, expectedRPID: rp(req).rpID, requireUserVerification: true });
-      if (!verified || !registrationInfo) throw new Error("not verified");
-      if (!member(user).holdsNew) member(user).passkeys.push({ ...registrationInfo.credential, createdAt: new Date().toISOString() });
-    } catch {
-      return res.status(400).json({ error: "registration refused" });
-    }
-    res.status(201).json({ ok: true });
   });
   r.get(`${base(NAME)}/logout`, (req, res) => {
     accounts.endSession(readCookie(req.headers.cookie, sessionCookie(NAME)));
