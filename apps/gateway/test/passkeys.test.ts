@@ -133,6 +133,40 @@ describe("passkeys for agents", () => {
   });
 });
 
+describe("a passkey for a credential that signs in through a provider", () => {
+  it("adds one after the provider's sign-in, then signs in with it: no provider password sent, the session opens the site", async () => {
+    const oauth = (await (await fetch(`${sitesUrl()}/__fixture/oauth`)).json()) as { issuer: string; sites: { a: string } };
+    const post = (url: string, body: unknown) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const account = { email: `pk-oauth-${Date.now()}@acme.test`, password: "acme-pk-password" };
+    expect((await post(`${oauth.issuer}/__fixture/users`, account)).status).toBe(200);
+    const { username: siteUser } = (await (await post(`${oauth.sites.a}/__fixture/links`, { email: account.email })).json()) as { username: string };
+    const providerPasswords = async () => ((await (await fetch(`${oauth.issuer}/__fixture/users/${encodeURIComponent(account.email)}`)).json()) as { passwordSubmissions: number }).passwordSubmissions;
+    const sitePasskeys = async () => (await (await fetch(`${oauth.sites.a}/__fixture/passkeys/${siteUser}`)).json()) as { passkeySignIns: number; passkeys: unknown[] };
+    // The site as a relying party can know it: by host name (localhost), its login page offering passkeys too.
+    const loginPage = `${oauth.sites.a.replace("127.0.0.1", "localhost")}/login?passkeys=1`;
+    const first = await call("POST", "/v1/login", { key: tenant.key, body: { domain: loginPage, login_method: "oauth", cred: { provider: "Acme ID", email: account.email, password: account.password } } });
+    expect(first.status).toBe(200);
+    const credentialId = await idOf(account.email);
+
+    // Its account page links to the security settings, where "Add a passkey" is.
+    const enrol = await call("POST", `/v1/credentials/${credentialId}/passkeys`, { key: tenant.key, body: {} });
+    expect(enrol.status).toBe(201);
+    expect(enrol.body.passkey).toMatchObject({ type: "passkey", rpId: "localhost" });
+    expect(await sitePasskeys()).toMatchObject({ passkeys: [expect.anything()], passkeySignIns: 1 });
+    const credential = (await call("GET", `/v1/credentials/${credentialId}`, { key: tenant.key })).body;
+    expect(credential.methods.map((m: { type: string }) => m.type)).toEqual(["oauth", "passkey"]);
+
+    const sentBefore = await providerPasswords();
+    const login = await call("POST", "/v1/login", { key: tenant.key, body: { domain: loginPage, login_method: "passkey", cred: { username: account.email }, useCache: false } });
+    expect(login.status).toBe(200);
+    expect(await providerPasswords()).toBe(sentBefore);
+    expect((await sitePasskeys()).passkeySignIns).toBe(2);
+    const header = (login.body.cookies as Array<{ name: string; value: string }>).map((c) => `${c.name}=${c.value}`).join("; ");
+    const opened = await fetch(`${oauth.sites.a}/account`, { headers: { cookie: header }, redirect: "manual" });
+    expect([opened.status, (await opened.text()).includes(account.email)]).toEqual([200, true]);
+  });
+});
+
 describe("a passkey made at signup", () => {
   it("adds the passkey the site offers after the signup (createPasskey), and the new credential signs in with it", async () => {
     const res = await call("POST", "/v1/signup", { key: tenant.key, body: { signup_method: "email", domain: site("/cases/passkey-site/signup"), allocateMailbox: true, createPasskey: true } });

@@ -256,13 +256,13 @@ export const openApiDocument = {
         tags: ["Credentials"],
         summary: "Add a passkey to the credential's account on its site",
         description:
-          "Signs in with the credential's stored secret (as a refresh does, with its second factor), opens the site's page where passkeys are added " +
+          "Signs in with the credential's stored secret (as a refresh does, with its second factor, or through its provider), opens the site's page where passkeys are added " +
           "(`settingsUrl`, or found by the words of the site's links — \"Security\", \"Passkeys\", \"Settings\" — in the languages the engine reads), " +
-          "clicks \"Add a passkey\" and lets the browser's authenticator make it (user verification satisfied). It counts once the site took it. The " +
+          "clicks \"Add a passkey\" and lets the browser's authenticator make it (user verification satisfied). It counts once the site took it and it signed in once, in a browser of its own. The " +
           "private key, credential id, user handle and sign counter are stored encrypted with the credential, never returned or logged; " +
           "`login_method: passkey` and refreshes sign in with it from then on, sending no password. The answer is the session of that sign-in, with the " +
-          "passkey. `passkey_not_offered`: no page offers to add one; `passkey_rejected`: the site turned it down; `no_stored_secret`: the credential " +
-          "never signed in; `method_not_supported`: it signs in through a provider (OAuth), not yet supported here.",
+          "passkey. `passkey_not_offered`: no page offers to add one; `passkey_rejected`: the site turned it down, or the new passkey did not sign in; " +
+          "`no_stored_secret`: the credential never signed in.",
         parameters: [paramRef("CredentialId"), paramRef("Prefer"), paramRef("IdempotencyKey")],
         requestBody: {
           required: false,
@@ -274,7 +274,7 @@ export const openApiDocument = {
         responses: {
           "201": { description: "Added, and signed in.", headers: keyed("X-Job-Id", "Location"), content: json("PasskeyEnrolment", ex.passkeyEnrolment) },
           "202": stillRunning,
-          ...v1Errors(["not_found", "no_stored_secret", "method_not_supported", ...LOGIN_FAILURES], { post: true, idempotent: true, job: true }),
+          ...v1Errors(["not_found", "no_stored_secret", ...LOGIN_FAILURES], { post: true, idempotent: true, job: true }),
         },
       },
     },

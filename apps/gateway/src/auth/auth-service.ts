@@ -240,7 +240,8 @@ export class AuthService {
 
   /**
    * Adds a passkey to a credential's account (a job of kind `passkey_enrol`): signs in with its stored
-   * secret as a refresh does (its own method, never a passkey), then adds one on the site's settings page.
+   * secret as a refresh does (its own method, a provider's button too; never a passkey), then adds one on
+   * the site's settings page.
    */
   async enrolPasskey(orgId: string, credentialId: string, given: PasskeyEnrolRequest, call: AuthCall): Promise<AuthAnswer> {
     const { db, guard } = this.deps;
@@ -248,8 +249,6 @@ export class AuthService {
     const [row, secret] = await Promise.all([db.credentials.findMetadata(orgId, credentialId), db.credentials.secret(orgId, credentialId)]);
     if (!row) throw new ApiError("not_found", "No such credential.");
     if (!secret || secret.awaitsPassword) throw new ApiError("no_stored_secret", "This credential keeps no secret it signed in with; log in with it first (POST /v1/login), then add a passkey.");
-    // Its sign-in runs through the provider's button, a flow that does not go on to the site's settings yet.
-    if (isOAuthMethod(secret.method)) throw new ApiError("method_not_supported", "Adding a passkey to a credential that signs in through a provider (OAuth) is not available yet; sign in with the site's own password to add one.");
     if (given.settingsUrl) {
       if (new URL(given.settingsUrl).origin !== row.siteOrigin) throw ApiError.invalid([{ field: "/settingsUrl", message: `must be a page of the credential's site (${row.siteOrigin})` }]);
       const verdict = await guard.check(given.settingsUrl);

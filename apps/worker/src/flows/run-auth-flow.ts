@@ -3,7 +3,7 @@ import type { Config } from "@authsvc/config";
 import { isEnrolInput, isOAuthMethod, isVerifyInput, type InboxRef, type JobEventType, type JobInput, type LoginSecret, oauthMethodFor, type RememberedDevice, type SignupJobInput } from "@authsvc/contracts";
 import { freshTotpCode, parseTotpSecret } from "@authsvc/crypto";
 import { type Database, ProxyGoneError, type RunProxy } from "@authsvc/db";
-import { bringCookies, confirmAndSignIn, type Deadline, enrolPasskey, type PageWatch, passkeyLogin, finishMailedSignup, rememberedDevice, type CaptchaSolver, type FlowMilestone, LoginFlowError, oauthLogin, type OAuthLoginResult, type OAuthSignupDetails, parseLearnedFlow, type PasswordLoginResult, passwordLogin, sameFlow, signup, type SignupResult } from "@authsvc/flows";
+import { bringCookies, confirmAndSignIn, type Deadline, enrolPasskey, type PageWatch, passkeyLogin, finishMailedSignup, rememberedDevice, type CaptchaSolver, type FlowMilestone, type FlowOptions, LoginFlowError, oauthLogin, type OAuthLoginResult, type OAuthSignupDetails, parseLearnedFlow, type PasswordLoginResult, passwordLogin, sameFlow, signup, type SignupResult } from "@authsvc/flows";
 import type { AuthJobs, LoginSuccess, OpenedJob, SignupSuccess } from "@authsvc/jobs";
 import { jobHandoff } from "./flow-handoff";
 import type { HandoffRelay, InboxEvents, JobEventFields, SingleFlight } from "@authsvc/queue";
@@ -151,7 +151,13 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
     });
   }
 
-  async function runOAuth(job: OpenedJob, input: Extract<LoginSecret, { provider: string }>, { onFailurePage, ...hooks }: RunHooks, signup?: OAuthSignupDetails): Promise<OAuthLoginResult> {
+  async function runOAuth(
+    job: OpenedJob,
+    input: Extract<LoginSecret, { provider: string }>,
+    { onFailurePage, ...hooks }: RunHooks,
+    signup?: OAuthSignupDetails,
+    afterSignIn?: FlowOptions["afterSignIn"],
+  ): Promise<OAuthLoginResult> {
     const inbox = input.inbox ? inboxFor(job, input.inbox, hooks) : undefined;
     // A person answers what the provider asks that the request cannot (its authenticator's code).
     const handoff = handoffFor(job, hooks);
@@ -176,7 +182,7 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
             providerCookies: kept,
             signup,
           },
-          { guard, timeoutMs, captchaSolver, ...hooks },
+          { guard, timeoutMs, captchaSolver, afterSignIn, ...hooks },
         );
       }).finally(() => handoff?.close()),
     );
@@ -201,6 +207,25 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
     return { ...key, signCount: result.used.signCount };
   }
 
+  /** For an enrolment: the step that adds a passkey once the sign-in landed, and the key it made. */
+  function enrolment(input: JobInput, hooks: Pick<RunHooks, "onStep">) {
+    let made: VirtualPasskey | undefined;
+    const afterSignIn = isEnrolInput(input)
+      ? async (page: Page, watch: PageWatch, deadline: Deadline) => {
+          made = await enrolPasskey(page, watch, { settingsUrl: input.enrol.settingsUrl }, deadline, hooks.onStep);
+        }
+      : undefined;
+    return { afterSignIn, made: () => made };
+  }
+
+  /** Keeps the passkey an enrolment made, once it signed in (confirmPasskey). */
+  async function keepEnrolled(job: OpenedJob, key: VirtualPasskey | undefined, hooks: RunHooks): Promise<void> {
+    // A sign-in that never reached the step that adds one (a flow that does not call it) is no enrolment.
+    if (!key) throw new LoginFlowError("internal_error", "the sign-in ended without adding a passkey");
+    const confirmed = await confirmPasskey(job, { loginUrl: job.loginUrl, identifier: job.credential.username }, key, hooks);
+    if (!(await db.passkeys.add(job.orgId, job.credential.id, confirmed, job.id))) throw new LoginFlowError("internal_error", "the credential went away while its passkey was added");
+  }
+
   async function runPasskeyLogin(job: OpenedJob, { onFailurePage, ...hooks }: RunHooks): Promise<LoginSuccess> {
     const held = await db.passkeys.keys(job.orgId, job.credential.id);
     const result = await inPage(job, {}, onFailurePage, (page, timeoutMs) =>
@@ -217,8 +242,10 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
 
   async function runLogin(job: OpenedJob, input: Exclude<JobInput, SignupJobInput>, { onFailurePage, ...hooks }: RunHooks): Promise<LoginSuccess | SignupSuccess> {
     if (!isVerifyInput(input) && input.method === "passkey") return runPasskeyLogin(job, { ...hooks, onFailurePage });
+    const enrol = enrolment(input, hooks);
     if (!isVerifyInput(input) && isOAuthMethod(input.method)) {
-      const result = await runOAuth(job, input as Extract<LoginSecret, { provider: string }>, { ...hooks, onFailurePage });
+      const result = await runOAuth(job, input as Extract<LoginSecret, { provider: string }>, { ...hooks, onFailurePage }, undefined, enrol.afterSignIn);
+      if (enrol.afterSignIn) await keepEnrolled(job, enrol.made(), { ...hooks, onFailurePage });
       return { session: result.session, source: "detected", changedFlow: null };
     }
     const learned = parseLearnedFlow(job.learnedFlow);
@@ -237,20 +264,14 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
       inboxWaitMs: config.mfa.waitMs,
       totp: input.totpSecret ? () => freshTotpCode(parseTotpSecret(input.totpSecret!)) : undefined,
     };
-    let enrolled: VirtualPasskey | undefined;
     const attempt = async () => {
       const handoff = handoffFor(job, hooks);
       return inPage<{ result: PasswordLoginResult | SignupResult; kept: RememberedDevice | null }>(job, { inbox: !!inbox, handoff: !!handoff }, onFailurePage, async (page, timeoutMs) => {
         handoff?.attach(page);
         await bringCookies(page.browserContext(), device?.cookies ?? []);
         // An enrolment adds a passkey in the signed-in page, then the session is captured; the key is
-        // confirmed by a sign-in with it once this context is done (confirmPasskey).
-        const afterSignIn = isEnrolInput(input)
-          ? async (page: Page, watch: PageWatch, deadline: Deadline) => {
-              enrolled = await enrolPasskey(page, watch, { settingsUrl: input.enrol.settingsUrl }, deadline, hooks.onStep);
-            }
-          : undefined;
-        const options = { guard, timeoutMs, learned, captchaSolver, afterSignIn, ...hooks };
+        // confirmed by a sign-in with it once this context is done (keepEnrolled).
+        const options = { guard, timeoutMs, learned, captchaSolver, afterSignIn: enrol.afterSignIn, ...hooks };
         const run = () => {
           if (!isVerifyInput(input)) return passwordLogin(page, { ...loginInput, handoff }, options);
           const { confirmation } = input;
@@ -286,10 +307,7 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
     }
     const { result, kept } = ran;
     if ("signedInBy" in result) return result;
-    if (enrolled) {
-      const key = await confirmPasskey(job, { loginUrl: job.loginUrl, identifier: job.credential.username }, enrolled, { ...hooks, onFailurePage });
-      if (!(await db.passkeys.add(job.orgId, job.credential.id, key, job.id))) throw new LoginFlowError("internal_error", "the credential went away while its passkey was added");
-    }
+    if (enrol.afterSignIn) await keepEnrolled(job, enrol.made(), { ...hooks, onFailurePage });
     // No flow: it could not be kept without a secret in it; nothing to store.
     const changedFlow = !result.flow || (learned && sameFlow(learned, result.flow)) ? null : result.flow;
     return { session: result.session, source: result.source, changedFlow, device: kept };

@@ -168,6 +168,8 @@ export async function oauthLogin(page: Page, input: OAuthLoginInput, options: Fl
   const offersSignIn = async () =>
     (await readFrames(page, readSignInControlsInPage)).some(({ reading }) => reading.some((c) => buttonScore(c, module) >= 2 || LOG_IN.test(c.text.trim())));
   await awaitSiteSignedIn(page, watch, before, providerCookies, module.name, offersSignIn, deadline, finished ? "signup_rejected" : "account_not_linked");
+  // What the caller does in the signed-in site before its state is captured (adding a passkey).
+  await options.afterSignIn?.(page, watch, deadline);
 
   step("capture session");
   const visited = new Set([...watch.visited, ...popups.flatMap((p) => [...p.watch.visited])]);

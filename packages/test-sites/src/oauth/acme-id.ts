@@ -11,7 +11,8 @@ export interface AcmeClient {
   clientSecret: string;
   /** Shown on the sign-in and consent pages, as providers show the app's registered name. */
   name: string;
-  redirectUri: string;
+  /** Its callback, under each host name the site is visited by (its loopback address, `localhost`). */
+  redirectUris: string[];
 }
 
 // One signing key per process: RSA key generation is the slowest part of start-up, and fixtures need no rotation.
@@ -30,7 +31,7 @@ export function createAcmeId(issuer: string, clients: AcmeClient[], users: AcmeU
       client_id: c.clientId,
       client_secret: c.clientSecret,
       client_name: c.name,
-      redirect_uris: [c.redirectUri],
+      redirect_uris: c.redirectUris,
       grant_types: ["authorization_code"],
       response_types: ["code"],
       token_endpoint_auth_method: "client_secret_basic",

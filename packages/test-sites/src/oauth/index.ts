@@ -60,7 +60,7 @@ export async function startOAuthSites({ outbox }: { outbox: Mailer }): Promise<O
   const clients = Object.fromEntries(
     (Object.keys(OAUTH_SITES) as OAuthSiteKey[]).map((k) => [
       k,
-      { clientId: OAUTH_SITES[k].key, clientSecret: randomBytes(16).toString("hex"), name: OAUTH_SITES[k].name, redirectUri: `${origins[k]}/callback` },
+      { clientId: OAUTH_SITES[k].key, clientSecret: randomBytes(16).toString("hex"), name: OAUTH_SITES[k].name, redirectUris: [`${origins[k]}/callback`, `${origins[k].replace("127.0.0.1", "localhost")}/callback`] },
     ]),
   ) as Record<OAuthSiteKey, AcmeClient>;
   const users = new AcmeUsers();

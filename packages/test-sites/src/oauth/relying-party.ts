@@ -4,7 +4,8 @@ import * as oidc from "openid-client";
 import { escapeHtml, page, readCookie } from "../accounts";
 import { REFUSALS } from "../signup/kit";
 import type { AcmeClient } from "./acme-id";
-import { type LoginVariant, popupResultPage, SITE_MESSAGES, type SiteIdentity, siteAccountPage, siteLoginPage, siteSignupFinishPage, siteSignupPage } from "./rp-pages";
+import { passkeyCeremonies } from "../passkey-ceremonies";
+import { type LoginVariant, popupResultPage, SITE_MESSAGES, type SiteIdentity, siteAccountPage, siteLoginPage, siteSecurityPage, siteSignupFinishPage, siteSignupPage } from "./rp-pages";
 import { SiteAccounts } from "./site-accounts";
 
 /** An authorization request in flight, by the browser's `<key>_oauth` cookie. */
@@ -57,8 +58,23 @@ export function createRelyingParty(site: SiteIdentity, siteUrl: string, issuer: 
   const app = express();
   app.disable("x-powered-by");
   app.get("/", (_req, res) => res.redirect(302, "/login"));
+  // Passkeys, as a site that also lets its Acme ID users add one does: "Add a passkey" in the security
+  // settings, "Sign in with a passkey" on the login page with `?passkeys=1`. Visited as localhost (a relying
+  // party is a host name, never an IP address), with Acme ID's callback there too.
+  const signedInAs = (req: Request) => accounts.sessionAccount(readCookie(req.headers.cookie, cookie.sid))?.username;
+  const passkeys = passkeyCeremonies({ base: "", name: site.name, signedIn: signedInAs, startSession: (res, username) => void startSession(res, username), signedInPage: "/account" });
+  app.use(passkeys.router);
+  app.get("/settings/security", (req, res) => {
+    const username = signedInAs(req);
+    if (!username) return res.redirect(302, "/login");
+    html(res, siteSecurityPage(site, passkeys.member(username).passkeys.map((p) => p.createdAt), passkeys.addScript));
+  });
+  app.get("/__fixture/passkeys/:username", (req, res) => res.json(passkeys.counts(req.params.username)));
+  // Acme ID sends the browser back to the host name it left from.
+  const redirectUri = (req: Request) => client.redirectUris.find((uri) => new URL(uri).host === req.headers.host) ?? client.redirectUris[0]!;
+
   for (const variant of VARIANTS) {
-    app.get(`/${variant}`, (req, res) => html(res, siteLoginPage(site, variant, errorOf(req))));
+    app.get(`/${variant}`, (req, res) => html(res, siteLoginPage(site, variant, errorOf(req), req.query.passkeys === "1" ? passkeys.signInScript() : undefined)));
     app.post(`/${variant}`, urlencoded({ extended: false }), (req, res) => {
       const { email = "", password = "" } = (req.body ?? {}) as Record<string, string>;
       const account = accounts.checkPassword(email, password);
@@ -76,7 +92,7 @@ export function createRelyingParty(site: SiteIdentity, siteUrl: string, issuer: 
     const token = randomBytes(16).toString("hex");
     pending.set(token, flow);
     const url = oidc.buildAuthorizationUrl(await configuration(), {
-      redirect_uri: client.redirectUri,
+      redirect_uri: redirectUri(req),
       scope: "openid email profile",
       state: flow.state,
       nonce: flow.nonce,
@@ -102,7 +118,7 @@ export function createRelyingParty(site: SiteIdentity, siteUrl: string, issuer: 
     if (!flow) return finish(res, flow, back, "failed");
     let claims: oidc.IDToken | undefined;
     try {
-      const tokens = await oidc.authorizationCodeGrant(await configuration(), new URL(req.originalUrl, siteUrl), {
+      const tokens = await oidc.authorizationCodeGrant(await configuration(), new URL(req.originalUrl, new URL(redirectUri(req)).origin), {
         pkceCodeVerifier: flow.verifier,
         expectedState: flow.state,
         expectedNonce: flow.nonce,

@@ -45,8 +45,11 @@ window.addEventListener("message", (event) => {
   alert.hidden = false;
 });`;
 
-/** The login page: a password form, then "or" and the sign-in-with buttons (which ones depends on the variant). */
-export function siteLoginPage(site: SiteIdentity, variant: LoginVariant, error?: string): string {
+/**
+ * The login page: a password form, then "or" and the sign-in-with buttons (which ones depends on the
+ * variant); with `passkeySignIn` (the ceremony's script), "Sign in with a passkey" too.
+ */
+export function siteLoginPage(site: SiteIdentity, variant: LoginVariant, error?: string, passkeySignIn?: string): string {
   const acme =
     variant === "login-no-provider"
       ? ""
@@ -54,13 +57,22 @@ export function siteLoginPage(site: SiteIdentity, variant: LoginVariant, error?:
         ? `<button type="button" class="button" id="acme">Continue with Acme ID</button><p class="error" role="alert" id="popup-error" hidden></p>`
         : `<a class="button" href="/auth/acme">Continue with Acme ID</a>`;
   const others = variant === "login-no-provider" ? `<a class="button" href="/auth/google">Continue with Google</a>` : `<a class="button" href="/auth/google">Continue with Google</a><a class="button" href="/auth/github">Continue with GitHub</a>`;
+  const passkey = passkeySignIn
+    ? `<button type="button" class="button" onclick="passkeySignIn()">Sign in with a passkey</button><p id="status" role="status"></p><p id="error" class="error" role="alert" hidden></p>`
+    : "";
   return sitePage(site, "Log in", `<h1>Log in to ${escapeHtml(site.name)}</h1>${errorAlert(error)}${passwordForm(variant)}
-<p class="divider">or</p>${acme}${others}<p>New here? <a href="/signup">Create an account</a></p>`, variant === "login-popup" ? POPUP_SCRIPT : "");
+<p class="divider">or</p>${acme}${others}${passkey}<p>New here? <a href="/signup">Create an account</a></p>`, `${variant === "login-popup" ? POPUP_SCRIPT : ""}${passkeySignIn ?? ""}`);
+}
+
+/** The account's security settings: its passkeys and "Add a passkey" (`addScript`: the ceremony's script). */
+export function siteSecurityPage(site: SiteIdentity, passkeys: string[], addScript: string): string {
+  return sitePage(site, "Security", `<p><a href="/account">Account</a></p><h1>Security</h1>
+<h2>Passkeys</h2><ul id="passkeys">${passkeys.map((p) => `<li>Passkey added ${escapeHtml(p)}</li>`).join("")}</ul><button type="button" id="add" onclick="addPasskey()">Add a passkey</button><p id="status" role="status"></p>`, addScript);
 }
 
 export function siteAccountPage(site: SiteIdentity, username: string, email: string | null): string {
   return sitePage(site, "Account", `<h1>${escapeHtml(site.heading)}</h1><p>Signed in as <span id="email">${escapeHtml(email ?? username)}</span> (${escapeHtml(username)})</p>
-<ul><li>Nothing here yet.</li></ul><form method="post" action="/logout"><button type="submit">Sign out</button></form>`);
+<ul><li>Nothing here yet.</li></ul><p><a href="/settings/security">Security settings</a></p><form method="post" action="/logout"><button type="submit">Sign out</button></form>`);
 }
 
 export function siteSignupPage(site: SiteIdentity, error?: string): string {
