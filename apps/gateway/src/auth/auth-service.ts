@@ -1,6 +1,6 @@
 import type { TargetGuard } from "@authsvc/egress";
 import type { Config } from "@authsvc/config";
-import { ENTRY_LINK_DEFAULT_EXPIRES_IN, isErrorCode, isOAuthMethod, jobEventsPath, type EntryLinkRequest, type EntryLinkResource, type EmailInboxRef, type InboxRef, type InputAnswerRequest, type JobResource, type PasskeyEnrolRequest, type SessionResponse, type VerifyRequest } from "@authsvc/contracts";
+import { ENTRY_LINK_DEFAULT_EXPIRES_IN, isErrorCode, jobEventsPath, type EntryLinkRequest, type EntryLinkResource, type EmailInboxRef, type InboxRef, type InputAnswerRequest, type JobResource, type PasskeyEnrolRequest, type SessionResponse, type VerifyRequest } from "@authsvc/contracts";
 import type { Database, InputAnswer } from "@authsvc/db";
 import { refreshSecret, storedLoginIdentity, type AuthJobs, type StartJob } from "@authsvc/jobs";
 import type { JobWaiter, PrefetchedEntry } from "@authsvc/queue";
