@@ -20,7 +20,7 @@ export function credentialRoutes(db: Database, cache: SessionCache): Router {
 
   r.get("/credentials", async (_req, res) => {
     const org = orgOf(res);
-    const rows = await db.credentials.list(org.id, { limit: PAGE });
+    const rows = (await db.credentials.list(org.id, { limit: PAGE })) ?? [];
     const ctx = pageContext(res);
     sendPage(
       res,

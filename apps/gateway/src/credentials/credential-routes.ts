@@ -48,16 +48,47 @@ function sendSession(req: Request, res: Response, answer: AuthAnswer, credential
  * Stored credentials (metadata only: the secret leaves the database for a login and nothing else) and
  * refresh, which logs in again with a credential's stored secret and replaces its cached session.
  */
+/** `GET /v1/credentials`'s query: `before` (a credential id), `site` (its origin is used), `username`. */
+function listQuery(q: Record<string, unknown>): { ok: true; value: { before?: string; site?: string; username?: string } } | { ok: false; errors: Array<{ field: string; message: string }> } {
+  const errors: Array<{ field: string; message: string }> = [];
+  const one = (name: string) => {
+    const v = q[name];
+    if (v === undefined) return undefined;
+    if (typeof v !== "string") errors.push({ field: `/${name}`, message: "must be given once" });
+    return typeof v === "string" ? v : undefined;
+  };
+  const before = one("before");
+  if (before !== undefined && !CREDENTIAL_ID.test(before)) errors.push({ field: "/before", message: "must be a credential id" });
+  const rawSite = one("site");
+  let site: string | undefined;
+  if (rawSite !== undefined) {
+    try {
+      const url = new URL(rawSite);
+      if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("scheme");
+      site = url.origin;
+    } catch {
+      errors.push({ field: "/site", message: "must be a site's origin, like https://app.example.com" });
+    }
+  }
+  const username = one("username");
+  if (username !== undefined && (username === "" || username.length > 320)) errors.push({ field: "/username", message: "must be 1 to 320 characters" });
+  return errors.length ? { ok: false, errors } : { ok: true, value: { before, site, username } };
+}
+
 export function credentialRoutes(db: Database, cache: SessionCache, auth: AuthService, maxWaitMs: number, metrics: GatewayMetrics): Router {
   const r = Router();
   const orgOf = (locals: Record<string, unknown>) => locals.orgId as string;
 
   r.get("/credentials", async (req, res) => {
-    const before = typeof req.query.before === "string" && CREDENTIAL_ID.test(req.query.before) ? req.query.before : undefined;
-    if (req.query.before !== undefined && !before) throw ApiError.invalid([{ field: "/before", message: "must be a credential id" }]);
-    const rows = await db.credentials.list(orgOf(res.locals), { limit: PAGE + 1, before });
+    const query = listQuery(req.query);
+    if (!query.ok) throw ApiError.invalid(query.errors);
+    const { before, site, username } = query.value;
+    const rows = await db.credentials.list(orgOf(res.locals), { limit: PAGE + 1, before, site, username });
+    if (!rows) throw ApiError.invalid([{ field: "/before", message: "names no credential of yours (removed since that page?); start again from the first page" }]);
     const page = rows.slice(0, PAGE).map(resource);
-    res.json({ credentials: page, next: rows.length > PAGE ? `${req.baseUrl}/credentials?before=${page[page.length - 1]!.credentialId}` : null });
+    // The next page keeps the filters.
+    const next = new URLSearchParams({ ...(site ? { site } : {}), ...(username !== undefined ? { username } : {}), before: page[page.length - 1]?.credentialId ?? "" });
+    res.json({ credentials: page, next: rows.length > PAGE ? `${req.baseUrl}/credentials?${next}` : null });
   });
 
   // Credentials an end user types themselves, on a hosted page the caller sends them to.

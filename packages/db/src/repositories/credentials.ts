@@ -103,11 +103,18 @@ export class Credentials {
     });
   }
 
-  /** The org's credentials, newest first, with their collection's external id; metadata only. */
-  list(orgId: string, options: { limit: number; before?: string }) {
+  /**
+   * The org's credentials, newest first (by creation, then id: ids are random), with their collection's
+   * external id; metadata only. `site` (an origin) and `username` narrow it; `before` pages on after that
+   * credential. Null when `before` names no credential of the org (removed meanwhile: start again).
+   */
+  async list(orgId: string, options: { limit: number; before?: string; site?: string; username?: string }) {
+    const where = { orgId, ...ACCOUNTS_ONLY, ...(options.site ? { siteOrigin: options.site } : {}), ...(options.username !== undefined ? { username: options.username } : {}) };
+    const after = options.before ? await this.prisma.credential.findFirst({ where: { id: options.before, orgId }, select: { id: true, createdAt: true } }) : null;
+    if (options.before && !after) return null;
     return this.prisma.credential.findMany({
-      where: { orgId, ...ACCOUNTS_ONLY, ...(options.before ? { id: { lt: options.before } } : {}) },
-      orderBy: { id: "desc" },
+      where: after ? { ...where, OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : where,
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       take: options.limit,
       select: METADATA,
     });
