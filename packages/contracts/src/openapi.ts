@@ -181,7 +181,14 @@ export const openApiDocument = {
         operationId: "listCredentials",
         tags: ["Credentials"],
         summary: "Your organization's stored credentials, newest first (metadata only, never a secret)",
-        parameters: [{ name: "before", in: "query", required: false, schema: { type: "string", pattern: "^cred_" }, description: "Page on: the `next` link of the previous page." }],
+        description:
+          "Newest first by creation time, 100 a page; `next` is the link to the following page (it keeps the filters), null on the last. " +
+          "A `before` that names no credential of the organization (removed since that page) is 400: start again from the first page.",
+        parameters: [
+          { name: "site", in: "query", required: false, schema: { type: "string", format: "uri" }, description: "Only this site's credentials: an origin (`https://app.example.com`); of a longer URL, its origin." },
+          { name: "username", in: "query", required: false, schema: { type: "string", minLength: 1, maxLength: 320 }, description: "Only credentials of this username (exact)." },
+          { name: "before", in: "query", required: false, schema: { type: "string", pattern: "^cred_" }, description: "Page on: the `next` link of the previous page." },
+        ],
         responses: {
           "200": listOf("credentials", "Credential", '{"credentials": [...], "next": link or null} (100 a page)', ex.credential, { next: { type: ["string", "null"] } }),
           ...v1Errors(["invalid_request"]),

@@ -103,8 +103,11 @@ export class Credentials {
     private readonly runJob: RunJob,
   ) {}
 
-  /** One page (100, newest first); pass `before` from the previous page's `next` (or use `iterate`). */
-  async list(query: { before?: string } = {}, options: RequestOptions = {}): Promise<CredentialPage> {
+  /**
+   * One page (100, newest first by creation), of one `site` (an origin) or `username` when given; pass
+   * `before` from the previous page's `next` (or use `iterate`).
+   */
+  async list(query: { before?: string; site?: string; username?: string } = {}, options: RequestOptions = {}): Promise<CredentialPage> {
     return (await this.transport.send<CredentialPage>({ route: ROUTES.listCredentials, query, options })).body;
   }
 

@@ -28,9 +28,11 @@ class Credentials:
         self._transport = transport
         self._browser_call = browser_call
 
-    def list(self, before: Optional[str] = None) -> Dict[str, Any]:
-        """One page, newest first: `{"credentials": [...], "next": <path> | None}`."""
-        return self._transport.request("GET", "/v1/credentials", query={"before": before}).json_object()
+    def list(self, before: Optional[str] = None, site: Optional[str] = None, username: Optional[str] = None) -> Dict[str, Any]:
+        """One page, newest first by creation, of one `site` (an origin) or `username` when given:
+        `{"credentials": [...], "next": <path> | None}` (the next page keeps the filters)."""
+        query = {"before": before, "site": site, "username": username}
+        return self._transport.request("GET", "/v1/credentials", query=query).json_object()
 
     def iter_all(self) -> Iterator[Dict[str, Any]]:
         """Every credential of the organization, page after page."""
