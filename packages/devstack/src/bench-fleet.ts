@@ -1,4 +1,4 @@
-import { processTreeMemoryBytes } from "@authsvc/browser";
+import { processTreeCpuSeconds, processTreeMemoryBytes } from "@authsvc/browser";
 import { loadConfig } from "@authsvc/config";
 import { Database } from "@authsvc/db";
 import { LOGIN_CASES } from "@authsvc/test-sites";
@@ -21,6 +21,8 @@ export interface FleetResult {
   /** (peak - idle) over the contexts that ran at once. */
   perContextBytes: number;
   recycles: number;
+  /** CPU-seconds (user + system) per login over the run: the workers with their Chromium trees, and the gateway. */
+  cpuPerLogin: { workers: number; gateway: number };
 }
 
 async function recyclesOf(healthPort: string): Promise<number> {
@@ -64,6 +66,9 @@ export async function benchFleet(stack: Stack, options: { total: number; inFligh
   let peakMemoryBytes = idleMemoryBytes;
   const sampler = setInterval(() => (peakMemoryBytes = Math.max(peakMemoryBytes, rss())), 200);
   const recyclesBefore = (await Promise.all(healthPorts.map(recyclesOf))).reduce((a, b) => a + b, 0);
+  const gatewayPid = stack.processes.gateway.pid;
+  const workersCpu = () => pids.reduce((sum, pid) => sum + processTreeCpuSeconds(pid), 0);
+  const cpuBefore = { workers: workersCpu(), gateway: processTreeCpuSeconds(gatewayPid) };
   const latencies: number[] = [];
   let errors = 0;
   let next = 0;
@@ -78,6 +83,7 @@ export async function benchFleet(stack: Stack, options: { total: number; inFligh
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const cpuPerLogin = { workers: (workersCpu() - cpuBefore.workers) / latencies.length, gateway: (processTreeCpuSeconds(gatewayPid) - cpuBefore.gateway) / latencies.length };
   clearInterval(sampler);
   const recycles = (await Promise.all(healthPorts.map(recyclesOf))).reduce((a, b) => a + b, 0) - recyclesBefore;
   const concurrency = Number(stack.env.WORKER_CONCURRENCY ?? 2);
@@ -93,5 +99,6 @@ export async function benchFleet(stack: Stack, options: { total: number; inFligh
     peakMemoryBytes,
     perContextBytes: (peakMemoryBytes - idleMemoryBytes) / (workers * concurrency),
     recycles,
+    cpuPerLogin,
   };
 }

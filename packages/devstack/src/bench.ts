@@ -187,6 +187,13 @@ async function main(): Promise<void> {
     const fleet = await benchFleet(stack, { total: FLEET_LOGINS, inFlight: 8, extraWorkers: 1 });
     const fleetRows: Row[] = [
       { figure: `fleet: ${fleet.workers} workers × concurrency ${fleet.concurrencyPerWorker}, ${fleet.logins} fresh logins, 8 in flight`, value: `${(fleet.logins / fleet.seconds).toFixed(2)} logins/s`, baseline: "—", ratio: "—", goal: "—" },
+      {
+        figure: "fleet: CPU-seconds per login (user + system), workers with Chromium; gateway",
+        value: `${fleet.cpuPerLogin.workers.toFixed(2)} s; ${fleet.cpuPerLogin.gateway.toFixed(3)} s`,
+        baseline: `${os.cpus().length} cores: at most ${(os.cpus().length / (fleet.cpuPerLogin.workers + fleet.cpuPerLogin.gateway)).toFixed(2)} logins/s if nothing else ran`,
+        ratio: "—",
+        goal: "—",
+      },
       { figure: "fleet: latency of a login (queue wait included)", value: spread(fleet.latencies), baseline: "—", ratio: "—", goal: "—" },
       { figure: "fleet: errors", value: String(fleet.errors), baseline: "—", ratio: "—", goal: "0" },
       { figure: "fleet: peak memory (PSS), workers + Chromium", value: mib(fleet.peakMemoryBytes), baseline: `idle ${mib(fleet.idleMemoryBytes)}`, ratio: times(fleet.peakMemoryBytes / fleet.idleMemoryBytes), goal: "—" },
