@@ -67,6 +67,22 @@ export function passkeyMethod(p: { id: string; rpId: string; createdAt: Date; la
   return { type: "passkey", passkeyId: p.id, rpId: p.rpId, createdAt: p.createdAt.toISOString(), lastUsedAt: p.lastUsedAt?.toISOString() ?? null };
 }
 
+/** GET /v1/credentials's query: page on after `before`, of one `site` (its origin is used) or `username`. */
+export interface CredentialListQuery {
+  before?: string;
+  site?: string;
+  username?: string;
+}
+
+export const credentialListQuerySchema = {
+  type: "object",
+  properties: {
+    before: { type: "string", pattern: "^cred_[0-9A-Za-z]{22}$" },
+    site: targetUrlSchema,
+    username: { type: "string", minLength: 1, maxLength: 320 },
+  },
+} as const;
+
 /** POST /v1/credentials/{id}/passkeys: where the site keeps its passkeys, when the caller knows it. */
 export interface PasskeyEnrolRequest {
   settingsUrl?: string;

@@ -3,6 +3,7 @@ import * as ex from "./openapi-examples";
 import { publicPaths } from "./openapi-public-paths";
 import { headers, json, keyed, listOf, paramRef, parameters, rated, v1Errors } from "./openapi-responses";
 import { schemas } from "./openapi-schemas";
+import { credentialListQuerySchema } from "./credentials";
 
 /** 202: the browser job outlived the wait (or `Prefer: respond-async`); where to poll it and where it streams. */
 const stillRunning = {
@@ -185,9 +186,9 @@ export const openApiDocument = {
           "Newest first by creation time, 100 a page; `next` is the link to the following page (it keeps the filters), null on the last. " +
           "A `before` that names no credential of the organization (removed since that page) is 400: start again from the first page.",
         parameters: [
-          { name: "site", in: "query", required: false, schema: { type: "string", format: "uri" }, description: "Only this site's credentials: an origin (`https://app.example.com`); of a longer URL, its origin." },
-          { name: "username", in: "query", required: false, schema: { type: "string", minLength: 1, maxLength: 320 }, description: "Only credentials of this username (exact)." },
-          { name: "before", in: "query", required: false, schema: { type: "string", pattern: "^cred_" }, description: "Page on: the `next` link of the previous page." },
+          { name: "site", in: "query", required: false, schema: credentialListQuerySchema.properties.site, description: "Only this site's credentials: an origin (`https://app.example.com`); of a longer URL, its origin." },
+          { name: "username", in: "query", required: false, schema: credentialListQuerySchema.properties.username, description: "Only credentials of this username (exact)." },
+          { name: "before", in: "query", required: false, schema: credentialListQuerySchema.properties.before, description: "Page on: the `next` link of the previous page." },
         ],
         responses: {
           "200": listOf("credentials", "Credential", '{"credentials": [...], "next": link or null} (100 a page)', ex.credential, { next: { type: ["string", "null"] } }),

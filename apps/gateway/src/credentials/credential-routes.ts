@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from "express";
-import { compileValidator, credentialMethods, passkeyMethod, credentialStatus, entryLinkRequestSchema, passkeyEnrolRequestSchema, type PasskeyEnrolRequest, type EntryLinkRequest, refreshRequestSchema, verifyRequestSchema, type CredentialResource, type RefreshRequest, type VerifyRequest } from "@authsvc/contracts";
+import { compileValidator, credentialListQuerySchema, type CredentialListQuery, credentialMethods, passkeyMethod, credentialStatus, entryLinkRequestSchema, passkeyEnrolRequestSchema, type PasskeyEnrolRequest, type EntryLinkRequest, refreshRequestSchema, verifyRequestSchema, type CredentialResource, type RefreshRequest, type VerifyRequest } from "@authsvc/contracts";
 import type { Database } from "@authsvc/db";
 import type { SessionCache } from "@authsvc/queue";
 import { ApiError } from "../http/api-error";
@@ -13,6 +13,7 @@ const validateVerify = compileValidator<VerifyRequest>(verifyRequestSchema);
 const CREDENTIAL_ID = /^cred_[0-9A-Za-z]{22}$/;
 const PASSKEY_ID = /^pk_[0-9A-Za-z]{22}$/;
 const validateEnrol = compileValidator<PasskeyEnrolRequest>(passkeyEnrolRequestSchema);
+const validateListQuery = compileValidator<CredentialListQuery>(credentialListQuerySchema);
 const ENTRY_LINK_ID = /^elink_[0-9A-Za-z]{22}$/;
 const validateEntryLink = compileValidator<EntryLinkRequest>(entryLinkRequestSchema);
 const PAGE = 100;
@@ -48,41 +49,15 @@ function sendSession(req: Request, res: Response, answer: AuthAnswer, credential
  * Stored credentials (metadata only: the secret leaves the database for a login and nothing else) and
  * refresh, which logs in again with a credential's stored secret and replaces its cached session.
  */
-/** `GET /v1/credentials`'s query: `before` (a credential id), `site` (its origin is used), `username`. */
-function listQuery(q: Record<string, unknown>): { ok: true; value: { before?: string; site?: string; username?: string } } | { ok: false; errors: Array<{ field: string; message: string }> } {
-  const errors: Array<{ field: string; message: string }> = [];
-  const one = (name: string) => {
-    const v = q[name];
-    if (v === undefined) return undefined;
-    if (typeof v !== "string") errors.push({ field: `/${name}`, message: "must be given once" });
-    return typeof v === "string" ? v : undefined;
-  };
-  const before = one("before");
-  if (before !== undefined && !CREDENTIAL_ID.test(before)) errors.push({ field: "/before", message: "must be a credential id" });
-  const rawSite = one("site");
-  let site: string | undefined;
-  if (rawSite !== undefined) {
-    try {
-      const url = new URL(rawSite);
-      if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("scheme");
-      site = url.origin;
-    } catch {
-      errors.push({ field: "/site", message: "must be a site's origin, like https://app.example.com" });
-    }
-  }
-  const username = one("username");
-  if (username !== undefined && (username === "" || username.length > 320)) errors.push({ field: "/username", message: "must be 1 to 320 characters" });
-  return errors.length ? { ok: false, errors } : { ok: true, value: { before, site, username } };
-}
-
 export function credentialRoutes(db: Database, cache: SessionCache, auth: AuthService, maxWaitMs: number, metrics: GatewayMetrics): Router {
   const r = Router();
   const orgOf = (locals: Record<string, unknown>) => locals.orgId as string;
 
   r.get("/credentials", async (req, res) => {
-    const query = listQuery(req.query);
+    const query = validateListQuery(req.query);
     if (!query.ok) throw ApiError.invalid(query.errors);
-    const { before, site, username } = query.value;
+    const { before, username } = query.value;
+    const site = query.value.site === undefined ? undefined : new URL(query.value.site).origin;
     const rows = await db.credentials.list(orgOf(res.locals), { limit: PAGE + 1, before, site, username });
     if (!rows) throw ApiError.invalid([{ field: "/before", message: "names no credential of yours (removed since that page?); start again from the first page" }]);
     const page = rows.slice(0, PAGE).map(resource);

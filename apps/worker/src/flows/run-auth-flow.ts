@@ -190,10 +190,6 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
   }
 
   /**
-   * Signs in with the credential's passkeys (loaded into the page's authenticator; none of another site is
-   * offered), typing nothing; the counter the site saw is kept for the next sign-in.
-   */
-  /**
    * A passkey the site just took is only as good as a sign-in with it: a site may answer "added" and keep
    * nothing (a passkey it holds until the owner confirms it by mail, a failed write behind a 200). So a new
    * passkey signs in once, in a context of its own, before it is reported; the key comes back with the
@@ -226,6 +222,10 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
     if (!(await db.passkeys.add(job.orgId, job.credential.id, confirmed, job.id))) throw new LoginFlowError("internal_error", "the credential went away while its passkey was added");
   }
 
+  /**
+   * Signs in with the credential's passkeys (loaded into the page's authenticator; none of another site is
+   * offered), typing nothing; the counter the site saw is kept for the next sign-in.
+   */
   async function runPasskeyLogin(job: OpenedJob, { onFailurePage, ...hooks }: RunHooks): Promise<LoginSuccess> {
     const held = await db.passkeys.keys(job.orgId, job.credential.id);
     const result = await inPage(job, {}, onFailurePage, (page, timeoutMs) =>
