@@ -23,6 +23,10 @@ const FRESH_RUNS = Number(process.env.BENCH_FRESH_RUNS ?? 10);
 const FLEET_LOGINS = Number(process.env.BENCH_FLEET_LOGINS ?? 200);
 const ENGINE_ROUNDS = Number(process.env.BENCH_ENGINE_ROUNDS ?? 1);
 const WRITE_DOCS = process.argv.includes("--write-docs") || process.env.BENCH_WRITE_DOCS === "1";
+// The sections to run (comma-separated: fresh, cached, other, fleet, engine), for a quick loop on one figure;
+// all by default. --write-docs only with all of them, so the table in the docs stays whole.
+const SECTIONS = new Set((process.env.BENCH_ONLY ?? "fresh,cached,other,fleet,engine").split(",").map((s) => s.trim()));
+const runs = (section: string) => SECTIONS.has(section);
 const DOCS = path.join(REPO_ROOT, "docs", "performance.md");
 
 /** One line of the table: a figure, the baseline it is compared with, their ratio and the goal. */
@@ -92,7 +96,7 @@ async function main(): Promise<void> {
     say(`authsvc benchmark — ${started.toISOString()}\n${machine()}\nall targets on loopback; each section prints as it ends, the whole table at the end\n`);
 
     // 1. A fresh login, side by side with a hand-written script on the same page (issue 15, item 3).
-    const fresh = await benchFreshLogin(stack, FRESH_RUNS);
+    const fresh = runs("fresh") ? await benchFreshLogin(stack, FRESH_RUNS) : [];
     const learnedRatios: number[] = [];
     const strictRatios: number[] = [];
     for (const r of fresh) {
@@ -105,12 +109,12 @@ async function main(): Promise<void> {
       rows.push({ figure: `fresh login, ${r.page}, learned flow (HTTP request → session, median of ${r.learned.length})`, value: ms(learned), baseline, ratio: `${times(learned / hand)}; ${times(learned / ahead)}`, goal: "≤ 1.10x" });
       rows.push({ figure: `fresh login, ${r.page}, first login of an org (detection)`, value: ms(median(r.detected)), baseline, ratio: `${times(median(r.detected) / hand)}; ${times(median(r.detected) / ahead)}`, goal: "—" });
     }
-    rows.push({ figure: "fresh login, learned flow: median of the pages' ratios", value: `${times(median(learnedRatios))}; ${times(median(strictRatios))}`, baseline: "script; with its context made ahead", ratio: `${times(median(learnedRatios))}; ${times(median(strictRatios))}`, goal: "≤ 1.10x" });
-    say(markdownTable(rows));
+    if (fresh.length) rows.push({ figure: "fresh login, learned flow: median of the pages' ratios", value: `${times(median(learnedRatios))}; ${times(median(strictRatios))}`, baseline: "script; with its context made ahead", ratio: `${times(median(learnedRatios))}; ${times(median(strictRatios))}`, goal: "≤ 1.10x" });
+    if (fresh.length) say(markdownTable(rows));
 
     // 2. A cached login against a bare Express endpoint returning the same JSON (item 4).
     const cachedRows: Row[] = [];
-    for (const run of await benchCached(stack, key)) {
+    for (const run of runs("cached") ? await benchCached(stack, key) : []) {
       const { service, bare } = run;
       cachedRows.push({
         figure: `cached login, concurrency ${run.concurrency}: throughput (autocannon, ${run.durationSeconds} s)`,
@@ -129,8 +133,8 @@ async function main(): Promise<void> {
       });
     }
     // Hits whose entry is due a session check (SESSION_CHECK_MAX_AGE passed): the site is asked first.
-    const checked = await benchCheckedHits(stack, key, benchOrg.id);
-    cachedRows.push({
+    const checked = runs("cached") ? await benchCheckedHits(stack, key, benchOrg.id) : null;
+    if (checked) cachedRows.push({
       figure: `cached login, concurrency 1: hit that needs a session check (${checked.count} requests)`,
       value: `p50 ${checked.checked.p50.toFixed(1)} ms, p99 ${checked.checked.p99.toFixed(1)} ms`,
       baseline: `hit without a check: p50 ${checked.plain.p50.toFixed(1)} ms, p99 ${checked.plain.p99.toFixed(1)} ms`,
@@ -138,70 +142,74 @@ async function main(): Promise<void> {
       goal: "—",
     });
     rows.push(...cachedRows);
-    say(markdownTable(cachedRows));
+    if (cachedRows.length) say(markdownTable(cachedRows));
 
     // 3. The other paths, for reference.
-    const inbox = await benchInbox(stack, key, FRESH_RUNS, timed);
-    const signups = await benchSignup(stack, key, FRESH_RUNS, timed);
-    const oauth = await benchOAuth(stack, key, FRESH_RUNS, timed);
-    const proxied = await benchProxy(stack, key, FRESH_RUNS, timed);
-    const passkey = await benchPasskeyPrompt(stack, key, FRESH_RUNS, timed);
-    const other: Array<[string, number[]]> = [
-      ["mail-in: SMTP send, parse, encrypt, store", inbox.smtpAccept],
-      ["mail-in: send start → subscriber woken", inbox.wake],
-      ["otp_email login (form, mail, code)", inbox.otpEmail],
-      ["magic_link login (form, mail, link)", inbox.magicLink],
-      ["signup, signed in at once (JS form)", signups.instant],
-      ["signup + emailed 6-digit code", signups.code],
-      ["signup + emailed link + login", signups.linkThenLogin],
-      ["password login on an OAuth site's own form", oauth.password],
-      ["OAuth login, provider password + consent", oauth.oauthFirst],
-      ["OAuth login, kept provider session", oauth.oauthKept],
-      ["login, learned flow, directly (new account each run)", proxied.direct],
-      ["the same through an organization's HTTP proxy (Basic credentials)", proxied.http],
-      ["the same through an organization's SOCKS5 proxy", proxied.socks5],
-      ["login on a username-first page, learned (new account each run)", passkey.withoutPage],
-      ["the same site with a passkey page before the password (no passkey asked; Try another way)", passkey.unprompted],
-      ["one round trip to the fixture site (a page fetched)", passkey.roundTrip],
-    ];
-    const otherRows = other.map(([figure, xs]) => ({ figure, value: spread(xs), baseline: "—", ratio: "—", goal: "—" }));
-    // Issue 29: a passkey prompt the credential cannot answer costs no more than one round trip.
-    const promptCost = median(passkey.prompted) - median(passkey.unprompted);
-    otherRows.push({
-      figure: "the passkey page asking for a passkey first (answered none at once), what the prompt adds",
-      value: `${spread(passkey.prompted)}; +${ms(promptCost)}`,
-      baseline: `without the prompt ${ms(median(passkey.unprompted))} + one round trip ${ms(median(passkey.roundTrip))}`,
-      ratio: times(median(passkey.prompted) / (median(passkey.unprompted) + median(passkey.roundTrip))),
-      goal: "≤ 1.00x",
-    });
-    otherRows.push({
-      figure: "memory after the run (PSS)",
-      value: `gateway ${mib(processTreeMemoryBytes(stack.processes.gateway.pid))}, worker + Chromium ${mib(processTreeMemoryBytes(stack.processes.worker.pid))}, mail-in ${mib(processTreeMemoryBytes(stack.processes.mailIn?.pid))}`,
-      baseline: "—",
-      ratio: "—",
-      goal: "—",
-    });
-    rows.push(...otherRows);
-    say(markdownTable(otherRows));
-    // 4. The fleet under a backlog (item 5), last: it adds a worker to the stack.
-    const fleet = await benchFleet(stack, { total: FLEET_LOGINS, inFlight: 8, extraWorkers: 1 });
-    const fleetRows: Row[] = [
-      { figure: `fleet: ${fleet.workers} workers × concurrency ${fleet.concurrencyPerWorker}, ${fleet.logins} fresh logins, 8 in flight`, value: `${(fleet.logins / fleet.seconds).toFixed(2)} logins/s`, baseline: "—", ratio: "—", goal: "—" },
-      {
-        figure: "fleet: CPU-seconds per login (user + system), workers with Chromium; gateway",
-        value: `${fleet.cpuPerLogin.workers.toFixed(2)} s; ${fleet.cpuPerLogin.gateway.toFixed(3)} s`,
-        baseline: `${os.cpus().length} cores: at most ${(os.cpus().length / (fleet.cpuPerLogin.workers + fleet.cpuPerLogin.gateway)).toFixed(2)} logins/s if nothing else ran`,
+    if (runs("other")) {
+      const inbox = await benchInbox(stack, key, FRESH_RUNS, timed);
+      const signups = await benchSignup(stack, key, FRESH_RUNS, timed);
+      const oauth = await benchOAuth(stack, key, FRESH_RUNS, timed);
+      const proxied = await benchProxy(stack, key, FRESH_RUNS, timed);
+      const passkey = await benchPasskeyPrompt(stack, key, FRESH_RUNS, timed);
+      const other: Array<[string, number[]]> = [
+        ["mail-in: SMTP send, parse, encrypt, store", inbox.smtpAccept],
+        ["mail-in: send start → subscriber woken", inbox.wake],
+        ["otp_email login (form, mail, code)", inbox.otpEmail],
+        ["magic_link login (form, mail, link)", inbox.magicLink],
+        ["signup, signed in at once (JS form)", signups.instant],
+        ["signup + emailed 6-digit code", signups.code],
+        ["signup + emailed link + login", signups.linkThenLogin],
+        ["password login on an OAuth site's own form", oauth.password],
+        ["OAuth login, provider password + consent", oauth.oauthFirst],
+        ["OAuth login, kept provider session", oauth.oauthKept],
+        ["login, learned flow, directly (new account each run)", proxied.direct],
+        ["the same through an organization's HTTP proxy (Basic credentials)", proxied.http],
+        ["the same through an organization's SOCKS5 proxy", proxied.socks5],
+        ["login on a username-first page, learned (new account each run)", passkey.withoutPage],
+        ["the same site with a passkey page before the password (no passkey asked; Try another way)", passkey.unprompted],
+        ["one round trip to the fixture site (a page fetched)", passkey.roundTrip],
+      ];
+      const otherRows = other.map(([figure, xs]) => ({ figure, value: spread(xs), baseline: "—", ratio: "—", goal: "—" }));
+      // Issue 29: a passkey prompt the credential cannot answer costs no more than one round trip.
+      const promptCost = median(passkey.prompted) - median(passkey.unprompted);
+      otherRows.push({
+        figure: "the passkey page asking for a passkey first (answered none at once), what the prompt adds",
+        value: `${spread(passkey.prompted)}; +${ms(promptCost)}`,
+        baseline: `without the prompt ${ms(median(passkey.unprompted))} + one round trip ${ms(median(passkey.roundTrip))}`,
+        ratio: times(median(passkey.prompted) / (median(passkey.unprompted) + median(passkey.roundTrip))),
+        goal: "≤ 1.00x",
+      });
+      otherRows.push({
+        figure: "memory after the run (PSS)",
+        value: `gateway ${mib(processTreeMemoryBytes(stack.processes.gateway.pid))}, worker + Chromium ${mib(processTreeMemoryBytes(stack.processes.worker.pid))}, mail-in ${mib(processTreeMemoryBytes(stack.processes.mailIn?.pid))}`,
+        baseline: "—",
         ratio: "—",
         goal: "—",
-      },
-      { figure: "fleet: latency of a login (queue wait included)", value: spread(fleet.latencies), baseline: "—", ratio: "—", goal: "—" },
-      { figure: "fleet: errors", value: String(fleet.errors), baseline: "—", ratio: "—", goal: "0" },
-      { figure: "fleet: peak memory (PSS), workers + Chromium", value: mib(fleet.peakMemoryBytes), baseline: `idle ${mib(fleet.idleMemoryBytes)}`, ratio: times(fleet.peakMemoryBytes / fleet.idleMemoryBytes), goal: "—" },
-      { figure: "fleet: memory per concurrent browser context", value: mib(fleet.perContextBytes), baseline: "—", ratio: "—", goal: "—" },
-      { figure: `fleet: Chromium recycled during the run (every ${env.BROWSER_RECYCLE_AFTER_JOBS} jobs)`, value: String(fleet.recycles), baseline: "—", ratio: "—", goal: "—" },
-    ];
-    rows.push(...fleetRows);
-    say(markdownTable(fleetRows));
+      });
+      rows.push(...otherRows);
+      say(markdownTable(otherRows));
+    }
+    // 4. The fleet under a backlog (item 5), last: it adds a worker to the stack.
+    if (runs("fleet")) {
+      const fleet = await benchFleet(stack, { total: FLEET_LOGINS, inFlight: 8, extraWorkers: 1 });
+      const fleetRows: Row[] = [
+        { figure: `fleet: ${fleet.workers} workers × concurrency ${fleet.concurrencyPerWorker}, ${fleet.logins} fresh logins, 8 in flight`, value: `${(fleet.logins / fleet.seconds).toFixed(2)} logins/s`, baseline: "—", ratio: "—", goal: "—" },
+        {
+          figure: "fleet: CPU-seconds per login (user + system), workers with Chromium; gateway",
+          value: `${fleet.cpuPerLogin.workers.toFixed(2)} s; ${fleet.cpuPerLogin.gateway.toFixed(3)} s`,
+          baseline: `${os.cpus().length} cores: at most ${(os.cpus().length / (fleet.cpuPerLogin.workers + fleet.cpuPerLogin.gateway)).toFixed(2)} logins/s if nothing else ran`,
+          ratio: "—",
+          goal: "—",
+        },
+        { figure: "fleet: latency of a login (queue wait included)", value: spread(fleet.latencies), baseline: "—", ratio: "—", goal: "—" },
+        { figure: "fleet: errors", value: String(fleet.errors), baseline: "—", ratio: "—", goal: "0" },
+        { figure: "fleet: peak memory (PSS), workers + Chromium", value: mib(fleet.peakMemoryBytes), baseline: `idle ${mib(fleet.idleMemoryBytes)}`, ratio: times(fleet.peakMemoryBytes / fleet.idleMemoryBytes), goal: "—" },
+        { figure: "fleet: memory per concurrent browser context", value: mib(fleet.perContextBytes), baseline: "—", ratio: "—", goal: "—" },
+        { figure: `fleet: Chromium recycled during the run (every ${env.BROWSER_RECYCLE_AFTER_JOBS} jobs)`, value: String(fleet.recycles), baseline: "—", ratio: "—", goal: "—" },
+      ];
+      rows.push(...fleetRows);
+      say(markdownTable(fleetRows));
+    }
 
   } finally {
     await stack.stop();
@@ -210,13 +218,13 @@ async function main(): Promise<void> {
 
   const table = markdownTable(rows);
   say(`\n## The whole table\n\n${table}`);
-  if (WRITE_DOCS) {
+  if (WRITE_DOCS && SECTIONS.size === 5) {
     const doc = readFileSync(DOCS, "utf8");
     const block = `<!-- bench:start -->\nRun ${started.toISOString().slice(0, 16).replace("T", " ")} UTC on ${machine()}.\n\n${table}\n<!-- bench:end -->`;
     writeFileSync(DOCS, doc.replace(/<!-- bench:start -->[\s\S]*<!-- bench:end -->/, block));
     say(`\nwrote the table into ${path.relative(REPO_ROOT, DOCS)}`);
   }
-  if (ENGINE_ROUNDS > 0) await benchLoginEngine(ENGINE_ROUNDS, say);
+  if (ENGINE_ROUNDS > 0 && runs("engine")) await benchLoginEngine(ENGINE_ROUNDS, say);
 }
 
 main().catch((err: unknown) => {
