@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { loadConfig } from "@authsvc/config";
+import { loadConfig, type RedisTarget } from "@authsvc/config";
 import { E164 } from "@authsvc/contracts";
 import { AddressTakenError, Database, applyMigrations } from "@authsvc/db";
 import { announceKeyRevocation, createRedis, redisReady } from "@authsvc/queue";
@@ -23,12 +23,12 @@ function fail(message: string): never {
 }
 
 /** Gateways keep verified keys in memory: tell them, or they accept the revoked key until their cache expires. */
-async function announceRevocation(url: string, prefix: string): Promise<void> {
-  const redis = createRedis(url, "producer", "cli");
+async function announceRevocation(target: RedisTarget, prefix: string, orgId: string): Promise<void> {
+  const redis = createRedis(target, "producer", "cli");
   redis.on("error", () => undefined);
   try {
     await redisReady(redis, 5_000);
-    await announceKeyRevocation(redis, prefix);
+    await announceKeyRevocation(redis, prefix, orgId);
   } catch (err) {
     process.stderr.write(`revoked in the database, but Redis was not reachable to tell the gateways (${err instanceof Error ? err.message : String(err)}): they refuse the key within 30 s\n`);
     process.exitCode = 1;
@@ -75,7 +75,7 @@ async function main(argv: string[]): Promise<void> {
       );
     } else if (noun === "key" && verb === "revoke") {
       if (!arg) fail("key revoke needs a key id or prefix");
-      const revoked = await db.apiKeys.revoke(arg, () => announceRevocation(config.redis.url, config.redis.prefix));
+      const revoked = await db.apiKeys.revoke(arg, (orgId) => announceRevocation(config.redis, config.redis.prefix, orgId));
       if (!revoked) fail(`no key ${arg}`);
       print(`revoked ${revoked.id}`, { id: revoked.id, revokedAt: revoked.revokedAt });
     } else if (noun === "phone" && verb === "add") {

@@ -1,12 +1,11 @@
 import path from "node:path";
 import express, { type Request } from "express";
-import type { Redis } from "ioredis";
 import type { Queue } from "bullmq";
 import type { Config } from "@authsvc/config";
 import type { Database } from "@authsvc/db";
 import type { TargetGuard } from "@authsvc/egress";
 import type { Logger } from "@authsvc/logging";
-import { announceKeyRevocation, type HandoffRelay, type SessionCache, type WebhookDeliveryPayload } from "@authsvc/queue";
+import { announceKeyRevocation, type HandoffRelay, type SessionCache, type WebhookDeliveryPayload, type RedisClient } from "@authsvc/queue";
 import { HANDOFF_PATH, handoffRoutes } from "./handoff/handoff-routes";
 import { entryRoutes, type EntryLinkPort } from "./handoff/entry-routes";
 import { accountRoutes } from "./accounts/account-routes";
@@ -32,7 +31,7 @@ export const QUEUES_PATH = "/admin/queues";
 export interface DashboardDeps {
   config: Config;
   db: Database;
-  redis: Redis;
+  redis: RedisClient;
   log: Logger;
   limiter: LoginRateLimit;
   cache: SessionCache;
@@ -96,7 +95,7 @@ export function createDashboard(deps: DashboardDeps) {
   app.use(
     "/o/:orgId",
     orgContext(db),
-    keyRoutes(db, () => announceKeyRevocation(redis, config.redis.prefix)),
+    keyRoutes(db, (orgId) => announceKeyRevocation(redis, config.redis.prefix, orgId)),
     jobRoutes(db),
     credentialRoutes(db, deps.cache),
     inboxRoutes(db),

@@ -5,9 +5,8 @@ import { Database } from "@authsvc/db";
 import { TargetGuard } from "@authsvc/egress";
 import { shutdownOnSignals, waitForDependencies } from "@authsvc/lifecycle";
 import { createLogger } from "@authsvc/logging";
-import { Queue } from "bullmq";
 import { AuthJobs } from "@authsvc/jobs";
-import { HandoffRelay, MAINTENANCE_QUEUE, SessionCache, SingleFlight, createAuthQueue, createRedis, createWebhookQueue, redisDependency } from "@authsvc/queue";
+import { HandoffRelay, SessionCache, SingleFlight, createAuthQueue, createMaintenanceQueue, createRedis, createWebhookQueue, redisDependency } from "@authsvc/queue";
 import { replayThrough } from "./admin/replay-through-jobs";
 import { LoginRateLimit } from "./accounts/login-rate-limit";
 import { createDashboard } from "./app";
@@ -16,14 +15,14 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger("dashboard", config.logLevel);
   const db = Database.fromConfig(config, 5);
-  const redis = createRedis(config.redis.url, "producer", "dashboard", log);
+  const redis = createRedis(config.redis, "producer", "dashboard", log);
   // The hosted hand-off pages' live views: frames from the worker that holds a page (messages with payloads).
-  const handoffRedis = createRedis(config.redis.url, "blocking", "dashboard-handoff", log);
+  const handoffRedis = createRedis(config.redis, "blocking", "dashboard-handoff", log);
   await waitForDependencies(log, [redisDependency(redis), db.dependency()]);
   const envelope = new Envelope(parseKeyRing(config.crypto.keyRing, config.crypto.activeKeyVersion));
   const webhookQueue = createWebhookQueue(redis, config.redis.prefix, config.webhooks);
   const authQueue = createAuthQueue(redis, config.redis.prefix, { attempts: config.worker.attempts, backoffMs: config.worker.backoffMs });
-  const maintenanceQueue = new Queue(MAINTENANCE_QUEUE, { connection: redis, prefix: config.redis.prefix });
+  const maintenanceQueue = createMaintenanceQueue(redis, config.redis.prefix);
   const cache = new SessionCache(redis, config.redis.prefix, envelope);
   // Replays go through the job's life like any start: its record, single-flight claim, queue and events.
   const jobs = new AuthJobs({ config, db, authQueue, cache, flight: new SingleFlight(redis, config.redis.prefix), webhookQueue, log });

@@ -8,7 +8,7 @@ import { Database } from "@authsvc/db";
 import { REDIS_URL, deleteRedisPrefix, freshTestDatabase } from "@authsvc/devstack";
 import { createLogger } from "@authsvc/logging";
 import { AuthJobs } from "@authsvc/jobs";
-import { JobEventFeed, JobWaiter, SessionCache, jobProgressOf, SingleFlight, createAuthQueue, createRedis, createWebhookQueue, redisReady } from "@authsvc/queue";
+import { JobEventFeed, JobWaiter, SessionCache, jobProgressOf, SingleFlight, createAuthQueue, createRedis, createWebhookQueue, redisReady, type RedisClient } from "@authsvc/queue";
 import { createApp } from "./app";
 import { createGatewayMetrics } from "./http/metrics";
 import { VerifiedKeys } from "./http/verified-keys";
@@ -31,7 +31,7 @@ afterAll(async () => {
   await deleteRedisPrefix(REDIS_URL, config.redis.prefix);
 });
 
-async function serve(redis: Redis, body: (url: string) => Promise<void>): Promise<void> {
+async function serve(redis: RedisClient, body: (url: string) => Promise<void>): Promise<void> {
   const envelope = new Envelope(parseKeyRing(config.crypto.keyRing));
   const events = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
   const subscriber = new Redis(REDIS_URL, { maxRetriesPerRequest: null });

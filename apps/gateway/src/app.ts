@@ -1,10 +1,9 @@
 import express from "express";
-import type { Redis } from "ioredis";
 import type { Config } from "@authsvc/config";
 import { openApiDocument } from "@authsvc/contracts";
 import { Envelope, parseKeyRing } from "@authsvc/crypto";
 import type { Database } from "@authsvc/db";
-import type { JobEventFeed, SessionCache } from "@authsvc/queue";
+import type { JobEventFeed, SessionCache, RedisClient } from "@authsvc/queue";
 import type { TargetGuard } from "@authsvc/egress";
 import type { Logger } from "@authsvc/logging";
 import { authenticate } from "./http/authenticate";
@@ -28,7 +27,7 @@ import { cachedLoginRead } from "./auth/cached-login-read";
 export interface AppDeps {
   config: Config;
   db: Database;
-  redis: Redis;
+  redis: RedisClient;
   auth: AuthService;
   cache: SessionCache;
   guard: TargetGuard;

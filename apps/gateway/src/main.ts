@@ -17,10 +17,10 @@ async function main(): Promise<void> {
   const log = createLogger("gateway", config.logLevel);
   const envelope = new Envelope(parseKeyRing(config.crypto.keyRing, config.crypto.activeKeyVersion));
   const db = Database.fromConfig(config, 10);
-  const redis = createRedis(config.redis.url, "producer", "gateway", log);
-  const eventsRedis = createRedis(config.redis.url, "blocking", "gateway-events", log);
+  const redis = createRedis(config.redis, "producer", "gateway", log);
+  const eventsRedis = createRedis(config.redis, "blocking", "gateway-events", log);
   // Subscribed to the jobs clients follow (GET /v1/jobs/:id/events); a subscriber connection does nothing else.
-  const progressRedis = createRedis(config.redis.url, "blocking", "gateway-job-progress", log);
+  const progressRedis = createRedis(config.redis, "blocking", "gateway-job-progress", log);
   await waitForDependencies(log, [redisDependency(redis), db.dependency()]);
 
   const queue = createAuthQueue(redis, config.redis.prefix, { attempts: config.worker.attempts, backoffMs: config.worker.backoffMs });

@@ -20,7 +20,7 @@ const events: Array<{ type: string; data: any }> = [];
 
 beforeAll(async () => {
   const config = loadConfig();
-  redis = createRedis(config.redis.url, "producer", "e2e-replay");
+  redis = createRedis(config.redis, "producer", "e2e-replay");
   await redisReady(redis);
   const authQueue = createAuthQueue(redis, config.redis.prefix, config.worker);
   const webhookQueue = createWebhookQueue(redis, config.redis.prefix, config.webhooks);

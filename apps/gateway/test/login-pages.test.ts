@@ -9,7 +9,7 @@ import { attempts, call, closeDatabase, database, newSiteUser, newTenant, sitesU
 // belong to the login page, never to the whole origin.
 let tenant: Awaited<ReturnType<typeof newTenant>>;
 const config = loadConfig();
-const redis = createRedis(config.redis.url, "producer", "login-pages-test");
+const redis = createRedis(config.redis, "producer", "login-pages-test");
 const cache = new SessionCache(redis, config.redis.prefix, new Envelope(parseKeyRing(config.crypto.keyRing, config.crypto.activeKeyVersion)));
 beforeAll(async () => {
   tenant = await newTenant("Login pages org");

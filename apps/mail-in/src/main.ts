@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger("mail-in", config.logLevel);
   const db = Database.fromConfig(config, 5);
-  const redis = createRedis(config.redis.url, "producer", "mail-in", log);
+  const redis = createRedis(config.redis, "producer", "mail-in", log);
   await waitForDependencies(log, [redisDependency(redis), db.dependency()]);
 
   const registry = new Registry();

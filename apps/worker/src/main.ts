@@ -26,12 +26,12 @@ async function main(): Promise<void> {
   const log = createLogger("worker", config.logLevel);
   const envelope = new Envelope(parseKeyRing(config.crypto.keyRing, config.crypto.activeKeyVersion));
   const db = Database.fromConfig(config, config.worker.concurrency + 2);
-  const workerRedis = createRedis(config.redis.url, "blocking", "worker", log);
-  const redis = createRedis(config.redis.url, "producer", "worker-cache", log);
+  const workerRedis = createRedis(config.redis, "blocking", "worker", log);
+  const redis = createRedis(config.redis, "producer", "worker-cache", log);
   // Subscriber mode takes the connection for itself: one per process, shared by every waiting login.
-  const inboxRedis = createRedis(config.redis.url, "blocking", "worker-inbox", log);
+  const inboxRedis = createRedis(config.redis, "blocking", "worker-inbox", log);
   // The hosted hand-off pages' live views: another subscriber (messages with payloads).
-  const handoffRedis = createRedis(config.redis.url, "blocking", "worker-handoff", log);
+  const handoffRedis = createRedis(config.redis, "blocking", "worker-handoff", log);
   const metrics = createWorkerMetrics();
   // The host map (tests and development only; refused in production) travels with the guard to the egress proxy.
   const guard = new TargetGuard(config.targets.allowRanges, undefined, config.targets.hostMap);

@@ -6,6 +6,7 @@ import path from "node:path";
 import { loadConfig } from "@authsvc/config";
 import { Database } from "@authsvc/db";
 import { DATA_DIR, REPO_ROOT, STACK_START_BOUND_MS, WAIT_BOUND_MS, deleteRedisPrefix, freePort, recreateDatabase, startStack, testStackEnv, type Stack } from "@authsvc/devstack";
+import { queuePrefix } from "@authsvc/queue";
 
 // A stack of its own with small caps, and a second worker process: the caps hold across processes, and the
 // two together have more slots (2 × 2) than one org (2) or the site (3) may use. The second worker also serves
@@ -162,7 +163,7 @@ describe("worker regions", () => {
   };
   // Which worker process ran a job (BullMQ's processedBy: host and pid), read from the region's queue.
   const ranBy = async (queueName: string, jobId: string) => {
-    const queue = new Queue(queueName, { connection: { url: stack.env.REDIS_URL } as never, prefix: stack.env.REDIS_PREFIX });
+    const queue = new Queue(queueName, { connection: { url: stack.env.REDIS_URL } as never, prefix: queuePrefix(stack.env.REDIS_PREFIX!, queueName) });
     try {
       return (await queue.getJob(jobId))?.processedBy;
     } finally {

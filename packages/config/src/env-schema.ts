@@ -1,12 +1,15 @@
 /** Every environment variable the service reads, with its type and default. Nothing else reads process.env. */
 export const envSchema = {
   type: "object",
-  required: ["DATABASE_URL", "REDIS_URL", "ENCRYPTION_KEYS", "FINGERPRINT_KEY"],
+  required: ["DATABASE_URL", "ENCRYPTION_KEYS", "FINGERPRINT_KEY"],
   properties: {
     NODE_ENV: { type: "string", enum: ["development", "test", "production"], default: "production" },
     LOG_LEVEL: { type: "string", enum: ["fatal", "error", "warn", "info", "debug", "trace", "silent"], default: "info" },
     DATABASE_URL: { type: "string", pattern: "^postgres(ql)?://" },
-    REDIS_URL: { type: "string", pattern: "^rediss?://" },
+    /** `redis://…` (one server), or `redis+cluster://[user:password@]host:port,host:port,…` (a Redis Cluster); required unless REDIS_CLUSTER_NODES. */
+    REDIS_URL: { type: "string", pattern: "^rediss?(\\+cluster)?://" },
+    /** `host:port,…`: the Redis Cluster's nodes to start from (credentials and TLS from REDIS_URL when set). */
+    REDIS_CLUSTER_NODES: { type: "string" },
     /** Prefix of every Redis key (queues and cache), so that several deployments can share one Redis. */
     REDIS_PREFIX: { type: "string", minLength: 1, pattern: "^[A-Za-z0-9_.-]+$", default: "authsvc" },
     /** `<version>:<base64 32-byte key>` entries, comma separated; highest version encrypts unless ENCRYPTION_ACTIVE_KEY. */

@@ -1,2 +1,3 @@
 export { loadConfig, ConfigError, type Config } from "./load-config";
 export { envSchema } from "./env-schema";
+export { parseRedisTarget, type RedisTarget, type RedisNode } from "./redis-target";

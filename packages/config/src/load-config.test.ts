@@ -105,4 +105,21 @@ describe("loadConfig", () => {
       /FINGERPRINT_KEY/,
     );
   });
+  it("runs on one Redis, or on a Redis Cluster named by a redis+cluster:// URL or by REDIS_CLUSTER_NODES", () => {
+    const test = { ...base, NODE_ENV: "test" };
+    const { REDIS_URL: _, ...noRedis } = test;
+    expect(loadConfig(test).redis).toMatchObject({ url: "redis://127.0.0.1:6379", cluster: null });
+    expect(loadConfig({ ...noRedis, REDIS_URL: "redis+cluster://app:s%40cret@10.0.0.1:7000,[::1]:7001" }).redis.cluster).toEqual({
+      nodes: [{ host: "10.0.0.1", port: 7000 }, { host: "::1", port: 7001 }],
+      username: "app",
+      password: "s@cret",
+      tls: false,
+    });
+    expect(loadConfig({ ...noRedis, REDIS_CLUSTER_NODES: "a:7000, b:7001" }).redis.cluster).toEqual({ nodes: [{ host: "a", port: 7000 }, { host: "b", port: 7001 }], tls: false });
+    // Beside the nodes, REDIS_URL brings the credentials and TLS.
+    expect(loadConfig({ ...test, REDIS_URL: "rediss://:pw@a:7000", REDIS_CLUSTER_NODES: "a:7000" }).redis.cluster).toMatchObject({ password: "pw", tls: true });
+    expect(() => loadConfig(noRedis)).toThrow(/REDIS_URL is required \(or REDIS_CLUSTER_NODES/);
+    expect(() => loadConfig({ ...noRedis, REDIS_CLUSTER_NODES: "a:70000,b" })).toThrow(/"a:70000" is not host:port[\s\S]*"b" is not host:port/);
+    expect(() => loadConfig({ ...test, REDIS_URL: "redis+cluster://a:7000", REDIS_CLUSTER_NODES: "a:7000" })).toThrow(/both name the cluster's nodes/);
+  });
 });

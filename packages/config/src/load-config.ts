@@ -3,12 +3,14 @@ import Ajv from "ajv";
 import { REGION_PATTERN, toFieldErrors } from "@authsvc/contracts";
 import { HostMap } from "@authsvc/egress";
 import { envSchema } from "./env-schema";
+import { parseRedisTarget, type RedisTarget } from "./redis-target";
 
 export interface Config {
   env: "development" | "test" | "production";
   logLevel: string;
   databaseUrl: string;
-  redis: { url: string; prefix: string };
+  /** One server or a Redis Cluster (`cluster`), and the prefix of every key. */
+  redis: RedisTarget & { prefix: string };
   crypto: { keyRing: string; activeKeyVersion?: number; fingerprintKey: Buffer };
   gateway: { host: string; port: number; maxBodyBytes: number; waitMs: number; rateLimitPerMinute: number; trustProxy: boolean };
   worker: {
@@ -73,10 +75,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     if (value !== undefined && value !== "") env[name] = value;
   }
   if (!validateEnv(env)) {
-    throw new ConfigError(toFieldErrors(validateEnv.errors).map((e) => `${e.field.slice(1)} ${e.message}`));
+    const problems = toFieldErrors(validateEnv.errors).map((e) => `${e.field.slice(1)} ${e.message}`);
+    // Either of the two names Redis, so the schema cannot require one; a missing one is named with the rest.
+    if (env.REDIS_URL === undefined && env.REDIS_CLUSTER_NODES === undefined) parseRedisTarget(undefined, undefined, problems);
+    throw new ConfigError(problems);
   }
   const e = env as Record<string, any>;
   const problems: string[] = [];
+  const redis = parseRedisTarget(e.REDIS_URL, e.REDIS_CLUSTER_NODES, problems);
   const fingerprintKey = Buffer.from(e.FINGERPRINT_KEY, "base64");
   if (fingerprintKey.length !== 32) problems.push("FINGERPRINT_KEY must be 32 bytes, base64");
   const allowRanges = String(e.TARGET_ALLOW_RANGES).split(",").map((r) => r.trim()).filter(Boolean);
@@ -130,7 +136,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     env: e.NODE_ENV,
     logLevel: e.LOG_LEVEL,
     databaseUrl: e.DATABASE_URL,
-    redis: { url: e.REDIS_URL, prefix: e.REDIS_PREFIX },
+    redis: { ...redis, prefix: e.REDIS_PREFIX },
     crypto: { keyRing: e.ENCRYPTION_KEYS, activeKeyVersion: e.ENCRYPTION_ACTIVE_KEY, fingerprintKey },
     gateway: {
       host: e.GATEWAY_HOST,

@@ -1,4 +1,7 @@
+import { Cluster } from "ioredis";
 import { Client } from "pg";
+import { parseRedisTarget } from "@authsvc/config";
+import { createRedis } from "@authsvc/queue";
 
 /** Drops and recreates a test database, so every run starts empty. Refuses names without `_test`/`_e2e`/`_bench`. */
 export async function recreateDatabase(databaseUrl: string): Promise<void> {
@@ -16,18 +19,24 @@ export async function recreateDatabase(databaseUrl: string): Promise<void> {
   }
 }
 
-/** Deletes every Redis key under a prefix (SCAN, never KEYS). */
+/** Deletes every Redis key under a prefix (SCAN, never KEYS), on one server or on each master of a cluster. */
 export async function deleteRedisPrefix(redisUrl: string, prefix: string): Promise<void> {
-  const { Redis } = await import("ioredis");
-  const redis = new Redis(redisUrl);
+  const problems: string[] = [];
+  const target = parseRedisTarget(redisUrl, undefined, problems);
+  if (problems.length) throw new Error(problems.join("; "));
+  const client = createRedis(target, "blocking", "test-cleanup");
   try {
-    let cursor = "0";
-    do {
-      const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 500);
-      if (keys.length) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== "0");
+    if (client instanceof Cluster) await new Promise((resolve) => (client.status === "ready" ? resolve(null) : client.once("ready", resolve)));
+    for (const node of client instanceof Cluster ? client.nodes("master") : [client]) {
+      let cursor = "0";
+      do {
+        const [next, keys] = await node.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 500);
+        // One DEL per key: on a cluster the keys of one call must share a slot.
+        if (keys.length) await Promise.all(keys.map((key) => node.del(key)));
+        cursor = next;
+      } while (cursor !== "0");
+    }
   } finally {
-    redis.disconnect();
+    client.disconnect();
   }
 }

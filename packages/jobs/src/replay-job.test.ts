@@ -25,8 +25,8 @@ const settled = new Map<string, () => void>();
 beforeAll(async () => {
   config = loadConfig(await freshTestDatabase("unit_jobs_replay"));
   db = Database.fromConfig(config, 4);
-  redis = createRedis(config.redis.url, "producer", "jobs-replay-test");
-  workerRedis = createRedis(config.redis.url, "blocking", "jobs-replay-worker");
+  redis = createRedis(config.redis, "producer", "jobs-replay-test");
+  workerRedis = createRedis(config.redis, "blocking", "jobs-replay-worker");
   await Promise.all([redisReady(redis), redisReady(workerRedis)]);
   authQueue = createAuthQueue(redis, config.redis.prefix, { attempts: 1, backoffMs: 100 });
   flight = new SingleFlight(redis, config.redis.prefix);
@@ -50,7 +50,7 @@ beforeAll(async () => {
       settled.get(opened.id)?.();
       throw new UnrecoverableError(code);
     },
-    { connection: workerRedis, prefix: config.redis.prefix },
+    { connection: workerRedis, prefix: authQueue.opts.prefix },
   );
 });
 afterAll(async () => {
@@ -154,7 +154,7 @@ describe("replayJob", () => {
     const { jobId, orgId } = await failedJob("capped", "target_unreachable");
     // The org has one slot, and another job of it holds it.
     const capped = new AuthJobs({ ...jobs["deps"], config: { ...config, worker: { ...config.worker, orgMaxRunningJobs: 1 } } });
-    const gate = new JobGate(redis, authQueue, config.redis.prefix, { perOrg: 1, perSite: 0 });
+    const gate = new JobGate(redis, authQueue, { perOrg: 1, perSite: 0 });
     // This file's worker skips the gate; a gated one would have ended the first run's admission when it took it.
     await gate.forget({ jobId, orgId });
     const holder = { jobId: "job_holder", orgId };

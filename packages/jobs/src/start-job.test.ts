@@ -30,7 +30,7 @@ function jobsWith(overrides: { db?: Database; authQueue?: Queue<AuthJobPayload> 
 beforeAll(async () => {
   config = loadConfig(await freshTestDatabase("unit_jobs_start"));
   db = Database.fromConfig(config, 4);
-  redis = createRedis(config.redis.url, "producer", "jobs-start-test");
+  redis = createRedis(config.redis, "producer", "jobs-start-test");
   await redisReady(redis);
   authQueue = createAuthQueue(redis, config.redis.prefix, { attempts: 1, backoffMs: 1000 });
   flight = new SingleFlight(redis, config.redis.prefix);
@@ -71,7 +71,7 @@ describe("AuthJobs.start", () => {
   it("ends the record and frees the claim when the job cannot be queued", async () => {
     const job = await loginJob("bob");
     // Redis drops the queue's connection (the producer does not buffer commands while it is away).
-    const lost = createRedis(config.redis.url, "producer", "lost");
+    const lost = createRedis(config.redis, "producer", "lost");
     await redisReady(lost);
     const unreachable = createAuthQueue(lost, config.redis.prefix, { attempts: 1, backoffMs: 1000 });
     unreachable.on("error", () => undefined); // expected: the queue reports the lost connection

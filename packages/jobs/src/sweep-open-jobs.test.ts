@@ -17,10 +17,10 @@ async function recorded(username: string): Promise<{ orgId: string; id: string }
 
 /** Runs the queue until `id` has failed for good (as when it stalled more than WORKER_MAX_STALLED times). */
 async function failInQueue(orgId: string, id: string): Promise<void> {
-  const connection = createRedis(env.config.redis.url, "blocking", "sweep-test-worker");
+  const connection = createRedis(env.config.redis, "blocking", "sweep-test-worker");
   const worker = new Worker(AUTH_QUEUE, async (job) => {
     if (job.id === id) throw new UnrecoverableError("job stalled more than allowable limit");
-  }, { connection, prefix: env.config.redis.prefix });
+  }, { connection, prefix: env.authQueue.opts.prefix });
   const failed = new Promise<void>((resolve) => worker.on("failed", (job) => job?.id === id && resolve()));
   await env.authQueue.add("auth", { authJobId: id, orgId }, { jobId: id });
   await failed;

@@ -1,7 +1,8 @@
 import { Queue, type JobsOptions } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis-connections";
 import { jobGateOf, type GateCaps } from "./job-gate";
 import { AUTH_QUEUE, authQueueName } from "./auth-queue-name";
+import { prefixOfQueue, queuePrefix } from "./redis-keys";
 
 export { AUTH_QUEUE, authQueueName } from "./auth-queue-name";
 /** The BullMQ name of every auth job (login, refresh, signup, verify); the processor reads the kind from the record. */
@@ -35,9 +36,9 @@ export function authJobOptions(retry: RetryPolicy): JobsOptions {
   };
 }
 
-/** The queue of jobs of no region; `regionQueue` gives a region's, on the same connection and options. */
-export function createAuthQueue(connection: Redis, prefix: string, retry: RetryPolicy): Queue<AuthJobPayload> {
-  return new Queue<AuthJobPayload>(AUTH_QUEUE, { connection, prefix, defaultJobOptions: authJobOptions(retry) });
+/** The queue of jobs of no region (`prefix`: the service's); `regionQueue` gives a region's, on the same connection and options. */
+export function createAuthQueue(connection: RedisClient, prefix: string, retry: RetryPolicy): Queue<AuthJobPayload> {
+  return new Queue<AuthJobPayload>(AUTH_QUEUE, { connection, prefix: queuePrefix(prefix, AUTH_QUEUE), defaultJobOptions: authJobOptions(retry) });
 }
 
 const regionQueues = new WeakMap<Queue, Map<string, Queue<AuthJobPayload>>>();
@@ -53,8 +54,9 @@ export function regionQueue(authQueue: Queue<AuthJobPayload>, region?: string | 
   if (!known) regionQueues.set(authQueue, (known = new Map()));
   let queue = known.get(region);
   if (!queue) {
-    const { connection, prefix, defaultJobOptions } = authQueue.opts;
-    queue = new Queue<AuthJobPayload>(authQueueName(region), { connection: connection as Redis, prefix, defaultJobOptions });
+    const { connection, defaultJobOptions } = authQueue.opts;
+    const name = authQueueName(region);
+    queue = new Queue<AuthJobPayload>(name, { connection: connection as RedisClient, prefix: queuePrefix(prefixOfQueue(authQueue), name), defaultJobOptions });
     known.set(region, queue);
   }
   return queue;

@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis-connections";
 
 /**
  * A hand-off's live view between the replica that serves its page and the worker that holds its browser:
@@ -36,8 +36,8 @@ export class HandoffRelay {
   private readonly subscribed = new Map<string, Promise<unknown>>();
 
   constructor(
-    private readonly publisher: Redis,
-    private readonly subscriber: Redis,
+    private readonly publisher: RedisClient,
+    private readonly subscriber: RedisClient,
     readonly prefix: string,
   ) {
     subscriber.on("message", (channel: string, message: string) => {

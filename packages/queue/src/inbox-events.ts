@@ -1,6 +1,7 @@
 import type { Queue } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis-connections";
 import { PubSubWakeups, type Wakeup } from "./pubsub-wakeups";
+import { prefixOfQueue } from "./redis-keys";
 
 /**
  * Redis pub/sub channel of one inbox (a mailbox or phone number id). mail-in and the SMS webhook publish
@@ -11,7 +12,7 @@ export function inboxChannel(prefix: string, inboxId: string): string {
 }
 
 /** Tells waiting flows that `inboxId` received a message. The message itself stays in Postgres. */
-export async function notifyInbox(redis: Redis, prefix: string, inboxId: string, messageId: string): Promise<void> {
+export async function notifyInbox(redis: RedisClient, prefix: string, inboxId: string, messageId: string): Promise<void> {
   await redis.publish(inboxChannel(prefix, inboxId), messageId);
 }
 
@@ -23,10 +24,10 @@ export function jobInputChannel(prefix: string, jobId: string): string {
   return `${prefix}:job-input:${jobId}`;
 }
 
-/** Tells the flow of `jobId` that its question has an answer, on the auth queue's connection and prefix. */
+/** Tells the flow of `jobId` that its question has an answer, on the auth queue's connection, under the service's prefix. */
 export async function notifyJobInput(authQueue: Queue, jobId: string): Promise<void> {
-  const redis = authQueue.opts.connection as unknown as Redis;
-  await redis.publish(jobInputChannel(authQueue.opts.prefix ?? "bull", jobId), "answered");
+  const redis = authQueue.opts.connection as unknown as RedisClient;
+  await redis.publish(jobInputChannel(prefixOfQueue(authQueue), jobId), "answered");
 }
 
 /** Wake-ups of flows waiting for a code or link in one of our inboxes, or for a person's answer (see `PubSubWakeups`). */
@@ -34,7 +35,7 @@ export class InboxEvents {
   private readonly wakeups: PubSubWakeups;
 
   constructor(
-    subscriber: Redis,
+    subscriber: RedisClient,
     private readonly prefix: string,
   ) {
     this.wakeups = new PubSubWakeups(subscriber);

@@ -2,16 +2,17 @@ import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { enqueueAuthJob, type AuthJobPayload } from "./auth-queue";
 import { JobGate, gateSite, type GateSlot } from "./job-gate";
+import { queuePrefix } from "./redis-keys";
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const PREFIX = `job-gate-test-${process.pid}`;
 const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
-const queue = new Queue<AuthJobPayload>("auth", { connection: redis, prefix: PREFIX });
+const queue = new Queue<AuthJobPayload>("auth", { connection: redis, prefix: queuePrefix(PREFIX, "auth") });
 const caps = { perOrg: 2, perSite: 3 };
-const gate = (timing = { leaseMs: 30_000, recheckMs: 60_000 }) => new JobGate(redis, queue, PREFIX, caps, timing);
+const gate = (timing = { leaseMs: 30_000, recheckMs: 60_000 }) => new JobGate(redis, queue, caps, timing);
 let n = 0;
 const slot = (orgId: string, site = `${orgId}.example`): GateSlot => ({ jobId: `job_${++n}`, orgId, site });
-const running = (kind: "org" | "site", id: string) => redis.zrange(`${PREFIX}:gate:${kind}:${id}:running`, 0, -1);
+const running = (kind: "org" | "site", id: string) => redis.zrange(`${queue.opts.prefix}:gate:${kind}:${id}:running`, 0, -1);
 
 afterAll(async () => {
   await queue.obliterate({ force: true });
@@ -51,13 +52,13 @@ describe("JobGate", () => {
     for (const orgId of ["org_x", "org_x", "org_y"]) expect(await g.acquire(slot(orgId, "full.example"))).toBe(true);
     const r1 = slot("org_r", "full.example");
     expect(await g.acquire(r1)).toBe(false);
-    expect(await redis.zrange(`${PREFIX}:gate:site:full.example:waiting`, 0, -1)).toEqual([r1.jobId]);
-    expect(await redis.zrange(`${PREFIX}:gate:org:org_r:waiting`, 0, -1)).toEqual([]);
+    expect(await redis.zrange(`${queue.opts.prefix}:gate:site:full.example:waiting`, 0, -1)).toEqual([r1.jobId]);
+    expect(await redis.zrange(`${queue.opts.prefix}:gate:org:org_r:waiting`, 0, -1)).toEqual([]);
     // Org R has one slot left: taken by a job to another site; the next one waits for the org.
     expect(await g.acquire(slot("org_r", "free.example"))).toBe(true);
     const r3 = slot("org_r", "free.example");
     expect(await g.acquire(r3)).toBe(false);
-    expect(await redis.zrange(`${PREFIX}:gate:org:org_r:waiting`, 0, -1)).toEqual([r3.jobId]);
+    expect(await redis.zrange(`${queue.opts.prefix}:gate:org:org_r:waiting`, 0, -1)).toEqual([r3.jobId]);
     // The job that waits for its site still passes the org cap when the site frees.
     await g.release({ jobId: (await running("site", "full.example"))[0]!, orgId: "org_x", site: "full.example" });
     expect(await g.acquire(r1)).toBe(true);
@@ -108,7 +109,7 @@ describe("JobGate", () => {
     await queue.add("auth", { authJobId: parked.jobId, orgId: parked.orgId }, { jobId: parked.jobId, delay: 60_000 });
     await g.release(holder);
     expect(await (await queue.getJob(parked.jobId))!.getState()).toBe("waiting");
-    expect(await redis.zrange(`${PREFIX}:gate:org:org_gone:waiting`, 0, -1)).toEqual([parked.jobId]);
+    expect(await redis.zrange(`${queue.opts.prefix}:gate:org:org_gone:waiting`, 0, -1)).toEqual([parked.jobId]);
   });
 
   it("frees the slot of a job whose lease expired (its worker died), and keeps a renewed one", async () => {
@@ -145,7 +146,7 @@ describe("JobGate", () => {
     const single = await enqueue("org_single");
     const states = await Promise.all([...burst, single].map(async (id) => (await queue.getJob(id))!.getState()));
     expect(states).toEqual(["waiting", "waiting", "delayed", "delayed", "delayed", "delayed", "waiting"]);
-    expect(await redis.zrange(`${PREFIX}:gate:org:org_burst:waiting`, 0, -1)).toEqual(burst.slice(2));
+    expect(await redis.zrange(`${queue.opts.prefix}:gate:org:org_burst:waiting`, 0, -1)).toEqual(burst.slice(2));
   });
 
   it("counts a login against its page's host", () => {

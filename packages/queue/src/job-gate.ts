@@ -1,6 +1,5 @@
 import type { Queue } from "bullmq";
-import type { Redis } from "ioredis";
-import { AUTH_QUEUE } from "./auth-queue-name";
+import type { RedisClient } from "./redis-connections";
 
 /**
  * Running browser jobs allowed at once, across every worker process: per organization (one org's burst
@@ -141,17 +140,16 @@ const WAITING_TTL_MS = 24 * 3600_000;
  */
 export class JobGate {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly queue: Queue,
-    private readonly prefix: string,
     readonly caps: GateCaps,
     readonly timing: GateTiming = DEFAULT_GATE_TIMING,
   ) {}
 
   private key(cap: Cap, slot: GateSlot, set: "running" | "waiting" | "admitted" | "reserved"): string {
     // Each queue (a worker region's) has its own gate: the caps hold per region, and a release only wakes
-    // jobs of its own queue (`promoteWaiting` looks them up there). The auth queue's keys keep their old names.
-    const gate = this.queue.name === AUTH_QUEUE ? `${this.prefix}:gate` : `${this.prefix}:gate:${this.queue.name}`;
+    // jobs of its own queue (`promoteWaiting` looks them up there). Under the queue's prefix, so in its hash slot.
+    const gate = `${this.queue.opts.prefix ?? "bull"}:gate`;
     // A job without a site is never held by a site cap (see `capOf`); its keys are only placeholders.
     return cap === "org" ? `${gate}:org:${slot.orgId}:${set}` : `${gate}:site:${slot.site ?? ""}:${set}`;
   }
@@ -239,8 +237,8 @@ export function jobGateOf(queue: Queue, caps: GateCaps, timing?: GateTiming): Jo
   const known = gates.get(queue);
   if (known && known.caps.perOrg === caps.perOrg && known.caps.perSite === caps.perSite && (!timing || known.timing === timing)) return known;
   const connection = queue.opts.connection as unknown;
-  if (!connection || typeof (connection as Redis).eval !== "function") throw new Error("the auth queue must be created on an ioredis connection (createAuthQueue)");
-  const gate = new JobGate(connection as Redis, queue, queue.opts.prefix ?? "bull", caps, timing);
+  if (!connection || typeof (connection as RedisClient).eval !== "function") throw new Error("the auth queue must be created on an ioredis connection (createAuthQueue)");
+  const gate = new JobGate(connection as RedisClient, queue, caps, timing);
   gates.set(queue, gate);
   return gate;
 }

@@ -1,7 +1,8 @@
 import type { Queue } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis-connections";
 import { FINAL_JOB_EVENTS, type JobEvent, type JobEventType } from "@authsvc/contracts";
 import { PubSubWakeups, type Wakeup } from "./pubsub-wakeups";
+import { prefixOfQueue } from "./redis-keys";
 
 /** What is kept of an event in Redis: its type and ids, never a secret nor the site's words (see `JobProgress.record`). */
 export type JobEventFields = Omit<JobEvent, "type" | "jobId" | "at" | "error">;
@@ -27,7 +28,7 @@ const READ_BATCH = 100;
  */
 export class JobProgress {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
   ) {}
 
@@ -74,11 +75,11 @@ export class JobProgress {
   }
 }
 
-/** The progress log of the auth queue's jobs, on the queue's own connection and prefix (like `jobGateOf`). */
+/** The progress log of the auth queue's jobs, on the queue's own connection, under the service's prefix (a stream is one key: no hash tag). */
 export function jobProgressOf(queue: Queue): JobProgress {
   const connection = queue.opts.connection as unknown;
-  if (!connection || typeof (connection as Redis).xadd !== "function") throw new Error("the auth queue must be created on an ioredis connection (createAuthQueue)");
-  return new JobProgress(connection as Redis, queue.opts.prefix ?? "bull");
+  if (!connection || typeof (connection as RedisClient).xadd !== "function") throw new Error("the auth queue must be created on an ioredis connection (createAuthQueue)");
+  return new JobProgress(connection as RedisClient, prefixOfQueue(queue));
 }
 
 /** A valid stream position as a client may send it back (`Last-Event-ID`). */
@@ -112,7 +113,7 @@ export class JobEventFeed {
 
   constructor(
     private readonly progress: JobProgress,
-    subscriber: Redis,
+    subscriber: RedisClient,
   ) {
     this.wakeups = new PubSubWakeups(subscriber);
   }

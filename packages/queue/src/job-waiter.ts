@@ -1,6 +1,7 @@
 import { QueueEvents } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis-connections";
 import { AUTH_QUEUE, authQueueName } from "./auth-queue-name";
+import { queuePrefix } from "./redis-keys";
 import type { WorkerRegions } from "./worker-regions";
 
 type Waiter = () => void;
@@ -20,11 +21,11 @@ type Waiter = () => void;
 export class JobWaiter {
   private readonly waiters = new Map<string, Set<Waiter>>();
   private readonly events: QueueEvents;
-  private readonly regionEvents = new Map<string, { events: QueueEvents; connection: Redis }>();
+  private readonly regionEvents = new Map<string, { events: QueueEvents; connection: RedisClient }>();
   private readonly recheck: NodeJS.Timeout;
 
   constructor(
-    private readonly connection: Redis,
+    private readonly connection: RedisClient,
     private readonly prefix: string,
     private readonly isSettled: (jobId: string) => Promise<boolean>,
     settledAmong?: (jobIds: string[]) => Promise<string[]>,
@@ -43,8 +44,8 @@ export class JobWaiter {
     this.recheck.unref();
   }
 
-  private listen(queue: string, connection: Redis): QueueEvents {
-    const events = new QueueEvents(queue, { connection, prefix: this.prefix, autorun: true });
+  private listen(queue: string, connection: RedisClient): QueueEvents {
+    const events = new QueueEvents(queue, { connection, prefix: queuePrefix(this.prefix, queue), autorun: true });
     const wake = ({ jobId }: { jobId: string }) => void this.wake(jobId);
     events.on("completed", wake);
     events.on("failed", wake);

@@ -1,5 +1,6 @@
 import { Queue } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis-connections";
+import { queuePrefix } from "./redis-keys";
 
 export const MAINTENANCE_QUEUE = "maintenance";
 export const RETENTION_JOB = "retention";
@@ -30,6 +31,6 @@ export async function scheduleMaintenance(queue: Queue, schedule: MaintenanceSch
   else await queue.removeJobScheduler(KEEPALIVE_JOB);
 }
 
-export function createMaintenanceQueue(connection: Redis, prefix: string): Queue {
-  return new Queue(MAINTENANCE_QUEUE, { connection, prefix });
+export function createMaintenanceQueue(connection: RedisClient, prefix: string): Queue {
+  return new Queue(MAINTENANCE_QUEUE, { connection, prefix: queuePrefix(prefix, MAINTENANCE_QUEUE) });
 }

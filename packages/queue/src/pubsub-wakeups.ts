@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis-connections";
 
 export interface Wakeup {
   /** True when the channel carried a message since the last call (or within `ms`), false after `ms`. */
@@ -17,7 +17,7 @@ export class PubSubWakeups {
   /** The SUBSCRIBE of each channel in use; every watcher waits for it before it reads. */
   private readonly subscribed = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly subscriber: Redis) {
+  constructor(private readonly subscriber: RedisClient) {
     subscriber.on("message", (channel: string) => {
       for (const wake of this.waiters.get(channel) ?? []) wake();
     });

@@ -1,4 +1,8 @@
-import { Redis } from "ioredis";
+import { Cluster, Redis, type ClusterOptions, type RedisOptions } from "ioredis";
+import type { RedisTarget } from "@authsvc/config";
+
+/** A connection to the service's Redis: one server, or a Redis Cluster (ioredis' Cluster speaks the same commands). */
+export type RedisClient = Redis | Cluster;
 
 /**
  * producer: fails fast while Redis is away (the HTTP request gets a 503 instead of hanging);
@@ -19,17 +23,41 @@ export function reconnectDelayMs(attempt: number): number {
   return Math.min(attempt * 100, 1000);
 }
 
-const lastErrors = new WeakMap<Redis, Error>();
+const lastErrors = new WeakMap<RedisClient, Error>();
 
-export function createRedis(url: string, role: RedisRole, name: string, log?: RedisErrorLog): Redis {
-  const redis = new Redis(url, {
-    connectionName: name,
-    lazyConnect: false,
-    retryStrategy: reconnectDelayMs,
-    ...(role === "producer"
-      ? { enableOfflineQueue: false, maxRetriesPerRequest: 1 }
-      : { maxRetriesPerRequest: null, enableReadyCheck: true }),
-  });
+/**
+ * A connection for `role`, to one server (a URL, or a target whose `cluster` is null) or to a Redis Cluster.
+ * On a cluster, a producer still fails fast while the slots it needs have no master (a failover under way:
+ * the HTTP request gets a 503), and a blocking client waits it out; both follow the cluster's MOVED and
+ * ASK answers and learn the new layout after a failover.
+ */
+export function createRedis(target: string | RedisTarget, role: RedisRole, name: string, log?: RedisErrorLog): RedisClient {
+  const roleOptions: RedisOptions =
+    role === "producer" ? { enableOfflineQueue: false, maxRetriesPerRequest: 1 } : { maxRetriesPerRequest: null, enableReadyCheck: true };
+  const cluster = typeof target === "string" ? null : target.cluster;
+  const redis: RedisClient = cluster
+    ? new Cluster(cluster.nodes, {
+        clusterRetryStrategy: reconnectDelayMs,
+        // As for one server: a producer's command fails while the cluster is away (services wait for it to be
+        // ready before they serve, redisDependency); a blocking client's waits for it.
+        enableOfflineQueue: role !== "producer",
+        enableReadyCheck: true,
+        // Replicas only take over: every read must see the write before it (a claim, a lease, a cached session).
+        scaleReads: "master",
+        slotsRefreshTimeout: 2000,
+        retryDelayOnFailover: 200,
+        retryDelayOnClusterDown: 200,
+        redisOptions: {
+          connectionName: name,
+          ...(cluster.username ? { username: cluster.username } : {}),
+          ...(cluster.password ? { password: cluster.password } : {}),
+          ...(cluster.tls ? { tls: {} } : {}),
+          // A node's connection is made on its first command, so it must queue that command; a producer's still
+          // fails after one reconnect attempt.
+          maxRetriesPerRequest: role === "producer" ? 1 : null,
+        },
+      } satisfies ClusterOptions)
+    : new Redis(typeof target === "string" ? target : target.url, { connectionName: name, lazyConnect: false, retryStrategy: reconnectDelayMs, ...roleOptions });
   // Kept for the start-up check (which says why Redis is not there yet), and reported through the service's
   // log rather than ioredis' "Unhandled error event" stack traces: once per kind of error, then every 30 s.
   let reported = { message: "", at: 0 };
@@ -48,10 +76,20 @@ export function createRedis(url: string, role: RedisRole, name: string, log?: Re
 }
 
 /**
+ * Whether `err` says Redis is away for now rather than that a command was wrong: the server is unreachable or
+ * restarting (a producer fails fast without an offline queue, or after one retry), or a cluster's slot has no
+ * master while a replica takes over (CLUSTERDOWN, TRYAGAIN, redirections that lead nowhere).
+ */
+export function isRedisUnavailable(err: unknown): boolean {
+  const text = err instanceof Error ? `${err.name} ${err.message} ${(err as { code?: string }).code ?? ""}` : "";
+  return /ECONNREFUSED|Connection is closed|Stream isn't writeable|enableOfflineQueue|MaxRetriesPerRequest|max retries per request|ETIMEDOUT|CLUSTERDOWN|TRYAGAIN|Too many Cluster redirections|Failed to refresh slots cache|None of startup nodes is available/.test(text);
+}
+
+/**
  * A service's start-up check of a connection (see waitForDependencies in @authsvc/lifecycle): passes once
  * it is ready; otherwise fails saying why not, with the last connection error (refused, timed out…).
  */
-export function redisDependency(redis: Redis, name = "Redis"): { name: string; check: () => Promise<void> } {
+export function redisDependency(redis: RedisClient, name = "Redis"): { name: string; check: () => Promise<void> } {
   return {
     name,
     check: async () => {
@@ -63,7 +101,7 @@ export function redisDependency(redis: Redis, name = "Redis"): { name: string; c
 }
 
 /** Resolves once the connection is ready; rejects after `timeoutMs`. For short-lived tools (the CLI); services wait with redisDependency. */
-export function redisReady(redis: Redis, timeoutMs = 30_000): Promise<void> {
+export function redisReady(redis: RedisClient, timeoutMs = 30_000): Promise<void> {
   if (redis.status === "ready") return Promise.resolve();
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Redis not ready after ${timeoutMs} ms`)), timeoutMs);

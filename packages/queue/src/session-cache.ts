@@ -1,6 +1,7 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis-connections";
 import type { Envelope } from "@authsvc/crypto";
 import { answerOf, type CapturedSession, type SessionResponse } from "@authsvc/contracts";
+import { orgKey } from "./redis-keys";
 
 /** A cache entry read ahead, in the gateway's rate-limit call: `value` null when there was none. */
 export interface PrefetchedEntry {
@@ -33,14 +34,14 @@ type Sealed = CapturedSession & { checkedAt?: number };
  */
 export class SessionCache {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
     private readonly envelope: Envelope,
   ) {}
 
-  /** The Redis key of an entry. */
+  /** The Redis key of an entry: in its organization's hash slot, where the gateway's rate-limit call reads it. */
   key(orgId: string, fingerprint: string): string {
-    return `${this.prefix}:session:${orgId}:${fingerprint}`;
+    return orgKey(this.prefix, orgId, "session", fingerprint);
   }
 
   /** The entry, or null; `prefetched` when it is this entry's, read with the request's rate-limit token. */

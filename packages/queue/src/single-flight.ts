@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis-connections";
 import type { Config } from "@authsvc/config";
 
 const RELEASE_IF_OWNER = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end`;
@@ -9,7 +9,7 @@ const RELEASE_IF_OWNER = `if redis.call("GET", KEYS[1]) == ARGV[1] then return r
  */
 export class SingleFlight {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
   ) {}
 

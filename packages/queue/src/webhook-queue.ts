@@ -1,7 +1,8 @@
 import { Queue } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis-connections";
 import type { WebhookEvent } from "@authsvc/contracts";
 import type { RetryPolicy } from "./auth-queue";
+import { queuePrefix } from "./redis-keys";
 
 export const WEBHOOK_QUEUE = "webhooks";
 
@@ -12,10 +13,10 @@ export interface WebhookDeliveryPayload {
   event: WebhookEvent;
 }
 
-export function createWebhookQueue(connection: Redis, prefix: string, retry: RetryPolicy): Queue<WebhookDeliveryPayload> {
+export function createWebhookQueue(connection: RedisClient, prefix: string, retry: RetryPolicy): Queue<WebhookDeliveryPayload> {
   return new Queue<WebhookDeliveryPayload>(WEBHOOK_QUEUE, {
     connection,
-    prefix,
+    prefix: queuePrefix(prefix, WEBHOOK_QUEUE),
     defaultJobOptions: {
       attempts: retry.attempts,
       backoff: { type: "exponential", delay: retry.backoffMs },

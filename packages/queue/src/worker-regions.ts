@@ -1,4 +1,5 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis-connections";
+import { prefixOfQueue } from "./redis-keys";
 
 /** How often a worker says again which regions it serves, and how long one saying lasts. */
 export interface RegionAnnouncing {
@@ -23,7 +24,7 @@ export class WorkerRegions {
   private said: string[] = [];
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
     private readonly timing: RegionAnnouncing = DEFAULT_REGION_ANNOUNCING,
   ) {}
@@ -76,6 +77,6 @@ export class WorkerRegions {
 /** The worker regions of the auth queue's fleet, on the queue's own connection and prefix (like `jobProgressOf`). */
 export function workerRegionsOf(queue: { opts: { connection?: unknown; prefix?: string } }): WorkerRegions {
   const connection = queue.opts.connection as unknown;
-  if (!connection || typeof (connection as Redis).zadd !== "function") throw new Error("the auth queue must be created on an ioredis connection (createAuthQueue)");
-  return new WorkerRegions(connection as Redis, queue.opts.prefix ?? "bull");
+  if (!connection || typeof (connection as RedisClient).zadd !== "function") throw new Error("the auth queue must be created on an ioredis connection (createAuthQueue)");
+  return new WorkerRegions(connection as RedisClient, prefixOfQueue(queue));
 }

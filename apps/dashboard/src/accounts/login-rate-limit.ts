@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "@authsvc/queue";
 
 export interface LoginLimits {
   windowMs: number;
@@ -18,7 +18,7 @@ export const DEFAULT_LOGIN_LIMITS: LoginLimits = { windowMs: 15 * 60_000, perEma
  */
 export class LoginRateLimit {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
     private readonly limits: LoginLimits = DEFAULT_LOGIN_LIMITS,
   ) {}
@@ -48,10 +48,7 @@ export class LoginRateLimit {
 
   async recordFailure(email: string, ip: string): Promise<void> {
     const now = Date.now();
-    const multi = this.redis.multi();
-    for (const [key] of this.keys(email, ip)) {
-      multi.zadd(key, now, `${now}-${randomBytes(4).toString("hex")}`).pexpire(key, this.limits.windowMs);
-    }
-    await multi.exec();
+    // A transaction per key: on a Redis Cluster the two keys may live on different nodes.
+    await Promise.all(this.keys(email, ip).map(([key]) => this.redis.multi().zadd(key, now, `${now}-${randomBytes(4).toString("hex")}`).pexpire(key, this.limits.windowMs).exec()));
   }
 }

@@ -15,7 +15,7 @@ const NAME_MAX = 100;
  * `/o/:orgId/keys`: the organization's API keys. A new key is shown once, in the answer to its creation;
  * a revoke takes effect at once: `announceRevocation` tells every gateway to verify its cached keys again.
  */
-export function keyRoutes(db: Database, announceRevocation: () => Promise<void>): Router {
+export function keyRoutes(db: Database, announceRevocation: (orgId: string) => Promise<void>): Router {
   const r = Router({ mergeParams: true });
 
   const keysPage = async (res: Response, top?: SafeHtml, status = 200) => {

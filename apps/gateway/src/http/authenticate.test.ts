@@ -58,9 +58,9 @@ async function replica(options: VerifiedKeysOptions = {}) {
 const mintKey = async () => db.apiKeys.create(orgId, "test");
 // What a revoke by hand in SQL amounts to: nobody tells the gateways.
 const unannounced = async () => undefined;
-const announce = async () => {
+const announce = async (orgId: string) => {
   const announcer = new Redis(REDIS_URL);
-  await announceKeyRevocation(announcer, config.redis.prefix);
+  await announceKeyRevocation(announcer, config.redis.prefix, orgId);
   announcer.disconnect();
 };
 
@@ -74,7 +74,7 @@ describe("authenticate with VerifiedKeys", () => {
     await db.apiKeys.revoke(apiKey.id, unannounced);
     expect([await a.status(key), await b.status(key)]).toEqual([200, 200]);
     // …until the revocation is announced, as the dashboard and the CLI do.
-    await announce();
+    await announce(orgId);
     expect([await a.status(key), await b.status(key)]).toEqual([401, 401]);
     expect([await a.status(key), await b.status(key)]).toEqual([401, 401]);
   });

@@ -41,7 +41,7 @@ export function authenticate(keys: VerifiedKeys, limit: OrgRateLimit, read?: Adm
     for (let attempt = 1; attempt <= MAX_VERIFICATIONS; attempt++) {
       const verdict = await limit.take(key.orgId, key.mark, { read: readKey });
       if (verdict.kind === "stale") {
-        keys.forgetAll();
+        keys.forgetOrg(key.orgId);
         key = await verified(keys, apiKey);
         continue;
       }

@@ -3,6 +3,7 @@ import type { ErrorBody } from "@authsvc/contracts";
 import type { Logger } from "@authsvc/logging";
 import { isDatabaseUnreachable } from "@authsvc/db";
 import { RegionUnavailable } from "@authsvc/jobs";
+import { isRedisUnavailable } from "@authsvc/queue";
 import { ApiError } from "./api-error";
 
 // body-parser tags its errors with a `type`; each maps to a client error.
@@ -23,14 +24,9 @@ function clientErrorOf(err: unknown): ApiError | null {
   return new ApiError("invalid_request", "The request could not be read (malformed body, encoding or URL).");
 }
 
-/**
- * Redis or PostgreSQL away (restarting, failing over): ioredis fails fast (no offline queue) or gives up after
- * one retry (MaxRetriesPerRequestError); the database's own faults are `isDatabaseUnreachable`'s. Answered
- * 503 + Retry-After, never 500.
- */
+/** Redis or PostgreSQL away (restarting, failing over): answered 503 + Retry-After, never 500. */
 function isInfrastructureDown(err: unknown): boolean {
-  const text = err instanceof Error ? `${err.name} ${err.message} ${(err as { code?: string }).code ?? ""}` : "";
-  return /ECONNREFUSED|Connection is closed|Stream isn't writeable|enableOfflineQueue|MaxRetriesPerRequest|max retries per request|ETIMEDOUT/.test(text) || isDatabaseUnreachable(err);
+  return isRedisUnavailable(err) || isDatabaseUnreachable(err);
 }
 
 export const notFound: RequestHandler = (req) => {

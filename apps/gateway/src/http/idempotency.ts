@@ -1,5 +1,5 @@
 import type { RequestHandler, Response } from "express";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "@authsvc/queue";
 import { DecryptionError, type Envelope, fingerprint } from "@authsvc/crypto";
 import type { Logger } from "@authsvc/logging";
 import type { IdempotentCall } from "../auth/auth-service";
@@ -53,7 +53,7 @@ function canonicalJson(value: unknown): string {
  * are not kept: their retry runs afresh. A key whose first request died unanswered is free again after
  * `runningMs` (longer than any request waits).
  */
-export function idempotency(redis: Redis, prefix: string, digestKey: Buffer, envelope: Envelope, log: Logger, runningMs: number): RequestHandler {
+export function idempotency(redis: RedisClient, prefix: string, digestKey: Buffer, envelope: Envelope, log: Logger, runningMs: number): RequestHandler {
   return async (req, res, next) => {
     if (req.method !== "POST" || !ROUTES.some((route) => route.test(req.path))) return next();
     const given = req.get("idempotency-key");
@@ -113,7 +113,7 @@ export function idempotency(redis: Redis, prefix: string, digestKey: Buffer, env
 }
 
 /** The first request of a key: remembers its job as soon as it starts, and its answer when it is sent. */
-function firstRequest(res: Response, redis: Redis, slot: string, digest: string, envelope: Envelope, log: Logger): IdempotentCall {
+function firstRequest(res: Response, redis: RedisClient, slot: string, digest: string, envelope: Envelope, log: Logger): IdempotentCall {
   let jobId: string | undefined;
   const remember = (value: Remembered) => redis.set(slot, JSON.stringify(value), "EX", IDEMPOTENCY_KEEP_S);
   const failed = (err: unknown) => log.warn({ requestId: res.locals.requestId, err: String(err) }, "idempotent answer not kept");

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { REDIS_URL, deleteRedisPrefix } from "@authsvc/devstack";
-import { announceKeyRevocation, currentRevocationMark } from "@authsvc/queue";
+import { announceKeyRevocation, currentRevocationMark, orgKey } from "@authsvc/queue";
 import { OrgRateLimit, type RateVerdict } from "./rate-limit";
 
 // Real Redis; the clock is passed in so that a minute boundary is exact. Two connections stand for two replicas.
@@ -18,7 +18,7 @@ const MINUTE = 60_000;
 const allowed = (verdicts: RateVerdict[]) => verdicts.filter((v) => v.kind === "allowed").length;
 
 async function burst(limit: OrgRateLimit, orgId: string, n: number, now: number): Promise<RateVerdict[]> {
-  const mark = await currentRevocationMark(replicaA, prefix);
+  const mark = await currentRevocationMark(replicaA, prefix, orgId);
   const verdicts: RateVerdict[] = [];
   for (let i = 0; i < n; i++) verdicts.push(await limit.take(orgId, mark, { nowMs: now }));
   return verdicts;
@@ -61,29 +61,31 @@ describe("OrgRateLimit (GCRA in Redis)", () => {
     expect(allowed(await burst(b, "org_other", 4, t0))).toBe(4);
   });
 
-  it("takes no token and answers the new mark when a key revocation moved it", async () => {
+  it("takes no token and answers the new mark when a key revocation of the org moved it; other orgs' marks stay", async () => {
     const limit = new OrgRateLimit(replicaA, prefix, 2);
     const t0 = 5_000 * MINUTE;
-    await announceKeyRevocation(replicaB, prefix);
-    const mark = await currentRevocationMark(replicaA, prefix);
+    const otherMark = await currentRevocationMark(replicaA, prefix, "org_other_mark");
+    await announceKeyRevocation(replicaB, prefix, "org_mark");
+    const mark = await currentRevocationMark(replicaA, prefix, "org_mark");
     expect(await limit.take("org_mark", "an older mark", { nowMs: t0 })).toEqual({ kind: "stale", mark });
     expect(await limit.take("org_mark", "an older mark", { nowMs: t0 })).toEqual({ kind: "stale", mark });
     expect(allowed([await limit.take("org_mark", mark, { nowMs: t0 }), await limit.take("org_mark", mark, { nowMs: t0 })])).toBe(2);
+    expect(await limit.take("org_other_mark", otherMark, { nowMs: t0 })).toMatchObject({ kind: "allowed" });
   });
 
   it("reads one more key with an admitted request's token, and nothing for a refused one", async () => {
     const limit = new OrgRateLimit(replicaA, prefix, 1);
-    const mark = await currentRevocationMark(replicaA, prefix);
-    await replicaB.set(`${prefix}:session:x`, "sealed");
+    const mark = await currentRevocationMark(replicaA, prefix, "org_read");
+    await replicaB.set(orgKey(prefix, "org_read", "session", "x"), "sealed");
     const t0 = 6_000 * MINUTE;
-    expect(await limit.take("org_read", mark, { nowMs: t0, read: `${prefix}:session:x` })).toEqual({ kind: "allowed", remaining: 0, resetMs: MINUTE, read: "sealed" });
-    expect(await limit.take("org_read", mark, { nowMs: t0, read: `${prefix}:session:x` })).toMatchObject({ kind: "limited" });
-    expect(await limit.take("org_read", mark, { nowMs: t0 + MINUTE, read: `${prefix}:session:none` })).toMatchObject({ kind: "allowed", read: null });
+    expect(await limit.take("org_read", mark, { nowMs: t0, read: orgKey(prefix, "org_read", "session", "x") })).toEqual({ kind: "allowed", remaining: 0, resetMs: MINUTE, read: "sealed" });
+    expect(await limit.take("org_read", mark, { nowMs: t0, read: orgKey(prefix, "org_read", "session", "x") })).toMatchObject({ kind: "limited" });
+    expect(await limit.take("org_read", mark, { nowMs: t0 + MINUTE, read: orgKey(prefix, "org_read", "session", "none") })).toMatchObject({ kind: "allowed", read: null });
   });
 
   it("uses Redis's clock when the caller gives none", async () => {
     const limit = new OrgRateLimit(replicaA, prefix, 3);
-    const mark = await currentRevocationMark(replicaA, prefix);
+    const mark = await currentRevocationMark(replicaA, prefix, "org_clock");
     const verdicts = [];
     for (let i = 0; i < 4; i++) verdicts.push(await limit.take("org_clock", mark));
     expect(verdicts.map((v) => v.kind)).toEqual(["allowed", "allowed", "allowed", "limited"]);

@@ -1,14 +1,13 @@
-import type { Redis } from "ioredis";
-import { revocationMarkKey } from "@authsvc/queue";
+import { orgKey, revocationMarkKey, type RedisClient } from "@authsvc/queue";
 
 const PERIOD_MS = 60_000;
 
 /**
  * GCRA (a token bucket kept as one timestamp, the "theoretical arrival time") per organization: a burst of
  * up to `perMinute` requests, refilled at `perMinute` per minute, so no instant (a minute boundary included)
- * lets more than the limit through. The same call checks the API-key revocation mark first and takes no
- * token when it moved; an admitted request may read one more key (KEYS[3], e.g. its cached session) in the same
- * call. `now` comes from the caller only in tests; otherwise Redis's clock, shared by every gateway replica.
+ * lets more than the limit through. The same call checks the org's API-key revocation mark first and takes no
+ * token when it moved; an admitted request may read one more key of the org (KEYS[3] when ARGV[5] is 1, e.g. its
+ * cached session) in the same call. `now` comes from the caller only in tests; otherwise Redis's clock, shared by every gateway replica.
  * Numbers go back as integers (Redis truncates Lua numbers).
  */
 const SCRIPT = `
@@ -31,7 +30,7 @@ if newTat - period > now + 0.01 then
 end
 redis.call('SET', KEYS[1], string.format('%.6f', newTat), 'PX', math.ceil(newTat - now))
 local read = false
-if KEYS[3] ~= '' then read = redis.call('GET', KEYS[3]) end
+if ARGV[5] == '1' then read = redis.call('GET', KEYS[3]) end
 return {1, math.floor((period + 0.01 - (newTat - now)) / interval), math.ceil(newTat - now), 0, read}
 `;
 
@@ -42,36 +41,42 @@ export type RateVerdict =
   | { kind: "allowed"; remaining: number; resetMs: number; read?: string | null }
   | { kind: "limited"; resetMs: number; retryAfterMs: number };
 
-interface RateLimitRedis extends Redis {
-  orgRateLimit(tatKey: string, markKey: string, readKey: string, mark: string, limit: number, periodMs: number, now: string): Promise<[number, number | string, number?, number?, (string | null)?]>;
-}
+type RateLimitRedis = RedisClient & {
+  orgRateLimit(tatKey: string, markKey: string, readKey: string, mark: string, limit: number, periodMs: number, now: string, reads: string): Promise<[number, number | string, number?, number?, (string | null)?]>;
+};
 
-/** The per-organization limit, shared by every gateway replica in Redis: one key and one round trip per request. */
+/**
+ * The per-organization limit, shared by every gateway replica in Redis: one key and one round trip per request.
+ * The bucket, the org's revocation mark and the key read with the token are all in the org's hash slot.
+ */
 export class OrgRateLimit {
   private readonly redis: RateLimitRedis;
-  private readonly markKey: string;
 
   constructor(
-    redis: Redis,
+    redis: RedisClient,
     private readonly prefix: string,
     readonly perMinute: number,
   ) {
     if (!("orgRateLimit" in redis)) redis.defineCommand("orgRateLimit", { numberOfKeys: 3, lua: SCRIPT });
     this.redis = redis as RateLimitRedis;
-    this.markKey = revocationMarkKey(prefix);
   }
 
-  /** Takes one token of the org's bucket, unless the revocation mark is no longer `mark`; if admitted, reads `options.read`. */
+  /**
+   * Takes one token of the org's bucket, unless the org's revocation mark is no longer `mark`; if admitted, reads
+   * `options.read` (a key of the same org: `orgKey`).
+   */
   async take(orgId: string, mark: string, options: { read?: string; nowMs?: number } = {}): Promise<RateVerdict> {
     const { read, nowMs } = options;
     const [code, a, b, c, value] = await this.redis.orgRateLimit(
-      `${this.prefix}:ratelimit:${orgId}`,
-      this.markKey,
-      read ?? "",
+      orgKey(this.prefix, orgId, "ratelimit"),
+      revocationMarkKey(this.prefix, orgId),
+      // Without a read, the bucket stands in as the third key (never read): on a cluster every key of a call is in one slot.
+      read ?? orgKey(this.prefix, orgId, "ratelimit"),
       mark,
       this.perMinute,
       PERIOD_MS,
       nowMs === undefined ? "" : String(nowMs),
+      read === undefined ? "0" : "1",
     );
     if (code === -1) return { kind: "stale", mark: String(a) };
     if (code === 1) return read === undefined ? { kind: "allowed", remaining: Number(a), resetMs: b! } : { kind: "allowed", remaining: Number(a), resetMs: b!, read: value ?? null };

@@ -1,11 +1,10 @@
 import { createHash } from "node:crypto";
-import type { Redis } from "ioredis";
 import type { AuthenticatedKey, Database } from "@authsvc/db";
 import type { Logger } from "@authsvc/logging";
-import { currentRevocationMark } from "@authsvc/queue";
+import { currentRevocationMark, type RedisClient } from "@authsvc/queue";
 
 export interface VerifiedKey extends AuthenticatedKey {
-  /** The revocation mark read before the key was verified (see OrgRateLimit.take). */
+  /** The org's revocation mark, read before the key was last verified (see OrgRateLimit.take). */
   mark: string;
 }
 
@@ -36,7 +35,7 @@ export class VerifiedKeys {
 
   constructor(
     private readonly db: Database,
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
     private readonly log: Logger,
     options: VerifiedKeysOptions = {},
@@ -52,8 +51,12 @@ export class VerifiedKeys {
     const cached = this.entries.get(hash);
     if (cached && cached.expiresAt > Date.now()) return cached;
     this.entries.delete(hash);
-    // Read before Postgres: a revocation that lands after the read moves the mark, and the entry goes stale.
-    const mark = await currentRevocationMark(this.redis, this.prefix);
+    // The mark is the key's org's, so the key is read first; then it is verified again after the mark was read:
+    // a revocation that landed before that read is seen by the second verification, one after it moves the mark
+    // (and the entry goes stale).
+    const known = await this.db.apiKeys.authenticate(apiKey);
+    if (!known) return null;
+    const mark = await currentRevocationMark(this.redis, this.prefix, known.orgId);
     const key = await this.db.apiKeys.authenticate(apiKey);
     if (!key) return null;
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
@@ -62,9 +65,9 @@ export class VerifiedKeys {
     return entry;
   }
 
-  /** A revocation was announced: every key is verified again on its next use. */
-  forgetAll(): void {
-    this.entries.clear();
+  /** A revocation was announced in this org: each of its keys is verified again on its next use. */
+  forgetOrg(orgId: string): void {
+    for (const [hash, entry] of this.entries) if (entry.orgId === orgId) this.entries.delete(hash);
   }
 
   markUsed(apiKeyId: string): void {

@@ -1,11 +1,10 @@
 import { Router, urlencoded } from "express";
-import type { Redis } from "ioredis";
 import type { Config } from "@authsvc/config";
 import { E164 } from "@authsvc/contracts";
 import { twilioSignatureMatches } from "@authsvc/crypto";
 import type { Database } from "@authsvc/db";
 import type { Logger } from "@authsvc/logging";
-import { notifyInbox } from "@authsvc/queue";
+import { notifyInbox, type RedisClient } from "@authsvc/queue";
 import { ApiError } from "../http/api-error";
 
 const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
@@ -15,7 +14,7 @@ const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>
  * token (X-Twilio-Signature), which is the only authentication: no API key. The `To` number picks the
  * organization; the message is stored encrypted and waiting flows are woken. Answers empty TwiML (no reply SMS).
  */
-export function smsWebhook(config: Config, db: Database, redis: Redis, log: Logger): Router {
+export function smsWebhook(config: Config, db: Database, redis: RedisClient, log: Logger): Router {
   const r = Router();
   r.post("/inbound/sms", urlencoded({ extended: false, limit: 64 * 1024, parameterLimit: 100 }), async (req, res) => {
     const token = config.sms.twilioAuthToken;

@@ -22,8 +22,8 @@ let browser: BrowserHost;
 let site: Server;
 let port = 0;
 const config = loadConfig(testStackEnv("unit_liveview"));
-const publisher = createRedis(config.redis.url, "producer", "live-view-test");
-const subscriber = createRedis(config.redis.url, "blocking", "live-view-test-sub");
+const publisher = createRedis(config.redis, "producer", "live-view-test");
+const subscriber = createRedis(config.redis, "blocking", "live-view-test-sub");
 const relay = new HandoffRelay(publisher, subscriber, `live-view-test-${process.pid}`);
 const log = createLogger("live-view-test", "warn");
 

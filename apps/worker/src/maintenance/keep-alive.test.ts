@@ -41,7 +41,7 @@ function jobsFailingToRecord(failFor: Set<string>): AuthJobs {
 beforeAll(async () => {
   config = loadConfig(await freshTestDatabase("unit_keepalive", { KEEPALIVE_CHECKS_PER_RUN: "200" }));
   db = Database.fromConfig(config, 4);
-  redis = createRedis(config.redis.url, "producer", "keep-alive-test");
+  redis = createRedis(config.redis, "producer", "keep-alive-test");
   authQueue = createAuthQueue(redis, config.redis.prefix, { attempts: 1, backoffMs: 1000 });
   webhookQueue = createWebhookQueue(redis, config.redis.prefix, config.webhooks);
   flight = new SingleFlight(redis, config.redis.prefix);

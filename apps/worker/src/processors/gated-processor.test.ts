@@ -25,7 +25,7 @@ afterAll(async () => {
 describe("gatedProcessor", () => {
   it("runs an org's jobs one at a time under a cap of one, wakes parked jobs without their safety delay, and spends no attempt on waiting", async () => {
     // A recheck far beyond the test: a parked job can only come back through a promotion.
-    const gate = new JobGate(producer, queue, PREFIX, { perOrg: 1, perSite: 0 }, { leaseMs: 30_000, recheckMs: 120_000 });
+    const gate = new JobGate(producer, queue, { perOrg: 1, perSite: 0 }, { leaseMs: 30_000, recheckMs: 120_000 });
     const metrics = createWorkerMetrics();
     const running = new Map<string, number>();
     const maxRunning = new Map<string, number>();
@@ -49,7 +49,7 @@ describe("gatedProcessor", () => {
       finished.push(authJobId);
       return { sessionId: `ses_${authJobId}` };
     };
-    worker = new Worker<AuthJobPayload>(AUTH_QUEUE, gatedProcessor(gate, { log: createLogger("test", "silent"), metrics }, run), { connection: blocking, prefix: PREFIX, concurrency: 3 });
+    worker = new Worker<AuthJobPayload>(AUTH_QUEUE, gatedProcessor(gate, { log: createLogger("test", "silent"), metrics }, run), { connection: blocking, prefix: queue.opts.prefix, concurrency: 3 });
     // Queued the plain way (not through the gateway's admission), so the worker parks them itself.
     const ids = ["x1", "x2", "x3", "y1"];
     for (const id of ids) await queue.add("auth", { authJobId: id, orgId: id.startsWith("x") ? "org_x" : "org_y" }, { jobId: id });

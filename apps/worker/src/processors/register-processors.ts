@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import { Worker, type Job, type Processor } from "bullmq";
-import type { Redis } from "ioredis";
+import { queuePrefix, type RedisClient } from "@authsvc/queue";
 import type { Logger } from "@authsvc/logging";
 import type { WorkerMetrics } from "../worker-metrics";
 
@@ -30,14 +30,14 @@ export interface StallPolicy {
  * connection, the same metrics (jobs by queue and outcome), the same logging of errors, stalls and final
  * failures, and one `close` for shutdown (lets active jobs finish).
  */
-export function registerProcessors(deps: { connection: Redis; prefix: string; log: Logger; metrics: WorkerMetrics; stalls: StallPolicy }, specs: ProcessorSpec<any>[]) {
+export function registerProcessors(deps: { connection: RedisClient; prefix: string; log: Logger; metrics: WorkerMetrics; stalls: StallPolicy }, specs: ProcessorSpec<any>[]) {
   const { connection, prefix, log, metrics, stalls } = deps;
   // Stored on every job this process runs (BullMQ's processedBy): which pod ran it, for operators and fault tests.
   const name = `${hostname()}:${process.pid}`;
   const workers = specs.map((spec) => {
     const worker = new Worker(spec.queue, spec.process, {
       connection,
-      prefix,
+      prefix: queuePrefix(prefix, spec.queue),
       name,
       concurrency: spec.concurrency,
       lockDuration: stalls.lockMs,

@@ -5,7 +5,7 @@ import { Redis } from "ioredis";
 import { loadConfig } from "@authsvc/config";
 import { Database } from "@authsvc/db";
 import { DATA_DIR, startOwnPostgres, startOwnRedis, startStack, testStackEnv, type OwnPostgres, type OwnRedis, type Stack } from "@authsvc/devstack";
-import { AUTH_QUEUE } from "@authsvc/queue";
+import { AUTH_QUEUE, queuePrefix } from "@authsvc/queue";
 
 /**
  * Stalled-job detection of the fault stacks: a dead worker's job runs again within LOCK_MS + CHECK_MS.
@@ -55,7 +55,7 @@ export async function startFaultStack(name: string, options: { workers?: number;
   }
   const db = Database.fromConfig(loadConfig(stack.env), 2);
   const queueRedis = new Redis(redis.url, { maxRetriesPerRequest: null });
-  const queue = new Queue(AUTH_QUEUE, { connection: queueRedis, prefix: stack.env.REDIS_PREFIX });
+  const queue = new Queue(AUTH_QUEUE, { connection: queueRedis, prefix: queuePrefix(stack.env.REDIS_PREFIX!, AUTH_QUEUE) });
   queue.on("error", () => undefined); // this test's own Redis goes away on purpose
   const send = async (method: string, pathname: string, key: string, body?: unknown, headers: Record<string, string> = {}) => {
     const started = Date.now();

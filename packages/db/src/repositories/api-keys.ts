@@ -40,20 +40,20 @@ export class ApiKeys {
    * the update: gateways keep verified keys in memory and drop them when told (announceKeyRevocation in
    * @authsvc/queue), so no revoke can forget to tell them.
    */
-  async revoke(idOrPrefix: string, announce: () => Promise<void>) {
+  async revoke(idOrPrefix: string, announce: (orgId: string) => Promise<void>) {
     const row = await this.prisma.apiKey.findFirst({ where: { OR: [{ id: idOrPrefix }, { prefix: idOrPrefix }] } });
     return row ? this.revokeRow(row, announce) : null;
   }
 
   /** Revokes one of the org's keys by id (the dashboard's way): another org's key is never touched. */
-  async revokeInOrg(orgId: string, id: string, announce: () => Promise<void>) {
+  async revokeInOrg(orgId: string, id: string, announce: (orgId: string) => Promise<void>) {
     const row = await this.prisma.apiKey.findFirst({ where: { id, orgId } });
     return row ? this.revokeRow(row, announce) : null;
   }
 
-  private async revokeRow(row: { id: string; revokedAt: Date | null }, announce: () => Promise<void>) {
+  private async revokeRow(row: { id: string; orgId: string; revokedAt: Date | null }, announce: (orgId: string) => Promise<void>) {
     const revoked = await this.prisma.apiKey.update({ where: { id: row.id }, data: { revokedAt: row.revokedAt ?? new Date() } });
-    await announce();
+    await announce(row.orgId);
     return revoked;
   }
 

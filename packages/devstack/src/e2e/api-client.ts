@@ -1,8 +1,7 @@
-import { Redis } from "ioredis";
 import { loadConfig } from "@authsvc/config";
 import { Database } from "@authsvc/db";
 import { Envelope, parseKeyRing } from "@authsvc/crypto";
-import { announceKeyRevocation, SessionCache } from "@authsvc/queue";
+import { announceKeyRevocation, createRedis, SessionCache } from "@authsvc/queue";
 
 export const gatewayUrl = () => process.env.E2E_GATEWAY_URL!;
 export const sitesUrl = () => process.env.E2E_SITES_URL!;
@@ -54,9 +53,9 @@ export async function newTenant(name = "Test org"): Promise<{ orgId: string; key
 /** Revokes a key as the dashboard and the CLI do: in Postgres, then the mark that tells every gateway. */
 export async function revokeKey(keyId: string): Promise<void> {
   const { redis } = loadConfig();
-  const client = new Redis(redis.url);
+  const client = createRedis(redis, "blocking", "e2e-revoke");
   try {
-    await database().apiKeys.revoke(keyId, () => announceKeyRevocation(client, redis.prefix));
+    await database().apiKeys.revoke(keyId, (orgId) => announceKeyRevocation(client, redis.prefix, orgId));
   } finally {
     client.disconnect();
   }
@@ -89,7 +88,7 @@ export async function expireSiteSessions(username: string): Promise<number> {
  * login that cached it), so the next hit checks it on the site first. Returns how many entries it aged.
  */
 export async function ageCachedSessions(orgId: string, config = loadConfig()): Promise<number> {
-  const client = new Redis(config.redis.url);
+  const client = createRedis(config.redis, "blocking", "e2e-cache");
   try {
     const cache = new SessionCache(client, config.redis.prefix, new Envelope(parseKeyRing(config.crypto.keyRing)));
     const prefix = cache.key(orgId, "");

@@ -1,6 +1,5 @@
-import { Redis } from "ioredis";
 import { loadConfig } from "@authsvc/config";
-import { KEEPALIVE_JOB, SWEEP_JOB, createAuthQueue, createMaintenanceQueue, createWebhookQueue } from "@authsvc/queue";
+import { KEEPALIVE_JOB, SWEEP_JOB, createAuthQueue, createMaintenanceQueue, createRedis, createWebhookQueue, type RedisClient } from "@authsvc/queue";
 import { call, database } from "./api-client";
 
 /**
@@ -35,11 +34,11 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
 }
 
 /** The stack's queues (read only: the tests look jobs up), on one connection of their own. */
-let queues: { redis: Redis; auth: ReturnType<typeof createAuthQueue>; webhooks: ReturnType<typeof createWebhookQueue>; maintenance: ReturnType<typeof createMaintenanceQueue> } | undefined;
+let queues: { redis: RedisClient; auth: ReturnType<typeof createAuthQueue>; webhooks: ReturnType<typeof createWebhookQueue>; maintenance: ReturnType<typeof createMaintenanceQueue> } | undefined;
 function stackQueues() {
   if (!queues) {
     const { redis: settings } = loadConfig();
-    const redis = new Redis(settings.url, { maxRetriesPerRequest: null, connectionName: "e2e-waits" });
+    const redis = createRedis(settings, "blocking", "e2e-waits");
     // Only read: the retry policy of these Queue objects is never used.
     const readOnly = { attempts: 1, backoffMs: 0 };
     queues = {

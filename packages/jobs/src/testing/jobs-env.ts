@@ -25,7 +25,7 @@ export function useJobsEnv(name: string, queue: { attempts: number; backoffMs: n
   beforeAll(async () => {
     env.config = loadConfig(await freshTestDatabase(name));
     env.db = Database.fromConfig(env.config, 4);
-    env.redis = createRedis(env.config.redis.url, "producer", `${name}-test`);
+    env.redis = createRedis(env.config.redis, "producer", `${name}-test`);
     await redisReady(env.redis);
     env.authQueue = createAuthQueue(env.redis, env.config.redis.prefix, queue);
     env.jobs = new AuthJobs({
