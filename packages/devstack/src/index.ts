@@ -9,3 +9,4 @@ export * from "./e2e/waits";
 export { runScript } from "./run-script";
 // The flags every headless Chromium here runs with (the worker's, the dashboard tests' and the benchmarks').
 export { CHROMIUM_ARGS } from "@authsvc/browser";
+export { startRedisCluster, type OwnRedisCluster, type ClusterNode } from "./redis-cluster";
