@@ -5,8 +5,8 @@ import { createWriteStream } from "node:fs";
 import path from "node:path";
 import { loadConfig } from "@authsvc/config";
 import { Database } from "@authsvc/db";
-import { DATA_DIR, REPO_ROOT, STACK_START_BOUND_MS, WAIT_BOUND_MS, deleteRedisPrefix, freePort, recreateDatabase, startStack, testStackEnv, type Stack } from "@authsvc/devstack";
-import { queuePrefix } from "@authsvc/queue";
+import { DATA_DIR, REPO_ROOT, STACK_START_BOUND_MS, WAIT_BOUND_MS, deleteRedisPrefix, freePort, recreateDatabase, startStack, testStackEnv, waitFor, type Stack } from "@authsvc/devstack";
+import { AUTH_QUEUE, queuePrefix } from "@authsvc/queue";
 
 // A stack of its own with small caps, and a second worker process: the caps hold across processes, and the
 // two together have more slots (2 × 2) than one org (2) or the site (3) may use. The second worker also serves
@@ -68,14 +68,14 @@ let seq = 0;
  * second once another login's POST is there too (or 3 s passed): logins the caps let run side by side meet
  * at the site, on a machine of any speed.
  */
-async function startLogin(key: string, host: string): Promise<{ jobId: string; username: string }> {
+async function startLogin(key: string, host: string, page = "slow/login?delayMs=1000&together=2"): Promise<{ jobId: string; username: string }> {
   const username = `caps-user-${++seq}`;
   stack.sites.accounts.addUser(username, "caps-password");
   const port = new URL(stack.sites.url).port;
   const res = await fetch(`${stack.gatewayUrl}/v1/login`, {
     method: "POST",
     headers: { authorization: `Bearer ${key}`, "content-type": "application/json", prefer: "respond-async" },
-    body: JSON.stringify({ domain: `http://${host}:${port}/slow/login?delayMs=1000&together=2`, login_method: "password", cred: { username, password: "caps-password" } }),
+    body: JSON.stringify({ domain: `http://${host}:${port}/${page}`, login_method: "password", cred: { username, password: "caps-password" } }),
   });
   expect(res.status).toBe(202);
   return { jobId: ((await res.json()) as { jobId: string }).jobId, username };
@@ -83,6 +83,11 @@ async function startLogin(key: string, host: string): Promise<{ jobId: string; u
 
 const statusOf = async (orgId: string, jobId: string) => (await db.authJobs.find(orgId, jobId))?.status;
 const ended = (status: string | undefined) => status === "succeeded" || status === "failed";
+const finalRecord = (orgId: string, jobId: string, timeoutMs = WAIT_BOUND_MS) =>
+  waitFor(`job ${jobId} ended`, async () => {
+    const job = await db.authJobs.find(orgId, jobId);
+    return job && ended(job.status) ? job : null;
+  }, { timeoutMs });
 
 describe("concurrency caps", () => {
   it("runs another org's login while one org's burst waits, never more than the caps at once", async () => {
@@ -150,6 +155,45 @@ describe("concurrency caps", () => {
     expect(seen["busy-site.localhost"]!.max).toBeGreaterThanOrEqual(2);
     expect(seen["busy-site.localhost"]!.max).toBeLessThanOrEqual(SITE_CAP);
   }, 6 * WAIT_BOUND_MS);
+});
+
+describe("fair share between organizations", () => {
+  it("gives a freed slot to the organization with the fewest jobs ahead: a quiet org's login waits for one running login, whatever the others send", async () => {
+    // Four orgs burst, each on a site of its own (under the site cap): their first jobs take the four slots (2
+    // workers × 2) and their second ones, let in under the org cap, wait in the queue. In arrival order those
+    // four would all start before a login that comes after them.
+    const bursts = await Promise.all(["A", "C", "D", "E"].map((name) => tenant(`Fair share org ${name}`)));
+    const started: Array<{ jobId: string; orgId: string }> = [];
+    for (let k = 0; k < 3; k++) {
+      for (const [i, org] of bursts.entries()) started.push({ ...(await startLogin(org.key, `fair-${i}.localhost`, "slow/login?delayMs=1500")), orgId: org.orgId });
+    }
+    const burstIds = started.map((j) => j.jobId);
+    // Each bursting org runs one job, and its second waits in the queue.
+    await waitFor("every slot taken, one by each burst", async () => {
+      const running = await db.prisma.authJob.findMany({ where: { id: { in: burstIds }, status: "running" }, select: { orgId: true } });
+      return running.length === 4 && new Set(running.map((r) => r.orgId)).size === 4;
+    });
+
+    const quiet = await tenant("Fair share quiet org");
+    const single = await startLogin(quiet.key, "fair-quiet.localhost", "slow/login?delayMs=1500");
+    const record = await finalRecord(quiet.orgId, single.jobId);
+    expect(record).toMatchObject({ status: "succeeded", attempts: 1 });
+
+    // The quiet login was taken at the first slot that freed: of the burst jobs waiting when it arrived, none
+    // was taken before it, but for one a worker may have taken just as it arrived. When a worker took each job
+    // is BullMQ's processedOn (several slots free at once: the queue hands them out in priority order).
+    const queue = new Queue(AUTH_QUEUE, { connection: { url: stack.env.REDIS_URL } as never, prefix: queuePrefix(stack.env.REDIS_PREFIX!, AUTH_QUEUE) });
+    try {
+      const arrived = (await db.prisma.authJob.findUniqueOrThrow({ where: { id: single.jobId }, select: { createdAt: true } })).createdAt.getTime();
+      const takenAt = async (id: string) => (await queue.getJob(id))!.processedOn!;
+      const quietTaken = await takenAt(single.jobId);
+      const takenAhead = (await Promise.all(burstIds.map(takenAt))).filter((t) => t > arrived && t < quietTaken);
+      expect(takenAhead.length).toBeLessThanOrEqual(1);
+    } finally {
+      await queue.close();
+    }
+    for (const j of started) expect(await finalRecord(j.orgId, j.jobId, 2 * WAIT_BOUND_MS)).toMatchObject({ status: "succeeded", attempts: 1 });
+  }, 4 * WAIT_BOUND_MS);
 });
 
 describe("worker regions", () => {

@@ -56,7 +56,8 @@ describe("the open-jobs sweep", () => {
     await env.authQueue.add("auth", { authJobId: held.id, orgId: held.orgId }, { jobId: held.id });
 
     await env.jobs.sweepOpen(later());
-    expect(await (await env.authQueue.getJob(lost.id))?.getState()).toBe("waiting");
+    // Queued again through the gate, with its place in its org's line as its priority.
+    expect(await (await env.authQueue.getJob(lost.id))?.getState()).toBe("prioritized");
     expect(await env.db.authJobs.find(lost.orgId, lost.id)).toMatchObject({ status: "queued" });
     expect(await (await env.authQueue.getJob(held.id))?.getState()).toBe("waiting");
     await env.authQueue.remove(lost.id);

@@ -71,17 +71,20 @@ export async function closeAuthQueues(authQueue: Queue<AuthJobPayload>): Promise
  * Queues an auth job through the concurrency gate: when its organization already has jobs waiting for a
  * slot, or no room, it is queued delayed and put on the org's waiting list at once, so that a burst of one
  * org does not stand in the queue in front of another org's login (a worker would only park each job again).
+ * Its priority is its place in its organization's line (`fairPriority`): a slot that frees goes to the
+ * organization with the fewest jobs ahead, not to the oldest job.
  */
 export async function enqueueAuthJob(authQueue: Queue<AuthJobPayload>, payload: AuthJobPayload, caps: GateCaps): Promise<void> {
   const queue = regionQueue(authQueue, payload.region);
   const gate = jobGateOf(queue, caps);
   const slot = { jobId: payload.authJobId, orgId: payload.orgId, site: payload.site };
-  if (await gate.admit(slot)) {
-    await queue.add(AUTH_JOB, payload, { jobId: payload.authJobId });
+  const { runNow, priority } = await gate.admit(slot);
+  if (runNow) {
+    await queue.add(AUTH_JOB, payload, { jobId: payload.authJobId, priority });
     return;
   }
   try {
-    await queue.add(AUTH_JOB, payload, { jobId: payload.authJobId, delay: gate.recheckAt() - Date.now() });
+    await queue.add(AUTH_JOB, payload, { jobId: payload.authJobId, priority, delay: gate.recheckAt() - Date.now() });
   } catch (err) {
     await gate.forget(slot).catch(() => undefined);
     throw err;

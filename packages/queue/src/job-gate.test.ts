@@ -1,4 +1,4 @@
-import { Queue } from "bullmq";
+import { Queue, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { enqueueAuthJob, type AuthJobPayload } from "./auth-queue";
 import { JobGate, gateSite, type GateSlot } from "./job-gate";
@@ -90,10 +90,12 @@ describe("JobGate", () => {
       await queue.add("auth", { authJobId: p.jobId, orgId: p.orgId, site: p.site }, { jobId: p.jobId, delay: 60_000 });
     }
     await g.release(holders[0]!);
-    expect(await (await queue.getJob(parked[0]!.jobId))!.getState()).toBe("waiting");
+    // Promoted with its place in its org's line as its priority: the org's second holder runs, so the second.
+    expect(await (await queue.getJob(parked[0]!.jobId))!.getState()).toBe("prioritized");
+    expect((await queue.getJob(parked[0]!.jobId))!.priority).toBe(2);
     expect(await (await queue.getJob(parked[1]!.jobId))!.getState()).toBe("delayed");
     await g.release(holders[1]!);
-    expect(await (await queue.getJob(parked[1]!.jobId))!.getState()).toBe("waiting");
+    expect(await (await queue.getJob(parked[1]!.jobId))!.getState()).toBe("prioritized");
   });
 
   it("drops a waiting job that no longer exists and promotes the one behind it", async () => {
@@ -108,7 +110,7 @@ describe("JobGate", () => {
     expect(await g.acquire(parked)).toBe(false);
     await queue.add("auth", { authJobId: parked.jobId, orgId: parked.orgId }, { jobId: parked.jobId, delay: 60_000 });
     await g.release(holder);
-    expect(await (await queue.getJob(parked.jobId))!.getState()).toBe("waiting");
+    expect(await (await queue.getJob(parked.jobId))!.getState()).toBe("prioritized");
     expect(await redis.zrange(`${queue.opts.prefix}:gate:org:org_gone:waiting`, 0, -1)).toEqual([parked.jobId]);
   });
 
@@ -145,8 +147,39 @@ describe("JobGate", () => {
     for (let i = 0; i < 6; i++) burst.push(await enqueue("org_burst"));
     const single = await enqueue("org_single");
     const states = await Promise.all([...burst, single].map(async (id) => (await queue.getJob(id))!.getState()));
-    expect(states).toEqual(["waiting", "waiting", "delayed", "delayed", "delayed", "delayed", "waiting"]);
+    expect(states).toEqual(["prioritized", "prioritized", "delayed", "delayed", "delayed", "delayed", "prioritized"]);
     expect(await redis.zrange(`${queue.opts.prefix}:gate:org:org_burst:waiting`, 0, -1)).toEqual(burst.slice(2));
+    // Each with its place in its org's line: the burst's first two 1 and 2, the single login 1.
+    const priorities = await Promise.all([...burst, single].map(async (id) => (await queue.getJob(id))!.priority));
+    expect([priorities[0], priorities[1], priorities[6]]).toEqual([1, 2, 1]);
+  });
+
+  it("gives a freed slot to the organization with the fewest jobs ahead, not to the oldest job", async () => {
+    // A separate queue, so that this test's worker takes only its own jobs. No org cap: org A's burst is let in whole.
+    const fair = new Queue<AuthJobPayload>("auth-fair", { connection: redis, prefix: queuePrefix(PREFIX, "auth-fair") });
+    const uncapped = { perOrg: 0, perSite: 0 };
+    const enqueue = async (orgId: string) => {
+      const s = slot(orgId);
+      await enqueueAuthJob(fair, { authJobId: s.jobId, orgId }, uncapped);
+      return s.jobId;
+    };
+    const burst: string[] = [];
+    for (let i = 0; i < 6; i++) burst.push(await enqueue("org_fair_a"));
+    const single = await enqueue("org_fair_b");
+    // One slot: the order the queue hands the jobs out is the order they would run in.
+    const taken: string[] = [];
+    const blocking = redis.duplicate();
+    const worker = new Worker<AuthJobPayload>("auth-fair", async (job) => void taken.push(job.data.authJobId), { connection: blocking, prefix: fair.opts.prefix, concurrency: 1 });
+    try {
+      await new Promise<void>((resolve) => worker.on("completed", () => taken.length === 7 && resolve()));
+    } finally {
+      await worker.close();
+      blocking.disconnect();
+      await fair.obliterate({ force: true });
+      await fair.close();
+    }
+    // B's one login runs second (behind A's first, which came before it with the same place), not seventh.
+    expect(taken).toEqual([burst[0], single, ...burst.slice(1)]);
   });
 
   it("counts a login against its page's host", () => {

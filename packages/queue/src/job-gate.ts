@@ -95,27 +95,28 @@ return 0
 
 // KEYS: org running, waiting, admitted, reserved; ARGV: job id, now, cap, admission end, waiting-list TTL.
 // At enqueue time: a job runs now when its org has no one waiting and room for it (counting the jobs admitted
-// but not yet picked by a worker); otherwise it joins the org's waiting list at once.
+// but not yet picked by a worker); otherwise it joins the org's waiting list at once. Either way, with its place
+// in its org's line: the org's jobs running or let in before it, plus one (the job's queue priority).
 const ADMIT = `
 local id, now, cap = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
-if cap <= 0 then return 1 end
 local held = 0
 for _, k in ipairs({KEYS[1], KEYS[3], KEYS[4]}) do
   redis.call("ZREMRANGEBYSCORE", k, "-inf", now)
   held = held + redis.call("ZCARD", k)
 end
-if redis.call("ZCARD", KEYS[2]) == 0 and held < cap then
+if cap <= 0 or (redis.call("ZCARD", KEYS[2]) == 0 and held < cap) then
   redis.call("ZADD", KEYS[3], ARGV[4], id)
   redis.call("PEXPIRE", KEYS[3], ARGV[5])
-  return 1
+  return {1, held + 1}
 end
 redis.call("ZADD", KEYS[2], "NX", now, id)
 redis.call("PEXPIRE", KEYS[2], ARGV[5])
-return 0
+return {0, held + redis.call("ZRANK", KEYS[2], id) + 1}
 `;
 
 // KEYS: waiting, then the sets whose jobs take slots (running; for an org also admitted and reserved); ARGV:
-// now, cap. The waiting jobs that fit in the free slots, oldest first.
+// now, cap. The waiting jobs that fit in the free slots, oldest first, each with its place in line (the jobs
+// that hold a slot, plus one for each before it): [id, place, id, place, …].
 const HEADS = `
 local cap, now = tonumber(ARGV[2]), tonumber(ARGV[1])
 local taken = 0
@@ -125,8 +126,26 @@ for i = 2, #KEYS do
 end
 local free = cap <= 0 and 100 or cap - taken
 if free <= 0 then return {} end
-return redis.call("ZRANGE", KEYS[1], 0, free - 1)
+local heads = {}
+for i, id in ipairs(redis.call("ZRANGE", KEYS[1], 0, free - 1)) do
+  heads[#heads + 1] = id
+  heads[#heads + 1] = taken + i
+end
+return heads
 `;
+
+/** BullMQ's largest priority (2^21). */
+const MAX_PRIORITY = 2_097_152;
+
+/**
+ * The queue priority of a job at place `place` in its organization's line (lower runs first; BullMQ takes the
+ * lowest, oldest first among equals). A worker that frees a slot so takes the job of the organization with the
+ * fewest jobs running or let in ahead of it: an organization's first job goes ahead of every other org's second,
+ * whatever the other sends (fair share between organizations).
+ */
+export function fairPriority(place: number): number {
+  return Math.max(1, Math.min(MAX_PRIORITY, Math.floor(place)));
+}
 
 type Cap = "org" | "site";
 const WAITING_TTL_MS = 24 * 3600_000;
@@ -158,12 +177,16 @@ export class JobGate {
     return cap === "org" ? this.caps.perOrg : slot.site ? this.caps.perSite : 0;
   }
 
-  /** At enqueue time: true when the job may be queued to run now, false when it was put on its org's waiting list (queue it delayed). */
-  async admit(slot: GateSlot): Promise<boolean> {
+  /**
+   * At enqueue time: `runNow` when the job may be queued to run now, false when it was put on its org's waiting
+   * list (queue it delayed); `priority`, its queue priority (`fairPriority`) from its place in its org's line.
+   */
+  async admit(slot: GateSlot): Promise<{ runNow: boolean; priority: number }> {
     const now = Date.now();
     const keys = (["running", "waiting", "admitted", "reserved"] as const).map((set) => this.key("org", slot, set));
     // An admitted job holds its place until a worker picks it, or for a minute if none does.
-    return (await this.redis.eval(ADMIT, keys.length, ...keys, slot.jobId, now, this.caps.perOrg, now + 60_000, WAITING_TTL_MS)) === 1;
+    const [runNow, place] = (await this.redis.eval(ADMIT, keys.length, ...keys, slot.jobId, now, this.caps.perOrg, now + 60_000, WAITING_TTL_MS)) as [number, number];
+    return { runNow: runNow === 1, priority: fairPriority(place) };
   }
 
   /** Takes a slot under both caps, or none and puts the job on the waiting list of each cap that holds it. */
@@ -203,9 +226,10 @@ export class JobGate {
 
   /**
    * Moves the waiting jobs that fit in the free slots of this slot's org and site from delayed to the
-   * queue. Jobs that no longer exist or have ended are dropped from the lists; a job already queued or
-   * running is left alone (it checks the gate itself). Called after a release, and after a job was parked
-   * (a slot may have freed between its check and its parking, when its promotion could not work yet).
+   * queue; one promoted for its org goes with its place in the org's line now (its priority). Jobs that no
+   * longer exist or have ended are dropped from the lists; a job already queued or running is left alone (it
+   * checks the gate itself). Called after a release, and after a job was parked (a slot may have freed between
+   * its check and its parking, when its promotion could not work yet).
    */
   async promoteWaiting(slot: GateSlot): Promise<void> {
     for (const cap of ["org", "site"] as Cap[]) {
@@ -213,13 +237,17 @@ export class JobGate {
       // Each pass drops at least one stale entry or stops; a few passes cover what one release frees.
       for (let pass = 0; pass < 5; pass++) {
         const keys = [this.key(cap, slot, "waiting"), this.key(cap, slot, "running"), ...(cap === "org" ? [this.key(cap, slot, "admitted"), this.key(cap, slot, "reserved")] : [])];
-        const heads = (await this.redis.eval(HEADS, keys.length, ...keys, Date.now(), this.capOf(cap, slot))) as string[];
+        const heads = (await this.redis.eval(HEADS, keys.length, ...keys, Date.now(), this.capOf(cap, slot))) as Array<string | number>;
         let dropped = false;
-        for (const id of heads) {
+        for (let i = 0; i < heads.length; i += 2) {
+          const id = String(heads[i]);
           const job = await this.queue.getJob(id);
           const state = job ? await job.getState() : "unknown";
-          if (state === "delayed") await job!.promote().catch(() => undefined);
-          else if (state === "completed" || state === "failed" || state === "unknown") {
+          if (state === "delayed") {
+            // A job waiting for its site keeps its priority: its place in its org's line is not this site's.
+            if (cap === "org") await job!.changePriority({ priority: fairPriority(Number(heads[i + 1])) }).catch(() => undefined);
+            await job!.promote().catch(() => undefined);
+          } else if (state === "completed" || state === "failed" || state === "unknown") {
             await this.redis.zrem(this.key(cap, slot, "waiting"), id);
             dropped = true;
           }
