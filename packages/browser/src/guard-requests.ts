@@ -1,4 +1,4 @@
-import type { Page } from "puppeteer-core";
+import type { Page, Protocol } from "puppeteer-core";
 import { registrableDomain, type TargetGuard, type TargetVerdict } from "@authsvc/egress";
 
 // The domains a person driving a page (a hand-off's live view) may take it to, per page, while they drive.
@@ -38,9 +38,13 @@ function outOfScope(page: Page, url: string, redirected: boolean): boolean {
 }
 
 /**
- * Checks every request the page makes (navigations, redirects, subresources, XHR) against the guard and
- * aborts the refused ones. Verdicts are cached per origin for the page's lifetime. Calls `onRefused` for a
- * refused main-frame navigation, so the flow can report it instead of a vague network error.
+ * Checks the page's main-frame navigations (its first page, links, form posts, redirects, scripts' location
+ * changes) against the guard, and blocks the refused ones, calling `onRefused` so the flow can report the
+ * refusal instead of a vague network error; while a person drives the page, keeps it in their scope. Only
+ * those: every other connection (frames, scripts, images, XHR, WebSockets) is refused by the egress proxy
+ * all of Chromium's traffic goes through, which checks the same guard. Pausing each of a page's requests for a
+ * round trip to Node cost the browser process and the page's load time for nothing. Verdicts are cached per
+ * origin for the page's lifetime.
  */
 export async function guardRequests(
   page: Page,
@@ -48,33 +52,32 @@ export async function guardRequests(
   onRefused: (url: string, verdict: Exclude<TargetVerdict, { allowed: true }>) => void,
 ): Promise<void> {
   const verdicts = new Map<string, Promise<TargetVerdict>>();
-  await page.setRequestInterception(true);
-  page.on("request", async (request) => {
-    if (request.isInterceptResolutionHandled()) return;
-    const url = request.url();
-    if (url.startsWith("data:") || url.startsWith("blob:") || url === "about:blank") {
-      await request.continue().catch(() => undefined);
-      return;
-    }
-    const mainNavigation = request.isNavigationRequest() && request.frame() === page.mainFrame();
-    if (mainNavigation && outOfScope(page, url, request.redirectChain().length > 0)) {
-      // A 204 answer commits no navigation: the page stays as it is (an abort would show an error page).
-      await request.respond({ status: 204, body: "" }).catch(() => undefined);
-      return;
-    }
-    let key: string;
-    try {
-      key = new URL(url).origin;
-    } catch {
-      key = url;
-    }
-    if (!verdicts.has(key)) verdicts.set(key, guard.check(url));
-    const verdict = await verdicts.get(key)!;
-    if (verdict.allowed) {
-      await request.continue().catch(() => undefined);
-      return;
-    }
-    if (mainNavigation) onRefused(url, verdict);
-    await request.abort("blockedbyclient").catch(() => undefined);
+  // A session of our own: Puppeteer's interception would pause every request (and turn the cache off).
+  const session = await page.createCDPSession();
+  const mainFrame = (await session.send("Page.getFrameTree")).frameTree.frame.id;
+  session.on("Fetch.requestPaused", async (event: Protocol.Fetch.RequestPausedEvent) => {
+    const { requestId, request, frameId } = event;
+    const answer = async () => {
+      const url = request.url;
+      if (frameId !== mainFrame || url.startsWith("data:") || url.startsWith("blob:") || url === "about:blank") return session.send("Fetch.continueRequest", { requestId });
+      if (outOfScope(page, url, event.redirectedRequestId !== undefined)) {
+        // A 204 answer commits no navigation: the page stays as it is (an abort would show an error page).
+        return session.send("Fetch.fulfillRequest", { requestId, responseCode: 204, body: "" });
+      }
+      let key: string;
+      try {
+        key = new URL(url).origin;
+      } catch {
+        key = url;
+      }
+      if (!verdicts.has(key)) verdicts.set(key, guard.check(url));
+      const verdict = await verdicts.get(key)!;
+      if (verdict.allowed) return session.send("Fetch.continueRequest", { requestId });
+      onRefused(url, verdict);
+      return session.send("Fetch.failRequest", { requestId, errorReason: "BlockedByClient" });
+    };
+    // The page may close while a request waits: the answer then has nowhere to go.
+    await answer().catch(() => undefined);
   });
+  await session.send("Fetch.enable", { patterns: [{ urlPattern: "*", resourceType: "Document", requestStage: "Request" }] });
 }
