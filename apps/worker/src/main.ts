@@ -37,6 +37,7 @@ async function main(): Promise<void> {
   const guard = new TargetGuard(config.targets.allowRanges, undefined, config.targets.hostMap);
   const browser = new BrowserHost({
     executablePath: config.worker.chromiumPath,
+    mode: config.worker.browserMode,
     guard,
     trustedSpki: config.worker.trustedSpki,
     onCrash: (err) => {

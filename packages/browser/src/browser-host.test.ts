@@ -44,6 +44,19 @@ describe("BrowserHost", () => {
     expect(targets.filter((t) => t.startsWith("browser_ui "))).toEqual([]);
   });
 
+  it("runs chromium-headless-shell with BROWSER_MODE=shell, and its pages still show a browser that is not headless", async () => {
+    host = new BrowserHost({ executablePath: "/usr/bin/chromium-headless-shell", mode: "shell", guard });
+    const seen = await host.withPage(async (page) => {
+      const version = await page.browser().version();
+      // The stealth evasions' last command (the user agent) lands before the page is handed over.
+      await page.setContent("<p>shell</p>");
+      const shows = await page.evaluate(() => ({ ua: navigator.userAgent, webdriver: navigator.webdriver, chrome: typeof (window as unknown as { chrome?: unknown }).chrome, outer: window.outerWidth > 0 }));
+      return { version, shows };
+    });
+    expect(seen.version).toMatch(/^HeadlessChrome\//);
+    expect(seen.shows).toEqual({ ua: expect.not.stringContaining("Headless"), webdriver: false, chrome: "object", outer: true });
+  });
+
   it("starts a new Chromium after the old one died", async () => {
     const crashes: Error[] = [];
     host = new BrowserHost({ executablePath: chromium, guard, onCrash: (e) => crashes.push(e) });

@@ -3,12 +3,14 @@ import { armAuthenticator, armNewPages } from "./passkeys";
 import { processTreeMemoryBytes } from "./process-memory";
 import { EgressProxy, type EgressRefusal, type ProxyDoor } from "./egress-proxy";
 import type { UpstreamProxy } from "./upstream-proxy";
-import { launchChromium } from "./launch-chromium";
+import { launchChromium, type BrowserMode } from "./launch-chromium";
 import type { TargetGuard } from "@authsvc/egress";
 import { tolerateClosedTargets } from "./tolerate-closed-targets";
 
 export interface BrowserHostOptions {
   executablePath: string;
+  /** The whole browser headless (the default), or chromium-headless-shell (`executablePath` must be that binary). */
+  mode?: BrowserMode;
   /** Decides every connection Chromium makes, through the host's egress proxy. */
   guard: TargetGuard;
   /**
@@ -66,7 +68,7 @@ export class BrowserHost {
           if (this.proxyUrl === starting) this.proxyUrl = null; // try again at the next launch
         });
       }
-      const launching = this.proxyUrl.then((proxy) => launchChromium(this.options.executablePath, proxy, this.options.trustedSpki));
+      const launching = this.proxyUrl.then((proxy) => launchChromium(this.options.executablePath, { mode: this.options.mode, proxyServer: proxy, trustedSpki: this.options.trustedSpki }));
       this.browser = launching;
       launching.then(
         (b) =>

@@ -1,6 +1,6 @@
 export { BrowserHost, type BrowserHostOptions } from "./browser-host";
 export { EgressProxy, type EgressRefusal } from "./egress-proxy";
-export { launchChromium, CHROMIUM_ARGS } from "./launch-chromium";
+export { launchChromium, CHROMIUM_ARGS, type BrowserMode } from "./launch-chromium";
 export { TargetGuard, type TargetVerdict } from "@authsvc/egress";
 export { captureState } from "./capture-state";
 export { readOriginStorageInPage, type OriginStorage } from "./read-origin-storage";

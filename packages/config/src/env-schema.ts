@@ -49,7 +49,14 @@ export const envSchema = {
     /** How often the sweep looks for jobs open in the database that the queue no longer runs. */
     JOB_SWEEP_EVERY_MS: { type: "integer", minimum: 1000, default: 60000 },
     WORKER_HEALTH_PORT: { type: "integer", minimum: 0, maximum: 65535, default: 8081 },
-    CHROMIUM_PATH: { type: "string", default: "/usr/bin/chromium" },
+    /**
+     * `full`: Chromium's new headless mode, the whole browser without a screen (a site sees a real Chrome);
+     * `shell`: chromium-headless-shell, the old headless mode (no browser windows: much less CPU and memory per
+     * login, but sites tell it apart more easily).
+     */
+    BROWSER_MODE: { type: "string", enum: ["full", "shell"], default: "full" },
+    /** Default: /usr/bin/chromium, or /usr/bin/chromium-headless-shell with BROWSER_MODE=shell. */
+    CHROMIUM_PATH: { type: "string" },
     /** A worker replaces its Chromium after this many jobs (0: never). */
     BROWSER_RECYCLE_AFTER_JOBS: { type: "integer", minimum: 0, default: 500 },
     /** …or once Chromium's processes together hold more than this many MiB after a job (0: never). */

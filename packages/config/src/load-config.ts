@@ -34,6 +34,8 @@ export interface Config {
     sweepEveryMs: number;
     healthPort: number;
     chromiumPath: string;
+    /** Which Chromium the worker drives (BROWSER_MODE): the whole browser headless, or the headless shell. */
+    browserMode: "full" | "shell";
     /** Chromium is replaced after this many jobs, or above this much resident memory (0: never). */
     browserRecycle: { afterJobs: number; aboveBytes: number };
     /** Self-signed certificates Chromium accepts, by key (BROWSER_TRUSTED_SPKI): empty except in tests and development. */
@@ -161,7 +163,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxStalled: e.WORKER_MAX_STALLED,
       sweepEveryMs: e.JOB_SWEEP_EVERY_MS,
       healthPort: e.WORKER_HEALTH_PORT,
-      chromiumPath: e.CHROMIUM_PATH,
+      chromiumPath: e.CHROMIUM_PATH ?? (e.BROWSER_MODE === "shell" ? "/usr/bin/chromium-headless-shell" : "/usr/bin/chromium"),
+      browserMode: e.BROWSER_MODE,
       browserRecycle: { afterJobs: e.BROWSER_RECYCLE_AFTER_JOBS, aboveBytes: e.BROWSER_RECYCLE_ABOVE_MIB * 1024 * 1024 },
       trustedSpki,
     },
