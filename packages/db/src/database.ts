@@ -18,6 +18,8 @@ import { JobListings } from "./repositories/job-listings";
 import { EntryLinks } from "./repositories/entry-links";
 import { Proxies } from "./repositories/proxies";
 import { Passkeys } from "./repositories/passkeys";
+import { JobStats } from "./repositories/job-stats";
+import { JobStatSites } from "./repositories/job-stats-sites";
 
 /** One Prisma client and the repositories built on it. */
 export class Database {
@@ -36,6 +38,10 @@ export class Database {
   readonly entryLinks: EntryLinks;
   readonly proxies: Proxies;
   readonly passkeys: Passkeys;
+  /** Hourly counts of finished jobs: the dashboard's charts, filled by the worker's maintenance queue. */
+  readonly jobStats: JobStats;
+  /** Per organization (and for all) the busiest sites and those whose success rate fell, recomputed every few minutes. */
+  readonly jobStatSites: JobStatSites;
   // dashboard
   readonly dashboardUsers: DashboardUsers;
   readonly dashboardSessions: DashboardSessions;
@@ -63,6 +69,8 @@ export class Database {
     this.entryLinks = new EntryLinks(prisma);
     this.proxies = new Proxies(prisma, envelope);
     this.passkeys = new Passkeys(prisma, envelope);
+    this.jobStats = new JobStats(prisma);
+    this.jobStatSites = new JobStatSites(prisma);
     // dashboard
     this.dashboardUsers = new DashboardUsers(prisma);
     this.dashboardSessions = new DashboardSessions(prisma);

@@ -12,5 +12,9 @@ export { EmailTakenError, normalizeEmail, type MembershipRole } from "./reposito
 export type { SignedInSession } from "./repositories/dashboard-sessions";
 export type { AcceptOutcome } from "./repositories/invitations";
 export type { FailedJobFilter } from "./repositories/job-listings";
+export { STATS_HORIZON_HOURS, statsWindows, type StatsScope, type StatsWindows } from "./repositories/job-stats";
+export { SITES_PER_SCOPE, type SiteStats } from "./repositories/job-stats-sites";
+export { CODE_RISE, codeRose, SITE_DROP, successDropped, successRate, type SuccessCount } from "./repositories/job-stats-trends";
+export { DURATION_BUCKETS_MS, DURATION_BUCKET_COUNT, durationPercentile } from "./repositories/duration-buckets";
 export { ProxyGoneError, type ProxyChoice, type ProxyRow, type RunProxy } from "./repositories/proxies";
 export type { ListedPasskey, PasskeyKey } from "./repositories/passkeys";

@@ -4,6 +4,13 @@ import { Prisma as PrismaNamespace, PrismaClient } from "./generated/prisma/clie
 /** The database's NULL for a JSON column (a bare null means JSON's null there). */
 export const DbNull = PrismaNamespace.DbNull;
 
+/** Raw SQL built from parts: values are always parameters; `raw` only for text written in our own source. */
+export const sql = PrismaNamespace.sql;
+export const rawSql = PrismaNamespace.raw;
+export const emptySql = PrismaNamespace.empty;
+export const joinSql = PrismaNamespace.join;
+export type Sql = PrismaNamespace.Sql;
+
 // Secret columns are left out of every query unless a repository asks for them by name.
 const omitSecrets = {
   apiKey: { secretHash: true },

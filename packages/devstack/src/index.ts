@@ -6,6 +6,7 @@ export { REPO_ROOT, DATA_DIR } from "./repo-root";
 export * from "./e2e/api-client";
 // Waiting for a state the product records (a job's end in BullMQ, settled webhook deliveries), never for a pause.
 export * from "./e2e/waits";
+export { recordPastJobs, type PastJob } from "./e2e/job-history";
 export { runScript } from "./run-script";
 // The flags every headless Chromium here runs with (the worker's, the dashboard tests' and the benchmarks').
 export { CHROMIUM_ARGS } from "@authsvc/browser";
