@@ -61,7 +61,7 @@ async function main(): Promise<void> {
   const webhookQueue = createWebhookQueue(redis, config.redis.prefix, config.webhooks);
   const authQueue = createAuthQueue(redis, config.redis.prefix, { attempts: config.worker.attempts, backoffMs: config.worker.backoffMs });
   const maintenanceQueue = createMaintenanceQueue(redis, config.redis.prefix);
-  const schedule = { keepAliveEveryMs: config.keepAlive.everyMs, sweepEveryMs: config.worker.sweepEveryMs };
+  const schedule = { keepAliveEveryMs: config.keepAlive.everyMs, sweepEveryMs: config.worker.sweepEveryMs, statsEveryMs: config.worker.statsEveryMs, siteStatsEveryMs: config.worker.siteStatsEveryMs };
   await scheduleMaintenance(maintenanceQueue, schedule);
   // A Redis that restarted without persistence lost the schedulers (and the queues): put them back.
   redis.on("ready", () => {

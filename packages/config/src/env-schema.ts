@@ -48,6 +48,10 @@ export const envSchema = {
     WORKER_MAX_STALLED: { type: "integer", minimum: 0, maximum: 10, default: 1 },
     /** How often the sweep looks for jobs open in the database that the queue no longer runs. */
     JOB_SWEEP_EVERY_MS: { type: "integer", minimum: 1000, default: 60000 },
+    /** How often the dashboard's job stats are brought up to date with the jobs that finished since. */
+    JOB_STATS_EVERY_MS: { type: "integer", minimum: 1000, default: 60000 },
+    /** How often the dashboard's per-site numbers (busiest sites, falling success rates) are computed again from the hourly counts. */
+    JOB_STATS_SITES_EVERY_MS: { type: "integer", minimum: 1000, default: 300000 },
     WORKER_HEALTH_PORT: { type: "integer", minimum: 0, maximum: 65535, default: 8081 },
     /**
      * `full`: Chromium's new headless mode, the whole browser without a screen (a site sees a real Chrome);

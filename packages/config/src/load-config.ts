@@ -32,6 +32,9 @@ export interface Config {
     maxStalled: number;
     /** The interval of the sweep that ends or requeues jobs the queue no longer runs. */
     sweepEveryMs: number;
+    /** The intervals of the job stats rollup (the dashboard's charts) and of its per-site numbers. */
+    statsEveryMs: number;
+    siteStatsEveryMs: number;
     healthPort: number;
     chromiumPath: string;
     /** Which Chromium the worker drives (BROWSER_MODE): the whole browser headless, or the headless shell. */
@@ -162,6 +165,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       stalledCheckMs: e.WORKER_STALLED_CHECK_MS,
       maxStalled: e.WORKER_MAX_STALLED,
       sweepEveryMs: e.JOB_SWEEP_EVERY_MS,
+      statsEveryMs: e.JOB_STATS_EVERY_MS,
+      siteStatsEveryMs: e.JOB_STATS_SITES_EVERY_MS,
       healthPort: e.WORKER_HEALTH_PORT,
       chromiumPath: e.CHROMIUM_PATH ?? (e.BROWSER_MODE === "shell" ? "/usr/bin/chromium-headless-shell" : "/usr/bin/chromium"),
       browserMode: e.BROWSER_MODE,

@@ -42,6 +42,9 @@ export function testStackEnv(name: string, overrides: Record<string, string> = {
     WEBHOOK_BACKOFF_MS: "200",
     // Keep-alive looks every second here; sessions are only due when a test makes them expire soon.
     KEEPALIVE_EVERY_MS: "1000",
+    // The dashboard's charts count jobs a second after they end here (a minute in production).
+    JOB_STATS_EVERY_MS: "1000",
+    JOB_STATS_SITES_EVERY_MS: "1000",
     // No background session checks in the shared stacks: a check that found a test's session signed out would
     // start a refresh (a login) on its own timer, and the test's attempt counts would depend on the clock.
     // keep-alive.test.ts runs them, on states it sets up.

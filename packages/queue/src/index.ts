@@ -4,7 +4,7 @@ export { AUTH_QUEUE, AUTH_JOB, authQueueName, regionQueue, closeAuthQueues, crea
 export { JobWaiter } from "./job-waiter";
 export { SessionCache, type CachedEntry, type PrefetchedEntry } from "./session-cache";
 export { SingleFlight, flightTtlMs } from "./single-flight";
-export { KEEPALIVE_JOB, MAINTENANCE_QUEUE, RETENTION_JOB, SWEEP_JOB, createMaintenanceQueue, scheduleMaintenance, type MaintenanceSchedule } from "./maintenance-queue";
+export { JOB_STATS_JOB, SITE_STATS_JOB, KEEPALIVE_JOB, MAINTENANCE_QUEUE, RETENTION_JOB, SWEEP_JOB, createMaintenanceQueue, scheduleMaintenance, type MaintenanceSchedule } from "./maintenance-queue";
 export { InboxEvents, inboxChannel, notifyInbox, jobInputChannel, notifyJobInput } from "./inbox-events";
 export { WEBHOOK_QUEUE, createWebhookQueue, queueDeliveries, type WebhookDeliveryPayload } from "./webhook-queue";
 export { JobGate, jobGateOf, gateSite, DEFAULT_GATE_TIMING, type GateCaps, type GateSlot, type GateTiming } from "./job-gate";

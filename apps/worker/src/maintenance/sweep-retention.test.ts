@@ -1,6 +1,6 @@
 import { loadConfig } from "@authsvc/config";
 import { Database } from "@authsvc/db";
-import { freshTestDatabase } from "@authsvc/devstack";
+import { freshTestDatabase, recordPastJobs } from "@authsvc/devstack";
 import { sweepRetention } from "./sweep-retention";
 
 let db: Database;
@@ -60,7 +60,14 @@ describe("sweepRetention", () => {
     const signedOut = await db.dashboardSessions.create(user.id, HOUR);
     await db.prisma.dashboardSession.update({ where: { id: signedOut.session.id }, data: { expiresAt: new Date(now - 1000) } });
 
-    expect(await sweepRetention(db, { sessionHours: 24, jobDays: 30, messageMinutes: 60 }, now)).toEqual({ sessions: 1, providerSessions: 1, jobs: 1, messages: 1, dashboardSessions: 1 });
+    // The hourly counts go with the records, but never within the 8 days the charts read; those per site
+    // (a row per job, for a long tail of sites) once the charts no longer read them.
+    await recordPastJobs(db, org.id, [2, 7, 9].map((days) => ({ loginUrl: "https://a.test/login", outcome: "succeeded", finishedAt: new Date(now - days * DAY) })));
+    await db.jobStats.recompute(new Date(now - 10 * DAY), new Date(now));
+    const days = (rows: Array<{ hour: Date }>) => rows.map((r) => Math.round((now - r.hour.getTime()) / DAY));
+    const statDays = async () => days(await db.prisma.jobStatHour.findMany({ where: { orgId: org.id, outcome: "succeeded" }, orderBy: { hour: "desc" } }));
+    const siteStatDays = async () => days(await db.prisma.jobStatSiteHour.findMany({ where: { orgId: org.id, outcome: "succeeded" }, orderBy: { hour: "desc" } }));
+    expect(await sweepRetention(db, { sessionHours: 24, jobDays: 30, messageMinutes: 60 }, now)).toEqual({ sessions: 1, providerSessions: 1, jobs: 1, jobStatHours: 1, messages: 1, dashboardSessions: 1 });
     expect(await db.dashboardSessions.find(signedIn.token)).not.toBeNull();
     const kept = await db.prisma.providerSession.findMany({ where: { orgId: org.id }, select: { account: true } });
     expect(kept).toEqual([{ account: "kept@gmail.test" }]);
@@ -75,5 +82,8 @@ describe("sweepRetention", () => {
     expect(await db.jobScreenshots.find(org.id, old)).toBeNull();
     expect((await db.jobScreenshots.find(org.id, recent))?.image).toEqual(shot.image);
     expect(await db.authJobs.find(org.id, open)).not.toBeNull(); // never delete a job that has not ended
+    expect([await statDays(), await siteStatDays()]).toEqual([[2, 7, 9], [2, 7]]);
+    expect(await sweepRetention(db, { sessionHours: 24, jobDays: 1, messageMinutes: 60 }, now)).toMatchObject({ jobStatHours: 1 });
+    expect([await statDays(), await siteStatDays()]).toEqual([[2, 7], [2, 7]]);
   });
 });

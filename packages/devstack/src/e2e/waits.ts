@@ -1,5 +1,5 @@
 import { loadConfig } from "@authsvc/config";
-import { KEEPALIVE_JOB, SWEEP_JOB, createAuthQueue, createMaintenanceQueue, createRedis, createWebhookQueue, type RedisClient } from "@authsvc/queue";
+import { JOB_STATS_JOB, KEEPALIVE_JOB, SITE_STATS_JOB, SWEEP_JOB, createAuthQueue, createMaintenanceQueue, createRedis, createWebhookQueue, type RedisClient } from "@authsvc/queue";
 import { call, database } from "./api-client";
 
 /**
@@ -134,12 +134,12 @@ export async function settledWebhookDeliveries(webhookId: string, options: WaitO
 }
 
 /**
- * Waits until `count` runs of a maintenance job (keep-alive or the open-jobs sweep) that started at or after
+ * Waits until `count` runs of a maintenance job (keep-alive, the open-jobs sweep, the job stats or their sites) that started at or after
  * `since` (ms since the epoch) have completed: each of them saw every change made before `since`, so what
  * they would do about it is done (or, if nothing, will not be done by a later run either).
  */
-export async function maintenanceRunsSince(job: "keepalive" | "sweep-open-jobs", since: number, count = 2, options: WaitOptions = {}): Promise<QueueJobState[]> {
-  const name = job === "keepalive" ? KEEPALIVE_JOB : SWEEP_JOB;
+export async function maintenanceRunsSince(job: "keepalive" | "sweep-open-jobs" | "job-stats" | "job-stats-sites", since: number, count = 2, options: WaitOptions = {}): Promise<QueueJobState[]> {
+  const name = { keepalive: KEEPALIVE_JOB, "sweep-open-jobs": SWEEP_JOB, "job-stats": JOB_STATS_JOB, "job-stats-sites": SITE_STATS_JOB }[job];
   return waitFor(`${count} ${name} runs started after ${new Date(since).toISOString()} completed`, async () => {
     const done = (await stackQueues().maintenance.getJobs(["completed"])) as unknown as Readable[];
     const runs = done.filter((j) => j && j.name === name && (j.processedOn ?? 0) >= since && j.finishedOn);
