@@ -92,8 +92,8 @@ describe("rollUpJobStats", () => {
     const outcomes = await db.jobStats.outcomes({ orgId: org.id }, w);
     expect(durationPercentile((await db.jobStats.successDurations({ orgId: org.id }, w)).day, 0.5)).toBeGreaterThan(1000);
     expect(outcomes).toEqual(expect.arrayContaining([
-      { outcome: "form_not_found", day: 20, baseline: 0 },
-      { outcome: "timeout", day: 0, baseline: 10 },
+      { outcome: "form_not_found", day: 20, week: 20, baseline: 0 },
+      { outcome: "timeout", day: 0, week: 10, baseline: 10 },
     ]));
     const everyone = await db.jobStats.outcomes({}, w);
     expect(everyone.find((o) => o.outcome === "succeeded")!.day).toBeGreaterThanOrEqual(20 + 30 + 1);

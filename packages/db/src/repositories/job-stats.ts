@@ -138,11 +138,12 @@ export class JobStats {
       GROUP BY hour, outcome ORDER BY hour, outcome`;
   }
 
-  /** Jobs per outcome in the last day and in the 7 days before it. */
-  outcomes(scope: StatsScope, w: StatsWindows): Promise<Array<{ outcome: string; day: number; baseline: number }>> {
+  /** Jobs per outcome in the last day, the last week, and the 7 days before the last day. */
+  outcomes(scope: StatsScope, w: StatsWindows): Promise<Array<{ outcome: string; day: number; week: number; baseline: number }>> {
     return this.prisma.$queryRaw`
       SELECT outcome,
         coalesce(sum(jobs) FILTER (WHERE hour >= ${w.dayStart}), 0)::int AS day,
+        coalesce(sum(jobs) FILTER (WHERE hour >= ${w.weekStart}), 0)::int AS week,
         coalesce(sum(jobs) FILTER (WHERE hour < ${w.dayStart}), 0)::int AS baseline
       FROM job_stats_hours
       WHERE hour >= ${w.baselineStart} ${inScope(scope)}
