@@ -12,6 +12,7 @@ import { accountRoutes } from "./accounts/account-routes";
 import type { LoginRateLimit } from "./accounts/login-rate-limit";
 import { expectedCsrfToken, loadSession, requirePlatformAdmin, requireUser, type SessionSettings } from "./accounts/signed-in";
 import { adminRoutes } from "./admin/admin-routes";
+import { overviewRoutes } from "./admin/overview-routes";
 import { queueBoard } from "./admin/queue-board";
 import type { ReplayJob } from "./admin/replay-port";
 import { csrfGuard } from "./http/csrf";
@@ -91,6 +92,7 @@ export function createDashboard(deps: DashboardDeps) {
   app.use(orgRoutes(db));
   app.use(QUEUES_PATH, requirePlatformAdmin, queueBoard(QUEUES_PATH, deps.queues));
   app.use("/admin", requirePlatformAdmin);
+  app.use(overviewRoutes(db, QUEUES_PATH));
   app.use(adminRoutes(db, deps.replay, QUEUES_PATH));
   app.use(
     "/o/:orgId",

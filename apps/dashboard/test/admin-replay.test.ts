@@ -63,6 +63,7 @@ describe("the admin area", () => {
 
     await staff.goto("/orgs");
     await staff.press("Admin", "link");
+    await staff.press("Failed jobs", "link");
     expect(await staff.page.$(byName("Failed jobs", "heading"))).not.toBeNull();
     await staff.fill("Site", `/outage/${token}/`);
     await staff.page.select("#f-code", "target_unreachable");

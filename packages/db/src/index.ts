@@ -11,7 +11,7 @@ export type { JobScreenshotImage } from "./repositories/job-screenshots";
 export { EmailTakenError, normalizeEmail, type MembershipRole } from "./repositories/dashboard-users";
 export type { SignedInSession } from "./repositories/dashboard-sessions";
 export type { AcceptOutcome } from "./repositories/invitations";
-export type { FailedJobFilter } from "./repositories/job-listings";
+export type { JobCursor, JobSearch } from "./repositories/job-listings";
 export { STATS_HORIZON_HOURS, statsWindows, type StatsScope, type StatsWindows } from "./repositories/job-stats";
 export { SITES_PER_SCOPE, type SiteStats } from "./repositories/job-stats-sites";
 export { CODE_RISE, codeRose, SITE_DROP, successDropped, successRate, type SuccessCount } from "./repositories/job-stats-trends";

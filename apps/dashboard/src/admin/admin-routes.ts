@@ -8,34 +8,39 @@ import { field, fields } from "../http/form";
 import { HttpError } from "../http/http-error";
 import { sendPage } from "../http/page";
 import { sessionOf } from "../accounts/signed-in";
-import { readFailedJobsQuery } from "./failed-jobs-filter";
+import { PAGE_SIZE, readJobSearch, splitPage } from "../job-lists/job-search";
+import { codeField, pager, siteField } from "../job-lists/search-fields";
+import { adminNav } from "./admin-nav";
 import { REFUSAL_TEXT, type ReplayJob, type ReplayOutcome } from "./replay-port";
 
 const JOB_ID = /^job_[0-9A-Za-z]{22}$/;
-const PAGE = 200;
 const MAX_REPLAY = 100;
+// An organization searched by name matches at most this many.
+const MAX_ORGS = 50;
 
 /**
- * Platform staff only (mounted behind requirePlatformAdmin): failed jobs of every organization, filtered
- * by error code, site and time, and replay of one or a selection. A job whose password the site refused
- * is replayed only after an explicit confirmation: a second refusal can lock the account.
+ * Platform staff only (mounted behind requirePlatformAdmin): failed jobs of every organization, searched by
+ * error code, site, organization and time and paged by a keyset, and replay of one or a selection. A job
+ * whose password the site refused is replayed only after an explicit confirmation: a second refusal can
+ * lock the account.
  */
 export function adminRoutes(db: Database, replay: ReplayJob, queuesPath: string): Router {
   const r = Router();
 
-  r.get("/admin", (_req, res) => res.redirect(303, "/admin/failed-jobs"));
-
   r.get("/admin/failed-jobs", async (req, res) => {
-    const { form, filter } = readFailedJobsQuery(req);
-    const [jobs, codes] = await Promise.all([db.jobListings.failed({ ...filter, limit: PAGE }), db.jobListings.failedCodes()]);
+    const path = "/admin/failed-jobs";
+    const { form, search } = readJobSearch(req, ["code", "site", "org", "since", "until"]);
+    const orgIds = form.org ? await db.organizations.matching(form.org, MAX_ORGS) : undefined;
+    const { jobs, next } = splitPage(await db.jobListings.failed({ ...search, orgIds, limit: PAGE_SIZE + 1 }));
     const csrf = res.locals.csrfToken as string;
     sendPage(
       res,
       "Failed jobs",
-      html`<p><a href="${queuesPath}">Queues (bull-board)</a></p>
-<form method="get" action="/admin/failed-jobs" class="filters" aria-label="Filter failed jobs">
-  <label for="f-code">Error code</label><select id="f-code" name="code"><option value="">any</option>${codes.map((c) => html`<option${c === form.code ? html` selected` : ""}>${c}</option>`)}</select>
-  <label for="f-site">Site</label><input id="f-site" name="site" type="text" value="${form.site}" placeholder="example.com">
+      html`${adminNav("failed-jobs", queuesPath)}
+<form method="get" action="${path}" class="filters" aria-label="Search failed jobs">
+  ${codeField(form)}
+  ${siteField(form)}
+  <label for="f-org">Organization</label><input id="f-org" name="org" type="text" value="${form.org}" placeholder="name or org_…">
   <label for="f-since">From (UTC)</label><input id="f-since" name="since" type="datetime-local" value="${form.since}">
   <label for="f-until">To (UTC)</label><input id="f-until" name="until" type="datetime-local" value="${form.until}">
   <button type="submit" class="secondary">Filter</button>
@@ -60,7 +65,8 @@ ${table(
 )}
 <fieldset class="filters"><legend>Selected jobs</legend><button type="submit">Replay</button></fieldset>
 </form>
-<p class="muted">The newest ${PAGE} that match. A replay runs the job again from its stored inputs, under the same job id.</p>`,
+${pager(path, form, next)}
+<p class="muted">Newest first, ${PAGE_SIZE} a page. A replay runs the job again from its stored inputs, under the same job id.</p>`,
       { current: "admin" },
     );
   });

@@ -1,19 +1,21 @@
 import { Router } from "express";
 import type { Database } from "@authsvc/db";
+import { jobCharts } from "../charts/job-charts";
+import { chartRange } from "../charts/chart-range";
 import { duration, siteOf, when } from "../html/format";
 import { html } from "../html/html";
 import { table } from "../html/table";
-import { query } from "../http/form";
 import { HttpError } from "../http/http-error";
 import { sendPage } from "../http/page";
+import { PAGE_SIZE, readJobSearch, searchHref, splitPage } from "../job-lists/job-search";
+import { codeField, keptRange, pager, siteField, statusField } from "../job-lists/search-fields";
 import { orgOf } from "../orgs/org-context";
 
-const PAGE = 100;
-const STATUSES = ["queued", "running", "succeeded", "failed"] as const;
 const JOB_ID = /^job_[0-9A-Za-z]{22}$/;
 
 /**
- * `/o/:orgId/jobs`: the org's auth jobs (metadata only), newest first; a job's page, with the redacted
+ * `/o/:orgId/jobs`: the org's charts (from the job stats), then its auth jobs (metadata only), newest
+ * first, searched by status, site and error code and paged by a keyset; a job's page, with the redacted
  * screenshot the worker took of a failed job's last page (stored encrypted, decrypted only to be sent here).
  */
 export function jobRoutes(db: Database): Router {
@@ -21,16 +23,26 @@ export function jobRoutes(db: Database): Router {
 
   r.get("/jobs", async (req, res) => {
     const org = orgOf(res);
-    const wanted = query(req, "status");
-    const status = (STATUSES as readonly string[]).includes(wanted) ? (wanted as (typeof STATUSES)[number]) : undefined;
-    const jobs = await db.jobListings.forOrg(org.id, { limit: PAGE, status });
-    const filters = html`<p class="filters">Show: ${[undefined, ...STATUSES].map((s) =>
-      s === status ? html`<strong>${s ?? "all"}</strong> ` : html`<a href="/o/${org.id}/jobs${s ? `?status=${s}` : ""}">${s ?? "all"}</a> `,
-    )}</p>`;
+    const path = `/o/${org.id}/jobs`;
+    const { form, search } = readJobSearch(req, ["status", "code", "site"]);
+    const range = chartRange(form.range);
+    const [rows, charts] = await Promise.all([
+      db.jobListings.forOrg(org.id, { ...search, limit: PAGE_SIZE + 1 }),
+      jobCharts(db, { orgId: org.id }, range, (to) => searchHref(path, form, { range: to === "day" ? "" : to, after: "" })),
+    ]);
+    const { jobs, next } = splitPage(rows);
     sendPage(
       res,
       "Jobs",
-      html`${filters}
+      html`${charts}
+<h2>Job list</h2>
+<form method="get" action="${path}" class="filters" aria-label="Search jobs">
+  ${statusField(form)}
+  ${siteField(form)}
+  ${codeField(form)}
+  ${keptRange(form)}
+  <button type="submit" class="secondary">Search</button>
+</form>
 ${table(
   ["When", "Kind", "Method", "Site", "Status", "Error", "Duration", "Attempts", "Job"],
   jobs.map((j) => [
@@ -44,10 +56,11 @@ ${table(
     j.attempts,
     html`<a href="/o/${org.id}/jobs/${j.id}">${j.id}</a>`,
   ]),
-  "No jobs yet.",
+  form.status || form.site || form.code ? "No jobs match." : "No jobs yet.",
   (i) => html` data-job-id="${jobs[i]!.id}"`,
 )}
-<p class="muted">The newest ${PAGE}; records are kept as long as the job record (JOB_RETENTION_DAYS).</p>`,
+${pager(path, form, next)}
+<p class="muted">Newest first, ${PAGE_SIZE} a page; records are kept as long as the job record (JOB_RETENTION_DAYS).</p>`,
       { current: "jobs" },
     );
   });

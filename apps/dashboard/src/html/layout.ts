@@ -34,7 +34,7 @@ function nav(ctx: PageContext, current: string | undefined): SafeHtml {
       links.push(html`<a href="/o/${ctx.org.id}/${path}"${current === path ? html` aria-current="page"` : ""}>${label}</a>`);
     }
   }
-  if (ctx.user?.isPlatformAdmin) links.push(html`<a href="/admin/failed-jobs"${current === "admin" ? html` aria-current="page"` : ""}>Admin</a>`);
+  if (ctx.user?.isPlatformAdmin) links.push(html`<a href="/admin"${current === "admin" ? html` aria-current="page"` : ""}>Admin</a>`);
   return html`<nav aria-label="Main">${links}</nav>`;
 }
 

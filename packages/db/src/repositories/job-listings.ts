@@ -17,26 +17,50 @@ const LISTED = {
   submittedAt: true,
 } as const;
 
-export interface FailedJobFilter {
+/** What a job list is narrowed to; every field optional. Lists are newest first, by creation then id. */
+export interface JobSearch {
+  status?: "queued" | "running" | "succeeded" | "failed";
   errorCode?: string;
   /** A part of the login URL (its host, say), case-insensitive. */
   site?: string;
+  /** Platform staff: only these organizations (an empty list matches nothing). */
+  orgIds?: string[];
   since?: Date;
   until?: Date;
+  /** The keyset of the last job of the previous page: this page starts after it. */
+  after?: JobCursor;
   limit: number;
 }
 
-/** Read-only lists of auth job records for the dashboard: one org's jobs, or (platform staff) failed jobs of every org. */
+/** Where a page of a job list ends: the last job's creation time and id (ids are random, times can tie). */
+export interface JobCursor {
+  createdAt: Date;
+  id: string;
+}
+
+function searchWhere(search: JobSearch) {
+  return {
+    ...(search.status ? { status: search.status } : {}),
+    ...(search.errorCode ? { errorCode: search.errorCode } : {}),
+    ...(search.site ? { loginUrl: { contains: search.site, mode: "insensitive" as const } } : {}),
+    ...(search.orgIds ? { orgId: { in: search.orgIds } } : {}),
+    ...(search.since || search.until ? { createdAt: { ...(search.since ? { gte: search.since } : {}), ...(search.until ? { lte: search.until } : {}) } } : {}),
+    ...(search.after ? { OR: [{ createdAt: { lt: search.after.createdAt } }, { createdAt: search.after.createdAt, id: { lt: search.after.id } }] } : {}),
+  };
+}
+
+const NEWEST_FIRST = [{ createdAt: "desc" as const }, { id: "desc" as const }];
+
+/**
+ * Read-only lists of auth job records for the dashboard: one org's jobs, or (platform staff) failed jobs of
+ * every org. Paged by a keyset (creation time, id) on the (org, created) and (status, created) indexes: a
+ * page costs the rows it skips over for its filters, never an offset into everything before it.
+ */
 export class JobListings {
   constructor(private readonly prisma: Prisma) {}
 
-  forOrg(orgId: string, options: { limit: number; status?: "failed" | "succeeded" | "queued" | "running" }) {
-    return this.prisma.authJob.findMany({
-      where: { orgId, ...(options.status ? { status: options.status } : {}) },
-      orderBy: { createdAt: "desc" },
-      take: options.limit,
-      select: LISTED,
-    });
+  forOrg(orgId: string, search: JobSearch) {
+    return this.prisma.authJob.findMany({ where: { ...searchWhere(search), orgId }, orderBy: NEWEST_FIRST, take: search.limit, select: LISTED });
   }
 
   findInOrg(orgId: string, id: string) {
@@ -44,16 +68,11 @@ export class JobListings {
   }
 
   /** Across tenants, for platform staff only: failed jobs, newest first, with their organization's name. */
-  failed(filter: FailedJobFilter) {
+  failed(search: Omit<JobSearch, "status">) {
     return this.prisma.authJob.findMany({
-      where: {
-        status: "failed",
-        ...(filter.errorCode ? { errorCode: filter.errorCode } : {}),
-        ...(filter.site ? { loginUrl: { contains: filter.site, mode: "insensitive" as const } } : {}),
-        ...(filter.since || filter.until ? { createdAt: { ...(filter.since ? { gte: filter.since } : {}), ...(filter.until ? { lte: filter.until } : {}) } } : {}),
-      },
-      orderBy: { createdAt: "desc" },
-      take: filter.limit,
+      where: { ...searchWhere(search), status: "failed" },
+      orderBy: NEWEST_FIRST,
+      take: search.limit,
       select: { ...LISTED, org: { select: { name: true } } },
     });
   }
@@ -61,11 +80,5 @@ export class JobListings {
   /** One job of any organization, for platform staff; null when there is none. */
   findAny(id: string) {
     return this.prisma.authJob.findUnique({ where: { id }, select: { ...LISTED, org: { select: { name: true } } } });
-  }
-
-  /** The error codes failed jobs carry, for the admin filter. */
-  async failedCodes(): Promise<string[]> {
-    const rows = await this.prisma.authJob.findMany({ where: { status: "failed", errorCode: { not: null } }, distinct: ["errorCode"], select: { errorCode: true } });
-    return rows.map((r) => r.errorCode!).sort();
   }
 }
