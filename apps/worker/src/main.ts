@@ -103,7 +103,8 @@ async function main(): Promise<void> {
   // WORKER_CONCURRENCY browser jobs in all.
   const slots = new ProcessSlots(config.worker.concurrency);
   const runAuthJob = createAuthProcessor({ jobs, runFlow, log, metrics });
-  const authSpecs = [undefined, ...config.worker.regions].map((region) => ({
+  const authRegions = [undefined, ...config.worker.regions];
+  const authSpecs = authRegions.map((region) => ({
     queue: authQueueName(region),
     concurrency: config.worker.concurrency,
     // Through the org and site concurrency caps first, shared by every worker of the region (see docs/configuration.md).
@@ -119,6 +120,8 @@ async function main(): Promise<void> {
     { queue: MAINTENANCE_QUEUE, concurrency: 1, process: createMaintenanceProcessor({ config, db, jobs, log, checks: { guard, cache, inBrowser } }) },
   ]);
   slots.attach(processors.workers.slice(0, authSpecs.length));
+  // Scraped with the metrics: the depth of the queues this worker takes from, and its Chromium's memory.
+  metrics.watch({ queues: [...authRegions.map((region) => regionQueue(authQueue, region)), webhookQueue, maintenanceQueue], browserMemoryBytes: () => browser.memoryBytes() });
   // Said once taking jobs: a start that names one of these regions is queued from now on.
   const regions = workerRegionsOf(authQueue);
   await regions.announce(processors.name, config.worker.regions);

@@ -119,8 +119,14 @@ describe("BrowserHost", () => {
     expect(recycles[0]!.reason).toBe("memory");
     // The whole tree is counted: the browser process and its renderers, zygotes and utilities.
     expect(recycles[0]!.memoryBytes).toBeGreaterThan(memoryOfOneProcess(first.process()!.pid!));
-    const second = await host.withPage(async (page) => page.browserContext().browser());
+    let during = 0;
+    const second = await host.withPage(async (page) => {
+      during = host.memoryBytes();
+      return page.browserContext().browser();
+    });
     expect(second).not.toBe(first);
+    // The worker's metric: the current browser's whole tree.
+    expect(during).toBeGreaterThan(memoryOfOneProcess(second.process()!.pid!));
   });
 });
 

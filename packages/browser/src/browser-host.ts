@@ -44,6 +44,8 @@ interface Prepared {
  */
 export class BrowserHost {
   private browser: Promise<Browser> | null = null;
+  /** The running Chromium new jobs get (null before the first launch, between a death or retirement and the next). */
+  private live: Browser | null = null;
   private spare: Promise<Prepared> | null = null;
   /** Jobs each browser has run, and how many it runs now; a retired browser closes when its last job ends. */
   private readonly served = new WeakMap<Browser, number>();
@@ -71,13 +73,16 @@ export class BrowserHost {
       const launching = this.proxyUrl.then((proxy) => launchChromium(this.options.executablePath, { mode: this.options.mode, proxyServer: proxy, trustedSpki: this.options.trustedSpki }));
       this.browser = launching;
       launching.then(
-        (b) =>
+        (b) => {
+          if (this.browser === launching) this.live = b;
           b.once("disconnected", () => {
+            if (this.live === b) this.live = null;
             if (this.browser === launching) this.browser = null;
             if (this.retired.has(b)) return; // closed on purpose (recycled)
             this.spare = null;
             if (!this.closing) this.options.onCrash?.(new Error("Chromium disconnected"));
-          }),
+          });
+        },
         () => {
           if (this.browser === launching) this.browser = null;
         },
@@ -169,6 +174,7 @@ export class BrowserHost {
       if (reason) {
         this.retired.add(browser);
         this.browser = null;
+        if (this.live === browser) this.live = null;
         // The spare belongs to the old browser: dropped, made again in the new one.
         const spare = this.spare;
         this.spare = null;
@@ -177,6 +183,14 @@ export class BrowserHost {
       }
     }
     if (this.retired.has(browser) && (this.active.get(browser) ?? 0) === 0) void browser.close().catch(() => undefined);
+  }
+
+  /**
+   * Memory (PSS) of the current Chromium and all its processes, for the worker's metrics; 0 while none runs.
+   * (A retired one still finishing a job is not counted.)
+   */
+  memoryBytes(): number {
+    return this.live?.connected ? processTreeMemoryBytes(this.live.process()?.pid) : 0;
   }
 
   /** Launches Chromium now, so the first job does not pay for it and a broken install shows at start. */

@@ -62,6 +62,8 @@ describe("gatedProcessor", () => {
     // Org Y's job did not wait for org X's: it started while the first of them ran.
     expect(orgXRunningWhenYStarted).toBe(1);
     expect(Number((await metrics.registry.getSingleMetricAsString("authsvc_worker_jobs_parked_total")).match(/ (\d+)$/m)?.[1])).toBeGreaterThan(0);
+    // Each job's wait is observed once, at its first run, however often it was parked before.
+    expect(await metrics.registry.getSingleMetricAsString("authsvc_queue_wait_seconds")).toMatch(/^authsvc_queue_wait_seconds_count\{queue="auth"\} 4$/m);
     for (const id of ids) {
       const job = (await queue.getJob(id))!;
       expect(await job.getState()).toBe("completed");

@@ -22,6 +22,8 @@ export function gatedProcessor<R>(gate: JobGate, { log, metrics }: { log: Logger
       await gate.promoteWaiting(slot).catch((err: unknown) => log.warn({ jobId, err: String(err) }, "could not promote waiting jobs"));
       throw new DelayedError();
     }
+    // Its first run (a retry's wait is its backoff): from being queued to here, parked time included.
+    if (job.attemptsMade === 0) metrics.queueWait.observe({ queue: job.queueName }, Math.max(0, Date.now() - job.timestamp) / 1000);
     const renew = setInterval(() => {
       gate.renew(slot).catch((err: unknown) => log.warn({ jobId, err: String(err) }, "could not renew a job's concurrency slot"));
     }, Math.max(1000, Math.floor(gate.timing.leaseMs / 3)));
