@@ -24,7 +24,8 @@ module.exports = {
   projects: [
     {
       displayName: "unit",
-      testMatch: ["<rootDir>/{apps,packages}/*/src/**/*.test.ts"],
+      // (infra/: checks of the deployment files against the code, such as the Grafana dashboard's metrics.)
+      testMatch: ["<rootDir>/{apps,packages}/*/src/**/*.test.ts", "<rootDir>/infra/**/*.test.ts"],
       transform,
       transformIgnorePatterns,
       setupFiles,

@@ -1,6 +1,5 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Counter, Registry, collectDefaultMetrics } from "prom-client";
 import { loadConfig } from "@authsvc/config";
 import { Database } from "@authsvc/db";
 import { shutdownOnSignals, waitForDependencies } from "@authsvc/lifecycle";
@@ -8,6 +7,7 @@ import { createLogger } from "@authsvc/logging";
 import { createRedis, notifyInbox, redisDependency } from "@authsvc/queue";
 import { authenticateMail, mailDnsResolver } from "./authenticate-mail";
 import { createMailServer } from "./mail-server";
+import { createMailMetrics } from "./mail-metrics";
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -16,14 +16,7 @@ async function main(): Promise<void> {
   const redis = createRedis(config.redis, "producer", "mail-in", log);
   await waitForDependencies(log, [redisDependency(redis), db.dependency()]);
 
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: "authsvc_mailin_" });
-  const messages = new Counter({
-    name: "authsvc_mailin_messages_total",
-    help: "Mail mail-in stored, refused (other domain, unknown mailbox, too large), deferred (a DKIM key not looked up yet: 451) or failed to store",
-    labelNames: ["outcome"] as const,
-    registers: [registry],
-  });
+  const { registry, messages } = createMailMetrics();
 
   const resolver = mailDnsResolver({ dnsServers: config.mail.dnsServers });
   const smtp = createMailServer({
