@@ -1,9 +1,8 @@
 import { Router } from "express";
 import type { Database } from "@authsvc/db";
-import { chartRange } from "../charts/chart-range";
+import { chartRangeOf } from "../charts/chart-range";
 import { jobCharts } from "../charts/job-charts";
 import { html } from "../html/html";
-import { query } from "../http/form";
 import { sendPage } from "../http/page";
 import { adminNav } from "./admin-nav";
 
@@ -11,7 +10,7 @@ import { adminNav } from "./admin-nav";
 export function overviewRoutes(db: Database, queuesPath: string): Router {
   const r = Router();
   r.get("/admin", async (req, res) => {
-    const range = chartRange(query(req, "range", 10));
+    const range = chartRangeOf(req);
     const charts = await jobCharts(db, {}, range, (to) => (to === "day" ? "/admin" : `/admin?range=${to}`));
     sendPage(res, "Admin", html`${adminNav("overview", queuesPath)}
 <p class="muted">Every organization's jobs.</p>
