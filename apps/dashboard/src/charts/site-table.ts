@@ -27,7 +27,7 @@ function percentiles(buckets: number[]): string {
  * words in its row, not only by colour.
  */
 export function siteTable(sites: SiteStats[], computedAt: Date | null): SafeHtml {
-  return html`${table(
+  return html`<div class="sites">${table(
     ["Site", "Logins, day", "Logins, week", "Success, day", "Success, week", "Success, 7 days before", "p50 / p95, day", "p50 / p95, week"],
     sites.map((s) => [
       html`${s.site || "(no host)"}${successDropped(s.day, s.baseline) ? html`<br><strong class="flag">Success rate dropped</strong>` : ""}`,
@@ -41,6 +41,6 @@ export function siteTable(sites: SiteStats[], computedAt: Date | null): SafeHtml
     ]),
     "No logins in the last week.",
     (i) => html` data-site="${sites[i]!.site}"${successDropped(sites[i]!.day, sites[i]!.baseline) ? html` class="dropped"` : ""}`,
-  )}
+  )}</div>
 <p class="muted">The busiest sites of the last week, and any whose success rate dropped; "day" is the last day, "week" the last week. p50 / p95: how long a successful login took (approximate, from duration buckets). Computed ${when(computedAt)}, every few minutes.</p>`;
 }
