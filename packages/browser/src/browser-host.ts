@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from "puppeteer-core";
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from "puppeteer-core";
 import { armAuthenticator, armNewPages } from "./passkeys";
 import { processTreeMemoryBytes } from "./process-memory";
 import { EgressProxy, type EgressRefusal, type ProxyDoor } from "./egress-proxy";
@@ -28,6 +28,14 @@ export interface BrowserHostOptions {
   recycleAfterJobs?: number;
   recycleAboveBytes?: number;
   onRecycle?: (why: { jobs: number; memoryBytes: number; reason: "jobs" | "memory" }) => void;
+}
+
+/**
+ * A browser context's options for a job's own proxy: every connection through that door of the egress proxy,
+ * loopback included (as for the browser's own proxy). Undefined: the browser's own proxy, the job's guard only.
+ */
+export function contextOptions(door: ProxyDoor | null | undefined): BrowserContextOptions | undefined {
+  return door ? { proxyServer: door.url, proxyBypassList: ["<-loopback>"] } : undefined;
 }
 
 interface Prepared {
@@ -92,9 +100,7 @@ export class BrowserHost {
   }
 
   private async prepare(door?: ProxyDoor): Promise<Prepared> {
-    // A job's own proxy: its context's every connection goes through that door of the egress proxy
-    // (loopback included, as for the browser's own proxy).
-    const context = await (await this.current()).createBrowserContext(door ? { proxyServer: door.url, proxyBypassList: ["<-loopback>"] } : undefined);
+    const context = await (await this.current()).createBrowserContext(contextOptions(door));
     try {
       // Every page of the context has a virtual authenticator: a site's passkey prompt is answered at once.
       armNewPages(context);

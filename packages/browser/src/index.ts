@@ -1,4 +1,4 @@
-export { BrowserHost, type BrowserHostOptions } from "./browser-host";
+export { BrowserHost, contextOptions, type BrowserHostOptions } from "./browser-host";
 export { EgressProxy, type EgressRefusal } from "./egress-proxy";
 export { launchChromium, CHROMIUM_ARGS, type BrowserMode } from "./launch-chromium";
 export { TargetGuard, type TargetVerdict } from "@authsvc/egress";

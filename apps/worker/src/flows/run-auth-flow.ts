@@ -1,4 +1,4 @@
-import { applyBrowserProfile, type BrowserHost, type VirtualPasskey, type BrowserProfile, chooseBrowserProfile, DEFAULT_PROFILE_REGION, type Page, type ProxyDoor, ProxyFailure, relocateBrowserProfile, type TargetGuard } from "@authsvc/browser";
+import { applyBrowserProfile, type BrowserContext, type BrowserHost, contextOptions, type VirtualPasskey, type BrowserProfile, chooseBrowserProfile, DEFAULT_PROFILE_REGION, type Page, type ProxyDoor, ProxyFailure, relocateBrowserProfile, type TargetGuard } from "@authsvc/browser";
 import type { Config } from "@authsvc/config";
 import { isEnrolInput, isOAuthMethod, isVerifyInput, type InboxRef, type JobEventType, type JobInput, type LoginSecret, oauthMethodFor, type RememberedDevice, type SignupJobInput } from "@authsvc/contracts";
 import { freshTotpCode, parseTotpSecret } from "@authsvc/crypto";
@@ -62,7 +62,16 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
    * Runs a flow under the job's time limit (the inbox wait on top when it may wait for a message, the
    * hand-off's when a person may answer), closing the context under a flow that overruns it.
    */
-  async function inPage<T>(job: OpenedJob, waits: { inbox?: boolean; handoff?: boolean }, onFailurePage: RunHooks["onFailurePage"], flow: (page: Page, timeoutMs: number) => Promise<T>): Promise<T> {
+  /**
+   * Runs `flow` in a fresh page of its own, through the org's proxy when it has one; `openContext` makes another
+   * browser context that leaves the same way (a look at the site that must come from the login's address).
+   */
+  async function inPage<T>(
+    job: OpenedJob,
+    waits: { inbox?: boolean; handoff?: boolean },
+    onFailurePage: RunHooks["onFailurePage"],
+    flow: (page: Page, timeoutMs: number, openContext: () => Promise<BrowserContext>) => Promise<T>,
+  ): Promise<T> {
     const timeoutMs = config.worker.jobTimeoutMs + (waits.inbox ? config.mfa.waitMs : 0) + (waits.handoff ? config.handoff.maxWaitMs : 0);
     const proxy = await proxyFor(job);
     return browser.withPage(async (page, door) => {
@@ -81,7 +90,7 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
           const target = new URL(job.loginUrl);
           await door.check(target.hostname, Number(target.port || (target.protocol === "https:" ? 443 : 80)));
         }
-        return await Promise.race([flow(page, timeoutMs), hardStop]);
+        return await Promise.race([flow(page, timeoutMs, () => page.browser().createBrowserContext(contextOptions(door))), hardStop]);
       } catch (err) {
         // Still inside withPage: the context is open (unless the hard stop closed it) and the flow is done.
         await onFailurePage?.(page).catch(() => undefined);
@@ -266,7 +275,7 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
     };
     const attempt = async () => {
       const handoff = handoffFor(job, hooks);
-      return inPage<{ result: PasswordLoginResult | SignupResult; kept: RememberedDevice | null }>(job, { inbox: !!inbox, handoff: !!handoff }, onFailurePage, async (page, timeoutMs) => {
+      return inPage<{ result: PasswordLoginResult | SignupResult; kept: RememberedDevice | null }>(job, { inbox: !!inbox, handoff: !!handoff }, onFailurePage, async (page, timeoutMs, openContext) => {
         handoff?.attach(page);
         await bringCookies(page.browserContext(), device?.cookies ?? []);
         // An enrolment adds a passkey in the signed-in page, then the session is captured; the key is
@@ -285,7 +294,7 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
         const result = await run();
         if ("signedInBy" in result) return { result, kept: null };
         // What the site now remembers this browser by, for the next login (null: unchanged).
-        const kept = await rememberedDevice(page, job.loginUrl, result.session.cookies, device, guard).catch((err: unknown) => {
+        const kept = await rememberedDevice(page, job.loginUrl, result.session.cookies, device, guard, { openContext }).catch((err: unknown) => {
           deps.log.warn({ jobId: job.id, err: String(err) }, "remembered device not read off the session");
           return null;
         });

@@ -1,4 +1,4 @@
-import type { Page, TargetGuard } from "@authsvc/browser";
+import type { BrowserContext, Page, TargetGuard } from "@authsvc/browser";
 import type { Cookie, RememberedDevice } from "@authsvc/contracts";
 import { registrableDomain } from "@authsvc/messages";
 import { Deadline } from "../deadline";
@@ -25,8 +25,12 @@ const cookieKey = (c: Cookie) => `${c.domain.replace(/^\./, "").toLowerCase()}|$
  * looking, never by names alone: the login page, opened in a browser context of its own that holds only
  * the candidates, must still ask to sign in (signedInOnReopen says false); while it does not, the most
  * session-like candidate is left out and it is looked at again, and once it asks, each one left out before
- * the last is tried back in. Those that stay out are remembered as such (`passOver`) and not looked at again. Null when nothing changed since `known` (what this login started
- * with), or the page could not be read: what is kept stays.
+ * the last is tried back in. Those that stay out are remembered as such (`passOver`) and not looked at again.
+ * Cookies already told apart keep their part: when the login ended with no long-lived cookie the credential
+ * had not met, the kept ones are only given their new values (an analytics cookie takes one at every visit),
+ * and no page is opened. Null when nothing changed since `known` (what this login started with), or the page
+ * could not be read: what is kept stays. `openContext` makes each look's browser context (with the job's own
+ * proxy, so the site sees the login's address); by default one of the page's browser, direct.
  */
 export async function rememberedDevice(
   page: Page,
@@ -34,8 +38,9 @@ export async function rememberedDevice(
   cookies: Cookie[],
   known: RememberedDevice | null,
   guard: TargetGuard,
-  timeoutMs = LOOK_MS * MAX_LOOKS,
+  options: { openContext?: () => Promise<BrowserContext>; timeoutMs?: number } = {},
 ): Promise<RememberedDevice | null> {
+  const { openContext = () => page.browser().createBrowserContext(), timeoutMs = LOOK_MS * MAX_LOOKS } = options;
   const site = registrableDomain(new URL(loginUrl).hostname);
   const now = Date.now() / 1000;
   const passOver = new Set(known?.passOver ?? []);
@@ -43,6 +48,7 @@ export async function rememberedDevice(
   const knownValues = new Map((known?.cookies ?? []).map((c) => [cookieKey(c), c.value]));
   const unchanged = candidates.length === knownValues.size && candidates.every((c) => knownValues.get(cookieKey(c)) === c.value);
   if (known && unchanged) return null;
+  if (known && candidates.every((c) => knownValues.has(cookieKey(c)))) return { cookies: candidates, passOver: [...passOver] };
   // Nothing to remember, and nothing was: nothing to store.
   if (candidates.length === 0) return known ? { cookies: [], passOver: [...passOver] } : null;
   const deadline = new Deadline(timeoutMs);
@@ -50,7 +56,7 @@ export async function rememberedDevice(
   // Whether the login page, opened with only these cookies, still asks to sign in (null: it could not be read).
   const asks = async (jar: Cookie[]): Promise<boolean | null> => {
     looks++;
-    const context = await page.browser().createBrowserContext();
+    const context = await openContext();
     try {
       await bringCookies(context, jar);
       const signedIn = await signedInOnReopen({ context, loginUrl, guard, deadline: new Deadline(Math.min(LOOK_MS, deadline.remaining())) });

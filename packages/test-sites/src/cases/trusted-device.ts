@@ -12,18 +12,26 @@ const SESSION_MS = 30 * 24 * 3600_000;
  * A site that remembers devices after its second factor, as most do: the authenticator's code is asked
  * unless the browser brings back the device cookie this account's code was answered with (`known_device`,
  * 400 days) from the address it was answered from; a right code sets it. Its session cookie lasts 30 days ("remember me"), and its login page
- * sends a signed-in visitor on to the account: a kept session must never pass for the device.
- * `GET /__fixture/device-prompts/:username`: how often the code was asked, and the client address of each login post.
+ * sends a signed-in visitor on to the account: a kept session must never pass for the device. Like most
+ * sites it runs analytics, whose first-party cookie (`_ga_td`, two years) takes a new value at every page view.
+ * `GET /__fixture/device-prompts/:username`: how often the code was asked, the client address of each login
+ * post, and how often the login page was opened with the account's device cookie (`views`: the logins, and
+ * any look the service takes at the page to tell the device's cookies from the session's).
  */
 export function trustedDevice(accounts: Accounts): Router {
   // Each device cookie the site set: whose, and the address it came from (a new address is a new device).
   const devices = new Map<string, { username: string; address: string }>();
   const addresses = new Map<string, string[]>();
   const prompts = new Map<string, number>();
+  const views = new Map<string, number>();
   const pending = new Map<string, string>();
   const r = Router();
   r.get("/__fixture/device-prompts/:username", (req, res) => {
-    res.json({ prompts: prompts.get(req.params.username) ?? 0, addresses: addresses.get(req.params.username) ?? [] });
+    res.json({ prompts: prompts.get(req.params.username) ?? 0, addresses: addresses.get(req.params.username) ?? [], views: views.get(req.params.username) ?? 0 });
+  });
+  r.use(base(NAME), (req, res, next) => {
+    if (req.method === "GET") res.cookie("_ga_td", `GS1.1.${Date.now()}.${randomBytes(4).toString("hex")}`, { path: "/", sameSite: "lax", maxAge: 2 * 365 * 24 * 3600_000 });
+    next();
   });
   const signIn = (res: Response, username: string) => {
     startSession(res, accounts, NAME, username, SESSION_MS);
@@ -31,6 +39,8 @@ export function trustedDevice(accounts: Accounts): Router {
   };
   // A signed-in visitor is sent on from the login page.
   r.get(`${base(NAME)}/login`, (req, res, next) => {
+    const device = devices.get(readCookie(req.headers.cookie, "known_device") ?? "");
+    if (device) views.set(device.username, (views.get(device.username) ?? 0) + 1);
     if (accounts.sessionUser(readCookie(req.headers.cookie, sessionCookie(NAME)))) return res.redirect(302, `${base(NAME)}/account`);
     next();
   });
