@@ -95,7 +95,7 @@ describe("one session per login page", () => {
     const identity = { loginPage: loginUrl("tracker"), method: "password", identifier: user.username, password: user.password };
     const legacy = originFingerprint(config.crypto.fingerprintKey, own.orgId, identity);
     await database().prisma.authJob.update({ where: { id: tracker.headers.get("x-job-id")! }, data: { fingerprint: legacy } });
-    const keys = await redis.keys(`${config.redis.prefix}:session:${own.orgId}:*`);
+    const keys = await redis.keys(cache.key(own.orgId, "*"));
     expect(keys).toHaveLength(1);
     await redis.del(...keys);
     await cache.set(own.orgId, legacy, tracker.body, 600);

@@ -1,5 +1,6 @@
 import { randomInt } from "node:crypto";
 import type { Page } from "puppeteer-core";
+import { pageSession } from "./page-session";
 
 /**
  * What one browser shows a site, chosen once per credential and stored with it, so every later run of that
@@ -143,7 +144,7 @@ export async function applyBrowserProfile(page: Page, profile: BrowserProfile): 
     { brand: "Google Chrome", version: major },
     { brand: "Not/A)Brand", version: "24" },
   ];
-  const client = await page.createCDPSession();
+  const client = await pageSession(page);
   await Promise.all([
     client.send("Network.setUserAgentOverride", {
       userAgent,

@@ -1,5 +1,6 @@
 import type { Page, Protocol } from "puppeteer-core";
 import { registrableDomain, type TargetGuard, type TargetVerdict } from "@authsvc/egress";
+import { pageSession } from "./page-session";
 
 // The domains a person driving a page (a hand-off's live view) may take it to, per page, while they drive.
 const personScopes = new WeakMap<Page, Set<string>>();
@@ -52,8 +53,8 @@ export async function guardRequests(
   onRefused: (url: string, verdict: Exclude<TargetVerdict, { allowed: true }>) => void,
 ): Promise<void> {
   const verdicts = new Map<string, Promise<TargetVerdict>>();
-  // A session of our own: Puppeteer's interception would pause every request (and turn the cache off).
-  const session = await page.createCDPSession();
+  // The page's own session: Puppeteer's interception would pause every request (and turn the cache off).
+  const session = await pageSession(page);
   const mainFrame = (await session.send("Page.getFrameTree")).frameTree.frame.id;
   session.on("Fetch.requestPaused", async (event: Protocol.Fetch.RequestPausedEvent) => {
     const { requestId, request, frameId } = event;

@@ -5,6 +5,7 @@ export { TargetGuard, type TargetVerdict } from "@authsvc/egress";
 export { captureState } from "./capture-state";
 export { readOriginStorageInPage, type OriginStorage } from "./read-origin-storage";
 export { guardRequests, setPersonScope } from "./guard-requests";
+export { pageSession } from "./page-session";
 export { isClosedTargetError } from "./tolerate-closed-targets";
 export type { Browser, BrowserContext, Page, Frame, ElementHandle, HTTPRequest, HTTPResponse } from "puppeteer-core";
 export { processTreeCpuSeconds, processTreeMemoryBytes } from "./process-memory";

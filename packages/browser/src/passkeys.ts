@@ -1,5 +1,6 @@
 import type { PasskeyKey } from "@authsvc/contracts";
 import type { BrowserContext, CDPSession, Page } from "puppeteer-core";
+import { pageSession } from "./page-session";
 
 /** A passkey as the virtual authenticator holds it (see PasskeyKey). */
 export type VirtualPasskey = PasskeyKey;
@@ -18,13 +19,13 @@ const armed = new WeakMap<Page, Promise<Armed>>();
  * dialog has nobody to dismiss it): the site waits out the request's timeout, minutes, and shows no other
  * way meanwhile. So the site shows its other ways to sign in and the login goes on. A conditional (autofill) request stays pending, as in a browser whose user
  * picks no passkey. Holding the credential's passkeys (`loadPasskeys`), it signs the site's challenge. The
- * authenticator lives as long as its CDP session, kept here with the page.
+ * authenticator lives as long as the page's own CDP session (pageSession).
  */
 export function armAuthenticator(page: Page): Promise<Armed> {
   let arming = armed.get(page);
   if (!arming) {
     arming = (async () => {
-      const cdp = await page.createCDPSession();
+      const cdp = await pageSession(page);
       await cdp.send("WebAuthn.enable", { enableUI: false });
       const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
         options: { protocol: "ctap2", ctap2Version: "ctap2_1", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },

@@ -1,4 +1,4 @@
-import type { Page } from "@authsvc/browser";
+import { pageSession, type Page } from "@authsvc/browser";
 import type { Logger } from "@authsvc/logging";
 import { LIVE_KEYS, type HandoffRelay, type LiveFrame, type LiveInput, type ToPage } from "@authsvc/queue";
 
@@ -31,15 +31,17 @@ export async function startLiveView(
   accepts: () => boolean = () => true,
 ): Promise<{ close(): Promise<void> }> {
   const channels = relay.channels(jobId);
-  const cdp = await page.createCDPSession();
+  // The page's own session (its browser profile lives on it: another session would take the page's platform back to the host's).
+  const cdp = await pageSession(page);
   let casting = false;
   let lastViewer = 0;
   let closed = false;
-  cdp.on("Page.screencastFrame", (frame: { data: string; sessionId: number; metadata: { deviceWidth: number; deviceHeight: number } }) => {
+  const onFrame = (frame: { data: string; sessionId: number; metadata: { deviceWidth: number; deviceHeight: number } }) => {
     void cdp.send("Page.screencastFrameAck", { sessionId: frame.sessionId }).catch(() => undefined);
     const shown: LiveFrame = { data: frame.data, width: Math.round(frame.metadata.deviceWidth), height: Math.round(frame.metadata.deviceHeight) };
     void relay.publish(channels.frames, JSON.stringify(shown)).catch(() => undefined);
-  });
+  };
+  cdp.on("Page.screencastFrame", onFrame);
   const startCast = async () => {
     if (casting || closed) return;
     casting = true;
@@ -89,7 +91,7 @@ export async function startLiveView(
       clearInterval(masking);
       await stop();
       await stopCast();
-      await cdp.detach().catch(() => undefined);
+      cdp.off("Page.screencastFrame", onFrame);
     },
   };
 }
