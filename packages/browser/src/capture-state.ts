@@ -77,13 +77,17 @@ export async function captureState(
   visitedOrigins: Iterable<string>,
   documentOrigins: ReadonlySet<string> = new Set(visitedOrigins),
 ): Promise<CapturedSession> {
-  const cookies = (await context.cookies()).map(toCookie);
   const origins = [...new Set(visitedOrigins)];
+  // The cookies and every origin's storage at once: each read waits on the browser, not on the others (an
+  // origin read off the page opens a page of its own).
+  const read = async (origin: string) => (await storageInFrames(page, origin)) ?? (documentOrigins.has(origin) ? await storageOffPage(context, origin) : EMPTY);
+  const [jar, found] = await Promise.all([context.cookies(), Promise.all(origins.map(read))]);
+  const cookies = jar.map(toCookie);
   const storage = [];
-  for (const origin of origins) {
-    const found = (await storageInFrames(page, origin)) ?? (documentOrigins.has(origin) ? await storageOffPage(context, origin) : EMPTY);
-    if (found.indexedDB.length) storage.push({ origin, localStorage: found.localStorage, indexedDB: found.indexedDB });
-    else if (found.localStorage.length) storage.push({ origin, localStorage: found.localStorage });
+  for (const [i, origin] of origins.entries()) {
+    const { localStorage, indexedDB } = found[i]!;
+    if (indexedDB.length) storage.push({ origin, localStorage, indexedDB });
+    else if (localStorage.length) storage.push({ origin, localStorage });
   }
   return { cookies, origins, storageState: { cookies, origins: storage }, signedInPage: page.url() };
 }
