@@ -8,7 +8,7 @@ export { guardRequests, setPersonScope } from "./guard-requests";
 export { pageSession } from "./page-session";
 export { isClosedTargetError } from "./tolerate-closed-targets";
 export type { Browser, BrowserContext, Page, Frame, ElementHandle, HTTPRequest, HTTPResponse } from "puppeteer-core";
-export { processTreeCpuSeconds, processTreeMemoryBytes } from "./process-memory";
+export { chromiumBrowsersOf, machineCpuSeconds, processTreeCpuSeconds, processTreeMemoryBytes } from "./process-memory";
 export { acceptLanguageOf, applyBrowserProfile, type BrowserProfile, chooseBrowserProfile, DEFAULT_PROFILE_REGION, PROFILE_REGIONS, profileKey, relocateBrowserProfile } from "./browser-profile";
 export { connectVia, ProxyFailure, proxyAddress, type UpstreamProxy } from "./upstream-proxy";
 export type { ProxyDoor } from "./egress-proxy";

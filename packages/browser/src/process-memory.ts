@@ -79,6 +79,43 @@ export function processTreeMemoryBytes(pid: number | undefined): number {
 const TICKS_PER_SECOND = 100;
 
 /**
+ * How many Chromium browsers a process has as its children now: one for a worker, two while a recycled one
+ * finishes its last jobs beside its successor (for benchmarks, which tell that moment's memory apart).
+ */
+export function chromiumBrowsersOf(pid: number | undefined): number {
+  if (!pid) return 0;
+  let count = 0;
+  for (const child of processTree(pid)) {
+    const fields = statFields(child);
+    if (!fields || Number(fields[1]) !== pid) continue;
+    try {
+      const cmd = readFileSync(`/proc/${child}/cmdline`, "utf8");
+      if (/chrom/.test(cmd) && !cmd.includes("--type=") && !cmd.includes("crashpad")) count++;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return count;
+}
+
+/**
+ * The whole machine's busy CPU time so far (every process, the kernel's work included), in seconds, from
+ * /proc/stat; 0 where it cannot be read. A benchmark's difference over a run is what the run cost the
+ * machine, including processes a tree walk misses: Chromium's zygotes and renderers outlive a recycled
+ * browser and are collected by init, not by the worker that started it.
+ */
+export function machineCpuSeconds(): number {
+  try {
+    const [, ...ticks] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/);
+    // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
+    const [user, nice, system, , , irq, softirq, steal] = ticks.map(Number);
+    return ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/**
  * CPU time (user and system) a process and its descendants have used so far, in seconds, including
  * descendants that already ended (a closed job's renderer: its parent collected its time). For benchmarks.
  */

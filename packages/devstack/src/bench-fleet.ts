@@ -1,4 +1,4 @@
-import { processTreeCpuSeconds, processTreeMemoryBytes } from "@authsvc/browser";
+import { chromiumBrowsersOf, machineCpuSeconds, processTreeCpuSeconds, processTreeMemoryBytes } from "@authsvc/browser";
 import { loadConfig } from "@authsvc/config";
 import { Database } from "@authsvc/db";
 import { LOGIN_CASES } from "@authsvc/test-sites";
@@ -18,11 +18,16 @@ export interface FleetResult {
   /** Workers' Node processes and their Chromium trees, summed over the workers. */
   idleMemoryBytes: number;
   peakMemoryBytes: number;
-  /** (peak - idle) over the contexts that ran at once. */
+  /** (peak - idle) over the contexts that ran at once, from samples where no worker had a recycled Chromium beside its new one. */
   perContextBytes: number;
+  /** The peak while a recycled Chromium finished its last jobs beside its successor. */
+  recyclePeakBytes: number;
   recycles: number;
-  /** CPU-seconds (user + system) per login over the run: the workers with their Chromium trees, and the gateway. */
-  cpuPerLogin: { workers: number; gateway: number };
+  /**
+   * CPU-seconds per login over the run: the service (the whole machine's busy time, less this bench's own
+   * process: the fixture sites and the load), and the gateway's share of it.
+   */
+  cpuPerLogin: { service: number; gateway: number };
 }
 
 async function recyclesOf(healthPort: string): Promise<number> {
@@ -64,11 +69,19 @@ export async function benchFleet(stack: Stack, options: { total: number; inFligh
   await new Promise((r) => setTimeout(r, 1500)); // spares made again, memory settled
   const idleMemoryBytes = rss();
   let peakMemoryBytes = idleMemoryBytes;
-  const sampler = setInterval(() => (peakMemoryBytes = Math.max(peakMemoryBytes, rss())), 200);
+  let recyclePeakBytes = 0;
+  const sampler = setInterval(() => {
+    const now = rss();
+    if (pids.some((pid) => chromiumBrowsersOf(pid) > 1)) recyclePeakBytes = Math.max(recyclePeakBytes, now);
+    else peakMemoryBytes = Math.max(peakMemoryBytes, now);
+  }, 200);
   const recyclesBefore = (await Promise.all(healthPorts.map(recyclesOf))).reduce((a, b) => a + b, 0);
   const gatewayPid = stack.processes.gateway.pid;
-  const workersCpu = () => pids.reduce((sum, pid) => sum + processTreeCpuSeconds(pid), 0);
-  const cpuBefore = { workers: workersCpu(), gateway: processTreeCpuSeconds(gatewayPid) };
+  const ownCpu = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1e6;
+  };
+  const cpuBefore = { machine: machineCpuSeconds(), own: ownCpu(), gateway: processTreeCpuSeconds(gatewayPid) };
   const latencies: number[] = [];
   let errors = 0;
   let next = 0;
@@ -83,7 +96,8 @@ export async function benchFleet(stack: Stack, options: { total: number; inFligh
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  const cpuPerLogin = { workers: (workersCpu() - cpuBefore.workers) / latencies.length, gateway: (processTreeCpuSeconds(gatewayPid) - cpuBefore.gateway) / latencies.length };
+  const service = machineCpuSeconds() - cpuBefore.machine - (ownCpu() - cpuBefore.own);
+  const cpuPerLogin = { service: service / latencies.length, gateway: (processTreeCpuSeconds(gatewayPid) - cpuBefore.gateway) / latencies.length };
   clearInterval(sampler);
   const recycles = (await Promise.all(healthPorts.map(recyclesOf))).reduce((a, b) => a + b, 0) - recyclesBefore;
   const concurrency = Number(stack.env.WORKER_CONCURRENCY ?? 2);
@@ -98,6 +112,7 @@ export async function benchFleet(stack: Stack, options: { total: number; inFligh
     idleMemoryBytes,
     peakMemoryBytes,
     perContextBytes: (peakMemoryBytes - idleMemoryBytes) / (workers * concurrency),
+    recyclePeakBytes,
     recycles,
     cpuPerLogin,
   };
