@@ -16,7 +16,11 @@ afterAll(async () => {
 
 const addProxy = (body: Record<string, unknown>, key = tenant.key) => call("POST", "/v1/proxies", { key, body });
 const loginUrl = () => `${sitesUrl()}/cases/trusted-device/login`;
-const seenBySite = async (username: string) => (await (await fetch(`${sitesUrl()}/__fixture/device-prompts/${encodeURIComponent(username)}`)).json()) as { prompts: number; addresses: string[] };
+// How often the site asked its second factor, and the address of each login post.
+const seenBySite = async (username: string) => {
+  const { prompts, addresses } = (await (await fetch(`${sitesUrl()}/__fixture/device-prompts/${encodeURIComponent(username)}`)).json()) as { prompts: number; addresses: string[] };
+  return { prompts, addresses };
+};
 const credentialOf = async (username: string) =>
   ((await call("GET", "/v1/credentials", { key: tenant.key })).body.credentials as Array<{ credentialId: string; username: string }>).find((c) => c.username === username)!.credentialId;
 const keptProxy = async (credentialId: string) => (await database().prisma.credential.findUniqueOrThrow({ where: { id: credentialId }, select: { proxyId: true } })).proxyId;

@@ -3,6 +3,7 @@ import { loadConfig } from "@authsvc/config";
 import { Database } from "@authsvc/db";
 import { LOGIN_CASES } from "@authsvc/test-sites";
 import type { Stack } from "./stack";
+import { readStoreLoad, storeLoadBetween } from "./store-load";
 
 // Pages that sign in with a username and password alone, in several shapes (server form, SPA, modal,
 // frames, shadow DOM, two steps, controlled inputs, a busy signed-in page).
@@ -23,6 +24,8 @@ export interface FleetResult {
   /** The peak while a recycled Chromium finished its last jobs beside its successor. */
   recyclePeakBytes: number;
   recycles: number;
+  /** What each login cost Postgres (transactions, rows written, database growth) and Redis (commands, memory still held after the run). */
+  stores: ReturnType<typeof storeLoadBetween>;
   /**
    * CPU-seconds per login over the run: the service (the whole machine's busy time, less this bench's own
    * process: the fixture sites and the load), and the gateway's share of it.
@@ -81,6 +84,7 @@ export async function benchFleet(stack: Stack, options: { total: number; inFligh
     const { user, system } = process.cpuUsage();
     return (user + system) / 1e6;
   };
+  const storesBefore = await readStoreLoad(stack.env.DATABASE_URL!, stack.env.REDIS_URL!);
   const cpuBefore = { machine: machineCpuSeconds(), own: ownCpu(), gateway: processTreeCpuSeconds(gatewayPid) };
   const latencies: number[] = [];
   let errors = 0;
@@ -98,6 +102,9 @@ export async function benchFleet(stack: Stack, options: { total: number; inFligh
   const seconds = (performance.now() - started) / 1000;
   const service = machineCpuSeconds() - cpuBefore.machine - (ownCpu() - cpuBefore.own);
   const cpuPerLogin = { service: service / latencies.length, gateway: (processTreeCpuSeconds(gatewayPid) - cpuBefore.gateway) / latencies.length };
+  // Sessions report their statistics at most once a second.
+  await new Promise((r) => setTimeout(r, 2000));
+  const stores = storeLoadBetween(storesBefore, await readStoreLoad(stack.env.DATABASE_URL!, stack.env.REDIS_URL!), latencies.length);
   clearInterval(sampler);
   const recycles = (await Promise.all(healthPorts.map(recyclesOf))).reduce((a, b) => a + b, 0) - recyclesBefore;
   const concurrency = Number(stack.env.WORKER_CONCURRENCY ?? 2);
@@ -114,6 +121,7 @@ export async function benchFleet(stack: Stack, options: { total: number; inFligh
     perContextBytes: (peakMemoryBytes - idleMemoryBytes) / (workers * concurrency),
     recyclePeakBytes,
     recycles,
+    stores,
     cpuPerLogin,
   };
 }

@@ -68,8 +68,13 @@ const SCRIPTED: Scripted[] = [
   },
 ];
 
+/** The phases of a login through the service, from its request to its answer, read off its job's events. */
+export const PHASES = ["request → queued", "queued → started", "started → navigating", "navigating → form found", "form found → submitted", "submitted → succeeded", "succeeded → answer"] as const;
+
 export interface FreshLoginRow {
   page: string;
+  /** Of each learned login, the milliseconds of each phase (PHASES, in order). */
+  learnedPhases: number[][];
   /** Through the service, HTTP request to session, the page's login flow already learned. */
   learned: number[];
   /** Through the service, the first login of an organization on the page (detection). */
@@ -97,7 +102,8 @@ export async function benchFreshLogin(stack: Stack, rounds: number): Promise<Fre
       const url = `${stack.sites.url}${scripted.path}`;
       const user = { username: `fresh-${scripted.name}-${++seq}@example.test`, password: `fresh-pw-${seq}` };
       stack.sites.accounts.addUser(user.username, user.password);
-      const login = async (key: string) => {
+      const login = async (key: string, phases?: number[][]) => {
+        const sent = Date.now();
         const start = performance.now();
         const res = await fetch(`${stack.gatewayUrl}/v1/login`, {
           method: "POST",
@@ -106,7 +112,9 @@ export async function benchFreshLogin(stack: Stack, rounds: number): Promise<Fre
         });
         const body = (await res.json()) as { cookies?: unknown[]; error?: { code: string } };
         const ms = performance.now() - start;
+        const answered = Date.now();
         if (res.status !== 200) throw new Error(`fresh login on ${scripted.name} answered ${res.status} ${body.error?.code ?? ""}`);
+        if (phases) phases.push(await phasesOf(stack, key, res.headers.get("x-job-id")!, sent, answered));
         return ms;
       };
       const handWritten = async () => {
@@ -126,7 +134,7 @@ export async function benchFreshLogin(stack: Stack, rounds: number): Promise<Fre
       // Warm-up, not counted: the flow is learned for the learned series' organization.
       await login(learnedKey);
       await handWritten();
-      const row: FreshLoginRow = { page: scripted.name, learned: [], detected: [], handWritten: [], handWrittenPageReady: [] };
+      const row: FreshLoginRow = { page: scripted.name, learnedPhases: [], learned: [], detected: [], handWritten: [], handWrittenPageReady: [] };
       // Each login starts on a settled machine: after a login the worker makes its next spare context (a
       // renderer and the stealth set-up), which would otherwise land on whichever login comes next.
       const settled = <T>(fn: () => Promise<T>) => new Promise((r) => setTimeout(r, SETTLE_MS)).then(fn);
@@ -135,7 +143,7 @@ export async function benchFreshLogin(stack: Stack, rounds: number): Promise<Fre
         const hand = await settled(handWritten);
         row.handWritten.push(hand.total);
         row.handWrittenPageReady.push(hand.pageReady);
-        row.learned.push(await settled(() => login(learnedKey)));
+        row.learned.push(await settled(() => login(learnedKey, row.learnedPhases)));
         row.detected.push(await settled(() => login(detectKey)));
       }
       rows.push(row);
@@ -145,4 +153,20 @@ export async function benchFreshLogin(stack: Stack, rounds: number): Promise<Fre
     await db.close();
   }
   return rows;
+}
+
+/**
+ * A finished job's phases in milliseconds (PHASES), from its event stream (each event's time, written by the
+ * process that moved the job on: the gateway, the worker) and the request's own send and answer times. The
+ * clocks are the same machine's.
+ */
+async function phasesOf(stack: Stack, key: string, jobId: string, sent: number, answered: number): Promise<number[]> {
+  const res = await fetch(`${stack.gatewayUrl}/v1/jobs/${jobId}/events`, { headers: { authorization: `Bearer ${key}` } });
+  const at = new Map<string, number>();
+  for (const m of (await res.text()).matchAll(/^data: (.+)$/gm)) {
+    const event = JSON.parse(m[1]!) as { type: string; at: string };
+    if (!at.has(event.type)) at.set(event.type, Date.parse(event.at));
+  }
+  const marks = [sent, at.get("queued"), at.get("started"), at.get("navigating"), at.get("form_found"), at.get("submitted"), at.get("succeeded"), answered];
+  return marks.slice(1).map((t, i) => (t ?? NaN) - (marks[i] ?? NaN));
 }

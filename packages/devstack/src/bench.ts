@@ -13,7 +13,7 @@ import { benchOAuth } from "./bench-oauth";
 import { benchProxy } from "./bench-proxy";
 import { benchPasskeyPrompt } from "./bench-passkey";
 import { benchLoginEngine } from "./bench-login-engine";
-import { benchFreshLogin } from "./bench-fresh-login";
+import { benchFreshLogin, PHASES } from "./bench-fresh-login";
 import { benchFleet } from "./bench-fleet";
 import { benchCached, benchCheckedHits } from "./bench-cached";
 import { startStack } from "./stack";
@@ -113,6 +113,11 @@ async function main(): Promise<void> {
       const baseline = `script ${ms(hand)}; with its context made ahead ${ms(ahead)}`;
       rows.push({ figure: `fresh login, ${r.page}, learned flow (HTTP request → session, median of ${r.learned.length})`, value: ms(learned), baseline, ratio: `${times(learned / hand)}; ${times(learned / ahead)}`, goal: "≤ 1.10x" });
       rows.push({ figure: `fresh login, ${r.page}, first login of an org (detection)`, value: ms(median(r.detected)), baseline, ratio: `${times(median(r.detected) / hand)}; ${times(median(r.detected) / ahead)}`, goal: "—" });
+    }
+    // Where a learned login's time goes, read off its job's events: the medians of each phase, per page.
+    for (const r of fresh) {
+      const medians = PHASES.map((_, i) => median(r.learnedPhases.map((p) => p[i]!).filter((x) => !Number.isNaN(x))));
+      rows.push({ figure: `fresh login, ${r.page}, learned flow: where the time goes (median ms)`, value: PHASES.map((p, i) => `${p} ${medians[i]!.toFixed(0)}`).join("; "), baseline: "—", ratio: "—", goal: "—" });
     }
     if (fresh.length) rows.push({ figure: "fresh login, learned flow: median of the pages' ratios", value: `${times(median(learnedRatios))}; ${times(median(strictRatios))}`, baseline: "script; with its context made ahead", ratio: `${times(median(learnedRatios))}; ${times(median(strictRatios))}`, goal: "≤ 1.10x" });
     if (fresh.length) say(markdownTable(rows));
@@ -218,6 +223,13 @@ async function main(): Promise<void> {
           goal: "—",
         },
         { figure: `fleet: Chromium recycled during the run (every ${env.BROWSER_RECYCLE_AFTER_JOBS} jobs)`, value: String(fleet.recycles), baseline: "—", ratio: "—", goal: "—" },
+        {
+          figure: "fleet: what a login costs Postgres (transactions; rows written; database growth) and Redis (commands; memory held after the run)",
+          value: `${fleet.stores.postgresTransactions.toFixed(1)}; ${fleet.stores.postgresRowsWritten.toFixed(1)}; ${(fleet.stores.postgresBytes / 1024).toFixed(1)} KiB — ${fleet.stores.redisCommands.toFixed(0)}; ${(fleet.stores.redisBytes / 1024).toFixed(1)} KiB`,
+          baseline: "—",
+          ratio: "—",
+          goal: "—",
+        },
       ];
       rows.push(...fleetRows);
       say(markdownTable(fleetRows));

@@ -4,7 +4,7 @@ import { freshTotpCode, newTotpSecret, parseTotpSecret } from "@authsvc/crypto";
 import { ACME_USERS, type OAuthSites, startOAuthSites } from "@authsvc/test-sites";
 import { LoginFlowError } from "../flow-error";
 import { oauthLogin, type OAuthLoginInput, type OAuthLoginResult } from "./oauth-login";
-import { FLOW_DEADLINE_MS } from "../testing/browser-and-sites";
+import { FLOW_DEADLINE_MS, testBrowserHost } from "../testing/browser-and-sites";
 
 // The OAuth flow against a real OpenID Connect provider (oidc-provider) and relying parties built with
 // openid-client: the provider's own sign-in, TOTP and consent pages, same tab and popup.
@@ -13,7 +13,7 @@ let host: BrowserHost;
 let oauth: OAuthSites;
 beforeAll(async () => {
   oauth = await startOAuthSites({ outbox: { mail: async () => undefined } });
-  host = new BrowserHost({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", guard });
+  host = testBrowserHost({ guard });
 });
 afterAll(async () => {
   await host?.close();

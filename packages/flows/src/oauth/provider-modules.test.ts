@@ -4,7 +4,7 @@ import { freshTotpCode, parseTotpSecret } from "@authsvc/crypto";
 import { OAUTH_HOSTS_USERS, type OAuthHosts, startOAuthHosts } from "@authsvc/test-sites";
 import { LoginFlowError } from "../flow-error";
 import { oauthLogin, type OAuthLoginResult } from "./oauth-login";
-import { FLOW_DEADLINE_MS } from "../testing/browser-and-sites";
+import { FLOW_DEADLINE_MS, testBrowserHost } from "../testing/browser-and-sites";
 
 // Google's and GitHub's modules, chosen by host as in production: the fixtures are served under
 // accounts.google.com and github.com through the test-only host map (over TLS, as Chromium's HSTS
@@ -16,7 +16,7 @@ const steps: string[] = [];
 beforeAll(async () => {
   hosts = await startOAuthHosts();
   guard = new TargetGuard(["loopback"], undefined, new HostMap(hosts.hostMap));
-  host = new BrowserHost({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", guard, trustedSpki: [hosts.trustedSpki] });
+  host = testBrowserHost({ guard, trustedSpki: [hosts.trustedSpki] });
 });
 afterAll(async () => {
   await host?.close();

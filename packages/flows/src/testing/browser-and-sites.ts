@@ -1,4 +1,4 @@
-import { BrowserHost, TargetGuard } from "@authsvc/browser";
+import { BrowserHost, type BrowserHostOptions, type BrowserMode, TargetGuard } from "@authsvc/browser";
 import { startTestSites, type TestSites } from "@authsvc/test-sites";
 
 /**
@@ -7,6 +7,19 @@ import { startTestSites, type TestSites } from "@authsvc/test-sites";
  * machine a login took three times as long as on a quiet one (the 30 s once used here was hit).
  */
 export const FLOW_DEADLINE_MS = 90_000;
+
+/**
+ * The Chromium of the page-logic tests: the headless shell (BROWSER_MODE=shell) unless TEST_BROWSER_MODE=full.
+ * Page logic reads and drives pages through the same Blink and DevTools protocol in both, and the shell costs
+ * about 40% less CPU per login, which is most of the suite's time on a 2-core machine. The end-to-end tests
+ * (apps/∗/test) run the production default, the whole browser; the engine bench runs every case in the mode
+ * its stack is given (BROWSER_MODE), and gave the same verdicts in both (docs/performance.md).
+ */
+export function testBrowserHost(options: Omit<BrowserHostOptions, "executablePath" | "mode">): BrowserHost {
+  const mode: BrowserMode = process.env.TEST_BROWSER_MODE === "full" ? "full" : "shell";
+  const executablePath = mode === "shell" ? "/usr/bin/chromium-headless-shell" : (process.env.CHROMIUM_PATH ?? "/usr/bin/chromium");
+  return new BrowserHost({ ...options, executablePath, mode });
+}
 
 export interface BrowserAndSites {
   /** The fixture websites, on a loopback port of their own. */
@@ -25,7 +38,7 @@ export function useBrowserAndSites(): BrowserAndSites {
   const env = { guard: new TargetGuard(["loopback"]) } as BrowserAndSites;
   beforeAll(async () => {
     env.sites = await startTestSites();
-    env.host = new BrowserHost({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", guard: env.guard });
+    env.host = testBrowserHost({ guard: env.guard });
   });
   afterAll(async () => {
     await env.host?.close();
