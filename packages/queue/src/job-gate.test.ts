@@ -182,6 +182,46 @@ describe("JobGate", () => {
     expect(taken).toEqual([burst[0], single, ...burst.slice(1)]);
   });
 
+  it("keeps an org's jobs in their order: a later job never gets a place before its org's newest one in line", async () => {
+    const uncapped = { perOrg: 0, perSite: 0 };
+    const priorityOf = async (id: string) => (await queue.getJob(id))!.priority;
+    const enqueue = async () => {
+      const s = slot("org_line", "line.example");
+      await enqueueAuthJob(queue, { authJobId: s.jobId, orgId: s.orgId, site: s.site }, uncapped);
+      return s;
+    };
+    const burst = [await enqueue(), await enqueue(), await enqueue()];
+    expect(await Promise.all(burst.map((s) => priorityOf(s.jobId)))).toEqual([1, 2, 3]);
+    // The burst's admissions lapse (a minute without a worker picking them, as on a saturated queue): counted by
+    // them alone, the next job would go first of its org.
+    const clock = jest.spyOn(Date, "now").mockReturnValue(Date.now() + 61_000);
+    try {
+      const later = await enqueue();
+      expect(await priorityOf(later.jobId)).toBe(3);
+      // Its newest job started: the line is empty again, and the next job's place is counted afresh.
+      expect(await new JobGate(redis, queue, uncapped).acquire(later)).toBe(true);
+      const next = await enqueue();
+      expect(await priorityOf(next.jobId)).toBe(2);
+    } finally {
+      clock.mockRestore();
+    }
+  });
+
+  it("gives a head of its org's line its place now when a slot frees, also once BullMQ moved it back to the queue itself", async () => {
+    const g = gate();
+    const holders = [slot("org_stale"), slot("org_stale")];
+    for (const h of holders) expect(await g.acquire(h)).toBe(true);
+    const parked = slot("org_stale");
+    expect(await g.acquire(parked)).toBe(false);
+    await queue.add("auth", { authJobId: parked.jobId, orgId: parked.orgId, site: parked.site }, { jobId: parked.jobId, priority: 40, delay: 60_000 });
+    // Its recheck came before any promotion: BullMQ put it back with the place it was parked with.
+    await (await queue.getJob(parked.jobId))!.promote();
+    expect(await (await queue.getJob(parked.jobId))!.getState()).toBe("prioritized");
+    await g.release(holders[0]!);
+    // The org has one job running: the parked one is second in its line.
+    expect((await queue.getJob(parked.jobId))!.priority).toBe(2);
+  });
+
   it("counts a login against its page's host", () => {
     expect(gateSite("https://Accounts.Example.com:8443/login?next=/")).toBe("accounts.example.com");
     expect(gateSite("not a url")).toBeUndefined();

@@ -72,6 +72,8 @@ if not org and not site then
   redis.call("ZREM", KEYS[2], id)
   redis.call("ZREM", KEYS[4], id)
   redis.call("ZREM", KEYS[6], id)
+  -- The org's newest job in line started: its line is empty, and the next job's place starts afresh.
+  if redis.call("HGET", KEYS[7], "job") == id then redis.call("DEL", KEYS[7]) end
   return 1
 end
 local function park(waiting, isBlocked)
@@ -93,10 +95,12 @@ end
 return 0
 `;
 
-// KEYS: org running, waiting, admitted, reserved; ARGV: job id, now, cap, admission end, waiting-list TTL.
+// KEYS: org running, waiting, admitted, reserved, line; ARGV: job id, now, cap, admission end, waiting-list TTL.
 // At enqueue time: a job runs now when its org has no one waiting and room for it (counting the jobs admitted
 // but not yet picked by a worker); otherwise it joins the org's waiting list at once. Either way, with its place
-// in its org's line: the org's jobs running or let in before it, plus one (the job's queue priority).
+// in its org's line: the org's jobs running or let in before it, plus one (the job's queue priority), and never
+// before the org's newest job still in line (the line's record: that job and its place, cleared when it starts),
+// so an org's jobs keep their order even when its earlier ones' entries lapsed or no cap counts them.
 const ADMIT = `
 local id, now, cap = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local held = 0
@@ -104,14 +108,20 @@ for _, k in ipairs({KEYS[1], KEYS[3], KEYS[4]}) do
   redis.call("ZREMRANGEBYSCORE", k, "-inf", now)
   held = held + redis.call("ZCARD", k)
 end
+local runNow, place = 0, 0
 if cap <= 0 or (redis.call("ZCARD", KEYS[2]) == 0 and held < cap) then
   redis.call("ZADD", KEYS[3], ARGV[4], id)
   redis.call("PEXPIRE", KEYS[3], ARGV[5])
-  return {1, held + 1}
+  runNow, place = 1, held + 1
+else
+  redis.call("ZADD", KEYS[2], "NX", now, id)
+  redis.call("PEXPIRE", KEYS[2], ARGV[5])
+  place = held + redis.call("ZRANK", KEYS[2], id) + 1
 end
-redis.call("ZADD", KEYS[2], "NX", now, id)
-redis.call("PEXPIRE", KEYS[2], ARGV[5])
-return {0, held + redis.call("ZRANK", KEYS[2], id) + 1}
+place = math.max(place, tonumber(redis.call("HGET", KEYS[5], "place") or "0"))
+redis.call("HSET", KEYS[5], "job", id, "place", place)
+redis.call("PEXPIRE", KEYS[5], ARGV[5])
+return {runNow, place}
 `;
 
 // KEYS: waiting, then the sets whose jobs take slots (running; for an org also admitted and reserved); ARGV:
@@ -139,7 +149,7 @@ const MAX_PRIORITY = 2_097_152;
 
 /**
  * The queue priority of a job at place `place` in its organization's line (lower runs first; BullMQ takes the
- * lowest, oldest first among equals). A worker that frees a slot so takes the job of the organization with the
+ * lowest, and among equals the one that entered its prioritized set first). A worker that frees a slot so takes the job of the organization with the
  * fewest jobs running or let in ahead of it: an organization's first job goes ahead of every other org's second,
  * whatever the other sends (fair share between organizations).
  */
@@ -165,7 +175,7 @@ export class JobGate {
     readonly timing: GateTiming = DEFAULT_GATE_TIMING,
   ) {}
 
-  private key(cap: Cap, slot: GateSlot, set: "running" | "waiting" | "admitted" | "reserved"): string {
+  private key(cap: Cap, slot: GateSlot, set: "running" | "waiting" | "admitted" | "reserved" | "line"): string {
     // Each queue (a worker region's) has its own gate: the caps hold per region, and a release only wakes
     // jobs of its own queue (`promoteWaiting` looks them up there). Under the queue's prefix, so in its hash slot.
     const gate = `${this.queue.opts.prefix ?? "bull"}:gate`;
@@ -183,7 +193,7 @@ export class JobGate {
    */
   async admit(slot: GateSlot): Promise<{ runNow: boolean; priority: number }> {
     const now = Date.now();
-    const keys = (["running", "waiting", "admitted", "reserved"] as const).map((set) => this.key("org", slot, set));
+    const keys = (["running", "waiting", "admitted", "reserved", "line"] as const).map((set) => this.key("org", slot, set));
     // An admitted job holds its place until a worker picks it, or for a minute if none does.
     const [runNow, place] = (await this.redis.eval(ADMIT, keys.length, ...keys, slot.jobId, now, this.caps.perOrg, now + 60_000, WAITING_TTL_MS)) as [number, number];
     return { runNow: runNow === 1, priority: fairPriority(place) };
@@ -193,7 +203,7 @@ export class JobGate {
   async acquire(slot: GateSlot): Promise<boolean> {
     const now = Date.now();
     const org = (["running", "waiting", "admitted", "reserved"] as const).map((set) => this.key("org", slot, set));
-    const keys = [...org, this.key("site", slot, "running"), this.key("site", slot, "waiting")];
+    const keys = [...org, this.key("site", slot, "running"), this.key("site", slot, "waiting"), this.key("org", slot, "line")];
     // A parked job checks again within 1.25 recheck periods, renewing its reservation; a vanished one's lapses.
     const args = [slot.jobId, now, now + this.timing.leaseMs, this.capOf("org", slot), this.capOf("site", slot), WAITING_TTL_MS, now + 2 * this.timing.recheckMs];
     return (await this.redis.eval(ACQUIRE, keys.length, ...keys, ...args)) === 1;
@@ -217,6 +227,8 @@ export class JobGate {
     const m = this.redis.multi();
     for (const key of [...sets, this.key("org", slot, "admitted"), this.key("org", slot, "reserved")]) m.zrem(key, slot.jobId);
     await m.exec();
+    // Not the org's newest job in line any more, if it was.
+    await this.redis.eval(`if redis.call("HGET", KEYS[1], "job") == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`, 1, this.key("org", slot, "line"), slot.jobId);
   }
 
   /** When a parked job checks again (jittered, so jobs parked together do not all wake together). */
@@ -243,11 +255,14 @@ export class JobGate {
           const id = String(heads[i]);
           const job = await this.queue.getJob(id);
           const state = job ? await job.getState() : "unknown";
-          if (state === "delayed") {
-            // A job waiting for its site keeps its priority: its place in its org's line is not this site's.
-            if (cap === "org") await job!.changePriority({ priority: fairPriority(Number(heads[i + 1])) }).catch(() => undefined);
-            await job!.promote().catch(() => undefined);
-          } else if (state === "completed" || state === "failed" || state === "unknown") {
+          // A head of its org's line goes with its place now, whether it waits delayed or BullMQ already moved it
+          // back to the queue (its recheck came first, with the place it had when it was parked). A job waiting for
+          // its site keeps its priority: its place in its org's line is not this site's.
+          if (cap === "org" && (state === "delayed" || state === "prioritized" || state === "waiting")) {
+            await job!.changePriority({ priority: fairPriority(Number(heads[i + 1])) }).catch(() => undefined);
+          }
+          if (state === "delayed") await job!.promote().catch(() => undefined);
+          else if (state === "completed" || state === "failed" || state === "unknown") {
             await this.redis.zrem(this.key(cap, slot, "waiting"), id);
             dropped = true;
           }
