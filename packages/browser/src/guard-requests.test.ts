@@ -47,12 +47,23 @@ describe("guardRequests", () => {
         await Promise.all([page.waitForNavigation().catch(() => undefined), page.click("#away")]);
         expect(refused).toEqual(["http://10.255.255.1/elsewhere", "http://10.255.255.2/after-redirect"]);
 
+        // After a cross-site navigation (another renderer process), the page's next refused link is still held.
+        await page.goto(`${siteUrl.replace("127.0.0.1", "localhost")}/start`);
+        await Promise.all([page.waitForNavigation().catch(() => undefined), page.click("#out")]);
+        expect(refused).toHaveLength(3);
+        // Watched twice (two flows' watches on one page): held once, both told.
+        const second: string[] = [];
+        await guardRequests(page, guard, (url) => second.push(url));
+        await page.goto(`${siteUrl}/start`);
+        await Promise.all([page.waitForNavigation().catch(() => undefined), page.click("#out")]);
+        expect([refused.length, second]).toEqual([4, ["http://10.255.255.1/elsewhere"]]);
+
         // A subresource is not held in the page: the proxy refuses it (it never reaches the address).
         await page.goto(`${siteUrl}/pixel`);
         const until = Date.now() + 30_000;
         while (!egressRefused.some((r) => r.host === "10.255.255.3") && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
         expect(egressRefused.map((r) => r.host)).toContain("10.255.255.3");
-        expect(refused).toHaveLength(2);
+        expect(refused).toHaveLength(4);
       });
     } finally {
       await host.close();

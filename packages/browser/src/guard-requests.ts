@@ -38,6 +38,12 @@ function outOfScope(page: Page, url: string, redirected: boolean): boolean {
   }
 }
 
+type OnRefused = (url: string, verdict: Exclude<TargetVerdict, { allowed: true }>) => void;
+
+// The pages already guarded, with whom to tell of a refusal: a page has one guard (its job's), however many
+// watches attach to it.
+const guarded = new WeakMap<Page, Promise<Set<OnRefused>>>();
+
 /**
  * Checks the page's main-frame navigations (its first page, links, form posts, redirects, scripts' location
  * changes) against the guard, and blocks the refused ones, calling `onRefused` so the flow can report the
@@ -45,22 +51,33 @@ function outOfScope(page: Page, url: string, redirected: boolean): boolean {
  * those: every other connection (frames, scripts, images, XHR, WebSockets) is refused by the egress proxy
  * all of Chromium's traffic goes through, which checks the same guard. Pausing each of a page's requests for a
  * round trip to Node cost the browser process and the page's load time for nothing. Verdicts are cached per
- * origin for the page's lifetime.
+ * origin for the page's lifetime. Installed once per page; each call adds whom to tell of a refusal.
  */
-export async function guardRequests(
-  page: Page,
-  guard: TargetGuard,
-  onRefused: (url: string, verdict: Exclude<TargetVerdict, { allowed: true }>) => void,
-): Promise<void> {
+export async function guardRequests(page: Page, guard: TargetGuard, onRefused: OnRefused): Promise<void> {
+  let told = guarded.get(page);
+  if (!told) {
+    told = installGuard(page, guard);
+    guarded.set(page, told);
+  }
+  (await told).add(onRefused);
+}
+
+async function installGuard(page: Page, guard: TargetGuard): Promise<Set<OnRefused>> {
+  const told = new Set<OnRefused>();
   const verdicts = new Map<string, Promise<TargetVerdict>>();
   // The page's own session: Puppeteer's interception would pause every request (and turn the cache off).
   const session = await pageSession(page);
-  const mainFrame = (await session.send("Page.getFrameTree")).frameTree.frame.id;
+  const mainFrameId = async () => (await session.send("Page.getFrameTree")).frameTree.frame.id;
+  let mainFrame = await mainFrameId();
   session.on("Fetch.requestPaused", async (event: Protocol.Fetch.RequestPausedEvent) => {
     const { requestId, request, frameId } = event;
     const answer = async () => {
       const url = request.url;
-      if (frameId !== mainFrame || url.startsWith("data:") || url.startsWith("blob:") || url === "about:blank") return session.send("Fetch.continueRequest", { requestId });
+      if (url.startsWith("data:") || url.startsWith("blob:") || url === "about:blank") return session.send("Fetch.continueRequest", { requestId });
+      // Another frame's document, or the main frame's after the page swapped its main frame (a prerendered page
+      // it activated): asked again rather than let through.
+      if (frameId !== mainFrame) mainFrame = await mainFrameId();
+      if (frameId !== mainFrame) return session.send("Fetch.continueRequest", { requestId });
       if (outOfScope(page, url, event.redirectedRequestId !== undefined)) {
         // A 204 answer commits no navigation: the page stays as it is (an abort would show an error page).
         return session.send("Fetch.fulfillRequest", { requestId, responseCode: 204, body: "" });
@@ -74,11 +91,13 @@ export async function guardRequests(
       if (!verdicts.has(key)) verdicts.set(key, guard.check(url));
       const verdict = await verdicts.get(key)!;
       if (verdict.allowed) return session.send("Fetch.continueRequest", { requestId });
-      onRefused(url, verdict);
+      for (const tell of told) tell(url, verdict);
       return session.send("Fetch.failRequest", { requestId, errorReason: "BlockedByClient" });
     };
-    // The page may close while a request waits: the answer then has nowhere to go.
-    await answer().catch(() => undefined);
+    // A check that failed (the guard's lookup) blocks the navigation rather than hold it; a page that closed
+    // while a request waited has nowhere to send an answer.
+    await answer().catch(() => session.send("Fetch.failRequest", { requestId, errorReason: "BlockedByClient" }).catch(() => undefined));
   });
   await session.send("Fetch.enable", { patterns: [{ urlPattern: "*", resourceType: "Document", requestStage: "Request" }] });
+  return told;
 }

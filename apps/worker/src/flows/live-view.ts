@@ -46,6 +46,8 @@ export async function startLiveView(
     if (casting || closed) return;
     casting = true;
     if (secrets.length > 0) await mask();
+    // Closed while the fields were masked: no cast the closed view would never stop.
+    if (closed) return;
     await cdp.send("Page.startScreencast", { format: "jpeg", quality: 70, maxWidth: 1280, maxHeight: 1024, everyNthFrame: 1 }).catch(() => (casting = false));
   };
   const stopCast = async () => {
