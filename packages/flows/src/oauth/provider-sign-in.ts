@@ -12,6 +12,7 @@ import { performStep } from "../page/steps";
 import { ACCESS_DENIED, BROWSER_REFUSED } from "./oauth-words";
 import type { ProviderModule } from "./provider-modules";
 import { readProviderChoicesInPage } from "./read-oauth-page";
+import { networkQuiet } from "../page/network-quiet";
 
 // How long a provider's page may show nothing we can act on (no form, no question, no way back) before the flow gives up.
 const IDLE_MS = 12_000;
@@ -66,7 +67,7 @@ export async function signInAtProvider(
     deadline.check(`signing in at ${module.name}`);
     const page = window.page();
     const watch = window.watch();
-    await page.waitForNetworkIdle({ idleTime: 250, timeout: 1000 }).catch(() => undefined);
+    await networkQuiet(page, { idleMs: 250, timeoutMs: 1000 });
     if (window.returned()) return { passwordSent: run?.submitStep != null };
     watch.check();
     const [scans, notes, choices] = await Promise.all([

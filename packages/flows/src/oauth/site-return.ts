@@ -9,6 +9,7 @@ import { baselineOf, beyondRotation, changesSince, type Entries, readEntries, ty
 import type { Rotation } from "../page/session-snapshot";
 import { ACCESS_DENIED, NOT_LINKED } from "./oauth-words";
 import type { ProviderCookies } from "./provider-cookies";
+import { networkQuiet } from "../page/network-quiet";
 
 // How long the site may take, once the browser is back, to show a signed-in page or its refusal.
 const SETTLE_MS = 10_000;
@@ -69,7 +70,7 @@ export async function awaitSiteSignedIn(
     return new LoginFlowError(code, code === "account_not_linked" ? `signed in at ${providerName}, but the site refused the account: ${message}` : message, { retryable: false });
   };
   for (;;) {
-    await page.waitForNetworkIdle({ idleTime: 250, timeout: 1000 }).catch(() => undefined);
+    await networkQuiet(page, { idleMs: 250, timeoutMs: 1000 });
     watch.check();
     const [scans, notes] = await Promise.all([scanPage(page, "").catch(() => Object.assign([], { unreadable: 1 })), readNotes(page).catch(() => [])]);
     const signals = mergeSignals(scans);

@@ -5,6 +5,7 @@ import type { PageWatch } from "../page/page-watch";
 import { mergeSignals, scanPage } from "../page/scan-page";
 import { SignupRun } from "../signup/signup-run";
 import { bestForm, scanSignup } from "../signup/signup-scan";
+import { networkQuiet } from "../page/network-quiet";
 
 // How long, once the provider sent the browser back, the site may take to show what it still asks.
 const FORM_WAIT_MS = 4000;
@@ -33,7 +34,7 @@ export async function finishSiteSignup(
 ): Promise<{ username: string | null }> {
   const until = Date.now() + Math.min(FORM_WAIT_MS, deadline.remaining());
   for (;;) {
-    await page.waitForNetworkIdle({ idleTime: 250, timeout: 1000 }).catch(() => undefined);
+    await networkQuiet(page, { idleMs: 250, timeoutMs: 1000 });
     watch.check();
     const form = bestForm(await scanSignup(page).catch(() => []));
     if (form) {

@@ -6,6 +6,7 @@ import { mergeSignals, type PageScan, type PageSignals, scanPage } from "./scan-
 import { changesSince, type Evidence, readEntries, weigh } from "./session-evidence";
 import type { SessionSnapshot } from "./session-snapshot";
 import { performStep } from "./steps";
+import { networkQuiet } from "./network-quiet";
 
 // How long the page may take to answer a submit, a code or a link before the flow decides.
 const SETTLE_MS = 10_000;
@@ -194,9 +195,12 @@ export class AfterSubmit<X = undefined> {
 
   /** Waits for the network to go quiet (at most `quiet` ms), or less once `shownEarly` says the page shows its answer. */
   private async quietOrShown(quiet: number): Promise<void> {
-    const idle = this.page.waitForNetworkIdle({ idleTime: 250, timeout: quiet }).catch(() => undefined);
+    const idle = networkQuiet(this.page, { timeoutMs: quiet });
     const shownEarly = this.options.shownEarly;
-    if (!shownEarly) return idle;
+    if (!shownEarly) {
+      await idle;
+      return;
+    }
     let waiting = true;
     const shown = (async () => {
       const until = Date.now() + quiet;

@@ -4,6 +4,7 @@ import { inPage, type PageKit, type SelectorPath } from "./in-page/kit";
 import type { PageWatch } from "./page-watch";
 import { readFrames } from "./scan-page";
 import { performStep } from "./steps";
+import { networkQuiet } from "./network-quiet";
 
 /** The one button of a page that asks to press it before an emailed link counts. */
 interface ConfirmButton {
@@ -59,7 +60,7 @@ export async function openEmailedLink(page: Page, watch: PageWatch, link: string
   // Its answer: a new document (a POST's redirect), or the button gone (a script's).
   const until = Date.now() + Math.min(PRESS_SETTLE_MS, deadline.remaining());
   while (Date.now() < until) {
-    await page.waitForNetworkIdle({ idleTime: 250, timeout: 1000 }).catch(() => undefined);
+    await networkQuiet(page, { idleMs: 250, timeoutMs: 1000 });
     watch.check();
     if (watch.documentStatus !== 0 || page.url() !== before) return;
     const still = (await readFrames(page, readConfirmButtonInPage).catch(() => [])).some((s) => s.reading !== null);

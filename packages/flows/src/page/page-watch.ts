@@ -1,6 +1,7 @@
 import { guardRequests, type HTTPRequest, type HTTPResponse, type Page, type TargetGuard } from "@authsvc/browser";
 import { type Deadline, sleep } from "../deadline";
 import { LoginFlowError } from "../flow-error";
+import { trackRequests } from "./network-quiet";
 
 function navigationFailure(err: unknown, what: string, redact: boolean): LoginFlowError {
   const raw = err instanceof Error ? err.message : String(err);
@@ -54,6 +55,8 @@ export class PageWatch {
 
   static async attach(page: Page, guard: TargetGuard, startUrl: string): Promise<PageWatch> {
     const watch = new PageWatch(page);
+    // Before the page loads: its quiet waits know every request it makes, and which are background.
+    trackRequests(page);
     watch.visited.add(new URL(startUrl).origin);
     watch.documentOrigins.add(new URL(startUrl).origin);
     await guardRequests(page, guard, (url, verdict) => {
@@ -64,8 +67,8 @@ export class PageWatch {
       void dialog.dismiss().catch(() => undefined);
     });
     const mainNavigation = (request: HTTPRequest) => request.isNavigationRequest() && request.frame() === page.mainFrame();
-    // Under request interception Puppeteer may report a navigation's end before its start (a goto the
-    // page's own redirect cancelled while the guard held it): one that ended is never listed again.
+    // Puppeteer may report a navigation's end before its start (a goto the page's own redirect cancelled while
+    // the guard held it): one that ended is never listed again.
     const ended = new WeakSet<HTTPRequest>();
     page.on("request", (request) => {
       if (mainNavigation(request) && !ended.has(request)) watch.navigations.add(request);

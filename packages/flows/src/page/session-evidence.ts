@@ -5,6 +5,7 @@ import { bringCookies } from "./bring-cookies";
 import { indexedDbEntries } from "./indexed-db-state";
 import { PageWatch } from "./page-watch";
 import { mergeSignals, scanPage } from "./scan-page";
+import { networkQuiet } from "./network-quiet";
 
 /**
  * The one rule for "this action gave the browser a new session", for every flow that acts on a site's
@@ -185,7 +186,7 @@ export async function signedInOnReopen(r: Reopen): Promise<boolean | null> {
     const until = Date.now() + Math.min(REOPEN_FORM_WAIT_MS, r.deadline.remaining());
     let quiet = 0;
     for (;;) {
-      await page.waitForNetworkIdle({ idleTime: 250, timeout: 1000 }).catch(() => undefined);
+      await networkQuiet(page, { idleMs: 250, timeoutMs: 1000 });
       const scans = await scanPage(page, "").catch(() => null);
       if (scans && scans.unreadable === 0) {
         const signals = mergeSignals(scans);

@@ -5,6 +5,7 @@ import type { PageWatch } from "../page/page-watch";
 import { mergeSignals, scanPage } from "../page/scan-page";
 import { performStep } from "../page/steps";
 import { readPasskeyControls } from "./passkey-controls";
+import { networkQuiet } from "../page/network-quiet";
 
 // Settings pages looked through for "Add a passkey" before the site is taken to offer none.
 const MAX_SETTINGS_PAGES = 5;
@@ -57,7 +58,7 @@ export async function enrolPasskey(page: Page, watch: PageWatch, input: EnrolPas
     if (!made) throw new LoginFlowError("passkey_rejected", `the site's "Add a passkey" asked the browser for no passkey of ${rpHost}`);
 
     onStep("wait for the site to take the passkey");
-    await page.waitForNetworkIdle({ idleTime: 500, timeout: Math.max(1, Math.min(ACCEPT_WAIT_MS, deadline.remaining())) }).catch(() => undefined);
+    await networkQuiet(page, { idleMs: 500, timeoutMs: Math.max(1, Math.min(ACCEPT_WAIT_MS, deadline.remaining())) });
     if (failed.length > 0) throw new LoginFlowError("passkey_rejected", `the site did not take the new passkey: ${failed[0]}`);
     const fresh = mergeSignals(await scanPage(page, "").catch(() => Object.assign([], { unreadable: 1 }))).messages.filter((m) => !before.includes(m));
     const refusal = fresh.find((m) => NOT_ADDED.test(m));
@@ -78,7 +79,7 @@ async function findAddControl(page: Page, watch: PageWatch, input: EnrolPasskeyI
   }
   seen.add(page.url());
   for (let opened = 0; ; ) {
-    await page.waitForNetworkIdle({ idleTime: 250, timeout: Math.max(1, Math.min(2000, deadline.remaining())) }).catch(() => undefined);
+    await networkQuiet(page, { idleMs: 250, timeoutMs: Math.max(1, Math.min(2000, deadline.remaining())) });
     const frames = await readPasskeyControls(page);
     const add = frames.find((f) => f.reading.add);
     if (add) return { key: add.key, path: add.reading.add! };

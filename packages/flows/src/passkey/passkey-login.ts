@@ -10,6 +10,7 @@ import { readJar, sessionStorageOf, signedInOnReopen } from "../page/session-evi
 import { snapshotSession } from "../page/session-snapshot";
 import { performStep, type StepValues } from "../page/steps";
 import { readPasskeyControls } from "./passkey-controls";
+import { networkQuiet } from "../page/network-quiet";
 
 // How long the login page has to show a way to sign in with a passkey.
 const OFFER_WAIT_MS = 10_000;
@@ -69,7 +70,7 @@ export async function passkeyLogin(page: Page, input: PasskeyLoginInput, options
   let chosen = false;
   const offerUntil = Date.now() + Math.min(OFFER_WAIT_MS, deadline.remaining());
   for (let steps = 0; !chosen; ) {
-    await page.waitForNetworkIdle({ idleTime: 250, timeout: Math.max(1, Math.min(1000, deadline.remaining())) }).catch(() => undefined);
+    await networkQuiet(page, { idleMs: 250, timeoutMs: Math.max(1, Math.min(1000, deadline.remaining())) });
     watch.check();
     // A page that asked for the passkey by itself (after the username, or as it loaded) was answered: the
     // sign-in is judged against the state before it, the one before the page ran when it came first.

@@ -2,6 +2,7 @@ import type { Page, TargetGuard } from "@authsvc/browser";
 import type { Deadline } from "../deadline";
 import { PageWatch } from "../page/page-watch";
 import { mergeSignals, scanPage } from "../page/scan-page";
+import { networkQuiet } from "../page/network-quiet";
 
 // How long the cookieless visit may take to show its login form.
 const VISIT_MS = 8000;
@@ -23,7 +24,7 @@ export async function findLoginPage(page: Page, guard: TargetGuard, deadline: De
     await watch.open(signedInUrl, deadline, "signed-in page (without cookies)");
     const until = Date.now() + Math.min(VISIT_MS, deadline.remaining());
     while (Date.now() < until) {
-      await visitor.waitForNetworkIdle({ idleTime: 250, timeout: 1000 }).catch(() => undefined);
+      await networkQuiet(visitor, { idleMs: 250, timeoutMs: 1000 });
       const signals = mergeSignals(await scanPage(visitor, "").catch(() => []));
       if (signals.passwordShown || signals.identifierOnlyShown) return visitor.url();
       if (signals.signedIn) return null; // a page anyone sees signed in: it tells nothing

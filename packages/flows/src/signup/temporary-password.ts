@@ -9,6 +9,7 @@ import { snapshotSession } from "../page/session-snapshot";
 import type { SignupRun } from "./signup-run";
 import { bestForm, isSetPasswordForm, scanSignup, type SignupScan } from "./signup-scan";
 import { PROGRESS } from "./signup-verdicts";
+import { networkQuiet } from "../page/network-quiet";
 
 // How long the page may take to answer the new password before the flow decides.
 const SETTLE_MS = 10_000;
@@ -37,7 +38,7 @@ export async function replaceTemporaryPassword(run: SignupRun, page: Page, watch
   let signedIn = false;
   let loginOffered = 0;
   for (;;) {
-    await page.waitForNetworkIdle({ idleTime: 250, timeout: 1000 }).catch(() => undefined);
+    await networkQuiet(page, { idleMs: 250, timeoutMs: 1000 });
     watch.check();
     const [again, scans] = await Promise.all([scanSignup(page).catch(() => []), scanPage(page, run.identifier ?? "")]);
     const shown = bestForm(again);
