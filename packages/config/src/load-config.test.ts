@@ -115,6 +115,7 @@ describe("loadConfig", () => {
       password: "s@cret",
       tls: false,
     });
+    expect(loadConfig({ ...noRedis, REDIS_URL: "redis+cluster://app@a:7000" }).redis.cluster).toMatchObject({ username: "app", password: undefined });
     expect(loadConfig({ ...noRedis, REDIS_CLUSTER_NODES: "a:7000, b:7001" }).redis.cluster).toEqual({ nodes: [{ host: "a", port: 7000 }, { host: "b", port: 7001 }], tls: false });
     // Beside the nodes, REDIS_URL brings the credentials and TLS.
     expect(loadConfig({ ...test, REDIS_URL: "rediss://:pw@a:7000", REDIS_CLUSTER_NODES: "a:7000" }).redis.cluster).toMatchObject({ password: "pw", tls: true });

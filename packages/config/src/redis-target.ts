@@ -36,7 +36,8 @@ export function parseRedisTarget(url: string | undefined, clusterNodes: string |
   const cluster = url ? CLUSTER_URL.exec(url) : null;
   if (cluster) {
     const [, scheme, auth, hosts] = cluster;
-    const [username, password] = auth ? (auth.includes(":") ? [auth.slice(0, auth.indexOf(":")), auth.slice(auth.indexOf(":") + 1)] : [undefined, auth]) : [];
+    // As in any URL: user:password, :password, or a user alone.
+    const [username, password] = auth ? (auth.includes(":") ? [auth.slice(0, auth.indexOf(":")), auth.slice(auth.indexOf(":") + 1)] : [auth, undefined]) : [];
     if (clusterNodes) problems.push("REDIS_CLUSTER_NODES and a redis+cluster:// REDIS_URL both name the cluster's nodes: give one of them");
     return {
       url: url!,
@@ -44,7 +45,7 @@ export function parseRedisTarget(url: string | undefined, clusterNodes: string |
     };
   }
   if (clusterNodes) {
-    // REDIS_URL beside the nodes only brings credentials and TLS (its host is one more node to start from).
+    // REDIS_URL beside the nodes only brings the credentials and TLS; its host is not a node to start from.
     let base: URL | null = null;
     if (url) {
       try {

@@ -1,7 +1,7 @@
 import { Cluster } from "ioredis";
 import { Client } from "pg";
 import { parseRedisTarget } from "@authsvc/config";
-import { createRedis } from "@authsvc/queue";
+import { createRedis, redisReady } from "@authsvc/queue";
 
 /** Drops and recreates a test database, so every run starts empty. Refuses names without `_test`/`_e2e`/`_bench`. */
 export async function recreateDatabase(databaseUrl: string): Promise<void> {
@@ -26,7 +26,7 @@ export async function deleteRedisPrefix(redisUrl: string, prefix: string): Promi
   if (problems.length) throw new Error(problems.join("; "));
   const client = createRedis(target, "blocking", "test-cleanup");
   try {
-    if (client instanceof Cluster) await new Promise((resolve) => (client.status === "ready" ? resolve(null) : client.once("ready", resolve)));
+    if (client instanceof Cluster) await redisReady(client, 30_000);
     for (const node of client instanceof Cluster ? client.nodes("master") : [client]) {
       let cursor = "0";
       do {

@@ -1,5 +1,5 @@
-import { Redis } from "ioredis";
 import { Client } from "pg";
+import { createRedis } from "@authsvc/queue";
 
 /** What the stores did over a run: Postgres statements and row writes in the stack's database, Redis commands and memory. */
 export interface StoreLoad {
@@ -16,10 +16,10 @@ export interface StoreLoad {
  */
 export async function readStoreLoad(databaseUrl: string, redisUrl: string): Promise<StoreLoad> {
   const pg = new Client({ connectionString: databaseUrl });
-  const redis = new Redis(redisUrl, { lazyConnect: true });
+  // Blocking: its commands wait for the connection (and on a cluster these read one node).
+  const redis = createRedis(redisUrl, "blocking", "bench-store-load");
   await pg.connect();
   try {
-    await redis.connect();
     await pg.query("SELECT pg_stat_force_next_flush()").catch(() => undefined);
     const { rows } = await pg.query<{ xact: string; written: string; bytes: string }>(
       `SELECT xact_commit + xact_rollback AS xact, tup_inserted + tup_updated + tup_deleted AS written, pg_database_size(datname) AS bytes

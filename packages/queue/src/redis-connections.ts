@@ -1,5 +1,5 @@
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from "ioredis";
-import type { RedisTarget } from "@authsvc/config";
+import { parseRedisTarget, type RedisTarget } from "@authsvc/config";
 
 /** A connection to the service's Redis: one server, or a Redis Cluster (ioredis' Cluster speaks the same commands). */
 export type RedisClient = Redis | Cluster;
@@ -25,16 +25,25 @@ export function reconnectDelayMs(attempt: number): number {
 
 const lastErrors = new WeakMap<RedisClient, Error>();
 
+/** A URL as REDIS_URL takes it (one server, or redis+cluster://). */
+function targetOf(url: string): RedisTarget {
+  const problems: string[] = [];
+  const target = parseRedisTarget(url, undefined, problems);
+  if (problems.length) throw new Error(problems.join("; "));
+  return target;
+}
+
 /**
  * A connection for `role`, to one server (a URL, or a target whose `cluster` is null) or to a Redis Cluster.
  * On a cluster, a producer still fails fast while the slots it needs have no master (a failover under way:
  * the HTTP request gets a 503), and a blocking client waits it out; both follow the cluster's MOVED and
  * ASK answers and learn the new layout after a failover.
  */
-export function createRedis(target: string | RedisTarget, role: RedisRole, name: string, log?: RedisErrorLog): RedisClient {
+export function createRedis(given: string | RedisTarget, role: RedisRole, name: string, log?: RedisErrorLog): RedisClient {
+  const target = typeof given === "string" ? targetOf(given) : given;
   const roleOptions: RedisOptions =
     role === "producer" ? { enableOfflineQueue: false, maxRetriesPerRequest: 1 } : { maxRetriesPerRequest: null, enableReadyCheck: true };
-  const cluster = typeof target === "string" ? null : target.cluster;
+  const cluster = target.cluster;
   const redis: RedisClient = cluster
     ? new Cluster(cluster.nodes, {
         clusterRetryStrategy: reconnectDelayMs,
@@ -45,6 +54,9 @@ export function createRedis(target: string | RedisTarget, role: RedisRole, name:
         // Replicas only take over: every read must see the write before it (a claim, a lease, a cached session).
         scaleReads: "master",
         slotsRefreshTimeout: 2000,
+        // With TLS the nodes' certificates name the host the client was given, not the address it resolves to
+        // (managed clusters behind DNS): connect by the name.
+        ...(cluster.tls ? { dnsLookup: (address: string, callback: (err: Error | null, address: string) => void) => callback(null, address) } : {}),
         retryDelayOnFailover: 200,
         retryDelayOnClusterDown: 200,
         redisOptions: {
@@ -57,7 +69,7 @@ export function createRedis(target: string | RedisTarget, role: RedisRole, name:
           maxRetriesPerRequest: role === "producer" ? 1 : null,
         },
       } satisfies ClusterOptions)
-    : new Redis(typeof target === "string" ? target : target.url, { connectionName: name, lazyConnect: false, retryStrategy: reconnectDelayMs, ...roleOptions });
+    : new Redis(target.url, { connectionName: name, lazyConnect: false, retryStrategy: reconnectDelayMs, ...roleOptions });
   // Kept for the start-up check (which says why Redis is not there yet), and reported through the service's
   // log rather than ioredis' "Unhandled error event" stack traces: once per kind of error, then every 30 s.
   let reported = { message: "", at: 0 };

@@ -30,7 +30,9 @@ export function adminRoutes(db: Database, replay: ReplayJob, queuesPath: string)
   r.get("/admin/failed-jobs", async (req, res) => {
     const path = "/admin/failed-jobs";
     const { form, search } = readJobSearch(req, ["code", "site", "org", "since", "until"]);
-    const orgIds = form.org ? await db.organizations.matching(form.org, MAX_ORGS) : undefined;
+    const orgIds = form.org ? await db.organizations.matching(form.org, MAX_ORGS + 1) : undefined;
+    // Never a list that quietly leaves some of the matching organizations out.
+    if (orgIds && orgIds.length > MAX_ORGS) throw new HttpError(400, `More than ${MAX_ORGS} organizations match "${form.org}": give more of the name, or the organization's id.`);
     const { jobs, next } = splitPage(await db.jobListings.failed({ ...search, orgIds, limit: PAGE_SIZE + 1 }));
     const csrf = res.locals.csrfToken as string;
     sendPage(

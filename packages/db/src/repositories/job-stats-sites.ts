@@ -3,7 +3,7 @@ import { STATS_TX_TIMEOUT_MS, sumBuckets, type StatsScope, type StatsWindows } f
 import { SITE_DROP, type SuccessCount } from "./job-stats-trends";
 
 /** Sites kept per scope: the busiest of the week, and as many more whose success rate fell. */
-export const SITES_PER_SCOPE = 20;
+const SITES_PER_SCOPE = 20;
 // pg_advisory_xact_lock key of the refresh (see JobStats).
 const SITES_LOCK = 7_301_531;
 

@@ -28,7 +28,9 @@ const cookieKey = (c: Cookie) => `${c.domain.replace(/^\./, "").toLowerCase()}|$
  * the last is tried back in. Those that stay out are remembered as such (`passOver`) and not looked at again.
  * Cookies already told apart keep their part: when the login ended with no long-lived cookie the credential
  * had not met, the kept ones are only given their new values (an analytics cookie takes one at every visit),
- * and no page is opened. Null when nothing changed since `known` (what this login started with), or the page
+ * and no page is opened, unless one that changed is named like a session. A kept cookie that does carry a
+ * session after all makes the next login find no form: it is forgotten then, and that login runs as a new
+ * device's (run-auth-flow). Null when nothing changed since `known` (what this login started with), or the page
  * could not be read: what is kept stays. `openContext` makes each look's browser context (with the job's own
  * proxy, so the site sees the login's address); by default one of the page's browser, direct.
  */
@@ -48,7 +50,10 @@ export async function rememberedDevice(
   const knownValues = new Map((known?.cookies ?? []).map((c) => [cookieKey(c), c.value]));
   const unchanged = candidates.length === knownValues.size && candidates.every((c) => knownValues.get(cookieKey(c)) === c.value);
   if (known && unchanged) return null;
-  if (known && candidates.every((c) => knownValues.has(cookieKey(c)))) return { cookies: candidates, passOver: [...passOver] };
+  // Told apart before, and none that changed is named like a session (one that may have become the session's
+  // carrier is looked at again: the names only decide whether to look, the page decides what it carries).
+  const changedLikeSession = candidates.some((c) => knownValues.get(cookieKey(c)) !== c.value && SESSION_NAMES.test(c.name));
+  if (known && candidates.every((c) => knownValues.has(cookieKey(c))) && !changedLikeSession) return { cookies: candidates, passOver: [...passOver] };
   // Nothing to remember, and nothing was: nothing to store.
   if (candidates.length === 0) return known ? { cookies: [], passOver: [...passOver] } : null;
   const deadline = new Deadline(timeoutMs);
