@@ -8,6 +8,14 @@ export const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 // Two checkouts (git worktrees) running tests side by side each set their own, so neither drops the other's databases.
 const DB_SUFFIX = (process.env.TEST_DB_SUFFIX ?? "").replace(/[^a-z0-9_]/gi, "");
 
+/**
+ * The browser of the stacks that test the service's behaviour under faults and load (killed workers and
+ * browsers, Redis and PostgreSQL away, caps, fair share, a Redis Cluster, shutdown): Chromium's headless shell,
+ * which costs about 40% less CPU per login. What they test does not depend on the browser's kind; the shared
+ * end-to-end stacks run the production default, the whole browser.
+ */
+export const FAULT_STACK_BROWSER = { BROWSER_MODE: "shell" } as const;
+
 /** Settings of a throwaway stack: its own database and Redis prefix, fresh keys, loopback targets allowed. */
 export function testStackEnv(name: string, overrides: Record<string, string> = {}): Record<string, string> {
   return {
