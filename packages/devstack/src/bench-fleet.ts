@@ -21,6 +21,9 @@ export interface FleetResult {
   peakMemoryBytes: number;
   /** (peak - idle) over the contexts that ran at once, from samples where no worker had a recycled Chromium beside its new one. */
   perContextBytes: number;
+  /** The same from the samples' 95th percentile and median instead of their peak (one sample is noise: a GC, a burst). */
+  perContextP95Bytes: number;
+  perContextMedianBytes: number;
   /** The peak while a recycled Chromium finished its last jobs beside its successor. */
   recyclePeakBytes: number;
   recycles: number;
@@ -31,6 +34,11 @@ export interface FleetResult {
    * process: the fixture sites and the load), and the gateway's share of it.
    */
   cpuPerLogin: { service: number; gateway: number };
+}
+
+function quantile(xs: number[], q: number): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : NaN;
 }
 
 async function recyclesOf(healthPort: string): Promise<number> {
@@ -70,13 +78,23 @@ export async function benchFleet(stack: Stack, options: { total: number; inFligh
   // Each page's flow is learned once, as it would be after a site's first customer.
   await Promise.all(cases.map((_, i) => login(i)));
   await new Promise((r) => setTimeout(r, 1500)); // spares made again, memory settled
-  const idleMemoryBytes = rss();
+  // Idle: the median of a second's samples, as the run's figures are read off many.
+  const idleSamples: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    idleSamples.push(rss());
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const idleMemoryBytes = quantile(idleSamples, 0.5);
   let peakMemoryBytes = idleMemoryBytes;
   let recyclePeakBytes = 0;
+  const samples: number[] = [];
   const sampler = setInterval(() => {
     const now = rss();
     if (pids.some((pid) => chromiumBrowsersOf(pid) > 1)) recyclePeakBytes = Math.max(recyclePeakBytes, now);
-    else peakMemoryBytes = Math.max(peakMemoryBytes, now);
+    else {
+      peakMemoryBytes = Math.max(peakMemoryBytes, now);
+      samples.push(now);
+    }
   }, 200);
   const recyclesBefore = (await Promise.all(healthPorts.map(recyclesOf))).reduce((a, b) => a + b, 0);
   const gatewayPid = stack.processes.gateway.pid;
@@ -119,6 +137,8 @@ export async function benchFleet(stack: Stack, options: { total: number; inFligh
     idleMemoryBytes,
     peakMemoryBytes,
     perContextBytes: (peakMemoryBytes - idleMemoryBytes) / (workers * concurrency),
+    perContextP95Bytes: (quantile(samples, 0.95) - idleMemoryBytes) / (workers * concurrency),
+    perContextMedianBytes: (quantile(samples, 0.5) - idleMemoryBytes) / (workers * concurrency),
     recyclePeakBytes,
     recycles,
     stores,
