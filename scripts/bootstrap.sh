@@ -52,7 +52,7 @@ fi
 # headless shell (BROWSER_MODE=shell; the tests and the bench run it too).
 [ -x "$CHROMIUM" ] || apt_install chromium fonts-liberation
 [ -x "$CHROMIUM" ] || die "Chromium not found at $CHROMIUM (set CHROMIUM_PATH)"
-[ -x /usr/bin/chromium-headless-shell ] || apt_install chromium-headless-shell
+[ -x /usr/lib/chromium/chromium-headless-shell ] || apt_install chromium-headless-shell
 
 # Debian's python3: the Python client's tests and example run with it (standard library only).
 [ -x /usr/bin/python3 ] || command -v python3 >/dev/null || apt_install python3

@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, readlinkSync } from "node:fs";
+import { DEFAULT_CHROMIUM } from "@authsvc/config";
 import { BrowserHost } from "./browser-host";
 import { processTreeCpuSeconds, processTreeMemoryBytes } from "./process-memory";
 import { TargetGuard } from "@authsvc/egress";
@@ -45,14 +46,18 @@ describe("BrowserHost", () => {
   });
 
   it("runs chromium-headless-shell with BROWSER_MODE=shell, and its pages still show a browser that is not headless", async () => {
-    host = new BrowserHost({ executablePath: "/usr/bin/chromium-headless-shell", mode: "shell", guard });
+    host = new BrowserHost({ executablePath: DEFAULT_CHROMIUM.shell, mode: "shell", guard });
     const seen = await host.withPage(async (page) => {
       const version = await page.browser().version();
+      // The process Puppeteer launched (and kills on a crash, a recycle or a shutdown's deadline) is Chromium
+      // itself: Debian's /usr/bin wrapper ran it as a child, and a kill of the wrapper left the browser running.
+      const launched = readlinkSync(`/proc/${page.browser().process()!.pid}/exe`);
       // The stealth evasions' last command (the user agent) lands before the page is handed over.
       await page.setContent("<p>shell</p>");
       const shows = await page.evaluate(() => ({ ua: navigator.userAgent, webdriver: navigator.webdriver, chrome: typeof (window as unknown as { chrome?: unknown }).chrome, outer: window.outerWidth > 0 }));
-      return { version, shows };
+      return { version, shows, launched };
     });
+    expect(seen.launched).toBe(DEFAULT_CHROMIUM.shell);
     expect(seen.version).toMatch(/^HeadlessChrome\//);
     expect(seen.shows).toEqual({ ua: expect.not.stringContaining("Headless"), webdriver: false, chrome: "object", outer: true });
   });

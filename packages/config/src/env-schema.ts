@@ -59,7 +59,7 @@ export const envSchema = {
      * login, but sites tell it apart more easily).
      */
     BROWSER_MODE: { type: "string", enum: ["full", "shell"], default: "full" },
-    /** Default: /usr/bin/chromium, or /usr/bin/chromium-headless-shell with BROWSER_MODE=shell. */
+    /** Default: /usr/bin/chromium, or /usr/lib/chromium/chromium-headless-shell with BROWSER_MODE=shell (DEFAULT_CHROMIUM). */
     CHROMIUM_PATH: { type: "string" },
     /** A worker replaces its Chromium after this many jobs (0: never). */
     BROWSER_RECYCLE_AFTER_JOBS: { type: "integer", minimum: 0, default: 500 },

@@ -72,6 +72,14 @@ const KNOWN_RANGES = new Set(["loopback", "private", "linkLocal", "uniqueLocal",
 const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true, strict: false });
 const validateEnv = ajv.compile(envSchema);
 
+/**
+ * Debian's Chromium for each BROWSER_MODE. The headless shell is its binary, not the package's
+ * /usr/bin/chromium-headless-shell: that script runs the binary as a child (no `exec`), so a kill of the
+ * process Puppeteer launched (a crash's clean-up, a recycle, a shutdown's deadline) left the browser running,
+ * orphaned. /usr/bin/chromium execs its binary.
+ */
+export const DEFAULT_CHROMIUM = { full: "/usr/bin/chromium", shell: "/usr/lib/chromium/chromium-headless-shell" } as const;
+
 /** Parses the environment once, at start; the rest of the code reads the typed object it returns. */
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   const env: Record<string, unknown> = {};
@@ -168,7 +176,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       statsEveryMs: e.JOB_STATS_EVERY_MS,
       siteStatsEveryMs: e.JOB_STATS_SITES_EVERY_MS,
       healthPort: e.WORKER_HEALTH_PORT,
-      chromiumPath: e.CHROMIUM_PATH ?? (e.BROWSER_MODE === "shell" ? "/usr/bin/chromium-headless-shell" : "/usr/bin/chromium"),
+      chromiumPath: e.CHROMIUM_PATH ?? DEFAULT_CHROMIUM[e.BROWSER_MODE as "full" | "shell"],
       browserMode: e.BROWSER_MODE,
       browserRecycle: { afterJobs: e.BROWSER_RECYCLE_AFTER_JOBS, aboveBytes: e.BROWSER_RECYCLE_ABOVE_MIB * 1024 * 1024 },
       trustedSpki,

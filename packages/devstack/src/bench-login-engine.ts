@@ -1,4 +1,4 @@
-import { BrowserHost, type Page, processTreeCpuSeconds, TargetGuard } from "@authsvc/browser";
+import { BrowserHost, type BrowserMode, DEFAULT_CHROMIUM, type Page, processTreeCpuSeconds, TargetGuard } from "@authsvc/browser";
 import { type LearnedFlow, LoginFlowError, passwordLogin, SESSION_CHECK_STEP } from "@authsvc/flows";
 import { LOGIN_CASES, type LoginCase, startTestSites, type TestSites } from "@authsvc/test-sites";
 import { freshTotpCode, newTotpSecret, parseTotpSecret } from "@authsvc/crypto";
@@ -44,6 +44,15 @@ const HAND_WRITTEN: Record<string, (page: Page, user: User) => Promise<void>> = 
 };
 
 /**
+ * The Chromium the bench's stack and engine run (`BROWSER_MODE=shell pnpm bench`: the headless shell); the
+ * hand-written script's baseline is always the whole browser, Puppeteer's default, as a customer runs it.
+ */
+export const BENCH_BROWSER = (() => {
+  const mode: BrowserMode = process.env.BROWSER_MODE === "shell" ? "shell" : "full";
+  return { mode, executablePath: process.env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM[mode] };
+})();
+
+/**
  * The login engine over every fixture case, outside the service: the verdict rate, the median time per
  * login by detection and by replaying the learned flow, and a hand-written script on three pages. All
  * runs use the same BrowserHost (fresh context with stealth per login, egress proxy), so the
@@ -52,7 +61,7 @@ const HAND_WRITTEN: Record<string, (page: Page, user: User) => Promise<void>> = 
 export async function benchLoginEngine(rounds: number, write: (line: string) => void): Promise<void> {
   const sites: TestSites = await startTestSites();
   const guard = new TargetGuard(["loopback"]);
-  const host = new BrowserHost({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", guard });
+  const host = new BrowserHost({ ...BENCH_BROWSER, guard });
   let seq = 0;
   const userFor = (c: LoginCase): User => {
     const user = { username: `bench-${++seq}@example.test`, password: `bench-pw-${seq}`, totpSecret: c.totp ? newTotpSecret() : undefined };

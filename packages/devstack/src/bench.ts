@@ -12,7 +12,7 @@ import { benchSignup } from "./bench-signup";
 import { benchOAuth } from "./bench-oauth";
 import { benchProxy } from "./bench-proxy";
 import { benchPasskeyPrompt } from "./bench-passkey";
-import { benchLoginEngine } from "./bench-login-engine";
+import { BENCH_BROWSER, benchLoginEngine } from "./bench-login-engine";
 import { benchFreshLogin, PHASES } from "./bench-fresh-login";
 import { benchFleet } from "./bench-fleet";
 import { benchCached, benchCheckedHits } from "./bench-cached";
@@ -65,7 +65,7 @@ function markdownTable(rows: Row[]): string {
 function machine(): string {
   let chromium = "Chromium";
   try {
-    chromium = execFileSync(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    chromium = execFileSync(BENCH_BROWSER.executablePath, ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
   } catch {
     // not installed where we looked; the bench would have failed earlier
   }
@@ -81,8 +81,8 @@ async function main(): Promise<void> {
     GATEWAY_WAIT_MS: "120000",
     JOB_TIMEOUT_MS: "45000",
     // BROWSER_MODE=shell pnpm bench: the same figures with chromium-headless-shell.
-    BROWSER_MODE: process.env.BROWSER_MODE ?? "full",
-    // The dashboard's rollups at their production pace (the test stacks run them every second).
+    BROWSER_MODE: BENCH_BROWSER.mode,
+    // The dashboard's rollups at their production pace (the test stacks run them every two seconds).
     JOB_STATS_EVERY_MS: "60000",
     JOB_STATS_SITES_EVERY_MS: "300000",
     // Recycled during the fleet run, so its cost shows in the fleet's figures.
