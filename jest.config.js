@@ -13,7 +13,7 @@ const transformIgnorePatterns = ["/node_modules/(?!(\\.pnpm/)?(oidc-provider|ope
 const setupFiles = ["<rootDir>/scripts/jest-quiet-oidc-warning.cjs"];
 // Tests that start stacks of their own (a Redis or PostgreSQL they kill, a worker they stop): they need no shared
 // stack, and run beside the others.
-const OWN_STACKS = ["<rootDir>/apps/worker/test/faults/**/*.test.ts", "<rootDir>/apps/worker/test/concurrency-caps.test.ts", "<rootDir>/apps/worker/test/graceful-shutdown.test.ts", "<rootDir>/apps/worker/test/redis-cluster.test.ts"];
+const OWN_STACKS = ["<rootDir>/apps/worker/test/faults/**/*.test.ts", "<rootDir>/apps/worker/test/{concurrency-caps,graceful-shutdown,redis-cluster,whole-browser}.test.ts"];
 
 module.exports = {
   // Browser logins take seconds; speed is measured by `pnpm bench`, not by test timeouts. A test's timeout is
@@ -36,7 +36,7 @@ module.exports = {
       // (E2E_SHARD), each with a stack and a database of its own.
       displayName: "e2e",
       testMatch: ["<rootDir>/apps/*/test/**/*.test.ts", "<rootDir>/packages/sdk/test/**/*.test.ts"],
-      testPathIgnorePatterns: ["/node_modules/", "<rootDir>/apps/worker/test/faults/", "<rootDir>/apps/worker/test/(concurrency-caps|graceful-shutdown|redis-cluster)\\.test\\.ts$"],
+      testPathIgnorePatterns: ["/node_modules/", "<rootDir>/apps/worker/test/faults/", "<rootDir>/apps/worker/test/(concurrency-caps|graceful-shutdown|redis-cluster|whole-browser)\\.test\\.ts$"],
       transform,
       transformIgnorePatterns,
       setupFiles,

@@ -5,7 +5,7 @@ import { createWriteStream } from "node:fs";
 import path from "node:path";
 import { loadConfig } from "@authsvc/config";
 import { Database } from "@authsvc/db";
-import { DATA_DIR, REPO_ROOT, STACK_START_BOUND_MS, WAIT_BOUND_MS, deleteRedisPrefix, FAULT_STACK_BROWSER, freePort, recreateDatabase, startStack, testStackEnv, waitFor, type Stack } from "@authsvc/devstack";
+import { DATA_DIR, REPO_ROOT, STACK_START_BOUND_MS, WAIT_BOUND_MS, deleteRedisPrefix, freePort, recreateDatabase, startStack, testStackEnv, waitFor, type Stack } from "@authsvc/devstack";
 import { AUTH_QUEUE, queuePrefix } from "@authsvc/queue";
 
 // A stack of its own with small caps, and a second worker process: the caps hold across processes, and the
@@ -39,7 +39,7 @@ async function startSecondWorker(env: Record<string, string>): Promise<ChildProc
 
 beforeAll(async () => {
   // A region with no worker is refused after 1.5 s here (10 s by default).
-  const env = testStackEnv("caps_e2e", { ...FAULT_STACK_BROWSER, WORKER_CONCURRENCY: "2", ORG_MAX_RUNNING_JOBS: String(ORG_CAP), SITE_MAX_RUNNING_JOBS: String(SITE_CAP), LOG_LEVEL: "info", REGION_WAIT_MS: "1500" });
+  const env = testStackEnv("caps_e2e", { WORKER_CONCURRENCY: "2", ORG_MAX_RUNNING_JOBS: String(ORG_CAP), SITE_MAX_RUNNING_JOBS: String(SITE_CAP), LOG_LEVEL: "info", REGION_WAIT_MS: "1500" });
   await recreateDatabase(env.DATABASE_URL!);
   stack = await startStack({ env, logs: { dir: LOGS } });
   secondWorker = await startSecondWorker({ ...stack.env, WORKER_REGIONS: "eu" });

@@ -2,7 +2,7 @@ import path from "node:path";
 import { loadConfig } from "@authsvc/config";
 import { Database } from "@authsvc/db";
 import { newTotpSecret } from "@authsvc/crypto";
-import { DATA_DIR, STACK_START_BOUND_MS, deleteRedisPrefix, FAULT_STACK_BROWSER, recreateDatabase, startStack, testStackEnv, waitFor, type Stack } from "@authsvc/devstack";
+import { DATA_DIR, STACK_START_BOUND_MS, deleteRedisPrefix, recreateDatabase, startStack, testStackEnv, waitFor, type Stack } from "@authsvc/devstack";
 import { LOGIN_CASES } from "@authsvc/test-sites";
 
 // A stack of its own: stopping its worker must not disturb the other end-to-end tests.
@@ -10,7 +10,7 @@ let stack: Stack;
 let db: Database;
 
 beforeAll(async () => {
-  const env = testStackEnv("shutdown_e2e", { ...FAULT_STACK_BROWSER });
+  const env = testStackEnv("shutdown_e2e");
   await recreateDatabase(env.DATABASE_URL!);
   stack = await startStack({ env, logs: { dir: path.join(DATA_DIR, "logs", "shutdown") } });
   db = Database.fromConfig(loadConfig(stack.env), 1);

@@ -8,7 +8,6 @@ import {
   closeDatabase,
   database,
   deleteRedisPrefix,
-  FAULT_STACK_BROWSER,
   finalJobRecord,
   newInboxUser,
   newSiteUser,
@@ -32,7 +31,7 @@ let stack: Stack;
 
 beforeAll(async () => {
   cluster = await startRedisCluster();
-  const env = testStackEnv("cluster_e2e", { ...FAULT_STACK_BROWSER, REDIS_URL: cluster.url, ORG_MAX_RUNNING_JOBS: String(ORG_CAP), LOG_LEVEL: "info", JOB_SWEEP_EVERY_MS: "2000" });
+  const env = testStackEnv("cluster_e2e", { REDIS_URL: cluster.url, ORG_MAX_RUNNING_JOBS: String(ORG_CAP), LOG_LEVEL: "info", JOB_SWEEP_EVERY_MS: "2000" });
   await recreateDatabase(env.DATABASE_URL!);
   stack = await startStack({ env, logs: { dir: path.join(DATA_DIR, "logs", "redis-cluster") } });
   // The e2e helpers (call, newTenant, newSiteUser…) read where the stack is from the environment.

@@ -1,6 +1,6 @@
 export { startStack, freePort, STACK_START_BOUND_MS, type Stack, type StackOptions } from "./stack";
 export { startOwnPostgres, startOwnRedis, type OwnPostgres, type OwnRedis } from "./fault-services";
-export { testStackEnv, freshTestDatabase, FAULT_STACK_BROWSER, POSTGRES_URL, REDIS_URL } from "./test-env";
+export { testStackEnv, freshTestDatabase, TEST_BROWSER_MODE, POSTGRES_URL, REDIS_URL } from "./test-env";
 export { recreateDatabase, deleteRedisPrefix } from "./reset-database";
 export { REPO_ROOT, DATA_DIR } from "./repo-root";
 export * from "./e2e/api-client";

@@ -4,7 +4,7 @@ import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { loadConfig } from "@authsvc/config";
 import { Database } from "@authsvc/db";
-import { DATA_DIR, FAULT_STACK_BROWSER, startOwnPostgres, startOwnRedis, startStack, testStackEnv, type OwnPostgres, type OwnRedis, type Stack } from "@authsvc/devstack";
+import { DATA_DIR, startOwnPostgres, startOwnRedis, startStack, testStackEnv, type OwnPostgres, type OwnRedis, type Stack } from "@authsvc/devstack";
 import { AUTH_QUEUE, queuePrefix } from "@authsvc/queue";
 
 /**
@@ -38,7 +38,6 @@ export interface FaultStack {
 export async function startFaultStack(name: string, options: { workers?: number; env?: Record<string, string> } = {}): Promise<FaultStack> {
   const [redis, postgres] = await Promise.all([startOwnRedis(), startOwnPostgres()]);
   const env = testStackEnv(name, {
-    ...FAULT_STACK_BROWSER,
     DATABASE_URL: `${postgres.url}/authsvc_${name}`,
     REDIS_URL: redis.url,
     WORKER_LOCK_MS: String(LOCK_MS),

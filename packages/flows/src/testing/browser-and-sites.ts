@@ -1,4 +1,4 @@
-import { BrowserHost, type BrowserHostOptions, type BrowserMode, TargetGuard } from "@authsvc/browser";
+import { BrowserHost, type BrowserHostOptions, type BrowserMode, DEFAULT_CHROMIUM, TargetGuard } from "@authsvc/browser";
 import { startTestSites, type TestSites } from "@authsvc/test-sites";
 
 /**
@@ -9,15 +9,15 @@ import { startTestSites, type TestSites } from "@authsvc/test-sites";
 export const FLOW_DEADLINE_MS = 90_000;
 
 /**
- * The Chromium of the page-logic tests: the headless shell (BROWSER_MODE=shell) unless TEST_BROWSER_MODE=full.
- * Page logic reads and drives pages through the same Blink and DevTools protocol in both, and the shell costs
- * about 40% less CPU per login, which is most of the suite's time on a 2-core machine. The end-to-end tests
- * (apps/∗/test) run the production default, the whole browser; the engine bench runs every case in the mode
- * its stack is given (BROWSER_MODE), and gave the same verdicts in both (docs/performance.md).
+ * The Chromium of the page-logic tests: the headless shell (BROWSER_MODE=shell) unless TEST_BROWSER_MODE=full,
+ * as in every test stack (TEST_BROWSER_MODE in @authsvc/devstack, which depends on this package): pages are
+ * read and driven through the same Blink and DevTools protocol in both, and the shell costs about 40% less CPU
+ * per login. The engine bench runs every case in the mode its stack is given (BROWSER_MODE), and gave the same
+ * verdicts in both (docs/performance.md).
  */
 export function testBrowserHost(options: Omit<BrowserHostOptions, "executablePath" | "mode">): BrowserHost {
   const mode: BrowserMode = process.env.TEST_BROWSER_MODE === "full" ? "full" : "shell";
-  const executablePath = mode === "shell" ? "/usr/bin/chromium-headless-shell" : (process.env.CHROMIUM_PATH ?? "/usr/bin/chromium");
+  const executablePath = mode === "shell" ? DEFAULT_CHROMIUM.shell : (process.env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM.full);
   return new BrowserHost({ ...options, executablePath, mode });
 }
 
