@@ -32,8 +32,18 @@ afterAll(() => new Promise<void>((r) => site.close(() => r())));
 describe("guardRequests", () => {
   it("blocks and reports a refused main-frame navigation, a link's and a redirect's; other requests are the egress proxy's to refuse", async () => {
     const egressRefused: EgressRefusal[] = [];
+    let pixelRefused!: () => void;
+    // Resolved by the proxy's report of the pixel's refusal: the test waits for that state, not for a time.
+    const pixelRefusedNow = new Promise<void>((resolve) => (pixelRefused = resolve));
     const guard = new TargetGuard(["loopback"]);
-    const host = new BrowserHost({ executablePath: chromium, guard, onEgressRefused: (r) => egressRefused.push(r) });
+    const host = new BrowserHost({
+      executablePath: chromium,
+      guard,
+      onEgressRefused: (r) => {
+        egressRefused.push(r);
+        if (r.host === "10.255.255.3") pixelRefused();
+      },
+    });
     try {
       await host.withPage(async (page) => {
         const refused: string[] = [];
@@ -60,8 +70,7 @@ describe("guardRequests", () => {
 
         // A subresource is not held in the page: the proxy refuses it (it never reaches the address).
         await page.goto(`${siteUrl}/pixel`);
-        const until = Date.now() + 30_000;
-        while (!egressRefused.some((r) => r.host === "10.255.255.3") && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+        await pixelRefusedNow;
         expect(egressRefused.map((r) => r.host)).toContain("10.255.255.3");
         expect(refused).toHaveLength(4);
       });
