@@ -11,6 +11,7 @@ const PAGE = `<!doctype html><p>app</p><script>
   navigator.sendBeacon("/beacon", "x");
   new EventSource("/events");
   window.call = () => fetch("/api").then((r) => r.text());
+  window.send = () => fetch("/api", { method: "POST", body: "sign-in" }).then((r) => r.text());
 </script>`;
 
 let site: Server;
@@ -57,6 +58,15 @@ describe("networkQuiet", () => {
         releaseApi();
         expect(await answered).toBe("ok");
         expect(await networkQuiet(page, { timeoutMs: 60_000, longMs: 60_000 })).toBe(true);
+
+        // A POST the site is slow to answer (a sign-in, a passkey's registration) is never background, however
+        // long it is open: here longer than longMs, and still not quiet.
+        const sent = page.evaluate(() => (window as unknown as { send: () => Promise<string> }).send());
+        await page.waitForRequest((r) => r.url().endsWith("/api") && r.method() === "POST");
+        expect(await networkQuiet(page, { timeoutMs: 1_000, longMs: 100 })).toBe(false);
+        releaseApi();
+        expect(await sent).toBe("ok");
+        expect(await networkQuiet(page, { timeoutMs: 60_000, longMs: 100 })).toBe(true);
       });
     } finally {
       await host.close();

@@ -1,6 +1,6 @@
 import type { HTTPRequest, Page } from "@authsvc/browser";
 
-/** A request open longer than this (and not a document) is a long-poll, a stream or a chat channel: background. */
+/** A GET open longer than this (and not a document) is a long-poll, a stream or a chat channel: background. */
 const LONG_REQUEST_MS = 1000;
 // Resource types a page's answer never waits for: beacons and event streams.
 const BACKGROUND_TYPES = new Set(["ping", "eventsource", "websocket"]);
@@ -39,18 +39,23 @@ export function trackRequests(page: Page): void {
   page.on("requestfailed", done);
 }
 
-/** Whether the page's answer may wait for this request: not a beacon or a stream, and a document or a request open less than `longMs`. */
+/**
+ * Whether the page's answer may wait for this request: not a beacon or a stream, and a document, a request
+ * that sends something (a POST: a sign-in, a passkey's registration, however slow the site is to answer it),
+ * or a GET open less than `longMs`.
+ */
 function foreground(request: HTTPRequest, startedAt: number, now: number, longMs: number): boolean {
   const type = request.resourceType();
   if (BACKGROUND_TYPES.has(type)) return false;
-  return type === "document" || now - startedAt < longMs;
+  return type === "document" || request.method() !== "GET" || now - startedAt < longMs;
 }
 
 /**
  * Waits until no request the page's answer depends on has been in flight for `idleMs`, or `timeoutMs` passed.
- * The page's own traffic counts: documents, scripts, styles, its XHR and fetch calls. A busy application's
- * background does not: analytics beacons (sent every few hundred milliseconds by many sites), event streams,
- * and requests open longer than a second (long-polls, chat and notification channels), which a plain count
+ * The page's own traffic counts: documents, scripts, styles, its XHR and fetch calls, and whatever it sends
+ * (a POST counts until it is answered, however long). A busy application's background does not: analytics
+ * beacons (sent every few hundred milliseconds by many sites), event streams, and GETs open longer than a
+ * second (long-polls, chat and notification channels), which a plain count
  * of every request waited out to the timeout at each look. True when the page went quiet, false when the time
  * ran out first. `longMs`: how long a request may be open before it counts as background (tests).
  */
@@ -76,7 +81,7 @@ export async function networkQuiet(page: Page, options: { idleMs?: number; timeo
       for (const [request, startedAt] of tracker.open) {
         if (!foreground(request, startedAt, now, longMs)) continue;
         busy = true;
-        if (request.resourceType() !== "document") turns = Math.min(turns, startedAt + longMs);
+        if (request.resourceType() !== "document" && request.method() === "GET") turns = Math.min(turns, startedAt + longMs);
       }
       if (busy) quietSince = null;
       else quietSince ??= now;
