@@ -1,5 +1,6 @@
 import puppeteer, { type Frame, type Page } from "puppeteer-core";
-import { CHROMIUM_ARGS } from "@authsvc/browser";
+import { CHROMIUM_ARGS, DEFAULT_CHROMIUM } from "@authsvc/browser";
+import { BENCH_BROWSER } from "./bench-login-engine";
 import { loadConfig } from "@authsvc/config";
 import { Database } from "@authsvc/db";
 import type { Stack } from "./stack";
@@ -93,7 +94,9 @@ export interface FreshLoginRow {
 export async function benchFreshLogin(stack: Stack, rounds: number): Promise<FreshLoginRow[]> {
   const db = Database.fromConfig(loadConfig(stack.env), 1);
   const newKey = async (name: string) => (await db.apiKeys.create((await db.organizations.create(name)).id, "bench")).key;
-  const browser = await puppeteer.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", headless: true, args: [...CHROMIUM_ARGS] });
+  // The script runs the whole browser, Puppeteer's default, as a customer's does, whichever the stack runs.
+  const executablePath = BENCH_BROWSER.mode === "full" ? BENCH_BROWSER.executablePath : DEFAULT_CHROMIUM.full;
+  const browser = await puppeteer.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS] });
   const rows: FreshLoginRow[] = [];
   try {
     const learnedKey = await newKey("Bench fresh logins");
