@@ -69,6 +69,9 @@ async function installGuard(page: Page, guard: TargetGuard): Promise<Set<OnRefus
   const session = await pageSession(page);
   const mainFrameId = async () => (await session.send("Page.getFrameTree")).frameTree.frame.id;
   let mainFrame = await mainFrameId();
+  // Frames the page's tree showed as not its main one: a frame's id never becomes the main frame's, so their
+  // documents (ads, analytics, an identity provider's frame) go on without asking the tree again.
+  const subframes = new Set<string>();
   session.on("Fetch.requestPaused", async (event: Protocol.Fetch.RequestPausedEvent) => {
     const { requestId, request, frameId } = event;
     const answer = async () => {
@@ -76,8 +79,12 @@ async function installGuard(page: Page, guard: TargetGuard): Promise<Set<OnRefus
       if (url.startsWith("data:") || url.startsWith("blob:") || url === "about:blank") return session.send("Fetch.continueRequest", { requestId });
       // Another frame's document, or the main frame's after the page swapped its main frame (a prerendered page
       // it activated): asked again rather than let through.
+      if (subframes.has(frameId)) return session.send("Fetch.continueRequest", { requestId });
       if (frameId !== mainFrame) mainFrame = await mainFrameId();
-      if (frameId !== mainFrame) return session.send("Fetch.continueRequest", { requestId });
+      if (frameId !== mainFrame) {
+        subframes.add(frameId);
+        return session.send("Fetch.continueRequest", { requestId });
+      }
       if (outOfScope(page, url, event.redirectedRequestId !== undefined)) {
         // A 204 answer commits no navigation: the page stays as it is (an abort would show an error page).
         return session.send("Fetch.fulfillRequest", { requestId, responseCode: 204, body: "" });
