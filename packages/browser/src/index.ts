@@ -7,6 +7,7 @@ export { captureState } from "./capture-state";
 export { readOriginStorageInPage, type OriginStorage } from "./read-origin-storage";
 export { guardRequests, setPersonScope } from "./guard-requests";
 export { pageSession } from "./page-session";
+export { typeKeys } from "./type-keys";
 export { isClosedTargetError } from "./tolerate-closed-targets";
 export type { Browser, BrowserContext, Page, Frame, ElementHandle, HTTPRequest, HTTPResponse } from "puppeteer-core";
 export { chromiumBrowsersOf, machineCpuSeconds, processTreeCpuSeconds, processTreeMemoryBytes } from "./process-memory";

@@ -1,4 +1,4 @@
-import type { ElementHandle, Page } from "@authsvc/browser";
+import { type ElementHandle, type Page, typeKeys } from "@authsvc/browser";
 import type { SelectorPath } from "./read-page";
 import { findFrame, resolveElement } from "./scan-page";
 
@@ -74,11 +74,16 @@ async function typeInto(field: ElementHandle<Element>, text: string): Promise<vo
   // A field under an overlay we could not dismiss still takes focus; a click would land on the overlay.
   if (covered) await field.focus();
   else await field.click();
-  if (await field.evaluate((el) => (el as HTMLInputElement).value !== "")) {
-    await field.evaluate((el) => (el as HTMLInputElement).select());
-    await field.press("Backspace");
-  }
-  await field.type(text);
+  // The keys go to what has focus: the field, again, if the click's handler moved it (as Puppeteer's own
+  // type does), with a value already there selected so that a Backspace clears it.
+  const filled = await field.evaluate((el) => {
+    (el as HTMLElement).focus();
+    if ((el as HTMLInputElement).value === "") return false;
+    (el as HTMLInputElement).select();
+    return true;
+  });
+  if (filled) await field.press("Backspace");
+  await typeKeys(field.frame.page(), text);
 }
 
 async function fillExtra(field: ElementHandle<Element>, raw: string | number | boolean): Promise<void> {
