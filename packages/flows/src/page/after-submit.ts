@@ -193,7 +193,12 @@ export class AfterSubmit<X = undefined> {
     return { scans, signals, notes, sayings, extra, fresh, successBefore: this.successSeen };
   }
 
-  /** Waits for the network to go quiet (at most `quiet` ms), or less once `shownEarly` says the page shows its answer. */
+  /**
+   * Waits for the network to go quiet (at most `quiet` ms), or less once `shownEarly` says the page shows
+   * its answer. It looks every EARLY_LOOK_MS, and at once when the main frame's new document is parsed
+   * (its DOMContentLoaded, where a server-rendered answer's marker first can be there), also when that came
+   * during a look.
+   */
   private async quietOrShown(quiet: number): Promise<void> {
     const idle = networkQuiet(this.page, { timeoutMs: quiet });
     const shownEarly = this.options.shownEarly;
@@ -202,16 +207,37 @@ export class AfterSubmit<X = undefined> {
       return;
     }
     let waiting = true;
+    let parsed = 0;
+    let wake = () => {};
+    const onParsed = () => {
+      parsed++;
+      wake();
+    };
+    this.page.on("domcontentloaded", onParsed);
     const shown = (async () => {
       const until = Date.now() + quiet;
       while (waiting && Date.now() < until) {
+        const parsedBefore = parsed;
         if (await shownEarly().catch(() => false)) return;
-        await sleep(EARLY_LOOK_MS);
+        if (parsed !== parsedBefore) continue;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, EARLY_LOOK_MS);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        wake = () => {};
       }
       await idle;
     })();
-    await Promise.race([idle, shown]);
-    waiting = false;
+    try {
+      await Promise.race([idle, shown]);
+    } finally {
+      waiting = false;
+      wake();
+      this.page.off("domcontentloaded", onParsed);
+    }
   }
 
   /**
