@@ -60,7 +60,8 @@ async function storageOffPage(context: BrowserContext, origin: string): Promise<
   } catch {
     return EMPTY;
   } finally {
-    await scratch.close().catch(() => undefined);
+    // Not waited for: what was read is in hand, and the page goes with its context if not before.
+    void scratch.close().catch(() => undefined);
   }
 }
 
