@@ -111,7 +111,7 @@ async function main(): Promise<void> {
       learnedRatios.push(learned / hand);
       strictRatios.push(learned / ahead);
       const baseline = `script ${ms(hand)}; with its context made ahead ${ms(ahead)}`;
-      rows.push({ figure: `fresh login, ${r.page}, learned flow (HTTP request → session, median of ${r.learned.length})`, value: ms(learned), baseline, ratio: `${times(learned / hand)}; ${times(learned / ahead)}`, goal: "≤ 1.10x" });
+      rows.push({ figure: `fresh login, ${r.page}, learned flow (HTTP request → session, median of ${r.learned.length})`, value: ms(learned), baseline, ratio: `${times(learned / hand)}; ${times(learned / ahead)}`, goal: "≤ 1.00x" });
       rows.push({ figure: `fresh login, ${r.page}, first login of an org (detection)`, value: ms(median(r.detected)), baseline, ratio: `${times(median(r.detected) / hand)}; ${times(median(r.detected) / ahead)}`, goal: "—" });
     }
     // Where a learned login's time goes, read off its job's events: the medians of each phase, per page.
@@ -119,7 +119,7 @@ async function main(): Promise<void> {
       const medians = PHASES.map((_, i) => median(r.learnedPhases.map((p) => p[i]!).filter((x) => !Number.isNaN(x))));
       rows.push({ figure: `fresh login, ${r.page}, learned flow: where the time goes (median ms)`, value: PHASES.map((p, i) => `${p} ${medians[i]!.toFixed(0)}`).join("; "), baseline: "—", ratio: "—", goal: "—" });
     }
-    if (fresh.length) rows.push({ figure: "fresh login, learned flow: median of the pages' ratios", value: `${times(median(learnedRatios))}; ${times(median(strictRatios))}`, baseline: "script; with its context made ahead", ratio: `${times(median(learnedRatios))}; ${times(median(strictRatios))}`, goal: "≤ 1.10x" });
+    if (fresh.length) rows.push({ figure: "fresh login, learned flow: median of the pages' ratios", value: `${times(median(learnedRatios))}; ${times(median(strictRatios))}`, baseline: "script; with its context made ahead", ratio: `${times(median(learnedRatios))}; ${times(median(strictRatios))}`, goal: "≤ 1.00x" });
     if (fresh.length) say(markdownTable(rows));
 
     // 2. A cached login against a bare Express endpoint returning the same JSON (item 4).
