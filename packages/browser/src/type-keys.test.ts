@@ -76,13 +76,17 @@ describe("typeKeys", () => {
     });
   });
 
-  it("rejects once its page is gone", async () => {
+  it("rejects when its page is gone, whether its DevTools session was open or not", async () => {
     await host.withPage(async (page) => {
       await page.goto(`http://127.0.0.1:${port}/form`);
       await page.focus("#a");
-      const typing = typeKeys(page, TEXT.repeat(20));
+      await typeKeys(page, "x");
       await page.close();
-      await expect(typing).rejects.toThrow();
+      await expect(typeKeys(page, TEXT)).rejects.toThrow();
+    });
+    await host.withPage(async (page) => {
+      await page.close();
+      await expect(typeKeys(page, TEXT)).rejects.toThrow();
     });
   });
 });
