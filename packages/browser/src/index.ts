@@ -8,6 +8,7 @@ export { readOriginStorageInPage, type OriginStorage } from "./read-origin-stora
 export { guardRequests, setPersonScope } from "./guard-requests";
 export { pageSession } from "./page-session";
 export { typeKeys } from "./type-keys";
+export { openPage, preparePagesLike, preparePagesOf } from "./page-preparer";
 export { isClosedTargetError } from "./tolerate-closed-targets";
 export type { Browser, BrowserContext, Page, Frame, ElementHandle, HTTPRequest, HTTPResponse } from "puppeteer-core";
 export { chromiumBrowsersOf, machineCpuSeconds, processTreeCpuSeconds, processTreeMemoryBytes } from "./process-memory";

@@ -1,4 +1,4 @@
-import { applyBrowserProfile, type BrowserContext, type BrowserHost, contextOptions, type VirtualPasskey, type BrowserProfile, chooseBrowserProfile, DEFAULT_PROFILE_REGION, type Page, type ProxyDoor, ProxyFailure, relocateBrowserProfile, type TargetGuard } from "@authsvc/browser";
+import { applyBrowserProfile, preparePagesLike, preparePagesOf, type BrowserContext, type BrowserHost, contextOptions, type VirtualPasskey, type BrowserProfile, chooseBrowserProfile, DEFAULT_PROFILE_REGION, type Page, type ProxyDoor, ProxyFailure, relocateBrowserProfile, type TargetGuard } from "@authsvc/browser";
 import type { Config } from "@authsvc/config";
 import { isEnrolInput, isOAuthMethod, isVerifyInput, type InboxRef, type JobEventType, type JobInput, type LoginSecret, oauthMethodFor, type RememberedDevice, type SignupJobInput } from "@authsvc/contracts";
 import { freshTotpCode, parseTotpSecret } from "@authsvc/crypto";
@@ -90,7 +90,13 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
           const target = new URL(job.loginUrl);
           await door.check(target.hostname, Number(target.port || (target.protocol === "https:" ? 443 : 80)));
         }
-        return await Promise.race([flow(page, timeoutMs, () => page.browser().createBrowserContext(contextOptions(door))), hardStop]);
+        // Another context of this job shows the site the same browser as its page.
+        const openContext = async () => {
+          const context = await page.browser().createBrowserContext(contextOptions(door));
+          preparePagesLike(context, page.browserContext());
+          return context;
+        };
+        return await Promise.race([flow(page, timeoutMs, openContext), hardStop]);
       } catch (err) {
         // Still inside withPage: the context is open (unless the hard stop closed it) and the flow is done.
         await onFailurePage?.(page).catch(() => undefined);
@@ -143,6 +149,13 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
       // The job's own copy follows: a second run of it (a retry without the remembered device) shows the same browser.
       job.credential.browserProfile = profile;
       await applyBrowserProfile(page, profile);
+      // Every further page of the job (the session check's tab, a remembered device's looks) too.
+      const chosen = profile;
+      preparePagesOf(page.browserContext(), (other) =>
+        applyBrowserProfile(other, chosen).catch((err: unknown) => {
+          deps.log.warn({ jobId: job.id, err: String(err) }, "the credential's browser profile not applied to a further page; it shows the default browser");
+        }),
+      );
     } catch (err) {
       deps.log.warn({ jobId: job.id, err: String(err) }, "the credential's browser profile not applied; this run shows the default browser");
     }

@@ -1,4 +1,4 @@
-import { type Page, TargetGuard } from "@authsvc/browser";
+import { type Page, preparePagesOf, TargetGuard } from "@authsvc/browser";
 import { startCaptchaProvider } from "@authsvc/test-sites";
 import type { CaptchaChallenge, CaptchaSolver } from "../captcha/pass-captcha";
 import { twoCaptchaSolver } from "../captcha/two-captcha-solver";
@@ -208,18 +208,27 @@ describe("a CAPTCHA solver (operator-configured; off by default)", () => {
 
 describe("session evidence: cookies that rotate on every response are no session", () => {
   const CHECK = SESSION_CHECK_STEP;
-  const run = async (site: string, username: string, password: string): Promise<{ ok?: PasswordLoginResult; err?: unknown; steps: string[] }> => {
+  const run = async (site: string, username: string, password: string, prepare?: (page: Page) => Promise<void>): Promise<{ ok?: PasswordLoginResult; err?: unknown; steps: string[] }> => {
     const steps: string[] = [];
     const result = await env.host
-      .withPage((page) => passwordLogin(page, { loginUrl: `${env.sites.url}/cases/${site}/login`, identifier: username, password }, { ...options, onStep: (s) => steps.push(s) }))
+      .withPage((page) => {
+        if (prepare) preparePagesOf(page.browserContext(), prepare);
+        return passwordLogin(page, { loginUrl: `${env.sites.url}/cases/${site}/login`, identifier: username, password }, { ...options, onStep: (s) => steps.push(s) });
+      })
       .then((r) => ({ ok: r }), (err: unknown) => ({ err }));
     return { ...result, steps };
   };
 
   it("signs in to a Laravel-style site whose session cookie changes on every response, after the second-tab check", async () => {
     env.sites.accounts.addUser("laravel-user@example.test", "laravel-pass");
-    const { ok, steps } = await run("laravel-session", "laravel-user@example.test", "laravel-pass");
+    // What the worker gives every further page of a job (the credential's browser profile): the check's tab
+    // gets it before it loads anything.
+    const prepared: string[] = [];
+    const { ok, steps } = await run("laravel-session", "laravel-user@example.test", "laravel-pass", async (page) => {
+      prepared.push(page.url());
+    });
     expect(steps).toContain(CHECK);
+    expect(prepared).toEqual(["about:blank"]);
     const sid = ok!.session.cookies.find((c) => c.name === "laravel_session")!;
     const res = await fetch(`${env.sites.url}/cases/laravel-session/account`, { headers: { cookie: `laravel_session=${sid.value}` }, redirect: "manual" });
     expect(await res.text()).toContain("Welcome, laravel-user@example.test");

@@ -1,4 +1,4 @@
-import type { BrowserContext, Page, TargetGuard } from "@authsvc/browser";
+import { type BrowserContext, openPage, type Page, type TargetGuard } from "@authsvc/browser";
 import { loginPageOf, type SessionResponse } from "@authsvc/contracts";
 import { Deadline, sleep } from "../deadline";
 import { bringCookies } from "./bring-cookies";
@@ -162,7 +162,8 @@ export interface Reopen {
  */
 export async function signedInOnReopen(r: Reopen): Promise<boolean | null> {
   r.onStep?.(SESSION_CHECK_STEP);
-  const page = await r.context.newPage();
+  // Prepared as the login's own page was (its browser profile): the site sees the same browser again.
+  const page = await openPage(r.context);
   try {
     const watch = await PageWatch.attach(page, r.guard, r.loginUrl);
     for (const [kind, stores] of [["sessionStorage", r.sessionStorage], ["localStorage", r.localStorage]] as const) {
