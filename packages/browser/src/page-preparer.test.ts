@@ -12,7 +12,8 @@ let url: string;
 const agents: string[] = [];
 beforeAll(async () => {
   site = createServer((req, res) => {
-    agents.push(req.headers["user-agent"] ?? "");
+    // The page's own requests (the browser may ask for /favicon.ico beside them, whenever it likes).
+    if (req.url === "/") agents.push(req.headers["user-agent"] ?? "");
     res.writeHead(200, { "content-type": "text/html" }).end("<p>page</p>");
   });
   await new Promise<void>((r) => site.listen(0, "127.0.0.1", r));
