@@ -10,7 +10,7 @@ type KeyEvent = { method: "Input.dispatchKeyEvent" | "Input.insertText"; params:
  * for each character a US key makes (the page sees keydown, keypress, input, keyup), and the character
  * inserted as text for one no key makes (an accented letter, a character of another script).
  */
-export function keyEventsFor(text: string): KeyEvent[] {
+function keyEventsFor(text: string): KeyEvent[] {
   const events: KeyEvent[] = [];
   for (const char of text) {
     const definition = (_keyDefinitions as Record<string, KeyDefinition | undefined>)[char];

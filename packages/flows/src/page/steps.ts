@@ -114,7 +114,8 @@ async function clickOn(el: ElementHandle<Element>, point: ClickPoint | null): Pr
   else await el.click();
 }
 
-const click = async (el: ElementHandle<Element>) => clickOn(el, await el.evaluate(clickPointInPage));
+/** A click; an element of another frame goes straight to Puppeteer's (its point would go unused). */
+const click = async (el: ElementHandle<Element>) => (el.frame === el.frame.page().mainFrame() ? clickOn(el, await el.evaluate(clickPointInPage)) : el.click());
 
 /** Types like a person: a click into the field, then real key events, so controlled inputs see each one. */
 async function typeInto(field: ElementHandle<Element>, text: string): Promise<void> {
