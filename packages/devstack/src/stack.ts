@@ -84,6 +84,12 @@ function ephemeralRange(): [number, number] {
 }
 
 /**
+ * The Fetch standard's "bad ports" from 10000 up (fetch, so Node's too, and Chromium refuse to connect to
+ * them): a stack given 10080 never answered its own readiness check (a fault test, once in a suite).
+ */
+const BAD_PORTS = new Set([10080]);
+
+/**
  * A port nothing listens on now, for another process to listen on: below the ephemeral range (see
  * ephemeralRange), so that no outgoing connection takes it in the meantime, picked at random so that two
  * stacks starting at once do not pick the same one. The kernel's choice only when that range has none.
@@ -93,6 +99,7 @@ export async function freePort(): Promise<number> {
   const floor = 10_000;
   for (let i = 0; lo - floor > 1000 && i < 50; i++) {
     const port = floor + Math.floor(Math.random() * (lo - floor));
+    if (BAD_PORTS.has(port)) continue;
     if (await portIsFree(port)) return port;
   }
   return new Promise((resolve, reject) => {
