@@ -1,7 +1,8 @@
 import { readFileSync, readlinkSync } from "node:fs";
 import { DEFAULT_CHROMIUM } from "@authsvc/config";
 import { BrowserHost } from "./browser-host";
-import { processTreeCpuSeconds, processTreeMemoryBytes } from "./process-memory";
+import { namedProcessesCpuSeconds, processOwnCpuSeconds, processTreeCpuSeconds, processTreeMemoryBytes } from "./process-memory";
+
 import { TargetGuard } from "@authsvc/egress";
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -161,5 +162,25 @@ describe("processTreeCpuSeconds", () => {
       now = processTreeCpuSeconds(process.pid);
     }
     expect(now).toBeGreaterThan(before);
+  });
+});
+
+describe("processOwnCpuSeconds and namedProcessesCpuSeconds", () => {
+  it("count one process alone, and every process of a name, and grow as this process works", () => {
+    expect(processOwnCpuSeconds(undefined)).toBe(0);
+    expect(processOwnCpuSeconds(2 ** 22 + 7)).toBe(0);
+    expect(namedProcessesCpuSeconds("no-such-process-name")).toBe(0);
+    const name = readFileSync(`/proc/${process.pid}/comm`, "utf8").trim();
+    const own = processOwnCpuSeconds(process.pid);
+    expect(own).toBeGreaterThan(0);
+    // This process is one of its name's, and its own time is part of its tree's.
+    expect(namedProcessesCpuSeconds(name)).toBeGreaterThanOrEqual(own);
+    expect(processTreeCpuSeconds(process.pid)).toBeGreaterThanOrEqual(own);
+    let now = own;
+    while (now <= own) {
+      for (let i = 0; i < 1e6; i++) Math.sqrt(i);
+      now = processOwnCpuSeconds(process.pid);
+    }
+    expect(namedProcessesCpuSeconds(name)).toBeGreaterThanOrEqual(now);
   });
 });

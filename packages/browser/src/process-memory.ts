@@ -127,3 +127,33 @@ export function processTreeCpuSeconds(pid: number | undefined): number {
   }
   return ticks / TICKS_PER_SECOND;
 }
+
+/** CPU time (user and system) of one process alone, without its children, in seconds; 0 once it is gone. For benchmarks. */
+export function processOwnCpuSeconds(pid: number | undefined): number {
+  const fields = pid ? statFields(pid) : null;
+  return fields ? (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND : 0;
+}
+
+/**
+ * CPU time of every process whose name (/proc/<pid>/comm) is `name`, with the children they collected
+ * (PostgreSQL's ended backends are in the postmaster's), in seconds. For benchmarks: the stores' share of a run.
+ */
+export function namedProcessesCpuSeconds(name: string): number {
+  let ticks = 0;
+  let pids: string[];
+  try {
+    pids = readdirSync("/proc").filter((d) => /^\d+$/.test(d));
+  } catch {
+    return 0;
+  }
+  for (const p of pids) {
+    try {
+      if (readFileSync(`/proc/${p}/comm`, "utf8").trim() !== name) continue;
+    } catch {
+      continue;
+    }
+    const fields = statFields(Number(p));
+    if (fields) ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+  }
+  return ticks / TICKS_PER_SECOND;
+}

@@ -1,4 +1,4 @@
-import { chromiumBrowsersOf, machineCpuSeconds, processTreeCpuSeconds, processTreeMemoryBytes } from "@authsvc/browser";
+import { chromiumBrowsersOf, machineCpuSeconds, namedProcessesCpuSeconds, processOwnCpuSeconds, processTreeCpuSeconds, processTreeMemoryBytes } from "@authsvc/browser";
 import { loadConfig } from "@authsvc/config";
 import { Database } from "@authsvc/db";
 import { LOGIN_CASES } from "@authsvc/test-sites";
@@ -31,9 +31,11 @@ export interface FleetResult {
   stores: ReturnType<typeof storeLoadBetween>;
   /**
    * CPU-seconds per login over the run: the service (the whole machine's busy time, less this bench's own
-   * process: the fixture sites and the load), and the gateway's share of it.
+   * process: the fixture sites and the load), and its shares: the gateway's process tree, the workers' Node
+   * processes alone, PostgreSQL's and Redis's processes, and the rest (the workers' Chromium, which a tree
+   * walk cannot follow once a recycled browser's renderers are collected by init, and the kernel's share).
    */
-  cpuPerLogin: { service: number; gateway: number };
+  cpuPerLogin: { service: number; gateway: number; workers: number; postgres: number; redis: number; chromiumAndRest: number };
 }
 
 function quantile(xs: number[], q: number): number {
@@ -103,7 +105,15 @@ export async function benchFleet(stack: Stack, options: { total: number; inFligh
     return (user + system) / 1e6;
   };
   const storesBefore = await readStoreLoad(stack.env.DATABASE_URL!, stack.env.REDIS_URL!);
-  const cpuBefore = { machine: machineCpuSeconds(), own: ownCpu(), gateway: processTreeCpuSeconds(gatewayPid) };
+  const cpuNow = () => ({
+    machine: machineCpuSeconds(),
+    own: ownCpu(),
+    gateway: processTreeCpuSeconds(gatewayPid),
+    workers: pids.reduce((sum, pid) => sum + processOwnCpuSeconds(pid), 0),
+    postgres: namedProcessesCpuSeconds("postgres"),
+    redis: namedProcessesCpuSeconds("redis-server"),
+  });
+  const cpuBefore = cpuNow();
   const latencies: number[] = [];
   let errors = 0;
   let next = 0;
@@ -118,8 +128,17 @@ export async function benchFleet(stack: Stack, options: { total: number; inFligh
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  const service = machineCpuSeconds() - cpuBefore.machine - (ownCpu() - cpuBefore.own);
-  const cpuPerLogin = { service: service / latencies.length, gateway: (processTreeCpuSeconds(gatewayPid) - cpuBefore.gateway) / latencies.length };
+  const cpuAfter = cpuNow();
+  const perLogin = (k: keyof typeof cpuAfter) => (cpuAfter[k] - cpuBefore[k]) / latencies.length;
+  const service = perLogin("machine") - perLogin("own");
+  const cpuPerLogin = {
+    service,
+    gateway: perLogin("gateway"),
+    workers: perLogin("workers"),
+    postgres: perLogin("postgres"),
+    redis: perLogin("redis"),
+    chromiumAndRest: service - perLogin("gateway") - perLogin("workers") - perLogin("postgres") - perLogin("redis"),
+  };
   // Sessions report their statistics at most once a second.
   await new Promise((r) => setTimeout(r, 2000));
   const stores = storeLoadBetween(storesBefore, await readStoreLoad(stack.env.DATABASE_URL!, stack.env.REDIS_URL!), latencies.length);

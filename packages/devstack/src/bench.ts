@@ -205,8 +205,8 @@ async function main(): Promise<void> {
       const fleetRows: Row[] = [
         { figure: `fleet: ${fleet.workers} workers × concurrency ${fleet.concurrencyPerWorker}, ${fleet.logins} fresh logins, 8 in flight`, value: `${(fleet.logins / fleet.seconds).toFixed(2)} logins/s`, baseline: "—", ratio: "—", goal: "—" },
         {
-          figure: "fleet: CPU-seconds per login, the service (the machine's busy time less the bench's sites and load); of it the gateway",
-          value: `${fleet.cpuPerLogin.service.toFixed(2)} s; ${fleet.cpuPerLogin.gateway.toFixed(3)} s`,
+          figure: "fleet: CPU-seconds per login, the service (the machine's busy time less the bench's sites and load); of it the gateway, the workers' Node, Postgres, Redis, Chromium and the rest",
+          value: [fleet.cpuPerLogin.service.toFixed(2), ...(["gateway", "workers", "postgres", "redis", "chromiumAndRest"] as const).map((k) => fleet.cpuPerLogin[k].toFixed(3))].join(" s; ") + " s",
           baseline: `${os.cpus().length} cores: at most ${(os.cpus().length / fleet.cpuPerLogin.service).toFixed(2)} logins/s`,
           ratio: "—",
           goal: "—",
