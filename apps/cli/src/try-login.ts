@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { BrowserHost, TargetGuard } from "@authsvc/browser";
+import { BrowserHost, chromiumPath, TargetGuard } from "@authsvc/browser";
 import { LoginFlowError, parseLearnedFlow, passwordLogin, type PasswordLoginResult } from "@authsvc/flows";
 
 const USAGE = `usage: pnpm try-login <login page URL> --user <username or email> (--password <pw> | --password-env <VAR>)
@@ -66,7 +66,7 @@ function parse(argv: string[]) {
     allow: (values.allow ?? "").split(",").map((s) => s.trim()).filter(Boolean),
     timeoutMs,
     outDir: path.resolve(values.out ?? ".data/try-login"),
-    chromium: values.chromium ?? process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    chromium: values.chromium ?? chromiumPath("full"),
   };
 }
 

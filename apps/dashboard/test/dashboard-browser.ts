@@ -1,3 +1,4 @@
+import { chromiumPath } from "@authsvc/config";
 import puppeteer, { type Browser, type BrowserContext, type Page } from "puppeteer-core";
 import { CHROMIUM_ARGS } from "@authsvc/devstack";
 
@@ -6,7 +7,7 @@ export const dashboardUrl = () => process.env.E2E_DASHBOARD_URL!;
 /** One headless Chromium per test file, with the worker's flags. */
 export function launchBrowser(): Promise<Browser> {
   return puppeteer.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath: chromiumPath("full"),
     headless: true,
     args: [...CHROMIUM_ARGS],
   });

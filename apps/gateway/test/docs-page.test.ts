@@ -1,3 +1,4 @@
+import { chromiumPath } from "@authsvc/config";
 import { chromium, type Browser } from "playwright-core";
 import { gatewayUrl } from "@authsvc/devstack";
 
@@ -6,7 +7,7 @@ import { gatewayUrl } from "@authsvc/devstack";
 let browser: Browser;
 beforeAll(async () => {
   browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath: chromiumPath("full"),
     args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
 });

@@ -1,3 +1,4 @@
+import { chromiumPath } from "@authsvc/config";
 import { chromium, type Browser } from "playwright-core";
 import { IDB_SESSION } from "@authsvc/test-sites";
 import { call, closeDatabase, loginBody, newSiteUser, newTenant, sitesUrl } from "@authsvc/devstack";
@@ -8,7 +9,7 @@ let key: string;
 beforeAll(async () => {
   ({ key } = await newTenant("Playwright org"));
   browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath: chromiumPath("full"),
     args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
 });

@@ -1,11 +1,11 @@
 import { readFileSync, readlinkSync } from "node:fs";
-import { DEFAULT_CHROMIUM } from "@authsvc/config";
+import { chromiumPath, DEFAULT_CHROMIUM } from "@authsvc/config";
 import { BrowserHost } from "./browser-host";
 import { namedProcessesCpuSeconds, processOwnCpuSeconds, processTreeCpuSeconds, processTreeMemoryBytes } from "./process-memory";
 
 import { TargetGuard } from "@authsvc/egress";
 
-const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const chromium = chromiumPath("full");
 const guard = new TargetGuard(["loopback"]);
 
 describe("BrowserHost", () => {

@@ -1,12 +1,13 @@
 import { createServer, request, type Server } from "node:http";
 import { createServer as createTcpServer, type Server as TcpServer } from "node:net";
 import type { AddressInfo } from "node:net";
+import { chromiumPath } from "@authsvc/config";
 import { BrowserHost } from "./browser-host";
 import { EgressProxy, type EgressRefusal } from "./egress-proxy";
 import { HostMap, TargetGuard } from "@authsvc/egress";
 import type { Page } from "puppeteer-core";
 
-const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const chromium = chromiumPath("full");
 
 // The page a hostile target could serve: it reaches for private and metadata addresses in the ways that
 // per-page request interception cannot see.

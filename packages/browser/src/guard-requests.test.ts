@@ -1,11 +1,12 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { TargetGuard } from "@authsvc/egress";
+import { chromiumPath } from "@authsvc/config";
 import { BrowserHost } from "./browser-host";
 import type { EgressRefusal } from "./egress-proxy";
 import { guardRequests, setPersonScope } from "./guard-requests";
 
-const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const chromium = chromiumPath("full");
 // Private addresses the guard refuses (nothing listens there: a request that got through would hang, not answer).
 const PAGES: Record<string, string> = {
   "/start": `<!doctype html><a id="out" href="http://10.255.255.1/elsewhere">out</a><a id="away" href="/redirect">away</a><a id="other" href="http://localhost:1/x">other site</a>`,

@@ -1,7 +1,7 @@
 export { BrowserHost, contextOptions, type BrowserHostOptions } from "./browser-host";
 export { EgressProxy, type EgressRefusal } from "./egress-proxy";
 export { launchChromium, CHROMIUM_ARGS, type BrowserMode } from "./launch-chromium";
-export { DEFAULT_CHROMIUM } from "@authsvc/config";
+export { DEFAULT_CHROMIUM, chromiumPath } from "@authsvc/config";
 export { TargetGuard, type TargetVerdict } from "@authsvc/egress";
 export { captureState } from "./capture-state";
 export { readOriginStorageInPage, type OriginStorage } from "./read-origin-storage";

@@ -1,10 +1,11 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { TargetGuard } from "@authsvc/egress";
+import { chromiumPath } from "@authsvc/config";
 import { BrowserHost } from "./browser-host";
 import { openPage, preparePagesLike, preparePagesOf } from "./page-preparer";
 
-const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const chromium = chromiumPath("full");
 
 // The site notes the user agent of every request: a page prepared after its first request would show there.
 let site: Server;

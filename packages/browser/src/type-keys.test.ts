@@ -1,11 +1,12 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { TargetGuard } from "@authsvc/egress";
+import { chromiumPath } from "@authsvc/config";
 import { BrowserHost } from "./browser-host";
 import type { Frame, Page } from "puppeteer-core";
 import { typeKeys } from "./type-keys";
 
-const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const chromium = chromiumPath("full");
 
 // Fields whose page listens to every key event: a controlled one that rewrites its value on each input (as a
 // framework's does), and one that moves the focus on after three characters (code boxes), so what the page

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { loadConfig, ConfigError } from "./load-config";
+import { chromiumPath, DEFAULT_CHROMIUM, loadConfig, ConfigError } from "./load-config";
 
 const base = {
   DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/x",
@@ -15,6 +15,16 @@ describe("loadConfig", () => {
     expect(config.gateway.trustProxy).toBe(true);
     expect(config.worker.concurrency).toBe(2);
     expect(config.targets.allowRanges).toEqual([]);
+  });
+
+  it("runs Debian's Chromium for the browser mode, or the binary CHROMIUM_PATH names, as chromiumPath does everywhere", () => {
+    const env = { ...base, NODE_ENV: "test" };
+    expect(loadConfig(env).worker.chromiumPath).toBe(DEFAULT_CHROMIUM.full);
+    expect(loadConfig({ ...env, BROWSER_MODE: "shell" }).worker.chromiumPath).toBe(DEFAULT_CHROMIUM.shell);
+    expect(loadConfig({ ...env, BROWSER_MODE: "shell", CHROMIUM_PATH: "/opt/shell" }).worker.chromiumPath).toBe("/opt/shell");
+    expect(chromiumPath("shell", {})).toBe(DEFAULT_CHROMIUM.shell);
+    expect(chromiumPath("full", { CHROMIUM_PATH: "/opt/chrome" })).toBe("/opt/chrome");
+    expect(chromiumPath("full", { CHROMIUM_PATH: "" })).toBe(DEFAULT_CHROMIUM.full);
   });
 
   it("names every missing or wrong variable at once", () => {

@@ -80,6 +80,14 @@ const validateEnv = ajv.compile(envSchema);
  */
 export const DEFAULT_CHROMIUM = { full: "/usr/bin/chromium", shell: "/usr/lib/chromium/chromium-headless-shell" } as const;
 
+/**
+ * The Chromium binary to run in `mode`: CHROMIUM_PATH when it is set (it names the binary of the mode in use),
+ * else Debian's (DEFAULT_CHROMIUM). The one place the service, its tests and its benches choose the binary.
+ */
+export function chromiumPath(mode: "full" | "shell" = "full", env: Record<string, string | undefined> = process.env): string {
+  return env.CHROMIUM_PATH || DEFAULT_CHROMIUM[mode];
+}
+
 /** Parses the environment once, at start; the rest of the code reads the typed object it returns. */
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   const env: Record<string, unknown> = {};
@@ -176,7 +184,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       statsEveryMs: e.JOB_STATS_EVERY_MS,
       siteStatsEveryMs: e.JOB_STATS_SITES_EVERY_MS,
       healthPort: e.WORKER_HEALTH_PORT,
-      chromiumPath: e.CHROMIUM_PATH ?? DEFAULT_CHROMIUM[e.BROWSER_MODE as "full" | "shell"],
+      chromiumPath: chromiumPath(e.BROWSER_MODE as "full" | "shell", e as Record<string, string | undefined>),
       browserMode: e.BROWSER_MODE,
       browserRecycle: { afterJobs: e.BROWSER_RECYCLE_AFTER_JOBS, aboveBytes: e.BROWSER_RECYCLE_ABOVE_MIB * 1024 * 1024 },
       trustedSpki,

@@ -1,4 +1,4 @@
-import { BrowserHost, type BrowserMode, DEFAULT_CHROMIUM, type Page, processTreeCpuSeconds, TargetGuard } from "@authsvc/browser";
+import { BrowserHost, type BrowserMode, chromiumPath, type Page, processTreeCpuSeconds, TargetGuard } from "@authsvc/browser";
 import { type LearnedFlow, LoginFlowError, passwordLogin, SESSION_CHECK_STEP } from "@authsvc/flows";
 import { LOGIN_CASES, type LoginCase, startTestSites, type TestSites } from "@authsvc/test-sites";
 import { freshTotpCode, newTotpSecret, parseTotpSecret } from "@authsvc/crypto";
@@ -49,7 +49,7 @@ const HAND_WRITTEN: Record<string, (page: Page, user: User) => Promise<void>> = 
  */
 export const BENCH_BROWSER = (() => {
   const mode: BrowserMode = process.env.BROWSER_MODE === "shell" ? "shell" : "full";
-  return { mode, executablePath: process.env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM[mode] };
+  return { mode, executablePath: chromiumPath(mode) };
 })();
 
 /**

@@ -1,9 +1,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { BrowserHost, connectVia, ProxyFailure, TargetGuard } from "@authsvc/browser";
+import { BrowserHost, chromiumPath, connectVia, ProxyFailure, TargetGuard } from "@authsvc/browser";
 import { type FixtureProxies, startFixtureProxies } from "./fixture-proxies";
 
-const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const chromium = chromiumPath("full");
 
 // A page that says which address it was reached from.
 let site: Server;

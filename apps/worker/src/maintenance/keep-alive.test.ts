@@ -1,4 +1,4 @@
-import { loadConfig, type Config } from "@authsvc/config";
+import { chromiumPath, loadConfig, type Config } from "@authsvc/config";
 import { Database } from "@authsvc/db";
 import { freshTestDatabase } from "@authsvc/devstack";
 import { createLogger } from "@authsvc/logging";
@@ -213,7 +213,7 @@ describe("keepAlive", () => {
       await cache.set(org.id, fingerprint, captured, 3600, 0);
 
       const guard = new TargetGuard(["loopback"]);
-      const browser = new BrowserHost({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", guard });
+      const browser = new BrowserHost({ executablePath: chromiumPath("full"), guard });
       try {
         const checking: KeepAliveDeps = { ...deps, checks: { guard, cache, inBrowser: browserSessionCheck(browser, guard) } };
         await keepAlive(checking, new Date(Date.now() + 10 * 60_000));

@@ -1,4 +1,4 @@
-import { BrowserHost, type Page } from "@authsvc/browser";
+import { BrowserHost, chromiumPath, type Page } from "@authsvc/browser";
 import { HostMap, TargetGuard } from "@authsvc/egress";
 import { startOAuthHosts, type OAuthHosts } from "@authsvc/test-sites";
 
@@ -16,7 +16,7 @@ export function useOAuthHosts(): OAuthHostsEnv {
   beforeAll(async () => {
     env.hosts = await startOAuthHosts();
     const guard = new TargetGuard(["loopback"], undefined, new HostMap(env.hosts.hostMap));
-    env.host = new BrowserHost({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", guard, trustedSpki: [env.hosts.trustedSpki] });
+    env.host = new BrowserHost({ executablePath: chromiumPath("full"), guard, trustedSpki: [env.hosts.trustedSpki] });
   });
   afterAll(async () => {
     await env.host?.close();

@@ -1,4 +1,4 @@
-import { BrowserHost, type BrowserHostOptions, type BrowserMode, DEFAULT_CHROMIUM, TargetGuard } from "@authsvc/browser";
+import { BrowserHost, type BrowserHostOptions, type BrowserMode, chromiumPath, TargetGuard } from "@authsvc/browser";
 import { startTestSites, type TestSites } from "@authsvc/test-sites";
 
 /**
@@ -17,7 +17,7 @@ export const FLOW_DEADLINE_MS = 90_000;
  */
 export function testBrowserHost(options: Omit<BrowserHostOptions, "executablePath" | "mode">): BrowserHost {
   const mode: BrowserMode = process.env.TEST_BROWSER_MODE === "full" ? "full" : "shell";
-  const executablePath = mode === "shell" ? DEFAULT_CHROMIUM.shell : (process.env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM.full);
+  const executablePath = chromiumPath(mode);
   return new BrowserHost({ ...options, executablePath, mode });
 }
 

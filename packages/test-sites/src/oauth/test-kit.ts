@@ -1,4 +1,4 @@
-import { launchChromium, type Browser, type BrowserContext, type Page } from "@authsvc/browser";
+import { chromiumPath, launchChromium, type Browser, type BrowserContext, type Page } from "@authsvc/browser";
 import type { SiteMail } from "../outbox";
 import { type OAuthSites, startOAuthSites } from "./index";
 
@@ -23,7 +23,7 @@ export function useOAuthSites(): OAuthTestEnv {
   } as OAuthTestEnv;
   beforeAll(async () => {
     env.sites = await startOAuthSites({ outbox: { mail: async (message) => void env.mail.push(message) } });
-    env.browser = await launchChromium(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium");
+    env.browser = await launchChromium(chromiumPath("full"));
   });
   afterEach(async () => {
     await Promise.all(contexts.splice(0).map((c) => c.close()));
