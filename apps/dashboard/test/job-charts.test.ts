@@ -123,6 +123,12 @@ describe("the organization's Jobs page", () => {
       expect(rows.every((r) => r.cells[3] === CHANGED)).toBe(true);
       seen.push(...rows.map((r) => r.id));
       times = [...times, ...rows.map((r) => Date.parse(r.cells[0]!.replace(" UTC", "Z").replace(" ", "T")))];
+      // The organization's charts are drawn on the first page only; later pages link back to it.
+      expect([page, await owner.page.$(byName("Logins per hour by outcome, last day", "image")) !== null]).toEqual([page, page === 1]);
+      if (page > 1) {
+        const first = new URL(await (await owner.page.waitForSelector(byName("the first page", "link")))!.evaluate((a) => (a as HTMLAnchorElement).href));
+        expect([first.searchParams.get("after"), first.searchParams.get("site")]).toEqual([null, CHANGED]);
+      }
       const next = await owner.page.$(byName("Next page", "link"));
       if (!next) break;
       expect(rows).toHaveLength(50);

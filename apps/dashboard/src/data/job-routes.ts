@@ -14,7 +14,7 @@ import { orgOf } from "../orgs/org-context";
 const JOB_ID = /^job_[0-9A-Za-z]{22}$/;
 
 /**
- * `/o/:orgId/jobs`: the org's charts (from the job stats), then its auth jobs (metadata only), newest
+ * `/o/:orgId/jobs`: the org's charts (from the job stats; on the first page), then its auth jobs (metadata only), newest
  * first, searched by status, site and error code and paged by a keyset; a job's page, with the redacted
  * screenshot the worker took of a failed job's last page (stored encrypted, decrypted only to be sent here).
  */
@@ -26,9 +26,13 @@ export function jobRoutes(db: Database): Router {
     const path = `/o/${org.id}/jobs`;
     const { form, search } = readJobSearch(req, ["status", "code", "site"]);
     const range = chartRange(form.range);
+    // The charts are the organization's, whatever the search: drawn on the first page of the list, not
+    // again on every page an operator steps through.
     const [rows, charts] = await Promise.all([
       db.jobListings.forOrg(org.id, { ...search, limit: PAGE_SIZE + 1 }),
-      jobCharts(db, { orgId: org.id }, range, (to) => searchHref(path, form, { range: to === "day" ? "" : to, after: "" })),
+      form.after
+        ? html`<p class="muted">The charts are on <a href="${searchHref(path, form, { after: "" })}">the first page</a>.</p>`
+        : jobCharts(db, { orgId: org.id }, range, (to) => searchHref(path, form, { range: to === "day" ? "" : to, after: "" })),
     ]);
     const { jobs, next } = splitPage(rows);
     sendPage(
