@@ -136,6 +136,28 @@ describe("BrowserHost", () => {
   });
 });
 
+describe("BrowserHost's memory bound", () => {
+  let host: BrowserHost;
+  afterEach(() => host.close());
+
+  it("is read after a job at most once an interval, not after every job (the read walks every Chromium process)", async () => {
+    const reads: Array<number | undefined> = [];
+    const readMemory = (pid: number | undefined) => (reads.push(pid), 1);
+    const job = () => host.withPage(async (page) => page.setContent("<p>job</p>"));
+    host = new BrowserHost({ executablePath: chromium, guard, recycleAboveBytes: 1024 ** 4, memoryCheckEveryMs: 600_000, readMemory });
+    await host.warmUp();
+    for (let i = 0; i < 4; i++) await job();
+    expect(reads).toHaveLength(1);
+    expect(reads[0]).toBeGreaterThan(0);
+    await host.close();
+    reads.length = 0;
+    host = new BrowserHost({ executablePath: chromium, guard, recycleAboveBytes: 1024 ** 4, memoryCheckEveryMs: 0, readMemory });
+    await host.warmUp();
+    for (let i = 0; i < 3; i++) await job();
+    expect(reads).toHaveLength(3);
+  });
+});
+
 function memoryOfOneProcess(pid: number): number {
   // The browser process alone (its PSS), without descendants.
   return Number(/^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"))![1]) * 1024;

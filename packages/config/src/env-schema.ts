@@ -63,7 +63,7 @@ export const envSchema = {
     CHROMIUM_PATH: { type: "string" },
     /** A worker replaces its Chromium after this many jobs (0: never). */
     BROWSER_RECYCLE_AFTER_JOBS: { type: "integer", minimum: 0, default: 500 },
-    /** …or once Chromium's processes together hold more than this many MiB after a job (0: never). */
+    /** …or once Chromium's processes together hold more than this many MiB after a job, read at most every 5 s (0: never). */
     BROWSER_RECYCLE_ABOVE_MIB: { type: "integer", minimum: 0, default: 1024 },
 
     /** Address ranges (ipaddr.js names: loopback, private, linkLocal, uniqueLocal…) targets may resolve to. */
