@@ -63,14 +63,6 @@ describe("BrowserHost", () => {
     expect(seen.shows).toEqual({ ua: expect.not.stringContaining("Headless"), webdriver: false, chrome: "object", outer: true });
   });
 
-  it("is driven over a pipe: its DevTools listen on no port another local process could take it over by", async () => {
-    host = new BrowserHost({ executablePath: chromium, guard });
-    const pid = await host.withPage(async (page) => page.browser().process()!.pid!);
-    const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-    expect(args).toContain("--remote-debugging-pipe");
-    expect(args.filter((a) => a.startsWith("--remote-debugging-port"))).toEqual([]);
-  });
-
   it("starts a new Chromium after the old one died", async () => {
     const crashes: Error[] = [];
     host = new BrowserHost({ executablePath: chromium, guard, onCrash: (e) => crashes.push(e) });

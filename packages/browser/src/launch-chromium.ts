@@ -57,10 +57,6 @@ export async function launchChromium(executablePath: string, options: { mode?: B
     // Chromium honours this list only with --user-data-dir, which Puppeteer always passes (a fresh profile).
     args: [...CHROMIUM_ARGS, ...proxyArgs, ...(trustedSpki.length ? [`--ignore-certificate-errors-spki-list=${trustedSpki.join(",")}`] : [])],
     defaultViewport: { width: 1280, height: 900 },
-    // DevTools over a pipe (--remote-debugging-pipe), not a WebSocket on a loopback port: nothing listens for
-    // another local process to take the browser over, and each protocol message is a pipe write, without
-    // the WebSocket's framing and masking or the TCP stack (the engine's Node: about a tenth less CPU a login).
-    pipe: true,
     // The worker owns shutdown: Chromium must outlive SIGTERM until active jobs finish.
     handleSIGINT: false,
     handleSIGTERM: false,
