@@ -40,15 +40,19 @@ function parentOf(pid: number): number | null {
   return fields ? Number(fields[1]) : null;
 }
 
-/** A process and all its descendants, by walking /proc (Linux); empty when `pid` is unknown or /proc cannot be read. */
-function processTree(pid: number | undefined): number[] {
-  if (!pid) return [];
-  let pids: number[];
+/** Every process's id, from /proc (Linux); empty where /proc cannot be read. */
+function allPids(): number[] {
   try {
-    pids = readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number);
+    return readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number);
   } catch {
     return [];
   }
+}
+
+/** A process and all its descendants, by walking /proc (Linux); empty when `pid` is unknown or /proc cannot be read. */
+function processTree(pid: number | undefined): number[] {
+  if (!pid) return [];
+  const pids = allPids();
   const children = new Map<number, number[]>();
   for (const p of pids) {
     const parent = parentOf(p);
@@ -140,19 +144,13 @@ export function processOwnCpuSeconds(pid: number | undefined): number {
  */
 export function namedProcessesCpuSeconds(name: string): number {
   let ticks = 0;
-  let pids: string[];
-  try {
-    pids = readdirSync("/proc").filter((d) => /^\d+$/.test(d));
-  } catch {
-    return 0;
-  }
-  for (const p of pids) {
+  for (const p of allPids()) {
     try {
       if (readFileSync(`/proc/${p}/comm`, "utf8").trim() !== name) continue;
     } catch {
       continue;
     }
-    const fields = statFields(Number(p));
+    const fields = statFields(p);
     if (fields) ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
   }
   return ticks / TICKS_PER_SECOND;
