@@ -2,7 +2,7 @@ import { promptOf } from "../handoff";
 import type { Page } from "@authsvc/browser";
 import type { LoginFailureCode } from "@authsvc/contracts";
 import type { Deadline } from "../deadline";
-import { AfterSubmit, type Poll, type PollResult } from "../page/after-submit";
+import { AfterSubmit, type AfterSubmitOptions, type Poll, type PollResult } from "../page/after-submit";
 import { refusalSaid } from "../page/page-sayings";
 import type { SelectorPath } from "../page/read-page";
 import { EXPIRED, refusalCode, siteFault } from "../page/refusal-words";
@@ -53,8 +53,8 @@ export interface ClassifyOptions {
   documentStatus?: () => number;
   /** Whether the page went on from the login page (a redirect, a client-side route): evidence of a session. */
   movedAway?: () => boolean;
-  /** Whether the site is still answering a navigation (see `PageWatch.answering`). */
-  answering?: () => boolean;
+  /** The main frame's navigations: whether the site is still answering one, how many came (see `AfterSubmitOptions.navigation`). */
+  navigation?: AfterSubmitOptions<undefined>["navigation"];
   /**
    * Checks weak evidence of a session (see session-evidence): whether the login page, opened again in a
    * second tab, no longer asks to sign in. Null: it could not be read. Without it, weak evidence is no success.
@@ -121,7 +121,7 @@ export async function classifyOutcome(
     before,
     status,
     movedAway: options.movedAway,
-    answering: options.answering,
+    navigation: options.navigation,
     dialogs: () => options.dialogs?.() ?? [],
     sayings: true,
     onStep: options.onStep,

@@ -114,7 +114,7 @@ export async function signInOnPage(page: Page, watch: PageWatch, input: Password
       ...factors,
       learnedMarker: source === "learned" ? options.learned?.signedIn : null,
       documentStatus: () => watch.documentStatus,
-      answering: () => watch.answering(),
+      navigation: watch,
       movedAway: () => watch.movedAway(run.submittedOn ?? input.loginUrl) && watch.movedAway(input.loginUrl),
       confirmSession: async () =>
         signedInOnReopen({ context, loginUrl: run.submittedOn ?? input.loginUrl, guard: options.guard, deadline, sessionStorage: await sessionStorageOf(page), onStep: step }),

@@ -30,6 +30,8 @@ export interface Poll<X> {
   fresh: string[];
   /** The poll before this one saw a success, and nothing was done to the page since. */
   successBefore: boolean;
+  /** `navigation.moves()` just before the page was read (see `AfterSubmitOptions.navigation`). */
+  moves: number;
 }
 
 /**
@@ -61,11 +63,13 @@ export interface AfterSubmitOptions<X> {
   onStep?: (step: string) => void;
   settleMs?: number;
   /**
-   * Whether the main frame still waits for the site's answer to a navigation (see `PageWatch.answering`):
-   * the page shown then is the one the form went out from, no answer yet, so the clock does not run out on
-   * it (up to ANSWER_WAIT_MS more, within the deadline).
+   * The main frame's navigations (a PageWatch). `answering`: whether it still waits for the site's answer to
+   * one; the page shown then is the one the form went out from, no answer yet, so the clock does not run out
+   * on it. `moves`: how many started or ended; a poll read before the last of them is of a page that has
+   * gone, so the clock does not run out on that reading either (each up to ANSWER_WAIT_MS more, within the
+   * deadline).
    */
-  answering?: () => boolean;
+  navigation?: { answering(): boolean; moves(): number };
   /**
    * Whether the page already shows what a verdict needs (a learned signed-in marker in a parsed
    * document): a poll then reads the page at once instead of waiting for the network to go quiet. It
@@ -175,6 +179,7 @@ export class AfterSubmit<X = undefined> {
     const quiet = Math.max(1, Math.min(QUIET_WAIT_MS, this.stopAt - Date.now()));
     await this.quietOrShown(quiet);
     options.check?.();
+    const moves = options.navigation?.moves() ?? 0;
     const [scans, notes, extra] = await Promise.all([
       scanPage(page, options.identifier()).catch(() => Object.assign([], { unreadable: 1 })),
       options.sayings ? readNotes(page) : [],
@@ -190,7 +195,7 @@ export class AfterSubmit<X = undefined> {
     const fresh = signals.messages.filter((m) => !this.seen.has(m) && !options.ignore?.test(m));
     fresh.push(...options.dialogs());
     const sayings = newSayings(notes, this.seenSentences);
-    return { scans, signals, notes, sayings, extra, fresh, successBefore: this.successSeen };
+    return { scans, signals, notes, sayings, extra, fresh, successBefore: this.successSeen, moves };
   }
 
   /**
@@ -245,7 +250,19 @@ export class AfterSubmit<X = undefined> {
    * the first time the clock ran out.
    */
   private stillAnswered(): boolean {
-    if (!this.options.answering?.()) return false;
+    return !!this.options.navigation?.answering() && this.withinAnswerTime();
+  }
+
+  /**
+   * The clock ran out on a poll that read the page before a navigation started or ended (the site's answer
+   * landed while the poll read or was judged): that reading is of a page that has gone, and is no verdict
+   * while the site has its answer time.
+   */
+  private movedSince(poll: Poll<X>): boolean {
+    return !!this.options.navigation && this.options.navigation.moves() !== poll.moves && this.withinAnswerTime();
+  }
+
+  private withinAnswerTime(): boolean {
     this.answerUntil ??= Date.now() + Math.min(ANSWER_WAIT_MS, this.deadline.remaining());
     return Date.now() < this.answerUntil;
   }
@@ -260,8 +277,9 @@ export class AfterSubmit<X = undefined> {
       if (typeof result === "object") this.successSeen = result.success;
       if (Date.now() >= this.stopAt) {
         if (this.stillAnswered()) this.answerAwaited = true;
-        else if (this.answerAwaited) {
-          // The answer came after the clock ran out: the page it brought gets the site's full time.
+        else if (this.answerAwaited || this.movedSince(poll)) {
+          // The answer came after the clock ran out, or after this poll read the page: the page it brought
+          // gets the site's full time.
           this.answerAwaited = false;
           this.restart(false);
         } else return timeUp(poll);

@@ -50,6 +50,8 @@ export class PageWatch {
   private readonly cookieSets = new Map<string, number>();
   /** Main-frame navigations the page has in flight (a form's POST, a script's location change). */
   private readonly navigations = new Set<HTTPRequest>();
+  /** How many main-frame navigations have started or ended so far (see `moves`). */
+  private moveCount = 0;
 
   private constructor(private readonly page: Page) {}
 
@@ -71,11 +73,14 @@ export class PageWatch {
     // the guard held it): one that ended is never listed again.
     const ended = new WeakSet<HTTPRequest>();
     page.on("request", (request) => {
-      if (mainNavigation(request) && !ended.has(request)) watch.navigations.add(request);
+      if (mainNavigation(request) && !ended.has(request)) {
+        watch.navigations.add(request);
+        watch.moveCount++;
+      }
     });
     const done = (request: HTTPRequest) => {
       ended.add(request);
-      watch.navigations.delete(request);
+      if (watch.navigations.delete(request)) watch.moveCount++;
     };
     page.on("requestfinished", done);
     page.on("requestfailed", done);
@@ -107,6 +112,15 @@ export class PageWatch {
    */
   answering(): boolean {
     return this.navigations.size > 0 && !this.page.isClosed() && this.page.browser().connected;
+  }
+
+  /**
+   * How many main-frame navigations have started or ended so far. A reading of the page taken when it was
+   * one number is of a page that may be gone once it is another: the site's answer to a POST can land
+   * between a poll's reading and the flow's look at `answering`.
+   */
+  moves(): number {
+    return this.moveCount;
   }
 
   /** Throws the guard's refusal of a navigation, if there was one. */

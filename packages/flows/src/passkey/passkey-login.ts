@@ -113,7 +113,7 @@ export async function passkeyLogin(page: Page, input: PasskeyLoginInput, options
     submitted: null,
     dialogs: () => watch.dialogs,
     documentStatus: () => watch.documentStatus,
-    answering: () => watch.answering(),
+    navigation: watch,
     movedAway: () => watch.movedAway(input.loginUrl),
     confirmSession: async () => signedInOnReopen({ context, loginUrl: input.loginUrl, guard: options.guard, deadline, sessionStorage: await sessionStorageOf(page), onStep: step }),
     onStep: step,

@@ -33,7 +33,7 @@ export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: Page
     identifier: () => run.email ?? run.username ?? "",
     before: run.before!,
     status: () => watch.documentStatus,
-    answering: () => watch.answering(),
+    navigation: watch,
     dialogs: () => watch.dialogs.splice(0),
     ignore: PROGRESS,
     read: () => scanSignup(page).catch((): SignupScan[] => []),
