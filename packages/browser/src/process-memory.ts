@@ -71,6 +71,11 @@ function processTree(pid: number | undefined): number[] {
   return tree;
 }
 
+/** Memory (PSS) of one process alone, without its children (a worker's Node without its Chromium); 0 when unknown. */
+export function processOwnMemoryBytes(pid: number | undefined): number {
+  return pid ? memoryBytes(pid) : 0;
+}
+
 /**
  * Memory (PSS, see memoryBytes) of a process and all its descendants (Chromium: the browser, its zygotes, renderers,
  * GPU and utility processes), in bytes. 0 when `pid` is unknown or /proc cannot be read (not Linux).

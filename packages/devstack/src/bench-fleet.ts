@@ -1,4 +1,4 @@
-import { chromiumBrowsersOf, machineCpuSeconds, namedProcessesCpuSeconds, processOwnCpuSeconds, processTreeCpuSeconds, processTreeMemoryBytes } from "@authsvc/browser";
+import { chromiumBrowsersOf, machineCpuSeconds, namedProcessesCpuSeconds, processOwnCpuSeconds, processOwnMemoryBytes, processTreeCpuSeconds, processTreeMemoryBytes } from "@authsvc/browser";
 import { loadConfig } from "@authsvc/config";
 import { Database } from "@authsvc/db";
 import { LOGIN_CASES } from "@authsvc/test-sites";
@@ -24,6 +24,8 @@ export interface FleetResult {
   /** The same from the samples' 95th percentile and median instead of their peak (one sample is noise: a GC, a burst). */
   perContextP95Bytes: number;
   perContextMedianBytes: number;
+  /** Of the median's figure, the workers' Node processes' share (their Chromium has the rest). */
+  perContextMedianNodeBytes: number;
   /** The peak while a recycled Chromium finished its last jobs beside its successor. */
   recyclePeakBytes: number;
   recycles: number;
@@ -62,6 +64,7 @@ export async function benchFleet(stack: Stack, options: { total: number; inFligh
   const pids = stack.processes.workers.map((w) => w.pid!);
   const healthPorts = stack.workerHealthPorts;
   const rss = () => pids.reduce((sum, pid) => sum + processTreeMemoryBytes(pid), 0);
+  const nodeRss = () => pids.reduce((sum, pid) => sum + processOwnMemoryBytes(pid), 0);
   const cases = PAGES.map((name) => LOGIN_CASES.find((c) => c.name === name)!);
   let seq = 0;
   const login = async (n: number) => {
@@ -82,20 +85,24 @@ export async function benchFleet(stack: Stack, options: { total: number; inFligh
   await new Promise((r) => setTimeout(r, 1500)); // spares made again, memory settled
   // Idle: the median of a second's samples, as the run's figures are read off many.
   const idleSamples: number[] = [];
+  const idleNodeSamples: number[] = [];
   for (let i = 0; i < 5; i++) {
     idleSamples.push(rss());
+    idleNodeSamples.push(nodeRss());
     await new Promise((r) => setTimeout(r, 200));
   }
   const idleMemoryBytes = quantile(idleSamples, 0.5);
   let peakMemoryBytes = idleMemoryBytes;
   let recyclePeakBytes = 0;
   const samples: number[] = [];
+  const nodeSamples: number[] = [];
   const sampler = setInterval(() => {
     const now = rss();
     if (pids.some((pid) => chromiumBrowsersOf(pid) > 1)) recyclePeakBytes = Math.max(recyclePeakBytes, now);
     else {
       peakMemoryBytes = Math.max(peakMemoryBytes, now);
       samples.push(now);
+      nodeSamples.push(nodeRss());
     }
   }, 200);
   const recyclesBefore = (await Promise.all(healthPorts.map(recyclesOf))).reduce((a, b) => a + b, 0);
@@ -158,6 +165,7 @@ export async function benchFleet(stack: Stack, options: { total: number; inFligh
     perContextBytes: (peakMemoryBytes - idleMemoryBytes) / (workers * concurrency),
     perContextP95Bytes: (quantile(samples, 0.95) - idleMemoryBytes) / (workers * concurrency),
     perContextMedianBytes: (quantile(samples, 0.5) - idleMemoryBytes) / (workers * concurrency),
+    perContextMedianNodeBytes: (quantile(nodeSamples, 0.5) - quantile(idleNodeSamples, 0.5)) / (workers * concurrency),
     recyclePeakBytes,
     recycles,
     stores,

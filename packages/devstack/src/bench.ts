@@ -222,6 +222,13 @@ async function main(): Promise<void> {
           goal: "≤ 60 MiB",
         },
         {
+          figure: "fleet: of the median's figure per context, the workers' Node; their Chromium",
+          value: `${mib(fleet.perContextMedianNodeBytes)}; ${mib(fleet.perContextMedianBytes - fleet.perContextMedianNodeBytes)}`,
+          baseline: "—",
+          ratio: "—",
+          goal: "—",
+        },
+        {
           figure: "fleet: peak memory while a recycled Chromium finished beside its successor",
           value: fleet.recyclePeakBytes ? mib(fleet.recyclePeakBytes) : "—",
           baseline: `idle ${mib(fleet.idleMemoryBytes)}`,
