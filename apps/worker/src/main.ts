@@ -20,8 +20,10 @@ import { createMaintenanceProcessor } from "./processors/maintenance-processor";
 import { browserSessionCheck } from "./maintenance/keep-alive";
 import { registerProcessors } from "./processors/register-processors";
 import { createWorkerMetrics } from "./worker-metrics";
+import { boundHeapGrowth } from "./heap-growth";
 
 async function main(): Promise<void> {
+  boundHeapGrowth();
   const config = loadConfig();
   const log = createLogger("worker", config.logLevel);
   const envelope = new Envelope(parseKeyRing(config.crypto.keyRing, config.crypto.activeKeyVersion));
