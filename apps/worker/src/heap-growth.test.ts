@@ -7,6 +7,7 @@ describe("the worker's heap growth", () => {
     expect(heapGrowthFlag(["--heap-growing-percent=20"])).toBeNull();
     expect(heapGrowthFlag(["--heap_growing_percent=20"])).toBeNull();
     expect(heapGrowthFlag(["--heap-growing-percent", "20"])).toBeNull();
+    expect(heapGrowthFlag(["-heap-growing-percent=20"])).toBeNull();
     expect(heapGrowthFlag(["--heap-growing-percentage=20"])).toBe("--heap-growing-percent=50");
   });
 });

@@ -32,6 +32,8 @@ export interface Poll<X> {
   successBefore: boolean;
   /** `navigation.moves()` just before the page was read (see `AfterSubmitOptions.navigation`). */
   moves: number;
+  /** Whether the main frame waited for the site's answer to a navigation just before the page was read. */
+  answering: boolean;
 }
 
 /**
@@ -112,8 +114,18 @@ export class AfterSubmit<X = undefined> {
     return Date.now() + Math.min(this.options.settleMs ?? SETTLE_MS, this.deadline.remaining());
   }
 
-  /** The site gets its full time again; `forgetSuccess`: a success seen before counts no more. */
+  /**
+   * The flow acted on the page (sent a code, clicked, set a password): the site gets its full time again,
+   * and its answer to this action the whole answer time (ANSWER_WAIT_MS) however long an earlier one took.
+   * `forgetSuccess`: a success seen before counts no more.
+   */
   restart(forgetSuccess = true): void {
+    this.answerUntil = undefined;
+    this.answerAwaited = false;
+    this.restartClock(forgetSuccess);
+  }
+
+  private restartClock(forgetSuccess: boolean): void {
     this.stopAt = this.until();
     if (forgetSuccess) this.successSeen = false;
   }
@@ -180,6 +192,7 @@ export class AfterSubmit<X = undefined> {
     await this.quietOrShown(quiet);
     options.check?.();
     const moves = options.navigation?.moves() ?? 0;
+    const answering = options.navigation?.answering() ?? false;
     const [scans, notes, extra] = await Promise.all([
       scanPage(page, options.identifier()).catch(() => Object.assign([], { unreadable: 1 })),
       options.sayings ? readNotes(page) : [],
@@ -195,7 +208,7 @@ export class AfterSubmit<X = undefined> {
     const fresh = signals.messages.filter((m) => !this.seen.has(m) && !options.ignore?.test(m));
     fresh.push(...options.dialogs());
     const sayings = newSayings(notes, this.seenSentences);
-    return { scans, signals, notes, sayings, extra, fresh, successBefore: this.successSeen, moves };
+    return { scans, signals, notes, sayings, extra, fresh, successBefore: this.successSeen, moves, answering };
   }
 
   /**
@@ -255,8 +268,8 @@ export class AfterSubmit<X = undefined> {
 
   /**
    * The clock ran out on a poll that read the page before a navigation started or ended (the site's answer
-   * landed while the poll read or was judged): that reading is of a page that has gone, and is no verdict
-   * while the site has its answer time.
+   * landed while the poll read or was judged, or the page went on by itself): that reading is of a page
+   * that has gone, and is no verdict while the site has its answer time.
    */
   private movedSince(poll: Poll<X>): boolean {
     return !!this.options.navigation && this.options.navigation.moves() !== poll.moves && this.withinAnswerTime();
@@ -277,12 +290,14 @@ export class AfterSubmit<X = undefined> {
       if (typeof result === "object") this.successSeen = result.success;
       if (Date.now() >= this.stopAt) {
         if (this.stillAnswered()) this.answerAwaited = true;
-        else if (this.answerAwaited || this.movedSince(poll)) {
-          // The answer came after the clock ran out, or after this poll read the page: the page it brought
-          // gets the site's full time.
+        else if (this.answerAwaited || (poll.answering && this.movedSince(poll))) {
+          // The answer came after the clock ran out, or after this poll read the page while it waited for
+          // it: the page it brought gets the site's full time.
           this.answerAwaited = false;
-          this.restart(false);
-        } else return timeUp(poll);
+          this.restartClock(false);
+        } else if (!this.movedSince(poll)) return timeUp(poll);
+        // Else the page went on by itself while this poll read it (a refresh, a script's redirect): it is
+        // read once more, on the clock that ran out, before the time-up verdict.
       }
       // A success seen once is confirmed after the next network quiet, without the polling pause.
       if (!this.successSeen) await sleep(150);
