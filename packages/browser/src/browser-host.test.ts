@@ -90,12 +90,18 @@ describe("BrowserHost", () => {
     await host.warmUp();
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
+    let running!: () => void;
+    const started = new Promise<void>((r) => (running = r));
     const long = host.withPage(async (page) => {
+      running();
       await held;
       // The old browser was retired while this job ran: its page still works.
       return { browser: page.browserContext().browser(), text: await page.evaluate(() => "still here") };
     });
     const short = () => host.withPage(async (page) => page.browserContext().browser());
+    // The long job runs before the short ones start: on a loaded machine its context could otherwise still
+    // be in the making when the short ones retired the browser (it then gets one in the next browser).
+    await started;
     const first = await short();
     const second = await short(); // the second job in this browser: it is retired now
     expect(second).toBe(first);
