@@ -8,15 +8,6 @@ const env = useBrowserAndSites();
 
 beforeAll(() => env.sites.accounts.addUser("after-submit-user", "after-submit-pw"));
 
-/** Polls `check` until it holds; a bound only decides how long a test that is going to fail takes to say so. */
-async function until(what: string, check: () => boolean): Promise<void> {
-  const bound = Date.now() + 60_000;
-  while (!check()) {
-    if (Date.now() > bound) throw new Error(`never happened: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 describe("AfterSubmit", () => {
   it("gives no verdict on a poll that read the form before the site's answer to its POST landed", async () => {
     // The classic form behind a server that takes 5 s to answer the POST (a 302 to the account page, with
@@ -29,8 +20,16 @@ describe("AfterSubmit", () => {
       await page.type("input[name=username]", "after-submit-user");
       await page.type("input[name=password]", "after-submit-pw");
       const before = await snapshotSession(page.browserContext(), page, "after-submit-user");
+      // Told by the page's own events, which PageWatch (listening since before) has seen first.
+      const posted = page.waitForRequest((r) => r.method() === "POST" && r.isNavigationRequest(), { timeout: 120_000 });
+      const answerLoaded = new Promise<void>((resolve) =>
+        page.on("requestfinished", (r) => {
+          if (r.isNavigationRequest() && new URL(r.url()).pathname === "/classic/account") resolve();
+        }),
+      );
       await page.click("button[type=submit]");
-      await until("the POST went out", () => watch.answering());
+      await posted;
+      expect(watch.answering()).toBe(true);
       // The clock runs out at once, and the site's answer lands while the first poll is read and judged: as
       // on a loaded machine, when the POST took about as long as the verdict window. (While a POST waits for
       // its answer, Chromium holds every read of the page until the answer's document replaces it, so a poll
@@ -51,7 +50,7 @@ describe("AfterSubmit", () => {
           if (poll.extra === "/classic/account") return { verdict: "signed in" };
           if (poll.extra === "the POST still held") {
             await page.waitForFunction(() => location.pathname === "/classic/account" && document.readyState !== "loading", { timeout: 120_000 });
-            await until("the answer's navigation ended", () => !watch.answering());
+            await answerLoaded;
           }
           return "wait";
         },
