@@ -137,9 +137,13 @@ describe("replayJob", () => {
     expect(await refusal(jobs.replay("job_doesnotexist000000000"))).toBe("not_found");
 
     const { jobId, orgId, fingerprint } = await failedJob("busy", "target_unreachable");
+    const outcome = { status: true, errorCode: true, errorMessage: true, startedAt: true, finishedAt: true, durationMs: true, replayedAt: true, replayedBy: true, attempts: true } as const;
+    const before = await db.prisma.authJob.findUniqueOrThrow({ where: { id: jobId }, select: outcome });
     await flight.claim(orgId, fingerprint, "job_someoneelse", 60_000);
-    expect(await refusal(jobs.replay(jobId))).toBe("busy");
-    expect((await db.prisma.authJob.findUniqueOrThrow({ where: { id: jobId } })).status).toBe("failed");
+    expect(await refusal(jobs.replay(jobId, { by: "staff@example.test" }))).toBe("busy");
+    // Refused, the record is the failure it was: its times are not the refused replay's.
+    expect(await db.prisma.authJob.findUniqueOrThrow({ where: { id: jobId }, select: outcome })).toEqual(before);
+    expect(await flight.claim(orgId, fingerprint, "job_other", 60_000)).toBe("job_someoneelse");
     await flight.release(orgId, fingerprint, "job_someoneelse");
 
     // A job still queued (its claim held by itself) is not a failed one.
@@ -175,5 +179,19 @@ describe("replayJob", () => {
     expect(answers.sort()).toEqual(["not_failed", "replayed"]);
     await ranTo(jobId, "failed");
     expect(runs.filter((r) => r.jobId === jobId)).toHaveLength(2);
+  });
+
+  it("does not reopen a failure older than the job's newest (a replay read before another replay's whole run)", async () => {
+    const { jobId } = await failedJob("stale", "target_unreachable");
+    await jobs.replay(jobId);
+    await ranTo(jobId, "failed");
+    // The first failure (attempt 1) is what a slow second replay read; the job has failed again since.
+    expect(await db.authJobs.reopenForReplay(jobId, 1, null)).toBe(false);
+    expect((await db.prisma.authJob.findUniqueOrThrow({ where: { id: jobId } })).status).toBe("failed");
+    // The newest failure reopens, and an undone reopen is that failure again.
+    const newest = (await db.authJobs.findForReplay(jobId))!;
+    expect(await db.authJobs.reopenForReplay(jobId, 2, "staff@example.test")).toBe(true);
+    expect(await db.authJobs.undoReplay(newest)).toBe(true);
+    expect(await db.authJobs.findForReplay(jobId)).toEqual(newest);
   });
 });

@@ -47,27 +47,31 @@ export async function replayJob(deps: Pick<JobDeps, "config" | "db" | "authQueue
   if (job.errorCode && REFUSED_SECRET_CODES.has(job.errorCode) && !options.confirmRefusedPassword) {
     throw new ReplayRefused("needs_confirmation", `the site refused this job's secret (${job.errorCode}); replaying types it again and may lock the account`);
   }
-  // The same claim a start takes: no two runs of one login at once, and identical new logins join this one.
-  const owner = await flight.claim(job.orgId, job.fingerprint, jobId, flightTtlMs(config));
-  if (owner && owner !== jobId) throw new ReplayRefused("busy", `another job (${owner}) of the same login is running`);
-  let reopened = false;
+  // Reopened first, and only from the failure read above (the same attempt): two replays at once, or one
+  // whose read is older than another replay's whole run, never both run, and the confirmation above was
+  // asked for the failure that is replayed.
+  if (!(await db.authJobs.reopenForReplay(jobId, job.attempts, options.by ?? null))) {
+    throw new ReplayRefused("not_failed", `job ${jobId} changed meanwhile (replayed by someone else?)`);
+  }
+  let claimed = false;
+  let told = false;
   try {
-    reopened = await db.authJobs.reopenForReplay(jobId, options.by ?? null);
-    if (!reopened) throw new ReplayRefused("not_failed", `job ${jobId} changed meanwhile (replayed by someone else?)`);
+    // The same claim a start takes: no two runs of one login at once, and identical new logins join this one.
+    const owner = await flight.claim(job.orgId, job.fingerprint, jobId, flightTtlMs(config));
+    if (owner && owner !== jobId) throw new ReplayRefused("busy", `another job (${owner}) of the same login is running`);
+    claimed = true;
     // Its event stream goes on: a client following it sees it queued again, then the new run.
     await tell(deps, jobId, "queued");
+    told = true;
     // Through the same concurrency gate as a new job: a replay waits for a slot of its org and site like any job.
     if (!(await requeueAuthJob(authQueue, { authJobId: jobId, orgId: job.orgId, site: gateSite(job.loginUrl), region: job.region ?? undefined }, gateCaps(config)))) {
       throw new ReplayRefused("busy", `the queue's earlier run of job ${jobId} is still active`);
     }
   } catch (err) {
-    // Back as it was: failed with its old verdict (input kept), claim released, so it can be tried again.
-    if (reopened) {
-      await db.authJobs.fail(jobId, "unrun", job.errorCode ?? "internal_error", job.errorMessage ?? "").catch(() => undefined);
-      await tell(deps, jobId, "failed", { code: job.errorCode ?? "internal_error" });
-    }
-    // Not reopened because a concurrent replay won: the claim (same job id) is that replay's; keep it.
-    if (reopened || !(err instanceof ReplayRefused)) await flight.release(job.orgId, job.fingerprint, jobId).catch(() => undefined);
+    // Back as it was: failed with its old outcome (input kept), the claim released when it was this replay's.
+    await db.authJobs.undoReplay(job).catch(() => undefined);
+    if (told) await tell(deps, jobId, "failed", { code: job.errorCode ?? "internal_error" }).catch(() => undefined);
+    if (claimed) await flight.release(job.orgId, job.fingerprint, jobId).catch(() => undefined);
     throw err;
   }
   deps.log.info({ jobId, orgId: job.orgId, by: options.by ?? null, previousCode: job.errorCode, attempts: job.attempts }, "job replayed");

@@ -254,7 +254,7 @@ export class AuthJobs {
   async findForReplay(id: string) {
     const row = await this.prisma.authJob.findUnique({
       where: { id },
-      select: { id: true, orgId: true, status: true, errorCode: true, errorMessage: true, fingerprint: true, loginUrl: true, region: true, attempts: true, input: true },
+      select: { id: true, orgId: true, status: true, fingerprint: true, loginUrl: true, region: true, attempts: true, input: true, ...REPLAY_CLEARS },
     });
     if (!row) return null;
     const { input, ...rest } = row;
@@ -263,12 +263,13 @@ export class AuthJobs {
 
   /**
    * Puts a job that failed for good, with its input, back to `queued` for a replay: its outcome (error,
-   * session, times, the submit mark) is cleared, its attempts are kept. False when it is no longer such a
-   * job (someone replayed it first), so two replays never both run.
+   * session, times, the submit mark) is cleared, its attempts are kept. Only from the failure of attempt
+   * `attempts`, the one the caller read: false when it is no longer that failure (someone replayed it first,
+   * even if that replay has failed again since), so two replays never both run.
    */
-  async reopenForReplay(id: string, by: string | null): Promise<boolean> {
+  async reopenForReplay(id: string, attempts: number, by: string | null): Promise<boolean> {
     const { count } = await this.prisma.authJob.updateMany({
-      where: { id, status: "failed", input: { not: null } },
+      where: { id, status: "failed", attempts, input: { not: null } },
       data: {
         status: "queued",
         errorCode: null,
@@ -286,12 +287,36 @@ export class AuthJobs {
     return count === 1;
   }
 
+  /**
+   * Undoes a replay no run has taken yet (it could not be queued): the job is failed again with the outcome
+   * it had before, as `findForReplay` read it, times and who replayed it last included.
+   */
+  async undoReplay(before: NonNullable<Awaited<ReturnType<AuthJobs["findForReplay"]>>>): Promise<boolean> {
+    const kept = Object.fromEntries(Object.keys(REPLAY_CLEARS).map((k) => [k, before[k as keyof typeof REPLAY_CLEARS]]));
+    const { count } = await this.prisma.authJob.updateMany({ where: { id: before.id, status: "queued", attempts: before.attempts }, data: { ...kept, status: "failed" } });
+    return count === 1;
+  }
+
   /** Back to the queue after run `run`'s transient fault; the input is kept for the next attempt. False when that run no longer holds the job. */
   async requeue(id: string, run: number, errorCode: string, errorMessage: string): Promise<boolean> {
     const { count } = await this.prisma.authJob.updateMany({ where: heldBy(id, run), data: { status: "queued", errorCode, errorMessage, pendingInput: DbNull, inputAnswer: null } });
     return count > 0;
   }
 }
+
+/** What a replay clears of a failed job's outcome, and puts back when it is undone. */
+const REPLAY_CLEARS = {
+  errorCode: true,
+  errorMessage: true,
+  sessionId: true,
+  flowSource: true,
+  durationMs: true,
+  startedAt: true,
+  submittedAt: true,
+  finishedAt: true,
+  replayedAt: true,
+  replayedBy: true,
+} as const;
 
 /** Who writes a job's end: run N of it, or `"unrun"` for a job no run has taken. */
 export type Writer = number | "unrun";
