@@ -119,6 +119,39 @@ describe("BrowserHost", () => {
     expect(crashes).toHaveLength(0);
   });
 
+  it("closes a retired Chromium only once a job that took its spare before the retirement has run in it", async () => {
+    const recycles: string[] = [];
+    const crashes: Error[] = [];
+    host = new BrowserHost({ executablePath: chromium, guard, recycleAfterJobs: 2, onRecycle: (r) => recycles.push(r.reason), onCrash: (e) => crashes.push(e) });
+    await host.warmUp();
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let running!: () => void;
+    const started = new Promise<void>((r) => (running = r));
+    const long = host.withPage(async (page) => {
+      running();
+      await held;
+      return page.browserContext().browser();
+    });
+    await started;
+    // The first job to end in this browser: its spare is made again as it ends.
+    const first = await host.withPage(async (page) => page.browserContext().browser());
+    // A job takes that spare (still in the making), and the long job ends meanwhile: the browser's second
+    // job, which retires it. The taker must not get a context in a browser that is closing.
+    const taker = host.withPage(async (page) => ({ browser: page.browserContext().browser(), text: await page.evaluate(() => "alive") }));
+    release();
+    expect(await long).toBe(first);
+    expect(recycles).toEqual(["jobs"]);
+    const { browser, text } = await taker;
+    expect(browser).toBe(first);
+    expect(text).toBe("alive");
+    // Its last job over, the retired browser closes; the next job runs in a new one.
+    await new Promise((r) => (first.connected ? first.once("disconnected", r) : r(undefined)));
+    const next = await host.withPage(async (page) => page.browserContext().browser());
+    expect(next).not.toBe(first);
+    expect(crashes).toHaveLength(0);
+  });
+
   it("replaces Chromium once its processes hold more memory than the bound", async () => {
     const recycles: Array<{ reason: string; memoryBytes: number }> = [];
     host = new BrowserHost({ executablePath: chromium, guard, recycleAboveBytes: 1, onRecycle: (r) => recycles.push(r) });

@@ -69,10 +69,16 @@ export class BrowserHost {
   /** The running Chromium new jobs get (null before the first launch, between a death or retirement and the next). */
   private live: Browser | null = null;
   private spare: Promise<Prepared> | null = null;
-  /** Jobs each browser has run, and how many it runs now; a retired browser closes when its last job ends. */
+  /**
+   * Jobs each browser has run, and how many it runs now. A retired browser closes once no job runs in it and
+   * none is still taking a context (which may be its spare, taken before it retired): `waitingToClose`.
+   */
   private readonly served = new WeakMap<Browser, number>();
   private readonly active = new WeakMap<Browser, number>();
   private readonly retired = new WeakSet<Browser>();
+  private readonly waitingToClose = new Set<Browser>();
+  /** Jobs between asking for a context and counting in its browser's `active`. */
+  private taking = 0;
   /** When each browser's memory was last read against the bound (performance.now()). */
   private readonly memoryReadAt = new WeakMap<Browser, number>();
   private closing = false;
@@ -157,20 +163,23 @@ export class BrowserHost {
   async withPage<T>(fn: (page: Page, door: ProxyDoor | null) => Promise<T>, options: { upstream?: UpstreamProxy } = {}): Promise<T> {
     // A job through its organization's proxy gets a context made for it (the spare leaves directly).
     let door: ProxyDoor | null = null;
-    if (options.upstream) {
-      await this.current();
-      door = await this.proxy.door(options.upstream);
-    }
     let prepared: Prepared;
+    this.taking++;
     try {
+      if (options.upstream) {
+        await this.current();
+        door = await this.proxy.door(options.upstream);
+      }
       prepared = door ? await this.prepare(door) : await this.take();
     } catch (err) {
+      this.taken();
       await door?.close().catch(() => undefined);
       throw err;
     }
     const { context, page } = prepared;
     const browser = context.browser();
     this.active.set(browser, (this.active.get(browser) ?? 0) + 1);
+    this.taken();
     try {
       return await fn(page, door);
     } finally {
@@ -209,7 +218,27 @@ export class BrowserHost {
         this.options.onRecycle?.({ jobs, memoryBytes, reason });
       }
     }
-    if (this.retired.has(browser) && (this.active.get(browser) ?? 0) === 0) void browser.close().catch(() => undefined);
+    if (this.retired.has(browser)) this.waitingToClose.add(browser);
+    this.closeRetired();
+  }
+
+  /** A job has its context (or failed to get one), counted in its browser: retired browsers may close now. */
+  private taken(): void {
+    this.taking--;
+    this.closeRetired();
+  }
+
+  /**
+   * Closes the retired browsers no job runs in, once no job is taking a context: one taking may hold a
+   * retired browser's spare (taken before the retirement), and must not get a context that dies under it.
+   */
+  private closeRetired(): void {
+    if (this.taking > 0) return;
+    for (const browser of this.waitingToClose) {
+      if ((this.active.get(browser) ?? 0) > 0) continue;
+      this.waitingToClose.delete(browser);
+      void browser.close().catch(() => undefined);
+    }
   }
 
   /**
