@@ -83,7 +83,8 @@ describe("BrowserHost", () => {
     expect(crashes).toHaveLength(1);
   });
 
-  it("replaces Chromium after its share of jobs, letting a job still running in the old one finish there", async () => {
+  /** A host that retires its Chromium after two jobs, and a long job running in the first one until released. */
+  async function recyclingHostWithLongJob() {
     const recycles: string[] = [];
     const crashes: Error[] = [];
     host = new BrowserHost({ executablePath: chromium, guard, recycleAfterJobs: 2, onRecycle: (r) => recycles.push(r.reason), onCrash: (e) => crashes.push(e) });
@@ -98,10 +99,15 @@ describe("BrowserHost", () => {
       // The old browser was retired while this job ran: its page still works.
       return { browser: page.browserContext().browser(), text: await page.evaluate(() => "still here") };
     });
-    const short = () => host.withPage(async (page) => page.browserContext().browser());
-    // The long job runs before the short ones start: on a loaded machine its context could otherwise still
-    // be in the making when the short ones retired the browser (it then gets one in the next browser).
+    // The long job runs before the test's next jobs start: on a loaded machine its context could otherwise
+    // still be in the making when they retired the browser (it then gets one in the next browser).
     await started;
+    return { recycles, crashes, release, long };
+  }
+
+  it("replaces Chromium after its share of jobs, letting a job still running in the old one finish there", async () => {
+    const { recycles, crashes, release, long } = await recyclingHostWithLongJob();
+    const short = () => host.withPage(async (page) => page.browserContext().browser());
     const first = await short();
     const second = await short(); // the second job in this browser: it is retired now
     expect(second).toBe(first);
@@ -120,27 +126,14 @@ describe("BrowserHost", () => {
   });
 
   it("closes a retired Chromium only once a job that took its spare before the retirement has run in it", async () => {
-    const recycles: string[] = [];
-    const crashes: Error[] = [];
-    host = new BrowserHost({ executablePath: chromium, guard, recycleAfterJobs: 2, onRecycle: (r) => recycles.push(r.reason), onCrash: (e) => crashes.push(e) });
-    await host.warmUp();
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    let running!: () => void;
-    const started = new Promise<void>((r) => (running = r));
-    const long = host.withPage(async (page) => {
-      running();
-      await held;
-      return page.browserContext().browser();
-    });
-    await started;
+    const { recycles, crashes, release, long } = await recyclingHostWithLongJob();
     // The first job to end in this browser: its spare is made again as it ends.
     const first = await host.withPage(async (page) => page.browserContext().browser());
     // A job takes that spare (still in the making), and the long job ends meanwhile: the browser's second
     // job, which retires it. The taker must not get a context in a browser that is closing.
     const taker = host.withPage(async (page) => ({ browser: page.browserContext().browser(), text: await page.evaluate(() => "alive") }));
     release();
-    expect(await long).toBe(first);
+    expect((await long).browser).toBe(first);
     expect(recycles).toEqual(["jobs"]);
     const { browser, text } = await taker;
     expect(browser).toBe(first);
