@@ -1,4 +1,4 @@
-import { flightTtlMs, gateSite, requeueAuthJob } from "@authsvc/queue";
+import { enqueueAuthJob, flightTtlMs, gateSite, removeEarlierRun } from "@authsvc/queue";
 import { gateCaps } from "./start-job";
 import { tell, type JobDeps } from "./job-deps";
 
@@ -47,15 +47,20 @@ export async function replayJob(deps: Pick<JobDeps, "config" | "db" | "authQueue
   if (job.errorCode && REFUSED_SECRET_CODES.has(job.errorCode) && !options.confirmRefusedPassword) {
     throw new ReplayRefused("needs_confirmation", `the site refused this job's secret (${job.errorCode}); replaying types it again and may lock the account`);
   }
-  // Reopened first, and only from the failure read above (the same attempt): two replays at once, or one
-  // whose read is older than another replay's whole run, never both run, and the confirmation above was
-  // asked for the failure that is replayed.
-  if (!(await db.authJobs.reopenForReplay(jobId, job.attempts, options.by ?? null))) {
-    throw new ReplayRefused("not_failed", `job ${jobId} changed meanwhile (replayed by someone else?)`);
-  }
+  // Reopened first, and only from the failure read above: two replays at once, or one whose read is older
+  // than another replay's whole run, never both run, and the confirmation above was asked for the failure
+  // that is replayed.
+  const reopenedAt = await db.authJobs.reopenForReplay(job, options.by ?? null);
+  if (!reopenedAt) throw new ReplayRefused("not_failed", `job ${jobId} changed meanwhile (replayed by someone else?)`);
+  const payload = { authJobId: jobId, orgId: job.orgId, site: gateSite(job.loginUrl), region: job.region ?? undefined };
   let claimed = false;
   let told = false;
   try {
+    // The earlier run out of the queue first: it may still be ending (its failure recorded, its release of
+    // the claim and its "failed" event not yet), and neither may land on this replay.
+    if (!(await removeEarlierRun(authQueue, jobId, payload.region))) {
+      throw new ReplayRefused("busy", `the queue's earlier run of job ${jobId} is still active`);
+    }
     // The same claim a start takes: no two runs of one login at once, and identical new logins join this one.
     const owner = await flight.claim(job.orgId, job.fingerprint, jobId, flightTtlMs(config));
     if (owner && owner !== jobId) throw new ReplayRefused("busy", `another job (${owner}) of the same login is running`);
@@ -64,12 +69,11 @@ export async function replayJob(deps: Pick<JobDeps, "config" | "db" | "authQueue
     await tell(deps, jobId, "queued");
     told = true;
     // Through the same concurrency gate as a new job: a replay waits for a slot of its org and site like any job.
-    if (!(await requeueAuthJob(authQueue, { authJobId: jobId, orgId: job.orgId, site: gateSite(job.loginUrl), region: job.region ?? undefined }, gateCaps(config)))) {
-      throw new ReplayRefused("busy", `the queue's earlier run of job ${jobId} is still active`);
-    }
+    await enqueueAuthJob(authQueue, payload, gateCaps(config));
   } catch (err) {
     // Back as it was: failed with its old outcome (input kept), the claim released when it was this replay's.
-    await db.authJobs.undoReplay(job).catch(() => undefined);
+    const undone = await db.authJobs.undoReplay(job, reopenedAt).catch(() => false);
+    if (!undone) deps.log.error({ jobId, orgId: job.orgId, err: String(err) }, "a refused replay could not put the job's failure back; the open-jobs sweep will queue it");
     if (told) await tell(deps, jobId, "failed", { code: job.errorCode ?? "internal_error" }).catch(() => undefined);
     if (claimed) await flight.release(job.orgId, job.fingerprint, jobId).catch(() => undefined);
     throw err;

@@ -78,6 +78,18 @@ describe("the open-jobs sweep", () => {
     expect(await env.db.authJobs.find(submitted.orgId, submitted.id)).toMatchObject({ status: "failed", errorCode: "login_unconfirmed" });
   });
 
+  it("leaves a replay alone while it takes the job's earlier run out of the queue", async () => {
+    const job = await recorded("replayed");
+    await env.db.authJobs.claim(job.orgId, job.id, 1);
+    await failInQueue(job.orgId, job.id);
+    await env.db.prisma.authJob.update({ where: { id: job.id }, data: { status: "failed", errorCode: "invalid_credentials", errorMessage: "refused", finishedAt: new Date() } });
+    // A replay has reopened the job; the queue still holds the earlier run, failed.
+    expect(await env.db.authJobs.reopenForReplay((await env.db.authJobs.findForReplay(job.id))!, "staff@example.test")).toBeInstanceOf(Date);
+    await env.jobs.sweepOpen(later());
+    expect(await env.db.authJobs.find(job.orgId, job.id)).toMatchObject({ status: "queued" });
+    await env.authQueue.remove(job.id);
+  });
+
   it("lets only a job's newest run mark its submit: a run taken over while it was stalled must not submit", async () => {
     const job = await recorded("taken-over");
     const first = (await env.db.authJobs.claim(job.orgId, job.id, 1))!.run;

@@ -5,6 +5,9 @@ import { tell, type JobDeps } from "./job-deps";
 
 // A job is recorded a moment before it is queued: younger ones are left alone.
 const GRACE_MS = 5000;
+// A replay reopens its job before it takes the earlier run out of the queue (a run still ending is waited
+// for, 5 s at most) and queues it again: the job is left alone that long after its replay began.
+const REPLAY_GRACE_MS = 30_000;
 // Jobs looked at per sweep; the next sweep takes the rest.
 const BATCH = 500;
 // Queue states in which the queue still runs the job (an active one whose worker died is BullMQ's to recover).
@@ -28,6 +31,7 @@ export async function sweepOpenJobs(deps: Pick<JobDeps, "db" | "authQueue" | "fl
   let ended = 0;
   let live: string[] | undefined;
   for (const job of await db.authJobs.listOpen(new Date(now - GRACE_MS), BATCH)) {
+    if (job.replayedAt && now - job.replayedAt.getTime() < REPLAY_GRACE_MS) continue;
     const entry = await regionQueue(authQueue, job.region).getJob(job.id);
     const state = entry ? await entry.getState() : "missing";
     if (job.region && entry && state !== "active" && job.status === "queued" && !job.startedAt && now - (job.replayedAt ?? job.createdAt).getTime() > config.worker.regionWaitMs) {

@@ -99,21 +99,29 @@ export async function enqueueAuthJob(authQueue: Queue<AuthJobPayload>, payload: 
 const ENDING_RUN_WAIT_MS = 5000;
 
 /**
- * Queues an auth job again under its own id (a replay of a job that failed for good). The queue keeps a
- * failed job for days, and `add` with an id that still exists does nothing, so that earlier run is removed
- * first; a run still ending (active, its failure already recorded) is waited for, a few seconds at most.
- * False when it could not be removed (its run is still active): nothing was queued.
+ * Takes an auth job's earlier run out of the queue, before the job is queued again under its own id. The
+ * queue keeps a failed job for days, and `add` with an id that still exists does nothing; a run still ending
+ * (active: its failure recorded, its claim and its last event maybe not yet) is waited for, a few seconds at
+ * most. False when it could not be removed (its run is still active).
  */
-export async function requeueAuthJob(authQueue: Queue<AuthJobPayload>, payload: AuthJobPayload, caps: GateCaps): Promise<boolean> {
-  const queue = regionQueue(authQueue, payload.region);
-  const id = payload.authJobId;
+export async function removeEarlierRun(authQueue: Queue<AuthJobPayload>, authJobId: string, region: string | undefined): Promise<boolean> {
+  const queue = regionQueue(authQueue, region);
   const giveUpAt = Date.now() + ENDING_RUN_WAIT_MS;
-  while (await queue.getJob(id)) {
-    await queue.remove(id);
-    if (!(await queue.getJob(id))) break;
+  while (await queue.getJob(authJobId)) {
+    await queue.remove(authJobId);
+    if (!(await queue.getJob(authJobId))) break;
     if (Date.now() >= giveUpAt) return false;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  return true;
+}
+
+/**
+ * Queues an auth job again under its own id (a job the queue lost): its earlier run removed
+ * (`removeEarlierRun`), then through the gate. False when that run is still active: nothing was queued.
+ */
+export async function requeueAuthJob(authQueue: Queue<AuthJobPayload>, payload: AuthJobPayload, caps: GateCaps): Promise<boolean> {
+  if (!(await removeEarlierRun(authQueue, payload.authJobId, payload.region))) return false;
   await enqueueAuthJob(authQueue, payload, caps);
   return true;
 }

@@ -263,13 +263,15 @@ export class AuthJobs {
 
   /**
    * Puts a job that failed for good, with its input, back to `queued` for a replay: its outcome (error,
-   * session, times, the submit mark) is cleared, its attempts are kept. Only from the failure of attempt
-   * `attempts`, the one the caller read: false when it is no longer that failure (someone replayed it first,
-   * even if that replay has failed again since), so two replays never both run.
+   * session, times, the submit mark) is cleared, its attempts are kept. Only from the failure the caller
+   * read (`seen`, from `findForReplay`: its attempt and when it ended): null when the job is no longer that
+   * failure (someone replayed it first, even if that replay has ended since), so two replays never both run.
+   * Returns the replay's time, which `undoReplay` asks for.
    */
-  async reopenForReplay(id: string, attempts: number, by: string | null): Promise<boolean> {
+  async reopenForReplay(seen: ReplaySeen, by: string | null): Promise<Date | null> {
+    const at = new Date();
     const { count } = await this.prisma.authJob.updateMany({
-      where: { id, status: "failed", attempts, input: { not: null } },
+      where: { id: seen.id, status: "failed", attempts: seen.attempts, finishedAt: seen.finishedAt, input: { not: null } },
       data: {
         status: "queued",
         errorCode: null,
@@ -280,20 +282,24 @@ export class AuthJobs {
         startedAt: null,
         submittedAt: null,
         finishedAt: null,
-        replayedAt: new Date(),
+        replayedAt: at,
         replayedBy: by,
       },
     });
-    return count === 1;
+    return count === 1 ? at : null;
   }
 
   /**
-   * Undoes a replay no run has taken yet (it could not be queued): the job is failed again with the outcome
-   * it had before, as `findForReplay` read it, times and who replayed it last included.
+   * Undoes the replay `reopenForReplay` began at `reopenedAt` while no run has taken it (it could not be
+   * queued): the job is failed again with the outcome it had before (`seen`), times and who replayed it last
+   * included. False when the job has moved on since.
    */
-  async undoReplay(before: NonNullable<Awaited<ReturnType<AuthJobs["findForReplay"]>>>): Promise<boolean> {
-    const kept = Object.fromEntries(Object.keys(REPLAY_CLEARS).map((k) => [k, before[k as keyof typeof REPLAY_CLEARS]]));
-    const { count } = await this.prisma.authJob.updateMany({ where: { id: before.id, status: "queued", attempts: before.attempts }, data: { ...kept, status: "failed" } });
+  async undoReplay(seen: ReplaySeen, reopenedAt: Date): Promise<boolean> {
+    const kept = Object.fromEntries(Object.keys(REPLAY_CLEARS).map((k) => [k, seen[k as keyof typeof REPLAY_CLEARS]]));
+    const { count } = await this.prisma.authJob.updateMany({
+      where: { id: seen.id, status: "queued", attempts: seen.attempts, replayedAt: reopenedAt },
+      data: { ...kept, status: "failed" },
+    });
     return count === 1;
   }
 
@@ -303,6 +309,9 @@ export class AuthJobs {
     return count > 0;
   }
 }
+
+/** A failed job as `findForReplay` read it: what a replay reopens from, and puts back when it is undone. */
+export type ReplaySeen = NonNullable<Awaited<ReturnType<AuthJobs["findForReplay"]>>>;
 
 /** What a replay clears of a failed job's outcome, and puts back when it is undone. */
 const REPLAY_CLEARS = {
