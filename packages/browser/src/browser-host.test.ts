@@ -28,7 +28,7 @@ describe("BrowserHost", () => {
     const browsers = await Promise.all([job(0), job(0), job(20), job(20), job(40), job(40), job(60), job(60)]);
     expect(contexts.size).toBe(8);
     // Every job has ended (its context closed, awaited) and the last one started the refill: wait for it.
-    await host["spare"];
+    await host["spare"]?.prepared;
     // The default context plus one spare: nothing leaked.
     expect(browsers[0]!.browserContexts()).toHaveLength(2);
   });
@@ -71,7 +71,7 @@ describe("BrowserHost", () => {
     // Let the refill finish (its page set up, the stealth plugin's commands landed): jest, unlike the worker,
     // fails a test on those unawaited commands when the browser dies under them. A fixed pause was too short
     // on a loaded machine.
-    await host["spare"];
+    await host["spare"]?.prepared;
     first.process()!.kill("SIGKILL");
     await new Promise((r) => first.once("disconnected", r));
     const second = await host.withPage(async (page) => {
@@ -143,6 +143,17 @@ describe("BrowserHost", () => {
     const next = await host.withPage(async (page) => page.browserContext().browser());
     expect(next).not.toBe(first);
     expect(crashes).toHaveLength(0);
+  });
+
+  it("closes its retired browsers with itself, one still running a job included", async () => {
+    const { release, long } = await recyclingHostWithLongJob();
+    const first = await host.withPage(async (page) => page.browserContext().browser());
+    await host.withPage(async (page) => page.browserContext().browser()); // the second job: retired
+    expect(first.connected).toBe(true);
+    await host.close();
+    expect(first.connected).toBe(false);
+    release();
+    await expect(long).rejects.toThrow();
   });
 
   it("replaces Chromium once its processes hold more memory than the bound", async () => {

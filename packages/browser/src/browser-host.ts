@@ -68,17 +68,19 @@ export class BrowserHost {
   private browser: Promise<Browser> | null = null;
   /** The running Chromium new jobs get (null before the first launch, between a death or retirement and the next). */
   private live: Browser | null = null;
-  private spare: Promise<Prepared> | null = null;
+  /** A context and page made ahead for the next job, and the launch (the browser) it is made in. */
+  private spare: { launch: Promise<Browser>; prepared: Promise<Prepared> } | null = null;
   /**
    * Jobs each browser has run, and how many it runs now. A retired browser closes once no job runs in it and
-   * none is still taking a context (which may be its spare, taken before it retired): `waitingToClose`.
+   * none is still taking a context from it (its spare, taken before it retired): `waitingToClose`.
    */
   private readonly served = new WeakMap<Browser, number>();
   private readonly active = new WeakMap<Browser, number>();
   private readonly retired = new WeakSet<Browser>();
   private readonly waitingToClose = new Set<Browser>();
-  /** Jobs between asking for a context and counting in its browser's `active`. */
-  private taking = 0;
+  /** Jobs between asking a launch (a browser) for a context and counting in that browser's `active`. */
+  private readonly taking = new WeakMap<Promise<Browser>, number>();
+  private readonly launchOf = new WeakMap<Browser, Promise<Browser>>();
   /** When each browser's memory was last read against the bound (performance.now()). */
   private readonly memoryReadAt = new WeakMap<Browser, number>();
   private closing = false;
@@ -104,8 +106,10 @@ export class BrowserHost {
       this.browser = launching;
       launching.then(
         (b) => {
+          this.launchOf.set(b, launching);
           if (this.browser === launching) this.live = b;
           b.once("disconnected", () => {
+            this.waitingToClose.delete(b);
             if (this.live === b) this.live = null;
             if (this.browser === launching) this.browser = null;
             if (this.retired.has(b)) return; // closed on purpose (recycled)
@@ -121,8 +125,8 @@ export class BrowserHost {
     return this.browser;
   }
 
-  private async prepare(door?: ProxyDoor): Promise<Prepared> {
-    const context = await (await this.current()).createBrowserContext(contextOptions(door));
+  private async prepare(launch: Promise<Browser>, door?: ProxyDoor): Promise<Prepared> {
+    const context = await (await launch).createBrowserContext(contextOptions(door));
     try {
       // Every page of the context has a virtual authenticator: a site's passkey prompt is answered at once.
       armNewPages(context);
@@ -140,19 +144,26 @@ export class BrowserHost {
 
   private refillSpare(): void {
     if (this.closing) return;
-    const next = this.prepare();
-    next.catch(() => undefined); // a failed spare is replaced by a fresh one when taken
-    this.spare = next;
+    const launch = this.current();
+    const prepared = this.prepare(launch);
+    prepared.catch(() => undefined); // a failed spare is replaced by a fresh one when taken
+    this.spare = { launch, prepared };
   }
 
-  private async take(): Promise<Prepared> {
+  /** The spare when it is good, else a new context; `from` is told each launch it is taken from. */
+  private async take(from: (launch: Promise<Browser>) => void): Promise<Prepared> {
     // Swap the spare for a new one before awaiting, so concurrent takers never overwrite each other's refill.
     const spare = this.spare;
     this.spare = null;
-    const ready = spare ? await spare.catch(() => null) : null;
-    if (ready && !ready.page.isClosed() && ready.context.browser().connected) return ready;
-    if (ready) await ready.context.close().catch(() => undefined);
-    return this.prepare();
+    if (spare) {
+      from(spare.launch);
+      const ready = await spare.prepared.catch(() => null);
+      if (ready && !ready.page.isClosed() && ready.context.browser().connected) return ready;
+      if (ready) await ready.context.close().catch(() => undefined);
+    }
+    const launch = this.current();
+    from(launch);
+    return this.prepare(launch);
   }
 
   /**
@@ -164,22 +175,32 @@ export class BrowserHost {
     // A job through its organization's proxy gets a context made for it (the spare leaves directly).
     let door: ProxyDoor | null = null;
     let prepared: Prepared;
-    this.taking++;
+    // Counted as taking from its browser until it counts in its `active`: a retired browser waits for it.
+    const taking: { from: Promise<Browser> | null } = { from: null };
+    const from = (launch: Promise<Browser>) => {
+      if (taking.from) this.taken(taking.from);
+      taking.from = launch;
+      this.taking.set(launch, (this.taking.get(launch) ?? 0) + 1);
+    };
     try {
       if (options.upstream) {
-        await this.current();
+        const launch = this.current();
+        from(launch);
+        await launch;
         door = await this.proxy.door(options.upstream);
+        prepared = await this.prepare(launch, door);
+      } else {
+        prepared = await this.take(from);
       }
-      prepared = door ? await this.prepare(door) : await this.take();
     } catch (err) {
-      this.taken();
+      if (taking.from) this.taken(taking.from);
       await door?.close().catch(() => undefined);
       throw err;
     }
     const { context, page } = prepared;
     const browser = context.browser();
     this.active.set(browser, (this.active.get(browser) ?? 0) + 1);
-    this.taken();
+    if (taking.from) this.taken(taking.from);
     try {
       return await fn(page, door);
     } finally {
@@ -214,7 +235,7 @@ export class BrowserHost {
         // The spare belongs to the old browser: dropped, made again in the new one.
         const spare = this.spare;
         this.spare = null;
-        void spare?.then((s) => s.context.close()).catch(() => undefined);
+        void spare?.prepared.then((s) => s.context.close()).catch(() => undefined);
         this.options.onRecycle?.({ jobs, memoryBytes, reason });
       }
     }
@@ -222,20 +243,21 @@ export class BrowserHost {
     this.closeRetired();
   }
 
-  /** A job has its context (or failed to get one), counted in its browser: retired browsers may close now. */
-  private taken(): void {
-    this.taking--;
+  /** A job no longer takes a context from `launch` (it counts in its browser's `active`, or gave up). */
+  private taken(launch: Promise<Browser>): void {
+    this.taking.set(launch, (this.taking.get(launch) ?? 1) - 1);
     this.closeRetired();
   }
 
   /**
-   * Closes the retired browsers no job runs in, once no job is taking a context: one taking may hold a
-   * retired browser's spare (taken before the retirement), and must not get a context that dies under it.
+   * Closes the retired browsers no job runs in nor takes a context from: a job taking the spare a browser
+   * made before it retired must not get a context that dies under it.
    */
   private closeRetired(): void {
-    if (this.taking > 0) return;
     for (const browser of this.waitingToClose) {
       if ((this.active.get(browser) ?? 0) > 0) continue;
+      const launch = this.launchOf.get(browser);
+      if (launch && (this.taking.get(launch) ?? 0) > 0) continue;
       this.waitingToClose.delete(browser);
       void browser.close().catch(() => undefined);
     }
@@ -258,9 +280,12 @@ export class BrowserHost {
 
   async close(): Promise<void> {
     this.closing = true;
-    const spare = await this.spare?.catch(() => null);
+    const spare = await this.spare?.prepared.catch(() => null);
     await spare?.context.close().catch(() => undefined);
     this.spare = null;
+    // Retired browsers too: those still running a job or waiting for a taker close with the host.
+    await Promise.all([...this.waitingToClose].map((b) => b.close().catch(() => undefined)));
+    this.waitingToClose.clear();
     const browser = await this.browser?.catch(() => null);
     await browser?.close().catch(() => undefined);
     this.browser = null;
