@@ -272,19 +272,7 @@ export class AuthJobs {
     const at = new Date();
     const { count } = await this.prisma.authJob.updateMany({
       where: { id: seen.id, status: "failed", attempts: seen.attempts, finishedAt: seen.finishedAt, input: { not: null } },
-      data: {
-        status: "queued",
-        errorCode: null,
-        errorMessage: null,
-        sessionId: null,
-        flowSource: null,
-        durationMs: null,
-        startedAt: null,
-        submittedAt: null,
-        finishedAt: null,
-        replayedAt: at,
-        replayedBy: by,
-      },
+      data: { ...Object.fromEntries(Object.keys(REPLAY_CLEARS).map((k) => [k, null])), status: "queued", replayedAt: at, replayedBy: by },
     });
     return count === 1 ? at : null;
   }
