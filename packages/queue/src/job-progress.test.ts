@@ -1,3 +1,5 @@
+import { once } from "node:events";
+import { createServer, connect, type Socket } from "node:net";
 import { Redis } from "ioredis";
 import type { JobEvent } from "@authsvc/contracts";
 import { JobEventFeed, JobProgress, type StoredJobEvent } from "./job-progress";
@@ -52,6 +54,38 @@ function follower(iterable: AsyncIterable<StoredJobEvent>) {
   return { done, received };
 }
 
+/**
+ * A TCP relay to Redis that can be cut: `cut()` drops its connections and refuses new ones until `restore()`,
+ * as a network that loses a connection for a while does.
+ */
+async function redisRelay() {
+  const target = new URL(REDIS_URL);
+  const live = new Set<Socket>();
+  let held = false;
+  const server = createServer((client) => {
+    if (held) return client.destroy();
+    const upstream = connect(Number(target.port || 6379), target.hostname);
+    for (const [a, b] of [[client, upstream], [upstream, client]] as const) {
+      live.add(a);
+      a.pipe(b);
+      a.on("error", () => b.destroy());
+      a.on("close", () => (live.delete(a), b.destroy()));
+    }
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as { port: number };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    cut: () => {
+      held = true;
+      for (const socket of live) socket.destroy();
+    },
+    restore: () => (held = false),
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
 describe("JobEventFeed", () => {
   it("gives a late client the history, then follows live to the end, woken by the job's channel", async () => {
     const jobId = newJob();
@@ -64,6 +98,29 @@ describe("JobEventFeed", () => {
     await progress.record(jobId, "submitted");
     await progress.record(jobId, "succeeded", { credentialId: "cred_x" });
     await expect(followed.done).resolves.toEqual(["queued", "started", "submitted", "succeeded"]);
+  });
+
+  it("reads what was published while its subscriber connection was down, once the connection is back", async () => {
+    const relay = await redisRelay();
+    const ownSubscriber = new Redis(relay.url);
+    try {
+      const ownFeed = new JobEventFeed(progress, ownSubscriber);
+      const jobId = newJob();
+      await progress.record(jobId, "queued");
+      // Only a wake-up can end it: the recheck is far beyond the test's timeout.
+      const followed = follower(ownFeed.follow(jobId, { signal: new AbortController().signal, settled: nothingSettled, recheckMs: 600_000 }));
+      await followed.received(1);
+      const down = once(ownSubscriber, "close");
+      relay.cut();
+      await down;
+      // Published while nobody listens on the channel: the message is lost, the stream keeps the event.
+      await progress.record(jobId, "succeeded");
+      relay.restore();
+      await expect(followed.done).resolves.toEqual(["queued", "succeeded"]);
+    } finally {
+      ownSubscriber.disconnect();
+      await relay.close();
+    }
   });
 
   it("goes on past a first end that is followed by more (an admin's replay), and resumes after a position", async () => {

@@ -21,6 +21,21 @@ export class PubSubWakeups {
     subscriber.on("message", (channel: string) => {
       for (const wake of this.waiters.get(channel) ?? []) wake();
     });
+    // What was published while the connection was down is lost: once it is back and subscribed again, every
+    // watcher is woken to read what it missed. ioredis sends its SUBSCRIBEs again right after "ready"; a PING
+    // sent after them is answered once they are in. (On a Cluster the subscriber is a connection of its own,
+    // so this is only a wake-up sooner; the watchers' own rechecks cover the rest.)
+    subscriber.on("ready", () => {
+      if (this.waiters.size === 0) return;
+      setImmediate(() => {
+        subscriber.ping().then(
+          () => {
+            for (const set of this.waiters.values()) for (const wake of set) wake();
+          },
+          () => undefined,
+        );
+      });
+    });
   }
 
   async watch(channel: string): Promise<Wakeup> {
