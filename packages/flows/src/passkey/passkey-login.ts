@@ -18,6 +18,12 @@ const OFFER_WAIT_MS = 10_000;
 const NOTHING: StepValues = { identifier: "", password: "", additionalFields: {} };
 // Pages gone through before the passkey is asked for (the username step, a "Use a passkey" page).
 const MAX_STEPS = 4;
+// Before the flow chooses the passkey sign-in of a page the username led to, the page is let go quiet this
+// long: one that asks for the account's passkey by itself (as many sites do after the username) has fetched
+// its challenge and had the authenticator sign by then, or is still at it; a click meanwhile would run a
+// second ceremony, a second sign-in on the site. Bounded by SETTLE_BOUND_MS for a page that never goes quiet.
+const SETTLE_IDLE_MS = 1000;
+const SETTLE_BOUND_MS = 5000;
 
 export interface PasskeyLoginInput {
   loginUrl: string;
@@ -68,6 +74,8 @@ export async function passkeyLogin(page: Page, input: PasskeyLoginInput, options
   let before: Awaited<ReturnType<typeof snapshotSession>> | null = null;
   let identified = false;
   let chosen = false;
+  // The page (by its main frame's navigations) last let go quiet before its passkey sign-in was chosen.
+  let settledAt = -1;
   const offerUntil = Date.now() + Math.min(OFFER_WAIT_MS, deadline.remaining());
   for (let steps = 0; !chosen; ) {
     await networkQuiet(page, { idleMs: 250, timeoutMs: Math.max(1, Math.min(1000, deadline.remaining())) });
@@ -83,7 +91,10 @@ export async function passkeyLogin(page: Page, input: PasskeyLoginInput, options
     const signIn = frames.find((f) => f.reading.signIn);
     const field = scans.find((s) => s.reading.identifier && !s.reading.password);
     before ??= await snapshotSession(context, page, input.identifier, { earlier, reissued: watch.reissuedCookies() });
-    if (signIn) {
+    if (signIn && identified && settledAt !== watch.moves()) {
+      await networkQuiet(page, { idleMs: SETTLE_IDLE_MS, timeoutMs: Math.max(1, Math.min(SETTLE_BOUND_MS, deadline.remaining())) });
+      settledAt = watch.moves();
+    } else if (signIn) {
       step("choose sign-in with a passkey");
       watch.resetVerdict();
       chosen = await performStep(page, { action: "click", purpose: "next", frame: signIn.key, path: signIn.reading.signIn! }, NOTHING);
