@@ -176,10 +176,14 @@ export class BrowserHost {
     let door: ProxyDoor | null = null;
     let prepared: Prepared;
     // Counted as taking from its browser until it counts in its `active`: a retired browser waits for it.
-    const taking: { from: Promise<Browser> | null } = { from: null };
+    let takingFrom: Promise<Browser> | null = null;
+    const stopTaking = () => {
+      if (takingFrom) this.taken(takingFrom);
+      takingFrom = null;
+    };
     const from = (launch: Promise<Browser>) => {
-      if (taking.from) this.taken(taking.from);
-      taking.from = launch;
+      stopTaking();
+      takingFrom = launch;
       this.taking.set(launch, (this.taking.get(launch) ?? 0) + 1);
     };
     try {
@@ -193,14 +197,14 @@ export class BrowserHost {
         prepared = await this.take(from);
       }
     } catch (err) {
-      if (taking.from) this.taken(taking.from);
+      stopTaking();
       await door?.close().catch(() => undefined);
       throw err;
     }
     const { context, page } = prepared;
     const browser = context.browser();
     this.active.set(browser, (this.active.get(browser) ?? 0) + 1);
-    if (taking.from) this.taken(taking.from);
+    stopTaking();
     try {
       return await fn(page, door);
     } finally {

@@ -74,8 +74,8 @@ export async function passkeyLogin(page: Page, input: PasskeyLoginInput, options
   let before: Awaited<ReturnType<typeof snapshotSession>> | null = null;
   let identified = false;
   let chosen = false;
-  // The page (by its main frame's navigations) last let go quiet before its passkey sign-in was chosen.
-  let settledAt = -1;
+  // Whether the page the username led to is still to be let go quiet before its passkey sign-in is chosen.
+  let settle = false;
   const offerUntil = Date.now() + Math.min(OFFER_WAIT_MS, deadline.remaining());
   for (let steps = 0; !chosen; ) {
     await networkQuiet(page, { idleMs: 250, timeoutMs: Math.max(1, Math.min(1000, deadline.remaining())) });
@@ -91,9 +91,9 @@ export async function passkeyLogin(page: Page, input: PasskeyLoginInput, options
     const signIn = frames.find((f) => f.reading.signIn);
     const field = scans.find((s) => s.reading.identifier && !s.reading.password);
     before ??= await snapshotSession(context, page, input.identifier, { earlier, reissued: watch.reissuedCookies() });
-    if (signIn && identified && settledAt !== watch.moves()) {
+    if (signIn && settle) {
+      settle = false;
       await networkQuiet(page, { idleMs: SETTLE_IDLE_MS, timeoutMs: Math.max(1, Math.min(SETTLE_BOUND_MS, deadline.remaining())) });
-      settledAt = watch.moves();
     } else if (signIn) {
       step("choose sign-in with a passkey");
       watch.resetVerdict();
@@ -101,6 +101,7 @@ export async function passkeyLogin(page: Page, input: PasskeyLoginInput, options
     } else if (field && !identified && input.identifier && steps < MAX_STEPS) {
       step("type identifier");
       identified = true;
+      settle = true;
       steps++;
       watch.resetVerdict();
       const { key, reading } = field;
