@@ -27,6 +27,10 @@ const MECHANISMS: Record<string, string> = {
   captcha: "a CAPTCHA the service cannot pass, never submitted",
   "otp-prompt": "a one-time code the caller cannot answer: mfa_required",
   "no-form": "a page without a login form",
+  "focus-thief": "a page script that moves the focus while the keys go out: every field checked and typed again before the submit",
+  "code-in-form": "an authenticator's code in the password's own form, typed from the secret",
+  "code-in-form-no-secret": "a code the form wants beside the password and the request cannot give: mfa_required, never a wrong password",
+  "picture-challenge": "a challenge known by its shape (a picture and a field asking for its characters), never submitted",
 };
 const CASES = Object.keys(MECHANISMS).map((name) => {
   const c = LOGIN_CASES.find((x) => x.name === name);
@@ -96,7 +100,7 @@ describe.each(CASES.map((c) => [c.name, MECHANISMS[c.name]!, c] as const))("%s (
   it(`ends with ${c.expect} for the right password`, async () => {
     const totpSecret = c.totp ? newTotpSecret() : undefined;
     const user = await newSiteUser("right-password-1", { email: true, locked: c.lockedUser, totpSecret });
-    const res = await call("POST", "/v1/login", { key, body: body(c, user, totpSecret) });
+    const res = await call("POST", "/v1/login", { key, body: body(c, user, c.withoutSecret ? undefined : totpSecret) });
     if (c.expect !== "success") {
       expect([res.status, res.body.error?.code]).toEqual([422, c.expect]);
       if (c.expect === "captcha_blocked") expect(await attempts(user.username)).toEqual({}); // never submitted

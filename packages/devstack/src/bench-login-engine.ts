@@ -64,8 +64,9 @@ export async function benchLoginEngine(rounds: number, write: (line: string) => 
   const host = new BrowserHost({ ...BENCH_BROWSER, guard });
   let seq = 0;
   const userFor = (c: LoginCase): User => {
-    const user = { username: `bench-${++seq}@example.test`, password: `bench-pw-${seq}`, totpSecret: c.totp ? newTotpSecret() : undefined };
-    sites.accounts.addUser(user.username, user.password, { locked: c.lockedUser, totpSecret: user.totpSecret });
+    const secret = c.totp ? newTotpSecret() : undefined;
+    const user = { username: `bench-${++seq}@example.test`, password: `bench-pw-${seq}`, totpSecret: c.withoutSecret ? undefined : secret };
+    sites.accounts.addUser(user.username, user.password, { locked: c.lockedUser, totpSecret: secret });
     return user;
   };
   const login = async (c: LoginCase, user: User, learned: LearnedFlow | null): Promise<Run> => {

@@ -90,6 +90,11 @@ export class Accounts {
     return this.deliveries.get(username) ?? "ok";
   }
 
+  /** Whether the user has an authenticator (a TOTP secret). */
+  hasTotp(username: string): boolean {
+    return this.totpSecrets.has(username);
+  }
+
   /** Whether a code is the user's current TOTP code (or the one before or after, as sites allow). */
   checkTotp(username: string, code: string): boolean {
     const spec = this.totpSecrets.get(username);

@@ -1,6 +1,6 @@
 export { startTestSites, createTestSitesApp, DEMO_USER, type TestSites } from "./server";
 export { Accounts } from "./accounts";
-export { LOGIN_CASES, SENT_CODE_CASES, type LoginCase } from "./cases";
+export { EMPTY_FIELD_REFUSAL, LOGIN_CASES, SENT_CODE_CASES, type LoginCase } from "./cases";
 export { ACCOUNT_PHONE } from "./cases/person-steps";
 export { SIGNUP_CASES, SignupRegistry, type SignupRecord } from "./signup";
 export { Outbox, SITE_SENDER, SMS_SENDER, type OutboxConfig } from "./outbox";

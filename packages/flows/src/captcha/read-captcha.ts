@@ -72,6 +72,25 @@ export const readCaptchaInPage = inPage(function readCaptchaInPage(kit: PageKit)
       prompt ||= (input.labels?.[0]?.textContent ?? "").trim() || input.placeholder || (input.getAttribute("aria-label") ?? "");
     }
   }
+  // The same challenge by its shape, whatever it is named (many sites never say "captcha"): a field that asks
+  // for what a picture (or a recording) shows, beside an image, a canvas or an audio, or a "new image" control.
+  const asksWhatIsShown =
+    /\b(type|enter|copy|write|retype|solve)\b[^.!?]{0,40}\b(characters|letters|text|code|words?|numbers|digits|symbols|sum|answer)\b[^.!?]{0,40}\b(image|picture|shown|above|below|you see|you hear|audio)\b|\b(characters|letters|text|code|words?|numbers|digits)\b (in|from|on|of) the (image|picture|audio|recording)\b|what you (see|hear)\b|zeichen (im|aus dem|auf dem) bild|caract[eè]res (de|dans|sur) l.image|caracteres (de|en) la imagen|caracteres (da|na) imagem|caratteri (dell|nell).immagine|tekens (in|uit|op) de afbeelding/i;
+  const anotherOne = /\b(new|another|other|refresh|reload|change)\b[^.!?]{0,10}\b(image|picture|code|challenge)\b|\blisten\b|\baudio\b|neues bild|nouvelle image|otra imagen|nova imagem|nuova immagine|nieuwe afbeelding/i;
+  for (const input of document.querySelectorAll("input, textarea")) {
+    const field = input as HTMLInputElement;
+    if (!/^(text|textarea|)$/.test(field.type) || !shown(field) || /captcha/i.test(`${field.name} ${field.id} ${field.placeholder} ${field.getAttribute("aria-label") ?? ""}`)) continue;
+    const around = field.parentElement && kit.text(field.parentElement).length <= 300 ? kit.text(field.parentElement) : "";
+    const asks = `${kit.describe(field)} ${around}`;
+    if (!asksWhatIsShown.test(asks)) continue;
+    let scope: Element | null = field.form;
+    for (let n = field.parentElement, up = 0; !scope && n && up < 3; n = n.parentElement, up++) if (n.querySelector("img, canvas, svg, audio")) scope = n;
+    const media = !!scope && [...scope.querySelectorAll("img, canvas, svg, audio")].some((m) => m instanceof HTMLAudioElement || shown(m));
+    const another = !!scope && [...scope.querySelectorAll("a, button, [role=button], input[type=button]")].some((c) => anotherOne.test(`${kit.controlText(c)} ${c.getAttribute("title") ?? ""}`));
+    if (!media && !another) continue;
+    widgets.push({ provider: "image", mode: "challenge", siteKey: null, filled: field.value.trim() !== "" });
+    prompt ||= kit.labelTexts(field)[0] || field.placeholder || asks;
+  }
   // Inside a challenge's own frame (reCAPTCHA's bframe, hCaptcha's challenge): what it asks.
   if (window !== window.top && providerOf(location.href) && /bframe|challenge/i.test(location.href)) prompt ||= (document.body?.innerText ?? "").trim();
 

@@ -5,7 +5,7 @@ import type { Deadline } from "../deadline";
 import { AfterSubmit, type AfterSubmitOptions, type Poll, type PollResult } from "../page/after-submit";
 import { refusalSaid } from "../page/page-sayings";
 import type { SelectorPath } from "../page/read-page";
-import { EXPIRED, refusalCode, siteFault } from "../page/refusal-words";
+import { asksForCode, EXPIRED, namesEmptyField, refusalCode, siteFault } from "../page/refusal-words";
 import { type FrameScan, findFrame, resolveElement } from "../page/scan-page";
 import type { SessionSnapshot } from "../page/session-snapshot";
 
@@ -82,6 +82,8 @@ export interface ClassifyOptions {
    * chooser is read as any other page. `refusal`: the site refused the last answer, in these words.
    */
   answerStep?: (scan: FrameScan, kind: PersonStep, refusal?: string) => Promise<StepAnswered>;
+  /** Whether a one-time code was typed into the password's own form (a code field beside the password). */
+  codeInForm?: () => boolean;
   /** Answers "check your email": waits for the sign-in link in our mailbox and opens it in this page. */
   answerLink?: () => Promise<void>;
   onStep?: (step: string) => void;
@@ -99,6 +101,9 @@ async function markerShown(page: Page, marker: SignedInMarker): Promise<boolean>
     await el.dispose().catch(() => undefined);
   }
 }
+
+// Words that name a one-time code, in a refusal of a form that held one.
+const CODE_WORD = /\b(code|token|otp|totp|pin|2fa)\b|\bcodice\b|\bc[oó]digo\b/i;
 
 const samePath = (a: SignedInMarker | null, b: SignedInMarker | null) =>
   !!a && !!b && a.frame === b.frame && a.path.join("\u0000") === b.path.join("\u0000");
@@ -274,6 +279,16 @@ export async function classifyOutcome(
       if (!linkOpened) return fail("mfa_required", "the site asked to confirm the sign-in by email");
     }
     const refusedCode = afterFactor ? "verification_failed" : "invalid_credentials";
+    // Beside the form shown again, words that are about the form as it was sent, not the credentials: a code
+    // it wants ("Please enter your OTP token.") or refused, a field it got empty ("The password field is empty.").
+    const aboutTheForm = stillAsking ? [...refusals.map((r) => r.m), ...fresh].find((m) => asksForCode(m) || namesEmptyField(m)) : undefined;
+    if (aboutTheForm !== undefined) {
+      if (!asksForCode(aboutTheForm)) return fail("login_unconfirmed", `the site says its form came with a field empty, though every field was filled and checked before it was sent: ${aboutTheForm}`);
+      return fail(options.codeInForm?.() ? "verification_failed" : "mfa_required", options.codeInForm?.() ? `the site refused the one-time code: ${aboutTheForm}` : `the site asks for a second factor's code with the password: ${aboutTheForm}`);
+    }
+    // A code typed in the password's own form, refused in words that name it ("Invalid token."): the code's refusal.
+    const codeRefusal = stillAsking && options.codeInForm?.() ? refusals.find((r) => r.code === "invalid_credentials" && CODE_WORD.test(r.m)) : undefined;
+    if (codeRefusal) return fail("verification_failed", `the site refused the one-time code: ${codeRefusal.m}`);
     if (stillAsking && refusals.length > 0) {
       // "Something went wrong" is the site's fault, not a refusal of the credentials.
       const refusal = refusals.find((r) => !siteFault(r.m)) ?? refusals[0]!;

@@ -1,6 +1,6 @@
-import { LOGIN_CASES, type LoginCase } from "@authsvc/test-sites";
+import type { LoginCase } from "@authsvc/test-sites";
 import type { SessionResponse } from "@authsvc/contracts";
-import { CASE_TIMEOUT_MS, useLoginMatrix } from "../testing/login-matrix";
+import { CASE_TIMEOUT_MS, MATRIX_CASES, describeCases, useLoginMatrix } from "../testing/login-matrix";
 
 // Every fixture page shape that signs in, straight through the engine: detection first, then a replay of
 // what detection learned. Each login's session must really sign in (the site's account page greets the
@@ -39,7 +39,7 @@ async function expectSignedIn(c: LoginCase, session: SessionResponse, username: 
   expect(await res.text()).toContain(`Welcome, ${username}`);
 }
 
-describe.each(LOGIN_CASES.filter((c) => c.expect === "success").map((c) => [c.name, c] as const))("%s", (_name, c) => {
+describeCases(MATRIX_CASES.filter((c) => c.expect === "success"), (c) => {
   const signIn = ahead.add(async () => {
     const user = userFor(c);
     const first = await login(c, user);

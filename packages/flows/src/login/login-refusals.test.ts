@@ -1,7 +1,6 @@
 import { newTotpSecret } from "@authsvc/crypto";
-import { LOGIN_CASES } from "@authsvc/test-sites";
 import type { LoginFlowError } from "../flow-error";
-import { CASE_TIMEOUT_MS, expectFlowError, useLoginMatrix } from "../testing/login-matrix";
+import { CASE_TIMEOUT_MS, expectFlowError, MATRIX_CASES, describeCases, useLoginMatrix } from "../testing/login-matrix";
 
 // Every fixture page shape's refusals, straight through the engine: a wrong password, a wrong one-time
 // code, an unknown username (by detection and by a learned flow), and the cases that end without a session
@@ -9,7 +8,7 @@ import { CASE_TIMEOUT_MS, expectFlowError, useLoginMatrix } from "../testing/log
 // words where it has them, after exactly one attempt. The sign-ins are in login-cases.test.ts.
 const { ahead, userFor, unknownUser, login, failedLogin } = useLoginMatrix();
 
-describe.each(LOGIN_CASES.filter((c) => c.expect === "success" && c.wrongPassword).map((c) => [c.name, c] as const))("%s", (_name, c) => {
+describeCases(MATRIX_CASES.filter((c) => c.expect === "success" && c.wrongPassword), (c) => {
   const wrong = ahead.add(() => failedLogin(c, { ...userFor(c), password: "not-the-password" }));
   it(`answers a wrong password with ${c.wrongPassword}, the site's message, after one attempt`, async () => {
     const { err: thrown, attempts: counted } = await wrong();
@@ -22,7 +21,7 @@ describe.each(LOGIN_CASES.filter((c) => c.expect === "success" && c.wrongPasswor
 });
 
 describe("TOTP after the password", () => {
-  describe.each(LOGIN_CASES.filter((c) => c.wrongCode).map((c) => [c.name, c] as const))("%s", (_name, c) => {
+  describeCases(MATRIX_CASES.filter((c) => c.wrongCode), (c) => {
     const wrongCode = ahead.add(() => failedLogin(c, { ...userFor(c), totpSecret: newTotpSecret() }));
     it("reports a code the site refuses (wrong secret) with its words, after one attempt", async () => {
       const { err, attempts: counted } = await wrongCode();
@@ -33,7 +32,7 @@ describe("TOTP after the password", () => {
 });
 
 describe("identifier-first pages", () => {
-  describe.each(LOGIN_CASES.filter((c) => c.unknownIdentifier).map((c) => [c.name, c] as const))("%s", (_name, c) => {
+  describeCases(MATRIX_CASES.filter((c) => c.unknownIdentifier), (c) => {
     const unknown = ahead.add(async () => {
       const { flow } = await login(c, userFor(c));
       const results = [];
@@ -48,7 +47,7 @@ describe("identifier-first pages", () => {
   });
 });
 
-describe.each(LOGIN_CASES.filter((c) => c.expect !== "success").map((c) => [c.name, c] as const))("%s", (_name, c) => {
+describeCases(MATRIX_CASES.filter((c) => c.expect !== "success"), (c) => {
   const run = ahead.add(() => failedLogin(c, userFor(c)));
   it(`ends with ${c.expect}`, async () => {
     const { err, attempts: counted } = await run();

@@ -8,7 +8,7 @@ import { refusalCode } from "../page/refusal-words";
 import { type FrameScan, mergeSignals, scanPage } from "../page/scan-page";
 import { frameChange } from "../page/page-change";
 import { type Rotation, type SessionSnapshot, snapshotSession } from "../page/session-snapshot";
-import { fieldHolds, type FlowStep, performStep, type StepValues, submitsPassword } from "../page/steps";
+import { fieldHolds, fieldKeeps, type FlowStep, performStep, type StepValues, submitsPassword } from "../page/steps";
 import { describeStep, extraKeysOf, type LearnedFlow } from "./learned-flow";
 import type { FlowOptions, PasswordLoginInput } from "./password-login";
 
@@ -22,6 +22,8 @@ const MESSAGE_SETTLE_MS = 1000;
 const SUBMIT_ENABLE_WAIT_MS = 2000;
 // A learned step's element may take this long to appear (the first one: as long as a form may take).
 const REPLAY_STEP_WAIT_MS = 3000;
+// How many times fields a page script emptied or rewrote are typed again before the form goes out.
+const REFILLS = 2;
 
 /** One login attempt on one page: the steps it took and the state before the password went in. */
 // How long a method control just clicked is not clicked again while its page may still be on its way.
@@ -36,6 +38,10 @@ export class LoginRun {
   since: Date | null = null;
   /** The address of the page that step was taken on. */
   submittedOn: string | null = null;
+  /** A one-time code was typed into the password's own form (its refusal then is the code's). */
+  codeTyped = false;
+  /** The code typed last, to check its field still holds it before the form goes out. */
+  private lastCode = "";
   private readonly values: StepValues;
   /** The submit was marked before a person was asked to solve a CAPTCHA: the flow's own submit is that one. */
   private premarked = false;
@@ -51,7 +57,19 @@ export class LoginRun {
     /** What the page's own requests showed rotating before the submit (see session-evidence). */
     private readonly rotation?: () => Rotation,
   ) {
-    this.values = { identifier: input.identifier, password: input.password ?? "", additionalFields: input.additionalFields ?? {} };
+    const totp = input.totp;
+    this.values = {
+      identifier: input.identifier,
+      password: input.password ?? "",
+      additionalFields: input.additionalFields ?? {},
+      code: totp
+        ? async () => {
+            this.lastCode = await totp();
+            this.codeTyped = true;
+            return this.lastCode;
+          }
+        : undefined,
+    };
     this.extraKeys = Object.keys(this.values.additionalFields).sort();
   }
 
@@ -97,7 +115,40 @@ export class LoginRun {
    */
   fits(flow: LearnedFlow): boolean {
     const typesPassword = flow.steps.some((s) => s.action === "type" && s.value === "password");
-    return extraKeysOf(flow).join("\n") === this.extraKeys.join("\n") && typesPassword === this.hasPassword;
+    const typesCode = flow.steps.some((s) => s.action === "type" && s.value === "code");
+    return extraKeysOf(flow).join("\n") === this.extraKeys.join("\n") && typesPassword === this.hasPassword && (!typesCode || !!this.values.code);
+  }
+
+  /** The text a typing step put in its field (null: nothing to compare, a box or a choice). */
+  private typedText(step: FlowStep): string | null {
+    if (step.action === "type") return step.value === "code" ? this.lastCode : step.value === "identifier" ? this.values.identifier : this.values.password;
+    if (step.action === "extra") {
+      const value = this.values.additionalFields[step.key];
+      return typeof value === "string" || typeof value === "number" ? String(value) : null;
+    }
+    return null;
+  }
+
+  /**
+   * Before the form goes out: every field typed since `from` (this form's steps) still holds what was
+   * typed. A page script that moved the focus while the keys went out (the rest of the password landed in
+   * the username field), or that cleared or rewrote a field, has it typed again; a form that will not keep
+   * its values is not sent (a site would answer "the password field is empty", read as a wrong password).
+   */
+  private async ensureFilled(from: number): Promise<void> {
+    const typed = new Map<string, FlowStep>();
+    for (const step of this.steps.slice(from)) if (this.typedText(step) !== null) typed.set(`${step.frame} ${JSON.stringify(step.path)}`, step);
+    for (let round = 0; typed.size > 0; round++) {
+      const lost: FlowStep[] = [];
+      for (const step of typed.values()) {
+        if ((await fieldKeeps(this.page, step as { frame: string; path: SelectorPath }, this.typedText(step)!)) === false) lost.push(step);
+      }
+      if (lost.length === 0) return;
+      const names = lost.map(describeStep).join(", ");
+      if (round >= REFILLS) throw new LoginFlowError("form_not_found", `the login form did not keep what was typed in it (${names}); nothing was sent`);
+      this.step(`the page changed what was typed (${names}); typing it again`);
+      for (const step of lost) await performStep(this.page, step, this.values);
+    }
   }
 
   /**
@@ -109,6 +160,9 @@ export class LoginRun {
     for (const [i, step] of flow.steps.entries()) {
       const waitUntil = Date.now() + Math.min(i === 0 ? FORM_WAIT_MS : REPLAY_STEP_WAIT_MS, this.deadline.remaining());
       if (submitsPassword(step)) {
+        // This form's fields: those typed since the last step that sent a form on (a username-first step).
+        const lastNext = this.steps.map((s) => sendsStep(s)).lastIndexOf(true);
+        await this.ensureFilled(lastNext + 1);
         const typed = flow.steps.find((s) => s.action === "type" && s.value === "password");
         if ((await this.passCaptcha(step, typed ? { frame: typed.frame, path: typed.path } : null)) === "sent") return true;
       }
@@ -311,6 +365,7 @@ export class LoginRun {
 
   private async fillAndSubmit(login: FrameScan, scans: FrameScan[]): Promise<void> {
     const { key, reading } = login;
+    const from = this.steps.length;
     if (reading.identifier && !reading.identifierFilled) {
       await this.perform({ action: "type", value: "identifier", frame: key, path: reading.identifier }, "type identifier");
     }
@@ -324,6 +379,10 @@ export class LoginRun {
     }
     if (reading.remember) await this.perform({ action: "check", purpose: "remember", frame: key, path: reading.remember }, "tick remember me");
     if (reading.password) await this.perform({ action: "type", value: "password", frame: key, path: reading.password }, "type password");
+    // A code field in the same form: the authenticator's code goes with the password (an optional one stays
+    // empty without a TOTP secret; a site that wants it says so, and that is mfa_required).
+    if (reading.codeBeside && this.values.code) await this.perform({ action: "type", value: "code", frame: key, path: reading.codeBeside }, "type one-time code");
+    await this.ensureFilled(from);
     const field = reading.password ?? reading.identifier!;
     const sends: FlowStep = reading.submit ? { action: "click", purpose: "submit", frame: key, path: reading.submit } : { action: "enter", purpose: "submit", frame: key, path: field };
     if ((await this.passCaptcha(sends, { frame: key, path: field })) === "sent") return;

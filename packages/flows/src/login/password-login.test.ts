@@ -1,5 +1,5 @@
 import { type Page, preparePagesOf, TargetGuard } from "@authsvc/browser";
-import { startCaptchaProvider } from "@authsvc/test-sites";
+import { EMPTY_FIELD_REFUSAL, startCaptchaProvider } from "@authsvc/test-sites";
 import type { CaptchaChallenge, CaptchaSolver } from "../captcha/pass-captcha";
 import { twoCaptchaSolver } from "../captcha/two-captcha-solver";
 import { type FlowOptions, type PasswordLoginInput, type PasswordLoginResult, passwordLogin } from "./password-login";
@@ -52,6 +52,14 @@ describe("passwordLogin against fixture sites", () => {
     expect(err.code).toBe("invalid_credentials");
     expect(err.retryable).toBe(false);
     expect(err.message).toMatch(/invalid|incorrect/i);
+  });
+
+  it("never answers a site's \"the password field is empty\" as a wrong password: the form lost a field, the credentials were not refused", async () => {
+    const err = await failureOf(
+      env.host.withPage((page) => login(page, { loginUrl: `${env.sites.url}/cases/loses-on-submit/login`, identifier: "flow-user", password: "s3cret-pass" })),
+    );
+    expect(err.code).toBe("login_unconfirmed");
+    expect(err.message).toContain(EMPTY_FIELD_REFUSAL.password);
   });
 
   it("waits for a site that takes longer than the verdict window to answer the form's POST, and signs in", async () => {

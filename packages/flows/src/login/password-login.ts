@@ -113,6 +113,7 @@ export async function signInOnPage(page: Page, watch: PageWatch, input: Password
       dialogs: () => watch.dialogs,
       ...factors,
       learnedMarker: source === "learned" ? options.learned?.signedIn : null,
+      codeInForm: () => run.codeTyped,
       documentStatus: () => watch.documentStatus,
       navigation: watch,
       movedAway: () => watch.movedAway(run.submittedOn ?? input.loginUrl) && watch.movedAway(input.loginUrl),

@@ -40,6 +40,11 @@ export interface FrameReading {
   otp: SelectorPath[];
   /** The control that sends the code. */
   otpSubmit: SelectorPath | null;
+  /**
+   * A one-time-code field in the password's own form (username, password and "OTP token" sent together,
+   * or an optional "2FA code" field): filled from the request's TOTP secret with the password.
+   */
+  codeBeside: SelectorPath | null;
   /** The page says it sent an email or a link to confirm the sign-in. */
   confirmByEmail: boolean;
   /**
@@ -133,7 +138,9 @@ export const readFrameInPage = inPage(function readFrameInPage(
   const isOtp = (el: HTMLInputElement) =>
     el.autocomplete === "one-time-code" ||
     otpBoxes.includes(el) ||
-    (/otp|totp|mfa|2fa|verification|code/i.test(`${el.name} ${el.id}`) && el.type !== "password" && !words.user.test(`${el.name} ${el.id}`));
+    (/otp|totp|mfa|2fa|verification|code/i.test(`${el.name} ${el.id}`) && el.type !== "password" && !words.user.test(`${el.name} ${el.id}`)) ||
+    // Labelled as one ("OTP Token", "2FA code", "Authentication code"), whatever its name.
+    (["text", "tel", "number", ""].includes(el.type) && /\b(otp|totp|mfa|2fa)\b|one.?time|two.?factor|authenticat\w* code|verification code|security code/i.test(describe(el)) && !words.user.test(describe(el)));
   const passwordCandidates = inputs.filter(
     (el) =>
       fillable(el) &&
@@ -352,6 +359,10 @@ export const readFrameInPage = inPage(function readFrameInPage(
   const otpFields: HTMLInputElement[] = otpBoxes.length ? otpBoxes : otpSingle ? [otpSingle] : [];
   const otpPrompt = otpFields.length > 0 && (words.otp.test(pageText) || otpBoxes.length > 0 || otpFields[0]!.autocomplete === "one-time-code");
   const otpForm = otpFields[0] ? formOf(otpFields[0]) : null;
+  // A code field of the password's own form (after the password, or in it without a <form> nearby).
+  const codeBeside = password
+    ? (inputs.find((el) => fillable(el) && isOtp(el) && !otpBoxes.includes(el) && el !== password && (formOf(password) ? formOf(el) === formOf(password) : !!(password.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING))) ?? null)
+    : null;
   const otpSubmit = otpPrompt
     ? best(clickables.filter((el) => visible(el) && (!otpForm || otpForm.contains(el))), (el) => {
         const t = controlText(el);
@@ -481,6 +492,7 @@ export const readFrameInPage = inPage(function readFrameInPage(
     otpPrompt,
     otp: otpPrompt ? otpFields.map((el) => pathOf(el)!) : [],
     otpSubmit: pathOf(otpSubmit),
+    codeBeside: pathOf(codeBeside),
     confirmByEmail: !anyPassword && words.confirmByEmail.test(pageText),
     // A page that shows an account (a sign-out control) is signed in, whatever it says of approvals.
     approvalPrompt: !anyPassword && !otpPrompt && !signedIn && new RegExp(stepWords.approval, "i").test(pageText),

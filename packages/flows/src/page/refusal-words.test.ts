@@ -1,4 +1,4 @@
-import { EXPIRED, refusalCode, siteFault, speaksOfLogin } from "./refusal-words";
+import { asksForCode, EXPIRED, namesEmptyField, refusalCode, siteFault, speaksOfLogin } from "./refusal-words";
 
 // The words real sites answer a login with, and the words login pages show anyway, in the seven languages.
 const REFUSALS: Array<[string, string]> = [
@@ -49,6 +49,7 @@ const REFUSALS: Array<[string, string]> = [
   ["captcha_blocked", "The characters you typed did not match the image. Please try again."],
   ["captcha_blocked", "Incorrect text from the image, please try again"],
   ["captcha_blocked", "Die Zeichen aus dem Bild stimmen nicht überein."],
+  ["captcha_blocked", "The characters did not match. Try again."],
   ["invalid_credentials", "The password you entered is incorrect. Passwords are at least 8 characters."],
   // A one-time code refused (after a code, the flow reports any of these as verification_failed).
   ["login_unconfirmed", "That code didn't work. Check the code and try again."],
@@ -144,6 +145,41 @@ describe("refusalCode", () => {
     expect(siteFault("Your session has expired. Please reload the page.")).toBe(true);
     expect(siteFault("Login failed.")).toBe(false);
     expect(siteFault("Incorrect password. Please try again later.")).toBe(false);
+  });
+});
+
+describe("namesEmptyField and asksForCode", () => {
+  // Words about the form as it was sent: never a refusal of the credentials.
+  it.each([
+    "Error: The password field is empty.",
+    "Error: The username field is empty.",
+    "Login cannot be blank",
+    "Password is required.",
+    "This field is required.",
+    "Please enter your password.",
+    "Das Passwort darf nicht leer sein.",
+    "Le champ mot de passe est obligatoire.",
+    "El campo contraseña es obligatorio.",
+    "Het wachtwoord veld is leeg.",
+  ])("reads an empty field in %j", (text) => {
+    expect(namesEmptyField(text)).toBe(true);
+    expect(asksForCode(text)).toBe(false);
+  });
+
+  it.each(["Please enter your OTP token.", "2FA code required.", "Enter the verification code from your authenticator app.", "The OTP token is invalid.", "Bitte geben Sie den Bestätigungscode ein."])("reads a code asked for in %j", (text) => {
+    expect(asksForCode(text)).toBe(true);
+    expect(namesEmptyField(text)).toBe(false);
+  });
+
+  it.each([
+    "Please enter a correct username and password. Note that both fields may be case-sensitive.",
+    "Error: The password you entered for the username ada is incorrect.",
+    "Invalid username or password.",
+    "Please enter a valid email address.",
+    "Forgot your password?",
+  ])("reads neither in %j", (text) => {
+    expect(namesEmptyField(text)).toBe(false);
+    expect(asksForCode(text)).toBe(false);
   });
 });
 

@@ -11,6 +11,8 @@ const CAPTCHA = new RegExp(
     "captcha|not a robot|verify (that )?you are (a )?human|kein roboter|pas un robot|no soy un robot|n[aã]o sou um rob[oô]|non sono un robot|geen robot",
     // A distorted-text image's answer refused: "The characters you typed did not match the image."
     "\\bcharacters\\b.{0,40}\\b(image|picture)\\b|\\b(text|code) (in|from|on) the (image|picture)\\b|verification image",
+    // Or without naming the image: "The characters did not match." (a password is not "characters").
+    "\\b(characters|letters|symbols)\\b[^.!?]{0,30}\\b(did(n.t| not)|do(n.t| not)|does(n.t| not)) match",
     "zeichen (im|aus dem) bild|caract[eè]res de l.image|caracteres de la imagen",
   ].join("|"),
   "i",
@@ -140,3 +142,37 @@ export const siteFault = (message: string): boolean => refusalOf(message) === "f
 
 /** Plain text (no alert markup) counts as a refusal only when it speaks of the login, the account or its fields. */
 export const speaksOfLogin = (text: string): boolean => LOGIN_SUBJECT.test(text);
+
+// What a site says when its form came without a field's value ("Error: The password field is empty.",
+// "Login cannot be blank", "Please enter your password"): about the form as it was sent, never about the
+// credentials. Asked only of words shown beside a login form that is still there.
+const EMPTY_FIELD = new RegExp(
+  [
+    "\\b(field|password|pass ?phrase|username|user ?name|e-?mail( address)?|login|user ?id)\\b[^.!?]{0,30}\\b(is |was |were |are )?(empty|blank|missing|required)\\b",
+    "\\b(can ?not|can.t|must not|may not|should not) be (left )?(blank|empty)|\\bis a required field|\\bthis field is required|\\bplease fill (in|out) (this|all|the required)",
+    "^\\W*(error\\W+)?(please )?(enter|type|provide|fill in) (your|a|the) (password|username|user ?name|e-?mail( address)?|login)\\W*$",
+    "darf nicht leer|(ist|sind) (ein )?(erforderlich|pflichtfeld)|bitte (geben sie )?(ihr(en?)? )?(passwort|kennwort|benutzername\\w*|e-mail-adresse)( ein)?\\W*$",
+    "(champ|mot de passe|identifiant)[^.!?]{0,30}(vide|obligatoire|requis)|veuillez (saisir|renseigner|entrer) (votre|un) (mot de passe|identifiant|e-?mail)\\W*$",
+    "(campo|contrase[nñ]a|usuario|senha|usu[aá]rio)[^.!?]{0,30}(vac[ií]o|obligatorio|requerido|obrigat[oó]rio|vazio|obbligatorio)|(veld|wachtwoord|gebruikersnaam)[^.!?]{0,30}(leeg|verplicht)",
+  ].join("|"),
+  "i",
+);
+
+// What a site says when the form it shows again wants a second factor's code that was not in it ("Please
+// enter your OTP token.", "2FA code required"): a second factor asked for, never a wrong password.
+const CODE_ASKED = new RegExp(
+  [
+    "\\b(enter|provide|type|fill in|input)\\b[^.!?]{0,20}\\b(otp|totp|mfa|2fa|two.?factor|one.?time|authenticat\\w*|verification|security)\\b[^.!?]{0,12}\\b(code|token|pin|password)\\b",
+    "\\b(otp|totp|mfa|2fa|two.?factor|one.?time|authenticat\\w*|verification|security)\\b[^.!?]{0,12}\\b(code|token|pin)\\b[^.!?]{0,20}\\b(required|missing|empty|needed|blank)\\b",
+    "\\b(otp|totp|2fa|mfa) (token|code)\\b[^.!?]{0,30}\\b(invalid|incorrect|wrong)\\b",
+    "(best[aä]tigungs|sicherheits|authentifizierungs|2fa-?)code[^.!?]{0,30}(ein|erforderlich|fehlt)|code (de v[ée]rification|d.authentification|2fa)[^.!?]{0,30}(requis|obligatoire|saisir)",
+    "c[oó]digo (de verificaci[oó]n|de seguridad|de autenticaci[oó]n|2fa|de verifica[cç][aã]o)[^.!?]{0,30}(requerido|obligatorio|obrigat[oó]rio)|(verificatie|beveiligings)code[^.!?]{0,30}(verplicht|invullen)",
+  ].join("|"),
+  "i",
+);
+
+/** The site says its form came with a field empty or missing: the form as we sent it, not the credentials. */
+export const namesEmptyField = (message: string): boolean => EMPTY_FIELD.test(message) && !CODE_ASKED.test(message);
+
+/** The site asks for (or refuses) a second factor's code beside its login form: a second factor, not the password. */
+export const asksForCode = (message: string): boolean => CODE_ASKED.test(message);

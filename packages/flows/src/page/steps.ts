@@ -16,7 +16,7 @@ export type FlowStep =
 /** What each kind of step is for: the one list the step type and a stored flow's check are made from. */
 export const STEP_PURPOSES = {
   click: ["consent", "opener", "method", "captcha", "next", "submit"],
-  type: ["identifier", "password"],
+  type: ["identifier", "password", "code"],
   enter: ["next", "submit"],
   check: ["remember", "consent"],
 } as const;
@@ -25,6 +25,8 @@ export interface StepValues {
   identifier: string;
   password: string;
   additionalFields: Record<string, string | number | boolean>;
+  /** A fresh one-time code (from the request's TOTP secret), for a code field in the password's own form. */
+  code?: () => Promise<string>;
 }
 
 /** Whether a step hands the password to the site. */
@@ -190,6 +192,7 @@ export async function performStep(page: Page, step: FlowStep, values: StepValues
   if (!el) return false;
   try {
     if (step.action === "extra" && !(step.key in values.additionalFields)) return false;
+    if (step.action === "type" && step.value === "code" && !values.code) return false;
     if (!(await el.evaluate(fitsStepInPage, step.action, step.action === "type" ? step.value : ""))) return false;
     await beforeAct?.();
     switch (step.action) {
@@ -197,7 +200,7 @@ export async function performStep(page: Page, step: FlowStep, values: StepValues
         await click(el);
         break;
       case "type":
-        await typeInto(el, step.value === "identifier" ? values.identifier : values.password);
+        await typeInto(el, step.value === "code" ? await values.code!() : step.value === "identifier" ? values.identifier : values.password);
         break;
       case "enter":
         await el.press("Enter");
@@ -229,6 +232,31 @@ export async function fieldHolds(page: Page, field: { frame: string; path: Selec
   if (!el) return false;
   try {
     return await el.evaluate((e) => e.isConnected && (e as HTMLInputElement).value !== "");
+  } catch {
+    return null;
+  } finally {
+    await el.dispose().catch(() => undefined);
+  }
+}
+
+/**
+ * Whether the field a typing step filled still holds `text`: a page script may have moved the focus while
+ * the keys went out (WordPress focuses and selects its username field a moment after the page loads), or
+ * cleared or rewritten the field. A site's own tidying (trimmed, other letter case) counts as held. Null
+ * when the field is not there to ask (a field of a page left behind). The value is compared in the page
+ * and never returned.
+ */
+export async function fieldKeeps(page: Page, step: { frame: string; path: SelectorPath }, text: string): Promise<boolean | null> {
+  const frame = findFrame(page, step.frame);
+  if (!frame) return null;
+  const el = await resolveElement(frame, step.path).catch(() => null);
+  if (!el) return null;
+  try {
+    return await el.evaluate((e, want) => {
+      if (!e.isConnected || !("value" in e)) return null;
+      const value = String((e as HTMLInputElement).value ?? "");
+      return value === want || value.trim().toLowerCase() === want.trim().toLowerCase();
+    }, text);
   } catch {
     return null;
   } finally {

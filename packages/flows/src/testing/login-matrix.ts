@@ -1,10 +1,22 @@
 import { freshTotpCode, newTotpSecret, parseTotpSecret } from "@authsvc/crypto";
-import type { LoginCase } from "@authsvc/test-sites";
+import { LOGIN_CASES, type LoginCase } from "@authsvc/test-sites";
 import { LoginFlowError } from "../flow-error";
 import { type LearnedFlow, parseLearnedFlow } from "../login/learned-flow";
 import { type PasswordLoginResult, passwordLogin } from "../login/password-login";
 import { FLOW_DEADLINE_MS, useBrowserAndSites } from "./browser-and-sites";
 import { RunAhead } from "./run-ahead";
+
+/**
+ * The fixture cases the matrix runs: all of them, or those whose names `ENGINE_CASES` matches (a regular
+ * expression; the developer's quick loop: `ENGINE_CASES='focus-thief|code-in' npm test -- packages/flows/src/login`),
+ * since every case's logins run ahead of the tests whatever `-t` leaves out.
+ */
+export const MATRIX_CASES: LoginCase[] = process.env.ENGINE_CASES ? LOGIN_CASES.filter((c) => new RegExp(process.env.ENGINE_CASES!).test(c.name)) : LOGIN_CASES;
+
+/** One `describe` per case, named by the case (none when `ENGINE_CASES` selected none of them). */
+export function describeCases(cases: LoginCase[], fn: (c: LoginCase) => void): void {
+  if (cases.length > 0) describe.each(cases.map((c) => [c.name, c] as const))("%s", (_name, c) => fn(c));
+}
 
 export type MatrixUser = { username: string; password: string; totpSecret?: string };
 
@@ -25,8 +37,9 @@ export function useLoginMatrix() {
 
   /** A new account on the case's site (with a TOTP secret where the case asks for a code). */
   function userFor(c: LoginCase): MatrixUser {
-    const user = { username: `cases-${c.name}-${++seq}@example.test`, password: `pw-${seq}-secret`, totpSecret: c.totp ? newTotpSecret() : undefined };
-    env.sites.accounts.addUser(user.username, user.password, { locked: c.lockedUser, totpSecret: user.totpSecret });
+    const secret = c.totp ? newTotpSecret() : undefined;
+    const user = { username: `cases-${c.name}-${++seq}@example.test`, password: `pw-${seq}-secret`, totpSecret: c.withoutSecret ? undefined : secret };
+    env.sites.accounts.addUser(user.username, user.password, { locked: c.lockedUser, totpSecret: secret });
     return user;
   }
 

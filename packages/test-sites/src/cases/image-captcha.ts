@@ -4,6 +4,13 @@ import { type Accounts, page, readCookie } from "../accounts";
 import { base, formCase, plainForm } from "./kit";
 
 const COOKIE = "img_captcha";
+
+/** How a site draws the challenge: its markup around the image's address, the field's name and its refusal. */
+export interface ChallengeLook {
+  markup: (src: string) => string;
+  field: string;
+  refusal: string;
+}
 const LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
 /** What the image served last showed: what a person looking at it reads (`GET /__fixture/image-captcha`). */
@@ -11,13 +18,41 @@ export const imageCaptchaShown = { latest: "" };
 
 export const IMAGE_CAPTCHA_REFUSAL = "The characters you typed did not match the image. Please try again.";
 
+const DEFAULT_LOOK: ChallengeLook = {
+  markup: (src) => `<p><img alt="" src="${src}" width="180" height="60"></p>
+  <label>Type the characters in the image <input name="captcha_code" autocomplete="off"></label>`,
+  field: "captcha_code",
+  refusal: IMAGE_CAPTCHA_REFUSAL,
+};
+
+/**
+ * The same challenge as sites draw it without ever saying "captcha": an image hidden from screen readers, a
+ * field whose label asks for what the picture shows (named for something else), a "new image" control, in
+ * English and German. Recognised by its shape, never submitted empty.
+ */
+export const PICTURE_LOOKS: Record<string, ChallengeLook> = {
+  "picture-challenge": {
+    markup: (src) => `<div class="challenge"><img aria-hidden="true" src="${src}" width="180" height="60">
+  <button type="button" onclick="this.previousElementSibling.src=this.previousElementSibling.src.split('?')[0]+'?'+Date.now()">New image</button></div>
+  <label for="verify_answer">Type the characters in the picture</label> <input id="verify_answer" name="answer" autocomplete="off">`,
+    field: "answer",
+    refusal: "The characters did not match. Try again.",
+  },
+  "bild-challenge": {
+    markup: (src) => `<fieldset><legend>Sicherheitsabfrage</legend><img aria-hidden="true" src="${src}" width="180" height="60">
+  <label>Bitte geben Sie die Zeichen aus dem Bild ein <input name="pruefung" autocomplete="off"></label> <a href="#" onclick="location.reload();return false">Neues Bild</a></fieldset>`,
+    field: "pruefung",
+    refusal: "Die Zeichen stimmen nicht überein.",
+  },
+};
+
 /**
  * A distorted-text CAPTCHA, as many server-rendered sites and forums put on their forms: an image of a few
  * characters and a field "Type the characters in the image". Each view of the form draws new characters (kept
  * under the visitor's cookie) and each is checked once. Only a person can read the image: the fixture tells a
  * test's "person" what the image served last showed, as their eyes would.
  */
-export function imageChallenge(r: Router, name: string) {
+export function imageChallenge(r: Router, name: string, look: ChallengeLook = DEFAULT_LOOK) {
   const words = new Map<string, string>();
   const visitorOf = (req: Request, res?: Response) => {
     let visitor = readCookie(req.headers.cookie, COOKIE);
@@ -42,15 +77,14 @@ export function imageChallenge(r: Router, name: string) {
     /** The image and its field, with new characters for this visitor. */
     draw(req: Request, res: Response): string {
       words.set(visitorOf(req, res), Array.from({ length: 5 }, () => LETTERS[randomInt(LETTERS.length)]).join(""));
-      return `<p><img alt="" src="${base(name)}/captcha.svg?${randomBytes(4).toString("hex")}" width="180" height="60"></p>
-  <label>Type the characters in the image <input name="captcha_code" autocomplete="off"></label>`;
+      return look.markup(`${base(name)}/captcha.svg?${randomBytes(4).toString("hex")}`);
     },
     /** The site's refusal, or null when the posted characters are the ones drawn (spent either way). */
     check(body: Record<string, string>, req: Request): string | null {
       const visitor = visitorOf(req);
       const word = words.get(visitor);
       words.delete(visitor);
-      return word && String(body.captcha_code ?? "").trim().toUpperCase() === word ? null : IMAGE_CAPTCHA_REFUSAL;
+      return word && String(body[look.field] ?? "").trim().toUpperCase() === word ? null : look.refusal;
     },
   };
 }
@@ -58,11 +92,14 @@ export function imageChallenge(r: Router, name: string) {
 const NAME = "image-captcha";
 
 /** A login form with the image challenge: a wrong answer shows the form again with new characters and counts no attempt on the account. */
-export function imageCaptcha(accounts: Accounts): Router {
+export function imageCaptcha(accounts: Accounts, name = NAME, look: ChallengeLook = DEFAULT_LOOK): Router {
   let challenge: ReturnType<typeof imageChallenge>;
-  const r = formCase(accounts, NAME, (error, req, res) => page("Sign in", `<h1>Sign in</h1>${plainForm(NAME, error, challenge.draw(req!, res!))}`), {
+  const r = formCase(accounts, name, (error, req, res) => page("Sign in", `<h1>Sign in</h1>${plainForm(name, error, challenge.draw(req!, res!))}`), {
     gate: (body, req) => challenge.check(body, req),
   });
-  challenge = imageChallenge(r, NAME);
+  challenge = imageChallenge(r, name, look);
   return r;
 }
+
+/** The challenge by shape only (PICTURE_LOOKS), one page each. */
+export const pictureChallenges = (accounts: Accounts): Router[] => Object.entries(PICTURE_LOOKS).map(([name, look]) => imageCaptcha(accounts, name, look));

@@ -31,7 +31,10 @@ import { modalLogin } from "./modal-login";
 import { newsletterBeside } from "./newsletter-beside";
 import { otpPrompt, TOTP_REFUSED_PLAIN, totpPlainRefusal, totpSplit } from "./otp-prompt";
 import { pushApproval } from "./push-approval";
-import { imageCaptcha } from "./image-captcha";
+import { imageCaptcha, PICTURE_LOOKS, pictureChallenges } from "./image-captcha";
+import { clearsField, focusThief, losesOnSubmit } from "./page-scripts";
+export { EMPTY_FIELD_REFUSAL } from "./page-scripts";
+import { CODE_IN_FORM, codeInForm, optionalCode } from "./code-in-form";
 import { accountChooser, securityQuestion, termsUpdate, verifyDevice, verifyIdentity } from "./person-steps";
 import { passwordGate } from "./password-gate";
 import { passwordToggle } from "./password-toggle";
@@ -77,6 +80,7 @@ export function caseRouters(accounts: Accounts, redesignVersion: () => number, o
     disabledSubmit(accounts), totpSplit(accounts), pushApproval(accounts), imageCaptcha(accounts), securityQuestion(accounts), accountChooser(accounts), verifyIdentity(accounts), verifyDevice(accounts), termsUpdate(accounts), passwordSmsCode(accounts), trustedDevice(accounts), browserSeen(accounts), regionCheck(accounts), securityNotice(accounts), passkeyFirst(accounts), passkeySite(accounts), ...identifierFields(accounts), ...submitControls(accounts),
     ...identifierFirstSteps(accounts), passwordGate(accounts), captchaCheckbox(accounts), ...invisibleCaptchas(accounts),
     ...refusalShapes(accounts), ...identifierFirstRefusals(accounts), totpPlainRefusal(accounts), ...rotatingCookies(accounts), ...identifierChoice(accounts), profileAfterLogin(accounts),
+    focusThief(accounts), clearsField(accounts), losesOnSubmit(accounts), codeInForm(accounts), optionalCode(accounts), ...pictureChallenges(accounts),
   ];
 }
 
@@ -111,6 +115,8 @@ export interface LoginCase {
   lockedUser?: boolean;
   /** The user has a TOTP secret, and logins pass it as `totpSecret`. */
   totp?: boolean;
+  /** The user has a TOTP secret, and logins do not pass it (the site must be answered mfa_required). */
+  withoutSecret?: boolean;
   /** Where the site counts attempts (its fixture name). */
   site: string;
 }
@@ -194,11 +200,20 @@ export const LOGIN_CASES: LoginCase[] = [
   standard("passkey-first", { url: onHost("passkeys.localhost", "/cases/passkey-first/login"), session: { cookie: sessionCookie("passkey-first"), cookieDomain: "passkeys.localhost" } }),
   standard("profile-after-login"),
   standard("readonly-until-focus"),
+  // Page scripts that move the focus or empty a field while the keys go out: every field is checked, and typed again.
+  standard("focus-thief", { refusal: "The password you entered for that username is incorrect." }),
+  standard("clears-field", { refusal: "The password you entered for that username is incorrect." }),
+  // The authenticator's code in the password's own form (and an optional one, left empty without a secret).
+  standard("code-in-form", { totp: true, wrongCode: CODE_IN_FORM.wrong, refusal: CODE_IN_FORM.password }),
+  standard("optional-code", { totp: true, wrongCode: CODE_IN_FORM.wrong }),
+  standard("optional-code-none", { site: "optional-code", url: at("/cases/optional-code/login"), session: { cookie: sessionCookie("optional-code"), cookieDomain: "127.0.0.1" }, account: "/cases/optional-code/account" }),
+  standard("code-in-form-no-secret", { site: "code-in-form", url: at("/cases/code-in-form/login"), expect: "mfa_required", session: undefined, wrongPassword: undefined, totp: true, withoutSecret: true }),
   standard("disabled-submit"),
   standard("email-confirmation", { expect: "mfa_required", session: undefined }),
   standard("locked-account", { expect: "account_locked", session: undefined, wrongPassword: "account_locked", lockedUser: true }),
   standard("captcha", { expect: "captcha_blocked", session: undefined, wrongPassword: undefined }),
   standard("image-captcha", { expect: "captcha_blocked", session: undefined, wrongPassword: undefined }),
+  ...Object.keys(PICTURE_LOOKS).map((name) => standard(name, { expect: "captcha_blocked", session: undefined, wrongPassword: undefined })),
   ...CHALLENGED_CAPTCHA_CASES.map((name) => standard(name, { expect: "captcha_blocked", session: undefined, wrongPassword: undefined })),
   standard("otp-prompt", { expect: "mfa_required", session: undefined }),
   standard("security-question", { expect: "mfa_required", session: undefined }),
