@@ -31,6 +31,9 @@ const MECHANISMS: Record<string, string> = {
   "code-in-form": "an authenticator's code in the password's own form, typed from the secret",
   "code-in-form-no-secret": "a code the form wants beside the password and the request cannot give: mfa_required, never a wrong password",
   "picture-challenge": "a challenge known by its shape (a picture and a field asking for its characters), never submitted",
+  "form-for-everyone": "a login page that shows its form to everyone: the dashboard, beside a visitor without the session, proves it",
+  "app-root-token": "a single-page app at its root with a modal login, a token in storage and a long poll: signed in where a visitor is asked to log in",
+  "logout-input": "a sign-out that is a submit input in a form (a database admin's), on a page whose address shows everyone the form",
 };
 const CASES = Object.keys(MECHANISMS).map((name) => {
   const c = LOGIN_CASES.find((x) => x.name === name);

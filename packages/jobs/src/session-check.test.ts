@@ -82,6 +82,18 @@ describe("checkSession", () => {
     expect(sites.accounts.attemptsFor("check-ada")).toEqual({ classic: 1 });
   });
 
+  it("reads a sign-out control of any shape the login engine reads: a submit input labelled Logout in a form, as a database admin's page has", async () => {
+    sites.accounts.addUser("check-adminer", "pw-2");
+    const res = await fetch(`${sites.url}/cases/logout-input/`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ "auth[server]": "localhost", "auth[username]": "check-adminer", "auth[password]": "pw-2" }) });
+    expect(res.status).toBe(302);
+    const [pair] = res.headers.getSetCookie()[0]!.split(";");
+    const [name, value] = pair!.split("=");
+    const cookies: Cookie[] = [{ name: name!, value: value!, domain: "127.0.0.1", path: "/", expires: -1, httpOnly: true, secure: false, sameSite: "Lax" }];
+    const signedInPage = new URL(res.headers.get("location")!, sites.url).href;
+    // The login page (the same address without the server's name) shows its form to everyone; the page the login led to signs out by an input.
+    expect(await checkSession(guard, { session: { cookies }, signedInPage, loginPage: `${sites.url}/cases/logout-input/` }, TIMEOUT_MS)).toEqual({ health: "alive", reason: "the page shows a sign-out control" });
+  });
+
   it("reads a page without a sign-out control by whether it names the account a visitor without the session does not get, and a login form in the account's place as signed out", async () => {
     const shopCookie = (value: string): Cookie[] => [{ name: "sid", value, domain: "127.0.0.1", path: "/", expires: -1, httpOnly: true, secure: false, sameSite: "Lax" }];
     const at = (page: string, value: string) =>

@@ -1,4 +1,4 @@
-import { loginPageOf, type SessionResponse } from "@authsvc/contracts";
+import { loginPageOf, type SessionResponse, SIGN_OUT_ADDRESS, SIGN_OUT_LABELS } from "@authsvc/contracts";
 import { requestCheckedAddresses, type TargetGuard } from "@authsvc/egress";
 import { cookieHeaderFor } from "@authsvc/sdk";
 
@@ -38,11 +38,20 @@ const USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, l
 /** A password input in server-rendered HTML (a login form; a signed-in page shows one only beside its sign-out control). */
 const PASSWORD_INPUT = /<input\b[^>]*\btype\s*=\s*["']?password\b/i;
 /**
- * A sign-out control: a link or form whose address says so (addresses are English on most sites, whatever
- * their language), or a control labelled so in English.
+ * A sign-out control, of the shapes and words the login engine reads (SIGN_OUT_LABELS, SIGN_OUT_ADDRESS): a
+ * link, form or control whose address or name says so (addresses are English on most sites, whatever their
+ * language), a control labelled so (`>Log out<`), or a submit input whose value says so (`<input
+ * type="submit" value="Logout">`, a database admin's).
  */
-const SIGN_OUT =
-  /<(?:a|form|button)\b[^>]*\b(?:href|action|formaction)\s*=\s*["']?[^"'\s>]*(?:log-?out|sign-?out|log_out|sign_out|logoff|signoff|abmelden|deconnexion|wyloguj)|>\s*(?:sign|log)\s?out\s*</i;
+const LABELS = SIGN_OUT_LABELS.join("|");
+const SIGN_OUT = new RegExp(
+  [
+    `<(?:a|form|button|input)\\b[^>]*\\b(?:href|action|formaction|name)\\s*=\\s*["']?[^"'\\s>]*(?:${SIGN_OUT_ADDRESS})`,
+    `>\\s*(?:${LABELS})\\s*<`,
+    `<input\\b(?=[^>]*\\btype\\s*=\\s*["']?(?:submit|button)\\b)[^>]*\\bvalue\\s*=\\s*["']\\s*(?:${LABELS})\\s*["']`,
+  ].join("|"),
+  "i",
+);
 
 /** What a page shows as served: scripts, styles, templates and comments left out (a script's markup is not on the page). */
 const NOT_SHOWN = /<script\b[\s\S]*?<\/script\s*>|<style\b[\s\S]*?<\/style\s*>|<template\b[\s\S]*?<\/template\s*>|<!--[\s\S]*?-->/gi;

@@ -219,8 +219,8 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
    */
   async function confirmPasskey(job: OpenedJob, at: { loginUrl: string; identifier: string }, key: VirtualPasskey, { onFailurePage, ...hooks }: RunHooks): Promise<VirtualPasskey> {
     hooks.onStep?.("sign in once with the new passkey, in a new browser context");
-    const result = await inPage(job, {}, onFailurePage, (page, timeoutMs) =>
-      passkeyLogin(page, { loginUrl: at.loginUrl, identifier: at.identifier, passkeys: [key] }, { guard, timeoutMs, ...hooks }),
+    const result = await inPage(job, {}, onFailurePage, (page, timeoutMs, openContext) =>
+      passkeyLogin(page, { loginUrl: at.loginUrl, identifier: at.identifier, passkeys: [key] }, { guard, timeoutMs, openContext, ...hooks }),
     );
     return { ...key, signCount: result.used.signCount };
   }
@@ -250,8 +250,8 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
    */
   async function runPasskeyLogin(job: OpenedJob, { onFailurePage, ...hooks }: RunHooks): Promise<LoginSuccess> {
     const held = await db.passkeys.keys(job.orgId, job.credential.id);
-    const result = await inPage(job, {}, onFailurePage, (page, timeoutMs) =>
-      passkeyLogin(page, { loginUrl: job.loginUrl, identifier: job.credential.username, passkeys: held.map((h) => h.key) }, { guard, timeoutMs, ...hooks }),
+    const result = await inPage(job, {}, onFailurePage, (page, timeoutMs, openContext) =>
+      passkeyLogin(page, { loginUrl: job.loginUrl, identifier: job.credential.username, passkeys: held.map((h) => h.key) }, { guard, timeoutMs, openContext, ...hooks }),
     );
     const used = held.find((h) => h.key.credentialId === result.used.credentialId);
     if (used) {
@@ -293,7 +293,7 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
         await bringCookies(page.browserContext(), device?.cookies ?? []);
         // An enrolment adds a passkey in the signed-in page, then the session is captured; the key is
         // confirmed by a sign-in with it once this context is done (keepEnrolled).
-        const options = { guard, timeoutMs, learned, captchaSolver, afterSignIn: enrol.afterSignIn, ...hooks };
+        const options = { guard, timeoutMs, learned, captchaSolver, afterSignIn: enrol.afterSignIn, openContext, ...hooks };
         const run = () => {
           if (!isVerifyInput(input)) return passwordLogin(page, { ...loginInput, handoff }, options);
           const { confirmation } = input;

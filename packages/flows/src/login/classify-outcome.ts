@@ -8,6 +8,7 @@ import type { SelectorPath } from "../page/read-page";
 import { asksForCode, EXPIRED, namesEmptyField, refusalCode, siteFault } from "../page/refusal-words";
 import { type FrameScan, findFrame, resolveElement } from "../page/scan-page";
 import type { SessionSnapshot } from "../page/session-snapshot";
+import type { SecondLookAnswer } from "../page/session-evidence";
 
 /** Where the signed-in page showed its sign-out control or account menu; learned flows keep it. */
 export interface SignedInMarker {
@@ -56,10 +57,10 @@ export interface ClassifyOptions {
   /** The main frame's navigations: whether the site is still answering one, how many came (see `AfterSubmitOptions.navigation`). */
   navigation?: AfterSubmitOptions<undefined>["navigation"];
   /**
-   * Checks weak evidence of a session (see session-evidence): whether the login page, opened again in a
-   * second tab, no longer asks to sign in. Null: it could not be read. Without it, weak evidence is no success.
+   * Checks weak evidence of a session (see session-evidence's `secondLook`): proof of a session, beside a
+   * visitor without it, or null and why nothing was proven. Without it, weak evidence is no success.
    */
-  confirmSession?: () => Promise<boolean | null>;
+  confirmSession?: () => Promise<SecondLookAnswer>;
   /** Messages of JavaScript dialogs (alert, confirm) the page opened since the submit. */
   dialogs?: () => string[];
   /**
@@ -330,9 +331,8 @@ export async function classifyOutcome(
     if (success && (poll.successBefore || samePath(found, options.learnedMarker ?? null))) {
       if (evidence === "weak") {
         // No account shown, no page of its own, or only cookies that rotate anyway: the site's login page decides.
-        const signedIn = options.confirmSession ? await options.confirmSession() : false;
-        if (signedIn === null) return fail("login_unconfirmed", "the login form is gone, but the session could not be checked: the login page did not load again");
-        if (!signedIn) return fail("login_unconfirmed", "the login form is gone, but the site's login page still asks to sign in: no session was made");
+        const looked = options.confirmSession ? await options.confirmSession() : { signedIn: null, why: "nothing was checked" };
+        if (!looked.signedIn) return fail("login_unconfirmed", `the login form is gone, but nothing proves a session: ${looked.why}`);
       }
       return { verdict: { kind: "success", marker: found } };
     }

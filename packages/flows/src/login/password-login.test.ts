@@ -236,7 +236,8 @@ describe("session evidence: cookies that rotate on every response are no session
       prepared.push(page.url());
     });
     expect(steps).toContain(CHECK);
-    expect(prepared).toEqual(["about:blank"]);
+    // The check's tab and the visitor's beside it (a context made like the login's), each before it loads anything.
+    expect(prepared).toEqual(["about:blank", "about:blank"]);
     const sid = ok!.session.cookies.find((c) => c.name === "laravel_session")!;
     const res = await fetch(`${env.sites.url}/cases/laravel-session/account`, { headers: { cookie: `laravel_session=${sid.value}` }, redirect: "manual" });
     expect(await res.text()).toContain("Welcome, laravel-user@example.test");
@@ -247,7 +248,10 @@ describe("session evidence: cookies that rotate on every response are no session
       env.sites.accounts.addUser(`${site}@example.test`, "right-pass");
       const { err, steps } = await run(site, `${site}@example.test`, "wrong-pass");
       expect(err).toBeInstanceOf(LoginFlowError);
-      expect([(err as LoginFlowError).code, (err as LoginFlowError).message]).toEqual(["login_unconfirmed", "the login form is gone, but the site's login page still asks to sign in: no session was made"]);
+      expect([(err as LoginFlowError).code, (err as LoginFlowError).message]).toEqual([
+        "login_unconfirmed",
+        "the login form is gone, but nothing proves a session: the site's login page, opened again, still shows its login form, and no page shows the session anything a visitor does not get",
+      ]);
       expect(steps).toContain(CHECK);
     }
   });

@@ -1,4 +1,4 @@
-import { captureState, type Page, type TargetGuard } from "@authsvc/browser";
+import { type BrowserContext, captureState, type Page, type TargetGuard } from "@authsvc/browser";
 import type { Handoff } from "../handoff";
 import type { CapturedSession } from "@authsvc/contracts";
 import { Deadline } from "../deadline";
@@ -6,7 +6,7 @@ import { LoginFlowError } from "../flow-error";
 import type { CaptchaSolver } from "../captcha/pass-captcha";
 import type { Inbox } from "../inbox/await-verification";
 import { PageWatch } from "../page/page-watch";
-import { readJar, sessionStorageOf, signedInOnReopen } from "../page/session-evidence";
+import { readJar, secondLook, sessionStorageOf } from "../page/session-evidence";
 import { classifyOutcome } from "./classify-outcome";
 import { keepable, type LearnedFlow } from "./learned-flow";
 import { LoginRun } from "./login-run";
@@ -55,6 +55,11 @@ export interface FlowOptions {
    * passkey on the site's settings): its failure is the login's.
    */
   afterSignIn?: (page: Page, watch: PageWatch, deadline: Deadline) => Promise<void>;
+  /**
+   * Another browser context of the same job (its proxy, its browser profile): a visitor without the session,
+   * for the second look at weak evidence. Without it, a fresh context of the same browser.
+   */
+  openContext?: () => Promise<BrowserContext>;
 }
 
 export interface PasswordLoginResult {
@@ -118,7 +123,7 @@ export async function signInOnPage(page: Page, watch: PageWatch, input: Password
       navigation: watch,
       movedAway: () => watch.movedAway(run.submittedOn ?? input.loginUrl) && watch.movedAway(input.loginUrl),
       confirmSession: async () =>
-        signedInOnReopen({ context, loginUrl: run.submittedOn ?? input.loginUrl, guard: options.guard, deadline, sessionStorage: await sessionStorageOf(page), onStep: step }),
+        secondLook({ context, loginUrl: run.submittedOn ?? input.loginUrl, endedOn: page.url(), identifier: input.identifier, openContext: options.openContext, guard: options.guard, deadline, sessionStorage: await sessionStorageOf(page), onStep: step }),
       onStep: step,
     });
   };

@@ -175,7 +175,8 @@ export class AfterSubmit<X = undefined> {
   async newSession(poll: Poll<X>): Promise<Evidence> {
     const { signals, scans } = poll;
     if (signals.otpPrompt || signals.confirmByEmail || signals.approvalPrompt || scans.unreadable !== 0 || this.options.status() >= 400) return "none";
-    const shows = { account: !!signals.signedIn, movedAway: this.options.movedAway?.() ?? false };
+    // The account shown: its sign-out control or menu, or its name where the page before the submit did not show it.
+    const shows = { account: !!signals.signedIn || (signals.nameShown && this.options.before.nameShown === false), movedAway: this.options.movedAway?.() ?? false };
     const read = (withoutIndexedDb: boolean) => readEntries(this.page.browserContext(), this.page, signals.storageEntries, { withoutIndexedDb }).catch(() => null);
     // Cookies and localStorage first; IndexedDB (read in every frame) only when they gained nothing.
     const now = await read(true);

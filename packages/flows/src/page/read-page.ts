@@ -32,6 +32,8 @@ export interface FrameReading {
   interstitial: SelectorPath | null;
   /** A sign-out control or account menu: signs of a signed-in page. */
   signedIn: SelectorPath | null;
+  /** The page shows the account's name (the username or email the login was given) as text, not in a field. */
+  nameShown: boolean;
   /** A CAPTCHA a person must answer (a checkbox or a challenge; invisible ones run by themselves when the
    * form is sent). Set by scanPage from readCaptchaInPage. */
   captcha: boolean;
@@ -89,7 +91,7 @@ export const readFrameInPage = inPage(function readFrameInPage(
   kit: PageKit,
   identifier: string,
   extraKeys: string[],
-  signOutWords: string,
+  signOut: { labels: string; address: string },
   stepWords: { approval: string; question: string; chooser: string; verify: string; terms: string },
   methodWords: { password: string; otherWay: string },
 ): Omit<FrameReading, "captcha"> {
@@ -124,7 +126,8 @@ export const readFrameInPage = inPage(function readFrameInPage(
   const inputs = all.filter((el): el is HTMLInputElement => el instanceof HTMLInputElement);
   const clickables = all.filter((el) => kit.isControl(el));
   // What is shown, not what the DOM holds (scripts, templates, hidden forms).
-  const pageText = (document.body?.innerText ?? "").replace(/[ \t]+/g, " ").slice(0, 3000);
+  const shownText = document.body?.innerText ?? "";
+  const pageText = shownText.replace(/[ \t]+/g, " ").slice(0, 3000);
   // A security question's field (often a password field): it says so, or it is an "Answer" field on a page that does.
   const questionWords = new RegExp(stepWords.question, "i");
   const isQuestion = (el: HTMLInputElement) =>
@@ -161,8 +164,8 @@ export const readFrameInPage = inPage(function readFrameInPage(
   });
   // A signed-in page's "set a new password" field (a profile page right after the login) is no login form:
   // only beside a sign-out control (an account-menu look-alike, an anonymous avatar, is on login pages too).
-  const signedIn = kit.signedInSign(all, signOutWords);
-  const signOutShown = !!signedIn && (signedIn instanceof HTMLAnchorElement || signedIn instanceof HTMLButtonElement || signedIn.getAttribute("role") === "menuitem");
+  const signedIn = kit.signedInSign(all, signOut);
+  const signOutShown = !!signedIn && kit.isSignOut(signedIn, signOut);
   const password = bestPassword && /new-password/.test(bestPassword.autocomplete) && signOutShown ? null : bestPassword;
 
   // Account and contract numbers come in search, telephone and number fields too.
@@ -397,7 +400,7 @@ export const readFrameInPage = inPage(function readFrameInPage(
   const chooserWords = new RegExp(stepWords.chooser, "i");
   if (!anyPassword && !otpPrompt && !questionField && !signedIn && chooserWords.test(pageText)) {
     const heading = all.find((el) => /^(H[1-6]|LEGEND|P|LABEL|DIV|SPAN)$/.test(el.tagName) && el.childElementCount <= 2 && visible(el) && chooserWords.test(text(el)));
-    const skip = new RegExp(`${signOutWords}|help|privacy|terms|cookie|forgot|cancel|back|hilfe|datenschutz|aide|ayuda|ajuda|aiuto`, "i");
+    const skip = new RegExp(`${signOut.labels}|help|privacy|terms|cookie|forgot|cancel|back|hilfe|datenschutz|aide|ayuda|ajuda|aiuto`, "i");
     const radios = inputs.filter((el) => el.type === "radio" && !el.disabled && (visible(el) || [...(el.labels ?? [])].some(visible)));
     let options: Array<{ label: string; path: SelectorPath; radio: boolean }> = [];
     let submit: SelectorPath | null = null;
@@ -462,7 +465,7 @@ export const readFrameInPage = inPage(function readFrameInPage(
   const termsWords = new RegExp(stepWords.terms, "i");
   if (!anyPassword && !otpPrompt && !questionField && termsWords.test(pageText)) {
     const acceptWords = /^(i )?(accept|agree|continue)\b|^(akzeptieren|zustimmen|einverstanden|weiter|accepter|j.accepte|continuer|aceptar|acepto|continuar|aceitar|aceito|accetta|accetto|continua|accepteren|akkoord|doorgaan)/i;
-    const declineWords = new RegExp(`^(decline|reject|cancel|no,? thanks|not now|ablehnen|abbrechen|refuser|annuler|rechazar|cancelar|recusar|rifiuta|annulla|weigeren|annuleren)|^(${signOutWords})`, "i");
+    const declineWords = new RegExp(`^(decline|reject|cancel|no,? thanks|not now|ablehnen|abbrechen|refuser|annuler|rechazar|cancelar|recusar|rifiuta|annulla|weigeren|annuleren)|^(${signOut.labels})`, "i");
     const answers = clickables.filter((el) => visible(el) && shownLabel(el).length > 0 && shownLabel(el).length <= 60 && !/cookie/i.test(shownLabel(el)) && (acceptWords.test(shownLabel(el)) || declineWords.test(shownLabel(el))));
     const options = answers.map((el) => ({ label: shownLabel(el).slice(0, 120), path: pathOf(el)!, accept: acceptWords.test(shownLabel(el)) }));
     const accepting = answers.find((el) => acceptWords.test(shownLabel(el)));
@@ -489,6 +492,7 @@ export const readFrameInPage = inPage(function readFrameInPage(
     consent: pathOf(consent),
     interstitial: pathOf(interstitial),
     signedIn: pathOf(signedIn),
+    nameShown: identifier.length >= 3 && shownText.toLowerCase().includes(identifier.toLowerCase()),
     otpPrompt,
     otp: otpPrompt ? otpFields.map((el) => pathOf(el)!) : [],
     otpSubmit: pathOf(otpSubmit),

@@ -1,7 +1,7 @@
 import type { ElementHandle, Frame, Page } from "@authsvc/browser";
 import { captchaBlocks, readCaptchaInPage } from "../captcha/read-captcha";
 import { resolvePathInPage } from "./in-page/kit";
-import { wordsOf } from "./login-words";
+import { SIGN_OUT_WORDS } from "@authsvc/contracts";
 import { PERSON_STEP_WORDS } from "./person-step-words";
 import { methodWordsOf } from "./method-words";
 
@@ -64,7 +64,6 @@ export async function readFrames<T, A extends unknown[]>(page: Page, reader: (..
 }
 
 // Sign-out words of the languages kept as data (login-words.ts), for the in-page reader.
-const SIGN_OUT_WORDS = wordsOf("signOut");
 
 /** What every frame shows of a login page (see readFrameInPage), and whether it shows a CAPTCHA a person must answer. */
 export async function scanPage(page: Page, identifier: string, extraKeys: string[] = []): Promise<PageScan> {
@@ -119,6 +118,8 @@ export interface PageSignals {
   storageEntries: Array<[string, string]>;
   interstitial: FrameScan | null;
   signedIn: FrameScan | null;
+  /** Some frame shows the account's name as text (see FrameReading.nameShown). */
+  nameShown: boolean;
 }
 
 export function mergeSignals(scans: FrameScan[]): PageSignals {
@@ -151,5 +152,6 @@ export function mergeSignals(scans: FrameScan[]): PageSignals {
     ),
     interstitial: scans.find((s) => s.reading.interstitial) ?? null,
     signedIn: scans.find((s) => s.reading.signedIn) ?? null,
+    nameShown: scans.some((s) => s.reading.nameShown),
   };
 }

@@ -1,4 +1,4 @@
-import { type BrowserContext, openPage, type Page, type TargetGuard } from "@authsvc/browser";
+import { type BrowserContext, openPage, type Page, preparePagesLike, type TargetGuard } from "@authsvc/browser";
 import { loginPageOf, type SessionResponse } from "@authsvc/contracts";
 import { Deadline, sleep } from "../deadline";
 import { bringCookies } from "./bring-cookies";
@@ -152,16 +152,17 @@ export interface Reopen {
   onStep?: (step: string) => void;
 }
 
+/** What a tab shows at an address: see `lookAt`. */
+type Look = "form" | "account" | "elsewhere" | "nothing" | "unreadable";
+
 /**
- * Checks weak evidence the way a person would: opens the login page's address again in a second tab of
- * the same browser context. A site that shows its login form (a password field, a username-first step,
- * a "Log in" control and no account) has not signed the account in: false. One that sends the tab
- * elsewhere (settled there without a form) or shows the account has: true. Null when nothing is proven:
- * the page could not be read (unreachable, an HTTP error), or it stayed at the login page's address
- * showing neither a form nor the account.
+ * Opens `r.loginUrl` in a new tab of `r.context` and reads what it shows: `form` (a password field, a
+ * username-first step, or only a "Log in" control after the wait), `account` (a sign-out control or account
+ * menu, or the account's name when `identifier` is given), `elsewhere` (sent on to another page, settled
+ * there without a form), `nothing` (it stayed at the address showing neither for the whole wait: a slow page,
+ * or one that shows neither), `unreadable` (it did not load, an HTTP error, never readable).
  */
-export async function signedInOnReopen(r: Reopen): Promise<boolean | null> {
-  r.onStep?.(SESSION_CHECK_STEP);
+async function lookAt(r: Reopen & { identifier?: string; visitor?: boolean }): Promise<Look> {
   // Prepared as the login's own page was (its browser profile): the site sees the same browser again.
   const page = await openPage(r.context);
   try {
@@ -181,34 +182,111 @@ export async function signedInOnReopen(r: Reopen): Promise<boolean | null> {
     try {
       await watch.open(r.loginUrl, r.deadline, "login page (session check)");
     } catch {
-      return null;
+      return "unreadable";
     }
-    if (watch.documentStatus >= 400) return null;
+    if (watch.documentStatus >= 400) return "unreadable";
     const until = Date.now() + Math.min(REOPEN_FORM_WAIT_MS, r.deadline.remaining());
     let quiet = 0;
     for (;;) {
       await networkQuiet(page, { idleMs: 250, timeoutMs: 1000 });
-      const scans = await scanPage(page, "").catch(() => null);
+      const scans = await scanPage(page, r.identifier ?? "").catch(() => null);
       if (scans && scans.unreadable === 0) {
         const signals = mergeSignals(scans);
-        if (signals.passwordShown || signals.identifierOnlyShown) return false;
-        if (signals.signedIn) return true;
+        if (signals.passwordShown || signals.identifierOnlyShown) return "form";
+        if (signals.signedIn || signals.nameShown) return "account";
         const parsed = await page.evaluate(() => document.readyState === "complete").catch(() => false);
         const offersSignIn = scans.some((s) => s.reading.opener);
+        // A visitor without any session offered only "Log in" on a settled page is asked to sign in.
+        if (r.visitor && offersSignIn && parsed && ++quiet >= REOPEN_QUIET_POLLS) return "form";
         quiet = parsed && !offersSignIn ? quiet + 1 : 0;
         // Sent elsewhere (a signed-in user's redirect away from the login page), and settled there without a form.
-        if (quiet >= REOPEN_QUIET_POLLS && loginPageOf(page.url()) !== loginPageOf(r.loginUrl)) return true;
-        // Still at the login page's address with neither a form nor the account: a slow page, or one that
-        // shows neither; a session is never inferred from a page that shows nothing yet.
-        if (Date.now() >= until) return offersSignIn ? false : null;
+        if (quiet >= REOPEN_QUIET_POLLS && loginPageOf(page.url()) !== loginPageOf(r.loginUrl)) return "elsewhere";
+        // Still at the address with neither a form nor the account: a slow page, or one that shows neither; a
+        // session is never inferred from a page that shows nothing yet.
+        if (Date.now() >= until) return offersSignIn ? "form" : "nothing";
       }
       // A page that never became readable proves nothing.
-      if (r.deadline.remaining() === 0 || Date.now() >= until) return null;
+      if (r.deadline.remaining() === 0 || Date.now() >= until) return "unreadable";
       await sleep(150);
     }
   } finally {
     await page.close().catch(() => undefined);
   }
+}
+
+/**
+ * The login page opened again in a second tab of the same browser context: false when it shows its login
+ * form, true when it sends the tab elsewhere or shows the account, null when nothing is proven (see `Look`).
+ * The raw look, for a jar whose session is known to have signed in (a remembered device's cookies): a
+ * login's weak evidence is checked by `secondLook`, which compares with a visitor.
+ */
+export async function signedInOnReopen(r: Reopen): Promise<boolean | null> {
+  const look = await lookAt(r);
+  return look === "form" ? false : look === "account" || look === "elsewhere" ? true : null;
+}
+
+export interface SecondLook extends Reopen {
+  /** Where the login ended: a page of its own, when it is not the login page. */
+  endedOn: string;
+  /** The account's username or email: a page that shows it, to the session only, shows the account. */
+  identifier?: string;
+  /** Another context of the same job (its proxy, its browser profile), for a visitor without the session. */
+  openContext?: () => Promise<BrowserContext>;
+}
+
+/** What the second look proved: signed in, or null (nothing proven: the login is unconfirmed), and why. */
+export interface SecondLookAnswer {
+  signedIn: true | null;
+  why: string;
+}
+
+/**
+ * Checks a login's weak evidence the way a person would, and as the cached-session check does, beside a
+ * visitor without the session. Only proof of a session counts:
+ * - the login page, opened again in a second tab, shows the account: signed in;
+ * - it sends the tab elsewhere, or shows neither a form nor the account (a single-page app at its root),
+ *   while a visitor (a fresh context of the same job) is asked to sign in there: signed in;
+ * - the page the login ended on (a page of its own) shows the session no form and asks the visitor to sign
+ *   in (a login page that shows its form to everyone, signed in or not, as WordPress's does): signed in.
+ * Anything else proves nothing: the login page showing its form (it does to everyone), a page the same for
+ * the visitor, a page that did not load again. The caller then answers `login_unconfirmed`, never success:
+ * a second look never overrules strong evidence (it is only asked on weak evidence), and never makes one.
+ */
+export async function secondLook(r: SecondLook): Promise<SecondLookAnswer> {
+  r.onStep?.(SESSION_CHECK_STEP);
+  // The visitor's tabs are opened beside the session's, at the same time: each look may wait out a slow page.
+  const visitorContext = (r.openContext ? r.openContext() : contextBeside(r.context)).then((c) => c, () => null);
+  const visitor = async (url: string): Promise<Look> => {
+    const context = await visitorContext;
+    return context ? lookAt({ context, loginUrl: url, guard: r.guard, deadline: r.deadline, visitor: true }) : "unreadable";
+  };
+  try {
+    const [mine, theirs] = await Promise.all([lookAt(r), visitor(r.loginUrl)]);
+    if (mine === "account") return { signedIn: true, why: "the login page, opened again, shows the account" };
+    if (mine === "elsewhere" || mine === "nothing") {
+      if (theirs === "form") return { signedIn: true, why: "the login page asks a visitor without the session to sign in, and not the session" };
+      return { signedIn: null, why: mine === "nothing" ? "the login page shows neither a form nor the account, to a visitor without the session too" : "the login page sends a visitor without the session on as well" };
+    }
+    const ended = loginPageOf(r.endedOn) !== loginPageOf(r.loginUrl) ? r.endedOn : null;
+    if (ended) {
+      const [there, theirsThere] = await Promise.all([lookAt({ ...r, loginUrl: ended }), visitor(ended)]);
+      if (there === "account") return { signedIn: true, why: "the page the login ended on, opened again, shows the account" };
+      if (there === "nothing" && theirsThere === "form") return { signedIn: true, why: "the page the login ended on is shown to the session and asks a visitor without it to sign in" };
+    }
+    return {
+      signedIn: null,
+      why: mine === "form" ? "the site's login page, opened again, still shows its login form, and no page shows the session anything a visitor does not get" : "the login page did not load again",
+    };
+  } finally {
+    await (await visitorContext)?.close().catch(() => undefined);
+  }
+}
+
+/** A fresh context in the same browser whose pages are prepared like `context`'s (tests and tools: the worker gives its own). */
+async function contextBeside(context: BrowserContext): Promise<BrowserContext> {
+  const fresh = await context.browser().createBrowserContext();
+  preparePagesLike(fresh, context);
+  return fresh;
 }
 
 /**

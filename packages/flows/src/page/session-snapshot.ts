@@ -11,6 +11,8 @@ export interface SessionSnapshot {
   messages: string[];
   /** Sentences of the page's text blocks before submit (the page as first seen), for the same reason. */
   sentences: string[];
+  /** The page showed the account's name before the submit (a username-first step's echo): then it proves nothing. */
+  nameShown?: boolean;
 }
 
 /** What the page's own requests showed before the submit: which entries change without the flow (see baselineOf). */
@@ -27,5 +29,5 @@ export async function snapshotSession(context: BrowserContext, page: Page, ident
   const [scans, notes, entries] = await Promise.all([scanPage(page, identifier), readNotes(page), readEntries(context, page, [])]);
   const signals = mergeSignals(scans);
   for (const [key, value] of signals.storageEntries) entries.set(`storage ${key}`, value);
-  return { baseline: baselineOf(entries, rotation.earlier, rotation.reissued), messages: signals.messages, sentences: sentencesShown(notes) };
+  return { baseline: baselineOf(entries, rotation.earlier, rotation.reissued), messages: signals.messages, sentences: sentencesShown(notes), nameShown: signals.nameShown };
 }

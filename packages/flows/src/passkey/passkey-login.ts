@@ -6,7 +6,7 @@ import { classifyOutcome } from "../login/classify-outcome";
 import type { FlowOptions } from "../login/password-login";
 import { PageWatch } from "../page/page-watch";
 import { mergeSignals, scanPage } from "../page/scan-page";
-import { readJar, sessionStorageOf, signedInOnReopen } from "../page/session-evidence";
+import { readJar, secondLook, sessionStorageOf } from "../page/session-evidence";
 import { snapshotSession } from "../page/session-snapshot";
 import { performStep, type StepValues } from "../page/steps";
 import { readPasskeyControls } from "./passkey-controls";
@@ -127,7 +127,7 @@ export async function passkeyLogin(page: Page, input: PasskeyLoginInput, options
     documentStatus: () => watch.documentStatus,
     navigation: watch,
     movedAway: () => watch.movedAway(input.loginUrl),
-    confirmSession: async () => signedInOnReopen({ context, loginUrl: input.loginUrl, guard: options.guard, deadline, sessionStorage: await sessionStorageOf(page), onStep: step }),
+    confirmSession: async () => secondLook({ context, loginUrl: input.loginUrl, endedOn: page.url(), openContext: options.openContext, guard: options.guard, deadline, sessionStorage: await sessionStorageOf(page), onStep: step }),
     onStep: step,
   });
   watch.check();

@@ -35,6 +35,7 @@ import { imageCaptcha, PICTURE_LOOKS, pictureChallenges } from "./image-captcha"
 import { clearsField, focusThief, losesOnSubmit } from "./page-scripts";
 export { EMPTY_FIELD_REFUSAL } from "./page-scripts";
 import { CODE_IN_FORM, codeInForm, optionalCode } from "./code-in-form";
+import { appRootToken, formForEveryone, logoutInput } from "./second-look";
 import { accountChooser, securityQuestion, termsUpdate, verifyDevice, verifyIdentity } from "./person-steps";
 import { passwordGate } from "./password-gate";
 import { passwordToggle } from "./password-toggle";
@@ -81,6 +82,7 @@ export function caseRouters(accounts: Accounts, redesignVersion: () => number, o
     ...identifierFirstSteps(accounts), passwordGate(accounts), captchaCheckbox(accounts), ...invisibleCaptchas(accounts),
     ...refusalShapes(accounts), ...identifierFirstRefusals(accounts), totpPlainRefusal(accounts), ...rotatingCookies(accounts), ...identifierChoice(accounts), profileAfterLogin(accounts),
     focusThief(accounts), clearsField(accounts), losesOnSubmit(accounts), codeInForm(accounts), optionalCode(accounts), ...pictureChallenges(accounts),
+    formForEveryone(accounts), appRootToken(accounts), logoutInput(accounts),
   ];
 }
 
@@ -207,6 +209,10 @@ export const LOGIN_CASES: LoginCase[] = [
   standard("code-in-form", { totp: true, wrongCode: CODE_IN_FORM.wrong, refusal: CODE_IN_FORM.password }),
   standard("optional-code", { totp: true, wrongCode: CODE_IN_FORM.wrong }),
   standard("optional-code-none", { site: "optional-code", url: at("/cases/optional-code/login"), session: { cookie: sessionCookie("optional-code"), cookieDomain: "127.0.0.1" }, account: "/cases/optional-code/account" }),
+  // Signed-in pages proven beside a visitor without the session, or by a sign-out of an unusual shape.
+  standard("form-for-everyone", { url: at("/cases/form-for-everyone/admin/"), refusal: "The password you entered for that username is incorrect." }),
+  standard("app-root-token", { url: at("/cases/app-root-token/"), session: { storageKey: "art_token", storageHost: "127.0.0.1" }, account: undefined, refusal: "Incorrect email or password" }),
+  standard("logout-input", { url: at("/cases/logout-input/"), refusal: "Invalid credentials." }),
   standard("code-in-form-no-secret", { site: "code-in-form", url: at("/cases/code-in-form/login"), expect: "mfa_required", session: undefined, wrongPassword: undefined, totp: true, withoutSecret: true }),
   standard("disabled-submit"),
   standard("email-confirmation", { expect: "mfa_required", session: undefined }),

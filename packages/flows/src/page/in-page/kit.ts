@@ -199,18 +199,31 @@ export function pageKit() {
     return null;
   };
   /** A sign-out control or an account menu: signs of a signed-in page (`moreSignOut`: other languages' words, login-words.ts). */
-  const signedInSign = (all: Element[], moreSignOut = ""): Element | null => {
-    const signOut = new RegExp(`log ?out|sign ?out|abmelden|ausloggen|d[ée]connexion|se d[ée]connecter|cerrar sesi[oó]n|salir|sair|esci|disconnetti|uitloggen|afmelden${moreSignOut ? `|${moreSignOut}` : ""}`, "i");
+  /**
+   * A sign-out control, of any shape: a link, a button, an `<input type=submit value="Logout">` (in a logout
+   * form or not), a menu item, a control of a form whose action signs out; by its words (`signOut.labels`,
+   * every language the engine reads) or its address or name (`signOut.address`). Shown, as a person sees it.
+   */
+  const isSignOut = (el: Element, signOut: { labels: string; address: string }): boolean => {
+    const input = el instanceof HTMLInputElement && /^(submit|button|image)$/.test(el.type);
+    const role = el.getAttribute("role");
+    if (!(el instanceof HTMLAnchorElement || el instanceof HTMLButtonElement || input || role === "menuitem" || role === "button")) return false;
+    const words = new RegExp(signOut.labels, "i");
+    const address = new RegExp(signOut.address, "i");
+    const form = (el as HTMLButtonElement).form ?? null;
+    const named = `${el.getAttribute("href") ?? ""} ${el.getAttribute("formaction") ?? ""} ${el.getAttribute("name") ?? ""} ${el.id}`;
+    return (words.test(controlText(el)) && controlText(el).length <= 60) || address.test(named) || (!!form && address.test(form.getAttribute("action") ?? ""));
+  };
+  const signedInSign = (all: Element[], signOut: { labels: string; address: string }): Element | null => {
     const accountMenu = /account[-_ ]?menu|user[-_ ]?menu|profile[-_ ]?menu|avatar/i;
     return (
-      all.find((el) => (el instanceof HTMLAnchorElement || el instanceof HTMLButtonElement || el.getAttribute("role") === "menuitem") &&
-        visible(el) && (signOut.test(controlText(el)) || /logout|signout|log_out|sign_out/i.test(el.getAttribute("href") ?? ""))) ??
+      all.find((el) => isSignOut(el, signOut) && visible(el)) ??
       all.find((el) => visible(el) && accountMenu.test(`${el.id} ${el.getAttribute("aria-label") ?? ""} ${el.getAttribute("data-testid") ?? ""}`)) ??
       null
     );
   };
 
-  return { elements, roots, shown, visible, text, controlText, labelTexts, describe, formOf, isControl, best, pathOf, isFormField, fieldFor, validation, messages, storage, consentButton, signedInSign };
+  return { elements, roots, shown, visible, text, controlText, labelTexts, describe, formOf, isControl, best, pathOf, isFormField, fieldFor, validation, messages, storage, consentButton, isSignOut, signedInSign };
 }
 
 export type PageKit = ReturnType<typeof pageKit>;
