@@ -34,6 +34,21 @@ export class Passkeys {
     });
   }
 
+  /**
+   * Keeps a passkey the caller brought (POST /v1/credentials/{id}/passkeys `import`), sealed as an enrolled one
+   * is. One WebAuthn credential id is held once per credential: the same one again is `{ held }`, the passkey
+   * that has it (its counter is kept, not reset by a second export). Null when the org has no such credential.
+   * Concurrent imports to one credential queue on its row (run it in `Database.transaction`).
+   */
+  async import(orgId: string, credentialId: string, key: PasskeyKey): Promise<{ added: ListedPasskey } | { held: ListedPasskey } | null> {
+    const locked = await this.prisma.$queryRaw<Array<{ id: string }>>`SELECT id FROM credentials WHERE id = ${credentialId} AND org_id = ${orgId} FOR UPDATE`;
+    if (locked.length === 0) return null;
+    const same = (await this.keys(orgId, credentialId)).find((held) => held.key.credentialId === key.credentialId);
+    if (same) return { held: (await this.prisma.credentialPasskey.findFirstOrThrow({ where: { id: same.id, orgId }, select: LISTED })) };
+    const added = await this.add(orgId, credentialId, key);
+    return added && { added };
+  }
+
   /** The credential's passkeys as listings show them, oldest first. */
   list(orgId: string, credentialId: string): Promise<ListedPasskey[]> {
     return this.prisma.credentialPasskey.findMany({ where: { orgId, credentialId }, select: LISTED, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
