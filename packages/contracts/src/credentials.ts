@@ -96,12 +96,12 @@ export interface PasskeyEnrolRequest {
 /**
  * A passkey the caller holds, brought to a credential: its fields (`credentialId`, `privateKey`, `rpId`,
  * `userHandle`, `signCount`), or `cxf`, a FIDO Credential Exchange Format passkey (or an item holding one).
- * Binary values are base64url (standard base64 is read too). Only ES256 (ECDSA P-256) keys: the one
- * algorithm Chromium's virtual authenticator signs with.
+ * Binary values are base64url (standard base64 is read too). Keys of the algorithms Chromium's virtual
+ * authenticator signs with: ES256 (ECDSA P-256), EdDSA (Ed25519), RS256 (RSA, 2048 bits or more).
  */
 export interface PasskeyImport {
   credentialId?: string;
-  /** PKCS#8 (DER, base64url; or PEM) or a JWK (`kty: "EC"`, `crv: "P-256"`, with `d`). */
+  /** PKCS#8 (DER, base64url; or PEM) or a private JWK (with `d`). */
   privateKey?: string | Record<string, unknown>;
   rpId?: string;
   userHandle?: string;
@@ -129,7 +129,8 @@ export const passkeyImportSchema = {
   properties: {
     credentialId: passkeyBytesSchema(CREDENTIAL_ID_B64, "The WebAuthn credential id (the passkey's rawId), base64url."),
     privateKey: {
-      description: "The passkey's private key: PKCS#8 DER as base64url, PKCS#8 PEM, or a JWK (EC P-256 with `d`). ES256 (ECDSA P-256) only.",
+      description:
+        "The passkey's private key: PKCS#8 DER as base64url, PKCS#8 PEM, or a private JWK (with `d`). ES256 (ECDSA P-256), EdDSA (Ed25519) or RS256 (RSA, 2048 bits or more): what the service's authenticator signs with.",
       anyOf: [
         { type: "string", minLength: 1, maxLength: PRIVATE_KEY_B64 },
         { type: "object", required: ["kty"], properties: { kty: { type: "string" } }, maxProperties: 32 },

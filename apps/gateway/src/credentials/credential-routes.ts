@@ -106,7 +106,10 @@ export function credentialRoutes(db: Database, cache: SessionCache, auth: AuthSe
       const kept = await db.transaction((tx) => tx.passkeys.import(orgId, row.id, read.key));
       if (!kept) throw new ApiError("not_found", "No such credential.");
       if ("held" in kept) {
-        throw new ApiError("conflict", `This credential holds that passkey already (${kept.held.id}); DELETE /v1/credentials/${row.id}/passkeys/${kept.held.id} first to import it again.`);
+        throw new ApiError(
+          "conflict",
+          `This credential holds that passkey, or another of the same account of ${kept.held.rpId}, already: ${kept.held.id}. DELETE /v1/credentials/${row.id}/passkeys/${kept.held.id} first to import this one instead.`,
+        );
       }
       res.status(201).location(`${req.baseUrl}/credentials/${row.id}`).json({ passkey: passkeyMethod(kept.added), credentialId: row.id });
       return;

@@ -52,21 +52,33 @@ describe("readPasskeyImport", () => {
     expect(fields(read({ import: { cxf, signCount: 3 } }))).toEqual(["/import/signCount"]);
   });
 
-  it("refuses what is not an ES256 private key, naming the field and never echoing the key", () => {
-    const ed = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "der" }).toString("base64url");
+  it("takes the other algorithms the authenticator signs with: EdDSA (Ed25519) and RS256", () => {
+    const ed = generateKeyPairSync("ed25519").privateKey;
+    const rsa = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey;
+    for (const key of [ed, rsa]) {
+      const der = key.export({ type: "pkcs8", format: "der" });
+      expect(read({ import: raw({ privateKey: der.toString("base64url") }) })).toMatchObject({ ok: true, key: { privateKey: der.toString("base64") } });
+      expect(read({ import: raw({ privateKey: key.export({ format: "jwk" }) }) })).toMatchObject({ ok: true, key: { privateKey: der.toString("base64") } });
+    }
+  });
+
+  it("refuses what is not a private key of those algorithms, naming the field and never echoing the key", () => {
+    const x25519 = generateKeyPairSync("x25519").privateKey.export({ type: "pkcs8", format: "der" }).toString("base64url");
+    const rsa1024 = generateKeyPairSync("rsa", { modulusLength: 1024 }).privateKey.export({ type: "pkcs8", format: "der" }).toString("base64url");
     const p384 = generateKeyPairSync("ec", { namedCurve: "P-384" }).privateKey.export({ type: "pkcs8", format: "der" }).toString("base64url");
     const spki = createPublicKey(p256.privateKey).export({ type: "spki", format: "der" }).toString("base64url");
     const publicPem = createPublicKey(p256.privateKey).export({ type: "spki", format: "pem" }) as string;
     const { d: _d, ...publicJwk } = p256.privateKey.export({ format: "jwk" });
     const truncated = pkcs8.subarray(0, 40).toString("base64url");
-    for (const privateKey of [ed, p384, spki, publicPem, publicJwk, truncated, "not base64!", "AAAA", { kty: "oct", k: "c2VjcmV0" }]) {
+    for (const privateKey of [x25519, rsa1024, p384, spki, publicPem, publicJwk, truncated, "not base64!", "AAAA", { kty: "oct", k: "c2VjcmV0" }]) {
       const result = read({ import: raw({ privateKey }) });
       expect(fields(result)).toEqual(["/import/privateKey"]);
       const said = JSON.stringify(result);
       expect(said).not.toContain(typeof privateKey === "string" ? privateKey : JSON.stringify(privateKey));
       expect(said).not.toContain(pkcs8.toString("base64url").slice(20, 60));
     }
-    expect(JSON.stringify(read({ import: raw({ privateKey: ed }) }))).toContain("ES256");
+    expect(JSON.stringify(read({ import: raw({ privateKey: p384 }) }))).toContain("must be an ES256 (ECDSA on P-256), EdDSA (Ed25519) or RS256 (RSA of 2048 bits or more) private key");
+    expect(JSON.stringify(read({ import: raw({ privateKey: p384 }) }))).toContain("this is an EC key on secp384r1");
   });
 
   it("refuses a relying party that is not the credential's site, ids of the wrong size, unknown and missing fields", () => {

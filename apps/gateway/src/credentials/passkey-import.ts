@@ -20,8 +20,8 @@ export type PasskeyImportResult = { ok: true; key: PasskeyKey } | { ok: false; e
 
 /**
  * A passkey the caller brought (`import` of POST /v1/credentials/{id}/passkeys, its shape already checked by
- * the request schema), as the virtual authenticator holds one: its key read and checked to be an ES256
- * (ECDSA P-256) private key, its relying party checked to be the login page's host or a parent domain of it
+ * the request schema), as the virtual authenticator holds one: its key read and checked to be a private key
+ * the authenticator signs with (PASSKEY_ALGORITHMS), its relying party checked to be the login page's host or a parent domain of it
  * within its registrable domain (`loginHost`), its ids decoded. Every error names its field (a JSON pointer
  * under `/import`) and never carries the key.
  */
@@ -113,9 +113,13 @@ function bytes(text: string): Buffer | null {
   return out.toString("base64").replace(/=+$/, "") === standard ? out : null;
 }
 
+/** What the service's authenticator (Chromium's virtual one) signs with: the key types its import takes. */
+export const PASSKEY_ALGORITHMS = "ES256 (ECDSA on P-256), EdDSA (Ed25519) or RS256 (RSA of 2048 bits or more)";
+
 /**
- * The key as an ES256 private key, or why it is not one (never the key's own text: Node's messages are not
- * passed on). A string is PEM or base64url PKCS#8 DER; an object, a JWK.
+ * The key as a private key of an algorithm the authenticator signs with (PASSKEY_ALGORITHMS), or why it is
+ * not one (never the key's own text: Node's messages are not passed on). A string is PEM or base64url
+ * PKCS#8 DER; an object, a JWK.
  */
 function readPrivateKey(given: string | Record<string, unknown>): KeyObject | string {
   let key: KeyObject;
@@ -128,16 +132,14 @@ function readPrivateKey(given: string | Record<string, unknown>): KeyObject | st
       key = createPrivateKey({ key: der, format: "der", type: "pkcs8" });
     }
   } catch {
-    return typeof given === "string"
-      ? "is not a PKCS#8 private key (a public key, a certificate or another encoding is not one)"
-      : "is not a private JWK (an EC P-256 key with its private part, `d`)";
+    return typeof given === "string" ? "is not a PKCS#8 private key (a public key, a certificate or another encoding is not one)" : "is not a private JWK (a key with its private part, `d`)";
   }
-  const curve = key.asymmetricKeyDetails?.namedCurve;
-  if (key.asymmetricKeyType !== "ec" || curve !== "prime256v1") {
-    const found = key.asymmetricKeyType === "ec" ? `an EC key on ${curve ?? "another curve"}` : `a${key.asymmetricKeyType === "rsa" ? "n" : ""} ${key.asymmetricKeyType ?? "unknown"} key`;
-    return `must be an ES256 key (ECDSA on P-256), the one algorithm the service's authenticator signs with; this is ${found}`;
-  }
-  return key;
+  const { asymmetricKeyType: type, asymmetricKeyDetails: details } = key;
+  if (type === "ec" && details?.namedCurve === "prime256v1") return key;
+  if (type === "ed25519") return key;
+  if (type === "rsa" && (details?.modulusLength ?? 0) >= 2048) return key;
+  const found = type === "ec" ? `an EC key on ${details?.namedCurve ?? "another curve"}` : type === "rsa" ? `an RSA key of ${details?.modulusLength} bits` : `a${type === "x25519" || type === "x448" || type === "ed448" ? "n" : ""} ${type ?? "unknown"} key`;
+  return `must be an ${PASSKEY_ALGORITHMS} private key, what the service's authenticator signs with; this is ${found}`;
 }
 
 /**
