@@ -229,7 +229,8 @@ describe("a passkey the caller brings (import)", () => {
     const { username, credentialId } = await credentialOf();
     const held = await passkeyElsewhere(username);
     const body = { import: { credentialId: held.credentialId.toString("base64url"), privateKey: held.pkcs8.toString("base64url"), rpId: "passkeys.localhost", userHandle: held.userHandle.toString("base64url") } };
-    const imported = await call("POST", `/v1/credentials/${credentialId}/passkeys`, { key: tenant.key, body });
+    const once = { key: tenant.key, body, headers: { "idempotency-key": `import-${credentialId}` } };
+    const imported = await call("POST", `/v1/credentials/${credentialId}/passkeys`, once);
     expect(imported.status).toBe(201);
     expect(imported.headers.get("location")).toBe(`/v1/credentials/${credentialId}`);
     expect(imported.body).toEqual({ passkey: { type: "passkey", passkeyId: expect.stringMatching(/^pk_/), rpId: "passkeys.localhost", createdAt: expect.any(String), lastUsedAt: null }, credentialId });
@@ -244,7 +245,10 @@ describe("a passkey the caller brings (import)", () => {
     expect(after).toMatchObject({ passwordSubmissions: 1, passkeySignIns: 1, refusedAssertions: 0 });
     expect(after.passkeys[0]!.counter).toBeGreaterThan(0);
 
-    // The same passkey again: 409, naming the one that holds it (its counter is not reset).
+    // A retry with the first request's Idempotency-Key gets its answer again; without one, the same passkey
+    // again is 409, naming the one that holds it (its counter is not reset).
+    const replayed = await call("POST", `/v1/credentials/${credentialId}/passkeys`, once);
+    expect([replayed.status, replayed.headers.get("idempotent-replayed"), replayed.body]).toEqual([201, "true", imported.body]);
     const again = await call("POST", `/v1/credentials/${credentialId}/passkeys`, { key: tenant.key, body });
     expect([again.status, again.body.error.code]).toEqual([409, "conflict"]);
     expect(again.body.error.message).toContain(imported.body.passkey.passkeyId);
