@@ -1,3 +1,5 @@
+import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { Client } from "pg";
 import { call, closeDatabase, newSiteUser, newTenant, sitesUrl } from "@authsvc/devstack";
 
 // Passkeys for agents, through the HTTP API (issue 29): a credential that signed in with its password adds a
@@ -186,5 +188,128 @@ describe("a passkey made at signup", () => {
     expect(plain.status).toBe(201);
     expect(plain.body.passkey).toBeUndefined();
     expect((await fixture(plain.body.account.email)).passkeys).toEqual([]);
+  });
+});
+
+describe("a passkey the caller brings (import)", () => {
+  /** A passkey made on another device: the site knows its public key; the test holds its private key. */
+  async function passkeyElsewhere(username: string, algorithm: "P-256" | "Ed25519" = "P-256") {
+    const { privateKey, publicKey } = algorithm === "P-256" ? generateKeyPairSync("ec", { namedCurve: "P-256" }) : generateKeyPairSync("ed25519");
+    const credentialId = randomBytes(32);
+    const registered = await fetch(`${sitesUrl()}/__fixture/passkey-site/${username}/passkeys`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ credentialId: credentialId.toString("base64url"), publicKey: publicKey.export({ type: "spki", format: "der" }).toString("base64url") }),
+    });
+    expect(registered.status).toBe(201);
+    const pkcs8 = privateKey.export({ type: "pkcs8", format: "der" });
+    return { credentialId, pkcs8, d: privateKey.export({ format: "jwk" }).d!, userHandle: Buffer.from(username) };
+  }
+  const passkeyLogin = (username: string) => call("POST", "/v1/login", { key: tenant.key, body: { domain: site(LOGIN), login_method: "passkey", cred: { username }, useCache: false } });
+
+  /** Every form the passkey's secrets could be stored in, none of which a row may hold. */
+  function plainForms(held: Awaited<ReturnType<typeof passkeyElsewhere>>): string[] {
+    const forms = (b: Buffer) => [b.toString("base64"), b.toString("base64url"), b.toString("hex")];
+    return [...forms(held.pkcs8), ...forms(Buffer.from(held.d, "base64url")), ...forms(held.credentialId), held.userHandle.toString("base64url")];
+  }
+  async function rowsOf(credentialId: string): Promise<string> {
+    const pg = new Client({ connectionString: process.env.DATABASE_URL });
+    await pg.connect();
+    try {
+      const passkeys = await pg.query("SELECT row_to_json(t)::text AS j FROM credential_passkeys t WHERE credential_id = $1", [credentialId]);
+      const jobs = await pg.query("SELECT row_to_json(t)::text AS j FROM auth_jobs t WHERE credential_id = $1", [credentialId]);
+      expect(passkeys.rows).toHaveLength(1);
+      return [...passkeys.rows, ...jobs.rows].map((r) => r.j as string).join("\n");
+    } finally {
+      await pg.end();
+    }
+  }
+
+  it("imports the fields of a passkey made elsewhere, sealed at rest; login_method passkey signs in with it, no password sent", async () => {
+    const { username, credentialId } = await credentialOf();
+    const held = await passkeyElsewhere(username);
+    const body = { import: { credentialId: held.credentialId.toString("base64url"), privateKey: held.pkcs8.toString("base64url"), rpId: "passkeys.localhost", userHandle: held.userHandle.toString("base64url") } };
+    const once = { key: tenant.key, body, headers: { "idempotency-key": `import-${credentialId}` } };
+    const imported = await call("POST", `/v1/credentials/${credentialId}/passkeys`, once);
+    expect(imported.status).toBe(201);
+    expect(imported.headers.get("location")).toBe(`/v1/credentials/${credentialId}`);
+    expect(imported.body).toEqual({ passkey: { type: "passkey", passkeyId: expect.stringMatching(/^pk_/), rpId: "passkeys.localhost", createdAt: expect.any(String), lastUsedAt: null }, credentialId });
+    expect((await call("GET", `/v1/credentials/${credentialId}`, { key: tenant.key })).body.methods).toEqual([{ type: "password" }, imported.body.passkey]);
+    // No browser ran for it: the site saw nothing.
+    expect(await fixture(username)).toMatchObject({ passwordSubmissions: 1, passkeySignIns: 0 });
+
+    const login = await passkeyLogin(username);
+    expect(login.status).toBe(200);
+    expect(await signedIn(login.body.cookies)).toBe(true);
+    const after = await fixture(username);
+    expect(after).toMatchObject({ passwordSubmissions: 1, passkeySignIns: 1, refusedAssertions: 0 });
+    expect(after.passkeys[0]!.counter).toBeGreaterThan(0);
+
+    // A retry with the first request's Idempotency-Key gets its answer again; without one, the same passkey
+    // again is 409, naming the one that holds it (its counter is not reset).
+    const replayed = await call("POST", `/v1/credentials/${credentialId}/passkeys`, once);
+    expect([replayed.status, replayed.headers.get("idempotent-replayed"), replayed.body]).toEqual([201, "true", imported.body]);
+    const again = await call("POST", `/v1/credentials/${credentialId}/passkeys`, { key: tenant.key, body });
+    expect([again.status, again.body.error.code]).toEqual([409, "conflict"]);
+    expect(again.body.error.message).toContain(imported.body.passkey.passkeyId);
+    // So is another passkey of the same account of the site (one user handle): the sign-in loads them into one authenticator, which holds one per account.
+    const sameAccount = await call("POST", `/v1/credentials/${credentialId}/passkeys`, { key: tenant.key, body: { import: { ...body.import, credentialId: randomBytes(32).toString("base64url") } } });
+    expect([sameAccount.status, sameAccount.body.error.code]).toEqual([409, "conflict"]);
+    // Another organization's credential is not found.
+    const other = await newTenant("Other import org");
+    expect((await call("POST", `/v1/credentials/${credentialId}/passkeys`, { key: other.key, body })).status).toBe(404);
+
+    // At rest: sealed. No form of the private key, the credential id or the user handle in its row or the credential's jobs.
+    const rows = await rowsOf(credentialId);
+    for (const plain of plainForms(held)) expect(rows).not.toContain(plain);
+  });
+
+  it("imports a Credential Exchange Format item's passkey (an EdDSA one), and signs in with it", async () => {
+    const { username, credentialId } = await credentialOf();
+    const held = await passkeyElsewhere(username, "Ed25519");
+    const passkey = {
+      type: "passkey",
+      credentialId: held.credentialId.toString("base64url"),
+      rpId: "passkeys.localhost",
+      username,
+      userDisplayName: username,
+      userHandle: held.userHandle.toString("base64url"),
+      key: held.pkcs8.toString("base64url"),
+    };
+    const item = { id: randomBytes(16).toString("base64url"), creationAt: 1764633600, title: "Passkey Site", scope: { urls: [site(LOGIN)] }, credentials: [passkey] };
+    const imported = await call("POST", `/v1/credentials/${credentialId}/passkeys`, { key: tenant.key, body: { import: { cxf: item } } });
+    expect(imported.status).toBe(201);
+    expect(imported.body.passkey).toMatchObject({ type: "passkey", rpId: "passkeys.localhost", lastUsedAt: null });
+
+    const login = await passkeyLogin(username);
+    expect(login.status).toBe(200);
+    expect(await signedIn(login.body.cookies)).toBe(true);
+    expect(await fixture(username)).toMatchObject({ passwordSubmissions: 1, passkeySignIns: 1, refusedAssertions: 0 });
+    const used = (await call("GET", `/v1/credentials/${credentialId}`, { key: tenant.key })).body.methods[1];
+    expect(used.lastUsedAt).toEqual(expect.any(String));
+  });
+
+  it("refuses a wrong relying party, a key the authenticator cannot sign with and unknown fields: 400 naming the field, never the key, nothing stored", async () => {
+    const { username, credentialId } = await credentialOf();
+    const held = await passkeyElsewhere(username);
+    const fields = { credentialId: held.credentialId.toString("base64url"), privateKey: held.pkcs8.toString("base64url"), rpId: "passkeys.localhost", userHandle: held.userHandle.toString("base64url") };
+    const refused = async (body: unknown) => {
+      const res = await call("POST", `/v1/credentials/${credentialId}/passkeys`, { key: tenant.key, body });
+      expect([res.status, res.body.error.code]).toEqual([400, "invalid_request"]);
+      const said = JSON.stringify(res.body);
+      for (const plain of plainForms(held)) expect(said).not.toContain(plain);
+      return (res.body.error.details as Array<{ field: string }>).map((d) => d.field);
+    };
+    expect(await refused({ import: { ...fields, rpId: "other.localhost" } })).toEqual(["/import/rpId"]);
+    expect(await refused({ import: { ...fields, rpId: "localhost" } })).toEqual(["/import/rpId"]);
+    const p384 = generateKeyPairSync("ec", { namedCurve: "P-384" }).privateKey.export({ type: "pkcs8", format: "der" }).toString("base64url");
+    expect(await refused({ import: { ...fields, privateKey: p384 } })).toEqual(["/import/privateKey"]);
+    expect(await refused({ import: { ...fields, privateKey: held.pkcs8.subarray(0, 60).toString("base64url") } })).toEqual(["/import/privateKey"]);
+    const { d: _d, ...publicJwk } = { ...generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ format: "jwk" }) };
+    expect(await refused({ import: { ...fields, privateKey: publicJwk } })).toEqual(["/import/privateKey"]);
+    expect(await refused({ import: { ...fields, counter: 3 } })).toEqual(["/import/counter"]);
+    expect(await refused({ import: fields, settingsUrl: site("/cases/passkey-site/settings/security") })).toEqual(["/settingsUrl"]);
+    expect(await refused({ import: { cxf: { type: "passkey", ...fields, key: fields.privateKey, privateKey: undefined, rpId: "other.localhost" } } })).toEqual(["/import/cxf/rpId"]);
+    expect((await call("GET", `/v1/credentials/${credentialId}`, { key: tenant.key })).body.methods).toEqual([{ type: "password" }]);
   });
 });

@@ -182,6 +182,18 @@ class FollowJobTest(unittest.TestCase):
         self.assertIn("idempotency-key", {k.lower() for k in sent["headers"]})
         self.assertEqual(self.client.credentials.get_entry_link("elink_1")["credentialId"], "cred_9")
 
+    def test_imports_a_passkey_as_import_with_a_key_and_a_conflict_is_a_conflict_error(self) -> None:
+        kept = {"passkey": {"type": "passkey", "passkeyId": "pk_1", "rpId": "app.example", "createdAt": "2026-12-02T07:00:00.000Z", "lastUsedAt": None}, "credentialId": "cred_1"}
+        self.server.on("POST", "/v1/credentials/cred_1/passkeys", (201, {}, kept))
+        cxf = {"type": "passkey", "credentialId": "Y3JlZA", "rpId": "app.example", "username": "ada", "userDisplayName": "Ada", "userHandle": "YWRh", "key": "MIGH"}
+        self.assertEqual(self.client.credentials.import_passkey("cred_1", {"cxf": cxf}), kept)
+        sent = self.server.requests_to("POST", "/v1/credentials/cred_1/passkeys")[0]
+        self.assertEqual(json.loads(sent["body"]), {"import": {"cxf": cxf}})
+        self.assertIn("idempotency-key", {k.lower() for k in sent["headers"]})
+        self.server.on("POST", "/v1/credentials/cred_2/passkeys", (409, {}, {"error": {"code": "conflict", "message": "held already: pk_1", "requestId": "r"}}))
+        with self.assertRaises(ConflictError):
+            self.client.credentials.import_passkey("cred_2", {"cxf": cxf})
+
 
 class RetryAfterTest(unittest.TestCase):
     def test_reads_seconds_and_http_dates(self) -> None:

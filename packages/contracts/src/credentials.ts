@@ -83,11 +83,117 @@ export const credentialListQuerySchema = {
   },
 } as const;
 
-/** POST /v1/credentials/{id}/passkeys: where the site keeps its passkeys, when the caller knows it. */
+/**
+ * POST /v1/credentials/{id}/passkeys: where the site keeps its passkeys, when the caller knows it; or
+ * `import`, a passkey the caller already holds (no browser runs).
+ */
 export interface PasskeyEnrolRequest {
   settingsUrl?: string;
   allowHandoff?: boolean;
+  import?: PasskeyImport;
 }
+
+/**
+ * A passkey the caller holds, brought to a credential: its fields (`credentialId`, `privateKey`, `rpId`,
+ * `userHandle`, `signCount`), or `cxf`, a FIDO Credential Exchange Format passkey (or an item holding one).
+ * Binary values are base64url (standard base64 is read too). Keys of the algorithms Chromium's virtual
+ * authenticator signs with: ES256 (ECDSA P-256), EdDSA (Ed25519), RS256 (RSA, 2048 bits or more).
+ */
+export interface PasskeyImport {
+  credentialId?: string;
+  /** PKCS#8 (DER, base64url; or PEM) or a private JWK (with `d`). */
+  privateKey?: string | Record<string, unknown>;
+  rpId?: string;
+  userHandle?: string;
+  signCount?: number;
+  cxf?: Record<string, unknown>;
+}
+
+/** Bytes as a passkey export writes them: base64url, unpadded or padded (standard base64 is read too). */
+const passkeyBytesSchema = (maxLength: number, description: string) => ({ type: "string", minLength: 1, maxLength, pattern: "^[A-Za-z0-9+/_-]+={0,2}$", description }) as const;
+const rpIdSchema = {
+  type: "string",
+  minLength: 1,
+  maxLength: 253,
+  pattern: "^[A-Za-z0-9.-]+$",
+  description: "The relying party the passkey was made for: the credential's login page's host or a parent domain of it, no higher than its registrable domain.",
+} as const;
+const CREDENTIAL_ID_B64 = 1366; // 1023 bytes, WebAuthn's bound on a credential id
+const USER_HANDLE_B64 = 88; // 64 bytes
+const PRIVATE_KEY_B64 = 8192;
+
+export const passkeyImportSchema = {
+  type: "object",
+  additionalProperties: false,
+  description: "A passkey you hold: its fields, or `cxf` (alone). Stored sealed as an enrolled one is; `login_method: passkey` signs in with it.",
+  properties: {
+    credentialId: passkeyBytesSchema(CREDENTIAL_ID_B64, "The WebAuthn credential id (the passkey's rawId), base64url."),
+    privateKey: {
+      description:
+        "The passkey's private key: PKCS#8 DER as base64url, PKCS#8 PEM, or a private JWK (with `d`). ES256 (ECDSA P-256), EdDSA (Ed25519) or RS256 (RSA, 2048 bits or more): what the service's authenticator signs with.",
+      anyOf: [
+        { type: "string", minLength: 1, maxLength: PRIVATE_KEY_B64 },
+        { type: "object", required: ["kty"], properties: { kty: { type: "string" } }, maxProperties: 32 },
+      ],
+    },
+    rpId: rpIdSchema,
+    userHandle: passkeyBytesSchema(USER_HANDLE_B64, "The user handle the site gave the passkey (its user.id), base64url; 1 to 64 bytes."),
+    signCount: { type: "integer", minimum: 0, maximum: 4294967295, description: "The passkey's signature counter (default 0)." },
+    cxf: {
+      type: "object",
+      description:
+        "A FIDO Credential Exchange Format passkey credential (`type: \"passkey\"`, `credentialId`, `rpId`, `username`, `userDisplayName`, `userHandle`, `key`: PKCS#8 base64url), " +
+        "or an item (`id`, `title`, `credentials`, …) holding exactly one. Its counter starts at 0, as the format requires.",
+    },
+  },
+} as const;
+
+/** A CXF passkey credential (FIDO Credential Exchange Format, §Passkey). */
+export interface CxfPasskey {
+  type: "passkey";
+  credentialId: string;
+  rpId: string;
+  username?: string;
+  userDisplayName?: string;
+  userHandle: string;
+  key: string;
+  fido2Extensions?: Record<string, unknown>;
+}
+
+export const cxfPasskeySchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["type", "credentialId", "rpId", "userHandle", "key"],
+  properties: {
+    type: { const: "passkey" },
+    credentialId: passkeyBytesSchema(CREDENTIAL_ID_B64, "The WebAuthn credential id, base64url."),
+    rpId: rpIdSchema,
+    username: { type: "string", maxLength: 1024 },
+    userDisplayName: { type: "string", maxLength: 1024 },
+    userHandle: passkeyBytesSchema(USER_HANDLE_B64, "The user handle, base64url."),
+    key: passkeyBytesSchema(PRIVATE_KEY_B64, "The private key, PKCS#8 DER, base64url."),
+    fido2Extensions: { type: "object" },
+  },
+} as const;
+
+/** A CXF item: an entry of a credential manager, with the credentials it holds (one passkey among them, here). */
+export const cxfItemSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["credentials"],
+  properties: {
+    id: { type: "string", maxLength: 1024 },
+    creationAt: { type: "integer", minimum: 0 },
+    modifiedAt: { type: "integer", minimum: 0 },
+    title: { type: "string", maxLength: 1024 },
+    subtitle: { type: "string", maxLength: 1024 },
+    favorite: { type: "boolean" },
+    scope: { type: "object" },
+    credentials: { type: "array", minItems: 1, maxItems: 64, items: { type: "object", required: ["type"], properties: { type: { type: "string" } } } },
+    tags: { type: "array", items: { type: "string" } },
+    extensions: { type: "array" },
+  },
+} as const;
 
 export const passkeyEnrolRequestSchema = {
   $id: "PasskeyEnrolRequest",
@@ -99,6 +205,7 @@ export const passkeyEnrolRequestSchema = {
       description: "The site's page where its passkeys are added (its security settings), on the credential's site. Without it, the page is found by the words of the site's links (\"Security\", \"Passkeys\", \"Settings\") from where the sign-in lands.",
     },
     allowHandoff: allowHandoffSchema,
+    import: passkeyImportSchema,
   },
 } as const;
 

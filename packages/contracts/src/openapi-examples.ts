@@ -119,6 +119,33 @@ export const passkeyEnrolment = {
   ...storedCredentialSession,
 };
 
+// An example key, made for this page and registered nowhere.
+const examplePasskey = {
+  credentialId: "Y9ZBt21qT76QwgnJYhxKmw",
+  rpId: "example.com",
+  userHandle: "dXNlci00Mg",
+  key: "MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQghzhkXulk7bEFX1MU3BXGdDawEscyQ-PSk7GUYqUYxZuhRANCAARulvMbuqSqIU8IjwhzybuCo6M7zbXA3SMMtVgmPuTk5c6JIupn_Qq7_hHX13pvfocYMqEkMnDwRImq-7_H9D79",
+};
+
+export const passkeyImportFields = {
+  import: { credentialId: examplePasskey.credentialId, privateKey: examplePasskey.key, rpId: examplePasskey.rpId, userHandle: examplePasskey.userHandle, signCount: 12 },
+};
+
+export const passkeyImportCxf = {
+  import: {
+    cxf: {
+      id: "aXRlbS0xMjM",
+      title: "app.example.com",
+      credentials: [{ type: "passkey", credentialId: examplePasskey.credentialId, rpId: examplePasskey.rpId, username: "ada@example.com", userDisplayName: "Ada", userHandle: examplePasskey.userHandle, key: examplePasskey.key }],
+    },
+  },
+};
+
+export const passkeyImported = {
+  passkey: { type: "passkey", passkeyId: "pk_8Qe3Xd7nJr2wTm5yKs1vLb", rpId: "example.com", createdAt: "2026-11-26T05:02:10.000Z", lastUsedAt: null },
+  credentialId: "cred_4Xv8Nc2Qm7Lp1Rz9Tb5Wd3",
+};
+
 export const mailbox = {
   id: "mbx_2Fj6Tq1wYc8nRv5xLp3sHd",
   address: "agent-7@mail.authsvc.example",

@@ -200,6 +200,15 @@ const passkeyEnrolment = {
     { type: "object", required: ["passkey"], properties: { passkey: { $ref: "#/components/schemas/CredentialMethod" } } },
   ],
 };
+// What an import answers: the passkey kept, with no session (no browser ran).
+const passkeyImported = {
+  type: "object",
+  required: ["passkey", "credentialId"],
+  additionalProperties: false,
+  properties: { passkey: { $ref: "#/components/schemas/CredentialMethod" }, credentialId: { type: "string", pattern: "^cred_" } },
+};
+// POST /v1/credentials/{id}/passkeys: an enrolment's sign-in and passkey, or an import's passkey.
+const passkeyAdded = { oneOf: [{ $ref: "#/components/schemas/PasskeyEnrolment" }, { $ref: "#/components/schemas/PasskeyImported" }] };
 // What refresh and verify answer: a login's session, with the stored credential it signed in with.
 const storedCredentialSession = {
   allOf: [
@@ -469,6 +478,8 @@ export const schemas = {
   VerifyRequest: verifyRequest,
   PasskeyEnrolRequest: passkeyEnrolRequest,
   PasskeyEnrolment: passkeyEnrolment,
+  PasskeyImported: passkeyImported,
+  PasskeyAdded: passkeyAdded,
   CredentialMethod: credentialMethod,
   WebhookRequest: webhookRequest,
   Webhook: webhook,

@@ -262,7 +262,7 @@ export const openApiDocument = {
       post: {
         operationId: "enrolPasskey",
         tags: ["Credentials"],
-        summary: "Add a passkey to the credential's account on its site",
+        summary: "Add a passkey to the credential's account on its site, or import one you hold",
         description:
           "Signs in with the credential's stored secret (as a refresh does, with its second factor, or through its provider), opens the site's page where passkeys are added " +
           "(`settingsUrl`, or found by the words of the site's links — \"Security\", \"Passkeys\", \"Settings\" — in the languages the engine reads), " +
@@ -270,17 +270,30 @@ export const openApiDocument = {
           "private key, credential id, user handle and sign counter are stored encrypted with the credential, never returned or logged; " +
           "`login_method: passkey` and refreshes sign in with it from then on, sending no password. The answer is the session of that sign-in, with the " +
           "passkey. `passkey_not_offered`: no page offers to add one; `passkey_rejected`: the site turned it down, or the new passkey did not sign in; " +
-          "`no_stored_secret`: the credential never signed in.",
+          "`no_stored_secret`: the credential never signed in.\n\n" +
+          "**Import** (`{\"import\": …}`, alone): a passkey you already hold — its fields (`credentialId`, `privateKey`, `rpId`, `userHandle`, `signCount`), or `cxf`, a FIDO " +
+          "Credential Exchange Format passkey credential or an item holding one — is stored the same way, sealed, with no browser run: **201** `{passkey, credentialId}`. " +
+          "Its key must be ES256 (ECDSA P-256), EdDSA (Ed25519) or RS256 (RSA, 2048 bits or more), as PKCS#8 (base64url DER, or PEM) or a private JWK; its `rpId` the " +
+          "credential's login page host or a parent domain of it within its registrable domain. Anything else is 400 `invalid_request` whose `details` name the field " +
+          "(`/import/privateKey`, `/import/cxf/rpId`, …); the key is never echoed. The same passkey (credential id), or another of the same account of the site (user handle), " +
+          "again is 409 `conflict` naming the passkey held: delete it first to replace it. The site is first asked for it by the next `login_method: passkey` login " +
+          "(`passkey_rejected` if it does not know it).",
         parameters: [paramRef("CredentialId"), paramRef("Prefer"), paramRef("IdempotencyKey")],
         requestBody: {
           required: false,
           content: json("PasskeyEnrolRequest", {
             found: { summary: "Found from the signed-in page", value: {} },
             given: { summary: "At the site's security settings", value: { settingsUrl: "https://app.example.com/settings/security" } },
+            imported: { summary: "Import a passkey you hold, by its fields", value: ex.passkeyImportFields },
+            cxf: { summary: "Import a Credential Exchange Format item's passkey", value: ex.passkeyImportCxf },
           }),
         },
         responses: {
-          "201": { description: "Added, and signed in.", headers: keyed("X-Job-Id", "Location"), content: json("PasskeyEnrolment", ex.passkeyEnrolment) },
+          "201": {
+            description: "Added, and signed in (an enrolment: the sign-in's session and the passkey); or imported (the passkey, no session).",
+            headers: keyed("X-Job-Id", "Location"),
+            content: json("PasskeyAdded", { enrolled: { summary: "Added on the site", value: ex.passkeyEnrolment }, imported: { summary: "Imported", value: ex.passkeyImported } }),
+          },
           "202": stillRunning,
           ...v1Errors(["not_found", "no_stored_secret", ...LOGIN_FAILURES], { post: true, idempotent: true, job: true }),
         },

@@ -3,7 +3,7 @@ import pino, { type Logger } from "pino";
 export type { Logger };
 
 // Anything that could carry a secret, wherever it sits in a logged object: target passwords, TOTP secrets,
-// cookie values, API keys and Authorization headers.
+// cookie values, API keys and Authorization headers, a passkey's private key (and a passkey import whole).
 export const REDACT_PATHS = [
   "password",
   "*.password",
@@ -18,6 +18,11 @@ export const REDACT_PATHS = [
   "key",
   "*.key",
   "*.*.key",
+  "privateKey",
+  "*.privateKey",
+  "*.*.privateKey",
+  "import",
+  "*.import",
   "cookies",
   "*.cookies",
   "storageState",

@@ -23,11 +23,13 @@ describe("createLogger", () => {
         result: { cookies: [{ value: "cookie-secret" }] },
         job: { input: { password: "p2", totpSecret: "JBSWY3DP" } },
         config: { captchaSolver: { provider: "2captcha", key: "solver-api-key" } },
+        body: { import: { credentialId: "Y3JlZC1pZA", privateKey: "MIGHAgEAMBMG-pkcs8" } },
+        passkey: { rpId: "example.com", privateKey: "MIGHAgEAMBMG-stored" },
       },
       "login",
     );
     const text = lines.join("");
-    for (const secret of ["hunter2", "pk_abc", "sid=xyz", "cookie-secret", "p2", "JBSWY3DP", "solver-api-key"]) expect(text).not.toContain(secret);
+    for (const secret of ["hunter2", "pk_abc", "sid=xyz", "cookie-secret", "p2", "JBSWY3DP", "solver-api-key", "MIGHAgEAMBMG", "Y3JlZC1pZA"]) expect(text).not.toContain(secret);
     expect(text).toContain("[redacted]");
   });
 });

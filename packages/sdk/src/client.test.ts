@@ -120,3 +120,15 @@ describe("a 202 answer", () => {
     await expect(pending).rejects.toThrow("caller gave up");
   });
 });
+
+describe("importing a passkey", () => {
+  it("posts the passkey as `import` to the credential's passkeys, with an Idempotency-Key, and answers the passkey kept", async () => {
+    const kept = { passkey: { type: "passkey", passkeyId: "pk_1", rpId: "site.test", createdAt: "2026-12-02T07:00:00.000Z", lastUsedAt: null }, credentialId: "cred_1" };
+    const client = await serve((_req, res) => json(res, 201, kept));
+    const cxf = { type: "passkey", credentialId: "Y3JlZA", rpId: "site.test", username: "ada", userDisplayName: "Ada", userHandle: "YWRh", key: "MIGH" };
+    await expect(client.credentials.importPasskey("cred_1", { cxf })).resolves.toEqual(kept);
+    const [req] = server.seen;
+    expect([req!.method, req!.url, JSON.parse(req!.body)]).toEqual(["POST", "/v1/credentials/cred_1/passkeys", { import: { cxf } }]);
+    expect(req!.headers["idempotency-key"]).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});

@@ -24,6 +24,8 @@ import type {
   VerifyRequest,
   PasskeyEnrolRequest,
   PasskeyEnrolment,
+  PasskeyImport,
+  PasskeyImported,
   WebhookRequest,
   WebhookResource,
 } from "./types";
@@ -165,6 +167,15 @@ export class Credentials {
    */
   enrolPasskey(id: string, body: PasskeyEnrolRequest = {}, options: JobCallOptions = {}): Promise<PasskeyEnrolment> {
     return this.runJob(ROUTES.enrolPasskey, body, { id }, options);
+  }
+
+  /**
+   * Keeps a passkey you already hold for the credential — its fields, or a Credential Exchange Format passkey
+   * (`{ cxf }`) — sealed as an enrolled one; no browser runs. Later `login_method: "passkey"` logins and
+   * refreshes sign in with it. The same passkey (or another of the same account) again is a `conflict`.
+   */
+  async importPasskey(id: string, passkey: PasskeyImport, options: IdempotentOptions = {}): Promise<PasskeyImported> {
+    return (await this.transport.send<PasskeyImported>({ route: ROUTES.enrolPasskey, params: { id }, body: { import: passkey }, options })).body;
   }
 
   /** Forgets one of the credential's passkeys here (the site still lists it: remove it there too). */

@@ -27,6 +27,8 @@ export type ContractChecks = [
   Holds<Same<sdk.SignupResponse, api.SignupResponse>>,
   Holds<Same<sdk.RefreshRequest, api.RefreshRequest>>,
   Holds<Same<sdk.VerifyRequest, api.VerifyRequest>>,
+  Holds<Same<sdk.PasskeyEnrolRequest, api.PasskeyEnrolRequest>>,
+  Holds<Same<sdk.PasskeyImport, api.PasskeyImport>>,
   Holds<Same<sdk.CredentialResource, api.CredentialResource>>,
   Holds<Same<sdk.EntryLinkRequest, api.EntryLinkRequest>>,
   Holds<Same<sdk.EntryLinkResource, api.EntryLinkResource>>,

@@ -147,6 +147,23 @@ export interface VerifyRequest {
 export interface PasskeyEnrolRequest {
   settingsUrl?: string;
   allowHandoff?: boolean;
+  /** A passkey you hold, kept instead of adding one on the site (`credentials.importPasskey`). */
+  import?: PasskeyImport;
+}
+
+/**
+ * A passkey you hold (made on another device, exported from a password manager): its fields, or `cxf`, a
+ * FIDO Credential Exchange Format passkey credential or an item holding one. Binary values base64url; the
+ * key PKCS#8 (base64url DER or PEM) or a private JWK, ES256, EdDSA (Ed25519) or RS256; `rpId` the
+ * credential's site (its login page host or a parent domain within its registrable domain).
+ */
+export interface PasskeyImport {
+  credentialId?: string;
+  privateKey?: string | Record<string, unknown>;
+  rpId?: string;
+  userHandle?: string;
+  signCount?: number;
+  cxf?: Record<string, unknown>;
 }
 
 /** One way a credential signs in: its stored secret's method, or one of its passkeys (never its key). */
@@ -390,6 +407,12 @@ export interface ErrorBody {
     details?: FieldError[];
     credentialId?: string;
   };
+}
+
+/** What importing a passkey answers: the passkey kept (never its key) and the credential; no browser ran. */
+export interface PasskeyImported {
+  passkey: Extract<CredentialMethod, { type: "passkey" }>;
+  credentialId: string;
 }
 
 /** What adding a passkey answers: the session of the sign-in it made, and the passkey (its id, relying party). */

@@ -1,4 +1,6 @@
+import { createPublicKey } from "node:crypto";
 import { generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse, type WebAuthnCredential } from "@simplewebauthn/server";
+import { isoCBOR } from "@simplewebauthn/server/helpers";
 import { type Request, type Response, Router, json } from "express";
 import { readCookie } from "./accounts";
 
@@ -153,6 +155,25 @@ async function passkeySignIn() {
     res.status(201).json({ ok: true });
   });
 
+  /**
+   * A passkey the account registered on another device (a password manager's, synced or exported since):
+   * the site keeps its credential id and public key (SPKI DER: ES256 or EdDSA) as its registration ceremony
+   * would have, with no ceremony here. What a test needs to bring that passkey's private key to a credential.
+   */
+  const registeredElsewhere = (username: string, credentialId: string, spki: Buffer) => {
+    const jwk = createPublicKey({ key: spki, format: "der", type: "spki" }).export({ format: "jwk" });
+    const bytes = (b64: string | undefined) => Buffer.from(b64 ?? "", "base64url");
+    // COSE_Key (RFC 9053): EC2 (kty 2) ES256 (-7) on P-256 (crv 1) with x and y; OKP (kty 1) EdDSA (-8) on Ed25519 (crv 6) with x.
+    const cose =
+      jwk.kty === "EC" && jwk.crv === "P-256"
+        ? new Map<number, number | Uint8Array>([[1, 2], [3, -7], [-1, 1], [-2, bytes(jwk.x)], [-3, bytes(jwk.y)]])
+        : jwk.kty === "OKP" && jwk.crv === "Ed25519"
+          ? new Map<number, number | Uint8Array>([[1, 1], [3, -8], [-1, 6], [-2, bytes(jwk.x)]])
+          : null;
+    if (!cose) throw new Error("an ES256 (P-256) or EdDSA (Ed25519) public key only");
+    member(username).passkeys.push({ id: credentialId, publicKey: isoCBOR.encode(cose), counter: 0, transports: ["internal"], createdAt: new Date().toISOString() });
+  };
+
   /** What the tests read of an account: its counts and the passkeys the site keeps (id, counter). */
   const counts = (username: string) => {
     const m = members.get(username);
@@ -163,5 +184,5 @@ async function passkeySignIn() {
       passkeys: (m?.passkeys ?? []).map((p) => ({ id: p.id, counter: p.counter, createdAt: p.createdAt })),
     };
   };
-  return { router, members, member, addScript, signInScript, counts };
+  return { router, members, member, addScript, signInScript, counts, registeredElsewhere };
 }

@@ -7,6 +7,7 @@ import type { GatewayMetrics } from "../http/metrics";
 import type { AuthAnswer, AuthService } from "../auth/auth-service";
 import { authCall, countedAnswer, pendingOrSession } from "../auth/send-answer";
 import { sessionExpiresAt } from "@authsvc/jobs";
+import { readPasskeyImport } from "./passkey-import";
 
 const validateRefresh = compileValidator<RefreshRequest>(refreshRequestSchema);
 const validateVerify = compileValidator<VerifyRequest>(verifyRequestSchema);
@@ -88,13 +89,31 @@ export function credentialRoutes(db: Database, cache: SessionCache, auth: AuthSe
     res.json({ ...resource(row), methods: credentialMethods(secret && !secret.awaitsPassword ? secret.method : null, passkeys) });
   });
 
-  // Adds a passkey to the credential's account: signs in with its stored secret, then adds one on the site's settings page.
+  // Adds a passkey to the credential's account: signs in with its stored secret, then adds one on the site's
+  // settings page; or (`import`) keeps one the caller holds, with no browser run.
   r.post("/credentials/:id/passkeys", async (req, res) => {
     const checked = validateEnrol(req.body ?? {});
     if (!checked.ok) throw ApiError.invalid(checked.errors);
     const orgId = orgOf(res.locals);
     const row = CREDENTIAL_ID.test(req.params.id) ? await db.credentials.findMetadata(orgId, req.params.id) : null;
     if (!row) throw new ApiError("not_found", "No such credential.");
+    if (checked.value.import !== undefined) {
+      const { import: given, ...beside } = checked.value;
+      const others = Object.keys(beside);
+      if (others.length > 0) throw ApiError.invalid(others.map((f) => ({ field: `/${f}`, message: "is not sent with `import`: an imported passkey runs no browser" })));
+      const read = readPasskeyImport(given, new URL(row.loginUrl).hostname);
+      if (!read.ok) throw ApiError.invalid(read.errors);
+      const kept = await db.transaction((tx) => tx.passkeys.import(orgId, row.id, read.key));
+      if (!kept) throw new ApiError("not_found", "No such credential.");
+      if ("held" in kept) {
+        throw new ApiError(
+          "conflict",
+          `This credential holds that passkey, or another of the same account of ${kept.held.rpId}, already: ${kept.held.id}. DELETE /v1/credentials/${row.id}/passkeys/${kept.held.id} first to import this one instead.`,
+        );
+      }
+      res.status(201).location(`${req.baseUrl}/credentials/${row.id}`).json({ passkey: passkeyMethod(kept.added), credentialId: row.id });
+      return;
+    }
     const answer = await countedAnswer(metrics, () => auth.enrolPasskey(orgId, row.id, checked.value, authCall(req, res, maxWaitMs)), "passkey_enrol");
     const done = pendingOrSession(req, res, answer);
     if (!done) return;

@@ -9,7 +9,7 @@ import { ApiError } from "./api-error";
 export const IDEMPOTENCY_KEEP_S = 24 * 3600;
 const KEY = /^[\x21-\x7E]{1,255}$/;
 /** The POSTs that create something or run a browser job. */
-const ROUTES = [/^\/login$/, /^\/signup$/, /^\/refresh$/, /^\/mailboxes$/, /^\/webhooks$/, /^\/credentials\/[^/]+\/verify$/];
+const ROUTES = [/^\/login$/, /^\/signup$/, /^\/refresh$/, /^\/mailboxes$/, /^\/webhooks$/, /^\/credentials\/[^/]+\/verify$/, /^\/credentials\/[^/]+\/passkeys$/];
 /** Headers of an answer that are part of it, kept with a stored one. */
 const KEPT_HEADERS = ["location", "x-auth-cache", "x-job-id", "link", "retry-after"];
 // A retry that comes while the first request has not started its job yet looks again this often, this long.

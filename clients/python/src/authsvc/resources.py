@@ -104,6 +104,16 @@ class Credentials:
         path = f"/v1/credentials/{segment(credential_id)}/passkeys"
         return self._browser_call(path, body, idempotency_key, wait, respond_async, on_progress, on_needs_input)
 
+    def import_passkey(self, credential_id: str, passkey: Dict[str, Any], *, idempotency_key: Optional[str] = None) -> Dict[str, Any]:
+        """Keeps a passkey you already hold for the credential, sealed as an enrolled one; no browser runs.
+        `passkey` is the API's `import`: its fields (`credentialId`, `userHandle` base64url; `privateKey` PKCS#8
+        as base64url DER or PEM, or a private JWK dict, ES256, EdDSA or RS256; `rpId` the credential's site;
+        `signCount`), or `{"cxf": {...}}`, a Credential Exchange Format passkey credential or an item holding
+        one. Answers `{"passkey": {...}, "credentialId": ...}`; later `login_method="passkey"` logins sign in
+        with it. The same passkey (or another of the same account) again raises AuthsvcError `conflict`."""
+        path = f"/v1/credentials/{segment(credential_id)}/passkeys"
+        return self._transport.request("POST", path, body={"import": passkey}, headers=keyed(idempotency_key)).json_object()
+
     def delete_passkey(self, credential_id: str, passkey_id: str) -> None:
         """Forgets one of the credential's passkeys here; the site still lists it (remove it there too)."""
         self._transport.request("DELETE", f"/v1/credentials/{segment(credential_id)}/passkeys/{segment(passkey_id)}")

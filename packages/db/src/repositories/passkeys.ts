@@ -34,6 +34,25 @@ export class Passkeys {
     });
   }
 
+  /**
+   * Keeps a passkey the caller brought (POST /v1/credentials/{id}/passkeys `import`), sealed as an enrolled one
+   * is. A credential holds a passkey once: the same WebAuthn credential id again, or another passkey of the
+   * same account of the same relying party (its user handle; an authenticator holds one per account, and the
+   * sign-in loads them all into one), is `{ held }`, the passkey held (its counter kept, not reset by a second
+   * export). Null when the org has no such credential.
+   * Concurrent imports to one credential queue on its row (run it in `Database.transaction`).
+   */
+  async import(orgId: string, credentialId: string, key: PasskeyKey): Promise<{ added: ListedPasskey } | { held: ListedPasskey } | null> {
+    const locked = await this.prisma.$queryRaw<Array<{ id: string }>>`SELECT id FROM credentials WHERE id = ${credentialId} AND org_id = ${orgId} FOR UPDATE`;
+    if (locked.length === 0) return null;
+    const same = (await this.keys(orgId, credentialId)).find(
+      (held) => held.key.credentialId === key.credentialId || (held.key.rpId === key.rpId && held.key.userHandle !== undefined && held.key.userHandle === key.userHandle),
+    );
+    if (same) return { held: (await this.prisma.credentialPasskey.findFirstOrThrow({ where: { id: same.id, orgId }, select: LISTED })) };
+    const added = await this.add(orgId, credentialId, key);
+    return added && { added };
+  }
+
   /** The credential's passkeys as listings show them, oldest first. */
   list(orgId: string, credentialId: string): Promise<ListedPasskey[]> {
     return this.prisma.credentialPasskey.findMany({ where: { orgId, credentialId }, select: LISTED, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });

@@ -1,4 +1,4 @@
-import { type Request, Router, urlencoded } from "express";
+import { json, type Request, Router, urlencoded } from "express";
 import { type Accounts, escapeHtml, page, readCookie } from "../accounts";
 import { passkeyCeremonies } from "../passkey-ceremonies";
 import { base, MESSAGES, sessionCookie, startSession } from "./kit";
@@ -22,14 +22,16 @@ const NAME = "passkey-site";
  * `POST /__fixture/passkey-site/:username/forget-passkeys` removes them on the site's side;
  * `POST /__fixture/passkey-site/:username/hold-new-passkeys` makes the site answer "Passkey added." to the
  * next ones while it keeps them aside until the owner confirms them by mail (as sites that guard new sign-in
- * methods do): they do not sign in.
+ * methods do): they do not sign in. `POST /__fixture/passkey-site/:username/passkeys` `{credentialId, publicKey}`
+ * (base64url; the key SPKI DER, ES256 or EdDSA) is a passkey the account registered on another device: the site knows
+ * it as its own registration would have left it, and a test holds its private key (a passkey import).
  *
  * `/signup` (email, password) signs the new account in at once and offers "Create a passkey" on the next
  * page ("Not now" goes on to the account), as sites that move new users to passkeys do.
  */
 export function passkeySite(accounts: Accounts): Router {
   const signedIn = (req: Request) => accounts.sessionUser(readCookie(req.headers.cookie, sessionCookie(NAME)));
-  const { router, members, member, addScript: ADD_SCRIPT, signInScript, counts } = passkeyCeremonies({
+  const { router, members, member, addScript: ADD_SCRIPT, signInScript, counts, registeredElsewhere } = passkeyCeremonies({
     base: base(NAME),
     name: "Passkey Site",
     signedIn,
@@ -44,6 +46,16 @@ export function passkeySite(accounts: Accounts): Router {
   r.post("/__fixture/passkey-site/:username/forget-passkeys", (req, res) => {
     member(req.params.username).passkeys = [];
     res.status(204).end();
+  });
+  r.post("/__fixture/passkey-site/:username/passkeys", json(), (req, res) => {
+    const { credentialId, publicKey } = (req.body ?? {}) as { credentialId?: unknown; publicKey?: unknown };
+    if (typeof credentialId !== "string" || typeof publicKey !== "string") return res.status(400).json({ error: "credentialId and publicKey (base64url) are required" });
+    try {
+      registeredElsewhere(req.params.username, credentialId, Buffer.from(publicKey, "base64url"));
+    } catch (err) {
+      return res.status(400).json({ error: String(err) });
+    }
+    res.status(201).end();
   });
   r.post("/__fixture/passkey-site/:username/hold-new-passkeys", (req, res) => {
     member(req.params.username).holdsNew = true;
