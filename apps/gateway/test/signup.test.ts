@@ -127,6 +127,25 @@ describe("POST /v1/signup with the caller's own address", () => {
   });
 });
 
+describe("POST /v1/signup: sites that want a login name, or say the account was made above their form", () => {
+  it("fills a tracker's required Login field no value was given for, to the site's rules, and signs in (201, never signup_rejected)", async () => {
+    const email = await newMailbox();
+    const res = await call("POST", "/v1/signup", { key: tenant.key, body: { signup_method: "email", domain: `${sitesUrl()}/cases/signup-tracker/account/register`, cred: { email } } });
+    expect([res.status, res.body.error?.message]).toEqual([201, undefined]);
+    expect(res.body.account.username).toMatch(/^[a-z0-9]+$/);
+    await expectSignedIn("signup-tracker", res.body.cookies, email);
+    expect(await siteAccounts(email)).toEqual([expect.objectContaining({ site: "signup-tracker", username: res.body.account.username, confirmed: true })]);
+  });
+
+  it("reads 'The signup was successful! You can now … log in' above the form drawn again as the account made, and signs it in", async () => {
+    const username = `hubapi${Date.now().toString(36)}`;
+    const res = await signupAt("signup-hub", { cred: { email: await newMailbox(), username } });
+    expect([res.status, res.body.error?.message]).toEqual([201, undefined]);
+    await expectSignedIn("signup-hub", res.body.cookies, username);
+    expect(await siteAccounts(username)).toHaveLength(1);
+  });
+});
+
 describe("POST /v1/signup: sites that sign the new account in", () => {
   it("signs up on a script-drawn form with a username, and the cached session serves the next login", async () => {
     const email = await newMailbox();

@@ -70,14 +70,20 @@ export function extractCode(mail: VerificationMail): string | null {
     // "123 456" and "123-456" are one code when they stand alone in that shape.
     const token = /(?<![\w.,:/-])([A-Z0-9]{3,5})[ -]([A-Z0-9]{3,5})(?![\w.,:/-])|(?<![\w.,:/@-])([A-Za-z0-9]{4,10})(?![\w,:/@-]|\.\d)/g;
     for (const m of stripped.matchAll(token)) {
-      const code = m[3] ?? `${m[1]}${m[2]}`;
+      // Groups of digits are one number ("804-117" is typed 804117); groups with letters are typed as shown
+      // ("LFXH-VRKR": the site reads its own grouping back).
+      const grouped = !m[3];
+      const code = m[3] ?? (/[A-Za-z]/.test(`${m[1]}${m[2]}`) ? m[0] : `${m[1]}${m[2]}`);
       const before = stripped.slice(0, m.index);
       const after = stripped.slice(m.index! + m[0].length);
       if (NOT_A_CODE.some((re) => re.test(before))) continue;
       if (/^\s?(%|°|€|\$|usd|eur|kb|mb|gb|px)/i.test(after)) continue;
       const digits = /^\d+$/.test(code);
       const mixed = /\d/.test(code) && /[A-Za-z]/.test(code);
-      const capitals = /^[A-Z]+$/.test(code) && /[:：]\s*$/.test(before) && CODE_WORDS.test(before);
+      const alone = /^\s*$/.test(stripped.replace(m[0], ""));
+      // Capitals are a code after a code word and a colon, or in groups ("LFXH-VRKR") alone on a line beside
+      // the mail's words about a code (a shouted word alone on a line is not one).
+      const capitals = /^[A-Z]+(?:[ -][A-Z]+)?$/.test(code) && ((/[:：]\s*$/.test(before) && CODE_WORDS.test(before)) || (alone && grouped && proximity >= 2));
       if (!digits && !(mixed && code === code.toUpperCase()) && !capitals) continue;
       if (digits && code.length === 4 && /^(19|20)\d\d$/.test(code) && !/[:：]\s*$/.test(before)) continue; // a year
       if (digits && /\d[/.-]\s*$/.test(before)) continue; // part of a date

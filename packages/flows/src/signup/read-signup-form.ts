@@ -48,7 +48,7 @@ export const readSignupInPage = inPage(function readSignupInPage(kit: PageKit): 
     loginAction: /^(log ?in|sign ?in|anmelden|einloggen|connexion|se connecter|iniciar ses[ií]on|entrar|accedi|inloggen)\b/i,
     notSubmit: /google|facebook|apple|microsoft|github|sso|cancel|back|show|hide|log ?in|sign ?in/i,
     email: /e-?mail|courriel|correo/i,
-    username: /user ?name|handle|nick ?name|benutzername|nom d.utilisateur|nombre de usuario|nome utente|gebruikersnaam|^login$/i,
+    username: /user ?name|handle|nick ?name|benutzername|nom d.utilisateur|nombre de usuario|nome utente|gebruikersnaam|^login\W*$|\[login\]|[_-]login$|^login[ _-]?name\W*$/i,
     confirm: /confirm|repeat|again|re-?enter|retype|verify|wiederhol|best[aä]tig|confirmer|r[ée]p[ée]t|repet|conferma|herhaal|bevestig/i,
     firstName: /first ?name|given ?name|fore ?name|vorname|pr[ée]nom|^nombre$|primeiro nome|nome$|voornaam/i,
     lastName: /last ?name|family ?name|sur ?name|nachname|nom de famille|^nom$|apellido|sobrenome|cognome|achternaam/i,

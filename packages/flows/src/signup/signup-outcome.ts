@@ -11,7 +11,7 @@ import type { SignupInput } from "./signup";
 import { usernameVariant } from "./account-names";
 import type { SignupRun } from "./signup-run";
 import { bestForm, isSetPasswordForm, scanSignup, type SignupScan } from "./signup-scan";
-import { ACCOUNT_MAILED, PROGRESS, signupRefusalOf } from "./signup-verdicts";
+import { ACCOUNT_MAILED, NOW_SIGN_IN, PROGRESS, SIGNUP_DONE, signupRefusalOf } from "./signup-verdicts";
 
 // A message without known words is the site's refusal once it stayed this long.
 const MESSAGE_SETTLE_MS = 1000;
@@ -20,7 +20,11 @@ const LOGIN_OFFER_POLLS = 3;
 const MAX_USERNAME_VARIANTS = 3;
 const MAX_PASSWORD_RETRIES = 2;
 
-export type SignupVerdict = { kind: "signed-in" } | { kind: "login"; verified: boolean };
+/**
+ * `login` with `leaveForm`: the site said the account was made and is to sign in, on a page that still shows
+ * its signup form: the login goes to the site's login page, never through that form.
+ */
+export type SignupVerdict = { kind: "signed-in" } | { kind: "login"; verified: boolean; leaveForm?: boolean };
 
 /**
  * Watches the page after the signup form went out until it tells what happened: a refusal (a taken
@@ -28,6 +32,12 @@ export type SignupVerdict = { kind: "signed-in" } | { kind: "login"; verified: b
  * code or link (answered from our inbox), a signed-in page, or a page that wants the new user to log in.
  * `mailed`: an account taken up later (`SignupRun.resume`), starting from the site's mail it waited for.
  */
+/** The page's text says the account was made, in words that were not on the page before the submit. */
+function newlySays(text: string, before: string[]): boolean {
+  const said = SIGNUP_DONE.exec(text)?.[0] ?? NOW_SIGN_IN.exec(text)?.[0];
+  return !!said && !before.some((sentence) => sentence.toLowerCase().includes(said.toLowerCase()));
+}
+
 export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: PageWatch, input: SignupInput, deadline: Deadline, mailed?: AccountMail): Promise<SignupVerdict> {
   const watcher = new AfterSubmit(page, deadline, {
     identifier: () => run.email ?? run.username ?? "",
@@ -99,10 +109,19 @@ export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: Page
   if (mailed && (await followAccountMail(mailed))) return { kind: "login", verified: true };
 
   const judge = async (poll: Poll<SignupScan[]>): Promise<PollResult<SignupVerdict>> => {
-    const { scans: loginScans, signals, fresh } = poll;
+    const { scans: loginScans, signals } = poll;
     const form = bestForm(poll.extra);
     const verified = codeAnswered || linkOpened;
     if (signals.captcha) throw new LoginFlowError("captcha_blocked", "the site asked for a CAPTCHA");
+    // The site's words that the account was made are never its refusal ("The signup was successful! You can
+    // now go to the home page and log in to the system." above the form drawn again).
+    const done = poll.fresh.find((m) => SIGNUP_DONE.test(m) || NOW_SIGN_IN.test(m));
+    const fresh = poll.fresh.filter((m) => m !== done);
+    const saysDone = !!done || (!!form && !verified && poll.fresh.length === 0 && newlySays(loginScans.map((s) => s.reading.text).join("\n"), run.before?.sentences ?? []));
+    if (saysDone && form && !verified && !signals.confirmByEmail && !signals.otpPrompt) {
+      run.step("the site says the account was made; signing in");
+      return { verdict: { kind: "login", verified, leaveForm: true } };
+    }
 
     for (const message of fresh) {
       if (verified) {

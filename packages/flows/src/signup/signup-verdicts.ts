@@ -29,3 +29,14 @@ export function signupRefusalOf(message: string): SignupRefusal {
  */
 export const ACCOUNT_MAILED =
   /check your (e-?mail|inbox)|pr[uü]fen sie ihr(e)? (e-?mail|postfach)|v[ée]rifiez votre (bo[iî]te|e-?mail)|revisa tu correo|verifique (o )?seu e-?mail|controlla la tua (e-?mail|posta)|controleer je (e-?mail|inbox)|\b(password|passwort|mot de passe|contrase[nñ]a|senha|wachtwoord)\b.{0,60}\b(sent|e-?mailed|mailed|gesendet|geschickt|envoy[ée]|enviad[ao]|verstuurd)\b|\b(sent|e-?mailed|mailed)\b.{0,40}\bpassword\b/i;
+
+/**
+ * The site says the account was made ("The signup was successful!", "Registration complete", "Thank you for
+ * registering"): never a refusal, whatever else stands on the page (the signup form drawn again beneath it).
+ */
+export const SIGNUP_DONE =
+  /\b(sign ?up|registration|account)\b[^.!?]{0,40}\b(was|is|has been) (successful(ly)?|complete[d]?|created)\b|\bsuccessfully (registered|created|signed up)\b|\bthank(s| you) for (registering|signing up)\b|\bwelcome aboard\b|(registrierung|konto)[^.!?]{0,40}(erfolgreich|abgeschlossen|erstellt)|(inscription|compte)[^.!?]{0,40}(r[ée]ussie?|termin[ée]e?|cr[ée][ée])|(registro|cuenta)[^.!?]{0,40}(exitos[oa]|complet[oa]|cread[oa])|(cadastro|conta)[^.!?]{0,40}(conclu[ií]d[oa]|criad[oa])|(registrazione|account)[^.!?]{0,40}(completat[oa]|riuscit[oa]|creat[oa])|(registratie|account)[^.!?]{0,40}(gelukt|voltooid|aangemaakt)/i;
+
+/** ...and that the new account is now to sign in ("You can now go to the home page and log in"). */
+export const NOW_SIGN_IN =
+  /\b(you can|you may|please) now\b[^.!?]{0,50}\b(log ?in|sign ?in)\b|\bnow (log|sign) ?in\b|jetzt (anmelden|einloggen)|vous pouvez maintenant vous connecter|ahora puedes iniciar sesi[oó]n|agora (voc[eê] )?pode (entrar|fazer login)|ora puoi accedere|je kunt nu inloggen/i;

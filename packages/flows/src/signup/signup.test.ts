@@ -35,6 +35,26 @@ describe("signup engine against fixture sites", () => {
     expect(result.password).toHaveLength(20);
   });
 
+  it("fills a tracker's required Login field the request gave no value for with a name made to the site's rules, then signs in with it", async () => {
+    const email = fresh("tracker");
+    const result = await run("/cases/signup-tracker/account/register", { email });
+    expect(result.username).toBe(usernameFrom(email));
+    expect(await records(email)).toEqual([expect.objectContaining({ site: "signup-tracker", username: usernameFrom(email), confirmed: true })]);
+    expect(result.signedInBy).toBe("login");
+    expect(await signedIn("signup-tracker", result.session.cookies)).toMatch(/Welcome, /);
+  });
+
+  it("reads a hub's words of success above its signup form drawn again as the account made, and signs in on its login page", async () => {
+    const username = `hub${process.pid}x${++seq}`;
+    const steps: string[] = [];
+    const result = await run("/cases/signup-hub/signup", { email: fresh("hub"), username }, steps);
+    expect(steps).toContain("the site says the account was made; signing in");
+    expect(result).toMatchObject({ username, signedInBy: "login", loginUrl: `${env.sites.url}/cases/signup-hub/login` });
+    expect(await signedIn("signup-hub", result.session.cookies)).toContain(`Welcome, ${username}`);
+    // One account, made once: the form drawn again was never sent a second time.
+    expect(await records(username)).toHaveLength(1);
+  });
+
   it("retries a taken username with a variant", async () => {
     const taken = `taken${process.pid}${Date.now().toString(36)}`;
     env.sites.accounts.addUser(taken, "whatever-1");

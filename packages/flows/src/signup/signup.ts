@@ -160,6 +160,13 @@ async function finishSignup(page: Page, watch: PageWatch, run: SignupRun, input:
     throw new LoginFlowError("verification_failed", "the site's link did not lead to a page to set the account's password, and no password came by email");
   }
   run.step("the site did not sign the new account in; logging in");
+  if (verdict.leaveForm) {
+    // The signup form is still on the page beside the site's "now log in": the login is on the site's login
+    // page (its link on the signup page, else the site's home page, as such pages say), never through that form.
+    const to = run.loginLink ?? new URL("/", page.url()).href;
+    run.step("open the login page");
+    await watch.open(to, deadline, "login page");
+  }
   const loginOptions = { guard: options.guard, timeoutMs: deadline.remaining(), onStep: options.onStep, onMilestone: options.onMilestone, captchaSolver: options.captchaSolver, afterSignIn: options.afterSignIn };
   const signIn = async (): ReturnType<typeof signInOnPage> => {
     const login = { loginUrl: page.url(), identifier, password: run.password, inbox: input.inbox, inboxWaitMs: input.inboxWaitMs, handoff: input.handoff };

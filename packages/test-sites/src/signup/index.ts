@@ -12,6 +12,8 @@ import { signupSetPassword } from "./signup-set-password";
 import { signupHints, signupRules } from "./signup-rules";
 import { signupUsername } from "./signup-username";
 import { signupCaptcha } from "./signup-captcha";
+import { signupHub, signupTracker } from "./signup-patterns";
+export { LOGIN_BLANK, SIGNUP_TOOK } from "./signup-patterns";
 
 export { Invitations } from "./invitations";
 export { SignupRegistry, type SignupRecord } from "./registry";
@@ -31,6 +33,8 @@ export const SIGNUP_CASES = [
   { name: "signup-mailed-password", path: "/cases/signup-mailed-password/signup", verification: "mailed password", signsIn: false },
   { name: "signup-wiki-password", path: "/cases/signup-wiki-password/signup", verification: "mailed login and password (base64 multipart)", signsIn: false },
   { name: "signup-new-password", path: "/cases/signup-new-password/signup", verification: "set-password link", signsIn: false },
+  { name: "signup-tracker", path: "/cases/signup-tracker/account/register", verification: null, signsIn: false },
+  { name: "signup-hub", path: "/cases/signup-hub/signup", verification: null, signsIn: false },
 ] as const;
 
 export function createSignupRouters(accounts: Accounts, outbox: Outbox, registry: SignupRegistry, invitations: Invitations): Router[] {
@@ -44,5 +48,6 @@ export function createSignupRouters(accounts: Accounts, outbox: Outbox, registry
     signupSetPassword(accounts, outbox, registry, "signup-new-password", false),
     // Not in SIGNUP_CASES: only a person can read its CAPTCHA (the hand-off tests use it).
     signupCaptcha(accounts, registry),
+    signupTracker(accounts, registry), signupHub(accounts, registry),
   ];
 }
