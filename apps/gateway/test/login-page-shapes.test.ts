@@ -172,3 +172,20 @@ describe("a site that asks for a passkey first", () => {
     expect(await attempts(user.username)).toEqual({ "passkey-first": 1 });
   });
 });
+
+describe("a site behind HTTP authentication (a Basic challenge)", () => {
+  const at = (site: string) => `${sitesUrl()}/cases/${site}/admin/`;
+
+  it("is answered with the credentials; the session comes with them as httpCredentials, and a wrong password is invalid_credentials", async () => {
+    const user = await newSiteUser("http-basic-1");
+    const res = await call("POST", "/v1/login", { key, body: { domain: at("http-basic-only"), login_method: "password", cred: user, useCache: false } });
+    expect(res.status).toBe(200);
+    expect(res.body.httpCredentials).toEqual({ username: user.username, password: user.password, origin: sitesUrl() });
+    const page = await fetch(at("http-basic-only"), { headers: { authorization: `Basic ${Buffer.from(`${user.username}:${user.password}`).toString("base64")}` } });
+    expect(await page.text()).toContain(`Welcome, ${user.username}`);
+
+    const wrong = await call("POST", "/v1/login", { key, body: { domain: at("http-basic"), login_method: "password", cred: { ...user, password: "wrong-password" }, useCache: false } });
+    expect([wrong.status, wrong.body.error?.code]).toEqual([422, "invalid_credentials"]);
+    expect(await attempts(user.username)).toEqual({ "http-basic-only": 1, "http-basic": 1 });
+  });
+});

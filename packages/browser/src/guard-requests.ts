@@ -1,5 +1,6 @@
 import type { Page, Protocol } from "puppeteer-core";
 import { registrableDomain, type TargetGuard, type TargetVerdict } from "@authsvc/egress";
+import { authAnswer } from "./http-auth";
 import { pageSession } from "./page-session";
 
 // The domains a person driving a page (a hand-off's live view) may take it to, per page, while they drive.
@@ -105,6 +106,10 @@ async function installGuard(page: Page, guard: TargetGuard): Promise<Set<OnRefus
     // while a request waited has nowhere to send an answer.
     await answer().catch(() => session.send("Fetch.failRequest", { requestId, errorReason: "BlockedByClient" }).catch(() => undefined));
   });
-  await session.send("Fetch.enable", { patterns: [{ urlPattern: "*", resourceType: "Document", requestStage: "Request" }] });
+  // An HTTP authentication challenge of a document: the credentials the flow gave for its origin, once (answerHttpAuth), else cancelled.
+  session.on("Fetch.authRequired", (event: Protocol.Fetch.AuthRequiredEvent) => {
+    void session.send("Fetch.continueWithAuth", { requestId: event.requestId, authChallengeResponse: authAnswer(page, event) }).catch(() => undefined);
+  });
+  await session.send("Fetch.enable", { patterns: [{ urlPattern: "*", resourceType: "Document", requestStage: "Request" }], handleAuthRequests: true });
   return told;
 }

@@ -6,6 +6,7 @@ export { TargetGuard, type TargetVerdict } from "@authsvc/egress";
 export { captureState } from "./capture-state";
 export { readOriginStorageInPage, type OriginStorage } from "./read-origin-storage";
 export { guardRequests, setPersonScope } from "./guard-requests";
+export { answerHttpAuth, type HttpAuthCredentials, type HttpAuthState } from "./http-auth";
 export { pageSession } from "./page-session";
 export { typeKeys } from "./type-keys";
 export { openPage, preparePagesLike, preparePagesOf } from "./page-preparer";

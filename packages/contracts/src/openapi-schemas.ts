@@ -33,6 +33,14 @@ const session = {
   properties: {
     cookies: { type: "array", items: { $ref: "#/components/schemas/Cookie" } },
     origins: { type: "array", items: { type: "string" }, description: "Origins the login visited." },
+    httpCredentials: {
+      type: "object",
+      required: ["username", "password", "origin"],
+      description:
+        "Only where the site signs in by HTTP authentication (a Basic or Digest challenge) and keeps no session beyond it: Playwright's " +
+        "`newContext({ httpCredentials })` option, which sends them again. Secret: the caller's own credentials for that origin.",
+      properties: { username: { type: "string" }, password: { type: "string" }, origin: { type: "string" } },
+    },
     storageState: {
       type: "object",
       description: "Playwright's storageState: `browser.newContext({ storageState })` loads it unchanged.",

@@ -37,11 +37,24 @@ export interface StorageState {
   origins: Array<{ origin: string; localStorage: Array<{ name: string; value: string }>; indexedDB?: IndexedDbDatabase[] }>;
 }
 
+/** Playwright's `httpCredentials` context option: the username and password a site's HTTP authentication takes, for its origin. */
+export interface HttpCredentials {
+  username: string;
+  password: string;
+  origin: string;
+}
+
 /** What a successful login answers (spec §2.2), plus the full storageState. */
 export interface SessionResponse {
   cookies: Cookie[];
   origins: string[];
   storageState: StorageState;
+  /**
+   * The site signs in by HTTP authentication (a Basic or Digest challenge answered with the credentials) and
+   * keeps no session of its own beyond it: a browser must send them again, as Playwright's
+   * `newContext({ httpCredentials })` does. Absent where the session is the cookies and storage.
+   */
+  httpCredentials?: HttpCredentials;
 }
 
 /**

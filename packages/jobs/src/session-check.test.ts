@@ -94,6 +94,14 @@ describe("checkSession", () => {
     expect(await checkSession(guard, { session: { cookies }, signedInPage, loginPage: `${sites.url}/cases/logout-input/` }, TIMEOUT_MS)).toEqual({ health: "alive", reason: "the page shows a sign-out control" });
   });
 
+  it("sends the credentials of a site that signs in by HTTP authentication (Basic), and reads a refusal of them as signed out", async () => {
+    sites.accounts.addUser("check-basic", "pw-3");
+    const page = `${sites.url}/cases/http-basic-only/admin/`;
+    const target = (password: string) => ({ session: { cookies: [], httpCredentials: { username: "check-basic", password, origin: sites.url } }, signedInPage: page, loginPage: page, identifier: "check-basic" });
+    expect(await checkSession(guard, target("pw-3"), TIMEOUT_MS)).toEqual({ health: "alive", reason: "the page shows the account, which a visitor without the session does not get" });
+    expect(await checkSession(guard, target("changed-since"), TIMEOUT_MS)).toEqual({ health: "dead", reason: "the site answered 401 with the session's cookies" });
+  });
+
   it("reads a page without a sign-out control by whether it names the account a visitor without the session does not get, and a login form in the account's place as signed out", async () => {
     const shopCookie = (value: string): Cookie[] => [{ name: "sid", value, domain: "127.0.0.1", path: "/", expires: -1, httpOnly: true, secure: false, sameSite: "Lax" }];
     const at = (page: string, value: string) =>

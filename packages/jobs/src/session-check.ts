@@ -22,7 +22,7 @@ export type SessionHealth = {
 };
 
 export interface SessionCheckTarget {
-  session: Pick<SessionResponse, "cookies">;
+  session: Pick<SessionResponse, "cookies" | "httpCredentials">;
   /** Where the login ended, signed in (absent for sessions kept before it was recorded: the login page is fetched). */
   signedInPage?: string;
   /** The credential's login page (origin + path), or its login URL. */
@@ -58,6 +58,8 @@ const NOT_SHOWN = /<script\b[\s\S]*?<\/script\s*>|<style\b[\s\S]*?<\/style\s*>|<
 
 interface Fetched {
   status: number;
+  /** The `WWW-Authenticate` challenge of a 401. */
+  authenticate?: string;
   /** Where the redirects ended. */
   url: string;
   body: string;
@@ -78,6 +80,9 @@ async function fetchPage(guard: TargetGuard, start: string, session: SessionChec
     const cookie = session ? cookieHeaderFor(session, url) : "";
     const headers: Record<string, string> = { "user-agent": USER_AGENT, accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8" };
     if (cookie) headers.cookie = cookie;
+    // A site that signs in by HTTP authentication: its credentials, as a browser sends them again (Basic).
+    const basic = session?.httpCredentials;
+    if (basic && basic.origin === url.origin) headers.authorization = `Basic ${Buffer.from(`${basic.username}:${basic.password}`).toString("base64")}`;
     let answer;
     try {
       answer = await requestCheckedAddresses(url, target.addresses, { method: "GET", headers, timeoutMs, maxBodyBytes: MAX_BODY_BYTES, port: mapped && !url.port ? mapped.port : undefined });
@@ -89,7 +94,8 @@ async function fetchPage(guard: TargetGuard, start: string, session: SessionChec
       url = new URL(location, url);
       continue;
     }
-    return { status: answer.status, url: url.href, body: answer.body.replace(NOT_SHOWN, " ") };
+    const authenticate = answer.headers["www-authenticate"];
+    return { status: answer.status, url: url.href, body: answer.body.replace(NOT_SHOWN, " "), authenticate: Array.isArray(authenticate) ? authenticate.join(", ") : authenticate };
   }
   return null;
 }
@@ -103,6 +109,8 @@ export async function checkSession(guard: TargetGuard, target: SessionCheckTarge
   if (!withSession) return { health: "unknown", reason: "the site did not answer" };
   const { status } = withSession;
   if (status >= 500 || status === 429 || status === 408) return { health: "unknown", reason: `the site answered ${status}` };
+  // Refused with the credentials of a site that signs in by HTTP authentication: Digest is not sent here, a refusal of Basic is the site's.
+  if (status === 401 && target.session.httpCredentials && !/^\s*basic\b/i.test(withSession.authenticate ?? "")) return { health: "unknown", reason: "the site's HTTP authentication is not answered without a browser" };
   if (status === 401) return { health: "dead", reason: "the site answered 401 with the session's cookies" };
   const landed = loginPageOf(withSession.url);
   if (!onLoginPage && landed === loginPage) return { health: "dead", reason: "the site sent the session to its login page" };

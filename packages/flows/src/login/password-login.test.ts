@@ -292,3 +292,32 @@ describe("which field the username goes in", () => {
     }
   });
 });
+
+describe("HTTP authentication (a Basic challenge, the browser's own prompt)", () => {
+  const run = (site: string, user: string, password: string) =>
+    env.host.withPage((page) => passwordLogin(page, { loginUrl: `${env.sites.url}/cases/${site}/admin/`, identifier: user, password }, options));
+
+  it("answers the challenge with the credentials, once, and gives the session with them as httpCredentials", async () => {
+    env.sites.accounts.addUser("basic-ada", "basic-pass-1");
+    const { session } = await run("http-basic", "basic-ada", "basic-pass-1");
+    expect(session.httpCredentials).toEqual({ username: "basic-ada", password: "basic-pass-1", origin: env.sites.url });
+    const sid = session.cookies.find((c) => c.name === "http_basic_sid")!;
+    const res = await fetch(`${env.sites.url}/cases/http-basic/account`, { headers: { cookie: `${sid.name}=${sid.value}`, authorization: `Basic ${Buffer.from("basic-ada:basic-pass-1").toString("base64")}` } });
+    expect(await res.text()).toContain("Welcome, basic-ada");
+    expect(env.sites.accounts.attemptsFor("basic-ada")).toEqual({ "http-basic": 1 });
+  });
+
+  it("signs in where the session lives only in the Authorization header: no cookie, the credentials to send again", async () => {
+    env.sites.accounts.addUser("basic-bea", "basic-pass-2");
+    const { session } = await run("http-basic-only", "basic-bea", "basic-pass-2");
+    expect(session.cookies).toEqual([]);
+    expect(session.httpCredentials).toEqual({ username: "basic-bea", password: "basic-pass-2", origin: env.sites.url });
+  });
+
+  it("answers a wrong password with invalid_credentials after one attempt, never target_unreachable", async () => {
+    env.sites.accounts.addUser("basic-cy", "basic-pass-3");
+    const err = await failureOf(run("http-basic", "basic-cy", "not-it"));
+    expect([err.code, err.message]).toEqual(["invalid_credentials", "the site refused the username and password (HTTP 401 to its authentication challenge)"]);
+    expect(env.sites.accounts.attemptsFor("basic-cy")).toEqual({ "http-basic": 1 });
+  });
+});

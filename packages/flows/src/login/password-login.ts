@@ -1,4 +1,4 @@
-import { type BrowserContext, captureState, type Page, type TargetGuard } from "@authsvc/browser";
+import { answerHttpAuth, type BrowserContext, captureState, type Page, type TargetGuard } from "@authsvc/browser";
 import type { Handoff } from "../handoff";
 import type { CapturedSession } from "@authsvc/contracts";
 import { Deadline } from "../deadline";
@@ -6,6 +6,7 @@ import { LoginFlowError } from "../flow-error";
 import type { CaptchaSolver } from "../captcha/pass-captcha";
 import type { Inbox } from "../inbox/await-verification";
 import { PageWatch } from "../page/page-watch";
+import { mergeSignals, scanPage } from "../page/scan-page";
 import { readJar, secondLook, sessionStorageOf } from "../page/session-evidence";
 import { classifyOutcome } from "./classify-outcome";
 import { keepable, type LearnedFlow } from "./learned-flow";
@@ -83,8 +84,53 @@ export async function passwordLogin(page: Page, input: PasswordLoginInput, optio
   const deadline = new Deadline(options.timeoutMs);
   const watch = await PageWatch.attach(page, options.guard, input.loginUrl);
   options.onStep?.("open login page");
+  // Challenges are cancelled until the site is seen to ask: the credentials go out only once it does.
+  const httpAuth = answerHttpAuth(page, null);
   await watch.open(input.loginUrl, deadline, "login page");
+  const origin = new URL(input.loginUrl).origin;
+  if (watch.documentStatus === 401 && httpAuth.challenged.has(origin)) {
+    const signedIn = await httpAuthentication(page, watch, input, options, deadline, origin);
+    if (signedIn) return signedIn;
+  }
   return signInOnPage(page, watch, input, options, deadline);
+}
+
+/**
+ * The login page answers 401 with an HTTP authentication challenge (Basic, Digest: the browser's own
+ * prompt): it is answered with the username and password, once, for that origin only, as a person types them
+ * into the prompt. A second challenge is the site's refusal: `invalid_credentials` (never an unreachable
+ * site). Taken, the page behind it is the site's: a login form there (the challenge was a gate) goes on by
+ * the usual login (null); else the session is what the browser holds, with the credentials a browser must
+ * send again (`httpCredentials`, Playwright's context option): the site's HTTP authentication challenges
+ * every request, cookies or not.
+ */
+async function httpAuthentication(page: Page, watch: PageWatch, input: PasswordLoginInput, options: FlowOptions, deadline: Deadline, origin: string): Promise<PasswordLoginResult | null> {
+  const step = options.onStep ?? (() => undefined);
+  if (!input.identifier || !input.password) {
+    throw new LoginFlowError("form_not_found", "the site asks for HTTP authentication (a username and password) and the request gave no " + (input.identifier ? "password" : "username"));
+  }
+  step("answer the site's HTTP authentication");
+  options.onMilestone?.("form_found");
+  await options.beforeSubmit?.();
+  const state = answerHttpAuth(page, { origin, username: input.identifier, password: input.password });
+  watch.resetVerdict();
+  await watch.open(input.loginUrl, deadline, "login page");
+  options.onMilestone?.("verifying");
+  if (state.refused || watch.documentStatus === 401) {
+    throw new LoginFlowError("invalid_credentials", "the site refused the username and password (HTTP 401 to its authentication challenge)", { retryable: false });
+  }
+  if (watch.documentStatus >= 400) throw new LoginFlowError("login_unconfirmed", `the site answered its authentication with HTTP ${watch.documentStatus}`);
+  // A login form behind the gate: the usual login goes on from it.
+  const signals = mergeSignals(await scanPage(page, input.identifier).catch(() => Object.assign([], { unreadable: 1 })));
+  if (signals.passwordShown || signals.identifierOnlyShown) return null;
+  step("capture session");
+  const session = await captureState(page.browserContext(), page, watch.visited, watch.documentOrigins);
+  return {
+    session: { ...session, httpCredentials: { username: input.identifier, password: input.password, origin } },
+    flow: null,
+    source: "detected",
+    loginPage: input.loginUrl,
+  };
 }
 
 /**

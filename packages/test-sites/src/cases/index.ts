@@ -36,6 +36,7 @@ import { clearsField, focusThief, losesOnSubmit } from "./page-scripts";
 export { EMPTY_FIELD_REFUSAL } from "./page-scripts";
 import { CODE_IN_FORM, codeInForm, optionalCode } from "./code-in-form";
 import { appRootToken, formForEveryone, logoutInput } from "./second-look";
+import { httpBasicCookie, httpBasicOnly } from "./http-auth";
 import { accountChooser, securityQuestion, termsUpdate, verifyDevice, verifyIdentity } from "./person-steps";
 import { passwordGate } from "./password-gate";
 import { passwordToggle } from "./password-toggle";
@@ -82,7 +83,7 @@ export function caseRouters(accounts: Accounts, redesignVersion: () => number, o
     ...identifierFirstSteps(accounts), passwordGate(accounts), captchaCheckbox(accounts), ...invisibleCaptchas(accounts),
     ...refusalShapes(accounts), ...identifierFirstRefusals(accounts), totpPlainRefusal(accounts), ...rotatingCookies(accounts), ...identifierChoice(accounts), profileAfterLogin(accounts),
     focusThief(accounts), clearsField(accounts), losesOnSubmit(accounts), codeInForm(accounts), optionalCode(accounts), ...pictureChallenges(accounts),
-    formForEveryone(accounts), appRootToken(accounts), logoutInput(accounts),
+    formForEveryone(accounts), appRootToken(accounts), logoutInput(accounts), httpBasicCookie(accounts), httpBasicOnly(accounts),
   ];
 }
 
