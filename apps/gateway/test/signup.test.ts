@@ -146,6 +146,16 @@ describe("POST /v1/signup: sites that want a login name, or say the account was 
   });
 });
 
+describe("POST /v1/signup: a hash-routed single-page app", () => {
+  it("opens the sign-up route the domain names (#/signup), not the app's root, and the site signs the account in", async () => {
+    const email = await newMailbox();
+    const res = await call("POST", "/v1/signup", { key: tenant.key, body: { signup_method: "email", domain: `${sitesUrl()}/cases/signup-hash/#/signup`, cred: { email } } });
+    expect([res.status, res.body.error?.message]).toEqual([201, undefined]);
+    expect(res.body.cookies.map((c: any) => c.name)).toContain("signup_hash_sid");
+    expect(await siteAccounts(email)).toEqual([expect.objectContaining({ site: "signup-hash", confirmed: true })]);
+  });
+});
+
 describe("POST /v1/signup: sites that sign the new account in", () => {
   it("signs up on a script-drawn form with a username, and the cached session serves the next login", async () => {
     const email = await newMailbox();

@@ -262,6 +262,7 @@ export async function secondLook(r: SecondLook): Promise<SecondLookAnswer> {
   };
   try {
     const [mine, theirs] = await Promise.all([lookAt(r), visitor(r.loginUrl)]);
+    r.onStep?.(`second look: the login page shows the session ${mine}, a visitor ${theirs}`);
     if (mine === "account") return { signedIn: true, why: "the login page, opened again, shows the account" };
     if (mine === "elsewhere" || mine === "nothing") {
       if (theirs === "form") return { signedIn: true, why: "the login page asks a visitor without the session to sign in, and not the session" };
@@ -270,6 +271,7 @@ export async function secondLook(r: SecondLook): Promise<SecondLookAnswer> {
     const ended = loginPageOf(r.endedOn) !== loginPageOf(r.loginUrl) ? r.endedOn : null;
     if (ended) {
       const [there, theirsThere] = await Promise.all([lookAt({ ...r, loginUrl: ended }), visitor(ended)]);
+      r.onStep?.(`second look: the page the login ended on shows the session ${there}, a visitor ${theirsThere}`);
       if (there === "account") return { signedIn: true, why: "the page the login ended on, opened again, shows the account" };
       if (there === "nothing" && theirsThere === "form") return { signedIn: true, why: "the page the login ended on is shown to the session and asks a visitor without it to sign in" };
     }

@@ -55,6 +55,14 @@ describe("signup engine against fixture sites", () => {
     expect(await records(username)).toHaveLength(1);
   });
 
+  it("finds a hash-routed single-page app's sign-up page (#/signup), drawn after its route, and is signed in", async () => {
+    const email = fresh("hash");
+    const result = await run("/cases/signup-hash/#/signup", { email });
+    expect(result.signedInBy).toBe("signup");
+    expect(await records(email)).toEqual([expect.objectContaining({ site: "signup-hash", confirmed: true })]);
+    expect(result.session.cookies.map((c) => c.name)).toContain("signup_hash_sid");
+  });
+
   it("retries a taken username with a variant", async () => {
     const taken = `taken${process.pid}${Date.now().toString(36)}`;
     env.sites.accounts.addUser(taken, "whatever-1");

@@ -13,6 +13,7 @@ import { signupHints, signupRules } from "./signup-rules";
 import { signupUsername } from "./signup-username";
 import { signupCaptcha } from "./signup-captcha";
 import { signupHub, signupTracker } from "./signup-patterns";
+import { signupHash } from "./signup-hash";
 export { LOGIN_BLANK, SIGNUP_TOOK } from "./signup-patterns";
 
 export { Invitations } from "./invitations";
@@ -35,6 +36,7 @@ export const SIGNUP_CASES = [
   { name: "signup-new-password", path: "/cases/signup-new-password/signup", verification: "set-password link", signsIn: false },
   { name: "signup-tracker", path: "/cases/signup-tracker/account/register", verification: null, signsIn: false },
   { name: "signup-hub", path: "/cases/signup-hub/signup", verification: null, signsIn: false },
+  { name: "signup-hash", path: "/cases/signup-hash/#/signup", verification: null, signsIn: true },
 ] as const;
 
 export function createSignupRouters(accounts: Accounts, outbox: Outbox, registry: SignupRegistry, invitations: Invitations): Router[] {
@@ -48,6 +50,6 @@ export function createSignupRouters(accounts: Accounts, outbox: Outbox, registry
     signupSetPassword(accounts, outbox, registry, "signup-new-password", false),
     // Not in SIGNUP_CASES: only a person can read its CAPTCHA (the hand-off tests use it).
     signupCaptcha(accounts, registry),
-    signupTracker(accounts, registry), signupHub(accounts, registry),
+    signupTracker(accounts, registry), signupHub(accounts, registry), signupHash(accounts, registry),
   ];
 }
