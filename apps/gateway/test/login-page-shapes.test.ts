@@ -34,6 +34,7 @@ const MECHANISMS: Record<string, string> = {
   "form-for-everyone": "a login page that shows its form to everyone: the dashboard, beside a visitor without the session, proves it",
   "app-root-token": "a single-page app at its root with a modal login, a token in storage and a long poll: signed in where a visitor is asked to log in",
   "logout-input": "a sign-out that is a submit input in a form (a database admin's), on a page whose address shows everyone the form",
+  "profile-landing": "a login that lands on a profile form (its email among many fields) with a live 'sessions' region: no username step, no refusal",
 };
 const CASES = Object.keys(MECHANISMS).map((name) => {
   const c = LOGIN_CASES.find((x) => x.name === name);

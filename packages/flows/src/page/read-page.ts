@@ -266,6 +266,12 @@ export const readFrameInPage = inPage(function readFrameInPage(
     if (lone && clickables.some((c) => scope!.contains(c) && visible(c) && words.next.test(controlText(c)) && !words.notSubmit.test(controlText(c)))) {
       identifierEl = hinted;
     }
+    // A first step asks for the username (beside a field or two at most: a remembered name, a region); a
+    // form of many fields (a signed-in profile's email among names, a website, a biography) is no sign-in step.
+    const stepForm = identifierEl && formOf(identifierEl);
+    if (stepForm && [...stepForm.querySelectorAll("input, textarea, select")].filter((el) => !/^(hidden|submit|button|image|reset|checkbox|radio|file)$/.test((el as HTMLInputElement).type) && visible(el)).length >= 4) {
+      identifierEl = null;
+    }
   }
   const anchor: Element | null = password ?? identifierEl;
 

@@ -253,7 +253,8 @@ export async function fieldKeeps(page: Page, step: { frame: string; path: Select
   if (!el) return null;
   try {
     return await el.evaluate((e, want) => {
-      if (!e.isConnected || !("value" in e)) return null;
+      // A choice (a select's option, a box) holds no typed text to compare.
+      if (!e.isConnected || !(e instanceof HTMLInputElement || e instanceof HTMLTextAreaElement) || /^(checkbox|radio|file)$/.test((e as HTMLInputElement).type)) return null;
       const value = String((e as HTMLInputElement).value ?? "");
       return value === want || value.trim().toLowerCase() === want.trim().toLowerCase();
     }, text);

@@ -35,7 +35,7 @@ import { imageCaptcha, PICTURE_LOOKS, pictureChallenges } from "./image-captcha"
 import { clearsField, focusThief, losesOnSubmit } from "./page-scripts";
 export { EMPTY_FIELD_REFUSAL } from "./page-scripts";
 import { CODE_IN_FORM, codeInForm, optionalCode } from "./code-in-form";
-import { appRootToken, formForEveryone, logoutInput } from "./second-look";
+import { appRootToken, formForEveryone, logoutInput, profileLanding } from "./second-look";
 import { httpBasicCookie, httpBasicOnly } from "./http-auth";
 import { accountChooser, securityQuestion, termsUpdate, verifyDevice, verifyIdentity } from "./person-steps";
 import { passwordGate } from "./password-gate";
@@ -83,7 +83,7 @@ export function caseRouters(accounts: Accounts, redesignVersion: () => number, o
     ...identifierFirstSteps(accounts), passwordGate(accounts), captchaCheckbox(accounts), ...invisibleCaptchas(accounts),
     ...refusalShapes(accounts), ...identifierFirstRefusals(accounts), totpPlainRefusal(accounts), ...rotatingCookies(accounts), ...identifierChoice(accounts), profileAfterLogin(accounts),
     focusThief(accounts), clearsField(accounts), losesOnSubmit(accounts), codeInForm(accounts), optionalCode(accounts), ...pictureChallenges(accounts),
-    formForEveryone(accounts), appRootToken(accounts), logoutInput(accounts), httpBasicCookie(accounts), httpBasicOnly(accounts),
+    formForEveryone(accounts), appRootToken(accounts), logoutInput(accounts), profileLanding(accounts), httpBasicCookie(accounts), httpBasicOnly(accounts),
   ];
 }
 
@@ -214,6 +214,7 @@ export const LOGIN_CASES: LoginCase[] = [
   standard("form-for-everyone", { url: at("/cases/form-for-everyone/admin/"), refusal: "The password you entered for that username is incorrect." }),
   standard("app-root-token", { url: at("/cases/app-root-token/"), session: { storageKey: "art_token", storageHost: "127.0.0.1" }, account: undefined, refusal: "Incorrect email or password" }),
   standard("logout-input", { url: at("/cases/logout-input/"), refusal: "Invalid credentials." }),
+  standard("profile-landing", { refusal: "The password you entered for that username is incorrect." }),
   standard("code-in-form-no-secret", { site: "code-in-form", url: at("/cases/code-in-form/login"), expect: "mfa_required", session: undefined, wrongPassword: undefined, totp: true, withoutSecret: true }),
   standard("disabled-submit"),
   standard("email-confirmation", { expect: "mfa_required", session: undefined }),

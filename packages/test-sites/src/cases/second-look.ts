@@ -143,3 +143,49 @@ export function logoutInput(accounts: Accounts): Router {
   accountRoute(r, accounts, name);
   return r;
 }
+
+/**
+ * A login that lands on the account's profile (WordPress sends a new subscriber to profile.php): a form of
+ * many fields, its email among them, a disabled username, a "Sessions" row in an `aria-live` region around a
+ * "Log Out Everywhere Else" button ("You are only logged in at this location."), the sign-out in a menu that
+ * opens on hover, no name shown. Signed in: the browser went on to a page of its own with a new session cookie.
+ */
+export function profileLanding(accounts: Accounts): Router {
+  const name = "profile-landing";
+  const r = Router();
+  const form = (error?: string) =>
+    page(
+      "Log In",
+      `<h1>Log In</h1>${error ? `<div id="login_error">${escapeHtml(error)}</div>` : ""}<form method="post" action="${base(name)}/login">
+<label>Username or Email Address <input name="log" autocomplete="username"></label>
+<label>Password <input name="pwd" type="password" autocomplete="current-password"></label><input type="submit" value="Log In"></form>`,
+    );
+  r.get(`${base(name)}/login`, (_req, res) => res.type("html").send(form()));
+  r.post(`${base(name)}/login`, urlencoded({ extended: false }), (req, res) => {
+    const body = (req.body ?? {}) as Record<string, string>;
+    if (accounts.check(name, body.log ?? "", body.pwd ?? "") !== "ok") return res.type("html").send(form(WRONG));
+    startSession(res, accounts, name, body.log!);
+    res.redirect(302, `${base(name)}/profile`);
+  });
+  r.get(`${base(name)}/profile`, (req, res) => {
+    if (!accounts.sessionUser(readCookie(req.headers.cookie, sessionCookie(name)))) return res.redirect(302, `${base(name)}/login`);
+    res.type("html").send(
+      page(
+        "Profile",
+        `<style>.sub{display:none}.menupop:hover .sub{display:block}</style><div id="adminbar"><ul><li class="menupop">My Account<ul class="sub"><li><a href="${base(name)}/logout">Log Out</a></li></ul></li></ul></div>
+<h1>Profile</h1><form id="your-profile" method="post" action="${base(name)}/profile"><table>
+<tr><th><label for="user_login">Username</label></th><td><input type="text" name="user_login" id="user_login" value="member" disabled> <span class="description">Usernames cannot be changed.</span></td></tr>
+<tr><th><label for="first_name">First Name</label></th><td><input type="text" name="first_name" id="first_name"></td></tr>
+<tr><th><label for="last_name">Last Name</label></th><td><input type="text" name="last_name" id="last_name"></td></tr>
+<tr><th><label for="nickname">Nickname (required)</label></th><td><input type="text" name="nickname" id="nickname" value="member"></td></tr>
+<tr><th><label for="email">Email (required)</label></th><td><input type="email" name="email" id="email" value="member@example.test"></td></tr>
+<tr><th><label for="url">Website</label></th><td><input type="url" name="url" id="url"></td></tr>
+<tr><th><label for="description">Biographical Info</label></th><td><textarea name="description" id="description"></textarea></td></tr>
+<tr class="user-sessions-wrap"><th>Sessions</th><td aria-live="assertive"><div class="destroy-sessions"><button type="button" disabled class="button">Log Out Everywhere Else</button></div><p class="description">You are only logged in at this location.</p></td></tr>
+</table><p class="submit"><input type="submit" value="Update Profile" class="button button-primary"></p></form>`,
+      ),
+    );
+  });
+  accountRoute(r, accounts, name);
+  return r;
+}

@@ -166,6 +166,9 @@ export function pageKit() {
     const marked = all.filter(
       (el) =>
         el.matches('[role="alert"], [aria-live="assertive"], [aria-live="polite"], .error, .alert, .invalid-feedback, .notice, [class*="error" i], [id*="error" i]') &&
+        // A live region around controls is a part of the page that updates (WordPress's sessions row, a
+        // form), not a message: only what it says without a control in it is one.
+        !(el.matches("[aria-live]") && !el.matches('[role="alert"], .error, .alert, .notice, [class*="error" i]') && el.querySelector("button, input, select, textarea")) &&
         visible(el) &&
         text(el).length > 0,
     );
