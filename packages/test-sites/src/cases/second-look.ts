@@ -9,6 +9,26 @@ import { accountRoute, base, sessionCookie, startSession } from "./kit";
 
 const WRONG = "Error: The password you entered for that username is incorrect.";
 
+/** A CMS's login page (WordPress's fields), its POST signing in and sending the browser to `then`. */
+function cmsLogin(r: Router, accounts: Accounts, name: string, then: (body: Record<string, string>) => string): (error?: string, to?: string) => string {
+  const form = (error?: string, to = "") =>
+    page(
+      "Log In",
+      `<h1>Log In</h1>${error ? `<div id="login_error">${escapeHtml(error)}</div>` : ""}<form method="post" action="${base(name)}/login">
+<label>Username or Email Address <input name="log" autocomplete="username"></label>
+<label>Password <input name="pwd" type="password" autocomplete="current-password"></label>
+${to ? `<input type="hidden" name="redirect_to" value="${escapeHtml(to)}">` : ""}<input type="submit" value="Log In"></form>`,
+    );
+  r.get(`${base(name)}/login`, (req, res) => res.type("html").send(form(undefined, typeof req.query.redirect_to === "string" ? req.query.redirect_to : "")));
+  r.post(`${base(name)}/login`, urlencoded({ extended: false }), (req, res) => {
+    const body = (req.body ?? {}) as Record<string, string>;
+    if (accounts.check(name, body.log ?? "", body.pwd ?? "") !== "ok") return res.type("html").send(form(WRONG));
+    startSession(res, accounts, name, body.log!);
+    res.redirect(302, then(body));
+  });
+  return form;
+}
+
 /**
  * A login page that shows its form to everyone, signed in or not (WordPress's wp-login.php): the caller gives
  * the dashboard's address, which sends a visitor to the login page and shows the session a dashboard whose
@@ -18,14 +38,6 @@ const WRONG = "Error: The password you entered for that username is incorrect.";
 export function formForEveryone(accounts: Accounts): Router {
   const name = "form-for-everyone";
   const r = Router();
-  const form = (error?: string, to = `${base(name)}/admin/`) =>
-    page(
-      "Log In",
-      `<h1>Log In</h1>${error ? `<div id="login_error">${escapeHtml(error)}</div>` : ""}<form method="post" action="${base(name)}/login">
-<label>Username or Email Address <input name="log" autocomplete="username"></label>
-<label>Password <input name="pwd" type="password" autocomplete="current-password"></label>
-<input type="hidden" name="redirect_to" value="${escapeHtml(to)}"><input type="submit" value="Log In"></form>`,
-    );
   r.get(`${base(name)}/admin/`, (req, res) => {
     if (!accounts.sessionUser(readCookie(req.headers.cookie, sessionCookie(name)))) return res.redirect(302, `${base(name)}/login?redirect_to=${encodeURIComponent(`${base(name)}/admin/`)}`);
     res.type("html").send(
@@ -36,13 +48,7 @@ export function formForEveryone(accounts: Accounts): Router {
       ),
     );
   });
-  r.get(`${base(name)}/login`, (_req, res) => res.type("html").send(form()));
-  r.post(`${base(name)}/login`, urlencoded({ extended: false }), (req, res) => {
-    const body = (req.body ?? {}) as Record<string, string>;
-    if (accounts.check(name, body.log ?? "", body.pwd ?? "") !== "ok") return res.type("html").send(form(WRONG));
-    startSession(res, accounts, name, body.log!);
-    res.redirect(302, body.redirect_to?.startsWith(base(name)) ? body.redirect_to : `${base(name)}/admin/`);
-  });
+  cmsLogin(r, accounts, name, (body) => (body.redirect_to?.startsWith(base(name)) ? body.redirect_to : `${base(name)}/admin/`));
   accountRoute(r, accounts, name);
   return r;
 }
@@ -153,20 +159,7 @@ export function logoutInput(accounts: Accounts): Router {
 export function profileLanding(accounts: Accounts): Router {
   const name = "profile-landing";
   const r = Router();
-  const form = (error?: string) =>
-    page(
-      "Log In",
-      `<h1>Log In</h1>${error ? `<div id="login_error">${escapeHtml(error)}</div>` : ""}<form method="post" action="${base(name)}/login">
-<label>Username or Email Address <input name="log" autocomplete="username"></label>
-<label>Password <input name="pwd" type="password" autocomplete="current-password"></label><input type="submit" value="Log In"></form>`,
-    );
-  r.get(`${base(name)}/login`, (_req, res) => res.type("html").send(form()));
-  r.post(`${base(name)}/login`, urlencoded({ extended: false }), (req, res) => {
-    const body = (req.body ?? {}) as Record<string, string>;
-    if (accounts.check(name, body.log ?? "", body.pwd ?? "") !== "ok") return res.type("html").send(form(WRONG));
-    startSession(res, accounts, name, body.log!);
-    res.redirect(302, `${base(name)}/profile`);
-  });
+  cmsLogin(r, accounts, name, () => `${base(name)}/profile`);
   r.get(`${base(name)}/profile`, (req, res) => {
     if (!accounts.sessionUser(readCookie(req.headers.cookie, sessionCookie(name)))) return res.redirect(302, `${base(name)}/login`);
     res.type("html").send(
