@@ -54,6 +54,8 @@ export interface ClassifyOptions {
   documentStatus?: () => number;
   /** Whether the page went on from the login page (a redirect, a client-side route): evidence of a session. */
   movedAway?: () => boolean;
+  /** Whether the page sent any of these stored values back to its site since the submit (PageWatch.sentBack). */
+  sentBack?: (tokens: string[]) => boolean;
   /** The main frame's navigations: whether the site is still answering one, how many came (see `AfterSubmitOptions.navigation`). */
   navigation?: AfterSubmitOptions<undefined>["navigation"];
   /**
@@ -127,6 +129,7 @@ export async function classifyOutcome(
     before,
     status,
     movedAway: options.movedAway,
+    sentBack: options.sentBack,
     navigation: options.navigation,
     dialogs: () => options.dialogs?.() ?? [],
     sayings: true,

@@ -256,6 +256,14 @@ describe("session evidence: cookies that rotate on every response are no session
     }
   });
 
+  it("takes no second look where a single-page app sends back, with its next request, the token it stored at the sign-in", async () => {
+    env.sites.accounts.addUser("app-root@example.test", "right-pass");
+    const steps: string[] = [];
+    const ok = await env.host.withPage((page) => passwordLogin(page, { loginUrl: `${env.sites.url}/cases/app-root-token/`, identifier: "app-root@example.test", password: "right-pass" }, { ...options, onStep: (s) => steps.push(s) }));
+    expect(ok.session.storageState.origins.flatMap((o) => o.localStorage.map((e) => e.name))).toContain("art_token");
+    expect(steps).not.toContain(CHECK);
+  });
+
   it("takes no second look where the page shows the account and a session cookie it did not have", async () => {
     env.sites.accounts.addUser("refusal-page-pl@example.test", "right-pass");
     const { ok, steps } = await run("refusal-page-pl", "refusal-page-pl@example.test", "right-pass");

@@ -78,6 +78,8 @@ export interface AfterSubmitOptions<X> {
    * only moves the reading earlier; the rules that judge the reading stay the same.
    */
   shownEarly?: () => Promise<boolean>;
+  /** Whether the page has sent any of these values back to its site since the submit (see `PageWatch.sentBack`). */
+  sentBack?: (tokens: string[]) => boolean;
 }
 
 // How often a poll looks for `shownEarly` while it waits for the network to go quiet.
@@ -182,6 +184,12 @@ export class AfterSubmit<X = undefined> {
     const now = await read(true);
     if (!now) return "none";
     const changes = changesSince(this.options.before.baseline, now);
+    // A token the app stored and then sends back to its site (a bearer header, a socket's address) shows the
+    // account as a sign-out control does: the app is using the session it was given.
+    if (!shows.account && this.options.sentBack) {
+      const stored = [...changes.gained, ...changes.changed].filter((key) => key.startsWith("storage ")).flatMap((key) => tokensIn(now.get(key) ?? ""));
+      if (stored.length > 0 && this.options.sentBack(stored)) shows.account = true;
+    }
     if (changes.gained.length > 0) return weigh(changes, shows);
     const whole = await read(false);
     return whole ? weigh(changesSince(this.options.before.baseline, whole), shows) : "none";
@@ -304,4 +312,25 @@ export class AfterSubmit<X = undefined> {
       if (!this.successSeen) await sleep(150);
     }
   }
+}
+
+/**
+ * The token-like strings of a stored value: the value itself, or the string leaves of its JSON, of 16 or more
+ * characters without spaces (a session token, a JWT), never a word or a flag.
+ */
+export function tokensIn(value: string): string[] {
+  const fit = (v: string) => v.length >= 16 && !/\s/.test(v);
+  try {
+    const parsed: unknown = JSON.parse(value);
+    const leaves: string[] = [];
+    const walk = (v: unknown, depth: number): void => {
+      if (typeof v === "string") leaves.push(v);
+      else if (v && typeof v === "object" && depth < 4) for (const x of Object.values(v)) walk(x, depth + 1);
+    };
+    walk(parsed, 0);
+    return leaves.filter(fit);
+  } catch {
+    // Not JSON: the value as it is.
+  }
+  return fit(value) ? [value] : [];
 }

@@ -52,6 +52,12 @@ export class PageWatch {
   private readonly navigations = new Set<HTTPRequest>();
   /** How many main-frame navigations have started or ended so far (see `moves`). */
   private moveCount = 0;
+  /**
+   * What the page's requests since `resetVerdict` carried that a token could be in: `Authorization`
+   * headers and request addresses (a token in a query, a WebSocket's polling transport). Kept in memory for
+   * `sentBack`, bounded, never logged.
+   */
+  private carried: string[] = [];
 
   private constructor(private readonly page: Page) {}
 
@@ -73,6 +79,8 @@ export class PageWatch {
     // the guard held it): one that ended is never listed again.
     const ended = new WeakSet<HTTPRequest>();
     page.on("request", (request) => {
+      const auth = request.headers().authorization;
+      if (watch.carried.length < 200) watch.carried.push(auth ? `${auth} ${request.url()}` : request.url());
       if (mainNavigation(request) && !ended.has(request)) {
         watch.navigations.add(request);
         watch.moveCount++;
@@ -130,9 +138,18 @@ export class PageWatch {
 
   /** The site's answer to what the flow sends next is read from here on. */
   resetVerdict(): void {
+    this.carried = [];
     this.documentStatus = 0;
     this.lastDocument = null;
     this.dialogs = [];
+  }
+
+  /**
+   * Whether the page sent a request carrying one of `tokens` since the submit (in an `Authorization` header
+   * or its address): the app uses what it stored, as a signed-in app uses its session token.
+   */
+  sentBack(tokens: string[]): boolean {
+    return tokens.some((token) => this.carried.some((sent) => sent.includes(token) || sent.includes(encodeURIComponent(token))));
   }
 
   /** Cookie names the site's responses have set more than once so far: they change whatever the flow does. */
