@@ -498,7 +498,11 @@ export const readFrameInPage = inPage(function readFrameInPage(
     consent: pathOf(consent),
     interstitial: pathOf(interstitial),
     signedIn: pathOf(signedIn),
-    nameShown: identifier.length >= 3 && shownText.toLowerCase().includes(identifier.toLowerCase()),
+    // As a whole word, and only a name no page says by chance ("admin" in "Contact your admin" is not the account).
+    nameShown:
+      (identifier.length >= 6 || /[\d@._-]/.test(identifier)) &&
+      identifier.length >= 3 &&
+      new RegExp(`(^|[^\\p{L}\\p{N}])${identifier.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^\\p{L}\\p{N}])`, "iu").test(shownText),
     otpPrompt,
     otp: otpPrompt ? otpFields.map((el) => pathOf(el)!) : [],
     otpSubmit: pathOf(otpSubmit),
