@@ -37,6 +37,9 @@ const REFUSALS: Array<[string, string]> = [
   ["invalid_credentials", "Gebruikersnaam of wachtwoord klopt niet."],
   ["invalid_credentials", "Ongeldige inloggegevens."],
   ["account_locked", "Your account has been locked. Contact support."],
+  ["account_locked", "This account has been disabled."],
+  ["account_locked", "User is deactivated. Contact your administrator."],
+  ["account_locked", "Your account is suspended."],
   ["account_locked", "Too many failed login attempts. Please try again in 15 minutes."],
   ["account_locked", "Ihr Konto wurde gesperrt."],
   ["account_locked", "Trop de tentatives de connexion."],
@@ -71,6 +74,9 @@ const REFUSALS: Array<[string, string]> = [
 ];
 
 const NEUTRAL = [
+  // A signed-in page's notice about the site's own features, not the account (phpMyAdmin's).
+  "The phpMyAdmin configuration storage is not completely configured, some extended features have been deactivated. Find out why.",
+  "Comments are disabled for this post.",
   "Forgot your password?",
   "Remember me",
   "Don't have an account? Sign up",

@@ -2,8 +2,10 @@ import type { LoginFailureCode } from "@authsvc/contracts";
 import { wordsOf } from "./login-words";
 
 // The site's words: en, de, fr, es, pt, it and nl here, every other language from login-words.ts.
+// "Disabled", "deactivated", "suspended" and "blocked" only of the account, the user or the sign-in ("some
+// extended features have been deactivated", on phpMyAdmin's signed-in page, is no lock).
 const LOCKED = new RegExp(
-  `\\b(locked|suspended|disabled|deactivated|blocked)\\b|too many|gesperrt|zu viele|verrouill|bloqu|trop de tentatives|demasiados|muitas tentativas|bloccat|troppi tentativi|geblokkeerd|te veel|${wordsOf("locked")}`,
+  `\\blocked\\b|\\b(account|user|login|log.?in|sign.?in|profile|member(ship)?|you)\\b[^.!?]{0,40}\\b(suspended|disabled|deactivated|blocked)\\b|\\b(suspended|disabled|deactivated|blocked) (account|user)\\b|too many|gesperrt|zu viele|verrouill|bloqu|trop de tentatives|demasiados|muitas tentativas|bloccat|troppi tentativi|geblokkeerd|te veel|${wordsOf("locked")}`,
   "i",
 );
 const CAPTCHA = new RegExp(
