@@ -185,6 +185,7 @@ async function main(): Promise<void> {
   const setupMs = performance.now() - began;
   say(`installed and started ${ready.length}/${apps.length} in ${fmtMs(setupMs)}`);
 
+  if (!ready.length) throw new Error(`no application could be installed and started: ${broken.map((b) => `${b.app}: ${b.why}`).join("; ")}`);
   // 2. The service: gateway and worker on a throwaway database, loopback targets allowed.
   const env = testStackEnv("benchreal", {
     LOG_LEVEL: "warn",

@@ -22,10 +22,11 @@ export function mariadb(): Promise<void> {
     const data = path.join(dir, "data");
     mkdirSync(RUN_DIR, { recursive: true, mode: 0o755 });
     if (!existsSync(path.join(data, "mysql"))) {
-      await run("mariadb-install-db", [`--datadir=${data}`, "--user=root", "--auth-root-authentication-method=socket", "--skip-test-db"]);
+      await run("mariadb-install-db", ["--no-defaults", `--datadir=${data}`, "--user=root", "--auth-root-authentication-method=socket", "--skip-test-db"]);
     }
     if (!(await portOpen(MARIADB.port))) {
       const child = daemon("mariadb", "mariadbd", [
+        "--no-defaults",
         `--datadir=${data}`,
         "--user=root",
         `--bind-address=${HOST}`,
@@ -58,8 +59,8 @@ export async function mariadbDatabase(db: string, user: string, password: string
 
 /** Apache's modules the PHP applications need (mod_php runs under the prefork MPM). */
 const MODULES = [
-  "mpm_prefork", "unixd", "authz_core", "authz_host", "authn_core", "access_compat", "auth_basic", "authn_file", "authz_user",
-  "dir", "mime", "rewrite", "alias", "env", "setenvif", "headers", "expires", "filter", "deflate", "log_config",
+  "mpm_prefork", "authz_core", "authz_host", "authn_core", "access_compat", "auth_basic", "authn_file", "authz_user",
+  "dir", "mime", "rewrite", "alias", "env", "setenvif", "headers", "expires", "filter", "deflate",
 ];
 
 const apacheSites = new Map<string, string>();
@@ -144,5 +145,3 @@ ${[...apacheSites.values()].join("\n")}
   apacheConfig = text;
   await Promise.all([...apacheSites.values()].map((s) => waitHttp(`http://${HOST}:${/Listen [\d.]+:(\d+)/.exec(s)![1]}/`, 30_000)));
 }
-
-export { daemon };
