@@ -22,6 +22,7 @@ import { LOG_DIR, REAL_APPS_DIR, say, stopAll, type LoginVariant, type RealApp }
  *   pnpm bench:real                      every application
  *   pnpm bench:real wordpress adminer    only these
  *   pnpm bench:real --write-docs         also puts the table into docs/real-apps.md
+ *   pnpm bench:real --baseline-only      the applications and their hand-written logins, not the service
  */
 
 /** The browser a user's own script would launch: Debian's Chromium, headless, these flags and no others. */
@@ -30,8 +31,10 @@ const BASELINE_BROWSER = {
   headless: true,
   args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
 };
-const BASELINE_RUNS = Number(process.env.BENCH_REAL_BASELINE_RUNS ?? 3);
+const BASELINE_RUNS = Number(process.env.BENCH_REAL_BASELINE_RUNS ?? 2);
 const WRITE_DOCS = process.argv.includes("--write-docs");
+/** Only the applications and their baselines (no service): for writing an application module. */
+const BASELINE_ONLY = process.argv.includes("--baseline-only");
 const DOCS = path.join(REPO_ROOT, "docs", "real-apps.md");
 
 interface Row {
@@ -63,7 +66,7 @@ const oneLine = (s: string, n: number) => {
   return t.length > n ? `${t.slice(0, n - 1)}…` : t;
 };
 
-async function login(stack: Stack, key: string, app: RealApp, variant: LoginVariant, cred: LoginVariant["cred"]): Promise<Answer> {
+async function login(stack: Stack, key: string, variant: LoginVariant, cred: LoginVariant["cred"]): Promise<Answer> {
   const start = performance.now();
   const res = await fetch(`${stack.gatewayUrl}/v1/login`, {
     method: "POST",
@@ -194,9 +197,13 @@ async function main(): Promise<void> {
     JOB_TIMEOUT_MS: "90000",
     RATE_LIMIT_PER_MINUTE: "1000000",
   });
-  await recreateDatabase(env.DATABASE_URL!);
-  const stack = await startStack({ env, logs: { dir: path.join(DATA_DIR, "logs", "bench-real") }, apiOnly: true });
-  const db = Database.fromConfig(loadConfig(stack.env), 1);
+  let stack: Stack | null = null;
+  let db: Database | null = null;
+  if (!BASELINE_ONLY) {
+    await recreateDatabase(env.DATABASE_URL!);
+    stack = await startStack({ env, logs: { dir: path.join(DATA_DIR, "logs", "bench-real") }, apiOnly: true });
+    db = Database.fromConfig(loadConfig(stack.env), 1);
+  }
   const browser = await puppeteer.launch(BASELINE_BROWSER);
   const rows: Row[] = [];
   const runStarted = performance.now();
@@ -204,8 +211,7 @@ async function main(): Promise<void> {
     for (const app of ready) {
       say(`${app.name}: logins`);
       // An organization per application: its first login detects the form, the next ones replay what it learned.
-      const org = await db.organizations.create(`Real ${app.name}`);
-      const { key } = await db.apiKeys.create(org.id, "bench-real");
+      const key = db ? (await db.apiKeys.create((await db.organizations.create(`Real ${app.name}`)).id, "bench-real")).key : "";
       const anonymous = await prove(browser, app, null);
       for (const variant of app.variants) {
         const base = await baseline(browser, app, variant);
@@ -223,10 +229,12 @@ async function main(): Promise<void> {
             baseline: baselineText,
           });
         }
+        if (!stack) continue;
+        const service = stack;
         const signIn = async (name: string, cred: LoginVariant["cred"], expected: "200" | "422 invalid_credentials") => {
           let answer: Answer;
           try {
-            answer = await login(stack, key, app, variant, cred);
+            answer = await login(service, key, variant, cred);
           } catch (err) {
             rows.push({ app: app.name, case: name, expected, got: `no answer: ${oneLine((err as Error).message, 80)}`, ok: false, proven: "—", ms: null, baseline: baselineText });
             return;
@@ -244,8 +252,8 @@ async function main(): Promise<void> {
     }
   } finally {
     await browser.close().catch(() => undefined);
-    await db.close();
-    await stack.stop();
+    await db?.close();
+    await stack?.stop();
     await stopAll();
   }
   const runMs = performance.now() - runStarted;

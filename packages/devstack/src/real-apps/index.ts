@@ -1,5 +1,8 @@
 import type { RealApp } from "./support";
+import { adminer } from "./adminer";
+import { dokuwiki } from "./dokuwiki";
+import { phpmyadmin } from "./phpmyadmin";
 import { wordpress } from "./wordpress";
 
 /** The applications of `pnpm bench:real`, in the order they run (the most widely used first). */
-export const REAL_APPS: RealApp[] = [wordpress];
+export const REAL_APPS: RealApp[] = [wordpress, phpmyadmin, adminer, dokuwiki];
