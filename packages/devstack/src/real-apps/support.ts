@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { createHmac } from "node:crypto";
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import path from "node:path";
@@ -38,8 +39,10 @@ export interface LoginVariant {
   cred: { username?: string; email?: string; password: string; totpSecret?: string };
   /** The baseline: plain Puppeteer that knows the page, signs in and waits for the signed-in page's own marker. */
   baseline(page: Page): Promise<void>;
-  /** Also send a wrong password (the first variant always does). */
+  /** Also send a wrong password. */
   wrongPassword?: boolean;
+  /** A page of its own that proves this variant's session (else the application's). */
+  proof?: RealApp["proof"];
 }
 
 export interface RealApp {
@@ -200,3 +203,48 @@ export const has = async (page: Page, selector: string) => (await page.$(selecto
 
 /** The page's visible text. */
 export const textOf = (page: Page) => page.evaluate(() => document.body?.innerText ?? "");
+
+// ---------------------------------------------------------------------------------------------------------
+// TOTP (RFC 6238), for the baselines: a user's script computes the code as an authenticator app does
+
+const B32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+
+export function base32(bytes: Buffer): string {
+  let bits = 0;
+  let value = 0;
+  let out = "";
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += B32[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out += B32[(value << (5 - bits)) & 31];
+  return out;
+}
+
+function unbase32(text: string): Buffer {
+  let bits = 0;
+  let value = 0;
+  const out: number[] = [];
+  for (const ch of text.replace(/=+$/, "").toUpperCase()) {
+    value = (value << 5) | B32.indexOf(ch);
+    bits += 5;
+    if (bits >= 8) {
+      out.push((value >>> (bits - 8)) & 255);
+      bits -= 8;
+    }
+  }
+  return Buffer.from(out);
+}
+
+/** The current 6-digit code of a base32 secret (30-second steps, SHA-1). */
+export function totp(secret: string, at = Date.now()): string {
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(at / 30_000)));
+  const mac = createHmac("sha1", unbase32(secret)).update(counter).digest();
+  const offset = mac[mac.length - 1]! & 15;
+  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, "0");
+}
