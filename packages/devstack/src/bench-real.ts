@@ -156,7 +156,7 @@ async function baseline(browser: Browser, app: RealApp, variant: LoginVariant): 
           // The proof itself is checked on the baseline's session: it must pass there and fail without a session.
           const origin = new URL(page.url()).origin;
           const localStorage = await page.evaluate(() => Object.entries(window.localStorage).map(([name, value]) => ({ name, value })));
-          const state = { cookies: (await context.cookies()) as unknown as Answer["body"]["cookies"], storageState: { origins: [{ origin, localStorage }] } };
+          const state = { cookies: (await context.cookies()) as unknown as Answer["body"]["cookies"], storageState: { origins: [{ origin, localStorage }] }, httpCredentials: variant.httpCredentials };
           proven = await prove(browser, variant.proof ?? app.proof, state);
         }
       } catch (err) {

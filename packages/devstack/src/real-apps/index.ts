@@ -2,8 +2,10 @@ import type { RealApp } from "./support";
 import { adminer } from "./adminer";
 import { django } from "./django";
 import { dokuwiki } from "./dokuwiki";
+import { jupyter } from "./jupyter";
 import { phpmyadmin } from "./phpmyadmin";
+import { transmission } from "./transmission";
 import { wordpress } from "./wordpress";
 
 /** The applications of `pnpm bench:real`, in the order they run (the most widely used first). */
-export const REAL_APPS: RealApp[] = [wordpress, phpmyadmin, adminer, dokuwiki, django];
+export const REAL_APPS: RealApp[] = [wordpress, phpmyadmin, adminer, dokuwiki, django, jupyter, transmission];

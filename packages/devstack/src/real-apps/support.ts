@@ -41,6 +41,8 @@ export interface LoginVariant {
   baseline(page: Page): Promise<void>;
   /** Also send a wrong password. */
   wrongPassword?: boolean;
+  /** The session lives in the Authorization header (HTTP Basic): the baseline's session is these credentials. */
+  httpCredentials?: { username: string; password: string };
   /** A page of its own that proves this variant's session (else the application's). */
   proof?: RealApp["proof"];
 }
