@@ -4,9 +4,10 @@ import { django } from "./django";
 import { dokuwiki } from "./dokuwiki";
 import { jupyter } from "./jupyter";
 import { mediawiki } from "./mediawiki";
+import { nodeRed } from "./node-red";
 import { phpmyadmin } from "./phpmyadmin";
 import { transmission } from "./transmission";
 import { wordpress } from "./wordpress";
 
 /** The applications of `pnpm bench:real`, in the order they run (the most widely used first). */
-export const REAL_APPS: RealApp[] = [wordpress, mediawiki, phpmyadmin, adminer, dokuwiki, django, jupyter, transmission];
+export const REAL_APPS: RealApp[] = [wordpress, mediawiki, phpmyadmin, adminer, dokuwiki, django, jupyter, transmission, nodeRed];
