@@ -246,7 +246,10 @@ async function main(): Promise<void> {
             baseline: baselineText,
           });
         }
-        if (!stack) continue;
+        if (!stack) {
+          rows.push({ app: app.name, case: `${variant.label}: hand-written login`, expected: "signs in", got: base.error ?? "signs in", ok: !base.error, proven: "—", ms: base.ms, baseline: baselineText });
+          continue;
+        }
         const service = stack;
         const signIn = async (name: string, cred: LoginVariant["cred"], expected: "200" | "422 invalid_credentials") => {
           let answer: Answer;

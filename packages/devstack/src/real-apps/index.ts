@@ -6,8 +6,9 @@ import { jupyter } from "./jupyter";
 import { mediawiki } from "./mediawiki";
 import { nodeRed } from "./node-red";
 import { phpmyadmin } from "./phpmyadmin";
+import { redmine } from "./redmine";
 import { transmission } from "./transmission";
 import { wordpress } from "./wordpress";
 
 /** The applications of `pnpm bench:real`, in the order they run (the most widely used first). */
-export const REAL_APPS: RealApp[] = [wordpress, mediawiki, phpmyadmin, adminer, dokuwiki, django, jupyter, transmission, nodeRed];
+export const REAL_APPS: RealApp[] = [wordpress, mediawiki, phpmyadmin, adminer, dokuwiki, django, jupyter, transmission, nodeRed, redmine];
