@@ -7,8 +7,9 @@ import { mediawiki } from "./mediawiki";
 import { nodeRed } from "./node-red";
 import { phpmyadmin } from "./phpmyadmin";
 import { redmine } from "./redmine";
+import { syncthing } from "./syncthing";
 import { transmission } from "./transmission";
 import { wordpress } from "./wordpress";
 
 /** The applications of `pnpm bench:real`, in the order they run (the most widely used first). */
-export const REAL_APPS: RealApp[] = [wordpress, mediawiki, phpmyadmin, adminer, dokuwiki, django, jupyter, transmission, nodeRed, redmine];
+export const REAL_APPS: RealApp[] = [wordpress, mediawiki, phpmyadmin, adminer, dokuwiki, django, jupyter, transmission, nodeRed, redmine, syncthing];
