@@ -5,6 +5,7 @@ import { dokuwiki } from "./dokuwiki";
 import { jupyter } from "./jupyter";
 import { mediawiki } from "./mediawiki";
 import { nodeRed } from "./node-red";
+import { parseDashboard } from "./parse-dashboard";
 import { phpmyadmin } from "./phpmyadmin";
 import { redmine } from "./redmine";
 import { syncthing } from "./syncthing";
@@ -12,4 +13,4 @@ import { transmission } from "./transmission";
 import { wordpress } from "./wordpress";
 
 /** The applications of `pnpm bench:real`, in the order they run (the most widely used first). */
-export const REAL_APPS: RealApp[] = [wordpress, mediawiki, phpmyadmin, adminer, dokuwiki, django, jupyter, transmission, nodeRed, redmine, syncthing];
+export const REAL_APPS: RealApp[] = [wordpress, mediawiki, phpmyadmin, adminer, dokuwiki, django, jupyter, transmission, nodeRed, redmine, syncthing, parseDashboard];
