@@ -9,14 +9,14 @@ import { recreateDatabase } from "./reset-database";
 import { startStack, type Stack } from "./stack";
 import { testStackEnv } from "./test-env";
 import { REAL_APPS } from "./real-apps";
-import { LOG_DIR, REAL_APPS_DIR, say, stopAll, type LoginVariant, type RealApp } from "./real-apps/support";
+import { LOG_DIR, MAIL_SMTP_PORT, REAL_APPS_DIR, say, stopAll, type LoginVariant, type RealApp } from "./real-apps/support";
 
 /**
  * `pnpm bench:real` (issue 46, Must 2): real applications installed from Debian and npm, served on
  * 127.0.0.1, each with a known account; per application a hand-written Puppeteer login (the baseline) and
  * the service's answers through POST /v1/login — first login (detection), learned login, wrong password,
- * and TOTP or a second login name where the application has them — each session proven in a fresh browser
- * context. Prints one table. Failures of the service are data: the bench exits 0 once the table is printed,
+ * and TOTP, a second login name or a sign-up (POST /v1/signup) where the application has them — each session
+ * proven in a fresh browser context. docs/real-apps.md describes it. Prints one table. Failures of the service are data: the bench exits 0 once the table is printed,
  * and non-zero only when an application could not be installed or started.
  *
  *   pnpm bench:real                      every application
@@ -66,20 +66,23 @@ const oneLine = (s: string, n: number) => {
   return t.length > n ? `${t.slice(0, n - 1)}…` : t;
 };
 
-async function login(stack: Stack, key: string, variant: LoginVariant, cred: LoginVariant["cred"]): Promise<Answer> {
+async function post(stack: Stack, key: string, route: string, body: unknown): Promise<Answer> {
   const start = performance.now();
-  const res = await fetch(`${stack.gatewayUrl}/v1/login`, {
+  const res = await fetch(`${stack.gatewayUrl}${route}`, {
     method: "POST",
     headers: { authorization: `Bearer ${key}`, "content-type": "application/json", prefer: "wait=170" },
-    body: JSON.stringify({ domain: variant.loginUrl, login_method: variant.method, cred, useCache: false }),
+    body: JSON.stringify(body),
     signal: AbortSignal.timeout(180_000),
   });
-  const body = (await res.json().catch(() => ({}))) as Answer["body"];
-  return { status: res.status, body, ms: performance.now() - start };
+  const answer = (await res.json().catch(() => ({}))) as Answer["body"];
+  return { status: res.status, body: answer, ms: performance.now() - start };
 }
 
+const login = (stack: Stack, key: string, variant: LoginVariant, cred: LoginVariant["cred"]) =>
+  post(stack, key, "/v1/login", { domain: variant.loginUrl, login_method: variant.method, cred, useCache: false });
+
 function describe(a: Answer): string {
-  if (a.status === 200) return "200";
+  if (a.status === 200 || a.status === 201) return String(a.status);
   const e = a.body.error;
   return e ? `${a.status} ${e.code}: ${oneLine(e.message, 90)}` : `${a.status}`;
 }
@@ -213,12 +216,15 @@ async function main(): Promise<void> {
     GATEWAY_WAIT_MS: "170000",
     JOB_TIMEOUT_MS: "90000",
     RATE_LIMIT_PER_MINUTE: "1000000",
+    // Sign-up mail from the applications reaches mail-in here (their SMTP settings name this port).
+    MAIL_SMTP_PORT: String(MAIL_SMTP_PORT),
+    MFA_WAIT_MS: "120000",
   });
   let stack: Stack | null = null;
   let db: Database | null = null;
   if (!BASELINE_ONLY) {
     await recreateDatabase(env.DATABASE_URL!);
-    stack = await startStack({ env, logs: { dir: path.join(DATA_DIR, "logs", "bench-real") }, apiOnly: true });
+    stack = await startStack({ env, logs: { dir: path.join(DATA_DIR, "logs", "bench-real") }, apiOnly: !ready.some((a) => a.signup) });
     db = Database.fromConfig(loadConfig(stack.env), 1);
   }
   const browser = await puppeteer.launch(BASELINE_BROWSER);
@@ -268,6 +274,16 @@ async function main(): Promise<void> {
         await signIn(`${variant.label}: first login (detected)`, variant.cred, "200");
         await signIn(`${variant.label}: learned login`, variant.cred, "200");
         if (variant.wrongPassword) await signIn(`${variant.label}: wrong password`, { ...variant.cred, password: `${variant.cred.password}-wrong` }, "422 invalid_credentials");
+      }
+      if (app.signup && stack) {
+        const answer = await post(stack, key, "/v1/signup", { signup_method: "email", domain: app.signup.url, allocateMailbox: true }).catch((err: Error) => err);
+        if (answer instanceof Error) {
+          rows.push({ app: app.name, case: `sign-up: ${app.signup.about}`, expected: "201", got: `no answer: ${oneLine(answer.message, 80)}`, ok: false, proven: "—", ms: null, baseline: "—" });
+        } else {
+          const proven = answer.status === 201 ? ((await prove(browser, app.proof, answer.body)) ? "yes" : "no") : "—";
+          rows.push({ app: app.name, case: `sign-up: ${app.signup.about}`, expected: "201", got: describe(answer), ok: answer.status === 201 && proven === "yes", proven, ms: answer.ms, baseline: "—" });
+          say(`  sign-up: ${describe(answer)}${answer.status === 201 ? `, session proven ${proven}` : ""} (${fmtMs(answer.ms)})`);
+        }
       }
     }
   } finally {

@@ -12,7 +12,7 @@ const SETTINGS = "/etc/mediawiki/LocalSettings.php";
 export const mediawiki: RealApp = {
   name: "mediawiki",
   about: "MediaWiki 1.39 LTS from Debian (Apache + mod_php, SQLite), the wiki behind Wikipedia",
-  covers: ["server-rendered form with a CSRF token (wpLoginToken) and a session cookie set before the form", "login as a special page (Special:UserLogin) of a wiki readable without an account"],
+  covers: ["server-rendered form with a CSRF token (wpLoginToken) and a session cookie set before the form", "login as a special page (Special:UserLogin) of a wiki readable without an account", "sign-up whose form asks for a username"],
   async install() {
     await aptInstall(["mediawiki"]);
   },
@@ -57,6 +57,7 @@ export const mediawiki: RealApp = {
       },
     },
   ],
+  signup: { url: `${URL_}/index.php?title=Special:CreateAccount`, about: "username form (Special:CreateAccount), no email confirmation" },
   proof: {
     url: `${URL_}/index.php?title=Special:Preferences`,
     signedIn: async (page) => (await has(page, "#pt-logout")) && (await has(page, "#mw-prefs-form")),

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { aptInstall, appDir, base32, daemon, has, HOST, portOpen, run, totp, waitHttp, type RealApp } from "./support";
+import { aptInstall, appDir, base32, daemon, has, HOST, MAIL_SMTP_PORT, portOpen, run, totp, waitHttp, type RealApp } from "./support";
 
 const PORT = 8812;
 const URL_ = `http://${HOST}:${PORT}`;
@@ -32,6 +32,11 @@ def bench_user(login, password, mail, totp = nil)
 end
 Setting.default_language = "en"
 Setting.twofa = "1"
+# Self-registration with account activation by email; the mail's links name this host.
+Setting.self_registration = "1"
+Setting.host_name = "${HOST}:${PORT}"
+Setting.protocol = "http"
+Setting.mail_from = "redmine@example.test"
 bench_user("${ACCOUNT.username}", "${ACCOUNT.password}", "${ACCOUNT.email}")
 bench_user("${TOTP_ACCOUNT.username}", "${TOTP_ACCOUNT.password}", "${TOTP_ACCOUNT.email}", "${TOTP_SECRET}")
 `;
@@ -54,7 +59,11 @@ async function signIn(page: import("puppeteer-core").Page, account: { username: 
 export const redmine: RealApp = {
   name: "redmine",
   about: "Redmine 5.0 from Debian (Rails 6.1, SQLite, WEBrick), project tracker; one account with TOTP",
-  covers: ["server-rendered form with a CSRF token (authenticity_token)", "TOTP on a page of its own (/account/twofa/confirm)"],
+  covers: [
+    "server-rendered form with a CSRF token (authenticity_token)",
+    "TOTP on a page of its own (/account/twofa/confirm)",
+    "sign-up with email verification (an activation link by mail) whose form asks for a username (Login)",
+  ],
   async install() {
     await aptInstall(["redmine", "redmine-sqlite", "ruby-webrick"], "redmine redmine/instances/default/dbconfig-install boolean false\n");
   },
@@ -64,6 +73,11 @@ export const redmine: RealApp = {
     writeFileSync(path.join(dir, "config", "database.yml"), `production:\n  adapter: sqlite3\n  database: ${dir}/db/redmine.sqlite3\n  encoding: utf8\n`);
     const secret = path.join(dir, "config", "secret_key.txt");
     if (!existsSync(secret)) writeFileSync(secret, randomBytes(32).toString("hex"));
+    // Mail (the activation link of a sign-up) goes to the service's mail-in over SMTP.
+    writeFileSync(
+      path.join(dir, "config", "configuration.yml"),
+      `production:\n  email_delivery:\n    delivery_method: :smtp\n    smtp_settings:\n      address: ${HOST}\n      port: ${MAIL_SMTP_PORT}\n      domain: ${HOST}\n      enable_starttls_auto: false\n`,
+    );
     if (!existsSync(`/var/lib/redmine/${INSTANCE}`)) symlinkSync(dir, `/var/lib/redmine/${INSTANCE}`);
     if (await portOpen(PORT)) return;
     await run(`${ROOT}/bin/rake`, ["db:migrate"], { cwd: ROOT, env: ENV });
@@ -89,6 +103,7 @@ export const redmine: RealApp = {
       baseline: (page) => signIn(page, TOTP_ACCOUNT, TOTP_SECRET),
     },
   ],
+  signup: { url: `${URL_}/account/register`, about: "Login field, activation link by email" },
   proof: {
     url: `${URL_}/my/account`,
     signedIn: async (page) => !page.url().includes("/login") && (await has(page, "a.logout")),

@@ -23,6 +23,9 @@ export const LOG_DIR = path.join(REAL_APPS_DIR, "logs");
 /** Loopback only: no application the bench starts listens on any other address. */
 export const HOST = "127.0.0.1";
 
+/** The service's mail-in SMTP port during the bench: applications that mail (sign-up confirmations) send there. */
+export const MAIL_SMTP_PORT = 8825;
+
 export interface Account {
   username: string;
   password: string;
@@ -57,6 +60,8 @@ export interface RealApp {
   /** Starts the application (and what it needs) on loopback and makes its known account; idempotent. */
   start(): Promise<void>;
   variants: LoginVariant[];
+  /** A sign-up page, for POST /v1/signup with a new mailbox of ours; its session is proven like a login's. */
+  signup?: { url: string; about: string };
   /** A page only a signed-in account sees, and how to tell it shows the account (not the login page). */
   proof: { url: string; signedIn(page: Page): Promise<boolean> };
 }
