@@ -10,7 +10,8 @@ import { phpmyadmin } from "./phpmyadmin";
 import { redmine } from "./redmine";
 import { syncthing } from "./syncthing";
 import { transmission } from "./transmission";
+import { ttRss } from "./tt-rss";
 import { wordpress } from "./wordpress";
 
 /** The applications of `pnpm bench:real`, in the order they run (the most widely used first). */
-export const REAL_APPS: RealApp[] = [wordpress, mediawiki, phpmyadmin, adminer, dokuwiki, django, jupyter, transmission, nodeRed, redmine, syncthing, parseDashboard];
+export const REAL_APPS: RealApp[] = [wordpress, mediawiki, phpmyadmin, adminer, dokuwiki, django, jupyter, transmission, nodeRed, redmine, syncthing, parseDashboard, ttRss];

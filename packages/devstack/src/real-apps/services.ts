@@ -85,6 +85,14 @@ ${body}
 }
 
 let apacheConfig = "";
+const APACHE_PID = path.join(RUN_DIR, "apache", "httpd.pid");
+
+/** `apache2 -k stop` returns at once; the server is gone when its pid file is (a start before that is a no-op). */
+async function stopApache(args: string[]): Promise<void> {
+  if (!existsSync(APACHE_PID)) return;
+  await run("apache2", [...args, "-k", "stop"]).catch(() => "");
+  for (let i = 0; i < 100 && existsSync(APACHE_PID); i++) await new Promise((r) => setTimeout(r, 100));
+}
 
 /** Starts (or reloads, when its sites changed) the bench's Apache with every site declared so far. */
 export async function apache(): Promise<void> {
@@ -128,17 +136,14 @@ php_admin_value mysqli.default_port ${MARIADB.port}
 ${[...apacheSites.values()].join("\n")}
 `;
   const args = ["-f", conf];
-  if (text === apacheConfig && existsSync(path.join(RUN_DIR, "apache", "httpd.pid"))) return;
+  if (text === apacheConfig && existsSync(APACHE_PID)) return;
   writeFileSync(conf, text);
   await run("apache2", [...args, "-t"]);
   if (!apacheConfig) {
     // A previous run's Apache (the bench was killed) is stopped first: its sites may differ.
-    await run("apache2", [...args, "-k", "stop"]).catch(() => "");
-    await new Promise((r) => setTimeout(r, 500));
+    await stopApache(args);
     await run("apache2", [...args, "-k", "start"]);
-    onStop("apache", async () => {
-      await run("apache2", [...args, "-k", "stop"]).catch(() => "");
-    });
+    onStop("apache", () => stopApache(args));
   } else {
     await run("apache2", [...args, "-k", "graceful"]);
   }
