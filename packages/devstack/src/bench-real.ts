@@ -124,6 +124,14 @@ async function prove(browser: Browser, proof: RealApp["proof"], session: Answer[
   }
 }
 
+/** "yes", or "no" with what the answer held: the cookies' names and the localStorage keys (never a value). */
+async function provenText(browser: Browser, proof: RealApp["proof"], session: Answer["body"]): Promise<string> {
+  if (await prove(browser, proof, session)) return "yes";
+  const cookies = (session.cookies ?? []).map((c) => c.name);
+  const keys = (session.storageState?.origins ?? []).flatMap((o) => o.localStorage.map((i) => i.name));
+  return `no (cookies: ${cookies.join(", ") || "none"}; localStorage: ${keys.join(", ") || "none"})`;
+}
+
 /**
  * A TOTP code is accepted once (django-otp, like most, refuses a code of a step it already accepted): before a
  * login with a code, wait for a step no earlier login could have used. The wait is not part of any time.
@@ -266,7 +274,7 @@ async function main(): Promise<void> {
             return;
           }
           const got = describe(answer);
-          const proven = answer.status === 200 ? ((await prove(browser, variant.proof ?? app.proof, answer.body)) ? "yes" : "no") : "—";
+          const proven = answer.status === 200 ? await provenText(browser, variant.proof ?? app.proof, answer.body) : "—";
           const ok = expected === "200" ? answer.status === 200 && proven === "yes" : answer.status === 422 && answer.body.error?.code === "invalid_credentials";
           rows.push({ app: app.name, case: name, expected, got, ok, proven, ms: answer.ms, baseline: baselineText });
           say(`  ${name}: ${got}${answer.status === 200 ? `, session proven ${proven}` : ""} (${fmtMs(answer.ms)})`);
@@ -280,7 +288,7 @@ async function main(): Promise<void> {
         if (answer instanceof Error) {
           rows.push({ app: app.name, case: `sign-up: ${app.signup.about}`, expected: "201", got: `no answer: ${oneLine(answer.message, 80)}`, ok: false, proven: "—", ms: null, baseline: "—" });
         } else {
-          const proven = answer.status === 201 ? ((await prove(browser, app.proof, answer.body)) ? "yes" : "no") : "—";
+          const proven = answer.status === 201 ? await provenText(browser, app.proof, answer.body) : "—";
           rows.push({ app: app.name, case: `sign-up: ${app.signup.about}`, expected: "201", got: describe(answer), ok: answer.status === 201 && proven === "yes", proven, ms: answer.ms, baseline: "—" });
           say(`  sign-up: ${describe(answer)}${answer.status === 201 ? `, session proven ${proven}` : ""} (${fmtMs(answer.ms)})`);
         }

@@ -11,7 +11,8 @@ import { redmine } from "./redmine";
 import { syncthing } from "./syncthing";
 import { transmission } from "./transmission";
 import { ttRss } from "./tt-rss";
+import { verdaccio } from "./verdaccio";
 import { wordpress } from "./wordpress";
 
 /** The applications of `pnpm bench:real`, in the order they run (the most widely used first). */
-export const REAL_APPS: RealApp[] = [wordpress, mediawiki, phpmyadmin, adminer, dokuwiki, django, jupyter, transmission, nodeRed, redmine, syncthing, parseDashboard, ttRss];
+export const REAL_APPS: RealApp[] = [wordpress, mediawiki, phpmyadmin, adminer, dokuwiki, django, jupyter, transmission, nodeRed, redmine, syncthing, parseDashboard, ttRss, verdaccio];

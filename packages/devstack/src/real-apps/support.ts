@@ -119,16 +119,20 @@ export async function aptInstall(packages: string[], preseed = ""): Promise<void
 }
 
 /** `npm install` of pinned packages in .data/real-apps/<name> (its own package.json, outside the workspace). */
-export async function npmInstall(name: string, deps: Record<string, string>, options: { ignoreScripts?: boolean; rebuild?: string[] } = {}): Promise<string> {
+export async function npmInstall(
+  name: string,
+  deps: Record<string, string>,
+  options: { ignoreScripts?: boolean; rebuild?: string[]; overrides?: Record<string, string> } = {},
+): Promise<string> {
   const dir = appDir(name);
   const done = path.join(dir, "node_modules", ".bench-installed");
-  const wanted = JSON.stringify(deps);
-  if (existsSync(done) && readFileSync(done, "utf8") === wanted) return dir;
-  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `bench-real-${name}`, private: true, dependencies: deps }, null, 2));
+  const manifest = JSON.stringify({ name: `bench-real-${name}`, private: true, dependencies: deps, ...(options.overrides ? { overrides: options.overrides } : {}) }, null, 2);
+  if (existsSync(done) && readFileSync(done, "utf8") === manifest) return dir;
+  writeFileSync(path.join(dir, "package.json"), manifest);
   say(`  npm install ${Object.entries(deps).map(([k, v]) => `${k}@${v}`).join(" ")}`);
   await run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...(options.ignoreScripts ? ["--ignore-scripts"] : [])], { cwd: dir });
   if (options.rebuild?.length) await run("npm", ["rebuild", ...options.rebuild, "--build-from-source"], { cwd: dir });
-  writeFileSync(done, wanted);
+  writeFileSync(done, manifest);
   return dir;
 }
 
