@@ -1,5 +1,5 @@
 import { apache, apacheSite, mariadbDatabase } from "./services";
-import { aptInstall, has, HOST, type RealApp } from "./support";
+import { aptInstall, has, HOST, type RealApp, formLogin, passwordLogin } from "./support";
 
 const PORT = 8802;
 const URL_ = `http://${HOST}:${PORT}`;
@@ -24,20 +24,11 @@ export const adminer: RealApp = {
     await apache();
   },
   variants: [
-    {
-      label: "password",
-      loginUrl: `${URL_}/`,
-      method: "password",
-      cred: { username: ACCOUNT.username, password: ACCOUNT.password },
-      wrongPassword: true,
-      async baseline(page) {
-        await page.goto(`${URL_}/`);
-        await page.type("#username", ACCOUNT.username);
-        await page.type('input[name="auth[password]"]', ACCOUNT.password);
-        await Promise.all([page.waitForNavigation(), page.click('input[type="submit"][value="Login"]')]);
-        await page.waitForSelector('input[type="submit"][value="Logout"]');
-      },
-    },
+    passwordLogin(
+      `${URL_}/`,
+      ACCOUNT,
+      formLogin(`${URL_}/`, [["#username", ACCOUNT.username], ['input[name="auth[password]"]', ACCOUNT.password]], 'input[type="submit"][value="Login"]', 'input[type="submit"][value="Logout"]'),
+    ),
   ],
   proof: {
     // The signed-in page's address: the server (empty: localhost) and the user.

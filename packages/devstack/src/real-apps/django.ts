@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { aptInstall, appDir, base32, daemon, has, HOST, portOpen, run, totp, waitHttp, type RealApp } from "./support";
+import { aptInstall, appDir, base32, daemon, has, HOST, portOpen, run, totp, waitHttp, type RealApp, passwordLogin } from "./support";
 
 const PORT = 8807;
 const URL_ = `http://${HOST}:${PORT}`;
@@ -101,14 +101,7 @@ export const django: RealApp = {
     await waitHttp(`${URL_}/admin/login/`, 60_000, child);
   },
   variants: [
-    {
-      label: "password",
-      loginUrl: `${URL_}/admin/login/?next=/admin/`,
-      method: "password",
-      cred: { username: ACCOUNT.username, password: ACCOUNT.password },
-      wrongPassword: true,
-      baseline: (page) => adminLogin(page, "admin", false),
-    },
+    passwordLogin(`${URL_}/admin/login/?next=/admin/`, ACCOUNT, (page) => adminLogin(page, "admin", false)),
     {
       label: "totp in the same form",
       loginUrl: `${URL_}/otp-admin/login/?next=/otp-admin/`,

@@ -1,11 +1,12 @@
 import { appendFileSync, readFileSync } from "node:fs";
 import { apache, apacheSite } from "./services";
-import { aptInstall, has, HOST, run, type RealApp } from "./support";
+import { aptInstall, has, HOST, run, type RealApp, formLogin, passwordLogin } from "./support";
 
 const PORT = 8803;
 const URL_ = `http://${HOST}:${PORT}`;
 const ACCOUNT = { username: "benchuser", email: "benchuser@example.test", password: "Bench-Doku-pw-2024" };
 const USERS = "/var/lib/dokuwiki/acl/users.auth.php";
+const LOGIN_URL = `${URL_}/doku.php?id=start&do=login`;
 
 /** DokuWiki (Debian's 2022-07-31 "Igor"), plain-file authentication. */
 export const dokuwiki: RealApp = {
@@ -24,20 +25,11 @@ export const dokuwiki: RealApp = {
     await apache();
   },
   variants: [
-    {
-      label: "password",
-      loginUrl: `${URL_}/doku.php?id=start&do=login`,
-      method: "password",
-      cred: { username: ACCOUNT.username, password: ACCOUNT.password },
-      wrongPassword: true,
-      async baseline(page) {
-        await page.goto(`${URL_}/doku.php?id=start&do=login`);
-        await page.type('input[name="u"]', ACCOUNT.username);
-        await page.type('input[name="p"]', ACCOUNT.password);
-        await Promise.all([page.waitForNavigation(), page.click('#dw__login button[type="submit"]')]);
-        await page.waitForSelector('a[href*="do=logout"]');
-      },
-    },
+    passwordLogin(
+      LOGIN_URL,
+      { username: ACCOUNT.username, password: ACCOUNT.password },
+      formLogin(LOGIN_URL, [['input[name="u"]', ACCOUNT.username], ['input[name="p"]', ACCOUNT.password]], '#dw__login button[type="submit"]', 'a[href*="do=logout"]'),
+    ),
   ],
   proof: {
     url: `${URL_}/doku.php?id=start&do=profile`,

@@ -1,9 +1,10 @@
-import { aptInstall, appDir, daemon, has, HOST, portOpen, run, waitHttp, type RealApp } from "./support";
+import { aptInstall, appDir, daemon, has, HOST, portOpen, run, waitHttp, type RealApp, formLogin, passwordLogin } from "./support";
 
 const PORT = 8809;
 const URL_ = `http://${HOST}:${PORT}`;
 const PASSWORD = "Bench-Jupyter-pw-2024";
 const PYTHON = "/usr/bin/python3";
+const LOGIN_URL = `${URL_}/login?next=%2Ftree`;
 
 /** The classic Jupyter Notebook 6.4 (Debian), protected by a password only. */
 export const jupyter: RealApp = {
@@ -26,20 +27,8 @@ export const jupyter: RealApp = {
     await waitHttp(`${URL_}/login`, 60_000, child);
   },
   variants: [
-    {
-      label: "password only",
-      loginUrl: `${URL_}/login?next=%2Ftree`,
-      method: "password",
-      // The API names a user; the page has no field for one.
-      cred: { username: "bench", password: PASSWORD },
-      wrongPassword: true,
-      async baseline(page) {
-        await page.goto(`${URL_}/login?next=%2Ftree`);
-        await page.type("#password_input", PASSWORD);
-        await Promise.all([page.waitForNavigation(), page.click("#login_submit")]);
-        await page.waitForSelector("#logout");
-      },
-    },
+    // The API names a user; the page has no field for one.
+    passwordLogin(LOGIN_URL, { username: "bench", password: PASSWORD }, formLogin(LOGIN_URL, [["#password_input", PASSWORD]], "#login_submit", "#logout"), { label: "password only" }),
   ],
   proof: {
     url: `${URL_}/tree`,

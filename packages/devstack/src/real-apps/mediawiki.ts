@@ -1,12 +1,13 @@
 import { appendFileSync, copyFileSync, existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { apache, apacheSite } from "./services";
-import { aptInstall, appDir, has, HOST, run, type RealApp } from "./support";
+import { aptInstall, appDir, has, HOST, run, type RealApp, formLogin, passwordLogin } from "./support";
 
 const PORT = 8805;
 const URL_ = `http://${HOST}:${PORT}`;
 const ACCOUNT = { username: "BenchAdmin", password: "Bench-MediaWiki-pw-2024" };
 const SETTINGS = "/etc/mediawiki/LocalSettings.php";
+const LOGIN_URL = `${URL_}/index.php?title=Special:UserLogin`;
 
 /** MediaWiki 1.39 (Debian) on SQLite. */
 export const mediawiki: RealApp = {
@@ -42,20 +43,7 @@ export const mediawiki: RealApp = {
     await apache();
   },
   variants: [
-    {
-      label: "password",
-      loginUrl: `${URL_}/index.php?title=Special:UserLogin`,
-      method: "password",
-      cred: { username: ACCOUNT.username, password: ACCOUNT.password },
-      wrongPassword: true,
-      async baseline(page) {
-        await page.goto(`${URL_}/index.php?title=Special:UserLogin`);
-        await page.type("#wpName1", ACCOUNT.username);
-        await page.type("#wpPassword1", ACCOUNT.password);
-        await Promise.all([page.waitForNavigation(), page.click("#wpLoginAttempt")]);
-        await page.waitForSelector("#pt-logout");
-      },
-    },
+    passwordLogin(LOGIN_URL, ACCOUNT, formLogin(LOGIN_URL, [["#wpName1", ACCOUNT.username], ["#wpPassword1", ACCOUNT.password]], "#wpLoginAttempt", "#pt-logout")),
   ],
   signup: { url: `${URL_}/index.php?title=Special:CreateAccount`, about: "username form (Special:CreateAccount), no email confirmation" },
   proof: {

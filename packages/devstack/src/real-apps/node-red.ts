@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { daemon, has, HOST, npmInstall, portOpen, run, waitHttp, type RealApp } from "./support";
+import { daemon, has, HOST, npmInstall, portOpen, run, waitHttp, type RealApp, passwordLogin } from "./support";
 
 const PORT = 8811;
 const URL_ = `http://${HOST}:${PORT}`;
@@ -48,21 +48,14 @@ export const nodeRed: RealApp = {
     await waitHttp(`${URL_}/`, 60_000, child);
   },
   variants: [
-    {
-      label: "password",
-      loginUrl: `${URL_}/`,
-      method: "password",
-      cred: { username: ACCOUNT.username, password: ACCOUNT.password },
-      wrongPassword: true,
-      async baseline(page) {
-        await page.goto(`${URL_}/`);
-        await page.waitForSelector("#node-dialog-login-username", { visible: true });
-        await page.type("#node-dialog-login-username", ACCOUNT.username);
-        await page.type("#node-dialog-login-password", ACCOUNT.password);
-        await page.click("#node-dialog-login-submit");
-        await page.waitForSelector("#red-ui-header-button-user", { visible: true });
-      },
-    },
+    passwordLogin(`${URL_}/`, ACCOUNT, async (page) => {
+      await page.goto(`${URL_}/`);
+      await page.waitForSelector("#node-dialog-login-username", { visible: true });
+      await page.type("#node-dialog-login-username", ACCOUNT.username);
+      await page.type("#node-dialog-login-password", ACCOUNT.password);
+      await page.click("#node-dialog-login-submit");
+      await page.waitForSelector("#red-ui-header-button-user", { visible: true });
+    }),
   ],
   proof: {
     url: `${URL_}/`,

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "puppeteer-core";
-import { daemon, HOST, npmInstall, portOpen, textOf, waitHttp, type RealApp } from "./support";
+import { daemon, HOST, npmInstall, portOpen, textOf, waitHttp, type RealApp, passwordLogin } from "./support";
 
 const PORT = 8816;
 const URL_ = `http://${HOST}:${PORT}`;
@@ -51,14 +51,7 @@ export const parseDashboard: RealApp = {
     await waitHttp(`${URL_}/login`, 60_000, child);
   },
   variants: [
-    {
-      label: "password",
-      loginUrl: `${URL_}/login`,
-      method: "password",
-      cred: ACCOUNT,
-      wrongPassword: true,
-      baseline: (page) => signIn(page, ACCOUNT),
-    },
+    passwordLogin(`${URL_}/login`, ACCOUNT, (page) => signIn(page, ACCOUNT)),
   ],
   proof: {
     url: `${URL_}/apps`,

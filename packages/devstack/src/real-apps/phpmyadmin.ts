@@ -1,5 +1,5 @@
 import { apache, apacheSite, mariadbDatabase } from "./services";
-import { aptInstall, has, HOST, type RealApp } from "./support";
+import { aptInstall, has, HOST, type RealApp, formLogin, passwordLogin } from "./support";
 
 const PORT = 8804;
 const URL_ = `http://${HOST}:${PORT}`;
@@ -19,20 +19,7 @@ export const phpmyadmin: RealApp = {
     await apache();
   },
   variants: [
-    {
-      label: "password",
-      loginUrl: `${URL_}/`,
-      method: "password",
-      cred: { username: ACCOUNT.username, password: ACCOUNT.password },
-      wrongPassword: true,
-      async baseline(page) {
-        await page.goto(`${URL_}/`);
-        await page.type("#input_username", ACCOUNT.username);
-        await page.type("#input_password", ACCOUNT.password);
-        await Promise.all([page.waitForNavigation(), page.click("#input_go")]);
-        await page.waitForSelector("#pma_navigation");
-      },
-    },
+    passwordLogin(`${URL_}/`, ACCOUNT, formLogin(`${URL_}/`, [["#input_username", ACCOUNT.username], ["#input_password", ACCOUNT.password]], "#input_go", "#pma_navigation")),
   ],
   proof: {
     url: `${URL_}/index.php?route=/`,

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { aptInstall, appDir, base32, daemon, has, HOST, MAIL_SMTP_PORT, portOpen, run, totp, waitHttp, type RealApp } from "./support";
+import { aptInstall, appDir, base32, daemon, has, HOST, MAIL_SMTP_PORT, portOpen, run, totp, waitHttp, type RealApp, passwordLogin } from "./support";
 
 const PORT = 8812;
 const URL_ = `http://${HOST}:${PORT}`;
@@ -87,14 +87,7 @@ export const redmine: RealApp = {
     await waitHttp(`${URL_}/login`, 180_000, child);
   },
   variants: [
-    {
-      label: "password",
-      loginUrl: `${URL_}/login`,
-      method: "password",
-      cred: { username: ACCOUNT.username, password: ACCOUNT.password },
-      wrongPassword: true,
-      baseline: (page) => signIn(page, ACCOUNT),
-    },
+    passwordLogin(`${URL_}/login`, ACCOUNT, (page) => signIn(page, ACCOUNT)),
     {
       label: "totp on its own page",
       loginUrl: `${URL_}/login`,

@@ -1,9 +1,9 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { createHmac } from "node:crypto";
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import path from "node:path";
 import type { Page } from "puppeteer-core";
+import { parseTotpSecret, totpCode } from "@authsvc/crypto";
 import { DATA_DIR } from "../repo-root";
 
 /**
@@ -216,10 +216,11 @@ export const has = async (page: Page, selector: string) => (await page.$(selecto
 export const textOf = (page: Page) => page.evaluate(() => document.body?.innerText ?? "");
 
 // ---------------------------------------------------------------------------------------------------------
-// TOTP (RFC 6238), for the baselines: a user's script computes the code as an authenticator app does
+// TOTP, for the baselines: a user's script computes the code as an authenticator app does
 
 const B32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 
+/** Bytes as base32, the form authenticator apps take a secret in (the applications store hex or bytes). */
 export function base32(bytes: Buffer): string {
   let bits = 0;
   let value = 0;
@@ -236,26 +237,37 @@ export function base32(bytes: Buffer): string {
   return out;
 }
 
-function unbase32(text: string): Buffer {
-  let bits = 0;
-  let value = 0;
-  const out: number[] = [];
-  for (const ch of text.replace(/=+$/, "").toUpperCase()) {
-    value = (value << 5) | B32.indexOf(ch);
-    bits += 5;
-    if (bits >= 8) {
-      out.push((value >>> (bits - 8)) & 255);
-      bits -= 8;
-    }
-  }
-  return Buffer.from(out);
+/** The current code of a base32 secret, as an authenticator app shows it. */
+export const totp = (secret: string) => totpCode(parseTotpSecret(secret), Date.now());
+
+// ---------------------------------------------------------------------------------------------------------
+// The usual shapes of a variant and of its baseline
+
+/** A hand-written form login: open the page, type each field, submit (a click, or Enter), wait for the signed-in marker. */
+export function formLogin(url: string, fields: Array<[selector: string, value: string]>, submit: string | "Enter", signedIn: string): (page: Page) => Promise<void> {
+  return async (page) => {
+    await page.goto(url);
+    for (const [selector, value] of fields) await page.type(selector, value);
+    await Promise.all([page.waitForNavigation(), submit === "Enter" ? page.keyboard.press("Enter") : page.click(submit)]);
+    await page.waitForSelector(signedIn);
+  };
 }
 
-/** The current 6-digit code of a base32 secret (30-second steps, SHA-1). */
-export function totp(secret: string, at = Date.now()): string {
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(at / 30_000)));
-  const mac = createHmac("sha1", unbase32(secret)).update(counter).digest();
-  const offset = mac[mac.length - 1]! & 15;
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, "0");
+/** An application's password login with its wrong-password case: the first variant of most applications. */
+export function passwordLogin(loginUrl: string, cred: LoginVariant["cred"], baseline: LoginVariant["baseline"], more: Partial<LoginVariant> = {}): LoginVariant {
+  return { label: "password", loginUrl, method: "password", cred, baseline, wrongPassword: true, ...more };
+}
+
+/** A login through HTTP Basic authentication: the baseline answers the browser's prompt; its session is the credentials. */
+export function basicAuthLogin(url: string, account: { username: string; password: string }, signedIn: (page: Page) => Promise<unknown>): LoginVariant {
+  return passwordLogin(
+    url,
+    account,
+    async (page) => {
+      await page.authenticate(account);
+      await page.goto(url);
+      await signedIn(page);
+    },
+    { httpCredentials: account },
+  );
 }

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { aptInstall, appDir, daemon, HOST, portOpen, run, textOf, waitHttp, type RealApp } from "./support";
+import { aptInstall, appDir, daemon, HOST, portOpen, run, textOf, waitHttp, type RealApp, basicAuthLogin } from "./support";
 
 const PORT = 8813;
 const URL_ = `http://${HOST}:${PORT}`;
@@ -43,19 +43,7 @@ export const syncthing: RealApp = {
     await waitHttp(`${URL_}/`, 60_000, child);
   },
   variants: [
-    {
-      label: "password",
-      loginUrl: `${URL_}/`,
-      method: "password",
-      cred: { username: ACCOUNT.username, password: ACCOUNT.password },
-      wrongPassword: true,
-      httpCredentials: ACCOUNT,
-      async baseline(page) {
-        await page.authenticate(ACCOUNT);
-        await page.goto(`${URL_}/`);
-        await page.waitForFunction(() => document.body.innerText.includes("This Device"));
-      },
-    },
+    basicAuthLogin(`${URL_}/`, ACCOUNT, (page) => page.waitForFunction(() => document.body.innerText.includes("This Device"))),
   ],
   proof: {
     url: `${URL_}/`,

@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { aptInstall, appDir, daemon, has, HOST, portOpen, waitHttp, type RealApp } from "./support";
+import { aptInstall, appDir, daemon, has, HOST, portOpen, waitHttp, type RealApp, basicAuthLogin } from "./support";
 
 const PORT = 8808;
 const URL_ = `http://${HOST}:${PORT}`;
@@ -51,19 +51,7 @@ export const transmission: RealApp = {
     await waitHttp(`${URL_}/transmission/web/`, 30_000, child);
   },
   variants: [
-    {
-      label: "password",
-      loginUrl: `${URL_}/transmission/web/`,
-      method: "password",
-      cred: { username: ACCOUNT.username, password: ACCOUNT.password },
-      wrongPassword: true,
-      httpCredentials: ACCOUNT,
-      async baseline(page) {
-        await page.authenticate(ACCOUNT);
-        await page.goto(`${URL_}/transmission/web/`);
-        await page.waitForSelector("#toolbar");
-      },
-    },
+    basicAuthLogin(`${URL_}/transmission/web/`, ACCOUNT, (page) => page.waitForSelector("#toolbar")),
   ],
   proof: {
     url: `${URL_}/transmission/web/`,

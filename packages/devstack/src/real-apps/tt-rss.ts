@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { apache, apacheSite } from "./services";
-import { aptInstall, has, HOST, run, type RealApp } from "./support";
+import { aptInstall, has, HOST, run, type RealApp, formLogin, passwordLogin } from "./support";
 
 const PORT = 8814;
 const URL_ = `http://${HOST}:${PORT}`;
@@ -38,22 +38,8 @@ export const ttRss: RealApp = {
     await apache();
   },
   variants: [
-    {
-      label: "password",
-      loginUrl: `${URL_}/`,
-      method: "password",
-      cred: ACCOUNT,
-      wrongPassword: true,
-      async baseline(page) {
-        await page.goto(`${URL_}/`);
-        await page.waitForSelector("#login");
-        await page.type("#login", ACCOUNT.username);
-        await page.type('input[name="password"]', ACCOUNT.password);
-        // Dojo draws the "Log in" button as a span (role=button) and keeps the real submit off screen: Enter sends the form.
-        await Promise.all([page.waitForNavigation(), page.keyboard.press("Enter")]);
-        await page.waitForSelector("#feeds-holder, #main", { visible: true });
-      },
-    },
+    // Dojo draws the "Log in" button as a span (role=button) and keeps the real submit off screen: Enter sends the form.
+    passwordLogin(`${URL_}/`, ACCOUNT, formLogin(`${URL_}/`, [["#login", ACCOUNT.username], ['input[name="password"]', ACCOUNT.password]], "Enter", "#feeds-holder")),
   ],
   proof: {
     url: `${URL_}/`,

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { daemon, has, HOST, npmInstall, portOpen, waitHttp, type RealApp } from "./support";
+import { daemon, has, HOST, npmInstall, portOpen, waitHttp, type RealApp, passwordLogin } from "./support";
 
 const PORT = 8818;
 const URL_ = `http://${HOST}:${PORT}`;
@@ -47,22 +47,15 @@ log: { type: stdout, format: pretty, level: warn }
     await waitHttp(`${URL_}/`, 60_000, child);
   },
   variants: [
-    {
-      label: "password",
-      loginUrl: `${URL_}/`,
-      method: "password",
-      cred: ACCOUNT,
-      wrongPassword: true,
-      async baseline(page) {
-        await page.goto(`${URL_}/`);
-        await page.click("[data-testid=header--button-login]");
-        await page.waitForSelector("#login--dialog-username", { visible: true });
-        await page.type("#login--dialog-username", ACCOUNT.username);
-        await page.type("#login--dialog-password", ACCOUNT.password);
-        await page.click("#login--dialog-button-submit");
-        await page.waitForSelector("[data-testid=logInDialogIcon]");
-      },
-    },
+    passwordLogin(`${URL_}/`, ACCOUNT, async (page) => {
+      await page.goto(`${URL_}/`);
+      await page.click("[data-testid=header--button-login]");
+      await page.waitForSelector("#login--dialog-username", { visible: true });
+      await page.type("#login--dialog-username", ACCOUNT.username);
+      await page.type("#login--dialog-password", ACCOUNT.password);
+      await page.click("#login--dialog-button-submit");
+      await page.waitForSelector("[data-testid=logInDialogIcon]");
+    }),
   ],
   proof: {
     url: `${URL_}/`,

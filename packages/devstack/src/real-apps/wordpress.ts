@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import type { Page } from "puppeteer-core";
 import { apache, apacheSite, MARIADB, mariadbDatabase } from "./services";
-import { aptInstall, has, HOST, type RealApp } from "./support";
+import { aptInstall, has, HOST, type RealApp, passwordLogin } from "./support";
 
 const PORT = 8801;
 const URL_ = `http://${HOST}:${PORT}`;
@@ -71,14 +71,7 @@ define('AUTOMATIC_UPDATER_DISABLED', true);
     if (!/Success!|Already Installed|already installed/i.test(body)) throw new Error(`WordPress install: HTTP ${res.status}: ${body.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").slice(0, 300)}`);
   },
   variants: [
-    {
-      label: "password",
-      loginUrl: `${URL_}/wp-login.php`,
-      method: "password",
-      cred: { username: ACCOUNT.username, password: ACCOUNT.password },
-      baseline: (page) => signIn(page, ACCOUNT.username),
-      wrongPassword: true,
-    },
+    passwordLogin(`${URL_}/wp-login.php`, { username: ACCOUNT.username, password: ACCOUNT.password }, (page) => signIn(page, ACCOUNT.username)),
     {
       label: "email as login",
       loginUrl: `${URL_}/wp-login.php`,
