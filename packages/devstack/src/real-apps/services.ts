@@ -64,6 +64,7 @@ const MODULES = [
 ];
 
 const apacheSites = new Map<string, string>();
+const answered = new Set<string>();
 
 /** One site of the bench's Apache: `Listen 127.0.0.1:<port>` and a virtual host around `body`. */
 export function apacheSite(name: string, port: number, documentRoot: string, body = ""): void {
@@ -148,5 +149,10 @@ ${[...apacheSites.values()].join("\n")}
     await run("apache2", [...args, "-k", "graceful"]);
   }
   apacheConfig = text;
-  await Promise.all([...apacheSites.values()].map((s) => waitHttp(`http://${HOST}:${/Listen [\d.]+:(\d+)/.exec(s)![1]}/`, 30_000)));
+  // Each site answers once before its application goes on (a reload for the next site keeps it serving).
+  for (const [name, site] of apacheSites) {
+    if (answered.has(name)) continue;
+    await waitHttp(`http://${HOST}:${/Listen [\d.]+:(\d+)/.exec(site)![1]}/`, 90_000);
+    answered.add(name);
+  }
 }

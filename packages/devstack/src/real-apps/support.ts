@@ -194,7 +194,7 @@ export async function waitHttp(url: string, ms = 60_000, child?: ChildProcess): 
   while (Date.now() < until) {
     if (child && child.exitCode !== null) throw new Error(`${url}: the process exited (${child.exitCode}); see ${LOG_DIR}`);
     try {
-      await fetch(url, { redirect: "manual", signal: AbortSignal.timeout(5000) });
+      await fetch(url, { redirect: "manual", signal: AbortSignal.timeout(20_000) });
       return;
     } catch (err) {
       last = (err as Error).message;
