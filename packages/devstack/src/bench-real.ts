@@ -327,6 +327,14 @@ async function main(): Promise<void> {
   }
 }
 
+// Interrupted: the applications started so far are stopped, as at the end of a run.
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    process.stderr.write(`bench:real: ${signal}, stopping the applications\n`);
+    void stopAll().finally(() => process.exit(130));
+  });
+}
+
 main().then(
   () => process.exit(),
   async (err) => {
