@@ -62,7 +62,7 @@ export interface ClassifyOptions {
    * Checks weak evidence of a session (see session-evidence's `secondLook`): proof of a session, beside a
    * visitor without it, or null and why nothing was proven. Without it, weak evidence is no success.
    */
-  confirmSession?: () => Promise<SecondLookAnswer>;
+  confirmSession?: (onAStep: boolean) => Promise<SecondLookAnswer>;
   /** Messages of JavaScript dialogs (alert, confirm) the page opened since the submit. */
   dialogs?: () => string[];
   /**
@@ -334,7 +334,8 @@ export async function classifyOutcome(
     if (success && (poll.successBefore || samePath(found, options.learnedMarker ?? null))) {
       if (evidence === "weak") {
         // No account shown, no page of its own, or only cookies that rotate anyway: the site's login page decides.
-        const looked = options.confirmSession ? await options.confirmSession() : { signedIn: null, why: "nothing was checked" };
+        // A chooser is a step: the page it is on is never the signed-in page the second look may compare.
+        const looked = options.confirmSession ? await options.confirmSession(!!signals.chooser) : { signedIn: null, why: "nothing was checked" };
         if (!looked.signedIn) return fail("login_unconfirmed", `the login form is gone, but nothing proves a session: ${looked.why}`);
       }
       return { verdict: { kind: "success", marker: found } };

@@ -169,8 +169,8 @@ export async function signInOnPage(page: Page, watch: PageWatch, input: Password
       navigation: watch,
       sentBack: (tokens) => watch.sentBack(tokens),
       movedAway: () => watch.movedAway(run.submittedOn ?? input.loginUrl) && watch.movedAway(input.loginUrl),
-      confirmSession: async () =>
-        secondLook({ context, loginUrl: run.submittedOn ?? input.loginUrl, endedOn: page.url(), identifier: input.identifier, openContext: options.openContext, guard: options.guard, deadline, sessionStorage: await sessionStorageOf(page), onStep: step }),
+      confirmSession: async (onAStep) =>
+        secondLook({ context, loginUrl: run.submittedOn ?? input.loginUrl, endedOn: onAStep ? null : page.url(), identifier: input.identifier, openContext: options.openContext, guard: options.guard, deadline, sessionStorage: await sessionStorageOf(page), onStep: step }),
       onStep: step,
     });
   };

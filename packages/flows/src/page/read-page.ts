@@ -34,6 +34,8 @@ export interface FrameReading {
   signedIn: SelectorPath | null;
   /** The page shows the account's name (the username or email the login was given) as text, not in a field. */
   nameShown: boolean;
+  /** The page holds a sign-out control anywhere, shown or not (in a menu that opens on hover). */
+  signOutHeld: boolean;
   /** A CAPTCHA a person must answer (a checkbox or a challenge; invisible ones run by themselves when the
    * form is sent). Set by scanPage from readCaptchaInPage. */
   captcha: boolean;
@@ -498,6 +500,7 @@ export const readFrameInPage = inPage(function readFrameInPage(
     consent: pathOf(consent),
     interstitial: pathOf(interstitial),
     signedIn: pathOf(signedIn),
+    signOutHeld: !!signedIn || all.some((el) => kit.isSignOut(el, signOut)),
     // As a whole word, and only a name no page says by chance ("admin" in "Contact your admin" is not the account).
     nameShown:
       (identifier.length >= 6 || /[\d@._-]/.test(identifier)) &&

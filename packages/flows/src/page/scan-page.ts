@@ -120,6 +120,8 @@ export interface PageSignals {
   signedIn: FrameScan | null;
   /** Some frame shows the account's name as text (see FrameReading.nameShown). */
   nameShown: boolean;
+  /** Some frame holds a sign-out control, shown or not (see FrameReading.signOutHeld). */
+  signOutHeld: boolean;
 }
 
 export function mergeSignals(scans: FrameScan[]): PageSignals {
@@ -153,5 +155,6 @@ export function mergeSignals(scans: FrameScan[]): PageSignals {
     interstitial: scans.find((s) => s.reading.interstitial) ?? null,
     signedIn: scans.find((s) => s.reading.signedIn) ?? null,
     nameShown: scans.some((s) => s.reading.nameShown),
+    signOutHeld: scans.some((s) => s.reading.signOutHeld),
   };
 }

@@ -152,8 +152,8 @@ export interface Reopen {
   onStep?: (step: string) => void;
 }
 
-/** What a tab shows at an address: see `lookAt`. */
-type Look = "form" | "account" | "elsewhere" | "nothing" | "unreadable";
+/** What a tab shows at an address: see `lookAt`. `nothing+`: nothing, but a sign-out control is in the page (hidden in a menu). */
+type Look = "form" | "account" | "elsewhere" | "nothing" | "nothing+" | "unreadable";
 
 /**
  * Opens `r.loginUrl` in a new tab of `r.context` and reads what it shows: `form` (a password field, a
@@ -203,7 +203,7 @@ async function lookAt(r: Reopen & { identifier?: string; visitor?: boolean }): P
         if (quiet >= REOPEN_QUIET_POLLS && loginPageOf(page.url()) !== loginPageOf(r.loginUrl)) return "elsewhere";
         // Still at the address with neither a form nor the account: a slow page, or one that shows neither; a
         // session is never inferred from a page that shows nothing yet.
-        if (Date.now() >= until) return offersSignIn ? "form" : "nothing";
+        if (Date.now() >= until) return offersSignIn ? "form" : signals.signOutHeld ? "nothing+" : "nothing";
       }
       // A page that never became readable proves nothing.
       if (r.deadline.remaining() === 0 || Date.now() >= until) return "unreadable";
@@ -225,9 +225,12 @@ export async function signedInOnReopen(r: Reopen): Promise<boolean | null> {
   return look === "form" ? false : look === "account" || look === "elsewhere" ? true : null;
 }
 
+/** What a look saw, for the step log. */
+const said = (look: Look) => (look === "nothing+" ? "nothing (a sign-out control in the page, hidden)" : look);
+
 export interface SecondLook extends Reopen {
-  /** Where the login ended: a page of its own, when it is not the login page. */
-  endedOn: string;
+  /** Where the login ended: a page of its own, when it is not the login page; null when it is a step (a chooser). */
+  endedOn: string | null;
   /** The account's username or email: a page that shows it, to the session only, shows the account. */
   identifier?: string;
   /** Another context of the same job (its proxy, its browser profile), for a visitor without the session. */
@@ -262,18 +265,22 @@ export async function secondLook(r: SecondLook): Promise<SecondLookAnswer> {
   };
   try {
     const [mine, theirs] = await Promise.all([lookAt(r), visitor(r.loginUrl)]);
-    r.onStep?.(`second look: the login page shows the session ${mine}, a visitor ${theirs}`);
+    r.onStep?.(`second look: the login page shows the session ${said(mine)}, a visitor ${said(theirs)}`);
     if (mine === "account") return { signedIn: true, why: "the login page, opened again, shows the account" };
-    if (mine === "elsewhere" || mine === "nothing") {
-      if (theirs === "form") return { signedIn: true, why: "the login page asks a visitor without the session to sign in, and not the session" };
-      return { signedIn: null, why: mine === "nothing" ? "the login page shows neither a form nor the account, to a visitor without the session too" : "the login page sends a visitor without the session on as well" };
+    // Sent on, as the old second look read it; shown neither a form nor the account, only with a sign-out
+    // control in the page (a step between the password and the session, a chooser, shows a visitor a form too).
+    if ((mine === "elsewhere" || mine === "nothing+") && theirs === "form") return { signedIn: true, why: "the login page asks a visitor without the session to sign in, and not the session" };
+    if (mine === "elsewhere" || mine === "nothing" || mine === "nothing+") {
+      return { signedIn: null, why: mine === "elsewhere" ? "the login page sends a visitor without the session on as well" : "the login page shows neither a form nor the account, and nothing a visitor without the session does not get" };
     }
-    const ended = loginPageOf(r.endedOn) !== loginPageOf(r.loginUrl) ? r.endedOn : null;
+    const ended = r.endedOn && loginPageOf(r.endedOn) !== loginPageOf(r.loginUrl) ? r.endedOn : null;
     if (ended) {
       const [there, theirsThere] = await Promise.all([lookAt({ ...r, loginUrl: ended }), visitor(ended)]);
-      r.onStep?.(`second look: the page the login ended on shows the session ${there}, a visitor ${theirsThere}`);
+      r.onStep?.(`second look: the page the login ended on shows the session ${said(there)}, a visitor ${said(theirsThere)}`);
       if (there === "account") return { signedIn: true, why: "the page the login ended on, opened again, shows the account" };
-      if (there === "nothing" && theirsThere === "form") return { signedIn: true, why: "the page the login ended on is shown to the session and asks a visitor without it to sign in" };
+      // A page that differs from a visitor's proves nothing by itself (a step's page, a "session expired"
+      // page); with a sign-out control in it (hidden in a menu), it is the account's.
+      if (there === "nothing+" && theirsThere === "form") return { signedIn: true, why: "the page the login ended on holds a sign-out control for the session and asks a visitor without it to sign in" };
     }
     return {
       signedIn: null,

@@ -127,7 +127,7 @@ export async function passkeyLogin(page: Page, input: PasskeyLoginInput, options
     documentStatus: () => watch.documentStatus,
     navigation: watch,
     movedAway: () => watch.movedAway(input.loginUrl),
-    confirmSession: async () => secondLook({ context, loginUrl: input.loginUrl, endedOn: page.url(), openContext: options.openContext, guard: options.guard, deadline, sessionStorage: await sessionStorageOf(page), onStep: step }),
+    confirmSession: async (onAStep) => secondLook({ context, loginUrl: input.loginUrl, endedOn: onAStep ? null : page.url(), openContext: options.openContext, guard: options.guard, deadline, sessionStorage: await sessionStorageOf(page), onStep: step }),
     onStep: step,
   });
   watch.check();
