@@ -105,8 +105,9 @@ describe("credentials the end user types on a hosted page", () => {
     expect(asked).toMatch(/The site asks for one more step: .*code/i);
     const view = (await call("GET", `/v1/entry-links/${link.linkId}`, { key: tenant.key })).body;
     expect(view).toMatchObject({ status: "needs_input", input: { reason: "code", fields: ["code"] } });
-    // The link's page leads to the hand-off page of its sign-in.
-    const onward = await person.$eval("a", (a) => (a as HTMLAnchorElement).href);
+    // The link's page leads to the hand-off page of its sign-in. It loads itself again every two seconds while
+    // it waits: a read that meets the document being replaced reads the next one.
+    const onward = await waitFor("the link's page's onward link", () => person.$eval("a", (a) => (a as HTMLAnchorElement).href).catch(() => null));
     expect(onward).toBe(view.input.handoffUrl);
     // The link's page loads itself again every two seconds while it waits, and on a loaded machine that reload
     // can take a click's place (the click lands on the document being replaced): the person clicks again, as a
