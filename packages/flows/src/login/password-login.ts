@@ -120,6 +120,8 @@ async function httpAuthentication(page: Page, watch: PageWatch, input: PasswordL
     throw new LoginFlowError("invalid_credentials", "the site refused the username and password (HTTP 401 to its authentication challenge)", { retryable: false });
   }
   if (watch.documentStatus >= 400) throw new LoginFlowError("login_unconfirmed", `the site answered its authentication with HTTP ${watch.documentStatus}`);
+  // A page the site served without asking again proves nothing: only the credentials taken sign in.
+  if (!state.answered) throw new LoginFlowError("login_unconfirmed", "the site did not ask for its HTTP authentication again, so nothing shows it took the credentials");
   // A login form behind the gate: the usual login goes on from it.
   const signals = mergeSignals(await scanPage(page, input.identifier).catch(() => Object.assign([], { unreadable: 1 })));
   if (signals.passwordShown || signals.identifierOnlyShown) return null;
