@@ -207,12 +207,14 @@ export function pageKit() {
    * form or not), a menu item, a control of a form whose action signs out; by its words (`signOut.labels`,
    * every language the engine reads) or its address or name (`signOut.address`). Shown, as a person sees it.
    */
+  // The words compiled once per read of the frame, not once per element.
+  let compiled: { from: { labels: string; address: string }; words: RegExp; address: RegExp } | null = null;
   const isSignOut = (el: Element, signOut: { labels: string; address: string }): boolean => {
     const input = el instanceof HTMLInputElement && /^(submit|button|image)$/.test(el.type);
     const role = el.getAttribute("role");
     if (!(el instanceof HTMLAnchorElement || el instanceof HTMLButtonElement || input || role === "menuitem" || role === "button")) return false;
-    const words = new RegExp(signOut.labels, "i");
-    const address = new RegExp(signOut.address, "i");
+    if (compiled?.from !== signOut) compiled = { from: signOut, words: new RegExp(signOut.labels, "i"), address: new RegExp(signOut.address, "i") };
+    const { words, address } = compiled;
     const form = (el as HTMLButtonElement).form ?? null;
     const named = `${el.getAttribute("href") ?? ""} ${el.getAttribute("formaction") ?? ""} ${el.getAttribute("name") ?? ""} ${el.id}`;
     return (words.test(controlText(el)) && controlText(el).length <= 60) || address.test(named) || (!!form && address.test(form.getAttribute("action") ?? ""));
