@@ -146,8 +146,11 @@ export function daemon(name: string, cmd: string, args: string[], options: { cwd
   mkdirSync(LOG_DIR, { recursive: true });
   const log = createWriteStream(path.join(LOG_DIR, `${name}.log`), { flags: "a" });
   const child = spawn(cmd, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
-  child.stdout!.pipe(log);
-  child.stderr!.pipe(log);
+  // Two streams into one file: neither ends it (the first to end would leave the other writing after the
+  // end, which throws); the file is closed once the process and both its streams are done.
+  child.stdout!.pipe(log, { end: false });
+  child.stderr!.pipe(log, { end: false });
+  child.on("close", () => log.end());
   child.on("error", (err) => log.write(`spawn failed: ${err.message}\n`));
   started.push({ name, child, stop: options.stop });
   return child;
