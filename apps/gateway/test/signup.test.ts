@@ -137,6 +137,33 @@ describe("POST /v1/signup: sites that want a login name, or say the account was 
     expect(await siteAccounts(email)).toEqual([expect.objectContaining({ site: "signup-tracker", username: res.body.account.username, confirmed: true })]);
   });
 
+  it("follows the activation link a tracker says it mailed above its login form, then signs in with the login name (its login page refuses the email)", async () => {
+    const email = await newMailbox();
+    const res = await call("POST", "/v1/signup", { key: tenant.key, body: { signup_method: "email", domain: `${sitesUrl()}/cases/signup-tracker-mail/account/register`, cred: { email } } });
+    expect([res.status, res.body.error?.message]).toEqual([201, undefined]);
+    const username = res.body.account.username as string;
+    await expectSignedIn("signup-tracker-mail", res.body.cookies, username);
+    expect(await siteAccounts(email)).toEqual([expect.objectContaining({ site: "signup-tracker-mail", username, confirmed: true })]);
+    // The credential signs in with the name the site takes, not the email it refused.
+    expect(await call("GET", `/v1/credentials/${res.body.credentialId}`, { key: tenant.key })).toMatchObject({ body: { username } });
+  });
+
+  it("follows the activation link when the login is refused as 'not activated yet' on a page that never said a mail was sent", async () => {
+    const email = await newMailbox();
+    const res = await call("POST", "/v1/signup", { key: tenant.key, body: { signup_method: "email", domain: `${sitesUrl()}/cases/signup-tracker-quiet/account/register`, cred: { email } } });
+    expect([res.status, res.body.error?.message]).toEqual([201, undefined]);
+    await expectSignedIn("signup-tracker-quiet", res.body.cookies, res.body.account.username);
+    expect(await siteAccounts(email)).toEqual([expect.objectContaining({ site: "signup-tracker-quiet", confirmed: true })]);
+  });
+
+  it("answers verification_pending, never invalid_credentials, where that tracker's activation mail goes elsewhere", async () => {
+    const email = `own-${Date.now().toString(36)}@agents.example.test`;
+    const res = await call("POST", "/v1/signup", { key: tenant.key, body: { signup_method: "email", domain: `${sitesUrl()}/cases/signup-tracker-mail/account/register`, cred: { email } } });
+    expect([res.status, res.body.error?.code]).toEqual([422, "verification_pending"]);
+    expect(await keptCredential(res)).toMatchObject({ status: "pending_verification" });
+    expect(await siteAccounts(email)).toEqual([expect.objectContaining({ site: "signup-tracker-mail", confirmed: false })]);
+  });
+
   it("reads 'The signup was successful! You can now … log in' above the form drawn again as the account made, and signs it in", async () => {
     const username = `hubapi${Date.now().toString(36)}`;
     const res = await signupAt("signup-hub", { cred: { email: await newMailbox(), username } });

@@ -11,7 +11,7 @@ import type { SignupInput } from "./signup";
 import { usernameVariant } from "./account-names";
 import type { SignupRun } from "./signup-run";
 import { bestForm, isSetPasswordForm, scanSignup, type SignupScan } from "./signup-scan";
-import { ACCOUNT_MAILED, NOW_SIGN_IN, PROGRESS, SIGNUP_DONE, signupRefusalOf } from "./signup-verdicts";
+import { ACCOUNT_MAILED, ACTIVATION_MAILED, NOW_SIGN_IN, PROGRESS, SIGNUP_DONE, signupRefusalOf } from "./signup-verdicts";
 
 // A message without known words is the site's refusal once it stayed this long.
 const MESSAGE_SETTLE_MS = 1000;
@@ -32,9 +32,9 @@ export type SignupVerdict = { kind: "signed-in" } | { kind: "login"; verified: b
  * code or link (answered from our inbox), a signed-in page, or a page that wants the new user to log in.
  * `mailed`: an account taken up later (`SignupRun.resume`), starting from the site's mail it waited for.
  */
-/** The page's text says the account was made, in words that were not on the page before the submit. */
-function newlySays(text: string, before: string[]): boolean {
-  const said = SIGNUP_DONE.exec(text)?.[0] ?? NOW_SIGN_IN.exec(text)?.[0];
+/** The page's text says what `words` match, in words that were not on the page before the submit. */
+function newlySays(text: string, before: string[], ...words: RegExp[]): boolean {
+  const said = words.map((w) => w.exec(text)?.[0]).find((m) => m !== undefined);
   return !!said && !before.some((sentence) => sentence.toLowerCase().includes(said.toLowerCase()));
 }
 
@@ -105,6 +105,13 @@ export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: Page
     watcher.restart();
     return false;
   };
+  const confirmByLink = async () => {
+    const link = await fromInbox("link");
+    linkOpened = true;
+    run.step("open the confirmation link");
+    watch.resetVerdict();
+    await openEmailedLink(page, watch, link, deadline, "confirmation link", (name) => run.step(name));
+  };
   // An account taken up later, with the mail it waited for.
   if (mailed && (await followAccountMail(mailed))) return { kind: "login", verified: true };
 
@@ -117,7 +124,12 @@ export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: Page
     // now go to the home page and log in to the system." above the form drawn again).
     const done = poll.fresh.find((m) => SIGNUP_DONE.test(m) || NOW_SIGN_IN.test(m));
     const fresh = poll.fresh.filter((m) => m !== done);
-    const saysDone = !!done || (!!form && !verified && poll.fresh.length === 0 && newlySays(loginScans.map((s) => s.reading.text).join("\n"), run.before?.sentences ?? []));
+    const saysDone = !!done || (!!form && !verified && poll.fresh.length === 0 && newlySays(loginScans.map((s) => s.reading.text).join("\n"), run.before?.sentences ?? [], SIGNUP_DONE, NOW_SIGN_IN));
+    // "Account was successfully created. An email containing the instructions to activate your account was
+    // sent to …" above the site's login form: the account signs in once its link is opened, not before.
+    // A code asked for on the page is answered where the page asks for it (below), never as a link.
+    const activationMailed = !verified && !run.passwordless && !signals.otpPrompt && (!!poll.fresh.find((m) => ACTIVATION_MAILED.test(m)) || newlySays(loginScans.map((s) => s.reading.text).join("\n"), run.before?.sentences ?? [], ACTIVATION_MAILED));
+    if (activationMailed && (!form || saysDone)) return watcher.act(poll, confirmByLink);
     if (saysDone && form && !verified && !signals.confirmByEmail && !signals.otpPrompt) {
       run.step("the site says the account was made; signing in");
       return { verdict: { kind: "login", verified, leaveForm: true } };
@@ -194,13 +206,7 @@ export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: Page
         return watcher.act(poll, () => answerOtp(page, prompt, () => fromInbox("code"), (name) => run.step(name)));
       }
     } else if (signals.confirmByEmail && !linkOpened && !signals.passwordShown) {
-      return watcher.act(poll, async () => {
-        const link = await fromInbox("link");
-        linkOpened = true;
-        run.step("open the confirmation link");
-        watch.resetVerdict();
-        await openEmailedLink(page, watch, link, deadline, "confirmation link", (name) => run.step(name));
-      });
+      return watcher.act(poll, confirmByLink);
     } else if (linkOpened && watch.documentStatus >= 400) {
       const said = loginScans.flatMap((s) => s.reading.text.split(/\n+/)).map((t) => t.trim()).find((t) => EXPIRED.test(t) || /invalid/i.test(t));
       throw new LoginFlowError("verification_failed", `the site refused the confirmation link: ${said ?? `HTTP ${watch.documentStatus}`}`);

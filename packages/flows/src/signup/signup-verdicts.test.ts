@@ -1,4 +1,4 @@
-import { ACCOUNT_MAILED, PROGRESS, signupRefusalOf } from "./signup-verdicts";
+import { ACCOUNT_MAILED, ACTIVATION_MAILED, NOT_ACTIVATED, PROGRESS, signupRefusalOf } from "./signup-verdicts";
 
 describe("signupRefusalOf", () => {
   it.each([
@@ -43,5 +43,32 @@ describe("ACCOUNT_MAILED", () => {
     ["We sent a confirmation link to ada@example.test.", false],
   ])("%j: %s", (text, mailed) => {
     expect(ACCOUNT_MAILED.test(text)).toBe(mailed);
+  });
+});
+
+describe("ACTIVATION_MAILED and NOT_ACTIVATED", () => {
+  it.each([
+    ["Account was successfully created. An email containing the instructions to activate your account was sent to ada@example.test.", true],
+    ["We have sent you an activation link.", true],
+    ["Please confirm your email address to activate your account.", true],
+    ["Wir haben Ihnen einen Link zur Aktivierung Ihres Kontos gesendet.", true],
+    ["Un e-mail de confirmation vous a été envoyé.", true],
+    ["Your account has been activated. You can now log in.", false],
+    ["Forgot your password? We will send you a link to reset it.", false],
+    ["Lost password", false],
+  ])("mailed %j: %s", (text, mailed) => {
+    expect(ACTIVATION_MAILED.test(text)).toBe(mailed);
+  });
+
+  it.each([
+    ["You haven't activated your account yet. If you want to receive a new activation email, please click this link.", true],
+    ["Your email address has not been verified.", true],
+    ["Please confirm your email address before logging in.", true],
+    ["Ihr Konto wurde noch nicht aktiviert.", true],
+    ["Invalid user or password", false],
+    ["Your account has been activated. You can now log in.", false],
+    ["Your account has been confirmed.", false],
+  ])("not activated %j: %s", (text, pending) => {
+    expect(NOT_ACTIVATED.test(text)).toBe(pending);
   });
 });

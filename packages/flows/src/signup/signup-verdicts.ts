@@ -40,3 +40,18 @@ export const SIGNUP_DONE =
 /** ...and that the new account is now to sign in ("You can now go to the home page and log in"). */
 export const NOW_SIGN_IN =
   /\b(you can|you may|please) now\b[^.!?]{0,50}\b(log ?in|sign ?in)\b|\bnow (log|sign) ?in\b|jetzt (anmelden|einloggen)|vous pouvez maintenant vous connecter|ahora puedes iniciar sesi[oó]n|agora (voc[eê] )?pode (entrar|fazer login)|ora puoi accedere|je kunt nu inloggen/i;
+
+/**
+ * The site says it mailed what activates the new account ("An email containing the instructions to activate
+ * your account was sent to …", "We have sent you an activation link", "Please confirm your email address to
+ * activate your account"), often above its login form: the mail's link comes before any login.
+ */
+export const ACTIVATION_MAILED =
+  /\b(activat|confirm|verif)\w*\b[^.!?]{0,80}\b(sent|e-?mailed|mailed)\b|\b(sent|e-?mailed|mailed)\b[^.!?]{0,60}\b(activat|confirm|verif)\w*|\b(activate|confirm|verify) your (account|e-?mail|address|registration)\b|(aktivier|best[aä]tig)\w*[^.!?]{0,60}(gesendet|geschickt)|(activ|confirm|v[ée]rifi)\w*[^.!?]{0,60}envoy[ée]|(activ|confirm|verific)\w*[^.!?]{0,60}enviad[oa]|(attiva|conferma|verifica)\w*[^.!?]{0,60}inviat[oa]|(activ|bevestig)\w*[^.!?]{0,60}(verstuurd|verzonden)/i;
+
+/**
+ * A login refused because the new account is not yet activated ("You haven't activated your account yet",
+ * "Please confirm your email address before logging in"): its confirmation mail is to be followed.
+ */
+export const NOT_ACTIVATED =
+  /\b(have(n.t| not)|has(n.t| not)|is(n.t| not)|not( yet)?( been)?)\b[^.!?]{0,30}\b(activated|confirmed|verified)\b|\b(activate|confirm|verify) your (account|e-?mail( address)?|address)\b[^.!?]{0,40}\b(before|to) (log|sign)|noch nicht (aktiviert|best[aä]tigt)|pas (encore )?(été )?(activ|confirm|v[ée]rifi)|(a[uú]n )?no (ha sido|est[aá]) (activad|confirmad|verificad)|ainda n[aã]o (foi )?(ativad|confirmad|verificad)|non (ancora )?(è stato )?(attivat|confermat|verificat)|nog niet (geactiveerd|bevestigd|geverifieerd)/i;

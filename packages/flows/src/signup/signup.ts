@@ -2,7 +2,8 @@ import { type Page, captureState, type TargetGuard } from "@authsvc/browser";
 import type { SignedUpAccount } from "@authsvc/contracts";
 import { Deadline } from "../deadline";
 import { LoginFlowError, SignupUnfinishedError } from "../flow-error";
-import { type AccountMail, awaitAccountMail, type Inbox } from "../inbox/await-verification";
+import { type AccountMail, awaitAccountMail, awaitVerification, type Inbox } from "../inbox/await-verification";
+import { openEmailedLink } from "../page/emailed-link";
 import { PageWatch } from "../page/page-watch";
 import { type FlowMilestone, type FlowOptions, signInOnPage } from "../login/password-login";
 import type { CaptchaSolver } from "../captcha/pass-captcha";
@@ -12,6 +13,7 @@ import { awaitSignupVerdict } from "./signup-outcome";
 import { replaceTemporaryPassword } from "./temporary-password";
 import { SignupRun } from "./signup-run";
 import { bestForm, isSetPasswordForm, scanSignup } from "./signup-scan";
+import { NOT_ACTIVATED } from "./signup-verdicts";
 
 export interface SignupInput {
   /** The signup page, or the invitation link. */
@@ -140,8 +142,7 @@ async function finishSignup(page: Page, watch: PageWatch, run: SignupRun, input:
   run.step("read verdict");
   options.onMilestone?.("verifying");
   const verdict = await awaitSignupVerdict(run, page, watch, input, deadline, mailed);
-  const identifier = run.identifier!;
-  const account = { email: run.email, username: run.username, password: run.password, passwordGenerated: run.passwordGenerated, identifier };
+  const account = { email: run.email, username: run.username, password: run.password, passwordGenerated: run.passwordGenerated, identifier: run.identifier! };
 
   if (verdict.kind === "signed-in" && run.awaitsPassword) {
     // Signed in by the site's link alone: no password of the account is known to sign in again with.
@@ -168,8 +169,9 @@ async function finishSignup(page: Page, watch: PageWatch, run: SignupRun, input:
     await watch.open(to, deadline, "login page");
   }
   const loginOptions = { guard: options.guard, timeoutMs: deadline.remaining(), onStep: options.onStep, onMilestone: options.onMilestone, captchaSolver: options.captchaSolver, afterSignIn: options.afterSignIn };
-  const signIn = async (): ReturnType<typeof signInOnPage> => {
-    const login = { loginUrl: page.url(), identifier, password: run.password, inbox: input.inbox, inboxWaitMs: input.inboxWaitMs, handoff: input.handoff };
+  let identifier = account.identifier;
+  const signInAs = async (who: string): ReturnType<typeof signInOnPage> => {
+    const login = { loginUrl: page.url(), identifier: who, password: run.password, inbox: input.inbox, inboxWaitMs: input.inboxWaitMs, handoff: input.handoff };
     try {
       return await signInOnPage(page, watch, login, loginOptions, deadline);
     } catch (err) {
@@ -180,9 +182,50 @@ async function finishSignup(page: Page, watch: PageWatch, run: SignupRun, input:
       return await signInOnPage(page, watch, { ...login, loginUrl: run.loginLink }, loginOptions, deadline);
     }
   };
+  // The account signs in with what its form asked for, its email first; a site that takes only the login
+  // name its form also asked for (a tracker) refuses the email: that name is the account's too.
+  const signInByName = async (): ReturnType<typeof signInOnPage> => {
+    try {
+      return await signInAs(identifier);
+    } catch (err) {
+      const other = run.username && run.username !== identifier ? run.username : null;
+      if (!(err instanceof LoginFlowError && err.code === "invalid_credentials" && other)) throw err;
+      run.step("the site refused the new account's email as its login; signing in with its username");
+      const result = await signInAs(other);
+      identifier = other;
+      run.identifier = other;
+      return result;
+    }
+  };
+  // The site's refusal of the password it just took is no wrong password: the account waits for its email
+  // to be confirmed ("You haven't activated your account yet"), whether or not the page said so.
+  const signIn = async (): ReturnType<typeof signInOnPage> => {
+    const loginAt = page.url();
+    try {
+      return await signInByName();
+    } catch (err) {
+      if (!(err instanceof LoginFlowError) || !(err.code === "invalid_credentials" || NOT_ACTIVATED.test(err.message))) throw err;
+      const said = `the site refused the new account's login: ${err.message}`;
+      if (verdict.verified) throw new LoginFlowError("login_unconfirmed", `${said} (after its email was confirmed)`);
+      if (!input.inbox) throw new LoginFlowError("verification_pending", `${said}; it may wait for its email to be confirmed, and no mail to ${run.email ?? "its address"} reaches the service`);
+      run.step("the site refused the new account's login; looking for its confirmation link by email");
+      const waitMs = Math.min(input.inboxWaitMs ?? 120_000, deadline.remaining());
+      const link = await awaitVerification(input.inbox, "link", run.since ?? new Date(0), new URL(input.signupUrl).hostname, waitMs, "confirmation").catch((e: unknown) => {
+        throw e instanceof LoginFlowError && e.code === "timeout" ? new LoginFlowError("verification_pending", `${said}; no confirmation link came by email`) : e;
+      });
+      run.step("open the confirmation link");
+      watch.resetVerdict();
+      await openEmailedLink(page, watch, link, deadline, "confirmation link", (name) => run.step(name));
+      run.step("open the login page");
+      await watch.open(loginAt, deadline, "login page");
+      return await signInByName().catch((again: unknown) => {
+        throw again instanceof LoginFlowError && again.code === "invalid_credentials" ? new LoginFlowError("login_unconfirmed", `the site refused the new account's login after its email was confirmed: ${again.message}`) : again;
+      });
+    }
+  };
   try {
     const result = await signIn();
-    return { ...account, session: result.session, loginUrl: pageOnly(result.loginPage), signedInBy: "login" };
+    return { ...account, identifier, session: result.session, loginUrl: pageOnly(result.loginPage), signedInBy: "login" };
   } catch (err) {
     // A mailed temporary password: its first login may ask for a new one before it signs the account in.
     const form = run.passwordMailed && err instanceof LoginFlowError && err.code !== "invalid_credentials" ? bestForm(await scanSignup(page).catch(() => [])) : null;
@@ -191,6 +234,6 @@ async function finishSignup(page: Page, watch: PageWatch, run: SignupRun, input:
     if (replaced !== "login") return { ...account, password: run.password, session: replaced, loginUrl: pageOnly(fallback()), signedInBy: "login" };
     run.step("logging in with the new password");
     const result = await signIn();
-    return { ...account, password: run.password, session: result.session, loginUrl: pageOnly(result.loginPage), signedInBy: "login" };
+    return { ...account, identifier, password: run.password, session: result.session, loginUrl: pageOnly(result.loginPage), signedInBy: "login" };
   }
 }

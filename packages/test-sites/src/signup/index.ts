@@ -14,7 +14,7 @@ import { signupUsername } from "./signup-username";
 import { signupCaptcha } from "./signup-captcha";
 import { signupHub, signupTracker } from "./signup-patterns";
 import { signupHash } from "./signup-hash";
-export { LOGIN_BLANK, SIGNUP_TOOK } from "./signup-patterns";
+export { ACTIVATION_SENT, LOGIN_BLANK, NOT_ACTIVATED_YET, SIGNUP_TOOK } from "./signup-patterns";
 
 export { Invitations } from "./invitations";
 export { SignupRegistry, type SignupRecord } from "./registry";
@@ -35,6 +35,8 @@ export const SIGNUP_CASES = [
   { name: "signup-wiki-password", path: "/cases/signup-wiki-password/signup", verification: "mailed login and password (base64 multipart)", signsIn: false },
   { name: "signup-new-password", path: "/cases/signup-new-password/signup", verification: "set-password link", signsIn: false },
   { name: "signup-tracker", path: "/cases/signup-tracker/account/register", verification: null, signsIn: false },
+  { name: "signup-tracker-mail", path: "/cases/signup-tracker-mail/account/register", verification: "activation link, login name only", signsIn: false },
+  { name: "signup-tracker-quiet", path: "/cases/signup-tracker-quiet/account/register", verification: "activation link not mentioned, login name only", signsIn: false },
   { name: "signup-hub", path: "/cases/signup-hub/signup", verification: null, signsIn: false },
   { name: "signup-hash", path: "/cases/signup-hash/#/signup", verification: null, signsIn: true },
 ] as const;
@@ -50,6 +52,6 @@ export function createSignupRouters(accounts: Accounts, outbox: Outbox, registry
     signupSetPassword(accounts, outbox, registry, "signup-new-password", false),
     // Not in SIGNUP_CASES: only a person can read its CAPTCHA (the hand-off tests use it).
     signupCaptcha(accounts, registry),
-    signupTracker(accounts, registry), signupHub(accounts, registry), signupHash(accounts, registry),
+    signupTracker(accounts, registry), signupTracker(accounts, registry, outbox), signupTracker(accounts, registry, outbox, true), signupHub(accounts, registry), signupHash(accounts, registry),
   ];
 }

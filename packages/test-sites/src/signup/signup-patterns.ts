@@ -1,11 +1,17 @@
+import { randomBytes } from "node:crypto";
 import { Router, urlencoded } from "express";
 import { type Accounts, escapeHtml, page } from "../accounts";
+import type { Outbox } from "../outbox";
 import { base, formCase } from "../cases/kit";
-import { fieldsOf, firstRefusal, isEmail, keep, REFUSALS, tooShort } from "./kit";
-import type { SignupRegistry } from "./registry";
+import { fieldsOf, firstRefusal, isEmail, keep, origin, REFUSALS, sendMail, tooShort } from "./kit";
+import type { SignupRecord, SignupRegistry } from "./registry";
 
 /** What a project tracker answers a registration without its login name (Redmine's words). */
 export const LOGIN_BLANK = "Login cannot be blank";
+/** What a project tracker that activates accounts by email says after a registration (Redmine's words). */
+export const ACTIVATION_SENT = (email: string) => `Account was successfully created. An email containing the instructions to activate your account was sent to ${email}.`;
+/** What it answers the right password of an account not yet activated. */
+export const NOT_ACTIVATED_YET = "You haven't activated your account yet. If you want to receive a new activation email, please click this link.";
 /** What a notebook hub answers a signup it took, above its signup form drawn again. */
 export const SIGNUP_TOOK = "The signup was successful! You can now go to the home page and log in to the system.";
 
@@ -14,9 +20,16 @@ export const SIGNUP_TOOK = "The signup was successful! You can now go to the hom
  * marks (a star in its label), password and confirmation, first and last name, email. A login name is the
  * account's: the new account signs in with it on the site's login page, not with its email. Registered at
  * once ("Your account has been activated. You can now log in.").
+ *
+ * With `outbox` (`signup-tracker-mail`), as such a tracker set to activate accounts by email: the registration
+ * says it mailed the activation instructions above the login form, the login page takes the login name only
+ * ("Invalid user or password" for the email), and the right password of an account not yet activated is
+ * answered "You haven't activated your account yet" until the mailed link is opened. `quiet`
+ * (`signup-tracker-quiet`): the registration leads to the login page without a word of the mail.
  */
-export function signupTracker(accounts: Accounts, registry: SignupRegistry): Router {
-  const name = "signup-tracker";
+export function signupTracker(accounts: Accounts, registry: SignupRegistry, outbox?: Outbox, quiet = false): Router {
+  const name = !outbox ? "signup-tracker" : quiet ? "signup-tracker-quiet" : "signup-tracker-mail";
+  const pending = new Map<string, SignupRecord>();
   const r = Router();
   const form = (error?: string, v: Record<string, string> = {}) =>
     page(
@@ -32,7 +45,7 @@ export function signupTracker(accounts: Accounts, registry: SignupRegistry): Rou
 </div><input type="submit" name="commit" value="Submit"></form>`,
     );
   r.get(`${base(name)}/account/register`, (_req, res) => res.type("html").send(form()));
-  r.post(`${base(name)}/account/register`, urlencoded({ extended: false }), (req, res) => {
+  r.post(`${base(name)}/account/register`, urlencoded({ extended: false }), async (req, res) => {
     const v = fieldsOf(req);
     const [login, password, mail] = [(v["user[login]"] ?? "").trim(), v["user[password]"] ?? "", (v["user[mail]"] ?? "").trim()];
     accounts.noteAttempt(name, mail);
@@ -48,7 +61,23 @@ export function signupTracker(accounts: Accounts, registry: SignupRegistry): Rou
       [registry.emailTaken(name, mail), "Email has already been taken"],
     ]);
     if (refused) return res.type("html").send(form(refused, v));
-    registry.create(name, { email: mail, username: login, name: `${v["user[firstname]"]} ${v["user[lastname]"]}` }, password, true);
+    const record = registry.create(name, { email: mail, username: login, name: `${v["user[firstname]"]} ${v["user[lastname]"]}` }, password, !outbox);
+    if (!outbox) return res.redirect(302, `${base(name)}/login?activated=1`);
+    const token = randomBytes(20).toString("hex");
+    pending.set(token, record);
+    const link = `${origin(req)}${base(name)}/account/activate?token=${token}`;
+    await sendMail(accounts, outbox, {
+      to: mail,
+      subject: "[Tracker] Your Redmine account activation",
+      text: `Your account information:\n* Login: ${login}\n\nTo activate your account, click on the following link:\n${link}\n\nYou have received this notification because you registered.`,
+    });
+    res.redirect(302, quiet ? `${base(name)}/login` : `${base(name)}/login?registered=${encodeURIComponent(mail)}`);
+  });
+  r.get(`${base(name)}/account/activate`, (req, res) => {
+    const record = pending.get(String(req.query.token ?? ""));
+    if (!record) return res.status(404).type("html").send(page("404", "<h2>404</h2><p>The page you were trying to access doesn't exist or has been removed.</p>"));
+    pending.delete(String(req.query.token));
+    registry.confirm(record);
     res.redirect(302, `${base(name)}/login?activated=1`);
   });
   // The login page takes the login name (and, as trackers do, the email too).
@@ -56,9 +85,21 @@ export function signupTracker(accounts: Accounts, registry: SignupRegistry): Rou
     formCase(accounts, name, (error, req) =>
       page(
         "Sign in",
-        `${req?.query.activated ? '<div class="flash notice">Your account has been activated. You can now log in.</div>' : ""}${error ? `<div class="flash error">${escapeHtml(error)}</div>` : ""}
+        `${req?.query.activated ? '<div class="flash notice">Your account has been activated. You can now log in.</div>' : ""}${req?.query.registered ? `<div class="flash notice">${escapeHtml(ACTIVATION_SENT(String(req.query.registered)))}</div>` : ""}${error ? `<div class="flash error">${escapeHtml(error)}</div>` : ""}
 <form method="post" action="${base(name)}/login"><label>Login <input name="username" id="username"></label><label>Password <input type="password" name="password" id="password"></label><input type="submit" value="Login"></form>`,
       ),
+      outbox
+        ? {
+            messages: { wrong: "Invalid user or password", locked: "Your account was locked." },
+            // The login name only: an email is no login here, and an account not yet activated is told so.
+            gate: (body) => {
+              const login = (body.username ?? "").trim();
+              if (login.includes("@")) return "Invalid user or password";
+              const waiting = registry.find(login).some((r) => r.site === name && r.username === login && registry.pendingPasswordIs(r, body.password ?? ""));
+              return waiting ? NOT_ACTIVATED_YET : null;
+            },
+          }
+        : {},
     ),
   );
   return r;
