@@ -1,4 +1,4 @@
-import { attempts, call, closeDatabase, newSiteUser, newTenant, sitesUrl } from "@authsvc/devstack";
+import { ageCachedSessions, attempts, call, closeDatabase, newSiteUser, newTenant, sitesUrl } from "@authsvc/devstack";
 import { newTotpSecret } from "@authsvc/crypto";
 import { LOGIN_CASES, type LoginCase } from "@authsvc/test-sites";
 
@@ -188,5 +188,30 @@ describe("a site behind HTTP authentication (a Basic challenge)", () => {
     const wrong = await call("POST", "/v1/login", { key, body: { domain: at("http-basic"), login_method: "password", cred: { ...user, password: "wrong-password" }, useCache: false } });
     expect([wrong.status, wrong.body.error?.code]).toEqual([422, "invalid_credentials"]);
     expect(await attempts(user.username)).toEqual({ "http-basic-only": 1, "http-basic": 1 });
+  });
+});
+
+describe("a site that binds its session to the browser's User-Agent", () => {
+  it("answers the User-Agent the session was made with; the session opens the account with it, and the cache's check sends it", async () => {
+    const own = await newTenant("User-Agent org");
+    const user = await newSiteUser();
+    const body = { domain: `${sitesUrl()}/cases/ua-bound/login`, login_method: "password", cred: user };
+    const res = await call("POST", "/v1/login", { key: own.key, body });
+    expect(res.status).toBe(200);
+    expect(res.body.userAgent).toMatch(/^Mozilla\/5\.0 \(.+\) AppleWebKit\/537\.36 \(KHTML, like Gecko\) Chrome\/\d+/);
+    const cookie = res.body.cookies.map((c: any) => `${c.name}=${c.value}`).join("; ");
+    const account = (userAgent: string) => fetch(`${sitesUrl()}/cases/ua-bound/account`, { headers: { cookie, "user-agent": userAgent }, redirect: "manual" });
+    expect(await (await account(res.body.userAgent)).text()).toContain(`Welcome, ${user.username}`);
+
+    // Last checked long ago: the cache's check reads the page with the session's User-Agent, finds it
+    // signed in, and serves it (with another one, the site would have signed it out).
+    expect(await ageCachedSessions(own.orgId)).toBe(1);
+    const cached = await call("POST", "/v1/login", { key: own.key, body });
+    expect([cached.status, cached.headers.get("x-auth-cache"), cached.body.cookies]).toEqual([200, "hit", res.body.cookies]);
+    expect((await account(res.body.userAgent)).status).toBe(200);
+
+    // The binding is the site's: another User-Agent is signed out.
+    expect((await account("Mozilla/5.0 (X11; Linux x86_64) curl-like")).status).toBe(302);
+    expect((await account(res.body.userAgent)).status).toBe(302);
   });
 });

@@ -82,6 +82,8 @@ export async function captureState(
   // The cookies and every origin's storage at once: each read waits on the browser, not on the others (an
   // origin read off the page opens a page of its own).
   const read = async (origin: string) => (await storageInFrames(page, origin)) ?? (documentOrigins.has(origin) ? await storageOffPage(context, origin) : EMPTY);
+  // The page's own User-Agent (the profile's override, not the browser's default): sites that bind a session to it.
+  const userAgent = page.evaluate(() => navigator.userAgent).catch(() => page.browser().userAgent());
   const [jar, found] = await Promise.all([context.cookies(), Promise.all(origins.map(read))]);
   const cookies = jar.map(toCookie);
   const storage = [];
@@ -90,5 +92,5 @@ export async function captureState(
     if (indexedDB.length) storage.push({ origin, localStorage, indexedDB });
     else if (localStorage.length) storage.push({ origin, localStorage });
   }
-  return { cookies, origins, storageState: { cookies, origins: storage }, signedInPage: page.url() };
+  return { cookies, origins, storageState: { cookies, origins: storage }, userAgent: await userAgent, signedInPage: page.url() };
 }

@@ -41,6 +41,12 @@ const session = {
         "`newContext({ httpCredentials })` option, which sends them again. Secret: the caller's own credentials for that origin.",
       properties: { username: { type: "string" }, password: { type: "string" }, origin: { type: "string" } },
     },
+    userAgent: {
+      type: "string",
+      description:
+        "The User-Agent of the browser that made the session. Some sites bind a session to it (another User-Agent is signed out): a browser " +
+        "that uses the session sends it, as Playwright's `newContext({ userAgent })` does.",
+    },
     storageState: {
       type: "object",
       description: "Playwright's storageState: `browser.newContext({ storageState })` loads it unchanged.",

@@ -55,6 +55,13 @@ export interface SessionResponse {
    * `newContext({ httpCredentials })` does. Absent where the session is the cookies and storage.
    */
   httpCredentials?: HttpCredentials;
+  /**
+   * The User-Agent of the browser that made the session. Some sites bind a session to it (Tiny Tiny RSS,
+   * many PHP applications against session theft: another User-Agent is signed out), so a browser that uses
+   * the session sends it, as Playwright's `newContext({ userAgent })` does. Absent only in sessions stored
+   * before it was recorded.
+   */
+  userAgent?: string;
 }
 
 /**

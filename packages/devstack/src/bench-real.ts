@@ -55,6 +55,7 @@ interface Answer {
     cookies?: Array<{ name: string; value: string; domain: string; path: string; expires: number; httpOnly: boolean; secure: boolean; sameSite: "Strict" | "Lax" | "None" }>;
     storageState?: { origins: Array<{ origin: string; localStorage: Array<{ name: string; value: string }> }> };
     httpCredentials?: { username: string; password: string };
+    userAgent?: string;
   };
   ms: number;
 }
@@ -89,13 +90,15 @@ function describe(a: Answer): string {
 
 /**
  * Opens the application's account page in a fresh browser context holding only what the answer gave
- * (cookies, localStorage, HTTP credentials) and asks the application module whether it shows the account.
+ * (cookies, localStorage, HTTP credentials, the User-Agent the session was made with, which some
+ * applications bind it to) and asks the application module whether it shows the account.
  */
 async function prove(browser: Browser, proof: RealApp["proof"], session: Answer["body"] | null): Promise<boolean> {
   const context = await browser.createBrowserContext();
   try {
     const page = await context.newPage();
     if (session?.httpCredentials) await page.authenticate(session.httpCredentials);
+    if (session?.userAgent) await page.setUserAgent(session.userAgent);
     const cookies: CookieParam[] = (session?.cookies ?? []).map((c) => ({
       name: c.name,
       value: c.value,

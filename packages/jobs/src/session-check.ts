@@ -22,7 +22,7 @@ export type SessionHealth = {
 };
 
 export interface SessionCheckTarget {
-  session: Pick<SessionResponse, "cookies" | "httpCredentials">;
+  session: Pick<SessionResponse, "cookies" | "httpCredentials" | "userAgent">;
   /** Where the login ended, signed in (absent for sessions kept before it was recorded: the login page is fetched). */
   signedInPage?: string;
   /** The credential's login page (origin + path), or its login URL. */
@@ -78,7 +78,8 @@ async function fetchPage(guard: TargetGuard, start: string, session: SessionChec
     if (!target.allowed) return null;
     const mapped = guard.hostMap.get(url.hostname);
     const cookie = session ? cookieHeaderFor(session, url) : "";
-    const headers: Record<string, string> = { "user-agent": USER_AGENT, accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8" };
+    // The session's own User-Agent: a site that binds its sessions to it signs another one out.
+    const headers: Record<string, string> = { "user-agent": session?.userAgent ?? USER_AGENT, accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8" };
     if (cookie) headers.cookie = cookie;
     // A site that signs in by HTTP authentication: its credentials, as a browser sends them again (Basic).
     const basic = session?.httpCredentials;

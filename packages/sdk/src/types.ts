@@ -55,6 +55,11 @@ export interface SessionResponse {
    * `newContext({ httpCredentials })` does. Absent where the session is the cookies and storage.
    */
   httpCredentials?: HttpCredentials;
+  /**
+   * The User-Agent of the browser that made the session. Some sites bind a session to it: a browser that
+   * uses the session sends it, as Playwright's `newContext({ userAgent })` does.
+   */
+  userAgent?: string;
 }
 
 export const LOGIN_METHODS = ["password", "oauth_google", "oauth_github", "oauth", "magic_link", "otp_email", "otp_sms", "totp", "passkey"] as const;

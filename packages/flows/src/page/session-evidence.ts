@@ -149,6 +149,8 @@ export interface Reopen {
   sessionStorage?: Array<{ origin: string; entries: Array<[string, string]> }>;
   /** localStorage to put in place before the page's scripts run (a stored session opened in a fresh context). */
   localStorage?: Array<{ origin: string; entries: Array<[string, string]> }>;
+  /** The User-Agent a stored session was made with (sites bind sessions to it); else the context's profile's. */
+  userAgent?: string;
   onStep?: (step: string) => void;
 }
 
@@ -166,6 +168,7 @@ async function lookAt(r: Reopen & { identifier?: string; visitor?: boolean }): P
   // Prepared as the login's own page was (its browser profile): the site sees the same browser again.
   const page = await openPage(r.context);
   try {
+    if (r.userAgent) await page.setUserAgent(r.userAgent);
     const watch = await PageWatch.attach(page, r.guard, r.loginUrl);
     for (const [kind, stores] of [["sessionStorage", r.sessionStorage], ["localStorage", r.localStorage]] as const) {
       if (!stores?.length) continue;
@@ -201,6 +204,9 @@ async function lookAt(r: Reopen & { identifier?: string; visitor?: boolean }): P
         quiet = parsed && !offersSignIn ? quiet + 1 : 0;
         // Sent elsewhere (a signed-in user's redirect away from the login page), and settled there without a form.
         if (quiet >= REOPEN_QUIET_POLLS && loginPageOf(page.url()) !== loginPageOf(r.loginUrl)) return "elsewhere";
+        // Settled at the address, a sign-out control in it (hidden in a menu, as a single-page app's is): what
+        // it is will not change by waiting out the rest (a page still fetching is not quiet).
+        if (quiet > REOPEN_QUIET_POLLS && signals.signOutHeld) return "nothing+";
         // Still at the address with neither a form nor the account: a slow page, or one that shows neither; a
         // session is never inferred from a page that shows nothing yet.
         if (Date.now() >= until) return offersSignIn ? "form" : signals.signOutHeld ? "nothing+" : "nothing";
@@ -306,7 +312,7 @@ async function contextBeside(context: BrowserContext): Promise<BrowserContext> {
  * session (another fresh context) is read as signed in too; null when nothing is proven. A session kept in
  * IndexedDB is not restored here, so it is not judged: null.
  */
-export async function storedSessionSignedIn(page: Page, session: Pick<SessionResponse, "cookies" | "storageState">, loginUrl: string, guard: TargetGuard, timeoutMs: number): Promise<boolean | null> {
+export async function storedSessionSignedIn(page: Page, session: Pick<SessionResponse, "cookies" | "storageState" | "userAgent">, loginUrl: string, guard: TargetGuard, timeoutMs: number): Promise<boolean | null> {
   if (session.storageState.origins.some((o) => o.indexedDB?.length)) return null;
   const context = page.browserContext();
   await bringCookies(context, session.cookies);
@@ -314,13 +320,13 @@ export async function storedSessionSignedIn(page: Page, session: Pick<SessionRes
     .filter((o) => o.localStorage.length)
     .map((o) => ({ origin: o.origin, entries: o.localStorage.map((e): [string, string] => [e.name, e.value]) }));
   const deadline = new Deadline(timeoutMs);
-  const signedIn = await signedInOnReopen({ context, loginUrl, guard, deadline, localStorage });
+  const signedIn = await signedInOnReopen({ context, loginUrl, guard, deadline, localStorage, userAgent: session.userAgent });
   if (signedIn !== true) return signedIn;
   // What a visitor without the session gets: a site that sends everyone on from its login page (a landing
   // page with a sign-in dialog, say) proves nothing by sending the session on.
   const visitor = await page.browser().createBrowserContext();
   try {
-    return (await signedInOnReopen({ context: visitor, loginUrl, guard, deadline })) === true ? null : true;
+    return (await signedInOnReopen({ context: visitor, loginUrl, guard, deadline, userAgent: session.userAgent })) === true ? null : true;
   } finally {
     await visitor.close().catch(() => undefined);
   }

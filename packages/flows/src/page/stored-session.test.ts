@@ -51,4 +51,17 @@ describe("storedSessionSignedIn (keep-alive's browser check)", () => {
     session.storageState.origins[0]!.indexedDB = [{ name: "auth", version: 1, stores: [] }];
     expect(await check(session)).toBeNull();
   });
+
+  it("opens the session with the User-Agent it was made with, on a site that binds its sessions to it", async () => {
+    env.sites.accounts.addUser("stored-cy", "pw-1");
+    const userAgent = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36";
+    const login = await fetch(`${env.sites.url}/cases/ua-bound/login`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", "user-agent": userAgent }, body: "username=stored-cy&password=pw-1", redirect: "manual" });
+    const sid = /ua_bound_sid=([^;]+)/.exec(login.headers.get("set-cookie") ?? "")![1]!;
+    const cookies = [{ name: "ua_bound_sid", value: sid, domain: "127.0.0.1", path: "/", expires: -1, httpOnly: true, secure: false, sameSite: "Lax" as const }];
+    const session: SessionResponse = { cookies, origins: [env.sites.url], storageState: { cookies, origins: [] }, userAgent };
+    const at = `${env.sites.url}/cases/ua-bound/account`;
+    expect(await env.host.withPage((page) => storedSessionSignedIn(page, session, at, env.guard, FLOW_DEADLINE_MS))).toBe(true);
+    // Without it the browser is another one to the site, which signs the session out.
+    expect(await env.host.withPage((page) => storedSessionSignedIn(page, { ...session, userAgent: undefined }, at, env.guard, FLOW_DEADLINE_MS))).toBe(false);
+  });
 });

@@ -52,6 +52,7 @@ import { shadowRoot } from "./shadow-root";
 import { SUBMIT_CONTROL_CASES, submitControls } from "./submit-controls";
 import { rememberDevice, staySignedIn } from "./stay-signed-in";
 import { browserSeen, regionCheck } from "./browser-seen";
+import { uaBound } from "./ua-bound";
 import { securityNotice } from "./security-notice";
 import { trustedDevice } from "./trusted-device";
 import { passkeyFirst } from "./passkey-first";
@@ -83,7 +84,7 @@ export function caseRouters(accounts: Accounts, redesignVersion: () => number, o
     ...identifierFirstSteps(accounts), passwordGate(accounts), captchaCheckbox(accounts), ...invisibleCaptchas(accounts),
     ...refusalShapes(accounts), ...identifierFirstRefusals(accounts), totpPlainRefusal(accounts), ...rotatingCookies(accounts), ...identifierChoice(accounts), profileAfterLogin(accounts),
     focusThief(accounts), clearsField(accounts), losesOnSubmit(accounts), codeInForm(accounts), optionalCode(accounts), ...pictureChallenges(accounts),
-    formForEveryone(accounts), appRootToken(accounts), logoutInput(accounts), profileLanding(accounts), httpBasicCookie(accounts), httpBasicOnly(accounts),
+    formForEveryone(accounts), appRootToken(accounts), logoutInput(accounts), profileLanding(accounts), httpBasicCookie(accounts), httpBasicOnly(accounts), uaBound(accounts),
   ];
 }
 

@@ -70,6 +70,7 @@ export function signupTracker(accounts: Accounts, registry: SignupRegistry, outb
       to: mail,
       subject: "[Tracker] Your Redmine account activation",
       text: `Your account information:\n* Login: ${login}\n\nTo activate your account, click on the following link:\n${link}\n\nYou have received this notification because you registered.`,
+      html: `<p>Your account information:</p><ul><li>Login: ${escapeHtml(login)}</li></ul><p>To activate your account, click on the following link:</p><p><a href="${link}">${link}</a></p>`,
     });
     res.redirect(302, quiet ? `${base(name)}/login` : `${base(name)}/login?registered=${encodeURIComponent(mail)}`);
   });
