@@ -238,6 +238,47 @@ describe("keepAlive", () => {
       }
     });
 
+    it("refreshes a session about to end before the run's checks, however long they take, with sessions checked at every run (SESSION_CHECK_MAX_AGE 0)", async () => {
+      const org = await db.organizations.create("Session check every run org");
+      // Checked by a browser (an app signed in from storage), and not about to end.
+      const username = `spa-long-${Date.now()}`;
+      sites.accounts.addUser(username, "pw-1");
+      const { token } = (await (await fetch(`${sites.url}/spa/api/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username, password: "pw-1" }) })).json()) as { token: string };
+      const loginUrl = `${sites.url}/spa/login`;
+      const spa = await db.credentials.ensure({ orgId: org.id, loginUrl, username });
+      await db.credentials.recordSuccess(org.id, spa.id, { method: "password", password: "pw-1" }, loginUrl);
+      const spaJob = await db.authJobs.create({ orgId: org.id, credentialId: spa.id, kind: "login", method: "password", loginUrl, fingerprint: `fp-spa-${username}`, useCache: true, input: { method: "password" } });
+      const captured = { cookies: [], origins: [sites.url], storageState: { cookies: [], origins: [{ origin: sites.url, localStorage: [{ name: "spa_token", value: token }] }] }, signedInPage: loginUrl };
+      const spaSession = await db.sessions.create({ orgId: org.id, credentialId: spa.id, origin: sites.url, state: captured, expiresAt: new Date(Date.now() + 3 * 3_600_000) });
+      await db.authJobs.succeed(spaJob.id, (await db.authJobs.claim(org.id, spaJob.id, 1))!.run, spaSession, "detected");
+      // Ends in ten minutes, inside KEEPALIVE_BEFORE_EXPIRY_MINUTES.
+      const ending = await signedIn(org.id, `ending-${Date.now()}`);
+      await db.prisma.session.update({ where: { id: ending.sessionId }, data: { expiresAt: new Date(Date.now() + 10 * 60_000) } });
+
+      // A browser check that takes as long as the test wants.
+      let release = () => undefined as void;
+      const held = new Promise<null>((resolve) => (release = () => resolve(null)));
+      let checking = (): void => undefined;
+      const checkStarted = new Promise<void>((resolve) => (checking = resolve));
+      const everyRun: KeepAliveDeps = {
+        ...deps,
+        config: { ...deps.config, session: { ...deps.config.session, checkMaxAgeSeconds: 0 } },
+        checks: { guard: new TargetGuard(["loopback"]), cache, inBrowser: () => (checking(), held) },
+      };
+      const run = keepAlive(everyRun);
+      await checkStarted;
+      // The run is in its checks: the session about to end was refreshed before them.
+      expect(await db.prisma.authJob.count({ where: { credentialId: ending.credentialId, kind: "refresh" } })).toBe(1);
+      release();
+      expect(await run).toMatchObject({ refreshing: expect.any(Number) });
+      // Refreshed, so not checked (its check is the login's own); the other one was checked by this run.
+      const row = (id: string) => db.prisma.session.findUniqueOrThrow({ where: { id } });
+      const refreshed = await row(ending.sessionId);
+      expect([refreshed.keepaliveAt !== null, refreshed.lastCheckedAt!.getTime() <= refreshed.createdAt.getTime()]).toEqual([true, true]);
+      const checked = await row(spaSession);
+      expect(checked.lastCheckedAt!.getTime()).toBeGreaterThan(checked.createdAt.getTime());
+    });
+
     it("concludes nothing, and starts nothing, when the site does not answer", async () => {
       const org = await db.organizations.create("Session check outage org");
       const cred = await signedIn(org.id, `away-${Date.now()}`);

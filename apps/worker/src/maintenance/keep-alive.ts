@@ -38,14 +38,18 @@ const MAX_BATCHES = 20;
 const CHECKS_AT_ONCE = 4;
 // Browser checks (a page of Chromium each) in one run, for sessions a plain request could not read.
 const BROWSER_CHECKS_PER_RUN = 10;
+// The least time a run's checks may start in, whatever KEEPALIVE_EVERY_MS is.
+const MIN_CHECK_BUDGET_MS = 10_000;
 
 type DueSession = Awaited<ReturnType<Database["sessions"]["dueForKeepAlive"]>>[number];
 type Refreshable = Pick<DueSession, "orgId" | "job"> & { credential: Omit<DueSession["credential"], "authJobs" | "sessions"> };
 
 /**
- * Keeps sessions alive: first the health check of sessions not checked for SESSION_CHECK_MAX_AGE (see
- * checkHealth); then each credential's newest session that expires within the window (or is older than the
- * configured age) is refreshed, by a refresh job with the credential's stored secret under the key a
+ * Keeps sessions alive: first each credential's newest session that expires within the window (or is older
+ * than the configured age) is refreshed, whatever its checks found; then the health check of sessions not
+ * checked for SESSION_CHECK_MAX_AGE (see checkHealth), which never holds a refresh back (a run's checks can
+ * take long: a browser's, for pages a plain request cannot read) and skips what this run refreshed. A
+ * session is refreshed by a refresh job with the credential's stored secret under the key a
  * caller's login of it computes, so the fresh session replaces the cached one. A session that ended without
  * a replacement (its credential failing, never refreshable, or signed out by the site with no refresh that
  * worked) is reported once as `session.expired`. A refresh that cannot be started (database or Redis away)
@@ -53,9 +57,8 @@ type Refreshable = Pick<DueSession, "orgId" | "job"> & { credential: Omit<DueSes
  */
 export async function keepAlive(deps: KeepAliveDeps, now = new Date()): Promise<{ refreshing: number; expired: number; checked: number; revoked: number }> {
   const { config, db, log } = deps;
-  const health = await checkHealth(deps, now);
   const { beforeExpiryMinutes, maxAgeHours } = config.keepAlive;
-  let refreshing = health.refreshing;
+  let refreshing = 0;
   let expired = 0;
   // Batch after batch: every session a batch returns is marked handled, so the next one starts further on.
   for (let batch = 0; batch < MAX_BATCHES; batch++) {
@@ -92,6 +95,9 @@ export async function keepAlive(deps: KeepAliveDeps, now = new Date()): Promise<
     // A batch that handled nothing would come back the same.
     if (due.length < BATCH || handled.length === 0) break;
   }
+  // A session refreshed above is marked handled, and no longer due a check.
+  const health = await checkHealth(deps, now);
+  refreshing += health.refreshing;
   if (refreshing || expired || health.checked) log.info({ refreshing, expired, checked: health.checked, revoked: health.revoked }, "keep-alive");
   return { refreshing, expired, checked: health.checked, revoked: health.revoked };
 }
@@ -193,9 +199,12 @@ async function checkHealth(deps: KeepAliveDeps, now: Date): Promise<{ checked: n
       if (entry && sameSession(entry.session, found.state)) await checks.cache.markChecked(session.orgId, key, entry);
     }
   };
+  // Checks start only within the run's own interval: the next run (its refreshes first) is not held back by
+  // this one's checks; what was not checked stays due, least recently checked first.
+  const until = Date.now() + Math.max(config.keepAlive.everyMs, MIN_CHECK_BUDGET_MS);
   await Promise.all(
     Array.from({ length: Math.min(CHECKS_AT_ONCE, chosen.length) }, async () => {
-      while (next < chosen.length) {
+      while (next < chosen.length && Date.now() < until) {
         const session = chosen[next++]!;
         await checkOne(session).catch((err) => log.warn({ sessionId: session.id, err: String(err) }, "session check failed"));
       }
