@@ -221,6 +221,19 @@ describe("the hand-off to a person (allowHandoff)", () => {
     expect((await accountOf("password-sms-code", done.result.cookies)).status).toBe(200);
   });
 
+  it("a code the login form asks for beside the password, and the request has no secret: mfa_required without a hand-off; with one, a person's code goes in the form again", async () => {
+    const { user, code } = await authenticatorUser();
+    expect((await loginAt("code-in-form", user)).body.error?.code).toBe("mfa_required");
+    const res = await loginAt("code-in-form", user, { allowHandoff: true });
+    expect(res.status).toBe(202);
+    // The site's own words ask for it: the form went once without the code.
+    expect(res.body.input).toMatchObject({ reason: "code", fields: ["code"], prompt: expect.stringMatching(/OTP token/i) });
+    expect((await answer(res.body.jobId, { code: code() })).status).toBe(202);
+    const done = await ended(res.body.jobId);
+    expect([done.status, done.error]).toEqual(["succeeded", undefined]);
+    expect((await accountOf("code-in-form", done.result.cookies)).status).toBe(200);
+  });
+
   it("verify it's you, by a detail of the account: its field is the step's, a wrong number is asked again in the site's words, and the right one signs in", async () => {
     const user = await newSiteUser();
     const res = await loginAt("verify-identity", user, { allowHandoff: true });

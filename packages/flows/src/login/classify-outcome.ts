@@ -18,7 +18,7 @@ export interface SignedInMarker {
 
 export type Outcome =
   | { kind: "success"; marker: SignedInMarker | null }
-  | { kind: "failure"; code: LoginFailureCode; message: string };
+  | { kind: "failure"; code: LoginFailureCode; message: string; codeAskedInForm?: string };
 
 /** A person's approval being waited for: answered ("look again"), failed (no answer in time), or withdrawn. */
 export interface PendingApproval {
@@ -170,7 +170,7 @@ export async function classifyOutcome(
       ...fresh.map((m) => ({ m, code: refusalOf(m) })),
       ...(stillAsking ? sayings.map((s) => ({ m: s.block, code: refusalOf(s.news) })) : []),
     ].filter((r) => r.code !== null);
-    const fail = (code: LoginFailureCode, message: string) => ({ verdict: { kind: "failure" as const, code, message } });
+    const fail = (code: LoginFailureCode, message: string, codeAskedInForm?: string) => ({ verdict: { kind: "failure" as const, code, message, ...(codeAskedInForm ? { codeAskedInForm } : {}) } });
     const locked = refusals.find((r) => r.code === "account_locked");
     if (locked) return fail("account_locked", locked.m);
     // A form shown again with its CAPTCHA and the site's "wrong password" is a refusal of the password.
@@ -288,7 +288,8 @@ export async function classifyOutcome(
     const aboutTheForm = stillAsking ? [...refusals.map((r) => r.m), ...fresh].find((m) => asksForCode(m) || namesEmptyField(m)) : undefined;
     if (aboutTheForm !== undefined) {
       if (!asksForCode(aboutTheForm)) return fail("login_unconfirmed", `the site says its form came with a field empty, though every field was filled and checked before it was sent: ${aboutTheForm}`);
-      return fail(options.codeInForm?.() ? "verification_failed" : "mfa_required", options.codeInForm?.() ? `the site refused the one-time code: ${aboutTheForm}` : `the site asks for a second factor's code with the password: ${aboutTheForm}`);
+      if (options.codeInForm?.()) return fail("verification_failed", `the site refused the one-time code: ${aboutTheForm}`);
+      return fail("mfa_required", `the site asks for a second factor's code with the password: ${aboutTheForm}`, aboutTheForm);
     }
     // A code typed in the password's own form, refused in words that name it ("Invalid token."): the code's refusal.
     const codeRefusal = stillAsking && options.codeInForm?.() ? refusals.find((r) => r.code === "invalid_credentials" && CODE_WORD.test(r.m)) : undefined;

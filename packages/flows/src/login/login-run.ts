@@ -77,6 +77,15 @@ export class LoginRun {
     this.options.onStep?.(name);
   }
 
+  /** From now on the code field beside the password is filled from `source` (a person's code, through the hand-off). */
+  takeCodeFrom(source: () => Promise<string>): void {
+    this.values.code = async () => {
+      this.lastCode = await source();
+      this.codeTyped = true;
+      return this.lastCode;
+    };
+  }
+
   /** Performs and records a step; the password's submit first snapshots the session and tells the caller. */
   private async perform(step: FlowStep, name: string): Promise<boolean> {
     const done = await performStep(this.page, step, this.values, async () => {

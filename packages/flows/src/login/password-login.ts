@@ -191,6 +191,21 @@ export async function signInOnPage(page: Page, watch: PageWatch, input: Password
     if (!resent) break;
     outcome = await classify();
   }
+  // The site wants a second factor's code in its login form ("Please enter your OTP token.") and the request
+  // brought no secret for it: with a hand-off a person gives the code, and the form goes again with it.
+  const handoff = input.handoff;
+  if (handoff && outcome.kind === "failure" && outcome.codeAskedInForm) {
+    const asked = outcome.codeAskedInForm;
+    run.takeCodeFrom(async () => {
+      step("ask a person for the code the login form asks for");
+      const answer = await handoff.ask({ reason: "code", prompt: asked, fields: ["code"] }, new AbortController().signal);
+      if (!answer.code) throw new LoginFlowError("verification_failed", "the person gave no code", { retryable: false });
+      return answer.code;
+    });
+    step("the site asks for a code with the password; filling its form again");
+    await run.detectAndSubmit();
+    outcome = await classify();
+  }
   watch.check();
   if (outcome.kind === "failure") throw new LoginFlowError(outcome.code, outcome.message);
   await options.afterSignIn?.(page, watch, deadline);
