@@ -21,7 +21,7 @@ let db: Database;
 let key: string;
 
 beforeAll(async () => {
-  config = loadConfig(await freshTestDatabase("unit_gateway", { RATE_LIMIT_PER_MINUTE: "3" }));
+  config = loadConfig(await freshTestDatabase("unit_gateway", { RATE_LIMIT_PER_MINUTE: "3", REDIS_FAILOVER_WAIT_MS: "500" }));
   db = Database.fromConfig(config, 2);
   const org = await db.organizations.create("Gateway org");
   ({ key } = await db.apiKeys.create(org.id, "test"));
@@ -82,7 +82,7 @@ describe("gateway app", () => {
     });
   });
 
-  it("answers 503 service_unavailable, not 500, when Redis is gone", async () => {
+  it("answers 503 service_unavailable, not 500, when Redis is gone for longer than REDIS_FAILOVER_WAIT_MS", async () => {
     const gone = createRedis("redis://127.0.0.1:1", "producer", "gone");
     gone.on("error", () => undefined);
     await serve(gone, async (url) => {

@@ -12,6 +12,8 @@ export const envSchema = {
     REDIS_CLUSTER_NODES: { type: "string" },
     /** Prefix of every Redis key (queues and cache), so that several deployments can share one Redis. */
     REDIS_PREFIX: { type: "string", minLength: 1, pattern: "^[A-Za-z0-9_.-]+$", default: "authsvc" },
+    /** How long a request waits out a Redis failover (a cluster promoting a replica, a Sentinel switching) before its 503. */
+    REDIS_FAILOVER_WAIT_MS: { type: "integer", minimum: 0, maximum: 120000, default: 20000 },
     /** `<version>:<base64 32-byte key>` entries, comma separated; highest version encrypts unless ENCRYPTION_ACTIVE_KEY. */
     ENCRYPTION_KEYS: { type: "string", minLength: 1 },
     ENCRYPTION_ACTIVE_KEY: { type: "integer", minimum: 1 },

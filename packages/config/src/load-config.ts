@@ -10,7 +10,7 @@ export interface Config {
   logLevel: string;
   databaseUrl: string;
   /** One server or a Redis Cluster (`cluster`), and the prefix of every key. */
-  redis: RedisTarget & { prefix: string };
+  redis: RedisTarget & { prefix: string; failoverWaitMs: number };
   crypto: { keyRing: string; activeKeyVersion?: number; fingerprintKey: Buffer };
   gateway: { host: string; port: number; maxBodyBytes: number; waitMs: number; rateLimitPerMinute: number; trustProxy: boolean };
   worker: {
@@ -157,7 +157,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     env: e.NODE_ENV,
     logLevel: e.LOG_LEVEL,
     databaseUrl: e.DATABASE_URL,
-    redis: { ...redis, prefix: e.REDIS_PREFIX },
+    redis: { ...redis, prefix: e.REDIS_PREFIX, failoverWaitMs: e.REDIS_FAILOVER_WAIT_MS },
     crypto: { keyRing: e.ENCRYPTION_KEYS, activeKeyVersion: e.ENCRYPTION_ACTIVE_KEY, fingerprintKey },
     gateway: {
       host: e.GATEWAY_HOST,

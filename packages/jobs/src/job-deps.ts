@@ -8,7 +8,7 @@ import type { AuthJobPayload, JobEventFields, JobProgress, SessionCache, SingleF
 
 /** What an auth job's life touches: its record (Postgres), its queue, its single-flight claim, the session cache and webhook events. */
 export interface JobDeps {
-  config: Pick<Config, "crypto" | "session" | "worker" | "mfa" | "handoff" | "dashboard">;
+  config: Pick<Config, "crypto" | "session" | "worker" | "mfa" | "handoff" | "dashboard" | "redis">;
   db: Database;
   authQueue: Queue<AuthJobPayload>;
   flight: SingleFlight;

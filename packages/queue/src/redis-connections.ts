@@ -98,6 +98,26 @@ export function isRedisUnavailable(err: unknown): boolean {
 }
 
 /**
+ * Runs `attempt`, and again while Redis is failing over (a master lost and its replica not yet promoted, a
+ * Sentinel or a managed endpoint switching, a restart: `isRedisUnavailable`), pausing 100 ms, then twice as
+ * long up to a second between tries, for at most `waitMs` (REDIS_FAILOVER_WAIT_MS); then the last error is
+ * thrown (the gateway answers it 503 with Retry-After). Between tries a cluster learns its new masters. Only for
+ * attempts that may run twice without harm: a failed try may still have reached Redis.
+ */
+export async function rideThroughFailover<T>(attempt: () => Promise<T>, waitMs: number, redis?: RedisClient): Promise<T> {
+  const until = Date.now() + waitMs;
+  for (let pause = 100; ; pause = Math.min(pause * 2, 1000)) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!isRedisUnavailable(err) || Date.now() + pause > until) throw err;
+      if (redis instanceof Cluster) (redis as unknown as { refreshSlotsCache(cb?: (err?: Error) => void): void }).refreshSlotsCache(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+}
+
+/**
  * A service's start-up check of a connection (see waitForDependencies in @authsvc/lifecycle): passes once
  * it is ready; otherwise fails saying why not, with the last connection error (refused, timed out…).
  */

@@ -44,6 +44,8 @@ export async function startFaultStack(name: string, options: { workers?: number;
     WORKER_STALLED_CHECK_MS: String(CHECK_MS),
     JOB_SWEEP_EVERY_MS: String(SWEEP_MS),
     KEEPALIVE_EVERY_MS: "0",
+    // The outages here outlast it: a request waits a second for Redis, then is answered 503 with Retry-After.
+    REDIS_FAILOVER_WAIT_MS: "1000",
     ...options.env,
   });
   let stack: Stack;
