@@ -124,11 +124,13 @@ export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: Page
     // now go to the home page and log in to the system." above the form drawn again).
     const done = poll.fresh.find((m) => SIGNUP_DONE.test(m) || NOW_SIGN_IN.test(m));
     const fresh = poll.fresh.filter((m) => m !== done);
-    const saysDone = !!done || (!!form && !verified && poll.fresh.length === 0 && newlySays(loginScans.map((s) => s.reading.text).join("\n"), run.before?.sentences ?? [], SIGNUP_DONE, NOW_SIGN_IN));
+    const pageText = loginScans.map((s) => s.reading.text).join("\n");
+    const saysNewly = (...words: RegExp[]) => newlySays(pageText, run.before?.sentences ?? [], ...words);
+    const saysDone = !!done || (!!form && !verified && poll.fresh.length === 0 && saysNewly(SIGNUP_DONE, NOW_SIGN_IN));
     // "Account was successfully created. An email containing the instructions to activate your account was
     // sent to …" above the site's login form: the account signs in once its link is opened, not before.
     // A code asked for on the page is answered where the page asks for it (below), never as a link.
-    const activationMailed = !verified && !run.passwordless && !signals.otpPrompt && (!!poll.fresh.find((m) => ACTIVATION_MAILED.test(m)) || newlySays(loginScans.map((s) => s.reading.text).join("\n"), run.before?.sentences ?? [], ACTIVATION_MAILED));
+    const activationMailed = !verified && !run.passwordless && !signals.otpPrompt && (poll.fresh.some((m) => ACTIVATION_MAILED.test(m)) || saysNewly(ACTIVATION_MAILED));
     if (activationMailed && (!form || saysDone)) return watcher.act(poll, confirmByLink);
     if (saysDone && form && !verified && !signals.confirmByEmail && !signals.otpPrompt) {
       run.step("the site says the account was made; signing in");
@@ -181,7 +183,6 @@ export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: Page
       passwordSets++;
       return watcher.act(poll, () => run.setPassword(form));
     }
-    const pageText = loginScans.map((s) => s.reading.text).join("\n");
     if (run.passwordless && !accountMailRead && !form && (signals.confirmByEmail || ACCOUNT_MAILED.test(pageText))) {
       // Created without a password: the site mails one, or a link to set it (its login form may be shown beside).
       const mail = await accountMail();
