@@ -83,7 +83,7 @@ describe("gateway app", () => {
   });
 
   it("answers 503 service_unavailable, not 500, when Redis is gone for longer than REDIS_FAILOVER_WAIT_MS", async () => {
-    const gone = createRedis("redis://127.0.0.1:1", "producer", "gone");
+    const gone = createRedis({ url: "redis://127.0.0.1:1", cluster: null, failoverWaitMs: config.redis.failoverWaitMs }, "producer", "gone");
     gone.on("error", () => undefined);
     await serve(gone, async (url) => {
       const res = await post(url, { domain: "https://example.com/login", login_method: "password", cred: { username: "u", password: "p" } });

@@ -83,7 +83,7 @@ export function createApp({ config, db, redis, auth, cache, guard, log, keys, me
   app.use("/v1", smsWebhook(config, db, redis, log));
   // The body is parsed between the key check and the rate limit, so that a cached login's session is read
   // in the rate limit's Redis call.
-  const { identify, admit } = authenticate(keys, new OrgRateLimit(redis, config.redis.prefix, config.gateway.rateLimitPerMinute, config.redis.failoverWaitMs), cachedLoginRead(auth));
+  const { identify, admit } = authenticate(keys, new OrgRateLimit(redis, config.redis.prefix, config.gateway.rateLimitPerMinute), cachedLoginRead(auth));
   app.use("/v1", identify, ...jsonBody(config.gateway.maxBodyBytes), admit);
   // After the rate limit: a retry counts like any request. A first request unanswered longer than any wait frees its key.
   const envelope = new Envelope(parseKeyRing(config.crypto.keyRing, config.crypto.activeKeyVersion));

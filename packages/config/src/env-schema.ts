@@ -42,8 +42,11 @@ export const envSchema = {
     JOB_ATTEMPTS: { type: "integer", minimum: 1, maximum: 10, default: 3 },
     JOB_BACKOFF_MS: { type: "integer", minimum: 0, default: 2000 },
     WORKER_SHUTDOWN_TIMEOUT_MS: { type: "integer", minimum: 1000, default: 60000 },
-    /** How long a worker's claim on a running job lasts unrenewed (renewed every half): a dead worker's job is taken over after it. */
-    WORKER_LOCK_MS: { type: "integer", minimum: 2000, default: 20000 },
+    /**
+     * How long a worker's claim on a running job lasts unrenewed: a dead worker's job is taken over after it. At
+     * least REDIS_FAILOVER_WAIT_MS + 3 s (a claim outlasts a failover the service waits out).
+     */
+    WORKER_LOCK_MS: { type: "integer", minimum: 2000, default: 30000 },
     /** How often workers look for jobs whose claim lapsed (dead workers); must be below WORKER_LOCK_MS. */
     WORKER_STALLED_CHECK_MS: { type: "integer", minimum: 500, default: 10000 },
     /** How many times a job whose worker died is run again before it fails for good. */

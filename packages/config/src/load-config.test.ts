@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { chromiumPath, DEFAULT_CHROMIUM, loadConfig, ConfigError } from "./load-config";
+import { chromiumPath, DEFAULT_CHROMIUM, loadConfig, lockRenewMs, ConfigError } from "./load-config";
 
 const base = {
   DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/x",
@@ -105,9 +105,22 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ ...prod, DASHBOARD_URL: "http://dash.example.com" })).toThrow(/DASHBOARD_URL must be https in production/);
   });
 
-  it("takes over a dead worker's jobs within 30 s by default, and refuses a stalled check no shorter than the lock", () => {
-    expect(loadConfig({ ...base, NODE_ENV: "test" }).worker).toMatchObject({ lockMs: 20_000, stalledCheckMs: 10_000, maxStalled: 1, sweepEveryMs: 60_000 });
-    expect(() => loadConfig({ ...base, NODE_ENV: "test", WORKER_LOCK_MS: "5000", WORKER_STALLED_CHECK_MS: "5000" })).toThrow(/WORKER_STALLED_CHECK_MS must be below WORKER_LOCK_MS/);
+  it("takes over a dead worker's jobs within 40 s by default, and refuses a stalled check no shorter than the lock", () => {
+    expect(loadConfig({ ...base, NODE_ENV: "test" }).worker).toMatchObject({ lockMs: 30_000, stalledCheckMs: 10_000, maxStalled: 1, sweepEveryMs: 60_000 });
+    expect(() => loadConfig({ ...base, NODE_ENV: "test", REDIS_FAILOVER_WAIT_MS: "1000", WORKER_LOCK_MS: "5000", WORKER_STALLED_CHECK_MS: "5000" })).toThrow(
+      /WORKER_STALLED_CHECK_MS must be below WORKER_LOCK_MS/,
+    );
+  });
+
+  it("renews a running job's claim often enough to outlast a Redis failover the service waits out, and refuses a claim shorter than that wait", () => {
+    // Defaults: a 30 s claim, a 20 s failover wait: renewed every 8 s, so a renewal held up 20 s still lands at 28 s.
+    expect(loadConfig({ ...base, NODE_ENV: "test" }).worker.lockRenewMs).toBe(8000);
+    expect(lockRenewMs(30_000, 20_000) + 20_000).toBeLessThan(30_000);
+    // A short failover wait keeps BullMQ's own rhythm (every half of the claim).
+    expect(lockRenewMs(4000, 1000)).toBe(1000);
+    expect(lockRenewMs(60_000, 5000)).toBe(30_000);
+    expect(() => loadConfig({ ...base, NODE_ENV: "test", WORKER_LOCK_MS: "20000" })).toThrow(/WORKER_LOCK_MS must be at least REDIS_FAILOVER_WAIT_MS \+ 3 s/);
+    expect(loadConfig({ ...base, NODE_ENV: "test", WORKER_LOCK_MS: "20000", REDIS_FAILOVER_WAIT_MS: "5000" }).worker.lockRenewMs).toBe(10_000);
   });
 
   it("refuses a fingerprint key of the wrong size", () => {

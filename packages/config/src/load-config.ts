@@ -28,6 +28,8 @@ export interface Config {
     shutdownTimeoutMs: number;
     /** BullMQ's lockDuration, stalledInterval and maxStalledCount: how a dead worker's job is taken over. */
     lockMs: number;
+    /** BullMQ's lockRenewTime: how often a running job's claim is renewed (`lockRenewMs`). */
+    lockRenewMs: number;
     stalledCheckMs: number;
     maxStalled: number;
     /** The interval of the sweep that ends or requeues jobs the queue no longer runs. */
@@ -89,6 +91,20 @@ export function chromiumPath(mode: "full" | "shell" = "full", env: Record<string
 }
 
 /** Parses the environment once, at start; the rest of the code reads the typed object it returns. */
+// A claim is renewed at least this often, and this much before it would lapse after a failover.
+const LOCK_RENEW_MIN_MS = 1000;
+const LOCK_RENEW_MARGIN_MS = 2000;
+
+/**
+ * How often a worker renews a running job's claim (BullMQ lockRenewTime). BullMQ renews every half of the
+ * claim; but a renewal sent while Redis fails over is answered only once the failover ends (the worker's
+ * connection waits), so the claim must outlast one interval plus the longest failover the service waits out
+ * (REDIS_FAILOVER_WAIT_MS), with a margin: otherwise a live worker's job lapses and another worker runs it again.
+ */
+export function lockRenewMs(lockMs: number, failoverWaitMs: number): number {
+  return Math.max(LOCK_RENEW_MIN_MS, Math.min(Math.floor(lockMs / 2), lockMs - failoverWaitMs - LOCK_RENEW_MARGIN_MS));
+}
+
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   const env: Record<string, unknown> = {};
   for (const name of Object.keys(envSchema.properties)) {
@@ -146,6 +162,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (e.NODE_ENV === "production" && e.DASHBOARD_URL && !/^https:/i.test(e.DASHBOARD_URL)) {
     problems.push("DASHBOARD_URL must be https in production: passwords and sign-in cookies travel to it");
   }
+  if (e.WORKER_LOCK_MS < e.REDIS_FAILOVER_WAIT_MS + LOCK_RENEW_MIN_MS + LOCK_RENEW_MARGIN_MS) {
+    problems.push(
+      `WORKER_LOCK_MS must be at least REDIS_FAILOVER_WAIT_MS + ${(LOCK_RENEW_MIN_MS + LOCK_RENEW_MARGIN_MS) / 1000} s: a running job's claim must outlast a Redis failover the service waits out, or a live worker's job is run a second time`,
+    );
+  }
   if (e.WORKER_STALLED_CHECK_MS >= e.WORKER_LOCK_MS) {
     problems.push("WORKER_STALLED_CHECK_MS must be below WORKER_LOCK_MS: a dead worker's job is found only by a check after its claim lapsed");
   }
@@ -178,6 +199,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       backoffMs: e.JOB_BACKOFF_MS,
       shutdownTimeoutMs: e.WORKER_SHUTDOWN_TIMEOUT_MS,
       lockMs: e.WORKER_LOCK_MS,
+      lockRenewMs: lockRenewMs(e.WORKER_LOCK_MS, e.REDIS_FAILOVER_WAIT_MS),
       stalledCheckMs: e.WORKER_STALLED_CHECK_MS,
       maxStalled: e.WORKER_MAX_STALLED,
       sweepEveryMs: e.JOB_SWEEP_EVERY_MS,

@@ -1,6 +1,6 @@
 import type { JobInput, JobKind, LoginMethod, SignupMethod } from "@authsvc/contracts";
 import { newId } from "@authsvc/crypto";
-import { enqueueAuthJob, flightTtlMs, gateSite, rideThroughFailover } from "@authsvc/queue";
+import { enqueueAuthJob, flightTtlMs, gateSite, queueConnection, ridingFailover } from "@authsvc/queue";
 import { tell, type JobDeps } from "./job-deps";
 
 export interface StartJob {
@@ -66,10 +66,9 @@ export async function startJob(deps: Pick<JobDeps, "config" | "db" | "authQueue"
   const known = job.region ?? ("id" in job.credential ? await db.credentials.region(orgId, job.credential.id) : null) ?? undefined;
   if (known) await ensureWorker(known);
   // Redis failing over (a cluster promoting a replica) is waited out, up to REDIS_FAILOVER_WAIT_MS, by trying
-  // again as the same job: a claim that holds our id is ours, the queue takes a job id once.
-  const ride = <T>(attempt: () => Promise<T>) => rideThroughFailover(attempt, config.redis.failoverWaitMs);
+  // again as the same job: a claim that holds our id is ours (SingleFlight), the queue takes a job id once.
   const ownId = newId("job");
-  const jobId = (await ride(() => flight.claim(orgId, fingerprint, ownId, flightTtlMs(config)))) ?? ownId;
+  const jobId = (await flight.claim(orgId, fingerprint, ownId, flightTtlMs(config))) ?? ownId;
   if (jobId !== ownId) return jobId;
   let recorded = false;
   try {
@@ -85,7 +84,7 @@ export async function startJob(deps: Pick<JobDeps, "config" | "db" | "authQueue"
     recorded = true;
     // Told before it is queued: a worker may take it at once, and its `started` must come after.
     await tell(deps, ownId, "queued");
-    await ride(() => enqueueAuthJob(authQueue, { authJobId: ownId, orgId, site: gateSite(job.loginUrl), region }, gateCaps(config)));
+    await ridingFailover(queueConnection(authQueue), () => enqueueAuthJob(authQueue, { authJobId: ownId, orgId, site: gateSite(job.loginUrl), region }, gateCaps(config)));
   } catch (err) {
     if (recorded) {
       await db.authJobs.fail(ownId, "unrun", "service_unavailable", "the login could not be queued").catch(() => undefined);

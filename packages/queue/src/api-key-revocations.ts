@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { RedisClient } from "./redis-connections";
+import { ridingFailover, type RedisClient } from "./redis-connections";
 import { orgKey } from "./redis-keys";
 
 /**
@@ -13,9 +13,9 @@ export function revocationMarkKey(prefix: string, orgId: string): string {
   return orgKey(prefix, orgId, "apikeys-revoked");
 }
 
-/** The org's mark now; "" when none was ever set. */
+/** The org's mark now; "" when none was ever set. Read on a new key's first request: a Redis failover is waited out. */
 export async function currentRevocationMark(redis: RedisClient, prefix: string, orgId: string): Promise<string> {
-  return (await redis.get(revocationMarkKey(prefix, orgId))) ?? "";
+  return (await ridingFailover(redis, () => redis.get(revocationMarkKey(prefix, orgId)))) ?? "";
 }
 
 /** Call after one of the org's keys is revoked or deleted in Postgres: every gateway verifies that org's cached keys again. */

@@ -1,5 +1,5 @@
 import type { Queue } from "bullmq";
-import type { RedisClient } from "./redis-connections";
+import { queueConnection, type RedisClient } from "./redis-connections";
 import { PubSubWakeups, type Wakeup } from "./pubsub-wakeups";
 import { prefixOfQueue } from "./redis-keys";
 
@@ -26,8 +26,7 @@ export function jobInputChannel(prefix: string, jobId: string): string {
 
 /** Tells the flow of `jobId` that its question has an answer, on the auth queue's connection, under the service's prefix. */
 export async function notifyJobInput(authQueue: Queue, jobId: string): Promise<void> {
-  const redis = authQueue.opts.connection as unknown as RedisClient;
-  await redis.publish(jobInputChannel(prefixOfQueue(authQueue), jobId), "answered");
+  await queueConnection(authQueue).publish(jobInputChannel(prefixOfQueue(authQueue), jobId), "answered");
 }
 
 /** Wake-ups of flows waiting for a code or link in one of our inboxes, or for a person's answer (see `PubSubWakeups`). */

@@ -1,5 +1,5 @@
 import type { Queue } from "bullmq";
-import type { RedisClient } from "./redis-connections";
+import { queueConnection, type RedisClient } from "./redis-connections";
 
 /**
  * Running browser jobs allowed at once, across every worker process: per organization (one org's burst
@@ -279,9 +279,7 @@ const gates = new WeakMap<Queue, JobGate>();
 export function jobGateOf(queue: Queue, caps: GateCaps, timing?: GateTiming): JobGate {
   const known = gates.get(queue);
   if (known && known.caps.perOrg === caps.perOrg && known.caps.perSite === caps.perSite && (!timing || known.timing === timing)) return known;
-  const connection = queue.opts.connection as unknown;
-  if (!connection || typeof (connection as RedisClient).eval !== "function") throw new Error("the auth queue must be created on an ioredis connection (createAuthQueue)");
-  const gate = new JobGate(connection as RedisClient, queue, caps, timing);
+  const gate = new JobGate(queueConnection(queue), queue, caps, timing);
   gates.set(queue, gate);
   return gate;
 }

@@ -1,8 +1,8 @@
 import { once } from "node:events";
-import { createServer, connect, type Socket } from "node:net";
 import { Redis } from "ioredis";
 import type { JobEvent } from "@authsvc/contracts";
 import { JobEventFeed, JobProgress, type StoredJobEvent } from "./job-progress";
+import { redisRelay } from "./testing/redis-relay";
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const PREFIX = `job-progress-test-${process.pid}`;
@@ -54,38 +54,6 @@ function follower(iterable: AsyncIterable<StoredJobEvent>) {
   return { done, received };
 }
 
-/**
- * A TCP relay to Redis that can be cut: `cut()` drops its connections and refuses new ones until `restore()`,
- * as a network that loses a connection for a while does.
- */
-async function redisRelay() {
-  const target = new URL(REDIS_URL);
-  const live = new Set<Socket>();
-  let held = false;
-  const server = createServer((client) => {
-    if (held) return client.destroy();
-    const upstream = connect(Number(target.port || 6379), target.hostname);
-    for (const [a, b] of [[client, upstream], [upstream, client]] as const) {
-      live.add(a);
-      a.pipe(b);
-      a.on("error", () => b.destroy());
-      a.on("close", () => (live.delete(a), b.destroy()));
-    }
-  });
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as { port: number };
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    cut: () => {
-      held = true;
-      for (const socket of live) socket.destroy();
-    },
-    restore: () => (held = false),
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
-}
-
 describe("JobEventFeed", () => {
   it("gives a late client the history, then follows live to the end, woken by the job's channel", async () => {
     const jobId = newJob();
@@ -101,7 +69,7 @@ describe("JobEventFeed", () => {
   });
 
   it("reads what was published while its subscriber connection was down, once the connection is back", async () => {
-    const relay = await redisRelay();
+    const relay = await redisRelay(REDIS_URL);
     const ownSubscriber = new Redis(relay.url);
     // The cut makes the connection fail (a write under way ends in EPIPE, a read in ECONNRESET), as a
     // service's connection does; those errors are expected here, as its logger takes them there.

@@ -1,5 +1,5 @@
 import type { Queue } from "bullmq";
-import type { RedisClient } from "./redis-connections";
+import { queueConnection, ridingFailover, type RedisClient } from "./redis-connections";
 import { FINAL_JOB_EVENTS, type JobEvent, type JobEventType } from "@authsvc/contracts";
 import { PubSubWakeups, type Wakeup } from "./pubsub-wakeups";
 import { prefixOfQueue } from "./redis-keys";
@@ -42,25 +42,31 @@ export class JobProgress {
 
   /**
    * Appends an event. A failure's message is not kept here (it may quote the site's page): the gateway
-   * reads it from the job's record when it serves the `failed` event.
+   * reads it from the job's record when it serves the `failed` event. A Redis failover is waited out
+   * (`ridingFailover`): an event whose first try reached Redis unanswered may then be kept twice, which a
+   * reader takes as the same step told again; it is never lost.
    */
   async record(jobId: string, type: JobEventType, fields: JobEventFields = {}): Promise<string> {
     const event: JobEvent = { type, jobId, at: new Date().toISOString(), ...fields };
     const key = this.key(jobId);
-    const result = await this.redis
-      .multi()
-      .xadd(key, "MAXLEN", "~", MAX_EVENTS, "*", "e", JSON.stringify(event))
-      .pexpire(key, FINAL_JOB_EVENTS.includes(type) ? KEEP_ENDED_MS : KEEP_MS)
-      .publish(this.channel(jobId), type)
-      .exec();
-    const failed = result?.find(([err]) => err);
-    if (!result || failed) throw failed?.[0] ?? new Error("job event not recorded");
+    const result = await ridingFailover(this.redis, async () => {
+      const replies = await this.redis
+        .multi()
+        .xadd(key, "MAXLEN", "~", MAX_EVENTS, "*", "e", JSON.stringify(event))
+        .pexpire(key, FINAL_JOB_EVENTS.includes(type) ? KEEP_ENDED_MS : KEEP_MS)
+        .publish(this.channel(jobId), type)
+        .exec();
+      const failed = replies?.find(([err]) => err);
+      if (!replies || failed) throw failed?.[0] ?? new Error("job event not recorded");
+      return replies;
+    });
     return result[0]![1] as string;
   }
 
   /** Events after `afterId` (from the start without one), oldest first, at most a batch. */
   async read(jobId: string, afterId?: string): Promise<StoredJobEvent[]> {
-    const entries = await this.redis.xrange(this.key(jobId), afterId ? `(${afterId}` : "-", "+", "COUNT", READ_BATCH);
+    // A stream followed through a Redis failover waits for it (`ridingFailover`) rather than ending the client's stream.
+    const entries = await ridingFailover(this.redis, () => this.redis.xrange(this.key(jobId), afterId ? `(${afterId}` : "-", "+", "COUNT", READ_BATCH));
     const events: StoredJobEvent[] = [];
     for (const [id, fields] of entries) {
       const raw = fields[fields.indexOf("e") + 1];
@@ -77,9 +83,7 @@ export class JobProgress {
 
 /** The progress log of the auth queue's jobs, on the queue's own connection, under the service's prefix (a stream is one key: no hash tag). */
 export function jobProgressOf(queue: Queue): JobProgress {
-  const connection = queue.opts.connection as unknown;
-  if (!connection || typeof (connection as RedisClient).xadd !== "function") throw new Error("the auth queue must be created on an ioredis connection (createAuthQueue)");
-  return new JobProgress(connection as RedisClient, prefixOfQueue(queue));
+  return new JobProgress(queueConnection(queue), prefixOfQueue(queue));
 }
 
 /** A valid stream position as a client may send it back (`Last-Event-ID`). */

@@ -25,8 +25,13 @@ export class PubSubWakeups {
     // watcher is woken to read what it missed. ioredis sends its SUBSCRIBEs again right after "ready"; a PING
     // sent after them is answered once they are in. (On a Cluster the subscriber is a connection of its own,
     // so this is only a wake-up sooner; the watchers' own rechecks cover the rest.)
+    // The connection's first "ready" is no reconnect: the SUBSCRIBEs made before it waited in its offline queue,
+    // and nothing published on them was missed (waking every watcher then would wake watchers of other channels).
+    let connectedBefore = subscriber.status === "ready";
     subscriber.on("ready", () => {
-      if (this.waiters.size === 0) return;
+      const reconnect = connectedBefore;
+      connectedBefore = true;
+      if (!reconnect || this.waiters.size === 0) return;
       setImmediate(() => {
         subscriber.ping().then(
           () => {

@@ -24,6 +24,8 @@ export function reconnectDelayMs(attempt: number): number {
 }
 
 const lastErrors = new WeakMap<RedisClient, Error>();
+/** How long each connection's callers wait out a failover (REDIS_FAILOVER_WAIT_MS, given with the target): see `ridingFailover`. */
+const failoverWaits = new WeakMap<RedisClient, number>();
 
 /** A URL as REDIS_URL takes it (one server, or redis+cluster://). */
 function targetOf(url: string): RedisTarget {
@@ -39,7 +41,7 @@ function targetOf(url: string): RedisTarget {
  * the HTTP request gets a 503), and a blocking client waits it out; both follow the cluster's MOVED and
  * ASK answers and learn the new layout after a failover.
  */
-export function createRedis(given: string | RedisTarget, role: RedisRole, name: string, log?: RedisErrorLog): RedisClient {
+export function createRedis(given: string | (RedisTarget & { failoverWaitMs?: number }), role: RedisRole, name: string, log?: RedisErrorLog): RedisClient {
   const target = typeof given === "string" ? targetOf(given) : given;
   const roleOptions: RedisOptions =
     role === "producer" ? { enableOfflineQueue: false, maxRetriesPerRequest: 1 } : { maxRetriesPerRequest: null, enableReadyCheck: true };
@@ -70,6 +72,7 @@ export function createRedis(given: string | RedisTarget, role: RedisRole, name: 
         },
       } satisfies ClusterOptions)
     : new Redis(target.url, { connectionName: name, lazyConnect: false, retryStrategy: reconnectDelayMs, ...roleOptions });
+  failoverWaits.set(redis, typeof given === "string" ? 0 : (given.failoverWaitMs ?? 0));
   // Kept for the start-up check (which says why Redis is not there yet), and reported through the service's
   // log rather than ioredis' "Unhandled error event" stack traces: once per kind of error, then every 30 s.
   let reported = { message: "", at: 0 };
@@ -105,16 +108,51 @@ export function isRedisUnavailable(err: unknown): boolean {
  * attempts that may run twice without harm: a failed try may still have reached Redis.
  */
 export async function rideThroughFailover<T>(attempt: () => Promise<T>, waitMs: number, redis?: RedisClient): Promise<T> {
+  if (waitMs <= 0) return attempt();
   const until = Date.now() + waitMs;
   for (let pause = 100; ; pause = Math.min(pause * 2, 1000)) {
     try {
-      return await attempt();
+      return await withinWait(attempt(), until, redis);
     } catch (err) {
       if (!isRedisUnavailable(err) || Date.now() + pause > until) throw err;
       if (redis instanceof Cluster) (redis as unknown as { refreshSlotsCache(cb?: (err?: Error) => void): void }).refreshSlotsCache(() => undefined);
       await new Promise((resolve) => setTimeout(resolve, pause));
     }
   }
+}
+
+/** The ioredis connection a BullMQ queue was created on (createAuthQueue and its kin), for the service's own keys beside the queue's. */
+export function queueConnection(queue: { opts: { connection?: unknown } }): RedisClient {
+  const connection = queue.opts.connection as RedisClient | undefined;
+  if (!connection || typeof connection.eval !== "function") throw new Error("the queue must be created on an ioredis connection (createAuthQueue)");
+  return connection;
+}
+
+/**
+ * A try's answer, or an unavailable error at `until` unless `redis` is one server connected now (a slow answer on
+ * a busy machine is waited for): a command sent just before a connection was cut is held by ioredis until the
+ * connection is back (to be sent again), however long that takes, and the wait is bounded.
+ */
+function withinWait<T>(answer: Promise<T>, until: number, redis?: RedisClient): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    const check = () => {
+      if (redis instanceof Redis && redis.status === "ready") timer = setTimeout(check, 1000);
+      else reject(Object.assign(new Error("Redis did not answer within REDIS_FAILOVER_WAIT_MS (ETIMEDOUT)"), { code: "ETIMEDOUT" }));
+    };
+    timer = setTimeout(check, Math.max(0, until - Date.now()));
+  });
+  return Promise.race([answer, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * `attempt` on `redis`, waiting out a failover of it (`rideThroughFailover`) as long as the connection was made
+ * to (the `failoverWaitMs` of the target it was created with: config.redis, REDIS_FAILOVER_WAIT_MS; none for a
+ * bare URL). The one way the service's Redis calls ride through a failover. Only for attempts that may run
+ * twice without harm: a failed try may still have reached Redis.
+ */
+export function ridingFailover<T>(redis: RedisClient, attempt: () => Promise<T>): Promise<T> {
+  return rideThroughFailover(attempt, failoverWaits.get(redis) ?? 0, redis);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { RedisClient } from "./redis-connections";
+import { ridingFailover, type RedisClient } from "./redis-connections";
 import type { Envelope } from "@authsvc/crypto";
 import { answerOf, type CapturedSession, type SessionResponse } from "@authsvc/contracts";
 import { orgKey } from "./redis-keys";
@@ -30,7 +30,9 @@ type Sealed = CapturedSession & { checkedAt?: number };
  * Sessions served without a browser. Keyed by org + fingerprint (collection, login page and an HMAC of the
  * credential), so a different password or another org never finds the entry; values are encrypted with the
  * key as AAD, so an entry copied under another key does not open. An entry keeps when the session check
- * last found it alive: the one value, so a hit stays one Redis read.
+ * last found it alive: the one value, so a hit stays one Redis read. Every call waits out a Redis failover
+ * (`ridingFailover`): each may run twice without harm (a read, a write of the same value, a write only while
+ * the entry is unchanged).
  */
 export class SessionCache {
   constructor(
@@ -38,6 +40,10 @@ export class SessionCache {
     private readonly prefix: string,
     private readonly envelope: Envelope,
   ) {}
+
+  private ride<T>(call: (redis: RedisClient) => Promise<T>): Promise<T> {
+    return ridingFailover(this.redis, () => call(this.redis));
+  }
 
   /** The Redis key of an entry: in its organization's hash slot, where the gateway's rate-limit call reads it. */
   key(orgId: string, fingerprint: string): string {
@@ -47,13 +53,13 @@ export class SessionCache {
   /** The entry, or null; `prefetched` when it is this entry's, read with the request's rate-limit token. */
   async get(orgId: string, fingerprint: string, prefetched?: PrefetchedEntry): Promise<CachedEntry | null> {
     const key = this.key(orgId, fingerprint);
-    const sealed = prefetched?.key === key ? prefetched.value : await this.redis.get(key);
+    const sealed = prefetched?.key === key ? prefetched.value : await this.ride((r) => r.get(key));
     if (!sealed) return null;
     let value: Sealed;
     try {
       value = this.envelope.decryptJson<Sealed>(sealed, key);
     } catch {
-      await this.redis.del(key); // sealed with a retired key or damaged: a miss, not an error
+      await this.ride((r) => r.del(key)); // sealed with a retired key or damaged: a miss, not an error
       return null;
     }
     const { checkedAt, ...captured } = value;
@@ -64,27 +70,29 @@ export class SessionCache {
   async set(orgId: string, fingerprint: string, state: CapturedSession, ttlSeconds: number, checkedAt = Date.now()): Promise<void> {
     const key = this.key(orgId, fingerprint);
     const value: Sealed = { ...state, checkedAt };
-    await this.redis.set(key, this.envelope.encryptJson(value, key), "EX", Math.max(1, Math.floor(ttlSeconds)));
+    const sealed = this.envelope.encryptJson(value, key);
+    await this.ride((r) => r.set(key, sealed, "EX", Math.max(1, Math.floor(ttlSeconds))));
   }
 
   /** Records a check that found the entry alive, keeping its TTL; nothing when the entry was replaced or dropped meanwhile. */
   async markChecked(orgId: string, fingerprint: string, entry: CachedEntry, checkedAt = Date.now()): Promise<void> {
     const key = this.key(orgId, fingerprint);
     const value: Sealed = { ...entry.session, ...(entry.signedInPage ? { signedInPage: entry.signedInPage } : {}), checkedAt };
-    await this.redis.eval(SET_IF_UNCHANGED, 1, key, entry.sealed, this.envelope.encryptJson(value, key));
+    const sealed = this.envelope.encryptJson(value, key);
+    await this.ride((r) => r.eval(SET_IF_UNCHANGED, 1, key, entry.sealed, sealed));
   }
 
   /** Drops the entry a check found signed out, unless a login replaced it meanwhile. */
   async dropIfUnchanged(orgId: string, fingerprint: string, entry: CachedEntry): Promise<void> {
-    await this.redis.eval(DEL_IF_UNCHANGED, 1, this.key(orgId, fingerprint), entry.sealed);
+    await this.ride((r) => r.eval(DEL_IF_UNCHANGED, 1, this.key(orgId, fingerprint), entry.sealed));
   }
 
   /** Seconds the entry has left; 0 when there is none. */
   async ttlSeconds(orgId: string, fingerprint: string): Promise<number> {
-    return Math.max(0, await this.redis.ttl(this.key(orgId, fingerprint)));
+    return Math.max(0, await this.ride((r) => r.ttl(this.key(orgId, fingerprint))));
   }
 
   async delete(orgId: string, fingerprint: string): Promise<void> {
-    await this.redis.del(this.key(orgId, fingerprint));
+    await this.ride((r) => r.del(this.key(orgId, fingerprint)));
   }
 }

@@ -1,4 +1,4 @@
-import type { RedisClient } from "./redis-connections";
+import { ridingFailover, type RedisClient } from "./redis-connections";
 import type { Config } from "@authsvc/config";
 
 const RELEASE_IF_OWNER = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end`;
@@ -17,12 +17,16 @@ export class SingleFlight {
     return `${this.prefix}:inflight:${orgId}:${fingerprint}`;
   }
 
-  /** Returns the id of the job that already owns the flight, or null when the caller runs its own job. */
+  /**
+   * Returns the id of the job that already owns the flight, or null when the caller runs its own job. A Redis
+   * failover is waited out (`ridingFailover`) by claiming again: a claim an earlier try made holds `jobId`, so it
+   * is read back as the caller's own (returned as `jobId`).
+   */
   async claim(orgId: string, fingerprint: string, jobId: string, ttlMs: number): Promise<string | null> {
     const key = this.key(orgId, fingerprint);
     for (let i = 0; i < 3; i++) {
-      if ((await this.redis.set(key, jobId, "PX", ttlMs, "NX")) === "OK") return null;
-      const owner = await this.redis.get(key);
+      if ((await ridingFailover(this.redis, () => this.redis.set(key, jobId, "PX", ttlMs, "NX"))) === "OK") return null;
+      const owner = await ridingFailover(this.redis, () => this.redis.get(key));
       if (owner) return owner;
       // The owner released between our two calls: try to claim again.
     }
@@ -32,7 +36,7 @@ export class SingleFlight {
   }
 
   async release(orgId: string, fingerprint: string, jobId: string): Promise<void> {
-    await this.redis.eval(RELEASE_IF_OWNER, 1, this.key(orgId, fingerprint), jobId);
+    await ridingFailover(this.redis, () => this.redis.eval(RELEASE_IF_OWNER, 1, this.key(orgId, fingerprint), jobId));
   }
 }
 

@@ -1,4 +1,4 @@
-import type { RedisClient } from "./redis-connections";
+import { queueConnection, type RedisClient } from "./redis-connections";
 import { prefixOfQueue } from "./redis-keys";
 
 /** How often a worker says again which regions it serves, and how long one saying lasts. */
@@ -76,7 +76,5 @@ export class WorkerRegions {
 
 /** The worker regions of the auth queue's fleet, on the queue's own connection and prefix (like `jobProgressOf`). */
 export function workerRegionsOf(queue: { opts: { connection?: unknown; prefix?: string } }): WorkerRegions {
-  const connection = queue.opts.connection as unknown;
-  if (!connection || typeof (connection as RedisClient).zadd !== "function") throw new Error("the auth queue must be created on an ioredis connection (createAuthQueue)");
-  return new WorkerRegions(connection as RedisClient, prefixOfQueue(queue));
+  return new WorkerRegions(queueConnection(queue), prefixOfQueue(queue));
 }

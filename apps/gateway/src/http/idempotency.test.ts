@@ -4,6 +4,8 @@ import express from "express";
 import { Redis } from "ioredis";
 import { Envelope, parseKeyRing } from "@authsvc/crypto";
 import { createLogger } from "@authsvc/logging";
+import { createRedis, redisReady, type RedisClient } from "@authsvc/queue";
+import { redisRelay } from "@authsvc/queue/src/testing/redis-relay";
 import { idempotency } from "./idempotency";
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -19,7 +21,7 @@ afterAll(async () => {
 });
 
 /** A gateway's idempotency layer in front of a route that creates something (as POST /v1/mailboxes does), with its key ring. */
-async function gateway(ring: string, active: number) {
+async function gateway(ring: string, active: number, on: RedisClient = redis) {
   let created = 0;
   const app = express();
   app.use(express.json());
@@ -27,7 +29,7 @@ async function gateway(ring: string, active: number) {
     res.locals.orgId = "org_test";
     next();
   });
-  app.use("/v1", idempotency(redis, prefix, digestKey, new Envelope(parseKeyRing(ring, active)), createLogger("test", "silent"), 60_000));
+  app.use("/v1", idempotency(on, prefix, digestKey, new Envelope(parseKeyRing(ring, active)), createLogger("test", "silent"), 60_000));
   app.post("/v1/mailboxes", (_req, res) => {
     res.status(201).json({ id: `mb_${++created}` });
   });
@@ -65,5 +67,32 @@ describe("Idempotency-Key: a stored answer sealed with a key the ring no longer 
     expect(await after.post("retired-key-1")).toEqual({ status: 201, replayed: "true", body: { id: "mb_1" } });
     expect(after.created()).toBe(1);
     after.close();
+  });
+});
+
+describe("Idempotency-Key while Redis fails over", () => {
+  it("waits for Redis (REDIS_FAILOVER_WAIT_MS) and runs the request once; its retry is replayed", async () => {
+    const relay = await redisRelay(REDIS_URL);
+    // The gateway's kind of connection: no offline queue, so a command fails at once while Redis is away.
+    const producer = createRedis({ url: relay.url, cluster: null, failoverWaitMs: 30_000 }, "producer", "idempotency-failover");
+    producer.on("error", () => undefined);
+    try {
+      await redisReady(producer);
+      const app = await gateway(key(1), 1, producer);
+      relay.cut();
+      const refused = relay.refused();
+      const first = app.post("failover-1");
+      // The request is in, and the connection has been refused twice since: its Redis calls are failing.
+      while (relay.refused() < refused + 2) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(app.created()).toBe(0);
+      relay.restore();
+      expect(await first).toEqual({ status: 201, replayed: null, body: { id: "mb_1" } });
+      expect(await app.post("failover-1")).toEqual({ status: 201, replayed: "true", body: { id: "mb_1" } });
+      expect(app.created()).toBe(1);
+      app.close();
+    } finally {
+      producer.disconnect();
+      await relay.close();
+    }
   });
 });

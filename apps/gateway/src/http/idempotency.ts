@@ -1,5 +1,6 @@
 import type { RequestHandler, Response } from "express";
-import type { RedisClient } from "@authsvc/queue";
+import { randomBytes } from "node:crypto";
+import { ridingFailover, type RedisClient } from "@authsvc/queue";
 import { DecryptionError, type Envelope, fingerprint } from "@authsvc/crypto";
 import type { Logger } from "@authsvc/logging";
 import type { IdempotentCall } from "../auth/auth-service";
@@ -23,6 +24,8 @@ const POLL_FOR_MS = 10_000;
  */
 interface Remembered {
   digest: string;
+  /** Which request took the key (random, per request) while it has neither job nor answer: its own claim, read back after a failover. */
+  owner?: string;
   jobId?: string;
   answer?: string;
 }
@@ -51,7 +54,7 @@ function canonicalJson(value: unknown): string {
  * it stands now, waiting like the first did; another answer as it was), marked `Idempotent-Replayed: true`.
  * The same key with another request is 422 `idempotency_mismatch`. Answers that say "try again" (429, 5xx)
  * are not kept: their retry runs afresh. A key whose first request died unanswered is free again after
- * `runningMs` (longer than any request waits).
+ * `runningMs` (longer than any request waits). Every Redis call waits out a failover (`ridingFailover`).
  */
 export function idempotency(redis: RedisClient, prefix: string, digestKey: Buffer, envelope: Envelope, log: Logger, runningMs: number): RequestHandler {
   return async (req, res, next) => {
@@ -62,23 +65,31 @@ export function idempotency(redis: RedisClient, prefix: string, digestKey: Buffe
     const orgId = res.locals.orgId as string;
     const slot = `${prefix}:idempotency:${fingerprint(digestKey, ["idempotency-key", orgId, given])}`;
     const digest = fingerprint(digestKey, ["idempotency-request", orgId, req.baseUrl + req.path, canonicalJson(req.body ?? null)]);
+    const owner = randomBytes(9).toString("base64url");
+    const ride = <T>(call: () => Promise<T>) => ridingFailover(redis, call);
+    const take = async () => (await ride(() => redis.set(slot, JSON.stringify({ digest, owner } satisfies Remembered), "PX", runningMs, "NX"))) === "OK";
 
-    if ((await redis.set(slot, JSON.stringify({ digest } satisfies Remembered), "PX", runningMs, "NX")) === "OK") {
+    if (await take()) {
       res.locals.idempotent = firstRequest(res, redis, slot, digest, envelope, log);
       return next();
     }
     const deadline = Date.now() + POLL_FOR_MS;
     for (;;) {
-      const raw = await redis.get(slot);
+      const raw = await ride(() => redis.get(slot));
       if (!raw) {
         // The first request's answer was not kept (429, 5xx) or its key expired: this one is the first now.
-        if ((await redis.set(slot, JSON.stringify({ digest } satisfies Remembered), "PX", runningMs, "NX")) === "OK") {
+        if (await take()) {
           res.locals.idempotent = firstRequest(res, redis, slot, digest, envelope, log);
           return next();
         }
         continue;
       }
       const remembered = JSON.parse(raw) as Remembered;
+      if (remembered.owner === owner) {
+        // Our own take, made by a try whose answer a failover lost.
+        res.locals.idempotent = firstRequest(res, redis, slot, digest, envelope, log);
+        return next();
+      }
       if (remembered.digest !== digest) {
         throw new ApiError("idempotency_mismatch", "This Idempotency-Key was used for another request (another endpoint or body) in the last 24 hours; use a new key for a new request.");
       }
@@ -98,7 +109,7 @@ export function idempotency(redis: RedisClient, prefix: string, digestKey: Buffe
           // the key's day is over, and the request runs afresh as the key's first.
           log.warn({ requestId: res.locals.requestId, err: err.message }, "idempotent answer no longer opens; the request runs afresh");
           res.removeHeader("Idempotent-Replayed");
-          await redis.del(slot);
+          await ride(() => redis.del(slot));
           continue;
         }
         res.status(answer.status).set(answer.headers).json(answer.body);
@@ -115,12 +126,12 @@ export function idempotency(redis: RedisClient, prefix: string, digestKey: Buffe
 /** The first request of a key: remembers its job as soon as it starts, and its answer when it is sent. */
 function firstRequest(res: Response, redis: RedisClient, slot: string, digest: string, envelope: Envelope, log: Logger): IdempotentCall {
   let jobId: string | undefined;
-  const remember = (value: Remembered) => redis.set(slot, JSON.stringify(value), "EX", IDEMPOTENCY_KEEP_S);
+  const remember = (value: Remembered) => ridingFailover(redis, () => redis.set(slot, JSON.stringify(value), "EX", IDEMPOTENCY_KEEP_S));
   const failed = (err: unknown) => log.warn({ requestId: res.locals.requestId, err: String(err) }, "idempotent answer not kept");
   const send = res.json.bind(res);
   res.json = (body: unknown) => {
     const status = res.statusCode;
-    if (status === 429 || status >= 500) void redis.del(slot).catch(failed);
+    if (status === 429 || status >= 500) void ridingFailover(redis, () => redis.del(slot)).catch(failed);
     else if (jobId || res.get("x-job-id")) void remember({ digest, jobId: jobId ?? res.get("x-job-id") }).catch(failed);
     else {
       const headers: Record<string, string> = {};

@@ -1,4 +1,4 @@
-import { orgKey, revocationMarkKey, rideThroughFailover, type RedisClient } from "@authsvc/queue";
+import { orgKey, revocationMarkKey, ridingFailover, type RedisClient } from "@authsvc/queue";
 
 const PERIOD_MS = 60_000;
 
@@ -56,8 +56,6 @@ export class OrgRateLimit {
     redis: RedisClient,
     private readonly prefix: string,
     readonly perMinute: number,
-    /** How long a take waits out a Redis failover (REDIS_FAILOVER_WAIT_MS): every request passes here first. */
-    private readonly failoverWaitMs = 0,
   ) {
     if (!("orgRateLimit" in redis)) redis.defineCommand("orgRateLimit", { numberOfKeys: 3, lua: SCRIPT });
     this.redis = redis as RateLimitRedis;
@@ -69,22 +67,20 @@ export class OrgRateLimit {
    */
   async take(orgId: string, mark: string, options: { read?: string; nowMs?: number } = {}): Promise<RateVerdict> {
     const { read, nowMs } = options;
-    // A try that failed over may have taken its token: a request may then count twice, never pass uncounted.
-    const [code, a, b, c, value] = await rideThroughFailover(
-      () =>
-        this.redis.orgRateLimit(
-          orgKey(this.prefix, orgId, "ratelimit"),
-          revocationMarkKey(this.prefix, orgId),
-          // Without a read, the bucket stands in as the third key (never read): on a cluster every key of a call is in one slot.
-          read ?? orgKey(this.prefix, orgId, "ratelimit"),
-          mark,
-          this.perMinute,
-          PERIOD_MS,
-          nowMs === undefined ? "" : String(nowMs),
-          read === undefined ? "0" : "1",
-        ),
-      this.failoverWaitMs,
-      this.redis,
+    // Every request passes here first, so it waits out a Redis failover here (REDIS_FAILOVER_WAIT_MS). A try that
+    // failed over may have taken its token: a request may then count twice, never pass uncounted.
+    const [code, a, b, c, value] = await ridingFailover(this.redis, () =>
+      this.redis.orgRateLimit(
+        orgKey(this.prefix, orgId, "ratelimit"),
+        revocationMarkKey(this.prefix, orgId),
+        // Without a read, the bucket stands in as the third key (never read): on a cluster every key of a call is in one slot.
+        read ?? orgKey(this.prefix, orgId, "ratelimit"),
+        mark,
+        this.perMinute,
+        PERIOD_MS,
+        nowMs === undefined ? "" : String(nowMs),
+        read === undefined ? "0" : "1",
+      ),
     );
     if (code === -1) return { kind: "stale", mark: String(a) };
     if (code === 1) return read === undefined ? { kind: "allowed", remaining: Number(a), resetMs: b! } : { kind: "allowed", remaining: Number(a), resetMs: b!, read: value ?? null };

@@ -16,11 +16,13 @@ export interface ProcessorSpec<T = unknown> {
  * How a dead worker's jobs are taken over (BullMQ's stalled-job detection). A worker renews its claim on a
  * running job every `lockMs / 2`; once a claim has lapsed, the next check (every `stalledCheckMs`, by any
  * worker) puts the job back in the queue, at most `maxStalled` times. So a job whose worker died runs again
- * within `lockMs + stalledCheckMs` (30 s by default); one that had submitted its password then ends as
- * `login_unconfirmed` instead (packages/jobs open-job).
+ * within `lockMs + stalledCheckMs` (40 s by default); one that had submitted its password then ends as
+ * `login_unconfirmed` instead (packages/jobs open-job). A live worker's claim outlasts a Redis failover the
+ * service waits out: it is renewed every `lockRenewMs` (see `lockRenewMs` in @authsvc/config).
  */
 export interface StallPolicy {
   lockMs: number;
+  lockRenewMs: number;
   stalledCheckMs: number;
   maxStalled: number;
 }
@@ -41,6 +43,7 @@ export function registerProcessors(deps: { connection: RedisClient; prefix: stri
       name,
       concurrency: spec.concurrency,
       lockDuration: stalls.lockMs,
+      lockRenewTime: stalls.lockRenewMs,
       stalledInterval: stalls.stalledCheckMs,
       maxStalledCount: stalls.maxStalled,
     });
