@@ -1,4 +1,5 @@
 import { generateKeyPairSync } from "node:crypto";
+import { createSocket } from "node:dgram";
 import { dkimSign, sealMessage } from "mailauth";
 import { SiteDns } from "@authsvc/test-sites";
 import { authenticateMail, MailAuthDeferred, mailDnsResolver } from "./authenticate-mail";
@@ -24,15 +25,18 @@ const message = (from: string, body = "Your Acme sign-in code is 482913.") =>
     [`From: Acme <${from}>`, "To: agent@agents.example", "Subject: Your sign-in code", "Date: Fri, 27 Nov 2026 06:00:00 +0000", "Message-ID: <1@acme.test>", "MIME-Version: 1.0", "Content-Type: text/plain; charset=utf-8", "", body, ""].join("\r\n"),
   );
 
+// Signed with a time given: without one, mailauth formats the signature's t= twice (Math.round(Date.now() / 1000)
+// when it signs, and again when it writes the header), and a signature made across a half second on a busy
+// machine carries another t= than the one it signed: a bad signature (about 1 in 100 beside a CPU hog).
 async function signed(raw: Buffer, domain: string): Promise<Buffer> {
-  const { signatures, errors } = await dkimSign(raw, { signatureData: [{ signingDomain: domain, selector: "sel", privateKey: keyOf(domain) }] } as never);
+  const { signatures, errors } = await dkimSign(raw, { signTime: new Date(), signatureData: [{ signingDomain: domain, selector: "sel", privateKey: keyOf(domain) }] } as never);
   expect(errors).toEqual([]);
   return Buffer.concat([Buffer.from(signatures), raw]);
 }
 
 /** As a forwarder seals what it forwards: its own ARC headers, saying what it found when the mail reached it. */
 async function sealed(raw: Buffer, sealer: string, authResults: string): Promise<Buffer> {
-  const headers = await sealMessage(raw, { signingDomain: sealer, selector: "sel", privateKey: keyOf(sealer), authResults: `mx.${sealer}; ${authResults}`, cv: "none" } as never);
+  const headers = await sealMessage(raw, { signingDomain: sealer, selector: "sel", privateKey: keyOf(sealer), authResults: `mx.${sealer}; ${authResults}`, cv: "none", signTime: new Date() } as never);
   return Buffer.concat([headers, raw]);
 }
 
@@ -78,12 +82,17 @@ describe("authenticateMail", () => {
 
   it("defers a signed message when DNS does not answer (the sender tries again), and proves nothing of an unsigned one", async () => {
     const raw = await signed(message("no-reply@acme.test"), "acme.test");
-    const silent = await SiteDns.start();
-    const server = silent.server;
-    await silent.close();
-    const resolver = mailDnsResolver({ dnsServers: [server], dnsTimeoutMs: 200 });
-    await expect(authenticateMail(raw, resolver, TRUSTED)).rejects.toThrow(MailAuthDeferred);
-    await expect(authenticateMail(raw, resolver, TRUSTED)).rejects.toThrow(/acme\.test/);
-    expect(await authenticateMail(message("no-reply@acme.test"), resolver, TRUSTED)).toEqual({ dkim: [], arc: [] });
+    // A DNS server that takes every query and answers none. (A port left free after a close would do, until
+    // another process's DNS server took it: the fixture sites each run one on an ephemeral port.)
+    const silent = createSocket("udp4");
+    await new Promise<void>((resolve) => silent.bind(0, "127.0.0.1", resolve));
+    try {
+      const resolver = mailDnsResolver({ dnsServers: [`127.0.0.1:${silent.address().port}`], dnsTimeoutMs: 200 });
+      await expect(authenticateMail(raw, resolver, TRUSTED)).rejects.toThrow(MailAuthDeferred);
+      await expect(authenticateMail(raw, resolver, TRUSTED)).rejects.toThrow(/acme\.test/);
+      expect(await authenticateMail(message("no-reply@acme.test"), resolver, TRUSTED)).toEqual({ dkim: [], arc: [] });
+    } finally {
+      silent.close();
+    }
   });
 });
