@@ -1,4 +1,4 @@
-export { createRedis, isRedisUnavailable, queueConnection, rideThroughFailover, ridingFailover, redisDependency, redisReady, type RedisClient, type RedisErrorLog, type RedisRole } from "./redis-connections";
+export { createRedis, isRedisUnavailable, queueConnection, ridingFailover, redisDependency, redisReady, type RedisClient, type RedisErrorLog, type RedisRole } from "./redis-connections";
 export { orgKey, prefixOfQueue, queuePrefix } from "./redis-keys";
 export { AUTH_QUEUE, AUTH_JOB, authQueueName, regionQueue, closeAuthQueues, createAuthQueue, enqueueAuthJob, removeEarlierRun, requeueAuthJob, authJobOptions, type AuthJobPayload, type RetryPolicy } from "./auth-queue";
 export { JobWaiter } from "./job-waiter";

@@ -36,12 +36,6 @@ async function producerThroughRelay(failoverWaitMs: number) {
   return { relay, redis, cache: new SessionCache(redis, PREFIX, envelope) };
 }
 
-/** Resolves once the client has been refused `n` more times: it is trying to reconnect, its callers' commands failing meanwhile. */
-async function refusedMore(relay: RedisRelay, n: number): Promise<void> {
-  const from = relay.refused();
-  while (relay.refused() < from + n) await new Promise((resolve) => setTimeout(resolve, 10));
-}
-
 describe("ridingFailover: a connection's calls wait out Redis failing over, as long as the connection was made to", () => {
   it("answers a cached-session read and write made while Redis is away once it is back, within the wait", async () => {
     const { relay, redis, cache } = await producerThroughRelay(30_000);
@@ -50,7 +44,8 @@ describe("ridingFailover: a connection's calls wait out Redis failing over, as l
     // While the relay refuses, the producer's commands fail at once (no offline queue): only the ride keeps the caller waiting.
     const read = cache.get("org_1", "fp-ride");
     const write = cache.set("org_1", "fp-ride-2", session, 600);
-    await refusedMore(relay, 2);
+    // Refused twice more: the client is trying to reconnect, its callers' commands failing meanwhile.
+    await relay.refusals(relay.refused() + 2);
     expect(redis.status).not.toBe("ready");
     relay.restore();
     expect((await read)!.session.cookies[0]!.value).toBe("s1");

@@ -107,7 +107,7 @@ export function isRedisUnavailable(err: unknown): boolean {
  * thrown (the gateway answers it 503 with Retry-After). Between tries a cluster learns its new masters. Only for
  * attempts that may run twice without harm: a failed try may still have reached Redis.
  */
-export async function rideThroughFailover<T>(attempt: () => Promise<T>, waitMs: number, redis?: RedisClient): Promise<T> {
+async function rideThroughFailover<T>(attempt: () => Promise<T>, waitMs: number, redis: RedisClient): Promise<T> {
   if (waitMs <= 0) return attempt();
   const until = Date.now() + waitMs;
   for (let pause = 100; ; pause = Math.min(pause * 2, 1000)) {
@@ -133,7 +133,7 @@ export function queueConnection(queue: { opts: { connection?: unknown } }): Redi
  * a busy machine is waited for): a command sent just before a connection was cut is held by ioredis until the
  * connection is back (to be sent again), however long that takes, and the wait is bounded.
  */
-function withinWait<T>(answer: Promise<T>, until: number, redis?: RedisClient): Promise<T> {
+function withinWait<T>(answer: Promise<T>, until: number, redis: RedisClient): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     const check = () => {

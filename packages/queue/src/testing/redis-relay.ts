@@ -8,6 +8,8 @@ export interface RedisRelay {
   restore(): void;
   /** Connections refused since the relay was made: a client trying to reconnect while cut. */
   refused(): number;
+  /** Resolves once `count` connections in all have been refused. */
+  refusals(count: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -20,9 +22,11 @@ export async function redisRelay(redisUrl: string): Promise<RedisRelay> {
   const live = new Set<Socket>();
   let held = false;
   let refused = 0;
+  const waiting = new Set<{ count: number; resolve: () => void }>();
   const server = createServer((client) => {
     if (held) {
       refused++;
+      for (const w of waiting) if (refused >= w.count) (waiting.delete(w), w.resolve());
       return client.destroy();
     }
     const upstream = connect(Number(target.port || 6379), target.hostname);
@@ -46,6 +50,7 @@ export async function redisRelay(redisUrl: string): Promise<RedisRelay> {
       held = false;
     },
     refused: () => refused,
+    refusals: (count) => new Promise<void>((resolve) => (refused >= count ? resolve() : waiting.add({ count, resolve }))),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
