@@ -1,5 +1,6 @@
 import type { Queue } from "bullmq";
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Gauge, Histogram } from "prom-client";
+import { processMetricsRegistry } from "@authsvc/logging";
 
 // The states a queue's depth is told in: waiting to run (prioritized too), delayed (parked under an org or site
 // cap, or backing off before a retry), running, and failed (kept a while for inspection and replay).
@@ -13,8 +14,7 @@ interface Watched {
 
 /** Worker metrics for Prometheus, served on the health port. */
 export function createWorkerMetrics() {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: "authsvc_worker_" });
+  const registry = processMetricsRegistry("authsvc_worker_");
   let watched: Watched = { queues: [], browserMemoryBytes: () => 0 };
   return {
     registry,

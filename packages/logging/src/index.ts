@@ -1,6 +1,7 @@
 import pino, { type Logger } from "pino";
 
 export type { Logger };
+export { EVENT_LOOP_SAMPLE_MS, processMetricsRegistry } from "./process-metrics";
 
 // Anything that could carry a secret, wherever it sits in a logged object: target passwords, TOTP secrets,
 // cookie values, API keys and Authorization headers, a passkey's private key (and a passkey import whole).

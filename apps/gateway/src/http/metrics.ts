@@ -1,10 +1,10 @@
 import type { RequestHandler } from "express";
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Gauge, Histogram } from "prom-client";
+import { processMetricsRegistry } from "@authsvc/logging";
 
 /** Gateway metrics for Prometheus. No org ids or URLs in labels: they would explode the series count. */
 export function createGatewayMetrics() {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: "authsvc_gateway_" });
+  const registry = processMetricsRegistry("authsvc_gateway_");
   const requests = new Histogram({
     name: "authsvc_http_request_duration_seconds",
     help: "HTTP requests by route, method and status",
