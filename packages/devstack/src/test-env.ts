@@ -50,11 +50,14 @@ export function testStackEnv(name: string, overrides: Record<string, string> = {
     // The fixture proxies (HTTP and SOCKS5) listen on loopback.
     EGRESS_PROXY_ALLOW: "127.0.0.1",
     WEBHOOK_BACKOFF_MS: "200",
-    // Keep-alive looks every two seconds here; sessions are only due when a test makes them expire soon.
-    KEEPALIVE_EVERY_MS: "2000",
-    // The dashboard's charts count jobs two seconds after they end here (a minute in production).
-    JOB_STATS_EVERY_MS: "2000",
-    JOB_STATS_SITES_EVERY_MS: "2000",
+    // Keep-alive looks every five seconds here; sessions are only due when a test makes them expire soon.
+    // The dashboard's charts count jobs five seconds after they end here (a minute in production). Tests wait
+    // for these runs (maintenanceRunsSince), not for the clock. Each run is a few queries and a queue job: at
+    // every two seconds the three schedules cost an idle worker about 1.2 CPU-seconds a minute, in every stack
+    // of the suite.
+    KEEPALIVE_EVERY_MS: "5000",
+    JOB_STATS_EVERY_MS: "5000",
+    JOB_STATS_SITES_EVERY_MS: "5000",
     // No background session checks in the shared stacks: a check that found a test's session signed out would
     // start a refresh (a login) on its own timer, and the test's attempt counts would depend on the clock.
     // keep-alive.test.ts runs them, on states it sets up.
