@@ -1,7 +1,7 @@
 import { addExtra } from "puppeteer-extra";
-import StealthPlugin from "puppeteer-extra-plugin-stealth";
 import * as puppeteerCore from "puppeteer-core";
 import type { Browser } from "puppeteer-core";
+import { StealthInOneScript } from "./stealth";
 
 // Headless on a locked-down machine: no sandbox (we run as an unprivileged container user in production,
 // isolated by the pod), no GPU, no /dev/shm reliance, and no background calls to Google services.
@@ -26,11 +26,8 @@ export const CHROMIUM_ARGS: readonly string[] = Object.freeze([
 ]);
 
 const puppeteer = addExtra(puppeteerCore as unknown as Parameters<typeof addExtra>[0]);
-// navigator.languages is left to Chromium: it follows the Accept-Language a page's browser profile sets
-// (applyBrowserProfile). The evasion would pin it to en-US, a language that disagrees with the header.
-const stealth = StealthPlugin();
-stealth.enabledEvasions.delete("navigator.languages");
-puppeteer.use(stealth);
+// The stealth plugin's evasions, each page getting them as one script (StealthInOneScript).
+puppeteer.use(new StealthInOneScript());
 
 /**
  * How Chromium runs headless. `full`: the new headless mode, the whole browser without a screen, so a site
