@@ -70,8 +70,10 @@ describe("AuthJobs.start", () => {
 
   it("ends the record and frees the claim when the job cannot be queued", async () => {
     const job = await loginJob("bob");
-    // Redis drops the queue's connection (the producer does not buffer commands while it is away).
-    const lost = createRedis(config.redis, "producer", "lost");
+    // Redis drops the queue's connection (the producer does not buffer commands while it is away). The
+    // connection waits a second for Redis to come back, not the default failover wait: what is tested is
+    // what the start leaves behind once it gives up, not how long it waited.
+    const lost = createRedis({ ...config.redis, failoverWaitMs: 1000 }, "producer", "lost");
     await redisReady(lost);
     const unreachable = createAuthQueue(lost, config.redis.prefix, { attempts: 1, backoffMs: 1000 });
     unreachable.on("error", () => undefined); // expected: the queue reports the lost connection
