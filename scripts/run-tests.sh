@@ -6,7 +6,7 @@
 # Most of the suite's time is spent waiting on pages (network quiet, a site's answer), so it runs as several
 # jest processes side by side, each with its output in .data/logs/jest/<name>.log and its lines prefixed:
 #   unit     tests next to the code, UNIT_WORKERS files at a time (default 2: the engine matrix takes half the run on one);
-#   e2e1..n  the end-to-end files, split into E2E_SHARDS balanced shards (default 3; scripts/jest-sequencer.cjs),
+#   e2e1..n  the end-to-end files, split into E2E_SHARDS balanced shards (default 2; scripts/jest-sequencer.cjs),
 #            each against a stack (gateway, worker, Chromium, fixture sites, database) of its own; within a
 #            shard files run one at a time, as they share its stack (one worker, whose browser a test kills);
 #   stacks   end-to-end files that start stacks of their own (fault tests), one at a time.
@@ -22,7 +22,10 @@ matches() { [ "$(npx jest --listTests --json "$@" 2>/dev/null)" != "[]" ]; }
 
 names=() commands=()
 add() { names+=("$1"); shift; commands+=("$*"); }
-shards=${E2E_SHARDS:-3}
+# Two shards, not three: the suite keeps both cores busy, and a third stack (its services, its Chromium, logins
+# waiting for the CPU beside more others) cost more than it saved. Fresh-clone runs on one 2-core machine
+# (2026-12-03): 3 shards 941-993 s and 1785-1820 busy core-seconds, 2 shards 921 s and 1753.
+shards=${E2E_SHARDS:-2}
 if [ $# -gt 0 ]; then shards=1; fi
 if [ $# -eq 0 ] || matches "$@" --selectProjects unit; then add unit --selectProjects unit --maxWorkers="${UNIT_WORKERS:-2}"; fi
 if [ $# -eq 0 ] || matches "$@" --selectProjects e2e; then
