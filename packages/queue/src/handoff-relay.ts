@@ -1,3 +1,4 @@
+import { ChannelSubscriptions } from "./channel-subscriptions";
 import type { RedisClient } from "./redis-connections";
 
 /**
@@ -32,17 +33,14 @@ export interface LiveFrame {
 
 /** Publishes and subscribes hand-off messages, with payloads (one subscriber connection per process). */
 export class HandoffRelay {
-  private readonly handlers = new Map<string, Set<(message: string) => void>>();
-  private readonly subscribed = new Map<string, Promise<unknown>>();
+  private readonly subscriptions: ChannelSubscriptions;
 
   constructor(
     private readonly publisher: RedisClient,
-    private readonly subscriber: RedisClient,
+    subscriber: RedisClient,
     readonly prefix: string,
   ) {
-    subscriber.on("message", (channel: string, message: string) => {
-      for (const handler of this.handlers.get(channel) ?? []) handler(message);
-    });
+    this.subscriptions = new ChannelSubscriptions(subscriber);
   }
 
   channels(jobId: string) {
@@ -50,20 +48,8 @@ export class HandoffRelay {
   }
 
   /** Subscribes `handler` to `channel`; resolves once subscribed, with the way to stop. */
-  async listen(channel: string, handler: (message: string) => void): Promise<() => Promise<void>> {
-    let set = this.handlers.get(channel);
-    if (!set) this.handlers.set(channel, (set = new Set()));
-    set.add(handler);
-    if (!this.subscribed.has(channel)) this.subscribed.set(channel, this.subscriber.subscribe(channel));
-    await this.subscribed.get(channel);
-    return async () => {
-      set!.delete(handler);
-      if (set!.size === 0 && this.handlers.get(channel) === set) {
-        this.handlers.delete(channel);
-        this.subscribed.delete(channel);
-        await this.subscriber.unsubscribe(channel).catch(() => undefined);
-      }
-    };
+  listen(channel: string, handler: (message: string) => void): Promise<() => Promise<void>> {
+    return this.subscriptions.listen(channel, { message: handler });
   }
 
   async publish(channel: string, message: string): Promise<void> {

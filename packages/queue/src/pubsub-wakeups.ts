@@ -1,3 +1,4 @@
+import { ChannelSubscriptions } from "./channel-subscriptions";
 import type { RedisClient } from "./redis-connections";
 
 export interface Wakeup {
@@ -10,63 +11,26 @@ export interface Wakeup {
  * One subscriber connection per process, shared by every watcher of every channel: a thousand waits cost
  * one Redis connection. Messages are only wake-ups; what happened is read from where it is kept (Postgres,
  * a Redis stream), so a watcher subscribes first, then reads, then waits: a message published in between
- * still wakes it. Subscriptions are counted, so a channel is left when its last watcher goes.
+ * still wakes it. What was published while the connection was down is lost: once it is back and the channel
+ * subscribed again, every watcher is woken to read what it missed (`ChannelSubscriptions`). (On a Cluster the
+ * subscriber is a connection of its own, so that is only a wake-up sooner; the watchers' own rechecks cover the rest.)
  */
 export class PubSubWakeups {
-  private readonly waiters = new Map<string, Set<() => void>>();
-  /** The SUBSCRIBE of each channel in use; every watcher waits for it before it reads. */
-  private readonly subscribed = new Map<string, Promise<unknown>>();
+  private readonly channels: ChannelSubscriptions;
 
-  constructor(private readonly subscriber: RedisClient) {
-    subscriber.on("message", (channel: string) => {
-      for (const wake of this.waiters.get(channel) ?? []) wake();
-    });
-    // What was published while the connection was down is lost: once it is back and subscribed again, every
-    // watcher is woken to read what it missed. ioredis sends its SUBSCRIBEs again right after "ready"; a PING
-    // sent after them is answered once they are in. (On a Cluster the subscriber is a connection of its own,
-    // so this is only a wake-up sooner; the watchers' own rechecks cover the rest.)
-    // The connection's first "ready" is no reconnect: the SUBSCRIBEs made before it waited in its offline queue,
-    // and nothing published on them was missed (waking every watcher then would wake watchers of other channels).
-    let connectedBefore = subscriber.status === "ready";
-    subscriber.on("ready", () => {
-      const reconnect = connectedBefore;
-      connectedBefore = true;
-      if (!reconnect || this.waiters.size === 0) return;
-      setImmediate(() => {
-        subscriber.ping().then(
-          () => {
-            for (const set of this.waiters.values()) for (const wake of set) wake();
-          },
-          () => undefined,
-        );
-      });
-    });
+  constructor(subscriber: RedisClient) {
+    this.channels = new ChannelSubscriptions(subscriber);
   }
 
   async watch(channel: string): Promise<Wakeup> {
     let pending = false;
     let wake: (() => void) | null = null;
     let giveUp: (() => void) | null = null;
-    const listener = () => {
+    const woken = () => {
       pending = true;
       wake?.();
     };
-    let set = this.waiters.get(channel);
-    if (!set) {
-      set = new Set();
-      this.waiters.set(channel, set);
-    }
-    set.add(listener);
-    if (!this.subscribed.has(channel)) this.subscribed.set(channel, this.subscriber.subscribe(channel));
-    try {
-      await this.subscribed.get(channel);
-    } catch (err) {
-      // Not subscribed: forget the attempt, so the next watcher tries again.
-      set.delete(listener);
-      if (set.size === 0) this.waiters.delete(channel);
-      this.subscribed.delete(channel);
-      throw err;
-    }
+    const leave = await this.channels.listen(channel, { message: woken, missed: woken });
     return {
       next: (ms: number) =>
         new Promise<boolean>((resolve) => {
@@ -96,12 +60,7 @@ export class PubSubWakeups {
       close: async () => {
         // A wait still pending ends now (false): its timer would otherwise outlive the watcher.
         giveUp?.();
-        set!.delete(listener);
-        if (set!.size === 0 && this.waiters.get(channel) === set) {
-          this.waiters.delete(channel);
-          this.subscribed.delete(channel);
-          await this.subscriber.unsubscribe(channel).catch(() => undefined);
-        }
+        await leave();
       },
     };
   }
