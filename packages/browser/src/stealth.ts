@@ -47,15 +47,17 @@ export class StealthInOneScript extends PuppeteerExtraPlugin {
 
   // The evasions change the options they are given (one returns them too); so does this, in their order.
   override async beforeLaunch(options: Record<string, unknown>): Promise<void> {
-    for (const evasion of this.evasions) {
-      const changed = await evasion.beforeLaunch?.(options);
-      if (changed && changed !== options) Object.assign(options, changed);
-    }
+    await this.adjust("beforeLaunch", options);
   }
 
   override async beforeConnect(options: Record<string, unknown>): Promise<void> {
+    await this.adjust("beforeConnect", options);
+  }
+
+  /** Each evasion's change to the launch (or connect) options, in order, into `options`. */
+  private async adjust(step: "beforeLaunch" | "beforeConnect", options: Record<string, unknown>): Promise<void> {
     for (const evasion of this.evasions) {
-      const changed = await evasion.beforeConnect?.(options);
+      const changed = await evasion[step]?.(options);
       if (changed && changed !== options) Object.assign(options, changed);
     }
   }
