@@ -64,7 +64,9 @@ describe("signup engine against fixture sites", () => {
   });
 
   it("retries a taken username with a variant", async () => {
-    const taken = `taken${process.pid}${Date.now().toString(36)}`;
+    // Ends in a letter: a name ending in four digits reads as an earlier variant, whose digits are replaced (a
+    // base-36 clock ended so once in about 170 runs, and the variant then kept fewer than 16 characters).
+    const taken = `taken${process.pid}${Date.now().toString(36)}u`;
     env.sites.accounts.addUser(taken, "whatever-1");
     const email = fresh("variant");
     const steps: string[] = [];
