@@ -1,4 +1,4 @@
-import { call, closeDatabase, expectSignedIn, expireSiteSessions, namedSitesUrl, newTenant, siteAccounts, sitesUrl } from "@authsvc/devstack";
+import { call, closeDatabase, expectSignedIn, expireSiteSessions, namedSitesUrl, newTenant, siteAccounts, sitesUrl, waitFor } from "@authsvc/devstack";
 
 let tenant: Awaited<ReturnType<typeof newTenant>>;
 let forwarding: { id: string; address: string };
@@ -36,13 +36,10 @@ async function pendingSignup(page: string, email: string): Promise<string> {
 /** The site's mail to a `late` address, released now, once it reached the forwarding inbox, as the messages endpoint shows it. */
 async function forwardedMail(email: string): Promise<{ code: string | null; link: string | null }> {
   expect(await (await fixture("deliveries/release", { address: email })).json()).toEqual({ released: 1 });
-  for (let i = 0; i < 60; i++) {
+  return waitFor(`the forwarded mail for ${email}`, async () => {
     const { messages } = (await call("GET", `/v1/mailboxes/${forwarding.id}/messages?limit=100`, { key: tenant.key })).body;
-    const found = messages.find((m: any) => m.originalRecipients.includes(email) && (m.code || m.link));
-    if (found) return found;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error(`no forwarded mail for ${email}`);
+    return messages.find((m: any) => m.originalRecipients.includes(email) && (m.code || m.link));
+  });
 }
 
 const verify = (credentialId: string, body: unknown) => call("POST", `/v1/credentials/${credentialId}/verify`, { key: tenant.key, body });

@@ -1,4 +1,4 @@
-import { attempts, call, closeDatabase, expectSignedIn, namedSitesUrl, newInboxUser, newTenant, sitesUrl, waitFor } from "@authsvc/devstack";
+import { attempts, call, closeDatabase, expectSignedIn, namedSitesUrl, newInboxUser, newTenant, finishedJob, sitesUrl, waitFor } from "@authsvc/devstack";
 
 const MAIL_DOMAIN = process.env.MAIL_DOMAIN!;
 let tenant: Awaited<ReturnType<typeof newTenant>>;
@@ -30,12 +30,8 @@ const login = (page: string, method: string, cred: Record<string, string>, key =
 async function outcome(res: Awaited<ReturnType<typeof login>>): Promise<{ session?: any; error?: string; message?: string }> {
   if (res.status === 200) return { session: res.body };
   if (res.status !== 202) return { error: res.body.error.code, message: res.body.error.message };
-  for (;;) {
-    const job = (await call("GET", `/v1/jobs/${res.body.jobId}`, { key: tenant.key })).body;
-    if (job.status === "succeeded") return { session: job.result };
-    if (job.status === "failed") return { error: job.error.code, message: job.error.message };
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+  const job = await finishedJob(tenant.key, res.body.jobId);
+  return job.status === "succeeded" ? { session: job.result } : { error: job.error.code, message: job.error.message };
 }
 
 const fixture = (path: string, body: unknown) => fetch(`${sitesUrl()}/__fixture/${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
