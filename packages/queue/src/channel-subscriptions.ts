@@ -29,6 +29,7 @@ export class ChannelSubscriptions {
   private readonly subscribed = new Map<string, Promise<unknown>>();
   /** The listeners whose channel's SUBSCRIBE was answered: they listen. */
   private readonly subscribedListeners = new Set<ChannelListener>();
+  private nextReady: Promise<void> | null = null;
 
   constructor(private readonly subscriber: RedisClient) {
     subscriber.on("message", (channel: string, message: string) => {
@@ -80,15 +81,23 @@ export class ChannelSubscriptions {
   }
 
   private async subscribeWhenReady(channel: string): Promise<unknown> {
-    const subscriber = this.subscriber;
-    if (subscriber.status !== "ready" && subscriber.status !== "end") {
-      // Until it is ready, or closed for good (then the SUBSCRIBE below fails, as it would have).
-      await new Promise<void>((resolve) => {
-        const settle = () => (subscriber.off("ready", settle), subscriber.off("end", settle), resolve());
-        subscriber.on("ready", settle);
-        subscriber.on("end", settle);
-      });
-    }
-    return subscriber.subscribe(channel);
+    if (this.subscriber.status !== "ready" && this.subscriber.status !== "end") await this.readyOrEnded();
+    // Closed for good: the SUBSCRIBE fails, as it would have.
+    return this.subscriber.subscribe(channel);
+  }
+
+  /** The connection's next "ready" (or "end"): one wait shared by every channel asked for meanwhile. */
+  private readyOrEnded(): Promise<void> {
+    this.nextReady ??= new Promise<void>((resolve) => {
+      const settle = () => {
+        this.subscriber.off("ready", settle);
+        this.subscriber.off("end", settle);
+        this.nextReady = null;
+        resolve();
+      };
+      this.subscriber.on("ready", settle);
+      this.subscriber.on("end", settle);
+    });
+    return this.nextReady;
   }
 }
