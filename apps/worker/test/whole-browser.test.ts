@@ -2,7 +2,7 @@ import path from "node:path";
 import { loadConfig } from "@authsvc/config";
 import { Database } from "@authsvc/db";
 import { DATA_DIR, STACK_START_BOUND_MS, deleteRedisPrefix, recreateDatabase, startStack, testStackEnv, type Stack } from "@authsvc/devstack";
-import { LOGIN_CASES, type LoginCase, type SeenBrowser } from "@authsvc/test-sites";
+import { LOGIN_CASES, type SeenBrowser } from "@authsvc/test-sites";
 import type { SessionResponse } from "@authsvc/contracts";
 
 // The production default, the whole browser (BROWSER_MODE=full), through the whole service. Every other test

@@ -117,6 +117,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     if (env.REDIS_URL === undefined && env.REDIS_CLUSTER_NODES === undefined) parseRedisTarget(undefined, undefined, problems);
     throw new ConfigError(problems);
   }
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the env schema has checked and coerced it
   const e = env as Record<string, any>;
   const problems: string[] = [];
   const redis = parseRedisTarget(e.REDIS_URL, e.REDIS_CLUSTER_NODES, problems);

@@ -71,7 +71,7 @@ export async function applyMigrations(databaseUrl: string, dir = MIGRATIONS_DIR)
         await client.query("COMMIT");
       } catch (err) {
         await client.query("ROLLBACK");
-        throw new Error(`migration ${m.name} failed: ${(err as Error).message}`);
+        throw new Error(`migration ${m.name} failed: ${(err as Error).message}`, { cause: err });
       }
       done.push(m.name);
     }

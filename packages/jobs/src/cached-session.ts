@@ -17,7 +17,7 @@ import { loginFingerprint, originFingerprint, type SessionIdentity } from "./ses
  */
 export async function cachedSession(deps: Pick<JobDeps, "db" | "cache" | "config" | "guard" | "log">, orgId: string, login: SessionIdentity, prefetched?: PrefetchedEntry): Promise<SessionResponse | null> {
   const { cache, db, config } = deps;
-  let key = loginFingerprint(config.crypto.fingerprintKey, orgId, login);
+  const key = loginFingerprint(config.crypto.fingerprintKey, orgId, login);
   let entry = await cache.get(orgId, key, prefetched);
   if (!entry) {
     const legacy = originFingerprint(config.crypto.fingerprintKey, orgId, login);

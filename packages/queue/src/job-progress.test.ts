@@ -1,4 +1,3 @@
-import { once } from "node:events";
 import { Redis } from "ioredis";
 import type { JobEvent } from "@authsvc/contracts";
 import { JobEventFeed, JobProgress, type StoredJobEvent } from "./job-progress";

@@ -34,7 +34,7 @@ export function createWebhookDeliverer(deps: { db: Database; guard: TargetGuard;
       }, body, DELIVERY_TIMEOUT_MS);
     } catch (err) {
       deps.log.warn({ webhookId, orgId, eventId: event.id, attempt: job.attemptsMade + 1, err: String(err) }, "webhook delivery failed; retrying");
-      throw new Error(`webhook unreachable: ${err instanceof Error ? err.message : String(err)}`);
+      throw new Error(`webhook unreachable: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
     const log = { webhookId, orgId, eventId: event.id, type: event.type, status, attempt: job.attemptsMade + 1 };
     if (status >= 200 && status < 300) {

@@ -32,6 +32,7 @@ export interface StallPolicy {
  * connection, the same metrics (jobs by queue and outcome), the same logging of errors, stalls and final
  * failures, and one `close` for shutdown (lets active jobs finish).
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- specs of different job data, one list
 export function registerProcessors(deps: { connection: RedisClient; prefix: string; log: Logger; metrics: WorkerMetrics; stalls: StallPolicy }, specs: ProcessorSpec<any>[]) {
   const { connection, prefix, log, metrics, stalls } = deps;
   // Stored on every job this process runs (BullMQ's processedBy): which pod ran it, for operators and fault tests.

@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { daemon, has, HOST, npmInstall, portOpen, run, waitHttp, type RealApp, passwordLogin } from "./support";
+import { daemon, HOST, npmInstall, portOpen, run, waitHttp, type RealApp, passwordLogin } from "./support";
 
 const PORT = 8811;
 const URL_ = `http://${HOST}:${PORT}`;

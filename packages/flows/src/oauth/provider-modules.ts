@@ -65,7 +65,7 @@ export function providerModule(provider: string): ProviderModule {
   const named = provider.trim();
   if (named === "google") return GOOGLE;
   if (named === "github") return GITHUB;
-  let issuer: URL | null = null;
+  let issuer: URL | null;
   try {
     issuer = /^https?:\/\//i.test(named) ? new URL(named) : null;
   } catch {

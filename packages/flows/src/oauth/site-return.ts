@@ -64,7 +64,7 @@ export async function awaitSiteSignedIn(
   const seenSentences = new Set(before.sentences);
   let successBefore = false;
   let unsettled = null as { message: string; since: number } | null;
-  let lastPasswordShown = false;
+  let lastPasswordShown: boolean;
   const refuse = (message: string) => {
     const code = ACCESS_DENIED.test(message) ? "consent_denied" : siteFault(message) ? "login_unconfirmed" : refusal;
     return new LoginFlowError(code, code === "account_not_linked" ? `signed in at ${providerName}, but the site refused the account: ${message}` : message, { retryable: false });

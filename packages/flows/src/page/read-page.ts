@@ -410,7 +410,7 @@ export const readFrameInPage = inPage(function readFrameInPage(
     const heading = all.find((el) => /^(H[1-6]|LEGEND|P|LABEL|DIV|SPAN)$/.test(el.tagName) && el.childElementCount <= 2 && visible(el) && chooserWords.test(text(el)));
     const skip = new RegExp(`${signOut.labels}|help|privacy|terms|cookie|forgot|cancel|back|hilfe|datenschutz|aide|ayuda|ajuda|aiuto`, "i");
     const radios = inputs.filter((el) => el.type === "radio" && !el.disabled && (visible(el) || [...(el.labels ?? [])].some(visible)));
-    let options: Array<{ label: string; path: SelectorPath; radio: boolean }> = [];
+    let options: Array<{ label: string; path: SelectorPath; radio: boolean }>;
     let submit: SelectorPath | null = null;
     if (radios.length >= 2) {
       options = radios.map((el) => {

@@ -84,7 +84,10 @@ async function findAddControl(page: Page, watch: PageWatch, input: EnrolPasskeyI
     const add = frames.find((f) => f.reading.add);
     if (add) return { key: add.key, path: add.reading.add! };
     // The caller's settings page is where the passkeys are, or nowhere.
-    if (!input.settingsUrl) for (const f of frames) for (const href of f.reading.settings) if (!seen.has(href)) queue.push(href), seen.add(href);
+    if (!input.settingsUrl) for (const f of frames) for (const href of f.reading.settings) if (!seen.has(href)) {
+      queue.push(href);
+      seen.add(href);
+    }
     const next = queue.shift();
     if (!next || opened >= MAX_SETTINGS_PAGES || deadline.remaining() <= 0) {
       throw new LoginFlowError("passkey_not_offered", input.settingsUrl ? `the settings page ${new URL(input.settingsUrl).pathname} offers no way to add a passkey` : `no settings page the site links to offers a way to add a passkey (${opened} looked at)`);

@@ -130,7 +130,7 @@ const CLASS_MENTIONS: Array<[CharClass[], RegExp]> = [
 const NEGATED_BEFORE = /(?:(?<!\p{L})(?:no|without|keine?|ohne)|(?:not|cannot|can't)\s+(?:contain|include|use|have))\s+(?:any\s+)?(?:[\p{L}-]+(?:\s+[\p{L}-]+)?\s*(?:,|\s(?:or|nor|oder))\s*)*$/u;
 const NEGATED_AFTER = /^\s*(?:(?:are|is)(?:\s+not|n't)\s+(?:allowed|permitted|supported|accepted)|(?:are|is)\s+(?:forbidden|prohibited)|(?:sind\s+)?nicht\s+(?:erlaubt|zulässig))/u;
 // Symbols listed after "one of", "letters, digits and", "special characters:" are the only ones accepted.
-const LISTED_SYMBOLS = /(?:one\s+of|any\s+of|following|(?:digits?|numbers?)\s*,?\s+(?:and|or)|(?:special\s+characters?|symbols?|sonderzeichen)\s*[:(])\s*:?\s*((?:[!-\/:-@[-`{-~]+(?:\s*,\s*|\s+(?:or|and)\s+|\s+)?)+)/u;
+const LISTED_SYMBOLS = /(?:one\s+of|any\s+of|following|(?:digits?|numbers?)\s*,?\s+(?:and|or)|(?:special\s+characters?|symbols?|sonderzeichen)\s*[:(])\s*:?\s*((?:[!-/:-@[-`{-~]+(?:\s*,\s*|\s+(?:or|and)\s+|\s+)?)+)/u;
 
 /** What one piece of visible text says; numbers count only next to length words. */
 function rulesFromHint(hint: string): PasswordRules {

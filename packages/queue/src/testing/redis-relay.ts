@@ -26,7 +26,11 @@ export async function redisRelay(redisUrl: string): Promise<RedisRelay> {
   const server = createServer((client) => {
     if (held) {
       refused++;
-      for (const w of waiting) if (refused >= w.count) (waiting.delete(w), w.resolve());
+      for (const w of waiting) {
+        if (refused < w.count) continue;
+        waiting.delete(w);
+        w.resolve();
+      }
       return client.destroy();
     }
     const upstream = connect(Number(target.port || 6379), target.hostname);

@@ -1,6 +1,5 @@
 import type { Request, Router } from "express";
 import { type Accounts, escapeHtml, page } from "../accounts";
-import type { Outbox, SiteMail } from "../outbox";
 import { base, errorAlert, formCase } from "../cases/kit";
 
 /** The signup pages' refusals, word for word: tests and the engine's classifier read them. */
