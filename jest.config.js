@@ -2,10 +2,16 @@
 // worker, Chromium and fixture sites started once per jest process (apps/*/test); and end-to-end tests that
 // start stacks of their own. All run against real Postgres and Redis.
 const transform = {
-  "^.+\\.ts$": ["@swc/jest", { jsc: { parser: { syntax: "typescript" }, target: "es2022" }, module: { type: "commonjs" } }],
+  "^.+\\.ts$": [
+    "@swc/jest",
+    { jsc: { parser: { syntax: "typescript" }, target: "es2022" }, module: { type: "commonjs" } },
+  ],
   // ESM-only packages (the OpenID Connect fixtures' provider and client): Node's require() loads them, jest's
   // module system does not, so jest turns them into CommonJS like our own code.
-  "/node_modules/(oidc-provider|openid-client|oauth4webapi|jose)/.+\\.js$": ["@swc/jest", { jsc: { parser: { syntax: "ecmascript" }, target: "es2022" }, module: { type: "commonjs" } }],
+  "/node_modules/(oidc-provider|openid-client|oauth4webapi|jose)/.+\\.js$": [
+    "@swc/jest",
+    { jsc: { parser: { syntax: "ecmascript" }, target: "es2022" }, module: { type: "commonjs" } },
+  ],
 };
 // node_modules is not transformed, except those ESM-only packages (pnpm keeps them under .pnpm/<name>@<version>/).
 const transformIgnorePatterns = ["/node_modules/(?!(\\.pnpm/)?(oidc-provider|openid-client|oauth4webapi|jose)[@/])"];
@@ -13,7 +19,10 @@ const transformIgnorePatterns = ["/node_modules/(?!(\\.pnpm/)?(oidc-provider|ope
 const setupFiles = ["<rootDir>/scripts/jest-quiet-oidc-warning.cjs"];
 // Tests that start stacks of their own (a Redis or PostgreSQL they kill, a worker they stop): they need no shared
 // stack, and run beside the others.
-const OWN_STACKS = ["<rootDir>/apps/worker/test/faults/**/*.test.ts", "<rootDir>/apps/worker/test/{concurrency-caps,graceful-shutdown,redis-cluster,whole-browser}.test.ts"];
+const OWN_STACKS = [
+  "<rootDir>/apps/worker/test/faults/**/*.test.ts",
+  "<rootDir>/apps/worker/test/{concurrency-caps,graceful-shutdown,redis-cluster,whole-browser}.test.ts",
+];
 
 module.exports = {
   // Browser logins take seconds; speed is measured by `pnpm bench`, not by test timeouts. A test's timeout is
@@ -36,7 +45,11 @@ module.exports = {
       // (E2E_SHARD), each with a stack and a database of its own.
       displayName: "e2e",
       testMatch: ["<rootDir>/apps/*/test/**/*.test.ts", "<rootDir>/packages/sdk/test/**/*.test.ts"],
-      testPathIgnorePatterns: ["/node_modules/", "<rootDir>/apps/worker/test/faults/", "<rootDir>/apps/worker/test/(concurrency-caps|graceful-shutdown|redis-cluster|whole-browser)\\.test\\.ts$"],
+      testPathIgnorePatterns: [
+        "/node_modules/",
+        "<rootDir>/apps/worker/test/faults/",
+        "<rootDir>/apps/worker/test/(concurrency-caps|graceful-shutdown|redis-cluster|whole-browser)\\.test\\.ts$",
+      ],
       transform,
       transformIgnorePatterns,
       setupFiles,

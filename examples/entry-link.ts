@@ -19,17 +19,23 @@ function env(name: string): string {
 
 async function main(): Promise<number> {
   const client = new AuthClient({ baseUrl: env("AUTHSVC_BASE_URL"), apiKey: env("AUTHSVC_API_KEY") });
-  const link = await client.credentials.entryLink({ domain: env("LOGIN_URL"), expiresIn: Number(process.env.EXPIRES_IN ?? 3600) });
+  const link = await client.credentials.entryLink({
+    domain: env("LOGIN_URL"),
+    expiresIn: Number(process.env.EXPIRES_IN ?? 3600),
+  });
   console.log(`send this to your user (until ${link.expiresAt}): ${link.url}`);
   // A webhook (`credential.created`) tells you without polling; this script has no endpoint, so it asks.
   let seen = link.status;
   for (;;) {
     const now = await client.credentials.getEntryLink(link.linkId);
-    if (now.status !== seen) console.log(`link: ${now.status}${now.lastError ? ` (the site said: ${now.lastError.message})` : ""}`);
+    if (now.status !== seen)
+      console.log(`link: ${now.status}${now.lastError ? ` (the site said: ${now.lastError.message})` : ""}`);
     seen = now.status;
     if (now.status === "created") {
       const session = await client.refresh({ credentialId: now.credentialId! });
-      console.log(`credential: ${now.credentialId}; signed in with ${session.cookies.length} cookie(s) for ${session.origins.join(", ")}`);
+      console.log(
+        `credential: ${now.credentialId}; signed in with ${session.cookies.length} cookie(s) for ${session.origins.join(", ")}`,
+      );
       return 0;
     }
     if (now.status === "failed" || now.status === "expired") return 1;

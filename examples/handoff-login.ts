@@ -23,7 +23,13 @@ async function main(): Promise<number> {
   const terminal = createInterface({ input: process.stdin, output: process.stdout });
   try {
     const session = await client.login(
-      { domain: env("LOGIN_URL"), login_method: "password", cred: { username: env("USERNAME"), password: env("PASSWORD") }, useCache: false, allowHandoff: true },
+      {
+        domain: env("LOGIN_URL"),
+        login_method: "password",
+        cred: { username: env("USERNAME"), password: env("PASSWORD") },
+        useCache: false,
+        allowHandoff: true,
+      },
       {
         onNeedsInput: async (input, jobId) => {
           console.log(`authsvc: the site needs a person (${input.reason}): ${input.prompt}`);

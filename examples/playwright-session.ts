@@ -23,7 +23,11 @@ async function main(): Promise<number> {
 
   // A login that outlives the service's wait answers 202; the SDK follows its progress to the session.
   const session = await client.login(
-    { domain: env("LOGIN_URL"), login_method: "password", cred: { username: env("USERNAME"), password: env("PASSWORD") } },
+    {
+      domain: env("LOGIN_URL"),
+      login_method: "password",
+      cred: { username: env("USERNAME"), password: env("PASSWORD") },
+    },
     { onProgress: (event) => console.log(`authsvc: ${event.type}`) },
   );
   console.log(`authsvc: signed in; ${session.cookies.length} cookie(s) for ${session.origins.join(", ")}`);
@@ -39,7 +43,11 @@ async function main(): Promise<number> {
     const landed = new URL(page.url());
     console.log(`page: ${landed.origin}${landed.pathname} (HTTP ${response?.status() ?? "?"})`);
     console.log(`title: ${await page.title()}`);
-    const heading = await page.locator("h1").first().textContent({ timeout: 5_000 }).catch(() => null);
+    const heading = await page
+      .locator("h1")
+      .first()
+      .textContent({ timeout: 5_000 })
+      .catch(() => null);
     console.log(`h1: ${heading?.trim() ?? "(none)"}`);
     if (landed.pathname !== checkUrl.pathname || /log ?in|sign ?in/i.test(landed.pathname)) {
       console.log("not signed in: the page sent the browser elsewhere");
@@ -55,7 +63,13 @@ main().then(
   (code) => (process.exitCode = code),
   (err: unknown) => {
     // The API's errors carry a stable code to act on; their messages never contain the password.
-    console.error(err instanceof AuthsvcError ? `authsvc refused: ${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err));
+    console.error(
+      err instanceof AuthsvcError
+        ? `authsvc refused: ${err.code}: ${err.message}`
+        : err instanceof Error
+          ? err.message
+          : String(err),
+    );
     process.exitCode = 1;
   },
 );

@@ -6,7 +6,10 @@ const path = require("node:path");
 
 /** A failure message's first lines, colours and the stack's node_modules frames left out. */
 function briefly(message) {
-  const lines = message.replace(/\x1b\[[0-9;]*m/g, "").split("\n").filter((l) => l.trim() && !/node_modules|node:internal/.test(l));
+  const lines = message
+    .replace(/\x1b\[[0-9;]*m/g, "")
+    .split("\n")
+    .filter((l) => l.trim() && !/node_modules|node:internal/.test(l));
   return lines.slice(0, 24).join("\n");
 }
 
@@ -25,15 +28,33 @@ class SummaryReporter {
     const failures = result.testResults
       .filter((t) => t.status === "failed")
       .map((t) => ({ name: t.fullName, message: briefly(t.failureMessages.join("\n")) }));
-    if (result.testExecError != null) failures.push({ name: "(the file did not run)", message: briefly(result.testExecError.message ?? String(result.testExecError)) });
-    const counts = { passed: result.numPassingTests, failed: result.numFailingTests + (result.testExecError != null ? 1 : 0), skipped: result.numPendingTests + result.numTodoTests };
-    this.rows.push({ project, file: path.relative(this.rootDir, result.testFilePath), seconds, failed, counts, tests, failures });
+    if (result.testExecError != null)
+      failures.push({
+        name: "(the file did not run)",
+        message: briefly(result.testExecError.message ?? String(result.testExecError)),
+      });
+    const counts = {
+      passed: result.numPassingTests,
+      failed: result.numFailingTests + (result.testExecError != null ? 1 : 0),
+      skipped: result.numPendingTests + result.numTodoTests,
+    };
+    this.rows.push({
+      project,
+      file: path.relative(this.rootDir, result.testFilePath),
+      seconds,
+      failed,
+      counts,
+      tests,
+      failures,
+    });
   }
 
   onRunComplete(_contexts, results) {
     const { numPassedTests, numFailedTests, numPendingTests, numTodoTests, numRuntimeErrorTestSuites } = results;
     const failed = numFailedTests + numRuntimeErrorTestSuites;
-    process.stdout.write(`tests: ${numPassedTests} passed, ${failed} failed, ${numPendingTests + numTodoTests} skipped\n`);
+    process.stdout.write(
+      `tests: ${numPassedTests} passed, ${failed} failed, ${numPendingTests + numTodoTests} skipped\n`,
+    );
     const out = process.env.TEST_TIMES_FILE;
     if (out) fs.writeFileSync(out, this.rows.map((r) => JSON.stringify(r)).join("\n") + (this.rows.length ? "\n" : ""));
   }

@@ -14,7 +14,10 @@ interface Panel {
   panels?: Panel[];
 }
 
-const dashboard = JSON.parse(readFileSync(path.join(__dirname, "authsvc-dashboard.json"), "utf8")) as { uid: string; panels: Panel[] };
+const dashboard = JSON.parse(readFileSync(path.join(__dirname, "authsvc-dashboard.json"), "utf8")) as {
+  uid: string;
+  panels: Panel[];
+};
 const panels = dashboard.panels.flatMap((p) => [p, ...(p.panels ?? [])]).filter((p) => p.type !== "row");
 
 type Registry = ReturnType<typeof createWorkerMetrics>["registry"];
@@ -50,7 +53,14 @@ describe("infra/grafana/authsvc-dashboard.json", () => {
 
   it("charts what the issue names: queue depth, waiting time, outcomes by code, browser recycles and memory", () => {
     const exprs = panels.flatMap((p) => p.targets!.map((t) => t.expr)).join("\n");
-    for (const needed of ["authsvc_queue_jobs", "authsvc_queue_wait_seconds_bucket", "sum by (outcome) (rate(authsvc_login_duration_seconds_count", "authsvc_browser_recycles_total", "authsvc_browser_memory_bytes", "process_resident_memory_bytes"]) {
+    for (const needed of [
+      "authsvc_queue_jobs",
+      "authsvc_queue_wait_seconds_bucket",
+      "sum by (outcome) (rate(authsvc_login_duration_seconds_count",
+      "authsvc_browser_recycles_total",
+      "authsvc_browser_memory_bytes",
+      "process_resident_memory_bytes",
+    ]) {
       expect(exprs).toContain(needed);
     }
   });

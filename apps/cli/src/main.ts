@@ -30,7 +30,9 @@ async function announceRevocation(target: RedisTarget, prefix: string, orgId: st
     await redisReady(redis, 5_000);
     await announceKeyRevocation(redis, prefix, orgId);
   } catch (err) {
-    process.stderr.write(`revoked in the database, but Redis was not reachable to tell the gateways (${err instanceof Error ? err.message : String(err)}): they refuse the key within 30 s\n`);
+    process.stderr.write(
+      `revoked in the database, but Redis was not reachable to tell the gateways (${err instanceof Error ? err.message : String(err)}): they refuse the key within 30 s\n`,
+    );
     process.exitCode = 1;
   } finally {
     redis.disconnect();
@@ -51,7 +53,8 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const db = Database.fromConfig(config, 1);
-  const print = (text: string, data: unknown) => process.stdout.write(values.json ? `${JSON.stringify(data)}\n` : `${text}\n`);
+  const print = (text: string, data: unknown) =>
+    process.stdout.write(values.json ? `${JSON.stringify(data)}\n` : `${text}\n`);
   try {
     if (noun === "org" && verb === "create") {
       if (!arg) fail("org create needs a name");
@@ -64,18 +67,29 @@ async function main(argv: string[]): Promise<void> {
       if (!values.org) fail("key create needs --org <orgId>");
       if (!(await db.organizations.find(values.org))) fail(`no organization ${values.org}`);
       const { key, apiKey } = await db.apiKeys.create(values.org, values.name ?? "cli");
-      print(`created key ${apiKey.id} for ${values.org}\n\n  ${key}\n\nStore it now: it is shown only this once.`, { id: apiKey.id, key, prefix: apiKey.prefix });
+      print(`created key ${apiKey.id} for ${values.org}\n\n  ${key}\n\nStore it now: it is shown only this once.`, {
+        id: apiKey.id,
+        key,
+        prefix: apiKey.prefix,
+      });
     } else if (noun === "key" && verb === "list") {
       if (!values.org) fail("key list needs --org <orgId>");
       if (!(await db.organizations.find(values.org))) fail(`no organization ${values.org}`);
       const keys = await db.apiKeys.list(values.org);
       print(
-        keys.map((k) => `${k.id}\t${k.prefix}…\t${k.name}\t${k.revokedAt ? "revoked" : "active"}\tlast used ${k.lastUsedAt?.toISOString() ?? "never"}`).join("\n") || "no keys",
+        keys
+          .map(
+            (k) =>
+              `${k.id}\t${k.prefix}…\t${k.name}\t${k.revokedAt ? "revoked" : "active"}\tlast used ${k.lastUsedAt?.toISOString() ?? "never"}`,
+          )
+          .join("\n") || "no keys",
         keys,
       );
     } else if (noun === "key" && verb === "revoke") {
       if (!arg) fail("key revoke needs a key id or prefix");
-      const revoked = await db.apiKeys.revoke(arg, (orgId) => announceRevocation(config.redis, config.redis.prefix, orgId));
+      const revoked = await db.apiKeys.revoke(arg, (orgId) =>
+        announceRevocation(config.redis, config.redis.prefix, orgId),
+      );
       if (!revoked) fail(`no key ${arg}`);
       print(`revoked ${revoked.id}`, { id: revoked.id, revokedAt: revoked.revokedAt });
     } else if (noun === "phone" && verb === "add") {
@@ -84,7 +98,10 @@ async function main(argv: string[]): Promise<void> {
       if (!(await db.organizations.find(values.org))) fail(`no organization ${values.org}`);
       try {
         const phone = await db.phoneNumbers.create(values.org, arg, values.name);
-        print(`assigned ${phone.number} to ${values.org} (${phone.id}); point its Twilio messaging webhook at <gateway>/v1/inbound/sms`, phone);
+        print(
+          `assigned ${phone.number} to ${values.org} (${phone.id}); point its Twilio messaging webhook at <gateway>/v1/inbound/sms`,
+          phone,
+        );
       } catch (err) {
         if (err instanceof AddressTakenError) fail(`${arg} is already assigned; remove it first`);
         throw err;
@@ -99,8 +116,12 @@ async function main(argv: string[]): Promise<void> {
       print(`removed ${arg}`, { number: arg });
     } else if (noun === "admin" && (verb === "grant" || verb === "revoke")) {
       if (!arg) fail(`admin ${verb} needs the email of a dashboard account`);
-      if (!(await db.dashboardUsers.setPlatformAdmin(arg, verb === "grant"))) fail(`no dashboard account ${arg} (sign up in the dashboard first)`);
-      print(verb === "grant" ? `${arg} is platform staff now` : `${arg} is no longer platform staff`, { email: arg.toLowerCase(), isPlatformAdmin: verb === "grant" });
+      if (!(await db.dashboardUsers.setPlatformAdmin(arg, verb === "grant")))
+        fail(`no dashboard account ${arg} (sign up in the dashboard first)`);
+      print(verb === "grant" ? `${arg} is platform staff now` : `${arg} is no longer platform staff`, {
+        email: arg.toLowerCase(),
+        isPlatformAdmin: verb === "grant",
+      });
     } else {
       fail(positionals.length ? `unknown command: ${positionals.join(" ")}` : "no command");
     }

@@ -15,13 +15,24 @@ afterAll(() => sites.close());
 
 /** Runs `pnpm try-login …` as an operator would. */
 const tryLogin = (...args: string[]) =>
-  runScript("apps/cli/src/try-login.ts", [...args, "--allow", "loopback", "--out", out], { ...process.env, TRY_PW: "try-secret-pass" });
+  runScript("apps/cli/src/try-login.ts", [...args, "--allow", "loopback", "--out", out], {
+    ...process.env,
+    TRY_PW: "try-secret-pass",
+  });
 
 describe("pnpm try-login", () => {
   it("shows the steps, the verdict, the cookies by name and a screenshot, and never the password", async () => {
-    const res = await tryLogin(`${sites.url}/cases/cookie-banner/login`, "--user", "try-user@example.test", "--password-env", "TRY_PW");
+    const res = await tryLogin(
+      `${sites.url}/cases/cookie-banner/login`,
+      "--user",
+      "try-user@example.test",
+      "--password-env",
+      "TRY_PW",
+    );
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/accept cookie banner[\s\S]*type identifier[\s\S]*type password[\s\S]*submit[\s\S]*read verdict/);
+    expect(res.stdout).toMatch(
+      /accept cookie banner[\s\S]*type identifier[\s\S]*type password[\s\S]*submit[\s\S]*read verdict/,
+    );
     expect(res.stdout).toMatch(/verdict: success after \d+ ms \(detected\)/);
     expect(res.stdout).toContain("cookie_banner_sid@127.0.0.1");
     expect(res.stdout).not.toContain("try-secret-pass");
@@ -31,12 +42,26 @@ describe("pnpm try-login", () => {
     // The printed flow replays.
     const flowFile = path.join(out, "flow.json");
     writeFileSync(flowFile, /learned flow \(replay with --learned\): (.+)/.exec(res.stdout)![1]!);
-    const again = await tryLogin(`${sites.url}/cases/cookie-banner/login`, "--user", "try-user@example.test", "--password-env", "TRY_PW", "--learned", flowFile);
+    const again = await tryLogin(
+      `${sites.url}/cases/cookie-banner/login`,
+      "--user",
+      "try-user@example.test",
+      "--password-env",
+      "TRY_PW",
+      "--learned",
+      flowFile,
+    );
     expect(again.stdout).toMatch(/replay: click consent[\s\S]*verdict: success after \d+ ms \(learned\)/);
   });
 
   it("exits 1 with the code and the site's words when the login fails", async () => {
-    const res = await tryLogin(`${sites.url}/cases/german-form/login`, "--user", "try-user@example.test", "--password", "falsch");
+    const res = await tryLogin(
+      `${sites.url}/cases/german-form/login`,
+      "--user",
+      "try-user@example.test",
+      "--password",
+      "falsch",
+    );
     expect(res.code).toBe(1);
     expect(res.stdout).toContain("verdict: invalid_credentials after");
     expect(res.stdout).toContain("Benutzername oder Kennwort ist ungültig.");

@@ -63,7 +63,10 @@ function parse(argv: string[]) {
     password: password!,
     additionalFields,
     learned,
-    allow: (values.allow ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+    allow: (values.allow ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
     timeoutMs,
     outDir: path.resolve(values.out ?? ".data/try-login"),
     chromium: values.chromium ?? chromiumPath("full"),
@@ -78,7 +81,10 @@ async function main(argv: string[]): Promise<number> {
   const elapsed = () => `${String(Date.now() - started).padStart(6)} ms`;
   const print = (line: string) => process.stdout.write(`${line}\n`);
   mkdirSync(args.outDir, { recursive: true });
-  const screenshot = path.join(args.outDir, `${new URL(args.loginUrl).hostname}-${new Date().toISOString().replace(/[:.]/g, "-")}.png`);
+  const screenshot = path.join(
+    args.outDir,
+    `${new URL(args.loginUrl).hostname}-${new Date().toISOString().replace(/[:.]/g, "-")}.png`,
+  );
 
   print(`try-login ${args.loginUrl} as ${args.identifier}`);
   let result: PasswordLoginResult | null = null;
@@ -88,8 +94,18 @@ async function main(argv: string[]): Promise<number> {
       try {
         result = await passwordLogin(
           page,
-          { loginUrl: args.loginUrl, identifier: args.identifier, password: args.password, additionalFields: args.additionalFields },
-          { guard, timeoutMs: args.timeoutMs, learned: args.learned, onStep: (step) => print(`  ${elapsed()}  ${step}`) },
+          {
+            loginUrl: args.loginUrl,
+            identifier: args.identifier,
+            password: args.password,
+            additionalFields: args.additionalFields,
+          },
+          {
+            guard,
+            timeoutMs: args.timeoutMs,
+            learned: args.learned,
+            onStep: (step) => print(`  ${elapsed()}  ${step}`),
+          },
         );
       } catch (err) {
         failure = err;
@@ -106,7 +122,9 @@ async function main(argv: string[]): Promise<number> {
     print(`verdict: success after ${Date.now() - started} ms (${source})`);
     print(`cookies: ${session.cookies.map((c) => `${c.name}@${c.domain}`).join(", ") || "none"}`);
     print(`origins: ${session.origins.join(", ")}`);
-    const storage = session.storageState.origins.map((o) => `${o.origin}: ${o.localStorage.map((e) => e.name).join(", ")}`);
+    const storage = session.storageState.origins.map(
+      (o) => `${o.origin}: ${o.localStorage.map((e) => e.name).join(", ")}`,
+    );
     if (storage.length) print(`localStorage keys: ${storage.join("; ")}`);
     print(`learned flow (replay with --learned): ${JSON.stringify(flow)}`);
   } else {

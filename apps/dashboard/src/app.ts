@@ -5,12 +5,24 @@ import type { Config } from "@authsvc/config";
 import type { Database } from "@authsvc/db";
 import type { TargetGuard } from "@authsvc/egress";
 import type { Logger } from "@authsvc/logging";
-import { announceKeyRevocation, type HandoffRelay, type SessionCache, type WebhookDeliveryPayload, type RedisClient } from "@authsvc/queue";
+import {
+  announceKeyRevocation,
+  type HandoffRelay,
+  type SessionCache,
+  type WebhookDeliveryPayload,
+  type RedisClient,
+} from "@authsvc/queue";
 import { HANDOFF_PATH, handoffRoutes } from "./handoff/handoff-routes";
 import { entryRoutes, type EntryLinkPort } from "./handoff/entry-routes";
 import { accountRoutes } from "./accounts/account-routes";
 import type { LoginRateLimit } from "./accounts/login-rate-limit";
-import { expectedCsrfToken, loadSession, requirePlatformAdmin, requireUser, type SessionSettings } from "./accounts/signed-in";
+import {
+  expectedCsrfToken,
+  loadSession,
+  requirePlatformAdmin,
+  requireUser,
+  type SessionSettings,
+} from "./accounts/signed-in";
 import { adminRoutes } from "./admin/admin-routes";
 import { overviewRoutes } from "./admin/overview-routes";
 import { queueBoard } from "./admin/queue-board";
@@ -50,7 +62,10 @@ export interface DashboardDeps {
 
 export function createDashboard(deps: DashboardDeps) {
   const { config, db, redis, log } = deps;
-  const settings: SessionSettings = { secure: config.dashboard.cookieSecure, ttlMs: config.dashboard.sessionTtlHours * 3600_000 };
+  const settings: SessionSettings = {
+    secure: config.dashboard.cookieSecure,
+    ttlMs: config.dashboard.sessionTtlHours * 3600_000,
+  };
   // The configured public address when there is one (behind a proxy), else the address we were called at.
   const publicUrl = (req: Request) => config.dashboard.url ?? `${req.protocol}://${req.get("host")}`;
   const ownOrigin = (req: Request) => new URL(publicUrl(req)).origin;
@@ -63,7 +78,15 @@ export function createDashboard(deps: DashboardDeps) {
   app.use((req, res, next) => {
     const started = process.hrtime.bigint();
     res.on("finish", () => {
-      log.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(Number(process.hrtime.bigint() - started) / 1e6) }, "request");
+      log.info(
+        {
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          ms: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
+        },
+        "request",
+      );
     });
     next();
   });
@@ -74,17 +97,30 @@ export function createDashboard(deps: DashboardDeps) {
   app.get("/readyz", async (_req, res) => {
     const checks = await Promise.allSettled([db.ping(), redis.ping()]);
     const ok = !deps.isShuttingDown() && checks.every((c) => c.status === "fulfilled");
-    res.status(ok ? 200 : 503).json({ ok, database: checks[0]!.status === "fulfilled", redis: checks[1]!.status === "fulfilled" });
+    res
+      .status(ok ? 200 : 503)
+      .json({ ok, database: checks[0]!.status === "fulfilled", redis: checks[1]!.status === "fulfilled" });
   });
   app.use("/assets", express.static(path.join(__dirname, "assets"), { index: false, maxAge: "1h" }));
   // The hosted hand-off pages: for a person with a token, not a dashboard user (no session, no form posts).
   app.use(handoffRoutes({ db, relay: deps.relay, fingerprintKey: config.crypto.fingerprintKey, ownOrigin, log }));
   // Entry links' pages: for an end user with a token; their one form is checked by its origin.
-  app.use(entryRoutes({ db, jobs: deps.entryLinks, guard: deps.guard, fingerprintKey: config.crypto.fingerprintKey, ownOrigin, log }));
+  app.use(
+    entryRoutes({
+      db,
+      jobs: deps.entryLinks,
+      guard: deps.guard,
+      fingerprintKey: config.crypto.fingerprintKey,
+      ownOrigin,
+      log,
+    }),
+  );
 
   app.use(express.urlencoded({ extended: false, limit: "32kb", parameterLimit: 500 }));
   app.use(loadSession(db, settings));
-  app.use(csrfGuard({ ownOrigin, expectedToken: expectedCsrfToken, originOnly: (req) => req.path.startsWith(QUEUES_PATH) }));
+  app.use(
+    csrfGuard({ ownOrigin, expectedToken: expectedCsrfToken, originOnly: (req) => req.path.startsWith(QUEUES_PATH) }),
+  );
 
   app.use(accountRoutes(db, settings, deps.limiter));
   app.use(invitationRoutes(db));

@@ -6,7 +6,16 @@ import { TargetGuard } from "@authsvc/egress";
 import { shutdownOnSignals, waitForDependencies } from "@authsvc/lifecycle";
 import { createLogger } from "@authsvc/logging";
 import { AuthJobs } from "@authsvc/jobs";
-import { HandoffRelay, SessionCache, SingleFlight, createAuthQueue, createMaintenanceQueue, createRedis, createWebhookQueue, redisDependency } from "@authsvc/queue";
+import {
+  HandoffRelay,
+  SessionCache,
+  SingleFlight,
+  createAuthQueue,
+  createMaintenanceQueue,
+  createRedis,
+  createWebhookQueue,
+  redisDependency,
+} from "@authsvc/queue";
 import { replayThrough } from "./admin/replay-through-jobs";
 import { LoginRateLimit } from "./accounts/login-rate-limit";
 import { createDashboard } from "./app";
@@ -21,11 +30,22 @@ async function main(): Promise<void> {
   await waitForDependencies(log, [redisDependency(redis), db.dependency()]);
   const envelope = new Envelope(parseKeyRing(config.crypto.keyRing, config.crypto.activeKeyVersion));
   const webhookQueue = createWebhookQueue(redis, config.redis.prefix, config.webhooks);
-  const authQueue = createAuthQueue(redis, config.redis.prefix, { attempts: config.worker.attempts, backoffMs: config.worker.backoffMs });
+  const authQueue = createAuthQueue(redis, config.redis.prefix, {
+    attempts: config.worker.attempts,
+    backoffMs: config.worker.backoffMs,
+  });
   const maintenanceQueue = createMaintenanceQueue(redis, config.redis.prefix);
   const cache = new SessionCache(redis, config.redis.prefix, envelope);
   // Replays go through the job's life like any start: its record, single-flight claim, queue and events.
-  const jobs = new AuthJobs({ config, db, authQueue, cache, flight: new SingleFlight(redis, config.redis.prefix), webhookQueue, log });
+  const jobs = new AuthJobs({
+    config,
+    db,
+    authQueue,
+    cache,
+    flight: new SingleFlight(redis, config.redis.prefix),
+    webhookQueue,
+    log,
+  });
 
   let shuttingDown = false;
   const app = createDashboard({

@@ -41,16 +41,22 @@ describe("accounts, organizations and API keys", () => {
     await Promise.all([alice.page.waitForNavigation(), revoke!.click()]);
     await alice.press("Revoke key");
     expect((await call("GET", "/v1/credentials", { key })).status).toBe(401);
-    expect(await alice.page.$eval(`xpath///tr[td[1][text()="ci key"]]`, (tr) => (tr as HTMLElement).innerText)).toMatch(/UTC\s*$/);
+    expect(await alice.page.$eval(`xpath///tr[td[1][text()="ci key"]]`, (tr) => (tr as HTMLElement).innerText)).toMatch(
+      /UTC\s*$/,
+    );
   });
 
   it("refuses a form posted from another site, even with the session cookie the browser sends along", async () => {
     const key = await alice.createApiKey(orgA, "target of csrf");
-    const { keyId } = (await database().apiKeys.list(orgA)).map((k) => ({ keyId: k.id, name: k.name })).find((k) => k.name === "target of csrf")!;
+    const { keyId } = (await database().apiKeys.list(orgA))
+      .map((k) => ({ keyId: k.id, name: k.name }))
+      .find((k) => k.name === "target of csrf")!;
     // An attacker's page on another origin that posts the revoke form as soon as it opens.
     const attacker: Server = createServer((_req, res) => {
       res.setHeader("content-type", "text/html");
-      res.end(`<form id="f" method="post" action="${dashboardUrl()}/o/${orgA}/keys/${keyId}/revoke"><input name="_csrf" value="guess"></form><script>document.getElementById("f").submit()</script>`);
+      res.end(
+        `<form id="f" method="post" action="${dashboardUrl()}/o/${orgA}/keys/${keyId}/revoke"><input name="_csrf" value="guess"></form><script>document.getElementById("f").submit()</script>`,
+      );
     });
     await new Promise<void>((resolve) => attacker.listen(0, "127.0.0.1", resolve));
     try {
@@ -91,8 +97,12 @@ describe("accounts, organizations and API keys", () => {
       await bob.goto(`/o/${orgB}/keys`);
       const { cookie, csrf } = await bob.credentials();
       const origin = new URL(dashboardUrl()).origin;
-      expect((await postForm(`/o/${orgB}/keys/${keyA.id}/revoke`, { _csrf: csrf }, { cookie, origin })).status).toBe(404);
-      expect((await postForm(`/o/${orgA}/keys/${keyA.id}/revoke`, { _csrf: csrf }, { cookie, origin })).status).toBe(404);
+      expect((await postForm(`/o/${orgB}/keys/${keyA.id}/revoke`, { _csrf: csrf }, { cookie, origin })).status).toBe(
+        404,
+      );
+      expect((await postForm(`/o/${orgA}/keys/${keyA.id}/revoke`, { _csrf: csrf }, { cookie, origin })).status).toBe(
+        404,
+      );
       expect((await call("GET", "/v1/credentials", { key })).status).toBe(200);
       await bob.goto(`/o/${orgB}/keys`);
       expect(await bob.page.content()).not.toContain("alice only");
@@ -177,12 +187,19 @@ describe("sessions and sign-in", () => {
 
     const res = await call("POST", "/v1/login", {
       key: apiKey,
-      body: { domain: `${dashboardUrl()}/signin`, login_method: "password", cred: { username: email, password: PASSWORD } },
+      body: {
+        domain: `${dashboardUrl()}/signin`,
+        login_method: "password",
+        cred: { username: email, password: PASSWORD },
+      },
     });
     expect(res.status).toBe(200);
     const session = res.body.cookies.find((c: { name: string }) => c.name.endsWith("dash_session"));
     expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax" });
-    const page = await fetch(`${dashboardUrl()}/o/${orgId}/keys`, { headers: { cookie: `${session.name}=${session.value}` }, redirect: "manual" });
+    const page = await fetch(`${dashboardUrl()}/o/${orgId}/keys`, {
+      headers: { cookie: `${session.name}=${session.value}` },
+      redirect: "manual",
+    });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("Sign out");
   });

@@ -41,7 +41,10 @@ export class Person {
   /** Clicks a control that loads a page, and waits for that page. */
   async press(name: string, role = "button") {
     const control = await this.page.waitForSelector(byName(name, role));
-    const [response] = await Promise.all([this.page.waitForNavigation({ waitUntil: "domcontentloaded" }), control!.click()]);
+    const [response] = await Promise.all([
+      this.page.waitForNavigation({ waitUntil: "domcontentloaded" }),
+      control!.click(),
+    ]);
     return response;
   }
 
@@ -97,7 +100,11 @@ let seq = 0;
 export const newEmail = (tag: string) => `${tag}-${process.pid}-${++seq}-${Date.now().toString(36)}@example.test`;
 
 /** A form post made outside a browser (a script, an attacker's page): what the dashboard answers. */
-export async function postForm(path: string, form: Record<string, string>, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+export async function postForm(
+  path: string,
+  form: Record<string, string>,
+  headers: Record<string, string>,
+): Promise<{ status: number; text: string }> {
   const res = await fetch(`${dashboardUrl()}${path}`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", ...headers },

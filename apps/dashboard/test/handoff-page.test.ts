@@ -24,7 +24,14 @@ const job = async (jobId: string) => (await call("GET", `/v1/jobs/${jobId}`, { k
 async function clickInLiveView(person: Page, pageUrl: string, selector: string, refusedOnce = false): Promise<void> {
   const view = (await person.waitForSelector(byName("Live view")))!;
   const size = await waitFor("a frame of the live view", () =>
-    view.evaluate((img) => ((img as HTMLImageElement).naturalWidth > 0 ? { width: Number((img as HTMLImageElement).dataset.pageWidth), height: Number((img as HTMLImageElement).dataset.pageHeight) } : null)),
+    view.evaluate((img) =>
+      (img as HTMLImageElement).naturalWidth > 0
+        ? {
+            width: Number((img as HTMLImageElement).dataset.pageWidth),
+            height: Number((img as HTMLImageElement).dataset.pageHeight),
+          }
+        : null,
+    ),
   );
   const probe = await (await browser.createBrowserContext()).newPage();
   await probe.setViewport(size);
@@ -40,7 +47,10 @@ async function clickInLiveView(person: Page, pageUrl: string, selector: string, 
   const field = (await (await probe.waitForSelector(selector))!.boundingBox())!;
   await probe.browserContext().close();
   const box = (await view.boundingBox())!;
-  await person.mouse.click(box.x + ((field.x + field.width / 2) * box.width) / size.width, box.y + ((field.y + field.height / 2) * box.height) / size.height);
+  await person.mouse.click(
+    box.x + ((field.x + field.width / 2) * box.width) / size.width,
+    box.y + ((field.y + field.height / 2) * box.height) / size.height,
+  );
 }
 
 /** How many needs_input events the job's event stream has sent (the stream replays them from its start). */
@@ -48,7 +58,10 @@ function needsInputEvents(jobId: string): { count(): number; close(): void } {
   const stop = new AbortController();
   let seen = 0;
   void (async () => {
-    const res = await fetch(`${process.env.E2E_GATEWAY_URL}/v1/jobs/${jobId}/events`, { headers: { authorization: `Bearer ${tenant.key}` }, signal: stop.signal });
+    const res = await fetch(`${process.env.E2E_GATEWAY_URL}/v1/jobs/${jobId}/events`, {
+      headers: { authorization: `Bearer ${tenant.key}` },
+      signal: stop.signal,
+    });
     const decoder = new TextDecoder();
     let text = "";
     for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
@@ -67,7 +80,12 @@ const ended = (jobId: string) =>
   });
 
 const signsIn = async (site: string, cookies: Array<{ name: string; value: string }>) =>
-  (await fetch(`${sitesUrl()}/cases/${site}/account`, { headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") }, redirect: "manual" })).status === 200;
+  (
+    await fetch(`${sitesUrl()}/cases/${site}/account`, {
+      headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") },
+      redirect: "manual",
+    })
+  ).status === 200;
 
 describe("the hosted hand-off page", () => {
   it("shows the browser tab live; a person clicks the code field in it, types the code and presses Enter, and the caller gets the session", async () => {
@@ -75,11 +93,19 @@ describe("the hosted hand-off page", () => {
     const user = await newSiteUser(undefined, { totpSecret });
     const res = await call("POST", "/v1/login", {
       key: tenant.key,
-      body: { domain: `${sitesUrl()}/cases/otp-prompt/login`, login_method: "password", cred: user, useCache: false, allowHandoff: true },
+      body: {
+        domain: `${sitesUrl()}/cases/otp-prompt/login`,
+        login_method: "password",
+        cred: user,
+        useCache: false,
+        allowHandoff: true,
+      },
     });
     expect([res.status, res.body.status]).toEqual([202, "needs_input"]);
     const handoffUrl = res.body.input.handoffUrl as string;
-    expect(handoffUrl).toMatch(new RegExp(`^${process.env.E2E_DASHBOARD_URL}/handoff/${res.body.jobId}\\.1\\.[A-Za-z0-9_-]{43}$`));
+    expect(handoffUrl).toMatch(
+      new RegExp(`^${process.env.E2E_DASHBOARD_URL}/handoff/${res.body.jobId}\\.1\\.[A-Za-z0-9_-]{43}$`),
+    );
 
     // The person: no API key, no account; the page names the organization and the site.
     const person = await (await browser.createBrowserContext()).newPage();
@@ -112,8 +138,16 @@ describe("the hosted hand-off page", () => {
   it("a person reads an image challenge only a person can read: types its characters in the live view, a wrong one first, and the job signs in", async () => {
     const user = await newSiteUser();
     const loginUrl = `${sitesUrl()}/cases/image-captcha/login`;
-    const res = await call("POST", "/v1/login", { key: tenant.key, body: { domain: loginUrl, login_method: "password", cred: user, useCache: false, allowHandoff: true } });
-    expect([res.status, res.body.status, res.body.input.reason, res.body.input.fields]).toEqual([202, "needs_input", "captcha", []]);
+    const res = await call("POST", "/v1/login", {
+      key: tenant.key,
+      body: { domain: loginUrl, login_method: "password", cred: user, useCache: false, allowHandoff: true },
+    });
+    expect([res.status, res.body.status, res.body.input.reason, res.body.input.fields]).toEqual([
+      202,
+      "needs_input",
+      "captcha",
+      [],
+    ]);
     expect(res.body.input.prompt).toBe("Type the characters in the image");
 
     const questions = needsInputEvents(res.body.jobId);
@@ -129,7 +163,11 @@ describe("the hosted hand-off page", () => {
     await waitFor("asked again", () => (questions.count() >= 2 ? true : null));
     const second = await shows();
     expect(second).not.toBe(first);
-    await person.waitForFunction(() => /Waiting for you\. The site says: Type the characters/.test(document.querySelector("[role=status]")?.textContent ?? ""));
+    await person.waitForFunction(() =>
+      /Waiting for you\. The site says: Type the characters/.test(
+        document.querySelector("[role=status]")?.textContent ?? "",
+      ),
+    );
     await clickInLiveView(person, loginUrl, "input[name=captcha_code]", true);
     await person.keyboard.type(second);
     const lastKey = Date.now();
@@ -137,10 +175,14 @@ describe("the hosted hand-off page", () => {
 
     const done = await ended(res.body.jobId);
     expect([done.status, done.error]).toEqual(["succeeded", undefined]);
-    process.stdout.write(`hand-off (image challenge): ${Date.now() - lastKey} ms from the person's last key to the caller's session\n`);
+    process.stdout.write(
+      `hand-off (image challenge): ${Date.now() - lastKey} ms from the person's last key to the caller's session\n`,
+    );
     expect(await signsIn("image-captcha", done.result.cookies)).toBe(true);
     // Two forms went out, each with the person's answer; the site checked the password once, when the characters matched.
-    const attempts = (await (await fetch(`${sitesUrl()}/__fixture/attempts/${encodeURIComponent(user.username)}`)).json()) as Record<string, number>;
+    const attempts = (await (
+      await fetch(`${sitesUrl()}/__fixture/attempts/${encodeURIComponent(user.username)}`)
+    ).json()) as Record<string, number>;
     expect(attempts["image-captcha"]).toBe(1);
     questions.close();
     await person.browserContext().close();
@@ -151,7 +193,12 @@ describe("the hosted hand-off page", () => {
     const email = `new${Date.now().toString(36)}@example.test`;
     const res = await call("POST", "/v1/signup", {
       key: tenant.key,
-      body: { signup_method: "email", domain: signupUrl, cred: { email, password: "a-long-new-password" }, allowHandoff: true },
+      body: {
+        signup_method: "email",
+        domain: signupUrl,
+        cred: { email, password: "a-long-new-password" },
+        allowHandoff: true,
+      },
     });
     expect([res.status, res.body.status, res.body.input?.reason]).toEqual([202, "needs_input", "captcha"]);
     const person = await (await browser.createBrowserContext()).newPage();
@@ -163,7 +210,10 @@ describe("the hosted hand-off page", () => {
     const done = await ended(res.body.jobId);
     expect([done.status, done.error]).toEqual(["succeeded", undefined]);
     expect(await signsIn("signup-captcha", done.result.cookies)).toBe(true);
-    expect((await call("GET", `/v1/credentials/${done.result.credentialId}`, { key: tenant.key })).body).toMatchObject({ username: email, status: "active" });
+    expect((await call("GET", `/v1/credentials/${done.result.credentialId}`, { key: tenant.key })).body).toMatchObject({
+      username: email,
+      status: "active",
+    });
     await person.browserContext().close();
   });
 });

@@ -1,5 +1,17 @@
 import type { Browser, ConsoleMessage } from "puppeteer-core";
-import { call, closeDatabase, closeQueues, database, finalJobRecord, loginBody, maintenanceRunsSince, newSiteUser, recordPastJobs, runScript, type PastJob } from "@authsvc/devstack";
+import {
+  call,
+  closeDatabase,
+  closeQueues,
+  database,
+  finalJobRecord,
+  loginBody,
+  maintenanceRunsSince,
+  newSiteUser,
+  recordPastJobs,
+  runScript,
+  type PastJob,
+} from "@authsvc/devstack";
 import { byName, dashboardUrl, launchBrowser, newEmail, Person } from "./dashboard-browser";
 
 // The operator's view: an organization's Jobs page and the Admin area chart the job stats (logins per hour
@@ -40,9 +52,25 @@ beforeAll(async () => {
   const at = (ms: number) => new Date(now - ms);
   const history: PastJob[] = [];
   // The changed site: 90 of 100 succeeded in the week before; in the last day 20 of 40, the rest form_not_found.
-  for (let i = 0; i < 100; i++) history.push({ loginUrl: `https://${CHANGED}/login`, outcome: i < 90 ? "succeeded" : "timeout", finishedAt: at((2 + (i % 5)) * 24 * HOUR) });
-  for (let i = 0; i < 40; i++) history.push({ loginUrl: `https://${CHANGED}/login`, outcome: i < 20 ? "succeeded" : "form_not_found", finishedAt: at((1 + (i % 5)) * HOUR), durationMs: 2100 });
-  for (let i = 0; i < 90; i++) history.push({ loginUrl: `https://${STEADY}/login`, outcome: "succeeded", finishedAt: at(i < 30 ? (1 + (i % 20)) * HOUR : (2 + (i % 5)) * 24 * HOUR) });
+  for (let i = 0; i < 100; i++)
+    history.push({
+      loginUrl: `https://${CHANGED}/login`,
+      outcome: i < 90 ? "succeeded" : "timeout",
+      finishedAt: at((2 + (i % 5)) * 24 * HOUR),
+    });
+  for (let i = 0; i < 40; i++)
+    history.push({
+      loginUrl: `https://${CHANGED}/login`,
+      outcome: i < 20 ? "succeeded" : "form_not_found",
+      finishedAt: at((1 + (i % 5)) * HOUR),
+      durationMs: 2100,
+    });
+  for (let i = 0; i < 90; i++)
+    history.push({
+      loginUrl: `https://${STEADY}/login`,
+      outcome: "succeeded",
+      finishedAt: at(i < 30 ? (1 + (i % 20)) * HOUR : (2 + (i % 5)) * 24 * HOUR),
+    });
   await recordPastJobs(database(), orgId, history);
   // Hours long past are not counted again by the workers' runs: count them as an upgrade's first run would.
   await database().jobStats.recompute(at(8 * 24 * HOUR + HOUR), new Date(now + HOUR));
@@ -50,7 +78,10 @@ beforeAll(async () => {
   // Two real logins; then a stats run and a per-site run that started after they ended.
   const user = await newSiteUser();
   const ok = await call("POST", "/v1/login", { key, body: loginBody("classic", user) });
-  const refused = await call("POST", "/v1/login", { key, body: loginBody("classic", { username: user.username, password: "wrong-password-9" }) });
+  const refused = await call("POST", "/v1/login", {
+    key,
+    body: loginBody("classic", { username: user.username, password: "wrong-password-9" }),
+  });
   expect([ok.status, refused.status]).toEqual([200, 422]);
   for (const answer of [ok, refused]) await finalJobRecord(orgId, answer.headers.get("x-job-id")!);
   await maintenanceRunsSince("job-stats", Date.now(), 1);
@@ -66,7 +97,11 @@ afterAll(async () => {
 async function numbers(person: Person, title: string): Promise<string[][]> {
   const summary = await person.page.waitForSelector(`::-p-text(Numbers: ${title})`);
   await summary!.click();
-  return summary!.evaluate((el) => [...el.parentElement!.querySelectorAll("tbody tr")].map((r) => [...r.querySelectorAll("td")].map((td) => (td as HTMLElement).innerText.trim())));
+  return summary!.evaluate((el) =>
+    [...el.parentElement!.querySelectorAll("tbody tr")].map((r) =>
+      [...r.querySelectorAll("td")].map((td) => (td as HTMLElement).innerText.trim()),
+    ),
+  );
 }
 
 const count = (text: string) => Number(text.replace(/,/g, ""));
@@ -75,11 +110,17 @@ describe("the organization's Jobs page", () => {
   it("charts logins per hour by outcome, the failure codes that rose and a site whose success rate dropped, in words and numbers", async () => {
     await owner.goto(`/o/${orgId}/jobs`);
     expect(await owner.page.$(byName("Logins per hour by outcome, last day", "image"))).not.toBeNull();
-    expect(await owner.page.$(byName("Failures by code: last day against the daily average of the 7 days before", "image"))).not.toBeNull();
+    expect(
+      await owner.page.$(byName("Failures by code: last day against the daily average of the 7 days before", "image")),
+    ).not.toBeNull();
     // 40 + 30 recorded in the last day, and the two real logins.
-    expect(await owner.page.$eval(".totals", (e) => (e as HTMLElement).innerText)).toContain("Last day: 72 logins, 70.8 % succeeded");
+    expect(await owner.page.$eval(".totals", (e) => (e as HTMLElement).innerText)).toContain(
+      "Last day: 72 logins, 70.8 % succeeded",
+    );
     const changes = await owner.page.$eval("#changes", (e) => (e as HTMLElement).innerText);
-    expect(changes).toContain(`${CHANGED}: 50.0 % in the last day against 90.0 % in the 7 days before (40 and 100 logins)`);
+    expect(changes).toContain(
+      `${CHANGED}: 50.0 % in the last day against 90.0 % in the 7 days before (40 and 100 logins)`,
+    );
     expect(changes).toMatch(/form_not_found: 20 in the last day against 0\.0 a day/);
     expect(changes).not.toContain(STEADY);
 
@@ -88,7 +129,9 @@ describe("the organization's Jobs page", () => {
     expect(site).toMatch(/50\.0 %[\s\S]*90\.0 %/);
     // Its 20 successes took 2.1 s each: the median read from the [2, 3) s bucket is its middle.
     expect(site).toContain("2.5 s /");
-    expect(await owner.page.$eval(`tr[data-site="${STEADY}"]`, (e) => (e as HTMLElement).innerText)).not.toContain("dropped");
+    expect(await owner.page.$eval(`tr[data-site="${STEADY}"]`, (e) => (e as HTMLElement).innerText)).not.toContain(
+      "dropped",
+    );
     const codes = await numbers(owner, "Failures by code: last day against the daily average of the 7 days before");
     expect(codes.find((row) => row[0] === "form_not_found")).toEqual(["form_not_found", "20", "0", "0.0", "Rose"]);
 
@@ -119,14 +162,26 @@ describe("the organization's Jobs page", () => {
     const seen: string[] = [];
     let times: number[] = [];
     for (let page = 1; ; page++) {
-      const rows = await owner.page.$$eval("tr[data-job-id]", (trs) => trs.map((tr) => ({ id: tr.getAttribute("data-job-id")!, cells: [...tr.querySelectorAll("td")].map((td) => (td as HTMLElement).innerText) })));
+      const rows = await owner.page.$$eval("tr[data-job-id]", (trs) =>
+        trs.map((tr) => ({
+          id: tr.getAttribute("data-job-id")!,
+          cells: [...tr.querySelectorAll("td")].map((td) => (td as HTMLElement).innerText),
+        })),
+      );
       expect(rows.every((r) => r.cells[3] === CHANGED)).toBe(true);
       seen.push(...rows.map((r) => r.id));
       times = [...times, ...rows.map((r) => Date.parse(r.cells[0]!.replace(" UTC", "Z").replace(" ", "T")))];
       // The organization's charts are drawn on the first page only; later pages link back to it.
-      expect([page, await owner.page.$(byName("Logins per hour by outcome, last day", "image")) !== null]).toEqual([page, page === 1]);
+      expect([page, (await owner.page.$(byName("Logins per hour by outcome, last day", "image"))) !== null]).toEqual([
+        page,
+        page === 1,
+      ]);
       if (page > 1) {
-        const first = new URL(await (await owner.page.waitForSelector(byName("the first page", "link")))!.evaluate((a) => (a as HTMLAnchorElement).href));
+        const first = new URL(
+          await (await owner.page.waitForSelector(byName("the first page", "link")))!.evaluate(
+            (a) => (a as HTMLAnchorElement).href,
+          ),
+        );
         expect([first.searchParams.get("after"), first.searchParams.get("site")]).toEqual([null, CHANGED]);
       }
       const next = await owner.page.$(byName("Next page", "link"));
@@ -170,8 +225,12 @@ describe("the Admin area", () => {
     await staff.goto("/orgs");
     await staff.press("Admin", "link");
     expect(await staff.page.$(byName("Logins per hour by outcome, last day", "image"))).not.toBeNull();
-    expect(await staff.page.$eval("#changes", (e) => (e as HTMLElement).innerText)).toContain(`${CHANGED}: 50.0 % in the last day against 90.0 % in the 7 days before (40 and 100 logins)`);
-    expect(await staff.page.$eval(`tr[data-site="${CHANGED}"]`, (e) => (e as HTMLElement).innerText)).toContain("Success rate dropped");
+    expect(await staff.page.$eval("#changes", (e) => (e as HTMLElement).innerText)).toContain(
+      `${CHANGED}: 50.0 % in the last day against 90.0 % in the 7 days before (40 and 100 logins)`,
+    );
+    expect(await staff.page.$eval(`tr[data-site="${CHANGED}"]`, (e) => (e as HTMLElement).innerText)).toContain(
+      "Success rate dropped",
+    );
 
     await staff.press("Failed jobs", "link");
     await (await staff.page.waitForSelector(byName("Organization", "textbox")))!.type(ORG_NAME);

@@ -28,13 +28,18 @@ describe("the organization's data", () => {
     const user = await newSiteUser();
     const ok = await call("POST", "/v1/login", { key, body: loginBody("classic", user) });
     expect(ok.status).toBe(200);
-    const refused = await call("POST", "/v1/login", { key, body: loginBody("classic", { username: user.username, password: "wrong-password-1" }) });
+    const refused = await call("POST", "/v1/login", {
+      key,
+      body: loginBody("classic", { username: user.username, password: "wrong-password-1" }),
+    });
     expect(refused.status).toBe(422);
     const failedJob = refused.headers.get("x-job-id")!;
 
     await person.goto(`/o/${orgId}/jobs`);
     await person.press("Jobs", "link");
-    expect(await rowText(`tr[data-job-id="${failedJob}"]`)).toMatch(/login\s+password\s+127\.0\.0\.1:\d+\s+failed\s+invalid_credentials .+\d+ ?m?s\s+1\s+job_/);
+    expect(await rowText(`tr[data-job-id="${failedJob}"]`)).toMatch(
+      /login\s+password\s+127\.0\.0\.1:\d+\s+failed\s+invalid_credentials .+\d+ ?m?s\s+1\s+job_/,
+    );
     const page = await person.page.content();
     expect(page).not.toContain(user.password);
     expect(page).not.toContain("wrong-password-1");
@@ -58,7 +63,10 @@ describe("the organization's data", () => {
 
   it("shows a failed login's job with the redacted screenshot of its last page", async () => {
     const user = await newSiteUser();
-    const refused = await call("POST", "/v1/login", { key, body: loginBody("classic", { username: user.username, password: "wrong-password-2" }) });
+    const refused = await call("POST", "/v1/login", {
+      key,
+      body: loginBody("classic", { username: user.username, password: "wrong-password-2" }),
+    });
     expect(refused.body.error.code).toBe("invalid_credentials");
     const jobId = refused.headers.get("x-job-id")!;
 
@@ -66,11 +74,17 @@ describe("the organization's data", () => {
     await person.press(jobId, "link");
     expect(await person.text()).toMatch(/invalid_credentials/);
     const image = await person.page.waitForSelector(byName(`Screenshot of the last page of job ${jobId}`, "image"));
-    const loaded = await image!.evaluate((img) => (img as HTMLImageElement).decode().then(() => (img as HTMLImageElement).naturalWidth));
+    const loaded = await image!.evaluate((img) =>
+      (img as HTMLImageElement).decode().then(() => (img as HTMLImageElement).naturalWidth),
+    );
     expect(loaded).toBeGreaterThan(100);
     const { cookie } = await person.credentials();
     const shot = await fetch(`${dashboardUrl()}/o/${orgId}/jobs/${jobId}/screenshot`, { headers: { cookie } });
-    expect([shot.status, shot.headers.get("content-type"), shot.headers.get("cache-control")]).toEqual([200, expect.stringMatching(/^image\//), "no-store"]);
+    expect([shot.status, shot.headers.get("content-type"), shot.headers.get("cache-control")]).toEqual([
+      200,
+      expect.stringMatching(/^image\//),
+      "no-store",
+    ]);
     // Another organization's member never gets it.
     const other = await Person.open(browser);
     try {

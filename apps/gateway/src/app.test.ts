@@ -8,7 +8,18 @@ import { Database } from "@authsvc/db";
 import { REDIS_URL, deleteRedisPrefix, freshTestDatabase } from "@authsvc/devstack";
 import { createLogger } from "@authsvc/logging";
 import { AuthJobs } from "@authsvc/jobs";
-import { JobEventFeed, JobWaiter, SessionCache, jobProgressOf, SingleFlight, createAuthQueue, createRedis, createWebhookQueue, redisReady, type RedisClient } from "@authsvc/queue";
+import {
+  JobEventFeed,
+  JobWaiter,
+  SessionCache,
+  jobProgressOf,
+  SingleFlight,
+  createAuthQueue,
+  createRedis,
+  createWebhookQueue,
+  redisReady,
+  type RedisClient,
+} from "@authsvc/queue";
 import { createApp } from "./app";
 import { createGatewayMetrics } from "./http/metrics";
 import { VerifiedKeys } from "./http/verified-keys";
@@ -21,7 +32,9 @@ let db: Database;
 let key: string;
 
 beforeAll(async () => {
-  config = loadConfig(await freshTestDatabase("unit_gateway", { RATE_LIMIT_PER_MINUTE: "3", REDIS_FAILOVER_WAIT_MS: "500" }));
+  config = loadConfig(
+    await freshTestDatabase("unit_gateway", { RATE_LIMIT_PER_MINUTE: "3", REDIS_FAILOVER_WAIT_MS: "500" }),
+  );
   db = Database.fromConfig(config, 2);
   const org = await db.organizations.create("Gateway org");
   ({ key } = await db.apiKeys.create(org.id, "test"));
@@ -39,14 +52,29 @@ async function serve(redis: RedisClient, body: (url: string) => Promise<void>): 
   const waiter = new JobWaiter(events, config.redis.prefix, (id) => db.authJobs.isSettled(id));
   const cache = new SessionCache(redis, config.redis.prefix, envelope);
   const jobs = new AuthJobs({
-    config, db, authQueue: queue, cache,
+    config,
+    db,
+    authQueue: queue,
+    cache,
     flight: new SingleFlight(redis, config.redis.prefix),
     webhookQueue: createWebhookQueue(redis, config.redis.prefix, config.webhooks),
     log: createLogger("test", "silent"),
   });
   const auth = new AuthService({ config, db, jobs, waiter, guard: new TargetGuard() });
   const keys = new VerifiedKeys(db, redis, config.redis.prefix, createLogger("test", "silent"));
-  const app = createApp({ config, db, redis, auth, cache, guard: new TargetGuard(), log: createLogger("test", "silent"), keys, metrics: createGatewayMetrics(), feed: new JobEventFeed(jobProgressOf(queue), subscriber), isShuttingDown: () => false });
+  const app = createApp({
+    config,
+    db,
+    redis,
+    auth,
+    cache,
+    guard: new TargetGuard(),
+    log: createLogger("test", "silent"),
+    keys,
+    metrics: createGatewayMetrics(),
+    feed: new JobEventFeed(jobProgressOf(queue), subscriber),
+    isShuttingDown: () => false,
+  });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });
@@ -64,7 +92,11 @@ async function serve(redis: RedisClient, body: (url: string) => Promise<void>): 
 }
 
 const post = (url: string, body: unknown) =>
-  fetch(`${url}/v1/login`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  fetch(`${url}/v1/login`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 describe("gateway app", () => {
   it("answers 429 rate_limited with Retry-After past the organization's limit", async () => {
@@ -83,10 +115,18 @@ describe("gateway app", () => {
   });
 
   it("answers 503 service_unavailable, not 500, when Redis is gone for longer than REDIS_FAILOVER_WAIT_MS", async () => {
-    const gone = createRedis({ url: "redis://127.0.0.1:1", cluster: null, failoverWaitMs: config.redis.failoverWaitMs }, "producer", "gone");
+    const gone = createRedis(
+      { url: "redis://127.0.0.1:1", cluster: null, failoverWaitMs: config.redis.failoverWaitMs },
+      "producer",
+      "gone",
+    );
     gone.on("error", () => undefined);
     await serve(gone, async (url) => {
-      const res = await post(url, { domain: "https://example.com/login", login_method: "password", cred: { username: "u", password: "p" } });
+      const res = await post(url, {
+        domain: "https://example.com/login",
+        login_method: "password",
+        cred: { username: "u", password: "p" },
+      });
       expect(res.status).toBe(503);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe("service_unavailable");
       expect(res.headers.get("retry-after")).toBe("5");

@@ -40,7 +40,19 @@ export interface AppDeps {
   isShuttingDown: () => boolean;
 }
 
-export function createApp({ config, db, redis, auth, cache, guard, log, keys, metrics, feed, isShuttingDown }: AppDeps) {
+export function createApp({
+  config,
+  db,
+  redis,
+  auth,
+  cache,
+  guard,
+  log,
+  keys,
+  metrics,
+  feed,
+  isShuttingDown,
+}: AppDeps) {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -55,7 +67,17 @@ export function createApp({ config, db, redis, auth, cache, guard, log, keys, me
     const started = process.hrtime.bigint();
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      log.info({ requestId: res.locals.requestId, orgId: res.locals.orgId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms) }, "request");
+      log.info(
+        {
+          requestId: res.locals.requestId,
+          orgId: res.locals.orgId,
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          ms: Math.round(ms),
+        },
+        "request",
+      );
     });
     next();
   });
@@ -66,7 +88,9 @@ export function createApp({ config, db, redis, auth, cache, guard, log, keys, me
   app.get("/readyz", async (_req, res) => {
     const checks = await Promise.allSettled([db.ping(), redis.ping()]);
     const ok = !isShuttingDown() && checks.every((c) => c.status === "fulfilled");
-    res.status(ok ? 200 : 503).json({ ok, database: checks[0]!.status === "fulfilled", redis: checks[1]!.status === "fulfilled" });
+    res
+      .status(ok ? 200 : 503)
+      .json({ ok, database: checks[0]!.status === "fulfilled", redis: checks[1]!.status === "fulfilled" });
   });
 
   // For the cluster's Prometheus; keep /metrics off any public ingress (it carries no tenant data).
@@ -83,11 +107,25 @@ export function createApp({ config, db, redis, auth, cache, guard, log, keys, me
   app.use("/v1", smsWebhook(config, db, redis, log));
   // The body is parsed between the key check and the rate limit, so that a cached login's session is read
   // in the rate limit's Redis call.
-  const { identify, admit } = authenticate(keys, new OrgRateLimit(redis, config.redis.prefix, config.gateway.rateLimitPerMinute), cachedLoginRead(auth));
+  const { identify, admit } = authenticate(
+    keys,
+    new OrgRateLimit(redis, config.redis.prefix, config.gateway.rateLimitPerMinute),
+    cachedLoginRead(auth),
+  );
   app.use("/v1", identify, ...jsonBody(config.gateway.maxBodyBytes), admit);
   // After the rate limit: a retry counts like any request. A first request unanswered longer than any wait frees its key.
   const envelope = new Envelope(parseKeyRing(config.crypto.keyRing, config.crypto.activeKeyVersion));
-  app.use("/v1", idempotency(redis, config.redis.prefix, config.crypto.fingerprintKey, envelope, log, config.gateway.waitMs + 60_000));
+  app.use(
+    "/v1",
+    idempotency(
+      redis,
+      config.redis.prefix,
+      config.crypto.fingerprintKey,
+      envelope,
+      log,
+      config.gateway.waitMs + 60_000,
+    ),
+  );
   app.use(
     "/v1",
     authRoutes(auth, config.gateway.waitMs, metrics, feed),

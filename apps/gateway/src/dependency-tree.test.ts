@@ -34,7 +34,9 @@ function productionTree(dir: string, seen = new Map<string, string>()): Map<stri
 test("the gateway's production dependencies hold no Puppeteer or Chromium package", () => {
   const tree = productionTree("apps/gateway");
   expect(tree.has("@authsvc/egress")).toBe(true);
-  const browserStack = [...tree].filter(([dep]) => /puppeteer|@authsvc\/(browser|flows)$/.test(dep)).map(([dep, via]) => `${dep} (via ${via})`);
+  const browserStack = [...tree]
+    .filter(([dep]) => /puppeteer|@authsvc\/(browser|flows)$/.test(dep))
+    .map(([dep, via]) => `${dep} (via ${via})`);
   expect(browserStack).toEqual([]);
 });
 

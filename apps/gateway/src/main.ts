@@ -6,7 +6,19 @@ import { Database } from "@authsvc/db";
 import { shutdownOnSignals, waitForDependencies } from "@authsvc/lifecycle";
 import { createLogger } from "@authsvc/logging";
 import { AuthJobs } from "@authsvc/jobs";
-import { JobEventFeed, JobWaiter, SessionCache, SingleFlight, closeAuthQueues, workerRegionsOf, createAuthQueue, createRedis, createWebhookQueue, jobProgressOf, redisDependency } from "@authsvc/queue";
+import {
+  JobEventFeed,
+  JobWaiter,
+  SessionCache,
+  SingleFlight,
+  closeAuthQueues,
+  workerRegionsOf,
+  createAuthQueue,
+  createRedis,
+  createWebhookQueue,
+  jobProgressOf,
+  redisDependency,
+} from "@authsvc/queue";
 import { createApp } from "./app";
 import { createGatewayMetrics } from "./http/metrics";
 import { VerifiedKeys } from "./http/verified-keys";
@@ -23,10 +35,20 @@ async function main(): Promise<void> {
   const progressRedis = createRedis(config.redis, "blocking", "gateway-job-progress", log);
   await waitForDependencies(log, [redisDependency(redis), db.dependency()]);
 
-  const queue = createAuthQueue(redis, config.redis.prefix, { attempts: config.worker.attempts, backoffMs: config.worker.backoffMs });
+  const queue = createAuthQueue(redis, config.redis.prefix, {
+    attempts: config.worker.attempts,
+    backoffMs: config.worker.backoffMs,
+  });
   // The regions with a worker: a job of one is queued only then, and the waiter listens to their queues too.
   const regions = workerRegionsOf(queue);
-  const waiter = new JobWaiter(eventsRedis, config.redis.prefix, (jobId) => db.authJobs.isSettled(jobId), (ids) => db.authJobs.settledAmong(ids), undefined, regions);
+  const waiter = new JobWaiter(
+    eventsRedis,
+    config.redis.prefix,
+    (jobId) => db.authJobs.isSettled(jobId),
+    (ids) => db.authJobs.settledAmong(ids),
+    undefined,
+    regions,
+  );
   await waiter.ready();
 
   const feed = new JobEventFeed(jobProgressOf(queue), progressRedis);
@@ -34,11 +56,33 @@ async function main(): Promise<void> {
   // The worker's guard, host map included, so a target the gateway admits is the one the browser reaches.
   const guard = new TargetGuard(config.targets.allowRanges, undefined, config.targets.hostMap);
   const webhookQueue = createWebhookQueue(redis, config.redis.prefix, config.webhooks);
-  const jobs = new AuthJobs({ config, db, authQueue: queue, cache, flight: new SingleFlight(redis, config.redis.prefix), webhookQueue, log, guard, regions });
+  const jobs = new AuthJobs({
+    config,
+    db,
+    authQueue: queue,
+    cache,
+    flight: new SingleFlight(redis, config.redis.prefix),
+    webhookQueue,
+    log,
+    guard,
+    regions,
+  });
   const auth = new AuthService({ config, db, jobs, waiter, guard });
   const keys = new VerifiedKeys(db, redis, config.redis.prefix, log);
   let shuttingDown = false;
-  const app = createApp({ config, db, redis, auth, cache, guard, log, keys, metrics: createGatewayMetrics(), feed, isShuttingDown: () => shuttingDown });
+  const app = createApp({
+    config,
+    db,
+    redis,
+    auth,
+    cache,
+    guard,
+    log,
+    keys,
+    metrics: createGatewayMetrics(),
+    feed,
+    isShuttingDown: () => shuttingDown,
+  });
   const server = app.listen(config.gateway.port, config.gateway.host, () => {
     const { port } = server.address() as AddressInfo;
     log.info({ port }, "gateway listening");

@@ -8,7 +8,15 @@ import { Database } from "@authsvc/db";
 import { REDIS_URL, testStackEnv } from "@authsvc/devstack";
 import { createLogger } from "@authsvc/logging";
 import { AuthJobs } from "@authsvc/jobs";
-import { JobEventFeed, JobWaiter, SessionCache, SingleFlight, createAuthQueue, createWebhookQueue, jobProgressOf } from "@authsvc/queue";
+import {
+  JobEventFeed,
+  JobWaiter,
+  SessionCache,
+  SingleFlight,
+  createAuthQueue,
+  createWebhookQueue,
+  jobProgressOf,
+} from "@authsvc/queue";
 import { createApp } from "./app";
 import { createGatewayMetrics } from "./http/metrics";
 import { VerifiedKeys } from "./http/verified-keys";
@@ -34,9 +42,15 @@ interface Layer {
 function registeredRoutes(stack: Layer[], prefix = ""): string[] {
   return stack.flatMap((layer) => {
     if (layer.route) {
-      return Object.keys(layer.route.methods).map((m) => `${m.toUpperCase()} ${`${prefix}${layer.route!.path}`.replace(/:\w+/g, "{}")}`);
+      return Object.keys(layer.route.methods).map(
+        (m) => `${m.toUpperCase()} ${`${prefix}${layer.route!.path}`.replace(/:\w+/g, "{}")}`,
+      );
     }
-    if (layer.handle.stack) return registeredRoutes(layer.handle.stack, prefix + (layer.rawPath && layer.rawPath !== "/" ? layer.rawPath : ""));
+    if (layer.handle.stack)
+      return registeredRoutes(
+        layer.handle.stack,
+        prefix + (layer.rawPath && layer.rawPath !== "/" ? layer.rawPath : ""),
+      );
     return [];
   });
 }
@@ -66,15 +80,38 @@ beforeAll(() => {
   const waiter = new JobWaiter(events, config.redis.prefix, (id) => db.authJobs.isSettled(id));
   const cache = new SessionCache(redis, config.redis.prefix, new Envelope(parseKeyRing(config.crypto.keyRing)));
   const jobs = new AuthJobs({
-    config, db, authQueue: queue, cache,
+    config,
+    db,
+    authQueue: queue,
+    cache,
     flight: new SingleFlight(redis, config.redis.prefix),
     webhookQueue: createWebhookQueue(redis, config.redis.prefix, config.webhooks),
     log,
   });
   const auth = new AuthService({ config, db, jobs, waiter, guard: new TargetGuard() });
   const keys = new VerifiedKeys(db, redis, config.redis.prefix, log);
-  app = createApp({ config, db, redis, auth, cache, guard: new TargetGuard(), log, keys, metrics: createGatewayMetrics(), feed: new JobEventFeed(jobProgressOf(queue), subscriber), isShuttingDown: () => false });
-  closers.push(() => subscriber.disconnect(), () => keys.close(), () => waiter.close(), () => queue.close().catch(() => undefined), () => db.close(), () => events.disconnect(), () => redis.disconnect());
+  app = createApp({
+    config,
+    db,
+    redis,
+    auth,
+    cache,
+    guard: new TargetGuard(),
+    log,
+    keys,
+    metrics: createGatewayMetrics(),
+    feed: new JobEventFeed(jobProgressOf(queue), subscriber),
+    isShuttingDown: () => false,
+  });
+  closers.push(
+    () => subscriber.disconnect(),
+    () => keys.close(),
+    () => waiter.close(),
+    () => queue.close().catch(() => undefined),
+    () => db.close(),
+    () => events.disconnect(),
+    () => redis.disconnect(),
+  );
 });
 afterAll(async () => {
   for (const close of closers) await close();

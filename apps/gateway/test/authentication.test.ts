@@ -5,7 +5,11 @@ afterAll(closeDatabase);
 
 function expectUnauthorized(answer: { status: number; body: any; headers: Headers }) {
   expect(answer.status).toBe(401);
-  expect(answer.body.error).toMatchObject({ code: "unauthorized", message: expect.any(String), requestId: expect.stringMatching(/^req_/) });
+  expect(answer.body.error).toMatchObject({
+    code: "unauthorized",
+    message: expect.any(String),
+    requestId: expect.stringMatching(/^req_/),
+  });
   expect(answer.headers.get("www-authenticate")).toMatch(/^Bearer/);
   expect(answer.headers.get("x-request-id")).toBe(answer.body.error.requestId);
 }

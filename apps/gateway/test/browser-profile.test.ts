@@ -8,9 +8,17 @@ beforeAll(async () => {
 });
 afterAll(() => closeDatabase());
 
-const seenBy = async (username: string) => ((await (await fetch(`${sitesUrl()}/__fixture/browsers-seen/${encodeURIComponent(username)}`)).json()) as { seen: Seen[] }).seen;
+const seenBy = async (username: string) =>
+  (
+    (await (await fetch(`${sitesUrl()}/__fixture/browsers-seen/${encodeURIComponent(username)}`)).json()) as {
+      seen: Seen[];
+    }
+  ).seen;
 const login = (user: { username: string; password: string }) =>
-  call("POST", "/v1/login", { key: tenant.key, body: { domain: `${sitesUrl()}/cases/browser-seen/login`, login_method: "password", cred: user, useCache: false } });
+  call("POST", "/v1/login", {
+    key: tenant.key,
+    body: { domain: `${sitesUrl()}/cases/browser-seen/login`, login_method: "password", cred: user, useCache: false },
+  });
 const US_ZONES = ["America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles"];
 
 describe("one browser per credential", () => {
@@ -25,9 +33,15 @@ describe("one browser per credential", () => {
     // Coherent: the headers say what the scripts see; a released Chrome's user agent; a place of the default region.
     for (const seen of [firstA!, onlyB!]) {
       expect(seen.userAgentHeader).toBe(seen.userAgent);
-      expect(seen.userAgent).toMatch(/^Mozilla\/5\.0 \(.+\) AppleWebKit\/537\.36 \(KHTML, like Gecko\) Chrome\/\d+\.0\.0\.0 Safari\/537\.36$/);
+      expect(seen.userAgent).toMatch(
+        /^Mozilla\/5\.0 \(.+\) AppleWebKit\/537\.36 \(KHTML, like Gecko\) Chrome\/\d+\.0\.0\.0 Safari\/537\.36$/,
+      );
       expect(seen.userAgent).not.toContain("Headless");
-      const os = seen.userAgent.includes("Windows") ? "Win32" : seen.userAgent.includes("Macintosh") ? "MacIntel" : "Linux x86_64";
+      const os = seen.userAgent.includes("Windows")
+        ? "Win32"
+        : seen.userAgent.includes("Macintosh")
+          ? "MacIntel"
+          : "Linux x86_64";
       expect(seen.platform).toBe(os);
       expect(seen.acceptLanguage.split(",")[0]).toBe(seen.languages[0]);
       expect(seen.languages[0]).toBe("en-US");
@@ -38,7 +52,13 @@ describe("one browser per credential", () => {
     // Another credential of the organization is another browser.
     expect(onlyB).not.toEqual(firstA);
     // Kept with the credential: not a secret, so in the clear.
-    const rows = await database().prisma.credential.findMany({ where: { orgId: tenant.orgId }, select: { username: true, browserProfile: true } });
-    expect(rows.find((r) => r.username === a.username)?.browserProfile).toMatchObject({ timezone: firstA!.timezone, screen: firstA!.screen });
+    const rows = await database().prisma.credential.findMany({
+      where: { orgId: tenant.orgId },
+      select: { username: true, browserProfile: true },
+    });
+    expect(rows.find((r) => r.username === a.username)?.browserProfile).toMatchObject({
+      timezone: firstA!.timezone,
+      screen: firstA!.screen,
+    });
   });
 });

@@ -1,4 +1,14 @@
-import { call, closeDatabase, expectSignedIn, expireSiteSessions, namedSitesUrl, newTenant, siteAccounts, sitesUrl, waitFor } from "@authsvc/devstack";
+import {
+  call,
+  closeDatabase,
+  expectSignedIn,
+  expireSiteSessions,
+  namedSitesUrl,
+  newTenant,
+  siteAccounts,
+  sitesUrl,
+  waitFor,
+} from "@authsvc/devstack";
 
 let tenant: Awaited<ReturnType<typeof newTenant>>;
 let forwarding: { id: string; address: string };
@@ -9,7 +19,12 @@ beforeAll(async () => {
 });
 afterAll(() => closeDatabase());
 
-const fixture = (path: string, body: unknown) => fetch(`${sitesUrl()}/__fixture/${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const fixture = (path: string, body: unknown) =>
+  fetch(`${sitesUrl()}/__fixture/${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 let seq = 0;
 /**
@@ -28,7 +43,10 @@ async function ownAddress(delivery: "late" | "lost"): Promise<string> {
  * On the sites under their host name, whose mail is DKIM-signed: only such mail counts in a forwarding inbox.
  */
 async function pendingSignup(page: string, email: string): Promise<string> {
-  const res = await call("POST", "/v1/signup", { key: tenant.key, body: { signup_method: "email", domain: `${namedSitesUrl()}/cases/${page}/signup`, cred: { email } } });
+  const res = await call("POST", "/v1/signup", {
+    key: tenant.key,
+    body: { signup_method: "email", domain: `${namedSitesUrl()}/cases/${page}/signup`, cred: { email } },
+  });
   expect([res.status, res.body.error?.code]).toEqual([422, "verification_pending"]);
   return res.body.error.credentialId as string;
 }
@@ -37,12 +55,14 @@ async function pendingSignup(page: string, email: string): Promise<string> {
 async function forwardedMail(email: string): Promise<{ code: string | null; link: string | null }> {
   expect(await (await fixture("deliveries/release", { address: email })).json()).toEqual({ released: 1 });
   return waitFor(`the forwarded mail for ${email}`, async () => {
-    const { messages } = (await call("GET", `/v1/mailboxes/${forwarding.id}/messages?limit=100`, { key: tenant.key })).body;
+    const { messages } = (await call("GET", `/v1/mailboxes/${forwarding.id}/messages?limit=100`, { key: tenant.key }))
+      .body;
     return messages.find((m: any) => m.originalRecipients.includes(email) && (m.code || m.link));
   });
 }
 
-const verify = (credentialId: string, body: unknown) => call("POST", `/v1/credentials/${credentialId}/verify`, { key: tenant.key, body });
+const verify = (credentialId: string, body: unknown) =>
+  call("POST", `/v1/credentials/${credentialId}/verify`, { key: tenant.key, body });
 const credential = async (id: string) => (await call("GET", `/v1/credentials/${id}`, { key: tenant.key })).body;
 
 describe("POST /v1/credentials/{id}/verify", () => {

@@ -37,12 +37,17 @@ describe("GET /v1/credentials", () => {
 
   it("narrows to a site (any URL of it) and to a username, and the next page keeps the filters", async () => {
     const tasks = all.filter((i) => i % 4 === 3);
-    const bySite = await call("GET", `/v1/credentials?site=${encodeURIComponent(`${SITES[1]}/some/page`)}`, { key: tenant.key });
+    const bySite = await call("GET", `/v1/credentials?site=${encodeURIComponent(`${SITES[1]}/some/page`)}`, {
+      key: tenant.key,
+    });
     expect(names(bySite.body)).toEqual(newestFirst(tasks));
     expect(bySite.body.next).toBeNull();
     const one = await call("GET", "/v1/credentials?username=user-7", { key: tenant.key });
     expect(names(one.body)).toEqual(["user-7"]);
-    expect((await call("GET", `/v1/credentials?site=${encodeURIComponent(SITES[0]!)}&username=user-7`, { key: tenant.key })).body.credentials).toEqual([]);
+    expect(
+      (await call("GET", `/v1/credentials?site=${encodeURIComponent(SITES[0]!)}&username=user-7`, { key: tenant.key }))
+        .body.credentials,
+    ).toEqual([]);
     // Past a page (120 on the first site): the link carries the site.
     const notes = newestFirst(all.filter((i) => i % 4 !== 3));
     const first = await call("GET", `/v1/credentials?site=${encodeURIComponent(SITES[0]!)}`, { key: tenant.key });

@@ -1,6 +1,15 @@
 import { newTotpSecret } from "@authsvc/crypto";
 import { LOGIN_CASES } from "@authsvc/test-sites";
-import { attempts, call, closeDatabase, expireSiteSessions, loginBody, newSiteUser, newTenant, sitesUrl } from "@authsvc/devstack";
+import {
+  attempts,
+  call,
+  closeDatabase,
+  expireSiteSessions,
+  loginBody,
+  newSiteUser,
+  newTenant,
+  sitesUrl,
+} from "@authsvc/devstack";
 
 let tenant: Awaited<ReturnType<typeof newTenant>>;
 beforeAll(async () => {
@@ -8,7 +17,8 @@ beforeAll(async () => {
 });
 afterAll(() => closeDatabase());
 
-const cookieHeader = (cookies: Array<{ name: string; value: string }>) => cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+const cookieHeader = (cookies: Array<{ name: string; value: string }>) =>
+  cookies.map((c) => `${c.name}=${c.value}`).join("; ");
 
 /** Whether a session's cookies open the signed-in page of a site (the classic site unless told). */
 async function signedIn(cookies: Array<{ name: string; value: string }>, path = "/classic/account"): Promise<boolean> {
@@ -19,7 +29,10 @@ async function signedIn(cookies: Array<{ name: string; value: string }>, path = 
 describe("stored credentials", () => {
   it("lists the org's credentials with metadata only, and keeps them from other orgs", async () => {
     const user = await newSiteUser("listed-password-1");
-    const login = await call("POST", "/v1/login", { key: tenant.key, body: loginBody("classic", user, { collectionId: "team-list" }) });
+    const login = await call("POST", "/v1/login", {
+      key: tenant.key,
+      body: loginBody("classic", user, { collectionId: "team-list" }),
+    });
     expect(login.status).toBe(200);
 
     const list = await call("GET", "/v1/credentials", { key: tenant.key });
@@ -40,21 +53,31 @@ describe("stored credentials", () => {
       region: null,
     });
     expect(JSON.stringify(list.body)).not.toContain(user.password);
-    expect((await call("GET", `/v1/credentials/${mine.credentialId}`, { key: tenant.key })).body).toEqual({ ...mine, methods: [{ type: "password" }] });
+    expect((await call("GET", `/v1/credentials/${mine.credentialId}`, { key: tenant.key })).body).toEqual({
+      ...mine,
+      methods: [{ type: "password" }],
+    });
 
     const other = await newTenant("Other credentials org");
     expect((await call("GET", `/v1/credentials/${mine.credentialId}`, { key: other.key })).status).toBe(404);
     expect((await call("DELETE", `/v1/credentials/${mine.credentialId}`, { key: other.key })).status).toBe(404);
-    expect((await call("POST", "/v1/refresh", { key: other.key, body: { credentialId: mine.credentialId } })).status).toBe(404);
+    expect(
+      (await call("POST", "/v1/refresh", { key: other.key, body: { credentialId: mine.credentialId } })).status,
+    ).toBe(404);
     expect((await call("GET", "/v1/credentials", { key: other.key })).body.credentials).toEqual([]);
     expect((await call("GET", "/v1/credentials/nope", { key: tenant.key })).status).toBe(404);
   });
 
   it("shows a credential that never logged in as pending with its last error, and refuses to refresh it", async () => {
     const user = await newSiteUser("never-worked-1");
-    const failed = await call("POST", "/v1/login", { key: tenant.key, body: loginBody("classic", { ...user, password: "wrong" }) });
+    const failed = await call("POST", "/v1/login", {
+      key: tenant.key,
+      body: loginBody("classic", { ...user, password: "wrong" }),
+    });
     expect(failed.body.error.code).toBe("invalid_credentials");
-    const row = (await call("GET", "/v1/credentials", { key: tenant.key })).body.credentials.find((c: any) => c.username === user.username);
+    const row = (await call("GET", "/v1/credentials", { key: tenant.key })).body.credentials.find(
+      (c: any) => c.username === user.username,
+    );
     expect([row.status, row.lastError, row.lastLoginAt]).toEqual(["pending", "invalid_credentials", null]);
     const refresh = await call("POST", "/v1/refresh", { key: tenant.key, body: { credentialId: row.credentialId } });
     expect([refresh.status, refresh.body.error.code]).toEqual([422, "no_stored_secret"]);
@@ -65,11 +88,21 @@ describe("stored credentials", () => {
     const user = await newSiteUser("deleted-password-1");
     const first = await call("POST", "/v1/login", { key: tenant.key, body: loginBody("classic", user) });
     expect(first.headers.get("x-auth-cache")).toBe("miss");
-    expect((await call("POST", "/v1/login", { key: tenant.key, body: loginBody("classic", user) })).headers.get("x-auth-cache")).toBe("hit");
-    const id = (await call("GET", "/v1/credentials", { key: tenant.key })).body.credentials.find((c: any) => c.username === user.username).credentialId;
+    expect(
+      (await call("POST", "/v1/login", { key: tenant.key, body: loginBody("classic", user) })).headers.get(
+        "x-auth-cache",
+      ),
+    ).toBe("hit");
+    const id = (await call("GET", "/v1/credentials", { key: tenant.key })).body.credentials.find(
+      (c: any) => c.username === user.username,
+    ).credentialId;
     expect((await call("DELETE", `/v1/credentials/${id}`, { key: tenant.key })).status).toBe(204);
     expect((await call("GET", `/v1/credentials/${id}`, { key: tenant.key })).status).toBe(404);
-    expect((await call("POST", "/v1/login", { key: tenant.key, body: loginBody("classic", user) })).headers.get("x-auth-cache")).toBe("miss");
+    expect(
+      (await call("POST", "/v1/login", { key: tenant.key, body: loginBody("classic", user) })).headers.get(
+        "x-auth-cache",
+      ),
+    ).toBe("miss");
   });
 });
 
@@ -84,10 +117,16 @@ describe("POST /v1/refresh", () => {
     const cached = await call("POST", "/v1/login", { key: tenant.key, body: loginBody("classic", user) });
     expect(cached.headers.get("x-auth-cache")).toBe("hit");
 
-    const id = (await call("GET", "/v1/credentials", { key: tenant.key })).body.credentials.find((c: any) => c.username === user.username).credentialId;
+    const id = (await call("GET", "/v1/credentials", { key: tenant.key })).body.credentials.find(
+      (c: any) => c.username === user.username,
+    ).credentialId;
     const refreshed = await call("POST", "/v1/refresh", { key: tenant.key, body: { credentialId: id } });
     expect(refreshed.status).toBe(200);
-    expect(refreshed.body).toMatchObject({ credentialId: id, origins: [sitesUrl()], expiresAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(refreshed.body).toMatchObject({
+      credentialId: id,
+      origins: [sitesUrl()],
+      expiresAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
     expect(new Date(refreshed.body.expiresAt).getTime()).toBeGreaterThan(Date.now() + 50 * 60_000);
     expect(refreshed.headers.get("x-job-id")).toMatch(/^job_/);
     expect(await signedIn(refreshed.body.cookies)).toBe(true);
@@ -105,22 +144,40 @@ describe("POST /v1/refresh", () => {
     const totpSecret = newTotpSecret();
     const user = await newSiteUser("refresh-totp-1", { email: true, totpSecret });
     const domain = c.url(sitesUrl());
-    const login = await call("POST", "/v1/login", { key: tenant.key, body: { domain, login_method: "totp", cred: { ...user, totpSecret }, collectionId: "team-totp" } });
+    const login = await call("POST", "/v1/login", {
+      key: tenant.key,
+      body: { domain, login_method: "totp", cred: { ...user, totpSecret }, collectionId: "team-totp" },
+    });
     expect(login.status).toBe(200);
     await expireSiteSessions(user.username);
 
-    const wrongCollection = await call("POST", "/v1/refresh", { key: tenant.key, body: { domain, username: user.username } });
+    const wrongCollection = await call("POST", "/v1/refresh", {
+      key: tenant.key,
+      body: { domain, username: user.username },
+    });
     expect(wrongCollection.status).toBe(404);
-    const refreshed = await call("POST", "/v1/refresh", { key: tenant.key, body: { domain, username: user.username, collectionId: "team-totp" } });
+    const refreshed = await call("POST", "/v1/refresh", {
+      key: tenant.key,
+      body: { domain, username: user.username, collectionId: "team-totp" },
+    });
     expect(refreshed.status).toBe(200);
     expect(await signedIn(refreshed.body.cookies, "/cases/totp-split/account")).toBe(true);
   });
 
   it("answers 400 for a body that names no credential or names one twice", async () => {
-    for (const body of [{}, { username: "x" }, { credentialId: "cred_0000000000000000000000", username: "x" }, { credentialId: "nope" }, { credentialId: "cred_0000000000000000000000", password: "x" }]) {
+    for (const body of [
+      {},
+      { username: "x" },
+      { credentialId: "cred_0000000000000000000000", username: "x" },
+      { credentialId: "nope" },
+      { credentialId: "cred_0000000000000000000000", password: "x" },
+    ]) {
       const res = await call("POST", "/v1/refresh", { key: tenant.key, body });
       expect([res.status, res.body.error.code]).toEqual([400, "invalid_request"]);
     }
-    expect((await call("POST", "/v1/refresh", { key: tenant.key, body: { credentialId: "cred_0000000000000000000000" } })).status).toBe(404);
+    expect(
+      (await call("POST", "/v1/refresh", { key: tenant.key, body: { credentialId: "cred_0000000000000000000000" } }))
+        .status,
+    ).toBe(404);
   });
 });

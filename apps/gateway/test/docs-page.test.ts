@@ -8,7 +8,15 @@ let browser: Browser;
 beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: chromiumPath("full"),
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-dev-shm-usage",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
 });
 afterAll(async () => {
@@ -17,8 +25,12 @@ afterAll(async () => {
 
 describe("GET /docs", () => {
   it("renders every operation of /openapi.json from the gateway's own files, without a CSP violation", async () => {
-    const description = (await (await fetch(`${gatewayUrl()}/openapi.json`)).json()) as { paths: Record<string, Record<string, { summary?: string }>> };
-    const summaries = Object.values(description.paths).flatMap((item) => Object.values(item).flatMap((op) => (op.summary ? [op.summary] : [])));
+    const description = (await (await fetch(`${gatewayUrl()}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { summary?: string }>>;
+    };
+    const summaries = Object.values(description.paths).flatMap((item) =>
+      Object.values(item).flatMap((op) => (op.summary ? [op.summary] : [])),
+    );
 
     const context = await browser.newContext();
     const page = await context.newPage();
@@ -39,7 +51,11 @@ describe("GET /docs", () => {
     expect(shown.sort()).toEqual([...summaries].sort());
     // Opened, the login shows its examples, syntax-highlighted.
     await page.getByText("Log in to a website and return its session", { exact: true }).click();
-    await page.locator(".opblock-body").getByText(/example-session-cookie-value/).first().waitFor({ timeout: 30_000 });
+    await page
+      .locator(".opblock-body")
+      .getByText(/example-session-cookie-value/)
+      .first()
+      .waitFor({ timeout: 30_000 });
     expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
     // No CDN: everything the page loaded came from the gateway (or is inline data).
     expect(requested.filter((url) => !url.startsWith(gatewayUrl()) && !url.startsWith("data:"))).toEqual([]);

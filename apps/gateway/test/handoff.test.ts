@@ -23,7 +23,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-  expect((await call("POST", "/v1/webhooks", { key: tenant.key, body: { url, events: ["job.needs_input"] } })).status).toBe(201);
+  expect(
+    (await call("POST", "/v1/webhooks", { key: tenant.key, body: { url, events: ["job.needs_input"] } })).status,
+  ).toBe(201);
 });
 afterAll(async () => {
   await new Promise((resolve) => receiver.close(resolve));
@@ -37,20 +39,31 @@ const accountPage = () => `${sitesUrl()}/cases/totp-split/account`;
 
 async function authenticatorUser() {
   const totpSecret = newTotpSecret();
-  return { user: await newSiteUser(undefined, { totpSecret }), code: () => totpCode(parseTotpSecret(totpSecret), Date.now()) };
+  return {
+    user: await newSiteUser(undefined, { totpSecret }),
+    code: () => totpCode(parseTotpSecret(totpSecret), Date.now()),
+  };
 }
 
 const login = (user: { username: string; password: string }, extra: Record<string, unknown> = {}) =>
-  call("POST", "/v1/login", { key: tenant.key, body: { domain: domain(), login_method: "password", cred: user, useCache: false, ...extra } });
+  call("POST", "/v1/login", {
+    key: tenant.key,
+    body: { domain: domain(), login_method: "password", cred: user, useCache: false, ...extra },
+  });
 const job = async (jobId: string, key = tenant.key) => (await call("GET", `/v1/jobs/${jobId}`, { key })).body;
-const answer = (jobId: string, body: unknown, key = tenant.key) => call("POST", `/v1/jobs/${jobId}/input`, { key, body });
-const ended = (jobId: string) => waitFor(`job ${jobId} ended`, async () => {
-  const j = await job(jobId);
-  return j.status === "succeeded" || j.status === "failed" ? j : null;
-});
+const answer = (jobId: string, body: unknown, key = tenant.key) =>
+  call("POST", `/v1/jobs/${jobId}/input`, { key, body });
+const ended = (jobId: string) =>
+  waitFor(`job ${jobId} ended`, async () => {
+    const j = await job(jobId);
+    return j.status === "succeeded" || j.status === "failed" ? j : null;
+  });
 
 async function signedIn(cookies: Array<{ name: string; value: string }>): Promise<boolean> {
-  const res = await fetch(accountPage(), { headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") }, redirect: "manual" });
+  const res = await fetch(accountPage(), {
+    headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") },
+    redirect: "manual",
+  });
   return res.status === 200;
 }
 
@@ -75,7 +88,12 @@ describe("the hand-off to a person (allowHandoff)", () => {
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({
       status: "needs_input",
-      input: { reason: "code", fields: ["code"], prompt: expect.stringMatching(/code/i), expiresAt: expect.any(String) },
+      input: {
+        reason: "code",
+        fields: ["code"],
+        prompt: expect.stringMatching(/code/i),
+        expiresAt: expect.any(String),
+      },
     });
     const jobId = res.body.jobId as string;
     expect(Date.parse(res.body.input.expiresAt)).toBeGreaterThan(Date.now());
@@ -107,7 +125,11 @@ describe("the hand-off to a person (allowHandoff)", () => {
     expect((await answer(jobId, {})).status).toBe(409);
 
     // Its events told each question, with no code in any of them.
-    const stream = await (await fetch(`${process.env.E2E_GATEWAY_URL}/v1/jobs/${jobId}/events`, { headers: { authorization: `Bearer ${tenant.key}` } })).text();
+    const stream = await (
+      await fetch(`${process.env.E2E_GATEWAY_URL}/v1/jobs/${jobId}/events`, {
+        headers: { authorization: `Bearer ${tenant.key}` },
+      })
+    ).text();
     expect(stream.match(/^event: needs_input$/gm)).toHaveLength(2);
     expect(stream).not.toContain(right);
     expect(stream).not.toContain("000000");
@@ -127,18 +149,34 @@ describe("the hand-off to a person (allowHandoff)", () => {
   it("a push approval: mfa_required without a hand-off; with one, needs_input until the phone approves, then signed in by the page itself", async () => {
     const user = await newSiteUser();
     const domain = `${sitesUrl()}/cases/push-approval/login`;
-    const alone = await call("POST", "/v1/login", { key: tenant.key, body: { domain, login_method: "password", cred: user, useCache: false } });
+    const alone = await call("POST", "/v1/login", {
+      key: tenant.key,
+      body: { domain, login_method: "password", cred: user, useCache: false },
+    });
     expect([alone.status, alone.body.error?.code]).toEqual([422, "mfa_required"]);
 
-    const res = await call("POST", "/v1/login", { key: tenant.key, body: { domain, login_method: "password", cred: user, useCache: false, allowHandoff: true } });
+    const res = await call("POST", "/v1/login", {
+      key: tenant.key,
+      body: { domain, login_method: "password", cred: user, useCache: false, allowHandoff: true },
+    });
     expect(res.status).toBe(202);
-    expect(res.body).toMatchObject({ status: "needs_input", input: { reason: "approval", fields: [], prompt: expect.stringContaining("Approve the sign-in on your phone") } });
+    expect(res.body).toMatchObject({
+      status: "needs_input",
+      input: { reason: "approval", fields: [], prompt: expect.stringContaining("Approve the sign-in on your phone") },
+    });
     // The person approves on their phone; nobody answers the API: the page goes on by itself.
-    const phone = await fetch(`${sitesUrl()}/__fixture/push-approvals`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: user.username }) });
+    const phone = await fetch(`${sitesUrl()}/__fixture/push-approvals`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username: user.username }),
+    });
     expect(((await phone.json()) as { approved: number }).approved).toBeGreaterThanOrEqual(1);
     const done = await ended(res.body.jobId);
     expect(done.status).toBe("succeeded");
-    const account = await fetch(`${sitesUrl()}/cases/push-approval/account`, { headers: { cookie: done.result.cookies.map((c: any) => `${c.name}=${c.value}`).join("; ") }, redirect: "manual" });
+    const account = await fetch(`${sitesUrl()}/cases/push-approval/account`, {
+      headers: { cookie: done.result.cookies.map((c: any) => `${c.name}=${c.value}`).join("; ") },
+      redirect: "manual",
+    });
     expect(account.status).toBe(200);
     // The question was withdrawn with the page's move: there is nothing to answer.
     expect((await answer(res.body.jobId, {})).status).toBe(409);
@@ -156,12 +194,25 @@ describe("the hand-off to a person (allowHandoff)", () => {
   it("a security question: mfa_required without a hand-off; with one, a refused answer is asked again in the site's words, and the right one signs in", async () => {
     const user = await newSiteUser();
     const domain = `${sitesUrl()}/cases/security-question/login`;
-    const alone = await call("POST", "/v1/login", { key: tenant.key, body: { domain, login_method: "password", cred: user, useCache: false } });
+    const alone = await call("POST", "/v1/login", {
+      key: tenant.key,
+      body: { domain, login_method: "password", cred: user, useCache: false },
+    });
     expect([alone.status, alone.body.error?.code]).toEqual([422, "mfa_required"]);
 
-    const res = await call("POST", "/v1/login", { key: tenant.key, body: { domain, login_method: "password", cred: user, useCache: false, allowHandoff: true } });
+    const res = await call("POST", "/v1/login", {
+      key: tenant.key,
+      body: { domain, login_method: "password", cred: user, useCache: false, allowHandoff: true },
+    });
     expect(res.status).toBe(202);
-    expect(res.body).toMatchObject({ status: "needs_input", input: { reason: "answer", fields: ["answer"], prompt: expect.stringContaining("What was the name of your first pet?") } });
+    expect(res.body).toMatchObject({
+      status: "needs_input",
+      input: {
+        reason: "answer",
+        fields: ["answer"],
+        prompt: expect.stringContaining("What was the name of your first pet?"),
+      },
+    });
     const jobId = res.body.jobId as string;
     // What this step does not take is refused, and it keeps waiting.
     const wrongField = await answer(jobId, { code: "123456" });
@@ -177,7 +228,10 @@ describe("the hand-off to a person (allowHandoff)", () => {
     expect((await answer(jobId, { answer: "rex" })).status).toBe(202);
     const done = await ended(jobId);
     expect(done.status).toBe("succeeded");
-    const account = await fetch(`${sitesUrl()}/cases/security-question/account`, { headers: { cookie: done.result.cookies.map((c: any) => `${c.name}=${c.value}`).join("; ") }, redirect: "manual" });
+    const account = await fetch(`${sitesUrl()}/cases/security-question/account`, {
+      headers: { cookie: done.result.cookies.map((c: any) => `${c.name}=${c.value}`).join("; ") },
+      redirect: "manual",
+    });
     expect(account.status).toBe(200);
   });
 
@@ -185,35 +239,70 @@ describe("the hand-off to a person (allowHandoff)", () => {
     const user = await newSiteUser();
     const domain = `${sitesUrl()}/cases/account-chooser/login`;
     // Without a person the chooser page has no session of its own: the verdict says it could not confirm one.
-    const alone = await call("POST", "/v1/login", { key: tenant.key, body: { domain, login_method: "password", cred: user, useCache: false } });
+    const alone = await call("POST", "/v1/login", {
+      key: tenant.key,
+      body: { domain, login_method: "password", cred: user, useCache: false },
+    });
     expect([alone.status, alone.body.error?.code]).toEqual([422, "login_unconfirmed"]);
 
-    const res = await call("POST", "/v1/login", { key: tenant.key, body: { domain, login_method: "password", cred: user, useCache: false, allowHandoff: true } });
+    const res = await call("POST", "/v1/login", {
+      key: tenant.key,
+      body: { domain, login_method: "password", cred: user, useCache: false, allowHandoff: true },
+    });
     expect(res.status).toBe(202);
-    expect(res.body).toMatchObject({ status: "needs_input", input: { reason: "choice", fields: ["choice"], prompt: "Choose an account", choices: ["Acme Corp (Owner)", "Globex (Member)"] } });
+    expect(res.body).toMatchObject({
+      status: "needs_input",
+      input: {
+        reason: "choice",
+        fields: ["choice"],
+        prompt: "Choose an account",
+        choices: ["Acme Corp (Owner)", "Globex (Member)"],
+      },
+    });
     const jobId = res.body.jobId as string;
     const notOffered = await answer(jobId, { choice: "Initech" });
     expect([notOffered.status, notOffered.body.error.details[0].field]).toEqual([400, "/choice"]);
     expect((await answer(jobId, { choice: "Globex (Member)" })).status).toBe(202);
     const done = await ended(jobId);
     expect(done.status).toBe("succeeded");
-    const account = await fetch(`${sitesUrl()}/cases/account-chooser/account`, { headers: { cookie: done.result.cookies.map((c: any) => `${c.name}=${c.value}`).join("; ") }, redirect: "manual" });
+    const account = await fetch(`${sitesUrl()}/cases/account-chooser/account`, {
+      headers: { cookie: done.result.cookies.map((c: any) => `${c.name}=${c.value}`).join("; ") },
+      redirect: "manual",
+    });
     expect(await account.text()).toContain("Organization: Globex (Member)");
   });
 
   const loginAt = (name: string, user: { username: string; password: string }, extra: Record<string, unknown> = {}) =>
-    call("POST", "/v1/login", { key: tenant.key, body: { domain: `${sitesUrl()}/cases/${name}/login`, login_method: "password", cred: user, useCache: false, ...extra } });
+    call("POST", "/v1/login", {
+      key: tenant.key,
+      body: {
+        domain: `${sitesUrl()}/cases/${name}/login`,
+        login_method: "password",
+        cred: user,
+        useCache: false,
+        ...extra,
+      },
+    });
   const accountOf = (name: string, cookies: Array<{ name: string; value: string }>) =>
-    fetch(`${sitesUrl()}/cases/${name}/account`, { headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") }, redirect: "manual" });
+    fetch(`${sitesUrl()}/cases/${name}/account`, {
+      headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") },
+      redirect: "manual",
+    });
 
   it("a code texted to the phone on the account, not one of ours: mfa_required without a hand-off; with one, the person reads it off their phone", async () => {
     const user = await newSiteUser();
     expect((await loginAt("password-sms-code", user)).body.error?.code).toBe("mfa_required");
     const res = await loginAt("password-sms-code", user, { allowHandoff: true });
     expect(res.status).toBe(202);
-    expect(res.body.input).toMatchObject({ reason: "code", fields: ["code"], prompt: expect.stringContaining("your phone ending in 0100") });
+    expect(res.body.input).toMatchObject({
+      reason: "code",
+      fields: ["code"],
+      prompt: expect.stringContaining("your phone ending in 0100"),
+    });
     // The second sign-in's code: the last text on their phone.
-    const held = (await (await fetch(`${sitesUrl()}/__fixture/deliveries/held?address=${encodeURIComponent(`sms:${user.username}`)}`)).json()) as { held: Array<{ text: string }> };
+    const held = (await (
+      await fetch(`${sitesUrl()}/__fixture/deliveries/held?address=${encodeURIComponent(`sms:${user.username}`)}`)
+    ).json()) as { held: Array<{ text: string }> };
     const code = /\d{6}/.exec(held.held[held.held.length - 1]!.text)![0];
     expect((await answer(res.body.jobId, { code })).status).toBe(202);
     const done = await ended(res.body.jobId);
@@ -227,7 +316,11 @@ describe("the hand-off to a person (allowHandoff)", () => {
     const res = await loginAt("code-in-form", user, { allowHandoff: true });
     expect(res.status).toBe(202);
     // The site's own words ask for it: the form went once without the code.
-    expect(res.body.input).toMatchObject({ reason: "code", fields: ["code"], prompt: expect.stringMatching(/OTP token/i) });
+    expect(res.body.input).toMatchObject({
+      reason: "code",
+      fields: ["code"],
+      prompt: expect.stringMatching(/OTP token/i),
+    });
     expect((await answer(res.body.jobId, { code: code() })).status).toBe(202);
     const done = await ended(res.body.jobId);
     expect([done.status, done.error]).toEqual(["succeeded", undefined]);
@@ -238,7 +331,14 @@ describe("the hand-off to a person (allowHandoff)", () => {
     const user = await newSiteUser();
     const res = await loginAt("verify-identity", user, { allowHandoff: true });
     expect(res.status).toBe(202);
-    expect(res.body).toMatchObject({ status: "needs_input", input: { reason: "verification", fields: ["answer"], prompt: expect.stringContaining("enter the phone number on your account") } });
+    expect(res.body).toMatchObject({
+      status: "needs_input",
+      input: {
+        reason: "verification",
+        fields: ["answer"],
+        prompt: expect.stringContaining("enter the phone number on your account"),
+      },
+    });
     const jobId = res.body.jobId as string;
     expect((await answer(jobId, { answer: "+1 212 555 0199" })).status).toBe(202);
     const again = await waitFor("asked again", async () => {
@@ -256,14 +356,24 @@ describe("the hand-off to a person (allowHandoff)", () => {
     const user = await newSiteUser();
     const res = await loginAt("verify-device", user, { allowHandoff: true });
     expect(res.status).toBe(202);
-    expect(res.body).toMatchObject({ status: "needs_input", input: { reason: "verification", fields: [], prompt: expect.stringContaining("Open the link in it on any device") } });
+    expect(res.body).toMatchObject({
+      status: "needs_input",
+      input: {
+        reason: "verification",
+        fields: [],
+        prompt: expect.stringContaining("Open the link in it on any device"),
+      },
+    });
     const jobId = res.body.jobId as string;
     // Not opened yet: the page, loaded again, still asks, and so does the job.
     expect((await answer(jobId, {})).status).toBe(202);
     await waitFor("asked again", () => (delivered.filter((d) => d.data?.jobId === jobId).length >= 2 ? true : null));
     await waitFor("waiting again", async () => ((await job(jobId)).status === "needs_input" ? true : null));
     // The person opens the link in their mail, then says so.
-    const approved = await fetch(`${sitesUrl()}/__fixture/device-approvals`, { method: "POST", body: new URLSearchParams({ username: user.username }) });
+    const approved = await fetch(`${sitesUrl()}/__fixture/device-approvals`, {
+      method: "POST",
+      body: new URLSearchParams({ username: user.username }),
+    });
     expect(await approved.json()).toEqual({ approved: 1 });
     expect((await answer(jobId, {})).status).toBe(202);
     const done = await ended(jobId);
@@ -278,7 +388,11 @@ describe("the hand-off to a person (allowHandoff)", () => {
 
     const res = await loginAt("terms-update", accepting, { allowHandoff: true });
     expect(res.status).toBe(202);
-    expect(res.body.input).toMatchObject({ reason: "consent", fields: ["choice"], prompt: expect.stringContaining("accept the updated terms") });
+    expect(res.body.input).toMatchObject({
+      reason: "consent",
+      fields: ["choice"],
+      prompt: expect.stringContaining("accept the updated terms"),
+    });
     expect(res.body.input.choices).toEqual(expect.arrayContaining(["Accept and continue", "Decline"]));
     expect((await answer(res.body.jobId, { choice: "Accept and continue" })).status).toBe(202);
     const done = await ended(res.body.jobId);
@@ -289,6 +403,9 @@ describe("the hand-off to a person (allowHandoff)", () => {
     expect(declined.body.input?.reason).toBe("consent");
     expect((await answer(declined.body.jobId, { choice: "Decline" })).status).toBe(202);
     const out = await ended(declined.body.jobId);
-    expect(out).toMatchObject({ status: "failed", error: { code: "consent_denied", message: expect.stringContaining("You need to accept the updated terms") } });
+    expect(out).toMatchObject({
+      status: "failed",
+      error: { code: "consent_denied", message: expect.stringContaining("You need to accept the updated terms") },
+    });
   });
 });

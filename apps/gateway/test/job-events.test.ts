@@ -1,4 +1,13 @@
-import { call, closeDatabase, gatewayUrl, loginBody, newInboxUser, newSiteUser, newTenant, sitesUrl } from "@authsvc/devstack";
+import {
+  call,
+  closeDatabase,
+  gatewayUrl,
+  loginBody,
+  newInboxUser,
+  newSiteUser,
+  newTenant,
+  sitesUrl,
+} from "@authsvc/devstack";
 
 // GET /v1/jobs/:id/events: a job's progress as Server-Sent Events, live or late, in order, without a secret.
 let tenant: Awaited<ReturnType<typeof newTenant>>;
@@ -14,14 +23,25 @@ interface Sse {
 }
 
 /** Reads a whole event stream (the server ends it after the job's end) and the raw text, to search for secrets. */
-async function readEvents(jobId: string, headers: Record<string, string> = {}, key = tenant.key): Promise<{ status: number; type: string | null; events: Sse[]; raw: string }> {
-  const res = await fetch(`${gatewayUrl()}/v1/jobs/${jobId}/events`, { headers: { authorization: `Bearer ${key}`, ...headers }, signal: AbortSignal.timeout(50_000) });
+async function readEvents(
+  jobId: string,
+  headers: Record<string, string> = {},
+  key = tenant.key,
+): Promise<{ status: number; type: string | null; events: Sse[]; raw: string }> {
+  const res = await fetch(`${gatewayUrl()}/v1/jobs/${jobId}/events`, {
+    headers: { authorization: `Bearer ${key}`, ...headers },
+    signal: AbortSignal.timeout(50_000),
+  });
   const raw = await res.text();
   const events = raw
     .split("\n\n")
     .filter((block) => block.split("\n").some((line) => line.startsWith("data: ")))
     .map((block) => {
-      const field = (name: string) => block.split("\n").find((line) => line.startsWith(`${name}: `))?.slice(name.length + 2) ?? "";
+      const field = (name: string) =>
+        block
+          .split("\n")
+          .find((line) => line.startsWith(`${name}: `))
+          ?.slice(name.length + 2) ?? "";
       return { id: field("id"), event: field("event"), data: JSON.parse(field("data")) };
     });
   return { status: res.status, type: res.headers.get("content-type"), events, raw };
@@ -49,12 +69,18 @@ describe("a job's event stream", () => {
     expect(live.events.at(-1)!.data.credentialId).toMatch(/^cred_/);
     // Ids grow, so a client can resume after any of them.
     const ids = live.events.map((e) => e.id);
-    expect([...ids].sort((a, b) => Number(a.split("-")[0]) - Number(b.split("-")[0]) || Number(a.split("-")[1]) - Number(b.split("-")[1]))).toEqual(ids);
+    expect(
+      [...ids].sort(
+        (a, b) =>
+          Number(a.split("-")[0]) - Number(b.split("-")[0]) || Number(a.split("-")[1]) - Number(b.split("-")[1]),
+      ),
+    ).toEqual(ids);
 
     const job = (await call("GET", `/v1/jobs/${jobId}`, { key: tenant.key })).body;
     expect(job.status).toBe("succeeded");
     expect(job.result.cookies.length).toBeGreaterThan(0);
-    for (const secret of [user.password, ...job.result.cookies.map((c: { value: string }) => c.value)]) expect(live.raw).not.toContain(secret);
+    for (const secret of [user.password, ...job.result.cookies.map((c: { value: string }) => c.value)])
+      expect(live.raw).not.toContain(secret);
 
     const late = await readEvents(jobId);
     expect(late.events).toEqual(live.events);
@@ -66,13 +92,20 @@ describe("a job's event stream", () => {
     const user = await newSiteUser("events-pass-2");
     const refused = await started(loginBody("classic", { ...user, password: "not-the-password" }, { useCache: false }));
     const { events, raw } = await readEvents(refused);
-    expect(events.at(-1)).toMatchObject({ event: "failed", data: { error: { code: "invalid_credentials", message: expect.any(String) } } });
+    expect(events.at(-1)).toMatchObject({
+      event: "failed",
+      data: { error: { code: "invalid_credentials", message: expect.any(String) } },
+    });
     expect(events.map((e) => e.event)).toContain("submitted");
     expect(raw).not.toContain("not-the-password");
 
     const address = (await call("POST", "/v1/mailboxes", { key: tenant.key, body: {} })).body.address as string;
     await newInboxUser(address);
-    const mailed = await started({ domain: `${sitesUrl()}/cases/email-code/login`, login_method: "otp_email", cred: { email: address } });
+    const mailed = await started({
+      domain: `${sitesUrl()}/cases/email-code/login`,
+      login_method: "otp_email",
+      cred: { email: address },
+    });
     const code = await readEvents(mailed);
     const types = code.events.map((e) => e.event);
     expect(types.at(-1)).toBe("succeeded");
@@ -88,7 +121,10 @@ describe("a job's event stream", () => {
     const other = await newTenant("Job events other org");
     expect((await readEvents(jobId, {}, other.key)).status).toBe(404);
     expect((await readEvents("job_0000000000000000000000")).status).toBe(404);
-    const bad = await call("GET", `/v1/jobs/${jobId}/events`, { key: tenant.key, headers: { "last-event-id": "yesterday" } });
+    const bad = await call("GET", `/v1/jobs/${jobId}/events`, {
+      key: tenant.key,
+      headers: { "last-event-id": "yesterday" },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe("invalid_request");
     await readEvents(jobId);

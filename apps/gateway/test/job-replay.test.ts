@@ -3,10 +3,30 @@ import type { AddressInfo } from "node:net";
 import { Client } from "pg";
 import { loadConfig } from "@authsvc/config";
 import { Envelope, parseKeyRing } from "@authsvc/crypto";
-import { call, closeDatabase, closeQueues as closeStackQueues, database, finalQueueJob, finishedJob, loginBody, newSiteUser, newTenant, sitesUrl, waitFor, WAIT_BOUND_MS } from "@authsvc/devstack";
+import {
+  call,
+  closeDatabase,
+  closeQueues as closeStackQueues,
+  database,
+  finalQueueJob,
+  finishedJob,
+  loginBody,
+  newSiteUser,
+  newTenant,
+  sitesUrl,
+  waitFor,
+  WAIT_BOUND_MS,
+} from "@authsvc/devstack";
 import { AuthJobs, ReplayRefused } from "@authsvc/jobs";
 import { createLogger } from "@authsvc/logging";
-import { createAuthQueue, createRedis, createWebhookQueue, redisReady, SessionCache, SingleFlight } from "@authsvc/queue";
+import {
+  createAuthQueue,
+  createRedis,
+  createWebhookQueue,
+  redisReady,
+  SessionCache,
+  SingleFlight,
+} from "@authsvc/queue";
 
 // Platform staff's side (the dashboard's): the jobs API over the running stack's database and queue.
 let jobs: AuthJobs;
@@ -54,33 +74,45 @@ afterAll(async () => {
 });
 
 async function outage(token: string, down: boolean): Promise<void> {
-  const res = await fetch(`${sitesUrl()}/__fixture/outage`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token, down }) });
+  const res = await fetch(`${sitesUrl()}/__fixture/outage`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ token, down }),
+  });
   expect(res.status).toBe(204);
 }
 
 /** Polls the job as its caller would, until it ends (bounded generously, for a loaded machine). */
 const ended = (key: string, jobId: string): Promise<any> => finishedJob(key, jobId);
 
-const eventually = <T>(read: () => T | undefined, what: string, ms = WAIT_BOUND_MS): Promise<T> => waitFor(what, read, { timeoutMs: ms, everyMs: 50 });
+const eventually = <T>(read: () => T | undefined, what: string, ms = WAIT_BOUND_MS): Promise<T> =>
+  waitFor(what, read, { timeoutMs: ms, everyMs: 50 });
 
 /**
  * A job is replayed once it failed for good in the queue too: the answer and the record say "failed" while
  * the queue is still ending that run (a replay then is refused as busy, as it should be).
  */
-const failedForGood = async (jobId: string) => expect(await finalQueueJob("auth", jobId)).toMatchObject({ state: "failed" });
+const failedForGood = async (jobId: string) =>
+  expect(await finalQueueJob("auth", jobId)).toMatchObject({ state: "failed" });
 
 /** Every row of a table as JSON text, as a database dump shows it. */
 async function rowsOf(table: string): Promise<string> {
   const pg = new Client({ connectionString: process.env.DATABASE_URL });
   await pg.connect();
   try {
-    return (await pg.query(`SELECT row_to_json(t)::text AS j FROM "${table}" t`)).rows.map((r) => r.j as string).join("\n");
+    return (await pg.query(`SELECT row_to_json(t)::text AS j FROM "${table}" t`)).rows
+      .map((r) => r.j as string)
+      .join("\n");
   } finally {
     await pg.end();
   }
 }
 
-const refusal = (p: Promise<unknown>) => p.then(() => "replayed", (err) => (err instanceof ReplayRefused ? err.code : `unexpected ${String(err)}`));
+const refusal = (p: Promise<unknown>) =>
+  p.then(
+    () => "replayed",
+    (err) => (err instanceof ReplayRefused ? err.code : `unexpected ${String(err)}`),
+  );
 
 describe("replaying a failed job", () => {
   it("runs a refresh that failed while the site was down again once it is back: same job, more attempts, the webhook says so", async () => {
@@ -89,7 +121,9 @@ describe("replaying a failed job", () => {
     const user = await newSiteUser("pw-Outage-4Tb8Nm");
     const token = user.username;
     const domain = `${sitesUrl()}/outage/${token}/login`;
-    expect((await call("POST", "/v1/login", { key: tenant.key, body: { ...loginBody("classic", user), domain } })).status).toBe(200);
+    expect(
+      (await call("POST", "/v1/login", { key: tenant.key, body: { ...loginBody("classic", user), domain } })).status,
+    ).toBe(200);
     const credentialId = (await call("GET", "/v1/credentials", { key: tenant.key })).body.credentials[0].credentialId;
 
     await outage(token, true);
@@ -106,12 +140,19 @@ describe("replaying a failed job", () => {
     await failedForGood(jobId);
     expect(await jobs.replay(jobId, { by: "e2e-staff" })).toEqual({ jobId, orgId: tenant.orgId });
     const job = await ended(tenant.key, jobId);
-    expect(job).toMatchObject({ jobId, status: "succeeded", result: { cookies: expect.arrayContaining([expect.objectContaining({ name: "classic_sid" })]) } });
+    expect(job).toMatchObject({
+      jobId,
+      status: "succeeded",
+      result: { cookies: expect.arrayContaining([expect.objectContaining({ name: "classic_sid" })]) },
+    });
     expect(job.error).toBeUndefined();
     const after = await database().authJobs.find(tenant.orgId, jobId);
     expect(after!.attempts).toBeGreaterThan(before!.attempts);
     expect(after).toMatchObject({ errorCode: null, replayedBy: "e2e-staff" });
-    const event = await eventually(() => events.find((e) => e.type === "session.refreshed" && e.data.jobId === jobId), "session.refreshed of the replay");
+    const event = await eventually(
+      () => events.find((e) => e.type === "session.refreshed" && e.data.jobId === jobId),
+      "session.refreshed of the replay",
+    );
     expect(event.data).toMatchObject({ credentialId, username: user.username });
     // A job that succeeded is not replayed again, and its input is erased.
     expect(await refusal(jobs.replay(jobId))).toBe("not_failed");
@@ -123,7 +164,10 @@ describe("replaying a failed job", () => {
     const tenant = await newTenant("Replay refused org");
     const user = await newSiteUser("pw-Right-2Hc9Qe");
     const typed = "pw-Typo-7Jd3Wr";
-    const refused = await call("POST", "/v1/login", { key: tenant.key, body: loginBody("classic", { username: user.username, password: typed }) });
+    const refused = await call("POST", "/v1/login", {
+      key: tenant.key,
+      body: loginBody("classic", { username: user.username, password: typed }),
+    });
     expect(refused.body.error.code).toBe("invalid_credentials");
     const jobId = refused.headers.get("x-job-id")!;
     await failedForGood(jobId);
@@ -139,11 +183,21 @@ describe("replaying a failed job", () => {
     for (const dump of [screenshots, authJobs]) expect(dump).not.toContain(typed);
 
     expect(await refusal(jobs.replay(jobId))).toBe("needs_confirmation");
-    expect((await call("GET", `/v1/jobs/${jobId}`, { key: tenant.key })).body).toMatchObject({ status: "failed", error: { code: "invalid_credentials" } });
+    expect((await call("GET", `/v1/jobs/${jobId}`, { key: tenant.key })).body).toMatchObject({
+      status: "failed",
+      error: { code: "invalid_credentials" },
+    });
 
     // The user set the site's password to what was typed; staff confirm the replay.
-    await fetch(`${sitesUrl()}/__fixture/users`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: user.username, password: typed }) });
+    await fetch(`${sitesUrl()}/__fixture/users`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username: user.username, password: typed }),
+    });
     expect(await refusal(jobs.replay(jobId, { confirmRefusedPassword: true }))).toBe("replayed");
-    expect(await ended(tenant.key, jobId)).toMatchObject({ status: "succeeded", result: { cookies: expect.any(Array) } });
+    expect(await ended(tenant.key, jobId)).toMatchObject({
+      status: "succeeded",
+      result: { cookies: expect.any(Array) },
+    });
   });
 });

@@ -16,7 +16,10 @@ afterAll(async () => {
 });
 
 async function loginOnce(user: { username: string; password: string }, apiKey = key) {
-  const res = await call("POST", "/v1/login", { key: apiKey, body: { domain: page(), login_method: "password", cred: user, useCache: false } });
+  const res = await call("POST", "/v1/login", {
+    key: apiKey,
+    body: { domain: page(), login_method: "password", cred: user, useCache: false },
+  });
   expect(res.status).toBe(200);
   return res;
 }
@@ -31,7 +34,10 @@ describe("learned flows", () => {
     const first = await loginOnce(user);
     expect(await flowSourceOf(first)).toBe("detected");
     const stored = await database().learnedFlows.find(orgId, page());
-    expect(stored).toMatchObject({ version: 1, steps: expect.arrayContaining([expect.objectContaining({ action: "type", value: "password" })]) });
+    expect(stored).toMatchObject({
+      version: 1,
+      steps: expect.arrayContaining([expect.objectContaining({ action: "type", value: "password" })]),
+    });
     const text = JSON.stringify(stored);
     expect(text).not.toContain(user.password);
     expect(text).not.toContain(user.username);

@@ -18,23 +18,34 @@ const MECHANISMS: Record<string, string> = {
   "totp-split": "a TOTP code asked for after the password, and the site's refusal of a wrong one",
   "plain-text-lockout": "a lockout said in plain text, no alert markup: account_locked",
   "quiet-redirect": "a wrong password the page says nothing about: login_unconfirmed",
-  "refusal-page-ja": "a refusal on a page of its own, in Japanese, beside load-balancer and CSRF cookies new on every response",
+  "refusal-page-ja":
+    "a refusal on a page of its own, in Japanese, beside load-balancer and CSRF cookies new on every response",
   "refusal-page-signs": "a refusal page without words beside cookies that rotate: login_unconfirmed, never a session",
-  "identifier-branch-account": "several fields the username could go in: the caller names the others in additionalFields",
-  "laravel-session": "a session cookie re-issued on every response (Laravel): signed in once the login page, opened again, sends on",
-  [LOGIN_CASES.find((c) => c.unknownIdentifier)!.name]: "an identifier-first page refusing an unknown username on its first step",
+  "identifier-branch-account":
+    "several fields the username could go in: the caller names the others in additionalFields",
+  "laravel-session":
+    "a session cookie re-issued on every response (Laravel): signed in once the login page, opened again, sends on",
+  [LOGIN_CASES.find((c) => c.unknownIdentifier)!.name]:
+    "an identifier-first page refusing an unknown username on its first step",
   "locked-account": "a locked account with the right password",
   captcha: "a CAPTCHA the service cannot pass, never submitted",
   "otp-prompt": "a one-time code the caller cannot answer: mfa_required",
   "no-form": "a page without a login form",
-  "focus-thief": "a page script that moves the focus while the keys go out: every field checked and typed again before the submit",
+  "focus-thief":
+    "a page script that moves the focus while the keys go out: every field checked and typed again before the submit",
   "code-in-form": "an authenticator's code in the password's own form, typed from the secret",
-  "code-in-form-no-secret": "a code the form wants beside the password and the request cannot give: mfa_required, never a wrong password",
-  "picture-challenge": "a challenge known by its shape (a picture and a field asking for its characters), never submitted",
-  "form-for-everyone": "a login page that shows its form to everyone: the dashboard, beside a visitor without the session, proves it",
-  "app-root-token": "a single-page app at its root with a modal login, a token in storage and a long poll: signed in where a visitor is asked to log in",
-  "logout-input": "a sign-out that is a submit input in a form (a database admin's), on a page whose address shows everyone the form",
-  "profile-landing": "a login that lands on a profile form (its email among many fields) with a live 'sessions' region: no username step, no refusal",
+  "code-in-form-no-secret":
+    "a code the form wants beside the password and the request cannot give: mfa_required, never a wrong password",
+  "picture-challenge":
+    "a challenge known by its shape (a picture and a field asking for its characters), never submitted",
+  "form-for-everyone":
+    "a login page that shows its form to everyone: the dashboard, beside a visitor without the session, proves it",
+  "app-root-token":
+    "a single-page app at its root with a modal login, a token in storage and a long poll: signed in where a visitor is asked to log in",
+  "logout-input":
+    "a sign-out that is a submit input in a form (a database admin's), on a page whose address shows everyone the form",
+  "profile-landing":
+    "a login that lands on a profile form (its email among many fields) with a live 'sessions' region: no username step, no refusal",
 };
 const CASES = Object.keys(MECHANISMS).map((name) => {
   const c = LOGIN_CASES.find((x) => x.name === name);
@@ -59,10 +70,17 @@ function body(c: LoginCase, user: { username: string; password: string }, totpSe
 }
 
 /** The session the service returned really is signed in on the site (for cases that show an account page). */
-async function expectSignedIn(c: LoginCase, cookies: Array<{ name: string; value: string }>, username: string): Promise<void> {
+async function expectSignedIn(
+  c: LoginCase,
+  cookies: Array<{ name: string; value: string }>,
+  username: string,
+): Promise<void> {
   if (!c.account) return;
   const sid = cookies.find((k) => k.name === c.session!.cookie)!;
-  const res = await fetch(`${sitesUrl()}${c.account}`, { headers: { cookie: `${sid.name}=${sid.value}` }, redirect: "manual" });
+  const res = await fetch(`${sitesUrl()}${c.account}`, {
+    headers: { cookie: `${sid.name}=${sid.value}` },
+    redirect: "manual",
+  });
   expect(res.status).toBe(200);
   expect(await res.text()).toContain(`Welcome, ${username}`);
 }
@@ -94,9 +112,14 @@ describe("a TOTP code after the password", () => {
 
   it("is 400 when the secret cannot be read, naming the field", async () => {
     const c = LOGIN_CASES.find((x) => x.name === "totp-split")!;
-    const res = await call("POST", "/v1/login", { key, body: body(c, { username: "a@example.test", password: "b" }, "not a secret!") });
+    const res = await call("POST", "/v1/login", {
+      key,
+      body: body(c, { username: "a@example.test", password: "b" }, "not a secret!"),
+    });
     expect(res.status).toBe(400);
-    expect(res.body.error.details).toEqual([{ field: "/cred/totpSecret", message: "is not a base32 secret or an otpauth://totp/ URI" }]);
+    expect(res.body.error.details).toEqual([
+      { field: "/cred/totpSecret", message: "is not a base32 secret or an otpauth://totp/ URI" },
+    ]);
   });
 });
 
@@ -113,10 +136,15 @@ describe.each(CASES.map((c) => [c.name, MECHANISMS[c.name]!, c] as const))("%s (
     expect(res.status).toBe(200);
     const { cookies, origins, storageState } = res.body;
     if (c.session?.cookie) {
-      expect(cookies.find((k: any) => k.name === c.session!.cookie)).toMatchObject({ domain: c.session.cookieDomain, httpOnly: true });
+      expect(cookies.find((k: any) => k.name === c.session!.cookie)).toMatchObject({
+        domain: c.session.cookieDomain,
+        httpOnly: true,
+      });
     }
     if (c.session?.persistentDays) {
-      expect(cookies.find((k: any) => k.name === c.session!.cookie)!.expires).toBeGreaterThan(Date.now() / 1000 + c.session.persistentDays * 86_400);
+      expect(cookies.find((k: any) => k.name === c.session!.cookie)!.expires).toBeGreaterThan(
+        Date.now() / 1000 + c.session.persistentDays * 86_400,
+      );
     }
     for (const other of c.session?.otherCookies ?? []) {
       expect(cookies.find((k: any) => k.name === other.name)).toMatchObject({ domain: other.domain });
@@ -126,15 +154,23 @@ describe.each(CASES.map((c) => [c.name, MECHANISMS[c.name]!, c] as const))("%s (
       const origin = storageState.origins.find((o: any) => new URL(o.origin).hostname === c.session!.storageHost);
       expect(origin?.localStorage.map((e: any) => e.name)).toContain(c.session.storageKey);
     }
-    if (c.session?.cookieDomain) expect(origins.map((o: string) => new URL(o).hostname)).toContain(c.session.cookieDomain);
+    if (c.session?.cookieDomain)
+      expect(origins.map((o: string) => new URL(o).hostname)).toContain(c.session.cookieDomain);
     await expectSignedIn(c, cookies, user.username);
     expect(await attempts(user.username)).toEqual({ [c.site]: 1 });
   });
 
   if (c.unknownIdentifier) {
     it("answers an unknown username with invalid_credentials and the site's words, on the first step", async () => {
-      const res = await call("POST", "/v1/login", { key, body: body(c, { username: `nobody-${Date.now()}@example.test`, password: "any-password" }) });
-      expect([res.status, res.body.error?.code, res.body.error?.message]).toEqual([422, "invalid_credentials", c.unknownIdentifier]);
+      const res = await call("POST", "/v1/login", {
+        key,
+        body: body(c, { username: `nobody-${Date.now()}@example.test`, password: "any-password" }),
+      });
+      expect([res.status, res.body.error?.code, res.body.error?.message]).toEqual([
+        422,
+        "invalid_credentials",
+        c.unknownIdentifier,
+      ]);
     });
   }
 
@@ -142,7 +178,11 @@ describe.each(CASES.map((c) => [c.name, MECHANISMS[c.name]!, c] as const))("%s (
     it("answers a code the site refuses (the request's secret is not the account's) with verification_failed and its words", async () => {
       const user = await newSiteUser("right-password-5", { email: true, totpSecret: newTotpSecret() });
       const res = await call("POST", "/v1/login", { key, body: body(c, user, newTotpSecret()) });
-      expect([res.status, res.body.error?.code, res.body.error?.message]).toEqual([422, "verification_failed", `the site refused the one-time code: ${c.wrongCode}`]);
+      expect([res.status, res.body.error?.code, res.body.error?.message]).toEqual([
+        422,
+        "verification_failed",
+        `the site refused the one-time code: ${c.wrongCode}`,
+      ]);
       expect(await attempts(user.username)).toEqual({ [c.site]: 1 });
     });
   }
@@ -151,7 +191,10 @@ describe.each(CASES.map((c) => [c.name, MECHANISMS[c.name]!, c] as const))("%s (
     it(`answers a wrong password with ${c.wrongPassword}, the site's message and one attempt`, async () => {
       const totpSecret = c.totp ? newTotpSecret() : undefined;
       const user = await newSiteUser("right-password-2", { email: true, locked: c.lockedUser, totpSecret });
-      const res = await call("POST", "/v1/login", { key, body: body(c, { ...user, password: "wrong-password" }, totpSecret) });
+      const res = await call("POST", "/v1/login", {
+        key,
+        body: body(c, { ...user, password: "wrong-password" }, totpSecret),
+      });
       expect([res.status, res.body.error?.code]).toEqual([422, c.wrongPassword]);
       expect(res.body.error.message).toMatch(/\p{L}{3,}/u);
       if (c.refusal) expect(res.body.error.message).toContain(c.refusal);
@@ -168,7 +211,9 @@ describe("a site that asks for a passkey first", () => {
     expect(res.status).toBe(200);
     await expectSignedIn(c, res.body.cookies, user.username);
     // The page asked once, and the browser's authenticator (holding no passkey for the site) refused it.
-    const seen = await (await fetch(`${sitesUrl()}/__fixture/passkey-first/${encodeURIComponent(user.username)}`)).json();
+    const seen = await (
+      await fetch(`${sitesUrl()}/__fixture/passkey-first/${encodeURIComponent(user.username)}`)
+    ).json();
     expect(seen).toEqual({ prompts: 1, refused: 1 });
     expect(await attempts(user.username)).toEqual({ "passkey-first": 1 });
   });
@@ -179,13 +224,26 @@ describe("a site behind HTTP authentication (a Basic challenge)", () => {
 
   it("is answered with the credentials; the session comes with them as httpCredentials, and a wrong password is invalid_credentials", async () => {
     const user = await newSiteUser("http-basic-1");
-    const res = await call("POST", "/v1/login", { key, body: { domain: at("http-basic-only"), login_method: "password", cred: user, useCache: false } });
+    const res = await call("POST", "/v1/login", {
+      key,
+      body: { domain: at("http-basic-only"), login_method: "password", cred: user, useCache: false },
+    });
     expect(res.status).toBe(200);
     expect(res.body.httpCredentials).toEqual({ username: user.username, password: user.password, origin: sitesUrl() });
-    const page = await fetch(at("http-basic-only"), { headers: { authorization: `Basic ${Buffer.from(`${user.username}:${user.password}`).toString("base64")}` } });
+    const page = await fetch(at("http-basic-only"), {
+      headers: { authorization: `Basic ${Buffer.from(`${user.username}:${user.password}`).toString("base64")}` },
+    });
     expect(await page.text()).toContain(`Welcome, ${user.username}`);
 
-    const wrong = await call("POST", "/v1/login", { key, body: { domain: at("http-basic"), login_method: "password", cred: { ...user, password: "wrong-password" }, useCache: false } });
+    const wrong = await call("POST", "/v1/login", {
+      key,
+      body: {
+        domain: at("http-basic"),
+        login_method: "password",
+        cred: { ...user, password: "wrong-password" },
+        useCache: false,
+      },
+    });
     expect([wrong.status, wrong.body.error?.code]).toEqual([422, "invalid_credentials"]);
     expect(await attempts(user.username)).toEqual({ "http-basic-only": 1, "http-basic": 1 });
   });
@@ -200,14 +258,22 @@ describe("a site that binds its session to the browser's User-Agent", () => {
     expect(res.status).toBe(200);
     expect(res.body.userAgent).toMatch(/^Mozilla\/5\.0 \(.+\) AppleWebKit\/537\.36 \(KHTML, like Gecko\) Chrome\/\d+/);
     const cookie = res.body.cookies.map((c: any) => `${c.name}=${c.value}`).join("; ");
-    const account = (userAgent: string) => fetch(`${sitesUrl()}/cases/ua-bound/account`, { headers: { cookie, "user-agent": userAgent }, redirect: "manual" });
+    const account = (userAgent: string) =>
+      fetch(`${sitesUrl()}/cases/ua-bound/account`, {
+        headers: { cookie, "user-agent": userAgent },
+        redirect: "manual",
+      });
     expect(await (await account(res.body.userAgent)).text()).toContain(`Welcome, ${user.username}`);
 
     // Last checked long ago: the cache's check reads the page with the session's User-Agent, finds it
     // signed in, and serves it (with another one, the site would have signed it out).
     expect(await ageCachedSessions(own.orgId)).toBe(1);
     const cached = await call("POST", "/v1/login", { key: own.key, body });
-    expect([cached.status, cached.headers.get("x-auth-cache"), cached.body.cookies]).toEqual([200, "hit", res.body.cookies]);
+    expect([cached.status, cached.headers.get("x-auth-cache"), cached.body.cookies]).toEqual([
+      200,
+      "hit",
+      res.body.cookies,
+    ]);
     expect((await account(res.body.userAgent)).status).toBe(200);
 
     // The binding is the site's: another User-Agent is signed out.

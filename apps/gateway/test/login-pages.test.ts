@@ -10,7 +10,11 @@ import { attempts, call, closeDatabase, database, newSiteUser, newTenant, sitesU
 let tenant: Awaited<ReturnType<typeof newTenant>>;
 const config = loadConfig();
 const redis = createRedis(config.redis, "producer", "login-pages-test");
-const cache = new SessionCache(redis, config.redis.prefix, new Envelope(parseKeyRing(config.crypto.keyRing, config.crypto.activeKeyVersion)));
+const cache = new SessionCache(
+  redis,
+  config.redis.prefix,
+  new Envelope(parseKeyRing(config.crypto.keyRing, config.crypto.activeKeyVersion)),
+);
 beforeAll(async () => {
   tenant = await newTenant("Login pages org");
 });
@@ -21,13 +25,19 @@ afterAll(async () => {
 
 const loginUrl = (app: PathApp) => `${sitesUrl()}/apps/${app}/login`;
 const login = (app: PathApp, user: { username: string; password: string }, extra: Record<string, unknown> = {}) =>
-  call("POST", "/v1/login", { key: tenant.key, body: { domain: loginUrl(app), login_method: "password", cred: user, ...extra } });
+  call("POST", "/v1/login", {
+    key: tenant.key,
+    body: { domain: loginUrl(app), login_method: "password", cred: user, ...extra },
+  });
 
 /** The app a session's cookie signs in to, asked of each app's signed-in page as a browser would send it. */
 async function signsInTo(cookies: Array<{ name: string; value: string; path: string }>): Promise<PathApp[]> {
   const apps: PathApp[] = [];
   for (const app of ["tracker", "wiki"] as const) {
-    const header = cookies.filter((c) => `/apps/${app}/home`.startsWith(c.path)).map((c) => `${c.name}=${c.value}`).join("; ");
+    const header = cookies
+      .filter((c) => `/apps/${app}/home`.startsWith(c.path))
+      .map((c) => `${c.name}=${c.value}`)
+      .join("; ");
     const res = await fetch(`${sitesUrl()}/apps/${app}/home`, { headers: { cookie: header }, redirect: "manual" });
     if (res.status === 200) apps.push(app);
   }
@@ -46,13 +56,18 @@ describe("one session per login page", () => {
     expect(await signsInTo(wiki.body.cookies)).toEqual(["wiki"]);
 
     // Each page's cache answers with its own session; a query string names the same page.
-    const again = await call("POST", "/v1/login", { key: tenant.key, body: { domain: `${loginUrl("wiki")}?next=%2Fapps%2Fwiki%2Fhome`, login_method: "password", cred: user } });
+    const again = await call("POST", "/v1/login", {
+      key: tenant.key,
+      body: { domain: `${loginUrl("wiki")}?next=%2Fapps%2Fwiki%2Fhome`, login_method: "password", cred: user },
+    });
     expect([again.status, again.headers.get("x-auth-cache")]).toEqual([200, "hit"]);
     expect(again.body).toEqual(wiki.body);
     expect((await login("tracker", user)).body).toEqual(tracker.body);
     expect(await attempts(user.username)).toEqual({ "apps-tracker": 1, "apps-wiki": 1 });
 
-    const credentials = (await call("GET", "/v1/credentials", { key: tenant.key })).body.credentials.filter((c: any) => c.username === user.username);
+    const credentials = (await call("GET", "/v1/credentials", { key: tenant.key })).body.credentials.filter(
+      (c: any) => c.username === user.username,
+    );
     expect(credentials.map((c: any) => c.loginPage).sort()).toEqual([loginUrl("tracker"), loginUrl("wiki")]);
   });
 
@@ -70,7 +85,10 @@ describe("one session per login page", () => {
     expect((await login("tracker", user)).status).toBe(200);
     expect((await login("wiki", user)).status).toBe(200);
 
-    const refreshed = await call("POST", "/v1/refresh", { key: tenant.key, body: { domain: loginUrl("wiki"), username: user.username } });
+    const refreshed = await call("POST", "/v1/refresh", {
+      key: tenant.key,
+      body: { domain: loginUrl("wiki"), username: user.username },
+    });
     expect(refreshed.status).toBe(200);
     expect(await signsInTo(refreshed.body.cookies)).toEqual(["wiki"]);
     expect(await attempts(user.username)).toEqual({ "apps-tracker": 1, "apps-wiki": 2 });
@@ -78,7 +96,10 @@ describe("one session per login page", () => {
     const next = await login("wiki", user);
     expect([next.headers.get("x-auth-cache"), next.body.cookies]).toEqual(["hit", refreshed.body.cookies]);
 
-    const ambiguous = await call("POST", "/v1/refresh", { key: tenant.key, body: { domain: sitesUrl(), username: user.username } });
+    const ambiguous = await call("POST", "/v1/refresh", {
+      key: tenant.key,
+      body: { domain: sitesUrl(), username: user.username },
+    });
     expect(ambiguous.status).toBe(409);
     expect(ambiguous.body.error.code).toBe("conflict");
     expect(ambiguous.body.error.message).toContain(loginUrl("wiki"));
@@ -92,9 +113,17 @@ describe("one session per login page", () => {
     const tracker = await call("POST", "/v1/login", { key: own.key, body: body("tracker") });
     expect(tracker.status).toBe(200);
     // As the previous release left it: the session cached under the origin's key, its job recorded under it.
-    const identity = { loginPage: loginUrl("tracker"), method: "password", identifier: user.username, password: user.password };
+    const identity = {
+      loginPage: loginUrl("tracker"),
+      method: "password",
+      identifier: user.username,
+      password: user.password,
+    };
     const legacy = originFingerprint(config.crypto.fingerprintKey, own.orgId, identity);
-    await database().prisma.authJob.update({ where: { id: tracker.headers.get("x-job-id")! }, data: { fingerprint: legacy } });
+    await database().prisma.authJob.update({
+      where: { id: tracker.headers.get("x-job-id")! },
+      data: { fingerprint: legacy },
+    });
     const keys = await redis.keys(cache.key(own.orgId, "*"));
     expect(keys).toHaveLength(1);
     await redis.del(...keys);

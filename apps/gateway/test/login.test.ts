@@ -1,4 +1,18 @@
-import { ageCachedSessions, attempts, call, closeDatabase, closeQueues, database, expireSiteSessions, finalQueueJob, finishedJob, loginBody, newSiteUser, newTenant, sitesUrl } from "@authsvc/devstack";
+import {
+  ageCachedSessions,
+  attempts,
+  call,
+  closeDatabase,
+  closeQueues,
+  database,
+  expireSiteSessions,
+  finalQueueJob,
+  finishedJob,
+  loginBody,
+  newSiteUser,
+  newTenant,
+  sitesUrl,
+} from "@authsvc/devstack";
 
 let key: string;
 beforeAll(async () => {
@@ -17,7 +31,16 @@ describe("POST /v1/login through the browser", () => {
     expect(res.headers.get("x-auth-cache")).toBe("miss");
     expect(res.headers.get("cache-control")).toBe("no-store");
     const sid = res.body.cookies.find((c: any) => c.name === "classic_sid");
-    expect(Object.keys(sid).sort()).toEqual(["domain", "expires", "httpOnly", "name", "path", "sameSite", "secure", "value"]);
+    expect(Object.keys(sid).sort()).toEqual([
+      "domain",
+      "expires",
+      "httpOnly",
+      "name",
+      "path",
+      "sameSite",
+      "secure",
+      "value",
+    ]);
     expect(sid).toMatchObject({ domain: "127.0.0.1", path: "/", httpOnly: true, secure: false, sameSite: "Lax" });
     expect(sid.expires).toBeGreaterThan(Math.floor(Date.now() / 1000) + 3000);
     expect(res.body.cookies.find((c: any) => c.name === "classic_theme").expires).toBe(-1);
@@ -26,14 +49,20 @@ describe("POST /v1/login through the browser", () => {
     expect(await attempts(user.username)).toEqual({ classic: 1 });
 
     // The cookie really is a signed-in session on the site.
-    const account = await fetch(`${sitesUrl()}/classic/account`, { headers: { cookie: `classic_sid=${sid.value}` }, redirect: "manual" });
+    const account = await fetch(`${sitesUrl()}/classic/account`, {
+      headers: { cookie: `classic_sid=${sid.value}` },
+      redirect: "manual",
+    });
     expect(account.status).toBe(200);
     expect(await account.text()).toContain(`Welcome, ${user.username}`);
   });
 
   it("returns the single-page app's localStorage token in Playwright's storageState shape", async () => {
     const user = await newSiteUser();
-    const res = await call("POST", "/v1/login", { key, body: loginBody("spa", user, { loginMethod: "password", login_method: undefined }) });
+    const res = await call("POST", "/v1/login", {
+      key,
+      body: loginBody("spa", user, { loginMethod: "password", login_method: undefined }),
+    });
     expect(res.status).toBe(200);
     const [origin] = res.body.storageState.origins;
     expect(origin.origin).toBe(sitesUrl());
@@ -45,7 +74,14 @@ describe("POST /v1/login through the browser", () => {
   it("signs in to a page that asks only for a password when the username is sent empty, as agent code often does", async () => {
     // The fixture finds the account by its password: a password of this test's own.
     const user = await newSiteUser(`gate-${Date.now().toString(36)}-pw`);
-    const res = await call("POST", "/v1/login", { key, body: { domain: `${sitesUrl()}/cases/password-gate/login`, login_method: "password", cred: { username: "", password: user.password } } });
+    const res = await call("POST", "/v1/login", {
+      key,
+      body: {
+        domain: `${sitesUrl()}/cases/password-gate/login`,
+        login_method: "password",
+        cred: { username: "", password: user.password },
+      },
+    });
     expect(res.status).toBe(200);
     expect(res.body.cookies.map((c: any) => c.name)).toContain("password_gate_sid");
     expect(await attempts(user.username)).toEqual({ "password-gate": 1 });
@@ -53,7 +89,10 @@ describe("POST /v1/login through the browser", () => {
 
   it("answers a wrong password with 422 invalid_credentials after exactly one attempt, and never retries it", async () => {
     const user = await newSiteUser();
-    const res = await call("POST", "/v1/login", { key, body: loginBody("classic", { ...user, password: "wrong-password" }) });
+    const res = await call("POST", "/v1/login", {
+      key,
+      body: loginBody("classic", { ...user, password: "wrong-password" }),
+    });
     expect(res.status).toBe(422);
     expect(res.body.error).toMatchObject({ code: "invalid_credentials", message: "Invalid username or password." });
     // The queue's job has ended for good (a retry would hold it delayed, then run it): after one run.
@@ -96,13 +135,18 @@ describe("POST /v1/login through the browser", () => {
     // The site signs every session of the account out ("sign out everywhere", a password change).
     expect(await expireSiteSessions(user.username)).toBeGreaterThan(0);
     // Checked within SESSION_CHECK_MAX_AGE, it is still served: that is the window the setting allows.
-    expect((await call("POST", "/v1/login", { key: own.key, body: loginBody("classic", user) })).headers.get("x-auth-cache")).toBe("hit");
+    expect(
+      (await call("POST", "/v1/login", { key: own.key, body: loginBody("classic", user) })).headers.get("x-auth-cache"),
+    ).toBe("hit");
     await ageCachedSessions(own.orgId);
     const fresh = await call("POST", "/v1/login", { key: own.key, body: loginBody("classic", user) });
     expect([fresh.status, fresh.headers.get("x-auth-cache")]).toEqual([200, "miss"]);
     const sid = (body: any) => body.cookies.find((c: any) => c.name === "classic_sid").value;
     expect(sid(fresh.body)).not.toBe(sid(first.body));
-    const account = await fetch(`${sitesUrl()}/classic/account`, { headers: { cookie: `classic_sid=${sid(fresh.body)}` }, redirect: "manual" });
+    const account = await fetch(`${sitesUrl()}/classic/account`, {
+      headers: { cookie: `classic_sid=${sid(fresh.body)}` },
+      redirect: "manual",
+    });
     expect(account.status).toBe(200);
     expect(await attempts(user.username)).toEqual({ classic: 2 });
     // The fresh login's session is what the cache serves next.
@@ -114,7 +158,9 @@ describe("POST /v1/login through the browser", () => {
     const own = await newTenant("Session check SPA org");
     const user = await newSiteUser();
     expect((await call("POST", "/v1/login", { key: own.key, body: loginBody("spa", user) })).status).toBe(200);
-    expect((await call("POST", "/v1/login", { key: own.key, body: loginBody("spa", user) })).headers.get("x-auth-cache")).toBe("hit");
+    expect(
+      (await call("POST", "/v1/login", { key: own.key, body: loginBody("spa", user) })).headers.get("x-auth-cache"),
+    ).toBe("hit");
     await ageCachedSessions(own.orgId);
     const again = await call("POST", "/v1/login", { key: own.key, body: loginBody("spa", user) });
     expect([again.status, again.headers.get("x-auth-cache")]).toEqual([200, "miss"]);
@@ -132,8 +178,13 @@ describe("POST /v1/login through the browser", () => {
 
   it("keeps cached sessions apart by collection", async () => {
     const user = await newSiteUser();
-    expect((await call("POST", "/v1/login", { key, body: loginBody("classic", user, { collectionId: "team-a" }) })).status).toBe(200);
-    const other = await call("POST", "/v1/login", { key, body: loginBody("classic", user, { collectionId: "team-b" }) });
+    expect(
+      (await call("POST", "/v1/login", { key, body: loginBody("classic", user, { collectionId: "team-a" }) })).status,
+    ).toBe(200);
+    const other = await call("POST", "/v1/login", {
+      key,
+      body: loginBody("classic", user, { collectionId: "team-b" }),
+    });
     expect(other.headers.get("x-auth-cache")).toBe("miss");
     expect(await attempts(user.username)).toEqual({ classic: 2 });
   });
@@ -141,7 +192,9 @@ describe("POST /v1/login through the browser", () => {
   it("runs 20 identical concurrent requests as one browser login", async () => {
     const user = await newSiteUser();
     const answers = await Promise.all(
-      Array.from({ length: 20 }, () => call("POST", "/v1/login", { key, body: loginBody("classic", user, { useCache: false }) })),
+      Array.from({ length: 20 }, () =>
+        call("POST", "/v1/login", { key, body: loginBody("classic", user, { useCache: false }) }),
+      ),
     );
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
     expect(new Set(answers.map((a) => a.headers.get("x-job-id"))).size).toBe(1);
@@ -164,9 +217,17 @@ describe("POST /v1/login through the browser", () => {
 
   it("answers 202 with a job id when asked not to wait, and the job carries the session later", async () => {
     const user = await newSiteUser();
-    const res = await call("POST", "/v1/login", { key, body: loginBody("classic", user), headers: { prefer: "respond-async" } });
+    const res = await call("POST", "/v1/login", {
+      key,
+      body: loginBody("classic", user),
+      headers: { prefer: "respond-async" },
+    });
     expect(res.status).toBe(202);
-    expect(res.body).toEqual({ jobId: expect.stringMatching(/^job_/), status: expect.stringMatching(/queued|running/), eventsUrl: `/v1/jobs/${res.body.jobId}/events` });
+    expect(res.body).toEqual({
+      jobId: expect.stringMatching(/^job_/),
+      status: expect.stringMatching(/queued|running/),
+      eventsUrl: `/v1/jobs/${res.body.jobId}/events`,
+    });
     expect(res.headers.get("location")).toBe(`/v1/jobs/${res.body.jobId}`);
     expect(res.headers.get("link")).toBe(`</v1/jobs/${res.body.jobId}/events>; rel="monitor"`);
     const job = await finishedJob(key, res.body.jobId);
@@ -176,7 +237,10 @@ describe("POST /v1/login through the browser", () => {
 
   it("retries a passing outage of the target with backoff and then logs in", async () => {
     const user = await newSiteUser();
-    const res = await call("POST", "/v1/login", { key, body: { ...loginBody("classic", user), domain: `${sitesUrl()}/flaky/${user.username}/login` } });
+    const res = await call("POST", "/v1/login", {
+      key,
+      body: { ...loginBody("classic", user), domain: `${sitesUrl()}/flaky/${user.username}/login` },
+    });
     expect(res.status).toBe(200);
     const { orgId } = (await database().apiKeys.authenticate(key))!;
     const job = await database().authJobs.find(orgId, res.headers.get("x-job-id")!);
@@ -190,17 +254,25 @@ describe("POST /v1/login through the browser", () => {
     expect((await call("POST", "/v1/login", { key, body: loginBody("classic", user) })).status).toBe(200);
     const gateway = await (await fetch(`${process.env.E2E_GATEWAY_URL}/metrics`)).text();
     expect(gateway).toMatch(/authsvc_login_answers_total\{answer="cache"\} [1-9]/);
-    expect(gateway).toMatch(/authsvc_http_request_duration_seconds_count\{method="POST",route="\/v1\/login",status="200"\} [1-9]/);
+    expect(gateway).toMatch(
+      /authsvc_http_request_duration_seconds_count\{method="POST",route="\/v1\/login",status="200"\} [1-9]/,
+    );
     const worker = await (await fetch(`http://127.0.0.1:${process.env.WORKER_HEALTH_PORT}/metrics`)).text();
     expect(worker).toMatch(/authsvc_login_duration_seconds_count\{outcome="succeeded"\} [1-9]/);
     expect(worker).toMatch(/authsvc_login_duration_seconds_count\{outcome="invalid_credentials"\} [1-9]/);
   });
 
   it("tells a page without a login form and an unreachable site apart", async () => {
-    const noForm = await call("POST", "/v1/login", { key, body: { ...loginBody("classic", await newSiteUser()), domain: `${sitesUrl()}/no-form` } });
+    const noForm = await call("POST", "/v1/login", {
+      key,
+      body: { ...loginBody("classic", await newSiteUser()), domain: `${sitesUrl()}/no-form` },
+    });
     expect(noForm.status).toBe(422);
     expect(noForm.body.error.code).toBe("form_not_found");
-    const down = await call("POST", "/v1/login", { key, body: { ...loginBody("classic", await newSiteUser()), domain: `${sitesUrl()}/errors/500` } });
+    const down = await call("POST", "/v1/login", {
+      key,
+      body: { ...loginBody("classic", await newSiteUser()), domain: `${sitesUrl()}/errors/500` },
+    });
     expect(down.status).toBe(502);
     expect(down.body.error.code).toBe("target_unreachable");
   });

@@ -15,7 +15,12 @@ const OUR_HEADERS = Object.keys(openApiDocument.components.headers).map((h) => h
 
 function expectDocumented(method: string, path: string, answer: Answer, mediaType = "application/json"): void {
   const response = paths[path]?.[method]?.responses[String(answer.status)];
-  expect([method, path, answer.status, response ? "documented" : "not documented"]).toEqual([method, path, answer.status, "documented"]);
+  expect([method, path, answer.status, response ? "documented" : "not documented"]).toEqual([
+    method,
+    path,
+    answer.status,
+    "documented",
+  ]);
   const schema = response!.content?.[mediaType]?.schema;
   if (schema) {
     const validate = ajv.compile(absoluteRefs(schema));
@@ -38,19 +43,41 @@ describe("answers match the OpenAPI document", () => {
     const user = await newSiteUser("openapi-pass-1");
     const body = loginBody("classic", user, { useCache: false });
     const idempotencyKey = randomUUID();
-    const accepted = await call("POST", "/v1/login", { key, body, headers: { prefer: "respond-async", "idempotency-key": idempotencyKey } });
+    const accepted = await call("POST", "/v1/login", {
+      key,
+      body,
+      headers: { prefer: "respond-async", "idempotency-key": idempotencyKey },
+    });
     expect(accepted.status).toBe(202);
     expectDocumented("post", "/login", accepted);
     const { jobId } = accepted.body as { jobId: string };
 
-    const stream = await fetch(`${gatewayUrl()}/v1/jobs/${jobId}/events`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(50_000) });
+    const stream = await fetch(`${gatewayUrl()}/v1/jobs/${jobId}/events`, {
+      headers: { authorization: `Bearer ${key}` },
+      signal: AbortSignal.timeout(50_000),
+    });
     const raw = await stream.text();
-    expect([stream.status, stream.headers.get("content-type")]).toEqual([200, expect.stringMatching(/^text\/event-stream/)]);
+    expect([stream.status, stream.headers.get("content-type")]).toEqual([
+      200,
+      expect.stringMatching(/^text\/event-stream/),
+    ]);
     const messages = raw
       .split("\n\n")
       .filter((block) => /^data: /m.test(block))
-      .map((block) => Object.fromEntries(block.split("\n").filter((l) => !l.startsWith(":")).map((l) => [l.slice(0, l.indexOf(": ")), l.slice(l.indexOf(": ") + 2)])));
-    expectDocumented("get", "/jobs/{jobId}/events", { status: stream.status, headers: stream.headers, body: messages }, "text/event-stream");
+      .map((block) =>
+        Object.fromEntries(
+          block
+            .split("\n")
+            .filter((l) => !l.startsWith(":"))
+            .map((l) => [l.slice(0, l.indexOf(": ")), l.slice(l.indexOf(": ") + 2)]),
+        ),
+      );
+    expectDocumented(
+      "get",
+      "/jobs/{jobId}/events",
+      { status: stream.status, headers: stream.headers, body: messages },
+      "text/event-stream",
+    );
     for (const message of messages) {
       const event = JSON.parse(message.data!) as { type: string };
       expect(ajv.validate("urn:authsvc:JobEvent", event) ? [] : ajv.errors).toEqual([]);
@@ -66,7 +93,11 @@ describe("answers match the OpenAPI document", () => {
     expect([replayed.status, replayed.headers.get("idempotent-replayed")]).toEqual([200, "true"]);
     expectDocumented("post", "/login", replayed);
 
-    const mismatch = await call("POST", "/v1/login", { key, body: { ...body, useCache: true }, headers: { "idempotency-key": idempotencyKey } });
+    const mismatch = await call("POST", "/v1/login", {
+      key,
+      body: { ...body, useCache: true },
+      headers: { "idempotency-key": idempotencyKey },
+    });
     expect(mismatch.body.error?.code).toBe("idempotency_mismatch");
     expectDocumented("post", "/login", mismatch);
   });

@@ -20,23 +20,33 @@ const fixture = async (username: string) =>
     refusedAssertions: number;
     passkeys: Array<{ id: string; counter: number }>;
   };
-const cookieHeader = (cookies: Array<{ name: string; value: string }>) => cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+const cookieHeader = (cookies: Array<{ name: string; value: string }>) =>
+  cookies.map((c) => `${c.name}=${c.value}`).join("; ");
 /** Whether the session's cookies open the site's signed-in page (asked at the sites' address: this process does not resolve passkeys.localhost). */
 async function signedIn(cookies: Array<{ name: string; value: string }>): Promise<boolean> {
-  const res = await fetch(`${sitesUrl()}/cases/passkey-site/account`, { headers: { cookie: cookieHeader(cookies) }, redirect: "manual" });
+  const res = await fetch(`${sitesUrl()}/cases/passkey-site/account`, {
+    headers: { cookie: cookieHeader(cookies) },
+    redirect: "manual",
+  });
   return res.status === 200 && (await res.text()).includes("Welcome");
 }
 
 /** The id of the org's credential of this username. */
 async function idOf(username: string): Promise<string> {
-  const listed = (await call("GET", "/v1/credentials", { key: tenant.key })).body.credentials as Array<{ username: string; credentialId: string }>;
+  const listed = (await call("GET", "/v1/credentials", { key: tenant.key })).body.credentials as Array<{
+    username: string;
+    credentialId: string;
+  }>;
   return listed.find((c) => c.username === username)!.credentialId;
 }
 
 /** A user of the passkey site whose credential signed in once with its password. */
 async function credentialOf(): Promise<{ username: string; credentialId: string }> {
   const user = await newSiteUser("pk-Rt5Wq8Zm2Lc7");
-  const login = await call("POST", "/v1/login", { key: tenant.key, body: { domain: site(LOGIN), login_method: "password", cred: user } });
+  const login = await call("POST", "/v1/login", {
+    key: tenant.key,
+    body: { domain: site(LOGIN), login_method: "password", cred: user },
+  });
   expect(login.status).toBe(200);
   return { username: user.username, credentialId: await idOf(user.username) };
 }
@@ -48,7 +58,13 @@ describe("passkeys for agents", () => {
 
     const enrol = await call("POST", `/v1/credentials/${credentialId}/passkeys`, { key: tenant.key, body: {} });
     expect(enrol.status).toBe(201);
-    expect(enrol.body.passkey).toEqual({ type: "passkey", passkeyId: expect.stringMatching(/^pk_/), rpId: "passkeys.localhost", createdAt: expect.any(String), lastUsedAt: null });
+    expect(enrol.body.passkey).toEqual({
+      type: "passkey",
+      passkeyId: expect.stringMatching(/^pk_/),
+      rpId: "passkeys.localhost",
+      createdAt: expect.any(String),
+      lastUsedAt: null,
+    });
     expect(await signedIn(enrol.body.cookies)).toBe(true);
     // Never returned: no key, no credential id, no user handle in the answer.
     expect(Object.keys(enrol.body.passkey).sort()).toEqual(["createdAt", "lastUsedAt", "passkeyId", "rpId", "type"]);
@@ -61,7 +77,10 @@ describe("passkeys for agents", () => {
     expect(credential.methods).toEqual([{ type: "password" }, enrol.body.passkey]);
 
     // A passkey login names the account, and no password.
-    const login = await call("POST", "/v1/login", { key: tenant.key, body: { domain: site(LOGIN), login_method: "passkey", cred: { username }, useCache: false } });
+    const login = await call("POST", "/v1/login", {
+      key: tenant.key,
+      body: { domain: site(LOGIN), login_method: "passkey", cred: { username }, useCache: false },
+    });
     expect(login.status).toBe(200);
     expect(await signedIn(login.body.cookies)).toBe(true);
     const afterLogin = await fixture(username);
@@ -80,11 +99,22 @@ describe("passkeys for agents", () => {
 
     // Forgotten here: the next passkey login has none of this site to offer (the site still lists it).
     const other = await newTenant("Other passkey org");
-    expect((await call("DELETE", `/v1/credentials/${credentialId}/passkeys/${used.passkeyId}`, { key: other.key })).status).toBe(404);
-    expect((await call("DELETE", `/v1/credentials/${credentialId}/passkeys/${used.passkeyId}`, { key: tenant.key })).status).toBe(204);
-    expect((await call("DELETE", `/v1/credentials/${credentialId}/passkeys/${used.passkeyId}`, { key: tenant.key })).status).toBe(404);
-    expect((await call("GET", `/v1/credentials/${credentialId}`, { key: tenant.key })).body.methods).toEqual([{ type: "password" }]);
-    const none = await call("POST", "/v1/login", { key: tenant.key, body: { domain: site(LOGIN), login_method: "passkey", cred: { username }, useCache: false } });
+    expect(
+      (await call("DELETE", `/v1/credentials/${credentialId}/passkeys/${used.passkeyId}`, { key: other.key })).status,
+    ).toBe(404);
+    expect(
+      (await call("DELETE", `/v1/credentials/${credentialId}/passkeys/${used.passkeyId}`, { key: tenant.key })).status,
+    ).toBe(204);
+    expect(
+      (await call("DELETE", `/v1/credentials/${credentialId}/passkeys/${used.passkeyId}`, { key: tenant.key })).status,
+    ).toBe(404);
+    expect((await call("GET", `/v1/credentials/${credentialId}`, { key: tenant.key })).body.methods).toEqual([
+      { type: "password" },
+    ]);
+    const none = await call("POST", "/v1/login", {
+      key: tenant.key,
+      body: { domain: site(LOGIN), login_method: "passkey", cred: { username }, useCache: false },
+    });
     expect([none.status, none.body.error.code]).toEqual([422, "passkey_not_offered"]);
     expect(await fixture(username)).toMatchObject({ passwordSubmissions: 2, passkeySignIns: 3 });
     // The password was kept through the passkey sign-ins: a refresh signs in with it again.
@@ -95,18 +125,38 @@ describe("passkeys for agents", () => {
 
   it("answers passkey_rejected when the site no longer knows the passkey, and passkey_not_offered where it offers none", async () => {
     const { username, credentialId } = await credentialOf();
-    expect((await call("POST", `/v1/credentials/${credentialId}/passkeys`, { key: tenant.key, body: { settingsUrl: site("/cases/passkey-site/settings/security") } })).status).toBe(201);
+    expect(
+      (
+        await call("POST", `/v1/credentials/${credentialId}/passkeys`, {
+          key: tenant.key,
+          body: { settingsUrl: site("/cases/passkey-site/settings/security") },
+        })
+      ).status,
+    ).toBe(201);
     await fetch(`${sitesUrl()}/__fixture/passkey-site/${username}/forget-passkeys`, { method: "POST" });
-    const refused = await call("POST", "/v1/login", { key: tenant.key, body: { domain: site(LOGIN), login_method: "passkey", cred: { username }, useCache: false } });
+    const refused = await call("POST", "/v1/login", {
+      key: tenant.key,
+      body: { domain: site(LOGIN), login_method: "passkey", cred: { username }, useCache: false },
+    });
     expect([refused.status, refused.body.error.code]).toEqual([422, "passkey_rejected"]);
 
     // A site whose account pages offer no passkey: nothing added, the credential lists none.
     const user = await newSiteUser("pk-Hn3Vx6Qd9Ls2");
-    expect((await call("POST", "/v1/login", { key: tenant.key, body: { domain: `${sitesUrl()}/classic/login`, login_method: "password", cred: user } })).status).toBe(200);
+    expect(
+      (
+        await call("POST", "/v1/login", {
+          key: tenant.key,
+          body: { domain: `${sitesUrl()}/classic/login`, login_method: "password", cred: user },
+        })
+      ).status,
+    ).toBe(200);
     const classicId = await idOf(user.username);
     const notOffered = await call("POST", `/v1/credentials/${classicId}/passkeys`, { key: tenant.key, body: {} });
     expect([notOffered.status, notOffered.body.error.code]).toEqual([422, "passkey_not_offered"]);
-    expect((await call("GET", `/v1/credentials/${classicId}`, { key: tenant.key })).body).toMatchObject({ methods: [{ type: "password" }], lastError: null });
+    expect((await call("GET", `/v1/credentials/${classicId}`, { key: tenant.key })).body).toMatchObject({
+      methods: [{ type: "password" }],
+      lastError: null,
+    });
   });
 
   it("reports no passkey the site said it added but does not sign in with, and the credential keeps its standing", async () => {
@@ -124,29 +174,80 @@ describe("passkeys for agents", () => {
 
   it("refuses what a passkey request cannot carry, before any job", async () => {
     const { credentialId } = await credentialOf();
-    const withPassword = await call("POST", "/v1/login", { key: tenant.key, body: { domain: site(LOGIN), login_method: "passkey", cred: { username: "someone", password: "not-sent" } } });
-    expect([withPassword.status, withPassword.body.error.code, withPassword.body.error.details?.[0]?.field]).toEqual([400, "invalid_request", "/cred/password"]);
-    const elsewhere = await call("POST", `/v1/credentials/${credentialId}/passkeys`, { key: tenant.key, body: { settingsUrl: `${sitesUrl()}/classic/account` } });
+    const withPassword = await call("POST", "/v1/login", {
+      key: tenant.key,
+      body: { domain: site(LOGIN), login_method: "passkey", cred: { username: "someone", password: "not-sent" } },
+    });
+    expect([withPassword.status, withPassword.body.error.code, withPassword.body.error.details?.[0]?.field]).toEqual([
+      400,
+      "invalid_request",
+      "/cred/password",
+    ]);
+    const elsewhere = await call("POST", `/v1/credentials/${credentialId}/passkeys`, {
+      key: tenant.key,
+      body: { settingsUrl: `${sitesUrl()}/classic/account` },
+    });
     expect([elsewhere.status, elsewhere.body.error.details?.[0]?.field]).toEqual([400, "/settingsUrl"]);
-    expect((await call("POST", `/v1/credentials/${credentialId}/passkeys`, { key: tenant.key, body: { settingsUrl: "ftp://x" } })).status).toBe(400);
-    expect((await call("POST", "/v1/credentials/cred_0000000000000000000000/passkeys", { key: tenant.key, body: {} })).status).toBe(404);
-    const oauthSignup = await call("POST", "/v1/signup", { key: tenant.key, body: { signup_method: "oauth", provider: "github", domain: site("/cases/passkey-site/signup"), cred: { email: "a@b.example", password: "x" }, createPasskey: true } });
+    expect(
+      (
+        await call("POST", `/v1/credentials/${credentialId}/passkeys`, {
+          key: tenant.key,
+          body: { settingsUrl: "ftp://x" },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await call("POST", "/v1/credentials/cred_0000000000000000000000/passkeys", { key: tenant.key, body: {} }))
+        .status,
+    ).toBe(404);
+    const oauthSignup = await call("POST", "/v1/signup", {
+      key: tenant.key,
+      body: {
+        signup_method: "oauth",
+        provider: "github",
+        domain: site("/cases/passkey-site/signup"),
+        cred: { email: "a@b.example", password: "x" },
+        createPasskey: true,
+      },
+    });
     expect([oauthSignup.status, oauthSignup.body.error.details?.[0]?.field]).toEqual([400, "/createPasskey"]);
   });
 });
 
 describe("a passkey for a credential that signs in through a provider", () => {
   it("adds one after the provider's sign-in, then signs in with it: no provider password sent, the session opens the site", async () => {
-    const oauth = (await (await fetch(`${sitesUrl()}/__fixture/oauth`)).json()) as { issuer: string; sites: { a: string } };
-    const post = (url: string, body: unknown) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const oauth = (await (await fetch(`${sitesUrl()}/__fixture/oauth`)).json()) as {
+      issuer: string;
+      sites: { a: string };
+    };
+    const post = (url: string, body: unknown) =>
+      fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     const account = { email: `pk-oauth-${Date.now()}@acme.test`, password: "acme-pk-password" };
     expect((await post(`${oauth.issuer}/__fixture/users`, account)).status).toBe(200);
-    const { username: siteUser } = (await (await post(`${oauth.sites.a}/__fixture/links`, { email: account.email })).json()) as { username: string };
-    const providerPasswords = async () => ((await (await fetch(`${oauth.issuer}/__fixture/users/${encodeURIComponent(account.email)}`)).json()) as { passwordSubmissions: number }).passwordSubmissions;
-    const sitePasskeys = async () => (await (await fetch(`${oauth.sites.a}/__fixture/passkeys/${siteUser}`)).json()) as { passkeySignIns: number; passkeys: unknown[] };
+    const { username: siteUser } = (await (
+      await post(`${oauth.sites.a}/__fixture/links`, { email: account.email })
+    ).json()) as { username: string };
+    const providerPasswords = async () =>
+      (
+        (await (await fetch(`${oauth.issuer}/__fixture/users/${encodeURIComponent(account.email)}`)).json()) as {
+          passwordSubmissions: number;
+        }
+      ).passwordSubmissions;
+    const sitePasskeys = async () =>
+      (await (await fetch(`${oauth.sites.a}/__fixture/passkeys/${siteUser}`)).json()) as {
+        passkeySignIns: number;
+        passkeys: unknown[];
+      };
     // The site as a relying party can know it: by host name (localhost), its login page offering passkeys too.
     const loginPage = `${oauth.sites.a.replace("127.0.0.1", "localhost")}/login?passkeys=1`;
-    const first = await call("POST", "/v1/login", { key: tenant.key, body: { domain: loginPage, login_method: "oauth", cred: { provider: "Acme ID", email: account.email, password: account.password } } });
+    const first = await call("POST", "/v1/login", {
+      key: tenant.key,
+      body: {
+        domain: loginPage,
+        login_method: "oauth",
+        cred: { provider: "Acme ID", email: account.email, password: account.password },
+      },
+    });
     expect(first.status).toBe(200);
     const credentialId = await idOf(account.email);
 
@@ -159,11 +260,16 @@ describe("a passkey for a credential that signs in through a provider", () => {
     expect(credential.methods.map((m: { type: string }) => m.type)).toEqual(["oauth", "passkey"]);
 
     const sentBefore = await providerPasswords();
-    const login = await call("POST", "/v1/login", { key: tenant.key, body: { domain: loginPage, login_method: "passkey", cred: { username: account.email }, useCache: false } });
+    const login = await call("POST", "/v1/login", {
+      key: tenant.key,
+      body: { domain: loginPage, login_method: "passkey", cred: { username: account.email }, useCache: false },
+    });
     expect(login.status).toBe(200);
     expect(await providerPasswords()).toBe(sentBefore);
     expect((await sitePasskeys()).passkeySignIns).toBe(2);
-    const header = (login.body.cookies as Array<{ name: string; value: string }>).map((c) => `${c.name}=${c.value}`).join("; ");
+    const header = (login.body.cookies as Array<{ name: string; value: string }>)
+      .map((c) => `${c.name}=${c.value}`)
+      .join("; ");
     const opened = await fetch(`${oauth.sites.a}/account`, { headers: { cookie: header }, redirect: "manual" });
     expect([opened.status, (await opened.text()).includes(account.email)]).toEqual([200, true]);
   });
@@ -171,20 +277,43 @@ describe("a passkey for a credential that signs in through a provider", () => {
 
 describe("a passkey made at signup", () => {
   it("adds the passkey the site offers after the signup (createPasskey), and the new credential signs in with it", async () => {
-    const res = await call("POST", "/v1/signup", { key: tenant.key, body: { signup_method: "email", domain: site("/cases/passkey-site/signup"), allocateMailbox: true, createPasskey: true } });
+    const res = await call("POST", "/v1/signup", {
+      key: tenant.key,
+      body: {
+        signup_method: "email",
+        domain: site("/cases/passkey-site/signup"),
+        allocateMailbox: true,
+        createPasskey: true,
+      },
+    });
     expect(res.status).toBe(201);
-    expect(res.body.passkey).toEqual({ type: "passkey", passkeyId: expect.stringMatching(/^pk_/), rpId: "passkeys.localhost", createdAt: expect.any(String), lastUsedAt: null });
+    expect(res.body.passkey).toEqual({
+      type: "passkey",
+      passkeyId: expect.stringMatching(/^pk_/),
+      rpId: "passkeys.localhost",
+      createdAt: expect.any(String),
+      lastUsedAt: null,
+    });
     const email = res.body.account.email as string;
     expect((await fixture(email)).passkeys).toHaveLength(1);
-    expect((await call("GET", `/v1/credentials/${res.body.credentialId}`, { key: tenant.key })).body.methods).toEqual([{ type: "password" }, res.body.passkey]);
+    expect((await call("GET", `/v1/credentials/${res.body.credentialId}`, { key: tenant.key })).body.methods).toEqual([
+      { type: "password" },
+      res.body.passkey,
+    ]);
 
-    const login = await call("POST", "/v1/login", { key: tenant.key, body: { domain: site(LOGIN), login_method: "passkey", cred: { username: email }, useCache: false } });
+    const login = await call("POST", "/v1/login", {
+      key: tenant.key,
+      body: { domain: site(LOGIN), login_method: "passkey", cred: { username: email }, useCache: false },
+    });
     expect(login.status).toBe(200);
     expect(await signedIn(login.body.cookies)).toBe(true);
     expect(await fixture(email)).toMatchObject({ passwordSubmissions: 0, passkeySignIns: 2 }); // the confirming sign-in, this login
 
     // Without createPasskey, the offer is left alone.
-    const plain = await call("POST", "/v1/signup", { key: tenant.key, body: { signup_method: "email", domain: site("/cases/passkey-site/signup"), allocateMailbox: true } });
+    const plain = await call("POST", "/v1/signup", {
+      key: tenant.key,
+      body: { signup_method: "email", domain: site("/cases/passkey-site/signup"), allocateMailbox: true },
+    });
     expect(plain.status).toBe(201);
     expect(plain.body.passkey).toBeUndefined();
     expect((await fixture(plain.body.account.email)).passkeys).toEqual([]);
@@ -194,30 +323,48 @@ describe("a passkey made at signup", () => {
 describe("a passkey the caller brings (import)", () => {
   /** A passkey made on another device: the site knows its public key; the test holds its private key. */
   async function passkeyElsewhere(username: string, algorithm: "P-256" | "Ed25519" = "P-256") {
-    const { privateKey, publicKey } = algorithm === "P-256" ? generateKeyPairSync("ec", { namedCurve: "P-256" }) : generateKeyPairSync("ed25519");
+    const { privateKey, publicKey } =
+      algorithm === "P-256" ? generateKeyPairSync("ec", { namedCurve: "P-256" }) : generateKeyPairSync("ed25519");
     const credentialId = randomBytes(32);
     const registered = await fetch(`${sitesUrl()}/__fixture/passkey-site/${username}/passkeys`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ credentialId: credentialId.toString("base64url"), publicKey: publicKey.export({ type: "spki", format: "der" }).toString("base64url") }),
+      body: JSON.stringify({
+        credentialId: credentialId.toString("base64url"),
+        publicKey: publicKey.export({ type: "spki", format: "der" }).toString("base64url"),
+      }),
     });
     expect(registered.status).toBe(201);
     const pkcs8 = privateKey.export({ type: "pkcs8", format: "der" });
     return { credentialId, pkcs8, d: privateKey.export({ format: "jwk" }).d!, userHandle: Buffer.from(username) };
   }
-  const passkeyLogin = (username: string) => call("POST", "/v1/login", { key: tenant.key, body: { domain: site(LOGIN), login_method: "passkey", cred: { username }, useCache: false } });
+  const passkeyLogin = (username: string) =>
+    call("POST", "/v1/login", {
+      key: tenant.key,
+      body: { domain: site(LOGIN), login_method: "passkey", cred: { username }, useCache: false },
+    });
 
   /** Every form the passkey's secrets could be stored in, none of which a row may hold. */
   function plainForms(held: Awaited<ReturnType<typeof passkeyElsewhere>>): string[] {
     const forms = (b: Buffer) => [b.toString("base64"), b.toString("base64url"), b.toString("hex")];
-    return [...forms(held.pkcs8), ...forms(Buffer.from(held.d, "base64url")), ...forms(held.credentialId), held.userHandle.toString("base64url")];
+    return [
+      ...forms(held.pkcs8),
+      ...forms(Buffer.from(held.d, "base64url")),
+      ...forms(held.credentialId),
+      held.userHandle.toString("base64url"),
+    ];
   }
   async function rowsOf(credentialId: string): Promise<string> {
     const pg = new Client({ connectionString: process.env.DATABASE_URL });
     await pg.connect();
     try {
-      const passkeys = await pg.query("SELECT row_to_json(t)::text AS j FROM credential_passkeys t WHERE credential_id = $1", [credentialId]);
-      const jobs = await pg.query("SELECT row_to_json(t)::text AS j FROM auth_jobs t WHERE credential_id = $1", [credentialId]);
+      const passkeys = await pg.query(
+        "SELECT row_to_json(t)::text AS j FROM credential_passkeys t WHERE credential_id = $1",
+        [credentialId],
+      );
+      const jobs = await pg.query("SELECT row_to_json(t)::text AS j FROM auth_jobs t WHERE credential_id = $1", [
+        credentialId,
+      ]);
       expect(passkeys.rows).toHaveLength(1);
       return [...passkeys.rows, ...jobs.rows].map((r) => r.j as string).join("\n");
     } finally {
@@ -228,13 +375,32 @@ describe("a passkey the caller brings (import)", () => {
   it("imports the fields of a passkey made elsewhere, sealed at rest; login_method passkey signs in with it, no password sent", async () => {
     const { username, credentialId } = await credentialOf();
     const held = await passkeyElsewhere(username);
-    const body = { import: { credentialId: held.credentialId.toString("base64url"), privateKey: held.pkcs8.toString("base64url"), rpId: "passkeys.localhost", userHandle: held.userHandle.toString("base64url") } };
+    const body = {
+      import: {
+        credentialId: held.credentialId.toString("base64url"),
+        privateKey: held.pkcs8.toString("base64url"),
+        rpId: "passkeys.localhost",
+        userHandle: held.userHandle.toString("base64url"),
+      },
+    };
     const once = { key: tenant.key, body, headers: { "idempotency-key": `import-${credentialId}` } };
     const imported = await call("POST", `/v1/credentials/${credentialId}/passkeys`, once);
     expect(imported.status).toBe(201);
     expect(imported.headers.get("location")).toBe(`/v1/credentials/${credentialId}`);
-    expect(imported.body).toEqual({ passkey: { type: "passkey", passkeyId: expect.stringMatching(/^pk_/), rpId: "passkeys.localhost", createdAt: expect.any(String), lastUsedAt: null }, credentialId });
-    expect((await call("GET", `/v1/credentials/${credentialId}`, { key: tenant.key })).body.methods).toEqual([{ type: "password" }, imported.body.passkey]);
+    expect(imported.body).toEqual({
+      passkey: {
+        type: "passkey",
+        passkeyId: expect.stringMatching(/^pk_/),
+        rpId: "passkeys.localhost",
+        createdAt: expect.any(String),
+        lastUsedAt: null,
+      },
+      credentialId,
+    });
+    expect((await call("GET", `/v1/credentials/${credentialId}`, { key: tenant.key })).body.methods).toEqual([
+      { type: "password" },
+      imported.body.passkey,
+    ]);
     // No browser ran for it: the site saw nothing.
     expect(await fixture(username)).toMatchObject({ passwordSubmissions: 1, passkeySignIns: 0 });
 
@@ -248,12 +414,19 @@ describe("a passkey the caller brings (import)", () => {
     // A retry with the first request's Idempotency-Key gets its answer again; without one, the same passkey
     // again is 409, naming the one that holds it (its counter is not reset).
     const replayed = await call("POST", `/v1/credentials/${credentialId}/passkeys`, once);
-    expect([replayed.status, replayed.headers.get("idempotent-replayed"), replayed.body]).toEqual([201, "true", imported.body]);
+    expect([replayed.status, replayed.headers.get("idempotent-replayed"), replayed.body]).toEqual([
+      201,
+      "true",
+      imported.body,
+    ]);
     const again = await call("POST", `/v1/credentials/${credentialId}/passkeys`, { key: tenant.key, body });
     expect([again.status, again.body.error.code]).toEqual([409, "conflict"]);
     expect(again.body.error.message).toContain(imported.body.passkey.passkeyId);
     // So is another passkey of the same account of the site (one user handle): the sign-in loads them into one authenticator, which holds one per account.
-    const sameAccount = await call("POST", `/v1/credentials/${credentialId}/passkeys`, { key: tenant.key, body: { import: { ...body.import, credentialId: randomBytes(32).toString("base64url") } } });
+    const sameAccount = await call("POST", `/v1/credentials/${credentialId}/passkeys`, {
+      key: tenant.key,
+      body: { import: { ...body.import, credentialId: randomBytes(32).toString("base64url") } },
+    });
     expect([sameAccount.status, sameAccount.body.error.code]).toEqual([409, "conflict"]);
     // Another organization's credential is not found.
     const other = await newTenant("Other import org");
@@ -276,8 +449,17 @@ describe("a passkey the caller brings (import)", () => {
       userHandle: held.userHandle.toString("base64url"),
       key: held.pkcs8.toString("base64url"),
     };
-    const item = { id: randomBytes(16).toString("base64url"), creationAt: 1764633600, title: "Passkey Site", scope: { urls: [site(LOGIN)] }, credentials: [passkey] };
-    const imported = await call("POST", `/v1/credentials/${credentialId}/passkeys`, { key: tenant.key, body: { import: { cxf: item } } });
+    const item = {
+      id: randomBytes(16).toString("base64url"),
+      creationAt: 1764633600,
+      title: "Passkey Site",
+      scope: { urls: [site(LOGIN)] },
+      credentials: [passkey],
+    };
+    const imported = await call("POST", `/v1/credentials/${credentialId}/passkeys`, {
+      key: tenant.key,
+      body: { import: { cxf: item } },
+    });
     expect(imported.status).toBe(201);
     expect(imported.body.passkey).toMatchObject({ type: "passkey", rpId: "passkeys.localhost", lastUsedAt: null });
 
@@ -292,7 +474,12 @@ describe("a passkey the caller brings (import)", () => {
   it("refuses a wrong relying party, a key the authenticator cannot sign with and unknown fields: 400 naming the field, never the key, nothing stored", async () => {
     const { username, credentialId } = await credentialOf();
     const held = await passkeyElsewhere(username);
-    const fields = { credentialId: held.credentialId.toString("base64url"), privateKey: held.pkcs8.toString("base64url"), rpId: "passkeys.localhost", userHandle: held.userHandle.toString("base64url") };
+    const fields = {
+      credentialId: held.credentialId.toString("base64url"),
+      privateKey: held.pkcs8.toString("base64url"),
+      rpId: "passkeys.localhost",
+      userHandle: held.userHandle.toString("base64url"),
+    };
     const refused = async (body: unknown) => {
       const res = await call("POST", `/v1/credentials/${credentialId}/passkeys`, { key: tenant.key, body });
       expect([res.status, res.body.error.code]).toEqual([400, "invalid_request"]);
@@ -302,14 +489,30 @@ describe("a passkey the caller brings (import)", () => {
     };
     expect(await refused({ import: { ...fields, rpId: "other.localhost" } })).toEqual(["/import/rpId"]);
     expect(await refused({ import: { ...fields, rpId: "localhost" } })).toEqual(["/import/rpId"]);
-    const p384 = generateKeyPairSync("ec", { namedCurve: "P-384" }).privateKey.export({ type: "pkcs8", format: "der" }).toString("base64url");
+    const p384 = generateKeyPairSync("ec", { namedCurve: "P-384" })
+      .privateKey.export({ type: "pkcs8", format: "der" })
+      .toString("base64url");
     expect(await refused({ import: { ...fields, privateKey: p384 } })).toEqual(["/import/privateKey"]);
-    expect(await refused({ import: { ...fields, privateKey: held.pkcs8.subarray(0, 60).toString("base64url") } })).toEqual(["/import/privateKey"]);
-    const { d: _d, ...publicJwk } = { ...generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ format: "jwk" }) };
+    expect(
+      await refused({ import: { ...fields, privateKey: held.pkcs8.subarray(0, 60).toString("base64url") } }),
+    ).toEqual(["/import/privateKey"]);
+    const { d: _d, ...publicJwk } = {
+      ...generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ format: "jwk" }),
+    };
     expect(await refused({ import: { ...fields, privateKey: publicJwk } })).toEqual(["/import/privateKey"]);
     expect(await refused({ import: { ...fields, counter: 3 } })).toEqual(["/import/counter"]);
-    expect(await refused({ import: fields, settingsUrl: site("/cases/passkey-site/settings/security") })).toEqual(["/settingsUrl"]);
-    expect(await refused({ import: { cxf: { type: "passkey", ...fields, key: fields.privateKey, privateKey: undefined, rpId: "other.localhost" } } })).toEqual(["/import/cxf/rpId"]);
-    expect((await call("GET", `/v1/credentials/${credentialId}`, { key: tenant.key })).body.methods).toEqual([{ type: "password" }]);
+    expect(await refused({ import: fields, settingsUrl: site("/cases/passkey-site/settings/security") })).toEqual([
+      "/settingsUrl",
+    ]);
+    expect(
+      await refused({
+        import: {
+          cxf: { type: "passkey", ...fields, key: fields.privateKey, privateKey: undefined, rpId: "other.localhost" },
+        },
+      }),
+    ).toEqual(["/import/cxf/rpId"]);
+    expect((await call("GET", `/v1/credentials/${credentialId}`, { key: tenant.key })).body.methods).toEqual([
+      { type: "password" },
+    ]);
   });
 });

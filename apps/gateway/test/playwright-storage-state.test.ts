@@ -10,7 +10,15 @@ beforeAll(async () => {
   ({ key } = await newTenant("Playwright org"));
   browser = await chromium.launch({
     executablePath: chromiumPath("full"),
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-dev-shm-usage",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
 });
 afterAll(async () => {
@@ -43,14 +51,23 @@ describe("storageState in Playwright", () => {
 
   it("returns and restores a session that lives only in IndexedDB (Firebase Auth's way)", async () => {
     const user = await newSiteUser("idb-password-1", { email: true });
-    const res = await call("POST", "/v1/login", { key, body: { domain: `${sitesUrl()}/idb/login`, login_method: "password", cred: user } });
+    const res = await call("POST", "/v1/login", {
+      key,
+      body: { domain: `${sitesUrl()}/idb/login`, login_method: "password", cred: user },
+    });
     expect(res.status).toBe(200);
     expect(res.body.cookies).toEqual([]);
     const [origin] = res.body.storageState.origins;
     expect(origin).toMatchObject({ origin: sitesUrl(), localStorage: [] });
     const database = origin.indexedDB.find((d: any) => d.name === IDB_SESSION.database);
     expect(database.stores).toEqual([
-      expect.objectContaining({ name: IDB_SESSION.store, keyPath: "fbase_key", autoIncrement: false, indexes: [], records: [expect.objectContaining({ value: expect.any(Object) })] }),
+      expect.objectContaining({
+        name: IDB_SESSION.store,
+        keyPath: "fbase_key",
+        autoIncrement: false,
+        indexes: [],
+        records: [expect.objectContaining({ value: expect.any(Object) })],
+      }),
     ]);
 
     const context = await browser.newContext({ storageState: res.body.storageState });
@@ -60,7 +77,9 @@ describe("storageState in Playwright", () => {
     await context.close();
 
     // Without its IndexedDB, the same answer does not sign in: the capture is what makes it work.
-    const bare = await browser.newContext({ storageState: { cookies: res.body.cookies, origins: [{ origin: sitesUrl(), localStorage: [] }] } });
+    const bare = await browser.newContext({
+      storageState: { cookies: res.body.cookies, origins: [{ origin: sitesUrl(), localStorage: [] }] },
+    });
     const other = await bare.newPage();
     await other.goto(`${sitesUrl()}/idb/console`);
     await expect(other.locator("h1").textContent({ timeout: 5000 })).resolves.toBe("Sign in to Console");

@@ -10,21 +10,37 @@ beforeAll(async () => {
 afterAll(() => closeDatabase());
 
 const loginUrl = () => `${sitesUrl()}/cases/trusted-device/login`;
-const deviceLog = async (username: string) => (await (await fetch(`${sitesUrl()}/__fixture/device-prompts/${encodeURIComponent(username)}`)).json()) as { prompts: number; views: number };
+const deviceLog = async (username: string) =>
+  (await (await fetch(`${sitesUrl()}/__fixture/device-prompts/${encodeURIComponent(username)}`)).json()) as {
+    prompts: number;
+    views: number;
+  };
 const prompts = async (username: string) => (await deviceLog(username)).prompts;
 const signsIn = async (cookies: Array<{ name: string; value: string }>) =>
-  (await fetch(`${sitesUrl()}/cases/trusted-device/account`, { headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") }, redirect: "manual" })).status === 200;
+  (
+    await fetch(`${sitesUrl()}/cases/trusted-device/account`, {
+      headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") },
+      redirect: "manual",
+    })
+  ).status === 200;
 
 describe("a remembered device", () => {
   it("ten logins and refreshes of one credential meet the site's second factor once; forgotten, the next login meets it again", async () => {
     const totpSecret = newTotpSecret();
     const user = await newSiteUser(undefined, { totpSecret });
-    const login = () => call("POST", "/v1/login", { key: tenant.key, body: { domain: loginUrl(), login_method: "password", cred: { ...user, totpSecret }, useCache: false } });
+    const login = () =>
+      call("POST", "/v1/login", {
+        key: tenant.key,
+        body: { domain: loginUrl(), login_method: "password", cred: { ...user, totpSecret }, useCache: false },
+      });
 
     const first = await login();
     expect(first.status).toBe(200);
     expect(await signsIn(first.body.cookies)).toBe(true);
-    const listed = (await call("GET", "/v1/credentials", { key: tenant.key })).body.credentials as Array<{ credentialId: string; username: string }>;
+    const listed = (await call("GET", "/v1/credentials", { key: tenant.key })).body.credentials as Array<{
+      credentialId: string;
+      username: string;
+    }>;
     const credentialId = listed.find((c) => c.username === user.username)!.credentialId;
     const credential = async () => (await call("GET", `/v1/credentials/${credentialId}`, { key: tenant.key })).body;
     expect((await credential()).deviceRememberedAt).toEqual(expect.any(String));
@@ -34,7 +50,8 @@ describe("a remembered device", () => {
     // long-lived one) has a new value each time; no look tells the cookies apart again.
     const viewsBefore = (await deviceLog(user.username)).views;
     for (let i = 0; i < 9; i++) {
-      const res = i % 2 === 0 ? await login() : await call("POST", "/v1/refresh", { key: tenant.key, body: { credentialId } });
+      const res =
+        i % 2 === 0 ? await login() : await call("POST", "/v1/refresh", { key: tenant.key, body: { credentialId } });
       expect([i, res.status]).toEqual([i, 200]);
       expect(await signsIn(res.body.cookies)).toBe(true);
     }
@@ -43,7 +60,10 @@ describe("a remembered device", () => {
     // Kept encrypted: the device cookie's value is nowhere in the row in clear.
     const device = first.body.cookies.find((c: { name: string }) => c.name === "known_device");
     expect(device).toBeDefined();
-    const row = await database().prisma.credential.findUniqueOrThrow({ where: { id: credentialId }, select: { device: true } });
+    const row = await database().prisma.credential.findUniqueOrThrow({
+      where: { id: credentialId },
+      select: { device: true },
+    });
     expect(row.device).toEqual(expect.any(String));
     expect(row.device).not.toContain(device.value);
 

@@ -1,4 +1,15 @@
-import { attempts, call, closeDatabase, database, expectSignedIn, newInboxUser, newPhoneNumber, newTenant, runScript, sitesUrl } from "@authsvc/devstack";
+import {
+  attempts,
+  call,
+  closeDatabase,
+  database,
+  expectSignedIn,
+  newInboxUser,
+  newPhoneNumber,
+  newTenant,
+  runScript,
+  sitesUrl,
+} from "@authsvc/devstack";
 import { twilioSignature } from "@authsvc/crypto";
 
 const MAIL_DOMAIN = process.env.MAIL_DOMAIN!;
@@ -31,7 +42,11 @@ describe("mailboxes", () => {
     const other = await newTenant("Other mailbox org");
     const random = await call("POST", "/v1/mailboxes", { key: tenant.key, body: { label: "shop agent" } });
     expect(random.status).toBe(201);
-    expect(random.body).toMatchObject({ id: expect.stringMatching(/^mbx_/), address: expect.stringMatching(new RegExp(`^agent-[a-z0-9]{12}@${MAIL_DOMAIN.replace(/\./g, "\\.")}$`)), label: "shop agent" });
+    expect(random.body).toMatchObject({
+      id: expect.stringMatching(/^mbx_/),
+      address: expect.stringMatching(new RegExp(`^agent-[a-z0-9]{12}@${MAIL_DOMAIN.replace(/\./g, "\\.")}$`)),
+      label: "shop agent",
+    });
     expect(random.headers.get("location")).toBe(`/v1/mailboxes/${random.body.id}`);
 
     const local = `Billing.${Date.now().toString(36)}`;
@@ -47,11 +62,15 @@ describe("mailboxes", () => {
     expect((await call("POST", "/v1/mailboxes", { key: tenant.key, body: { address: "x@y.z" } })).status).toBe(400);
 
     const listed = await call("GET", "/v1/mailboxes", { key: tenant.key });
-    expect(listed.body.mailboxes.map((m: any) => m.id)).toEqual(expect.arrayContaining([random.body.id, chosen.body.id]));
+    expect(listed.body.mailboxes.map((m: any) => m.id)).toEqual(
+      expect.arrayContaining([random.body.id, chosen.body.id]),
+    );
     expect((await call("GET", "/v1/mailboxes", { key: other.key })).body.mailboxes).toEqual([]);
     expect((await call("GET", `/v1/mailboxes/${random.body.id}`, { key: other.key })).status).toBe(404);
     expect((await call("DELETE", `/v1/mailboxes/${random.body.id}`, { key: other.key })).status).toBe(404);
-    expect((await call("GET", `/v1/mailboxes/${random.body.id}`, { key: tenant.key })).body.address).toBe(random.body.address);
+    expect((await call("GET", `/v1/mailboxes/${random.body.id}`, { key: tenant.key })).body.address).toBe(
+      random.body.address,
+    );
 
     expect((await call("DELETE", `/v1/mailboxes/${random.body.id}`, { key: tenant.key })).status).toBe(204);
     expect((await call("DELETE", `/v1/mailboxes/${random.body.id}`, { key: tenant.key })).status).toBe(404);
@@ -59,7 +78,9 @@ describe("mailboxes", () => {
     expect((await call("DELETE", `/v1/mailboxes/${chosen.body.id}`, { key: tenant.key })).status).toBe(204);
     const reused = await call("POST", "/v1/mailboxes", { key: other.key, body: { localPart: local } });
     expect([reused.status, reused.body.error.code]).toEqual([409, "conflict"]);
-    expect((await call("GET", "/v1/mailboxes", { key: tenant.key })).body.mailboxes.map((m: any) => m.id)).not.toContain(random.body.id);
+    expect(
+      (await call("GET", "/v1/mailboxes", { key: tenant.key })).body.mailboxes.map((m: any) => m.id),
+    ).not.toContain(random.body.id);
     expect((await call("GET", "/v1/mailboxes", {})).status).toBe(401);
   });
 });
@@ -76,13 +97,19 @@ describe("phone numbers", () => {
     expect((await cli("phone", "add", "--org", other.orgId, "4155550123")).code).toBe(2);
 
     const listed = await call("GET", "/v1/phone-numbers", { key: tenant.key });
-    expect(listed.body.phoneNumbers).toEqual(expect.arrayContaining([expect.objectContaining({ number, label: "agent phone", id: expect.stringMatching(/^pn_/) })]));
+    expect(listed.body.phoneNumbers).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ number, label: "agent phone", id: expect.stringMatching(/^pn_/) }),
+      ]),
+    );
     expect((await call("GET", "/v1/phone-numbers", { key: other.key })).body.phoneNumbers).toEqual([]);
     // A tenant cannot claim a number: only the operator, who provisioned it at Twilio, assigns it.
     expect((await call("POST", "/v1/phone-numbers", { key: other.key, body: { number } })).status).toBe(404);
 
     expect((await cli("phone", "remove", number)).code).toBe(0);
-    expect((await call("GET", "/v1/phone-numbers", { key: tenant.key })).body.phoneNumbers.map((p: any) => p.number)).not.toContain(number);
+    expect(
+      (await call("GET", "/v1/phone-numbers", { key: tenant.key })).body.phoneNumbers.map((p: any) => p.number),
+    ).not.toContain(number);
   });
 });
 
@@ -137,7 +164,11 @@ describe("otp_email: a code sent to our mailbox", () => {
     const expired = await newMailbox();
     await newInboxUser(expired, { delivery: "expired" });
     const res = await login("email-code-plain", "otp_email", { email: expired });
-    expect([res.status, res.body.error.code, res.body.error.message]).toEqual([422, "verification_failed", "the site refused the one-time code: That code didn't work. Check the code and try again."]);
+    expect([res.status, res.body.error.code, res.body.error.message]).toEqual([
+      422,
+      "verification_failed",
+      "the site refused the one-time code: That code didn't work. Check the code and try again.",
+    ]);
     expect(await attempts(expired)).toEqual({ "email-code-plain": 1 });
   });
 
@@ -146,7 +177,9 @@ describe("otp_email: a code sent to our mailbox", () => {
     await newInboxUser(address, { delivery: "lost" });
     const res = await login("email-code", "otp_email", { email: address });
     expect([res.status, res.body.error.code]).toEqual([504, "timeout"]);
-    expect(res.body.error.message).toBe(`no email with a sign-in code arrived at ${address} within ${WAIT_S} s (waiting for the sign-in code)`);
+    expect(res.body.error.message).toBe(
+      `no email with a sign-in code arrived at ${address} within ${WAIT_S} s (waiting for the sign-in code)`,
+    );
     expect(await attempts(address)).toEqual({ "email-code": 1 });
   });
 
@@ -194,7 +227,9 @@ describe("magic_link: a sign-in link sent to our mailbox", () => {
     await newInboxUser(address, { delivery: "lost" });
     const res = await login("magic-link", "magic_link", { email: address });
     expect([res.status, res.body.error.code]).toEqual([504, "timeout"]);
-    expect(res.body.error.message).toBe(`no email with a sign-in link arrived at ${address} within ${WAIT_S} s (waiting for the sign-in link)`);
+    expect(res.body.error.message).toBe(
+      `no email with a sign-in link arrived at ${address} within ${WAIT_S} s (waiting for the sign-in link)`,
+    );
   });
 });
 
@@ -241,11 +276,21 @@ describe("otp_sms: a code sent to our phone number", () => {
 describe("the SMS webhook", () => {
   const webhook = () => `${process.env.E2E_GATEWAY_URL}/v1/inbound/sms`;
   const post = (params: Record<string, string>, signature: string) =>
-    fetch(webhook(), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": signature }, body: new URLSearchParams(params).toString() });
+    fetch(webhook(), {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": signature },
+      body: new URLSearchParams(params).toString(),
+    });
 
   it("stores a message Twilio signed, for the org that owns the number, and answers empty TwiML", async () => {
     const phone = await newPhone();
-    const params = { MessageSid: `SM${Date.now()}`, AccountSid: "AC1", From: "+15005550006", To: phone, Body: "Your code is 123456" };
+    const params = {
+      MessageSid: `SM${Date.now()}`,
+      AccountSid: "AC1",
+      From: "+15005550006",
+      To: phone,
+      Body: "Your code is 123456",
+    };
     const res = await post(params, twilioSignature(process.env.TWILIO_AUTH_TOKEN!, webhook(), params));
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/text\/xml/);
@@ -267,7 +312,11 @@ describe("the SMS webhook", () => {
     const stranger = { ...params, To: newPhoneNumber() };
     const unknown = await post(stranger, twilioSignature(process.env.TWILIO_AUTH_TOKEN!, webhook(), stranger));
     expect(unknown.status).toBe(404);
-    const json = await fetch(webhook(), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(params) });
+    const json = await fetch(webhook(), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(params),
+    });
     expect(json.status).toBe(415);
     expect(await database().prisma.inboundMessage.count({ where: { phoneNumber: { number: phone } } })).toBe(0);
   });

@@ -56,16 +56,27 @@ describe("secrets at rest", () => {
     const spaUser = await newSiteUser("pw-Mb3Wc6Yt1Gs8Fj5Pa0");
     const classic = await call("POST", "/v1/login", { key, body: loginBody("classic", user) });
     const spa = await call("POST", "/v1/login", { key, body: loginBody("spa", spaUser) });
-    const pending = await call("POST", "/v1/login", { key, body: loginBody("classic", user, { useCache: false }), headers: { prefer: "respond-async" } });
+    const pending = await call("POST", "/v1/login", {
+      key,
+      body: loginBody("classic", user, { useCache: false }),
+      headers: { prefer: "respond-async" },
+    });
     const totpSecret = newTotpSecret();
     const totpUser = await newSiteUser("pw-Hx4Nq7Rb2Lw9Dm6Ks3", { totpSecret });
     const totp = await call("POST", "/v1/login", {
       key,
-      body: { domain: `${sitesUrl()}/cases/totp-split/login`, login_method: "password", cred: { ...totpUser, totpSecret } },
+      body: {
+        domain: `${sitesUrl()}/cases/totp-split/login`,
+        login_method: "password",
+        cred: { ...totpUser, totpSecret },
+      },
     });
     // A failed job keeps its input (for a replay) and its last page: both encrypted.
     const refusedUser = await newSiteUser("pw-Vn5Rk8Tq3Ws6Jy2Lb4");
-    const refused = await call("POST", "/v1/login", { key, body: loginBody("classic", { username: refusedUser.username, password: "pw-Typo-Gd7Xm1Pc9Zh3" }) });
+    const refused = await call("POST", "/v1/login", {
+      key,
+      body: loginBody("classic", { username: refusedUser.username, password: "pw-Typo-Gd7Xm1Pc9Zh3" }),
+    });
     expect(refused.body.error.code).toBe("invalid_credentials");
     expect([classic.status, spa.status, pending.status, totp.status]).toEqual([200, 200, 202, 200]);
     const cookie = classic.body.cookies.find((c: any) => c.name === "classic_sid").value as string;
@@ -80,7 +91,12 @@ describe("secrets at rest", () => {
       const deviceUser = await newSiteUser("pw-Ty6Bn3Qw8Lz1Xc4Vm7", { totpSecret: deviceSecret });
       const remembered = await call("POST", "/v1/login", {
         key,
-        body: { domain: `${sitesUrl()}/cases/trusted-device/login`, login_method: "password", cred: { ...deviceUser, totpSecret: deviceSecret }, proxy },
+        body: {
+          domain: `${sitesUrl()}/cases/trusted-device/login`,
+          login_method: "password",
+          cred: { ...deviceUser, totpSecret: deviceSecret },
+          proxy,
+        },
       });
       expect(remembered.status).toBe(200);
       deviceCookie = remembered.body.cookies.find((c: any) => c.name === "known_device").value as string;
@@ -91,17 +107,47 @@ describe("secrets at rest", () => {
     // A passkey the service added (its site is visited by name: a relying party is never an IP address).
     const passkeyUser = await newSiteUser("pw-Kc2Wn7Ty4Rb9Mq3Lx6");
     const passkeySite = `${sitesUrl().replace("127.0.0.1", "passkeys.localhost")}/cases/passkey-site/login`;
-    expect((await call("POST", "/v1/login", { key, body: { domain: passkeySite, login_method: "password", cred: passkeyUser } })).status).toBe(200);
-    const passkeyCredential = (await call("GET", "/v1/credentials", { key })).body.credentials.find((c: any) => c.username === passkeyUser.username).credentialId as string;
+    expect(
+      (
+        await call("POST", "/v1/login", {
+          key,
+          body: { domain: passkeySite, login_method: "password", cred: passkeyUser },
+        })
+      ).status,
+    ).toBe(200);
+    const passkeyCredential = (await call("GET", "/v1/credentials", { key })).body.credentials.find(
+      (c: any) => c.username === passkeyUser.username,
+    ).credentialId as string;
     expect((await call("POST", `/v1/credentials/${passkeyCredential}/passkeys`, { key, body: {} })).status).toBe(201);
-    expect((await call("POST", "/v1/login", { key, body: { domain: passkeySite, login_method: "passkey", cred: { username: passkeyUser.username }, useCache: false } })).status).toBe(200);
+    expect(
+      (
+        await call("POST", "/v1/login", {
+          key,
+          body: {
+            domain: passkeySite,
+            login_method: "passkey",
+            cred: { username: passkeyUser.username },
+            useCache: false,
+          },
+        })
+      ).status,
+    ).toBe(200);
     const passkey = (await database().passkeys.keys(orgId, passkeyCredential))[0]?.key;
     expect(passkey?.privateKey).toEqual(expect.any(String));
 
     const [redis, postgres] = await Promise.all([redisDump(), postgresDump()]);
-    const logs = readdirSync(process.env.E2E_LOG_DIR!).map((f) => readFileSync(path.join(process.env.E2E_LOG_DIR!, f), "utf8")).join("\n");
+    const logs = readdirSync(process.env.E2E_LOG_DIR!)
+      .map((f) => readFileSync(path.join(process.env.E2E_LOG_DIR!, f), "utf8"))
+      .join("\n");
     expect(logs).toContain("login succeeded"); // the services' logs were read
-    for (const secret of [PROXY_PASSWORD, deviceCookie, passkey!.privateKey, passkey!.credentialId, passkey!.userHandle!, passkeyUser.password]) {
+    for (const secret of [
+      PROXY_PASSWORD,
+      deviceCookie,
+      passkey!.privateKey,
+      passkey!.credentialId,
+      passkey!.userHandle!,
+      passkeyUser.password,
+    ]) {
       expect(redis).not.toContain(secret);
       expect(postgres).not.toContain(secret);
       expect(logs).not.toContain(secret);
@@ -109,7 +155,16 @@ describe("secrets at rest", () => {
     expect(redis.length).toBeGreaterThan(100); // the dump really saw the queue and cache
     expect(postgres).toContain(user.username); // and the tables
     expect(postgres).toContain(refused.headers.get("x-job-id")); // its kept input and screenshot rows were dumped
-    for (const secret of [user.password, spaUser.password, totpUser.password, totpSecret, cookie, token, key, "pw-Typo-Gd7Xm1Pc9Zh3"]) {
+    for (const secret of [
+      user.password,
+      spaUser.password,
+      totpUser.password,
+      totpSecret,
+      cookie,
+      token,
+      key,
+      "pw-Typo-Gd7Xm1Pc9Zh3",
+    ]) {
       expect(redis).not.toContain(secret);
       expect(postgres).not.toContain(secret);
     }

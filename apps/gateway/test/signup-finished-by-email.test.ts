@@ -1,4 +1,13 @@
-import { call, closeDatabase, database, expectSignedIn, expireSiteSessions, newTenant, siteAccounts, sitesUrl } from "@authsvc/devstack";
+import {
+  call,
+  closeDatabase,
+  database,
+  expectSignedIn,
+  expireSiteSessions,
+  newTenant,
+  siteAccounts,
+  sitesUrl,
+} from "@authsvc/devstack";
 
 let tenant: Awaited<ReturnType<typeof newTenant>>;
 
@@ -8,7 +17,10 @@ beforeAll(async () => {
 afterAll(() => closeDatabase());
 
 const signupAt = (page: string, body: Record<string, unknown>) =>
-  call("POST", "/v1/signup", { key: tenant.key, body: { signup_method: "email", domain: `${sitesUrl()}/cases/${page}/signup`, ...body } });
+  call("POST", "/v1/signup", {
+    key: tenant.key,
+    body: { signup_method: "email", domain: `${sitesUrl()}/cases/${page}/signup`, ...body },
+  });
 
 async function newMailbox(): Promise<string> {
   const res = await call("POST", "/v1/mailboxes", { key: tenant.key, body: {} });
@@ -17,7 +29,11 @@ async function newMailbox(): Promise<string> {
 }
 
 const deliver = (address: string, delivery: "lost" | "expired") =>
-  fetch(`${sitesUrl()}/__fixture/deliveries`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ address, delivery }) });
+  fetch(`${sitesUrl()}/__fixture/deliveries`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ address, delivery }),
+  });
 
 /** The stored password is the account's: refresh logs in with it once the site ended the session. */
 async function expectStoredPasswordWorks(page: string, credentialId: string, email: string): Promise<string> {
@@ -36,24 +52,35 @@ describe("POST /v1/signup: sites that finish the signup by email", () => {
     const email = res.body.account.email as string;
     expect(res.body.account).toMatchObject({ email, username: expect.any(String), passwordGenerated: true });
     await expectSignedIn("signup-set-password", res.body.cookies, email);
-    expect(await siteAccounts(email)).toEqual([expect.objectContaining({ site: "signup-set-password", username: res.body.account.username, confirmed: true })]);
-    expect(await expectStoredPasswordWorks("signup-set-password", res.body.credentialId, email)).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    expect(await siteAccounts(email)).toEqual([
+      expect.objectContaining({ site: "signup-set-password", username: res.body.account.username, confirmed: true }),
+    ]);
+    expect(await expectStoredPasswordWorks("signup-set-password", res.body.credentialId, email)).toMatch(
+      /^[A-Za-z0-9_-]{24}$/,
+    );
   });
 
   it("sets the caller's password on an empty new-password page and logs in with it", async () => {
-    const res = await signupAt("signup-new-password", { allocateMailbox: true, cred: { password: "chosen-password-42" } });
+    const res = await signupAt("signup-new-password", {
+      allocateMailbox: true,
+      cred: { password: "chosen-password-42" },
+    });
     expect(res.status).toBe(201);
     const email = res.body.account.email as string;
     expect(res.body.account.passwordGenerated).toBe(false);
     await expectSignedIn("signup-new-password", res.body.cookies, email);
-    expect(await expectStoredPasswordWorks("signup-new-password", res.body.credentialId, email)).toBe("chosen-password-42");
+    expect(await expectStoredPasswordWorks("signup-new-password", res.body.credentialId, email)).toBe(
+      "chosen-password-42",
+    );
   });
 
   it("generates a password to the new-password page's stated rules", async () => {
     const res = await signupAt("signup-new-password", { allocateMailbox: true });
     expect(res.status).toBe(201);
     const email = res.body.account.email as string;
-    expect(await expectStoredPasswordWorks("signup-new-password", res.body.credentialId, email)).toMatch(/^(?=.*\d).{10,}$/);
+    expect(await expectStoredPasswordWorks("signup-new-password", res.body.credentialId, email)).toMatch(
+      /^(?=.*\d).{10,}$/,
+    );
   });
 
   it("logs in with the password the site mailed, sets a new one where the site demands it, and stores that", async () => {
@@ -62,7 +89,9 @@ describe("POST /v1/signup: sites that finish the signup by email", () => {
     const email = res.body.account.email as string;
     expect(res.body.account).toMatchObject({ email, passwordGenerated: true });
     await expectSignedIn("signup-mailed-password", res.body.cookies, email);
-    expect(await siteAccounts(email)).toEqual([expect.objectContaining({ site: "signup-mailed-password", confirmed: true })]);
+    expect(await siteAccounts(email)).toEqual([
+      expect.objectContaining({ site: "signup-mailed-password", confirmed: true }),
+    ]);
     // The mailed temporary password (10 characters) no longer works: the stored one is the generated new one.
     expect(await expectStoredPasswordWorks("signup-mailed-password", res.body.credentialId, email)).toHaveLength(20);
   });
@@ -74,7 +103,9 @@ describe("POST /v1/signup: sites that finish the signup by email", () => {
     // The wiki capitalized the username it was given; that is the name it logs in with.
     expect(username).toMatch(/^[A-Z]/);
     await expectSignedIn("signup-wiki-password", res.body.cookies, username);
-    expect(await siteAccounts(email)).toEqual([expect.objectContaining({ site: "signup-wiki-password", username, confirmed: true })]);
+    expect(await siteAccounts(email)).toEqual([
+      expect.objectContaining({ site: "signup-wiki-password", username, confirmed: true }),
+    ]);
     const credential = await call("GET", `/v1/credentials/${res.body.credentialId}`, { key: tenant.key });
     expect(credential.body).toMatchObject({ username });
   });
@@ -84,7 +115,9 @@ describe("POST /v1/signup: sites that finish the signup by email", () => {
     await deliver(email, "lost");
     const res = await signupAt("signup-set-password", { cred: { email } });
     expect([res.status, res.body.error?.code]).toEqual([422, "verification_pending"]);
-    expect(res.body.error.message).toContain(`no email with the account's password or a link to set it arrived at ${email}`);
+    expect(res.body.error.message).toContain(
+      `no email with the account's password or a link to set it arrived at ${email}`,
+    );
     const credential = await call("GET", `/v1/credentials/${res.body.error.credentialId}`, { key: tenant.key });
     expect(credential.body).toMatchObject({ username: email, status: "pending_verification" });
     expect(await siteAccounts(email)).toEqual([expect.objectContaining({ confirmed: false })]);

@@ -49,7 +49,8 @@ afterAll(async () => {
 });
 
 // Deliveries and keep-alive refreshes come from the worker: bounded generously, for a loaded machine.
-const eventually = <T>(read: () => T | undefined, what: string, ms = WAIT_BOUND_MS): Promise<T> => waitFor(what, read, { timeoutMs: ms, everyMs: 50 });
+const eventually = <T>(read: () => T | undefined, what: string, ms = WAIT_BOUND_MS): Promise<T> =>
+  waitFor(what, read, { timeoutMs: ms, everyMs: 50 });
 
 /**
  * Waits until nothing more can reach the receiver about the credential: every auth job of it has ended in
@@ -63,10 +64,13 @@ async function settled(credentialId: string, webhookId: string): Promise<void> {
 }
 
 const eventsOf = (type: string, credentialId: string) =>
-  received.filter((r) => r.headers["x-authsvc-event"] === type && JSON.parse(r.body).data.credentialId === credentialId);
+  received.filter(
+    (r) => r.headers["x-authsvc-event"] === type && JSON.parse(r.body).data.credentialId === credentialId,
+  );
 
 async function credentialOf(key: string, username: string): Promise<string> {
-  return (await call("GET", "/v1/credentials", { key })).body.credentials.find((c: any) => c.username === username).credentialId;
+  return (await call("GET", "/v1/credentials", { key })).body.credentials.find((c: any) => c.username === username)
+    .credentialId;
 }
 
 describe("webhooks", () => {
@@ -81,11 +85,18 @@ describe("webhooks", () => {
       secret: expect.stringMatching(/^whsec_/),
     });
     const listed = await call("GET", "/v1/webhooks", { key: tenant.key });
-    expect(listed.body.webhooks).toEqual([{ id: created.body.id, url: receiverUrl, events: created.body.events, createdAt: created.body.createdAt }]);
+    expect(listed.body.webhooks).toEqual([
+      { id: created.body.id, url: receiverUrl, events: created.body.events, createdAt: created.body.createdAt },
+    ]);
     const other = await newTenant("Other webhook org");
     expect((await call("GET", "/v1/webhooks", { key: other.key })).body.webhooks).toEqual([]);
     expect((await call("DELETE", `/v1/webhooks/${created.body.id}`, { key: other.key })).status).toBe(404);
-    for (const body of [{ url: "ftp://example.com/x" }, { url: receiverUrl, events: ["session.exploded"] }, { url: receiverUrl, events: [] }, {}]) {
+    for (const body of [
+      { url: "ftp://example.com/x" },
+      { url: receiverUrl, events: ["session.exploded"] },
+      { url: receiverUrl, events: [] },
+      {},
+    ]) {
       expect((await call("POST", "/v1/webhooks", { key: tenant.key, body })).status).toBe(400);
     }
     expect((await call("DELETE", `/v1/webhooks/${created.body.id}`, { key: tenant.key })).status).toBe(204);
@@ -94,7 +105,10 @@ describe("webhooks", () => {
 
   it("delivers session.refreshed signed with the secret, and retries after a 5xx", async () => {
     const tenant = await newTenant("Webhook refresh org");
-    const hook = await call("POST", "/v1/webhooks", { key: tenant.key, body: { url: receiverUrl, events: ["session.refreshed"] } });
+    const hook = await call("POST", "/v1/webhooks", {
+      key: tenant.key,
+      body: { url: receiverUrl, events: ["session.refreshed"] },
+    });
     const user = await newSiteUser("hook-refresh-1");
     expect((await call("POST", "/v1/login", { key: tenant.key, body: loginBody("classic", user) })).status).toBe(200);
     const credentialId = await credentialOf(tenant.key, user.username);
@@ -102,11 +116,21 @@ describe("webhooks", () => {
     plan = [503]; // the receiver is down for the first delivery
     const refreshed = await call("POST", "/v1/refresh", { key: tenant.key, body: { credentialId } });
     expect(refreshed.status).toBe(200);
-    const [first, second] = await eventually(() => (eventsOf("session.refreshed", credentialId).length >= 2 ? eventsOf("session.refreshed", credentialId) : undefined), "a retried delivery");
+    const [first, second] = await eventually(
+      () =>
+        eventsOf("session.refreshed", credentialId).length >= 2
+          ? eventsOf("session.refreshed", credentialId)
+          : undefined,
+      "a retried delivery",
+    );
     expect([first!.answered, second!.answered]).toEqual([503, 204]);
     expect(second!.body).toBe(first!.body);
-    expect(verifyWebhookSignature(hook.body.secret, second!.body, String(second!.headers["x-authsvc-signature"]))).toBe(true);
-    expect(verifyWebhookSignature("whsec_someone-else", second!.body, String(second!.headers["x-authsvc-signature"]))).toBe(false);
+    expect(verifyWebhookSignature(hook.body.secret, second!.body, String(second!.headers["x-authsvc-signature"]))).toBe(
+      true,
+    );
+    expect(
+      verifyWebhookSignature("whsec_someone-else", second!.body, String(second!.headers["x-authsvc-signature"])),
+    ).toBe(false);
 
     const event = JSON.parse(second!.body);
     expect(event).toEqual({
@@ -114,7 +138,13 @@ describe("webhooks", () => {
       type: "session.refreshed",
       createdAt: expect.any(String),
       orgId: tenant.orgId,
-      data: { credentialId, site: sitesUrl(), username: user.username, jobId: refreshed.headers.get("x-job-id"), sessionExpiresAt: expect.any(String) },
+      data: {
+        credentialId,
+        site: sitesUrl(),
+        username: user.username,
+        jobId: refreshed.headers.get("x-job-id"),
+        sessionExpiresAt: expect.any(String),
+      },
     });
     expect(second!.headers["x-authsvc-delivery"]).toBe(event.id);
     // The event and the refresh's answer say the same of the same session.
@@ -125,18 +155,33 @@ describe("webhooks", () => {
 
   it("delivers credential.failed when a credential that worked is refused, and takes a 4xx answer as final", async () => {
     const tenant = await newTenant("Webhook failure org");
-    const hook = await call("POST", "/v1/webhooks", { key: tenant.key, body: { url: receiverUrl, events: ["credential.failed"] } });
+    const hook = await call("POST", "/v1/webhooks", {
+      key: tenant.key,
+      body: { url: receiverUrl, events: ["credential.failed"] },
+    });
     const user = await newSiteUser("hook-failed-1");
     expect((await call("POST", "/v1/login", { key: tenant.key, body: loginBody("classic", user) })).status).toBe(200);
     const credentialId = await credentialOf(tenant.key, user.username);
     // The password was changed on the site since.
-    await fetch(`${sitesUrl()}/__fixture/users`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: user.username, password: "changed-on-the-site" }) });
+    await fetch(`${sitesUrl()}/__fixture/users`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username: user.username, password: "changed-on-the-site" }),
+    });
 
     plan = [410];
     const failed = await call("POST", "/v1/refresh", { key: tenant.key, body: { credentialId } });
     expect(failed.body.error.code).toBe("invalid_credentials");
-    const [delivery] = await eventually(() => (eventsOf("credential.failed", credentialId).length ? eventsOf("credential.failed", credentialId) : undefined), "credential.failed");
-    expect(JSON.parse(delivery!.body).data).toMatchObject({ credentialId, code: "invalid_credentials", username: user.username });
+    const [delivery] = await eventually(
+      () =>
+        eventsOf("credential.failed", credentialId).length ? eventsOf("credential.failed", credentialId) : undefined,
+      "credential.failed",
+    );
+    expect(JSON.parse(delivery!.body).data).toMatchObject({
+      credentialId,
+      code: "invalid_credentials",
+      username: user.username,
+    });
     expect(delivery!.answered).toBe(410);
     // 410 is the receiver's final word: the delivery failed for good after one attempt, and once the refresh
     // and every delivery to the webhook have ended, no second attempt (nor second event) can come.
@@ -150,14 +195,24 @@ describe("webhooks", () => {
 describe("keep-alive", () => {
   it("refreshes a session before it expires, replacing the cached one, and says so", async () => {
     const tenant = await newTenant("Keep-alive org");
-    const hook = await call("POST", "/v1/webhooks", { key: tenant.key, body: { url: receiverUrl, events: ["session.refreshed"] } });
+    const hook = await call("POST", "/v1/webhooks", {
+      key: tenant.key,
+      body: { url: receiverUrl, events: ["session.refreshed"] },
+    });
     const user = await newSiteUser("keepalive-1");
     const first = await call("POST", "/v1/login", { key: tenant.key, body: loginBody("classic", user) });
     const credentialId = await credentialOf(tenant.key, user.username);
     // As if its cookies ran out in five minutes: within the keep-alive window.
-    await database().prisma.session.updateMany({ where: { credentialId }, data: { expiresAt: new Date(Date.now() + 5 * 60_000) } });
+    await database().prisma.session.updateMany({
+      where: { credentialId },
+      data: { expiresAt: new Date(Date.now() + 5 * 60_000) },
+    });
 
-    const [event] = await eventually(() => (eventsOf("session.refreshed", credentialId).length ? eventsOf("session.refreshed", credentialId) : undefined), "a keep-alive refresh");
+    const [event] = await eventually(
+      () =>
+        eventsOf("session.refreshed", credentialId).length ? eventsOf("session.refreshed", credentialId) : undefined,
+      "a keep-alive refresh",
+    );
     expect(JSON.parse(event!.body).data).toMatchObject({ credentialId, username: user.username });
     const cached = await call("POST", "/v1/login", { key: tenant.key, body: loginBody("classic", user) });
     expect(cached.headers.get("x-auth-cache")).toBe("hit");
@@ -166,7 +221,10 @@ describe("keep-alive", () => {
     expect(await database().prisma.session.count({ where: { credentialId } })).toBe(2);
     // Refreshed once: the replaced session is not picked again. Once keep-alive marked it handled, two
     // runs that started after saw both sessions; then whatever they started, and its events, has ended.
-    await waitFor("the replaced session marked handled", async () => (await database().prisma.session.count({ where: { credentialId, keepaliveAt: { not: null } } })) >= 1);
+    await waitFor(
+      "the replaced session marked handled",
+      async () => (await database().prisma.session.count({ where: { credentialId, keepaliveAt: { not: null } } })) >= 1,
+    );
     await maintenanceRunsSince("keepalive", Date.now(), 2);
     await settled(credentialId, hook.body.id);
     expect(eventsOf("session.refreshed", credentialId)).toHaveLength(1);
@@ -174,19 +232,39 @@ describe("keep-alive", () => {
 
   it("reports a session that ended without a replacement as session.expired, once", async () => {
     const tenant = await newTenant("Expiry org");
-    const hook = await call("POST", "/v1/webhooks", { key: tenant.key, body: { url: receiverUrl, events: ["session.expired"] } });
+    const hook = await call("POST", "/v1/webhooks", {
+      key: tenant.key,
+      body: { url: receiverUrl, events: ["session.expired"] },
+    });
     const user = await newSiteUser("keepalive-2");
     await call("POST", "/v1/login", { key: tenant.key, body: loginBody("classic", user) });
     const credentialId = await credentialOf(tenant.key, user.username);
     // The credential was refused since, so keep-alive cannot refresh it; then its session ran out.
-    await database().prisma.credential.update({ where: { id: credentialId }, data: { lastErrorCode: "invalid_credentials" } });
-    await database().prisma.session.updateMany({ where: { credentialId }, data: { expiresAt: new Date(Date.now() - 60_000) } });
+    await database().prisma.credential.update({
+      where: { id: credentialId },
+      data: { lastErrorCode: "invalid_credentials" },
+    });
+    await database().prisma.session.updateMany({
+      where: { credentialId },
+      data: { expiresAt: new Date(Date.now() - 60_000) },
+    });
 
-    const [event] = await eventually(() => (eventsOf("session.expired", credentialId).length ? eventsOf("session.expired", credentialId) : undefined), "session.expired");
-    expect(JSON.parse(event!.body).data).toMatchObject({ credentialId, username: user.username, reason: "invalid_credentials", expiredAt: expect.any(String) });
+    const [event] = await eventually(
+      () => (eventsOf("session.expired", credentialId).length ? eventsOf("session.expired", credentialId) : undefined),
+      "session.expired",
+    );
+    expect(JSON.parse(event!.body).data).toMatchObject({
+      credentialId,
+      username: user.username,
+      reason: "invalid_credentials",
+      expiredAt: expect.any(String),
+    });
     // Once: the run that reported it marked the session handled; two runs that started after saw that, and
     // every delivery to the webhook has ended.
-    await waitFor("the expired session marked handled", async () => (await database().prisma.session.count({ where: { credentialId, keepaliveAt: null } })) === 0);
+    await waitFor(
+      "the expired session marked handled",
+      async () => (await database().prisma.session.count({ where: { credentialId, keepaliveAt: null } })) === 0,
+    );
     await maintenanceRunsSince("keepalive", Date.now(), 2);
     await settled(credentialId, hook.body.id);
     expect(eventsOf("session.expired", credentialId)).toHaveLength(1);

@@ -14,7 +14,10 @@ function keyOf(domain: string): string {
   if (!key) {
     const pair = generateKeyPairSync("rsa", { modulusLength: 2048 });
     key = pair.privateKey.export({ type: "pkcs8", format: "pem" }).toString();
-    dns.setTxt(`sel._domainkey.${domain}`, `v=DKIM1; k=rsa; p=${pair.publicKey.export({ type: "spki", format: "der" }).toString("base64")}`);
+    dns.setTxt(
+      `sel._domainkey.${domain}`,
+      `v=DKIM1; k=rsa; p=${pair.publicKey.export({ type: "spki", format: "der" }).toString("base64")}`,
+    );
     keys.set(domain, key);
   }
   return key;
@@ -22,21 +25,42 @@ function keyOf(domain: string): string {
 
 const message = (from: string, body = "Your Acme sign-in code is 482913.") =>
   Buffer.from(
-    [`From: Acme <${from}>`, "To: agent@agents.example", "Subject: Your sign-in code", "Date: Fri, 27 Nov 2026 06:00:00 +0000", "Message-ID: <1@acme.test>", "MIME-Version: 1.0", "Content-Type: text/plain; charset=utf-8", "", body, ""].join("\r\n"),
+    [
+      `From: Acme <${from}>`,
+      "To: agent@agents.example",
+      "Subject: Your sign-in code",
+      "Date: Fri, 27 Nov 2026 06:00:00 +0000",
+      "Message-ID: <1@acme.test>",
+      "MIME-Version: 1.0",
+      "Content-Type: text/plain; charset=utf-8",
+      "",
+      body,
+      "",
+    ].join("\r\n"),
   );
 
 // Signed with a time given: without one, mailauth formats the signature's t= twice (Math.round(Date.now() / 1000)
 // when it signs, and again when it writes the header), and a signature made across a half second on a busy
 // machine carries another t= than the one it signed: a bad signature (about 1 in 100 beside a CPU hog).
 async function signed(raw: Buffer, domain: string): Promise<Buffer> {
-  const { signatures, errors } = await dkimSign(raw, { signTime: new Date(), signatureData: [{ signingDomain: domain, selector: "sel", privateKey: keyOf(domain) }] } as never);
+  const { signatures, errors } = await dkimSign(raw, {
+    signTime: new Date(),
+    signatureData: [{ signingDomain: domain, selector: "sel", privateKey: keyOf(domain) }],
+  } as never);
   expect(errors).toEqual([]);
   return Buffer.concat([Buffer.from(signatures), raw]);
 }
 
 /** As a forwarder seals what it forwards: its own ARC headers, saying what it found when the mail reached it. */
 async function sealed(raw: Buffer, sealer: string, authResults: string): Promise<Buffer> {
-  const headers = await sealMessage(raw, { signingDomain: sealer, selector: "sel", privateKey: keyOf(sealer), authResults: `mx.${sealer}; ${authResults}`, cv: "none", signTime: new Date() } as never);
+  const headers = await sealMessage(raw, {
+    signingDomain: sealer,
+    selector: "sel",
+    privateKey: keyOf(sealer),
+    authResults: `mx.${sealer}; ${authResults}`,
+    cv: "none",
+    signTime: new Date(),
+  } as never);
   return Buffer.concat([headers, raw]);
 }
 
@@ -52,13 +76,22 @@ const check = (raw: Buffer) => authenticateMail(raw, mailDnsResolver({ dnsServer
 
 describe("authenticateMail", () => {
   it("names the domain whose DKIM signature verifies; an unsigned or forger-signed From: names nothing of the site's", async () => {
-    expect(await check(await signed(message("no-reply@acme.test"), "acme.test"))).toEqual({ dkim: ["acme.test"], arc: [] });
+    expect(await check(await signed(message("no-reply@acme.test"), "acme.test"))).toEqual({
+      dkim: ["acme.test"],
+      arc: [],
+    });
     expect(await check(message("no-reply@acme.test"))).toEqual({ dkim: [], arc: [] });
-    expect(await check(await signed(message("no-reply@acme.test"), "forger.test"))).toEqual({ dkim: ["forger.test"], arc: [] });
+    expect(await check(await signed(message("no-reply@acme.test"), "forger.test"))).toEqual({
+      dkim: ["forger.test"],
+      arc: [],
+    });
   });
 
   it("names nothing when the signed message was changed, or its key is not published", async () => {
-    expect(await check(withFooter(await signed(message("no-reply@acme.test"), "acme.test")))).toEqual({ dkim: [], arc: [] });
+    expect(await check(withFooter(await signed(message("no-reply@acme.test"), "acme.test")))).toEqual({
+      dkim: [],
+      arc: [],
+    });
     const raw = await signed(message("no-reply@acme.test"), "acme.test");
     dns.setTxt("sel._domainkey.acme.test", "v=DKIM1; k=rsa; p=");
     try {
@@ -71,11 +104,16 @@ describe("authenticateMail", () => {
   it("believes a trusted forwarder's ARC seal about the DKIM it saw, even when it changed the body; no one else's", async () => {
     const original = await signed(message("no-reply@shop.test"), "shop.test");
     const saw = "dkim=pass header.i=@shop.test header.s=sel header.b=abcdefgh; spf=pass smtp.mailfrom=shop.test";
-    expect(await check(await sealed(withFooter(original), "google.com", saw))).toEqual({ dkim: [], arc: ["shop.test"] });
+    expect(await check(await sealed(withFooter(original), "google.com", saw))).toEqual({
+      dkim: [],
+      arc: ["shop.test"],
+    });
     // A seal by a forwarder nobody configured to trust vouches for nothing.
     expect(await check(await sealed(withFooter(original), "forwarder.test", saw))).toEqual({ dkim: [], arc: [] });
     // A trusted forwarder that saw DKIM fail vouches for nothing.
-    expect(await check(await sealed(withFooter(original), "google.com", "dkim=fail header.i=@shop.test header.s=sel"))).toEqual({ dkim: [], arc: [] });
+    expect(
+      await check(await sealed(withFooter(original), "google.com", "dkim=fail header.i=@shop.test header.s=sel")),
+    ).toEqual({ dkim: [], arc: [] });
     // A sealed message changed after the seal breaks the chain.
     expect(await check(withFooter(await sealed(original, "google.com", saw)))).toEqual({ dkim: [], arc: [] });
   });

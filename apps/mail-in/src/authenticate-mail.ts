@@ -44,18 +44,36 @@ const lower = (d: unknown) => (typeof d === "string" ? d.trim().toLowerCase().re
  * publish, proves nothing either (the domain is left out, never guessed in). A key whose lookup failed for
  * now throws MailAuthDeferred, unless another signature of that domain passed.
  */
-export async function authenticateMail(raw: Buffer, resolver: DNSResolver, trustedArcSealers: readonly string[]): Promise<MailAuthentication> {
+export async function authenticateMail(
+  raw: Buffer,
+  resolver: DNSResolver,
+  trustedArcSealers: readonly string[],
+): Promise<MailAuthentication> {
   const dkimResult = await dkimVerify(raw, { resolver });
-  const dkim = new Set(dkimResult.results.filter((r) => r.status.result === "pass").map((r) => lower(r.signingDomain)).filter(Boolean));
-  const unknown = dkimResult.results.filter((r) => r.status.result === "temperror" && !dkim.has(lower(r.signingDomain)));
-  if (unknown.length) throw new MailAuthDeferred(`the DKIM key of ${unknown.map((r) => lower(r.signingDomain)).join(", ")} could not be looked up (${unknown[0]!.status.comment ?? "DNS failure"})`);
+  const dkim = new Set(
+    dkimResult.results
+      .filter((r) => r.status.result === "pass")
+      .map((r) => lower(r.signingDomain))
+      .filter(Boolean),
+  );
+  const unknown = dkimResult.results.filter(
+    (r) => r.status.result === "temperror" && !dkim.has(lower(r.signingDomain)),
+  );
+  if (unknown.length)
+    throw new MailAuthDeferred(
+      `the DKIM key of ${unknown.map((r) => lower(r.signingDomain)).join(", ")} could not be looked up (${unknown[0]!.status.comment ?? "DNS failure"})`,
+    );
   const vouched = new Set<string>();
   const chain = dkimResult.arc as { lastEntry?: Record<string, { parsed?: { d?: { value?: string } } }> } | undefined;
   const sealer = lower(chain?.lastEntry?.["arc-seal"]?.parsed?.d?.value);
   const trusted = new Set(trustedArcSealers.map(lower));
   if (sealer && trusted.has(sealer) && chain) {
     const result = await arc(dkimResult.arc as Parameters<typeof arc>[0], { resolver });
-    const seen = result.status.result === "pass" ? (result.authenticationResults?.dkim as Array<{ result?: string; header?: { d?: string; i?: string } }> | undefined) : undefined;
+    const seen =
+      result.status.result === "pass"
+        ? (result.authenticationResults?.dkim as
+            Array<{ result?: string; header?: { d?: string; i?: string } }> | undefined)
+        : undefined;
     for (const entry of seen ?? []) {
       if (entry.result !== "pass") continue;
       const domain = lower(entry.header?.d) || lower(entry.header?.i?.replace(/^.*@/, ""));

@@ -31,7 +31,9 @@ beforeAll(async () => {
   const published = mailDnsResolver({ dnsServers: [dns.server] });
   // The test DNS, where a name in `timesOutOnce` times out at its next lookup (a resolver under load).
   const resolver: typeof published = (name, rrtype) =>
-    timesOutOnce.delete(name) ? Promise.reject(Object.assign(new Error(`queryTxt ETIMEOUT ${name}`), { code: "ETIMEOUT" })) : published(name, rrtype);
+    timesOutOnce.delete(name)
+      ? Promise.reject(Object.assign(new Error(`queryTxt ETIMEOUT ${name}`), { code: "ETIMEOUT" }))
+      : published(name, rrtype);
   server = createMailServer({
     db,
     domain: DOMAIN,
@@ -59,7 +61,13 @@ const send = (message: {
   envelope?: { from: string; to: string[] };
   dkim?: { domainName: string; keySelector: string; privateKey: string };
 }) =>
-  createTransport({ host: "127.0.0.1", port, secure: false, ignoreTLS: true, tls: { rejectUnauthorized: false } }).sendMail({
+  createTransport({
+    host: "127.0.0.1",
+    port,
+    secure: false,
+    ignoreTLS: true,
+    tls: { rejectUnauthorized: false },
+  }).sendMail({
     from: message.from ?? "Acme <no-reply@acme.example>",
     subject: "Your sign-in code",
     ...message,
@@ -67,15 +75,27 @@ const send = (message: {
 
 async function newMailbox(local: string, forwarding = false) {
   const org = await db.organizations.create(`Mail org ${local}`);
-  const mailbox = await db.mailboxes.create(org.id, `${local}-${Date.now().toString(36)}@${DOMAIN}`, undefined, forwarding);
+  const mailbox = await db.mailboxes.create(
+    org.id,
+    `${local}-${Date.now().toString(36)}@${DOMAIN}`,
+    undefined,
+    forwarding,
+  );
   return { org, mailbox };
 }
 
 /** A DKIM key of `domain`, published in the test DNS, as nodemailer signs with it. */
 function dkimOf(domain: string) {
   const pair = generateKeyPairSync("rsa", { modulusLength: 2048 });
-  dns.setTxt(`s1._domainkey.${domain}`, `v=DKIM1; k=rsa; p=${pair.publicKey.export({ type: "spki", format: "der" }).toString("base64")}`);
-  return { domainName: domain, keySelector: "s1", privateKey: pair.privateKey.export({ type: "pkcs8", format: "pem" }).toString() };
+  dns.setTxt(
+    `s1._domainkey.${domain}`,
+    `v=DKIM1; k=rsa; p=${pair.publicKey.export({ type: "spki", format: "der" }).toString("base64")}`,
+  );
+  return {
+    domainName: domain,
+    keySelector: "s1",
+    privateKey: pair.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+  };
 }
 
 describe("mail-in SMTP server", () => {
@@ -84,14 +104,22 @@ describe("mail-in SMTP server", () => {
     const events = new InboxEvents(subscriber, PREFIX);
     const watch = await events.watch(mailbox.id);
     const since = await db.inboundMessages.now();
-    const info = await send({ to: mailbox.address.toUpperCase(), text: "Your Acme code is 482913.", html: "<p>Your Acme code is <b>482913</b>.</p>" });
+    const info = await send({
+      to: mailbox.address.toUpperCase(),
+      text: "Your Acme code is 482913.",
+      html: "<p>Your Acme code is <b>482913</b>.</p>",
+    });
     expect(info.accepted).toHaveLength(1);
     expect(await watch.next(30_000)).toBe(true); // a bound for a lost wake-up only
     await watch.close();
 
     const [message, ...more] = await db.inboundMessages.since(org.id, { mailboxId: mailbox.id }, since);
     expect(more).toHaveLength(0);
-    expect(message).toMatchObject({ from: "no-reply@acme.example", subject: "Your sign-in code", text: expect.stringContaining("482913") });
+    expect(message).toMatchObject({
+      from: "no-reply@acme.example",
+      subject: "Your sign-in code",
+      text: expect.stringContaining("482913"),
+    });
     expect(message!.html).toContain("<b>482913</b>");
     expect(message!.receivedAt.getTime()).toBeGreaterThanOrEqual(since.getTime());
 
@@ -112,7 +140,9 @@ describe("mail-in SMTP server", () => {
     await send({ to: `${local}+other@${DOMAIN}`, text: "Code: 5678" });
     expect(await db.inboundMessages.since(org.id, { mailboxId: mailbox.id }, since)).toHaveLength(2);
     // A login that gave the site agent+shop@ reads only what was sent there.
-    const forShop = await db.inboundMessages.since(org.id, { mailboxId: mailbox.id }, since, { recipient: `${local}+shop@${DOMAIN}` });
+    const forShop = await db.inboundMessages.since(org.id, { mailboxId: mailbox.id }, since, {
+      recipient: `${local}+shop@${DOMAIN}`,
+    });
     expect(forShop.map((m) => m.text.trim())).toEqual(["Code: 1234"]);
   });
 
@@ -124,16 +154,25 @@ describe("mail-in SMTP server", () => {
       send({
         to: original,
         envelope: { from: "no-reply@acme.example", to: [mailbox.address] },
-        headers: { "Delivered-To": original, "X-Forwarded-To": mailbox.address, "X-Forwarded-For": `${original} ${mailbox.address}` },
+        headers: {
+          "Delivered-To": original,
+          "X-Forwarded-To": mailbox.address,
+          "X-Forwarded-For": `${original} ${mailbox.address}`,
+        },
         text: `Code: ${code}`,
       });
     await forwarded("Agent.One@Agents.Example", "1111");
     await forwarded("agent.two+shop@agents.example", "2222");
-    const [one, two] = await db.prisma.inboundMessage.findMany({ where: { mailboxId: mailbox.id }, orderBy: { receivedAt: "asc" } });
+    const [one, two] = await db.prisma.inboundMessage.findMany({
+      where: { mailboxId: mailbox.id },
+      orderBy: { receivedAt: "asc" },
+    });
     expect(one).toMatchObject({ recipient: mailbox.address, originalRecipients: ["agent.one@agents.example"] });
     expect(two!.originalRecipients).toEqual(["agent.two+shop@agents.example"]);
     const read = async (address: string) =>
-      (await db.inboundMessages.since(org.id, { mailboxId: mailbox.id }, since, { originalRecipient: address })).map((m) => m.text.trim());
+      (await db.inboundMessages.since(org.id, { mailboxId: mailbox.id }, since, { originalRecipient: address })).map(
+        (m) => m.text.trim(),
+      );
     expect(await read("agent.one@agents.example")).toEqual(["Code: 1111"]);
     // An untagged address reads its tagged mail too; a tagged one only its own tag.
     expect(await read("agent.two@agents.example")).toEqual(["Code: 2222"]);
@@ -151,8 +190,17 @@ describe("mail-in SMTP server", () => {
     const envelope = { from: "no-reply@acme.test", to: [forwarding.mailbox.address] };
     await send({ to: original, envelope, headers, from: "Acme <no-reply@acme.test>", text: "Code: 1111", dkim: acme });
     await send({ to: original, envelope, headers, from: "Acme <no-reply@acme.test>", text: "Code: 2222" });
-    await send({ to: original, envelope, headers, from: "Acme <no-reply@acme.test>", text: "Code: 3333", dkim: dkimOf("forger.test") });
-    const read = await db.inboundMessages.since(forwarding.org.id, { mailboxId: forwarding.mailbox.id }, since, { originalRecipient: original });
+    await send({
+      to: original,
+      envelope,
+      headers,
+      from: "Acme <no-reply@acme.test>",
+      text: "Code: 3333",
+      dkim: dkimOf("forger.test"),
+    });
+    const read = await db.inboundMessages.since(forwarding.org.id, { mailboxId: forwarding.mailbox.id }, since, {
+      originalRecipient: original,
+    });
     expect(read.map((m) => [m.text.trim(), m.authenticated])).toEqual([
       ["Code: 1111", { dkim: ["acme.test"], arc: [] }],
       ["Code: 2222", { dkim: [], arc: [] }],
@@ -169,7 +217,14 @@ describe("mail-in SMTP server", () => {
     const { org, mailbox } = await newMailbox("fwd-later", true);
     const since = await db.inboundMessages.now();
     const original = "agent@agents.example";
-    const mail = { to: original, envelope: { from: "no-reply@acme.test", to: [mailbox.address] }, headers: { "Delivered-To": original }, from: "Acme <no-reply@acme.test>", text: "Code: 5555", dkim: acme };
+    const mail = {
+      to: original,
+      envelope: { from: "no-reply@acme.test", to: [mailbox.address] },
+      headers: { "Delivered-To": original },
+      from: "Acme <no-reply@acme.test>",
+      text: "Code: 5555",
+      dkim: acme,
+    };
     timesOutOnce.add("s1._domainkey.acme.test");
     await expect(send(mail)).rejects.toMatchObject({ responseCode: 451 });
     expect(outcomes.at(-1)).toBe("deferred");
@@ -177,16 +232,25 @@ describe("mail-in SMTP server", () => {
     // As the sender's next try: the key is found, the message proves its domain.
     await send(mail);
     const read = await db.inboundMessages.since(org.id, { mailboxId: mailbox.id }, since);
-    expect(read.map((m) => [m.text.trim(), m.authenticated])).toEqual([["Code: 5555", { dkim: ["acme.test"], arc: [] }]]);
+    expect(read.map((m) => [m.text.trim(), m.authenticated])).toEqual([
+      ["Code: 5555", { dkim: ["acme.test"], arc: [] }],
+    ]);
   });
 
   it("finds an address's forwarded mail behind however many messages of other addresses came first", async () => {
     const { org, mailbox } = await newMailbox("busy");
     const since = await db.inboundMessages.now();
     const content = (text: string) => ({ from: "no-reply@acme.example", subject: "Code", text, html: "" });
-    for (let i = 0; i < 450; i++) await db.inboundMessages.store(org.id, { mailboxId: mailbox.id }, mailbox.address, content("Code: 0000"), [`other${i}@agents.example`]);
-    await db.inboundMessages.store(org.id, { mailboxId: mailbox.id }, mailbox.address, content("Code: 4242"), ["late.agent@agents.example"]);
-    const mine = await db.inboundMessages.since(org.id, { mailboxId: mailbox.id }, since, { originalRecipient: "late.agent@agents.example" });
+    for (let i = 0; i < 450; i++)
+      await db.inboundMessages.store(org.id, { mailboxId: mailbox.id }, mailbox.address, content("Code: 0000"), [
+        `other${i}@agents.example`,
+      ]);
+    await db.inboundMessages.store(org.id, { mailboxId: mailbox.id }, mailbox.address, content("Code: 4242"), [
+      "late.agent@agents.example",
+    ]);
+    const mine = await db.inboundMessages.since(org.id, { mailboxId: mailbox.id }, since, {
+      originalRecipient: "late.agent@agents.example",
+    });
     expect(mine.map((m) => m.text)).toEqual(["Code: 4242"]);
   });
 
@@ -211,7 +275,9 @@ describe("mail-in SMTP server", () => {
   it("refuses a message above the size limit with 552", async () => {
     const { org, mailbox } = await newMailbox("big");
     const since = await db.inboundMessages.now();
-    await expect(send({ to: mailbox.address, text: "x".repeat(100 * 1024) })).rejects.toMatchObject({ responseCode: 552 });
+    await expect(send({ to: mailbox.address, text: "x".repeat(100 * 1024) })).rejects.toMatchObject({
+      responseCode: 552,
+    });
     expect(await db.inboundMessages.since(org.id, { mailboxId: mailbox.id }, since)).toHaveLength(0);
   });
 
@@ -247,7 +313,11 @@ describe("originalRecipientsOf", () => {
       ["to", address("Agent <agent+shop@gmail.com>")],
       ["resent-to", "boss@corp.example."],
     ]);
-    expect(originalRecipientsOf(headers, DOMAIN_HERE)).toEqual(["agent+shop@gmail.com", "team@corp.example", "boss@corp.example"]);
+    expect(originalRecipientsOf(headers, DOMAIN_HERE)).toEqual([
+      "agent+shop@gmail.com",
+      "team@corp.example",
+      "boss@corp.example",
+    ]);
   });
   it("finds nothing in mail sent to our address directly, and ignores other headers", () => {
     const headers = new Map<string, unknown>([
@@ -256,6 +326,11 @@ describe("originalRecipientsOf", () => {
       ["from", address("forwarding-noreply@google.com")],
     ]);
     expect(originalRecipientsOf(headers, DOMAIN_HERE)).toEqual([]);
-    expect(originalRecipientsOf(new Map([["to", { value: [{ name: "list", group: [{ address: "a@b.example" }] }] }]]), DOMAIN_HERE)).toEqual(["a@b.example"]);
+    expect(
+      originalRecipientsOf(
+        new Map([["to", { value: [{ name: "list", group: [{ address: "a@b.example" }] }] }]]),
+        DOMAIN_HERE,
+      ),
+    ).toEqual(["a@b.example"]);
   });
 });

@@ -72,7 +72,11 @@ export function createMailServer(deps: MailServerDeps): SMTPServer {
             deps.onMessage?.("refused");
             return callback(smtpError(550, "5.1.1 no such mailbox"));
           }
-          recipients.set(address.address.toLowerCase().replace(/\.$/, ""), { id: mailbox.id, orgId: mailbox.orgId, forwarding: mailbox.forwarding });
+          recipients.set(address.address.toLowerCase().replace(/\.$/, ""), {
+            id: mailbox.id,
+            orgId: mailbox.orgId,
+            forwarding: mailbox.forwarding,
+          });
           callback();
         })
         .catch((err: unknown) => {
@@ -101,8 +105,14 @@ export function createMailServer(deps: MailServerDeps): SMTPServer {
             deps.onMessage?.("refused");
             return callback(smtpError(552, `5.3.4 message larger than ${deps.maxBytes} bytes`));
           }
-          const from = mail.from?.value[0]?.address ?? (session.envelope.mailFrom ? session.envelope.mailFrom.address : "");
-          const content: InboundContent = { from, subject: mail.subject ?? "", text: mail.text ?? "", html: typeof mail.html === "string" ? mail.html : "" };
+          const from =
+            mail.from?.value[0]?.address ?? (session.envelope.mailFrom ? session.envelope.mailFrom.address : "");
+          const content: InboundContent = {
+            from,
+            subject: mail.subject ?? "",
+            text: mail.text ?? "",
+            html: typeof mail.html === "string" ? mail.html : "",
+          };
           const originals = originalRecipientsOf(mail.headers, domain);
           // A key that could not be looked up for now: the sender tries again later (as any MTA does on a 4xx).
           // Any other failed check proves nothing: stored as unauthenticated, never as passed.
@@ -121,10 +131,21 @@ export function createMailServer(deps: MailServerDeps): SMTPServer {
             }
           }
           for (const [recipient, mailbox] of recipients) {
-            const stored = await db.inboundMessages.store(mailbox.orgId, { mailboxId: mailbox.id }, recipient, mailbox.forwarding ? { ...content, authenticated } : content, originals);
+            const stored = await db.inboundMessages.store(
+              mailbox.orgId,
+              { mailboxId: mailbox.id },
+              recipient,
+              mailbox.forwarding ? { ...content, authenticated } : content,
+              originals,
+            );
             deps.onMessage?.("stored");
-            log.info({ orgId: mailbox.orgId, mailboxId: mailbox.id, messageId: stored.id, size: mail.text?.length ?? 0 }, "mail stored");
-            await deps.notify(mailbox.id, stored.id).catch((err: unknown) => log.warn({ err: String(err) }, "waiting flows not notified"));
+            log.info(
+              { orgId: mailbox.orgId, mailboxId: mailbox.id, messageId: stored.id, size: mail.text?.length ?? 0 },
+              "mail stored",
+            );
+            await deps
+              .notify(mailbox.id, stored.id)
+              .catch((err: unknown) => log.warn({ err: String(err) }, "waiting flows not notified"));
           }
           callback();
         })

@@ -40,12 +40,21 @@ async function main(): Promise<void> {
     }
     let ok: boolean | null = null;
     if (req.url === "/healthz") ok = !stopping;
-    if (req.url === "/readyz") ok = !stopping && (await Promise.all([db.ping(), redis.ping()]).then(() => true, () => false));
+    if (req.url === "/readyz")
+      ok =
+        !stopping &&
+        (await Promise.all([db.ping(), redis.ping()]).then(
+          () => true,
+          () => false,
+        ));
     res.writeHead(ok === null ? 404 : ok ? 200 : 503, { "content-type": "application/json" });
     res.end(JSON.stringify({ ok: Boolean(ok) }));
   });
   await new Promise<void>((resolve) => health.listen(config.mail.healthPort, "0.0.0.0", resolve));
-  log.info({ smtpPort, domain: config.mail.domain, healthPort: (health.address() as AddressInfo).port }, "mail-in listening");
+  log.info(
+    { smtpPort, domain: config.mail.domain, healthPort: (health.address() as AddressInfo).port },
+    "mail-in listening",
+  );
 
   // Ordered: stop taking connections and let open SMTP sessions finish, then Redis and the database.
   shutdownOnSignals({

@@ -5,7 +5,14 @@ import { mailboxAddressOf } from "./mailbox-address";
  * Workspace keep `To` and add `Delivered-To` and `X-Forwarded-For`; Postfix and Exchange add
  * `X-Original-To`; a resent message carries `Resent-To`.
  */
-const ORIGINAL_RECIPIENT_HEADERS = ["delivered-to", "x-forwarded-to", "x-forwarded-for", "x-original-to", "to", "resent-to"];
+const ORIGINAL_RECIPIENT_HEADERS = [
+  "delivered-to",
+  "x-forwarded-to",
+  "x-forwarded-for",
+  "x-original-to",
+  "to",
+  "resent-to",
+];
 
 const ADDRESS = /[^\s<>,;:"'()[\]]+@[^\s<>,;:"'()[\]]+/g;
 

@@ -14,7 +14,9 @@ export const HEAP_GROWING_PERCENT = 50;
 
 /** The V8 flag the worker sets, or null where its command line sets its own (an operator's choice wins). */
 export function heapGrowthFlag(execArgv: readonly string[]): string | null {
-  return execArgv.some((arg) => /^--?heap[-_]growing[-_]percent(=|$)/.test(arg)) ? null : `--heap-growing-percent=${HEAP_GROWING_PERCENT}`;
+  return execArgv.some((arg) => /^--?heap[-_]growing[-_]percent(=|$)/.test(arg))
+    ? null
+    : `--heap-growing-percent=${HEAP_GROWING_PERCENT}`;
 }
 
 /**

@@ -10,7 +10,26 @@ import { twoCaptchaSolver } from "@authsvc/flows";
 import { AuthJobs, gateCaps } from "@authsvc/jobs";
 import { shutdownOnSignals, waitForDependencies } from "@authsvc/lifecycle";
 import { createLogger } from "@authsvc/logging";
-import { authQueueName, closeAuthQueues, regionQueue, workerRegionsOf, type AuthJobPayload, HandoffRelay, InboxEvents, MAINTENANCE_QUEUE, WEBHOOK_QUEUE, createAuthQueue, createRedis, createWebhookQueue, jobGateOf, redisDependency, createMaintenanceQueue, scheduleMaintenance, SessionCache, SingleFlight } from "@authsvc/queue";
+import {
+  authQueueName,
+  closeAuthQueues,
+  regionQueue,
+  workerRegionsOf,
+  type AuthJobPayload,
+  HandoffRelay,
+  InboxEvents,
+  MAINTENANCE_QUEUE,
+  WEBHOOK_QUEUE,
+  createAuthQueue,
+  createRedis,
+  createWebhookQueue,
+  jobGateOf,
+  redisDependency,
+  createMaintenanceQueue,
+  scheduleMaintenance,
+  SessionCache,
+  SingleFlight,
+} from "@authsvc/queue";
 import { createFlowRunner } from "./flows/run-auth-flow";
 import { createAuthProcessor, TAKEN_OVER } from "./processors/auth-processor";
 import { createWebhookDeliverer } from "./processors/deliver-webhook";
@@ -50,7 +69,10 @@ async function main(): Promise<void> {
     recycleAboveBytes: config.worker.browserRecycle.aboveBytes,
     onRecycle: ({ jobs, memoryBytes, reason }) => {
       metrics.browserRecycles.inc({ reason });
-      log.info({ jobs, memoryMiB: Math.round(memoryBytes / 1048576), reason }, "recycling Chromium: new jobs get a fresh one");
+      log.info(
+        { jobs, memoryMiB: Math.round(memoryBytes / 1048576), reason },
+        "recycling Chromium: new jobs get a fresh one",
+      );
     },
     onEgressRefused: ({ host, reason }) => {
       metrics.egressRefusals.inc();
@@ -61,9 +83,17 @@ async function main(): Promise<void> {
   log.info({ chromium: await browser.warmUp() }, "browser ready");
 
   const webhookQueue = createWebhookQueue(redis, config.redis.prefix, config.webhooks);
-  const authQueue = createAuthQueue(redis, config.redis.prefix, { attempts: config.worker.attempts, backoffMs: config.worker.backoffMs });
+  const authQueue = createAuthQueue(redis, config.redis.prefix, {
+    attempts: config.worker.attempts,
+    backoffMs: config.worker.backoffMs,
+  });
   const maintenanceQueue = createMaintenanceQueue(redis, config.redis.prefix);
-  const schedule = { keepAliveEveryMs: config.keepAlive.everyMs, sweepEveryMs: config.worker.sweepEveryMs, statsEveryMs: config.worker.statsEveryMs, siteStatsEveryMs: config.worker.siteStatsEveryMs };
+  const schedule = {
+    keepAliveEveryMs: config.keepAlive.everyMs,
+    sweepEveryMs: config.worker.sweepEveryMs,
+    statsEveryMs: config.worker.statsEveryMs,
+    siteStatsEveryMs: config.worker.siteStatsEveryMs,
+  };
   await scheduleMaintenance(maintenanceQueue, schedule);
   // A Redis that restarted without persistence lost the schedulers (and the queues): put them back.
   redis.on("ready", () => {
@@ -110,20 +140,33 @@ async function main(): Promise<void> {
     queue: authQueueName(region),
     concurrency: config.worker.concurrency,
     // Through the org and site concurrency caps first, shared by every worker of the region (see docs/configuration.md).
-    process: slots.around(gatedProcessor(jobGateOf(regionQueue(authQueue, region), gateCaps(config)), { log, metrics }, runAuthJob)),
+    process: slots.around(
+      gatedProcessor(jobGateOf(regionQueue(authQueue, region), gateCaps(config)), { log, metrics }, runAuthJob),
+    ),
     // A fault before the browser ran, or a job that stalled too often because its worker died.
     // (A run another worker took over leaves the record to that worker.)
-    onFinalFailure: async (job: Job<AuthJobPayload>, err: Error) => (err.message === TAKEN_OVER ? undefined : jobs.abandon(job.data.orgId, job.data.authJobId, err.message)),
+    onFinalFailure: async (job: Job<AuthJobPayload>, err: Error) =>
+      err.message === TAKEN_OVER ? undefined : jobs.abandon(job.data.orgId, job.data.authJobId, err.message),
   }));
-  const processors = registerProcessors({ connection: workerRedis, prefix: config.redis.prefix, log, metrics, stalls: config.worker }, [
-    ...authSpecs,
-    // Webhook deliveries: small HTTP posts, several at once, beside the browser work.
-    { queue: WEBHOOK_QUEUE, concurrency: 8, process: createWebhookDeliverer({ db, guard, log }) },
-    { queue: MAINTENANCE_QUEUE, concurrency: 1, process: createMaintenanceProcessor({ config, db, jobs, log, checks: { guard, cache, inBrowser } }) },
-  ]);
+  const processors = registerProcessors(
+    { connection: workerRedis, prefix: config.redis.prefix, log, metrics, stalls: config.worker },
+    [
+      ...authSpecs,
+      // Webhook deliveries: small HTTP posts, several at once, beside the browser work.
+      { queue: WEBHOOK_QUEUE, concurrency: 8, process: createWebhookDeliverer({ db, guard, log }) },
+      {
+        queue: MAINTENANCE_QUEUE,
+        concurrency: 1,
+        process: createMaintenanceProcessor({ config, db, jobs, log, checks: { guard, cache, inBrowser } }),
+      },
+    ],
+  );
   slots.attach(processors.workers.slice(0, authSpecs.length));
   // Scraped with the metrics: the depth of the queues this worker takes from, and its Chromium's memory.
-  metrics.watch({ queues: [...authRegions.map((region) => regionQueue(authQueue, region)), webhookQueue, maintenanceQueue], browserMemoryBytes: () => browser.memoryBytes() });
+  metrics.watch({
+    queues: [...authRegions.map((region) => regionQueue(authQueue, region)), webhookQueue, maintenanceQueue],
+    browserMemoryBytes: () => browser.memoryBytes(),
+  });
   // Said once taking jobs: a start that names one of these regions is queued from now on.
   const regions = workerRegionsOf(authQueue);
   await regions.announce(processors.name, config.worker.regions);
@@ -140,13 +183,21 @@ async function main(): Promise<void> {
     res.end(JSON.stringify({ ok: Boolean(ok) }));
   });
   await new Promise<void>((resolve) => health.listen(config.worker.healthPort, "0.0.0.0", resolve));
-  log.info({ healthPort: (health.address() as AddressInfo).port, concurrency: config.worker.concurrency, regions: config.worker.regions }, "worker started");
+  log.info(
+    {
+      healthPort: (health.address() as AddressInfo).port,
+      concurrency: config.worker.concurrency,
+      regions: config.worker.regions,
+    },
+    "worker started",
+  );
 
   // Ordered: stop taking jobs and let active ones finish, then the queues, the browser, Redis and the database.
   shutdownOnSignals({
     log,
     timeoutMs: config.worker.shutdownTimeoutMs,
-    timeoutMessage: "shutdown timed out; exiting with jobs still active (they run again as stalled; those that had submitted end as login_unconfirmed)",
+    timeoutMessage:
+      "shutdown timed out; exiting with jobs still active (they run again as stalled; those that had submitted end as login_unconfirmed)",
     onStart: () => {
       healthy = false;
       stopping.abort();
@@ -162,7 +213,10 @@ async function main(): Promise<void> {
       [{ name: "browser", close: () => browser.close() }],
       [{ name: "health server", close: () => health.close() }],
       [
-        { name: "redis", close: () => Promise.all([workerRedis.quit(), redis.quit(), inboxRedis.quit(), handoffRedis.quit()]) },
+        {
+          name: "redis",
+          close: () => Promise.all([workerRedis.quit(), redis.quit(), inboxRedis.quit(), handoffRedis.quit()]),
+        },
         { name: "database", close: () => db.close() },
       ],
     ],

@@ -12,15 +12,31 @@ describe("a service's start-up wait (every app's main)", () => {
     const redis = createRedis(own.url, "producer", "start-up-test", log);
     try {
       let started = false;
-      const waiting = waitForDependencies(log, [redisDependency(redis)], { retryMs: 100, reportEveryMs: 200, graceMs: 0 }).then(() => (started = true));
+      const waiting = waitForDependencies(log, [redisDependency(redis)], {
+        retryMs: 100,
+        reportEveryMs: 200,
+        graceMs: 0,
+      }).then(() => (started = true));
       // The state that shows it waits: the log said so, with the connection's own error.
-      await waitFor("the wait logged with Redis' own error", () => lines.some((l) => l.message === "waiting for Redis" && /ECONNREFUSED/.test(l.fields.err)), { everyMs: 20 });
+      await waitFor(
+        "the wait logged with Redis' own error",
+        () => lines.some((l) => l.message === "waiting for Redis" && /ECONNREFUSED/.test(l.fields.err)),
+        { everyMs: 20 },
+      );
       // ioredis' errors go to the service's log too (not its "Unhandled error event" traces), once per kind.
-      expect(lines.filter((l) => l.message === "Redis connection error; reconnecting" && l.fields.connection === "start-up-test").length).toBe(1);
+      expect(
+        lines.filter(
+          (l) => l.message === "Redis connection error; reconnecting" && l.fields.connection === "start-up-test",
+        ).length,
+      ).toBe(1);
       expect(started).toBe(false);
       await own.start();
       await waiting;
-      expect(lines.at(-1)).toMatchObject({ level: "info", message: "Redis is there; starting", fields: { dependency: "Redis" } });
+      expect(lines.at(-1)).toMatchObject({
+        level: "info",
+        message: "Redis is there; starting",
+        fields: { dependency: "Redis" },
+      });
       expect(await redis.ping()).toBe("PONG");
     } finally {
       redis.disconnect();
@@ -38,7 +54,11 @@ describe("a service's start-up wait (every app's main)", () => {
         if (++checks <= 30) throw new Error("connection refused");
       },
     };
-    await waitForDependencies(log, [flaky, { name: "Redis", check: async () => undefined }], { retryMs: 1, reportEveryMs: 600_000, graceMs: 0 });
+    await waitForDependencies(log, [flaky, { name: "Redis", check: async () => undefined }], {
+      retryMs: 1,
+      reportEveryMs: 600_000,
+      graceMs: 0,
+    });
     expect(checks).toBe(31);
     // 30 failures within one report period: one line when the wait began, one when it ended; nothing of Redis, which answered.
     expect(messages()).toEqual(["waiting for PostgreSQL", "PostgreSQL is there; starting"]);

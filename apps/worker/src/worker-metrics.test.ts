@@ -46,7 +46,12 @@ describe("worker metrics", () => {
   });
 
   it("still answers a scrape when Redis cannot be read, without the queue numbers", async () => {
-    const gone = new Redis("redis://127.0.0.1:1", { maxRetriesPerRequest: 0, enableOfflineQueue: false, lazyConnect: true, retryStrategy: () => null });
+    const gone = new Redis("redis://127.0.0.1:1", {
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      lazyConnect: true,
+      retryStrategy: () => null,
+    });
     const queue = new Queue("auth", { connection: gone, prefix: PREFIX });
     queue.on("error", () => undefined);
     try {

@@ -28,10 +28,13 @@ export function createWorkerMetrics() {
       labelNames: ["queue", "state"] as const,
       registers: [registry],
       async collect() {
-        const counts = await Promise.all(watched.queues.map(async (q) => [q.name, await q.getJobCounts(...QUEUE_STATES)] as const)).catch(() => null);
+        const counts = await Promise.all(
+          watched.queues.map(async (q) => [q.name, await q.getJobCounts(...QUEUE_STATES)] as const),
+        ).catch(() => null);
         // Redis away: no numbers rather than stale ones (the scrape itself still answers).
         this.reset();
-        for (const [queue, byState] of counts ?? []) for (const state of QUEUE_STATES) this.set({ queue, state }, byState[state] ?? 0);
+        for (const [queue, byState] of counts ?? [])
+          for (const state of QUEUE_STATES) this.set({ queue, state }, byState[state] ?? 0);
       },
     }),
     queueWait: new Histogram({
@@ -67,8 +70,16 @@ export function createWorkerMetrics() {
       help: "Times a job waited (was parked) because its organization or its site was at its concurrency cap",
       registers: [registry],
     }),
-    activeLogins: new Gauge({ name: "authsvc_active_logins", help: "Logins running in this worker now", registers: [registry] }),
-    browserRestarts: new Counter({ name: "authsvc_browser_restarts_total", help: "Chromium deaths (it is relaunched)", registers: [registry] }),
+    activeLogins: new Gauge({
+      name: "authsvc_active_logins",
+      help: "Logins running in this worker now",
+      registers: [registry],
+    }),
+    browserRestarts: new Counter({
+      name: "authsvc_browser_restarts_total",
+      help: "Chromium deaths (it is relaunched)",
+      registers: [registry],
+    }),
     browserRecycles: new Counter({
       name: "authsvc_browser_recycles_total",
       help: "Chromium replaced on purpose, by reason (jobs: BROWSER_RECYCLE_AFTER_JOBS, memory: BROWSER_RECYCLE_ABOVE_MIB)",

@@ -2,7 +2,16 @@ import path from "node:path";
 import { loadConfig } from "@authsvc/config";
 import { Database } from "@authsvc/db";
 import { newTotpSecret } from "@authsvc/crypto";
-import { DATA_DIR, STACK_START_BOUND_MS, deleteRedisPrefix, recreateDatabase, startStack, testStackEnv, waitFor, type Stack } from "@authsvc/devstack";
+import {
+  DATA_DIR,
+  STACK_START_BOUND_MS,
+  deleteRedisPrefix,
+  recreateDatabase,
+  startStack,
+  testStackEnv,
+  waitFor,
+  type Stack,
+} from "@authsvc/devstack";
 import { LOGIN_CASES } from "@authsvc/test-sites";
 
 // A stack of its own: stopping its worker must not disturb the other end-to-end tests.
@@ -71,7 +80,12 @@ describe("worker shutdown", () => {
     const exited = new Promise<number | null>((resolve) => worker.once("exit", (code) => resolve(code)));
     worker.kill("SIGTERM");
     expect(await exited).toBe(0);
-    expect(await db.authJobs.find(org.id, jobId)).toMatchObject({ status: "failed", errorCode: "handoff_interrupted", attempts: 1, pendingInput: null });
+    expect(await db.authJobs.find(org.id, jobId)).toMatchObject({
+      status: "failed",
+      errorCode: "handoff_interrupted",
+      attempts: 1,
+      pendingInput: null,
+    });
     expect(stack.sites.accounts.attemptsFor("waiting-user")).toEqual({ "totp-split": 1 });
   });
 });

@@ -36,7 +36,13 @@ beforeAll(async () => {
   // eight logins and the followed one share two slots, and on a loaded 2-core machine a login took 10-24 s, so
   // the last of them waited past the default 55 s and was answered 202. What is tested is that no request is
   // refused or lost across the failover, not how fast the logins are.
-  const env = testStackEnv("cluster_e2e", { REDIS_URL: cluster.url, ORG_MAX_RUNNING_JOBS: String(ORG_CAP), LOG_LEVEL: "info", JOB_SWEEP_EVERY_MS: "2000", GATEWAY_WAIT_MS: "240000" });
+  const env = testStackEnv("cluster_e2e", {
+    REDIS_URL: cluster.url,
+    ORG_MAX_RUNNING_JOBS: String(ORG_CAP),
+    LOG_LEVEL: "info",
+    JOB_SWEEP_EVERY_MS: "2000",
+    GATEWAY_WAIT_MS: "240000",
+  });
   await recreateDatabase(env.DATABASE_URL!);
   stack = await startStack({ env, logs: { dir: path.join(DATA_DIR, "logs", "redis-cluster") } });
   // The e2e helpers (call, newTenant, newSiteUser…) read where the stack is from the environment.
@@ -58,7 +64,10 @@ const classic = (user: { username: string; password: string }, extra: Record<str
 
 /** A job's events, read off its Server-Sent Events stream until its end. */
 async function eventsOf(key: string, jobId: string): Promise<string[]> {
-  const res = await fetch(`${stack.gatewayUrl}/v1/jobs/${jobId}/events`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(WAIT_BOUND_MS) });
+  const res = await fetch(`${stack.gatewayUrl}/v1/jobs/${jobId}/events`, {
+    headers: { authorization: `Bearer ${key}` },
+    signal: AbortSignal.timeout(WAIT_BOUND_MS),
+  });
   return [...(await res.text()).matchAll(/^event: (\S+)$/gm)].map((m) => m[1]!);
 }
 
@@ -67,15 +76,27 @@ describe("the service on a Redis Cluster", () => {
     const tenant = await newTenant("Cluster org");
     const user = await newSiteUser("cluster-pass-1");
 
-    const first = await call("POST", "/v1/login", { key: tenant.key, body: classic(user), headers: { "idempotency-key": "cluster-1" } });
+    const first = await call("POST", "/v1/login", {
+      key: tenant.key,
+      body: classic(user),
+      headers: { "idempotency-key": "cluster-1" },
+    });
     expect(first.status).toBe(200);
     expect(first.body.cookies.length).toBeGreaterThan(0);
     const jobId = first.headers.get("x-job-id");
     expect(jobId).toMatch(/^job_/);
 
     // The same Idempotency-Key: the first answer, no second run.
-    const again = await call("POST", "/v1/login", { key: tenant.key, body: classic(user), headers: { "idempotency-key": "cluster-1" } });
-    expect([again.status, again.headers.get("idempotent-replayed"), again.headers.get("x-job-id")]).toEqual([200, "true", jobId]);
+    const again = await call("POST", "/v1/login", {
+      key: tenant.key,
+      body: classic(user),
+      headers: { "idempotency-key": "cluster-1" },
+    });
+    expect([again.status, again.headers.get("idempotent-replayed"), again.headers.get("x-job-id")]).toEqual([
+      200,
+      "true",
+      jobId,
+    ]);
     // A new request: answered from the session cache, read in the rate limit's call (the org's hash slot).
     const cached = await call("POST", "/v1/login", { key: tenant.key, body: classic(user) });
     expect([cached.status, cached.headers.get("x-auth-cache")]).toEqual([200, "hit"]);
@@ -88,7 +109,9 @@ describe("the service on a Redis Cluster", () => {
 
     // Two identical logins at once (no session cached): one job, one password typed on the site.
     const twin = await newSiteUser("cluster-pass-2");
-    const pair = await Promise.all([1, 2].map(() => call("POST", "/v1/login", { key: tenant.key, body: classic(twin) })));
+    const pair = await Promise.all(
+      [1, 2].map(() => call("POST", "/v1/login", { key: tenant.key, body: classic(twin) })),
+    );
     expect(pair.map((r) => r.status)).toEqual([200, 200]);
     expect(pair[0]!.headers.get("x-job-id")).toBe(pair[1]!.headers.get("x-job-id"));
     expect(await attempts(twin.username)).toEqual({ classic: 1 });
@@ -108,14 +131,25 @@ describe("the service on a Redis Cluster", () => {
       ),
     );
     expect(started.map((r) => r.status)).toEqual([202, 202, 202, 202, 202]);
-    for (const r of started) expect(await finalJobRecord(tenant.orgId, r.body.jobId)).toMatchObject({ status: "succeeded", attempts: 1 });
-    const seen = (await (await fetch(`${stack.sites.url}/__fixture/slow/in-flight`)).json()) as Record<string, { max: number }>;
+    for (const r of started)
+      expect(await finalJobRecord(tenant.orgId, r.body.jobId)).toMatchObject({ status: "succeeded", attempts: 1 });
+    const seen = (await (await fetch(`${stack.sites.url}/__fixture/slow/in-flight`)).json()) as Record<
+      string,
+      { max: number }
+    >;
     expect(seen["cluster-burst.localhost"]!.max).toBeLessThanOrEqual(ORG_CAP);
 
     const mailbox = await call("POST", "/v1/mailboxes", { key: tenant.key, body: {} });
     expect(mailbox.status).toBe(201);
     await newInboxUser(mailbox.body.address);
-    const res = await call("POST", "/v1/login", { key: tenant.key, body: { domain: `${stack.sites.url}/cases/email-code/login`, login_method: "otp_email", cred: { email: mailbox.body.address } } });
+    const res = await call("POST", "/v1/login", {
+      key: tenant.key,
+      body: {
+        domain: `${stack.sites.url}/cases/email-code/login`,
+        login_method: "otp_email",
+        cred: { email: mailbox.body.address },
+      },
+    });
     expect(res.status).toBe(200);
     expect(await attempts(mailbox.body.address)).toEqual({ "email-code": 1 });
   });
@@ -125,7 +159,11 @@ describe("the service on a Redis Cluster", () => {
     const queueMaster = await cluster.masterOf(`${queuePrefix(stack.env.REDIS_PREFIX!, AUTH_QUEUE)}:id`);
     // A login followed on its event stream across the failover (a job queued before it, ended after it).
     const followedUser = await newSiteUser("cluster-followed");
-    const followed = await call("POST", "/v1/login", { key: tenant.key, headers: { prefer: "respond-async" }, body: classic(followedUser) });
+    const followed = await call("POST", "/v1/login", {
+      key: tenant.key,
+      headers: { prefer: "respond-async" },
+      body: classic(followedUser),
+    });
     expect(followed.status).toBe(202);
     const followedEvents = eventsOf(tenant.key, followed.body.jobId);
     // As a caller sends them: synchronous logins 400 ms apart, each with its Idempotency-Key, the master killed
@@ -137,7 +175,13 @@ describe("the service on a Redis Cluster", () => {
     const pacer = setInterval(() => {
       if (sent === users.length) return clearInterval(pacer);
       const i = sent++;
-      answers.push(call("POST", "/v1/login", { key: tenant.key, headers: { "idempotency-key": `cluster-failover-${i}` }, body: classic(users[i]!) }));
+      answers.push(
+        call("POST", "/v1/login", {
+          key: tenant.key,
+          headers: { "idempotency-key": `cluster-failover-${i}` },
+          body: classic(users[i]!),
+        }),
+      );
     }, 400);
     await waitFor("a login of the stream running, with more to come", async () => {
       const running = await database().prisma.authJob.count({ where: { orgId: tenant.orgId, status: "running" } });
@@ -155,12 +199,22 @@ describe("the service on a Redis Cluster", () => {
     }
     // The followed job's stream went on through the failover to its end.
     expect(await followedEvents).toEqual(expect.arrayContaining(["queued", "started", "succeeded"]));
-    expect(await finalJobRecord(tenant.orgId, followed.body.jobId, { timeoutMs: 2 * WAIT_BOUND_MS })).toMatchObject({ status: "succeeded" });
+    expect(await finalJobRecord(tenant.orgId, followed.body.jobId, { timeoutMs: 2 * WAIT_BOUND_MS })).toMatchObject({
+      status: "succeeded",
+    });
     expect(await attempts(followedUser.username)).toEqual({ classic: 1 });
     await cluster.settled(WAIT_BOUND_MS);
     // An idempotency key taken during the failover still answers its request, starting nothing.
-    const replay = await call("POST", "/v1/login", { key: tenant.key, headers: { "idempotency-key": "cluster-failover-4" }, body: classic(users[4]!) });
-    expect([replay.status, replay.headers.get("idempotent-replayed"), replay.headers.get("x-job-id")]).toEqual([200, "true", results[4]!.headers.get("x-job-id")]);
+    const replay = await call("POST", "/v1/login", {
+      key: tenant.key,
+      headers: { "idempotency-key": "cluster-failover-4" },
+      body: classic(users[4]!),
+    });
+    expect([replay.status, replay.headers.get("idempotent-replayed"), replay.headers.get("x-job-id")]).toEqual([
+      200,
+      "true",
+      results[4]!.headers.get("x-job-id"),
+    ]);
     expect(await attempts(users[4]!.username)).toEqual({ classic: 1 });
     // The service goes on on the new master.
     const after = await newSiteUser("cluster-after");

@@ -1,7 +1,12 @@
 import { readFileSync, readlinkSync } from "node:fs";
 import { chromiumPath, DEFAULT_CHROMIUM } from "@authsvc/config";
 import { BrowserHost } from "./browser-host";
-import { namedProcessesCpuSeconds, processOwnCpuSeconds, processTreeCpuSeconds, processTreeMemoryBytes } from "./process-memory";
+import {
+  namedProcessesCpuSeconds,
+  processOwnCpuSeconds,
+  processTreeCpuSeconds,
+  processTreeMemoryBytes,
+} from "./process-memory";
 
 import { TargetGuard } from "@authsvc/egress";
 
@@ -55,12 +60,22 @@ describe("BrowserHost", () => {
       const launched = readlinkSync(`/proc/${page.browser().process()!.pid}/exe`);
       // The stealth evasions' last command (the user agent) lands before the page is handed over.
       await page.setContent("<p>shell</p>");
-      const shows = await page.evaluate(() => ({ ua: navigator.userAgent, webdriver: navigator.webdriver, chrome: typeof (window as unknown as { chrome?: unknown }).chrome, outer: window.outerWidth > 0 }));
+      const shows = await page.evaluate(() => ({
+        ua: navigator.userAgent,
+        webdriver: navigator.webdriver,
+        chrome: typeof (window as unknown as { chrome?: unknown }).chrome,
+        outer: window.outerWidth > 0,
+      }));
       return { version, shows, launched };
     });
     expect(seen.launched).toBe(DEFAULT_CHROMIUM.shell);
     expect(seen.version).toMatch(/^HeadlessChrome\//);
-    expect(seen.shows).toEqual({ ua: expect.not.stringContaining("Headless"), webdriver: false, chrome: "object", outer: true });
+    expect(seen.shows).toEqual({
+      ua: expect.not.stringContaining("Headless"),
+      webdriver: false,
+      chrome: "object",
+      outer: true,
+    });
   });
 
   it("starts a new Chromium after the old one died", async () => {
@@ -87,7 +102,13 @@ describe("BrowserHost", () => {
   async function recyclingHostWithLongJob() {
     const recycles: string[] = [];
     const crashes: Error[] = [];
-    host = new BrowserHost({ executablePath: chromium, guard, recycleAfterJobs: 2, onRecycle: (r) => recycles.push(r.reason), onCrash: (e) => crashes.push(e) });
+    host = new BrowserHost({
+      executablePath: chromium,
+      guard,
+      recycleAfterJobs: 2,
+      onRecycle: (r) => recycles.push(r.reason),
+      onCrash: (e) => crashes.push(e),
+    });
     await host.warmUp();
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
@@ -131,7 +152,10 @@ describe("BrowserHost", () => {
     const first = await host.withPage(async (page) => page.browserContext().browser());
     // A job takes that spare (still in the making), and the long job ends meanwhile: the browser's second
     // job, which retires it. The taker must not get a context in a browser that is closing.
-    const taker = host.withPage(async (page) => ({ browser: page.browserContext().browser(), text: await page.evaluate(() => "alive") }));
+    const taker = host.withPage(async (page) => ({
+      browser: page.browserContext().browser(),
+      text: await page.evaluate(() => "alive"),
+    }));
     release();
     expect((await long).browser).toBe(first);
     expect(recycles).toEqual(["jobs"]);
@@ -158,7 +182,12 @@ describe("BrowserHost", () => {
 
   it("replaces Chromium once its processes hold more memory than the bound", async () => {
     const recycles: Array<{ reason: string; memoryBytes: number }> = [];
-    host = new BrowserHost({ executablePath: chromium, guard, recycleAboveBytes: 1, onRecycle: (r) => recycles.push(r) });
+    host = new BrowserHost({
+      executablePath: chromium,
+      guard,
+      recycleAboveBytes: 1,
+      onRecycle: (r) => recycles.push(r),
+    });
     await host.warmUp();
     // Each browser's own process is read while its job runs: once the job is done the host retires it (every
     // reading is above the bound) and it may be gone.
@@ -193,14 +222,26 @@ describe("BrowserHost's memory bound", () => {
     const reads: Array<number | undefined> = [];
     const readMemory = (pid: number | undefined) => (reads.push(pid), 1);
     const job = () => host.withPage(async (page) => page.setContent("<p>job</p>"));
-    host = new BrowserHost({ executablePath: chromium, guard, recycleAboveBytes: 1024 ** 4, memoryCheckEveryMs: 600_000, readMemory });
+    host = new BrowserHost({
+      executablePath: chromium,
+      guard,
+      recycleAboveBytes: 1024 ** 4,
+      memoryCheckEveryMs: 600_000,
+      readMemory,
+    });
     await host.warmUp();
     for (let i = 0; i < 4; i++) await job();
     expect(reads).toHaveLength(1);
     expect(reads[0]).toBeGreaterThan(0);
     await host.close();
     reads.length = 0;
-    host = new BrowserHost({ executablePath: chromium, guard, recycleAboveBytes: 1024 ** 4, memoryCheckEveryMs: 0, readMemory });
+    host = new BrowserHost({
+      executablePath: chromium,
+      guard,
+      recycleAboveBytes: 1024 ** 4,
+      memoryCheckEveryMs: 0,
+      readMemory,
+    });
     await host.warmUp();
     for (let i = 0; i < 3; i++) await job();
     expect(reads).toHaveLength(3);

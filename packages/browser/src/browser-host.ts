@@ -102,7 +102,13 @@ export class BrowserHost {
           if (this.proxyUrl === starting) this.proxyUrl = null; // try again at the next launch
         });
       }
-      const launching = this.proxyUrl.then((proxy) => launchChromium(this.options.executablePath, { mode: this.options.mode, proxyServer: proxy, trustedSpki: this.options.trustedSpki }));
+      const launching = this.proxyUrl.then((proxy) =>
+        launchChromium(this.options.executablePath, {
+          mode: this.options.mode,
+          proxyServer: proxy,
+          trustedSpki: this.options.trustedSpki,
+        }),
+      );
       this.browser = launching;
       launching.then(
         (b) => {
@@ -171,7 +177,10 @@ export class BrowserHost {
    * is over, not while it runs: a new page's set-up (a renderer process, the stealth evasions) competes
    * for the CPU with the login that just started.
    */
-  async withPage<T>(fn: (page: Page, door: ProxyDoor | null) => Promise<T>, options: { upstream?: UpstreamProxy } = {}): Promise<T> {
+  async withPage<T>(
+    fn: (page: Page, door: ProxyDoor | null) => Promise<T>,
+    options: { upstream?: UpstreamProxy } = {},
+  ): Promise<T> {
     // A job through its organization's proxy gets a context made for it (the spare leaves directly).
     let door: ProxyDoor | null = null;
     let prepared: Prepared;
@@ -231,7 +240,12 @@ export class BrowserHost {
       const memoryDue = recycleAboveBytes > 0 && (readAt === undefined || now - readAt >= memoryCheckEveryMs);
       if (memoryDue) this.memoryReadAt.set(browser, now);
       const memoryBytes = memoryDue ? readMemory(browser.process()?.pid) : 0;
-      const reason = recycleAfterJobs > 0 && jobs >= recycleAfterJobs ? "jobs" : recycleAboveBytes > 0 && memoryBytes > recycleAboveBytes ? "memory" : null;
+      const reason =
+        recycleAfterJobs > 0 && jobs >= recycleAfterJobs
+          ? "jobs"
+          : recycleAboveBytes > 0 && memoryBytes > recycleAboveBytes
+            ? "memory"
+            : null;
       if (reason) {
         this.retired.add(browser);
         this.browser = null;

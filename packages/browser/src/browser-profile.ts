@@ -23,7 +23,12 @@ export interface BrowserProfile {
 
 /** Places a browser's person may be, by region: a locale and the time zones that go with it. */
 const REGIONS: Record<string, Array<{ languages: string[]; timezones: string[] }>> = {
-  us: [{ languages: ["en-US", "en"], timezones: ["America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles"] }],
+  us: [
+    {
+      languages: ["en-US", "en"],
+      timezones: ["America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles"],
+    },
+  ],
   eu: [
     { languages: ["en-GB", "en"], timezones: ["Europe/London"] },
     { languages: ["de-DE", "de", "en-US", "en"], timezones: ["Europe/Berlin"] },
@@ -79,7 +84,10 @@ export const PROFILE_REGIONS = Object.keys(REGIONS);
  * zone of that region. `taken`: profiles other credentials of the organization use; one of them is chosen
  * again only when a few tries found nothing else.
  */
-export function chooseBrowserProfile(region: string = DEFAULT_PROFILE_REGION, taken: readonly BrowserProfile[] = []): BrowserProfile {
+export function chooseBrowserProfile(
+  region: string = DEFAULT_PROFILE_REGION,
+  taken: readonly BrowserProfile[] = [],
+): BrowserProfile {
   const places = REGIONS[region] ?? REGIONS[DEFAULT_PROFILE_REGION]!;
   const used = new Set(taken.map(profileKey));
   let profile!: BrowserProfile;
@@ -107,12 +115,24 @@ export function chooseBrowserProfile(region: string = DEFAULT_PROFILE_REGION, ta
  */
 export function relocateBrowserProfile(profile: BrowserProfile, region: string): BrowserProfile {
   const place = pick(REGIONS[region] ?? REGIONS[DEFAULT_PROFILE_REGION]!);
-  return { ...profile, region: REGIONS[region] ? region : DEFAULT_PROFILE_REGION, languages: place.languages, timezone: pick(place.timezones) };
+  return {
+    ...profile,
+    region: REGIONS[region] ? region : DEFAULT_PROFILE_REGION,
+    languages: place.languages,
+    timezone: pick(place.timezones),
+  };
 }
 
 /** Two profiles are the same browser when they agree on everything a site reads. */
 export function profileKey(p: BrowserProfile): string {
-  return [p.platform, p.languages.join(","), p.timezone, `${p.screen.width}x${p.screen.height}`, `${p.viewport.width}x${p.viewport.height}`, p.deviceScaleFactor].join("|");
+  return [
+    p.platform,
+    p.languages.join(","),
+    p.timezone,
+    `${p.screen.width}x${p.screen.height}`,
+    `${p.viewport.width}x${p.viewport.height}`,
+    p.deviceScaleFactor,
+  ].join("|");
 }
 
 /** The Accept-Language header of the profile's languages: the first unweighted, each next a tenth less. */
@@ -125,8 +145,16 @@ const UA_OS: Record<BrowserProfile["platform"], string> = {
   macOS: "Macintosh; Intel Mac OS X 10_15_7",
   Linux: "X11; Linux x86_64",
 };
-const NAVIGATOR_PLATFORM: Record<BrowserProfile["platform"], string> = { Windows: "Win32", macOS: "MacIntel", Linux: "Linux x86_64" };
-const HINT_PLATFORM_VERSION: Record<BrowserProfile["platform"], string> = { Windows: "15.0.0", macOS: "14.6.1", Linux: "6.5.0" };
+const NAVIGATOR_PLATFORM: Record<BrowserProfile["platform"], string> = {
+  Windows: "Win32",
+  macOS: "MacIntel",
+  Linux: "Linux x86_64",
+};
+const HINT_PLATFORM_VERSION: Record<BrowserProfile["platform"], string> = {
+  Windows: "15.0.0",
+  macOS: "14.6.1",
+  Linux: "6.5.0",
+};
 
 /**
  * Shows the profile on `page`: the user agent with this Chromium's version (as Chrome reduces it, with
@@ -152,7 +180,10 @@ export async function applyBrowserProfile(page: Page, profile: BrowserProfile): 
       platform: NAVIGATOR_PLATFORM[profile.platform],
       userAgentMetadata: {
         brands,
-        fullVersionList: brands.map((b) => ({ brand: b.brand, version: b.brand === "Not/A)Brand" ? "24.0.0.0" : full })),
+        fullVersionList: brands.map((b) => ({
+          brand: b.brand,
+          version: b.brand === "Not/A)Brand" ? "24.0.0.0" : full,
+        })),
         fullVersion: full,
         platform: profile.platform,
         platformVersion: HINT_PLATFORM_VERSION[profile.platform],

@@ -52,7 +52,9 @@ async function storageOffPage(context: BrowserContext, origin: string): Promise<
   try {
     await scratch.setRequestInterception(true);
     scratch.on("request", (request) => {
-      void request.respond({ status: 200, contentType: "text/html", body: "<!doctype html><title></title>" }).catch(() => undefined);
+      void request
+        .respond({ status: 200, contentType: "text/html", body: "<!doctype html><title></title>" })
+        .catch(() => undefined);
     });
     // Nothing goes to the network: the time is the browser's own, which a loaded machine stretches.
     await scratch.goto(`${origin}/`, { waitUntil: "domcontentloaded", timeout: OFF_PAGE_TIMEOUT_MS });
@@ -81,7 +83,9 @@ export async function captureState(
   const origins = [...new Set(visitedOrigins)];
   // The cookies and every origin's storage at once: each read waits on the browser, not on the others (an
   // origin read off the page opens a page of its own).
-  const read = async (origin: string) => (await storageInFrames(page, origin)) ?? (documentOrigins.has(origin) ? await storageOffPage(context, origin) : EMPTY);
+  const read = async (origin: string) =>
+    (await storageInFrames(page, origin)) ??
+    (documentOrigins.has(origin) ? await storageOffPage(context, origin) : EMPTY);
   // The page's own User-Agent (the profile's override, not the browser's default): sites that bind a session to it.
   const userAgent = page.evaluate(() => navigator.userAgent).catch(() => page.browser().userAgent());
   const [jar, found] = await Promise.all([context.cookies(), Promise.all(origins.map(read))]);
@@ -92,5 +96,11 @@ export async function captureState(
     if (indexedDB.length) storage.push({ origin, localStorage, indexedDB });
     else if (localStorage.length) storage.push({ origin, localStorage });
   }
-  return { cookies, origins, storageState: { cookies, origins: storage }, userAgent: await userAgent, signedInPage: page.url() };
+  return {
+    cookies,
+    origins,
+    storageState: { cookies, origins: storage },
+    userAgent: await userAgent,
+    signedInPage: page.url(),
+  };
 }

@@ -47,7 +47,11 @@ describe("EgressProxy", () => {
   it("stops what page-level interception cannot see: workers, WebSockets and popups", async () => {
     const refused: EgressRefusal[] = [];
     const hostile = () => [...new Set(refused.map((r) => r.host).filter((h) => /^\d/.test(h)))];
-    const host = new BrowserHost({ executablePath: chromium, guard: new TargetGuard(["loopback"]), onEgressRefused: (r) => refused.push(r) });
+    const host = new BrowserHost({
+      executablePath: chromium,
+      guard: new TargetGuard(["loopback"]),
+      onEgressRefused: (r) => refused.push(r),
+    });
     try {
       await host.withPage(async (page) => {
         const popup = new Promise<Page | null>((resolve) => page.once("popup", resolve));
@@ -58,9 +62,13 @@ describe("EgressProxy", () => {
         // Let the popup's own page set-up finish: jest, unlike the worker, fails on the stealth plugin's
         // unawaited commands to a page closed under them. Its last one (and the only one it does not await)
         // overrides the user agent, which the popup's navigator shows once it has landed.
-        const opened = await Promise.race([popup, new Promise<null>((r) => setTimeout(() => r(null), Math.max(0, until - Date.now())).unref())]);
+        const opened = await Promise.race([
+          popup,
+          new Promise<null>((r) => setTimeout(() => r(null), Math.max(0, until - Date.now())).unref()),
+        ]);
         const userAgent = () => opened?.evaluate(() => navigator.userAgent).catch(() => null) ?? null;
-        while (opened && Date.now() < until && ((await userAgent()) ?? "HeadlessChrome").includes("HeadlessChrome")) await new Promise((r) => setTimeout(r, 20));
+        while (opened && Date.now() < until && ((await userAgent()) ?? "HeadlessChrome").includes("HeadlessChrome"))
+          await new Promise((r) => setTimeout(r, 20));
       });
     } finally {
       await host.close();
@@ -71,7 +79,11 @@ describe("EgressProxy", () => {
 
   it("connects to the address it checked, so a name cannot resolve differently behind its back", async () => {
     // Only the proxy's own resolver knows these names: a tunnel that works proves it did not look up again.
-    const names: Record<string, string[]> = { "site.test": ["127.0.0.1"], "rebind.test": ["10.0.0.7"], "mixed.test": ["127.0.0.1", "10.0.0.7"] };
+    const names: Record<string, string[]> = {
+      "site.test": ["127.0.0.1"],
+      "rebind.test": ["10.0.0.7"],
+      "mixed.test": ["127.0.0.1", "10.0.0.7"],
+    };
     const guard = new TargetGuard(["loopback"], async (name) => names[name] ?? []);
     const proxy = new EgressProxy(guard);
     const url = await proxy.start();
@@ -91,10 +103,13 @@ describe("EgressProxy", () => {
     const url = new URL(await proxy.start());
     const get = (target: string) =>
       new Promise<number>((resolve, reject) => {
-        request({ host: url.hostname, port: url.port, path: target, headers: { host: new URL(target).host } }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        })
+        request(
+          { host: url.hostname, port: url.port, path: target, headers: { host: new URL(target).host } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        )
           .once("error", reject)
           .end();
       });
@@ -108,7 +123,9 @@ describe("EgressProxy", () => {
   });
 
   it("answers nonsense from a remote server with 502 and stays up; refuses impossible ports", async () => {
-    const liar: TcpServer = createTcpServer((socket) => socket.end("HTTP/1.1 099 Nonsense\r\nContent-Length: 0\r\n\r\n"));
+    const liar: TcpServer = createTcpServer((socket) =>
+      socket.end("HTTP/1.1 099 Nonsense\r\nContent-Length: 0\r\n\r\n"),
+    );
     await new Promise<void>((r) => liar.listen(0, "127.0.0.1", r));
     const proxy = new EgressProxy(new TargetGuard(["loopback"]));
     const url = new URL(await proxy.start());
@@ -156,12 +173,19 @@ describe("EgressProxy", () => {
     const url = new URL(await proxy.start());
     try {
       await new Promise<void>((resolve, reject) => {
-        const req = request({ host: url.hostname, port: url.port, path: `http://127.0.0.1:${(stream.address() as AddressInfo).port}/events` }, (res) => {
-          res.once("data", () => {
-            req.destroy();
-            resolve();
-          });
-        });
+        const req = request(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: `http://127.0.0.1:${(stream.address() as AddressInfo).port}/events`,
+          },
+          (res) => {
+            res.once("data", () => {
+              req.destroy();
+              resolve();
+            });
+          },
+        );
         req.once("error", () => undefined);
         req.end();
         // A bound for a broken proxy only (the data passes in milliseconds), well inside the test's own timeout.
@@ -210,7 +234,10 @@ describe("EgressProxy with a host map", () => {
     const proxy = new EgressProxy(guard, (r) => refused.push(r));
     const url = await proxy.start();
     try {
-      expect(await getThrough(url, "http://accounts.google.com/o/oauth2/v2/auth?x=1")).toEqual({ status: 200, body: "fixture for accounts.google.com" });
+      expect(await getThrough(url, "http://accounts.google.com/o/oauth2/v2/auth?x=1")).toEqual({
+        status: 200,
+        body: "fixture for accounts.google.com",
+      });
       expect(seen.at(-1)).toEqual({ host: "accounts.google.com", url: "/o/oauth2/v2/auth?x=1" });
       expect((await getThrough(url, "http://github.com/login")).status).toBe(403);
       expect(refused.map((r) => r.host)).toEqual(["github.com"]);

@@ -1,4 +1,11 @@
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import { connect, type AddressInfo, type Socket } from "node:net";
 import { pipeline } from "node:stream";
 import type { TargetGuard } from "@authsvc/egress";
@@ -28,7 +35,17 @@ const IDLE_TIMEOUT_MS = 120_000;
 // Checked answers are reused briefly: a page loads many resources from one host. Safe against rebinding,
 // because the proxy connects to the addresses it checked, never to a fresh lookup.
 const VERDICT_TTL_MS = 30_000;
-const HOP_BY_HOP = ["connection", "keep-alive", "proxy-connection", "proxy-authorization", "proxy-authenticate", "te", "trailer", "transfer-encoding", "upgrade"];
+const HOP_BY_HOP = [
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "proxy-authorization",
+  "proxy-authenticate",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+];
 
 function splitHostPort(authority: string): { host: string; port: number } | null {
   const m = /^\[([^\]]+)\]:(\d+)$/.exec(authority) ?? /^([^:[\]]+):(\d+)$/.exec(authority);
@@ -37,9 +54,12 @@ function splitHostPort(authority: string): { host: string; port: number } | null
 }
 
 function endToEndHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
-  const named = String(headers.connection ?? "").split(",").map((h) => h.trim().toLowerCase());
+  const named = String(headers.connection ?? "")
+    .split(",")
+    .map((h) => h.trim().toLowerCase());
   const out: IncomingHttpHeaders = {};
-  for (const [name, value] of Object.entries(headers)) if (!HOP_BY_HOP.includes(name) && !named.includes(name)) out[name] = value;
+  for (const [name, value] of Object.entries(headers))
+    if (!HOP_BY_HOP.includes(name) && !named.includes(name)) out[name] = value;
   return out;
 }
 
@@ -173,7 +193,13 @@ export class EgressProxy {
       return;
     }
     const upstream = httpRequest(
-      { createConnection: () => socket, method: req.method, path: url.pathname + url.search, headers: endToEndHeaders(req.headers), setHost: false },
+      {
+        createConnection: () => socket,
+        method: req.method,
+        path: url.pathname + url.search,
+        headers: endToEndHeaders(req.headers),
+        setHost: false,
+      },
       (answer) => {
         const status = answer.statusCode ?? 0;
         if (status < 100 || status > 599 || status === 101) {
@@ -216,10 +242,12 @@ export class EgressProxy {
       check: async (host, port) => {
         const addresses = await this.admit(host);
         if (!addresses) return;
-        const socket = await this.connectAny(addresses, this.guard.hostMap.portFor(host, port), via).catch((err: unknown) => {
-          if (via.failed) throw via.failed;
-          throw err;
-        });
+        const socket = await this.connectAny(addresses, this.guard.hostMap.portFor(host, port), via).catch(
+          (err: unknown) => {
+            if (via.failed) throw via.failed;
+            throw err;
+          },
+        );
         socket.destroy();
       },
       close: () => new Promise<void>((resolve) => server.close(() => resolve())),

@@ -77,7 +77,8 @@ async function installGuard(page: Page, guard: TargetGuard): Promise<Set<OnRefus
     const { requestId, request, frameId } = event;
     const answer = async () => {
       const url = request.url;
-      if (url.startsWith("data:") || url.startsWith("blob:") || url === "about:blank") return session.send("Fetch.continueRequest", { requestId });
+      if (url.startsWith("data:") || url.startsWith("blob:") || url === "about:blank")
+        return session.send("Fetch.continueRequest", { requestId });
       // Another frame's document, or the main frame's after the page swapped its main frame (a prerendered page
       // it activated): asked again rather than let through.
       if (subframes.has(frameId)) return session.send("Fetch.continueRequest", { requestId });
@@ -104,12 +105,19 @@ async function installGuard(page: Page, guard: TargetGuard): Promise<Set<OnRefus
     };
     // A check that failed (the guard's lookup) blocks the navigation rather than hold it; a page that closed
     // while a request waited has nowhere to send an answer.
-    await answer().catch(() => session.send("Fetch.failRequest", { requestId, errorReason: "BlockedByClient" }).catch(() => undefined));
+    await answer().catch(() =>
+      session.send("Fetch.failRequest", { requestId, errorReason: "BlockedByClient" }).catch(() => undefined),
+    );
   });
   // An HTTP authentication challenge of a document: the credentials the flow gave for its origin, once (answerHttpAuth), else cancelled.
   session.on("Fetch.authRequired", (event: Protocol.Fetch.AuthRequiredEvent) => {
-    void session.send("Fetch.continueWithAuth", { requestId: event.requestId, authChallengeResponse: authAnswer(page, event) }).catch(() => undefined);
+    void session
+      .send("Fetch.continueWithAuth", { requestId: event.requestId, authChallengeResponse: authAnswer(page, event) })
+      .catch(() => undefined);
   });
-  await session.send("Fetch.enable", { patterns: [{ urlPattern: "*", resourceType: "Document", requestStage: "Request" }], handleAuthRequests: true });
+  await session.send("Fetch.enable", {
+    patterns: [{ urlPattern: "*", resourceType: "Document", requestStage: "Request" }],
+    handleAuthRequests: true,
+  });
   return told;
 }

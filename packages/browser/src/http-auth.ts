@@ -21,7 +21,8 @@ const pages = new WeakMap<Page, { credentials: HttpAuthCredentials | null; state
 
 const entryOf = (page: Page) => {
   let entry = pages.get(page);
-  if (!entry) pages.set(page, (entry = { credentials: null, state: { challenged: new Set(), answered: false, refused: false } }));
+  if (!entry)
+    pages.set(page, (entry = { credentials: null, state: { challenged: new Set(), answered: false, refused: false } }));
   return entry;
 };
 
@@ -54,5 +55,9 @@ export function authAnswer(page: Page, event: Protocol.Fetch.AuthRequiredEvent):
     return { response: "CancelAuth" };
   }
   entry.state.answered = true;
-  return { response: "ProvideCredentials", username: entry.credentials!.username, password: entry.credentials!.password };
+  return {
+    response: "ProvideCredentials",
+    username: entry.credentials!.username,
+    password: entry.credentials!.password,
+  };
 }

@@ -12,8 +12,25 @@ export { typeKeys } from "./type-keys";
 export { openPage, preparePagesLike, preparePagesOf } from "./page-preparer";
 export { isClosedTargetError } from "./tolerate-closed-targets";
 export type { Browser, BrowserContext, Page, Frame, ElementHandle, HTTPRequest, HTTPResponse } from "puppeteer-core";
-export { chromiumBrowsersOf, machineCpuSeconds, namedProcessesCpuSeconds, processOwnCpuSeconds, processOwnMemoryBytes, processTreeCpuSeconds, processTreeMemoryBytes } from "./process-memory";
-export { acceptLanguageOf, applyBrowserProfile, type BrowserProfile, chooseBrowserProfile, DEFAULT_PROFILE_REGION, PROFILE_REGIONS, profileKey, relocateBrowserProfile } from "./browser-profile";
+export {
+  chromiumBrowsersOf,
+  machineCpuSeconds,
+  namedProcessesCpuSeconds,
+  processOwnCpuSeconds,
+  processOwnMemoryBytes,
+  processTreeCpuSeconds,
+  processTreeMemoryBytes,
+} from "./process-memory";
+export {
+  acceptLanguageOf,
+  applyBrowserProfile,
+  type BrowserProfile,
+  chooseBrowserProfile,
+  DEFAULT_PROFILE_REGION,
+  PROFILE_REGIONS,
+  profileKey,
+  relocateBrowserProfile,
+} from "./browser-profile";
 export { connectVia, ProxyFailure, proxyAddress, type UpstreamProxy } from "./upstream-proxy";
 export type { ProxyDoor } from "./egress-proxy";
 export { armAuthenticator, armNewPages, loadPasskeys, readPasskeys, type VirtualPasskey } from "./passkeys";

@@ -42,17 +42,28 @@ export type BrowserMode = "full" | "shell";
  * Launches Chromium; with `proxyServer`, every connection it makes goes through that proxy, loopback too.
  * `trustedSpki` (tests and development only) names self-signed certificates Chromium accepts by their key.
  */
-export async function launchChromium(executablePath: string, options: { mode?: BrowserMode; proxyServer?: string; trustedSpki?: readonly string[] } = {}): Promise<Browser> {
+export async function launchChromium(
+  executablePath: string,
+  options: { mode?: BrowserMode; proxyServer?: string; trustedSpki?: readonly string[] } = {},
+): Promise<Browser> {
   const { mode = "full", proxyServer, trustedSpki = [] } = options;
   // <-loopback> removes Chromium's implicit bypass of local addresses; WebRTC must not send UDP around the proxy.
   const proxyArgs = proxyServer
-    ? [`--proxy-server=${proxyServer}`, "--proxy-bypass-list=<-loopback>", "--force-webrtc-ip-handling-policy=disable_non_proxied_udp"]
+    ? [
+        `--proxy-server=${proxyServer}`,
+        "--proxy-bypass-list=<-loopback>",
+        "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+      ]
     : [];
   return (await puppeteer.launch({
     executablePath,
     headless: mode === "shell" ? "shell" : true,
     // Chromium honours this list only with --user-data-dir, which Puppeteer always passes (a fresh profile).
-    args: [...CHROMIUM_ARGS, ...proxyArgs, ...(trustedSpki.length ? [`--ignore-certificate-errors-spki-list=${trustedSpki.join(",")}`] : [])],
+    args: [
+      ...CHROMIUM_ARGS,
+      ...proxyArgs,
+      ...(trustedSpki.length ? [`--ignore-certificate-errors-spki-list=${trustedSpki.join(",")}`] : []),
+    ],
     defaultViewport: { width: 1280, height: 900 },
     // The worker owns shutdown: Chromium must outlive SIGTERM until active jobs finish.
     handleSIGINT: false,

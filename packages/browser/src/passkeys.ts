@@ -28,7 +28,15 @@ export function armAuthenticator(page: Page): Promise<Armed> {
       const cdp = await pageSession(page);
       await cdp.send("WebAuthn.enable", { enableUI: false });
       const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-        options: { protocol: "ctap2", ctap2Version: "ctap2_1", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+        options: {
+          protocol: "ctap2",
+          ctap2Version: "ctap2_1",
+          transport: "internal",
+          hasResidentKey: true,
+          hasUserVerification: true,
+          isUserVerified: true,
+          automaticPresenceSimulation: true,
+        },
       });
       return { cdp, authenticatorId };
     })();
@@ -41,7 +49,10 @@ export function armAuthenticator(page: Page): Promise<Armed> {
 export function armNewPages(context: BrowserContext): void {
   context.on("targetcreated", (target) => {
     if (target.type() !== "page") return;
-    target.page().then((page) => page && armAuthenticator(page)).catch(() => undefined);
+    target
+      .page()
+      .then((page) => page && armAuthenticator(page))
+      .catch(() => undefined);
   });
 }
 
@@ -55,5 +66,12 @@ export async function loadPasskeys(page: Page, passkeys: VirtualPasskey[]): Prom
 export async function readPasskeys(page: Page): Promise<VirtualPasskey[]> {
   const { cdp, authenticatorId } = await armAuthenticator(page);
   const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
-  return credentials.map((c) => ({ credentialId: c.credentialId, rpId: c.rpId ?? "", privateKey: c.privateKey, userHandle: c.userHandle, signCount: c.signCount, isResidentCredential: c.isResidentCredential }));
+  return credentials.map((c) => ({
+    credentialId: c.credentialId,
+    rpId: c.rpId ?? "",
+    privateKey: c.privateKey,
+    userHandle: c.userHandle,
+    signCount: c.signCount,
+    isResidentCredential: c.isResidentCredential,
+  }));
 }

@@ -43,7 +43,9 @@ function parentOf(pid: number): number | null {
 /** Every process's id, from /proc (Linux); empty where /proc cannot be read. */
 function allPids(): number[] {
   try {
-    return readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number);
+    return readdirSync("/proc")
+      .filter((d) => /^\d+$/.test(d))
+      .map(Number);
   } catch {
     return [];
   }

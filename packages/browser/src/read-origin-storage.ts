@@ -80,7 +80,12 @@ export async function readOriginStorageInPage(maxDatabaseChars: number): Promise
           });
           const indexes = [...store.indexNames].map((indexName) => {
             const index = store.index(indexName);
-            return { name: index.name, ...keyPathOf(index.keyPath), multiEntry: index.multiEntry, unique: index.unique };
+            return {
+              name: index.name,
+              ...keyPathOf(index.keyPath),
+              multiEntry: index.multiEntry,
+              unique: index.unique,
+            };
           });
           return { name, ...keyPathOf(store.keyPath), autoIncrement: store.autoIncrement, indexes, records };
         }),

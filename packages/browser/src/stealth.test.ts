@@ -39,7 +39,9 @@ let url: string;
 const browsers: Browser[] = [];
 
 beforeAll(async () => {
-  server = http.createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><body><p>page</p></body>"));
+  server = http.createServer((_req, res) =>
+    res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><body><p>page</p></body>"),
+  );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 });
@@ -51,7 +53,12 @@ afterAll(async () => {
 async function pageOf(plugin: Parameters<ReturnType<typeof addExtra>["use"]>[0]): Promise<Page> {
   const puppeteer = addExtra(puppeteerCore as unknown as Parameters<typeof addExtra>[0]);
   puppeteer.use(plugin);
-  const browser = (await puppeteer.launch({ executablePath: chromiumPath("full"), headless: true, args: [...CHROMIUM_ARGS], defaultViewport: { width: 1280, height: 900 } })) as unknown as Browser;
+  const browser = (await puppeteer.launch({
+    executablePath: chromiumPath("full"),
+    headless: true,
+    args: [...CHROMIUM_ARGS],
+    defaultViewport: { width: 1280, height: 900 },
+  })) as unknown as Browser;
   browsers.push(browser);
   const page = await (await browser.createBrowserContext()).newPage();
   await page.evaluate("0"); // as BrowserHost hands a page over: after the set-up commands landed
@@ -63,10 +70,12 @@ describe("StealthInOneScript", () => {
     const separate = StealthPlugin();
     separate.enabledEvasions = new Set(STEALTH_EVASIONS);
     const [theirs, ours] = await Promise.all([pageOf(separate), pageOf(new StealthInOneScript())]);
-    const seen = await Promise.all([theirs, ours].map(async (page) => {
-      await page.goto(url);
-      return page.evaluate(FINGERPRINT);
-    }));
+    const seen = await Promise.all(
+      [theirs, ours].map(async (page) => {
+        await page.goto(url);
+        return page.evaluate(FINGERPRINT);
+      }),
+    );
     expect(seen[1]).toEqual(seen[0]);
     // Chromium numbers a page's new-document scripts in order: the next after the set-up tells how many it had.
     const scriptsBefore = async (page: Page) => Number((await page.evaluateOnNewDocument("0")).identifier) - 1;
@@ -74,17 +83,24 @@ describe("StealthInOneScript", () => {
     expect(await scriptsBefore(ours)).toBe(puppeteers + 1);
     expect(await scriptsBefore(theirs)).toBeGreaterThan(puppeteers + 10);
     // And the evasions did act: a headless Chromium has no plugins and no window.chrome.csi of its own.
-    expect(seen[1]).toMatchObject({ webdriver: false, csi: "function", permissionsQuery: "function query() { [native code] }", frame: { chrome: "object", webdriver: false } });
+    expect(seen[1]).toMatchObject({
+      webdriver: false,
+      csi: "function",
+      permissionsQuery: "function query() { [native code] }",
+      frame: { chrome: "object", webdriver: false },
+    });
     expect((seen[1] as { plugins: string[] }).plugins.length).toBeGreaterThan(0);
     expect((seen[1] as { userAgent: string }).userAgent).not.toContain("Headless");
   });
 
   it("runs every part of the script even when one throws, as separate scripts would", async () => {
     const page = await pageOf(new StealthInOneScript([]));
-    await page.evaluateOnNewDocument(oneScript([
-      { fn: "() => { throw new Error('an evasion that fails') }", args: [] },
-      { fn: "(value) => { window.seen = value }", args: [7] },
-    ]));
+    await page.evaluateOnNewDocument(
+      oneScript([
+        { fn: "() => { throw new Error('an evasion that fails') }", args: [] },
+        { fn: "(value) => { window.seen = value }", args: [7] },
+      ]),
+    );
     await page.goto(url);
     expect(await page.evaluate("window.seen")).toBe(7);
   });

@@ -18,7 +18,9 @@ type Recorded = { utilsFns: Record<string, string>; main: string; args: unknown[
  * navigator.languages follows the Accept-Language a page's browser profile sets, in applyBrowserProfile; the
  * evasion would pin it to en-US, a language that disagrees with the header).
  */
-export const STEALTH_EVASIONS: readonly string[] = Object.freeze([...StealthPlugin().enabledEvasions].filter((name) => name !== "navigator.languages"));
+export const STEALTH_EVASIONS: readonly string[] = Object.freeze(
+  [...StealthPlugin().enabledEvasions].filter((name) => name !== "navigator.languages"),
+);
 
 /**
  * The stealth evasions as one plugin that gives every new page one script instead of thirteen.
@@ -37,8 +39,10 @@ export class StealthInOneScript extends PuppeteerExtraPlugin {
 
   constructor(evasions: readonly string[] = STEALTH_EVASIONS) {
     super({});
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    this.evasions = evasions.map((name) => (require(`puppeteer-extra-plugin-stealth/evasions/${name}`) as () => Evasion)());
+    this.evasions = evasions.map((name) =>
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the evasion's module is named at run time
+      (require(`puppeteer-extra-plugin-stealth/evasions/${name}`) as () => Evasion)(),
+    );
   }
 
   override get name(): string {
@@ -80,7 +84,9 @@ function recordingPage(page: Page, recorded: Recorded[]): Page {
     get(target, property) {
       if (property === "evaluateOnNewDocument") {
         return async (fn: string | ((...args: unknown[]) => unknown), ...args: unknown[]) => {
-          const [only] = args as [{ _utilsFns?: Record<string, string>; _mainFunction?: string; _args?: unknown[] } | undefined];
+          const [only] = args as [
+            { _utilsFns?: Record<string, string>; _mainFunction?: string; _args?: unknown[] } | undefined,
+          ];
           if (args.length === 1 && only && typeof only._mainFunction === "string" && only._utilsFns) {
             recorded.push({ utilsFns: only._utilsFns, main: only._mainFunction, args: only._args ?? [] });
           } else {

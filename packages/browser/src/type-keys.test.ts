@@ -26,7 +26,8 @@ let site: Server;
 let port: number;
 beforeAll(async () => {
   site = createServer((req, res) => {
-    const body = req.url === "/outer" ? `<!doctype html><p>outer</p><iframe src="http://localhost:${port}/form"></iframe>` : FORM;
+    const body =
+      req.url === "/outer" ? `<!doctype html><p>outer</p><iframe src="http://localhost:${port}/form"></iframe>` : FORM;
     res.writeHead(200, { "content-type": "text/html" }).end(body);
   });
   await new Promise<void>((r) => site.listen(0, "127.0.0.1", r));

@@ -21,10 +21,23 @@ function keyEventsFor(text: string): KeyEvent[] {
     const key = definition.key ?? "";
     const text = definition.text ?? (key.length === 1 ? key : "");
     const location = definition.location ?? 0;
-    const common = { modifiers: 0, windowsVirtualKeyCode: definition.keyCode ?? 0, code: definition.code ?? "", key, location };
+    const common = {
+      modifiers: 0,
+      windowsVirtualKeyCode: definition.keyCode ?? 0,
+      code: definition.code ?? "",
+      key,
+      location,
+    };
     events.push({
       method: "Input.dispatchKeyEvent",
-      params: { ...common, type: text ? "keyDown" : "rawKeyDown", text, unmodifiedText: text, autoRepeat: false, isKeypad: location === 3 },
+      params: {
+        ...common,
+        type: text ? "keyDown" : "rawKeyDown",
+        text,
+        unmodifiedText: text,
+        autoRepeat: false,
+        isKeypad: location === 3,
+      },
     });
     events.push({ method: "Input.dispatchKeyEvent", params: { ...common, type: "keyUp" } });
   }

@@ -83,15 +83,21 @@ export async function connectVia(upstream: UpstreamProxy, address: string, port:
   try {
     if (u.protocol === "http:") {
       const authority = isIPv6(address) ? `[${address}]:${port}` : `${address}:${port}`;
-      const auth = user || pass ? `Proxy-Authorization: Basic ${Buffer.from(`${user}:${pass}`).toString("base64")}\r\n` : "";
+      const auth =
+        user || pass ? `Proxy-Authorization: Basic ${Buffer.from(`${user}:${pass}`).toString("base64")}\r\n` : "";
       socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n${auth}\r\n`);
       const head = await readReply(socket, (b) => {
         const end = b.indexOf("\r\n\r\n");
         return end < 0 ? null : end + 4;
       });
       const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head.toString("latin1"))?.[1] ?? 0);
-      if (status === 407) throw new ProxyFailure("proxy_auth_failed", `the proxy ${where} refused its credentials (407)`);
-      if (status !== 200) throw new ProxyFailure("proxy_unreachable", `the proxy ${where} did not open a tunnel to the site (${status || "no status"})`);
+      if (status === 407)
+        throw new ProxyFailure("proxy_auth_failed", `the proxy ${where} refused its credentials (407)`);
+      if (status !== 200)
+        throw new ProxyFailure(
+          "proxy_unreachable",
+          `the proxy ${where} did not open a tunnel to the site (${status || "no status"})`,
+        );
       return socket;
     }
     if (u.protocol === "socks5:") {
@@ -103,9 +109,13 @@ export async function connectVia(upstream: UpstreamProxy, address: string, port:
         const word = Buffer.from(pass);
         socket.write(Buffer.concat([Buffer.from([0x01, name.length]), name, Buffer.from([word.length]), word]));
         const [, status] = await readReply(socket, (b) => (b.length >= 2 ? 2 : null));
-        if (status !== 0x00) throw new ProxyFailure("proxy_auth_failed", `the proxy ${where} refused its credentials (SOCKS5)`);
+        if (status !== 0x00)
+          throw new ProxyFailure("proxy_auth_failed", `the proxy ${where} refused its credentials (SOCKS5)`);
       } else if (method !== 0x00) {
-        throw new ProxyFailure(method === 0xff && (user || pass) ? "proxy_auth_failed" : "proxy_unreachable", `the proxy ${where} accepted none of our SOCKS5 ways to sign in`);
+        throw new ProxyFailure(
+          method === 0xff && (user || pass) ? "proxy_auth_failed" : "proxy_unreachable",
+          `the proxy ${where} accepted none of our SOCKS5 ways to sign in`,
+        );
       }
       const v6 = isIPv6(address);
       const hostBytes = v6 ? ipv6Bytes(address) : Buffer.from(address.split(".").map(Number));
@@ -116,7 +126,11 @@ export async function connectVia(upstream: UpstreamProxy, address: string, port:
         const len = b[3] === 0x01 ? 4 : b[3] === 0x04 ? 16 : 1 + b[4]!;
         return b.length >= 4 + len + 2 ? 4 + len + 2 : null;
       });
-      if (reply[1] !== 0x00) throw new ProxyFailure("proxy_unreachable", `the proxy ${where} could not reach the site (SOCKS5 reply ${reply[1]})`);
+      if (reply[1] !== 0x00)
+        throw new ProxyFailure(
+          "proxy_unreachable",
+          `the proxy ${where} could not reach the site (SOCKS5 reply ${reply[1]})`,
+        );
       return socket;
     }
     throw new ProxyFailure("proxy_unreachable", `the proxy ${where} has a scheme we do not speak`);

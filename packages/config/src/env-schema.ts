@@ -4,7 +4,11 @@ export const envSchema = {
   required: ["DATABASE_URL", "ENCRYPTION_KEYS", "FINGERPRINT_KEY"],
   properties: {
     NODE_ENV: { type: "string", enum: ["development", "test", "production"], default: "production" },
-    LOG_LEVEL: { type: "string", enum: ["fatal", "error", "warn", "info", "debug", "trace", "silent"], default: "info" },
+    LOG_LEVEL: {
+      type: "string",
+      enum: ["fatal", "error", "warn", "info", "debug", "trace", "silent"],
+      default: "info",
+    },
     DATABASE_URL: { type: "string", pattern: "^postgres(ql)?://" },
     /** `redis://…` (one server), or `redis+cluster://[user:password@]host:port,host:port,…` (a Redis Cluster); required unless REDIS_CLUSTER_NODES. */
     REDIS_URL: { type: "string", pattern: "^rediss?(\\+cluster)?://" },
@@ -93,7 +97,11 @@ export const envSchema = {
     JOB_RETENTION_DAYS: { type: "integer", minimum: 1, default: 30 },
 
     /** The service's mailbox domain: mailboxes get addresses on it, and mail-in accepts mail for nothing else. */
-    MAIL_DOMAIN: { type: "string", pattern: "^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z0-9-]{2,63}$", default: "mail.localhost" },
+    MAIL_DOMAIN: {
+      type: "string",
+      pattern: "^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z0-9-]{2,63}$",
+      default: "mail.localhost",
+    },
     MAIL_SMTP_HOST: { type: "string", default: "0.0.0.0" },
     MAIL_SMTP_PORT: { type: "integer", minimum: 0, maximum: 65535, default: 2525 },
     MAIL_HEALTH_PORT: { type: "integer", minimum: 0, maximum: 65535, default: 8082 },

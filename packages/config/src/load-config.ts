@@ -12,7 +12,14 @@ export interface Config {
   /** One server or a Redis Cluster (`cluster`), and the prefix of every key. */
   redis: RedisTarget & { prefix: string; failoverWaitMs: number };
   crypto: { keyRing: string; activeKeyVersion?: number; fingerprintKey: Buffer };
-  gateway: { host: string; port: number; maxBodyBytes: number; waitMs: number; rateLimitPerMinute: number; trustProxy: boolean };
+  gateway: {
+    host: string;
+    port: number;
+    maxBodyBytes: number;
+    waitMs: number;
+    rateLimitPerMinute: number;
+    trustProxy: boolean;
+  };
   worker: {
     concurrency: number;
     /** The worker regions this process serves (WORKER_REGIONS), besides jobs of no region. */
@@ -50,13 +57,27 @@ export interface Config {
   targets: { allowRanges: string[]; hostMap: HostMap; proxyAllow: string[] };
   session: { ttlSeconds: number; checkMaxAgeSeconds: number; checkTimeoutMs: number };
   retention: { sessionHours: number; jobDays: number; messageMinutes: number };
-  mail: { domain: string; smtpHost: string; smtpPort: number; healthPort: number; maxBytes: number; dnsServers: string[]; arcTrustedSealers: string[] };
+  mail: {
+    domain: string;
+    smtpHost: string;
+    smtpPort: number;
+    healthPort: number;
+    maxBytes: number;
+    dnsServers: string[];
+    arcTrustedSealers: string[];
+  };
   mfa: { waitMs: number };
   /** The hand-off to a person: how long a job waits for input in all, and how many of an org's jobs may wait at once. */
   handoff: { maxWaitMs: number; maxWaitingPerOrg: number };
   sms: { twilioAuthToken?: string; webhookUrl?: string };
   webhooks: { attempts: number; backoffMs: number };
-  keepAlive: { everyMs: number; beforeExpiryMinutes: number; maxAgeHours: number; checksPerRun: number; checksPerSite: number };
+  keepAlive: {
+    everyMs: number;
+    beforeExpiryMinutes: number;
+    maxAgeHours: number;
+    checksPerRun: number;
+    checksPerSite: number;
+  };
   /** The web dashboard; `url` is its public address when the operator set one (DASHBOARD_URL). */
   dashboard: { host: string; port: number; url?: string; sessionTtlHours: number; cookieSecure: boolean };
   /** The CAPTCHA solving service, when the operator configured one (`key` is a secret). */
@@ -80,13 +101,19 @@ const validateEnv = ajv.compile(envSchema);
  * process Puppeteer launched (a crash's clean-up, a recycle, a shutdown's deadline) left the browser running,
  * orphaned. /usr/bin/chromium execs its binary.
  */
-export const DEFAULT_CHROMIUM = { full: "/usr/bin/chromium", shell: "/usr/lib/chromium/chromium-headless-shell" } as const;
+export const DEFAULT_CHROMIUM = {
+  full: "/usr/bin/chromium",
+  shell: "/usr/lib/chromium/chromium-headless-shell",
+} as const;
 
 /**
  * The Chromium binary to run in `mode`: CHROMIUM_PATH when it is set (it names the binary of the mode in use),
  * else Debian's (DEFAULT_CHROMIUM). The one place the service, its tests and its benches choose the binary.
  */
-export function chromiumPath(mode: "full" | "shell" = "full", env: Record<string, string | undefined> = process.env): string {
+export function chromiumPath(
+  mode: "full" | "shell" = "full",
+  env: Record<string, string | undefined> = process.env,
+): string {
   return env.CHROMIUM_PATH || DEFAULT_CHROMIUM[mode];
 }
 
@@ -114,7 +141,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (!validateEnv(env)) {
     const problems = toFieldErrors(validateEnv.errors).map((e) => `${e.field.slice(1)} ${e.message}`);
     // Either of the two names Redis, so the schema cannot require one; a missing one is named with the rest.
-    if (env.REDIS_URL === undefined && env.REDIS_CLUSTER_NODES === undefined) parseRedisTarget(undefined, undefined, problems);
+    if (env.REDIS_URL === undefined && env.REDIS_CLUSTER_NODES === undefined)
+      parseRedisTarget(undefined, undefined, problems);
     throw new ConfigError(problems);
   }
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the env schema has checked and coerced it
@@ -123,7 +151,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const redis = parseRedisTarget(e.REDIS_URL, e.REDIS_CLUSTER_NODES, problems);
   const fingerprintKey = Buffer.from(e.FINGERPRINT_KEY, "base64");
   if (fingerprintKey.length !== 32) problems.push("FINGERPRINT_KEY must be 32 bytes, base64");
-  const allowRanges = String(e.TARGET_ALLOW_RANGES).split(",").map((r) => r.trim()).filter(Boolean);
+  const allowRanges = String(e.TARGET_ALLOW_RANGES)
+    .split(",")
+    .map((r) => r.trim())
+    .filter(Boolean);
   for (const r of allowRanges) if (!KNOWN_RANGES.has(r)) problems.push(`TARGET_ALLOW_RANGES: unknown range "${r}"`);
   if (e.NODE_ENV === "production" && allowRanges.length > 0) {
     problems.push("TARGET_ALLOW_RANGES must be empty in production: callers could reach our own network");
@@ -135,31 +166,48 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     problems.push(`EGRESS_HOST_MAP: ${(err as Error).message}`);
   }
   if (e.NODE_ENV === "production" && String(e.EGRESS_HOST_MAP).trim()) {
-    problems.push("EGRESS_HOST_MAP must be empty in production: it serves fixture pages under real host names (tests and development only)");
+    problems.push(
+      "EGRESS_HOST_MAP must be empty in production: it serves fixture pages under real host names (tests and development only)",
+    );
   } else if (hostMap.size > 0 && !allowRanges.includes("loopback")) {
     problems.push("EGRESS_HOST_MAP needs TARGET_ALLOW_RANGES to include loopback: its targets are loopback addresses");
   }
-  const trustedSpki = String(e.BROWSER_TRUSTED_SPKI).split(",").map((k) => k.trim()).filter(Boolean);
-  for (const k of trustedSpki) if (!/^[A-Za-z0-9+/]{43}=$/.test(k)) problems.push(`BROWSER_TRUSTED_SPKI: "${k}" is not a base64 SHA-256 hash`);
+  const trustedSpki = String(e.BROWSER_TRUSTED_SPKI)
+    .split(",")
+    .map((k) => k.trim())
+    .filter(Boolean);
+  for (const k of trustedSpki)
+    if (!/^[A-Za-z0-9+/]{43}=$/.test(k)) problems.push(`BROWSER_TRUSTED_SPKI: "${k}" is not a base64 SHA-256 hash`);
   if (e.NODE_ENV === "production" && trustedSpki.length > 0) {
-    problems.push("BROWSER_TRUSTED_SPKI must be empty in production: the browser would accept those certificates for any site");
+    problems.push(
+      "BROWSER_TRUSTED_SPKI must be empty in production: the browser would accept those certificates for any site",
+    );
   }
   if (e.NODE_ENV === "production" && /(^|\.)localhost$/i.test(e.MAIL_DOMAIN)) {
     problems.push("MAIL_DOMAIN must be a real domain in production (its MX record points at mail-in)");
   }
-  const dnsServers = String(e.MAIL_DNS_SERVERS).split(",").map((d) => d.trim()).filter(Boolean);
+  const dnsServers = String(e.MAIL_DNS_SERVERS)
+    .split(",")
+    .map((d) => d.trim())
+    .filter(Boolean);
   for (const d of dnsServers) {
     const m = /^(?:\[([^\]]+)\]|([^:\s]+))(?::(\d{1,5}))?$/.exec(d) ?? /^([0-9a-f:]+)$/i.exec(d);
     const address = m?.[1] ?? m?.[2] ?? "";
-    if (!isIP(address) || (m?.[3] !== undefined && !(Number(m[3]) >= 1 && Number(m[3]) <= 65535))) problems.push(`MAIL_DNS_SERVERS: "${d}" is not an IP address with an optional port`);
+    if (!isIP(address) || (m?.[3] !== undefined && !(Number(m[3]) >= 1 && Number(m[3]) <= 65535)))
+      problems.push(`MAIL_DNS_SERVERS: "${d}" is not an IP address with an optional port`);
   }
-  const arcSealers = String(e.MAIL_ARC_TRUSTED_SEALERS).split(",").map((d) => d.trim().toLowerCase()).filter(Boolean);
-  if (e.CAPTCHA_SOLVER !== "off" && !e.CAPTCHA_SOLVER_KEY) problems.push(`CAPTCHA_SOLVER_KEY is required with CAPTCHA_SOLVER=${e.CAPTCHA_SOLVER}`);
+  const arcSealers = String(e.MAIL_ARC_TRUSTED_SEALERS)
+    .split(",")
+    .map((d) => d.trim().toLowerCase())
+    .filter(Boolean);
+  if (e.CAPTCHA_SOLVER !== "off" && !e.CAPTCHA_SOLVER_KEY)
+    problems.push(`CAPTCHA_SOLVER_KEY is required with CAPTCHA_SOLVER=${e.CAPTCHA_SOLVER}`);
   if (e.NODE_ENV === "production" && e.CAPTCHA_SOLVER !== "off" && !/^https:/i.test(e.CAPTCHA_SOLVER_URL)) {
     problems.push("CAPTCHA_SOLVER_URL must be https in production: the API key travels with every request");
   }
   const cookieSecure: boolean = e.DASHBOARD_COOKIE_SECURE ?? !(e.NODE_ENV === "development" || e.NODE_ENV === "test");
-  if (e.NODE_ENV === "production" && !cookieSecure) problems.push("DASHBOARD_COOKIE_SECURE must not be false in production: sign-in cookies would travel in clear");
+  if (e.NODE_ENV === "production" && !cookieSecure)
+    problems.push("DASHBOARD_COOKIE_SECURE must not be false in production: sign-in cookies would travel in clear");
   if (e.NODE_ENV === "production" && e.DASHBOARD_URL && !/^https:/i.test(e.DASHBOARD_URL)) {
     problems.push("DASHBOARD_URL must be https in production: passwords and sign-in cookies travel to it");
   }
@@ -169,10 +217,23 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     );
   }
   if (e.WORKER_STALLED_CHECK_MS >= e.WORKER_LOCK_MS) {
-    problems.push("WORKER_STALLED_CHECK_MS must be below WORKER_LOCK_MS: a dead worker's job is found only by a check after its claim lapsed");
+    problems.push(
+      "WORKER_STALLED_CHECK_MS must be below WORKER_LOCK_MS: a dead worker's job is found only by a check after its claim lapsed",
+    );
   }
-  const regions = [...new Set(String(e.WORKER_REGIONS).split(",").map((r) => r.trim()).filter(Boolean))];
-  for (const r of regions) if (!new RegExp(REGION_PATTERN).test(r)) problems.push(`WORKER_REGIONS: "${r}" is not a region name (lowercase letters, digits and dashes, starting with a letter, 32 at most)`);
+  const regions = [
+    ...new Set(
+      String(e.WORKER_REGIONS)
+        .split(",")
+        .map((r) => r.trim())
+        .filter(Boolean),
+    ),
+  ];
+  for (const r of regions)
+    if (!new RegExp(REGION_PATTERN).test(r))
+      problems.push(
+        `WORKER_REGIONS: "${r}" is not a region name (lowercase letters, digits and dashes, starting with a letter, 32 at most)`,
+      );
   if (problems.length) throw new ConfigError(problems);
 
   return {
@@ -209,12 +270,30 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       healthPort: e.WORKER_HEALTH_PORT,
       chromiumPath: chromiumPath(e.BROWSER_MODE as "full" | "shell", e as Record<string, string | undefined>),
       browserMode: e.BROWSER_MODE,
-      browserRecycle: { afterJobs: e.BROWSER_RECYCLE_AFTER_JOBS, aboveBytes: e.BROWSER_RECYCLE_ABOVE_MIB * 1024 * 1024 },
+      browserRecycle: {
+        afterJobs: e.BROWSER_RECYCLE_AFTER_JOBS,
+        aboveBytes: e.BROWSER_RECYCLE_ABOVE_MIB * 1024 * 1024,
+      },
       trustedSpki,
     },
-    targets: { allowRanges, hostMap, proxyAllow: String(e.EGRESS_PROXY_ALLOW).split(",").map((p) => p.trim().toLowerCase()).filter(Boolean) },
-    session: { ttlSeconds: e.SESSION_TTL_SECONDS, checkMaxAgeSeconds: e.SESSION_CHECK_MAX_AGE, checkTimeoutMs: e.SESSION_CHECK_TIMEOUT_MS },
-    retention: { sessionHours: e.SESSION_RETENTION_HOURS, jobDays: e.JOB_RETENTION_DAYS, messageMinutes: e.MESSAGE_RETENTION_MINUTES },
+    targets: {
+      allowRanges,
+      hostMap,
+      proxyAllow: String(e.EGRESS_PROXY_ALLOW)
+        .split(",")
+        .map((p) => p.trim().toLowerCase())
+        .filter(Boolean),
+    },
+    session: {
+      ttlSeconds: e.SESSION_TTL_SECONDS,
+      checkMaxAgeSeconds: e.SESSION_CHECK_MAX_AGE,
+      checkTimeoutMs: e.SESSION_CHECK_TIMEOUT_MS,
+    },
+    retention: {
+      sessionHours: e.SESSION_RETENTION_HOURS,
+      jobDays: e.JOB_RETENTION_DAYS,
+      messageMinutes: e.MESSAGE_RETENTION_MINUTES,
+    },
     mail: {
       domain: String(e.MAIL_DOMAIN).toLowerCase(),
       smtpHost: e.MAIL_SMTP_HOST,
@@ -228,7 +307,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     handoff: { maxWaitMs: e.HANDOFF_MAX_WAIT_MS, maxWaitingPerOrg: e.HANDOFF_MAX_WAITING_PER_ORG },
     sms: { twilioAuthToken: e.TWILIO_AUTH_TOKEN, webhookUrl: e.SMS_WEBHOOK_URL },
     webhooks: { attempts: e.WEBHOOK_ATTEMPTS, backoffMs: e.WEBHOOK_BACKOFF_MS },
-    keepAlive: { everyMs: e.KEEPALIVE_EVERY_MS, beforeExpiryMinutes: e.KEEPALIVE_BEFORE_EXPIRY_MINUTES, maxAgeHours: e.KEEPALIVE_MAX_AGE_HOURS, checksPerRun: e.KEEPALIVE_CHECKS_PER_RUN, checksPerSite: e.KEEPALIVE_CHECKS_PER_SITE },
+    keepAlive: {
+      everyMs: e.KEEPALIVE_EVERY_MS,
+      beforeExpiryMinutes: e.KEEPALIVE_BEFORE_EXPIRY_MINUTES,
+      maxAgeHours: e.KEEPALIVE_MAX_AGE_HOURS,
+      checksPerRun: e.KEEPALIVE_CHECKS_PER_RUN,
+      checksPerSite: e.KEEPALIVE_CHECKS_PER_SITE,
+    },
     dashboard: {
       host: e.DASHBOARD_HOST,
       port: e.DASHBOARD_PORT,
@@ -236,6 +321,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       sessionTtlHours: e.DASHBOARD_SESSION_TTL_HOURS,
       cookieSecure,
     },
-    captchaSolver: e.CAPTCHA_SOLVER === "off" ? null : { provider: e.CAPTCHA_SOLVER, url: e.CAPTCHA_SOLVER_URL, key: e.CAPTCHA_SOLVER_KEY },
+    captchaSolver:
+      e.CAPTCHA_SOLVER === "off"
+        ? null
+        : { provider: e.CAPTCHA_SOLVER, url: e.CAPTCHA_SOLVER_URL, key: e.CAPTCHA_SOLVER_KEY },
   };
 }

@@ -56,15 +56,33 @@ export type CredentialMethod =
  * The ways a credential signs in: its stored secret's (a `totp` one is a password and an authenticator
  * code), then its passkeys, oldest first. None before a login worked.
  */
-export function credentialMethods(secretMethod: LoginMethod | null, passkeys: Array<{ id: string; rpId: string; createdAt: Date; lastUsedAt: Date | null }>): CredentialMethod[] {
+export function credentialMethods(
+  secretMethod: LoginMethod | null,
+  passkeys: Array<{ id: string; rpId: string; createdAt: Date; lastUsedAt: Date | null }>,
+): CredentialMethod[] {
   const stored: CredentialMethod[] =
-    secretMethod === null || secretMethod === "passkey" ? [] : secretMethod === "totp" ? [{ type: "password" }, { type: "totp" }] : [{ type: secretMethod }];
+    secretMethod === null || secretMethod === "passkey"
+      ? []
+      : secretMethod === "totp"
+        ? [{ type: "password" }, { type: "totp" }]
+        : [{ type: secretMethod }];
   return [...stored, ...passkeys.map(passkeyMethod)];
 }
 
 /** A passkey as the API shows it: its id, relying party and dates, never its key. */
-export function passkeyMethod(p: { id: string; rpId: string; createdAt: Date; lastUsedAt: Date | null }): Extract<CredentialMethod, { type: "passkey" }> {
-  return { type: "passkey", passkeyId: p.id, rpId: p.rpId, createdAt: p.createdAt.toISOString(), lastUsedAt: p.lastUsedAt?.toISOString() ?? null };
+export function passkeyMethod(p: {
+  id: string;
+  rpId: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}): Extract<CredentialMethod, { type: "passkey" }> {
+  return {
+    type: "passkey",
+    passkeyId: p.id,
+    rpId: p.rpId,
+    createdAt: p.createdAt.toISOString(),
+    lastUsedAt: p.lastUsedAt?.toISOString() ?? null,
+  };
 }
 
 /** GET /v1/credentials's query: page on after `before`, of one `site` (its origin is used) or `username`. */
@@ -110,13 +128,15 @@ export interface PasskeyImport {
 }
 
 /** Bytes as a passkey export writes them: base64url, unpadded or padded (standard base64 is read too). */
-const passkeyBytesSchema = (maxLength: number, description: string) => ({ type: "string", minLength: 1, maxLength, pattern: "^[A-Za-z0-9+/_-]+={0,2}$", description }) as const;
+const passkeyBytesSchema = (maxLength: number, description: string) =>
+  ({ type: "string", minLength: 1, maxLength, pattern: "^[A-Za-z0-9+/_-]+={0,2}$", description }) as const;
 const rpIdSchema = {
   type: "string",
   minLength: 1,
   maxLength: 253,
   pattern: "^[A-Za-z0-9.-]+$",
-  description: "The relying party the passkey was made for: the credential's login page's host or a parent domain of it, no higher than its registrable domain.",
+  description:
+    "The relying party the passkey was made for: the credential's login page's host or a parent domain of it, no higher than its registrable domain.",
 } as const;
 const CREDENTIAL_ID_B64 = 1366; // 1023 bytes, WebAuthn's bound on a credential id
 const USER_HANDLE_B64 = 88; // 64 bytes
@@ -125,7 +145,8 @@ const PRIVATE_KEY_B64 = 8192;
 export const passkeyImportSchema = {
   type: "object",
   additionalProperties: false,
-  description: "A passkey you hold: its fields, or `cxf` (alone). Stored sealed as an enrolled one is; `login_method: passkey` signs in with it.",
+  description:
+    "A passkey you hold: its fields, or `cxf` (alone). Stored sealed as an enrolled one is; `login_method: passkey` signs in with it.",
   properties: {
     credentialId: passkeyBytesSchema(CREDENTIAL_ID_B64, "The WebAuthn credential id (the passkey's rawId), base64url."),
     privateKey: {
@@ -137,12 +158,20 @@ export const passkeyImportSchema = {
       ],
     },
     rpId: rpIdSchema,
-    userHandle: passkeyBytesSchema(USER_HANDLE_B64, "The user handle the site gave the passkey (its user.id), base64url; 1 to 64 bytes."),
-    signCount: { type: "integer", minimum: 0, maximum: 4294967295, description: "The passkey's signature counter (default 0)." },
+    userHandle: passkeyBytesSchema(
+      USER_HANDLE_B64,
+      "The user handle the site gave the passkey (its user.id), base64url; 1 to 64 bytes.",
+    ),
+    signCount: {
+      type: "integer",
+      minimum: 0,
+      maximum: 4294967295,
+      description: "The passkey's signature counter (default 0).",
+    },
     cxf: {
       type: "object",
       description:
-        "A FIDO Credential Exchange Format passkey credential (`type: \"passkey\"`, `credentialId`, `rpId`, `username`, `userDisplayName`, `userHandle`, `key`: PKCS#8 base64url), " +
+        'A FIDO Credential Exchange Format passkey credential (`type: "passkey"`, `credentialId`, `rpId`, `username`, `userDisplayName`, `userHandle`, `key`: PKCS#8 base64url), ' +
         "or an item (`id`, `title`, `credentials`, …) holding exactly one. Its counter starts at 0, as the format requires.",
     },
   },
@@ -189,7 +218,12 @@ export const cxfItemSchema = {
     subtitle: { type: "string", maxLength: 1024 },
     favorite: { type: "boolean" },
     scope: { type: "object" },
-    credentials: { type: "array", minItems: 1, maxItems: 64, items: { type: "object", required: ["type"], properties: { type: { type: "string" } } } },
+    credentials: {
+      type: "array",
+      minItems: 1,
+      maxItems: 64,
+      items: { type: "object", required: ["type"], properties: { type: { type: "string" } } },
+    },
     tags: { type: "array", items: { type: "string" } },
     extensions: { type: "array" },
   },
@@ -202,7 +236,8 @@ export const passkeyEnrolRequestSchema = {
   properties: {
     settingsUrl: {
       ...targetUrlSchema,
-      description: "The site's page where its passkeys are added (its security settings), on the credential's site. Without it, the page is found by the words of the site's links (\"Security\", \"Passkeys\", \"Settings\") from where the sign-in lands.",
+      description:
+        'The site\'s page where its passkeys are added (its security settings), on the credential\'s site. Without it, the page is found by the words of the site\'s links ("Security", "Passkeys", "Settings") from where the sign-in lands.',
     },
     allowHandoff: allowHandoffSchema,
     import: passkeyImportSchema,
@@ -211,7 +246,10 @@ export const passkeyEnrolRequestSchema = {
 
 /** POST /v1/refresh: a credential named by id, or by the site, username and collection a login used. */
 /** A stored credential's status, from its last successful login and its last error. */
-export function credentialStatus(row: { lastLoginAt: Date | null; lastErrorCode: string | null }): CredentialResource["status"] {
+export function credentialStatus(row: {
+  lastLoginAt: Date | null;
+  lastErrorCode: string | null;
+}): CredentialResource["status"] {
   if (!row.lastLoginAt) return row.lastErrorCode === "verification_pending" ? "pending_verification" : "pending";
   return row.lastErrorCode ? "failing" : "active";
 }

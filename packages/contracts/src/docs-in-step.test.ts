@@ -14,8 +14,11 @@ describe("documentation stays in step with the code", () => {
   });
 
   it("documents every error code in the OpenAPI description", () => {
-    expect(openApiDocument.components.schemas.Error.properties.error.properties.code.enum).toEqual(Object.keys(ERROR_CODES));
+    expect(openApiDocument.components.schemas.Error.properties.error.properties.code.enum).toEqual(
+      Object.keys(ERROR_CODES),
+    );
     const described = JSON.stringify(openApiDocument.paths);
-    for (const code of Object.keys(ERROR_CODES).filter((c) => c !== "not_found")) expect(described).toContain(`\`${code}\``);
+    for (const code of Object.keys(ERROR_CODES).filter((c) => c !== "not_found"))
+      expect(described).toContain(`\`${code}\``);
   });
 });

@@ -9,17 +9,20 @@ export const ERROR_CODES = {
   not_found: { status: 404, meaning: "No such resource for this organization, or no such route." },
   conflict: {
     status: 409,
-    meaning: "The address or phone number is already taken (by this or another organization), or a domain and username name credentials on several login pages of one site.",
+    meaning:
+      "The address or phone number is already taken (by this or another organization), or a domain and username name credentials on several login pages of one site.",
   },
   account_exists: {
     status: 409,
-    meaning: "The target site already has an account for this email address (signup); log in with POST /v1/login instead. Never retried.",
+    meaning:
+      "The target site already has an account for this email address (signup); log in with POST /v1/login instead. Never retried.",
   },
   payload_too_large: { status: 413, meaning: "The body is larger than the gateway accepts." },
   unsupported_media_type: { status: 415, meaning: "The body is not sent as application/json." },
   idempotency_mismatch: {
     status: 422,
-    meaning: "The Idempotency-Key was used in the last 24 hours for a request with another body or endpoint; use a new key for a new request.",
+    meaning:
+      "The Idempotency-Key was used in the last 24 hours for a request with another body or endpoint; use a new key for a new request.",
   },
   invalid_credentials: { status: 422, meaning: "The target site refused the username or password. Never retried." },
   form_not_found: { status: 422, meaning: "No login form was found on the page at `domain`." },
@@ -45,23 +48,28 @@ export const ERROR_CODES = {
   },
   input_timeout: {
     status: 422,
-    meaning: "The job waited for a person's input (`needs_input`) and none came before `input.expiresAt`; the site has seen the password, and it is not sent again. Never retried.",
+    meaning:
+      "The job waited for a person's input (`needs_input`) and none came before `input.expiresAt`; the site has seen the password, and it is not sent again. Never retried.",
   },
   handoff_interrupted: {
     status: 422,
-    meaning: "The job was waiting for a person's input when its worker stopped; the page it held is gone, and the password is not sent again. Start a new request.",
+    meaning:
+      "The job was waiting for a person's input when its worker stopped; the page it held is gone, and the password is not sent again. Start a new request.",
   },
   not_waiting_for_input: {
     status: 409,
-    meaning: "The job is not waiting for input now (it ended, runs on, or an answer was given already); read GET /v1/jobs/{jobId}.",
+    meaning:
+      "The job is not waiting for input now (it ended, runs on, or an answer was given already); read GET /v1/jobs/{jobId}.",
   },
   verification_failed: {
     status: 422,
-    meaning: "The target site refused the one-time code (authenticator, email or SMS) or the sign-in link (wrong, expired or used). Never retried.",
+    meaning:
+      "The target site refused the one-time code (authenticator, email or SMS) or the sign-in link (wrong, expired or used). Never retried.",
   },
   provider_blocked: {
     status: 422,
-    meaning: "The sign-in provider (Google, GitHub, the OpenID provider) refused this browser: an insecure-browser or unusual-activity wall. Never retried.",
+    meaning:
+      "The sign-in provider (Google, GitHub, the OpenID provider) refused this browser: an insecure-browser or unusual-activity wall. Never retried.",
   },
   consent_denied: {
     status: 422,
@@ -70,23 +78,28 @@ export const ERROR_CODES = {
   },
   account_not_linked: {
     status: 422,
-    meaning: "The provider signed the account in, but the site refused it: no account on the site is linked to that provider account. Never retried.",
+    meaning:
+      "The provider signed the account in, but the site refused it: no account on the site is linked to that provider account. Never retried.",
   },
   login_unconfirmed: {
     status: 422,
-    meaning: "The form was submitted but the page showed neither a signed-in state nor an error, or the login was cut off after the submit (its worker or browser died); it is not submitted again.",
+    meaning:
+      "The form was submitted but the page showed neither a signed-in state nor an error, or the login was cut off after the submit (its worker or browser died); it is not submitted again.",
   },
   passkey_not_offered: {
     status: 422,
-    meaning: "The site offers no way to add a passkey (no settings page it links to, or the one given, has one) or to sign in with one (its login page asks for the password only), or the credential holds no passkey of this site. Never retried.",
+    meaning:
+      "The site offers no way to add a passkey (no settings page it links to, or the one given, has one) or to sign in with one (its login page asks for the password only), or the credential holds no passkey of this site. Never retried.",
   },
   passkey_rejected: {
     status: 422,
-    meaning: "The site turned the passkey down: it did not take the one the service made, or refused the stored one's sign-in (the account no longer knows it); the message is the site's words where it gave some. Never retried.",
+    meaning:
+      "The site turned the passkey down: it did not take the one the service made, or refused the stored one's sign-in (the account no longer knows it); the message is the site's words where it gave some. Never retried.",
   },
   signup_rejected: {
     status: 422,
-    meaning: "The target site refused the signup form (a field it wants, a password it does not take, an invalid invitation); the message is the site's words. Never retried.",
+    meaning:
+      "The target site refused the signup form (a field it wants, a password it does not take, an invalid invitation); the message is the site's words. Never retried.",
   },
   verification_pending: {
     status: 422,
@@ -95,7 +108,8 @@ export const ERROR_CODES = {
   },
   no_stored_secret: {
     status: 422,
-    meaning: "The credential never logged in successfully, so there is no stored secret to refresh with; log in with POST /v1/login.",
+    meaning:
+      "The credential never logged in successfully, so there is no stored secret to refresh with; log in with POST /v1/login.",
   },
   target_not_allowed: {
     status: 422,
@@ -107,11 +121,13 @@ export const ERROR_CODES = {
   target_unreachable: { status: 502, meaning: "The target site could not be reached or answered with an error." },
   proxy_unreachable: {
     status: 502,
-    meaning: "The organization's proxy the job left through could not be reached, or could not reach the site: the proxy's fault, not the site's. Nothing was sent to the site.",
+    meaning:
+      "The organization's proxy the job left through could not be reached, or could not reach the site: the proxy's fault, not the site's. Nothing was sent to the site.",
   },
   proxy_auth_failed: {
     status: 502,
-    meaning: "The organization's proxy refused the credentials in its URL (HTTP 407, or SOCKS5's sign-in). Nothing was sent to the site; fix the proxy (delete it and add it again). Never retried.",
+    meaning:
+      "The organization's proxy refused the credentials in its URL (HTTP 407, or SOCKS5's sign-in). Nothing was sent to the site; fix the proxy (delete it and add it again). Never retried.",
   },
   region_unavailable: {
     status: 503,
@@ -121,7 +137,8 @@ export const ERROR_CODES = {
   service_unavailable: { status: 503, meaning: "The service is starting, stopping or lost its queue; retry later." },
   timeout: {
     status: 504,
-    meaning: "The login did not finish within the service's time limit, or no code or link arrived while it waited; the message names the step.",
+    meaning:
+      "The login did not finish within the service's time limit, or no code or link arrived while it waited; the message names the step.",
   },
 } as const satisfies Record<string, { status: number; meaning: string }>;
 

@@ -46,7 +46,13 @@ export const inputAnswerSchema = {
   additionalProperties: false,
   maxProperties: 1,
   properties: {
-    code: { type: "string", minLength: 1, maxLength: 64, pattern: "^[0-9A-Za-z -]+$", description: "The one-time code, as the person read it (spaces and dashes are left out when typed)." },
+    code: {
+      type: "string",
+      minLength: 1,
+      maxLength: 64,
+      pattern: "^[0-9A-Za-z -]+$",
+      description: "The one-time code, as the person read it (spaces and dashes are left out when typed).",
+    },
     choice: { type: "string", minLength: 1, maxLength: 256, description: "One of `input.choices`." },
     answer: { type: "string", minLength: 1, maxLength: 1024, description: "The answer to a question the site asked." },
   },

@@ -57,7 +57,12 @@ export const mailboxRequestSchema = {
   additionalProperties: false,
   properties: {
     // Letters, digits and . _ -, starting and ending with a letter or digit; no "+" (it is the subaddress separator).
-    localPart: { type: "string", minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,62}[A-Za-z0-9])?$" },
+    localPart: {
+      type: "string",
+      minLength: 1,
+      maxLength: 64,
+      pattern: "^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,62}[A-Za-z0-9])?$",
+    },
     label,
   },
 } as const;

@@ -63,7 +63,8 @@ export type LoginSecret =
 
 /** Methods that sign in through a provider's button; the credential's password is the provider account's. */
 export type OAuthLoginMethod = "oauth_google" | "oauth_github" | "oauth";
-export const isOAuthMethod = (method: string): method is OAuthLoginMethod => method === "oauth_google" || method === "oauth_github" || method === "oauth";
+export const isOAuthMethod = (method: string): method is OAuthLoginMethod =>
+  method === "oauth_google" || method === "oauth_github" || method === "oauth";
 
 /**
  * The provider an OAuth login signs in with, as the job and the provider session store name it:
@@ -123,15 +124,20 @@ export type JobKind = "login" | "refresh" | "signup" | "verify" | "passkey_enrol
 
 export type JobInput = LoginJobInput | VerifyJobInput | SignupJobInput | PasskeyEnrolJobInput;
 
-export const isSignupInput = (input: JobInput): input is SignupJobInput => "signup" in input && input.signup !== undefined;
-export const isVerifyInput = (input: JobInput): input is VerifyJobInput => "confirmation" in input && input.confirmation !== undefined;
-export const isEnrolInput = (input: JobInput): input is PasskeyEnrolJobInput => "enrol" in input && input.enrol !== undefined;
+export const isSignupInput = (input: JobInput): input is SignupJobInput =>
+  "signup" in input && input.signup !== undefined;
+export const isVerifyInput = (input: JobInput): input is VerifyJobInput =>
+  "confirmation" in input && input.confirmation !== undefined;
+export const isEnrolInput = (input: JobInput): input is PasskeyEnrolJobInput =>
+  "enrol" in input && input.enrol !== undefined;
 
 /**
  * A credential's secret as stored, read back: secrets written before methods were recorded (or by a
  * method no longer run) log in with a password, as they were made.
  */
 export function readLoginSecret(stored: LoginFields & { method?: string }): LoginSecret {
-  const method = (SUPPORTED_LOGIN_METHODS as readonly string[]).includes(stored.method ?? "") ? (stored.method as LoginMethod) : "password";
+  const method = (SUPPORTED_LOGIN_METHODS as readonly string[]).includes(stored.method ?? "")
+    ? (stored.method as LoginMethod)
+    : "password";
   return { ...stored, method } as LoginSecret;
 }

@@ -1,15 +1,41 @@
 import { proxyIdSchema, proxyLabelSchema } from "./proxies";
-import { additionalFieldsSchema, allowHandoffSchema, collectionIdSchema, regionSchema, targetUrlSchema } from "./request-parts";
+import {
+  additionalFieldsSchema,
+  allowHandoffSchema,
+  collectionIdSchema,
+  regionSchema,
+  targetUrlSchema,
+} from "./request-parts";
 
 /** Methods the schema accepts (spec §4.1); which of them run today is `SUPPORTED_LOGIN_METHODS`. */
-export const LOGIN_METHODS = ["password", "oauth_google", "oauth_github", "oauth", "magic_link", "otp_email", "otp_sms", "totp", "passkey"] as const;
+export const LOGIN_METHODS = [
+  "password",
+  "oauth_google",
+  "oauth_github",
+  "oauth",
+  "magic_link",
+  "otp_email",
+  "otp_sms",
+  "totp",
+  "passkey",
+] as const;
 export type LoginMethod = (typeof LOGIN_METHODS)[number];
 // `totp`: a password login whose second factor is an authenticator code (cred.totpSecret required).
 // `otp_email`, `magic_link`: the code or link goes to one of the org's mailboxes (cred.email).
 // `otp_sms`: the code goes to one of the org's phone numbers (cred.phone).
 // `oauth_google`, `oauth_github`, `oauth`: sign in through the provider's button; `oauth` names its provider in cred.provider.
 // `passkey`: the credential's stored passkey (POST /v1/credentials/{id}/passkeys made it); no password is sent.
-export const SUPPORTED_LOGIN_METHODS: readonly LoginMethod[] = ["password", "totp", "otp_email", "magic_link", "otp_sms", "oauth_google", "oauth_github", "oauth", "passkey"];
+export const SUPPORTED_LOGIN_METHODS: readonly LoginMethod[] = [
+  "password",
+  "totp",
+  "otp_email",
+  "magic_link",
+  "otp_sms",
+  "oauth_google",
+  "oauth_github",
+  "oauth",
+  "passkey",
+];
 /** Methods whose code or link arrives in one of the service's own inboxes. */
 export const INBOX_METHODS: readonly LoginMethod[] = ["otp_email", "magic_link", "otp_sms"];
 
@@ -71,7 +97,8 @@ export const loginRequestSchema = {
           type: "string",
           minLength: 1,
           maxLength: 2048,
-          description: "For `login_method: oauth` (required there, refused with any other method): the provider's issuer URL, or the label on its button on the site (\"Okta\", \"Acme ID\").",
+          description:
+            'For `login_method: oauth` (required there, refused with any other method): the provider\'s issuer URL, or the label on its button on the site ("Okta", "Acme ID").',
         },
       },
     },
@@ -82,8 +109,16 @@ export const loginRequestSchema = {
     additionalFields: additionalFieldsSchema,
     useCache: { type: "boolean" },
     allowHandoff: allowHandoffSchema,
-    proxy: { ...proxyIdSchema, description: "Leave through this proxy of the organization (`POST /v1/proxies`); the credential keeps it for its later logins, refreshes and keep-alive." },
-    proxyPool: { ...proxyLabelSchema, description: "Leave through a proxy of this pool (the proxies of that `label`); the credential keeps the member it was given." },
+    proxy: {
+      ...proxyIdSchema,
+      description:
+        "Leave through this proxy of the organization (`POST /v1/proxies`); the credential keeps it for its later logins, refreshes and keep-alive.",
+    },
+    proxyPool: {
+      ...proxyLabelSchema,
+      description:
+        "Leave through a proxy of this pool (the proxies of that `label`); the credential keeps the member it was given.",
+    },
     region: regionSchema,
   },
 } as const;

@@ -37,18 +37,30 @@ export const pendingJob = { jobId, status: "running", eventsUrl: jobEventsPath(j
 
 export const jobs = {
   running: { summary: "Still running", value: pendingJob },
-  succeeded: { summary: "Signed in: `result` is the session", value: { ...pendingJob, status: "succeeded", result: session } },
+  succeeded: {
+    summary: "Signed in: `result` is the session",
+    value: { ...pendingJob, status: "succeeded", result: session },
+  },
   needsInput: {
     summary: "Waiting for a person: `input` says what for (POST /jobs/{jobId}/input answers it)",
     value: {
       ...pendingJob,
       status: "needs_input",
-      input: { reason: "code", prompt: "Enter the 6-digit code from your authenticator app.", fields: ["code"], expiresAt: "2026-11-26T05:10:03.000Z" },
+      input: {
+        reason: "code",
+        prompt: "Enter the 6-digit code from your authenticator app.",
+        fields: ["code"],
+        expiresAt: "2026-11-26T05:10:03.000Z",
+      },
     },
   },
   failed: {
     summary: "Failed: `error` is what the synchronous call would have answered",
-    value: { ...pendingJob, status: "failed", error: { code: "invalid_credentials", message: "The site said: Incorrect username or password." } },
+    value: {
+      ...pendingJob,
+      status: "failed",
+      error: { code: "invalid_credentials", message: "The site said: Incorrect username or password." },
+    },
   },
 };
 
@@ -76,15 +88,29 @@ export const eventStreamWire = eventStream
 export const loginRequests = {
   password: {
     summary: "Password",
-    value: { domain: "https://app.example.com/login", login_method: "password", cred: { username: "ada@example.com", password: "correct-horse-battery" }, collectionId: "team-a" },
+    value: {
+      domain: "https://app.example.com/login",
+      login_method: "password",
+      cred: { username: "ada@example.com", password: "correct-horse-battery" },
+      collectionId: "team-a",
+    },
   },
   totp: {
     summary: "Password and authenticator code",
-    value: { domain: "https://app.example.com/login", login_method: "totp", cred: { username: "ada", password: "correct-horse-battery", totpSecret: "JBSWY3DPEHPK3PXP" } },
+    value: {
+      domain: "https://app.example.com/login",
+      login_method: "totp",
+      cred: { username: "ada", password: "correct-horse-battery", totpSecret: "JBSWY3DPEHPK3PXP" },
+    },
   },
   otpEmail: {
     summary: "Code mailed to one of your mailboxes",
-    value: { domain: "https://app.example.com/login", login_method: "otp_email", cred: { email: "agent-7@mail.authsvc.example" }, useCache: false },
+    value: {
+      domain: "https://app.example.com/login",
+      login_method: "otp_email",
+      cred: { email: "agent-7@mail.authsvc.example" },
+      useCache: false,
+    },
   },
 };
 
@@ -110,12 +136,24 @@ export const credential = {
   region: null,
   methods: [
     { type: "password" },
-    { type: "passkey", passkeyId: "pk_6Tz2Wc8mHq4vRn1xLp9sKd", rpId: "app.example.com", createdAt: "2026-11-26T05:02:10.000Z", lastUsedAt: "2026-11-26T05:40:00.000Z" },
+    {
+      type: "passkey",
+      passkeyId: "pk_6Tz2Wc8mHq4vRn1xLp9sKd",
+      rpId: "app.example.com",
+      createdAt: "2026-11-26T05:02:10.000Z",
+      lastUsedAt: "2026-11-26T05:40:00.000Z",
+    },
   ],
 };
 
 export const passkeyEnrolment = {
-  passkey: { type: "passkey", passkeyId: "pk_6Tz2Wc8mHq4vRn1xLp9sKd", rpId: "app.example.com", createdAt: "2026-11-26T05:02:10.000Z", lastUsedAt: null },
+  passkey: {
+    type: "passkey",
+    passkeyId: "pk_6Tz2Wc8mHq4vRn1xLp9sKd",
+    rpId: "app.example.com",
+    createdAt: "2026-11-26T05:02:10.000Z",
+    lastUsedAt: null,
+  },
   ...storedCredentialSession,
 };
 
@@ -128,7 +166,13 @@ const examplePasskey = {
 };
 
 export const passkeyImportFields = {
-  import: { credentialId: examplePasskey.credentialId, privateKey: examplePasskey.key, rpId: examplePasskey.rpId, userHandle: examplePasskey.userHandle, signCount: 12 },
+  import: {
+    credentialId: examplePasskey.credentialId,
+    privateKey: examplePasskey.key,
+    rpId: examplePasskey.rpId,
+    userHandle: examplePasskey.userHandle,
+    signCount: 12,
+  },
 };
 
 export const passkeyImportCxf = {
@@ -136,13 +180,29 @@ export const passkeyImportCxf = {
     cxf: {
       id: "aXRlbS0xMjM",
       title: "app.example.com",
-      credentials: [{ type: "passkey", credentialId: examplePasskey.credentialId, rpId: examplePasskey.rpId, username: "ada@example.com", userDisplayName: "Ada", userHandle: examplePasskey.userHandle, key: examplePasskey.key }],
+      credentials: [
+        {
+          type: "passkey",
+          credentialId: examplePasskey.credentialId,
+          rpId: examplePasskey.rpId,
+          username: "ada@example.com",
+          userDisplayName: "Ada",
+          userHandle: examplePasskey.userHandle,
+          key: examplePasskey.key,
+        },
+      ],
     },
   },
 };
 
 export const passkeyImported = {
-  passkey: { type: "passkey", passkeyId: "pk_8Qe3Xd7nJr2wTm5yKs1vLb", rpId: "example.com", createdAt: "2026-11-26T05:02:10.000Z", lastUsedAt: null },
+  passkey: {
+    type: "passkey",
+    passkeyId: "pk_8Qe3Xd7nJr2wTm5yKs1vLb",
+    rpId: "example.com",
+    createdAt: "2026-11-26T05:02:10.000Z",
+    lastUsedAt: null,
+  },
   credentialId: "cred_4Xv8Nc2Qm7Lp1Rz9Tb5Wd3",
 };
 
@@ -154,7 +214,13 @@ export const mailbox = {
   createdAt: "2026-11-20T09:10:00.000Z",
 };
 
-export const forwardingMailbox = { ...mailbox, id: "mbx_6Wn3Hs8dKq1vTz4cRb7pLy", address: "fwd-acme-2k7@mail.authsvc.example", label: null, forwarding: true };
+export const forwardingMailbox = {
+  ...mailbox,
+  id: "mbx_6Wn3Hs8dKq1vTz4cRb7pLy",
+  address: "fwd-acme-2k7@mail.authsvc.example",
+  label: null,
+  forwarding: true,
+};
 
 export const message = {
   id: "msg_5Rt9Bv2nQc7xLm4wKd8zHp",
@@ -168,7 +234,12 @@ export const message = {
   link: null,
 };
 
-export const phoneNumber = { id: "pn_3Lx8Qd1vWr6tNc9bYk2sFm", number: "+14155550123", label: "2FA line", createdAt: "2026-11-18T14:00:00.000Z" };
+export const phoneNumber = {
+  id: "pn_3Lx8Qd1vWr6tNc9bYk2sFm",
+  number: "+14155550123",
+  label: "2FA line",
+  createdAt: "2026-11-18T14:00:00.000Z",
+};
 
 export const proxy = {
   id: "prx_4Hq8Tz2mWc6vRn1xLp9sKd",

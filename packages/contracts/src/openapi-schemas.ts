@@ -62,7 +62,11 @@ const session = {
               origin: { type: "string" },
               localStorage: {
                 type: "array",
-                items: { type: "object", required: ["name", "value"], properties: { name: { type: "string" }, value: { type: "string" } } },
+                items: {
+                  type: "object",
+                  required: ["name", "value"],
+                  properties: { name: { type: "string" }, value: { type: "string" } },
+                },
               },
               indexedDB: {
                 type: "array",
@@ -88,7 +92,10 @@ const session = {
                           indexes: { type: "array", items: { type: "object" } },
                           records: {
                             type: "array",
-                            items: { type: "object", properties: { key: {}, keyEncoded: {}, value: {}, valueEncoded: {} } },
+                            items: {
+                              type: "object",
+                              properties: { key: {}, keyEncoded: {}, value: {}, valueEncoded: {} },
+                            },
                           },
                         },
                       },
@@ -113,7 +120,8 @@ const job = {
     status: {
       type: "string",
       enum: ["queued", "running", "needs_input", "succeeded", "failed"],
-      description: "`needs_input`: running, and waiting for a person (the request allowed a hand-off); `input` says what for.",
+      description:
+        "`needs_input`: running, and waiting for a person (the request allowed a hand-off); `input` says what for.",
     },
     result: { $ref: "#/components/schemas/Session" },
     error: { $ref: "#/components/schemas/JobError" },
@@ -135,14 +143,29 @@ const inputRequest = {
         "`captcha`: a challenge only a person can solve (an image of distorted characters, a picture puzzle): solved on the hand-off page, whose live view " +
         "they click and type in; they may send the form there themselves. `{}` says it is solved: the page is looked at again. " +
         "`answer`: a security question; `{answer}` is typed and sent. `choice`: a chooser of the account or organization to go on as; `{choice}` is one of `choices`. " +
-        "`verification`: a \"verify it's you\" step (a new device, an unusual sign-in): with `fields: [\"answer\"]` the detail it asks (the account's phone number, its recovery address) is typed and sent; " +
+        '`verification`: a "verify it\'s you" step (a new device, an unusual sign-in): with `fields: ["answer"]` the detail it asks (the account\'s phone number, its recovery address) is typed and sent; ' +
         "with `fields: []` it waits for something done elsewhere (a link mailed to the person): `{}` once done, and the page is loaded again. " +
-        "`consent`: the site holds the sign-in until its terms are accepted; `choices` are the page's answers (\"Accept and continue\", \"Decline\"), and only the person decides: declined terms that keep the account out end `consent_denied`.",
+        '`consent`: the site holds the sign-in until its terms are accepted; `choices` are the page\'s answers ("Accept and continue", "Decline"), and only the person decides: declined terms that keep the account out end `consent_denied`.',
     },
-    prompt: { type: "string", description: "The site's own words at that step; after a refused answer, the site's refusal." },
-    fields: { type: "array", items: { type: "string", enum: ["code", "choice", "answer"] }, description: "What the answer carries; [] when `{}` (look again) is the answer." },
-    choices: { type: "array", items: { type: "string" }, description: "The choices offered, for a chooser or the site's terms (`consent`)." },
-    expiresAt: { type: "string", format: "date-time", description: "When the hand-off ends unanswered: the job then fails with `input_timeout`." },
+    prompt: {
+      type: "string",
+      description: "The site's own words at that step; after a refused answer, the site's refusal.",
+    },
+    fields: {
+      type: "array",
+      items: { type: "string", enum: ["code", "choice", "answer"] },
+      description: "What the answer carries; [] when `{}` (look again) is the answer.",
+    },
+    choices: {
+      type: "array",
+      items: { type: "string" },
+      description: "The choices offered, for a chooser or the site's terms (`consent`).",
+    },
+    expiresAt: {
+      type: "string",
+      format: "date-time",
+      description: "When the hand-off ends unanswered: the job then fails with `input_timeout`.",
+    },
     handoffUrl: {
       type: "string",
       format: "uri",
@@ -159,7 +182,11 @@ const jobError = {
   properties: {
     code: { type: "string", enum: Object.keys(ERROR_CODES) },
     message: { type: "string" },
-    credentialId: { type: "string", pattern: "^cred_", description: "As in the error body: the credential a failed signup kept." },
+    credentialId: {
+      type: "string",
+      pattern: "^cred_",
+      description: "As in the error body: the credential a failed signup kept.",
+    },
   },
 };
 
@@ -177,11 +204,16 @@ const error = {
         credentialId: {
           type: "string",
           pattern: "^cred_",
-          description: "A signup that failed after its form was sent: the stored credential that keeps the account and its password.",
+          description:
+            "A signup that failed after its form was sent: the stored credential that keeps the account and its password.",
         },
         details: {
           type: "array",
-          items: { type: "object", required: ["field", "message"], properties: { field: { type: "string" }, message: { type: "string" } } },
+          items: {
+            type: "object",
+            required: ["field", "message"],
+            properties: { field: { type: "string" }, message: { type: "string" } },
+          },
         },
       },
     },
@@ -198,9 +230,23 @@ const { $id: _peid, ...passkeyEnrolRequest } = passkeyEnrolRequestSchema;
 const credentialMethod = {
   type: "object",
   required: ["type"],
-  description: "One way the credential signs in: its stored secret's method (a `totp` secret lists `password` and `totp`), or one of its passkeys (its id, relying party and dates; never its key).",
+  description:
+    "One way the credential signs in: its stored secret's method (a `totp` secret lists `password` and `totp`), or one of its passkeys (its id, relying party and dates; never its key).",
   properties: {
-    type: { type: "string", enum: ["password", "totp", "otp_email", "magic_link", "otp_sms", "oauth_google", "oauth_github", "oauth", "passkey"] },
+    type: {
+      type: "string",
+      enum: [
+        "password",
+        "totp",
+        "otp_email",
+        "magic_link",
+        "otp_sms",
+        "oauth_google",
+        "oauth_github",
+        "oauth",
+        "passkey",
+      ],
+    },
     passkeyId: { type: "string", pattern: "^pk_" },
     rpId: { type: "string", description: "The relying party (the site's domain) the passkey is for." },
     createdAt: { type: "string", format: "date-time" },
@@ -211,7 +257,11 @@ const credentialMethod = {
 const passkeyEnrolment = {
   allOf: [
     { $ref: "#/components/schemas/StoredCredentialSession" },
-    { type: "object", required: ["passkey"], properties: { passkey: { $ref: "#/components/schemas/CredentialMethod" } } },
+    {
+      type: "object",
+      required: ["passkey"],
+      properties: { passkey: { $ref: "#/components/schemas/CredentialMethod" } },
+    },
   ],
 };
 // What an import answers: the passkey kept, with no session (no browser ran).
@@ -219,10 +269,15 @@ const passkeyImported = {
   type: "object",
   required: ["passkey", "credentialId"],
   additionalProperties: false,
-  properties: { passkey: { $ref: "#/components/schemas/CredentialMethod" }, credentialId: { type: "string", pattern: "^cred_" } },
+  properties: {
+    passkey: { $ref: "#/components/schemas/CredentialMethod" },
+    credentialId: { type: "string", pattern: "^cred_" },
+  },
 };
 // POST /v1/credentials/{id}/passkeys: an enrolment's sign-in and passkey, or an import's passkey.
-const passkeyAdded = { oneOf: [{ $ref: "#/components/schemas/PasskeyEnrolment" }, { $ref: "#/components/schemas/PasskeyImported" }] };
+const passkeyAdded = {
+  oneOf: [{ $ref: "#/components/schemas/PasskeyEnrolment" }, { $ref: "#/components/schemas/PasskeyImported" }],
+};
 // What refresh and verify answer: a login's session, with the stored credential it signed in with.
 const storedCredentialSession = {
   allOf: [
@@ -232,7 +287,11 @@ const storedCredentialSession = {
       required: ["credentialId"],
       properties: {
         credentialId: { type: "string", pattern: "^cred_" },
-        expiresAt: { type: "string", format: "date-time", description: "The latest persistent cookie's expiry; absent when all cookies are session cookies." },
+        expiresAt: {
+          type: "string",
+          format: "date-time",
+          description: "The latest persistent cookie's expiry; absent when all cookies are session cookies.",
+        },
       },
     },
   ],
@@ -245,9 +304,20 @@ const proxy = {
   required: ["id", "address", "label", "region", "createdAt"],
   properties: {
     id: { type: "string", pattern: "^prx_" },
-    address: { type: "string", description: "`scheme://host:port`: the URL without its credentials (never shown again)." },
-    label: { type: ["string", "null"], description: "Its pool: `proxyPool` on a login names the proxies of one label." },
-    region: { type: ["string", "null"], enum: [...PROXY_REGIONS, null], description: "Where it leaves from: the browser of a credential that first signs in through it is one of that region (locale, time zone)." },
+    address: {
+      type: "string",
+      description: "`scheme://host:port`: the URL without its credentials (never shown again).",
+    },
+    label: {
+      type: ["string", "null"],
+      description: "Its pool: `proxyPool` on a login names the proxies of one label.",
+    },
+    region: {
+      type: ["string", "null"],
+      enum: [...PROXY_REGIONS, null],
+      description:
+        "Where it leaves from: the browser of a credential that first signs in through it is one of that region (locale, time zone).",
+    },
     createdAt: { type: "string", format: "date-time" },
   },
 };
@@ -259,18 +329,35 @@ const signupResult = {
       type: "object",
       required: ["credentialId", "account"],
       properties: {
-        credentialId: { type: "string", pattern: "^cred_", description: "The stored credential: POST /refresh logs in with it." },
-        expiresAt: { type: "string", format: "date-time", description: "The latest persistent cookie's expiry; absent when all cookies are session cookies." },
+        credentialId: {
+          type: "string",
+          pattern: "^cred_",
+          description: "The stored credential: POST /refresh logs in with it.",
+        },
+        expiresAt: {
+          type: "string",
+          format: "date-time",
+          description: "The latest persistent cookie's expiry; absent when all cookies are session cookies.",
+        },
         account: {
           type: "object",
           required: ["email", "username", "passwordGenerated"],
           properties: {
             email: { type: ["string", "null"] },
-            username: { type: ["string", "null"], description: "As the site accepted it: a variant when the one asked for was taken." },
-            passwordGenerated: { type: "boolean", description: "The service made up the password; it is stored encrypted and never shown." },
+            username: {
+              type: ["string", "null"],
+              description: "As the site accepted it: a variant when the one asked for was taken.",
+            },
+            passwordGenerated: {
+              type: "boolean",
+              description: "The service made up the password; it is stored encrypted and never shown.",
+            },
           },
         },
-        passkey: { $ref: "#/components/schemas/CredentialMethod", description: "`createPasskey`: the passkey added to the new account; absent when the site offered none." },
+        passkey: {
+          $ref: "#/components/schemas/CredentialMethod",
+          description: "`createPasskey`: the passkey added to the new account; absent when the site offered none.",
+        },
       },
     },
   ],
@@ -289,11 +376,27 @@ const webhook = {
 
 const credential = {
   type: "object",
-  required: ["credentialId", "site", "loginPage", "loginUrl", "username", "collectionId", "createdAt", "lastLoginAt", "status", "lastError", "deviceRememberedAt", "region"],
+  required: [
+    "credentialId",
+    "site",
+    "loginPage",
+    "loginUrl",
+    "username",
+    "collectionId",
+    "createdAt",
+    "lastLoginAt",
+    "status",
+    "lastError",
+    "deviceRememberedAt",
+    "region",
+  ],
   properties: {
     credentialId: { type: "string", pattern: "^cred_" },
     site: { type: "string", description: "Origin of the site." },
-    loginPage: { type: "string", description: "Origin + path of the login page: with username and collection, what names the credential." },
+    loginPage: {
+      type: "string",
+      description: "Origin + path of the login page: with username and collection, what names the credential.",
+    },
     loginUrl: { type: "string" },
     username: { type: "string" },
     collectionId: { type: ["string", "null"] },
@@ -309,12 +412,14 @@ const credential = {
     },
     region: {
       type: ["string", "null"],
-      description: "The worker region its logins, refreshes and keep-alive run in: the last `region` a request named for it. Null: any worker.",
+      description:
+        "The worker region its logins, refreshes and keep-alive run in: the last `region` a request named for it. Null: any worker.",
     },
     methods: {
       type: "array",
       items: { $ref: "#/components/schemas/CredentialMethod" },
-      description: "`GET /v1/credentials/{id}` only: how it signs in, its stored secret's method then its passkeys, oldest first. Empty before a login worked.",
+      description:
+        "`GET /v1/credentials/{id}` only: how it signs in, its stored secret's method then its passkeys, oldest first. Empty before a login worked.",
     },
   },
 };
@@ -323,10 +428,30 @@ const { $id: _elid, ...entryLinkRequest } = entryLinkRequestSchema;
 
 const entryLink = {
   type: "object",
-  required: ["linkId", "url", "site", "loginUrl", "collectionId", "loginMethod", "status", "createdAt", "expiresAt", "tries", "maxTries", "jobId", "credentialId", "lastError"],
+  required: [
+    "linkId",
+    "url",
+    "site",
+    "loginUrl",
+    "collectionId",
+    "loginMethod",
+    "status",
+    "createdAt",
+    "expiresAt",
+    "tries",
+    "maxTries",
+    "jobId",
+    "credentialId",
+    "lastError",
+  ],
   properties: {
     linkId: { type: "string", pattern: "^elink_" },
-    url: { type: "string", format: "uri", description: "The hosted page to send the end user to: no API key, no account. It names the organization and the site, and takes a username, a password and, optionally, an authenticator's secret." },
+    url: {
+      type: "string",
+      format: "uri",
+      description:
+        "The hosted page to send the end user to: no API key, no account. It names the organization and the site, and takes a username, a password and, optionally, an authenticator's secret.",
+    },
     site: { type: "string", description: "Origin of the site." },
     loginUrl: { type: "string" },
     collectionId: { type: ["string", "null"] },
@@ -341,9 +466,16 @@ const entryLink = {
     },
     createdAt: { type: "string", format: "date-time" },
     expiresAt: { type: "string", format: "date-time" },
-    tries: { type: "integer", description: "Sign-ins started from the page. Each may count as an attempt on the account, so a link takes at most `maxTries`." },
+    tries: {
+      type: "integer",
+      description:
+        "Sign-ins started from the page. Each may count as an attempt on the account, so a link takes at most `maxTries`.",
+    },
     maxTries: { type: "integer" },
-    jobId: { type: ["string", "null"], description: "The latest sign-in started from the page (GET /v1/jobs/{jobId})." },
+    jobId: {
+      type: ["string", "null"],
+      description: "The latest sign-in started from the page (GET /v1/jobs/{jobId}).",
+    },
     input: { $ref: "#/components/schemas/InputRequest" },
     credentialId: { type: ["string", "null"], pattern: "^cred_" },
     lastError: {
@@ -360,7 +492,10 @@ const mailbox = {
   required: ["id", "address", "label", "forwarding", "createdAt"],
   properties: {
     id: { type: "string", pattern: "^mbx_" },
-    address: { type: "string", description: "On the service's mail domain; use it as the account's email on the site." },
+    address: {
+      type: "string",
+      description: "On the service's mail domain; use it as the account's email on the site.",
+    },
     label: { type: ["string", "null"] },
     forwarding: { type: "boolean", description: "The organization's forwarding inbox: forward your own mailbox here." },
     createdAt: { type: "string", format: "date-time" },
@@ -374,14 +509,27 @@ const inboundMessage = {
     from: { type: "string" },
     subject: { type: "string" },
     recipient: { type: "string", description: "Our address it was delivered to, with any +tag." },
-    originalRecipients: { type: "array", items: { type: "string" }, description: "Whom a forwarded message was first sent to (from its headers); [] for mail sent to us directly." },
+    originalRecipients: {
+      type: "array",
+      items: { type: "string" },
+      description: "Whom a forwarded message was first sent to (from its headers); [] for mail sent to us directly.",
+    },
     receivedAt: { type: "string", format: "date-time" },
     authenticated: {
       type: ["object", "null"],
       required: ["dkim", "arc"],
       properties: {
-        dkim: { type: "array", items: { type: "string" }, description: "Domains whose DKIM signature verifies on the message as it reached us." },
-        arc: { type: "array", items: { type: "string" }, description: "Domains a trusted forwarder's ARC seal vouches for (their DKIM passed before it forwarded the message)." },
+        dkim: {
+          type: "array",
+          items: { type: "string" },
+          description: "Domains whose DKIM signature verifies on the message as it reached us.",
+        },
+        arc: {
+          type: "array",
+          items: { type: "string" },
+          description:
+            "Domains a trusted forwarder's ARC seal vouches for (their DKIM passed before it forwarded the message).",
+        },
       },
       description:
         "Which domains the message proved it came from, checked for the forwarding inbox's mail; a login reads a forwarded message only when one of them is the site's domain. null: not checked (mail sent to one of our mailboxes directly).",
@@ -413,7 +561,8 @@ const JOB_EVENT_MEANINGS: Record<JobEventType, string> = {
   waiting_for_email: "Waiting for the site's mail (code, link, password); `address` is the inbox's address.",
   waiting_for_sms: "Waiting for the site's text message; `number` is the phone number.",
   verifying: "Reading the site's answer: signed in, refused, or asking for more.",
-  needs_input: "Waiting for a person (the request allowed a hand-off): `input` says what for; answer with POST /jobs/{jobId}/input. Told again after a refused answer, with the site's words.",
+  needs_input:
+    "Waiting for a person (the request allowed a hand-off): `input` says what for; answer with POST /jobs/{jobId}/input. Told again after a refused answer, with the site's words.",
   retrying: "A failed attempt is tried again (only before the form was sent); `code` is why.",
   succeeded: "Last event: a session was made (read it from GET /jobs/{jobId}); `credentialId` names the credential.",
   failed: "Last event: no session; `error` is the API's error.",
@@ -423,7 +572,8 @@ const JOB_EVENT_MEANINGS: Record<JobEventType, string> = {
 const jobEvent = {
   type: "object",
   required: ["type", "jobId", "at"],
-  description: "Carries no secret: no password, code, cookie or session. Clients ignore types they do not know; more may come.",
+  description:
+    "Carries no secret: no password, code, cookie or session. Clients ignore types they do not know; more may come.",
   properties: {
     type: {
       type: "string",
@@ -455,7 +605,11 @@ const jobEventStream = {
     properties: {
       id: { type: "string", description: "Opaque position: send it back as `Last-Event-ID` to resume after it." },
       event: { type: "string", enum: JOB_EVENT_TYPES },
-      data: { type: "string", contentMediaType: "application/json", contentSchema: { $ref: "#/components/schemas/JobEvent" } },
+      data: {
+        type: "string",
+        contentMediaType: "application/json",
+        contentSchema: { $ref: "#/components/schemas/JobEvent" },
+      },
     },
   },
 };

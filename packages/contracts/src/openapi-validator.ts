@@ -14,6 +14,7 @@ export function absoluteRefs<T>(schema: T): T {
 export function openApiAjv(): Ajv2020 {
   const ajv = new Ajv2020({ strict: true, allErrors: true });
   addFormats(ajv);
-  for (const [name, schema] of Object.entries(openApiDocument.components.schemas)) ajv.addSchema({ $id: `urn:authsvc:${name}`, ...absoluteRefs(schema) });
+  for (const [name, schema] of Object.entries(openApiDocument.components.schemas))
+    ajv.addSchema({ $id: `urn:authsvc:${name}`, ...absoluteRefs(schema) });
   return ajv;
 }

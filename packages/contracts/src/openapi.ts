@@ -7,20 +7,53 @@ import { credentialListQuerySchema } from "./credentials";
 
 /** 202: the browser job outlived the wait (or `Prefer: respond-async`); where to poll it and where it streams. */
 const stillRunning = {
-  description: 'Still running: poll the `Location` (GET /jobs/{jobId}) or follow its progress at the `Link` rel="monitor" (GET /jobs/{jobId}/events).',
+  description:
+    'Still running: poll the `Location` (GET /jobs/{jobId}) or follow its progress at the `Link` rel="monitor" (GET /jobs/{jobId}/events).',
   headers: keyed("Location", "X-Job-Id", "Link"),
   content: json("Job", ex.pendingJob),
 };
 
 /** How a login job can end (login, refresh, verify: the same browser login), target check included. */
 const LOGIN_FAILURES: ErrorCode[] = [
-  "invalid_credentials", "form_not_found", "form_ambiguous", "captcha_blocked", "account_locked", "login_blocked", "mfa_required", "verification_failed", "provider_blocked",
-  "consent_denied", "account_not_linked", "login_unconfirmed", "passkey_not_offered", "passkey_rejected", "target_not_allowed", "target_unreachable", "proxy_unreachable", "proxy_auth_failed", "region_unavailable", "timeout", "input_timeout", "handoff_interrupted",
+  "invalid_credentials",
+  "form_not_found",
+  "form_ambiguous",
+  "captcha_blocked",
+  "account_locked",
+  "login_blocked",
+  "mfa_required",
+  "verification_failed",
+  "provider_blocked",
+  "consent_denied",
+  "account_not_linked",
+  "login_unconfirmed",
+  "passkey_not_offered",
+  "passkey_rejected",
+  "target_not_allowed",
+  "target_unreachable",
+  "proxy_unreachable",
+  "proxy_auth_failed",
+  "region_unavailable",
+  "timeout",
+  "input_timeout",
+  "handoff_interrupted",
 ];
 /** How a signup job can end (an OAuth signup meets the provider's walls too). */
 const SIGNUP_FAILURES: ErrorCode[] = [
-  "account_exists", "signup_rejected", "form_not_found", "captcha_blocked", "mfa_required", "verification_failed", "verification_pending",
-  "provider_blocked", "consent_denied", "login_unconfirmed", "target_not_allowed", "target_unreachable", "region_unavailable", "timeout",
+  "account_exists",
+  "signup_rejected",
+  "form_not_found",
+  "captcha_blocked",
+  "mfa_required",
+  "verification_failed",
+  "verification_pending",
+  "provider_blocked",
+  "consent_denied",
+  "login_unconfirmed",
+  "target_not_allowed",
+  "target_unreachable",
+  "region_unavailable",
+  "timeout",
 ];
 
 /** The public API as OpenAPI 3.1, built from the same schemas and error table the gateway enforces. */
@@ -38,12 +71,21 @@ export const openApiDocument = {
   servers: [{ url: "/v1", description: "The API, on the host that serves this document." }],
   security: [{ apiKey: [] }],
   tags: [
-    { name: "Sessions", description: "Log in, sign up and refresh: a real browser signs in and the session comes back." },
+    {
+      name: "Sessions",
+      description: "Log in, sign up and refresh: a real browser signs in and the session comes back.",
+    },
     { name: "Jobs", description: "Browser runs that outlived the wait: their answer and their progress." },
     { name: "Credentials", description: "Credentials stored by logins and signups (metadata only, never a secret)." },
     { name: "Inboxes", description: "Mailboxes and phone numbers that receive the codes and links sites send." },
-    { name: "Webhooks", description: "Endpoints the service calls when a session is refreshed or expires, or a credential fails." },
-    { name: "Proxies", description: "Egress proxies of your organization: logins leave through them, and each credential keeps its own." },
+    {
+      name: "Webhooks",
+      description: "Endpoints the service calls when a session is refreshed or expires, or a credential fails.",
+    },
+    {
+      name: "Proxies",
+      description: "Egress proxies of your organization: logins leave through them, and each credential keeps its own.",
+    },
     { name: "Service", description: "Health, readiness and this description: public, no API key." },
   ],
   paths: {
@@ -60,7 +102,8 @@ export const openApiDocument = {
         requestBody: { required: true, content: json("LoginRequest", ex.loginRequests) },
         responses: {
           "200": {
-            description: "Signed in. `X-Auth-Cache: hit|miss` tells whether the browser ran; `X-Job-Id` names the job when it did.",
+            description:
+              "Signed in. `X-Auth-Cache: hit|miss` tells whether the browser ran; `X-Job-Id` names the job when it did.",
             headers: keyed("X-Auth-Cache", "X-Job-Id"),
             content: json("Session", ex.session),
           },
@@ -85,7 +128,11 @@ export const openApiDocument = {
         parameters: [paramRef("Prefer"), paramRef("IdempotencyKey")],
         requestBody: { required: true, content: json("SignupRequest", ex.signupRequest) },
         responses: {
-          "201": { description: "Registered and signed in. `Location` names the credential.", headers: keyed("Location", "X-Job-Id"), content: json("SignupResult", ex.signupResult) },
+          "201": {
+            description: "Registered and signed in. `Location` names the credential.",
+            headers: keyed("Location", "X-Job-Id"),
+            content: json("SignupResult", ex.signupResult),
+          },
           "202": stillRunning,
           ...v1Errors(SIGNUP_FAILURES, { post: true, idempotent: true, job: true }),
         },
@@ -106,13 +153,24 @@ export const openApiDocument = {
           required: true,
           content: json("RefreshRequest", {
             byId: { summary: "By credential id", value: { credentialId: "cred_7Hc2VnQ9pL4tXw8bZr1mKs" } },
-            byIdentity: { summary: "As the login named it", value: { domain: "https://app.example.com/login", username: "ada@example.com", collectionId: "team-a" } },
+            byIdentity: {
+              summary: "As the login named it",
+              value: { domain: "https://app.example.com/login", username: "ada@example.com", collectionId: "team-a" },
+            },
           }),
         },
         responses: {
-          "200": { description: "Signed in again.", headers: keyed("X-Job-Id"), content: json("StoredCredentialSession", ex.storedCredentialSession) },
+          "200": {
+            description: "Signed in again.",
+            headers: keyed("X-Job-Id"),
+            content: json("StoredCredentialSession", ex.storedCredentialSession),
+          },
           "202": stillRunning,
-          ...v1Errors(["not_found", "conflict", "no_stored_secret", ...LOGIN_FAILURES], { post: true, idempotent: true, job: true }),
+          ...v1Errors(["not_found", "conflict", "no_stored_secret", ...LOGIN_FAILURES], {
+            post: true,
+            idempotent: true,
+            job: true,
+          }),
         },
       },
     },
@@ -169,9 +227,12 @@ export const openApiDocument = {
         parameters: [paramRef("JobId"), paramRef("LastEventId")],
         responses: {
           "200": {
-            description: "The stream, until the job's last event. On the wire:\n\n```\n" + ex.eventStreamWire + "…\n```",
+            description:
+              "The stream, until the job's last event. On the wire:\n\n```\n" + ex.eventStreamWire + "…\n```",
             headers: rated(),
-            content: { "text/event-stream": { schema: { $ref: "#/components/schemas/JobEventStream" }, example: ex.eventStream } },
+            content: {
+              "text/event-stream": { schema: { $ref: "#/components/schemas/JobEventStream" }, example: ex.eventStream },
+            },
           },
           ...v1Errors(["invalid_request", "not_found"]),
         },
@@ -186,12 +247,37 @@ export const openApiDocument = {
           "Newest first by creation time, 100 a page; `next` is the link to the following page (it keeps the filters), null on the last. " +
           "A `before` that names no credential of the organization (removed since that page) is 400: start again from the first page.",
         parameters: [
-          { name: "site", in: "query", required: false, schema: credentialListQuerySchema.properties.site, description: "Only this site's credentials: an origin (`https://app.example.com`); of a longer URL, its origin." },
-          { name: "username", in: "query", required: false, schema: credentialListQuerySchema.properties.username, description: "Only credentials of this username (exact)." },
-          { name: "before", in: "query", required: false, schema: credentialListQuerySchema.properties.before, description: "Page on: the `next` link of the previous page." },
+          {
+            name: "site",
+            in: "query",
+            required: false,
+            schema: credentialListQuerySchema.properties.site,
+            description:
+              "Only this site's credentials: an origin (`https://app.example.com`); of a longer URL, its origin.",
+          },
+          {
+            name: "username",
+            in: "query",
+            required: false,
+            schema: credentialListQuerySchema.properties.username,
+            description: "Only credentials of this username (exact).",
+          },
+          {
+            name: "before",
+            in: "query",
+            required: false,
+            schema: credentialListQuerySchema.properties.before,
+            description: "Page on: the `next` link of the previous page.",
+          },
         ],
         responses: {
-          "200": listOf("credentials", "Credential", '{"credentials": [...], "next": link or null} (100 a page)', ex.credential, { next: { type: ["string", "null"] } }),
+          "200": listOf(
+            "credentials",
+            "Credential",
+            '{"credentials": [...], "next": link or null} (100 a page)',
+            ex.credential,
+            { next: { type: ["string", "null"] } },
+          ),
           ...v1Errors(["invalid_request"]),
         },
       },
@@ -212,10 +298,19 @@ export const openApiDocument = {
         parameters: [paramRef("IdempotencyKey")],
         requestBody: {
           required: true,
-          content: json("EntryLinkRequest", { link: { summary: "A link for one site", value: { domain: "https://app.example.com/login", collectionId: "team-a" } } }),
+          content: json("EntryLinkRequest", {
+            link: {
+              summary: "A link for one site",
+              value: { domain: "https://app.example.com/login", collectionId: "team-a" },
+            },
+          }),
         },
         responses: {
-          "201": { description: "The link; `Location` names it.", headers: keyed("Location"), content: json("EntryLink", ex.entryLink) },
+          "201": {
+            description: "The link; `Location` names it.",
+            headers: keyed("Location"),
+            content: json("EntryLink", ex.entryLink),
+          },
           ...v1Errors(["target_not_allowed", "method_not_supported"], { post: true, idempotent: true }),
         },
       },
@@ -224,9 +319,13 @@ export const openApiDocument = {
       get: {
         operationId: "getEntryLink",
         tags: ["Credentials"],
-        summary: "An entry link's state: open, validating, needs_input, created (with the credential), failed or expired",
+        summary:
+          "An entry link's state: open, validating, needs_input, created (with the credential), failed or expired",
         parameters: [paramRef("EntryLinkId")],
-        responses: { "200": { description: "The link.", headers: rated(), content: json("EntryLink", ex.entryLinkCreated) }, ...v1Errors(["not_found"]) },
+        responses: {
+          "200": { description: "The link.", headers: rated(), content: json("EntryLink", ex.entryLinkCreated) },
+          ...v1Errors(["not_found"]),
+        },
       },
     },
     "/credentials/{id}": {
@@ -235,7 +334,10 @@ export const openApiDocument = {
         tags: ["Credentials"],
         summary: "One stored credential",
         parameters: [paramRef("CredentialId")],
-        responses: { "200": { description: "The credential.", headers: rated(), content: json("Credential", ex.credential) }, ...v1Errors(["not_found"]) },
+        responses: {
+          "200": { description: "The credential.", headers: rated(), content: json("Credential", ex.credential) },
+          ...v1Errors(["not_found"]),
+        },
       },
       delete: {
         operationId: "deleteCredential",
@@ -251,11 +353,14 @@ export const openApiDocument = {
         tags: ["Credentials"],
         summary: "Forget the site's memory of the credential's browser (its remembered device)",
         description:
-          "The service keeps the long-lived cookies a site set to trust the credential's browser (after a second factor, or \"remember me\"), encrypted, " +
+          'The service keeps the long-lived cookies a site set to trust the credential\'s browser (after a second factor, or "remember me"), encrypted, ' +
           "and brings them into the credential's next login or refresh, so the site need not ask what it asks a new device. This forgets them: the next " +
           "login is a new device's, and the site may ask its second factor again. The credential's sessions stay.",
         parameters: [paramRef("CredentialId")],
-        responses: { "204": { description: "Forgotten (also when none was kept).", headers: rated() }, ...v1Errors(["not_found"]) },
+        responses: {
+          "204": { description: "Forgotten (also when none was kept).", headers: rated() },
+          ...v1Errors(["not_found"]),
+        },
       },
     },
     "/credentials/{id}/passkeys": {
@@ -265,13 +370,13 @@ export const openApiDocument = {
         summary: "Add a passkey to the credential's account on its site, or import one you hold",
         description:
           "Signs in with the credential's stored secret (as a refresh does, with its second factor, or through its provider), opens the site's page where passkeys are added " +
-          "(`settingsUrl`, or found by the words of the site's links — \"Security\", \"Passkeys\", \"Settings\" — in the languages the engine reads), " +
-          "clicks \"Add a passkey\" and lets the browser's authenticator make it (user verification satisfied). It counts once the site took it and it signed in once, in a browser of its own. The " +
+          '(`settingsUrl`, or found by the words of the site\'s links — "Security", "Passkeys", "Settings" — in the languages the engine reads), ' +
+          'clicks "Add a passkey" and lets the browser\'s authenticator make it (user verification satisfied). It counts once the site took it and it signed in once, in a browser of its own. The ' +
           "private key, credential id, user handle and sign counter are stored encrypted with the credential, never returned or logged; " +
           "`login_method: passkey` and refreshes sign in with it from then on, sending no password. The answer is the session of that sign-in, with the " +
           "passkey. `passkey_not_offered`: no page offers to add one; `passkey_rejected`: the site turned it down, or the new passkey did not sign in; " +
           "`no_stored_secret`: the credential never signed in.\n\n" +
-          "**Import** (`{\"import\": …}`, alone): a passkey you already hold — its fields (`credentialId`, `privateKey`, `rpId`, `userHandle`, `signCount`), or `cxf`, a FIDO " +
+          '**Import** (`{"import": …}`, alone): a passkey you already hold — its fields (`credentialId`, `privateKey`, `rpId`, `userHandle`, `signCount`), or `cxf`, a FIDO ' +
           "Credential Exchange Format passkey credential or an item holding one — is stored the same way, sealed, with no browser run: **201** `{passkey, credentialId}`. " +
           "Its key must be ES256 (ECDSA P-256), EdDSA (Ed25519) or RS256 (RSA, 2048 bits or more), as PKCS#8 (base64url DER, or PEM) or a private JWK; its `rpId` the " +
           "credential's login page host or a parent domain of it within its registrable domain. Anything else is 400 `invalid_request` whose `details` name the field " +
@@ -283,19 +388,30 @@ export const openApiDocument = {
           required: false,
           content: json("PasskeyEnrolRequest", {
             found: { summary: "Found from the signed-in page", value: {} },
-            given: { summary: "At the site's security settings", value: { settingsUrl: "https://app.example.com/settings/security" } },
+            given: {
+              summary: "At the site's security settings",
+              value: { settingsUrl: "https://app.example.com/settings/security" },
+            },
             imported: { summary: "Import a passkey you hold, by its fields", value: ex.passkeyImportFields },
             cxf: { summary: "Import a Credential Exchange Format item's passkey", value: ex.passkeyImportCxf },
           }),
         },
         responses: {
           "201": {
-            description: "Added, and signed in (an enrolment: the sign-in's session and the passkey); or imported (the passkey, no session).",
+            description:
+              "Added, and signed in (an enrolment: the sign-in's session and the passkey); or imported (the passkey, no session).",
             headers: keyed("X-Job-Id", "Location"),
-            content: json("PasskeyAdded", { enrolled: { summary: "Added on the site", value: ex.passkeyEnrolment }, imported: { summary: "Imported", value: ex.passkeyImported } }),
+            content: json("PasskeyAdded", {
+              enrolled: { summary: "Added on the site", value: ex.passkeyEnrolment },
+              imported: { summary: "Imported", value: ex.passkeyImported },
+            }),
           },
           "202": stillRunning,
-          ...v1Errors(["not_found", "no_stored_secret", ...LOGIN_FAILURES], { post: true, idempotent: true, job: true }),
+          ...v1Errors(["not_found", "no_stored_secret", ...LOGIN_FAILURES], {
+            post: true,
+            idempotent: true,
+            job: true,
+          }),
         },
       },
     },
@@ -304,7 +420,8 @@ export const openApiDocument = {
         operationId: "deletePasskey",
         tags: ["Credentials"],
         summary: "Forget one of the credential's passkeys",
-        description: "The service forgets the passkey (its key is deleted); the site still lists it until it is removed there too. Refreshes use the password again once the credential holds no passkey.",
+        description:
+          "The service forgets the passkey (its key is deleted); the site still lists it until it is removed there too. Refreshes use the password again once the credential holds no passkey.",
         parameters: [paramRef("CredentialId"), paramRef("PasskeyId")],
         responses: { "204": { description: "Forgotten.", headers: rated() }, ...v1Errors(["not_found"]) },
       },
@@ -325,15 +442,26 @@ export const openApiDocument = {
         requestBody: {
           required: false,
           content: json("VerifyRequest", {
-            link: { summary: "The link from your own mailbox", value: { link: "https://app.example.com/confirm?token=example-token" } },
+            link: {
+              summary: "The link from your own mailbox",
+              value: { link: "https://app.example.com/confirm?token=example-token" },
+            },
             code: { summary: "The code from your own mailbox", value: { code: "482913" } },
             inbox: { summary: "Whatever reached the organization's inbox", value: {} },
           }),
         },
         responses: {
-          "200": { description: "Confirmed and signed in.", headers: keyed("X-Job-Id"), content: json("StoredCredentialSession", ex.storedCredentialSession) },
+          "200": {
+            description: "Confirmed and signed in.",
+            headers: keyed("X-Job-Id"),
+            content: json("StoredCredentialSession", ex.storedCredentialSession),
+          },
           "202": stillRunning,
-          ...v1Errors(["not_found", "conflict", "verification_pending", ...LOGIN_FAILURES], { post: true, idempotent: true, job: true }),
+          ...v1Errors(["not_found", "conflict", "verification_pending", ...LOGIN_FAILURES], {
+            post: true,
+            idempotent: true,
+            job: true,
+          }),
         },
       },
     },
@@ -343,9 +471,16 @@ export const openApiDocument = {
         tags: ["Inboxes"],
         summary: "Create a mailbox for your organization",
         parameters: [paramRef("IdempotencyKey")],
-        requestBody: { required: true, content: json("MailboxRequest", { localPart: "agent-7", label: "CRM signups" }) },
+        requestBody: {
+          required: true,
+          content: json("MailboxRequest", { localPart: "agent-7", label: "CRM signups" }),
+        },
         responses: {
-          "201": { description: "The mailbox; `Location` names it.", headers: keyed("Location"), content: json("Mailbox", ex.mailbox) },
+          "201": {
+            description: "The mailbox; `Location` names it.",
+            headers: keyed("Location"),
+            content: json("Mailbox", ex.mailbox),
+          },
           ...v1Errors(["conflict"], { post: true, idempotent: true }),
         },
       },
@@ -360,8 +495,16 @@ export const openApiDocument = {
       get: {
         operationId: "getForwardingMailbox",
         tags: ["Inboxes"],
-        summary: "Your organization's forwarding inbox, created on the first call: forward your own mailbox (Gmail, Workspace) to its address",
-        responses: { "200": { description: "The forwarding inbox.", headers: rated(), content: json("Mailbox", ex.forwardingMailbox) }, ...v1Errors([]) },
+        summary:
+          "Your organization's forwarding inbox, created on the first call: forward your own mailbox (Gmail, Workspace) to its address",
+        responses: {
+          "200": {
+            description: "The forwarding inbox.",
+            headers: rated(),
+            content: json("Mailbox", ex.forwardingMailbox),
+          },
+          ...v1Errors([]),
+        },
       },
     },
     "/mailboxes/{id}": {
@@ -370,7 +513,10 @@ export const openApiDocument = {
         tags: ["Inboxes"],
         summary: "One mailbox",
         parameters: [paramRef("MailboxId")],
-        responses: { "200": { description: "The mailbox.", headers: rated(), content: json("Mailbox", ex.mailbox) }, ...v1Errors(["not_found"]) },
+        responses: {
+          "200": { description: "The mailbox.", headers: rated(), content: json("Mailbox", ex.mailbox) },
+          ...v1Errors(["not_found"]),
+        },
       },
       delete: {
         operationId: "deleteMailbox",
@@ -384,7 +530,8 @@ export const openApiDocument = {
       get: {
         operationId: "listMailboxMessages",
         tags: ["Inboxes"],
-        summary: "Messages a mailbox received, newest first, with the code and link found in each; bodies only with include=body",
+        summary:
+          "Messages a mailbox received, newest first, with the code and link found in each; bodies only with include=body",
         parameters: [
           paramRef("MailboxId"),
           { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 100, default: 20 } },
@@ -392,7 +539,13 @@ export const openApiDocument = {
           { name: "include", in: "query", schema: { type: "string", enum: ["body"] } },
         ],
         responses: {
-          "200": listOf("messages", "InboundMessage", '{"messages": [...], "next": "/v1/mailboxes/…/messages?offset=…" | null}', ex.message, { next: { type: ["string", "null"] } }),
+          "200": listOf(
+            "messages",
+            "InboundMessage",
+            '{"messages": [...], "next": "/v1/mailboxes/…/messages?offset=…" | null}',
+            ex.message,
+            { next: { type: ["string", "null"] } },
+          ),
           ...v1Errors(["invalid_request", "not_found"]),
         },
       },
@@ -402,7 +555,10 @@ export const openApiDocument = {
         operationId: "listPhoneNumbers",
         tags: ["Inboxes"],
         summary: "Phone numbers the operator assigned to your organization (their SMS reach the inbound webhook)",
-        responses: { "200": listOf("phoneNumbers", "PhoneNumber", '{"phoneNumbers": [...]}', ex.phoneNumber), ...v1Errors([]) },
+        responses: {
+          "200": listOf("phoneNumbers", "PhoneNumber", '{"phoneNumbers": [...]}', ex.phoneNumber),
+          ...v1Errors([]),
+        },
       },
     },
     "/webhooks": {
@@ -411,10 +567,13 @@ export const openApiDocument = {
         tags: ["Webhooks"],
         summary: "Register an endpoint for events (session.refreshed, session.expired, credential.failed)",
         description:
-          "Deliveries are POSTs of a JSON event, signed `X-Authsvc-Signature: t=<unix>,v1=<hex HMAC-SHA256 of \"<t>.<body>\">`, " +
+          'Deliveries are POSTs of a JSON event, signed `X-Authsvc-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, ' +
           "retried with backoff on 5xx, 408, 429 and network faults. The URL must resolve to a public address. At most 10 per organization.",
         parameters: [paramRef("IdempotencyKey")],
-        requestBody: { required: true, content: json("WebhookRequest", { url: ex.webhook.url, events: ex.webhook.events }) },
+        requestBody: {
+          required: true,
+          content: json("WebhookRequest", { url: ex.webhook.url, events: ex.webhook.events }),
+        },
         responses: {
           "201": {
             description: "Registered; the answer carries the signing secret, shown once. `Location` names it.",
@@ -451,9 +610,20 @@ export const openApiDocument = {
           "credentials are stored encrypted and never shown again. Its host must be on the service's proxy allow-list (EGRESS_PROXY_ALLOW): " +
           "`target_not_allowed` otherwise. Every target the browser reaches through it is still checked first. At most 200 per organization.",
         parameters: [paramRef("IdempotencyKey")],
-        requestBody: { required: true, content: json("ProxyRequest", { url: "http://user:secret@proxy.example.net:3128", label: ex.proxy.label, region: ex.proxy.region }) },
+        requestBody: {
+          required: true,
+          content: json("ProxyRequest", {
+            url: "http://user:secret@proxy.example.net:3128",
+            label: ex.proxy.label,
+            region: ex.proxy.region,
+          }),
+        },
         responses: {
-          "201": { description: "Added. `Location` names it.", headers: keyed("Location"), content: json("Proxy", ex.proxy) },
+          "201": {
+            description: "Added. `Location` names it.",
+            headers: keyed("Location"),
+            content: json("Proxy", ex.proxy),
+          },
           ...v1Errors(["target_not_allowed"], { post: true, idempotent: true }),
         },
       },
@@ -468,7 +638,8 @@ export const openApiDocument = {
       delete: {
         operationId: "deleteProxy",
         tags: ["Proxies"],
-        summary: "Delete a proxy: credentials that kept it leave directly, or through the proxy or pool their next login names",
+        summary:
+          "Delete a proxy: credentials that kept it leave directly, or through the proxy or pool their next login names",
         parameters: [paramRef("ProxyId")],
         responses: { "204": { description: "Deleted.", headers: rated() }, ...v1Errors(["not_found"]) },
       },
@@ -482,7 +653,8 @@ export const openApiDocument = {
         type: "apiKey",
         in: "header",
         name: "X-Twilio-Signature",
-        description: "Twilio's HMAC-SHA1 of the webhook URL and the form parameters, keyed by the account's auth token (TWILIO_AUTH_TOKEN).",
+        description:
+          "Twilio's HMAC-SHA1 of the webhook URL and the form parameters, keyed by the account's auth token (TWILIO_AUTH_TOKEN).",
       },
     },
     schemas,

@@ -28,7 +28,12 @@ export interface ProxyResource {
   createdAt: string;
 }
 
-export const proxyLabelSchema = { type: "string", minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]*$" } as const;
+export const proxyLabelSchema = {
+  type: "string",
+  minLength: 1,
+  maxLength: 64,
+  pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]*$",
+} as const;
 export const proxyIdSchema = { type: "string", pattern: "^prx_[0-9A-Za-z]{22}$" } as const;
 
 export const proxyRequestSchema = {

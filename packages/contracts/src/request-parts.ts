@@ -4,7 +4,13 @@
 export const printable = "^[^\\u0000-\\u001f\\u007f]+$";
 
 /** The target page: an http(s) URL. */
-export const targetUrlSchema = { type: "string", minLength: 1, maxLength: 2048, format: "uri", pattern: "^[hH][tT][tT][pP][sS]?://" } as const;
+export const targetUrlSchema = {
+  type: "string",
+  minLength: 1,
+  maxLength: 2048,
+  format: "uri",
+  pattern: "^[hH][tT][tT][pP][sS]?://",
+} as const;
 
 export const collectionIdSchema = { type: "string", minLength: 1, maxLength: 128, pattern: printable } as const;
 

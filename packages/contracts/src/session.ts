@@ -34,7 +34,11 @@ export interface IndexedDbDatabase {
 /** Playwright's storageState shape, so `browser.newContext({ storageState })` loads it unchanged. */
 export interface StorageState {
   cookies: Cookie[];
-  origins: Array<{ origin: string; localStorage: Array<{ name: string; value: string }>; indexedDB?: IndexedDbDatabase[] }>;
+  origins: Array<{
+    origin: string;
+    localStorage: Array<{ name: string; value: string }>;
+    indexedDB?: IndexedDbDatabase[];
+  }>;
 }
 
 /** Playwright's `httpCredentials` context option: the username and password a site's HTTP authentication takes, for its origin. */

@@ -1,5 +1,12 @@
 import type { CredentialMethod } from "./credentials";
-import { additionalFieldsSchema, allowHandoffSchema, collectionIdSchema, printable, regionSchema, targetUrlSchema } from "./request-parts";
+import {
+  additionalFieldsSchema,
+  allowHandoffSchema,
+  collectionIdSchema,
+  printable,
+  regionSchema,
+  targetUrlSchema,
+} from "./request-parts";
 import type { SessionResponse } from "./session";
 
 /** Methods the schema accepts (spec §4.2); `oauth` signs up through a provider's button with a provider account. */
@@ -84,9 +91,15 @@ export const signupRequestSchema = {
           type: "string",
           minLength: 1,
           maxLength: 2048,
-          description: "For `signup_method: oauth`: the provider's issuer URL, or the label on its button on the site (\"Okta\", \"Acme ID\"). Or name Google or GitHub by `provider`.",
+          description:
+            'For `signup_method: oauth`: the provider\'s issuer URL, or the label on its button on the site ("Okta", "Acme ID"). Or name Google or GitHub by `provider`.',
         },
-        totpSecret: { type: "string", minLength: 1, maxLength: 1024, description: "For `signup_method: oauth`: the provider account's TOTP secret (base32 or otpauth:// URI)." },
+        totpSecret: {
+          type: "string",
+          minLength: 1,
+          maxLength: 1024,
+          description: "For `signup_method: oauth`: the provider account's TOTP secret (base32 or otpauth:// URI).",
+        },
       },
     },
     invite_token: { type: "string", minLength: 1, maxLength: 4096, pattern: printable },
@@ -100,6 +113,11 @@ export const signupRequestSchema = {
       description:
         "Once the new account signed in, add a passkey where the site offers one (a page after the signup, or its security settings), as `POST /v1/credentials/{id}/passkeys` does. The answer's `passkey` names it; absent when the site offered none (the account stands). Not with `signup_method: oauth`.",
     },
-    provider: { type: "string", enum: OAUTH_PROVIDERS, description: "For `signup_method: oauth`: sign up through Google or GitHub (any other provider: `cred.provider`)." },
+    provider: {
+      type: "string",
+      enum: OAUTH_PROVIDERS,
+      description:
+        "For `signup_method: oauth`: sign up through Google or GitHub (any other provider: `cred.provider`).",
+    },
   },
 } as const;

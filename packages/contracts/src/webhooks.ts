@@ -1,7 +1,13 @@
 /** Events an organization can subscribe a webhook to. */
 /** An organization's endpoints are few; this keeps one event from fanning out without bound. */
 export const MAX_WEBHOOKS_PER_ORG = 10;
-export const WEBHOOK_EVENTS = ["session.refreshed", "session.expired", "credential.failed", "job.needs_input", "credential.created"] as const;
+export const WEBHOOK_EVENTS = [
+  "session.refreshed",
+  "session.expired",
+  "credential.failed",
+  "job.needs_input",
+  "credential.created",
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
 export interface WebhookRequest {

@@ -10,7 +10,10 @@ export interface KeyRing {
  */
 export function parseKeyRing(spec: string, activeVersion?: number): KeyRing {
   const keys = new Map<number, Buffer>();
-  for (const part of spec.split(",").map((p) => p.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const sep = part.indexOf(":");
     const version = Number(part.slice(0, sep));
     if (sep < 1 || !Number.isInteger(version) || version < 1) {

@@ -3,7 +3,8 @@ import { freshTotpCode, parseTotpSecret, totpCode, TotpSecretError } from "./tot
 // RFC 6238 appendix B: the ASCII seed "12345678901234567890" (repeated to 32 and 64 bytes for SHA-256/512).
 const SEED20 = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ";
 const SEED32 = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZA";
-const SEED64 = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZDGNA";
+const SEED64 =
+  "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZDGNA";
 
 describe("TOTP", () => {
   it.each([
@@ -18,8 +19,17 @@ describe("TOTP", () => {
   });
 
   it("reads base32 as sites show it, and otpauth URIs with their digits, period and algorithm", () => {
-    expect(parseTotpSecret("gezd gnbv-gy3t qojq gezd gnbv gy3t qojq==")).toEqual({ secret: SEED20, digits: 6, period: 30, algorithm: "sha1" });
-    expect(parseTotpSecret(`otpauth://totp/ACME:ada%40example.com?secret=${SEED32}&issuer=ACME&digits=8&period=60&algorithm=SHA256`)).toEqual({
+    expect(parseTotpSecret("gezd gnbv-gy3t qojq gezd gnbv gy3t qojq==")).toEqual({
+      secret: SEED20,
+      digits: 6,
+      period: 30,
+      algorithm: "sha1",
+    });
+    expect(
+      parseTotpSecret(
+        `otpauth://totp/ACME:ada%40example.com?secret=${SEED32}&issuer=ACME&digits=8&period=60&algorithm=SHA256`,
+      ),
+    ).toEqual({
       secret: SEED32,
       digits: 8,
       period: 60,

@@ -55,15 +55,18 @@ export function parseTotpSecret(input: string): TotpSpec {
   } catch {
     throw new TotpSecretError("is not a valid otpauth URI");
   }
-  if (uri.host.toLowerCase() !== "totp") throw new TotpSecretError(`is an otpauth URI for ${uri.host.toUpperCase() || "nothing"}; only TOTP is supported`);
+  if (uri.host.toLowerCase() !== "totp")
+    throw new TotpSecretError(`is an otpauth URI for ${uri.host.toUpperCase() || "nothing"}; only TOTP is supported`);
   const secret = uri.searchParams.get("secret");
   if (!secret) throw new TotpSecretError("is an otpauth URI without a secret");
   const algorithm = (uri.searchParams.get("algorithm") ?? "sha1").toLowerCase();
-  if (algorithm !== "sha1" && algorithm !== "sha256" && algorithm !== "sha512") throw new TotpSecretError(`uses an unknown algorithm ${algorithm}`);
+  if (algorithm !== "sha1" && algorithm !== "sha256" && algorithm !== "sha512")
+    throw new TotpSecretError(`uses an unknown algorithm ${algorithm}`);
   const digits = Number(uri.searchParams.get("digits") ?? 6);
   const period = Number(uri.searchParams.get("period") ?? 30);
   if (![6, 7, 8].includes(digits)) throw new TotpSecretError("asks for a digit count other than 6, 7 or 8");
-  if (!Number.isInteger(period) || period < 10 || period > 300) throw new TotpSecretError("has a period outside 10-300 seconds");
+  if (!Number.isInteger(period) || period < 10 || period > 300)
+    throw new TotpSecretError("has a period outside 10-300 seconds");
   return { secret: normalizeSecret(secret), digits, period, algorithm };
 }
 
@@ -89,7 +92,10 @@ export function totpCode(spec: TotpSpec, atMs: number): string {
 export async function freshTotpCode(
   spec: TotpSpec,
   minValidMs = 5000,
-  clock: { now(): number; sleep(ms: number): Promise<void> } = { now: Date.now, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
+  clock: { now(): number; sleep(ms: number): Promise<void> } = {
+    now: Date.now,
+    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+  },
 ): Promise<string> {
   const periodMs = spec.period * 1000;
   const left = periodMs - (clock.now() % periodMs);

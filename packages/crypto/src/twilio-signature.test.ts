@@ -3,7 +3,13 @@ import { twilioSignature, twilioSignatureMatches } from "./twilio-signature";
 // The example of Twilio's own documentation (security/signature_validation): token, URL, parameters, signature.
 const TOKEN = "12345";
 const URL = "https://mycompany.com/myapp.php?foo=1&bar=2";
-const PARAMS = { CallSid: "CA1234567890ABCDE", Caller: "+14158675310", Digits: "1234", From: "+14158675310", To: "+18005551212" };
+const PARAMS = {
+  CallSid: "CA1234567890ABCDE",
+  Caller: "+14158675310",
+  Digits: "1234",
+  From: "+14158675310",
+  To: "+18005551212",
+};
 
 describe("Twilio webhook signature", () => {
   it("matches Twilio's documented example", () => {

@@ -14,7 +14,12 @@ export function twilioSignature(authToken: string, url: string, params: Record<s
   return createHmac("sha1", authToken).update(data, "utf8").digest("base64");
 }
 
-export function twilioSignatureMatches(authToken: string, url: string, params: Record<string, string | string[]>, signature: string): boolean {
+export function twilioSignatureMatches(
+  authToken: string,
+  url: string,
+  params: Record<string, string | string[]>,
+  signature: string,
+): boolean {
   const expected = Buffer.from(twilioSignature(authToken, url, params));
   const given = Buffer.from(signature);
   return expected.length === given.length && timingSafeEqual(expected, given);

@@ -15,7 +15,13 @@ export function webhookSignature(secret: string, body: string, timestamp = Math.
 }
 
 /** What a receiver does: recompute, compare in constant time, and refuse signatures older than `toleranceS`. */
-export function verifyWebhookSignature(secret: string, body: string, header: string, toleranceS = 300, now = Date.now()): boolean {
+export function verifyWebhookSignature(
+  secret: string,
+  body: string,
+  header: string,
+  toleranceS = 300,
+  now = Date.now(),
+): boolean {
   const t = Number(/(?:^|,)t=(\d+)/.exec(header)?.[1]);
   const given = /(?:^|,)v1=([0-9a-f]{64})/.exec(header)?.[1];
   if (!Number.isFinite(t) || !given || Math.abs(now / 1000 - t) > toleranceS) return false;

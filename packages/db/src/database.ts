@@ -88,7 +88,9 @@ export class Database {
    * none (a fault or a throw part way leaves nothing behind, so the whole can be tried again).
    */
   transaction<T>(work: (db: Database) => Promise<T>): Promise<T> {
-    return this.prisma.$transaction((tx) => work(new Database(tx as unknown as Prisma, this.envelope, true)), { timeout: 15_000 });
+    return this.prisma.$transaction((tx) => work(new Database(tx as unknown as Prisma, this.envelope, true)), {
+      timeout: 15_000,
+    });
   }
 
   async ping(): Promise<void> {

@@ -5,7 +5,14 @@ export type { CredentialIdentity } from "./repositories/credentials";
 export type { AuthenticatedKey } from "./repositories/api-keys";
 export type { InputAnswer, NewAuthJob, PendingInput, Writer } from "./repositories/auth-jobs";
 export { isUniqueViolation } from "./prisma-client";
-export { AddressTakenError, baseAddress, type InboundContent, type InboundMessage, type InboxRef, type ListedMessage } from "./repositories/inboxes";
+export {
+  AddressTakenError,
+  baseAddress,
+  type InboundContent,
+  type InboundMessage,
+  type InboxRef,
+  type ListedMessage,
+} from "./repositories/inboxes";
 export type { ProviderAccountKey } from "./repositories/provider-sessions";
 export type { JobScreenshotImage } from "./repositories/job-screenshots";
 export { EmailTakenError, normalizeEmail, type MembershipRole } from "./repositories/dashboard-users";
@@ -14,7 +21,14 @@ export type { AcceptOutcome } from "./repositories/invitations";
 export type { JobCursor, JobSearch } from "./repositories/job-listings";
 export { STATS_HORIZON_HOURS, statsWindows, type StatsScope, type StatsWindows } from "./repositories/job-stats";
 export type { SiteStats } from "./repositories/job-stats-sites";
-export { CODE_RISE, codeRose, SITE_DROP, successDropped, successRate, type SuccessCount } from "./repositories/job-stats-trends";
+export {
+  CODE_RISE,
+  codeRose,
+  SITE_DROP,
+  successDropped,
+  successRate,
+  type SuccessCount,
+} from "./repositories/job-stats-trends";
 export { DURATION_BUCKETS_MS, durationPercentile } from "./repositories/duration-buckets";
 export { ProxyGoneError, type ProxyChoice, type ProxyRow, type RunProxy } from "./repositories/proxies";
 export type { ListedPasskey, PasskeyKey } from "./repositories/passkeys";

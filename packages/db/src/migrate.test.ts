@@ -36,9 +36,19 @@ describe("applyMigrations", () => {
     );
     expect(rows.map((r) => r.migration_name)).toEqual(names);
     expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.checksum) && r.finished_at)).toBe(true);
-    const tables = await query<{ tablename: string }>("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1");
+    const tables = await query<{ tablename: string }>(
+      "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1",
+    );
     expect(tables.map((t) => t.tablename)).toEqual(
-      expect.arrayContaining(["organizations", "api_keys", "collections", "credentials", "sessions", "auth_jobs", "credential_passkeys"]),
+      expect.arrayContaining([
+        "organizations",
+        "api_keys",
+        "collections",
+        "credentials",
+        "sessions",
+        "auth_jobs",
+        "credential_passkeys",
+      ]),
     );
   });
 
@@ -53,14 +63,19 @@ describe("applyMigrations", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "migrations-"));
     cpSync(MIGRATIONS_DIR, dir, { recursive: true });
     await applyMigrations(url, dir);
-    const first = readdirSync(dir).filter((d) => /^\d/.test(d)).sort()[0]!;
+    const first = readdirSync(dir)
+      .filter((d) => /^\d/.test(d))
+      .sort()[0]!;
     writeFileSync(path.join(dir, first, "migration.sql"), "SELECT 1;");
     await expect(applyMigrations(url, dir)).rejects.toThrow(/edited after it was applied/);
 
     const fresh = mkdtempSync(path.join(tmpdir(), "migrations-"));
     cpSync(MIGRATIONS_DIR, fresh, { recursive: true });
     cpSync(path.join(fresh, first), path.join(fresh, "29990101000000_broken"), { recursive: true });
-    writeFileSync(path.join(fresh, "29990101000000_broken", "migration.sql"), "CREATE TABLE half_done (id int); SELECT nope;");
+    writeFileSync(
+      path.join(fresh, "29990101000000_broken", "migration.sql"),
+      "CREATE TABLE half_done (id int); SELECT nope;",
+    );
     await expect(applyMigrations(url, fresh)).rejects.toThrow(/29990101000000_broken failed/);
     expect(await query("SELECT 1 FROM pg_tables WHERE tablename = 'half_done'")).toEqual([]);
   });

@@ -55,7 +55,8 @@ export async function applyMigrations(databaseUrl: string, dir = MIGRATIONS_DIR)
     for (const m of readMigrations(dir)) {
       const previous = applied.get(m.name);
       if (previous) {
-        if (!previous.finished_at) throw new Error(`migration ${m.name} failed earlier; fix the database by hand first`);
+        if (!previous.finished_at)
+          throw new Error(`migration ${m.name} failed earlier; fix the database by hand first`);
         if (previous.checksum !== m.checksum) throw new Error(`migration ${m.name} was edited after it was applied`);
         continue;
       }

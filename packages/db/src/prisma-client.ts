@@ -22,7 +22,10 @@ const omitSecrets = {
 } as const;
 
 export function createPrismaClient(databaseUrl: string, poolSize = 5) {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl, max: poolSize }), omit: omitSecrets });
+  return new PrismaClient({
+    adapter: new PrismaPg({ connectionString: databaseUrl, max: poolSize }),
+    omit: omitSecrets,
+  });
 }
 
 export type Prisma = ReturnType<typeof createPrismaClient>;

@@ -1,7 +1,8 @@
 // Prisma's "can't reach the database server" and "server closed the connection", the driver's own connection
 // faults, and PostgreSQL's shutdown and recovery states (57P01-57P03: "not yet accepting connections"): the
 // server is restarting or failing over, and the same query will work in a moment.
-const UNREACHABLE = /P1001|P1017|57P0[123]|Can't reach database server|Server has closed the connection|ECONNREFUSED|ECONNRESET|terminating connection|Connection terminated|not yet accepting connections/;
+const UNREACHABLE =
+  /P1001|P1017|57P0[123]|Can't reach database server|Server has closed the connection|ECONNREFUSED|ECONNRESET|terminating connection|Connection terminated|not yet accepting connections/;
 
 export function isDatabaseUnreachable(err: unknown): boolean {
   if (typeof err !== "object" || err === null) return false;

@@ -54,7 +54,9 @@ function startBareServer(body: unknown): Promise<{ url: string; child: ChildProc
   });
   return new Promise((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`bare server exited with ${code}`)));
-    child.stdout!.once("data", (chunk: Buffer) => resolve({ url: `http://127.0.0.1:${chunk.toString().trim()}`, child }));
+    child.stdout!.once("data", (chunk: Buffer) =>
+      resolve({ url: `http://127.0.0.1:${chunk.toString().trim()}`, child }),
+    );
   });
 }
 
@@ -63,7 +65,14 @@ function cacheHeader(headers: Record<string, unknown> | undefined): unknown {
   return name ? headers![name] : undefined;
 }
 
-async function load(url: string, headers: Record<string, string>, body: string, connections: number, seconds: number, expectHit: boolean): Promise<LoadFigures> {
+async function load(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  connections: number,
+  seconds: number,
+  expectHit: boolean,
+): Promise<LoadFigures> {
   let misses = 0;
   const result = await autocannon({
     url: `${url}/v1/login`,
@@ -97,13 +106,22 @@ async function load(url: string, headers: Record<string, string>, body: string, 
  * a 200 with `X-Auth-Cache: hit`; anything else counts as an error. The stack's rate limit must be high
  * enough for the load (bench.ts sets RATE_LIMIT_PER_MINUTE=1000000).
  */
-export async function benchCached(stack: Stack, apiKey: string, options: CachedBenchOptions = {}): Promise<CachedRun[]> {
+export async function benchCached(
+  stack: Stack,
+  apiKey: string,
+  options: CachedBenchOptions = {},
+): Promise<CachedRun[]> {
   const durationSeconds = options.durationSeconds ?? 5;
   const concurrencies = options.concurrencies ?? [1, 50];
   stack.sites.accounts.addUser("bench-cached", "bench-cached-password");
   const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
   const request = (useCache: boolean) =>
-    JSON.stringify({ domain: `${stack.sites.url}/classic/login`, login_method: "password", cred: { username: "bench-cached", password: "bench-cached-password" }, useCache });
+    JSON.stringify({
+      domain: `${stack.sites.url}/classic/login`,
+      login_method: "password",
+      cred: { username: "bench-cached", password: "bench-cached-password" },
+      useCache,
+    });
   const send = async (useCache: boolean) => {
     const res = await fetch(`${stack.gatewayUrl}/v1/login`, { method: "POST", headers, body: request(useCache) });
     const json: unknown = await res.json();
@@ -126,7 +144,13 @@ export async function benchCached(stack: Stack, apiKey: string, options: CachedB
       const service = await load(stack.gatewayUrl, headers, body, concurrency, durationSeconds, true);
       await load(bare.url, headers, body, concurrency, 1, false);
       const bareFigures = await load(bare.url, headers, body, concurrency, durationSeconds, false);
-      runs.push({ concurrency, durationSeconds, service, bare: bareFigures, throughputRatio: service.reqPerSec / bareFigures.reqPerSec });
+      runs.push({
+        concurrency,
+        durationSeconds,
+        service,
+        bare: bareFigures,
+        throughputRatio: service.reqPerSec / bareFigures.reqPerSec,
+      });
     }
   } finally {
     bare.child.kill("SIGTERM");
@@ -140,22 +164,34 @@ export interface Latencies {
   p99: number;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /**
  * Cache hits that need a session check against those that do not, one request at a time: before each
  * checked one, the cached entry is made to look checked long ago (not timed), so the gateway fetches the
  * signed-in page from the fixture site before it answers. Uses benchCached's account (call that first).
  */
-export async function benchCheckedHits(stack: Stack, apiKey: string, orgId: string, count = 60): Promise<{ count: number; checked: Latencies; plain: Latencies }> {
+export async function benchCheckedHits(
+  stack: Stack,
+  apiKey: string,
+  orgId: string,
+  count = 60,
+): Promise<{ count: number; checked: Latencies; plain: Latencies }> {
   const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
-  const body = JSON.stringify({ domain: `${stack.sites.url}/classic/login`, login_method: "password", cred: { username: "bench-cached", password: "bench-cached-password" }, useCache: true });
+  const body = JSON.stringify({
+    domain: `${stack.sites.url}/classic/login`,
+    login_method: "password",
+    cred: { username: "bench-cached", password: "bench-cached-password" },
+    useCache: true,
+  });
   const timedHit = async () => {
     const started = performance.now();
     const res = await fetch(`${stack.gatewayUrl}/v1/login`, { method: "POST", headers, body });
     await res.arrayBuffer();
     const ms = performance.now() - started;
-    if (res.status !== 200 || res.headers.get("x-auth-cache") !== "hit") throw new Error(`expected a cache hit, got ${res.status} ${res.headers.get("x-auth-cache")}`);
+    if (res.status !== 200 || res.headers.get("x-auth-cache") !== "hit")
+      throw new Error(`expected a cache hit, got ${res.status} ${res.headers.get("x-auth-cache")}`);
     return ms;
   };
   const checked: number[] = [];

@@ -1,4 +1,12 @@
-import { chromiumBrowsersOf, machineCpuSeconds, namedProcessesCpuSeconds, processOwnCpuSeconds, processOwnMemoryBytes, processTreeCpuSeconds, processTreeMemoryBytes } from "@authsvc/browser";
+import {
+  chromiumBrowsersOf,
+  machineCpuSeconds,
+  namedProcessesCpuSeconds,
+  processOwnCpuSeconds,
+  processOwnMemoryBytes,
+  processTreeCpuSeconds,
+  processTreeMemoryBytes,
+} from "@authsvc/browser";
 import { loadConfig } from "@authsvc/config";
 import { Database } from "@authsvc/db";
 import { LOGIN_CASES } from "@authsvc/test-sites";
@@ -7,7 +15,18 @@ import { readStoreLoad, storeLoadBetween } from "./store-load";
 
 // Pages that sign in with a username and password alone, in several shapes (server form, SPA, modal,
 // frames, shadow DOM, two steps, controlled inputs, a busy signed-in page).
-const PAGES = ["classic", "spa", "two-page", "modal-login", "iframe-cross-origin", "shadow-root", "controlled-inputs", "cookie-banner", "busy-dashboard", "late-form"];
+const PAGES = [
+  "classic",
+  "spa",
+  "two-page",
+  "modal-login",
+  "iframe-cross-origin",
+  "shadow-root",
+  "controlled-inputs",
+  "cookie-banner",
+  "busy-dashboard",
+  "late-form",
+];
 
 export interface FleetResult {
   workers: number;
@@ -37,7 +56,14 @@ export interface FleetResult {
    * processes alone, PostgreSQL's and Redis's processes, and the rest (the workers' Chromium, which a tree
    * walk cannot follow once a recycled browser's renderers are collected by init, and the kernel's share).
    */
-  cpuPerLogin: { service: number; gateway: number; workers: number; postgres: number; redis: number; chromiumAndRest: number };
+  cpuPerLogin: {
+    service: number;
+    gateway: number;
+    workers: number;
+    postgres: number;
+    redis: number;
+    chromiumAndRest: number;
+  };
 }
 
 function quantile(xs: number[], q: number): number {
@@ -46,8 +72,14 @@ function quantile(xs: number[], q: number): number {
 }
 
 async function recyclesOf(healthPort: string): Promise<number> {
-  const text = await fetch(`http://127.0.0.1:${healthPort}/metrics`).then((r) => r.text(), () => "");
-  return [...text.matchAll(/^authsvc_browser_recycles_total\{[^}]*\} (\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+  const text = await fetch(`http://127.0.0.1:${healthPort}/metrics`).then(
+    (r) => r.text(),
+    () => "",
+  );
+  return [...text.matchAll(/^authsvc_browser_recycles_total\{[^}]*\} (\d+)/gm)].reduce(
+    (sum, m) => sum + Number(m[1]),
+    0,
+  );
 }
 
 /**
@@ -56,7 +88,10 @@ async function recyclesOf(healthPort: string): Promise<number> {
  * joins another's job, on pages whose flows are learned after their first login), `inFlight` requests
  * outstanding. Memory is sampled every 200 ms over the workers' process trees.
  */
-export async function benchFleet(stack: Stack, options: { total: number; inFlight: number; extraWorkers: number }): Promise<FleetResult> {
+export async function benchFleet(
+  stack: Stack,
+  options: { total: number; inFlight: number; extraWorkers: number },
+): Promise<FleetResult> {
   const db = Database.fromConfig(loadConfig(stack.env), 1);
   const key = (await db.apiKeys.create((await db.organizations.create("Bench fleet")).id, "bench")).key;
   await db.close();
@@ -75,7 +110,12 @@ export async function benchFleet(stack: Stack, options: { total: number; inFligh
     const res = await fetch(`${stack.gatewayUrl}/v1/login`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({ domain: c.url(stack.sites.url), login_method: "password", cred: { username: user.username, password: user.password }, useCache: false }),
+      body: JSON.stringify({
+        domain: c.url(stack.sites.url),
+        login_method: "password",
+        cred: { username: user.username, password: user.password },
+        useCache: false,
+      }),
     });
     await res.arrayBuffer();
     return { ms: performance.now() - start, ok: res.status === 200 };
@@ -148,7 +188,11 @@ export async function benchFleet(stack: Stack, options: { total: number; inFligh
   };
   // Sessions report their statistics at most once a second.
   await new Promise((r) => setTimeout(r, 2000));
-  const stores = storeLoadBetween(storesBefore, await readStoreLoad(stack.env.DATABASE_URL!, stack.env.REDIS_URL!), latencies.length);
+  const stores = storeLoadBetween(
+    storesBefore,
+    await readStoreLoad(stack.env.DATABASE_URL!, stack.env.REDIS_URL!),
+    latencies.length,
+  );
   clearInterval(sampler);
   const recycles = (await Promise.all(healthPorts.map(recyclesOf))).reduce((a, b) => a + b, 0) - recyclesBefore;
   const concurrency = Number(stack.env.WORKER_CONCURRENCY ?? 2);

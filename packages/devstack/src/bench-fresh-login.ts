@@ -70,7 +70,15 @@ const SCRIPTED: Scripted[] = [
 ];
 
 /** The phases of a login through the service, from its request to its answer, read off its job's events. */
-export const PHASES = ["request → queued", "queued → started", "started → navigating", "navigating → form found", "form found → submitted", "submitted → succeeded", "succeeded → answer"] as const;
+export const PHASES = [
+  "request → queued",
+  "queued → started",
+  "started → navigating",
+  "navigating → form found",
+  "form found → submitted",
+  "submitted → succeeded",
+  "succeeded → answer",
+] as const;
 
 export interface FreshLoginRow {
   page: string;
@@ -93,7 +101,8 @@ export interface FreshLoginRow {
  */
 export async function benchFreshLogin(stack: Stack, rounds: number): Promise<FreshLoginRow[]> {
   const db = Database.fromConfig(loadConfig(stack.env), 1);
-  const newKey = async (name: string) => (await db.apiKeys.create((await db.organizations.create(name)).id, "bench")).key;
+  const newKey = async (name: string) =>
+    (await db.apiKeys.create((await db.organizations.create(name)).id, "bench")).key;
   // The script runs the whole browser, Puppeteer's default, as a customer's does, whichever the stack runs.
   const executablePath = BENCH_BROWSER.mode === "full" ? BENCH_BROWSER.executablePath : DEFAULT_CHROMIUM.full;
   const browser = await puppeteer.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS] });
@@ -111,12 +120,18 @@ export async function benchFreshLogin(stack: Stack, rounds: number): Promise<Fre
         const res = await fetch(`${stack.gatewayUrl}/v1/login`, {
           method: "POST",
           headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-          body: JSON.stringify({ domain: url, login_method: "password", cred: { username: user.username, password: user.password }, useCache: false }),
+          body: JSON.stringify({
+            domain: url,
+            login_method: "password",
+            cred: { username: user.username, password: user.password },
+            useCache: false,
+          }),
         });
         const body = (await res.json()) as { cookies?: unknown[]; error?: { code: string } };
         const ms = performance.now() - start;
         const answered = Date.now();
-        if (res.status !== 200) throw new Error(`fresh login on ${scripted.name} answered ${res.status} ${body.error?.code ?? ""}`);
+        if (res.status !== 200)
+          throw new Error(`fresh login on ${scripted.name} answered ${res.status} ${body.error?.code ?? ""}`);
         if (phases) phases.push(await phasesOf(stack, key, res.headers.get("x-job-id")!, sent, answered));
         return ms;
       };
@@ -137,7 +152,14 @@ export async function benchFreshLogin(stack: Stack, rounds: number): Promise<Fre
       // Warm-up, not counted: the flow is learned for the learned series' organization.
       await login(learnedKey);
       await handWritten();
-      const row: FreshLoginRow = { page: scripted.name, learnedPhases: [], learned: [], detected: [], handWritten: [], handWrittenPageReady: [] };
+      const row: FreshLoginRow = {
+        page: scripted.name,
+        learnedPhases: [],
+        learned: [],
+        detected: [],
+        handWritten: [],
+        handWrittenPageReady: [],
+      };
       // Each login starts on a settled machine: after a login the worker makes its next spare context (a
       // renderer and the stealth set-up), which would otherwise land on whichever login comes next.
       const settled = <T>(fn: () => Promise<T>) => new Promise((r) => setTimeout(r, SETTLE_MS)).then(fn);
@@ -164,12 +186,23 @@ export async function benchFreshLogin(stack: Stack, rounds: number): Promise<Fre
  * clocks are the same machine's.
  */
 async function phasesOf(stack: Stack, key: string, jobId: string, sent: number, answered: number): Promise<number[]> {
-  const res = await fetch(`${stack.gatewayUrl}/v1/jobs/${jobId}/events`, { headers: { authorization: `Bearer ${key}` } });
+  const res = await fetch(`${stack.gatewayUrl}/v1/jobs/${jobId}/events`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
   const at = new Map<string, number>();
   for (const m of (await res.text()).matchAll(/^data: (.+)$/gm)) {
     const event = JSON.parse(m[1]!) as { type: string; at: string };
     if (!at.has(event.type)) at.set(event.type, Date.parse(event.at));
   }
-  const marks = [sent, at.get("queued"), at.get("started"), at.get("navigating"), at.get("form_found"), at.get("submitted"), at.get("succeeded"), answered];
+  const marks = [
+    sent,
+    at.get("queued"),
+    at.get("started"),
+    at.get("navigating"),
+    at.get("form_found"),
+    at.get("submitted"),
+    at.get("succeeded"),
+    answered,
+  ];
   return marks.slice(1).map((t, i) => (t ?? NaN) - (marks[i] ?? NaN));
 }

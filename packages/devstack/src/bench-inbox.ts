@@ -38,7 +38,12 @@ export async function benchInbox(
       const started = performance.now();
       const woken = watch.next(10_000).then((ok) => (ok ? performance.now() - started : Number.NaN));
       const [ms] = await timed(() =>
-        stack.sites.outbox.mail({ to: box.address, subject: "Your sign-in code", text: `Your code is ${100000 + i}.`, html: `<p>Your code is <b>${100000 + i}</b>.</p>` }),
+        stack.sites.outbox.mail({
+          to: box.address,
+          subject: "Your sign-in code",
+          text: `Your code is ${100000 + i}.`,
+          html: `<p>Your code is <b>${100000 + i}</b>.</p>`,
+        }),
       );
       smtpAccept.push(ms);
       wake.push(await woken);
@@ -49,7 +54,12 @@ export async function benchInbox(
       const res = await fetch(`${stack.gatewayUrl}/v1/login`, {
         method: "POST",
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        body: JSON.stringify({ domain: `${stack.sites.url}/cases/${page}/login`, login_method: method, cred: { email: address }, useCache: false }),
+        body: JSON.stringify({
+          domain: `${stack.sites.url}/cases/${page}/login`,
+          login_method: method,
+          cred: { email: address },
+          useCache: false,
+        }),
       });
       await res.arrayBuffer();
       if (res.status !== 200) throw new Error(`${method} login answered ${res.status}`);
@@ -62,7 +72,12 @@ export async function benchInbox(
       for (let i = 0; i < runs; i++) times.push((await timed(() => login(page, method, address)))[0]);
       return times;
     };
-    return { smtpAccept, wake, otpEmail: await series("email-code", "otp_email"), magicLink: await series("magic-link", "magic_link") };
+    return {
+      smtpAccept,
+      wake,
+      otpEmail: await series("email-code", "otp_email"),
+      magicLink: await series("magic-link", "magic_link"),
+    };
   } finally {
     subscriber.disconnect();
     await db.close();

@@ -1,4 +1,11 @@
-import { BrowserHost, type BrowserMode, chromiumPath, type Page, processTreeCpuSeconds, TargetGuard } from "@authsvc/browser";
+import {
+  BrowserHost,
+  type BrowserMode,
+  chromiumPath,
+  type Page,
+  processTreeCpuSeconds,
+  TargetGuard,
+} from "@authsvc/browser";
 import { type LearnedFlow, LoginFlowError, passwordLogin, SESSION_CHECK_STEP } from "@authsvc/flows";
 import { LOGIN_CASES, type LoginCase, startTestSites, type TestSites } from "@authsvc/test-sites";
 import { freshTotpCode, newTotpSecret, parseTotpSecret } from "@authsvc/crypto";
@@ -31,7 +38,10 @@ const HAND_WRITTEN: Record<string, (page: Page, user: User) => Promise<void>> = 
     await page.click("#open");
     await page.type('dialog input[name="username"]', user.username);
     await page.type('dialog input[name="password"]', user.password);
-    await Promise.all([page.waitForNavigation({ waitUntil: "domcontentloaded" }), page.click('dialog button[type="submit"]')]);
+    await Promise.all([
+      page.waitForNavigation({ waitUntil: "domcontentloaded" }),
+      page.click('dialog button[type="submit"]'),
+    ]);
   },
   "iframe-cross-origin": async (page, user) => {
     const frameEl = await page.waitForSelector("#widget");
@@ -39,7 +49,10 @@ const HAND_WRITTEN: Record<string, (page: Page, user: User) => Promise<void>> = 
     await frame.waitForSelector("#email");
     await frame.type("#email", user.username);
     await frame.type("#pw", user.password);
-    await Promise.all([page.waitForNavigation({ waitUntil: "domcontentloaded" }), frame.click('button[type="submit"]')]);
+    await Promise.all([
+      page.waitForNavigation({ waitUntil: "domcontentloaded" }),
+      frame.click('button[type="submit"]'),
+    ]);
   },
 };
 
@@ -65,7 +78,11 @@ export async function benchLoginEngine(rounds: number, write: (line: string) => 
   let seq = 0;
   const userFor = (c: LoginCase): User => {
     const secret = c.totp ? newTotpSecret() : undefined;
-    const user = { username: `bench-${++seq}@example.test`, password: `bench-pw-${seq}`, totpSecret: c.withoutSecret ? undefined : secret };
+    const user = {
+      username: `bench-${++seq}@example.test`,
+      password: `bench-pw-${seq}`,
+      totpSecret: c.withoutSecret ? undefined : secret,
+    };
     sites.accounts.addUser(user.username, user.password, { locked: c.lockedUser, totpSecret: secret });
     return user;
   };
@@ -89,7 +106,13 @@ export async function benchLoginEngine(rounds: number, write: (line: string) => 
           { guard, timeoutMs: 30_000, learned, onStep },
         ),
       );
-      return { ms: performance.now() - start, verdict: "success", checked, flow: result.flow ?? undefined, source: result.source };
+      return {
+        ms: performance.now() - start,
+        verdict: "success",
+        checked,
+        flow: result.flow ?? undefined,
+        source: result.source,
+      };
     } catch (err) {
       return { ms: performance.now() - start, verdict: err instanceof LoginFlowError ? err.code : "crash", checked };
     }
@@ -134,19 +157,25 @@ export async function benchLoginEngine(rounds: number, write: (line: string) => 
       }
       perCase.set(c.name, { detect: d, learned: l });
       const wrong = runs.filter((r) => !ok.includes(r)).map((r) => r.verdict);
-      write(`${c.name.padEnd(22)} ${c.expect.padEnd(16)} ${ms(d)} ${ms(l)}  ${ok.length}/${runs.length}${wrong.length ? ` (got ${[...new Set(wrong)].join(", ")})` : ""}${runs.some((r) => r.checked) ? ` [second-tab check ${runs.filter((r) => r.checked).length}/${runs.length}]` : ""}`);
+      write(
+        `${c.name.padEnd(22)} ${c.expect.padEnd(16)} ${ms(d)} ${ms(l)}  ${ok.length}/${runs.length}${wrong.length ? ` (got ${[...new Set(wrong)].join(", ")})` : ""}${runs.some((r) => r.checked) ? ` [second-tab check ${runs.filter((r) => r.checked).length}/${runs.length}]` : ""}`,
+      );
     }
     const chromiumCpu = processTreeCpuSeconds(chromiumPid) - chromiumCpuBefore;
     const ownCpu = process.cpuUsage(ownCpuBefore);
     write(`verdicts as expected: ${right}/${total} logins (${((100 * right) / total).toFixed(1)}%)`);
-    write(`CPU per login: Chromium ${(chromiumCpu / total).toFixed(2)} s, the engine's own process ${((ownCpu.user + ownCpu.system) / 1e6 / total).toFixed(2)} s`);
+    write(
+      `CPU per login: Chromium ${(chromiumCpu / total).toFixed(2)} s, the engine's own process ${((ownCpu.user + ownCpu.system) / 1e6 / total).toFixed(2)} s`,
+    );
     write(`learned flows that no longer fit and fell back to detection: ${relearned}/${replayed} replays`);
     const checkedRuns = all.filter((r) => r.checked);
     const signedIn = (runs: Run[]) => runs.filter((r) => r.verdict === "success").map((r) => r.ms);
     write(
       `weak session evidence checked in a second tab: ${checkedRuns.length}/${total} logins (${signedIn(checkedRuns).length} signed in, ${checkedRuns.length - signedIn(checkedRuns).length} refused); median successful login with the check ${ms(median(signedIn(checkedRuns)))} ms, without ${ms(median(signedIn(all.filter((r) => !r.checked))))} ms`,
     );
-    write(`median login, over the ${detectAll.length} cases that sign in: detection ${median(detectAll).toFixed(0)} ms, learned flow ${median(learnedAll).toFixed(0)} ms (${(100 * (1 - median(learnedAll) / median(detectAll))).toFixed(0)}% faster)`);
+    write(
+      `median login, over the ${detectAll.length} cases that sign in: detection ${median(detectAll).toFixed(0)} ms, learned flow ${median(learnedAll).toFixed(0)} ms (${(100 * (1 - median(learnedAll) / median(detectAll))).toFixed(0)}% faster)`,
+    );
 
     write("\nhand-written Puppeteer script vs the engine, same browser host (ms, median)");
     for (const [name, script] of Object.entries(HAND_WRITTEN)) {
@@ -159,12 +188,15 @@ export async function benchLoginEngine(rounds: number, write: (line: string) => 
           await page.goto(c.url(sites.url), { waitUntil: "domcontentloaded" });
           await script(page, user);
           const cookies = await page.browserContext().cookies();
-          if (!cookies.some((k) => k.name === c.session!.cookie)) throw new Error(`hand-written login on ${name} failed`);
+          if (!cookies.some((k) => k.name === c.session!.cookie))
+            throw new Error(`hand-written login on ${name} failed`);
         });
         times.push(performance.now() - start);
       }
       const engine = perCase.get(name)!;
-      write(`${name.padEnd(22)} hand-written ${ms(median(times))}   engine detect ${ms(engine.detect)}   engine learned ${ms(engine.learned)}`);
+      write(
+        `${name.padEnd(22)} hand-written ${ms(median(times))}   engine detect ${ms(engine.detect)}   engine learned ${ms(engine.learned)}`,
+      );
     }
   } finally {
     await host.close();

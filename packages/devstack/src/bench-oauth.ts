@@ -14,12 +14,20 @@ export async function benchOAuth(
 ): Promise<{ password: number[]; oauthFirst: number[]; oauthKept: number[] }> {
   const { issuer, sites } = stack.sites.oauth;
   const post = async (url: string, body: unknown, auth?: string) => {
-    const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...(auth ? { authorization: `Bearer ${auth}` } : {}) }, body: JSON.stringify(body) });
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(auth ? { authorization: `Bearer ${auth}` } : {}) },
+      body: JSON.stringify(body),
+    });
     await res.arrayBuffer();
     return res.status;
   };
   const login = async (body: Record<string, unknown>) => {
-    const status = await post(`${stack.gatewayUrl}/v1/login`, { domain: `${sites.a}/login`, useCache: false, ...body }, key);
+    const status = await post(
+      `${stack.gatewayUrl}/v1/login`,
+      { domain: `${sites.a}/login`, useCache: false, ...body },
+      key,
+    );
     if (status !== 200) throw new Error(`login answered ${status}`);
   };
   let seq = 0;
@@ -29,7 +37,8 @@ export async function benchOAuth(
     await post(`${sites.a}/__fixture/links`, { email: account.email, password: "bench-site-password" });
     return account;
   };
-  const oauth = (account: { email: string; password: string }) => login({ login_method: "oauth", cred: { provider: "Acme ID", ...account } });
+  const oauth = (account: { email: string; password: string }) =>
+    login({ login_method: "oauth", cred: { provider: "Acme ID", ...account } });
   const series = async (fn: () => Promise<void>) => {
     const times: number[] = [];
     for (let i = 0; i < runs; i++) times.push((await timed(fn))[0]);
@@ -38,7 +47,9 @@ export async function benchOAuth(
 
   const local = await newAccount();
   await login({ login_method: "password", cred: { email: local.email, password: "bench-site-password" } }); // warm-up
-  const password = await series(() => login({ login_method: "password", cred: { email: local.email, password: "bench-site-password" } }));
+  const password = await series(() =>
+    login({ login_method: "password", cred: { email: local.email, password: "bench-site-password" } }),
+  );
   const oauthFirst: number[] = [];
   for (let i = 0; i < runs; i++) {
     const account = await newAccount();

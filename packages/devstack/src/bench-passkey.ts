@@ -22,13 +22,19 @@ export async function benchPasskeyPrompt(
     const res = await fetch(`${stack.gatewayUrl}/v1/login`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
-      body: JSON.stringify({ domain: `${stack.sites.url.replace("127.0.0.1", "passkeys.localhost")}/cases/passkey-first/login${query}`, login_method: "password", cred: user, useCache: false }),
+      body: JSON.stringify({
+        domain: `${stack.sites.url.replace("127.0.0.1", "passkeys.localhost")}/cases/passkey-first/login${query}`,
+        login_method: "password",
+        cred: user,
+        useCache: false,
+      }),
     });
     if (res.status !== 200) throw new Error(`passkey-first login answered ${res.status}`);
   };
   // One round trip to the site: a page of the same size, fetched from here.
   const roundTrip: number[] = [];
-  for (let i = 0; i < runs; i++) roundTrip.push((await timed(() => fetch(`${stack.sites.url}/cases/passkey-first/login`).then((r) => r.text())))[0]);
+  for (let i = 0; i < runs; i++)
+    roundTrip.push((await timed(() => fetch(`${stack.sites.url}/cases/passkey-first/login`).then((r) => r.text())))[0]);
   // With and without the prompt: the same pages, so one learned flow (the first login learns it), and
   // taken in turns, so that whatever else the machine does weighs on both alike.
   await login("");

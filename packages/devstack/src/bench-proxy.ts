@@ -16,7 +16,11 @@ export async function benchProxy(
   const proxies = await startFixtureProxies();
   try {
     const call = async (path: string, body: unknown) => {
-      const res = await fetch(`${stack.gatewayUrl}${path}`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
+      const res = await fetch(`${stack.gatewayUrl}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+        body: JSON.stringify(body),
+      });
       const json = (await res.json()) as { id?: string };
       if (res.status !== 200 && res.status !== 201) throw new Error(`${path} answered ${res.status}`);
       return json;
@@ -27,7 +31,13 @@ export async function benchProxy(
     const login = (proxy?: string) => {
       const user = { username: `bench-proxy-${++seq}@example.test`, password: `bench-proxy-pw-${seq}` };
       stack.sites.accounts.addUser(user.username, user.password);
-      return call("/v1/login", { domain: `${stack.sites.url}/classic/login`, login_method: "password", cred: user, useCache: false, ...(proxy ? { proxy } : {}) });
+      return call("/v1/login", {
+        domain: `${stack.sites.url}/classic/login`,
+        login_method: "password",
+        cred: user,
+        useCache: false,
+        ...(proxy ? { proxy } : {}),
+      });
     };
     const series = async (proxy?: string) => {
       await login(proxy); // warm-up (the page's flow is learned by then)

@@ -9,7 +9,15 @@ import { recreateDatabase } from "./reset-database";
 import { startStack, type Stack } from "./stack";
 import { testStackEnv } from "./test-env";
 import { REAL_APPS } from "./real-apps";
-import { LOG_DIR, MAIL_SMTP_PORT, REAL_APPS_DIR, say, stopAll, type LoginVariant, type RealApp } from "./real-apps/support";
+import {
+  LOG_DIR,
+  MAIL_SMTP_PORT,
+  REAL_APPS_DIR,
+  say,
+  stopAll,
+  type LoginVariant,
+  type RealApp,
+} from "./real-apps/support";
 
 /**
  * `pnpm bench:real` (issue 46, Must 2): real applications installed from Debian and npm, served on
@@ -29,7 +37,15 @@ import { LOG_DIR, MAIL_SMTP_PORT, REAL_APPS_DIR, say, stopAll, type LoginVariant
 const BASELINE_BROWSER = {
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
   headless: true,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+  ],
 };
 const BASELINE_RUNS = Number(process.env.BENCH_REAL_BASELINE_RUNS ?? 2);
 const WRITE_DOCS = process.argv.includes("--write-docs");
@@ -52,7 +68,16 @@ interface Answer {
   status: number;
   body: {
     error?: { code: string; message: string };
-    cookies?: Array<{ name: string; value: string; domain: string; path: string; expires: number; httpOnly: boolean; secure: boolean; sameSite: "Strict" | "Lax" | "None" }>;
+    cookies?: Array<{
+      name: string;
+      value: string;
+      domain: string;
+      path: string;
+      expires: number;
+      httpOnly: boolean;
+      secure: boolean;
+      sameSite: "Strict" | "Lax" | "None";
+    }>;
     storageState?: { origins: Array<{ origin: string; localStorage: Array<{ name: string; value: string }> }> };
     httpCredentials?: { username: string; password: string };
     userAgent?: string;
@@ -113,7 +138,9 @@ async function prove(browser: Browser, proof: RealApp["proof"], session: Answer[
     const origins = session?.storageState?.origins ?? [];
     if (origins.length) {
       await page.evaluateOnNewDocument((stored: typeof origins) => {
-        for (const o of stored) if (o.origin === location.origin) for (const { name, value } of o.localStorage) localStorage.setItem(name, value);
+        for (const o of stored)
+          if (o.origin === location.origin)
+            for (const { name, value } of o.localStorage) localStorage.setItem(name, value);
       }, origins);
     }
     await page.goto(proof.url, { waitUntil: "load", timeout: 30_000 }).catch(() => undefined);
@@ -153,7 +180,11 @@ async function freshTotpStep<T>(variant: LoginVariant, fn: () => Promise<T>): Pr
 }
 
 /** The baseline: the application's hand-written login in a new context, timed; the median of a few runs (the first is a warm-up). */
-async function baseline(browser: Browser, app: RealApp, variant: LoginVariant): Promise<{ ms: number | null; error?: string; proven: boolean }> {
+async function baseline(
+  browser: Browser,
+  app: RealApp,
+  variant: LoginVariant,
+): Promise<{ ms: number | null; error?: string; proven: boolean }> {
   const times: number[] = [];
   let error: string | undefined;
   let proven = false;
@@ -170,8 +201,14 @@ async function baseline(browser: Browser, app: RealApp, variant: LoginVariant): 
         if (i === BASELINE_RUNS) {
           // The proof itself is checked on the baseline's session: it must pass there and fail without a session.
           const origin = new URL(page.url()).origin;
-          const localStorage = await page.evaluate(() => Object.entries(window.localStorage).map(([name, value]) => ({ name, value })));
-          const state = { cookies: (await context.cookies()) as unknown as Answer["body"]["cookies"], storageState: { origins: [{ origin, localStorage }] }, httpCredentials: variant.httpCredentials };
+          const localStorage = await page.evaluate(() =>
+            Object.entries(window.localStorage).map(([name, value]) => ({ name, value })),
+          );
+          const state = {
+            cookies: (await context.cookies()) as unknown as Answer["body"]["cookies"],
+            storageState: { origins: [{ origin, localStorage }] },
+            httpCredentials: variant.httpCredentials,
+          };
           proven = await prove(browser, variant.proof ?? app.proof, state);
         }
       } catch (err) {
@@ -188,7 +225,9 @@ function markdownTable(rows: Row[]): string {
   const head = ["app", "case", "expected", "got", "session proven", "time", "baseline"];
   const lines = [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`];
   for (const r of rows) {
-    lines.push(`| ${[r.app, r.case, r.expected, `${r.ok ? "✓" : "✗"} ${r.got}`, r.proven, fmtMs(r.ms), r.baseline].map((c) => c.replace(/\|/g, "\\|")).join(" | ")} |`);
+    lines.push(
+      `| ${[r.app, r.case, r.expected, `${r.ok ? "✓" : "✗"} ${r.got}`, r.proven, fmtMs(r.ms), r.baseline].map((c) => c.replace(/\|/g, "\\|")).join(" | ")} |`,
+    );
   }
   return lines.join("\n");
 }
@@ -196,7 +235,8 @@ function markdownTable(rows: Row[]): string {
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2).filter((a) => !a.startsWith("--"));
   const unknown = wanted.filter((w) => !REAL_APPS.some((a) => a.name === w));
-  if (unknown.length) throw new Error(`unknown application(s): ${unknown.join(", ")}; known: ${REAL_APPS.map((a) => a.name).join(", ")}`);
+  if (unknown.length)
+    throw new Error(`unknown application(s): ${unknown.join(", ")}; known: ${REAL_APPS.map((a) => a.name).join(", ")}`);
   const apps = wanted.length ? REAL_APPS.filter((a) => wanted.includes(a.name)) : REAL_APPS;
   const began = performance.now();
   const broken: Array<{ app: string; why: string }> = [];
@@ -220,7 +260,10 @@ async function main(): Promise<void> {
   const setupMs = performance.now() - began;
   say(`installed and started ${ready.length}/${apps.length} in ${fmtMs(setupMs)}`);
 
-  if (!ready.length) throw new Error(`no application could be installed and started: ${broken.map((b) => `${b.app}: ${b.why}`).join("; ")}`);
+  if (!ready.length)
+    throw new Error(
+      `no application could be installed and started: ${broken.map((b) => `${b.app}: ${b.why}`).join("; ")}`,
+    );
   // 2. The service: gateway and worker on a throwaway database, loopback targets allowed.
   const env = testStackEnv("benchreal", {
     LOG_LEVEL: "warn",
@@ -236,7 +279,11 @@ async function main(): Promise<void> {
   let db: Database | null = null;
   if (!BASELINE_ONLY) {
     await recreateDatabase(env.DATABASE_URL!);
-    stack = await startStack({ env, logs: { dir: path.join(DATA_DIR, "logs", "bench-real") }, apiOnly: !ready.some((a) => a.signup) });
+    stack = await startStack({
+      env,
+      logs: { dir: path.join(DATA_DIR, "logs", "bench-real") },
+      apiOnly: !ready.some((a) => a.signup),
+    });
     db = Database.fromConfig(loadConfig(stack.env), 1);
   }
   const browser = await puppeteer.launch(BASELINE_BROWSER);
@@ -246,7 +293,9 @@ async function main(): Promise<void> {
     for (const app of ready) {
       say(`${app.name}: logins`);
       // An organization per application: its first login detects the form, the next ones replay what it learned.
-      const key = db ? (await db.apiKeys.create((await db.organizations.create(`Real ${app.name}`)).id, "bench-real")).key : "";
+      const key = db
+        ? (await db.apiKeys.create((await db.organizations.create(`Real ${app.name}`)).id, "bench-real")).key
+        : "";
       for (const variant of app.variants) {
         const base = await baseline(browser, app, variant);
         const baselineText = base.ms !== null ? fmtMs(base.ms) : `failed: ${base.error}`;
@@ -265,36 +314,91 @@ async function main(): Promise<void> {
           });
         }
         if (!stack) {
-          rows.push({ app: app.name, case: `${variant.label}: hand-written login`, expected: "signs in", got: base.error ?? "signs in", ok: !base.error, proven: "—", ms: base.ms, baseline: baselineText });
+          rows.push({
+            app: app.name,
+            case: `${variant.label}: hand-written login`,
+            expected: "signs in",
+            got: base.error ?? "signs in",
+            ok: !base.error,
+            proven: "—",
+            ms: base.ms,
+            baseline: baselineText,
+          });
           continue;
         }
         const service = stack;
-        const signIn = async (name: string, cred: LoginVariant["cred"], expected: "200" | "422 invalid_credentials") => {
+        const signIn = async (
+          name: string,
+          cred: LoginVariant["cred"],
+          expected: "200" | "422 invalid_credentials",
+        ) => {
           let answer: Answer;
           try {
             answer = await freshTotpStep(variant, () => login(service, key, variant, cred));
           } catch (err) {
-            rows.push({ app: app.name, case: name, expected, got: `no answer: ${oneLine((err as Error).message, 80)}`, ok: false, proven: "—", ms: null, baseline: baselineText });
+            rows.push({
+              app: app.name,
+              case: name,
+              expected,
+              got: `no answer: ${oneLine((err as Error).message, 80)}`,
+              ok: false,
+              proven: "—",
+              ms: null,
+              baseline: baselineText,
+            });
             return;
           }
           const got = describe(answer);
-          const proven = answer.status === 200 ? await provenText(browser, variant.proof ?? app.proof, answer.body) : "—";
-          const ok = expected === "200" ? answer.status === 200 && proven === "yes" : answer.status === 422 && answer.body.error?.code === "invalid_credentials";
+          const proven =
+            answer.status === 200 ? await provenText(browser, variant.proof ?? app.proof, answer.body) : "—";
+          const ok =
+            expected === "200"
+              ? answer.status === 200 && proven === "yes"
+              : answer.status === 422 && answer.body.error?.code === "invalid_credentials";
           rows.push({ app: app.name, case: name, expected, got, ok, proven, ms: answer.ms, baseline: baselineText });
           say(`  ${name}: ${got}${answer.status === 200 ? `, session proven ${proven}` : ""} (${fmtMs(answer.ms)})`);
         };
         await signIn(`${variant.label}: first login (detected)`, variant.cred, "200");
         await signIn(`${variant.label}: learned login`, variant.cred, "200");
-        if (variant.wrongPassword) await signIn(`${variant.label}: wrong password`, { ...variant.cred, password: `${variant.cred.password}-wrong` }, "422 invalid_credentials");
+        if (variant.wrongPassword)
+          await signIn(
+            `${variant.label}: wrong password`,
+            { ...variant.cred, password: `${variant.cred.password}-wrong` },
+            "422 invalid_credentials",
+          );
       }
       if (app.signup && stack) {
-        const answer = await post(stack, key, "/v1/signup", { signup_method: "email", domain: app.signup.url, allocateMailbox: true }).catch((err: Error) => err);
+        const answer = await post(stack, key, "/v1/signup", {
+          signup_method: "email",
+          domain: app.signup.url,
+          allocateMailbox: true,
+        }).catch((err: Error) => err);
         if (answer instanceof Error) {
-          rows.push({ app: app.name, case: `sign-up: ${app.signup.about}`, expected: "201", got: `no answer: ${oneLine(answer.message, 80)}`, ok: false, proven: "—", ms: null, baseline: "—" });
+          rows.push({
+            app: app.name,
+            case: `sign-up: ${app.signup.about}`,
+            expected: "201",
+            got: `no answer: ${oneLine(answer.message, 80)}`,
+            ok: false,
+            proven: "—",
+            ms: null,
+            baseline: "—",
+          });
         } else {
           const proven = answer.status === 201 ? await provenText(browser, app.proof, answer.body) : "—";
-          rows.push({ app: app.name, case: `sign-up: ${app.signup.about}`, expected: "201", got: describe(answer), ok: answer.status === 201 && proven === "yes", proven, ms: answer.ms, baseline: "—" });
-          say(`  sign-up: ${describe(answer)}${answer.status === 201 ? `, session proven ${proven}` : ""} (${fmtMs(answer.ms)})`);
+          rows.push({
+            app: app.name,
+            case: `sign-up: ${app.signup.about}`,
+            expected: "201",
+            got: describe(answer),
+            ok: answer.status === 201 && proven === "yes",
+            proven,
+            ms: answer.ms,
+            baseline: "—",
+          });
+          say(
+            `  sign-up: ${describe(answer)}${answer.status === 201 ? `, session proven ${proven}` : ""} (${fmtMs(answer.ms)})`,
+          );
         }
       }
     }
@@ -325,7 +429,9 @@ async function main(): Promise<void> {
     writeFileSync(DOCS, `${doc.slice(0, at + begin.length)}\n${table}\n\n\`\`\`\n${summary}\n\`\`\`\n${doc.slice(to)}`);
   }
   if (broken.length) {
-    process.stderr.write(`\nbench:real: ${broken.length} application(s) could not be installed or started: ${broken.map((b) => b.app).join(", ")} (logs in ${LOG_DIR})\n`);
+    process.stderr.write(
+      `\nbench:real: ${broken.length} application(s) could not be installed or started: ${broken.map((b) => b.app).join(", ")} (logs in ${LOG_DIR})\n`,
+    );
     process.exitCode = 1;
   }
 }

@@ -14,7 +14,11 @@ export async function benchSignup(
     const res = await fetch(`${stack.gatewayUrl}/v1/signup`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({ signup_method: "email", domain: `${stack.sites.url}/cases/${page}/signup`, allocateMailbox: true }),
+      body: JSON.stringify({
+        signup_method: "email",
+        domain: `${stack.sites.url}/cases/${page}/signup`,
+        allocateMailbox: true,
+      }),
     });
     await res.arrayBuffer();
     if (res.status !== 201) throw new Error(`signup on ${page} answered ${res.status}`);
@@ -24,5 +28,9 @@ export async function benchSignup(
     for (let i = 0; i < runs; i++) times.push((await timed(() => signup(page)))[0]);
     return times;
   };
-  return { instant: await series("signup-instant"), code: await series("signup-code"), linkThenLogin: await series("signup-link") };
+  return {
+    instant: await series("signup-instant"),
+    code: await series("signup-code"),
+    linkThenLogin: await series("signup-link"),
+  };
 }

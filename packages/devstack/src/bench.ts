@@ -65,7 +65,10 @@ function markdownTable(rows: Row[]): string {
 function machine(): string {
   let chromium = "Chromium";
   try {
-    chromium = execFileSync(BENCH_BROWSER.executablePath, ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    chromium = execFileSync(BENCH_BROWSER.executablePath, ["--version"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
   } catch {
     // not installed where we looked; the bench would have failed earlier
   }
@@ -98,7 +101,9 @@ async function main(): Promise<void> {
     const benchOrg = await db.organizations.create("Bench");
     const { key } = await db.apiKeys.create(benchOrg.id, "bench");
     await db.close();
-    say(`authsvc benchmark — ${started.toISOString()}\n${machine()}\nall targets on loopback; each section prints as it ends, the whole table at the end\n`);
+    say(
+      `authsvc benchmark — ${started.toISOString()}\n${machine()}\nall targets on loopback; each section prints as it ends, the whole table at the end\n`,
+    );
 
     // 1. A fresh login, side by side with a hand-written script on the same page (issue 15, item 3).
     const fresh = runs("fresh") ? await benchFreshLogin(stack, FRESH_RUNS) : [];
@@ -111,15 +116,40 @@ async function main(): Promise<void> {
       learnedRatios.push(learned / hand);
       strictRatios.push(learned / ahead);
       const baseline = `script ${ms(hand)}; with its context made ahead ${ms(ahead)}`;
-      rows.push({ figure: `fresh login, ${r.page}, learned flow (HTTP request → session, median of ${r.learned.length})`, value: ms(learned), baseline, ratio: `${times(learned / hand)}; ${times(learned / ahead)}`, goal: "≤ 1.00x" });
-      rows.push({ figure: `fresh login, ${r.page}, first login of an org (detection)`, value: ms(median(r.detected)), baseline, ratio: `${times(median(r.detected) / hand)}; ${times(median(r.detected) / ahead)}`, goal: "—" });
+      rows.push({
+        figure: `fresh login, ${r.page}, learned flow (HTTP request → session, median of ${r.learned.length})`,
+        value: ms(learned),
+        baseline,
+        ratio: `${times(learned / hand)}; ${times(learned / ahead)}`,
+        goal: "≤ 1.00x",
+      });
+      rows.push({
+        figure: `fresh login, ${r.page}, first login of an org (detection)`,
+        value: ms(median(r.detected)),
+        baseline,
+        ratio: `${times(median(r.detected) / hand)}; ${times(median(r.detected) / ahead)}`,
+        goal: "—",
+      });
     }
     // Where a learned login's time goes, read off its job's events: the medians of each phase, per page.
     for (const r of fresh) {
       const medians = PHASES.map((_, i) => median(r.learnedPhases.map((p) => p[i]!).filter((x) => !Number.isNaN(x))));
-      rows.push({ figure: `fresh login, ${r.page}, learned flow: where the time goes (median ms)`, value: PHASES.map((p, i) => `${p} ${medians[i]!.toFixed(0)}`).join("; "), baseline: "—", ratio: "—", goal: "—" });
+      rows.push({
+        figure: `fresh login, ${r.page}, learned flow: where the time goes (median ms)`,
+        value: PHASES.map((p, i) => `${p} ${medians[i]!.toFixed(0)}`).join("; "),
+        baseline: "—",
+        ratio: "—",
+        goal: "—",
+      });
     }
-    if (fresh.length) rows.push({ figure: "fresh login, learned flow: median of the pages' ratios", value: `${times(median(learnedRatios))}; ${times(median(strictRatios))}`, baseline: "script; with its context made ahead", ratio: `${times(median(learnedRatios))}; ${times(median(strictRatios))}`, goal: "≤ 1.00x" });
+    if (fresh.length)
+      rows.push({
+        figure: "fresh login, learned flow: median of the pages' ratios",
+        value: `${times(median(learnedRatios))}; ${times(median(strictRatios))}`,
+        baseline: "script; with its context made ahead",
+        ratio: `${times(median(learnedRatios))}; ${times(median(strictRatios))}`,
+        goal: "≤ 1.00x",
+      });
     if (fresh.length) say(markdownTable(rows));
 
     // 2. A cached login against a bare Express endpoint returning the same JSON (item 4).
@@ -144,13 +174,14 @@ async function main(): Promise<void> {
     }
     // Hits whose entry is due a session check (SESSION_CHECK_MAX_AGE passed): the site is asked first.
     const checked = runs("cached") ? await benchCheckedHits(stack, key, benchOrg.id) : null;
-    if (checked) cachedRows.push({
-      figure: `cached login, concurrency 1: hit that needs a session check (${checked.count} requests)`,
-      value: `p50 ${checked.checked.p50.toFixed(1)} ms, p99 ${checked.checked.p99.toFixed(1)} ms`,
-      baseline: `hit without a check: p50 ${checked.plain.p50.toFixed(1)} ms, p99 ${checked.plain.p99.toFixed(1)} ms`,
-      ratio: times(checked.checked.p50 / checked.plain.p50),
-      goal: "—",
-    });
+    if (checked)
+      cachedRows.push({
+        figure: `cached login, concurrency 1: hit that needs a session check (${checked.count} requests)`,
+        value: `p50 ${checked.checked.p50.toFixed(1)} ms, p99 ${checked.checked.p99.toFixed(1)} ms`,
+        baseline: `hit without a check: p50 ${checked.plain.p50.toFixed(1)} ms, p99 ${checked.plain.p99.toFixed(1)} ms`,
+        ratio: times(checked.checked.p50 / checked.plain.p50),
+        goal: "—",
+      });
     rows.push(...cachedRows);
     if (cachedRows.length) say(markdownTable(cachedRows));
 
@@ -176,10 +207,19 @@ async function main(): Promise<void> {
         ["the same through an organization's HTTP proxy (Basic credentials)", proxied.http],
         ["the same through an organization's SOCKS5 proxy", proxied.socks5],
         ["login on a username-first page, learned (new account each run)", passkey.withoutPage],
-        ["the same site with a passkey page before the password (no passkey asked; Try another way)", passkey.unprompted],
+        [
+          "the same site with a passkey page before the password (no passkey asked; Try another way)",
+          passkey.unprompted,
+        ],
         ["one round trip to the fixture site (a page fetched)", passkey.roundTrip],
       ];
-      const otherRows = other.map(([figure, xs]) => ({ figure, value: spread(xs), baseline: "—", ratio: "—", goal: "—" }));
+      const otherRows = other.map(([figure, xs]) => ({
+        figure,
+        value: spread(xs),
+        baseline: "—",
+        ratio: "—",
+        goal: "—",
+      }));
       // Issue 29: a passkey prompt the credential cannot answer costs no more than one round trip.
       const promptCost = median(passkey.prompted) - median(passkey.unprompted);
       otherRows.push({
@@ -203,19 +243,45 @@ async function main(): Promise<void> {
     if (runs("fleet")) {
       const fleet = await benchFleet(stack, { total: FLEET_LOGINS, inFlight: 8, extraWorkers: 1 });
       const fleetRows: Row[] = [
-        { figure: `fleet: ${fleet.workers} workers × concurrency ${fleet.concurrencyPerWorker}, ${fleet.logins} fresh logins, 8 in flight`, value: `${(fleet.logins / fleet.seconds).toFixed(2)} logins/s`, baseline: "—", ratio: "—", goal: "—" },
         {
-          figure: "fleet: CPU-seconds per login, the service (the machine's busy time less the bench's sites and load); of it the gateway, the workers' Node, Postgres, Redis, Chromium and the rest",
-          value: [fleet.cpuPerLogin.service.toFixed(2), ...(["gateway", "workers", "postgres", "redis", "chromiumAndRest"] as const).map((k) => fleet.cpuPerLogin[k].toFixed(3))].join(" s; ") + " s",
+          figure: `fleet: ${fleet.workers} workers × concurrency ${fleet.concurrencyPerWorker}, ${fleet.logins} fresh logins, 8 in flight`,
+          value: `${(fleet.logins / fleet.seconds).toFixed(2)} logins/s`,
+          baseline: "—",
+          ratio: "—",
+          goal: "—",
+        },
+        {
+          figure:
+            "fleet: CPU-seconds per login, the service (the machine's busy time less the bench's sites and load); of it the gateway, the workers' Node, Postgres, Redis, Chromium and the rest",
+          value:
+            [
+              fleet.cpuPerLogin.service.toFixed(2),
+              ...(["gateway", "workers", "postgres", "redis", "chromiumAndRest"] as const).map((k) =>
+                fleet.cpuPerLogin[k].toFixed(3),
+              ),
+            ].join(" s; ") + " s",
           baseline: `${os.cpus().length} cores: at most ${(os.cpus().length / fleet.cpuPerLogin.service).toFixed(2)} logins/s`,
           ratio: "—",
           goal: "—",
         },
-        { figure: "fleet: latency of a login (queue wait included)", value: spread(fleet.latencies), baseline: "—", ratio: "—", goal: "—" },
-        { figure: "fleet: errors", value: String(fleet.errors), baseline: "—", ratio: "—", goal: "0" },
-        { figure: "fleet: peak memory (PSS), workers + Chromium", value: mib(fleet.peakMemoryBytes), baseline: `idle ${mib(fleet.idleMemoryBytes)}`, ratio: times(fleet.peakMemoryBytes / fleet.idleMemoryBytes), goal: "—" },
         {
-          figure: "fleet: memory per concurrent browser context (outside recycles): from the peak; from the samples' p95 and median",
+          figure: "fleet: latency of a login (queue wait included)",
+          value: spread(fleet.latencies),
+          baseline: "—",
+          ratio: "—",
+          goal: "—",
+        },
+        { figure: "fleet: errors", value: String(fleet.errors), baseline: "—", ratio: "—", goal: "0" },
+        {
+          figure: "fleet: peak memory (PSS), workers + Chromium",
+          value: mib(fleet.peakMemoryBytes),
+          baseline: `idle ${mib(fleet.idleMemoryBytes)}`,
+          ratio: times(fleet.peakMemoryBytes / fleet.idleMemoryBytes),
+          goal: "—",
+        },
+        {
+          figure:
+            "fleet: memory per concurrent browser context (outside recycles): from the peak; from the samples' p95 and median",
           value: `${mib(fleet.perContextBytes)}; ${mib(fleet.perContextP95Bytes)}, ${mib(fleet.perContextMedianBytes)}`,
           baseline: "—",
           ratio: "—",
@@ -235,9 +301,16 @@ async function main(): Promise<void> {
           ratio: fleet.recyclePeakBytes ? times(fleet.recyclePeakBytes / fleet.idleMemoryBytes) : "—",
           goal: "—",
         },
-        { figure: `fleet: Chromium recycled during the run (every ${env.BROWSER_RECYCLE_AFTER_JOBS} jobs)`, value: String(fleet.recycles), baseline: "—", ratio: "—", goal: "—" },
         {
-          figure: "fleet: what a login costs Postgres (transactions; rows written; database growth) and Redis (commands; memory held after the run)",
+          figure: `fleet: Chromium recycled during the run (every ${env.BROWSER_RECYCLE_AFTER_JOBS} jobs)`,
+          value: String(fleet.recycles),
+          baseline: "—",
+          ratio: "—",
+          goal: "—",
+        },
+        {
+          figure:
+            "fleet: what a login costs Postgres (transactions; rows written; database growth) and Redis (commands; memory held after the run)",
           value: `${fleet.stores.postgresTransactions.toFixed(1)}; ${fleet.stores.postgresRowsWritten.toFixed(1)}; ${(fleet.stores.postgresBytes / 1024).toFixed(1)} KiB — ${fleet.stores.redisCommands.toFixed(0)}; ${(fleet.stores.redisBytes / 1024).toFixed(1)} KiB`,
           baseline: "—",
           ratio: "—",
@@ -247,7 +320,6 @@ async function main(): Promise<void> {
       rows.push(...fleetRows);
       say(markdownTable(fleetRows));
     }
-
   } finally {
     await stack.stop();
     await deleteRedisPrefix(stack.env.REDIS_URL!, stack.env.REDIS_PREFIX!);

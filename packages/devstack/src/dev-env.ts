@@ -40,8 +40,14 @@ export function loadOrCreateDevEnv(): Record<string, string> {
       TARGET_ALLOW_RANGES: "loopback",
       ...randomKeyEnv(),
     };
-    const body = Object.entries(initial).map(([k, v]) => `${k}=${v}`).join("\n");
-    writeFileSync(DEV_ENV_FILE, `# Development settings, made by npm start. Keys here open .data's encrypted rows.\n${body}\n`, { mode: 0o600 });
+    const body = Object.entries(initial)
+      .map(([k, v]) => `${k}=${v}`)
+      .join("\n");
+    writeFileSync(
+      DEV_ENV_FILE,
+      `# Development settings, made by npm start. Keys here open .data's encrypted rows.\n${body}\n`,
+      { mode: 0o600 },
+    );
   }
   const fromFile = parseEnvFile(readFileSync(DEV_ENV_FILE, "utf8"));
   const env: Record<string, string> = { ...fromFile };

@@ -39,12 +39,18 @@ export async function startOwnRedis(): Promise<OwnRedis> {
   const port = await freePort();
   let child: ChildProcess | null = null;
   const start = async () => {
-    child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+    child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+      stdio: "ignore",
+    });
     const started = child;
-    await until(`redis-server on port ${port} did not start`, async () => {
-      if (started.exitCode !== null) throw new Error(`redis-server exited with ${started.exitCode}`);
-      return !(await portIsFree(port));
-    }, 10_000);
+    await until(
+      `redis-server on port ${port} did not start`,
+      async () => {
+        if (started.exitCode !== null) throw new Error(`redis-server exited with ${started.exitCode}`);
+        return !(await portIsFree(port));
+      },
+      10_000,
+    );
   };
   const kill = async () => {
     if (!child) return;
@@ -70,8 +76,11 @@ export interface OwnPostgres {
 
 function postgresBin(): string {
   const root = "/usr/lib/postgresql";
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(path.join(root, v, "bin", "initdb"))) : [];
-  if (!versions.length) throw new Error(`no PostgreSQL server binaries under ${root} (scripts/bootstrap.sh installs them)`);
+  const versions = existsSync(root)
+    ? readdirSync(root).filter((v) => existsSync(path.join(root, v, "bin", "initdb")))
+    : [];
+  if (!versions.length)
+    throw new Error(`no PostgreSQL server binaries under ${root} (scripts/bootstrap.sh installs them)`);
   return path.join(root, versions.sort((a, b) => Number(b) - Number(a))[0]!, "bin");
 }
 
@@ -80,7 +89,11 @@ function postgresBin(): string {
  * version (initdb costs seconds of CPU; a copy, a fraction of one), made by the first caller under a
  * temporary name and renamed into place, so concurrent callers never see half of one.
  */
-async function copyOfFreshCluster(bin: string, data: string, run: (tool: string, args: string[]) => Promise<void>): Promise<void> {
+async function copyOfFreshCluster(
+  bin: string,
+  data: string,
+  run: (tool: string, args: string[]) => Promise<void>,
+): Promise<void> {
   const uid = process.getuid?.() ?? 0;
   const template = path.join(tmpdir(), `authsvc-pg-template-${path.basename(path.dirname(bin))}-${uid}`);
   if (!existsSync(path.join(template, "PG_VERSION"))) {
@@ -119,17 +132,24 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
   chmodSync(dir, 0o700);
   // Asynchronous: the fixture sites run in the test's process and must keep answering while the server stops and starts.
   const run = async (tool: string, args: string[]) => {
-    const [cmd, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", path.join(bin, tool), ...args]] : [path.join(bin, tool), args];
+    const [cmd, argv] = asRoot
+      ? ["runuser", ["-u", "postgres", "--", path.join(bin, tool), ...args]]
+      : [path.join(bin, tool), args];
     await promisify(execFile)(cmd as string, argv as string[], { cwd: dir });
   };
   await copyOfFreshCluster(bin, data, run);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=100`;
   const start = async () => {
     await run("pg_ctl", ["-D", data, "-l", path.join(dir, "server.log"), "-o", options, "-w", "-t", "30", "start"]);
-    await until(`PostgreSQL on port ${port} is not accepting connections`, async () => !(await portIsFree(port)), 10_000);
+    await until(
+      `PostgreSQL on port ${port} is not accepting connections`,
+      async () => !(await portIsFree(port)),
+      10_000,
+    );
   };
   const stop = async () => {
-    if (existsSync(path.join(data, "postmaster.pid"))) await run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+    if (existsSync(path.join(data, "postmaster.pid")))
+      await run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
   };
   await start();
   return {

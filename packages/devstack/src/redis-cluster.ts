@@ -50,14 +50,17 @@ async function clusterPort(taken: Set<number>): Promise<number> {
   throw new Error("no free port pair for a Redis Cluster node");
 }
 
-const cli = async (port: number, ...args: string[]) => (await run("redis-cli", ["-p", String(port), ...args], { encoding: "utf8" })).stdout.trim();
+const cli = async (port: number, ...args: string[]) =>
+  (await run("redis-cli", ["-p", String(port), ...args], { encoding: "utf8" })).stdout.trim();
 
 /**
  * Starts `masters` masters with `replicas` replicas each, joins them with `redis-cli --cluster create`, and
  * resolves once every slot is served and every replica has synced with its master. `nodeTimeoutMs` is how long
  * a master must be unreachable before its replica takes over (Redis' cluster-node-timeout).
  */
-export async function startRedisCluster(options: { masters?: number; replicas?: number; nodeTimeoutMs?: number } = {}): Promise<OwnRedisCluster> {
+export async function startRedisCluster(
+  options: { masters?: number; replicas?: number; nodeTimeoutMs?: number } = {},
+): Promise<OwnRedisCluster> {
   const { masters = 3, replicas = 1, nodeTimeoutMs = 1000 } = options;
   const dir = mkdtempSync(path.join(tmpdir(), "authsvc-redis-cluster-"));
   const taken = new Set<number>();
@@ -68,8 +71,26 @@ export async function startRedisCluster(options: { masters?: number; replicas?: 
     taken.add(port);
     const child = spawn(
       "redis-server",
-      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir, "--dbfilename", `dump-${port}.rdb`,
-        "--cluster-enabled", "yes", "--cluster-config-file", `nodes-${port}.conf`, "--cluster-node-timeout", String(nodeTimeoutMs)],
+      [
+        "--port",
+        String(port),
+        "--bind",
+        "127.0.0.1",
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--dir",
+        dir,
+        "--dbfilename",
+        `dump-${port}.rdb`,
+        "--cluster-enabled",
+        "yes",
+        "--cluster-config-file",
+        `nodes-${port}.conf`,
+        "--cluster-node-timeout",
+        String(nodeTimeoutMs),
+      ],
       { stdio: "ignore" },
     );
     children.set(port, child);
@@ -89,37 +110,57 @@ export async function startRedisCluster(options: { masters?: number; replicas?: 
   const liveMasters = async () => {
     const live = nodes.find((n) => n.alive)!;
     const lines = (await cli(live.port, "cluster", "nodes")).split("\n");
-    return lines.map((l) => l.split(" ")).filter((f) => f[2]!.includes("master") && !f[2]!.includes("fail") && f.length > 8);
+    return lines
+      .map((l) => l.split(" "))
+      .filter((f) => f[2]!.includes("master") && !f[2]!.includes("fail") && f.length > 8);
   };
   // Every live node says the cluster is ok, and the masters that serve all 16384 slots are live ones (right
   // after a kill the others have not noticed yet, and still name the dead master).
   const settled = async (timeoutMs = 30_000) => {
-    await until("the Redis Cluster did not serve every slot from a live master", async () => {
-      for (const n of nodes.filter((x) => x.alive)) if (!(await cli(n.port, "cluster", "info")).includes("cluster_state:ok")) return false;
-      let served = 0;
-      for (const fields of await liveMasters()) {
-        if (!nodes.some((n) => n.alive && fields[1]!.startsWith(`${n.address}@`))) return false;
-        for (const range of fields.slice(8)) {
-          const [from, to = from] = range.split("-").map(Number);
-          served += to! - from! + 1;
+    await until(
+      "the Redis Cluster did not serve every slot from a live master",
+      async () => {
+        for (const n of nodes.filter((x) => x.alive))
+          if (!(await cli(n.port, "cluster", "info")).includes("cluster_state:ok")) return false;
+        let served = 0;
+        for (const fields of await liveMasters()) {
+          if (!nodes.some((n) => n.alive && fields[1]!.startsWith(`${n.address}@`))) return false;
+          for (const range of fields.slice(8)) {
+            const [from, to = from] = range.split("-").map(Number);
+            served += to! - from! + 1;
+          }
         }
-      }
-      return served === 16384;
-    }, timeoutMs);
+        return served === 16384;
+      },
+      timeoutMs,
+    );
   };
   try {
-    for (const n of nodes) await until(`redis-server on port ${n.port} did not start`, async () => (await cli(n.port, "ping")) === "PONG", 10_000);
-    await run("redis-cli", ["--cluster", "create", ...nodes.map((n) => n.address), "--cluster-replicas", String(replicas), "--cluster-yes"], { encoding: "utf8" });
+    for (const n of nodes)
+      await until(
+        `redis-server on port ${n.port} did not start`,
+        async () => (await cli(n.port, "ping")) === "PONG",
+        10_000,
+      );
+    await run(
+      "redis-cli",
+      ["--cluster", "create", ...nodes.map((n) => n.address), "--cluster-replicas", String(replicas), "--cluster-yes"],
+      { encoding: "utf8" },
+    );
     await settled();
     // Replicas must hold their master's data before a kill can be survived.
-    await until("the Redis Cluster's replicas did not sync", async () => {
-      let synced = 0;
-      for (const n of nodes) {
-        const info = await cli(n.port, "info", "replication");
-        if (info.includes("role:slave") && info.includes("master_link_status:up")) synced++;
-      }
-      return synced === masters * replicas;
-    }, 30_000);
+    await until(
+      "the Redis Cluster's replicas did not sync",
+      async () => {
+        let synced = 0;
+        for (const n of nodes) {
+          const info = await cli(n.port, "info", "replication");
+          if (info.includes("role:slave") && info.includes("master_link_status:up")) synced++;
+        }
+        return synced === masters * replicas;
+      },
+      30_000,
+    );
   } catch (err) {
     await stop();
     throw err;

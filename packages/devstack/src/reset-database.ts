@@ -7,7 +7,8 @@ import { createRedis, redisReady } from "@authsvc/queue";
 export async function recreateDatabase(databaseUrl: string): Promise<void> {
   const url = new URL(databaseUrl);
   const name = decodeURIComponent(url.pathname.slice(1));
-  if (!/^[a-z0-9_]+_(test|e2e|bench|unit)[a-z0-9_]*$/.test(name)) throw new Error(`refusing to drop database "${name}"`);
+  if (!/^[a-z0-9_]+_(test|e2e|bench|unit)[a-z0-9_]*$/.test(name))
+    throw new Error(`refusing to drop database "${name}"`);
   url.pathname = "/postgres";
   const client = new Client({ connectionString: url.toString() });
   await client.connect();

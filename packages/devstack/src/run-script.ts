@@ -12,7 +12,11 @@ export async function runScript(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ["-r", path.join(REPO_ROOT, "scripts/swc-register.cjs"), file, ...args], { cwd: REPO_ROOT, env });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ["-r", path.join(REPO_ROOT, "scripts/swc-register.cjs"), file, ...args],
+      { cwd: REPO_ROOT, env },
+    );
     return { stdout, stderr, code: 0 };
   } catch (err) {
     const e = err as { stdout: string; stderr: string; code: number };

@@ -21,7 +21,9 @@ describe("choosePort", () => {
     const warn = jest.spyOn(console, "warn").mockImplementation(() => undefined);
     const chosen = await choosePort({ MAIL_HEALTH_PORT: String(busyPort) }, "MAIL_HEALTH_PORT", true);
     expect(chosen).not.toBe(String(busyPort));
-    expect(warn).toHaveBeenCalledWith(`port ${busyPort} (MAIL_HEALTH_PORT) is taken by another program; using ${chosen}`);
+    expect(warn).toHaveBeenCalledWith(
+      `port ${busyPort} (MAIL_HEALTH_PORT) is taken by another program; using ${chosen}`,
+    );
     warn.mockRestore();
   });
 

@@ -35,7 +35,13 @@ export interface Stack {
   /** mail-in's SMTP server, where the fixture sites deliver their mail. */
   smtp: { host: string; port: number };
   /** The processes running now: `worker` is the first of `workers`; mail-in and the dashboard are absent with `apiOnly`. */
-  processes: { gateway: ChildProcess; worker: ChildProcess; workers: ChildProcess[]; mailIn?: ChildProcess; dashboard?: ChildProcess };
+  processes: {
+    gateway: ChildProcess;
+    worker: ChildProcess;
+    workers: ChildProcess[];
+    mailIn?: ChildProcess;
+    dashboard?: ChildProcess;
+  };
   /** Stops the gateway (SIGKILL: a crash; SIGTERM: a rolling restart) and starts a new one on the same port. */
   restartGateway(signal: NodeJS.Signals): Promise<void>;
   /** The health (and /metrics) port of each worker in `processes.workers`, in the same order. */
@@ -53,7 +59,10 @@ export interface Stack {
 export async function choosePort(env: Record<string, string>, name: string, movable: boolean): Promise<string> {
   const wanted = env[name] && env[name] !== "0" ? Number(env[name]) : 0;
   if (wanted && (await portIsFree(wanted))) return String(wanted);
-  if (wanted && !movable) throw new Error(`port ${wanted} (${name}) is taken by another program on this machine: stop it, or set ${name} to a free port`);
+  if (wanted && !movable)
+    throw new Error(
+      `port ${wanted} (${name}) is taken by another program on this machine: stop it, or set ${name} to a free port`,
+    );
   const free = await freePort();
   if (wanted) console.warn(`port ${wanted} (${name}) is taken by another program; using ${free}`);
   return String(free);
@@ -136,11 +145,15 @@ async function waitForHttp(url: string, child: ChildProcess, name: string, timeo
 function launch(name: string, entry: string, env: Record<string, string>, logs: StackOptions["logs"]): ChildProcess {
   // DEVSTACK_NODE_ARGS passes flags such as --cpu-prof or --inspect to the service processes.
   const extra = (process.env.DEVSTACK_NODE_ARGS ?? "").split(" ").filter(Boolean);
-  const child = spawn(process.execPath, [...extra, "--enable-source-maps", "-r", path.join(REPO_ROOT, "scripts/swc-register.cjs"), entry], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [...extra, "--enable-source-maps", "-r", path.join(REPO_ROOT, "scripts/swc-register.cjs"), entry],
+    {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   if (logs === "inherit") {
     child.stdout!.pipe(process.stdout);
     child.stderr!.pipe(process.stderr);
@@ -182,7 +195,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   env.DASHBOARD_PORT = await port("DASHBOARD_PORT");
   env.DASHBOARD_HOST ??= "127.0.0.1";
   if (options.sitesPort && !(await portIsFree(options.sitesPort))) {
-    throw new Error(`port ${options.sitesPort} (DEMO_SITES_PORT, the demo sites) is taken by another program on this machine: stop it, or set DEMO_SITES_PORT to a free port`);
+    throw new Error(
+      `port ${options.sitesPort} (DEMO_SITES_PORT, the demo sites) is taken by another program on this machine: stop it, or set DEMO_SITES_PORT to a free port`,
+    );
   }
   // The fixture SMS site signs its webhook calls like Twilio; this stack's own token (never a real one).
   env.TWILIO_AUTH_TOKEN ??= randomBytes(16).toString("hex");
@@ -191,7 +206,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const dashboardHost = env.DASHBOARD_HOST !== "0.0.0.0" ? env.DASHBOARD_HOST : "127.0.0.1";
   env.DASHBOARD_URL ??= `http://${dashboardHost}:${env.DASHBOARD_PORT}`;
   const dashboardUrl = env.DASHBOARD_URL;
-  const smtp = { host: env.MAIL_SMTP_HOST === "0.0.0.0" ? "127.0.0.1" : env.MAIL_SMTP_HOST, port: Number(env.MAIL_SMTP_PORT) };
+  const smtp = {
+    host: env.MAIL_SMTP_HOST === "0.0.0.0" ? "127.0.0.1" : env.MAIL_SMTP_HOST,
+    port: Number(env.MAIL_SMTP_PORT),
+  };
   const sites = await startTestSites(options.sitesPort ?? 0, "127.0.0.1", {
     smtp,
     sms: { webhookUrl: `${gatewayUrl}/v1/inbound/sms`, authToken: env.TWILIO_AUTH_TOKEN },
@@ -199,7 +217,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 
   // Served under accounts.google.com and github.com through the worker's host map: never in production,
   // and only when loopback targets are allowed (config refuses the map otherwise).
-  const allowsLoopback = (env.TARGET_ALLOW_RANGES ?? "").split(",").map((r) => r.trim()).includes("loopback");
+  const allowsLoopback = (env.TARGET_ALLOW_RANGES ?? "")
+    .split(",")
+    .map((r) => r.trim())
+    .includes("loopback");
   const oauthHosts = env.NODE_ENV !== "production" && allowsLoopback ? await startOAuthHosts() : null;
   // The fixture sites' own DNS holds the keys their mail is signed with: mail-in checks signatures there.
   env.MAIL_DNS_SERVERS ??= sites.dnsServer;
@@ -244,8 +265,15 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     await Promise.all([
       gatewayReady(),
       ...started.map((w) => w.ready),
-      processes.mailIn && waitForHttp(`http://127.0.0.1:${env.MAIL_HEALTH_PORT}/readyz`, processes.mailIn, "mail-in", READY_BOUND_MS),
-      processes.dashboard && waitForHttp(`http://${dashboardHost}:${env.DASHBOARD_PORT}/readyz`, processes.dashboard, "dashboard", READY_BOUND_MS),
+      processes.mailIn &&
+        waitForHttp(`http://127.0.0.1:${env.MAIL_HEALTH_PORT}/readyz`, processes.mailIn, "mail-in", READY_BOUND_MS),
+      processes.dashboard &&
+        waitForHttp(
+          `http://${dashboardHost}:${env.DASHBOARD_PORT}/readyz`,
+          processes.dashboard,
+          "dashboard",
+          READY_BOUND_MS,
+        ),
     ]);
   } catch (err) {
     await stop();
@@ -267,5 +295,18 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     await ready;
     return child;
   };
-  return { gatewayUrl, dashboardUrl, sites, namedSitesUrl, oauthHosts, env, smtp, processes, workerHealthPorts: workerPorts, restartGateway, addWorker, stop };
+  return {
+    gatewayUrl,
+    dashboardUrl,
+    sites,
+    namedSitesUrl,
+    oauthHosts,
+    env,
+    smtp,
+    processes,
+    workerHealthPorts: workerPorts,
+    restartGateway,
+    addWorker,
+    stop,
+  };
 }

@@ -48,8 +48,12 @@ async function main(): Promise<void> {
    dashboard  ${stack.dashboardUrl}/
    demo site  ${stack.sites.url}/classic/login   (user "${DEMO_USER.username}", password "${DEMO_USER.password}")
    all fixture login pages (iframes, shadow roots, modals, …): ${stack.sites.url}/
-${stack.oauthHosts ? `   OAuth     ${stack.oauthHosts.site}/login (Fabrikam Boards: Google and GitHub fixtures, reached only through the service's browser; details at ${stack.oauthHosts.site}/__fixture/oauth-hosts)
-` : ""}   health     worker http://127.0.0.1:${stack.env.WORKER_HEALTH_PORT}/readyz, mail-in http://127.0.0.1:${stack.env.MAIL_HEALTH_PORT}/readyz
+${
+  stack.oauthHosts
+    ? `   OAuth     ${stack.oauthHosts.site}/login (Fabrikam Boards: Google and GitHub fixtures, reached only through the service's browser; details at ${stack.oauthHosts.site}/__fixture/oauth-hosts)
+`
+    : ""
+}   health     worker http://127.0.0.1:${stack.env.WORKER_HEALTH_PORT}/readyz, mail-in http://127.0.0.1:${stack.env.MAIL_HEALTH_PORT}/readyz
    API key    ${key}${created ? "   (new; saved in .data/dev-api-key)" : "   (from .data/dev-api-key)"}
 
  Log in to the demo site through the service:

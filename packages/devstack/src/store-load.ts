@@ -29,7 +29,11 @@ export async function readStoreLoad(databaseUrl: string, redisUrl: string): Prom
     const memory = await redis.info("memory");
     const field = (text: string, name: string) => Number(new RegExp(`^${name}:(\\d+)`, "m").exec(text)?.[1] ?? 0);
     return {
-      postgres: { transactions: Number(rows[0]?.xact ?? 0), rowsWritten: Number(rows[0]?.written ?? 0), bytes: Number(rows[0]?.bytes ?? 0) },
+      postgres: {
+        transactions: Number(rows[0]?.xact ?? 0),
+        rowsWritten: Number(rows[0]?.written ?? 0),
+        bytes: Number(rows[0]?.bytes ?? 0),
+      },
       redis: { commands: field(stats, "total_commands_processed"), memoryBytes: field(memory, "used_memory") },
     };
   } finally {

@@ -71,7 +71,10 @@ export function testStackEnv(name: string, overrides: Record<string, string> = {
  * A throwaway, migrated database with the settings to reach it, for tests that use the real repositories
  * without starting the whole stack.
  */
-export async function freshTestDatabase(name: string, overrides: Record<string, string> = {}): Promise<Record<string, string>> {
+export async function freshTestDatabase(
+  name: string,
+  overrides: Record<string, string> = {},
+): Promise<Record<string, string>> {
   const env = testStackEnv(name, { LOG_LEVEL: "silent", ...overrides });
   await recreateDatabase(env.DATABASE_URL!);
   await applyMigrations(env.DATABASE_URL!);

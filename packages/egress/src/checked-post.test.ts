@@ -27,15 +27,30 @@ afterAll(async () => {
 describe("postToCheckedAddresses", () => {
   it("connects to the checked address without looking the name up again, keeping the name as Host", async () => {
     // hook.test resolves nowhere: only the pinned address can reach the receiver.
-    const status = await postToCheckedAddresses(new URL(`http://hook.test:${port}/events`), ["127.0.0.1"], { "content-type": "application/json" }, '{"a":1}', 30_000);
+    const status = await postToCheckedAddresses(
+      new URL(`http://hook.test:${port}/events`),
+      ["127.0.0.1"],
+      { "content-type": "application/json" },
+      '{"a":1}',
+      30_000,
+    );
     expect(status).toBe(204);
-    expect(received.at(-1)).toEqual({ headers: expect.objectContaining({ host: `hook.test:${port}`, "content-length": "7" }), body: '{"a":1}' });
+    expect(received.at(-1)).toEqual({
+      headers: expect.objectContaining({ host: `hook.test:${port}`, "content-length": "7" }),
+      body: '{"a":1}',
+    });
   });
 
   it("answers the status of a refusal, and fails when nothing answers in time", async () => {
-    expect(await postToCheckedAddresses(new URL(`http://hook.test:${port}/gone`), ["127.0.0.1"], {}, "{}", 30_000)).toBe(410);
-    await expect(postToCheckedAddresses(new URL(`http://hook.test:${port}/slow`), ["127.0.0.1"], {}, "{}", 300)).rejects.toThrow("no answer within 300 ms");
+    expect(
+      await postToCheckedAddresses(new URL(`http://hook.test:${port}/gone`), ["127.0.0.1"], {}, "{}", 30_000),
+    ).toBe(410);
+    await expect(
+      postToCheckedAddresses(new URL(`http://hook.test:${port}/slow`), ["127.0.0.1"], {}, "{}", 300),
+    ).rejects.toThrow("no answer within 300 ms");
     // A pinned address where nothing listens is a network fault (retried by the queue), never another address.
-    await expect(postToCheckedAddresses(new URL(`http://hook.test:${port}/events`), ["127.0.0.2"], {}, "{}", 30_000)).rejects.toThrow(/ECONNREFUSED/);
+    await expect(
+      postToCheckedAddresses(new URL(`http://hook.test:${port}/events`), ["127.0.0.2"], {}, "{}", 30_000),
+    ).rejects.toThrow(/ECONNREFUSED/);
   });
 });

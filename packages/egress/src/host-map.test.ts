@@ -36,14 +36,27 @@ describe("TargetGuard with a host map", () => {
   const dns = async (host: string) => (host === "accounts.google.com" ? ["10.9.9.9"] : ["93.184.216.34"]);
 
   it("resolves a mapped name to its address and checks it as usual", async () => {
-    await expect(new TargetGuard(["loopback"], dns, map).resolve("accounts.google.com")).resolves.toEqual({ allowed: true, addresses: ["127.0.0.1"] });
-    await expect(new TargetGuard(["loopback"], dns, map).check("http://Accounts.Google.com/o/oauth2/v2/auth")).resolves.toEqual({ allowed: true });
+    await expect(new TargetGuard(["loopback"], dns, map).resolve("accounts.google.com")).resolves.toEqual({
+      allowed: true,
+      addresses: ["127.0.0.1"],
+    });
+    await expect(
+      new TargetGuard(["loopback"], dns, map).check("http://Accounts.Google.com/o/oauth2/v2/auth"),
+    ).resolves.toEqual({ allowed: true });
     // Without loopback allowed the mapped address is refused like any other loopback target.
-    await expect(new TargetGuard([], dns, map).check("http://accounts.google.com/")).resolves.toMatchObject({ allowed: false, code: "target_not_allowed" });
+    await expect(new TargetGuard([], dns, map).check("http://accounts.google.com/")).resolves.toMatchObject({
+      allowed: false,
+      code: "target_not_allowed",
+    });
   });
 
   it("leaves unmapped names to the resolver", async () => {
-    await expect(new TargetGuard(["loopback"], dns, map).resolve("mail.google.com")).resolves.toEqual({ allowed: true, addresses: ["93.184.216.34"] });
-    await expect(new TargetGuard(["loopback"], dns).resolve("accounts.google.com")).resolves.toMatchObject({ allowed: false });
+    await expect(new TargetGuard(["loopback"], dns, map).resolve("mail.google.com")).resolves.toEqual({
+      allowed: true,
+      addresses: ["93.184.216.34"],
+    });
+    await expect(new TargetGuard(["loopback"], dns).resolve("accounts.google.com")).resolves.toMatchObject({
+      allowed: false,
+    });
   });
 });

@@ -39,13 +39,17 @@ export class HostMap {
   private readonly entries = new Map<string, HostMapTarget>();
 
   constructor(entries: Record<string, HostMapTarget> | Iterable<readonly [string, HostMapTarget]> = []) {
-    const list = Symbol.iterator in entries ? [...(entries as Iterable<readonly [string, HostMapTarget]>)] : Object.entries(entries);
+    const list =
+      Symbol.iterator in entries
+        ? [...(entries as Iterable<readonly [string, HostMapTarget]>)]
+        : Object.entries(entries);
     for (const [rawName, target] of list) {
       const name = normalizeName(rawName);
       if (!HOST_NAME.test(name) || ipaddr.isValid(name)) throw new HostMapError(`"${rawName}" is not a host name`);
       const address = target.address.replace(/^\[|\]$/g, "");
       if (!isLoopback(address)) throw new HostMapError(`${name} must map to a loopback address, not ${target.address}`);
-      if (!Number.isInteger(target.port) || target.port < 1 || target.port > 65535) throw new HostMapError(`${name}: port ${target.port} is not a port`);
+      if (!Number.isInteger(target.port) || target.port < 1 || target.port > 65535)
+        throw new HostMapError(`${name}: port ${target.port} is not a port`);
       if (this.entries.has(name)) throw new HostMapError(`${name} is mapped twice`);
       this.entries.set(name, { address, port: target.port });
     }
@@ -54,7 +58,10 @@ export class HostMap {
   /** Reads `name=address:port` entries, comma separated (the EGRESS_HOST_MAP format); IPv6 as `[::1]:port`. */
   static parse(text: string): HostMap {
     const entries: Array<[string, HostMapTarget]> = [];
-    for (const item of text.split(",").map((s) => s.trim()).filter(Boolean)) {
+    for (const item of text
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       const m = /^([^=\s]+)=(?:\[([^\]]+)\]|([^:\s]+)):(\d+)$/.exec(item);
       if (!m) throw new HostMapError(`"${item}" is not name=address:port`);
       entries.push([m[1]!, { address: m[2] ?? m[3]!, port: Number(m[4]) }]);
@@ -79,7 +86,9 @@ export class HostMap {
 
   /** The EGRESS_HOST_MAP form, for handing the map to child processes. */
   toString(): string {
-    return [...this.entries].map(([name, t]) => `${name}=${t.address.includes(":") ? `[${t.address}]` : t.address}:${t.port}`).join(",");
+    return [...this.entries]
+      .map(([name, t]) => `${name}=${t.address.includes(":") ? `[${t.address}]` : t.address}:${t.port}`)
+      .join(",");
   }
 
   toJSON(): Record<string, HostMapTarget> {

@@ -6,7 +6,10 @@ import { BlockList, isIP } from "node:net";
  * checked as written, never resolved: a name is allowed by name, an address by address.
  */
 export function proxyHostAllowed(host: string, allow: readonly string[]): boolean {
-  const name = host.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
+  const name = host
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "");
   const family = isIP(name);
   for (const entry of allow) {
     const cidr = /^(.+)\/(\d{1,3})$/.exec(entry);

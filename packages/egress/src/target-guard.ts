@@ -3,8 +3,7 @@ import ipaddr from "ipaddr.js";
 import { HostMap } from "./host-map";
 
 export type TargetVerdict =
-  | { allowed: true }
-  | { allowed: false; code: "target_not_allowed" | "target_unreachable"; reason: string };
+  { allowed: true } | { allowed: false; code: "target_not_allowed" | "target_unreachable"; reason: string };
 
 /** A host resolved and checked: the addresses to connect to, never to be looked up again. */
 export type ResolvedTarget = { allowed: true; addresses: string[] } | Exclude<TargetVerdict, { allowed: true }>;
@@ -17,20 +16,21 @@ const LOOKUP_TIMEOUT_MS = 5000;
 const systemLookup: Lookup = (host) =>
   // RFC 6761: localhost and every name under it are loopback, whatever the resolver says (glibc knows
   // only "localhost" itself). They stay refused unless loopback is allowed.
-  /^(.+\.)?localhost\.?$/i.test(host) ? Promise.resolve(["127.0.0.1", "::1"]) :
-  new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`DNS lookup of ${host} timed out`)), LOOKUP_TIMEOUT_MS);
-    dnsLookup(host, { all: true, verbatim: true }).then(
-      (answers) => {
-        clearTimeout(timer);
-        resolve(answers.map((a) => a.address));
-      },
-      (err: unknown) => {
-        clearTimeout(timer);
-        reject(err);
-      },
-    );
-  });
+  /^(.+\.)?localhost\.?$/i.test(host)
+    ? Promise.resolve(["127.0.0.1", "::1"])
+    : new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`DNS lookup of ${host} timed out`)), LOOKUP_TIMEOUT_MS);
+        dnsLookup(host, { all: true, verbatim: true }).then(
+          (answers) => {
+            clearTimeout(timer);
+            resolve(answers.map((a) => a.address));
+          },
+          (err: unknown) => {
+            clearTimeout(timer);
+            reject(err);
+          },
+        );
+      });
 
 // Cloud metadata endpoints outside the link-local range.
 const METADATA_ADDRESSES = new Set(["100.100.100.200", "fd00:ec2::254"]);

@@ -2,7 +2,12 @@ import type { FieldError, LoginFailureCode, UnfinishedAccount } from "@authsvc/c
 
 export type { UnfinishedAccount };
 
-const RETRYABLE: ReadonlySet<LoginFailureCode> = new Set(["target_unreachable", "proxy_unreachable", "timeout", "internal_error"]);
+const RETRYABLE: ReadonlySet<LoginFailureCode> = new Set([
+  "target_unreachable",
+  "proxy_unreachable",
+  "timeout",
+  "internal_error",
+]);
 
 /**
  * The one way a flow fails: a stable code the API answers with, a message fit to show the caller (the

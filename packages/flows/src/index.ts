@@ -1,4 +1,10 @@
-export { passwordLogin, type PasswordLoginInput, type PasswordLoginResult, type FlowOptions, type FlowMilestone } from "./login/password-login";
+export {
+  passwordLogin,
+  type PasswordLoginInput,
+  type PasswordLoginResult,
+  type FlowOptions,
+  type FlowMilestone,
+} from "./login/password-login";
 export { confirmAndSignIn, type Confirmation } from "./login/confirm-account";
 export type { CaptchaChallenge, CaptchaSolver } from "./captcha/pass-captcha";
 export { CaptchaSolverError, twoCaptchaSolver, type TwoCaptchaOptions } from "./captcha/two-captcha-solver";
@@ -7,7 +13,14 @@ export type { FlowStep } from "./page/steps";
 export { LoginFlowError, SignupUnfinishedError, type UnfinishedAccount } from "./flow-error";
 export { Deadline } from "./deadline";
 export { awaitVerification, type Inbox, type InboxMessage } from "./inbox/await-verification";
-export { finishMailedSignup, type MailedSignupInput, signup, type SignupInput, type SignupOptions, type SignupResult } from "./signup/signup";
+export {
+  finishMailedSignup,
+  type MailedSignupInput,
+  signup,
+  type SignupInput,
+  type SignupOptions,
+  type SignupResult,
+} from "./signup/signup";
 export { PageWatch } from "./page/page-watch";
 export { SESSION_CHECK_STEP, storedSessionSignedIn } from "./page/session-evidence";
 export { oauthLogin, type OAuthLoginInput, type OAuthLoginResult } from "./oauth/oauth-login";

@@ -1,6 +1,13 @@
 import { startEntrySignIn, viewEntryLink, type TypedCredential } from "./entry-links";
 import type { EntryLinkResource } from "@authsvc/contracts";
-import type { InputRequest, JobEventType, SessionResponse, WebhookEvent, WebhookEventType, JobResource } from "@authsvc/contracts";
+import type {
+  InputRequest,
+  JobEventType,
+  SessionResponse,
+  WebhookEvent,
+  WebhookEventType,
+  JobResource,
+} from "@authsvc/contracts";
 import type { InputAnswer, PendingInput } from "@authsvc/db";
 import { answerInput, askInput } from "./job-input";
 import { jobProgressOf, workerRegionsOf, type JobEventFields, type PrefetchedEntry } from "@authsvc/queue";
@@ -25,7 +32,11 @@ export class AuthJobs {
   private readonly deps: JobDeps;
 
   constructor(deps: Omit<JobDeps, "progress" | "regions"> & Partial<Pick<JobDeps, "progress" | "regions">>) {
-    this.deps = { ...deps, progress: deps.progress ?? jobProgressOf(deps.authQueue), regions: deps.regions ?? workerRegionsOf(deps.authQueue) };
+    this.deps = {
+      ...deps,
+      progress: deps.progress ?? jobProgressOf(deps.authQueue),
+      regions: deps.regions ?? workerRegionsOf(deps.authQueue),
+    };
   }
 
   /** The cache and single-flight key of a login of this identity. */

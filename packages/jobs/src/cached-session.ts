@@ -15,7 +15,12 @@ import { loginFingerprint, originFingerprint, type SessionIdentity } from "./ses
  * under the page's key) only when the job that cached it logged in on this same login page, since another
  * application of the origin may have cached it. `prefetched`: the entry as the gateway read it ahead.
  */
-export async function cachedSession(deps: Pick<JobDeps, "db" | "cache" | "config" | "guard" | "log">, orgId: string, login: SessionIdentity, prefetched?: PrefetchedEntry): Promise<SessionResponse | null> {
+export async function cachedSession(
+  deps: Pick<JobDeps, "db" | "cache" | "config" | "guard" | "log">,
+  orgId: string,
+  login: SessionIdentity,
+  prefetched?: PrefetchedEntry,
+): Promise<SessionResponse | null> {
   const { cache, db, config } = deps;
   const key = loginFingerprint(config.crypto.fingerprintKey, orgId, login);
   let entry = await cache.get(orgId, key, prefetched);
@@ -30,7 +35,9 @@ export async function cachedSession(deps: Pick<JobDeps, "db" | "cache" | "config
     await cache.set(orgId, key, { ...old.session, signedInPage: old.signedInPage }, ttl, old.checkedAt ?? 0);
     entry = old;
   }
-  return (await servable(deps, orgId, key, entry, { loginPage: login.loginPage, identifier: login.identifier })) ? entry.session : null;
+  return (await servable(deps, orgId, key, entry, { loginPage: login.loginPage, identifier: login.identifier }))
+    ? entry.session
+    : null;
 }
 
 /** Whose session a check reads: the login page, and the username or email a page may show. */
@@ -41,7 +48,13 @@ type Account = { loginPage: string; identifier?: string };
 const running = new WeakMap<object, Map<string, Promise<boolean>>>();
 
 /** Whether a cached entry may be served now: checked recently enough, or found alive by a check now. */
-function servable(deps: Pick<JobDeps, "cache" | "config" | "guard" | "log">, orgId: string, key: string, entry: CachedEntry, account: Account): Promise<boolean> {
+function servable(
+  deps: Pick<JobDeps, "cache" | "config" | "guard" | "log">,
+  orgId: string,
+  key: string,
+  entry: CachedEntry,
+  account: Account,
+): Promise<boolean> {
   const maxAgeMs = deps.config.session.checkMaxAgeSeconds * 1000;
   if (entry.checkedAt !== undefined && Date.now() - entry.checkedAt < maxAgeMs) return Promise.resolve(true);
   if (!deps.guard) return Promise.resolve(false);
@@ -57,15 +70,35 @@ function servable(deps: Pick<JobDeps, "cache" | "config" | "guard" | "log">, org
   return check;
 }
 
-async function checkNow(deps: Pick<JobDeps, "cache" | "config" | "guard" | "log">, orgId: string, key: string, entry: CachedEntry, account: Account): Promise<boolean> {
+async function checkNow(
+  deps: Pick<JobDeps, "cache" | "config" | "guard" | "log">,
+  orgId: string,
+  key: string,
+  entry: CachedEntry,
+  account: Account,
+): Promise<boolean> {
   const { cache, config, guard, log } = deps;
   if (!guard) return false;
-  const { health, reason } = await checkSession(guard, { session: entry.session, signedInPage: entry.signedInPage, ...account }, config.session.checkTimeoutMs);
+  const { health, reason } = await checkSession(
+    guard,
+    { session: entry.session, signedInPage: entry.signedInPage, ...account },
+    config.session.checkTimeoutMs,
+  );
   if (health === "alive") {
-    await cache.markChecked(orgId, key, entry).catch((err) => log.warn({ err: String(err) }, "session check not recorded"));
+    await cache
+      .markChecked(orgId, key, entry)
+      .catch((err) => log.warn({ err: String(err) }, "session check not recorded"));
     return true;
   }
-  log.info({ orgId, health, reason }, health === "dead" ? "cached session found signed out; dropped" : "cached session not served: its check could not tell");
-  if (health === "dead") await cache.dropIfUnchanged(orgId, key, entry).catch((err) => log.warn({ err: String(err) }, "dead cached session not dropped"));
+  log.info(
+    { orgId, health, reason },
+    health === "dead"
+      ? "cached session found signed out; dropped"
+      : "cached session not served: its check could not tell",
+  );
+  if (health === "dead")
+    await cache
+      .dropIfUnchanged(orgId, key, entry)
+      .catch((err) => log.warn({ err: String(err) }, "dead cached session not dropped"));
   return false;
 }

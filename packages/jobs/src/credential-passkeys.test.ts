@@ -17,15 +17,23 @@ describe("a credential's passkeys", () => {
   it("keeps the key sealed, lists it without its key, updates its counter and forgets it", async () => {
     const org = await env.db.organizations.create("Passkey org");
     const other = await env.db.organizations.create("Other passkey org");
-    const cred = await env.db.credentials.ensure({ orgId: org.id, loginUrl: "https://passkeys.example/login", username: "agent-7" });
+    const cred = await env.db.credentials.ensure({
+      orgId: org.id,
+      loginUrl: "https://passkeys.example/login",
+      username: "agent-7",
+    });
 
     const listed = await env.db.passkeys.add(org.id, cred.id, key(1));
     expect(listed).toMatchObject({ rpId: "passkeys.example", lastUsedAt: null });
     expect(await env.db.passkeys.add(other.id, cred.id, key(2))).toBeNull();
 
     // At rest: nothing of the key, the credential id or the user handle in the clear.
-    const [row] = await env.db.prisma.$queryRawUnsafe<Array<{ sealed: string }>>(`SELECT sealed FROM credential_passkeys WHERE id = $1`, listed!.id);
-    for (const part of ["private-key-1", key(1).privateKey, key(1).credentialId, key(1).userHandle]) expect(row!.sealed).not.toContain(part);
+    const [row] = await env.db.prisma.$queryRawUnsafe<Array<{ sealed: string }>>(
+      `SELECT sealed FROM credential_passkeys WHERE id = $1`,
+      listed!.id,
+    );
+    for (const part of ["private-key-1", key(1).privateKey, key(1).credentialId, key(1).userHandle])
+      expect(row!.sealed).not.toContain(part);
     // Sealed to its row: moved to another passkey's row, it does not open.
     const second = await env.db.passkeys.add(org.id, cred.id, key(3));
     await env.db.prisma.credentialPasskey.update({ where: { id: second!.id }, data: { sealed: row!.sealed } });

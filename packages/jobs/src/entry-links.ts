@@ -38,20 +38,28 @@ function macOf(key: Buffer, linkId: string): string {
 }
 
 /** A link as the API shows it: its state follows its latest sign-in. */
-export async function viewEntryLink(deps: Pick<JobDeps, "db" | "config">, read: EntryLinkRow): Promise<EntryLinkResource> {
+export async function viewEntryLink(
+  deps: Pick<JobDeps, "db" | "config">,
+  read: EntryLinkRow,
+): Promise<EntryLinkResource> {
   let link = read;
   const job = link.jobId ? await viewJob(deps, link.orgId, link.jobId) : null;
   // Its sign-in succeeded after the link was read: the same transaction settled the link.
-  if (job?.status === "succeeded" && !link.createdCredentialAt) link = (await deps.db.entryLinks.find(link.orgId, link.id)) ?? link;
+  if (job?.status === "succeeded" && !link.createdCredentialAt)
+    link = (await deps.db.entryLinks.find(link.orgId, link.id)) ?? link;
   const expired = link.expiresAt.getTime() <= Date.now();
   let status: EntryLinkResource["status"];
   // Spent once a credential was stored, even when that credential was deleted since.
   if (link.createdCredentialAt) status = "created";
-  else if (job && (job.status === "queued" || job.status === "running" || job.status === "needs_input") && !expired) status = job.status === "needs_input" ? "needs_input" : "validating";
+  else if (job && (job.status === "queued" || job.status === "running" || job.status === "needs_input") && !expired)
+    status = job.status === "needs_input" ? "needs_input" : "validating";
   else if (expired) status = "expired";
   else if (link.tries >= ENTRY_LINK_MAX_TRIES) status = "failed";
   else status = "open";
-  const lastError = !link.createdCredentialAt && job?.status === "failed" && job.error ? { code: job.error.code, message: job.error.message } : null;
+  const lastError =
+    !link.createdCredentialAt && job?.status === "failed" && job.error
+      ? { code: job.error.code, message: job.error.message }
+      : null;
   return {
     linkId: link.id,
     url: entryLinkUrl(deps.config.dashboard.url ?? "", deps.config.crypto.fingerprintKey, link.id),
@@ -106,14 +114,31 @@ export async function startEntrySignIn(
     allowHandoff: true,
     fingerprint: loginFingerprint(deps.config.crypto.fingerprintKey, link.orgId, identity),
     credential: { collectionExternalId: link.collectionExternalId ?? undefined, username: typed.username },
-    input: { method: "password", password: typed.password, ...(typed.totpSecret ? { totpSecret: typed.totpSecret } : {}) },
+    input: {
+      method: "password",
+      password: typed.password,
+      ...(typed.totpSecret ? { totpSecret: typed.totpSecret } : {}),
+    },
   });
   await deps.db.entryLinks.attachJob(link.id, jobId);
   return jobId;
 }
 
 /** The org hears of the credential a link's sign-in stored (after the job's success landed). */
-export async function tellEntryLinkSettled(deps: Pick<JobDeps, "db" | "webhookQueue" | "log">, link: EntryLinkRow, job: { id: string; credential: { id: string; siteOrigin: string; username: string } }): Promise<void> {
-  const data = { credentialId: job.credential.id, site: job.credential.siteOrigin, username: job.credential.username, jobId: job.id, linkId: link.id, collectionId: link.collectionExternalId };
-  await emitEvent(deps.db, deps.webhookQueue, link.orgId, "credential.created", data).catch((err: unknown) => deps.log.warn({ err: String(err), linkId: link.id }, "credential.created event not queued"));
+export async function tellEntryLinkSettled(
+  deps: Pick<JobDeps, "db" | "webhookQueue" | "log">,
+  link: EntryLinkRow,
+  job: { id: string; credential: { id: string; siteOrigin: string; username: string } },
+): Promise<void> {
+  const data = {
+    credentialId: job.credential.id,
+    site: job.credential.siteOrigin,
+    username: job.credential.username,
+    jobId: job.id,
+    linkId: link.id,
+    collectionId: link.collectionExternalId,
+  };
+  await emitEvent(deps.db, deps.webhookQueue, link.orgId, "credential.created", data).catch((err: unknown) =>
+    deps.log.warn({ err: String(err), linkId: link.id }, "credential.created event not queued"),
+  );
 }

@@ -14,7 +14,16 @@ const signedIn = { session: state, source: "detected" as const, changedFlow: nul
 async function takenOver(username: string) {
   const org = await env.db.organizations.create(`Finish org ${username}`);
   const cred = await env.db.credentials.ensure({ orgId: org.id, loginUrl: "https://a.test/login", username });
-  const job = await env.db.authJobs.create({ orgId: org.id, credentialId: cred.id, kind: "login", method: "password", loginUrl: "https://a.test/login", fingerprint: `fp-${username}`, useCache: true, input: { method: "password", password: "pw" } });
+  const job = await env.db.authJobs.create({
+    orgId: org.id,
+    credentialId: cred.id,
+    kind: "login",
+    method: "password",
+    loginUrl: "https://a.test/login",
+    fingerprint: `fp-${username}`,
+    useCache: true,
+    input: { method: "password", password: "pw" },
+  });
   const stalled = await env.jobs.open(org.id, job.id, 1);
   const newer = await env.jobs.open(org.id, job.id, 2);
   const sessions = () => env.db.prisma.session.count({ where: { credentialId: cred.id } });
@@ -52,8 +61,15 @@ describe("a job's end, written by the run that holds it", () => {
     const { org, cred, job, stalled } = await takenOver("stale-failure");
     const transient = { code: "target_unreachable", message: "HTTP 503", retryable: true, submitted: false };
     expect(await env.jobs.fail(stalled, transient, 3)).toBe("stale");
-    expect(await env.jobs.fail(stalled, { ...transient, code: "invalid_credentials", retryable: false }, 3)).toBe("stale");
-    expect(await env.db.authJobs.find(org.id, job.id)).toMatchObject({ status: "running", attempts: 2, errorCode: null, finishedAt: null });
+    expect(await env.jobs.fail(stalled, { ...transient, code: "invalid_credentials", retryable: false }, 3)).toBe(
+      "stale",
+    );
+    expect(await env.db.authJobs.find(org.id, job.id)).toMatchObject({
+      status: "running",
+      attempts: 2,
+      errorCode: null,
+      finishedAt: null,
+    });
     expect((await env.db.credentials.find(org.id, cred.id))?.lastErrorCode).toBeNull();
   });
 });

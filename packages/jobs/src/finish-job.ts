@@ -1,4 +1,14 @@
-import type { CapturedSession, ErrorCode, FieldError, LoginSecret, RememberedDevice, SessionResponse, SignedUpAccount, SignupJobInput, UnfinishedAccount } from "@authsvc/contracts";
+import type {
+  CapturedSession,
+  ErrorCode,
+  FieldError,
+  LoginSecret,
+  RememberedDevice,
+  SessionResponse,
+  SignedUpAccount,
+  SignupJobInput,
+  UnfinishedAccount,
+} from "@authsvc/contracts";
 import { isSignupInput, oauthMethodFor } from "@authsvc/contracts";
 import { type Database, isUniqueViolation, type JobScreenshotImage, type PasskeyKey } from "@authsvc/db";
 import { emitEvent } from "./job-events";
@@ -43,14 +53,28 @@ export interface JobFailure {
 }
 
 // Failures that say the stored credential no longer works (rather than the site or we had a bad moment).
-const CREDENTIAL_FAILURES = new Set(["invalid_credentials", "account_locked", "mfa_required", "verification_failed", "passkey_rejected"]);
+const CREDENTIAL_FAILURES = new Set([
+  "invalid_credentials",
+  "account_locked",
+  "mfa_required",
+  "verification_failed",
+  "passkey_rejected",
+]);
 
 /** What every event about the job says of its credential: ids and metadata, never a secret. */
-const about = (job: OpenedJob) => ({ credentialId: job.credential.id, site: job.credential.siteOrigin, username: job.credential.username, jobId: job.id });
+const about = (job: OpenedJob) => ({
+  credentialId: job.credential.id,
+  site: job.credential.siteOrigin,
+  username: job.credential.username,
+  jobId: job.id,
+});
 
 /** Whether this run still holds the job (its newest run, running): the record is its to write. */
 const holdsJob = (db: Database, job: OpenedJob) =>
-  db.authJobs.runOf(job.id).then((r) => r?.status === "running" && r.attempts === job.run, () => false);
+  db.authJobs.runOf(job.id).then(
+    (r) => r?.status === "running" && r.attempts === job.run,
+    () => false,
+  );
 
 /** Thrown inside a transaction whose job write found the run no longer holds the job: nothing of it lands. */
 class StaleRun extends Error {}
@@ -64,7 +88,11 @@ class StaleRun extends Error {}
  * the job's record. Bookkeeping after that never fails the job twice: a fault there is logged, and the
  * caller must not log in (or sign up) again if this throws.
  */
-export async function succeedJob(deps: JobDeps, job: OpenedJob, outcome: LoginSuccess | SignupSuccess): Promise<{ sessionId: string }> {
+export async function succeedJob(
+  deps: JobDeps,
+  job: OpenedJob,
+  outcome: LoginSuccess | SignupSuccess,
+): Promise<{ sessionId: string }> {
   const { db } = deps;
   const log = deps.log.child({ jobId: job.id, orgId: job.orgId, attempt: job.attempt });
   if (!("signedInBy" in outcome) && isSignupInput(job.input)) throw new Error("a signup job ended as a login");
@@ -78,7 +106,10 @@ export async function succeedJob(deps: JobDeps, job: OpenedJob, outcome: LoginSu
   // the learned flow, and the claim released (a request after the answer starts its own login; one that
   // claimed before it joins this one).
   if ("signedInBy" in outcome) {
-    log.info({ durationMs, cookies, signedInBy: outcome.signedInBy, passwordGenerated: outcome.passwordGenerated }, "signup succeeded");
+    log.info(
+      { durationMs, cookies, signedInBy: outcome.signedInBy, passwordGenerated: outcome.passwordGenerated },
+      "signup succeeded",
+    );
     await Promise.all([cacheSession(deps, job, cacheKey, outcome.session, log), releaseClaim(deps, job, log)]);
     await tell(deps, job.id, "succeeded", { attempt: job.attempt, credentialId: job.credential.id });
     return { sessionId };
@@ -86,7 +117,10 @@ export async function succeedJob(deps: JobDeps, job: OpenedJob, outcome: LoginSu
   log.info({ durationMs, cookies, flow: outcome.source }, "login succeeded");
   await Promise.all([
     db.learnedFlows
-      .recordSuccess(job.orgId, job.loginPage, { changed: outcome.changedFlow, relearned: outcome.source === "relearned" })
+      .recordSuccess(job.orgId, job.loginPage, {
+        changed: outcome.changedFlow,
+        relearned: outcome.source === "relearned",
+      })
       .catch((err) => log.warn({ err: String(err) }, "learned flow not stored")),
     cacheSession(deps, job, cacheKey, outcome.session, log),
     releaseClaim(deps, job, log),
@@ -94,9 +128,10 @@ export async function succeedJob(deps: JobDeps, job: OpenedJob, outcome: LoginSu
   await Promise.all([
     tell(deps, job.id, "succeeded", { attempt: job.attempt, credentialId: job.credential.id }),
     job.kind === "refresh"
-      ? emitEvent(db, deps.webhookQueue, job.orgId, "session.refreshed", { ...about(job), sessionExpiresAt: lifetime.expiresAt ?? null }).catch((err) =>
-          log.warn({ err: String(err) }, "session.refreshed event not queued"),
-        )
+      ? emitEvent(db, deps.webhookQueue, job.orgId, "session.refreshed", {
+          ...about(job),
+          sessionExpiresAt: lifetime.expiresAt ?? null,
+        }).catch((err) => log.warn({ err: String(err) }, "session.refreshed event not queued"))
       : Promise.resolve(),
     entryLink ? tellEntryLinkSettled(deps, entryLink, job) : Promise.resolve(),
   ]);
@@ -118,7 +153,13 @@ async function storeSuccess(
   for (let attempt = 0; ; attempt++) {
     try {
       return await deps.db.transaction(async (tx) => {
-        const sessionId = await tx.sessions.create({ orgId: job.orgId, credentialId: job.credential.id, origin: job.credential.siteOrigin, state: outcome.session, expiresAt });
+        const sessionId = await tx.sessions.create({
+          orgId: job.orgId,
+          credentialId: job.credential.id,
+          origin: job.credential.siteOrigin,
+          state: outcome.session,
+          expiresAt,
+        });
         let cacheKey = job.fingerprint;
         let ended: boolean;
         if ("signedInBy" in outcome) {
@@ -133,8 +174,18 @@ async function storeSuccess(
           // The credential keeps what logs in again, not the confirmation that was spent on the way, nor the
           // request's proxy choice (the credential keeps its proxy itself), nor an enrolment's settings page. A
           // passkey sign-in keeps the secret it did not use: the password an enrolment or the site may need again.
-          const { confirmation: _spent, egress: _choice, enrol: _enrol, ...secret } = job.input as LoginSecret & { confirmation?: unknown; enrol?: unknown };
-          await tx.credentials.recordSuccess(job.orgId, job.credential.id, secret.method === "passkey" ? null : (secret as LoginSecret), job.loginUrl);
+          const {
+            confirmation: _spent,
+            egress: _choice,
+            enrol: _enrol,
+            ...secret
+          } = job.input as LoginSecret & { confirmation?: unknown; enrol?: unknown };
+          await tx.credentials.recordSuccess(
+            job.orgId,
+            job.credential.id,
+            secret.method === "passkey" ? null : (secret as LoginSecret),
+            job.loginUrl,
+          );
           if (outcome.device) await tx.credentials.saveDevice(job.orgId, job.credential.id, outcome.device);
           ended = await tx.authJobs.succeed(job.id, job.run, sessionId, outcome.source);
           // A credential an end user typed on an entry link's page: the link is spent, and names it.
@@ -164,7 +215,12 @@ async function storeSuccess(
  * encrypted input, so platform staff can replay it. `stale`: a newer run holds the job (this one stalled
  * past its lock while another worker took it): nothing is written, released or told.
  */
-export async function failJob(deps: JobDeps, job: OpenedJob, failure: JobFailure, maxAttempts: number): Promise<"retry" | "final" | "stale"> {
+export async function failJob(
+  deps: JobDeps,
+  job: OpenedJob,
+  failure: JobFailure,
+  maxAttempts: number,
+): Promise<"retry" | "final" | "stale"> {
   const { db } = deps;
   const log = deps.log.child({ jobId: job.id, orgId: job.orgId, attempt: job.attempt });
   const isSignup = job.kind === "signup";
@@ -172,7 +228,16 @@ export async function failJob(deps: JobDeps, job: OpenedJob, failure: JobFailure
   // secret signed in, so the credential keeps its standing (no failure recorded, no credential.failed).
   const passkeyOnly = job.kind === "passkey_enrol" && failure.code.startsWith("passkey_");
   const final = !failure.retryable || job.attempt >= maxAttempts;
-  log.warn({ code: failure.code, reason: failure.message, final, submitted: failure.submitted, durationMs: Date.now() - job.started }, isSignup ? "signup failed" : "login failed");
+  log.warn(
+    {
+      code: failure.code,
+      reason: failure.message,
+      final,
+      submitted: failure.submitted,
+      durationMs: Date.now() - job.started,
+    },
+    isSignup ? "signup failed" : "login failed",
+  );
   const stale = () => {
     log.warn({ code: failure.code }, "a newer run holds this job: this run's failure is not recorded");
     return "stale" as const;
@@ -184,15 +249,20 @@ export async function failJob(deps: JobDeps, job: OpenedJob, failure: JobFailure
   }
   // The last page first: once the record says failed, a caller may ask for it at once.
   if (failure.lastPage && (await holdsJob(db, job))) {
-    await db.jobScreenshots.save(job.orgId, job.id, failure.lastPage).catch((err) => log.warn({ err: String(err) }, "last page of the failed job not stored"));
+    await db.jobScreenshots
+      .save(job.orgId, job.id, failure.lastPage)
+      .catch((err) => log.warn({ err: String(err) }, "last page of the failed job not stored"));
   }
   try {
     const ended = await db.transaction(async (tx) => {
       const kept = failure.unfinished ? await keepUnfinishedSignup(tx, job, failure.unfinished, failure.code) : null;
-      const message = kept ? `${failure.message} (the account's password is kept in credential ${kept})` : failure.message;
+      const message = kept
+        ? `${failure.message} (the account's password is kept in credential ${kept})`
+        : failure.message;
       if (!(await tx.authJobs.fail(job.id, job.run, failure.code, message, failure.details))) return false;
       // A failed signup says nothing about a credential that already works (an account that exists).
-      if (!kept && !passkeyOnly && (!isSignup || !job.credential.lastLoginAt)) await tx.credentials.recordFailure(job.orgId, job.credential.id, failure.code);
+      if (!kept && !passkeyOnly && (!isSignup || !job.credential.lastLoginAt))
+        await tx.credentials.recordFailure(job.orgId, job.credential.id, failure.code);
       return true;
     });
     if (!ended) return stale();
@@ -203,9 +273,14 @@ export async function failJob(deps: JobDeps, job: OpenedJob, failure: JobFailure
   // The code only: the message (which may quote the site) is served from the record (see the SSE route).
   await tell(deps, job.id, "failed", { attempt: job.attempt, code: failure.code });
   // A credential that worked before (or is being refreshed) and now is refused: tell the org.
-  if (!isSignup && !passkeyOnly && CREDENTIAL_FAILURES.has(failure.code) && (job.credential.lastLoginAt || job.kind === "refresh")) {
-    await emitEvent(db, deps.webhookQueue, job.orgId, "credential.failed", { ...about(job), code: failure.code }).catch((err) =>
-      log.warn({ err: String(err) }, "credential.failed event not queued"),
+  if (
+    !isSignup &&
+    !passkeyOnly &&
+    CREDENTIAL_FAILURES.has(failure.code) &&
+    (job.credential.lastLoginAt || job.kind === "refresh")
+  ) {
+    await emitEvent(db, deps.webhookQueue, job.orgId, "credential.failed", { ...about(job), code: failure.code }).catch(
+      (err) => log.warn({ err: String(err) }, "credential.failed event not queued"),
     );
   }
   return "final";
@@ -217,17 +292,34 @@ export async function failJob(deps: JobDeps, job: OpenedJob, failure: JobFailure
  * stop waiting for it. One that had submitted its password ends `login_unconfirmed`: the site may have
  * signed in, and nothing submits again.
  */
-export async function abandonJob(deps: Pick<JobDeps, "db" | "flight" | "progress" | "log">, orgId: string, jobId: string, reason: string): Promise<void> {
+export async function abandonJob(
+  deps: Pick<JobDeps, "db" | "flight" | "progress" | "log">,
+  orgId: string,
+  jobId: string,
+  reason: string,
+): Promise<void> {
   const submitted = (await deps.db.authJobs.find(orgId, jobId))?.submittedAt;
   if (submitted) {
-    await endOpenJob(deps, orgId, jobId, "login_unconfirmed", `the password was submitted, then the login was interrupted (${reason}); its outcome is unknown and it is not submitted again`);
+    await endOpenJob(
+      deps,
+      orgId,
+      jobId,
+      "login_unconfirmed",
+      `the password was submitted, then the login was interrupted (${reason}); its outcome is unknown and it is not submitted again`,
+    );
   } else {
     await endOpenJob(deps, orgId, jobId, "internal_error", `the login was interrupted: ${reason}`);
   }
 }
 
 /** Ends a job still open (queued or running) with this failure, unless it ended meanwhile; frees its single-flight claim and tells its followers. */
-export async function endOpenJob(deps: Pick<JobDeps, "db" | "flight" | "progress" | "log">, orgId: string, jobId: string, code: ErrorCode, message: string): Promise<void> {
+export async function endOpenJob(
+  deps: Pick<JobDeps, "db" | "flight" | "progress" | "log">,
+  orgId: string,
+  jobId: string,
+  code: ErrorCode,
+  message: string,
+): Promise<void> {
   const fingerprint = await deps.db.authJobs.failIfUnfinished(jobId, code, message);
   if (!fingerprint) return;
   await deps.flight.release(orgId, fingerprint, jobId);
@@ -239,14 +331,30 @@ export async function endOpenJob(deps: Pick<JobDeps, "db" | "flight" | "progress
  * password login needs (the generated password too, encrypted), and the job's account. Returns the key a
  * login or refresh of that account computes, under which its session is cached, and the credential's id.
  */
-async function settleSignup(db: Database, config: JobDeps["config"], job: OpenedJob, account: SignupSuccess): Promise<{ cacheKey: string; credentialId: string }> {
+async function settleSignup(
+  db: Database,
+  config: JobDeps["config"],
+  job: OpenedJob,
+  account: SignupSuccess,
+): Promise<{ cacheKey: string; credentialId: string }> {
   const secret = signedUpSecret(job, account);
-  const settled = await db.credentials.settleSignup(job.orgId, job.credential.id, { username: account.identifier, loginUrl: account.loginUrl, secret });
+  const settled = await db.credentials.settleSignup(job.orgId, job.credential.id, {
+    username: account.identifier,
+    loginUrl: account.loginUrl,
+    secret,
+  });
   // The key a login of this account computes (storedLoginIdentity is what a refresh computes too).
   const cacheKey = loginFingerprint(
     config.crypto.fingerprintKey,
     job.orgId,
-    storedLoginIdentity({ loginPage: settled.loginPage, username: account.identifier, collectionExternalId: settled.collectionExternalId }, secret),
+    storedLoginIdentity(
+      {
+        loginPage: settled.loginPage,
+        username: account.identifier,
+        collectionExternalId: settled.collectionExternalId,
+      },
+      secret,
+    ),
   );
   return { cacheKey, credentialId: settled.id };
 }
@@ -256,7 +364,12 @@ async function settleSignup(db: Database, config: JobDeps["config"], job: Opened
  * (status `pending_verification` when it waits for its email to be confirmed); returns the credential's
  * id, or null when a credential of that account already works and was left alone.
  */
-async function keepUnfinishedSignup(db: Database, job: OpenedJob, account: UnfinishedAccount, code: string): Promise<string | null> {
+async function keepUnfinishedSignup(
+  db: Database,
+  job: OpenedJob,
+  account: UnfinishedAccount,
+  code: string,
+): Promise<string | null> {
   const byEmail = account.identifier === account.email;
   const secret: LoginSecret = {
     method: "password",
@@ -265,7 +378,12 @@ async function keepUnfinishedSignup(db: Database, job: OpenedJob, account: Unfin
     inbox: inboxOf(job),
     awaitsPassword: account.awaitsPassword || undefined,
   };
-  const settled = await db.credentials.settleSignup(job.orgId, job.credential.id, { username: account.identifier, loginUrl: account.loginUrl, secret }, { failure: code });
+  const settled = await db.credentials.settleSignup(
+    job.orgId,
+    job.credential.id,
+    { username: account.identifier, loginUrl: account.loginUrl, secret },
+    { failure: code },
+  );
   const row = await db.credentials.find(job.orgId, settled.id);
   return row && !row.lastLoginAt ? settled.id : null;
 }
@@ -277,10 +395,22 @@ async function keepUnfinishedSignup(db: Database, job: OpenedJob, account: Unfin
 function signedUpSecret(job: OpenedJob, account: SignupSuccess): LoginSecret {
   const input = job.input as SignupJobInput;
   if (input.method === "oauth" && input.provider) {
-    return { method: oauthMethodFor(input.provider), provider: input.provider, password: account.password, email: account.email ?? undefined, totpSecret: input.totpSecret, inbox: inboxOf(job) };
+    return {
+      method: oauthMethodFor(input.provider),
+      provider: input.provider,
+      password: account.password,
+      email: account.email ?? undefined,
+      totpSecret: input.totpSecret,
+      inbox: inboxOf(job),
+    };
   }
   const byEmail = account.identifier === account.email;
-  return { method: "password", password: account.password, email: byEmail ? account.email! : undefined, inbox: inboxOf(job) };
+  return {
+    method: "password",
+    password: account.password,
+    email: byEmail ? account.email! : undefined,
+    inbox: inboxOf(job),
+  };
 }
 
 /** The inbox the job read, kept so the account's next login reads the same one. */
@@ -288,12 +418,22 @@ function inboxOf(job: OpenedJob): LoginSecret["inbox"] {
   return job.input.inbox;
 }
 
-function cacheSession(deps: JobDeps, job: OpenedJob, key: string, state: SessionResponse, log: JobDeps["log"]): Promise<void> {
+function cacheSession(
+  deps: JobDeps,
+  job: OpenedJob,
+  key: string,
+  state: SessionResponse,
+  log: JobDeps["log"],
+): Promise<void> {
   const seconds = (sessionLifetime(state, deps.config.session.ttlSeconds).servedUntil.getTime() - Date.now()) / 1000;
   if (seconds <= 0) return Promise.resolve();
-  return deps.cache.set(job.orgId, key, state, seconds).catch((err) => log.warn({ err: String(err) }, "session not cached"));
+  return deps.cache
+    .set(job.orgId, key, state, seconds)
+    .catch((err) => log.warn({ err: String(err) }, "session not cached"));
 }
 
 function releaseClaim(deps: JobDeps, job: OpenedJob, log: JobDeps["log"]): Promise<void> {
-  return deps.flight.release(job.orgId, job.fingerprint, job.id).catch((err) => log.warn({ err: String(err) }, "single-flight claim not released"));
+  return deps.flight
+    .release(job.orgId, job.fingerprint, job.id)
+    .catch((err) => log.warn({ err: String(err) }, "single-flight claim not released"));
 }

@@ -7,7 +7,13 @@ export type { JobFailure, LoginSuccess, SignupSuccess } from "./finish-job";
 export { sessionExpiresAt, sessionLifetime, type SessionLifetime } from "./session-lifetime";
 export { refreshSecret, storedLoginIdentity, type SessionIdentity } from "./session-keys";
 export { originFingerprint } from "./session-keys";
-export { replayJob, ReplayRefused, REFUSED_SECRET_CODES, type ReplayOptions, type ReplayRefusalCode } from "./replay-job";
+export {
+  replayJob,
+  ReplayRefused,
+  REFUSED_SECRET_CODES,
+  type ReplayOptions,
+  type ReplayRefusalCode,
+} from "./replay-job";
 export { checkSession, type SessionHealth, type SessionCheckTarget } from "./session-check";
 export { handoffToken, handoffUrl, readHandoffToken } from "./handoff-token";
 export { entryLinkUrl, readEntryLinkToken, startEntrySignIn, viewEntryLink, type TypedCredential } from "./entry-links";

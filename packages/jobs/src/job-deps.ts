@@ -4,7 +4,15 @@ import type { TargetGuard } from "@authsvc/egress";
 import type { Database } from "@authsvc/db";
 import type { Logger } from "@authsvc/logging";
 import type { JobEventType } from "@authsvc/contracts";
-import type { AuthJobPayload, JobEventFields, JobProgress, SessionCache, SingleFlight, WebhookDeliveryPayload, WorkerRegions } from "@authsvc/queue";
+import type {
+  AuthJobPayload,
+  JobEventFields,
+  JobProgress,
+  SessionCache,
+  SingleFlight,
+  WebhookDeliveryPayload,
+  WorkerRegions,
+} from "@authsvc/queue";
 
 /** What an auth job's life touches: its record (Postgres), its queue, its single-flight claim, the session cache and webhook events. */
 export interface JobDeps {
@@ -27,6 +35,13 @@ export interface JobDeps {
  * Tells a job's progress; never fails the step that tells it (a lost event costs a client a live line, and
  * the SSE route falls back to the job's record for its end).
  */
-export async function tell(deps: Pick<JobDeps, "progress" | "log">, jobId: string, type: JobEventType, fields?: JobEventFields): Promise<void> {
-  await deps.progress.record(jobId, type, fields).catch((err: unknown) => deps.log.warn({ jobId, type, err: String(err) }, "job event not recorded"));
+export async function tell(
+  deps: Pick<JobDeps, "progress" | "log">,
+  jobId: string,
+  type: JobEventType,
+  fields?: JobEventFields,
+): Promise<void> {
+  await deps.progress
+    .record(jobId, type, fields)
+    .catch((err: unknown) => deps.log.warn({ jobId, type, err: String(err) }, "job event not recorded"));
 }

@@ -17,6 +17,17 @@ export async function emitEvent(
 ): Promise<void> {
   const hooks = await db.webhooks.subscribedTo(orgId, type);
   if (hooks.length === 0) return;
-  const event: WebhookEvent = { id: `evt_${randomUUID().replace(/-/g, "")}`, type, createdAt: new Date().toISOString(), orgId, data };
-  await queueDeliveries(queue, orgId, hooks.map((h) => h.id), event);
+  const event: WebhookEvent = {
+    id: `evt_${randomUUID().replace(/-/g, "")}`,
+    type,
+    createdAt: new Date().toISOString(),
+    orgId,
+    data,
+  };
+  await queueDeliveries(
+    queue,
+    orgId,
+    hooks.map((h) => h.id),
+    event,
+  );
 }

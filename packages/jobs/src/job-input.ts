@@ -18,12 +18,29 @@ import { handoffUrl } from "./handoff-token";
  * (the run tells its event stream, in order with its other steps). Throws JobTakenOver when that run no
  * longer holds the job.
  */
-export async function askInput(deps: Pick<JobDeps, "db" | "log" | "webhookQueue" | "config">, job: OpenedJob, pending: PendingInput): Promise<InputRequest> {
+export async function askInput(
+  deps: Pick<JobDeps, "db" | "log" | "webhookQueue" | "config">,
+  job: OpenedJob,
+  pending: PendingInput,
+): Promise<InputRequest> {
   if (!(await deps.db.authJobs.askInput(job.id, job.run, pending))) throw new JobTakenOver();
-  const input = inputRequestOf(pending, handoffUrl(deps.config.dashboard.url, deps.config.crypto.fingerprintKey, job.id, job.run));
+  const input = inputRequestOf(
+    pending,
+    handoffUrl(deps.config.dashboard.url, deps.config.crypto.fingerprintKey, job.id, job.run),
+  );
   // Named by ids and the site's origin: the prompt may quote the site, so it is read from the job.
-  const data = { jobId: job.id, credentialId: job.credential.id, origin: new URL(job.loginUrl).origin, reason: input.reason, expiresAt: input.expiresAt, tries: pending.tries, handoffUrl: input.handoffUrl ?? null };
-  await emitEvent(deps.db, deps.webhookQueue, job.orgId, "job.needs_input", data).catch((err: unknown) => deps.log.warn({ jobId: job.id, err: String(err) }, "job.needs_input not queued"));
+  const data = {
+    jobId: job.id,
+    credentialId: job.credential.id,
+    origin: new URL(job.loginUrl).origin,
+    reason: input.reason,
+    expiresAt: input.expiresAt,
+    tries: pending.tries,
+    handoffUrl: input.handoffUrl ?? null,
+  };
+  await emitEvent(deps.db, deps.webhookQueue, job.orgId, "job.needs_input", data).catch((err: unknown) =>
+    deps.log.warn({ jobId: job.id, err: String(err) }, "job.needs_input not queued"),
+  );
   return input;
 }
 
@@ -54,9 +71,14 @@ export async function answerInput(
 
 /** Why an answer does not fit what the job asks (null when it does): its field, or a choice not offered. */
 function answerDoesNotFit(asked: PendingInput, answer: InputAnswer, given: string[]): string | null {
-  if (asked.fields.length === 0) return given.length === 0 ? null : `this step takes no field: send {} once it is done (on the hand-off page or elsewhere)`;
+  if (asked.fields.length === 0)
+    return given.length === 0
+      ? null
+      : `this step takes no field: send {} once it is done (on the hand-off page or elsewhere)`;
   // A step answered on the hand-off page itself goes by itself: the question is withdrawn, no {} needed.
-  if (given.length === 0 || !asked.fields.includes(given[0]!)) return `this step takes ${asked.fields.map((f) => `"${f}"`).join(" or ")}, not ${given.length === 0 ? "{}" : `"${given[0]}"`}`;
-  if ("choice" in answer && !(asked.choices ?? []).includes(answer.choice)) return `is not one of the choices offered: ${(asked.choices ?? []).map((c) => JSON.stringify(c)).join(", ")}`;
+  if (given.length === 0 || !asked.fields.includes(given[0]!))
+    return `this step takes ${asked.fields.map((f) => `"${f}"`).join(" or ")}, not ${given.length === 0 ? "{}" : `"${given[0]}"`}`;
+  if ("choice" in answer && !(asked.choices ?? []).includes(answer.choice))
+    return `is not one of the choices offered: ${(asked.choices ?? []).map((c) => JSON.stringify(c)).join(", ")}`;
   return null;
 }

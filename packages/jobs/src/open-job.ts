@@ -20,7 +20,15 @@ export interface OpenedJob {
   allowHandoff: boolean;
   /** `collectionId`: the collection's internal id, null outside any collection. */
   /** `proxyId`: the proxy it keeps; `browserProfile`: the browser it shows sites, once one was chosen. */
-  credential: { id: string; collectionId: string | null; siteOrigin: string; username: string; lastLoginAt: Date | null; proxyId: string | null; browserProfile: unknown };
+  credential: {
+    id: string;
+    collectionId: string | null;
+    siteOrigin: string;
+    username: string;
+    lastLoginAt: Date | null;
+    proxyId: string | null;
+    browserProfile: unknown;
+  };
   /** The flow learned on this login page, as stored (null for a signup, or when it cannot be read). */
   learnedFlow: unknown;
   started: number;
@@ -46,7 +54,10 @@ export class JobTakenOver extends Error {
 
 /** Why a job must not run: final, never retried. The message goes to the queue (no site's words in it). */
 export class JobNotRunnable extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
     this.name = "JobNotRunnable";
   }
@@ -58,11 +69,17 @@ export class JobNotRunnable extends Error {
  * is not runnable; one an earlier run submitted and did not finish (crash, out of memory, forced exit) is
  * ended as `login_unconfirmed`: its outcome is unknown, and submitting again could lock the account.
  */
-export async function openJob(deps: Pick<JobDeps, "db" | "flight" | "progress" | "log">, orgId: string, jobId: string, attempt: number): Promise<OpenedJob> {
+export async function openJob(
+  deps: Pick<JobDeps, "db" | "flight" | "progress" | "log">,
+  orgId: string,
+  jobId: string,
+  attempt: number,
+): Promise<OpenedJob> {
   const { db, flight } = deps;
   const record = await whileUnreachable(() => db.authJobs.claim(orgId, jobId, attempt), DATABASE_WAIT_MS);
   // The queue ran it again after a run had ended it (that run's claim lapsed as it finished): nothing to do.
-  if (record?.ended) throw new JobNotRunnable(record.status, `the job ${record.status} already; an earlier run ended it`);
+  if (record?.ended)
+    throw new JobNotRunnable(record.status, `the job ${record.status} already; an earlier run ended it`);
   if (!record?.input) throw new JobNotRunnable("internal_error", "job record or its input is missing");
   const credential = await db.credentials.find(orgId, record.credentialId);
   if (!credential) throw new JobNotRunnable("internal_error", "credential is missing");
@@ -109,6 +126,7 @@ export async function openJob(deps: Pick<JobDeps, "db" | "flight" | "progress" |
  * for the database). Throws JobTakenOver when another run has the job now: two runs never both submit.
  */
 export async function markSubmitted(deps: Pick<JobDeps, "db" | "progress" | "log">, job: OpenedJob): Promise<void> {
-  if (!(await whileUnreachable(() => deps.db.authJobs.markSubmitted(job.id, job.run), DATABASE_WAIT_MS))) throw new JobTakenOver();
+  if (!(await whileUnreachable(() => deps.db.authJobs.markSubmitted(job.id, job.run), DATABASE_WAIT_MS)))
+    throw new JobTakenOver();
   await tell(deps, job.id, "submitted", { attempt: job.attempt });
 }

@@ -4,7 +4,17 @@ import { Envelope, parseKeyRing } from "@authsvc/crypto";
 import { Database } from "@authsvc/db";
 import { deleteRedisPrefix, freshTestDatabase, REDIS_URL } from "@authsvc/devstack";
 import { createLogger } from "@authsvc/logging";
-import { AUTH_QUEUE, createAuthQueue, createRedis, createWebhookQueue, JobGate, redisReady, SessionCache, SingleFlight, type AuthJobPayload } from "@authsvc/queue";
+import {
+  AUTH_QUEUE,
+  createAuthQueue,
+  createRedis,
+  createWebhookQueue,
+  JobGate,
+  redisReady,
+  SessionCache,
+  SingleFlight,
+  type AuthJobPayload,
+} from "@authsvc/queue";
 import { AuthJobs } from "./auth-jobs";
 import { ReplayRefused } from "./replay-job";
 
@@ -63,12 +73,26 @@ afterAll(async () => {
 });
 
 /** Starts a login job and waits until the worker failed it for good with `code`. */
-async function failedJob(username: string, code: string): Promise<{ jobId: string; orgId: string; fingerprint: string }> {
+async function failedJob(
+  username: string,
+  code: string,
+): Promise<{ jobId: string; orgId: string; fingerprint: string }> {
   const org = await db.organizations.create(`Replay org ${username}`);
-  const fingerprint = jobs.loginKey(org.id, { loginPage: "https://a.test/login", method: "password", identifier: username, password: "pw-replay-secret" });
+  const fingerprint = jobs.loginKey(org.id, {
+    loginPage: "https://a.test/login",
+    method: "password",
+    identifier: username,
+    password: "pw-replay-secret",
+  });
   const jobId = await jobs.start({
-    orgId: org.id, kind: "login", method: "password", loginUrl: "https://a.test/login", useCache: true, fingerprint,
-    credential: { username }, input: { method: "password", password: "pw-replay-secret" },
+    orgId: org.id,
+    kind: "login",
+    method: "password",
+    loginUrl: "https://a.test/login",
+    useCache: true,
+    fingerprint,
+    credential: { username },
+    input: { method: "password", password: "pw-replay-secret" },
   });
   verdicts.set(jobId, [code]);
   await ranTo(jobId, "failed");
@@ -83,12 +107,19 @@ async function ranTo(jobId: string, status: "failed" | "succeeded"): Promise<voi
     // The queue marks its job failed just after the record; both must be done before the next step.
     const job = await authQueue.getJob(jobId);
     if (row?.status === status && job?.finishedOn) return;
-    if (Date.now() > until) throw new Error(`job ${jobId} did not end ${status}: its record is ${row?.status}, its queue job ${job ? await job.getState() : "gone"}`);
+    if (Date.now() > until)
+      throw new Error(
+        `job ${jobId} did not end ${status}: its record is ${row?.status}, its queue job ${job ? await job.getState() : "gone"}`,
+      );
     await new Promise((r) => setTimeout(r, 25));
   }
 }
 
-const refusal = (p: Promise<unknown>) => p.then(() => "replayed", (err) => (err instanceof ReplayRefused ? err.code : `unexpected ${String(err)}`));
+const refusal = (p: Promise<unknown>) =>
+  p.then(
+    () => "replayed",
+    (err) => (err instanceof ReplayRefused ? err.code : `unexpected ${String(err)}`),
+  );
 
 describe("replayJob", () => {
   it("runs a failed job again under the same id, from its kept input, and its attempts grow", async () => {
@@ -102,10 +133,20 @@ describe("replayJob", () => {
     expect(await jobs.replay(jobId, { by: "staff@example.test" })).toEqual({ jobId, orgId });
     await ranTo(jobId, "failed");
     const after = await db.prisma.authJob.findUniqueOrThrow({ where: { id: jobId } });
-    expect(after).toMatchObject({ status: "failed", errorCode: "timeout", attempts: 2, replayedBy: "staff@example.test" });
+    expect(after).toMatchObject({
+      status: "failed",
+      errorCode: "timeout",
+      attempts: 2,
+      replayedBy: "staff@example.test",
+    });
     expect(after.replayedAt).toBeInstanceOf(Date);
     expect(runs.filter((r) => r.jobId === jobId)).toHaveLength(2);
-    expect(await jobs.view(orgId, jobId)).toEqual({ jobId, status: "failed", error: { code: "timeout", message: "planned timeout" }, eventsUrl: `/v1/jobs/${jobId}/events` });
+    expect(await jobs.view(orgId, jobId)).toEqual({
+      jobId,
+      status: "failed",
+      error: { code: "timeout", message: "planned timeout" },
+      eventsUrl: `/v1/jobs/${jobId}/events`,
+    });
     // The replay's claim ended with it: a new login of the same identity runs a job of its own.
     expect(await flight.claim(orgId, fingerprint, "job_next", 60_000)).toBeNull();
     await flight.release(orgId, fingerprint, "job_next");
@@ -137,7 +178,17 @@ describe("replayJob", () => {
     expect(await refusal(jobs.replay("job_doesnotexist000000000"))).toBe("not_found");
 
     const { jobId, orgId, fingerprint } = await failedJob("busy", "target_unreachable");
-    const outcome = { status: true, errorCode: true, errorMessage: true, startedAt: true, finishedAt: true, durationMs: true, replayedAt: true, replayedBy: true, attempts: true } as const;
+    const outcome = {
+      status: true,
+      errorCode: true,
+      errorMessage: true,
+      startedAt: true,
+      finishedAt: true,
+      durationMs: true,
+      replayedAt: true,
+      replayedBy: true,
+      attempts: true,
+    } as const;
     const before = await db.prisma.authJob.findUniqueOrThrow({ where: { id: jobId }, select: outcome });
     await flight.claim(orgId, fingerprint, "job_someoneelse", 60_000);
     expect(await refusal(jobs.replay(jobId, { by: "staff@example.test" }))).toBe("busy");
@@ -157,7 +208,10 @@ describe("replayJob", () => {
   it("queues a replay through its organization's concurrency cap, like a new job", async () => {
     const { jobId, orgId } = await failedJob("capped", "target_unreachable");
     // The org has one slot, and another job of it holds it.
-    const capped = new AuthJobs({ ...jobs["deps"], config: { ...config, worker: { ...config.worker, orgMaxRunningJobs: 1 } } });
+    const capped = new AuthJobs({
+      ...jobs["deps"],
+      config: { ...config, worker: { ...config.worker, orgMaxRunningJobs: 1 } },
+    });
     const gate = new JobGate(redis, authQueue, { perOrg: 1, perSite: 0 });
     // This file's worker skips the gate; a gated one would have ended the first run's admission when it took it.
     await gate.forget({ jobId, orgId });
@@ -170,7 +224,10 @@ describe("replayJob", () => {
     await gate.release(holder);
     expect(await (await authQueue.getJob(jobId))!.getState()).not.toBe("delayed");
     await ranTo(jobId, "failed");
-    expect(await db.prisma.authJob.findUniqueOrThrow({ where: { id: jobId } })).toMatchObject({ errorCode: "timeout", attempts: 2 });
+    expect(await db.prisma.authJob.findUniqueOrThrow({ where: { id: jobId } })).toMatchObject({
+      errorCode: "timeout",
+      attempts: 2,
+    });
   });
 
   it("lets only one of two simultaneous replays run", async () => {
@@ -189,7 +246,9 @@ describe("replayJob", () => {
     // The first failure is what a slow second replay read; the job has failed again since.
     expect(await db.authJobs.reopenForReplay({ ...newest, attempts: 1 }, null)).toBeNull();
     // A failure that ended without a run (the sweep's), at the same attempt: it ended at another moment.
-    expect(await db.authJobs.reopenForReplay({ ...newest, finishedAt: new Date(newest.finishedAt!.getTime() - 1) }, null)).toBeNull();
+    expect(
+      await db.authJobs.reopenForReplay({ ...newest, finishedAt: new Date(newest.finishedAt!.getTime() - 1) }, null),
+    ).toBeNull();
     expect((await db.prisma.authJob.findUniqueOrThrow({ where: { id: jobId } })).status).toBe("failed");
     // The newest failure reopens, and an undone reopen is that failure again; only that reopen is undone.
     const reopenedAt = (await db.authJobs.reopenForReplay(newest, "staff@example.test"))!;

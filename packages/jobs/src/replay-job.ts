@@ -7,7 +7,11 @@ import { tell, type JobDeps } from "./job-deps";
  * the password again, and sites count each refusal towards locking the account, so these need an explicit
  * confirmation. `mfa_required` is not one: the site took the password and asked for a factor we lacked.
  */
-export const REFUSED_SECRET_CODES: ReadonlySet<string> = new Set(["invalid_credentials", "account_locked", "verification_failed"]);
+export const REFUSED_SECRET_CODES: ReadonlySet<string> = new Set([
+  "invalid_credentials",
+  "account_locked",
+  "verification_failed",
+]);
 
 export type ReplayRefusalCode = "not_found" | "not_failed" | "input_gone" | "needs_confirmation" | "busy";
 
@@ -38,14 +42,22 @@ export interface ReplayOptions {
  * Refused (ReplayRefused) when the job is missing, not failed, has no input left, needs a confirmation,
  * or when another job of the same login holds its single-flight claim (`busy`).
  */
-export async function replayJob(deps: Pick<JobDeps, "config" | "db" | "authQueue" | "flight" | "log" | "progress">, jobId: string, options: ReplayOptions = {}): Promise<{ jobId: string; orgId: string }> {
+export async function replayJob(
+  deps: Pick<JobDeps, "config" | "db" | "authQueue" | "flight" | "log" | "progress">,
+  jobId: string,
+  options: ReplayOptions = {},
+): Promise<{ jobId: string; orgId: string }> {
   const { db, flight, authQueue, config } = deps;
   const job = await db.authJobs.findForReplay(jobId);
   if (!job) throw new ReplayRefused("not_found", `no job ${jobId}`);
-  if (job.status !== "failed") throw new ReplayRefused("not_failed", `job ${jobId} is ${job.status}; only failed jobs are replayed`);
+  if (job.status !== "failed")
+    throw new ReplayRefused("not_failed", `job ${jobId} is ${job.status}; only failed jobs are replayed`);
   if (!job.hasInput) throw new ReplayRefused("input_gone", `job ${jobId} no longer has its input`);
   if (job.errorCode && REFUSED_SECRET_CODES.has(job.errorCode) && !options.confirmRefusedPassword) {
-    throw new ReplayRefused("needs_confirmation", `the site refused this job's secret (${job.errorCode}); replaying types it again and may lock the account`);
+    throw new ReplayRefused(
+      "needs_confirmation",
+      `the site refused this job's secret (${job.errorCode}); replaying types it again and may lock the account`,
+    );
   }
   // Reopened first, and only from the failure read above: two replays at once, or one whose read is older
   // than another replay's whole run, never both run, and the confirmation above was asked for the failure
@@ -63,7 +75,8 @@ export async function replayJob(deps: Pick<JobDeps, "config" | "db" | "authQueue
     }
     // The same claim a start takes: no two runs of one login at once, and identical new logins join this one.
     const owner = await flight.claim(job.orgId, job.fingerprint, jobId, flightTtlMs(config));
-    if (owner && owner !== jobId) throw new ReplayRefused("busy", `another job (${owner}) of the same login is running`);
+    if (owner && owner !== jobId)
+      throw new ReplayRefused("busy", `another job (${owner}) of the same login is running`);
     claimed = true;
     // Its event stream goes on: a client following it sees it queued again, then the new run.
     await tell(deps, jobId, "queued");
@@ -73,11 +86,18 @@ export async function replayJob(deps: Pick<JobDeps, "config" | "db" | "authQueue
   } catch (err) {
     // Back as it was: failed with its old outcome (input kept), the claim released when it was this replay's.
     const undone = await db.authJobs.undoReplay(job, reopenedAt).catch(() => false);
-    if (!undone) deps.log.error({ jobId, orgId: job.orgId, err: String(err) }, "a refused replay could not put the job's failure back; the open-jobs sweep will queue it");
+    if (!undone)
+      deps.log.error(
+        { jobId, orgId: job.orgId, err: String(err) },
+        "a refused replay could not put the job's failure back; the open-jobs sweep will queue it",
+      );
     if (told) await tell(deps, jobId, "failed", { code: job.errorCode ?? "internal_error" }).catch(() => undefined);
     if (claimed) await flight.release(job.orgId, job.fingerprint, jobId).catch(() => undefined);
     throw err;
   }
-  deps.log.info({ jobId, orgId: job.orgId, by: options.by ?? null, previousCode: job.errorCode, attempts: job.attempts }, "job replayed");
+  deps.log.info(
+    { jobId, orgId: job.orgId, by: options.by ?? null, previousCode: job.errorCode, attempts: job.attempts },
+    "job replayed",
+  );
   return { jobId, orgId: job.orgId };
 }

@@ -54,7 +54,8 @@ const SIGN_OUT = new RegExp(
 );
 
 /** What a page shows as served: scripts, styles, templates and comments left out (a script's markup is not on the page). */
-const NOT_SHOWN = /<script\b[\s\S]*?<\/script\s*>|<style\b[\s\S]*?<\/style\s*>|<template\b[\s\S]*?<\/template\s*>|<!--[\s\S]*?-->/gi;
+const NOT_SHOWN =
+  /<script\b[\s\S]*?<\/script\s*>|<style\b[\s\S]*?<\/style\s*>|<template\b[\s\S]*?<\/template\s*>|<!--[\s\S]*?-->/gi;
 
 interface Fetched {
   status: number;
@@ -70,7 +71,12 @@ interface Fetched {
  * host checked by the target guard and connected to at the addresses it checked. Null when the site did
  * not answer (refused, timed out, a host the guard refuses).
  */
-async function fetchPage(guard: TargetGuard, start: string, session: SessionCheckTarget["session"] | null, timeoutMs: number): Promise<Fetched | null> {
+async function fetchPage(
+  guard: TargetGuard,
+  start: string,
+  session: SessionCheckTarget["session"] | null,
+  timeoutMs: number,
+): Promise<Fetched | null> {
   let url = new URL(start);
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     if (url.protocol !== "http:" && url.protocol !== "https:") return null;
@@ -79,14 +85,24 @@ async function fetchPage(guard: TargetGuard, start: string, session: SessionChec
     const mapped = guard.hostMap.get(url.hostname);
     const cookie = session ? cookieHeaderFor(session, url) : "";
     // The session's own User-Agent: a site that binds its sessions to it signs another one out.
-    const headers: Record<string, string> = { "user-agent": session?.userAgent ?? USER_AGENT, accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8" };
+    const headers: Record<string, string> = {
+      "user-agent": session?.userAgent ?? USER_AGENT,
+      accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8",
+    };
     if (cookie) headers.cookie = cookie;
     // A site that signs in by HTTP authentication: its credentials, as a browser sends them again (Basic).
     const basic = session?.httpCredentials;
-    if (basic && basic.origin === url.origin) headers.authorization = `Basic ${Buffer.from(`${basic.username}:${basic.password}`).toString("base64")}`;
+    if (basic && basic.origin === url.origin)
+      headers.authorization = `Basic ${Buffer.from(`${basic.username}:${basic.password}`).toString("base64")}`;
     let answer;
     try {
-      answer = await requestCheckedAddresses(url, target.addresses, { method: "GET", headers, timeoutMs, maxBodyBytes: MAX_BODY_BYTES, port: mapped && !url.port ? mapped.port : undefined });
+      answer = await requestCheckedAddresses(url, target.addresses, {
+        method: "GET",
+        headers,
+        timeoutMs,
+        maxBodyBytes: MAX_BODY_BYTES,
+        port: mapped && !url.port ? mapped.port : undefined,
+      });
     } catch {
       return null;
     }
@@ -96,43 +112,71 @@ async function fetchPage(guard: TargetGuard, start: string, session: SessionChec
       continue;
     }
     const authenticate = answer.headers["www-authenticate"];
-    return { status: answer.status, url: url.href, body: answer.body.replace(NOT_SHOWN, " "), authenticate: Array.isArray(authenticate) ? authenticate.join(", ") : authenticate };
+    return {
+      status: answer.status,
+      url: url.href,
+      body: answer.body.replace(NOT_SHOWN, " "),
+      authenticate: Array.isArray(authenticate) ? authenticate.join(", ") : authenticate,
+    };
   }
   return null;
 }
 
 /** Reads a session's health off the site (see SessionHealth); never throws. */
-export async function checkSession(guard: TargetGuard, target: SessionCheckTarget, timeoutMs: number): Promise<SessionHealth> {
+export async function checkSession(
+  guard: TargetGuard,
+  target: SessionCheckTarget,
+  timeoutMs: number,
+): Promise<SessionHealth> {
   const loginPage = loginPageOf(target.loginPage);
   const page = target.signedInPage ?? target.loginPage;
   const onLoginPage = loginPageOf(page) === loginPage;
   const withSession = await fetchPage(guard, page, target.session, timeoutMs).catch(() => null);
   if (!withSession) return { health: "unknown", reason: "the site did not answer" };
   const { status } = withSession;
-  if (status >= 500 || status === 429 || status === 408) return { health: "unknown", reason: `the site answered ${status}` };
+  if (status >= 500 || status === 429 || status === 408)
+    return { health: "unknown", reason: `the site answered ${status}` };
   // Refused with the credentials of a site that signs in by HTTP authentication: Digest is not sent here, a refusal of Basic is the site's.
-  if (status === 401 && target.session.httpCredentials && !/^\s*basic\b/i.test(withSession.authenticate ?? "")) return { health: "unknown", reason: "the site's HTTP authentication is not answered without a browser" };
+  if (status === 401 && target.session.httpCredentials && !/^\s*basic\b/i.test(withSession.authenticate ?? ""))
+    return { health: "unknown", reason: "the site's HTTP authentication is not answered without a browser" };
   if (status === 401) return { health: "dead", reason: "the site answered 401 with the session's cookies" };
   const landed = loginPageOf(withSession.url);
-  if (!onLoginPage && landed === loginPage) return { health: "dead", reason: "the site sent the session to its login page" };
+  if (!onLoginPage && landed === loginPage)
+    return { health: "dead", reason: "the site sent the session to its login page" };
   if (status >= 400) return { health: "unknown", reason: `the site answered ${status}` };
   const signOut = SIGN_OUT.test(withSession.body);
   const passwordForm = PASSWORD_INPUT.test(withSession.body);
   if (signOut) return { health: "alive", reason: "the page shows a sign-out control" };
-  if (passwordForm && !onLoginPage) return { health: "dead", reason: "the page the account was signed in on shows a password form" };
+  if (passwordForm && !onLoginPage)
+    return { health: "dead", reason: "the page the account was signed in on shows a password form" };
   // Neither said so: what does a visitor without the session get? A difference alone proves nothing (a
   // site may answer a revoked session with a "your session expired" page and send a visitor to its login
   // page); with it, the page must show the account itself, or have sent the session on from the login page.
   const visitor = await fetchPage(guard, page, null, timeoutMs).catch(() => null);
   if (!visitor) return { health: "unknown", reason: "the site did not answer a visitor without the session" };
   const visitorLanded = loginPageOf(visitor.url);
-  const visitorRefused = visitor.status === 401 || visitor.status === 403 || (visitorLanded === loginPage && !onLoginPage);
+  const visitorRefused =
+    visitor.status === 401 || visitor.status === 403 || (visitorLanded === loginPage && !onLoginPage);
   const visitorAsked = PASSWORD_INPUT.test(visitor.body) && !passwordForm;
   const differs = visitorRefused || visitorAsked || visitorLanded !== landed;
-  const shows = (body: string) => !!target.identifier && target.identifier.length >= 3 && body.toLowerCase().includes(target.identifier.toLowerCase());
-  if (differs && shows(withSession.body) && !shows(visitor.body)) return { health: "alive", reason: "the page shows the account, which a visitor without the session does not get" };
+  const shows = (body: string) =>
+    !!target.identifier &&
+    target.identifier.length >= 3 &&
+    body.toLowerCase().includes(target.identifier.toLowerCase());
+  if (differs && shows(withSession.body) && !shows(visitor.body))
+    return { health: "alive", reason: "the page shows the account, which a visitor without the session does not get" };
   // The second-tab rule: the login page sends a visitor it knows on (settled there without a form), and one it does not stays.
-  if (onLoginPage && landed !== loginPage && !passwordForm && visitorLanded === loginPage) return { health: "alive", reason: "the login page sent the session on to another page" };
-  if (differs) return { health: "unknown", reason: "the page differs from a visitor's but shows neither a sign-out control nor the account", browserMayTell: true };
-  return { health: "unknown", reason: "the page looks the same with and without the session's cookies", browserMayTell: true };
+  if (onLoginPage && landed !== loginPage && !passwordForm && visitorLanded === loginPage)
+    return { health: "alive", reason: "the login page sent the session on to another page" };
+  if (differs)
+    return {
+      health: "unknown",
+      reason: "the page differs from a visitor's but shows neither a sign-out control nor the account",
+      browserMayTell: true,
+    };
+  return {
+    health: "unknown",
+    reason: "the page looks the same with and without the session's cookies",
+    browserMayTell: true,
+  };
 }

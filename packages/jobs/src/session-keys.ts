@@ -19,12 +19,27 @@ export interface SessionIdentity {
 }
 
 function canonicalJson(value: Record<string, unknown>): string {
-  return JSON.stringify(Object.keys(value).sort().map((k) => [k, value[k]]));
+  return JSON.stringify(
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, value[k]]),
+  );
 }
 
 /** A signup's single-flight key: identical concurrent signups (same org, site and account) share one job. */
-export function signupFingerprint(key: Buffer, orgId: string, signup: { collectionId?: string; siteOrigin: string; method: string; fields: Record<string, unknown> }): string {
-  return fingerprint(key, ["signup/v1", orgId, signup.collectionId ?? "", signup.siteOrigin, signup.method, canonicalJson(signup.fields)]);
+export function signupFingerprint(
+  key: Buffer,
+  orgId: string,
+  signup: { collectionId?: string; siteOrigin: string; method: string; fields: Record<string, unknown> },
+): string {
+  return fingerprint(key, [
+    "signup/v1",
+    orgId,
+    signup.collectionId ?? "",
+    signup.siteOrigin,
+    signup.method,
+    canonicalJson(signup.fields),
+  ]);
 }
 
 /**
@@ -72,7 +87,9 @@ function keyOf(key: Buffer, orgId: string, version: string, site: string, login:
  */
 export function storedLoginIdentity(
   credential: { loginPage: string; username: string; collectionExternalId?: string },
-  secret: Pick<LoginSecret, "method" | "password" | "additionalFields" | "totpSecret" | "email" | "phone"> & { provider?: string },
+  secret: Pick<LoginSecret, "method" | "password" | "additionalFields" | "totpSecret" | "email" | "phone"> & {
+    provider?: string;
+  },
 ): SessionIdentity {
   return {
     collectionId: credential.collectionExternalId,
@@ -92,6 +109,11 @@ export function storedLoginIdentity(
  * What a refresh of a credential signs in with (the API's, keep-alive's): its passkey when it holds one,
  * typing nothing a site could phish; else its stored secret.
  */
-export async function refreshSecret(db: Pick<Database, "passkeys">, orgId: string, credentialId: string, stored: LoginSecret): Promise<LoginSecret> {
+export async function refreshSecret(
+  db: Pick<Database, "passkeys">,
+  orgId: string,
+  credentialId: string,
+  stored: LoginSecret,
+): Promise<LoginSecret> {
   return (await db.passkeys.list(orgId, credentialId)).length > 0 ? { method: "passkey" } : stored;
 }

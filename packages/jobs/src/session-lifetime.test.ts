@@ -1,10 +1,18 @@
 import type { Cookie, SessionResponse } from "@authsvc/contracts";
 import { sessionLifetime } from "./session-lifetime";
 
-const cacheExpiry = (s: SessionResponse, maxTtlSeconds: number, at: number) => sessionLifetime(s, maxTtlSeconds, at).servedUntil;
+const cacheExpiry = (s: SessionResponse, maxTtlSeconds: number, at: number) =>
+  sessionLifetime(s, maxTtlSeconds, at).servedUntil;
 
 const cookie = (expires: number): Cookie => ({
-  name: "c", value: "v", domain: "example.test", path: "/", expires, httpOnly: true, secure: true, sameSite: "Lax",
+  name: "c",
+  value: "v",
+  domain: "example.test",
+  path: "/",
+  expires,
+  httpOnly: true,
+  secure: true,
+  sameSite: "Lax",
 });
 const state = (...expiries: number[]): SessionResponse => {
   const cookies = expiries.map(cookie);
@@ -14,7 +22,9 @@ const now = Date.UTC(2026, 10, 22);
 
 describe("servedUntil (the cache's and the stored session's end)", () => {
   it("ends with the earliest persistent cookie, so a long-lived tracking cookie cannot outlast the session", () => {
-    expect(cacheExpiry(state(now / 1000 + 300, now / 1000 + 86_400 * 365, -1), 3600, now)).toEqual(new Date(now + 300_000));
+    expect(cacheExpiry(state(now / 1000 + 300, now / 1000 + 86_400 * 365, -1), 3600, now)).toEqual(
+      new Date(now + 300_000),
+    );
   });
   it("caps long-lived cookies at the configured TTL", () => {
     expect(cacheExpiry(state(now / 1000 + 86_400 * 30), 3600, now)).toEqual(new Date(now + 3_600_000));

@@ -4,7 +4,15 @@ import { Envelope, parseKeyRing } from "@authsvc/crypto";
 import { Database } from "@authsvc/db";
 import { deleteRedisPrefix, freshTestDatabase, REDIS_URL } from "@authsvc/devstack";
 import { createLogger } from "@authsvc/logging";
-import { createAuthQueue, createRedis, createWebhookQueue, redisReady, SessionCache, SingleFlight, type AuthJobPayload } from "@authsvc/queue";
+import {
+  createAuthQueue,
+  createRedis,
+  createWebhookQueue,
+  redisReady,
+  SessionCache,
+  SingleFlight,
+  type AuthJobPayload,
+} from "@authsvc/queue";
 import { AuthJobs } from "./auth-jobs";
 import type { StartJob } from "./start-job";
 
@@ -63,7 +71,11 @@ describe("AuthJobs.start", () => {
     const job = await loginJob("ada");
     const first = await jobs.start(job);
     expect(await jobs.start(job)).toBe(first);
-    expect(await jobs.view(job.orgId, first)).toEqual({ jobId: first, status: "queued", eventsUrl: `/v1/jobs/${first}/events` });
+    expect(await jobs.view(job.orgId, first)).toEqual({
+      jobId: first,
+      status: "queued",
+      eventsUrl: `/v1/jobs/${first}/events`,
+    });
     // Ids and the site's host (for its concurrency cap) only: never a secret.
     expect((await authQueue.getJob(first))?.data).toEqual({ authJobId: first, orgId: job.orgId, site: "a.test" });
   });

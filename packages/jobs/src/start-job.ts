@@ -35,7 +35,9 @@ export class RegionUnavailable extends Error {
   ) {
     super(
       `No worker of region "${region}" is running, so the job was not queued. ` +
-        (live.length ? `Regions with a worker now: ${live.join(", ")}.` : "No region has a worker now; jobs that name no region run on any worker."),
+        (live.length
+          ? `Regions with a worker now: ${live.join(", ")}.`
+          : "No region has a worker now; jobs that name no region run on any worker."),
     );
     this.name = "RegionUnavailable";
   }
@@ -54,16 +56,21 @@ export class RegionUnavailable extends Error {
  * as `service_unavailable`, and the claim is released, so no caller joins (and waits the whole claim TTL
  * for) a job that will never run.
  */
-export async function startJob(deps: Pick<JobDeps, "config" | "db" | "authQueue" | "flight" | "progress" | "log" | "regions">, job: StartJob): Promise<string> {
+export async function startJob(
+  deps: Pick<JobDeps, "config" | "db" | "authQueue" | "flight" | "progress" | "log" | "regions">,
+  job: StartJob,
+): Promise<string> {
   const { db, flight, authQueue, config } = deps;
   const { orgId, fingerprint } = job;
   const ensureWorker = async (region: string) => {
-    if (!(await deps.regions.awaitWorker(region, job.awaitRegion === false ? 0 : config.worker.regionWaitMs))) throw new RegionUnavailable(region, await deps.regions.live());
+    if (!(await deps.regions.awaitWorker(region, job.awaitRegion === false ? 0 : config.worker.regionWaitMs)))
+      throw new RegionUnavailable(region, await deps.regions.live());
   };
   // The region, when it is known before anything is created (the request's, or that of a credential named by
   // id), is checked before the claim: identical requests that joined would otherwise wait on a job that is
   // never recorded.
-  const known = job.region ?? ("id" in job.credential ? await db.credentials.region(orgId, job.credential.id) : null) ?? undefined;
+  const known =
+    job.region ?? ("id" in job.credential ? await db.credentials.region(orgId, job.credential.id) : null) ?? undefined;
   if (known) await ensureWorker(known);
   // Redis failing over (a cluster promoting a replica) is waited out, up to REDIS_FAILOVER_WAIT_MS, by trying
   // again as the same job: a claim that holds our id is ours (SingleFlight), the queue takes a job id once.
@@ -72,7 +79,10 @@ export async function startJob(deps: Pick<JobDeps, "config" | "db" | "authQueue"
   if (jobId !== ownId) return jobId;
   let recorded = false;
   try {
-    const credential = "id" in job.credential ? { id: job.credential.id, region: known ?? null } : await ensureCredential(deps, job, ownId);
+    const credential =
+      "id" in job.credential
+        ? { id: job.credential.id, region: known ?? null }
+        : await ensureCredential(deps, job, ownId);
     const credentialId = credential.id;
     // The request's region, else the credential's own (read with it): a login of a credential found by its
     // identity, whose region is only known now.
@@ -84,10 +94,14 @@ export async function startJob(deps: Pick<JobDeps, "config" | "db" | "authQueue"
     recorded = true;
     // Told before it is queued: a worker may take it at once, and its `started` must come after.
     await tell(deps, ownId, "queued");
-    await ridingFailover(queueConnection(authQueue), () => enqueueAuthJob(authQueue, { authJobId: ownId, orgId, site: gateSite(job.loginUrl), region }, gateCaps(config)));
+    await ridingFailover(queueConnection(authQueue), () =>
+      enqueueAuthJob(authQueue, { authJobId: ownId, orgId, site: gateSite(job.loginUrl), region }, gateCaps(config)),
+    );
   } catch (err) {
     if (recorded) {
-      await db.authJobs.fail(ownId, "unrun", "service_unavailable", "the login could not be queued").catch(() => undefined);
+      await db.authJobs
+        .fail(ownId, "unrun", "service_unavailable", "the login could not be queued")
+        .catch(() => undefined);
       await tell(deps, ownId, "failed", { code: "service_unavailable" });
     }
     await flight.release(orgId, fingerprint, ownId).catch(() => undefined);
@@ -101,11 +115,20 @@ export function gateCaps(config: Pick<JobDeps["config"], "worker">) {
   return { perOrg: config.worker.orgMaxRunningJobs, perSite: config.worker.siteMaxRunningJobs };
 }
 
-async function ensureCredential(deps: Pick<JobDeps, "db">, job: StartJob, ownId: string): Promise<{ id: string; region: string | null }> {
+async function ensureCredential(
+  deps: Pick<JobDeps, "db">,
+  job: StartJob,
+  ownId: string,
+): Promise<{ id: string; region: string | null }> {
   const identity = job.credential as { collectionExternalId?: string; username?: string };
   // A signup with no email yet (an invitation that shows it) is named by its job until it is known.
   const credential = await deps.db.credentials.ensure(
-    { orgId: job.orgId, collectionExternalId: identity.collectionExternalId, username: identity.username ?? `signup:${ownId}`, loginUrl: job.loginUrl },
+    {
+      orgId: job.orgId,
+      collectionExternalId: identity.collectionExternalId,
+      username: identity.username ?? `signup:${ownId}`,
+      loginUrl: job.loginUrl,
+    },
     { anyPageOfSite: job.kind === "signup" },
   );
   return credential;

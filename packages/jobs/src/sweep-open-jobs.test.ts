@@ -11,16 +11,29 @@ const env = useJobsEnv("unit_jobs_sweep", { attempts: 1, backoffMs: 1000 });
 async function recorded(username: string): Promise<{ orgId: string; id: string }> {
   const org = await env.db.organizations.create(`Sweep org ${username}`);
   const credential = await env.db.credentials.ensure({ orgId: org.id, username, loginUrl: "https://a.test/login" });
-  const job = await env.db.authJobs.create({ orgId: org.id, credentialId: credential.id, kind: "login", method: "password", loginUrl: "https://a.test/login", fingerprint: `fp-${username}`, useCache: false, input: { method: "password", password: "pw" } });
+  const job = await env.db.authJobs.create({
+    orgId: org.id,
+    credentialId: credential.id,
+    kind: "login",
+    method: "password",
+    loginUrl: "https://a.test/login",
+    fingerprint: `fp-${username}`,
+    useCache: false,
+    input: { method: "password", password: "pw" },
+  });
   return { orgId: org.id, id: job.id };
 }
 
 /** Runs the queue until `id` has failed for good (as when it stalled more than WORKER_MAX_STALLED times). */
 async function failInQueue(orgId: string, id: string): Promise<void> {
   const connection = createRedis(env.config.redis, "blocking", "sweep-test-worker");
-  const worker = new Worker(AUTH_QUEUE, async (job) => {
-    if (job.id === id) throw new UnrecoverableError("job stalled more than allowable limit");
-  }, { connection, prefix: env.authQueue.opts.prefix });
+  const worker = new Worker(
+    AUTH_QUEUE,
+    async (job) => {
+      if (job.id === id) throw new UnrecoverableError("job stalled more than allowable limit");
+    },
+    { connection, prefix: env.authQueue.opts.prefix },
+  );
   const failed = new Promise<void>((resolve) => worker.on("failed", (job) => job?.id === id && resolve()));
   await env.authQueue.add("auth", { authJobId: id, orgId }, { jobId: id });
   await failed;
@@ -34,8 +47,16 @@ describe("the open-jobs sweep", () => {
     const served = await recorded("region-served");
     await env.db.prisma.authJob.updateMany({ where: { id: orphan.id }, data: { region: "gone" } });
     await env.db.prisma.authJob.updateMany({ where: { id: served.id }, data: { region: "here" } });
-    await regionQueue(env.authQueue, "gone").add("auth", { authJobId: orphan.id, orgId: orphan.orgId, region: "gone" }, { jobId: orphan.id });
-    await regionQueue(env.authQueue, "here").add("auth", { authJobId: served.id, orgId: served.orgId, region: "here" }, { jobId: served.id });
+    await regionQueue(env.authQueue, "gone").add(
+      "auth",
+      { authJobId: orphan.id, orgId: orphan.orgId, region: "gone" },
+      { jobId: orphan.id },
+    );
+    await regionQueue(env.authQueue, "here").add(
+      "auth",
+      { authJobId: served.id, orgId: served.orgId, region: "here" },
+      { jobId: served.id },
+    );
     const worker = new WorkerRegions(env.redis, env.config.redis.prefix);
     await worker.announce("pod-here", ["here"]);
     try {
@@ -43,7 +64,10 @@ describe("the open-jobs sweep", () => {
     } finally {
       await worker.withdraw();
     }
-    expect(await env.db.authJobs.find(orphan.orgId, orphan.id)).toMatchObject({ status: "failed", errorCode: "region_unavailable" });
+    expect(await env.db.authJobs.find(orphan.orgId, orphan.id)).toMatchObject({
+      status: "failed",
+      errorCode: "region_unavailable",
+    });
     expect(await regionQueue(env.authQueue, "gone").getJob(orphan.id)).toBeUndefined();
     expect(await env.db.authJobs.find(served.orgId, served.id)).toMatchObject({ status: "queued" });
     expect(await (await regionQueue(env.authQueue, "here").getJob(served.id))?.getState()).toBe("waiting");
@@ -74,17 +98,28 @@ describe("the open-jobs sweep", () => {
     await failInQueue(submitted.orgId, submitted.id);
 
     await env.jobs.sweepOpen(later());
-    expect(await env.db.authJobs.find(plain.orgId, plain.id)).toMatchObject({ status: "failed", errorCode: "internal_error" });
-    expect(await env.db.authJobs.find(submitted.orgId, submitted.id)).toMatchObject({ status: "failed", errorCode: "login_unconfirmed" });
+    expect(await env.db.authJobs.find(plain.orgId, plain.id)).toMatchObject({
+      status: "failed",
+      errorCode: "internal_error",
+    });
+    expect(await env.db.authJobs.find(submitted.orgId, submitted.id)).toMatchObject({
+      status: "failed",
+      errorCode: "login_unconfirmed",
+    });
   });
 
   it("leaves a replay alone while it takes the job's earlier run out of the queue", async () => {
     const job = await recorded("replayed");
     await env.db.authJobs.claim(job.orgId, job.id, 1);
     await failInQueue(job.orgId, job.id);
-    await env.db.prisma.authJob.update({ where: { id: job.id }, data: { status: "failed", errorCode: "invalid_credentials", errorMessage: "refused", finishedAt: new Date() } });
+    await env.db.prisma.authJob.update({
+      where: { id: job.id },
+      data: { status: "failed", errorCode: "invalid_credentials", errorMessage: "refused", finishedAt: new Date() },
+    });
     // A replay has reopened the job; the queue still holds the earlier run, failed.
-    expect(await env.db.authJobs.reopenForReplay((await env.db.authJobs.findForReplay(job.id))!, "staff@example.test")).toBeInstanceOf(Date);
+    expect(
+      await env.db.authJobs.reopenForReplay((await env.db.authJobs.findForReplay(job.id))!, "staff@example.test"),
+    ).toBeInstanceOf(Date);
     await env.jobs.sweepOpen(later());
     expect(await env.db.authJobs.find(job.orgId, job.id)).toMatchObject({ status: "queued" });
     await env.authQueue.remove(job.id);
@@ -106,6 +141,9 @@ describe("the open-jobs sweep", () => {
     await env.jobs.sweepOpen(later());
     expect(await env.db.authJobs.find(running.orgId, running.id)).toMatchObject({ status: "running" });
     await env.jobs.sweepOpen(Date.now() + flightTtlMs(env.config) + 10_000);
-    expect(await env.db.authJobs.find(running.orgId, running.id)).toMatchObject({ status: "failed", errorCode: "internal_error" });
+    expect(await env.db.authJobs.find(running.orgId, running.id)).toMatchObject({
+      status: "failed",
+      errorCode: "internal_error",
+    });
   });
 });

@@ -25,7 +25,10 @@ const LIVE = new Set(["waiting", "delayed", "prioritized", "waiting-children", "
  * - queued, not yet run, in a worker region whose last worker left more than REGION_WAIT_MS ago: ended
  *   `region_unavailable` (it would wait in a queue nobody takes from).
  */
-export async function sweepOpenJobs(deps: Pick<JobDeps, "db" | "authQueue" | "flight" | "config" | "log" | "progress" | "regions">, now = Date.now()): Promise<{ requeued: number; ended: number }> {
+export async function sweepOpenJobs(
+  deps: Pick<JobDeps, "db" | "authQueue" | "flight" | "config" | "log" | "progress" | "regions">,
+  now = Date.now(),
+): Promise<{ requeued: number; ended: number }> {
   const { db, authQueue, config, log } = deps;
   let requeued = 0;
   let ended = 0;
@@ -34,11 +37,30 @@ export async function sweepOpenJobs(deps: Pick<JobDeps, "db" | "authQueue" | "fl
     if (job.replayedAt && now - job.replayedAt.getTime() < REPLAY_GRACE_MS) continue;
     const entry = await regionQueue(authQueue, job.region).getJob(job.id);
     const state = entry ? await entry.getState() : "missing";
-    if (job.region && entry && state !== "active" && job.status === "queued" && !job.startedAt && now - (job.replayedAt ?? job.createdAt).getTime() > config.worker.regionWaitMs) {
+    if (
+      job.region &&
+      entry &&
+      state !== "active" &&
+      job.status === "queued" &&
+      !job.startedAt &&
+      now - (job.replayedAt ?? job.createdAt).getTime() > config.worker.regionWaitMs
+    ) {
       live ??= await deps.regions.live();
       // Taken off the queue first: a worker that just came may have picked it (then it runs, and is left alone).
-      if (!live.includes(job.region) && (await entry.remove().then(() => true, () => false))) {
-        await endOpenJob(deps, job.orgId, job.id, "region_unavailable", `no worker of region "${job.region}" has been running while the job waited; it was not run`);
+      if (
+        !live.includes(job.region) &&
+        (await entry.remove().then(
+          () => true,
+          () => false,
+        ))
+      ) {
+        await endOpenJob(
+          deps,
+          job.orgId,
+          job.id,
+          "region_unavailable",
+          `no worker of region "${job.region}" has been running while the job waited; it was not run`,
+        );
         log.warn({ jobId: job.id, orgId: job.orgId, region: job.region }, "ended a job whose region has no worker");
         ended++;
         continue;
@@ -48,7 +70,13 @@ export async function sweepOpenJobs(deps: Pick<JobDeps, "db" | "authQueue" | "fl
     const gone = state === "missing" || state === "unknown";
     if (gone && job.status === "queued" && !job.submittedAt) {
       // Through the concurrency gate, like a new job: a lost burst must not bypass its org's and site's caps.
-      if (await requeueAuthJob(authQueue, { authJobId: job.id, orgId: job.orgId, site: gateSite(job.loginUrl), region: job.region ?? undefined }, gateCaps(config))) {
+      if (
+        await requeueAuthJob(
+          authQueue,
+          { authJobId: job.id, orgId: job.orgId, site: gateSite(job.loginUrl), region: job.region ?? undefined },
+          gateCaps(config),
+        )
+      ) {
         requeued++;
         await tell(deps, job.id, "queued");
       }
@@ -57,10 +85,12 @@ export async function sweepOpenJobs(deps: Pick<JobDeps, "db" | "authQueue" | "fl
     if (gone && now - (job.replayedAt ?? job.createdAt).getTime() < flightTtlMs(config)) continue;
     const reason = gone ? "the queue lost the job" : `the queue ended it (${entry?.failedReason || state})`;
     await abandonJob(deps, job.orgId, job.id, reason);
-    log.warn({ jobId: job.id, orgId: job.orgId, state, submitted: Boolean(job.submittedAt) }, "ended a job the queue no longer runs");
+    log.warn(
+      { jobId: job.id, orgId: job.orgId, state, submitted: Boolean(job.submittedAt) },
+      "ended a job the queue no longer runs",
+    );
     ended++;
   }
   if (requeued) log.warn({ requeued }, "queued again jobs the queue had lost");
   return { requeued, ended };
 }
-

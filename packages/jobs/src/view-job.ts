@@ -1,19 +1,38 @@
-import { type FieldError, type InputRequest, passkeyMethod, jobEventsPath, type JobResource, type SignupAccount, type SignupResponse } from "@authsvc/contracts";
+import {
+  type FieldError,
+  type InputRequest,
+  passkeyMethod,
+  jobEventsPath,
+  type JobResource,
+  type SignupAccount,
+  type SignupResponse,
+} from "@authsvc/contracts";
 import type { PendingInput } from "@authsvc/db";
 import type { JobDeps } from "./job-deps";
 import { handoffUrl } from "./handoff-token";
 import { sessionExpiresAt } from "./session-lifetime";
 
 /** A job of this org as the API shows it, with its session once it succeeded; null when there is none. */
-export async function viewJob(deps: Pick<JobDeps, "db" | "config">, orgId: string, jobId: string): Promise<JobResource | null> {
+export async function viewJob(
+  deps: Pick<JobDeps, "db" | "config">,
+  orgId: string,
+  jobId: string,
+): Promise<JobResource | null> {
   const { db } = deps;
   const row = await db.authJobs.find(orgId, jobId);
   if (!row) return null;
-  const resource: JobResource = { jobId: row.id, status: row.status as JobResource["status"], eventsUrl: jobEventsPath(row.id) };
+  const resource: JobResource = {
+    jobId: row.id,
+    status: row.status as JobResource["status"],
+    eventsUrl: jobEventsPath(row.id),
+  };
   // Running, and waiting for a person that has not answered yet (an answer given: it runs on).
   if (row.status === "running" && row.pendingInput && !(await db.authJobs.answered(row.id))) {
     resource.status = "needs_input";
-    resource.input = inputRequestOf(row.pendingInput as unknown as PendingInput, handoffUrl(deps.config.dashboard.url, deps.config.crypto.fingerprintKey, row.id, row.attempts));
+    resource.input = inputRequestOf(
+      row.pendingInput as unknown as PendingInput,
+      handoffUrl(deps.config.dashboard.url, deps.config.crypto.fingerprintKey, row.id, row.attempts),
+    );
   }
   if (row.status === "succeeded" && row.sessionId) {
     const found = await db.sessions.findState(orgId, row.sessionId);
@@ -33,9 +52,14 @@ export async function viewJob(deps: Pick<JobDeps, "db" | "config">, orgId: strin
   }
   if (row.status === "failed") {
     resource.error = { code: row.errorCode ?? "internal_error", message: row.errorMessage ?? "" };
-    if (Array.isArray(row.errorDetails) && row.errorDetails.length > 0) resource.error.details = row.errorDetails as unknown as FieldError[];
+    if (Array.isArray(row.errorDetails) && row.errorDetails.length > 0)
+      resource.error.details = row.errorDetails as unknown as FieldError[];
     // A signup that sent its form and failed may have created the account: name where its password is.
-    if (row.kind === "signup" && row.submittedAt && (await db.credentials.keepsUnfinishedAccount(orgId, row.credentialId))) {
+    if (
+      row.kind === "signup" &&
+      row.submittedAt &&
+      (await db.credentials.keepsUnfinishedAccount(orgId, row.credentialId))
+    ) {
       resource.error.credentialId = row.credentialId;
     }
   }

@@ -25,7 +25,11 @@ export interface DependencyWait {
  * connection times out; giving up would only restart it into the same wait. The log says what it waits for
  * and why (the last error), so a wrong address is seen, and an orchestrator's startup probe bounds the wait.
  */
-export async function waitForDependencies(log: DependencyLog, dependencies: Dependency[], options: DependencyWait = {}): Promise<void> {
+export async function waitForDependencies(
+  log: DependencyLog,
+  dependencies: Dependency[],
+  options: DependencyWait = {},
+): Promise<void> {
   const retryMs = options.retryMs ?? 500;
   const reportEveryMs = options.reportEveryMs ?? 10_000;
   const graceMs = options.graceMs ?? 1000;
@@ -36,13 +40,17 @@ export async function waitForDependencies(log: DependencyLog, dependencies: Depe
       for (;;) {
         try {
           await check();
-          if (reportedAt !== null) log.info({ dependency: name, waitedMs: Date.now() - started }, `${name} is there; starting`);
+          if (reportedAt !== null)
+            log.info({ dependency: name, waitedMs: Date.now() - started }, `${name} is there; starting`);
           return;
         } catch (err) {
           const now = Date.now();
           if (reportedAt === null ? now - started >= graceMs : now - reportedAt >= reportEveryMs) {
             reportedAt = now;
-            log.warn({ dependency: name, waitedMs: now - started, err: err instanceof Error ? err.message : String(err) }, `waiting for ${name}`);
+            log.warn(
+              { dependency: name, waitedMs: now - started, err: err instanceof Error ? err.message : String(err) },
+              `waiting for ${name}`,
+            );
           }
         }
         await new Promise((resolve) => setTimeout(resolve, retryMs));

@@ -11,7 +11,10 @@ describe("shutdownOnSignals", () => {
     // do unless the stage's steps close together (one after the other, "server" would wait forever).
     let workersEnded!: () => void;
     const workersDone = new Promise<void>((r) => (workersEnded = r));
-    const step = (name: string, { after, fail = false, ended }: { after?: Promise<void>; fail?: boolean; ended?: () => void } = {}) => ({
+    const step = (
+      name: string,
+      { after, fail = false, ended }: { after?: Promise<void>; fail?: boolean; ended?: () => void } = {},
+    ) => ({
       name,
       close: async () => {
         await after;
@@ -26,7 +29,10 @@ describe("shutdownOnSignals", () => {
       // Only a bound for a broken plan: the stages end in a few microtasks.
       timeoutMs: 30_000,
       onStart: (signal) => started.push(signal),
-      stages: [[step("server", { after: workersDone }), step("workers", { fail: true, ended: workersEnded })], [step("redis")]],
+      stages: [
+        [step("server", { after: workersDone }), step("workers", { fail: true, ended: workersEnded })],
+        [step("redis")],
+      ],
       exit: (code) => exits.push(code),
     });
     await Promise.all([shutdown("SIGTERM"), shutdown("SIGINT")]);

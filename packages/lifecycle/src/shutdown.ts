@@ -23,7 +23,10 @@ export interface ShutdownPlan {
  * stage's steps together, a step's failure logged and not stopping the rest — then exit 0; past the
  * deadline, exit 1. Returns `shutdown` for a caller that stops the process itself.
  */
-export function shutdownOnSignals(plan: ShutdownPlan): { shutdown: (signal: string) => Promise<void>; readonly stopping: boolean } {
+export function shutdownOnSignals(plan: ShutdownPlan): {
+  shutdown: (signal: string) => Promise<void>;
+  readonly stopping: boolean;
+} {
   const exit = plan.exit ?? ((code: number) => process.exit(code));
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -38,7 +41,8 @@ export function shutdownOnSignals(plan: ShutdownPlan): { shutdown: (signal: stri
     for (const stage of plan.stages) {
       const results = await Promise.allSettled(stage.map(async (step) => step.close()));
       results.forEach((result, i) => {
-        if (result.status === "rejected") plan.log.warn({ step: stage[i]!.name, err: String(result.reason) }, "shutdown step failed");
+        if (result.status === "rejected")
+          plan.log.warn({ step: stage[i]!.name, err: String(result.reason) }, "shutdown step failed");
       });
     }
     clearTimeout(forced);

@@ -29,7 +29,18 @@ describe("createLogger", () => {
       "login",
     );
     const text = lines.join("");
-    for (const secret of ["hunter2", "pk_abc", "sid=xyz", "cookie-secret", "p2", "JBSWY3DP", "solver-api-key", "MIGHAgEAMBMG", "Y3JlZC1pZA"]) expect(text).not.toContain(secret);
+    for (const secret of [
+      "hunter2",
+      "pk_abc",
+      "sid=xyz",
+      "cookie-secret",
+      "p2",
+      "JBSWY3DP",
+      "solver-api-key",
+      "MIGHAgEAMBMG",
+      "Y3JlZC1pZA",
+    ])
+      expect(text).not.toContain(secret);
     expect(text).toContain("[redacted]");
   });
 });

@@ -1,1 +1,11 @@
-export { extractCode, extractLink, extractLogin, extractPassword, htmlToText, pickMessage, registrableDomain, senderDomain, type VerificationMail } from "./read-verification-message";
+export {
+  extractCode,
+  extractLink,
+  extractLogin,
+  extractPassword,
+  htmlToText,
+  pickMessage,
+  registrableDomain,
+  senderDomain,
+  type VerificationMail,
+} from "./read-verification-message";

@@ -68,7 +68,8 @@ export function extractCode(mail: VerificationMail): string | null {
     if (proximity === 0) return;
     const stripped = line.replace(/https?:\/\/\S+/g, " ");
     // "123 456" and "123-456" are one code when they stand alone in that shape.
-    const token = /(?<![\w.,:/-])([A-Z0-9]{3,5})[ -]([A-Z0-9]{3,5})(?![\w.,:/-])|(?<![\w.,:/@-])([A-Za-z0-9]{4,10})(?![\w,:/@-]|\.\d)/g;
+    const token =
+      /(?<![\w.,:/-])([A-Z0-9]{3,5})[ -]([A-Z0-9]{3,5})(?![\w.,:/-])|(?<![\w.,:/@-])([A-Za-z0-9]{4,10})(?![\w,:/@-]|\.\d)/g;
     for (const m of stripped.matchAll(token)) {
       // Groups of digits are one number ("804-117" is typed 804117); groups with letters are typed as shown
       // ("LFXH-VRKR": the site reads its own grouping back).
@@ -83,7 +84,9 @@ export function extractCode(mail: VerificationMail): string | null {
       const alone = /^\s*$/.test(stripped.replace(m[0], ""));
       // Capitals are a code after a code word and a colon, or in groups ("LFXH-VRKR") alone on a line beside
       // the mail's words about a code (a shouted word alone on a line is not one).
-      const capitals = /^[A-Z]+(?:[ -][A-Z]+)?$/.test(code) && ((/[:：]\s*$/.test(before) && CODE_WORDS.test(before)) || (alone && grouped && proximity >= 2));
+      const capitals =
+        /^[A-Z]+(?:[ -][A-Z]+)?$/.test(code) &&
+        ((/[:：]\s*$/.test(before) && CODE_WORDS.test(before)) || (alone && grouped && proximity >= 2));
       if (!digits && !(mixed && code === code.toUpperCase()) && !capitals) continue;
       if (digits && code.length === 4 && /^(19|20)\d\d$/.test(code) && !/[:：]\s*$/.test(before)) continue; // a year
       if (digits && /\d[/.-]\s*$/.test(before)) continue; // part of a date
@@ -136,7 +139,8 @@ export function extractLink(mail: VerificationMail, siteHost?: string): string |
     }
     if (url.protocol !== "https:" && url.protocol !== "http:") continue;
     const host = url.hostname.toLowerCase();
-    if (siteHost && host !== siteHost.toLowerCase() && registrableDomain(host) !== registrableDomain(siteHost)) continue;
+    if (siteHost && host !== siteHost.toLowerCase() && registrableDomain(host) !== registrableDomain(siteHost))
+      continue;
     const said = `${url.pathname}${url.search} ${text}`;
     if (NOT_THE_LINK.test(said)) continue;
     let score = LINK_WORDS.test(url.pathname + url.search) ? 3 : 0;
@@ -152,7 +156,9 @@ export function extractLink(mail: VerificationMail, siteHost?: string): string |
  * from the target site's domain.
  */
 export function pickMessage<T extends VerificationMail>(messages: T[], since: Date, siteHost?: string): T | null {
-  const fresh = messages.filter((m) => m.receivedAt.getTime() >= since.getTime()).sort((a, b) => b.receivedAt.getTime() - a.receivedAt.getTime());
+  const fresh = messages
+    .filter((m) => m.receivedAt.getTime() >= since.getTime())
+    .sort((a, b) => b.receivedAt.getTime() - a.receivedAt.getTime());
   if (siteHost) {
     const domain = registrableDomain(siteHost);
     const fromSite = fresh.find((m) => registrableDomain(senderDomain(m.from)) === domain);
@@ -174,7 +180,9 @@ const QUOTED = /^["'“‘`«„]([^"'”’`»“]{6,128})["'”’`»“]/;
  * or a word of a sentence ("Your password is too short"); null when no line gives one.
  */
 export function extractPassword(mail: VerificationMail): string | null {
-  const lines = bodyText(mail).split("\n").map((l) => l.trim());
+  const lines = bodyText(mail)
+    .split("\n")
+    .map((l) => l.trim());
   for (const [index, line] of lines.entries()) {
     // A link's path may say "password" too ("/set-password?key=…"): links are never read here.
     const m = PASSWORD_LINE.exec(line.replace(/https?:\/\/\S+/g, " "));
@@ -211,7 +219,12 @@ export function extractLogin(mail: VerificationMail): string | null {
     const m = LOGIN_LINE.exec(line.replace(/https?:\/\/\S+/g, " "));
     if (!m) continue;
     const quoted = QUOTED.exec(m[1]!.trim());
-    const name = quoted ? quoted[1]! : m[1]!.trim().split(/\s+/)[0]!.replace(/[.,;!)]+$/, "");
+    const name = quoted
+      ? quoted[1]!
+      : m[1]!
+          .trim()
+          .split(/\s+/)[0]!
+          .replace(/[.,;!)]+$/, "");
     if (name.length >= 2 && name.length <= 128) return name;
   }
   return null;

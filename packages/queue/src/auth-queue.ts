@@ -38,7 +38,11 @@ export function authJobOptions(retry: RetryPolicy): JobsOptions {
 
 /** The queue of jobs of no region (`prefix`: the service's); `regionQueue` gives a region's, on the same connection and options. */
 export function createAuthQueue(connection: RedisClient, prefix: string, retry: RetryPolicy): Queue<AuthJobPayload> {
-  return new Queue<AuthJobPayload>(AUTH_QUEUE, { connection, prefix: queuePrefix(prefix, AUTH_QUEUE), defaultJobOptions: authJobOptions(retry) });
+  return new Queue<AuthJobPayload>(AUTH_QUEUE, {
+    connection,
+    prefix: queuePrefix(prefix, AUTH_QUEUE),
+    defaultJobOptions: authJobOptions(retry),
+  });
 }
 
 const regionQueues = new WeakMap<Queue, Map<string, Queue<AuthJobPayload>>>();
@@ -56,7 +60,11 @@ export function regionQueue(authQueue: Queue<AuthJobPayload>, region?: string | 
   if (!queue) {
     const { connection, defaultJobOptions } = authQueue.opts;
     const name = authQueueName(region);
-    queue = new Queue<AuthJobPayload>(name, { connection: connection as RedisClient, prefix: queuePrefix(prefixOfQueue(authQueue), name), defaultJobOptions });
+    queue = new Queue<AuthJobPayload>(name, {
+      connection: connection as RedisClient,
+      prefix: queuePrefix(prefixOfQueue(authQueue), name),
+      defaultJobOptions,
+    });
     known.set(region, queue);
   }
   return queue;
@@ -74,7 +82,11 @@ export async function closeAuthQueues(authQueue: Queue<AuthJobPayload>): Promise
  * Its priority is its place in its organization's line (`fairPriority`): a slot that frees goes to the
  * organization with the fewest jobs ahead, not to the oldest job.
  */
-export async function enqueueAuthJob(authQueue: Queue<AuthJobPayload>, payload: AuthJobPayload, caps: GateCaps): Promise<void> {
+export async function enqueueAuthJob(
+  authQueue: Queue<AuthJobPayload>,
+  payload: AuthJobPayload,
+  caps: GateCaps,
+): Promise<void> {
   const queue = regionQueue(authQueue, payload.region);
   const gate = jobGateOf(queue, caps);
   const slot = { jobId: payload.authJobId, orgId: payload.orgId, site: payload.site };
@@ -104,7 +116,11 @@ const ENDING_RUN_WAIT_MS = 5000;
  * (active: its failure recorded, its claim and its last event maybe not yet) is waited for, a few seconds at
  * most. False when it could not be removed (its run is still active).
  */
-export async function removeEarlierRun(authQueue: Queue<AuthJobPayload>, authJobId: string, region: string | undefined): Promise<boolean> {
+export async function removeEarlierRun(
+  authQueue: Queue<AuthJobPayload>,
+  authJobId: string,
+  region: string | undefined,
+): Promise<boolean> {
   const queue = regionQueue(authQueue, region);
   const giveUpAt = Date.now() + ENDING_RUN_WAIT_MS;
   while (await queue.getJob(authJobId)) {
@@ -120,7 +136,11 @@ export async function removeEarlierRun(authQueue: Queue<AuthJobPayload>, authJob
  * Queues an auth job again under its own id (a job the queue lost): its earlier run removed
  * (`removeEarlierRun`), then through the gate. False when that run is still active: nothing was queued.
  */
-export async function requeueAuthJob(authQueue: Queue<AuthJobPayload>, payload: AuthJobPayload, caps: GateCaps): Promise<boolean> {
+export async function requeueAuthJob(
+  authQueue: Queue<AuthJobPayload>,
+  payload: AuthJobPayload,
+  caps: GateCaps,
+): Promise<boolean> {
   if (!(await removeEarlierRun(authQueue, payload.authJobId, payload.region))) return false;
   await enqueueAuthJob(authQueue, payload, caps);
   return true;

@@ -21,7 +21,20 @@ export type LiveInput =
   | { type: "key"; key: LiveKey };
 
 /** The keys that are not text: what a person needs to fill and send a form. */
-export const LIVE_KEYS = ["Enter", "Tab", "Backspace", "Delete", "Escape", "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "Space"] as const;
+export const LIVE_KEYS = [
+  "Enter",
+  "Tab",
+  "Backspace",
+  "Delete",
+  "Escape",
+  "ArrowLeft",
+  "ArrowRight",
+  "ArrowUp",
+  "ArrowDown",
+  "Home",
+  "End",
+  "Space",
+] as const;
 export type LiveKey = (typeof LIVE_KEYS)[number];
 
 /** One frame of the page: a JPEG, and the page's size in CSS pixels it shows. */

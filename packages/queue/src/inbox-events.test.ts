@@ -11,7 +11,8 @@ afterAll(() => {
   subscriber.disconnect();
 });
 
-const subscribers = async (inboxId: string) => ((await publisher.pubsub("NUMSUB", inboxChannel(PREFIX, inboxId))) as [string, number])[1];
+const subscribers = async (inboxId: string) =>
+  ((await publisher.pubsub("NUMSUB", inboxChannel(PREFIX, inboxId))) as [string, number])[1];
 
 describe("InboxEvents", () => {
   it("wakes every watcher of an inbox, even for a message published before it waited", async () => {

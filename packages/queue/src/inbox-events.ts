@@ -12,7 +12,12 @@ export function inboxChannel(prefix: string, inboxId: string): string {
 }
 
 /** Tells waiting flows that `inboxId` received a message. The message itself stays in Postgres. */
-export async function notifyInbox(redis: RedisClient, prefix: string, inboxId: string, messageId: string): Promise<void> {
+export async function notifyInbox(
+  redis: RedisClient,
+  prefix: string,
+  inboxId: string,
+  messageId: string,
+): Promise<void> {
   await redis.publish(inboxChannel(prefix, inboxId), messageId);
 }
 

@@ -12,7 +12,8 @@ const caps = { perOrg: 2, perSite: 3 };
 const gate = (timing = { leaseMs: 30_000, recheckMs: 60_000 }) => new JobGate(redis, queue, caps, timing);
 let n = 0;
 const slot = (orgId: string, site = `${orgId}.example`): GateSlot => ({ jobId: `job_${++n}`, orgId, site });
-const running = (kind: "org" | "site", id: string) => redis.zrange(`${queue.opts.prefix}:gate:${kind}:${id}:running`, 0, -1);
+const running = (kind: "org" | "site", id: string) =>
+  redis.zrange(`${queue.opts.prefix}:gate:${kind}:${id}:running`, 0, -1);
 
 afterAll(async () => {
   await queue.obliterate({ force: true });
@@ -72,7 +73,11 @@ describe("JobGate", () => {
     expect(await g.acquire(second)).toBe(true);
     const waiting = slot("org_fifo");
     expect(await g.acquire(waiting)).toBe(false);
-    await queue.add("auth", { authJobId: waiting.jobId, orgId: waiting.orgId }, { jobId: waiting.jobId, delay: 60_000 });
+    await queue.add(
+      "auth",
+      { authJobId: waiting.jobId, orgId: waiting.orgId },
+      { jobId: waiting.jobId, delay: 60_000 },
+    );
     await g.release(first);
     // One slot is free and one job waits for it: a newcomer does not take it.
     expect(await g.acquire(slot("org_fifo"))).toBe(false);
@@ -156,7 +161,10 @@ describe("JobGate", () => {
 
   it("gives a freed slot to the organization with the fewest jobs ahead, not to the oldest job", async () => {
     // A separate queue, so that this test's worker takes only its own jobs. No org cap: org A's burst is let in whole.
-    const fair = new Queue<AuthJobPayload>("auth-fair", { connection: redis, prefix: queuePrefix(PREFIX, "auth-fair") });
+    const fair = new Queue<AuthJobPayload>("auth-fair", {
+      connection: redis,
+      prefix: queuePrefix(PREFIX, "auth-fair"),
+    });
     const uncapped = { perOrg: 0, perSite: 0 };
     const enqueue = async (orgId: string) => {
       const s = slot(orgId);
@@ -169,7 +177,11 @@ describe("JobGate", () => {
     // One slot: the order the queue hands the jobs out is the order they would run in.
     const taken: string[] = [];
     const blocking = redis.duplicate();
-    const worker = new Worker<AuthJobPayload>("auth-fair", async (job) => void taken.push(job.data.authJobId), { connection: blocking, prefix: fair.opts.prefix, concurrency: 1 });
+    const worker = new Worker<AuthJobPayload>("auth-fair", async (job) => void taken.push(job.data.authJobId), {
+      connection: blocking,
+      prefix: fair.opts.prefix,
+      concurrency: 1,
+    });
     try {
       await new Promise<void>((resolve) => worker.on("completed", () => taken.length === 7 && resolve()));
     } finally {
@@ -213,7 +225,11 @@ describe("JobGate", () => {
     for (const h of holders) expect(await g.acquire(h)).toBe(true);
     const parked = slot("org_stale");
     expect(await g.acquire(parked)).toBe(false);
-    await queue.add("auth", { authJobId: parked.jobId, orgId: parked.orgId, site: parked.site }, { jobId: parked.jobId, priority: 40, delay: 60_000 });
+    await queue.add(
+      "auth",
+      { authJobId: parked.jobId, orgId: parked.orgId, site: parked.site },
+      { jobId: parked.jobId, priority: 40, delay: 60_000 },
+    );
     // Its recheck came before any promotion: BullMQ put it back with the place it was parked with.
     await (await queue.getJob(parked.jobId))!.promote();
     expect(await (await queue.getJob(parked.jobId))!.getState()).toBe("prioritized");

@@ -193,9 +193,20 @@ export class JobGate {
    */
   async admit(slot: GateSlot): Promise<{ runNow: boolean; priority: number }> {
     const now = Date.now();
-    const keys = (["running", "waiting", "admitted", "reserved", "line"] as const).map((set) => this.key("org", slot, set));
+    const keys = (["running", "waiting", "admitted", "reserved", "line"] as const).map((set) =>
+      this.key("org", slot, set),
+    );
     // An admitted job holds its place until a worker picks it, or for a minute if none does.
-    const [runNow, place] = (await this.redis.eval(ADMIT, keys.length, ...keys, slot.jobId, now, this.caps.perOrg, now + 60_000, WAITING_TTL_MS)) as [number, number];
+    const [runNow, place] = (await this.redis.eval(
+      ADMIT,
+      keys.length,
+      ...keys,
+      slot.jobId,
+      now,
+      this.caps.perOrg,
+      now + 60_000,
+      WAITING_TTL_MS,
+    )) as [number, number];
     return { runNow: runNow === 1, priority: fairPriority(place) };
   }
 
@@ -203,32 +214,61 @@ export class JobGate {
   async acquire(slot: GateSlot): Promise<boolean> {
     const now = Date.now();
     const org = (["running", "waiting", "admitted", "reserved"] as const).map((set) => this.key("org", slot, set));
-    const keys = [...org, this.key("site", slot, "running"), this.key("site", slot, "waiting"), this.key("org", slot, "line")];
+    const keys = [
+      ...org,
+      this.key("site", slot, "running"),
+      this.key("site", slot, "waiting"),
+      this.key("org", slot, "line"),
+    ];
     // A parked job checks again within 1.25 recheck periods, renewing its reservation; a vanished one's lapses.
-    const args = [slot.jobId, now, now + this.timing.leaseMs, this.capOf("org", slot), this.capOf("site", slot), WAITING_TTL_MS, now + 2 * this.timing.recheckMs];
+    const args = [
+      slot.jobId,
+      now,
+      now + this.timing.leaseMs,
+      this.capOf("org", slot),
+      this.capOf("site", slot),
+      WAITING_TTL_MS,
+      now + 2 * this.timing.recheckMs,
+    ];
     return (await this.redis.eval(ACQUIRE, keys.length, ...keys, ...args)) === 1;
   }
 
   /** Extends a running job's slots; called while it runs, every third of the lease. */
   async renew(slot: GateSlot): Promise<void> {
     const until = Date.now() + this.timing.leaseMs;
-    await this.redis.multi().zadd(this.key("org", slot, "running"), until, slot.jobId).zadd(this.key("site", slot, "running"), until, slot.jobId).exec();
+    await this.redis
+      .multi()
+      .zadd(this.key("org", slot, "running"), until, slot.jobId)
+      .zadd(this.key("site", slot, "running"), until, slot.jobId)
+      .exec();
   }
 
   /** Frees a job's slots and wakes the jobs waiting for them. */
   async release(slot: GateSlot): Promise<void> {
-    await this.redis.multi().zrem(this.key("org", slot, "running"), slot.jobId).zrem(this.key("site", slot, "running"), slot.jobId).exec();
+    await this.redis
+      .multi()
+      .zrem(this.key("org", slot, "running"), slot.jobId)
+      .zrem(this.key("site", slot, "running"), slot.jobId)
+      .exec();
     await this.promoteWaiting(slot);
   }
 
   /** Takes a job off every list of the gate (its start was rolled back, or it no longer exists). */
   async forget(slot: GateSlot): Promise<void> {
-    const sets = (["org", "site"] as Cap[]).flatMap((cap) => (["running", "waiting"] as const).map((set) => this.key(cap, slot, set)));
+    const sets = (["org", "site"] as Cap[]).flatMap((cap) =>
+      (["running", "waiting"] as const).map((set) => this.key(cap, slot, set)),
+    );
     const m = this.redis.multi();
-    for (const key of [...sets, this.key("org", slot, "admitted"), this.key("org", slot, "reserved")]) m.zrem(key, slot.jobId);
+    for (const key of [...sets, this.key("org", slot, "admitted"), this.key("org", slot, "reserved")])
+      m.zrem(key, slot.jobId);
     await m.exec();
     // Not the org's newest job in line any more, if it was.
-    await this.redis.eval(`if redis.call("HGET", KEYS[1], "job") == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`, 1, this.key("org", slot, "line"), slot.jobId);
+    await this.redis.eval(
+      `if redis.call("HGET", KEYS[1], "job") == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`,
+      1,
+      this.key("org", slot, "line"),
+      slot.jobId,
+    );
   }
 
   /** When a parked job checks again (jittered, so jobs parked together do not all wake together). */
@@ -248,8 +288,14 @@ export class JobGate {
       if (this.capOf(cap, slot) <= 0) continue;
       // Each pass drops at least one stale entry or stops; a few passes cover what one release frees.
       for (let pass = 0; pass < 5; pass++) {
-        const keys = [this.key(cap, slot, "waiting"), this.key(cap, slot, "running"), ...(cap === "org" ? [this.key(cap, slot, "admitted"), this.key(cap, slot, "reserved")] : [])];
-        const heads = (await this.redis.eval(HEADS, keys.length, ...keys, Date.now(), this.capOf(cap, slot))) as Array<string | number>;
+        const keys = [
+          this.key(cap, slot, "waiting"),
+          this.key(cap, slot, "running"),
+          ...(cap === "org" ? [this.key(cap, slot, "admitted"), this.key(cap, slot, "reserved")] : []),
+        ];
+        const heads = (await this.redis.eval(HEADS, keys.length, ...keys, Date.now(), this.capOf(cap, slot))) as Array<
+          string | number
+        >;
         let dropped = false;
         for (let i = 0; i < heads.length; i += 2) {
           const id = String(heads[i]);
@@ -278,7 +324,13 @@ const gates = new WeakMap<Queue, JobGate>();
 /** The gate of an auth queue (one per queue object), on the queue's own Redis connection and prefix. */
 export function jobGateOf(queue: Queue, caps: GateCaps, timing?: GateTiming): JobGate {
   const known = gates.get(queue);
-  if (known && known.caps.perOrg === caps.perOrg && known.caps.perSite === caps.perSite && (!timing || known.timing === timing)) return known;
+  if (
+    known &&
+    known.caps.perOrg === caps.perOrg &&
+    known.caps.perSite === caps.perSite &&
+    (!timing || known.timing === timing)
+  )
+    return known;
   const gate = new JobGate(queueConnection(queue), queue, caps, timing);
   gates.set(queue, gate);
   return gate;

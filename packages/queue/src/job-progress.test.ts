@@ -59,7 +59,9 @@ describe("JobEventFeed", () => {
     await progress.record(jobId, "queued");
     await progress.record(jobId, "started", { attempt: 1 });
     // A recheck far beyond the test's timeout: only the pub/sub wake-up can end it.
-    const followed = follower(feed.follow(jobId, { signal: new AbortController().signal, settled: nothingSettled, recheckMs: 600_000 }));
+    const followed = follower(
+      feed.follow(jobId, { signal: new AbortController().signal, settled: nothingSettled, recheckMs: 600_000 }),
+    );
     // The history is handed over (the follower subscribed before it read): what comes next is live.
     await followed.received(2);
     await progress.record(jobId, "submitted");
@@ -79,7 +81,9 @@ describe("JobEventFeed", () => {
       const jobId = newJob();
       await progress.record(jobId, "queued");
       // Only a wake-up can end it: the recheck is far beyond the test's timeout.
-      const followed = follower(ownFeed.follow(jobId, { signal: new AbortController().signal, settled: nothingSettled, recheckMs: 600_000 }));
+      const followed = follower(
+        ownFeed.follow(jobId, { signal: new AbortController().signal, settled: nothingSettled, recheckMs: 600_000 }),
+      );
       await followed.received(1);
       // Not events.once: it rejects on the "error" a write cut short emits before the "close".
       const down = new Promise((resolve) => ownSubscriber.once("close", resolve));
@@ -102,15 +106,29 @@ describe("JobEventFeed", () => {
     await progress.record(jobId, "queued");
     await progress.record(jobId, "succeeded");
     const signal = new AbortController().signal;
-    await expect(collect(feed.follow(jobId, { signal, settled: nothingSettled }))).resolves.toEqual(["queued", "failed", "queued", "succeeded"]);
-    await expect(collect(feed.follow(jobId, { after: firstEnd, signal, settled: nothingSettled }))).resolves.toEqual(["queued", "succeeded"]);
+    await expect(collect(feed.follow(jobId, { signal, settled: nothingSettled }))).resolves.toEqual([
+      "queued",
+      "failed",
+      "queued",
+      "succeeded",
+    ]);
+    await expect(collect(feed.follow(jobId, { after: firstEnd, signal, settled: nothingSettled }))).resolves.toEqual([
+      "queued",
+      "succeeded",
+    ]);
   });
 
   it("tells the end from the job's record when its events are gone (expired, or Redis lost them)", async () => {
     const jobId = newJob();
-    const end: JobEvent = { type: "failed", jobId, at: new Date().toISOString(), error: { code: "timeout", message: "from the record" } };
+    const end: JobEvent = {
+      type: "failed",
+      jobId,
+      at: new Date().toISOString(),
+      error: { code: "timeout", message: "from the record" },
+    };
     const events: StoredJobEvent[] = [];
-    for await (const entry of feed.follow(jobId, { signal: new AbortController().signal, settled: async () => end })) events.push(entry);
+    for await (const entry of feed.follow(jobId, { signal: new AbortController().signal, settled: async () => end }))
+      events.push(entry);
     expect(events).toEqual([{ id: "0-1", event: end }]);
   });
 
@@ -118,7 +136,9 @@ describe("JobEventFeed", () => {
     const jobId = newJob();
     await progress.record(jobId, "queued");
     const client = new AbortController();
-    const followed = follower(feed.follow(jobId, { signal: client.signal, settled: nothingSettled, recheckMs: 60_000 }));
+    const followed = follower(
+      feed.follow(jobId, { signal: client.signal, settled: nothingSettled, recheckMs: 60_000 }),
+    );
     await followed.received(1);
     client.abort();
     await expect(followed.done).resolves.toEqual(["queued"]);

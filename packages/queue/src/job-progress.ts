@@ -66,7 +66,9 @@ export class JobProgress {
   /** Events after `afterId` (from the start without one), oldest first, at most a batch. */
   async read(jobId: string, afterId?: string): Promise<StoredJobEvent[]> {
     // A stream followed through a Redis failover waits for it (`ridingFailover`) rather than ending the client's stream.
-    const entries = await ridingFailover(this.redis, () => this.redis.xrange(this.key(jobId), afterId ? `(${afterId}` : "-", "+", "COUNT", READ_BATCH));
+    const entries = await ridingFailover(this.redis, () =>
+      this.redis.xrange(this.key(jobId), afterId ? `(${afterId}` : "-", "+", "COUNT", READ_BATCH),
+    );
     const events: StoredJobEvent[] = [];
     for (const [id, fields] of entries) {
       const raw = fields[fields.indexOf("e") + 1];

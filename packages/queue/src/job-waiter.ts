@@ -39,7 +39,10 @@ export class JobWaiter {
       if (!ids.length) return;
       const lookup = settledAmong ? settledAmong(ids) : Promise.resolve(ids);
       // wake() confirms each one with isSettled; a database that is away leaves the waiters as they are.
-      lookup.then((done) => done.forEach((id) => void this.wake(id)), () => undefined);
+      lookup.then(
+        (done) => done.forEach((id) => void this.wake(id)),
+        () => undefined,
+      );
     }, recheckEveryMs);
     this.recheck.unref();
   }
@@ -65,7 +68,9 @@ export class JobWaiter {
   /** Listening to the auth queue, and to the queue of every region with a worker now. */
   async ready(): Promise<void> {
     if (this.regions) await this.listenToRegions();
-    await Promise.all([this.events, ...[...this.regionEvents.values()].map((r) => r.events)].map((e) => e.waitUntilReady()));
+    await Promise.all(
+      [this.events, ...[...this.regionEvents.values()].map((r) => r.events)].map((e) => e.waitUntilReady()),
+    );
   }
 
   get pending(): number {

@@ -34,7 +34,8 @@ export async function scheduleMaintenance(queue: Queue, schedule: MaintenanceSch
   await queue.upsertJobScheduler(SWEEP_JOB, { every: schedule.sweepEveryMs }, { name: SWEEP_JOB, opts });
   await queue.upsertJobScheduler(JOB_STATS_JOB, { every: schedule.statsEveryMs }, { name: JOB_STATS_JOB, opts });
   await queue.upsertJobScheduler(SITE_STATS_JOB, { every: schedule.siteStatsEveryMs }, { name: SITE_STATS_JOB, opts });
-  if (schedule.keepAliveEveryMs > 0) await queue.upsertJobScheduler(KEEPALIVE_JOB, { every: schedule.keepAliveEveryMs }, { name: KEEPALIVE_JOB, opts });
+  if (schedule.keepAliveEveryMs > 0)
+    await queue.upsertJobScheduler(KEEPALIVE_JOB, { every: schedule.keepAliveEveryMs }, { name: KEEPALIVE_JOB, opts });
   else await queue.removeJobScheduler(KEEPALIVE_JOB);
 }
 

@@ -9,7 +9,18 @@ const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const PREFIX = `redis-connections-test-${process.pid}`;
 const envelope = new Envelope(parseKeyRing(`1:${randomBytes(32).toString("base64")}`));
 const session: CapturedSession = {
-  cookies: [{ name: "sid", value: "s1", domain: "shop.example", path: "/", expires: -1, httpOnly: true, secure: true, sameSite: "Lax" }],
+  cookies: [
+    {
+      name: "sid",
+      value: "s1",
+      domain: "shop.example",
+      path: "/",
+      expires: -1,
+      httpOnly: true,
+      secure: true,
+      sameSite: "Lax",
+    },
+  ],
   origins: ["https://shop.example"],
   storageState: { cookies: [], origins: [] },
 };

@@ -41,10 +41,17 @@ function targetOf(url: string): RedisTarget {
  * the HTTP request gets a 503), and a blocking client waits it out; both follow the cluster's MOVED and
  * ASK answers and learn the new layout after a failover.
  */
-export function createRedis(given: string | (RedisTarget & { failoverWaitMs?: number }), role: RedisRole, name: string, log?: RedisErrorLog): RedisClient {
+export function createRedis(
+  given: string | (RedisTarget & { failoverWaitMs?: number }),
+  role: RedisRole,
+  name: string,
+  log?: RedisErrorLog,
+): RedisClient {
   const target = typeof given === "string" ? targetOf(given) : given;
   const roleOptions: RedisOptions =
-    role === "producer" ? { enableOfflineQueue: false, maxRetriesPerRequest: 1 } : { maxRetriesPerRequest: null, enableReadyCheck: true };
+    role === "producer"
+      ? { enableOfflineQueue: false, maxRetriesPerRequest: 1 }
+      : { maxRetriesPerRequest: null, enableReadyCheck: true };
   const cluster = target.cluster;
   const redis: RedisClient = cluster
     ? new Cluster(cluster.nodes, {
@@ -58,7 +65,12 @@ export function createRedis(given: string | (RedisTarget & { failoverWaitMs?: nu
         slotsRefreshTimeout: 2000,
         // With TLS the nodes' certificates name the host the client was given, not the address it resolves to
         // (managed clusters behind DNS): connect by the name.
-        ...(cluster.tls ? { dnsLookup: (address: string, callback: (err: Error | null, address: string) => void) => callback(null, address) } : {}),
+        ...(cluster.tls
+          ? {
+              dnsLookup: (address: string, callback: (err: Error | null, address: string) => void) =>
+                callback(null, address),
+            }
+          : {}),
         retryDelayOnFailover: 200,
         retryDelayOnClusterDown: 200,
         redisOptions: {
@@ -71,7 +83,12 @@ export function createRedis(given: string | (RedisTarget & { failoverWaitMs?: nu
           maxRetriesPerRequest: role === "producer" ? 1 : null,
         },
       } satisfies ClusterOptions)
-    : new Redis(target.url, { connectionName: name, lazyConnect: false, retryStrategy: reconnectDelayMs, ...roleOptions });
+    : new Redis(target.url, {
+        connectionName: name,
+        lazyConnect: false,
+        retryStrategy: reconnectDelayMs,
+        ...roleOptions,
+      });
   failoverWaits.set(redis, typeof given === "string" ? 0 : (given.failoverWaitMs ?? 0));
   // Kept for the start-up check (which says why Redis is not there yet), and reported through the service's
   // log rather than ioredis' "Unhandled error event" stack traces: once per kind of error, then every 30 s.
@@ -97,7 +114,9 @@ export function createRedis(given: string | (RedisTarget & { failoverWaitMs?: nu
  */
 export function isRedisUnavailable(err: unknown): boolean {
   const text = err instanceof Error ? `${err.name} ${err.message} ${(err as { code?: string }).code ?? ""}` : "";
-  return /ECONNREFUSED|Connection is closed|Stream isn't writeable|enableOfflineQueue|MaxRetriesPerRequest|max retries per request|ETIMEDOUT|CLUSTERDOWN|TRYAGAIN|Too many Cluster redirections|Failed to refresh slots cache|None of startup nodes is available/.test(text);
+  return /ECONNREFUSED|Connection is closed|Stream isn't writeable|enableOfflineQueue|MaxRetriesPerRequest|max retries per request|ETIMEDOUT|CLUSTERDOWN|TRYAGAIN|Too many Cluster redirections|Failed to refresh slots cache|None of startup nodes is available/.test(
+    text,
+  );
 }
 
 /**
@@ -115,7 +134,10 @@ async function rideThroughFailover<T>(attempt: () => Promise<T>, waitMs: number,
       return await withinWait(attempt(), until, redis);
     } catch (err) {
       if (!isRedisUnavailable(err) || Date.now() + pause > until) throw err;
-      if (redis instanceof Cluster) (redis as unknown as { refreshSlotsCache(cb?: (err?: Error) => void): void }).refreshSlotsCache(() => undefined);
+      if (redis instanceof Cluster)
+        (redis as unknown as { refreshSlotsCache(cb?: (err?: Error) => void): void }).refreshSlotsCache(
+          () => undefined,
+        );
       await new Promise((resolve) => setTimeout(resolve, pause));
     }
   }
@@ -124,7 +146,8 @@ async function rideThroughFailover<T>(attempt: () => Promise<T>, waitMs: number,
 /** The ioredis connection a BullMQ queue was created on (createAuthQueue and its kin), for the service's own keys beside the queue's. */
 export function queueConnection(queue: { opts: { connection?: unknown } }): RedisClient {
   const connection = queue.opts.connection as RedisClient | undefined;
-  if (!connection || typeof connection.eval !== "function") throw new Error("the queue must be created on an ioredis connection (createAuthQueue)");
+  if (!connection || typeof connection.eval !== "function")
+    throw new Error("the queue must be created on an ioredis connection (createAuthQueue)");
   return connection;
 }
 
@@ -138,7 +161,12 @@ function withinWait<T>(answer: Promise<T>, until: number, redis: RedisClient): P
   const late = new Promise<never>((_, reject) => {
     const check = () => {
       if (redis instanceof Redis && redis.status === "ready") timer = setTimeout(check, 1000);
-      else reject(Object.assign(new Error("Redis did not answer within REDIS_FAILOVER_WAIT_MS (ETIMEDOUT)"), { code: "ETIMEDOUT" }));
+      else
+        reject(
+          Object.assign(new Error("Redis did not answer within REDIS_FAILOVER_WAIT_MS (ETIMEDOUT)"), {
+            code: "ETIMEDOUT",
+          }),
+        );
     };
     timer = setTimeout(check, Math.max(0, until - Date.now()));
   });

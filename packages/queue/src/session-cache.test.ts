@@ -10,8 +10,24 @@ const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
 const cache = new SessionCache(redis, PREFIX, new Envelope(parseKeyRing(`1:${randomBytes(32).toString("base64")}`)));
 
 const session = (sid: string): CapturedSession => {
-  const cookies = [{ name: "sid", value: sid, domain: "shop.example", path: "/", expires: -1, httpOnly: true, secure: true, sameSite: "Lax" as const }];
-  return { cookies, origins: ["https://shop.example"], storageState: { cookies, origins: [] }, signedInPage: "https://shop.example/account" };
+  const cookies = [
+    {
+      name: "sid",
+      value: sid,
+      domain: "shop.example",
+      path: "/",
+      expires: -1,
+      httpOnly: true,
+      secure: true,
+      sameSite: "Lax" as const,
+    },
+  ];
+  return {
+    cookies,
+    origins: ["https://shop.example"],
+    storageState: { cookies, origins: [] },
+    signedInPage: "https://shop.example/account",
+  };
 };
 
 afterAll(async () => {

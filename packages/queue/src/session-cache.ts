@@ -67,7 +67,13 @@ export class SessionCache {
   }
 
   /** Caches a session a login just signed in with: checked now, by that login. */
-  async set(orgId: string, fingerprint: string, state: CapturedSession, ttlSeconds: number, checkedAt = Date.now()): Promise<void> {
+  async set(
+    orgId: string,
+    fingerprint: string,
+    state: CapturedSession,
+    ttlSeconds: number,
+    checkedAt = Date.now(),
+  ): Promise<void> {
     const key = this.key(orgId, fingerprint);
     const value: Sealed = { ...state, checkedAt };
     const sealed = this.envelope.encryptJson(value, key);
@@ -77,7 +83,11 @@ export class SessionCache {
   /** Records a check that found the entry alive, keeping its TTL; nothing when the entry was replaced or dropped meanwhile. */
   async markChecked(orgId: string, fingerprint: string, entry: CachedEntry, checkedAt = Date.now()): Promise<void> {
     const key = this.key(orgId, fingerprint);
-    const value: Sealed = { ...entry.session, ...(entry.signedInPage ? { signedInPage: entry.signedInPage } : {}), checkedAt };
+    const value: Sealed = {
+      ...entry.session,
+      ...(entry.signedInPage ? { signedInPage: entry.signedInPage } : {}),
+      checkedAt,
+    };
     const sealed = this.envelope.encryptJson(value, key);
     await this.ride((r) => r.eval(SET_IF_UNCHANGED, 1, key, entry.sealed, sealed));
   }

@@ -47,5 +47,10 @@ export class SingleFlight {
 export function flightTtlMs(config: Pick<Config, "worker" | "mfa" | "handoff">): number {
   const { attempts, jobTimeoutMs, backoffMs } = config.worker;
   // A hand-off waits once per job (it comes after the submit, which is never retried).
-  return attempts * (jobTimeoutMs + config.mfa.waitMs + 5000) + config.handoff.maxWaitMs + backoffMs * 2 ** attempts + 5 * 60_000;
+  return (
+    attempts * (jobTimeoutMs + config.mfa.waitMs + 5000) +
+    config.handoff.maxWaitMs +
+    backoffMs * 2 ** attempts +
+    5 * 60_000
+  );
 }

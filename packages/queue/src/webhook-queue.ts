@@ -13,7 +13,11 @@ export interface WebhookDeliveryPayload {
   event: WebhookEvent;
 }
 
-export function createWebhookQueue(connection: RedisClient, prefix: string, retry: RetryPolicy): Queue<WebhookDeliveryPayload> {
+export function createWebhookQueue(
+  connection: RedisClient,
+  prefix: string,
+  retry: RetryPolicy,
+): Queue<WebhookDeliveryPayload> {
   return new Queue<WebhookDeliveryPayload>(WEBHOOK_QUEUE, {
     connection,
     prefix: queuePrefix(prefix, WEBHOOK_QUEUE),
@@ -27,6 +31,15 @@ export function createWebhookQueue(connection: RedisClient, prefix: string, retr
 }
 
 /** Queues one delivery per webhook; the job id makes a repeated emit of the same event a no-op. */
-export async function queueDeliveries(queue: Queue<WebhookDeliveryPayload>, orgId: string, webhookIds: string[], event: WebhookEvent): Promise<void> {
-  await Promise.all(webhookIds.map((webhookId) => queue.add(event.type, { webhookId, orgId, event }, { jobId: `${event.id}-${webhookId}` })));
+export async function queueDeliveries(
+  queue: Queue<WebhookDeliveryPayload>,
+  orgId: string,
+  webhookIds: string[],
+  event: WebhookEvent,
+): Promise<void> {
+  await Promise.all(
+    webhookIds.map((webhookId) =>
+      queue.add(event.type, { webhookId, orgId, event }, { jobId: `${event.id}-${webhookId}` }),
+    ),
+  );
 }

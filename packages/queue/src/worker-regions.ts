@@ -37,7 +37,8 @@ export class WorkerRegions {
   async announce(name: string, regions: readonly string[]): Promise<void> {
     this.said = regions.map((region) => `${region}\u0000${name}`);
     if (!this.said.length) return;
-    const say = () => this.redis.zadd(this.key, ...this.said.flatMap((member) => [Date.now() + this.timing.lastsMs, member]));
+    const say = () =>
+      this.redis.zadd(this.key, ...this.said.flatMap((member) => [Date.now() + this.timing.lastsMs, member]));
     await say();
     this.timer = setInterval(() => void say().catch(() => undefined), this.timing.everyMs);
     this.timer.unref();

@@ -62,7 +62,8 @@ export class AuthClient {
   constructor(options: AuthClientOptions) {
     this.transport = new Transport(options);
     this.jobs = new Jobs(this.transport);
-    const runJob = <T>(route: Route, body: unknown, params: Record<string, string> | undefined, opts: JobCallOptions) => runJobCall<T>(this.transport, this.jobs, route, body, params, opts);
+    const runJob = <T>(route: Route, body: unknown, params: Record<string, string> | undefined, opts: JobCallOptions) =>
+      runJobCall<T>(this.transport, this.jobs, route, body, params, opts);
     this.credentials = new Credentials(this.transport, runJob);
     this.mailboxes = new Mailboxes(this.transport);
     this.phoneNumbers = new PhoneNumbers(this.transport);
@@ -86,16 +87,45 @@ export class AuthClient {
   }
 }
 
-type RunJob = <T>(route: Route, body: unknown, params: Record<string, string> | undefined, options: JobCallOptions) => Promise<T>;
+type RunJob = <T>(
+  route: Route,
+  body: unknown,
+  params: Record<string, string> | undefined,
+  options: JobCallOptions,
+) => Promise<T>;
 
 /** A call that may answer 202: the job is followed to its end, so the caller gets what a 200 would have given. */
-async function runJobCall<T>(transport: Transport, jobs: Jobs, route: Route, body: unknown, params: Record<string, string> | undefined, options: JobCallOptions): Promise<T> {
-  const prefer = [options.respondAsync ? "respond-async" : "", options.wait !== undefined ? `wait=${Math.max(0, Math.floor(options.wait))}` : ""].filter(Boolean).join(", ");
+async function runJobCall<T>(
+  transport: Transport,
+  jobs: Jobs,
+  route: Route,
+  body: unknown,
+  params: Record<string, string> | undefined,
+  options: JobCallOptions,
+): Promise<T> {
+  const prefer = [
+    options.respondAsync ? "respond-async" : "",
+    options.wait !== undefined ? `wait=${Math.max(0, Math.floor(options.wait))}` : "",
+  ]
+    .filter(Boolean)
+    .join(", ");
   // A caller who lets the service wait longer than our timeout must not be cut off first.
-  const timeoutMs = options.timeoutMs ?? (options.wait !== undefined ? Math.max(90_000, options.wait * 1000 + 15_000) : undefined);
-  const answer = await transport.send<T | JobResource<T>>({ route, params, body, headers: prefer ? { prefer } : undefined, options: { ...options, timeoutMs } });
+  const timeoutMs =
+    options.timeoutMs ?? (options.wait !== undefined ? Math.max(90_000, options.wait * 1000 + 15_000) : undefined);
+  const answer = await transport.send<T | JobResource<T>>({
+    route,
+    params,
+    body,
+    headers: prefer ? { prefer } : undefined,
+    options: { ...options, timeoutMs },
+  });
   if (answer.status !== 202) return answer.body as T;
-  const follow: FollowOptions = { signal: options.signal, onProgress: options.onProgress, onNeedsInput: options.onNeedsInput, pollIntervalMs: options.pollIntervalMs };
+  const follow: FollowOptions = {
+    signal: options.signal,
+    onProgress: options.onProgress,
+    onNeedsInput: options.onNeedsInput,
+    pollIntervalMs: options.pollIntervalMs,
+  };
   return jobs.wait<T>((answer.body as JobResource<T>).jobId, follow);
 }
 
@@ -109,7 +139,10 @@ export class Credentials {
    * One page (100, newest first by creation), of one `site` (an origin) or `username` when given; pass
    * `before` from the previous page's `next` (or use `iterate`).
    */
-  async list(query: { before?: string; site?: string; username?: string } = {}, options: RequestOptions = {}): Promise<CredentialPage> {
+  async list(
+    query: { before?: string; site?: string; username?: string } = {},
+    options: RequestOptions = {},
+  ): Promise<CredentialPage> {
     return (await this.transport.send<CredentialPage>({ route: ROUTES.listCredentials, query, options })).body;
   }
 
@@ -125,7 +158,8 @@ export class Credentials {
   }
 
   async get(id: string, options: RequestOptions = {}): Promise<CredentialResource> {
-    return (await this.transport.send<CredentialResource>({ route: ROUTES.getCredential, params: { id }, options })).body;
+    return (await this.transport.send<CredentialResource>({ route: ROUTES.getCredential, params: { id }, options }))
+      .body;
   }
 
   /** Deletes the credential, its stored secret and its sessions (cached ones too). */
@@ -175,7 +209,14 @@ export class Credentials {
    * refreshes sign in with it. The same passkey (or another of the same account) again is a `conflict`.
    */
   async importPasskey(id: string, passkey: PasskeyImport, options: IdempotentOptions = {}): Promise<PasskeyImported> {
-    return (await this.transport.send<PasskeyImported>({ route: ROUTES.enrolPasskey, params: { id }, body: { import: passkey }, options })).body;
+    return (
+      await this.transport.send<PasskeyImported>({
+        route: ROUTES.enrolPasskey,
+        params: { id },
+        body: { import: passkey },
+        options,
+      })
+    ).body;
   }
 
   /** Forgets one of the credential's passkeys here (the site still lists it: remove it there too). */
@@ -193,7 +234,8 @@ export class Mailboxes {
   }
 
   async list(options: RequestOptions = {}): Promise<MailboxResource[]> {
-    return (await this.transport.send<{ mailboxes: MailboxResource[] }>({ route: ROUTES.listMailboxes, options })).body.mailboxes;
+    return (await this.transport.send<{ mailboxes: MailboxResource[] }>({ route: ROUTES.listMailboxes, options })).body
+      .mailboxes;
   }
 
   async get(id: string, options: RequestOptions = {}): Promise<MailboxResource> {
@@ -210,9 +252,15 @@ export class Mailboxes {
   }
 
   /** Messages the mailbox received, newest first, with the code and link read from each. */
-  async messages(id: string, query: { limit?: number; offset?: number; includeBody?: boolean } = {}, options: RequestOptions = {}): Promise<MessagePage> {
+  async messages(
+    id: string,
+    query: { limit?: number; offset?: number; includeBody?: boolean } = {},
+    options: RequestOptions = {},
+  ): Promise<MessagePage> {
     const q = { limit: query.limit, offset: query.offset, include: query.includeBody ? "body" : undefined };
-    return (await this.transport.send<MessagePage>({ route: ROUTES.listMailboxMessages, params: { id }, query: q, options })).body;
+    return (
+      await this.transport.send<MessagePage>({ route: ROUTES.listMailboxMessages, params: { id }, query: q, options })
+    ).body;
   }
 }
 
@@ -221,7 +269,9 @@ export class PhoneNumbers {
 
   /** The numbers the operator assigned to the organization. */
   async list(options: RequestOptions = {}): Promise<PhoneNumberResource[]> {
-    return (await this.transport.send<{ phoneNumbers: PhoneNumberResource[] }>({ route: ROUTES.listPhoneNumbers, options })).body.phoneNumbers;
+    return (
+      await this.transport.send<{ phoneNumbers: PhoneNumberResource[] }>({ route: ROUTES.listPhoneNumbers, options })
+    ).body.phoneNumbers;
   }
 }
 
@@ -234,7 +284,8 @@ export class Webhooks {
   }
 
   async list(options: RequestOptions = {}): Promise<WebhookResource[]> {
-    return (await this.transport.send<{ webhooks: WebhookResource[] }>({ route: ROUTES.listWebhooks, options })).body.webhooks;
+    return (await this.transport.send<{ webhooks: WebhookResource[] }>({ route: ROUTES.listWebhooks, options })).body
+      .webhooks;
   }
 
   async delete(id: string, options: RequestOptions = {}): Promise<void> {
@@ -252,7 +303,8 @@ export class Proxies {
   }
 
   async list(options: RequestOptions = {}): Promise<ProxyResource[]> {
-    return (await this.transport.send<{ proxies: ProxyResource[] }>({ route: ROUTES.listProxies, options })).body.proxies;
+    return (await this.transport.send<{ proxies: ProxyResource[] }>({ route: ROUTES.listProxies, options })).body
+      .proxies;
   }
 
   async delete(id: string, options: RequestOptions = {}): Promise<void> {

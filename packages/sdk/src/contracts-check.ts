@@ -47,5 +47,10 @@ export type ContractChecks = [
   Holds<Same<typeof sdk.LOGIN_METHODS, typeof api.LOGIN_METHODS>>,
   Holds<Same<typeof sdk.SIGNUP_METHODS, typeof api.SIGNUP_METHODS>>,
   Holds<Same<typeof sdk.WEBHOOK_EVENTS, typeof api.WEBHOOK_EVENTS>>,
-  Holds<Same<{ [K in sdk.ErrorCode]: (typeof sdk.ERROR_STATUS)[K] }, { [K in api.ErrorCode]: (typeof api.ERROR_CODES)[K]["status"] }>>,
+  Holds<
+    Same<
+      { [K in sdk.ErrorCode]: (typeof sdk.ERROR_STATUS)[K] },
+      { [K in api.ErrorCode]: (typeof api.ERROR_CODES)[K]["status"] }
+    >
+  >,
 ];

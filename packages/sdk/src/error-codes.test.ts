@@ -3,6 +3,8 @@ import { ERROR_STATUS } from "./error-codes";
 
 describe("the SDK's error codes", () => {
   it("are the API's codes with the API's statuses", () => {
-    expect(ERROR_STATUS).toEqual(Object.fromEntries(Object.entries(CONTRACT_CODES).map(([code, { status }]) => [code, status])));
+    expect(ERROR_STATUS).toEqual(
+      Object.fromEntries(Object.entries(CONTRACT_CODES).map(([code, { status }]) => [code, status])),
+    );
   });
 });

@@ -109,7 +109,8 @@ export function errorFor(init: AuthsvcErrorInit): AuthsvcError {
 /** Reads an error answer. A body that is not the API's error shape (a proxy's page) still gives an error. */
 export function errorFromResponse(status: number, headers: Headers, body: unknown): AuthsvcError {
   const e = (body as { error?: Record<string, unknown> } | null)?.error;
-  const requestId = (typeof e?.requestId === "string" ? e.requestId : undefined) ?? headers.get("x-request-id") ?? undefined;
+  const requestId =
+    (typeof e?.requestId === "string" ? e.requestId : undefined) ?? headers.get("x-request-id") ?? undefined;
   const retryAfter = retryAfterSeconds(headers.get("retry-after"));
   if (e && isErrorCode(e.code)) {
     return errorFor({
@@ -122,13 +123,26 @@ export function errorFromResponse(status: number, headers: Headers, body: unknow
       retryAfter,
     });
   }
-  return errorFor({ code: fallbackCode(status), message: `HTTP ${status} without an API error body`, status, requestId, retryAfter });
+  return errorFor({
+    code: fallbackCode(status),
+    message: `HTTP ${status} without an API error body`,
+    status,
+    requestId,
+    retryAfter,
+  });
 }
 
 /** A failed job's error: the exception the synchronous answer would have raised. */
 export function errorFromJob(jobId: string, error: JobError, requestId?: string): AuthsvcError {
   const code: ErrorCode = isErrorCode(error.code) ? error.code : "internal_error";
-  return errorFor({ code, message: error.message, status: ERROR_STATUS[code], requestId, credentialId: error.credentialId, jobId });
+  return errorFor({
+    code,
+    message: error.message,
+    status: ERROR_STATUS[code],
+    requestId,
+    credentialId: error.credentialId,
+    jobId,
+  });
 }
 
 function fallbackCode(status: number): ErrorCode {

@@ -1,4 +1,13 @@
-export { AuthClient, Credentials, Mailboxes, PhoneNumbers, Proxies, Webhooks, type AuthClientOptions, type JobCallOptions } from "./client";
+export {
+  AuthClient,
+  Credentials,
+  Mailboxes,
+  PhoneNumbers,
+  Proxies,
+  Webhooks,
+  type AuthClientOptions,
+  type JobCallOptions,
+} from "./client";
 export { Jobs, type FollowOptions, type JobEventsOptions } from "./jobs";
 export type { IdempotentOptions, RequestOptions } from "./transport";
 export {
@@ -14,9 +23,20 @@ export {
   UnauthorizedError,
 } from "./errors";
 export { ERROR_CODES, ERROR_STATUS, isErrorCode, type ErrorCode } from "./error-codes";
-export { verifyWebhook, WebhookVerificationError, type VerifyWebhookOptions, type WebhookVerificationFailure } from "./webhook-signature";
+export {
+  verifyWebhook,
+  WebhookVerificationError,
+  type VerifyWebhookOptions,
+  type WebhookVerificationFailure,
+} from "./webhook-signature";
 export { toPlaywrightStorageState } from "./handoff/playwright-storage-state";
-export { toCdpSetCookies, toPuppeteerCookieData, toPuppeteerCookies, type CdpCookieParam, type PuppeteerCookieData } from "./handoff/puppeteer-cookies";
+export {
+  toCdpSetCookies,
+  toPuppeteerCookieData,
+  toPuppeteerCookies,
+  type CdpCookieParam,
+  type PuppeteerCookieData,
+} from "./handoff/puppeteer-cookies";
 export { toNetscapeCookieJar } from "./handoff/netscape-cookie-jar";
 export { cookieHeaderFor } from "./handoff/cookie-header";
 export type { SessionLike } from "./handoff/session-cookies";

@@ -45,8 +45,19 @@ export class Jobs {
    * Answers what a job in `needs_input` waits for: `{code}`, `{choice}`, `{answer}`, or `{}` (look again).
    * The job goes on with the same page; its end is read as always (`wait`, `events`).
    */
-  async input<Result = unknown>(jobId: string, answer: InputAnswerRequest = {}, options: RequestOptions = {}): Promise<JobResource<Result>> {
-    return (await this.transport.send<JobResource<Result>>({ route: ROUTES.answerJobInput, params: { jobId }, body: answer, options })).body;
+  async input<Result = unknown>(
+    jobId: string,
+    answer: InputAnswerRequest = {},
+    options: RequestOptions = {},
+  ): Promise<JobResource<Result>> {
+    return (
+      await this.transport.send<JobResource<Result>>({
+        route: ROUTES.answerJobInput,
+        params: { jobId },
+        body: answer,
+        options,
+      })
+    ).body;
   }
 
   /**
@@ -56,7 +67,7 @@ export class Jobs {
   async *events(jobId: string, options: JobEventsOptions = {}): AsyncGenerator<JobEvent> {
     let lastEventId = options.lastEventId;
     const maxReconnects = options.maxReconnects ?? 5;
-    for (let broken = 0; ; ) {
+    for (let broken = 0; ;) {
       const idle = new IdleWatch(options.idleTimeoutMs ?? 45_000, options.signal);
       try {
         const answer = await this.transport.send({
@@ -69,7 +80,9 @@ export class Jobs {
         const type = answer.headers.get("content-type") ?? "";
         if (!type.startsWith("text/event-stream") || !answer.response.body) {
           await answer.response.body?.cancel().catch(() => undefined);
-          throw new NetworkError(`GET ${ROUTES.getJobEvents.path}: answered ${type || "no content type"}, not an event stream`);
+          throw new NetworkError(
+            `GET ${ROUTES.getJobEvents.path}: answered ${type || "no content type"}, not an event stream`,
+          );
         }
         for await (const message of parseEventStream(idle.watch(answer.response.body))) {
           lastEventId = message.id ?? lastEventId;
@@ -115,10 +128,19 @@ export class Jobs {
       // No stream (it kept breaking, or a server without it): the job's own answer says the same, by polling.
     }
     for (let round = 0; ; round++) {
-      const answer = await this.transport.send<JobResource<Result>>({ route: ROUTES.getJob, params: { jobId }, options });
+      const answer = await this.transport.send<JobResource<Result>>({
+        route: ROUTES.getJob,
+        params: { jobId },
+        options,
+      });
       const job = answer.body;
       if (job.status === "succeeded") return job.result as Result;
-      if (job.status === "failed") throw errorFromJob(jobId, job.error ?? { code: "internal_error", message: "The job failed." }, answer.headers.get("x-request-id") ?? undefined);
+      if (job.status === "failed")
+        throw errorFromJob(
+          jobId,
+          job.error ?? { code: "internal_error", message: "The job failed." },
+          answer.headers.get("x-request-id") ?? undefined,
+        );
       if (job.status === "needs_input") await needsInput(job.input);
       await sleep(Math.min(5_000, (options.pollIntervalMs ?? 1_000) * 1.5 ** round), options.signal);
     }

@@ -18,7 +18,12 @@ async function all(stream: ReadableStream<Uint8Array>) {
 
 describe("parseEventStream", () => {
   it("reads id, event and data, skips keep-alive comments, and keeps the last id", async () => {
-    const events = await all(streamOf(": keep-alive\n\nid: 1-0\nevent: queued\ndata: {\"a\":1}\n\n", "id: 2-0\nevent: started\ndata: {\"b\":2}\n\n"));
+    const events = await all(
+      streamOf(
+        ': keep-alive\n\nid: 1-0\nevent: queued\ndata: {"a":1}\n\n',
+        'id: 2-0\nevent: started\ndata: {"b":2}\n\n',
+      ),
+    );
     expect(events).toEqual([
       { id: "1-0", event: "queued", data: '{"a":1}' },
       { id: "2-0", event: "started", data: '{"b":2}' },
@@ -26,7 +31,7 @@ describe("parseEventStream", () => {
   });
 
   it("joins events split anywhere across chunks, \\r\\n split between two chunks included", async () => {
-    const text = "id: 7\r\nevent: form_found\r\ndata: {\"x\":\"é\"}\r\n\r\n";
+    const text = 'id: 7\r\nevent: form_found\r\ndata: {"x":"é"}\r\n\r\n';
     const bytes = new TextEncoder().encode(text);
     const chunks: Uint8Array[] = [];
     for (let i = 0; i < bytes.length; i += 3) chunks.push(bytes.slice(i, i + 3)); // splits the é's two bytes too
@@ -48,6 +53,8 @@ describe("parseEventStream", () => {
   });
 
   it("drops an event cut off before its blank line", async () => {
-    expect(await all(streamOf("id: 1\nevent: queued\ndata: {}\n\nid: 2\nevent: started\ndata: {"))).toEqual([{ id: "1", event: "queued", data: "{}" }]);
+    expect(await all(streamOf("id: 1\nevent: queued\ndata: {}\n\nid: 2\nevent: started\ndata: {"))).toEqual([
+      { id: "1", event: "queued", data: "{}" },
+    ]);
   });
 });

@@ -97,7 +97,11 @@ export class Transport {
     // One key per logical call, the same on every retry: the service answers a retry with the first answer.
     const idempotencyKey = route.idempotent ? (options.idempotencyKey ?? globalThis.crypto.randomUUID()) : undefined;
     const retryable = route.method !== "POST" || idempotencyKey !== undefined;
-    const headers: Record<string, string> = { accept: "application/json", ...call.headers, authorization: `Bearer ${this.apiKey}` };
+    const headers: Record<string, string> = {
+      accept: "application/json",
+      ...call.headers,
+      authorization: `Bearer ${this.apiKey}`,
+    };
     if (call.body !== undefined) headers["content-type"] = "application/json";
     if (idempotencyKey) headers["idempotency-key"] = idempotencyKey;
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
@@ -116,11 +120,15 @@ export class Transport {
           continue;
         }
         throw new NetworkError(
-          timedOut ? `${route.method} ${route.path}: no answer within ${options.timeoutMs ?? this.timeoutMs} ms` : `${route.method} ${route.path}: ${describe(err)}`,
+          timedOut
+            ? `${route.method} ${route.path}: no answer within ${options.timeoutMs ?? this.timeoutMs} ms`
+            : `${route.method} ${route.path}: ${describe(err)}`,
           { cause: err, timedOut },
         );
       }
-      const retryStatus = RETRY_STATUSES.has(response.status) || (response.status === 409 && idempotencyKey !== undefined && response.headers.has("retry-after"));
+      const retryStatus =
+        RETRY_STATUSES.has(response.status) ||
+        (response.status === 409 && idempotencyKey !== undefined && response.headers.has("retry-after"));
       if (retryStatus && canRetry) {
         const after = retryAfterSeconds(response.headers.get("retry-after"));
         const delay = after !== undefined ? after * 1000 : backoffMs(attempt);
@@ -131,7 +139,8 @@ export class Transport {
         }
       }
       options.onResponse?.({ status: response.status, headers: response.headers });
-      if (call.stream && response.ok) return { status: response.status, headers: response.headers, body: undefined as T, response };
+      if (call.stream && response.ok)
+        return { status: response.status, headers: response.headers, body: undefined as T, response };
       const parsed = await readJson(response, options.signal);
       if (response.status >= 400) throw errorFromResponse(response.status, response.headers, parsed);
       return { status: response.status, headers: response.headers, body: parsed as T, response };
@@ -151,7 +160,10 @@ export class Transport {
       if (stream) return response;
       // Read the body under the same timeout, then hand back a response whose body is in memory.
       const text = await response.text();
-      return new Response(response.status === 204 ? null : text, { status: response.status, headers: response.headers });
+      return new Response(response.status === 204 ? null : text, {
+        status: response.status,
+        headers: response.headers,
+      });
     } catch (err) {
       throw controller.signal.reason instanceof AttemptTimeout ? controller.signal.reason : err;
     } finally {
@@ -180,7 +192,8 @@ async function readJson(response: Response, signal?: AbortSignal): Promise<unkno
 }
 
 function describe(err: unknown): string {
-  const message = (e: unknown) => (typeof e === "object" && e !== null && typeof (e as Error).message === "string" ? (e as Error).message : String(e));
+  const message = (e: unknown) =>
+    typeof e === "object" && e !== null && typeof (e as Error).message === "string" ? (e as Error).message : String(e);
   const cause = typeof err === "object" && err !== null ? (err as { cause?: unknown }).cause : undefined;
   return cause ? `${message(err)} (${message(cause)})` : message(err);
 }

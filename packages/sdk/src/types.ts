@@ -34,7 +34,11 @@ export interface IndexedDbDatabase {
 /** Playwright's storageState shape: `browser.newContext({ storageState })` loads it unchanged. */
 export interface StorageState {
   cookies: Cookie[];
-  origins: Array<{ origin: string; localStorage: Array<{ name: string; value: string }>; indexedDB?: IndexedDbDatabase[] }>;
+  origins: Array<{
+    origin: string;
+    localStorage: Array<{ name: string; value: string }>;
+    indexedDB?: IndexedDbDatabase[];
+  }>;
 }
 
 /** Playwright's `httpCredentials` context option: the username and password a site's HTTP authentication takes, for its origin. */
@@ -62,7 +66,17 @@ export interface SessionResponse {
   userAgent?: string;
 }
 
-export const LOGIN_METHODS = ["password", "oauth_google", "oauth_github", "oauth", "magic_link", "otp_email", "otp_sms", "totp", "passkey"] as const;
+export const LOGIN_METHODS = [
+  "password",
+  "oauth_google",
+  "oauth_github",
+  "oauth",
+  "magic_link",
+  "otp_email",
+  "otp_sms",
+  "totp",
+  "passkey",
+] as const;
 export type LoginMethod = (typeof LOGIN_METHODS)[number];
 
 export interface LoginCred {
@@ -289,7 +303,13 @@ export interface PhoneNumberResource {
   createdAt: string;
 }
 
-export const WEBHOOK_EVENTS = ["session.refreshed", "session.expired", "credential.failed", "job.needs_input", "credential.created"] as const;
+export const WEBHOOK_EVENTS = [
+  "session.refreshed",
+  "session.expired",
+  "credential.failed",
+  "job.needs_input",
+  "credential.created",
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
 export interface WebhookRequest {

@@ -1,6 +1,7 @@
 import type { WebhookEvent } from "./types";
 
-export type WebhookVerificationFailure = "missing_signature" | "malformed_signature" | "stale_timestamp" | "signature_mismatch" | "invalid_payload";
+export type WebhookVerificationFailure =
+  "missing_signature" | "malformed_signature" | "stale_timestamp" | "signature_mismatch" | "invalid_payload";
 
 /** A webhook delivery that must not be trusted; `reason` says why. */
 export class WebhookVerificationError extends Error {
@@ -25,23 +26,36 @@ export interface VerifyWebhookOptions {
  * (the bytes as received, before any JSON parsing) and returns the event. Web Crypto only, so it runs in
  * Node, Deno, Bun and edge runtimes.
  */
-export async function verifyWebhook(rawBody: string | Uint8Array, signatureHeader: string | null | undefined, secret: string, options: VerifyWebhookOptions = {}): Promise<WebhookEvent> {
+export async function verifyWebhook(
+  rawBody: string | Uint8Array,
+  signatureHeader: string | null | undefined,
+  secret: string,
+  options: VerifyWebhookOptions = {},
+): Promise<WebhookEvent> {
   if (!signatureHeader) throw new WebhookVerificationError("missing_signature", "No X-Authsvc-Signature header.");
   const parts = signatureHeader.split(",").map((p) => p.trim().split("="));
   const t = parts.find(([k]) => k === "t")?.[1];
   const given = parts.filter(([k, v]) => k === "v1" && v && /^[0-9a-f]{64}$/i.test(v)).map(([, v]) => v!.toLowerCase());
-  if (!t || !/^\d+$/.test(t) || given.length === 0) throw new WebhookVerificationError("malformed_signature", "X-Authsvc-Signature is not t=<seconds>,v1=<hex>.");
+  if (!t || !/^\d+$/.test(t) || given.length === 0)
+    throw new WebhookVerificationError("malformed_signature", "X-Authsvc-Signature is not t=<seconds>,v1=<hex>.");
   const now = options.now ?? Date.now();
   const tolerance = options.toleranceSeconds ?? 300;
   if (Math.abs(now / 1000 - Number(t)) > tolerance) {
-    throw new WebhookVerificationError("stale_timestamp", `The signature's timestamp is more than ${tolerance} s from now (a replay, or a clock off).`);
+    throw new WebhookVerificationError(
+      "stale_timestamp",
+      `The signature's timestamp is more than ${tolerance} s from now (a replay, or a clock off).`,
+    );
   }
   const body = typeof rawBody === "string" ? rawBody : new TextDecoder().decode(rawBody);
   const expected = await hmacSha256Hex(secret, `${t}.${body}`);
   // Every candidate is compared in full, so the time taken says nothing about where a guess went wrong.
   let matched = false;
   for (const candidate of given) matched = constantTimeEqual(candidate, expected) || matched;
-  if (!matched) throw new WebhookVerificationError("signature_mismatch", "The signature does not match the body under this secret.");
+  if (!matched)
+    throw new WebhookVerificationError(
+      "signature_mismatch",
+      "The signature does not match the body under this secret.",
+    );
   try {
     return JSON.parse(body) as WebhookEvent;
   } catch {
@@ -51,7 +65,13 @@ export async function verifyWebhook(rawBody: string | Uint8Array, signatureHeade
 
 async function hmacSha256Hex(secret: string, message: string): Promise<string> {
   const encoder = new TextEncoder();
-  const key = await globalThis.crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const key = await globalThis.crypto.subtle.importKey(
+    "raw",
+    encoder.encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
   const mac = new Uint8Array(await globalThis.crypto.subtle.sign("HMAC", key, encoder.encode(message)));
   return Array.from(mac, (b) => b.toString(16).padStart(2, "0")).join("");
 }

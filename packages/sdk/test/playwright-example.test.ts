@@ -10,8 +10,13 @@ function runExample(env: Record<string, string>): Promise<{ code: number; stdout
     execFile(
       process.execPath,
       ["-r", "./scripts/swc-register.cjs", "examples/playwright-session.ts"],
-      { cwd: ROOT, env: { PATH: process.env.PATH ?? "", CHROMIUM_PATH: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", ...env }, timeout: 90_000 },
-      (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr }),
+      {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? "", CHROMIUM_PATH: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", ...env },
+        timeout: 90_000,
+      },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr }),
     );
   });
 }

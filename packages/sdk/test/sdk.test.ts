@@ -1,8 +1,28 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { attempts, closeDatabase, expectSignedIn, gatewayUrl, loginBody, newSiteUser, newTenant, sitesUrl } from "@authsvc/devstack";
+import {
+  attempts,
+  closeDatabase,
+  expectSignedIn,
+  gatewayUrl,
+  loginBody,
+  newSiteUser,
+  newTenant,
+  sitesUrl,
+} from "@authsvc/devstack";
 import { newTotpSecret, parseTotpSecret, totpCode } from "@authsvc/crypto";
-import { AuthClient, cookieHeaderFor, IdempotencyMismatchError, LoginFailedError, verifyWebhook, WebhookVerificationError, type InputRequest, type JobEvent, type LoginRequest, type SessionResponse } from "@authsvc/sdk";
+import {
+  AuthClient,
+  cookieHeaderFor,
+  IdempotencyMismatchError,
+  LoginFailedError,
+  verifyWebhook,
+  WebhookVerificationError,
+  type InputRequest,
+  type JobEvent,
+  type LoginRequest,
+  type SessionResponse,
+} from "@authsvc/sdk";
 
 // The SDK against the live service: gateway, worker, Chromium and the fixture sites.
 let client: AuthClient;
@@ -12,7 +32,8 @@ beforeAll(async () => {
 });
 afterAll(() => closeDatabase());
 
-const classicLogin = (user: { username: string; password: string }, extra: Partial<LoginRequest> = {}) => loginBody("classic", user, extra) as LoginRequest;
+const classicLogin = (user: { username: string; password: string }, extra: Partial<LoginRequest> = {}) =>
+  loginBody("classic", user, extra) as LoginRequest;
 
 /** The classic site's account page, fetched with the Cookie header the SDK builds for it. */
 async function classicAccountPage(session: SessionResponse): Promise<string> {
@@ -22,7 +43,11 @@ async function classicAccountPage(session: SessionResponse): Promise<string> {
 }
 
 /** A customer's webhook endpoint on loopback that keeps the raw bodies and headers it receives. */
-async function webhookReceiver(): Promise<{ url: string; received: Array<{ body: string; signature: string }>; close: () => Promise<void> }> {
+async function webhookReceiver(): Promise<{
+  url: string;
+  received: Array<{ body: string; signature: string }>;
+  close: () => Promise<void>;
+}> {
   const received: Array<{ body: string; signature: string }> = [];
   const server: Server = createServer((req, res) => {
     let body = "";
@@ -33,7 +58,11 @@ async function webhookReceiver(): Promise<{ url: string; received: Array<{ body:
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, received, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    received,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }
 
 async function eventually<T>(read: () => T | undefined, what: string, ms = 15_000): Promise<T> {
@@ -50,7 +79,9 @@ describe("@authsvc/sdk against the live service", () => {
     try {
       const hook = await client.webhooks.create({ url: receiver.url, events: ["session.refreshed"] });
       expect(hook.secret).toMatch(/^whsec_/);
-      expect(await client.webhooks.list()).toEqual([{ id: hook.id, url: receiver.url, events: ["session.refreshed"], createdAt: hook.createdAt }]);
+      expect(await client.webhooks.list()).toEqual([
+        { id: hook.id, url: receiver.url, events: ["session.refreshed"], createdAt: hook.createdAt },
+      ]);
 
       const user = await newSiteUser("sdk-login-1");
       const session = await client.login(classicLogin(user));
@@ -59,19 +90,31 @@ describe("@authsvc/sdk against the live service", () => {
       expect(await classicAccountPage(session)).toContain(`Welcome, ${user.username}`);
 
       const [credential] = (await client.credentials.list()).credentials.filter((c) => c.username === user.username);
-      expect(await client.credentials.get(credential!.credentialId)).toMatchObject({ status: "active", site: sitesUrl() });
+      expect(await client.credentials.get(credential!.credentialId)).toMatchObject({
+        status: "active",
+        site: sitesUrl(),
+      });
       const refreshed = await client.refresh({ credentialId: credential!.credentialId });
       expect(refreshed.credentialId).toBe(credential!.credentialId);
       expect(await classicAccountPage(refreshed)).toContain(`Welcome, ${user.username}`);
 
       const delivery = await eventually(() => receiver.received[0], "a session.refreshed delivery");
       const event = await verifyWebhook(delivery.body, delivery.signature, hook.secret);
-      expect(event).toMatchObject({ type: "session.refreshed", data: { credentialId: credential!.credentialId, username: user.username } });
-      await expect(verifyWebhook(delivery.body.replace(user.username, "someone-else"), delivery.signature, hook.secret)).rejects.toBeInstanceOf(WebhookVerificationError);
-      await expect(verifyWebhook(delivery.body, delivery.signature, "whsec_not-this-one")).rejects.toMatchObject({ reason: "signature_mismatch" });
+      expect(event).toMatchObject({
+        type: "session.refreshed",
+        data: { credentialId: credential!.credentialId, username: user.username },
+      });
+      await expect(
+        verifyWebhook(delivery.body.replace(user.username, "someone-else"), delivery.signature, hook.secret),
+      ).rejects.toBeInstanceOf(WebhookVerificationError);
+      await expect(verifyWebhook(delivery.body, delivery.signature, "whsec_not-this-one")).rejects.toMatchObject({
+        reason: "signature_mismatch",
+      });
       await client.webhooks.delete(hook.id);
 
-      const wrong = await client.login(classicLogin({ username: user.username, password: "not-the-password" })).catch((e: unknown) => e);
+      const wrong = await client
+        .login(classicLogin({ username: user.username, password: "not-the-password" }))
+        .catch((e: unknown) => e);
       expect(wrong).toBeInstanceOf(LoginFailedError);
       expect(wrong).toMatchObject({ code: "invalid_credentials", status: 422, requestId: expect.any(String) });
       expect((wrong as Error).message).not.toContain("not-the-password");
@@ -86,7 +129,12 @@ describe("@authsvc/sdk against the live service", () => {
     const replayed: Array<string | null> = [];
     const onResponse = (r: { headers: Headers }) => replayed.push(r.headers.get("idempotent-replayed"));
     const progress: JobEvent[] = [];
-    const session = await client.login(classicLogin(user, { useCache: false }), { respondAsync: true, idempotencyKey, onResponse, onProgress: (e) => progress.push(e) });
+    const session = await client.login(classicLogin(user, { useCache: false }), {
+      respondAsync: true,
+      idempotencyKey,
+      onResponse,
+      onProgress: (e) => progress.push(e),
+    });
     expect(await classicAccountPage(session)).toContain(`Welcome, ${user.username}`);
 
     // Every step, in the order they happen, ending with succeeded.
@@ -111,7 +159,9 @@ describe("@authsvc/sdk against the live service", () => {
     expect(replayed).toEqual([null, "true"]);
     expect(await attempts(user.username)).toEqual({ classic: 1 });
 
-    const mismatch = await client.login(classicLogin(user, { useCache: true }), { idempotencyKey }).catch((e: unknown) => e);
+    const mismatch = await client
+      .login(classicLogin(user, { useCache: true }), { idempotencyKey })
+      .catch((e: unknown) => e);
     expect(mismatch).toBeInstanceOf(IdempotencyMismatchError);
     expect(mismatch).toMatchObject({ code: "idempotency_mismatch", status: 422 });
   });
@@ -121,12 +171,20 @@ describe("@authsvc/sdk against the live service", () => {
     const user = await newSiteUser(undefined, { totpSecret });
     const asked: InputRequest[] = [];
     const session = await client.login(
-      { domain: `${sitesUrl()}/cases/otp-prompt/login`, login_method: "password", cred: user, useCache: false, allowHandoff: true },
+      {
+        domain: `${sitesUrl()}/cases/otp-prompt/login`,
+        login_method: "password",
+        cred: user,
+        useCache: false,
+        allowHandoff: true,
+      },
       {
         onNeedsInput: async (input, jobId) => {
           asked.push(input);
           // The person mistypes once; the site's refusal comes back as the next question.
-          await client.jobs.input(jobId, { code: asked.length === 1 ? "000000" : totpCode(parseTotpSecret(totpSecret), Date.now()) });
+          await client.jobs.input(jobId, {
+            code: asked.length === 1 ? "000000" : totpCode(parseTotpSecret(totpSecret), Date.now()),
+          });
         },
       },
     );
@@ -135,17 +193,29 @@ describe("@authsvc/sdk against the live service", () => {
       ["code", ["code"]],
     ]);
     expect(asked[1]!.prompt).toContain("That code didn't work");
-    const account = await fetch(`${sitesUrl()}/cases/otp-prompt/account`, { headers: { cookie: cookieHeaderFor(session, `${sitesUrl()}/cases/otp-prompt/account`) }, redirect: "manual" });
+    const account = await fetch(`${sitesUrl()}/cases/otp-prompt/account`, {
+      headers: { cookie: cookieHeaderFor(session, `${sitesUrl()}/cases/otp-prompt/account`) },
+      redirect: "manual",
+    });
     expect(account.status).toBe(200);
   });
 
   it("signs up with a mailbox of ours, answering the emailed code", async () => {
     const mailbox = await client.mailboxes.create({ label: "sdk signup" });
     expect(await client.mailboxes.get(mailbox.id)).toEqual(mailbox);
-    const created = await client.signup({ signup_method: "email", domain: `${sitesUrl()}/cases/signup-code/signup`, cred: { email: mailbox.address, name: "Ada Lovelace" } });
-    expect(created).toMatchObject({ credentialId: expect.stringMatching(/^cred_/), account: { email: mailbox.address, passwordGenerated: true } });
+    const created = await client.signup({
+      signup_method: "email",
+      domain: `${sitesUrl()}/cases/signup-code/signup`,
+      cred: { email: mailbox.address, name: "Ada Lovelace" },
+    });
+    expect(created).toMatchObject({
+      credentialId: expect.stringMatching(/^cred_/),
+      account: { email: mailbox.address, passwordGenerated: true },
+    });
     await expectSignedIn("signup-code", created.cookies, mailbox.address);
     const { messages } = await client.mailboxes.messages(mailbox.id);
-    expect(messages).toEqual([expect.objectContaining({ recipient: mailbox.address, code: expect.stringMatching(/^\d{6}$/) })]);
+    expect(messages).toEqual([
+      expect.objectContaining({ recipient: mailbox.address, code: expect.stringMatching(/^\d{6}$/) }),
+    ]);
   });
 });

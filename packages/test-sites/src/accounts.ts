@@ -20,7 +20,11 @@ export class Accounts {
   private readonly held = new Map<string, Array<{ mail: SiteMail; send: () => Promise<void> }>>();
   private readonly pushes = new Map<string, { username: string; approved: boolean }>();
 
-  addUser(username: string, password: string, options: { locked?: boolean; totpSecret?: string; delivery?: Delivery } = {}): void {
+  addUser(
+    username: string,
+    password: string,
+    options: { locked?: boolean; totpSecret?: string; delivery?: Delivery } = {},
+  ): void {
     this.users.set(username, password);
     if (options.locked) this.locked.add(username);
     else this.locked.delete(username);

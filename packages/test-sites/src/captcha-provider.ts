@@ -35,8 +35,10 @@ export function startCaptchaProvider(behaviour: ProviderBehaviour): Promise<Capt
     const { key, ...task } = req.body as Record<string, string>;
     if (key !== provider.behaviour.key) return res.json({ status: 0, request: "ERROR_KEY_DOES_NOT_EXIST" });
     provider.tasks.push(task);
-    if (!["userrecaptcha", "hcaptcha", "turnstile"].includes(task.method ?? "")) return res.json({ status: 0, request: "ERROR_BAD_PARAMETERS" });
-    if (!(task.googlekey || task.sitekey) || !task.pageurl) return res.json({ status: 0, request: "ERROR_WRONG_GOOGLEKEY" });
+    if (!["userrecaptcha", "hcaptcha", "turnstile"].includes(task.method ?? ""))
+      return res.json({ status: 0, request: "ERROR_BAD_PARAMETERS" });
+    if (!(task.googlekey || task.sitekey) || !task.pageurl)
+      return res.json({ status: 0, request: "ERROR_WRONG_GOOGLEKEY" });
     const id = String(randomBytes(4).readUInt32BE());
     pending.set(id, { pageurl: task.pageurl, polls: 0 });
     res.json({ status: 1, request: id });

@@ -10,7 +10,9 @@ let site: Server;
 let port: number;
 let proxies: FixtureProxies;
 beforeAll(async () => {
-  site = createServer((req, res) => res.writeHead(200, { "content-type": "text/html" }).end(`<p id="from">${req.socket.remoteAddress}</p>`));
+  site = createServer((req, res) =>
+    res.writeHead(200, { "content-type": "text/html" }).end(`<p id="from">${req.socket.remoteAddress}</p>`),
+  );
   await new Promise<void>((r) => site.listen(0, "127.0.0.1", r));
   port = (site.address() as AddressInfo).port;
   proxies = await startFixtureProxies();
@@ -39,9 +41,13 @@ describe("connections through an organization's proxy", () => {
       const wrong = url.replace(/:[^:@/]+@/, ":wrong-password@");
       await expect(connectVia({ url: wrong }, "127.0.0.1", port)).rejects.toMatchObject({ code: "proxy_auth_failed" });
       // The message names the proxy, never its password.
-      await connectVia({ url: wrong }, "127.0.0.1", port).catch((err: ProxyFailure) => expect(err.message).not.toContain("wrong-password"));
+      await connectVia({ url: wrong }, "127.0.0.1", port).catch((err: ProxyFailure) =>
+        expect(err.message).not.toContain("wrong-password"),
+      );
     }
-    await expect(connectVia({ url: "http://agent:x@127.0.0.1:1" }, "127.0.0.1", port)).rejects.toMatchObject({ code: "proxy_unreachable" });
+    await expect(connectVia({ url: "http://agent:x@127.0.0.1:1" }, "127.0.0.1", port)).rejects.toMatchObject({
+      code: "proxy_unreachable",
+    });
   });
 
   it("carry a browser context's whole traffic, the target guard's checks first", async () => {
@@ -57,7 +63,11 @@ describe("connections through an organization's proxy", () => {
       );
       expect(seen).toBe("127.0.0.3");
       // A context without one leaves directly.
-      expect(await host.withPage(async (page) => (await page.goto(`http://127.0.0.1:${port}/`), page.$eval("#from", (el) => el.textContent)))).toBe("127.0.0.1");
+      expect(
+        await host.withPage(
+          async (page) => (await page.goto(`http://127.0.0.1:${port}/`), page.$eval("#from", (el) => el.textContent)),
+        ),
+      ).toBe("127.0.0.1");
       // A refused password is the door's failure, told apart from the site's.
       const failure = await host.withPage(
         async (page, door) => {

@@ -1,5 +1,11 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server } from "node:http";
-import { type AddressInfo, connect, createServer as createTcpServer, type Server as TcpServer, type Socket } from "node:net";
+import {
+  type AddressInfo,
+  connect,
+  createServer as createTcpServer,
+  type Server as TcpServer,
+  type Socket,
+} from "node:net";
 
 /**
  * Two egress proxies of the kind agent platforms rent, on loopback, each leaving from an address of its own
@@ -52,7 +58,9 @@ export async function startFixtureProxies(): Promise<FixtureProxies> {
   httpServer.on("connect", (req: IncomingMessage, client: Socket, head: Buffer) => {
     const expected = `Basic ${Buffer.from(`${PROXY_USER}:${PROXY_PASSWORD}`).toString("base64")}`;
     if (req.headers["proxy-authorization"] !== expected) {
-      client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="fixture"\r\nContent-Length: 0\r\n\r\n');
+      client.end(
+        'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="fixture"\r\nContent-Length: 0\r\n\r\n',
+      );
       return;
     }
     const m = /^\[?([^\]]+?)\]?:(\d+)$/.exec(req.url ?? "");
@@ -97,7 +105,10 @@ export async function startFixtureProxies(): Promise<FixtureProxies> {
         stage = "request";
       }
       if (stage === "request") {
-        if (buffer.length < 10 || buffer[3] !== 0x01) return buffer.length >= 5 && buffer[3] !== 0x01 ? void client.end(Buffer.from([0x05, 0x08, 0, 1, 0, 0, 0, 0, 0, 0])) : undefined;
+        if (buffer.length < 10 || buffer[3] !== 0x01)
+          return buffer.length >= 5 && buffer[3] !== 0x01
+            ? void client.end(Buffer.from([0x05, 0x08, 0, 1, 0, 0, 0, 0, 0, 0]))
+            : undefined;
         const host = [...buffer.subarray(4, 8)].join(".");
         const port = buffer.readUInt16BE(8);
         const rest = buffer.subarray(10);
@@ -128,7 +139,10 @@ export async function startFixtureProxies(): Promise<FixtureProxies> {
     socks5,
     close: async () => {
       for (const s of sockets) s.destroy();
-      await Promise.all([new Promise<void>((r) => httpServer.close(() => r())), new Promise<void>((r) => socksServer.close(() => r()))]);
+      await Promise.all([
+        new Promise<void>((r) => httpServer.close(() => r())),
+        new Promise<void>((r) => socksServer.close(() => r())),
+      ]);
     },
   };
 }

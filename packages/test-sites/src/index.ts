@@ -9,8 +9,28 @@ export { IDB_SESSION } from "./sites/indexeddb-token";
 export { Gates } from "./sites/held-login";
 export { PATH_APPS, type PathApp } from "./sites/path-apps";
 export { startCaptchaProvider, type CaptchaProvider, type ProviderBehaviour } from "./captcha-provider";
-export { startOAuthSites, ACME_USERS, OAUTH_SITES, ACME_MESSAGES, SITE_MESSAGES, type OAuthSites, type OAuthSiteKey, type AcmeUserInput } from "./oauth";
-export { startOAuthHosts, OAUTH_HOSTS_USERS, GOOGLE_HOST, GITHUB_HOST, GOOGLE_MESSAGES, GITHUB_MESSAGES, SITE_MESSAGES as FABRIKAM_MESSAGES, FIXTURE_TLS_SPKI, type OAuthHosts, type OAuthProviderFixture } from "./oauth-hosts";
+export {
+  startOAuthSites,
+  ACME_USERS,
+  OAUTH_SITES,
+  ACME_MESSAGES,
+  SITE_MESSAGES,
+  type OAuthSites,
+  type OAuthSiteKey,
+  type AcmeUserInput,
+} from "./oauth";
+export {
+  startOAuthHosts,
+  OAUTH_HOSTS_USERS,
+  GOOGLE_HOST,
+  GITHUB_HOST,
+  GOOGLE_MESSAGES,
+  GITHUB_MESSAGES,
+  SITE_MESSAGES as FABRIKAM_MESSAGES,
+  FIXTURE_TLS_SPKI,
+  type OAuthHosts,
+  type OAuthProviderFixture,
+} from "./oauth-hosts";
 export { SiteDns } from "./site-dns";
 export { DKIM_SELECTOR, SITES_HOST_NAME } from "./outbox";
 export { PROXY_PASSWORD, PROXY_USER, startFixtureProxies, type FixtureProxies } from "./fixture-proxies";

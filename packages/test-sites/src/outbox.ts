@@ -100,8 +100,16 @@ export class Outbox {
 
   private async sendAsSite(message: SiteMail, from: string, signingDomain: string | undefined): Promise<void> {
     const forwardTo = this.forwarding.of(message.to);
-    const dkim = signingDomain && this.dns && !isIP(signingDomain) ? { domainName: signingDomain, keySelector: DKIM_SELECTOR, privateKey: this.dkimKeyOf(signingDomain) } : undefined;
-    await this.send({ from, ...message, ...(dkim ? { dkim } : {}), ...(forwardTo ? forwardedCopy(message.to, forwardTo, from.replace(/^.*<|>$/g, "")) : {}) });
+    const dkim =
+      signingDomain && this.dns && !isIP(signingDomain)
+        ? { domainName: signingDomain, keySelector: DKIM_SELECTOR, privateKey: this.dkimKeyOf(signingDomain) }
+        : undefined;
+    await this.send({
+      from,
+      ...message,
+      ...(dkim ? { dkim } : {}),
+      ...(forwardTo ? forwardedCopy(message.to, forwardTo, from.replace(/^.*<|>$/g, "")) : {}),
+    });
   }
 
   private dkimKeyOf(domain: string): string {
@@ -128,7 +136,13 @@ export class Outbox {
   private async send(mail: Parameters<Transporter["sendMail"]>[0]): Promise<void> {
     const smtp = this.config.smtp;
     if (!smtp) throw new Error("the fixture sites have no SMTP server to send to");
-    this.transport ??= createTransport({ host: smtp.host, port: smtp.port, secure: false, ignoreTLS: true, pool: false });
+    this.transport ??= createTransport({
+      host: smtp.host,
+      port: smtp.port,
+      secure: false,
+      ignoreTLS: true,
+      pool: false,
+    });
     for (let attempt = 1; ; attempt++) {
       try {
         await this.transport.sendMail(mail);
@@ -155,7 +169,10 @@ export class Outbox {
     };
     const res = await fetch(sms.webhookUrl, {
       method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": twilioSignature(sms.authToken, sms.webhookUrl, params) },
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        "x-twilio-signature": twilioSignature(sms.authToken, sms.webhookUrl, params),
+      },
       body: new URLSearchParams(params).toString(),
     });
     if (!res.ok) throw new Error(`the SMS webhook answered ${res.status}: ${await res.text()}`);

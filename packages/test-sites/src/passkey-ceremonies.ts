@@ -1,5 +1,11 @@
 import { createPublicKey } from "node:crypto";
-import { generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse, type WebAuthnCredential } from "@simplewebauthn/server";
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+  type WebAuthnCredential,
+} from "@simplewebauthn/server";
 import { isoCBOR } from "@simplewebauthn/server/helpers";
 import { type Request, type Response, Router, json } from "express";
 import { readCookie } from "./accounts";
@@ -45,7 +51,18 @@ export function passkeyCeremonies(host: PasskeyHost) {
   const members = new Map<string, PasskeyMember>();
   const member = (username: string) => {
     let m = members.get(username);
-    if (!m) members.set(username, (m = { userId: Buffer.from(username).toString("base64url"), passkeys: [], passwordSubmissions: 0, passkeySignIns: 0, refusedAssertions: 0, holdsNew: false }));
+    if (!m)
+      members.set(
+        username,
+        (m = {
+          userId: Buffer.from(username).toString("base64url"),
+          passkeys: [],
+          passwordSubmissions: 0,
+          passkeySignIns: 0,
+          refusedAssertions: 0,
+          holdsNew: false,
+        }),
+      );
     return m;
   };
   // The challenge each browser was given, by a cookie of its own (a real site keeps it in its session).
@@ -92,8 +109,14 @@ async function passkeySignIn() {
   const router = Router();
   router.post(`${host.base}/passkeys/sign-in-options`, json(), async (req, res) => {
     const username = typeof req.body?.username === "string" ? req.body.username : undefined;
-    const allow = username ? (members.get(username)?.passkeys ?? []).map((p) => ({ id: p.id, transports: p.transports })) : undefined;
-    const options = await generateAuthenticationOptions({ rpID: rp(req).rpID, allowCredentials: allow, userVerification: "required" });
+    const allow = username
+      ? (members.get(username)?.passkeys ?? []).map((p) => ({ id: p.id, transports: p.transports }))
+      : undefined;
+    const options = await generateAuthenticationOptions({
+      rpID: rp(req).rpID,
+      allowCredentials: allow,
+      userVerification: "required",
+    });
     newCeremony(res, { challenge: options.challenge, username });
     res.json(options);
   });
@@ -144,11 +167,19 @@ async function passkeySignIn() {
     const user = host.signedIn(req);
     const ceremony = challenges.get(challengeKey(req) ?? "");
     challenges.delete(challengeKey(req) ?? "");
-    if (!user || !ceremony || ceremony.username !== user) return res.status(400).json({ error: "no registration under way" });
+    if (!user || !ceremony || ceremony.username !== user)
+      return res.status(400).json({ error: "no registration under way" });
     try {
-      const { verified, registrationInfo } = await verifyRegistrationResponse({ response: req.body, expectedChallenge: ceremony.challenge, expectedOrigin: rp(req).origin, expectedRPID: rp(req).rpID, requireUserVerification: true });
+      const { verified, registrationInfo } = await verifyRegistrationResponse({
+        response: req.body,
+        expectedChallenge: ceremony.challenge,
+        expectedOrigin: rp(req).origin,
+        expectedRPID: rp(req).rpID,
+        requireUserVerification: true,
+      });
       if (!verified || !registrationInfo) throw new Error("not verified");
-      if (!member(user).holdsNew) member(user).passkeys.push({ ...registrationInfo.credential, createdAt: new Date().toISOString() });
+      if (!member(user).holdsNew)
+        member(user).passkeys.push({ ...registrationInfo.credential, createdAt: new Date().toISOString() });
     } catch {
       return res.status(400).json({ error: "registration refused" });
     }
@@ -166,12 +197,29 @@ async function passkeySignIn() {
     // COSE_Key (RFC 9053): EC2 (kty 2) ES256 (-7) on P-256 (crv 1) with x and y; OKP (kty 1) EdDSA (-8) on Ed25519 (crv 6) with x.
     const cose =
       jwk.kty === "EC" && jwk.crv === "P-256"
-        ? new Map<number, number | Uint8Array>([[1, 2], [3, -7], [-1, 1], [-2, bytes(jwk.x)], [-3, bytes(jwk.y)]])
+        ? new Map<number, number | Uint8Array>([
+            [1, 2],
+            [3, -7],
+            [-1, 1],
+            [-2, bytes(jwk.x)],
+            [-3, bytes(jwk.y)],
+          ])
         : jwk.kty === "OKP" && jwk.crv === "Ed25519"
-          ? new Map<number, number | Uint8Array>([[1, 1], [3, -8], [-1, 6], [-2, bytes(jwk.x)]])
+          ? new Map<number, number | Uint8Array>([
+              [1, 1],
+              [3, -8],
+              [-1, 6],
+              [-2, bytes(jwk.x)],
+            ])
           : null;
     if (!cose) throw new Error("an ES256 (P-256) or EdDSA (Ed25519) public key only");
-    member(username).passkeys.push({ id: credentialId, publicKey: isoCBOR.encode(cose), counter: 0, transports: ["internal"], createdAt: new Date().toISOString() });
+    member(username).passkeys.push({
+      id: credentialId,
+      publicKey: isoCBOR.encode(cose),
+      counter: 0,
+      transports: ["internal"],
+      createdAt: new Date().toISOString(),
+    });
   };
 
   /** What the tests read of an account: its counts and the passkeys the site keeps (id, counter). */

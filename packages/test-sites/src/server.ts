@@ -39,10 +39,14 @@ export interface TestSites {
 function oauthIndex(oauth: OAuthSites): string {
   const sites = (Object.keys(OAUTH_SITES) as Array<keyof typeof OAUTH_SITES>).map((k) => {
     const url = oauth.sites[k];
-    const pages = ["login", "login-popup", "login-no-provider", "signup"].map((p) => `<a href="${url}/${p}">/${p}</a>`).join(" · ");
+    const pages = ["login", "login-popup", "login-no-provider", "signup"]
+      .map((p) => `<a href="${url}/${p}">/${p}</a>`)
+      .join(" · ");
     return `<li>${escapeHtml(OAUTH_SITES[k].name)} (<code>${k}</code>): ${pages}</li>`;
   });
-  const users = Object.values(ACME_USERS).map((u) => `<code>${u.email}</code>`).join(", ");
+  const users = Object.values(ACME_USERS)
+    .map((u) => `<code>${u.email}</code>`)
+    .join(", ");
   return `<h2>Sign in with Acme ID (OpenID Connect)</h2><p>Provider <a href="${oauth.issuer}/.well-known/openid-configuration">${oauth.issuer}</a>;
 users ${users} (password <code>${ACME_USERS.agent.password}</code>). Where they run: <code>GET /__fixture/oauth</code>.</p><ul>${sites.join("")}</ul>`;
 }
@@ -51,7 +55,12 @@ users ${users} (password <code>${ACME_USERS.agent.password}</code>). Where they 
  * Local websites that behave like real ones. `/__fixture/*` is the tests' control surface: add users and
  * read how many login attempts a user made on each site.
  */
-export function createTestSitesApp(accounts = new Accounts(), outbox = new Outbox(), oauth?: OAuthSites, gates = new Gates()) {
+export function createTestSitesApp(
+  accounts = new Accounts(),
+  outbox = new Outbox(),
+  oauth?: OAuthSites,
+  gates = new Gates(),
+) {
   accounts.addUser(DEMO_USER.username, DEMO_USER.password);
   accounts.addUser(DEMO_USER.email, DEMO_USER.password); // for the pages whose field wants an email address
   const app = express();
@@ -60,18 +69,42 @@ export function createTestSitesApp(accounts = new Accounts(), outbox = new Outbo
   app.use((req, _res, next) => outbox.asHost(req.hostname, next));
   app.get("/", (req, res) => {
     const here = `http://${req.headers.host ?? "127.0.0.1"}`;
-    const items = LOGIN_CASES.map((c) => `<li><a href="${escapeHtml(c.url(here))}">${escapeHtml(c.name)}</a> — ${escapeHtml(c.expect)}</li>`);
-    const signupPages = SIGNUP_CASES.map((c) => `<li><a href="${c.path}">${c.name}</a> — ${c.verification ? `confirmed by ${c.verification}` : "no confirmation"}, ${c.signsIn ? "signs in" : "then log in"}</li>`);
-    const sentCodes = SENT_CODE_CASES.map((c) => `<li><a href="/cases/${c.name}/login">${c.name}</a> (${c.method}) — ${escapeHtml(c.expect)}</li>`);
-    res.type("html").send(page("Fixture sites", `<h1>Fixture login pages</h1><p>User <code>${DEMO_USER.username}</code>, password
+    const items = LOGIN_CASES.map(
+      (c) => `<li><a href="${escapeHtml(c.url(here))}">${escapeHtml(c.name)}</a> — ${escapeHtml(c.expect)}</li>`,
+    );
+    const signupPages = SIGNUP_CASES.map(
+      (c) =>
+        `<li><a href="${c.path}">${c.name}</a> — ${c.verification ? `confirmed by ${c.verification}` : "no confirmation"}, ${c.signsIn ? "signs in" : "then log in"}</li>`,
+    );
+    const sentCodes = SENT_CODE_CASES.map(
+      (c) => `<li><a href="/cases/${c.name}/login">${c.name}</a> (${c.method}) — ${escapeHtml(c.expect)}</li>`,
+    );
+    res.type("html").send(
+      page(
+        "Fixture sites",
+        `<h1>Fixture login pages</h1><p>User <code>${DEMO_USER.username}</code>, password
 <code>${DEMO_USER.password}</code>, or <code>${DEMO_USER.email}</code> where the field wants an email address.</p><ul>${items.join("")}</ul>
 <h2>Codes and links sent to the service's inbox</h2><p>Create a mailbox (<code>POST /v1/mailboxes</code>) or register a number
 (<code>POST /v1/phone-numbers</code>), add a user with that address or number (<code>POST /__fixture/users</code>), then log in.</p><ul>${sentCodes.join("")}</ul>
 <h2>Signup pages</h2><p>Accounts they create: <code>GET /__fixture/signups/&lt;email or username&gt;</code>; signup-invite needs an
-invitation (<code>POST /__fixture/invitations</code>).</p><ul>${signupPages.join("")}</ul>${oauth ? oauthIndex(oauth) : ""}`));
+invitation (<code>POST /__fixture/invitations</code>).</p><ul>${signupPages.join("")}</ul>${oauth ? oauthIndex(oauth) : ""}`,
+      ),
+    );
   });
   let redesignVersion = 1;
-  app.use(classicForm(accounts), spaToken(accounts), indexedDbToken(accounts), pathApps(accounts), failurePages(), flakyLogin(), outageLogin(), slowLogin(accounts), heldLogin(accounts, gates), lockoutRedirect(accounts), noticeDelayedSubmit());
+  app.use(
+    classicForm(accounts),
+    spaToken(accounts),
+    indexedDbToken(accounts),
+    pathApps(accounts),
+    failurePages(),
+    flakyLogin(),
+    outageLogin(),
+    slowLogin(accounts),
+    heldLogin(accounts, gates),
+    lockoutRedirect(accounts),
+    noticeDelayedSubmit(),
+  );
   app.use(caseRouters(accounts, () => redesignVersion, outbox));
   const signups = new SignupRegistry(accounts);
   const invitations = new Invitations();
@@ -121,8 +154,18 @@ invitation (<code>POST /__fixture/invitations</code>).</p><ul>${signupPages.join
   });
   // Mail anyone could send: `From:` the site's address, signed (if at all) for a domain the forger holds.
   app.post("/__fixture/forged-mail", json(), async (req, res) => {
-    const { to, subject, text, from, signedBy } = req.body as { to: string; subject: string; text: string; from?: string; signedBy?: string };
-    await outbox.forge({ to: String(to), subject: String(subject), text: String(text), html: "" }, from ?? outbox.currentSender(), signedBy);
+    const { to, subject, text, from, signedBy } = req.body as {
+      to: string;
+      subject: string;
+      text: string;
+      from?: string;
+      signedBy?: string;
+    };
+    await outbox.forge(
+      { to: String(to), subject: String(subject), text: String(text), html: "" },
+      from ?? outbox.currentSender(),
+      signedBy,
+    );
     res.status(204).end();
   });
   // The caller's own mail host: forward an address's mail (as Gmail does) to the service's forwarding inbox.
@@ -146,7 +189,11 @@ invitation (<code>POST /__fixture/invitations</code>).</p><ul>${signupPages.join
   return { app, accounts, outbox, gates };
 }
 
-export async function startTestSites(port = 0, host = "127.0.0.1", outboxConfig: OutboxConfig = {}): Promise<TestSites> {
+export async function startTestSites(
+  port = 0,
+  host = "127.0.0.1",
+  outboxConfig: OutboxConfig = {},
+): Promise<TestSites> {
   const dns = await SiteDns.start();
   const outbox = new Outbox(outboxConfig, dns);
   const oauth = await startOAuthSites({ outbox });

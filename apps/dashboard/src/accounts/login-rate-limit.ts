@@ -49,6 +49,14 @@ export class LoginRateLimit {
   async recordFailure(email: string, ip: string): Promise<void> {
     const now = Date.now();
     // A transaction per key: on a Redis Cluster the two keys may live on different nodes.
-    await Promise.all(this.keys(email, ip).map(([key]) => this.redis.multi().zadd(key, now, `${now}-${randomBytes(4).toString("hex")}`).pexpire(key, this.limits.windowMs).exec()));
+    await Promise.all(
+      this.keys(email, ip).map(([key]) =>
+        this.redis
+          .multi()
+          .zadd(key, now, `${now}-${randomBytes(4).toString("hex")}`)
+          .pexpire(key, this.limits.windowMs)
+          .exec(),
+      ),
+    );
   }
 }

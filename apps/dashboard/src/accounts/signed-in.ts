@@ -45,7 +45,12 @@ export function expectedCsrfToken(_req: Request, res: Response): string | undefi
 }
 
 /** Starts a session (sign-in, sign-up, password change): a new token every time, the old one ended. */
-export async function startSession(db: Database, settings: SessionSettings, res: Response, userId: string): Promise<void> {
+export async function startSession(
+  db: Database,
+  settings: SessionSettings,
+  res: Response,
+  userId: string,
+): Promise<void> {
   const names = cookieNames(settings.secure);
   const previous = sessionOf(res);
   if (previous) await db.dashboardSessions.remove(previous.id);

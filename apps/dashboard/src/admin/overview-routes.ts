@@ -12,9 +12,14 @@ export function overviewRoutes(db: Database, queuesPath: string): Router {
   r.get("/admin", async (req, res) => {
     const range = chartRangeOf(req);
     const charts = await jobCharts(db, {}, range, (to) => (to === "day" ? "/admin" : `/admin?range=${to}`));
-    sendPage(res, "Admin", html`${adminNav("overview", queuesPath)}
-<p class="muted">Every organization's jobs.</p>
-${charts}`, { current: "admin" });
+    sendPage(
+      res,
+      "Admin",
+      html`${adminNav("overview", queuesPath)}
+        <p class="muted">Every organization's jobs.</p>
+        ${charts}`,
+      { current: "admin" },
+    );
   });
   return r;
 }

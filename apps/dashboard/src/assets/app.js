@@ -4,14 +4,17 @@ document.addEventListener("click", function (event) {
   if (!button) return;
   var source = document.getElementById(button.getAttribute("data-copy"));
   if (!source) return;
-  navigator.clipboard.writeText(source.textContent.trim()).then(function () {
-    button.textContent = "Copied";
-  }, function () {
-    var range = document.createRange();
-    range.selectNodeContents(source);
-    var selection = window.getSelection();
-    selection.removeAllRanges();
-    selection.addRange(range);
-    button.textContent = "Selected: press Ctrl+C";
-  });
+  navigator.clipboard.writeText(source.textContent.trim()).then(
+    function () {
+      button.textContent = "Copied";
+    },
+    function () {
+      var range = document.createRange();
+      range.selectNodeContents(source);
+      var selection = window.getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
+      button.textContent = "Selected: press Ctrl+C";
+    },
+  );
 });

@@ -9,12 +9,19 @@
   let sending = Promise.resolve();
   const send = (event) => {
     sending = sending.then(() =>
-      fetch(`${base}/input`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(event) }).catch(() => undefined),
+      fetch(`${base}/input`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(event),
+      }).catch(() => undefined),
     );
   };
   const at = (e) => {
     const box = view.getBoundingClientRect();
-    return { x: ((e.clientX - box.left) * size.width) / box.width, y: ((e.clientY - box.top) * size.height) / box.height };
+    return {
+      x: ((e.clientX - box.left) * size.width) / box.width,
+      y: ((e.clientY - box.top) * size.height) / box.height,
+    };
   };
   const stream = new EventSource(`${base}/stream`);
   stream.addEventListener("frame", (e) => {
@@ -45,7 +52,19 @@
     },
     { passive: false },
   );
-  const KEYS = new Set(["Enter", "Tab", "Backspace", "Delete", "Escape", "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"]);
+  const KEYS = new Set([
+    "Enter",
+    "Tab",
+    "Backspace",
+    "Delete",
+    "Escape",
+    "ArrowLeft",
+    "ArrowRight",
+    "ArrowUp",
+    "ArrowDown",
+    "Home",
+    "End",
+  ]);
   view.addEventListener("keydown", (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     if (e.key === " ") send({ type: "key", key: "Space" });

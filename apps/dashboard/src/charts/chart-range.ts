@@ -14,7 +14,8 @@ export function chartRange(value: string): ChartRange {
 /** The same, read from the request's query string. */
 export function chartRangeOf(req: Request): ChartRange {
   const value = req.query.range;
-  if (value !== undefined && typeof value !== "string") throw new HttpError(400, `The chart range must be "day" or "week", given once.`);
+  if (value !== undefined && typeof value !== "string")
+    throw new HttpError(400, `The chart range must be "day" or "week", given once.`);
   return chartRange(value ?? "");
 }
 

@@ -39,7 +39,18 @@ describe("columnChart", () => {
   });
 
   it("uses no inline style (the dashboard's CSP refuses them): classes and presentation attributes only", () => {
-    const bars = pairedBars({ title: "Codes", summary: "", names: ["last day", "before"], classNames: ["o-f1", "o-before"], rows: [{ label: "timeout", values: [3, 0.5], flag: "rose" }], format: String }, "p1", html``).value;
+    const bars = pairedBars(
+      {
+        title: "Codes",
+        summary: "",
+        names: ["last day", "before"],
+        classNames: ["o-f1", "o-before"],
+        rows: [{ label: "timeout", values: [3, 0.5], flag: "rose" }],
+        format: String,
+      },
+      "p1",
+      html``,
+    ).value;
     for (const markup of [chart, bars]) expect(markup).not.toMatch(/style=|<style/);
     expect(bars).toContain(`<text class="flag"`);
     expect(bars).toContain(">rose</text>");

@@ -53,24 +53,42 @@ export function entryRoutes(deps: EntryDeps): Router {
   }
 
   const page = (link: EntryLinkRow, body: SafeHtml, refresh = false) =>
-    html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-${refresh ? html`<meta http-equiv="refresh" content="${REFRESH_SECONDS}">` : ""}<title>Sign in to ${link.siteOrigin}</title><link rel="stylesheet" href="/assets/app.css"></head>
-<body class="handoff"><main>
-<h1>Sign in to ${link.siteOrigin}</h1>
-${body}
-</main></body></html>`.toString();
+    html`<!doctype html>
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          ${refresh ? html`<meta http-equiv="refresh" content="${REFRESH_SECONDS}" />` : ""}
+          <title>Sign in to ${link.siteOrigin}</title>
+          <link rel="stylesheet" href="/assets/app.css" />
+        </head>
+        <body class="handoff">
+          <main>
+            <h1>Sign in to ${link.siteOrigin}</h1>
+            ${body}
+          </main>
+        </body>
+      </html>`.toString();
 
-  const form = (link: EntryLinkRow, view: EntryLinkResource, problem?: string) => html`
-<p>${link.org.name} asks you to sign in to ${link.siteOrigin} here, once. Your username and password are sent only to that site, to check
-them, and kept encrypted for ${link.org.name}'s agents to sign in with; ${link.org.name} never sees them.</p>
-${problem ? html`<p role="alert">${problem}</p>` : ""}
-<form method="post">
-  <label>Username or email <input name="username" autocomplete="username" required maxlength="320"></label>
-  <label>Password <input name="password" type="password" autocomplete="current-password" required maxlength="1024"></label>
-  <label>Authenticator secret (only if you use an authenticator app) <input name="totpSecret" autocomplete="off" maxlength="512"></label>
-  <button type="submit">Save and sign in</button>
-</form>
-<p class="muted">Tries left: ${view.maxTries - view.tries}. This link ends at ${view.expiresAt}.</p>`;
+  const form = (link: EntryLinkRow, view: EntryLinkResource, problem?: string) =>
+    html` <p>
+        ${link.org.name} asks you to sign in to ${link.siteOrigin} here, once. Your username and password are sent only
+        to that site, to check them, and kept encrypted for ${link.org.name}'s agents to sign in with; ${link.org.name}
+        never sees them.
+      </p>
+      ${problem ? html`<p role="alert">${problem}</p>` : ""}
+      <form method="post">
+        <label>Username or email <input name="username" autocomplete="username" required maxlength="320" /></label>
+        <label
+          >Password <input name="password" type="password" autocomplete="current-password" required maxlength="1024"
+        /></label>
+        <label
+          >Authenticator secret (only if you use an authenticator app)
+          <input name="totpSecret" autocomplete="off" maxlength="512"
+        /></label>
+        <button type="submit">Save and sign in</button>
+      </form>
+      <p class="muted">Tries left: ${view.maxTries - view.tries}. This link ends at ${view.expiresAt}.</p>`;
 
   /** A link that takes nothing more: 410 with what became of it. */
   function ended(res: Response, link: EntryLinkRow, view: EntryLinkResource): boolean {
@@ -83,7 +101,10 @@ ${problem ? html`<p role="alert">${problem}</p>` : ""}
             ? `The sign-in did not work ${view.maxTries} times, so this link takes no more tries. ${view.lastError ? `The site said: ${view.lastError.message}` : ""}`
             : null;
     if (!text) return false;
-    res.status(410).type("html").send(page(link, html`<p role="status">${text}</p>`));
+    res
+      .status(410)
+      .type("html")
+      .send(page(link, html`<p role="status">${text}</p>`));
     return true;
   }
 
@@ -93,12 +114,14 @@ ${problem ? html`<p role="alert">${problem}</p>` : ""}
     const { link, view } = found;
     if (ended(res, link, view)) return;
     if (view.status === "validating") {
-      res.type("html").send(page(link, html`<p role="status">Checking your sign-in with ${link.siteOrigin}…</p>`, true));
+      res
+        .type("html")
+        .send(page(link, html`<p role="status">Checking your sign-in with ${link.siteOrigin}…</p>`, true));
       return;
     }
     if (view.status === "needs_input") {
       const body = html`<p role="status">The site asks for one more step: ${view.input?.prompt ?? ""}</p>
-${view.input?.handoffUrl ? html`<p><a href="${view.input.handoffUrl}">Finish signing in</a></p>` : ""}`;
+        ${view.input?.handoffUrl ? html`<p><a href="${view.input.handoffUrl}">Finish signing in</a></p>` : ""}`;
       res.type("html").send(page(link, body, true));
       return;
     }
@@ -107,7 +130,8 @@ ${view.input?.handoffUrl ? html`<p><a href="${view.input.handoffUrl}">Finish sig
   });
 
   r.post("/enter/:token", urlencoded({ extended: false, limit: "8kb", parameterLimit: 10 }), async (req, res) => {
-    if (req.get("origin") !== deps.ownOrigin(req)) return res.status(403).type("text/plain").send("Cross-origin posts are refused.");
+    if (req.get("origin") !== deps.ownOrigin(req))
+      return res.status(403).type("text/plain").send("Cross-origin posts are refused.");
     const found = await linkOf(req, res);
     if (!found) return;
     const { link, view } = found;
@@ -117,7 +141,8 @@ ${view.input?.handoffUrl ? html`<p><a href="${view.input.handoffUrl}">Finish sig
     const typed: TypedCredential = { username: text("username").trim(), password: text("password") };
     const totp = text("totpSecret").trim();
     let problem: string | null = null;
-    if (!typed.username || typed.username.length > 320) problem = "Type your username or email (at most 320 characters).";
+    if (!typed.username || typed.username.length > 320)
+      problem = "Type your username or email (at most 320 characters).";
     else if (!typed.password || typed.password.length > 1024) problem = "Type your password (at most 1024 characters).";
     else if (totp) {
       try {
@@ -127,9 +152,17 @@ ${view.input?.handoffUrl ? html`<p><a href="${view.input.handoffUrl}">Finish sig
         problem = `The authenticator secret cannot be read: ${err instanceof Error ? err.message : "it is not a secret or an otpauth:// address"}.`;
       }
     }
-    if (problem) return res.status(400).type("html").send(page(link, form(link, view, problem)));
+    if (problem)
+      return res
+        .status(400)
+        .type("html")
+        .send(page(link, form(link, view, problem)));
     const verdict = await deps.guard.check(link.loginUrl);
-    if (!verdict.allowed) return res.status(422).type("html").send(page(link, html`<p role="alert">This site cannot be signed in to from here: ${verdict.reason}.</p>`));
+    if (!verdict.allowed)
+      return res
+        .status(422)
+        .type("html")
+        .send(page(link, html`<p role="alert">This site cannot be signed in to from here: ${verdict.reason}.</p>`));
     const jobId = await deps.jobs.startEntrySignIn(link, typed);
     deps.log.info({ linkId: link.id, jobId, started: jobId !== null }, "entry link sign-in");
     // Started, or one runs already: the page shows how it goes.

@@ -24,10 +24,14 @@ type HandoffJob = NonNullable<Awaited<ReturnType<Database["authJobs"]["forHandof
 /** What the status line says: what the service waits for, and at the end, how it ended. */
 function statusOf(job: HandoffJob, run: number): { text: string; final: boolean } {
   if (job.status === "succeeded") return { text: "Signed in. You can close this page.", final: true };
-  if (job.status === "failed") return { text: `Stopped: ${job.errorMessage || job.errorCode || "the sign-in did not finish"}`, final: true };
+  if (job.status === "failed")
+    return { text: `Stopped: ${job.errorMessage || job.errorCode || "the sign-in did not finish"}`, final: true };
   if (job.attempts !== run) return { text: "This hand-off has ended.", final: true };
   const asked = job.pendingInput as { prompt?: string } | null;
-  return { text: asked?.prompt ? `Waiting for you. The site says: ${asked.prompt}` : "Checking the site's answer…", final: false };
+  return {
+    text: asked?.prompt ? `Waiting for you. The site says: ${asked.prompt}` : "Checking the site's answer…",
+    final: false,
+  };
 }
 
 /**
@@ -62,14 +66,33 @@ export function handoffRoutes(deps: HandoffDeps): Router {
     const { job, run } = found;
     const status = statusOf(job, run);
     const origin = new URL(job.loginUrl).origin;
-    const page = html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Finish signing in to ${origin}</title><link rel="stylesheet" href="/assets/app.css"></head>
-<body class="handoff"><main>
-<h1>Finish signing in to ${origin}</h1>
-<p>${job.org.name} asks you to finish this sign-in. Use the page below as you would in your own browser: click, type, press Enter.</p>
-<p role="status" id="handoff-status">${status.text}</p>
-<img id="live-view" alt="Live view" tabindex="0" data-token="${String(req.params.token)}" class="live-view">
-</main><script src="/assets/handoff.js"></script></body></html>`;
+    const page = html`<!doctype html>
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <title>Finish signing in to ${origin}</title>
+          <link rel="stylesheet" href="/assets/app.css" />
+        </head>
+        <body class="handoff">
+          <main>
+            <h1>Finish signing in to ${origin}</h1>
+            <p>
+              ${job.org.name} asks you to finish this sign-in. Use the page below as you would in your own browser:
+              click, type, press Enter.
+            </p>
+            <p role="status" id="handoff-status">${status.text}</p>
+            <img
+              id="live-view"
+              alt="Live view"
+              tabindex="0"
+              data-token="${String(req.params.token)}"
+              class="live-view"
+            />
+          </main>
+          <script src="/assets/handoff.js"></script>
+        </body>
+      </html>`;
     res.type("html").send(page.toString());
   });
 
@@ -117,7 +140,8 @@ export function handoffRoutes(deps: HandoffDeps): Router {
 
   // One input event of the person, for the worker that holds the page.
   r.post("/handoff/:token/input", json({ limit: "8kb" }), async (req, res) => {
-    if (req.get("origin") !== deps.ownOrigin(req)) return res.status(403).type("text/plain").send("Cross-origin input is refused.");
+    if (req.get("origin") !== deps.ownOrigin(req))
+      return res.status(403).type("text/plain").send("Cross-origin input is refused.");
     const event = liveInput(req.body);
     if (!event) return res.status(400).type("text/plain").send("Not an input event.");
     const found = await jobOf(req, res);
@@ -133,9 +157,12 @@ export function handoffRoutes(deps: HandoffDeps): Router {
 function liveInput(body: unknown): LiveInput | null {
   const b = (body ?? {}) as Record<string, unknown>;
   const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && Math.abs(v) < 100_000 ? v : null);
-  if (b.type === "click" && n(b.x) !== null && n(b.y) !== null) return { type: "click", x: b.x as number, y: b.y as number };
-  if (b.type === "wheel" && [b.x, b.y, b.dx, b.dy].every((v) => n(v) !== null)) return { type: "wheel", x: b.x as number, y: b.y as number, dx: b.dx as number, dy: b.dy as number };
-  if (b.type === "text" && typeof b.text === "string" && b.text.length > 0 && b.text.length <= 1000) return { type: "text", text: b.text };
+  if (b.type === "click" && n(b.x) !== null && n(b.y) !== null)
+    return { type: "click", x: b.x as number, y: b.y as number };
+  if (b.type === "wheel" && [b.x, b.y, b.dx, b.dy].every((v) => n(v) !== null))
+    return { type: "wheel", x: b.x as number, y: b.y as number, dx: b.dx as number, dy: b.dy as number };
+  if (b.type === "text" && typeof b.text === "string" && b.text.length > 0 && b.text.length <= 1000)
+    return { type: "text", text: b.text };
   if (b.type === "key" && typeof b.key === "string" && KEYS.has(b.key)) return { type: "key", key: b.key as LiveKey };
   return null;
 }

@@ -21,7 +21,13 @@ export function readCookie(req: Request, name: string): string | undefined {
 }
 
 export function setCookie(res: Response, name: string, value: string, secure: boolean, maxAgeMs?: number): void {
-  res.cookie(name, value, { httpOnly: true, secure, sameSite: "lax", path: "/", ...(maxAgeMs !== undefined ? { maxAge: maxAgeMs } : {}) });
+  res.cookie(name, value, {
+    httpOnly: true,
+    secure,
+    sameSite: "lax",
+    path: "/",
+    ...(maxAgeMs !== undefined ? { maxAge: maxAgeMs } : {}),
+  });
 }
 
 export function clearCookie(res: Response, name: string, secure: boolean): void {

@@ -5,7 +5,11 @@ import { HttpError } from "./http-error";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** Whether the request may come from where it says: refuses other origins and cross-site fetches. */
-export function sameOrigin(headers: { origin?: string; "sec-fetch-site"?: string }, ownOrigin: string, requireOrigin: boolean): boolean {
+export function sameOrigin(
+  headers: { origin?: string; "sec-fetch-site"?: string },
+  ownOrigin: string,
+  requireOrigin: boolean,
+): boolean {
   if (headers["sec-fetch-site"] === "cross-site") return false;
   const origin = headers.origin;
   if (origin === undefined) return !requireOrigin;
@@ -43,7 +47,9 @@ export function csrfGuard(options: CsrfOptions) {
     if (originOnly) return next();
     const presented = (req.body as Record<string, unknown> | undefined)?._csrf ?? req.get("x-csrf-token");
     if (!tokensMatch(presented, options.expectedToken(req, res))) {
-      return next(new HttpError(403, "This form has expired or did not come from this dashboard. Reload the page and try again."));
+      return next(
+        new HttpError(403, "This form has expired or did not come from this dashboard. Reload the page and try again."),
+      );
     }
     next();
   };

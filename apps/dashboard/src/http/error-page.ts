@@ -15,7 +15,12 @@ export function errorPage(log: Logger) {
     let message = "Something went wrong on our side. Try again in a moment.";
     if (err instanceof HttpError) {
       ({ status, message } = err);
-    } else if (typeof err === "object" && err !== null && typeof (err as { status?: unknown }).status === "number" && (err as { status: number }).status < 500) {
+    } else if (
+      typeof err === "object" &&
+      err !== null &&
+      typeof (err as { status?: unknown }).status === "number" &&
+      (err as { status: number }).status < 500
+    ) {
       // The body parser's refusals: too large, malformed, unsupported charset.
       status = (err as { status: number }).status;
       message = status === 413 ? "The form is too large." : "The form could not be read.";
@@ -24,6 +29,12 @@ export function errorPage(log: Logger) {
     }
     if (res.headersSent) return;
     res.locals.csrfToken ??= "";
-    sendPage(res, status === 404 ? "Not found" : status === 403 ? "Refused" : "Error", html`<p class="error" role="alert">${message}</p><p><a href="/">Back to the dashboard</a></p>`, { status });
+    sendPage(
+      res,
+      status === 404 ? "Not found" : status === 403 ? "Refused" : "Error",
+      html`<p class="error" role="alert">${message}</p>
+        <p><a href="/">Back to the dashboard</a></p>`,
+      { status },
+    );
   };
 }

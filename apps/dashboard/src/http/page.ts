@@ -8,6 +8,14 @@ export function pageContext(res: Response): PageContext {
   return { user: session?.user, org: res.locals.org as PageContext["org"], csrfToken: res.locals.csrfToken as string };
 }
 
-export function sendPage(res: Response, title: string, body: SafeHtml, options: { status?: number; current?: string } = {}): void {
-  res.status(options.status ?? 200).type("html").send(layout(pageContext(res), title, body, options.current).value);
+export function sendPage(
+  res: Response,
+  title: string,
+  body: SafeHtml,
+  options: { status?: number; current?: string } = {},
+): void {
+  res
+    .status(options.status ?? 200)
+    .type("html")
+    .send(layout(pageContext(res), title, body, options.current).value);
 }

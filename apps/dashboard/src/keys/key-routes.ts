@@ -25,21 +25,48 @@ export function keyRoutes(db: Database, announceRevocation: (orgId: string) => P
       res,
       "API keys",
       html`${top ?? ""}
-<div class="table"><table>
-<thead><tr><th>Name</th><th>Public prefix</th><th>Created</th><th>Last used</th><th>Revoked</th><th><span class="muted">Action</span></th></tr></thead>
-<tbody>${keys.length
-        ? keys.map(
-            (k) => html`<tr data-key-id="${k.id}"><td>${k.name}</td><td><code>${k.prefix}…</code></td><td>${when(k.createdAt)}</td><td>${when(k.lastUsedAt)}</td><td>${k.revokedAt ? when(k.revokedAt) : "no"}</td>
-<td>${k.revokedAt ? "" : html`<form method="get" action="/o/${org.id}/keys/${k.id}/revoke" class="inline"><button type="submit" class="danger">Revoke</button></form>`}</td></tr>`,
-          )
-        : html`<tr><td colspan="6" class="muted">No keys yet.</td></tr>`}</tbody>
-</table></div>
-<h2>New key</h2>
-<form method="post" action="/o/${org.id}/keys" class="stack">
-  ${csrfField(res.locals.csrfToken as string)}
-  <label for="key-name">Key name</label><input id="key-name" name="name" type="text" required maxlength="${NAME_MAX}" placeholder="production">
-  <button type="submit">Create API key</button>
-</form>`,
+        <div class="table">
+          <table>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Public prefix</th>
+                <th>Created</th>
+                <th>Last used</th>
+                <th>Revoked</th>
+                <th><span class="muted">Action</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              ${
+                keys.length
+                  ? keys.map(
+                      (k) =>
+                        html`<tr data-key-id="${k.id}">
+                          <td>${k.name}</td>
+                          <td><code>${k.prefix}…</code></td>
+                          <td>${when(k.createdAt)}</td>
+                          <td>${when(k.lastUsedAt)}</td>
+                          <td>${k.revokedAt ? when(k.revokedAt) : "no"}</td>
+                          <td>
+                            ${k.revokedAt ? "" : html`<form method="get" action="/o/${org.id}/keys/${k.id}/revoke" class="inline"><button type="submit" class="danger">Revoke</button></form>`}
+                          </td>
+                        </tr>`,
+                    )
+                  : html`<tr>
+                      <td colspan="6" class="muted">No keys yet.</td>
+                    </tr>`
+              }
+            </tbody>
+          </table>
+        </div>
+        <h2>New key</h2>
+        <form method="post" action="/o/${org.id}/keys" class="stack">
+          ${csrfField(res.locals.csrfToken as string)}
+          <label for="key-name">Key name</label
+          ><input id="key-name" name="name" type="text" required maxlength="${NAME_MAX}" placeholder="production" />
+          <button type="submit">Create API key</button>
+        </form>`,
       { current: "keys", status },
     );
   };
@@ -48,12 +75,21 @@ export function keyRoutes(db: Database, announceRevocation: (orgId: string) => P
 
   r.post("/keys", async (req, res) => {
     const name = field(req, "name", { max: NAME_MAX + 1 });
-    if (!name || name.length > NAME_MAX) return keysPage(res, html`<p class="error" role="alert">Give the key a name (at most ${NAME_MAX} characters).</p>`, 400);
+    if (!name || name.length > NAME_MAX)
+      return keysPage(
+        res,
+        html`<p class="error" role="alert">Give the key a name (at most ${NAME_MAX} characters).</p>`,
+        400,
+      );
     const { key, apiKey } = await db.apiKeys.create(orgOf(res).id, name);
     await keysPage(
       res,
-      html`<div class="notice" role="status"><p>Key <strong>${apiKey.name}</strong> created. Copy it now: it is shown only this once.</p>
-<div class="secret-box"><code id="new-key" class="secret">${key}</code><button type="button" data-copy="new-key">Copy</button></div></div>`,
+      html`<div class="notice" role="status">
+        <p>Key <strong>${apiKey.name}</strong> created. Copy it now: it is shown only this once.</p>
+        <div class="secret-box">
+          <code id="new-key" class="secret">${key}</code><button type="button" data-copy="new-key">Copy</button>
+        </div>
+      </div>`,
       201,
     );
   });
@@ -70,16 +106,22 @@ export function keyRoutes(db: Database, announceRevocation: (orgId: string) => P
     sendPage(
       res,
       "Revoke API key",
-      html`<p>Revoke <strong>${key.name}</strong> (<code>${key.prefix}…</code>)? Requests with it are refused from this moment; this cannot be undone.</p>
-<form method="post" action="/o/${org.id}/keys/${key.id}/revoke" class="inline">${csrfField(res.locals.csrfToken as string)}<button type="submit" class="danger">Revoke key</button></form>
-<a href="/o/${org.id}/keys">Cancel</a>`,
+      html`<p>
+          Revoke <strong>${key.name}</strong> (<code>${key.prefix}…</code>)? Requests with it are refused from this
+          moment; this cannot be undone.
+        </p>
+        <form method="post" action="/o/${org.id}/keys/${key.id}/revoke" class="inline">
+          ${csrfField(res.locals.csrfToken as string)}<button type="submit" class="danger">Revoke key</button>
+        </form>
+        <a href="/o/${org.id}/keys">Cancel</a>`,
       { current: "keys" },
     );
   });
 
   r.post("/keys/:keyId/revoke", async (req, res) => {
     const id = req.params.keyId as string;
-    if (!KEY_ID.test(id) || !(await db.apiKeys.revokeInOrg(orgOf(res).id, id, announceRevocation))) throw HttpError.notFound("API key");
+    if (!KEY_ID.test(id) || !(await db.apiKeys.revokeInOrg(orgOf(res).id, id, announceRevocation)))
+      throw HttpError.notFound("API key");
     res.redirect(303, `/o/${orgOf(res).id}/keys`);
   });
 

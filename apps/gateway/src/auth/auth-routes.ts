@@ -18,7 +18,15 @@ export function authRoutes(auth: AuthService, maxWaitMs: number, metrics: Gatewa
   r.post("/login", async (req, res) => {
     // Parsed already, and its cached session read, when the request was admitted (cachedLoginRead).
     const command = () => (res.locals.loginCommand as LoginCommand | undefined) ?? parseLoginRequest(req.body);
-    const answer = await countedAnswer(metrics, () => auth.login(res.locals.orgId as string, command(), authCall(req, res, maxWaitMs), "login", res.locals.prefetched as PrefetchedEntry | undefined));
+    const answer = await countedAnswer(metrics, () =>
+      auth.login(
+        res.locals.orgId as string,
+        command(),
+        authCall(req, res, maxWaitMs),
+        "login",
+        res.locals.prefetched as PrefetchedEntry | undefined,
+      ),
+    );
     const done = pendingOrSession(req, res, answer);
     if (!done) return;
     res.set("X-Auth-Cache", done.source === "cache" ? "hit" : "miss");
@@ -26,7 +34,11 @@ export function authRoutes(auth: AuthService, maxWaitMs: number, metrics: Gatewa
   });
 
   r.post("/signup", async (req, res) => {
-    const answer = await countedAnswer(metrics, () => auth.signup(res.locals.orgId as string, parseSignupRequest(req.body), authCall(req, res, maxWaitMs)), "signup");
+    const answer = await countedAnswer(
+      metrics,
+      () => auth.signup(res.locals.orgId as string, parseSignupRequest(req.body), authCall(req, res, maxWaitMs)),
+      "signup",
+    );
     const done = pendingOrSession(req, res, answer);
     if (!done) return;
     const created = done.session as SignupResponse;
@@ -51,8 +63,15 @@ export function authRoutes(auth: AuthService, maxWaitMs: number, metrics: Gatewa
       const field = Object.keys(checked.value)[0];
       throw ApiError.invalid([{ field: field ? `/${field}` : "/", message: outcome.wrong }]);
     }
-    if (outcome === "not_waiting") throw new ApiError("not_waiting_for_input", "This job is not waiting for input now (it ended, runs on, or an answer was given already); read GET /v1/jobs/{jobId}.");
-    res.status(202).location(`${req.baseUrl}/jobs/${req.params.id}`).json(await auth.job(orgId, req.params.id));
+    if (outcome === "not_waiting")
+      throw new ApiError(
+        "not_waiting_for_input",
+        "This job is not waiting for input now (it ended, runs on, or an answer was given already); read GET /v1/jobs/{jobId}.",
+      );
+    res
+      .status(202)
+      .location(`${req.baseUrl}/jobs/${req.params.id}`)
+      .json(await auth.job(orgId, req.params.id));
   });
 
   const events = jobEventsRoute(feed, (orgId, jobId) => auth.job(orgId, jobId), metrics.eventStreams);

@@ -1,6 +1,19 @@
 import type { TargetGuard } from "@authsvc/egress";
 import type { Config } from "@authsvc/config";
-import { ENTRY_LINK_DEFAULT_EXPIRES_IN, isErrorCode, jobEventsPath, type EntryLinkRequest, type EntryLinkResource, type EmailInboxRef, type InboxRef, type InputAnswerRequest, type JobResource, type PasskeyEnrolRequest, type SessionResponse, type VerifyRequest } from "@authsvc/contracts";
+import {
+  ENTRY_LINK_DEFAULT_EXPIRES_IN,
+  isErrorCode,
+  jobEventsPath,
+  type EntryLinkRequest,
+  type EntryLinkResource,
+  type EmailInboxRef,
+  type InboxRef,
+  type InputAnswerRequest,
+  type JobResource,
+  type PasskeyEnrolRequest,
+  type SessionResponse,
+  type VerifyRequest,
+} from "@authsvc/contracts";
 import type { Database, InputAnswer } from "@authsvc/db";
 import { refreshSecret, storedLoginIdentity, type AuthJobs, type StartJob } from "@authsvc/jobs";
 import type { JobWaiter, PrefetchedEntry } from "@authsvc/queue";
@@ -43,7 +56,6 @@ export type AuthAnswer =
 export class AuthService {
   constructor(private readonly deps: AuthServiceDeps) {}
 
-
   /**
    * Our inbox for the site's code or link. The inbox methods need one of the org's mailboxes or phone
    * numbers, or the caller's own address forwarded to the org's forwarding inbox (400 otherwise); a password
@@ -55,7 +67,9 @@ export class AuthService {
       const phone = await db.phoneNumbers.findForOrg(orgId, cmd.phone!);
       if (phone) return { kind: "sms", phoneNumberId: phone.id, number: phone.number };
       if (cmd.method === "otp_sms") {
-        throw ApiError.invalid([{ field: "/cred/phone", message: "is not one of this organization's phone numbers (POST /v1/phone-numbers)" }]);
+        throw ApiError.invalid([
+          { field: "/cred/phone", message: "is not one of this organization's phone numbers (POST /v1/phone-numbers)" },
+        ]);
       }
     }
     if (cmd.email) {
@@ -84,7 +98,13 @@ export class AuthService {
     if (address.endsWith(`@${config.mail.domain}`)) {
       const mailbox = await db.mailboxes.findForOrg(orgId, address);
       // An address of our domain that is not this org's: its mail would reach someone else, or no one.
-      if (!mailbox || mailbox.forwarding) throw ApiError.invalid([{ field: "/cred/email", message: `is not one of this organization's mailboxes on ${config.mail.domain} (POST /v1/mailboxes)` }]);
+      if (!mailbox || mailbox.forwarding)
+        throw ApiError.invalid([
+          {
+            field: "/cred/email",
+            message: `is not one of this organization's mailboxes on ${config.mail.domain} (POST /v1/mailboxes)`,
+          },
+        ]);
       return { kind: "email", mailboxId: mailbox.id, address };
     }
     const forwarding = await db.mailboxes.forwardingOf(orgId);
@@ -96,7 +116,13 @@ export class AuthService {
     return this.deps.jobs.cachedSessionKey(orgId, cmd);
   }
 
-  async login(orgId: string, cmd: LoginCommand, call: AuthCall, kind: "login" | "refresh" | "verify" | "passkey_enrol" = "login", prefetched?: PrefetchedEntry): Promise<AuthAnswer> {
+  async login(
+    orgId: string,
+    cmd: LoginCommand,
+    call: AuthCall,
+    kind: "login" | "refresh" | "verify" | "passkey_enrol" = "login",
+    prefetched?: PrefetchedEntry,
+  ): Promise<AuthAnswer> {
     const { jobs, guard } = this.deps;
     if (call.idempotent?.joinJob) return this.answer(orgId, call.idempotent.joinJob, call.waitMs);
     if (cmd.useCache) {
@@ -109,10 +135,24 @@ export class AuthService {
     if (!verdict.allowed) throw new ApiError(verdict.code, `Target refused: ${verdict.reason}.`);
     const inbox = await this.inboxFor(orgId, cmd);
     await this.checkEgress(orgId, cmd.egress);
-    const fields = { email: cmd.email, phone: cmd.phone, password: cmd.password, additionalFields: cmd.additionalFields, totpSecret: cmd.totpSecret, inbox, awaitsPassword: cmd.awaitsPassword, provider: cmd.provider, egress: cmd.egress };
+    const fields = {
+      email: cmd.email,
+      phone: cmd.phone,
+      password: cmd.password,
+      additionalFields: cmd.additionalFields,
+      totpSecret: cmd.totpSecret,
+      inbox,
+      awaitsPassword: cmd.awaitsPassword,
+      provider: cmd.provider,
+      egress: cmd.egress,
+    };
     // The request's schema and `inboxFor` made sure an inbox method has its inbox.
     const input = (
-      cmd.confirmation ? { ...fields, method: "password", confirmation: cmd.confirmation } : cmd.enrol ? { ...fields, method: cmd.method, enrol: cmd.enrol } : { ...fields, method: cmd.method }
+      cmd.confirmation
+        ? { ...fields, method: "password", confirmation: cmd.confirmation }
+        : cmd.enrol
+          ? { ...fields, method: cmd.method, enrol: cmd.enrol }
+          : { ...fields, method: cmd.method }
     ) as StartJob["input"];
     const jobId = await jobs.start({
       orgId,
@@ -134,10 +174,14 @@ export class AuthService {
   /** The proxy or pool a request names must be the organization's. */
   private async checkEgress(orgId: string, egress: LoginCommand["egress"]): Promise<void> {
     if (egress?.proxy && !(await this.deps.db.proxies.find(orgId, egress.proxy))) {
-      throw ApiError.invalid([{ field: "/proxy", message: "is not a proxy of this organization (GET /v1/proxies lists them)" }]);
+      throw ApiError.invalid([
+        { field: "/proxy", message: "is not a proxy of this organization (GET /v1/proxies lists them)" },
+      ]);
     }
     if (egress?.proxyPool && !(await this.deps.db.proxies.hasPool(orgId, egress.proxyPool))) {
-      throw ApiError.invalid([{ field: "/proxyPool", message: "names no proxy of this organization (a pool is the proxies of one label)" }]);
+      throw ApiError.invalid([
+        { field: "/proxyPool", message: "names no proxy of this organization (a pool is the proxies of one label)" },
+      ]);
     }
   }
 
@@ -168,7 +212,18 @@ export class AuthService {
       collectionId: cmd.collectionId,
       siteOrigin: cmd.siteOrigin,
       method: cmd.method,
-      fields: { url: cmd.signupUrl, email, username: cmd.username, password: cmd.password, name: cmd.name, invite: cmd.inviteToken ?? cmd.inviteLink, extra: cmd.additionalFields, provider: cmd.provider, totp: cmd.totpSecret, passkey: cmd.createPasskey },
+      fields: {
+        url: cmd.signupUrl,
+        email,
+        username: cmd.username,
+        password: cmd.password,
+        name: cmd.name,
+        invite: cmd.inviteToken ?? cmd.inviteLink,
+        extra: cmd.additionalFields,
+        provider: cmd.provider,
+        totp: cmd.totpSecret,
+        passkey: cmd.createPasskey,
+      },
     });
     const jobId = await jobs.start({
       orgId,
@@ -208,7 +263,8 @@ export class AuthService {
     await this.deps.waiter.wait(jobId, waitMs);
     // A request that joined another's login may look before that request has written the job's record.
     const job = (await this.job(orgId, jobId)) ?? { jobId, status: "queued" as const, eventsUrl: jobEventsPath(jobId) };
-    if (job.status === "succeeded" && job.result) return { kind: "session", session: job.result, source: "browser", jobId };
+    if (job.status === "succeeded" && job.result)
+      return { kind: "session", session: job.result, source: "browser", jobId };
     if (job.status === "failed" && job.error) {
       const code = isErrorCode(job.error.code) ? job.error.code : "internal_error";
       const headers: Record<string, string> = { "X-Job-Id": jobId };
@@ -222,19 +278,45 @@ export class AuthService {
    * Logs in again with a credential's stored secret (the last one that worked, with its TOTP secret or
    * inbox), as the same login it was: the fresh session replaces the cached one under the same key.
    */
-  async refresh(orgId: string, credentialId: string, call: AuthCall, allowHandoff = false, region?: string): Promise<AuthAnswer> {
+  async refresh(
+    orgId: string,
+    credentialId: string,
+    call: AuthCall,
+    allowHandoff = false,
+    region?: string,
+  ): Promise<AuthAnswer> {
     const { db } = this.deps;
     if (call.idempotent?.joinJob) return this.answer(orgId, call.idempotent.joinJob, call.waitMs);
-    const [row, secret] = await Promise.all([db.credentials.findMetadata(orgId, credentialId), db.credentials.secret(orgId, credentialId)]);
+    const [row, secret] = await Promise.all([
+      db.credentials.findMetadata(orgId, credentialId),
+      db.credentials.secret(orgId, credentialId),
+    ]);
     if (!row) throw new ApiError("not_found", "No such credential.");
-    if (!secret) throw new ApiError("no_stored_secret", "This credential never logged in successfully; there is no stored secret to refresh with.");
+    if (!secret)
+      throw new ApiError(
+        "no_stored_secret",
+        "This credential never logged in successfully; there is no stored secret to refresh with.",
+      );
     if (secret.awaitsPassword) {
       // Its site has not told the account's password yet: a login would type none and be refused.
-      throw new ApiError("no_stored_secret", `The site has not sent this account's password or the link to set it yet; POST /v1/credentials/${credentialId}/verify with that link, or with {} once it reached your inbox.`);
+      throw new ApiError(
+        "no_stored_secret",
+        `The site has not sent this account's password or the link to set it yet; POST /v1/credentials/${credentialId}/verify with that link, or with {} once it reached your inbox.`,
+      );
     }
     const use = await refreshSecret(db, orgId, credentialId, secret);
-    const identity = storedLoginIdentity({ loginPage: row.loginPage, username: row.username, collectionExternalId: row.collection?.externalId }, use);
-    const cmd: LoginCommand = { ...identity, method: use.method, loginUrl: row.loginUrl, useCache: false, allowHandoff, region };
+    const identity = storedLoginIdentity(
+      { loginPage: row.loginPage, username: row.username, collectionExternalId: row.collection?.externalId },
+      use,
+    );
+    const cmd: LoginCommand = {
+      ...identity,
+      method: use.method,
+      loginUrl: row.loginUrl,
+      useCache: false,
+      allowHandoff,
+      region,
+    };
     return this.login(orgId, cmd, call, "refresh");
   }
 
@@ -243,19 +325,44 @@ export class AuthService {
    * secret as a refresh does (its own method, a provider's button too; never a passkey), then adds one on
    * the site's settings page.
    */
-  async enrolPasskey(orgId: string, credentialId: string, given: PasskeyEnrolRequest, call: AuthCall): Promise<AuthAnswer> {
+  async enrolPasskey(
+    orgId: string,
+    credentialId: string,
+    given: PasskeyEnrolRequest,
+    call: AuthCall,
+  ): Promise<AuthAnswer> {
     const { db, guard } = this.deps;
     if (call.idempotent?.joinJob) return this.answer(orgId, call.idempotent.joinJob, call.waitMs);
-    const [row, secret] = await Promise.all([db.credentials.findMetadata(orgId, credentialId), db.credentials.secret(orgId, credentialId)]);
+    const [row, secret] = await Promise.all([
+      db.credentials.findMetadata(orgId, credentialId),
+      db.credentials.secret(orgId, credentialId),
+    ]);
     if (!row) throw new ApiError("not_found", "No such credential.");
-    if (!secret || secret.awaitsPassword) throw new ApiError("no_stored_secret", "This credential keeps no secret it signed in with; log in with it first (POST /v1/login), then add a passkey.");
+    if (!secret || secret.awaitsPassword)
+      throw new ApiError(
+        "no_stored_secret",
+        "This credential keeps no secret it signed in with; log in with it first (POST /v1/login), then add a passkey.",
+      );
     if (given.settingsUrl) {
-      if (new URL(given.settingsUrl).origin !== row.siteOrigin) throw ApiError.invalid([{ field: "/settingsUrl", message: `must be a page of the credential's site (${row.siteOrigin})` }]);
+      if (new URL(given.settingsUrl).origin !== row.siteOrigin)
+        throw ApiError.invalid([
+          { field: "/settingsUrl", message: `must be a page of the credential's site (${row.siteOrigin})` },
+        ]);
       const verdict = await guard.check(given.settingsUrl);
       if (!verdict.allowed) throw new ApiError(verdict.code, `Target refused: ${verdict.reason}.`);
     }
-    const identity = storedLoginIdentity({ loginPage: row.loginPage, username: row.username, collectionExternalId: row.collection?.externalId }, secret);
-    const cmd: LoginCommand = { ...identity, method: secret.method, loginUrl: row.loginUrl, useCache: false, allowHandoff: given.allowHandoff === true, enrol: { settingsUrl: given.settingsUrl } };
+    const identity = storedLoginIdentity(
+      { loginPage: row.loginPage, username: row.username, collectionExternalId: row.collection?.externalId },
+      secret,
+    );
+    const cmd: LoginCommand = {
+      ...identity,
+      method: secret.method,
+      loginUrl: row.loginUrl,
+      useCache: false,
+      allowHandoff: given.allowHandoff === true,
+      enrol: { settingsUrl: given.settingsUrl },
+    };
     return this.login(orgId, cmd, call, "passkey_enrol");
   }
 
@@ -268,30 +375,74 @@ export class AuthService {
     const { db, guard } = this.deps;
     // Before the checks: once its first request signed in, the credential would be refused as confirmed already.
     if (call.idempotent?.joinJob) return this.answer(orgId, call.idempotent.joinJob, call.waitMs);
-    const [row, secret] = await Promise.all([db.credentials.findMetadata(orgId, credentialId), db.credentials.secret(orgId, credentialId)]);
+    const [row, secret] = await Promise.all([
+      db.credentials.findMetadata(orgId, credentialId),
+      db.credentials.secret(orgId, credentialId),
+    ]);
     if (!row) throw new ApiError("not_found", "No such credential.");
-    if (row.lastLoginAt) throw new ApiError("conflict", "This credential has signed in already, so its email needs no confirmation; POST /v1/refresh signs in again.");
-    if (!secret) throw new ApiError("conflict", "This credential keeps no password of an account a signup created; there is nothing to confirm.");
+    if (row.lastLoginAt)
+      throw new ApiError(
+        "conflict",
+        "This credential has signed in already, so its email needs no confirmation; POST /v1/refresh signs in again.",
+      );
+    if (!secret)
+      throw new ApiError(
+        "conflict",
+        "This credential keeps no password of an account a signup created; there is nothing to confirm.",
+      );
     if (secret.awaitsPassword && given.code) {
-      throw new ApiError("conflict", "This account waits for the password the site mails, or its link to set one, not for a code: send that link, or {} once the mail reached your inbox.");
+      throw new ApiError(
+        "conflict",
+        "This account waits for the password the site mails, or its link to set one, not for a code: send that link, or {} once the mail reached your inbox.",
+      );
     }
     if (given.link) {
       const verdict = await guard.check(given.link);
       if (!verdict.allowed) throw new ApiError(verdict.code, `Target refused: ${verdict.reason}.`);
     }
-    const confirmation = given.link ? { link: given.link } : given.code ? { code: given.code } : { inboxSince: row.createdAt.toISOString() };
+    const confirmation = given.link
+      ? { link: given.link }
+      : given.code
+        ? { code: given.code }
+        : { inboxSince: row.createdAt.toISOString() };
     // `allowHandoff` is how the job runs, not what confirms it.
-    const identity = storedLoginIdentity({ loginPage: row.loginPage, username: row.username, collectionExternalId: row.collection?.externalId }, secret);
-    return this.login(orgId, { ...identity, method: "password", loginUrl: row.loginUrl, useCache: false, confirmation, awaitsPassword: secret.awaitsPassword, allowHandoff: given.allowHandoff === true }, call, "verify");
+    const identity = storedLoginIdentity(
+      { loginPage: row.loginPage, username: row.username, collectionExternalId: row.collection?.externalId },
+      secret,
+    );
+    return this.login(
+      orgId,
+      {
+        ...identity,
+        method: "password",
+        loginUrl: row.loginUrl,
+        useCache: false,
+        confirmation,
+        awaitsPassword: secret.awaitsPassword,
+        allowHandoff: given.allowHandoff === true,
+      },
+      call,
+      "verify",
+    );
   }
 
   /**
    * A person's answer to what a job of this org waits for: a code as typed (spaces and dashes left out), a
    * choice, an answer, or nothing ("look again").
    */
-  answerInput(orgId: string, jobId: string, given: InputAnswerRequest): Promise<"taken" | "not_waiting" | "not_found" | { wrong: string }> {
+  answerInput(
+    orgId: string,
+    jobId: string,
+    given: InputAnswerRequest,
+  ): Promise<"taken" | "not_waiting" | "not_found" | { wrong: string }> {
     const answer: InputAnswer =
-      given.code !== undefined ? { code: given.code.replace(/[\s-]/g, "") } : given.choice !== undefined ? { choice: given.choice } : given.answer !== undefined ? { answer: given.answer } : {};
+      given.code !== undefined
+        ? { code: given.code.replace(/[\s-]/g, "") }
+        : given.choice !== undefined
+          ? { choice: given.choice }
+          : given.answer !== undefined
+            ? { answer: given.answer }
+            : {};
     return this.deps.jobs.answerInput(orgId, jobId, answer);
   }
 
@@ -301,14 +452,21 @@ export class AuthService {
    */
   async createEntryLink(orgId: string, given: EntryLinkRequest): Promise<EntryLinkResource> {
     const { config, db, guard, jobs } = this.deps;
-    if (!config.dashboard.url) throw new ApiError("method_not_supported", "Entry links need the dashboard's public address, which serves their page (DASHBOARD_URL).");
+    if (!config.dashboard.url)
+      throw new ApiError(
+        "method_not_supported",
+        "Entry links need the dashboard's public address, which serves their page (DASHBOARD_URL).",
+      );
     let url: URL;
     try {
       url = new URL(given.domain);
     } catch {
       throw ApiError.invalid([{ field: "/domain", message: "is not a valid URL" }]);
     }
-    if (url.username || url.password) throw ApiError.invalid([{ field: "/domain", message: "must not contain credentials: the end user types them on the link's page" }]);
+    if (url.username || url.password)
+      throw ApiError.invalid([
+        { field: "/domain", message: "must not contain credentials: the end user types them on the link's page" },
+      ]);
     const verdict = await guard.check(url.toString());
     if (!verdict.allowed) throw new ApiError(verdict.code, `Target refused: ${verdict.reason}.`);
     const row = await db.entryLinks.create({

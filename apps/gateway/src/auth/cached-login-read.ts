@@ -9,7 +9,12 @@ import { parseLoginRequest, type LoginCommand } from "./parse-login-request";
  */
 export function cachedLoginRead(auth: AuthService): AdmissionRead {
   return (req, res) => {
-    if (req.method !== "POST" || req.path !== "/login" || (req.body as { useCache?: unknown } | undefined)?.useCache !== true) return undefined;
+    if (
+      req.method !== "POST" ||
+      req.path !== "/login" ||
+      (req.body as { useCache?: unknown } | undefined)?.useCache !== true
+    )
+      return undefined;
     let command: LoginCommand;
     try {
       command = parseLoginRequest(req.body);

@@ -10,8 +10,17 @@ const KEEP_ALIVE_MS = 15_000;
 /** The job's end as its record tells it, for a stream that lost or outlived its events. */
 function endOf(job: JobResource): JobEvent | null {
   const at = new Date().toISOString();
-  if (job.status === "succeeded") return { type: "succeeded", jobId: job.jobId, at, ...(job.result && "credentialId" in job.result ? { credentialId: (job.result as { credentialId: string }).credentialId } : {}) };
-  if (job.status === "failed") return { type: "failed", jobId: job.jobId, at, error: job.error ?? { code: "internal_error", message: "" } };
+  if (job.status === "succeeded")
+    return {
+      type: "succeeded",
+      jobId: job.jobId,
+      at,
+      ...(job.result && "credentialId" in job.result
+        ? { credentialId: (job.result as { credentialId: string }).credentialId }
+        : {}),
+    };
+  if (job.status === "failed")
+    return { type: "failed", jobId: job.jobId, at, error: job.error ?? { code: "internal_error", message: "" } };
   return null;
 }
 
@@ -20,7 +29,11 @@ function endOf(job: JobResource): JobEvent | null {
  * client's `Last-Event-ID`) to its end. The stream in Redis keeps ids and types only; a final event's error
  * (whose message may quote the site) and credential come from the job's record, as GET /v1/jobs/:id has them.
  */
-export function jobEventsRoute(feed: JobEventFeed, view: (orgId: string, jobId: string) => Promise<JobResource | null>, streams: Gauge) {
+export function jobEventsRoute(
+  feed: JobEventFeed,
+  view: (orgId: string, jobId: string) => Promise<JobResource | null>,
+  streams: Gauge,
+) {
   return async (req: Request, res: Response): Promise<void> => {
     const orgId = res.locals.orgId as string;
     const jobId = String(req.params.id);
@@ -31,7 +44,9 @@ export function jobEventsRoute(feed: JobEventFeed, view: (orgId: string, jobId: 
       throw ApiError.invalid([{ field: "/headers/last-event-id", message: "is not an event id this stream sent" }]);
     }
 
-    res.status(200).set({ "Content-Type": "text/event-stream; charset=utf-8", Connection: "keep-alive", "X-Accel-Buffering": "no" });
+    res
+      .status(200)
+      .set({ "Content-Type": "text/event-stream; charset=utf-8", Connection: "keep-alive", "X-Accel-Buffering": "no" });
     res.flushHeaders();
     const stop = new AbortController();
     res.on("close", () => stop.abort());
@@ -52,7 +67,8 @@ export function jobEventsRoute(feed: JobEventFeed, view: (orgId: string, jobId: 
       }
     } catch (err) {
       // The answer is under way: say why in a comment, and end it; the client reconnects with Last-Event-ID.
-      if (!res.writableEnded) res.write(`: stream interrupted (${err instanceof ApiError ? err.code : "service_unavailable"})\n\n`);
+      if (!res.writableEnded)
+        res.write(`: stream interrupted (${err instanceof ApiError ? err.code : "service_unavailable"})\n\n`);
     } finally {
       clearInterval(keepAlive);
       streams.dec();
@@ -65,6 +81,13 @@ export function jobEventsRoute(feed: JobEventFeed, view: (orgId: string, jobId: 
 async function finalEvent(entry: StoredJobEvent, view: () => Promise<JobResource | null>): Promise<JobEvent> {
   const job = await view().catch(() => null);
   const told = job ? endOf(job) : null;
-  if (!told || told.type !== entry.event.type) return entry.event.type === "failed" ? { ...entry.event, error: entry.event.error ?? { code: entry.event.code ?? "internal_error", message: "" } } : entry.event;
-  return { ...entry.event, ...(told.error ? { error: told.error } : {}), ...(told.credentialId ? { credentialId: told.credentialId } : {}) };
+  if (!told || told.type !== entry.event.type)
+    return entry.event.type === "failed"
+      ? { ...entry.event, error: entry.event.error ?? { code: entry.event.code ?? "internal_error", message: "" } }
+      : entry.event;
+  return {
+    ...entry.event,
+    ...(told.error ? { error: told.error } : {}),
+    ...(told.credentialId ? { credentialId: told.credentialId } : {}),
+  };
 }

@@ -1,4 +1,14 @@
-import { compileValidator, INBOX_METHODS, isOAuthMethod, loginPageOf, loginRequestSchema, oauthProviderOf, SUPPORTED_LOGIN_METHODS, type LoginMethod, type LoginRequest } from "@authsvc/contracts";
+import {
+  compileValidator,
+  INBOX_METHODS,
+  isOAuthMethod,
+  loginPageOf,
+  loginRequestSchema,
+  oauthProviderOf,
+  SUPPORTED_LOGIN_METHODS,
+  type LoginMethod,
+  type LoginRequest,
+} from "@authsvc/contracts";
 import { parseTotpSecret, TotpSecretError } from "@authsvc/crypto";
 import type { Confirmation } from "@authsvc/contracts";
 import { ApiError } from "../http/api-error";
@@ -46,19 +56,35 @@ export function parseLoginRequest(body: unknown): LoginCommand {
   const req = checked.value;
 
   if (req.login_method && req.loginMethod && req.login_method !== req.loginMethod) {
-    throw ApiError.invalid([{ field: "/loginMethod", message: `conflicts with login_method ("${req.login_method}"); send one of them` }]);
+    throw ApiError.invalid([
+      { field: "/loginMethod", message: `conflicts with login_method ("${req.login_method}"); send one of them` },
+    ]);
   }
   const method = req.login_method ?? req.loginMethod;
-  if (!method) throw ApiError.invalid([{ field: "/login_method", message: "is required (login_method or loginMethod)" }]);
+  if (!method)
+    throw ApiError.invalid([{ field: "/login_method", message: "is required (login_method or loginMethod)" }]);
   // The request's shape is checked before whether its method runs yet, so a caller can build against it now.
   if (method === "oauth" && !req.cred.provider) {
-    throw ApiError.invalid([{ field: "/cred/provider", message: "is required for login_method oauth: the provider's issuer URL or the label on its button" }]);
+    throw ApiError.invalid([
+      {
+        field: "/cred/provider",
+        message: "is required for login_method oauth: the provider's issuer URL or the label on its button",
+      },
+    ]);
   }
   if (req.cred.provider !== undefined && method !== "oauth") {
-    throw ApiError.invalid([{ field: "/cred/provider", message: `is only for login_method oauth; ${method === "oauth_google" || method === "oauth_github" ? `${method} names its provider` : `${method} signs in on the site itself`}` }]);
+    throw ApiError.invalid([
+      {
+        field: "/cred/provider",
+        message: `is only for login_method oauth; ${method === "oauth_google" || method === "oauth_github" ? `${method} names its provider` : `${method} signs in on the site itself`}`,
+      },
+    ]);
   }
   if (!SUPPORTED_LOGIN_METHODS.includes(method)) {
-    throw new ApiError("method_not_supported", `Login method "${method}" is not available yet; supported: ${SUPPORTED_LOGIN_METHODS.join(", ")}.`);
+    throw new ApiError(
+      "method_not_supported",
+      `Login method "${method}" is not available yet; supported: ${SUPPORTED_LOGIN_METHODS.join(", ")}.`,
+    );
   }
 
   // An empty or blank username is absent: agent code often sends `username: ""` for a password-only page.
@@ -69,17 +95,30 @@ export function parseLoginRequest(body: unknown): LoginCommand {
   const email = cred.email ?? (cred.username && /^[^@\s]+@[^@\s]+$/.test(cred.username) ? cred.username : undefined);
   const missing = [];
   // A password login may have no identifier: sites and devices that ask only for a password.
-  if (!identifier && method !== "password") missing.push({ field: "/cred/username", message: `is required for login_method ${method} (or cred.email)` });
+  if (!identifier && method !== "password")
+    missing.push({ field: "/cred/username", message: `is required for login_method ${method} (or cred.email)` });
   // A passkey login sends no password: one given would be a secret the request need not carry.
   if (method === "passkey" && (cred.password || cred.totpSecret)) {
-    missing.push({ field: cred.password ? "/cred/password" : "/cred/totpSecret", message: "is not sent with login_method passkey: the credential's stored passkey signs in, and nothing is typed" });
+    missing.push({
+      field: cred.password ? "/cred/password" : "/cred/totpSecret",
+      message: "is not sent with login_method passkey: the credential's stored passkey signs in, and nothing is typed",
+    });
   }
-  if (!cred.password && !INBOX_METHODS.includes(method) && method !== "passkey") missing.push({ field: "/cred/password", message: `is required for login_method ${method}` });
-  if (method === "totp" && !cred.totpSecret) missing.push({ field: "/cred/totpSecret", message: "is required for login_method totp" });
+  if (!cred.password && !INBOX_METHODS.includes(method) && method !== "passkey")
+    missing.push({ field: "/cred/password", message: `is required for login_method ${method}` });
+  if (method === "totp" && !cred.totpSecret)
+    missing.push({ field: "/cred/totpSecret", message: "is required for login_method totp" });
   if ((method === "otp_email" || method === "magic_link") && !email) {
-    missing.push({ field: "/cred/email", message: `is required for login_method ${method}: one of your mailboxes (POST /v1/mailboxes)` });
+    missing.push({
+      field: "/cred/email",
+      message: `is required for login_method ${method}: one of your mailboxes (POST /v1/mailboxes)`,
+    });
   }
-  if (method === "otp_sms" && !cred.phone) missing.push({ field: "/cred/phone", message: "is required for login_method otp_sms: one of your phone numbers (POST /v1/phone-numbers)" });
+  if (method === "otp_sms" && !cred.phone)
+    missing.push({
+      field: "/cred/phone",
+      message: "is required for login_method otp_sms: one of your phone numbers (POST /v1/phone-numbers)",
+    });
   if (missing.length) throw ApiError.invalid(missing);
 
   if (req.cred.totpSecret !== undefined) {
@@ -97,7 +136,8 @@ export function parseLoginRequest(body: unknown): LoginCommand {
   } catch {
     throw ApiError.invalid([{ field: "/domain", message: "is not a valid URL" }]);
   }
-  if (req.proxy && req.proxyPool) throw ApiError.invalid([{ field: "/proxyPool", message: "name a proxy or a pool, not both" }]);
+  if (req.proxy && req.proxyPool)
+    throw ApiError.invalid([{ field: "/proxyPool", message: "name a proxy or a pool, not both" }]);
   if (url.username || url.password) {
     throw ApiError.invalid([{ field: "/domain", message: "must not contain credentials; send them in cred" }]);
   }

@@ -17,23 +17,58 @@ describe("parseSignupRequest: the provider of a signup by OAuth", () => {
 
   it("is named once, by provider or cred.provider, and only for signup_method oauth", () => {
     expect(outcomeOf({ domain, signup_method: "oauth", cred: account })).toBe("invalid_request /provider");
-    expect(outcomeOf({ domain, signup_method: "oauth", provider: "google", cred: { ...account, provider: "Okta" } })).toBe("invalid_request /cred/provider");
-    expect(outcomeOf({ domain, signup_method: "oauth", provider: "okta", cred: account })).toBe("invalid_request /provider");
-    expect(outcomeOf({ domain, signup_method: "email", provider: "github", cred: account })).toBe("invalid_request /provider");
-    expect(outcomeOf({ domain, signup_method: "email", cred: { ...account, provider: "Okta" } })).toBe("invalid_request /cred/provider");
+    expect(
+      outcomeOf({ domain, signup_method: "oauth", provider: "google", cred: { ...account, provider: "Okta" } }),
+    ).toBe("invalid_request /cred/provider");
+    expect(outcomeOf({ domain, signup_method: "oauth", provider: "okta", cred: account })).toBe(
+      "invalid_request /provider",
+    );
+    expect(outcomeOf({ domain, signup_method: "email", provider: "github", cred: account })).toBe(
+      "invalid_request /provider",
+    );
+    expect(outcomeOf({ domain, signup_method: "email", cred: { ...account, provider: "Okta" } })).toBe(
+      "invalid_request /cred/provider",
+    );
   });
 
   it("resolves the provider and keeps the provider account's TOTP secret", () => {
-    expect(parseSignupRequest({ domain, signup_method: "oauth", provider: "github", cred: account })).toMatchObject({ method: "oauth", provider: "github", email: "agent@example.com" });
-    expect(parseSignupRequest({ domain, signup_method: "oauth", cred: { ...account, provider: " https://id.example.com " } }).provider).toBe("https://id.example.com");
-    expect(parseSignupRequest({ domain, signup_method: "oauth", provider: "google", cred: { ...account, totpSecret: "JBSWY3DPEHPK3PXPJBSWY3DP" } }).totpSecret).toBe("JBSWY3DPEHPK3PXPJBSWY3DP");
+    expect(parseSignupRequest({ domain, signup_method: "oauth", provider: "github", cred: account })).toMatchObject({
+      method: "oauth",
+      provider: "github",
+      email: "agent@example.com",
+    });
+    expect(
+      parseSignupRequest({ domain, signup_method: "oauth", cred: { ...account, provider: " https://id.example.com " } })
+        .provider,
+    ).toBe("https://id.example.com");
+    expect(
+      parseSignupRequest({
+        domain,
+        signup_method: "oauth",
+        provider: "google",
+        cred: { ...account, totpSecret: "JBSWY3DPEHPK3PXPJBSWY3DP" },
+      }).totpSecret,
+    ).toBe("JBSWY3DPEHPK3PXPJBSWY3DP");
     expect(outcomeOf({ domain, signup_method: "email", cred: account })).toBe("parsed");
   });
 
   it("needs the provider account's email and password, and a readable TOTP secret", () => {
-    expect(outcomeOf({ domain, signup_method: "oauth", provider: "github", cred: { password: "p" } })).toBe("invalid_request /cred/email");
-    expect(outcomeOf({ domain, signup_method: "oauth", provider: "github", cred: { email: "a@b.test" } })).toBe("invalid_request /cred/password");
-    expect(outcomeOf({ domain, signup_method: "oauth", provider: "github", cred: { ...account, totpSecret: "not base32!" } })).toBe("invalid_request /cred/totpSecret");
-    expect(outcomeOf({ domain, signup_method: "email", cred: { ...account, totpSecret: "JBSWY3DPEHPK3PXPJBSWY3DP" } })).toBe("invalid_request /cred/totpSecret");
+    expect(outcomeOf({ domain, signup_method: "oauth", provider: "github", cred: { password: "p" } })).toBe(
+      "invalid_request /cred/email",
+    );
+    expect(outcomeOf({ domain, signup_method: "oauth", provider: "github", cred: { email: "a@b.test" } })).toBe(
+      "invalid_request /cred/password",
+    );
+    expect(
+      outcomeOf({
+        domain,
+        signup_method: "oauth",
+        provider: "github",
+        cred: { ...account, totpSecret: "not base32!" },
+      }),
+    ).toBe("invalid_request /cred/totpSecret");
+    expect(
+      outcomeOf({ domain, signup_method: "email", cred: { ...account, totpSecret: "JBSWY3DPEHPK3PXPJBSWY3DP" } }),
+    ).toBe("invalid_request /cred/totpSecret");
   });
 });

@@ -40,7 +40,8 @@ function httpUrl(value: string, field: string): URL {
     throw ApiError.invalid([{ field, message: "is not a valid URL" }]);
   }
   if (!/^https?:$/.test(url.protocol)) throw ApiError.invalid([{ field, message: "must be an http or https URL" }]);
-  if (url.username || url.password) throw ApiError.invalid([{ field, message: "must not contain credentials; send them in cred" }]);
+  if (url.username || url.password)
+    throw ApiError.invalid([{ field, message: "must not contain credentials; send them in cred" }]);
   return url;
 }
 
@@ -57,11 +58,26 @@ export function parseSignupRequest(body: unknown): SignupCommand {
   const problems = [];
   if (method === "oauth") {
     // The account is the provider's: its email signs in there, and the site takes it from the provider.
-    if (!cred.email) problems.push({ field: "/cred/email", message: "is required for signup_method oauth: the provider account's email" });
-    if (!cred.password) problems.push({ field: "/cred/password", message: "is required for signup_method oauth: the provider account's password" });
-    if (req.allocateMailbox) problems.push({ field: "/allocateMailbox", message: "is not for signup_method oauth: the account's email is the provider account's" });
+    if (!cred.email)
+      problems.push({
+        field: "/cred/email",
+        message: "is required for signup_method oauth: the provider account's email",
+      });
+    if (!cred.password)
+      problems.push({
+        field: "/cred/password",
+        message: "is required for signup_method oauth: the provider account's password",
+      });
+    if (req.allocateMailbox)
+      problems.push({
+        field: "/allocateMailbox",
+        message: "is not for signup_method oauth: the account's email is the provider account's",
+      });
   } else if (cred.totpSecret !== undefined) {
-    problems.push({ field: "/cred/totpSecret", message: "is only for signup_method oauth (the provider account's second factor)" });
+    problems.push({
+      field: "/cred/totpSecret",
+      message: "is only for signup_method oauth (the provider account's second factor)",
+    });
   }
   if (cred.totpSecret !== undefined && method === "oauth") {
     try {
@@ -71,18 +87,36 @@ export function parseSignupRequest(body: unknown): SignupCommand {
       problems.push({ field: "/cred/totpSecret", message: err.message });
     }
   }
-  if (req.createPasskey && method === "oauth") problems.push({ field: "/createPasskey", message: "is not for signup_method oauth yet: the account signs in through its provider" });
-  if (method === "invitation" && !req.invite_token) problems.push({ field: "/invite_token", message: "is required for signup_method invitation (the invitation link or its token)" });
-  if (method !== "invitation" && req.invite_token) problems.push({ field: "/invite_token", message: "is only for signup_method invitation" });
-  if (cred.email && req.allocateMailbox) problems.push({ field: "/allocateMailbox", message: "send cred.email (one of your mailboxes) or allocateMailbox, not both" });
+  if (req.createPasskey && method === "oauth")
+    problems.push({
+      field: "/createPasskey",
+      message: "is not for signup_method oauth yet: the account signs in through its provider",
+    });
+  if (method === "invitation" && !req.invite_token)
+    problems.push({
+      field: "/invite_token",
+      message: "is required for signup_method invitation (the invitation link or its token)",
+    });
+  if (method !== "invitation" && req.invite_token)
+    problems.push({ field: "/invite_token", message: "is only for signup_method invitation" });
+  if (cred.email && req.allocateMailbox)
+    problems.push({
+      field: "/allocateMailbox",
+      message: "send cred.email (one of your mailboxes) or allocateMailbox, not both",
+    });
   if (method === "email" && !cred.email && !req.allocateMailbox) {
-    problems.push({ field: "/cred/email", message: "is required for signup_method email: one of your mailboxes (POST /v1/mailboxes), or send allocateMailbox: true" });
+    problems.push({
+      field: "/cred/email",
+      message:
+        "is required for signup_method email: one of your mailboxes (POST /v1/mailboxes), or send allocateMailbox: true",
+    });
   }
   if (problems.length) throw ApiError.invalid(problems);
 
   const domain = httpUrl(req.domain, "/domain");
   // An invitation link is where the browser starts; a bare token is typed into the page at `domain`.
-  const inviteLink = req.invite_token && /^https?:\/\//i.test(req.invite_token) ? httpUrl(req.invite_token, "/invite_token") : null;
+  const inviteLink =
+    req.invite_token && /^https?:\/\//i.test(req.invite_token) ? httpUrl(req.invite_token, "/invite_token") : null;
   return {
     method,
     signupUrl: domain.toString(),
@@ -105,13 +139,23 @@ export function parseSignupRequest(body: unknown): SignupCommand {
 }
 
 /** Signup by OAuth names its provider once: `provider` (google, github) or `cred.provider`; no other method names one. */
-function oauthProviderProblem(method: SignupMethod, short: string | undefined, named: string | undefined): { field: string; message: string } | null {
+function oauthProviderProblem(
+  method: SignupMethod,
+  short: string | undefined,
+  named: string | undefined,
+): { field: string; message: string } | null {
   if (method !== "oauth") {
     if (short !== undefined) return { field: "/provider", message: "is only for signup_method oauth" };
     if (named !== undefined) return { field: "/cred/provider", message: "is only for signup_method oauth" };
     return null;
   }
-  if (short !== undefined && named !== undefined) return { field: "/cred/provider", message: "send provider or cred.provider, not both" };
-  if (short === undefined && named === undefined) return { field: "/provider", message: "is required for signup_method oauth: google or github, or any provider's issuer URL or button label in cred.provider" };
+  if (short !== undefined && named !== undefined)
+    return { field: "/cred/provider", message: "send provider or cred.provider, not both" };
+  if (short === undefined && named === undefined)
+    return {
+      field: "/provider",
+      message:
+        "is required for signup_method oauth: google or github, or any provider's issuer URL or button label in cred.provider",
+    };
   return null;
 }

@@ -5,7 +5,10 @@
 export function preferredWaitMs(prefer: string | undefined, serverMaxMs: number): number {
   if (!prefer) return serverMaxMs;
   let wait = serverMaxMs;
-  for (const token of prefer.toLowerCase().split(",").map((t) => t.trim())) {
+  for (const token of prefer
+    .toLowerCase()
+    .split(",")
+    .map((t) => t.trim())) {
     if (token === "respond-async") wait = 0;
     const m = /^wait\s*=\s*(\d+)$/.exec(token);
     if (m) wait = Math.min(wait, Number(m[1]) * 1000);

@@ -1,5 +1,21 @@
 import { Router, type Request, type Response } from "express";
-import { compileValidator, credentialListQuerySchema, type CredentialListQuery, credentialMethods, passkeyMethod, credentialStatus, entryLinkRequestSchema, passkeyEnrolRequestSchema, type PasskeyEnrolRequest, type EntryLinkRequest, refreshRequestSchema, verifyRequestSchema, type CredentialResource, type RefreshRequest, type VerifyRequest } from "@authsvc/contracts";
+import {
+  compileValidator,
+  credentialListQuerySchema,
+  type CredentialListQuery,
+  credentialMethods,
+  passkeyMethod,
+  credentialStatus,
+  entryLinkRequestSchema,
+  passkeyEnrolRequestSchema,
+  type PasskeyEnrolRequest,
+  type EntryLinkRequest,
+  refreshRequestSchema,
+  verifyRequestSchema,
+  type CredentialResource,
+  type RefreshRequest,
+  type VerifyRequest,
+} from "@authsvc/contracts";
 import type { Database } from "@authsvc/db";
 import type { SessionCache } from "@authsvc/queue";
 import { ApiError } from "../http/api-error";
@@ -50,7 +66,13 @@ function sendSession(req: Request, res: Response, answer: AuthAnswer, credential
  * Stored credentials (metadata only: the secret leaves the database for a login and nothing else) and
  * refresh, which logs in again with a credential's stored secret and replaces its cached session.
  */
-export function credentialRoutes(db: Database, cache: SessionCache, auth: AuthService, maxWaitMs: number, metrics: GatewayMetrics): Router {
+export function credentialRoutes(
+  db: Database,
+  cache: SessionCache,
+  auth: AuthService,
+  maxWaitMs: number,
+  metrics: GatewayMetrics,
+): Router {
   const r = Router();
   const orgOf = (locals: Record<string, unknown>) => locals.orgId as string;
 
@@ -60,10 +82,20 @@ export function credentialRoutes(db: Database, cache: SessionCache, auth: AuthSe
     const { before, username } = query.value;
     const site = query.value.site === undefined ? undefined : new URL(query.value.site).origin;
     const rows = await db.credentials.list(orgOf(res.locals), { limit: PAGE + 1, before, site, username });
-    if (!rows) throw ApiError.invalid([{ field: "/before", message: "names no credential of yours (removed since that page?); start again from the first page" }]);
+    if (!rows)
+      throw ApiError.invalid([
+        {
+          field: "/before",
+          message: "names no credential of yours (removed since that page?); start again from the first page",
+        },
+      ]);
     const page = rows.slice(0, PAGE).map(resource);
     // The next page keeps the filters.
-    const next = new URLSearchParams({ ...(site ? { site } : {}), ...(username !== undefined ? { username } : {}), before: page[page.length - 1]?.credentialId ?? "" });
+    const next = new URLSearchParams({
+      ...(site ? { site } : {}),
+      ...(username !== undefined ? { username } : {}),
+      before: page[page.length - 1]?.credentialId ?? "",
+    });
     res.json({ credentials: page, next: rows.length > PAGE ? `${req.baseUrl}/credentials?${next}` : null });
   });
 
@@ -85,8 +117,14 @@ export function credentialRoutes(db: Database, cache: SessionCache, auth: AuthSe
     const orgId = orgOf(res.locals);
     const row = CREDENTIAL_ID.test(req.params.id) ? await db.credentials.findMetadata(orgId, req.params.id) : null;
     if (!row) throw new ApiError("not_found", "No such credential.");
-    const [secret, passkeys] = await Promise.all([db.credentials.secret(orgId, row.id), db.passkeys.list(orgId, row.id)]);
-    res.json({ ...resource(row), methods: credentialMethods(secret && !secret.awaitsPassword ? secret.method : null, passkeys) });
+    const [secret, passkeys] = await Promise.all([
+      db.credentials.secret(orgId, row.id),
+      db.passkeys.list(orgId, row.id),
+    ]);
+    res.json({
+      ...resource(row),
+      methods: credentialMethods(secret && !secret.awaitsPassword ? secret.method : null, passkeys),
+    });
   });
 
   // Adds a passkey to the credential's account: signs in with its stored secret, then adds one on the site's
@@ -100,7 +138,13 @@ export function credentialRoutes(db: Database, cache: SessionCache, auth: AuthSe
     if (checked.value.import !== undefined) {
       const { import: given, ...beside } = checked.value;
       const others = Object.keys(beside);
-      if (others.length > 0) throw ApiError.invalid(others.map((f) => ({ field: `/${f}`, message: "is not sent with `import`: an imported passkey runs no browser" })));
+      if (others.length > 0)
+        throw ApiError.invalid(
+          others.map((f) => ({
+            field: `/${f}`,
+            message: "is not sent with `import`: an imported passkey runs no browser",
+          })),
+        );
       const read = readPasskeyImport(given, new URL(row.loginUrl).hostname);
       if (!read.ok) throw ApiError.invalid(read.errors);
       const kept = await db.transaction((tx) => tx.passkeys.import(orgId, row.id, read.key));
@@ -111,10 +155,17 @@ export function credentialRoutes(db: Database, cache: SessionCache, auth: AuthSe
           `This credential holds that passkey, or another of the same account of ${kept.held.rpId}, already: ${kept.held.id}. DELETE /v1/credentials/${row.id}/passkeys/${kept.held.id} first to import this one instead.`,
         );
       }
-      res.status(201).location(`${req.baseUrl}/credentials/${row.id}`).json({ passkey: passkeyMethod(kept.added), credentialId: row.id });
+      res
+        .status(201)
+        .location(`${req.baseUrl}/credentials/${row.id}`)
+        .json({ passkey: passkeyMethod(kept.added), credentialId: row.id });
       return;
     }
-    const answer = await countedAnswer(metrics, () => auth.enrolPasskey(orgId, row.id, checked.value, authCall(req, res, maxWaitMs)), "passkey_enrol");
+    const answer = await countedAnswer(
+      metrics,
+      () => auth.enrolPasskey(orgId, row.id, checked.value, authCall(req, res, maxWaitMs)),
+      "passkey_enrol",
+    );
     const done = pendingOrSession(req, res, answer);
     if (!done) return;
     // The passkey this job added (the job's record names its session; the passkey, its job).
@@ -124,13 +175,21 @@ export function credentialRoutes(db: Database, cache: SessionCache, auth: AuthSe
     res
       .status(201)
       .location(`${req.baseUrl}/credentials/${row.id}`)
-      .json({ passkey: passkeyMethod(passkey), ...done.session, credentialId: row.id, ...(expiresAt ? { expiresAt } : {}) });
+      .json({
+        passkey: passkeyMethod(passkey),
+        ...done.session,
+        credentialId: row.id,
+        ...(expiresAt ? { expiresAt } : {}),
+      });
   });
 
   // Forgets one of its passkeys here; the site still lists it (remove it there too).
   r.delete("/credentials/:id/passkeys/:passkeyId", async (req, res) => {
     const orgId = orgOf(res.locals);
-    const removed = CREDENTIAL_ID.test(req.params.id) && PASSKEY_ID.test(req.params.passkeyId) ? await db.passkeys.remove(orgId, req.params.id, req.params.passkeyId) : false;
+    const removed =
+      CREDENTIAL_ID.test(req.params.id) && PASSKEY_ID.test(req.params.passkeyId)
+        ? await db.passkeys.remove(orgId, req.params.id, req.params.passkeyId)
+        : false;
     if (!removed) throw new ApiError("not_found", "No such passkey of this credential.");
     res.status(204).end();
   });
@@ -181,27 +240,43 @@ export function credentialRoutes(db: Database, cache: SessionCache, auth: AuthSe
     const body = checked.value;
     const orgId = orgOf(res.locals);
     if (body.credentialId && (body.domain || body.username || body.collectionId)) {
-      throw ApiError.invalid([{ field: "/credentialId", message: "name the credential by credentialId, or by domain and username; not both" }]);
+      throw ApiError.invalid([
+        { field: "/credentialId", message: "name the credential by credentialId, or by domain and username; not both" },
+      ]);
     }
     if (!body.credentialId && !(body.domain && body.username)) {
-      throw ApiError.invalid([{ field: "/credentialId", message: "is required (or domain and username, with collectionId if the login used one)" }]);
+      throw ApiError.invalid([
+        {
+          field: "/credentialId",
+          message: "is required (or domain and username, with collectionId if the login used one)",
+        },
+      ]);
     }
     const row = body.credentialId
       ? await db.credentials.findMetadata(orgId, body.credentialId)
       : await oneByIdentity(orgId, body.domain!, body.username!, body.collectionId);
     if (!row) throw new ApiError("not_found", "No such credential.");
-    const answer = await countedAnswer(metrics, () => auth.refresh(orgId, row.id, authCall(req, res, maxWaitMs), body.allowHandoff === true, body.region), "refresh");
+    const answer = await countedAnswer(
+      metrics,
+      () => auth.refresh(orgId, row.id, authCall(req, res, maxWaitMs), body.allowHandoff === true, body.region),
+      "refresh",
+    );
     sendSession(req, res, answer, row.id);
   });
 
   r.post("/credentials/:id/verify", async (req, res) => {
     const checked = validateVerify(req.body ?? {});
     if (!checked.ok) throw ApiError.invalid(checked.errors);
-    if (checked.value.link !== undefined && checked.value.code !== undefined) throw ApiError.invalid([{ field: "/code", message: "send a link or a code, not both" }]);
+    if (checked.value.link !== undefined && checked.value.code !== undefined)
+      throw ApiError.invalid([{ field: "/code", message: "send a link or a code, not both" }]);
     const orgId = orgOf(res.locals);
     const row = CREDENTIAL_ID.test(req.params.id) ? await db.credentials.findMetadata(orgId, req.params.id) : null;
     if (!row) throw new ApiError("not_found", "No such credential.");
-    const answer = await countedAnswer(metrics, () => auth.verify(orgId, row.id, checked.value, authCall(req, res, maxWaitMs)), "verify");
+    const answer = await countedAnswer(
+      metrics,
+      () => auth.verify(orgId, row.id, checked.value, authCall(req, res, maxWaitMs)),
+      "verify",
+    );
     sendSession(req, res, answer, row.id);
   });
 

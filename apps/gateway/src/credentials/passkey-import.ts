@@ -1,6 +1,14 @@
 import { createPrivateKey, type JsonWebKey, type KeyObject } from "node:crypto";
 import { isIP } from "node:net";
-import { compileValidator, cxfItemSchema, cxfPasskeySchema, type CxfPasskey, type FieldError, type PasskeyImport, type PasskeyKey } from "@authsvc/contracts";
+import {
+  compileValidator,
+  cxfItemSchema,
+  cxfPasskeySchema,
+  type CxfPasskey,
+  type FieldError,
+  type PasskeyImport,
+  type PasskeyKey,
+} from "@authsvc/contracts";
 import { registrableDomain } from "@authsvc/egress";
 
 const validateCxfPasskey = compileValidator<CxfPasskey>(cxfPasskeySchema);
@@ -31,9 +39,11 @@ export function readPasskeyImport(given: PasskeyImport, loginHost: string): Pass
   const { credentialId, privateKey, rpId, userHandle, signCount } = fields.value;
   const errors: FieldError[] = [];
   const id = bytes(credentialId.value);
-  if (!id || id.length < 16 || id.length > 1023) errors.push({ field: credentialId.field, message: "must be base64url of 16 to 1023 bytes" });
+  if (!id || id.length < 16 || id.length > 1023)
+    errors.push({ field: credentialId.field, message: "must be base64url of 16 to 1023 bytes" });
   const handle = bytes(userHandle.value);
-  if (!handle || handle.length > 64) errors.push({ field: userHandle.field, message: "must be base64url of 1 to 64 bytes" });
+  if (!handle || handle.length > 64)
+    errors.push({ field: userHandle.field, message: "must be base64url of 1 to 64 bytes" });
   const rpError = relyingPartyError(rpId.value.toLowerCase(), loginHost);
   if (rpError) errors.push({ field: rpId.field, message: rpError });
   const key = readPrivateKey(privateKey.value);
@@ -55,7 +65,11 @@ export function readPasskeyImport(given: PasskeyImport, loginHost: string): Pass
 /** The raw fields: all four required, and nothing of a CXF passkey beside them. */
 function fromFields(given: PasskeyImport): { ok: true; value: Given } | { ok: false; errors: FieldError[] } {
   const missing = (["credentialId", "privateKey", "rpId", "userHandle"] as const).filter((f) => given[f] === undefined);
-  if (missing.length > 0) return { ok: false, errors: missing.map((f) => ({ field: `${AT}/${f}`, message: "is required (or send the passkey as `cxf`)" })) };
+  if (missing.length > 0)
+    return {
+      ok: false,
+      errors: missing.map((f) => ({ field: `${AT}/${f}`, message: "is required (or send the passkey as `cxf`)" })),
+    };
   return {
     ok: true,
     value: {
@@ -74,7 +88,14 @@ function fromFields(given: PasskeyImport): { ok: true; value: Given } | { ok: fa
  */
 function fromCxf(given: PasskeyImport): { ok: true; value: Given } | { ok: false; errors: FieldError[] } {
   const beside = Object.keys(given).filter((f) => f !== "cxf");
-  if (beside.length > 0) return { ok: false, errors: beside.map((f) => ({ field: `${AT}/${f}`, message: "is not sent with `cxf`: the CXF passkey carries it" })) };
+  if (beside.length > 0)
+    return {
+      ok: false,
+      errors: beside.map((f) => ({
+        field: `${AT}/${f}`,
+        message: "is not sent with `cxf`: the CXF passkey carries it",
+      })),
+    };
   const cxf = given.cxf!;
   let at = `${AT}/cxf`;
   let passkey: unknown = cxf;
@@ -83,7 +104,18 @@ function fromCxf(given: PasskeyImport): { ok: true; value: Given } | { ok: false
     if (!item.ok) return { ok: false, errors: under(at, item.errors) };
     const passkeys = item.value.credentials.flatMap((c, i) => (c.type === "passkey" ? [i] : []));
     if (passkeys.length !== 1) {
-      return { ok: false, errors: [{ field: `${at}/credentials`, message: passkeys.length === 0 ? "holds no passkey (a credential of type \"passkey\")" : `holds ${passkeys.length} passkeys; import one at a time` }] };
+      return {
+        ok: false,
+        errors: [
+          {
+            field: `${at}/credentials`,
+            message:
+              passkeys.length === 0
+                ? 'holds no passkey (a credential of type "passkey")'
+                : `holds ${passkeys.length} passkeys; import one at a time`,
+          },
+        ],
+      };
     }
     at = `${at}/credentials/${passkeys[0]}`;
     passkey = item.value.credentials[passkeys[0]!];
@@ -103,7 +135,8 @@ function fromCxf(given: PasskeyImport): { ok: true; value: Given } | { ok: false
   };
 }
 
-const under = (at: string, errors: FieldError[]): FieldError[] => errors.map((e) => ({ ...e, field: e.field === "/" ? at : `${at}${e.field}` }));
+const under = (at: string, errors: FieldError[]): FieldError[] =>
+  errors.map((e) => ({ ...e, field: e.field === "/" ? at : `${at}${e.field}` }));
 
 /** base64url or base64, padded or not; null when it is neither (a round trip must give the same bytes). */
 function bytes(text: string): Buffer | null {
@@ -132,13 +165,20 @@ function readPrivateKey(given: string | Record<string, unknown>): KeyObject | st
       key = createPrivateKey({ key: der, format: "der", type: "pkcs8" });
     }
   } catch {
-    return typeof given === "string" ? "is not a PKCS#8 private key (a public key, a certificate or another encoding is not one)" : "is not a private JWK (a key with its private part, `d`)";
+    return typeof given === "string"
+      ? "is not a PKCS#8 private key (a public key, a certificate or another encoding is not one)"
+      : "is not a private JWK (a key with its private part, `d`)";
   }
   const { asymmetricKeyType: type, asymmetricKeyDetails: details } = key;
   if (type === "ec" && details?.namedCurve === "prime256v1") return key;
   if (type === "ed25519") return key;
   if (type === "rsa" && (details?.modulusLength ?? 0) >= 2048) return key;
-  const found = type === "ec" ? `an EC key on ${details?.namedCurve ?? "another curve"}` : type === "rsa" ? `an RSA key of ${details?.modulusLength} bits` : `a${type === "x25519" || type === "x448" || type === "ed448" ? "n" : ""} ${type ?? "unknown"} key`;
+  const found =
+    type === "ec"
+      ? `an EC key on ${details?.namedCurve ?? "another curve"}`
+      : type === "rsa"
+        ? `an RSA key of ${details?.modulusLength} bits`
+        : `a${type === "x25519" || type === "x448" || type === "ed448" ? "n" : ""} ${type ?? "unknown"} key`;
   return `must be an ${PASSKEY_ALGORITHMS} private key, what the service's authenticator signs with; this is ${found}`;
 }
 
@@ -148,9 +188,11 @@ function readPrivateKey(given: string | Record<string, unknown>): KeyObject | st
  * suffix), and never an IP address (WebAuthn has none).
  */
 export function relyingPartyError(rpId: string, host: string): string | null {
-  if (isIP(host) || isIP(rpId)) return `must be a domain name; the credential's login page is on ${host}, and a passkey cannot be used on an IP address`;
+  if (isIP(host) || isIP(rpId))
+    return `must be a domain name; the credential's login page is on ${host}, and a passkey cannot be used on an IP address`;
   const site = registrableDomain(host);
   const within = (child: string, parent: string) => child === parent || child.endsWith(`.${parent}`);
-  if (!within(host, rpId) || !within(rpId, site)) return `must be the credential's site: ${host}${host === site ? "" : ` or a parent domain of it up to ${site}`}`;
+  if (!within(host, rpId) || !within(rpId, site))
+    return `must be the credential's site: ${host}${host === site ? "" : ` or a parent domain of it up to ${site}`}`;
   return null;
 }

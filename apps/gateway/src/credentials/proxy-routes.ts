@@ -1,5 +1,11 @@
 import { Router } from "express";
-import { compileValidator, MAX_PROXIES_PER_ORG, proxyRequestSchema, type ProxyRequest, type ProxyResource } from "@authsvc/contracts";
+import {
+  compileValidator,
+  MAX_PROXIES_PER_ORG,
+  proxyRequestSchema,
+  type ProxyRequest,
+  type ProxyResource,
+} from "@authsvc/contracts";
 import type { Database, ProxyRow } from "@authsvc/db";
 import { proxyHostAllowed } from "@authsvc/egress";
 import { ApiError } from "../http/api-error";
@@ -24,10 +30,19 @@ function readProxyUrl(raw: string): { url: string; address: string; host: string
     throw ApiError.invalid([{ field: "/url", message: "is not a valid URL" }]);
   }
   const scheme = u.protocol.toLowerCase();
-  if (scheme !== "http:" && scheme !== "socks5:") throw ApiError.invalid([{ field: "/url", message: "must be http://… or socks5://…" }]);
-  if (!u.hostname || !u.port) throw ApiError.invalid([{ field: "/url", message: "must name a host and a port (host:port)" }]);
-  if ((u.pathname && u.pathname !== "/") || u.search || u.hash) throw ApiError.invalid([{ field: "/url", message: "must be scheme://user:pass@host:port, nothing after the port" }]);
-  return { url: `${scheme}//${u.username || u.password ? `${u.username}:${u.password}@` : ""}${u.host}`, address: `${scheme}//${u.host}`, host: u.hostname };
+  if (scheme !== "http:" && scheme !== "socks5:")
+    throw ApiError.invalid([{ field: "/url", message: "must be http://… or socks5://…" }]);
+  if (!u.hostname || !u.port)
+    throw ApiError.invalid([{ field: "/url", message: "must name a host and a port (host:port)" }]);
+  if ((u.pathname && u.pathname !== "/") || u.search || u.hash)
+    throw ApiError.invalid([
+      { field: "/url", message: "must be scheme://user:pass@host:port, nothing after the port" },
+    ]);
+  return {
+    url: `${scheme}//${u.username || u.password ? `${u.username}:${u.password}@` : ""}${u.host}`,
+    address: `${scheme}//${u.host}`,
+    host: u.hostname,
+  };
 }
 
 /**
@@ -43,13 +58,23 @@ export function proxyRoutes(db: Database, allow: readonly string[]): Router {
     if (!checked.ok) throw ApiError.invalid(checked.errors);
     const { url, address, host } = readProxyUrl(checked.value.url);
     if (!proxyHostAllowed(host, allow)) {
-      throw new ApiError("target_not_allowed", `Proxy address refused: ${host} is not on this service's proxy allow-list (EGRESS_PROXY_ALLOW).`);
+      throw new ApiError(
+        "target_not_allowed",
+        `Proxy address refused: ${host} is not on this service's proxy allow-list (EGRESS_PROXY_ALLOW).`,
+      );
     }
     const orgId = res.locals.orgId as string;
     if ((await db.proxies.list(orgId)).length >= MAX_PROXIES_PER_ORG) {
-      throw ApiError.invalid([{ field: "/url", message: `at most ${MAX_PROXIES_PER_ORG} proxies per organization; delete one first` }]);
+      throw ApiError.invalid([
+        { field: "/url", message: `at most ${MAX_PROXIES_PER_ORG} proxies per organization; delete one first` },
+      ]);
     }
-    const created = await db.proxies.create(orgId, { url, address, label: checked.value.label, region: checked.value.region });
+    const created = await db.proxies.create(orgId, {
+      url,
+      address,
+      label: checked.value.label,
+      region: checked.value.region,
+    });
     res.status(201).location(`${req.baseUrl}/proxies/${created.id}`).json(resource(created));
   });
 

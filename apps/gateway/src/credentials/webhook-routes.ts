@@ -1,6 +1,13 @@
 import { Router } from "express";
 import type { TargetGuard } from "@authsvc/egress";
-import { compileValidator, MAX_WEBHOOKS_PER_ORG, WEBHOOK_EVENTS, webhookRequestSchema, type WebhookRequest, type WebhookResource } from "@authsvc/contracts";
+import {
+  compileValidator,
+  MAX_WEBHOOKS_PER_ORG,
+  WEBHOOK_EVENTS,
+  webhookRequestSchema,
+  type WebhookRequest,
+  type WebhookResource,
+} from "@authsvc/contracts";
 import { newWebhookSecret } from "@authsvc/crypto";
 import type { Database } from "@authsvc/db";
 import { ApiError } from "../http/api-error";
@@ -30,11 +37,16 @@ export function webhookRoutes(db: Database, guard: TargetGuard): Router {
     const verdict = await guard.check(url);
     if (!verdict.allowed) throw new ApiError(verdict.code, `Webhook address refused: ${verdict.reason}.`);
     if ((await db.webhooks.list(orgId)).length >= MAX_WEBHOOKS_PER_ORG) {
-      throw ApiError.invalid([{ field: "/url", message: `at most ${MAX_WEBHOOKS_PER_ORG} webhooks per organization; delete one first` }]);
+      throw ApiError.invalid([
+        { field: "/url", message: `at most ${MAX_WEBHOOKS_PER_ORG} webhooks per organization; delete one first` },
+      ]);
     }
     const secret = newWebhookSecret();
     const created = await db.webhooks.create(orgId, url, events, secret);
-    res.status(201).location(`${req.baseUrl}/webhooks/${created.id}`).json({ ...resource(created), secret });
+    res
+      .status(201)
+      .location(`${req.baseUrl}/webhooks/${created.id}`)
+      .json({ ...resource(created), secret });
   });
 
   r.get("/webhooks", async (_req, res) => {

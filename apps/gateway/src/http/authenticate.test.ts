@@ -37,7 +37,10 @@ async function replica(options: VerifiedKeysOptions = {}) {
   const redis = new Redis(REDIS_URL);
   const keys = new VerifiedKeys(db, redis, config.redis.prefix, log, options);
   const app = express();
-  const { identify, admit } = authenticate(keys, new OrgRateLimit(redis, config.redis.prefix, config.gateway.rateLimitPerMinute));
+  const { identify, admit } = authenticate(
+    keys,
+    new OrgRateLimit(redis, config.redis.prefix, config.gateway.rateLimitPerMinute),
+  );
   app.get("/v1/whoami", identify, admit, (_req, res) => {
     res.json({ orgId: res.locals.orgId });
   });

@@ -19,15 +19,31 @@ export type AdmissionRead = (req: Request, res: Response) => string | undefined;
  * before a revocation is verified again, on every replica, from the first request after it) and reads the
  * key `read` names, kept in `res.locals.prefetched`. So a cached login makes one Redis round trip in all.
  */
-export function authenticate(keys: VerifiedKeys, limit: OrgRateLimit, read?: AdmissionRead): { identify: RequestHandler; admit: RequestHandler } {
+export function authenticate(
+  keys: VerifiedKeys,
+  limit: OrgRateLimit,
+  read?: AdmissionRead,
+): { identify: RequestHandler; admit: RequestHandler } {
   // The key itself stays out of res.locals, which error handlers and logs may look at.
   const identified = new WeakMap<Request, { apiKey: string; key: VerifiedKey }>();
 
   const identify: RequestHandler = async (req, res, next) => {
     const header = req.headers.authorization;
-    if (!header) throw new ApiError("unauthorized", "Missing Authorization header; send `Authorization: Bearer <API key>`.", undefined, challenge);
+    if (!header)
+      throw new ApiError(
+        "unauthorized",
+        "Missing Authorization header; send `Authorization: Bearer <API key>`.",
+        undefined,
+        challenge,
+      );
     const match = BEARER.exec(header);
-    if (!match) throw new ApiError("unauthorized", "Malformed Authorization header; expected `Bearer <API key>`.", undefined, challenge);
+    if (!match)
+      throw new ApiError(
+        "unauthorized",
+        "Malformed Authorization header; expected `Bearer <API key>`.",
+        undefined,
+        challenge,
+      );
     const key = await verified(keys, match[1]!);
     identified.set(req, { apiKey: match[1]!, key });
     res.locals.orgId = key.orgId;
@@ -47,15 +63,23 @@ export function authenticate(keys: VerifiedKeys, limit: OrgRateLimit, read?: Adm
       }
       setRateHeaders(res, limit.perMinute, verdict);
       if (verdict.kind === "limited") {
-        throw new ApiError("rate_limited", `Rate limit of ${limit.perMinute} requests per minute exceeded.`, undefined, {
-          "Retry-After": String(Math.max(1, Math.ceil(verdict.retryAfterMs / 1000))),
-        });
+        throw new ApiError(
+          "rate_limited",
+          `Rate limit of ${limit.perMinute} requests per minute exceeded.`,
+          undefined,
+          {
+            "Retry-After": String(Math.max(1, Math.ceil(verdict.retryAfterMs / 1000))),
+          },
+        );
       }
-      if (readKey !== undefined) res.locals.prefetched = { key: readKey, value: verdict.read ?? null } satisfies PrefetchedEntry;
+      if (readKey !== undefined)
+        res.locals.prefetched = { key: readKey, value: verdict.read ?? null } satisfies PrefetchedEntry;
       keys.markUsed(key.apiKeyId);
       return next();
     }
-    throw new ApiError("service_unavailable", "API keys are being revoked right now; retry in a moment.", undefined, { "Retry-After": "1" });
+    throw new ApiError("service_unavailable", "API keys are being revoked right now; retry in a moment.", undefined, {
+      "Retry-After": "1",
+    });
   };
 
   return { identify, admit };

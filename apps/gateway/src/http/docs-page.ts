@@ -50,7 +50,9 @@ const INIT = `window.ui = SwaggerUIBundle({
 `;
 
 function secured(res: Response, type: string): Response {
-  return res.type(type).set({ "Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer" });
+  return res
+    .type(type)
+    .set({ "Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer" });
 }
 
 /** `GET /docs`: the OpenAPI document rendered by Swagger UI, public like /openapi.json. */
@@ -68,7 +70,9 @@ export function docsPage(): Router {
     if (!type) return next();
     // `root`: pnpm's store path has a dot-directory (.pnpm), which sendFile refuses in an absolute path.
     // The files change only with the package version; a day in the browser's cache spares 1.9 MB per visit.
-    secured(res, type).set("Cache-Control", "public, max-age=86400").sendFile(req.params.file, { root: SWAGGER_UI_DIR });
+    secured(res, type)
+      .set("Cache-Control", "public, max-age=86400")
+      .sendFile(req.params.file, { root: SWAGGER_UI_DIR });
   });
   return r;
 }

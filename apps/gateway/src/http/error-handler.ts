@@ -17,7 +17,10 @@ const BODY_ERRORS: Record<string, () => ApiError> = {
 
 /** Client errors raised by Express, body-parser or decoding (they carry a 4xx `status`) that have no entry above. */
 function clientErrorOf(err: unknown): ApiError | null {
-  const status = typeof err === "object" && err !== null ? Number((err as { status?: unknown }).status ?? (err as { statusCode?: unknown }).statusCode) : NaN;
+  const status =
+    typeof err === "object" && err !== null
+      ? Number((err as { status?: unknown }).status ?? (err as { statusCode?: unknown }).statusCode)
+      : NaN;
   if (!(status >= 400 && status < 500)) return null;
   if (status === 413) return new ApiError("payload_too_large", "The request body is too large.");
   if (status === 415) return new ApiError("unsupported_media_type", "Unsupported body encoding or media type.");
@@ -39,14 +42,23 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     const requestId = (res.locals.requestId as string | undefined) ?? "req_unknown";
     let apiError: ApiError;
     if (err instanceof ApiError) apiError = err;
-    else if (err instanceof RegionUnavailable) apiError = new ApiError("region_unavailable", err.message, undefined, { "Retry-After": "30" });
+    else if (err instanceof RegionUnavailable)
+      apiError = new ApiError("region_unavailable", err.message, undefined, { "Retry-After": "30" });
     else if (typeof err?.type === "string" && BODY_ERRORS[err.type]) apiError = BODY_ERRORS[err.type]!();
     else if (clientErrorOf(err)) apiError = clientErrorOf(err)!;
     else if (isInfrastructureDown(err)) {
       log.error({ requestId, err: String(err?.message ?? err) }, "dependency unavailable");
-      apiError = new ApiError("service_unavailable", "The service is temporarily unavailable; retry shortly.", undefined, { "Retry-After": "5" });
+      apiError = new ApiError(
+        "service_unavailable",
+        "The service is temporarily unavailable; retry shortly.",
+        undefined,
+        { "Retry-After": "5" },
+      );
     } else {
-      log.error({ requestId, method: req.method, path: req.path, err: err instanceof Error ? err.stack : String(err) }, "unhandled error");
+      log.error(
+        { requestId, method: req.method, path: req.path, err: err instanceof Error ? err.stack : String(err) },
+        "unhandled error",
+      );
       apiError = new ApiError("internal_error", "Something went wrong on our side.");
     }
     const body: ErrorBody = { error: { code: apiError.code, message: apiError.message, requestId } };

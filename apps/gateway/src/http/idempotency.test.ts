@@ -29,7 +29,17 @@ async function gateway(ring: string, active: number, on: RedisClient = redis) {
     res.locals.orgId = "org_test";
     next();
   });
-  app.use("/v1", idempotency(on, prefix, digestKey, new Envelope(parseKeyRing(ring, active)), createLogger("test", "silent"), 60_000));
+  app.use(
+    "/v1",
+    idempotency(
+      on,
+      prefix,
+      digestKey,
+      new Envelope(parseKeyRing(ring, active)),
+      createLogger("test", "silent"),
+      60_000,
+    ),
+  );
   app.post("/v1/mailboxes", (_req, res) => {
     res.status(201).json({ id: `mb_${++created}` });
   });
@@ -43,7 +53,11 @@ async function gateway(ring: string, active: number, on: RedisClient = redis) {
   open.push(close);
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/mailboxes`;
   const post = async (idempotencyKey: string) => {
-    const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", "idempotency-key": idempotencyKey }, body: "{}" });
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "idempotency-key": idempotencyKey },
+      body: "{}",
+    });
     return { status: res.status, replayed: res.headers.get("idempotent-replayed"), body: await res.json() };
   };
   return { post, created: () => created, close };
@@ -74,7 +88,11 @@ describe("Idempotency-Key while Redis fails over", () => {
   it("waits for Redis (REDIS_FAILOVER_WAIT_MS) and runs the request once; its retry is replayed", async () => {
     const relay = await redisRelay(REDIS_URL);
     // The gateway's kind of connection: no offline queue, so a command fails at once while Redis is away.
-    const producer = createRedis({ url: relay.url, cluster: null, failoverWaitMs: 30_000 }, "producer", "idempotency-failover");
+    const producer = createRedis(
+      { url: relay.url, cluster: null, failoverWaitMs: 30_000 },
+      "producer",
+      "idempotency-failover",
+    );
     producer.on("error", () => undefined);
     try {
       await redisReady(producer);

@@ -10,7 +10,15 @@ import { ApiError } from "./api-error";
 export const IDEMPOTENCY_KEEP_S = 24 * 3600;
 const KEY = /^[\x21-\x7E]{1,255}$/;
 /** The POSTs that create something or run a browser job. */
-const ROUTES = [/^\/login$/, /^\/signup$/, /^\/refresh$/, /^\/mailboxes$/, /^\/webhooks$/, /^\/credentials\/[^/]+\/verify$/, /^\/credentials\/[^/]+\/passkeys$/];
+const ROUTES = [
+  /^\/login$/,
+  /^\/signup$/,
+  /^\/refresh$/,
+  /^\/mailboxes$/,
+  /^\/webhooks$/,
+  /^\/credentials\/[^/]+\/verify$/,
+  /^\/credentials\/[^/]+\/passkeys$/,
+];
 /** Headers of an answer that are part of it, kept with a stored one. */
 const KEPT_HEADERS = ["location", "x-auth-cache", "x-job-id", "link", "retry-after"];
 // A retry that comes while the first request has not started its job yet looks again this often, this long.
@@ -56,18 +64,36 @@ function canonicalJson(value: unknown): string {
  * are not kept: their retry runs afresh. A key whose first request died unanswered is free again after
  * `runningMs` (longer than any request waits). Every Redis call waits out a failover (`ridingFailover`).
  */
-export function idempotency(redis: RedisClient, prefix: string, digestKey: Buffer, envelope: Envelope, log: Logger, runningMs: number): RequestHandler {
+export function idempotency(
+  redis: RedisClient,
+  prefix: string,
+  digestKey: Buffer,
+  envelope: Envelope,
+  log: Logger,
+  runningMs: number,
+): RequestHandler {
   return async (req, res, next) => {
     if (req.method !== "POST" || !ROUTES.some((route) => route.test(req.path))) return next();
     const given = req.get("idempotency-key");
     if (given === undefined) return next();
-    if (!KEY.test(given)) throw ApiError.invalid([{ field: "/headers/idempotency-key", message: "must be 1 to 255 visible ASCII characters" }]);
+    if (!KEY.test(given))
+      throw ApiError.invalid([
+        { field: "/headers/idempotency-key", message: "must be 1 to 255 visible ASCII characters" },
+      ]);
     const orgId = res.locals.orgId as string;
     const slot = `${prefix}:idempotency:${fingerprint(digestKey, ["idempotency-key", orgId, given])}`;
-    const digest = fingerprint(digestKey, ["idempotency-request", orgId, req.baseUrl + req.path, canonicalJson(req.body ?? null)]);
+    const digest = fingerprint(digestKey, [
+      "idempotency-request",
+      orgId,
+      req.baseUrl + req.path,
+      canonicalJson(req.body ?? null),
+    ]);
     const owner = randomBytes(9).toString("base64url");
     const ride = <T>(call: () => Promise<T>) => ridingFailover(redis, call);
-    const take = async () => (await ride(() => redis.set(slot, JSON.stringify({ digest, owner } satisfies Remembered), "PX", runningMs, "NX"))) === "OK";
+    const take = async () =>
+      (await ride(() =>
+        redis.set(slot, JSON.stringify({ digest, owner } satisfies Remembered), "PX", runningMs, "NX"),
+      )) === "OK";
 
     if (await take()) {
       res.locals.idempotent = firstRequest(res, redis, slot, digest, envelope, log);
@@ -91,7 +117,10 @@ export function idempotency(redis: RedisClient, prefix: string, digestKey: Buffe
         return next();
       }
       if (remembered.digest !== digest) {
-        throw new ApiError("idempotency_mismatch", "This Idempotency-Key was used for another request (another endpoint or body) in the last 24 hours; use a new key for a new request.");
+        throw new ApiError(
+          "idempotency_mismatch",
+          "This Idempotency-Key was used for another request (another endpoint or body) in the last 24 hours; use a new key for a new request.",
+        );
       }
       res.set("Idempotent-Replayed", "true");
       if (remembered.jobId) {
@@ -107,7 +136,10 @@ export function idempotency(redis: RedisClient, prefix: string, digestKey: Buffe
           if (!(err instanceof DecryptionError)) throw err;
           // Sealed with a key the ring no longer has (retired, or replaced): the answer is lost, as it is once
           // the key's day is over, and the request runs afresh as the key's first.
-          log.warn({ requestId: res.locals.requestId, err: err.message }, "idempotent answer no longer opens; the request runs afresh");
+          log.warn(
+            { requestId: res.locals.requestId, err: err.message },
+            "idempotent answer no longer opens; the request runs afresh",
+          );
           res.removeHeader("Idempotent-Replayed");
           await ride(() => redis.del(slot));
           continue;
@@ -116,7 +148,12 @@ export function idempotency(redis: RedisClient, prefix: string, digestKey: Buffe
         return;
       }
       if (Date.now() >= deadline) {
-        throw new ApiError("conflict", "A request with this Idempotency-Key is still being handled; retry shortly.", undefined, { "Retry-After": "1" });
+        throw new ApiError(
+          "conflict",
+          "A request with this Idempotency-Key is still being handled; retry shortly.",
+          undefined,
+          { "Retry-After": "1" },
+        );
       }
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
@@ -124,10 +161,19 @@ export function idempotency(redis: RedisClient, prefix: string, digestKey: Buffe
 }
 
 /** The first request of a key: remembers its job as soon as it starts, and its answer when it is sent. */
-function firstRequest(res: Response, redis: RedisClient, slot: string, digest: string, envelope: Envelope, log: Logger): IdempotentCall {
+function firstRequest(
+  res: Response,
+  redis: RedisClient,
+  slot: string,
+  digest: string,
+  envelope: Envelope,
+  log: Logger,
+): IdempotentCall {
   let jobId: string | undefined;
-  const remember = (value: Remembered) => ridingFailover(redis, () => redis.set(slot, JSON.stringify(value), "EX", IDEMPOTENCY_KEEP_S));
-  const failed = (err: unknown) => log.warn({ requestId: res.locals.requestId, err: String(err) }, "idempotent answer not kept");
+  const remember = (value: Remembered) =>
+    ridingFailover(redis, () => redis.set(slot, JSON.stringify(value), "EX", IDEMPOTENCY_KEEP_S));
+  const failed = (err: unknown) =>
+    log.warn({ requestId: res.locals.requestId, err: String(err) }, "idempotent answer not kept");
   const send = res.json.bind(res);
   res.json = (body: unknown) => {
     const status = res.statusCode;
@@ -139,7 +185,10 @@ function firstRequest(res: Response, redis: RedisClient, slot: string, digest: s
         const value = res.get(name);
         if (value !== undefined) headers[name] = value;
       }
-      void remember({ digest, answer: envelope.encryptJson({ status, headers, body } satisfies StoredAnswer, slot) }).catch(failed);
+      void remember({
+        digest,
+        answer: envelope.encryptJson({ status, headers, body } satisfies StoredAnswer, slot),
+      }).catch(failed);
     }
     return send(body);
   };

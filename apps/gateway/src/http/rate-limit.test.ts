@@ -69,7 +69,9 @@ describe("OrgRateLimit (GCRA in Redis)", () => {
     const mark = await currentRevocationMark(replicaA, prefix, "org_mark");
     expect(await limit.take("org_mark", "an older mark", { nowMs: t0 })).toEqual({ kind: "stale", mark });
     expect(await limit.take("org_mark", "an older mark", { nowMs: t0 })).toEqual({ kind: "stale", mark });
-    expect(allowed([await limit.take("org_mark", mark, { nowMs: t0 }), await limit.take("org_mark", mark, { nowMs: t0 })])).toBe(2);
+    expect(
+      allowed([await limit.take("org_mark", mark, { nowMs: t0 }), await limit.take("org_mark", mark, { nowMs: t0 })]),
+    ).toBe(2);
     expect(await limit.take("org_other_mark", otherMark, { nowMs: t0 })).toMatchObject({ kind: "allowed" });
   });
 
@@ -78,9 +80,15 @@ describe("OrgRateLimit (GCRA in Redis)", () => {
     const mark = await currentRevocationMark(replicaA, prefix, "org_read");
     await replicaB.set(orgKey(prefix, "org_read", "session", "x"), "sealed");
     const t0 = 6_000 * MINUTE;
-    expect(await limit.take("org_read", mark, { nowMs: t0, read: orgKey(prefix, "org_read", "session", "x") })).toEqual({ kind: "allowed", remaining: 0, resetMs: MINUTE, read: "sealed" });
-    expect(await limit.take("org_read", mark, { nowMs: t0, read: orgKey(prefix, "org_read", "session", "x") })).toMatchObject({ kind: "limited" });
-    expect(await limit.take("org_read", mark, { nowMs: t0 + MINUTE, read: orgKey(prefix, "org_read", "session", "none") })).toMatchObject({ kind: "allowed", read: null });
+    expect(await limit.take("org_read", mark, { nowMs: t0, read: orgKey(prefix, "org_read", "session", "x") })).toEqual(
+      { kind: "allowed", remaining: 0, resetMs: MINUTE, read: "sealed" },
+    );
+    expect(
+      await limit.take("org_read", mark, { nowMs: t0, read: orgKey(prefix, "org_read", "session", "x") }),
+    ).toMatchObject({ kind: "limited" });
+    expect(
+      await limit.take("org_read", mark, { nowMs: t0 + MINUTE, read: orgKey(prefix, "org_read", "session", "none") }),
+    ).toMatchObject({ kind: "allowed", read: null });
   });
 
   it("uses Redis's clock when the caller gives none", async () => {

@@ -42,7 +42,16 @@ export type RateVerdict =
   | { kind: "limited"; resetMs: number; retryAfterMs: number };
 
 type RateLimitRedis = RedisClient & {
-  orgRateLimit(tatKey: string, markKey: string, readKey: string, mark: string, limit: number, periodMs: number, now: string, reads: string): Promise<[number, number | string, number?, number?, (string | null)?]>;
+  orgRateLimit(
+    tatKey: string,
+    markKey: string,
+    readKey: string,
+    mark: string,
+    limit: number,
+    periodMs: number,
+    now: string,
+    reads: string,
+  ): Promise<[number, number | string, number?, number?, (string | null)?]>;
 };
 
 /**
@@ -83,7 +92,10 @@ export class OrgRateLimit {
       ),
     );
     if (code === -1) return { kind: "stale", mark: String(a) };
-    if (code === 1) return read === undefined ? { kind: "allowed", remaining: Number(a), resetMs: b! } : { kind: "allowed", remaining: Number(a), resetMs: b!, read: value ?? null };
+    if (code === 1)
+      return read === undefined
+        ? { kind: "allowed", remaining: Number(a), resetMs: b! }
+        : { kind: "allowed", remaining: Number(a), resetMs: b!, read: value ?? null };
     return { kind: "limited", resetMs: b!, retryAfterMs: c! };
   }
 }

@@ -12,7 +12,12 @@ function randomLocalPart(prefix = "agent"): string {
  * A new mailbox of the org: the chosen local part, or a random one (retried on the unlikely collision).
  * A chosen address that is taken, now or before, is the caller's to change (409).
  */
-export async function allocateMailbox(db: Database, orgId: string, mailDomain: string, options: { localPart?: string; label?: string } = {}) {
+export async function allocateMailbox(
+  db: Database,
+  orgId: string,
+  mailDomain: string,
+  options: { localPart?: string; label?: string } = {},
+) {
   for (let attempt = 0; ; attempt++) {
     const address = `${(options.localPart ?? randomLocalPart()).toLowerCase()}@${mailDomain}`;
     try {
@@ -20,7 +25,8 @@ export async function allocateMailbox(db: Database, orgId: string, mailDomain: s
     } catch (err) {
       if (!(err instanceof AddressTakenError)) throw err;
       // Deleted addresses stay taken, so nobody receives mail meant for their first owner.
-      if (options.localPart || attempt >= 2) throw new ApiError("conflict", `The address ${address} is taken (or was used before).`);
+      if (options.localPart || attempt >= 2)
+        throw new ApiError("conflict", `The address ${address} is taken (or was used before).`);
     }
   }
 }

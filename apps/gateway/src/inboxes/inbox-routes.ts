@@ -1,5 +1,11 @@
 import { Router, type Request } from "express";
-import { compileValidator, mailboxRequestSchema, type MailboxRequest, type MailboxResource, type PhoneNumberResource } from "@authsvc/contracts";
+import {
+  compileValidator,
+  mailboxRequestSchema,
+  type MailboxRequest,
+  type MailboxResource,
+  type PhoneNumberResource,
+} from "@authsvc/contracts";
 import type { Database } from "@authsvc/db";
 import { ApiError } from "../http/api-error";
 import { allocateMailbox, forwardingMailbox } from "./allocate-mailbox";
@@ -10,18 +16,44 @@ const MAILBOX_ID = /^mbx_[0-9A-Za-z]{22}$/;
 // Addresses mail systems and certificate authorities trust (RFC 2142, CA/B domain validation): whoever got
 // one could receive a certificate for the mail domain, or the abuse reports meant for its operator.
 const RESERVED_LOCAL_PARTS = new Set([
-  "abuse", "admin", "administrator", "hostmaster", "info", "mailer-daemon", "noc", "no-reply", "noreply",
-  "postmaster", "root", "security", "ssladmin", "ssl-admin", "support", "webmaster", "www",
+  "abuse",
+  "admin",
+  "administrator",
+  "hostmaster",
+  "info",
+  "mailer-daemon",
+  "noc",
+  "no-reply",
+  "noreply",
+  "postmaster",
+  "root",
+  "security",
+  "ssladmin",
+  "ssl-admin",
+  "support",
+  "webmaster",
+  "www",
 ]);
 
-const mailboxResource = (m: { id: string; address: string; label: string | null; forwarding: boolean; createdAt: Date }): MailboxResource => ({
+const mailboxResource = (m: {
+  id: string;
+  address: string;
+  label: string | null;
+  forwarding: boolean;
+  createdAt: Date;
+}): MailboxResource => ({
   id: m.id,
   address: m.address,
   label: m.label,
   forwarding: m.forwarding,
   createdAt: m.createdAt.toISOString(),
 });
-const phoneResource = (p: { id: string; number: string; label: string | null; createdAt: Date }): PhoneNumberResource => ({
+const phoneResource = (p: {
+  id: string;
+  number: string;
+  label: string | null;
+  createdAt: Date;
+}): PhoneNumberResource => ({
   id: p.id,
   number: p.number,
   label: p.label,

@@ -20,7 +20,8 @@ function count(value: unknown, field: string, fallback: number, max: number): nu
 export async function mailboxMessages(db: Database, orgId: string, mailboxId: string, query: Record<string, unknown>) {
   const limit = Math.max(1, count(query.limit, "/limit", DEFAULT_LIMIT, MAX_LIMIT));
   const offset = count(query.offset, "/offset", 0, 100_000);
-  if (query.include !== undefined && query.include !== "body") throw ApiError.invalid([{ field: "/include", message: 'must be "body"' }]);
+  if (query.include !== undefined && query.include !== "body")
+    throw ApiError.invalid([{ field: "/include", message: 'must be "body"' }]);
   const withBody = query.include === "body";
   const rows = await db.inboundMessages.page(orgId, mailboxId, offset, limit + 1);
   const messages = rows.slice(0, limit).map((m): InboundMessageResource => ({

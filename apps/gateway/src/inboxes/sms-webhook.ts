@@ -42,14 +42,24 @@ export function smsWebhook(config: Config, db: Database, redis: RedisClient, log
       return;
     }
     const stored = await db.inboundMessages
-      .store(phone.orgId, { phoneNumberId: phone.id }, to, { from: field("From"), subject: "", text: field("Body"), html: "" })
+      .store(phone.orgId, { phoneNumberId: phone.id }, to, {
+        from: field("From"),
+        subject: "",
+        text: field("Body"),
+        html: "",
+      })
       .catch(async (err: unknown) => {
         // Not stored: Twilio's retry must not be taken for a replay.
         if (sid) await redis.del(`${config.redis.prefix}:sms-seen:${sid}`).catch(() => undefined);
         throw err;
       });
-    log.info({ requestId: res.locals.requestId, orgId: phone.orgId, phoneNumberId: phone.id, messageId: stored.id }, "SMS stored");
-    await notifyInbox(redis, config.redis.prefix, phone.id, stored.id).catch((err: unknown) => log.warn({ err: String(err) }, "waiting flows not notified"));
+    log.info(
+      { requestId: res.locals.requestId, orgId: phone.orgId, phoneNumberId: phone.id, messageId: stored.id },
+      "SMS stored",
+    );
+    await notifyInbox(redis, config.redis.prefix, phone.id, stored.id).catch((err: unknown) =>
+      log.warn({ err: String(err) }, "waiting flows not notified"),
+    );
     res.status(200).type("text/xml").send(EMPTY_TWIML);
   });
   return r;

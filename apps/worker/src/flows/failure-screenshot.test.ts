@@ -47,7 +47,10 @@ async function typeSecrets(page: Page): Promise<void> {
   await page.type("#notes", PASSWORD);
   const deep = await page.evaluateHandle(() => document.getElementById("host")!.shadowRoot!.getElementById("deep")!);
   await (deep as any).type(PASSWORD);
-  const inner = await page.frames().find((f) => f !== page.mainFrame())!.waitForSelector("#inner");
+  const inner = await page
+    .frames()
+    .find((f) => f !== page.mainFrame())!
+    .waitForSelector("#inner");
   await inner!.type(PASSWORD);
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
 }
@@ -57,7 +60,14 @@ async function valuesOf(page: Page) {
   return {
     ...(await page.evaluate(() => {
       const v = (id: string) => (document.getElementById(id) as HTMLInputElement).value;
-      return { user: v("user"), pw: v("pw"), shown: v("shown"), otp: v("otp"), notes: v("notes"), deep: (document.getElementById("host")!.shadowRoot!.getElementById("deep") as HTMLInputElement).value };
+      return {
+        user: v("user"),
+        pw: v("pw"),
+        shown: v("shown"),
+        otp: v("otp"),
+        notes: v("notes"),
+        deep: (document.getElementById("host")!.shadowRoot!.getElementById("deep") as HTMLInputElement).value,
+      };
     })),
     inner: await frame.$eval("#inner", (el) => (el as HTMLInputElement).value),
   };
@@ -65,9 +75,10 @@ async function valuesOf(page: Page) {
 
 /** Width and height from a JPEG's start-of-frame segment. */
 function jpegSize(image: Buffer): { width: number; height: number } {
-  for (let i = 2; i < image.length; ) {
+  for (let i = 2; i < image.length;) {
     const marker = image[i + 1]!;
-    if (marker >= 0xc0 && marker <= 0xc3) return { height: image.readUInt16BE(i + 5), width: image.readUInt16BE(i + 7) };
+    if (marker >= 0xc0 && marker <= 0xc3)
+      return { height: image.readUInt16BE(i + 5), width: image.readUInt16BE(i + 7) };
     i += 2 + image.readUInt16BE(i + 2);
   }
   throw new Error("no frame header");
@@ -81,7 +92,15 @@ describe("captureFailurePage", () => {
       expect((await valuesOf(page)).pw).toBe(PASSWORD);
       const taken = await captureFailurePage(page, { identifier: "ada@example.test", log, timeoutMs: SHOT_BOUND_MS });
       // What the page held when it was shot: only the identifier is left.
-      expect(await valuesOf(page)).toEqual({ user: "ada@example.test", pw: "", shown: "", otp: "", notes: "", deep: "", inner: "" });
+      expect(await valuesOf(page)).toEqual({
+        user: "ada@example.test",
+        pw: "",
+        shown: "",
+        otp: "",
+        notes: "",
+        deep: "",
+        inner: "",
+      });
       return taken;
     });
     expect(shot).not.toBeNull();

@@ -19,15 +19,23 @@ const CAPTURE_TIMEOUT_MS = 2500;
  * either. Viewport only, JPEG. Bounded in time: a hung page gives null (and a warning), never a hang, and
  * a failure to capture never changes the job's verdict.
  */
-export async function captureFailurePage(page: Page, opts: { identifier: string; log: Logger; timeoutMs?: number }): Promise<FailureScreenshot | null> {
+export async function captureFailurePage(
+  page: Page,
+  opts: { identifier: string; log: Logger; timeoutMs?: number },
+): Promise<FailureScreenshot | null> {
   let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), opts.timeoutMs ?? CAPTURE_TIMEOUT_MS)));
+  const timedOut = new Promise<"timeout">(
+    (resolve) => (timer = setTimeout(() => resolve("timeout"), opts.timeoutMs ?? CAPTURE_TIMEOUT_MS)),
+  );
   const capture = maskAndShoot(page, opts.identifier);
   capture.catch(() => undefined); // it may still fail after we gave up on it (the context closes under it)
   try {
     const shot = await Promise.race([capture, timedOut]);
     if (shot === "timeout") {
-      opts.log.warn({ timeoutMs: opts.timeoutMs ?? CAPTURE_TIMEOUT_MS }, "last page not captured: the page did not answer in time");
+      opts.log.warn(
+        { timeoutMs: opts.timeoutMs ?? CAPTURE_TIMEOUT_MS },
+        "last page not captured: the page did not answer in time",
+      );
       return null;
     }
     return shot;
@@ -61,7 +69,18 @@ async function maskAndShoot(page: Page, identifier: string): Promise<FailureScre
 export function maskSecretFields(frame: Frame, identifier: string): Promise<number> {
   return frame.evaluate((keep: string) => {
     const KEEP_MARK = "data-authsvc-keep";
-    const NOT_TEXT = new Set(["hidden", "submit", "button", "reset", "image", "checkbox", "radio", "file", "range", "color"]);
+    const NOT_TEXT = new Set([
+      "hidden",
+      "submit",
+      "button",
+      "reset",
+      "image",
+      "checkbox",
+      "radio",
+      "file",
+      "range",
+      "color",
+    ]);
     const STYLE = `input:not([${KEEP_MARK}]), textarea:not([${KEEP_MARK}]) { color: transparent !important; -webkit-text-fill-color: transparent !important; text-shadow: none !important; caret-color: transparent !important; }`;
     let blanked = 0;
     const roots: Array<Document | ShadowRoot> = [document];
@@ -81,7 +100,7 @@ export function maskSecretFields(frame: Frame, identifier: string): Promise<numb
       }
       const style = document.createElement("style");
       style.textContent = STYLE;
-      (root instanceof Document ? root.head ?? root.documentElement : root)?.appendChild(style);
+      (root instanceof Document ? (root.head ?? root.documentElement) : root)?.appendChild(style);
     }
     return blanked;
   }, identifier);

@@ -51,7 +51,12 @@ export function jobHandoff(deps: HandoffDeps, job: OpenedJob, hooks: HandoffHook
   let live: Promise<{ close(): Promise<void> } | null> | null = null;
   // Whether a question is open: only then does the person's input reach the page (the flow acts in between).
   let open = false;
-  const interrupted = () => new LoginFlowError("handoff_interrupted", "the worker stopped while the job waited for a person; the password is not sent again", { retryable: false });
+  const interrupted = () =>
+    new LoginFlowError(
+      "handoff_interrupted",
+      "the worker stopped while the job waited for a person; the password is not sent again",
+      { retryable: false },
+    );
   return {
     attach(p: Page) {
       page = p;
@@ -65,13 +70,20 @@ export function jobHandoff(deps: HandoffDeps, job: OpenedJob, hooks: HandoffHook
       if (expiresAt === null) {
         const waiting = await deps.jobs.waitingForInput(job.orgId);
         if (waiting >= deps.maxWaitingPerOrg) {
-          throw new LoginFlowError("mfa_required", `the site asked for a ${question.reason} a person would answer, but ${waiting} of this organization's jobs wait for a person already (the most at once)`, { retryable: false });
+          throw new LoginFlowError(
+            "mfa_required",
+            `the site asked for a ${question.reason} a person would answer, but ${waiting} of this organization's jobs wait for a person already (the most at once)`,
+            { retryable: false },
+          );
         }
         expiresAt = Date.now() + deps.maxWaitMs;
         // The hosted page's live view, from the first question until the flow ends.
         if (page) {
           // What the service typed is drawn masked: the username, and the password even if shown as text.
-          const typed = [job.credential.username, "password" in job.input && typeof job.input.password === "string" ? job.input.password : ""];
+          const typed = [
+            job.credential.username,
+            "password" in job.input && typeof job.input.password === "string" ? job.input.password : "",
+          ];
           live = startLiveView(deps.relay, job.id, page, deps.log, typed, () => open).catch((err: unknown) => {
             deps.log.warn({ jobId: job.id, err: String(err) }, "live view not started");
             return null;
@@ -88,7 +100,11 @@ export function jobHandoff(deps: HandoffDeps, job: OpenedJob, hooks: HandoffHook
       // While the question is open the person drives the page: it stays on the site and where the flow is.
       if (page) setPersonScope(page, [job.loginUrl, page.url()]);
       try {
-        const input = await deps.jobs.askInput(job, { ...question, expiresAt: new Date(expiresAt).toISOString(), tries });
+        const input = await deps.jobs.askInput(job, {
+          ...question,
+          expiresAt: new Date(expiresAt).toISOString(),
+          tries,
+        });
         open = true;
         hooks.onProgress("needs_input", { input });
         hooks.onAsked();
@@ -108,7 +124,11 @@ export function jobHandoff(deps: HandoffDeps, job: OpenedJob, hooks: HandoffHook
           if (left <= 0 || deps.stopping.aborted) {
             await deps.jobs.clearInput(job).catch(() => undefined);
             if (deps.stopping.aborted) throw interrupted();
-            throw new LoginFlowError("input_timeout", `no one answered the site's ${question.reason} step within ${Math.round(deps.maxWaitMs / 1000)} s`, { retryable: false });
+            throw new LoginFlowError(
+              "input_timeout",
+              `no one answered the site's ${question.reason} step within ${Math.round(deps.maxWaitMs / 1000)} s`,
+              { retryable: false },
+            );
           }
           await Promise.race([watch.next(Math.min(left, RECHECK_MS)), stopped]);
         }

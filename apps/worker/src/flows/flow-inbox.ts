@@ -16,13 +16,20 @@ export interface InboxWatchers {
   received: () => void;
 }
 
-export function flowInbox(db: Database, events: InboxEvents, orgId: string, ref: InboxRef, watchers?: InboxWatchers): Inbox {
+export function flowInbox(
+  db: Database,
+  events: InboxEvents,
+  orgId: string,
+  ref: InboxRef,
+  watchers?: InboxWatchers,
+): Inbox {
   const where = ref.kind === "email" ? { mailboxId: ref.mailboxId } : { phoneNumberId: ref.phoneNumberId };
   const inboxId = ref.kind === "email" ? ref.mailboxId : ref.phoneNumberId;
   // A tagged address (agent+shop@) reads only mail sent to that tag: logins to two sites that share a
   // mailbox under different tags never take each other's codes.
   const forwarded = ref.kind === "email" && ref.forwarded === true;
-  const recipient = ref.kind === "email" && !forwarded && ref.address.split("@")[0]!.includes("+") ? ref.address : undefined;
+  const recipient =
+    ref.kind === "email" && !forwarded && ref.address.split("@")[0]!.includes("+") ? ref.address : undefined;
   // The forwarding inbox holds mail of every address the org forwards: read only this address's.
   const originalRecipient = forwarded ? ref.address : undefined;
   return {
@@ -37,7 +44,11 @@ export function flowInbox(db: Database, events: InboxEvents, orgId: string, ref:
       const watch = await events.watch(inboxId);
       try {
         for (;;) {
-          const fresh = await db.inboundMessages.since(orgId, where, since, { except: [...seen], recipient, originalRecipient });
+          const fresh = await db.inboundMessages.since(orgId, where, since, {
+            except: [...seen],
+            recipient,
+            originalRecipient,
+          });
           if (fresh.length > 0) {
             watchers?.received();
             return fresh;

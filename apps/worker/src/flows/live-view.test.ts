@@ -29,7 +29,9 @@ const log = createLogger("live-view-test", "warn");
 
 beforeAll(async () => {
   browser = new BrowserHost({ executablePath: config.worker.chromiumPath, guard: new TargetGuard(["loopback"]) });
-  site = createServer((req, res) => res.writeHead(200, { "content-type": "text/html" }).end(req.url === "/" ? page(port) : `<h1>${req.url}</h1>`));
+  site = createServer((req, res) =>
+    res.writeHead(200, { "content-type": "text/html" }).end(req.url === "/" ? page(port) : `<h1>${req.url}</h1>`),
+  );
   await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
   port = (site.address() as AddressInfo).port;
 });
@@ -46,7 +48,8 @@ async function filled(p: Page): Promise<void> {
   await p.type("#pw", PASSWORD);
 }
 
-const masked = (p: Page, id: string) => p.$eval(`#${id}`, (el) => getComputedStyle(el).getPropertyValue("-webkit-text-security"));
+const masked = (p: Page, id: string) =>
+  p.$eval(`#${id}`, (el) => getComputedStyle(el).getPropertyValue("-webkit-text-security"));
 
 describe("the live view of a hand-off", () => {
   it("draws what the service typed as dots once someone watches, even a password a show control turns into text; what the person types is theirs", async () => {

@@ -10,7 +10,8 @@ const MASK_EVERY_MS = 1000;
 /** Runs in the page: every field holding one of `values` is drawn as dots, whatever its type. */
 function maskFilledInPage(values: string[]): void {
   for (const el of document.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>("input, textarea")) {
-    if (el.value !== "" && values.includes(el.value)) el.style.setProperty("-webkit-text-security", "disc", "important");
+    if (el.value !== "" && values.includes(el.value))
+      el.style.setProperty("-webkit-text-security", "disc", "important");
   }
 }
 
@@ -36,9 +37,17 @@ export async function startLiveView(
   let casting = false;
   let lastViewer = 0;
   let closed = false;
-  const onFrame = (frame: { data: string; sessionId: number; metadata: { deviceWidth: number; deviceHeight: number } }) => {
+  const onFrame = (frame: {
+    data: string;
+    sessionId: number;
+    metadata: { deviceWidth: number; deviceHeight: number };
+  }) => {
     void cdp.send("Page.screencastFrameAck", { sessionId: frame.sessionId }).catch(() => undefined);
-    const shown: LiveFrame = { data: frame.data, width: Math.round(frame.metadata.deviceWidth), height: Math.round(frame.metadata.deviceHeight) };
+    const shown: LiveFrame = {
+      data: frame.data,
+      width: Math.round(frame.metadata.deviceWidth),
+      height: Math.round(frame.metadata.deviceHeight),
+    };
     void relay.publish(channels.frames, JSON.stringify(shown)).catch(() => undefined);
   };
   cdp.on("Page.screencastFrame", onFrame);
@@ -48,7 +57,9 @@ export async function startLiveView(
     if (secrets.length > 0) await mask();
     // Closed while the fields were masked: no cast the closed view would never stop.
     if (closed) return;
-    await cdp.send("Page.startScreencast", { format: "jpeg", quality: 70, maxWidth: 1280, maxHeight: 1024, everyNthFrame: 1 }).catch(() => (casting = false));
+    await cdp
+      .send("Page.startScreencast", { format: "jpeg", quality: 70, maxWidth: 1280, maxHeight: 1024, everyNthFrame: 1 })
+      .catch(() => (casting = false));
   };
   const stopCast = async () => {
     if (!casting) return;
@@ -61,7 +72,8 @@ export async function startLiveView(
   idle.unref();
   // Masked before the first frame and again every second: the page may draw the form again.
   const secrets = filled.filter((v) => v.length > 0);
-  const mask = () => Promise.all(page.frames().map((f) => f.evaluate(maskFilledInPage, secrets).catch(() => undefined)));
+  const mask = () =>
+    Promise.all(page.frames().map((f) => f.evaluate(maskFilledInPage, secrets).catch(() => undefined)));
   const masking = setInterval(() => {
     if (casting && secrets.length > 0) void mask();
   }, MASK_EVERY_MS);
@@ -69,7 +81,9 @@ export async function startLiveView(
   // Input is played in the order it came: a word typed is its letters in order.
   let playing = Promise.resolve();
   const play = (event: LiveInput) => {
-    playing = playing.then(() => playInput(page, event)).catch((err: unknown) => log.debug({ jobId, err: String(err) }, "live view input not played"));
+    playing = playing
+      .then(() => playInput(page, event))
+      .catch((err: unknown) => log.debug({ jobId, err: String(err) }, "live view input not played"));
   };
   const stop = await relay.listen(channels.toPage, (message) => {
     let parsed: ToPage;

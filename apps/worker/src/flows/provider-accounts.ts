@@ -34,7 +34,12 @@ export class ProviderAccounts {
     waitMs: number,
     login: (kept: Cookie[]) => Promise<T>,
   ): Promise<T> {
-    const turn = fingerprint(this.fingerprintKey, ["provider-account/v1", key.scope, key.provider, key.account.toLowerCase()]);
+    const turn = fingerprint(this.fingerprintKey, [
+      "provider-account/v1",
+      key.scope,
+      key.provider,
+      key.account.toLowerCase(),
+    ]);
     const held = await this.takeTurn(key.orgId, turn, owner, waitMs);
     try {
       const kept = (await this.db.providerSessions.find(key).catch(() => null)) ?? [];
@@ -46,7 +51,10 @@ export class ProviderAccounts {
         if (code && SESSION_SPENT.has(code)) await this.db.providerSessions.forget(key).catch(() => undefined);
         throw err;
       }
-      if (result.providerCookies.length > 0) await this.db.providerSessions.save(key, result.providerCookies, keptUntil(result.providerCookies)).catch(() => undefined);
+      if (result.providerCookies.length > 0)
+        await this.db.providerSessions
+          .save(key, result.providerCookies, keptUntil(result.providerCookies))
+          .catch(() => undefined);
       return result;
     } finally {
       if (held) await this.flight.release(key.orgId, turn, owner).catch(() => undefined);

@@ -1,9 +1,58 @@
-import { applyBrowserProfile, preparePagesLike, preparePagesOf, type BrowserContext, type BrowserHost, contextOptions, type VirtualPasskey, type BrowserProfile, chooseBrowserProfile, DEFAULT_PROFILE_REGION, type Page, type ProxyDoor, ProxyFailure, relocateBrowserProfile, type TargetGuard } from "@authsvc/browser";
+import {
+  applyBrowserProfile,
+  preparePagesLike,
+  preparePagesOf,
+  type BrowserContext,
+  type BrowserHost,
+  contextOptions,
+  type VirtualPasskey,
+  type BrowserProfile,
+  chooseBrowserProfile,
+  DEFAULT_PROFILE_REGION,
+  type Page,
+  type ProxyDoor,
+  ProxyFailure,
+  relocateBrowserProfile,
+  type TargetGuard,
+} from "@authsvc/browser";
 import type { Config } from "@authsvc/config";
-import { isEnrolInput, isOAuthMethod, isVerifyInput, type InboxRef, type JobEventType, type JobInput, type LoginSecret, oauthMethodFor, type RememberedDevice, type SignupJobInput } from "@authsvc/contracts";
+import {
+  isEnrolInput,
+  isOAuthMethod,
+  isVerifyInput,
+  type InboxRef,
+  type JobEventType,
+  type JobInput,
+  type LoginSecret,
+  oauthMethodFor,
+  type RememberedDevice,
+  type SignupJobInput,
+} from "@authsvc/contracts";
 import { freshTotpCode, parseTotpSecret } from "@authsvc/crypto";
 import { type Database, ProxyGoneError, type RunProxy } from "@authsvc/db";
-import { bringCookies, confirmAndSignIn, type Deadline, enrolPasskey, type PageWatch, passkeyLogin, finishMailedSignup, rememberedDevice, type CaptchaSolver, type FlowMilestone, type FlowOptions, LoginFlowError, oauthLogin, type OAuthLoginResult, type OAuthSignupDetails, parseLearnedFlow, type PasswordLoginResult, passwordLogin, sameFlow, signup, type SignupResult } from "@authsvc/flows";
+import {
+  bringCookies,
+  confirmAndSignIn,
+  type Deadline,
+  enrolPasskey,
+  type PageWatch,
+  passkeyLogin,
+  finishMailedSignup,
+  rememberedDevice,
+  type CaptchaSolver,
+  type FlowMilestone,
+  type FlowOptions,
+  LoginFlowError,
+  oauthLogin,
+  type OAuthLoginResult,
+  type OAuthSignupDetails,
+  parseLearnedFlow,
+  type PasswordLoginResult,
+  passwordLogin,
+  sameFlow,
+  signup,
+  type SignupResult,
+} from "@authsvc/flows";
 import type { AuthJobs, LoginSuccess, OpenedJob, SignupSuccess } from "@authsvc/jobs";
 import { jobHandoff } from "./flow-handoff";
 import type { HandoffRelay, InboxEvents, JobEventFields, SingleFlight } from "@authsvc/queue";
@@ -33,7 +82,11 @@ export interface FlowRunnerDeps {
   log: Logger;
 }
 
-export type FlowHooks = { onStep: (step: string) => void; onMilestone: (milestone: FlowMilestone) => void; beforeSubmit: () => Promise<void> };
+export type FlowHooks = {
+  onStep: (step: string) => void;
+  onMilestone: (milestone: FlowMilestone) => void;
+  beforeSubmit: () => Promise<void>;
+};
 /**
  * The runner's own hooks: `onProgress` hears the steps the job's clients follow that the runner sees (the
  * page it opens, the inbox it waits on); `onFailurePage` sees the page a failed flow ended on, before its
@@ -72,44 +125,59 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
     onFailurePage: RunHooks["onFailurePage"],
     flow: (page: Page, timeoutMs: number, openContext: () => Promise<BrowserContext>) => Promise<T>,
   ): Promise<T> {
-    const timeoutMs = config.worker.jobTimeoutMs + (waits.inbox ? config.mfa.waitMs : 0) + (waits.handoff ? config.handoff.maxWaitMs : 0);
+    const timeoutMs =
+      config.worker.jobTimeoutMs +
+      (waits.inbox ? config.mfa.waitMs : 0) +
+      (waits.handoff ? config.handoff.maxWaitMs : 0);
     const proxy = await proxyFor(job);
-    return browser.withPage(async (page, door) => {
-      metrics.activeLogins.inc();
-      await showCredentialBrowser(job, page, proxy?.region ?? undefined);
-      let timer: NodeJS.Timeout | undefined;
-      const hardStop = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          reject(new LoginFlowError("timeout", "the login did not finish in time"));
-          void page.browserContext().close().catch(() => undefined);
-        }, timeoutMs + HARD_STOP_GRACE_MS);
-      });
-      try {
-        if (door) {
-          // The proxy answers before the site is shown anything: a proxy that refuses us is its own failure.
-          const target = new URL(job.loginUrl);
-          await door.check(target.hostname, Number(target.port || (target.protocol === "https:" ? 443 : 80)));
+    return browser.withPage(
+      async (page, door) => {
+        metrics.activeLogins.inc();
+        await showCredentialBrowser(job, page, proxy?.region ?? undefined);
+        let timer: NodeJS.Timeout | undefined;
+        const hardStop = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => {
+            reject(new LoginFlowError("timeout", "the login did not finish in time"));
+            void page
+              .browserContext()
+              .close()
+              .catch(() => undefined);
+          }, timeoutMs + HARD_STOP_GRACE_MS);
+        });
+        try {
+          if (door) {
+            // The proxy answers before the site is shown anything: a proxy that refuses us is its own failure.
+            const target = new URL(job.loginUrl);
+            await door.check(target.hostname, Number(target.port || (target.protocol === "https:" ? 443 : 80)));
+          }
+          // Another context of this job shows the site the same browser as its page.
+          const openContext = async () => {
+            const context = await page.browser().createBrowserContext(contextOptions(door));
+            preparePagesLike(context, page.browserContext());
+            return context;
+          };
+          return await Promise.race([flow(page, timeoutMs, openContext), hardStop]);
+        } catch (err) {
+          // Still inside withPage: the context is open (unless the hard stop closed it) and the flow is done.
+          await onFailurePage?.(page).catch(() => undefined);
+          // The site could not be reached because the proxy failed: the proxy's failure, not the site's.
+          if (
+            door &&
+            (err instanceof ProxyFailure ||
+              (door.failure() &&
+                (!(err instanceof LoginFlowError) ||
+                  ["target_unreachable", "timeout", "form_not_found", "login_unconfirmed"].includes(err.code))))
+          ) {
+            throw proxyFailure(err, door);
+          }
+          throw err;
+        } finally {
+          clearTimeout(timer);
+          metrics.activeLogins.dec();
         }
-        // Another context of this job shows the site the same browser as its page.
-        const openContext = async () => {
-          const context = await page.browser().createBrowserContext(contextOptions(door));
-          preparePagesLike(context, page.browserContext());
-          return context;
-        };
-        return await Promise.race([flow(page, timeoutMs, openContext), hardStop]);
-      } catch (err) {
-        // Still inside withPage: the context is open (unless the hard stop closed it) and the flow is done.
-        await onFailurePage?.(page).catch(() => undefined);
-        // The site could not be reached because the proxy failed: the proxy's failure, not the site's.
-        if (door && (err instanceof ProxyFailure || (door.failure() && (!(err instanceof LoginFlowError) || ["target_unreachable", "timeout", "form_not_found", "login_unconfirmed"].includes(err.code))))) {
-          throw proxyFailure(err, door);
-        }
-        throw err;
-      } finally {
-        clearTimeout(timer);
-        metrics.activeLogins.dec();
-      }
-    }, { upstream: proxy ? { url: proxy.url } : undefined });
+      },
+      { upstream: proxy ? { url: proxy.url } : undefined },
+    );
   }
 
   /**
@@ -123,7 +191,8 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
       if (proxy) job.credential.proxyId = proxy.id;
       return proxy;
     } catch (err) {
-      if (err instanceof ProxyGoneError) throw new LoginFlowError("proxy_unreachable", `${err.message}; nothing was sent`, { retryable: false });
+      if (err instanceof ProxyGoneError)
+        throw new LoginFlowError("proxy_unreachable", `${err.message}; nothing was sent`, { retryable: false });
       throw err;
     }
   }
@@ -153,11 +222,17 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
       const chosen = profile;
       preparePagesOf(page.browserContext(), (other) =>
         applyBrowserProfile(other, chosen).catch((err: unknown) => {
-          deps.log.warn({ jobId: job.id, err: String(err) }, "the credential's browser profile not applied to a further page; it shows the default browser");
+          deps.log.warn(
+            { jobId: job.id, err: String(err) },
+            "the credential's browser profile not applied to a further page; it shows the default browser",
+          );
         }),
       );
     } catch (err) {
-      deps.log.warn({ jobId: job.id, err: String(err) }, "the credential's browser profile not applied; this run shows the default browser");
+      deps.log.warn(
+        { jobId: job.id, err: String(err) },
+        "the credential's browser profile not applied; this run shows the default browser",
+      );
     }
   }
 
@@ -168,7 +243,11 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
   /** The job's inbox as its flow reads it: its clients are told while the flow waits there, and when a message came. */
   function inboxFor(job: OpenedJob, ref: InboxRef, hooks: Pick<RunHooks, "onProgress">) {
     return flowInbox(db, inboxEvents, job.orgId, ref, {
-      waiting: () => hooks.onProgress(ref.kind === "email" ? "waiting_for_email" : "waiting_for_sms", ref.kind === "email" ? { address: ref.address } : { number: ref.number }),
+      waiting: () =>
+        hooks.onProgress(
+          ref.kind === "email" ? "waiting_for_email" : "waiting_for_sms",
+          ref.kind === "email" ? { address: ref.address } : { number: ref.number },
+        ),
       received: () => hooks.onProgress("verifying"),
     });
   }
@@ -183,8 +262,14 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
     const inbox = input.inbox ? inboxFor(job, input.inbox, hooks) : undefined;
     // A person answers what the provider asks that the request cannot (its authenticator's code).
     const handoff = handoffFor(job, hooks);
-    const key = { orgId: job.orgId, scope: job.credential.collectionId ?? "", provider: input.provider, account: job.credential.username };
-    const waitMs = config.worker.jobTimeoutMs + (inbox ? config.mfa.waitMs : 0) + (handoff ? config.handoff.maxWaitMs : 0);
+    const key = {
+      orgId: job.orgId,
+      scope: job.credential.collectionId ?? "",
+      provider: input.provider,
+      account: job.credential.username,
+    };
+    const waitMs =
+      config.worker.jobTimeoutMs + (inbox ? config.mfa.waitMs : 0) + (handoff ? config.handoff.maxWaitMs : 0);
     const result = await providerAccounts.withAccount(key, job.id, waitMs, (kept) =>
       inPage(job, { inbox: !!inbox, handoff: !!handoff }, onFailurePage, (page, timeoutMs) => {
         handoff?.attach(page);
@@ -217,10 +302,19 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
    * passkey signs in once, in a context of its own, before it is reported; the key comes back with the
    * counter that sign-in reached. Throws the sign-in's error when it does not sign in.
    */
-  async function confirmPasskey(job: OpenedJob, at: { loginUrl: string; identifier: string }, key: VirtualPasskey, { onFailurePage, ...hooks }: RunHooks): Promise<VirtualPasskey> {
+  async function confirmPasskey(
+    job: OpenedJob,
+    at: { loginUrl: string; identifier: string },
+    key: VirtualPasskey,
+    { onFailurePage, ...hooks }: RunHooks,
+  ): Promise<VirtualPasskey> {
     hooks.onStep?.("sign in once with the new passkey, in a new browser context");
     const result = await inPage(job, {}, onFailurePage, (page, timeoutMs, openContext) =>
-      passkeyLogin(page, { loginUrl: at.loginUrl, identifier: at.identifier, passkeys: [key] }, { guard, timeoutMs, openContext, ...hooks }),
+      passkeyLogin(
+        page,
+        { loginUrl: at.loginUrl, identifier: at.identifier, passkeys: [key] },
+        { guard, timeoutMs, openContext, ...hooks },
+      ),
     );
     return { ...key, signCount: result.used.signCount };
   }
@@ -240,8 +334,14 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
   async function keepEnrolled(job: OpenedJob, key: VirtualPasskey | undefined, hooks: RunHooks): Promise<void> {
     // A sign-in that never reached the step that adds one (a flow that does not call it) is no enrolment.
     if (!key) throw new LoginFlowError("internal_error", "the sign-in ended without adding a passkey");
-    const confirmed = await confirmPasskey(job, { loginUrl: job.loginUrl, identifier: job.credential.username }, key, hooks);
-    if (!(await db.passkeys.add(job.orgId, job.credential.id, confirmed, job.id))) throw new LoginFlowError("internal_error", "the credential went away while its passkey was added");
+    const confirmed = await confirmPasskey(
+      job,
+      { loginUrl: job.loginUrl, identifier: job.credential.username },
+      key,
+      hooks,
+    );
+    if (!(await db.passkeys.add(job.orgId, job.credential.id, confirmed, job.id)))
+      throw new LoginFlowError("internal_error", "the credential went away while its passkey was added");
   }
 
   /**
@@ -251,22 +351,38 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
   async function runPasskeyLogin(job: OpenedJob, { onFailurePage, ...hooks }: RunHooks): Promise<LoginSuccess> {
     const held = await db.passkeys.keys(job.orgId, job.credential.id);
     const result = await inPage(job, {}, onFailurePage, (page, timeoutMs, openContext) =>
-      passkeyLogin(page, { loginUrl: job.loginUrl, identifier: job.credential.username, passkeys: held.map((h) => h.key) }, { guard, timeoutMs, openContext, ...hooks }),
+      passkeyLogin(
+        page,
+        { loginUrl: job.loginUrl, identifier: job.credential.username, passkeys: held.map((h) => h.key) },
+        { guard, timeoutMs, openContext, ...hooks },
+      ),
     );
     const used = held.find((h) => h.key.credentialId === result.used.credentialId);
     if (used) {
-      await db.passkeys.used(job.orgId, job.credential.id, used.id, { ...used.key, signCount: result.used.signCount }).catch((err: unknown) => {
-        deps.log.warn({ jobId: job.id, err: String(err) }, "the passkey's sign counter was not kept");
-      });
+      await db.passkeys
+        .used(job.orgId, job.credential.id, used.id, { ...used.key, signCount: result.used.signCount })
+        .catch((err: unknown) => {
+          deps.log.warn({ jobId: job.id, err: String(err) }, "the passkey's sign counter was not kept");
+        });
     }
     return { session: result.session, source: "detected", changedFlow: null };
   }
 
-  async function runLogin(job: OpenedJob, input: Exclude<JobInput, SignupJobInput>, { onFailurePage, ...hooks }: RunHooks): Promise<LoginSuccess | SignupSuccess> {
+  async function runLogin(
+    job: OpenedJob,
+    input: Exclude<JobInput, SignupJobInput>,
+    { onFailurePage, ...hooks }: RunHooks,
+  ): Promise<LoginSuccess | SignupSuccess> {
     if (!isVerifyInput(input) && input.method === "passkey") return runPasskeyLogin(job, { ...hooks, onFailurePage });
     const enrol = enrolment(input, hooks);
     if (!isVerifyInput(input) && isOAuthMethod(input.method)) {
-      const result = await runOAuth(job, input as Extract<LoginSecret, { provider: string }>, { ...hooks, onFailurePage }, undefined, enrol.afterSignIn);
+      const result = await runOAuth(
+        job,
+        input as Extract<LoginSecret, { provider: string }>,
+        { ...hooks, onFailurePage },
+        undefined,
+        enrol.afterSignIn,
+      );
       if (enrol.afterSignIn) await keepEnrolled(job, enrol.made(), { ...hooks, onFailurePage });
       return { session: result.session, source: "detected", changedFlow: null };
     }
@@ -288,32 +404,63 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
     };
     const attempt = async () => {
       const handoff = handoffFor(job, hooks);
-      return inPage<{ result: PasswordLoginResult | SignupResult; kept: RememberedDevice | null }>(job, { inbox: !!inbox, handoff: !!handoff }, onFailurePage, async (page, timeoutMs, openContext) => {
-        handoff?.attach(page);
-        await bringCookies(page.browserContext(), device?.cookies ?? []);
-        // An enrolment adds a passkey in the signed-in page, then the session is captured; the key is
-        // confirmed by a sign-in with it once this context is done (keepEnrolled).
-        const options = { guard, timeoutMs, learned, captchaSolver, afterSignIn: enrol.afterSignIn, openContext, ...hooks };
-        const run = () => {
-          if (!isVerifyInput(input)) return passwordLogin(page, { ...loginInput, handoff }, options);
-          const { confirmation } = input;
-          const given = "inboxSince" in confirmation ? { inboxSince: new Date(confirmation.inboxSince) } : confirmation;
-          if (input.awaitsPassword && !("code" in given)) {
-            // The signup's own ending, with the mail it waited for: the password it brings, or set on its link.
-            return finishMailedSignup(page, { loginUrl: job.loginUrl, identifier: job.credential.username, email: input.email, password: input.password, inbox }, given, { guard, timeoutMs, ...hooks });
-          }
-          return confirmAndSignIn(page, { ...loginInput, handoff }, given, options);
-        };
-        const result = await run();
-        if ("signedInBy" in result) return { result, kept: null };
-        // What the site now remembers this browser by, for the next login (null: unchanged).
-        const kept = await rememberedDevice(page, job.loginUrl, result.session.cookies, device, guard, { openContext }).catch((err: unknown) => {
-          deps.log.warn({ jobId: job.id, err: String(err) }, "remembered device not read off the session");
-          return null;
-        });
-        if (kept) deps.log.debug({ jobId: job.id, kept: kept.cookies.length, passedOver: kept.passOver.length }, "remembered device read off the session");
-        return { result, kept };
-      }).finally(() => handoff?.close());
+      return inPage<{ result: PasswordLoginResult | SignupResult; kept: RememberedDevice | null }>(
+        job,
+        { inbox: !!inbox, handoff: !!handoff },
+        onFailurePage,
+        async (page, timeoutMs, openContext) => {
+          handoff?.attach(page);
+          await bringCookies(page.browserContext(), device?.cookies ?? []);
+          // An enrolment adds a passkey in the signed-in page, then the session is captured; the key is
+          // confirmed by a sign-in with it once this context is done (keepEnrolled).
+          const options = {
+            guard,
+            timeoutMs,
+            learned,
+            captchaSolver,
+            afterSignIn: enrol.afterSignIn,
+            openContext,
+            ...hooks,
+          };
+          const run = () => {
+            if (!isVerifyInput(input)) return passwordLogin(page, { ...loginInput, handoff }, options);
+            const { confirmation } = input;
+            const given =
+              "inboxSince" in confirmation ? { inboxSince: new Date(confirmation.inboxSince) } : confirmation;
+            if (input.awaitsPassword && !("code" in given)) {
+              // The signup's own ending, with the mail it waited for: the password it brings, or set on its link.
+              return finishMailedSignup(
+                page,
+                {
+                  loginUrl: job.loginUrl,
+                  identifier: job.credential.username,
+                  email: input.email,
+                  password: input.password,
+                  inbox,
+                },
+                given,
+                { guard, timeoutMs, ...hooks },
+              );
+            }
+            return confirmAndSignIn(page, { ...loginInput, handoff }, given, options);
+          };
+          const result = await run();
+          if ("signedInBy" in result) return { result, kept: null };
+          // What the site now remembers this browser by, for the next login (null: unchanged).
+          const kept = await rememberedDevice(page, job.loginUrl, result.session.cookies, device, guard, {
+            openContext,
+          }).catch((err: unknown) => {
+            deps.log.warn({ jobId: job.id, err: String(err) }, "remembered device not read off the session");
+            return null;
+          });
+          if (kept)
+            deps.log.debug(
+              { jobId: job.id, kept: kept.cookies.length, passedOver: kept.passOver.length },
+              "remembered device read off the session",
+            );
+          return { result, kept };
+        },
+      ).finally(() => handoff?.close());
     };
     let ran: Awaited<ReturnType<typeof attempt>>;
     try {
@@ -322,7 +469,10 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
       // The remembered device signed the browser in before the form showed (its cookies carried a session
       // after all): nothing was sent. It is forgotten, and the login runs as a new device's.
       if (!device?.cookies.length || !(err instanceof LoginFlowError) || err.code !== "form_not_found") throw err;
-      deps.log.info({ jobId: job.id }, "no login form with the remembered device; forgotten, and the login runs without it");
+      deps.log.info(
+        { jobId: job.id },
+        "no login form with the remembered device; forgotten, and the login runs without it",
+      );
       await db.credentials.saveDevice(job.orgId, job.credential.id, null).catch(() => undefined);
       device = null;
       ran = await attempt();
@@ -338,11 +488,23 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
   /** Signs up through the provider's button with the provider account, then gives the site what its form still asks. */
   async function runOAuthSignup(job: OpenedJob, input: SignupJobInput, hooks: RunHooks): Promise<SignupSuccess> {
     const email = input.email!;
-    const result = await runOAuth(job, { method: oauthMethodFor(input.provider!), provider: input.provider!, email, password: input.password, totpSecret: input.totpSecret, inbox: input.inbox }, hooks, {
-      username: input.signup.username,
-      name: input.signup.name,
-      additionalFields: input.additionalFields,
-    });
+    const result = await runOAuth(
+      job,
+      {
+        method: oauthMethodFor(input.provider!),
+        provider: input.provider!,
+        email,
+        password: input.password,
+        totpSecret: input.totpSecret,
+        inbox: input.inbox,
+      },
+      hooks,
+      {
+        username: input.signup.username,
+        name: input.signup.name,
+        additionalFields: input.additionalFields,
+      },
+    );
     return {
       email,
       username: result.username,
@@ -358,11 +520,23 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
   /** The job's person, when its caller allowed a hand-off: asked on the job's record, shown the page live. */
   function handoffFor(job: OpenedJob, hooks: Pick<RunHooks, "onProgress" | "onNeedsInput">) {
     if (!job.allowHandoff) return undefined;
-    const handoffDeps = { jobs: deps.jobs, events: inboxEvents, maxWaitMs: config.handoff.maxWaitMs, maxWaitingPerOrg: config.handoff.maxWaitingPerOrg, stopping: deps.stopping, relay: deps.relay, log: deps.log };
+    const handoffDeps = {
+      jobs: deps.jobs,
+      events: inboxEvents,
+      maxWaitMs: config.handoff.maxWaitMs,
+      maxWaitingPerOrg: config.handoff.maxWaitingPerOrg,
+      stopping: deps.stopping,
+      relay: deps.relay,
+      log: deps.log,
+    };
     return jobHandoff(handoffDeps, job, { onProgress: hooks.onProgress, onAsked: () => hooks.onNeedsInput?.() });
   }
 
-  async function runSignup(job: OpenedJob, input: SignupJobInput, { onFailurePage, ...hooks }: RunHooks): Promise<SignupSuccess> {
+  async function runSignup(
+    job: OpenedJob,
+    input: SignupJobInput,
+    { onFailurePage, ...hooks }: RunHooks,
+  ): Promise<SignupSuccess> {
     if (input.method === "oauth") return runOAuthSignup(job, input, { ...hooks, onFailurePage });
     const inbox = input.inbox ? inboxFor(job, input.inbox, hooks) : undefined;
     const handoff = handoffFor(job, hooks);
@@ -374,7 +548,8 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
           try {
             passkey = await enrolPasskey(page, watch, {}, deadline, hooks.onStep);
           } catch (err) {
-            if (!(err instanceof LoginFlowError) || !["passkey_not_offered", "passkey_rejected"].includes(err.code)) throw err;
+            if (!(err instanceof LoginFlowError) || !["passkey_not_offered", "passkey_rejected"].includes(err.code))
+              throw err;
             deps.log.info({ jobId: job.id, code: err.code, reason: err.message }, "the new account has no passkey");
           }
         }
@@ -402,10 +577,16 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
     if (!passkey) return result;
     // The site's "added" is confirmed by a sign-in with it; one that does not sign in is not the account's.
     try {
-      passkey = await confirmPasskey(job, { loginUrl: result.loginUrl, identifier: result.identifier }, passkey, { ...hooks, onFailurePage });
+      passkey = await confirmPasskey(job, { loginUrl: result.loginUrl, identifier: result.identifier }, passkey, {
+        ...hooks,
+        onFailurePage,
+      });
     } catch (err) {
       if (!(err instanceof LoginFlowError)) throw err;
-      deps.log.info({ jobId: job.id, code: err.code, reason: err.message }, "the new account's passkey did not sign in; the signup stands without it");
+      deps.log.info(
+        { jobId: job.id, code: err.code, reason: err.message },
+        "the new account's passkey did not sign in; the signup stands without it",
+      );
       return result;
     }
     return { ...result, passkey };
@@ -414,7 +595,9 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
   return function runAuthFlow(job: OpenedJob, hooks: RunHooks): Promise<LoginSuccess | SignupSuccess> {
     // The origin only: the page's path or query may hold an invitation's token.
     hooks.onProgress("navigating", { origin: new URL(job.loginUrl).origin });
-    return job.kind === "signup" ? runSignup(job, job.input as SignupJobInput, hooks) : runLogin(job, job.input as Exclude<JobInput, SignupJobInput>, hooks);
+    return job.kind === "signup"
+      ? runSignup(job, job.input as SignupJobInput, hooks)
+      : runLogin(job, job.input as Exclude<JobInput, SignupJobInput>, hooks);
   };
 }
 
@@ -423,6 +606,9 @@ export type FlowRunner = ReturnType<typeof createFlowRunner>;
 /** A failure of the organization's proxy, as the job's end: `proxy_auth_failed` is never retried. */
 function proxyFailure(err: unknown, door: ProxyDoor): LoginFlowError {
   const failure = err instanceof ProxyFailure ? err : door.failure();
-  if (!failure) return err instanceof LoginFlowError ? err : new LoginFlowError("proxy_unreachable", `the proxy did not answer: ${String(err)}`);
+  if (!failure)
+    return err instanceof LoginFlowError
+      ? err
+      : new LoginFlowError("proxy_unreachable", `the proxy did not answer: ${String(err)}`);
   return new LoginFlowError(failure.code, failure.message, { retryable: failure.code === "proxy_unreachable" });
 }

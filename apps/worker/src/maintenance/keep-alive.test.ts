@@ -3,7 +3,14 @@ import { Database } from "@authsvc/db";
 import { freshTestDatabase } from "@authsvc/devstack";
 import { createLogger } from "@authsvc/logging";
 import { AuthJobs, storedLoginIdentity } from "@authsvc/jobs";
-import { createAuthQueue, createRedis, createWebhookQueue, SessionCache, SingleFlight, type AuthJobPayload } from "@authsvc/queue";
+import {
+  createAuthQueue,
+  createRedis,
+  createWebhookQueue,
+  SessionCache,
+  SingleFlight,
+  type AuthJobPayload,
+} from "@authsvc/queue";
 import { Envelope, parseKeyRing } from "@authsvc/crypto";
 import type { Cookie, WebhookEvent } from "@authsvc/contracts";
 import { TargetGuard } from "@authsvc/egress";
@@ -28,14 +35,24 @@ function jobsFailingToRecord(failFor: Set<string>): AuthJobs {
     get(target, prop, receiver) {
       if (prop === "create") {
         return (job: { credentialId: string }, id?: string) =>
-          failFor.has(job.credentialId) ? Promise.reject(new Error("connection terminated")) : target.create(job as never, id);
+          failFor.has(job.credentialId)
+            ? Promise.reject(new Error("connection terminated"))
+            : target.create(job as never, id);
       }
       const value = Reflect.get(target, prop, receiver);
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
   const failing = Object.assign(Object.create(Object.getPrototypeOf(db)), db, { authJobs }) as Database;
-  return new AuthJobs({ config, db: failing, authQueue, cache: new SessionCache(redis, config.redis.prefix, new Envelope(parseKeyRing(config.crypto.keyRing))), flight, webhookQueue, log: createLogger("test", "silent") });
+  return new AuthJobs({
+    config,
+    db: failing,
+    authQueue,
+    cache: new SessionCache(redis, config.redis.prefix, new Envelope(parseKeyRing(config.crypto.keyRing))),
+    flight,
+    webhookQueue,
+    log: createLogger("test", "silent"),
+  });
 }
 
 beforeAll(async () => {
@@ -64,8 +81,23 @@ const state = { cookies: [], origins: [], storageState: { cookies: [], origins: 
 async function loggedIn(orgId: string, username: string, expiresAt: Date) {
   const cred = await db.credentials.ensure({ orgId, loginUrl: "https://a.test/login", username });
   await db.credentials.recordSuccess(orgId, cred.id, { method: "password", password: "pw" }, "https://a.test/login");
-  const job = await db.authJobs.create({ orgId, credentialId: cred.id, kind: "login", method: "password", loginUrl: "https://a.test/login", fingerprint: `fp-${username}`, useCache: true, input: { method: "password" } });
-  const sessionId = await db.sessions.create({ orgId, credentialId: cred.id, origin: "https://a.test", state, expiresAt });
+  const job = await db.authJobs.create({
+    orgId,
+    credentialId: cred.id,
+    kind: "login",
+    method: "password",
+    loginUrl: "https://a.test/login",
+    fingerprint: `fp-${username}`,
+    useCache: true,
+    input: { method: "password" },
+  });
+  const sessionId = await db.sessions.create({
+    orgId,
+    credentialId: cred.id,
+    origin: "https://a.test",
+    state,
+    expiresAt,
+  });
   const { run } = (await db.authJobs.claim(orgId, job.id, 1))!;
   await db.authJobs.succeed(job.id, run, sessionId, "detected");
   return { credentialId: cred.id, sessionId };
@@ -86,15 +118,24 @@ describe("keepAlive", () => {
     await loggedIn(org.id, "later", new Date(Date.now() + 3 * 3_600_000));
 
     expect(await keepAlive(deps)).toMatchObject({ refreshing: 130, expired: 0 });
-    const queued = await db.prisma.authJob.findMany({ where: { orgId: org.id, kind: "refresh" }, select: { loginUrl: true } });
+    const queued = await db.prisma.authJob.findMany({
+      where: { orgId: org.id, kind: "refresh" },
+      select: { loginUrl: true },
+    });
     expect(queued).toHaveLength(130);
     expect(new Set(queued.map((q) => q.loginUrl))).toEqual(new Set(["https://a.test/login"]));
     expect(await keepAlive(deps)).toMatchObject({ refreshing: 0, expired: 0 });
-    const failingSessions = await db.prisma.session.findMany({ where: { id: { in: failing.map((f) => f.sessionId) } }, select: { keepaliveAt: true } });
+    const failingSessions = await db.prisma.session.findMany({
+      where: { id: { in: failing.map((f) => f.sessionId) } },
+      select: { keepaliveAt: true },
+    });
     expect(failingSessions.every((s) => s.keepaliveAt === null)).toBe(true);
 
     // Once they end, each is reported once.
-    await db.prisma.session.updateMany({ where: { id: { in: failing.map((f) => f.sessionId) } }, data: { expiresAt: new Date(Date.now() - 60_000) } });
+    await db.prisma.session.updateMany({
+      where: { id: { in: failing.map((f) => f.sessionId) } },
+      data: { expiresAt: new Date(Date.now() - 60_000) },
+    });
     expect(await keepAlive(deps)).toMatchObject({ refreshing: 0, expired: 110 });
     expect(await keepAlive(deps)).toMatchObject({ refreshing: 0, expired: 0 });
   });
@@ -105,18 +146,28 @@ describe("keepAlive", () => {
     const broken = await loggedIn(org.id, "broken", soon);
     const fine = await loggedIn(org.id, "fine", soon);
 
-    expect(await keepAlive({ ...deps, jobs: jobsFailingToRecord(new Set([broken.credentialId])) })).toMatchObject({ refreshing: 1, expired: 0 });
-    const refreshes = (credentialId: string) => db.prisma.authJob.findMany({ where: { orgId: org.id, credentialId, kind: "refresh" } });
+    expect(await keepAlive({ ...deps, jobs: jobsFailingToRecord(new Set([broken.credentialId])) })).toMatchObject({
+      refreshing: 1,
+      expired: 0,
+    });
+    const refreshes = (credentialId: string) =>
+      db.prisma.authJob.findMany({ where: { orgId: org.id, credentialId, kind: "refresh" } });
     expect(await refreshes(fine.credentialId)).toHaveLength(1);
     expect(await refreshes(broken.credentialId)).toHaveLength(0);
     // Nobody joins a job that was never recorded: the key a caller's login of that credential computes is free.
     const credential = (await db.credentials.findMetadata(org.id, broken.credentialId))!;
-    const identity = storedLoginIdentity({ loginPage: credential.loginPage, username: credential.username }, (await db.credentials.secret(org.id, broken.credentialId))!);
+    const identity = storedLoginIdentity(
+      { loginPage: credential.loginPage, username: credential.username },
+      (await db.credentials.secret(org.id, broken.credentialId))!,
+    );
     const key = deps.jobs.loginKey(org.id, identity);
     expect(await flight.claim(org.id, key, "job_caller", 60_000)).toBeNull();
     await flight.release(org.id, key, "job_caller");
     // Not marked handled: the next run tries it again and starts it.
-    const session = await db.prisma.session.findUniqueOrThrow({ where: { id: broken.sessionId }, select: { keepaliveAt: true } });
+    const session = await db.prisma.session.findUniqueOrThrow({
+      where: { id: broken.sessionId },
+      select: { keepaliveAt: true },
+    });
     expect(session.keepaliveAt).toBeNull();
     expect(await keepAlive(deps)).toMatchObject({ refreshing: 1, expired: 0 });
     expect(await refreshes(broken.credentialId)).toHaveLength(1);
@@ -126,10 +177,24 @@ describe("keepAlive", () => {
     /** Signs in on the classic fixture as a browser would: the cookies that login captured. */
     async function classicCookies(username: string): Promise<Cookie[]> {
       sites.accounts.addUser(username, "pw-1");
-      const res = await fetch(`${sites.url}/classic/login`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ username, password: "pw-1" }) });
+      const res = await fetch(`${sites.url}/classic/login`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ username, password: "pw-1" }),
+      });
       return res.headers.getSetCookie().map((line) => {
         const [name, value] = line.split(";")[0]!.split("=");
-        return { name: name!, value: value!, domain: "127.0.0.1", path: "/", expires: -1, httpOnly: true, secure: false, sameSite: "Lax" as const };
+        return {
+          name: name!,
+          value: value!,
+          domain: "127.0.0.1",
+          path: "/",
+          expires: -1,
+          httpOnly: true,
+          secure: false,
+          sameSite: "Lax" as const,
+        };
       });
     }
 
@@ -138,12 +203,33 @@ describe("keepAlive", () => {
       const loginUrl = `${sites.url}/classic/login`;
       const cookies = await classicCookies(username);
       const cred = await db.credentials.ensure({ orgId, loginUrl, username });
-      if (options.secret !== false) await db.credentials.recordSuccess(orgId, cred.id, { method: "password", password: "pw-1" }, loginUrl);
+      if (options.secret !== false)
+        await db.credentials.recordSuccess(orgId, cred.id, { method: "password", password: "pw-1" }, loginUrl);
       else await db.prisma.credential.update({ where: { id: cred.id }, data: { lastLoginAt: new Date() } });
       const fingerprint = `fp-check-${username}`;
-      const job = await db.authJobs.create({ orgId, credentialId: cred.id, kind: "login", method: "password", loginUrl, fingerprint, useCache: true, input: { method: "password" } });
-      const captured = { cookies, origins: [sites.url], storageState: { cookies, origins: [] }, signedInPage: `${sites.url}/classic/account` };
-      const sessionId = await db.sessions.create({ orgId, credentialId: cred.id, origin: sites.url, state: captured, expiresAt: new Date(Date.now() + 3_600_000) });
+      const job = await db.authJobs.create({
+        orgId,
+        credentialId: cred.id,
+        kind: "login",
+        method: "password",
+        loginUrl,
+        fingerprint,
+        useCache: true,
+        input: { method: "password" },
+      });
+      const captured = {
+        cookies,
+        origins: [sites.url],
+        storageState: { cookies, origins: [] },
+        signedInPage: `${sites.url}/classic/account`,
+      };
+      const sessionId = await db.sessions.create({
+        orgId,
+        credentialId: cred.id,
+        origin: sites.url,
+        state: captured,
+        expiresAt: new Date(Date.now() + 3_600_000),
+      });
       const { run } = (await db.authJobs.claim(orgId, job.id, 1))!;
       await db.authJobs.succeed(job.id, run, sessionId, "detected");
       await cache.set(orgId, fingerprint, captured, 3600, Date.now() - 3_600_000);
@@ -160,7 +246,11 @@ describe("keepAlive", () => {
           return jobs.emit(orgId, type as never, data);
         },
       }) as AuthJobs;
-      const checking: KeepAliveDeps = { ...deps, jobs: recording, checks: { guard: new TargetGuard(["loopback"]), cache } };
+      const checking: KeepAliveDeps = {
+        ...deps,
+        jobs: recording,
+        checks: { guard: new TargetGuard(["loopback"]), cache },
+      };
       const refreshable = await signedIn(org.id, `kept-${Date.now()}`);
       const secretless = await signedIn(org.id, `bare-${Date.now()}`, { secret: false });
       // Due once SESSION_CHECK_MAX_AGE passed since the login checked them.
@@ -180,34 +270,77 @@ describe("keepAlive", () => {
         const username = (await db.credentials.findMetadata(org.id, cred.credentialId))!.username;
         sites.accounts.endSessionsOf(username);
       }
-      const attemptsBefore = sites.accounts.attemptsFor((await db.credentials.findMetadata(org.id, refreshable.credentialId))!.username);
+      const attemptsBefore = sites.accounts.attemptsFor(
+        (await db.credentials.findMetadata(org.id, refreshable.credentialId))!.username,
+      );
       expect(await keepAlive(checking, later(20))).toMatchObject({ revoked: 2 });
       expect(await cache.get(org.id, refreshable.fingerprint)).toBeNull();
       expect(await cache.get(org.id, secretless.fingerprint)).toBeNull();
-      const rows = await db.prisma.session.findMany({ where: { id: { in: [refreshable.sessionId, secretless.sessionId] } }, select: { revokedAt: true } });
+      const rows = await db.prisma.session.findMany({
+        where: { id: { in: [refreshable.sessionId, secretless.sessionId] } },
+        select: { revokedAt: true },
+      });
       expect(rows.every((r) => r.revokedAt !== null)).toBe(true);
       // The refresh is a job for a worker: nothing here logged in on the site.
-      expect(sites.accounts.attemptsFor((await db.credentials.findMetadata(org.id, refreshable.credentialId))!.username)).toEqual(attemptsBefore);
-      expect(await db.prisma.authJob.count({ where: { credentialId: refreshable.credentialId, kind: "refresh", status: "queued" } })).toBe(1);
+      expect(
+        sites.accounts.attemptsFor((await db.credentials.findMetadata(org.id, refreshable.credentialId))!.username),
+      ).toEqual(attemptsBefore);
+      expect(
+        await db.prisma.authJob.count({
+          where: { credentialId: refreshable.credentialId, kind: "refresh", status: "queued" },
+        }),
+      ).toBe(1);
 
       // The next run reports the one no refresh can replace; the other waits for its refresh.
       await keepAlive(checking);
-      expect(emitted).toEqual([{ type: "session.expired", data: expect.objectContaining({ credentialId: secretless.credentialId, reason: "revoked" }) }]);
+      expect(emitted).toEqual([
+        {
+          type: "session.expired",
+          data: expect.objectContaining({ credentialId: secretless.credentialId, reason: "revoked" }),
+        },
+      ]);
     });
 
     it("checks in a browser a session a plain request cannot read (an app signed in from storage), and ends it once the site signed it out", async () => {
       const org = await db.organizations.create("Session check SPA org");
       const username = `spa-${Date.now()}`;
       sites.accounts.addUser(username, "pw-1");
-      const res = await fetch(`${sites.url}/spa/api/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username, password: "pw-1" }) });
+      const res = await fetch(`${sites.url}/spa/api/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ username, password: "pw-1" }),
+      });
       const { token } = (await res.json()) as { token: string };
       const loginUrl = `${sites.url}/spa/login`;
       const cred = await db.credentials.ensure({ orgId: org.id, loginUrl, username });
       await db.prisma.credential.update({ where: { id: cred.id }, data: { lastLoginAt: new Date() } });
       const fingerprint = `fp-spa-${username}`;
-      const job = await db.authJobs.create({ orgId: org.id, credentialId: cred.id, kind: "login", method: "password", loginUrl, fingerprint, useCache: true, input: { method: "password" } });
-      const captured = { cookies: [], origins: [sites.url], storageState: { cookies: [], origins: [{ origin: sites.url, localStorage: [{ name: "spa_token", value: token }] }] }, signedInPage: loginUrl };
-      const sessionId = await db.sessions.create({ orgId: org.id, credentialId: cred.id, origin: sites.url, state: captured, expiresAt: new Date(Date.now() + 3_600_000) });
+      const job = await db.authJobs.create({
+        orgId: org.id,
+        credentialId: cred.id,
+        kind: "login",
+        method: "password",
+        loginUrl,
+        fingerprint,
+        useCache: true,
+        input: { method: "password" },
+      });
+      const captured = {
+        cookies: [],
+        origins: [sites.url],
+        storageState: {
+          cookies: [],
+          origins: [{ origin: sites.url, localStorage: [{ name: "spa_token", value: token }] }],
+        },
+        signedInPage: loginUrl,
+      };
+      const sessionId = await db.sessions.create({
+        orgId: org.id,
+        credentialId: cred.id,
+        origin: sites.url,
+        state: captured,
+        expiresAt: new Date(Date.now() + 3_600_000),
+      });
       const { run } = (await db.authJobs.claim(org.id, job.id, 1))!;
       await db.authJobs.succeed(job.id, run, sessionId, "detected");
       await cache.set(org.id, fingerprint, captured, 3600, 0);
@@ -215,7 +348,10 @@ describe("keepAlive", () => {
       const guard = new TargetGuard(["loopback"]);
       const browser = new BrowserHost({ executablePath: chromiumPath("full"), guard });
       try {
-        const checking: KeepAliveDeps = { ...deps, checks: { guard, cache, inBrowser: browserSessionCheck(browser, guard) } };
+        const checking: KeepAliveDeps = {
+          ...deps,
+          checks: { guard, cache, inBrowser: browserSessionCheck(browser, guard) },
+        };
         await keepAlive(checking, new Date(Date.now() + 10 * 60_000));
         expect(Date.now() - (await cache.get(org.id, fingerprint))!.checkedAt!).toBeLessThan(60_000);
         expect((await db.prisma.session.findUniqueOrThrow({ where: { id: sessionId } })).revokedAt).toBeNull();
@@ -228,7 +364,13 @@ describe("keepAlive", () => {
 
         // A session no check ever saw signed in: the login form shown again proves nothing (a site may show
         // it to everyone), so it is not ended, and nothing logs in on it.
-        const unseen = await db.sessions.create({ orgId: org.id, credentialId: cred.id, origin: sites.url, state: captured, expiresAt: new Date(Date.now() + 3_600_000) });
+        const unseen = await db.sessions.create({
+          orgId: org.id,
+          credentialId: cred.id,
+          origin: sites.url,
+          state: captured,
+          expiresAt: new Date(Date.now() + 3_600_000),
+        });
         await keepAlive(checking, new Date(Date.now() + 30 * 60_000));
         const row = await db.prisma.session.findUniqueOrThrow({ where: { id: unseen } });
         expect([row.revokedAt, row.seenAliveAt, row.lastCheckedAt !== null]).toEqual([null, null, true]);
@@ -243,17 +385,54 @@ describe("keepAlive", () => {
       // Checked by a browser (an app signed in from storage), and not about to end.
       const username = `spa-long-${Date.now()}`;
       sites.accounts.addUser(username, "pw-1");
-      const { token } = (await (await fetch(`${sites.url}/spa/api/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username, password: "pw-1" }) })).json()) as { token: string };
+      const { token } = (await (
+        await fetch(`${sites.url}/spa/api/login`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ username, password: "pw-1" }),
+        })
+      ).json()) as { token: string };
       const loginUrl = `${sites.url}/spa/login`;
       const spa = await db.credentials.ensure({ orgId: org.id, loginUrl, username });
       await db.credentials.recordSuccess(org.id, spa.id, { method: "password", password: "pw-1" }, loginUrl);
-      const spaJob = await db.authJobs.create({ orgId: org.id, credentialId: spa.id, kind: "login", method: "password", loginUrl, fingerprint: `fp-spa-${username}`, useCache: true, input: { method: "password" } });
-      const captured = { cookies: [], origins: [sites.url], storageState: { cookies: [], origins: [{ origin: sites.url, localStorage: [{ name: "spa_token", value: token }] }] }, signedInPage: loginUrl };
-      const spaSession = await db.sessions.create({ orgId: org.id, credentialId: spa.id, origin: sites.url, state: captured, expiresAt: new Date(Date.now() + 3 * 3_600_000) });
-      await db.authJobs.succeed(spaJob.id, (await db.authJobs.claim(org.id, spaJob.id, 1))!.run, spaSession, "detected");
+      const spaJob = await db.authJobs.create({
+        orgId: org.id,
+        credentialId: spa.id,
+        kind: "login",
+        method: "password",
+        loginUrl,
+        fingerprint: `fp-spa-${username}`,
+        useCache: true,
+        input: { method: "password" },
+      });
+      const captured = {
+        cookies: [],
+        origins: [sites.url],
+        storageState: {
+          cookies: [],
+          origins: [{ origin: sites.url, localStorage: [{ name: "spa_token", value: token }] }],
+        },
+        signedInPage: loginUrl,
+      };
+      const spaSession = await db.sessions.create({
+        orgId: org.id,
+        credentialId: spa.id,
+        origin: sites.url,
+        state: captured,
+        expiresAt: new Date(Date.now() + 3 * 3_600_000),
+      });
+      await db.authJobs.succeed(
+        spaJob.id,
+        (await db.authJobs.claim(org.id, spaJob.id, 1))!.run,
+        spaSession,
+        "detected",
+      );
       // Ends in ten minutes, inside KEEPALIVE_BEFORE_EXPIRY_MINUTES.
       const ending = await signedIn(org.id, `ending-${Date.now()}`);
-      await db.prisma.session.update({ where: { id: ending.sessionId }, data: { expiresAt: new Date(Date.now() + 10 * 60_000) } });
+      await db.prisma.session.update({
+        where: { id: ending.sessionId },
+        data: { expiresAt: new Date(Date.now() + 10 * 60_000) },
+      });
 
       // A browser check that takes as long as the test wants.
       let release = () => undefined as void;
@@ -274,7 +453,10 @@ describe("keepAlive", () => {
       // Refreshed, so not checked (its check is the login's own); the other one was checked by this run.
       const row = (id: string) => db.prisma.session.findUniqueOrThrow({ where: { id } });
       const refreshed = await row(ending.sessionId);
-      expect([refreshed.keepaliveAt !== null, refreshed.lastCheckedAt!.getTime() <= refreshed.createdAt.getTime()]).toEqual([true, true]);
+      expect([
+        refreshed.keepaliveAt !== null,
+        refreshed.lastCheckedAt!.getTime() <= refreshed.createdAt.getTime(),
+      ]).toEqual([true, true]);
       const checked = await row(spaSession);
       expect(checked.lastCheckedAt!.getTime()).toBeGreaterThan(checked.createdAt.getTime());
     });

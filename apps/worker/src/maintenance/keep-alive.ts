@@ -18,15 +18,23 @@ export interface KeepAliveDeps {
    * the browser's check of a session a plain request could not read (true: signed in, false: signed out,
    * null: nothing proven), at most BROWSER_CHECKS_PER_RUN a run.
    */
-  checks?: { guard: TargetGuard; cache: SessionCache; inBrowser?: (session: SessionResponse, loginUrl: string) => Promise<boolean | null> };
+  checks?: {
+    guard: TargetGuard;
+    cache: SessionCache;
+    inBrowser?: (session: SessionResponse, loginUrl: string) => Promise<boolean | null>;
+  };
 }
 
 // The whole browser check of one stored session: its page load, and the reading's own wait for the form or the account.
 const BROWSER_CHECK_TIMEOUT_MS = 20_000;
 
 /** Keep-alive's browser check (`checks.inBrowser`): a page of the worker's Chromium, in a fresh context, per session. */
-export function browserSessionCheck(browser: BrowserHost, guard: TargetGuard): NonNullable<NonNullable<KeepAliveDeps["checks"]>["inBrowser"]> {
-  return (session, loginUrl) => browser.withPage((page) => storedSessionSignedIn(page, session, loginUrl, guard, BROWSER_CHECK_TIMEOUT_MS));
+export function browserSessionCheck(
+  browser: BrowserHost,
+  guard: TargetGuard,
+): NonNullable<NonNullable<KeepAliveDeps["checks"]>["inBrowser"]> {
+  return (session, loginUrl) =>
+    browser.withPage((page) => storedSessionSignedIn(page, session, loginUrl, guard, BROWSER_CHECK_TIMEOUT_MS));
 }
 
 // Sessions that ended longer ago than this are not reported (e.g. when keep-alive is first switched on).
@@ -42,7 +50,9 @@ const BROWSER_CHECKS_PER_RUN = 10;
 const MIN_CHECK_BUDGET_MS = 10_000;
 
 type DueSession = Awaited<ReturnType<Database["sessions"]["dueForKeepAlive"]>>[number];
-type Refreshable = Pick<DueSession, "orgId" | "job"> & { credential: Omit<DueSession["credential"], "authJobs" | "sessions"> };
+type Refreshable = Pick<DueSession, "orgId" | "job"> & {
+  credential: Omit<DueSession["credential"], "authJobs" | "sessions">;
+};
 
 /**
  * Keeps sessions alive: first each credential's newest session that expires within the window (or is older
@@ -55,7 +65,10 @@ type Refreshable = Pick<DueSession, "orgId" | "job"> & { credential: Omit<DueSes
  * worked) is reported once as `session.expired`. A refresh that cannot be started (database or Redis away)
  * is rolled back by `AuthJobs.start` and left for the next run.
  */
-export async function keepAlive(deps: KeepAliveDeps, now = new Date()): Promise<{ refreshing: number; expired: number; checked: number; revoked: number }> {
+export async function keepAlive(
+  deps: KeepAliveDeps,
+  now = new Date(),
+): Promise<{ refreshing: number; expired: number; checked: number; revoked: number }> {
   const { config, db, log } = deps;
   const { beforeExpiryMinutes, maxAgeHours } = config.keepAlive;
   let refreshing = 0;
@@ -84,7 +97,9 @@ export async function keepAlive(deps: KeepAliveDeps, now = new Date()): Promise<
           site: credential.siteOrigin,
           username: credential.username,
           expiredAt: session.expiresAt.toISOString(),
-          reason: session.revokedAt ? "revoked" : (credential.lastErrorCode ?? (job ? "not_refreshed" : "no_stored_secret")),
+          reason: session.revokedAt
+            ? "revoked"
+            : (credential.lastErrorCode ?? (job ? "not_refreshed" : "no_stored_secret")),
         });
         expired++;
         handled.push(session.id);
@@ -98,7 +113,8 @@ export async function keepAlive(deps: KeepAliveDeps, now = new Date()): Promise<
   // A session refreshed above is marked handled, and no longer due a check.
   const health = await checkHealth(deps, now);
   refreshing += health.refreshing;
-  if (refreshing || expired || health.checked) log.info({ refreshing, expired, checked: health.checked, revoked: health.revoked }, "keep-alive");
+  if (refreshing || expired || health.checked)
+    log.info({ refreshing, expired, checked: health.checked, revoked: health.revoked }, "keep-alive");
   return { refreshing, expired, checked: health.checked, revoked: health.revoked };
 }
 
@@ -121,7 +137,10 @@ async function refresh(deps: KeepAliveDeps, session: Refreshable): Promise<boole
   if (!stored || stored.awaitsPassword) return false;
   const secret = await refreshSecret(db, orgId, credential.id, stored);
   // The key a caller's login of this credential computes (not the job's, which may be older).
-  const identity = storedLoginIdentity({ ...credential, collectionExternalId: credential.collection?.externalId }, secret);
+  const identity = storedLoginIdentity(
+    { ...credential, collectionExternalId: credential.collection?.externalId },
+    secret,
+  );
   try {
     await jobs.start({
       orgId,
@@ -137,7 +156,10 @@ async function refresh(deps: KeepAliveDeps, session: Refreshable): Promise<boole
     });
     return true;
   } catch (err) {
-    log.warn({ orgId, credentialId: credential.id, err: String(err) }, "keep-alive refresh not started; trying again next run");
+    log.warn(
+      { orgId, credentialId: credential.id, err: String(err) },
+      "keep-alive refresh not started; trying again next run",
+    );
     return false;
   }
 }
@@ -151,25 +173,38 @@ async function refresh(deps: KeepAliveDeps, session: Refreshable): Promise<boole
  * without the session (an app that signs in from storage) is checked in a browser holding the session.
  * Unknown (the site down, a 5xx, nothing proven): nothing is concluded, and nothing logs in on it.
  */
-async function checkHealth(deps: KeepAliveDeps, now: Date): Promise<{ checked: number; revoked: number; refreshing: number }> {
+async function checkHealth(
+  deps: KeepAliveDeps,
+  now: Date,
+): Promise<{ checked: number; revoked: number; refreshing: number }> {
   const { config, db, log, checks } = deps;
   const { checksPerRun, checksPerSite } = config.keepAlive;
   const result = { checked: 0, revoked: 0, refreshing: 0 };
   if (!checks || checksPerRun === 0) return result;
-  const due = await db.sessions.dueForCheck(now, new Date(now.getTime() - config.session.checkMaxAgeSeconds * 1000), checksPerRun * 2);
+  const due = await db.sessions.dueForCheck(
+    now,
+    new Date(now.getTime() - config.session.checkMaxAgeSeconds * 1000),
+    checksPerRun * 2,
+  );
   const perSite = new Map<string, number>();
-  const chosen = due.filter((s) => {
-    const n = perSite.get(s.credential.siteOrigin) ?? 0;
-    perSite.set(s.credential.siteOrigin, n + 1);
-    return n < checksPerSite;
-  }).slice(0, checksPerRun);
+  const chosen = due
+    .filter((s) => {
+      const n = perSite.get(s.credential.siteOrigin) ?? 0;
+      perSite.set(s.credential.siteOrigin, n + 1);
+      return n < checksPerSite;
+    })
+    .slice(0, checksPerRun);
   let next = 0;
   let browserChecks = 0;
   const checkOne = async (session: (typeof chosen)[number]) => {
     const found = await db.sessions.findState(session.orgId, session.id).catch(() => null);
     if (!found) return;
     const loginPage = session.credential.loginPage ?? session.credential.loginUrl;
-    let { health, reason, browserMayTell } = await checkSession(checks.guard, { session: found.state, signedInPage: found.signedInPage, loginPage, identifier: session.credential.username }, config.session.checkTimeoutMs);
+    let { health, reason, browserMayTell } = await checkSession(
+      checks.guard,
+      { session: found.state, signedInPage: found.signedInPage, loginPage, identifier: session.credential.username },
+      config.session.checkTimeoutMs,
+    );
     if (browserMayTell && checks.inBrowser && browserChecks < BROWSER_CHECKS_PER_RUN) {
       browserChecks++;
       const signedIn = await checks.inBrowser(found.state, session.credential.loginUrl).catch(() => null);
@@ -177,17 +212,26 @@ async function checkHealth(deps: KeepAliveDeps, now: Date): Promise<{ checked: n
       // The login page shown again is "signed out" only on a site where this check saw the session signed in
       // before: some sites show their form to everyone, and a verdict that could never be "signed in" there
       // would refresh the session on every check.
-      else if (signedIn === false && session.seenAliveAt) [health, reason] = ["dead", "a browser with the session was shown the login form, where it was shown the account before"];
-      else if (signedIn === false) reason = "a browser with the session was shown the login form, and no check has seen it signed in";
+      else if (signedIn === false && session.seenAliveAt)
+        [health, reason] = [
+          "dead",
+          "a browser with the session was shown the login form, where it was shown the account before",
+        ];
+      else if (signedIn === false)
+        reason = "a browser with the session was shown the login form, and no check has seen it signed in";
     }
     result.checked++;
     const key = session.job?.fingerprint;
     if (health === "dead") {
-      log.info({ orgId: session.orgId, credentialId: session.credential.id, reason }, "session found signed out by the site");
+      log.info(
+        { orgId: session.orgId, credentialId: session.credential.id, reason },
+        "session found signed out by the site",
+      );
       await db.sessions.markRevoked(session.id, new Date());
       const cached = key ? await checks.cache.get(session.orgId, key) : null;
       // Only this session's entry: a login that replaced it meanwhile keeps its own.
-      if (key && cached && sameSession(cached.session, found.state)) await checks.cache.dropIfUnchanged(session.orgId, key, cached);
+      if (key && cached && sameSession(cached.session, found.state))
+        await checks.cache.dropIfUnchanged(session.orgId, key, cached);
       result.revoked++;
       if (await refresh(deps, session)) result.refreshing++;
       return;
@@ -206,7 +250,9 @@ async function checkHealth(deps: KeepAliveDeps, now: Date): Promise<{ checked: n
     Array.from({ length: Math.min(CHECKS_AT_ONCE, chosen.length) }, async () => {
       while (next < chosen.length && Date.now() < until) {
         const session = chosen[next++]!;
-        await checkOne(session).catch((err) => log.warn({ sessionId: session.id, err: String(err) }, "session check failed"));
+        await checkOne(session).catch((err) =>
+          log.warn({ sessionId: session.id, err: String(err) }, "session check failed"),
+        );
       }
     }),
   );

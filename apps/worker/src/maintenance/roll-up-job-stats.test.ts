@@ -25,23 +25,49 @@ describe("rollUpJobStats", () => {
     // One time for the hour's jobs, so that an hour that turns while the test runs does not split them.
     const twoHoursAgo = ago(2 * HOUR);
     await recordPastJobs(db, org.id, [
-      { loginUrl: "https://Shop.Example/login?next=/", outcome: "succeeded", finishedAt: twoHoursAgo, durationMs: 1200 },
+      {
+        loginUrl: "https://Shop.Example/login?next=/",
+        outcome: "succeeded",
+        finishedAt: twoHoursAgo,
+        durationMs: 1200,
+      },
       { loginUrl: "https://shop.example/login", outcome: "succeeded", finishedAt: twoHoursAgo, durationMs: 4100 },
-      { loginUrl: "https://shop.example/login", outcome: "invalid_credentials", finishedAt: twoHoursAgo, durationMs: 900 },
+      {
+        loginUrl: "https://shop.example/login",
+        outcome: "invalid_credentials",
+        finishedAt: twoHoursAgo,
+        durationMs: 900,
+      },
       { loginUrl: "https://shop.example:8443/login", outcome: "succeeded", finishedAt: twoHoursAgo, kind: "refresh" },
       { loginUrl: "https://old.example/login", outcome: "succeeded", finishedAt: ago(6 * 24 * HOUR) },
       // Beyond the charts' 8 days: never read, not counted.
       { loginUrl: "https://older.example/login", outcome: "succeeded", finishedAt: ago(9 * 24 * HOUR) },
     ]);
     // Open jobs are not counted.
-    const cred = await db.credentials.ensure({ orgId: org.id, loginUrl: "https://shop.example/login", username: "open" });
-    await db.authJobs.create({ orgId: org.id, credentialId: cred.id, kind: "login", method: "password", loginUrl: "https://shop.example/login", fingerprint: "fp-open", useCache: true, input: { method: "password" } });
+    const cred = await db.credentials.ensure({
+      orgId: org.id,
+      loginUrl: "https://shop.example/login",
+      username: "open",
+    });
+    await db.authJobs.create({
+      orgId: org.id,
+      credentialId: cred.id,
+      kind: "login",
+      method: "password",
+      loginUrl: "https://shop.example/login",
+      fingerprint: "fp-open",
+      useCache: true,
+      input: { method: "password" },
+    });
 
     const first = await rollUpJobStats(db);
     expect(first.caughtUp).toBe(true);
     expect(first.hours).toBeGreaterThanOrEqual(8 * 24);
     const since = ago(8 * 24 * HOUR);
-    const rows = await db.prisma.jobStatSiteHour.findMany({ where: { orgId: org.id }, orderBy: [{ site: "asc" }, { outcome: "asc" }] });
+    const rows = await db.prisma.jobStatSiteHour.findMany({
+      where: { orgId: org.id },
+      orderBy: [{ site: "asc" }, { outcome: "asc" }],
+    });
     expect(rows.map((r) => [r.site, r.outcome, r.jobs])).toEqual([
       ["old.example", "succeeded", 1],
       ["shop.example", "invalid_credentials", 1],
@@ -72,9 +98,13 @@ describe("rollUpJobStats", () => {
     await rollUpJobStats(db);
     const since = ago(8 * 24 * HOUR);
     // Stamped by a worker's clock ten minutes ago (or one running behind), committed now.
-    await recordPastJobs(db, org.id, [{ loginUrl: "https://late.example/login", outcome: "timeout", finishedAt: ago(10 * 60_000) }]);
+    await recordPastJobs(db, org.id, [
+      { loginUrl: "https://late.example/login", outcome: "timeout", finishedAt: ago(10 * 60_000) },
+    ]);
     await rollUpJobStats(db);
-    expect(await db.jobStats.hourly({ orgId: org.id }, since)).toEqual([{ hour: expect.any(Date), outcome: "timeout", jobs: 1 }]);
+    expect(await db.jobStats.hourly({ orgId: org.id }, since)).toEqual([
+      { hour: expect.any(Date), outcome: "timeout", jobs: 1 },
+    ]);
   });
 
   it("reads one organization's numbers, or everyone's, and a site's percentiles and its drop against the week before", async () => {
@@ -83,20 +113,41 @@ describe("rollUpJobStats", () => {
     const site = "https://drop.example/login";
     const jobs = [];
     // The week before: 90 % of 100 succeed. The last day: 50 % of 40.
-    for (let i = 0; i < 100; i++) jobs.push({ loginUrl: site, outcome: i < 90 ? "succeeded" : "timeout", finishedAt: ago((2 + (i % 5)) * 24 * HOUR), durationMs: 1000 + (i % 10) * 100 });
-    for (let i = 0; i < 40; i++) jobs.push({ loginUrl: site, outcome: i < 20 ? "succeeded" : "form_not_found", finishedAt: ago((1 + (i % 5)) * HOUR), durationMs: i < 10 ? 2100 : 6000 });
-    for (let i = 0; i < 30; i++) jobs.push({ loginUrl: "https://steady.example/login", outcome: "succeeded", finishedAt: ago((1 + (i % 20)) * HOUR) });
+    for (let i = 0; i < 100; i++)
+      jobs.push({
+        loginUrl: site,
+        outcome: i < 90 ? "succeeded" : "timeout",
+        finishedAt: ago((2 + (i % 5)) * 24 * HOUR),
+        durationMs: 1000 + (i % 10) * 100,
+      });
+    for (let i = 0; i < 40; i++)
+      jobs.push({
+        loginUrl: site,
+        outcome: i < 20 ? "succeeded" : "form_not_found",
+        finishedAt: ago((1 + (i % 5)) * HOUR),
+        durationMs: i < 10 ? 2100 : 6000,
+      });
+    for (let i = 0; i < 30; i++)
+      jobs.push({
+        loginUrl: "https://steady.example/login",
+        outcome: "succeeded",
+        finishedAt: ago((1 + (i % 20)) * HOUR),
+      });
     await recordPastJobs(db, org.id, jobs);
     await recordPastJobs(db, other.id, [{ loginUrl: site, outcome: "succeeded", finishedAt: ago(HOUR) }]);
     await db.jobStats.recompute(ago(8 * 24 * HOUR), new Date(Date.now() + HOUR));
 
     const w = statsWindows(new Date());
     const outcomes = await db.jobStats.outcomes({ orgId: org.id }, w);
-    expect(durationPercentile((await db.jobStats.successDurations({ orgId: org.id }, w)).day, 0.5)).toBeGreaterThan(1000);
-    expect(outcomes).toEqual(expect.arrayContaining([
-      { outcome: "form_not_found", day: 20, week: 20, baseline: 0 },
-      { outcome: "timeout", day: 0, week: 10, baseline: 10 },
-    ]));
+    expect(durationPercentile((await db.jobStats.successDurations({ orgId: org.id }, w)).day, 0.5)).toBeGreaterThan(
+      1000,
+    );
+    expect(outcomes).toEqual(
+      expect.arrayContaining([
+        { outcome: "form_not_found", day: 20, week: 20, baseline: 0 },
+        { outcome: "timeout", day: 0, week: 10, baseline: 10 },
+      ]),
+    );
     const everyone = await db.jobStats.outcomes({}, w);
     expect(everyone.find((o) => o.outcome === "succeeded")!.day).toBeGreaterThanOrEqual(20 + 30 + 1);
 
@@ -104,14 +155,18 @@ describe("rollUpJobStats", () => {
     const { sites } = await db.jobStatSites.read({ orgId: org.id });
     expect(sites.map((x) => x.site)).toEqual(["drop.example", "steady.example"]);
     const drop = sites[0]!;
-    expect([drop.day.jobs, drop.day.succeeded, drop.baseline.jobs, drop.baseline.succeeded, drop.week.jobs]).toEqual([40, 20, 100, 90, 140]);
+    expect([drop.day.jobs, drop.day.succeeded, drop.baseline.jobs, drop.baseline.succeeded, drop.week.jobs]).toEqual([
+      40, 20, 100, 90, 140,
+    ]);
     // Half the last day's successes took 2.1 s, half 6 s: the median lies between, the 95th among the slow ones.
     expect(durationPercentile(drop.day.buckets, 0.5)).toBe(3000);
     expect(durationPercentile(drop.day.buckets, 0.95)).toBeGreaterThanOrEqual(5000);
     expect(durationPercentile(drop.day.buckets, 0.95)).toBeLessThanOrEqual(6500);
     expect(durationPercentile(drop.week.buckets, 0.5)).toBeLessThan(2000);
     // The other organization's job is not in this one's numbers; everyone's has both.
-    expect((await db.jobStatSites.read({ orgId: other.id })).sites.map((x) => [x.site, x.day.jobs])).toEqual([["drop.example", 1]]);
+    expect((await db.jobStatSites.read({ orgId: other.id })).sites.map((x) => [x.site, x.day.jobs])).toEqual([
+      ["drop.example", 1],
+    ]);
     const all = (await db.jobStatSites.read({})).sites.find((x) => x.site === "drop.example")!;
     expect([all.day.jobs, all.week.jobs]).toEqual([41, 141]);
   });
@@ -120,9 +175,21 @@ describe("rollUpJobStats", () => {
     const org = await db.organizations.create("Many sites org");
     const jobs = [];
     // 25 busy sites that are fine, then a small one whose logins started failing.
-    for (let s = 0; s < 25; s++) for (let i = 0; i < 50 + s; i++) jobs.push({ loginUrl: `https://busy${s}.example/login`, outcome: "succeeded", finishedAt: ago((1 + (i % 100)) * HOUR) });
-    for (let i = 0; i < 25; i++) jobs.push({ loginUrl: "https://changed.example/login", outcome: "succeeded", finishedAt: ago((30 + i) * HOUR) });
-    for (let i = 0; i < 20; i++) jobs.push({ loginUrl: "https://changed.example/login", outcome: i < 5 ? "succeeded" : "form_not_found", finishedAt: ago((1 + i) * HOUR) });
+    for (let s = 0; s < 25; s++)
+      for (let i = 0; i < 50 + s; i++)
+        jobs.push({
+          loginUrl: `https://busy${s}.example/login`,
+          outcome: "succeeded",
+          finishedAt: ago((1 + (i % 100)) * HOUR),
+        });
+    for (let i = 0; i < 25; i++)
+      jobs.push({ loginUrl: "https://changed.example/login", outcome: "succeeded", finishedAt: ago((30 + i) * HOUR) });
+    for (let i = 0; i < 20; i++)
+      jobs.push({
+        loginUrl: "https://changed.example/login",
+        outcome: i < 5 ? "succeeded" : "form_not_found",
+        finishedAt: ago((1 + i) * HOUR),
+      });
     await recordPastJobs(db, org.id, jobs);
     await db.jobStats.recompute(ago(8 * 24 * HOUR), new Date(Date.now() + HOUR));
     const refreshedFrom = new Date();
@@ -138,10 +205,16 @@ describe("rollUpJobStats", () => {
 
   it("is deleted with its organization", async () => {
     const org = await db.organizations.create("Gone org");
-    await recordPastJobs(db, org.id, [{ loginUrl: "https://gone.example/login", outcome: "succeeded", finishedAt: ago(HOUR) }]);
+    await recordPastJobs(db, org.id, [
+      { loginUrl: "https://gone.example/login", outcome: "succeeded", finishedAt: ago(HOUR) },
+    ]);
     await rollUpJobStats(db);
     await db.jobStats.recompute(ago(2 * HOUR), new Date(Date.now() + HOUR));
-    const counts = () => Promise.all([db.prisma.jobStatHour.count({ where: { orgId: org.id } }), db.prisma.jobStatSiteHour.count({ where: { orgId: org.id } })]);
+    const counts = () =>
+      Promise.all([
+        db.prisma.jobStatHour.count({ where: { orgId: org.id } }),
+        db.prisma.jobStatSiteHour.count({ where: { orgId: org.id } }),
+      ]);
     expect(await counts()).toEqual([1, 1]);
     await db.prisma.organization.delete({ where: { id: org.id } });
     expect(await counts()).toEqual([0, 0]);

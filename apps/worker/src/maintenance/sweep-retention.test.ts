@@ -19,19 +19,35 @@ describe("sweepRetention", () => {
     const org = await db.organizations.create("Retention org");
     const cred = await db.credentials.ensure({ orgId: org.id, loginUrl: "https://a.test/login", username: "u" });
     const state = { cookies: [], origins: [], storageState: { cookies: [], origins: [] } };
-    const session = (expiresAt: number) => db.sessions.create({ orgId: org.id, credentialId: cred.id, origin: "https://a.test", state, expiresAt: new Date(expiresAt) });
+    const session = (expiresAt: number) =>
+      db.sessions.create({
+        orgId: org.id,
+        credentialId: cred.id,
+        origin: "https://a.test",
+        state,
+        expiresAt: new Date(expiresAt),
+      });
     const live = await session(now + HOUR);
     const justExpired = await session(now - HOUR);
     const longExpired = await session(now - 2 * DAY);
 
     const job = async (finishedDaysAgo: number | null) => {
       const row = await db.authJobs.create({
-        orgId: org.id, credentialId: cred.id, kind: "login", method: "password", loginUrl: "https://a.test/login",
-        fingerprint: "fp", useCache: true, input: { method: "password", password: "p" },
+        orgId: org.id,
+        credentialId: cred.id,
+        kind: "login",
+        method: "password",
+        loginUrl: "https://a.test/login",
+        fingerprint: "fp",
+        useCache: true,
+        input: { method: "password", password: "p" },
       });
       if (finishedDaysAgo !== null) {
         await db.authJobs.fail(row.id, "unrun", "invalid_credentials", "no");
-        await db.prisma.authJob.update({ where: { id: row.id }, data: { finishedAt: new Date(now - finishedDaysAgo * DAY) } });
+        await db.prisma.authJob.update({
+          where: { id: row.id },
+          data: { finishedAt: new Date(now - finishedDaysAgo * DAY) },
+        });
       }
       return row.id;
     };
@@ -48,26 +64,74 @@ describe("sweepRetention", () => {
     const content = { from: "site@a.test", subject: "Your code", text: "Your code is 123456", html: "" };
     const freshMessage = await db.inboundMessages.store(org.id, { mailboxId: mailbox.id }, mailbox.address, content);
     const oldMessage = await db.inboundMessages.store(org.id, { mailboxId: mailbox.id }, mailbox.address, content);
-    await db.prisma.inboundMessage.update({ where: { id: oldMessage.id }, data: { receivedAt: new Date(now - 2 * HOUR) } });
+    await db.prisma.inboundMessage.update({
+      where: { id: oldMessage.id },
+      data: { receivedAt: new Date(now - 2 * HOUR) },
+    });
 
     const provider = (account: string, expiresAt: number) =>
-      db.providerSessions.save({ orgId: org.id, scope: "", provider: "google", account }, [{ name: "SID", value: "v", domain: "accounts.google.com", path: "/", expires: -1, httpOnly: true, secure: true, sameSite: "Lax" }], new Date(expiresAt));
+      db.providerSessions.save(
+        { orgId: org.id, scope: "", provider: "google", account },
+        [
+          {
+            name: "SID",
+            value: "v",
+            domain: "accounts.google.com",
+            path: "/",
+            expires: -1,
+            httpOnly: true,
+            secure: true,
+            sameSite: "Lax",
+          },
+        ],
+        new Date(expiresAt),
+      );
     await provider("kept@gmail.test", now - HOUR);
     await provider("ended@gmail.test", now - 2 * DAY);
 
     const user = await db.dashboardUsers.create(`sweep-${now}@example.test`, "scrypt$1$1$1$AA$AA");
     const signedIn = await db.dashboardSessions.create(user.id, HOUR);
     const signedOut = await db.dashboardSessions.create(user.id, HOUR);
-    await db.prisma.dashboardSession.update({ where: { id: signedOut.session.id }, data: { expiresAt: new Date(now - 1000) } });
+    await db.prisma.dashboardSession.update({
+      where: { id: signedOut.session.id },
+      data: { expiresAt: new Date(now - 1000) },
+    });
 
     // The hourly counts go with the records, but never within the 8 days the charts read; those per site
     // (a row per job, for a long tail of sites) once the charts no longer read them.
-    await recordPastJobs(db, org.id, [2, 7, 9].map((days) => ({ loginUrl: "https://a.test/login", outcome: "succeeded", finishedAt: new Date(now - days * DAY) })));
+    await recordPastJobs(
+      db,
+      org.id,
+      [2, 7, 9].map((days) => ({
+        loginUrl: "https://a.test/login",
+        outcome: "succeeded",
+        finishedAt: new Date(now - days * DAY),
+      })),
+    );
     await db.jobStats.recompute(new Date(now - 10 * DAY), new Date(now));
     const days = (rows: Array<{ hour: Date }>) => rows.map((r) => Math.round((now - r.hour.getTime()) / DAY));
-    const statDays = async () => days(await db.prisma.jobStatHour.findMany({ where: { orgId: org.id, outcome: "succeeded" }, orderBy: { hour: "desc" } }));
-    const siteStatDays = async () => days(await db.prisma.jobStatSiteHour.findMany({ where: { orgId: org.id, outcome: "succeeded" }, orderBy: { hour: "desc" } }));
-    expect(await sweepRetention(db, { sessionHours: 24, jobDays: 30, messageMinutes: 60 }, now)).toEqual({ sessions: 1, providerSessions: 1, jobs: 1, jobStatHours: 1, messages: 1, dashboardSessions: 1 });
+    const statDays = async () =>
+      days(
+        await db.prisma.jobStatHour.findMany({
+          where: { orgId: org.id, outcome: "succeeded" },
+          orderBy: { hour: "desc" },
+        }),
+      );
+    const siteStatDays = async () =>
+      days(
+        await db.prisma.jobStatSiteHour.findMany({
+          where: { orgId: org.id, outcome: "succeeded" },
+          orderBy: { hour: "desc" },
+        }),
+      );
+    expect(await sweepRetention(db, { sessionHours: 24, jobDays: 30, messageMinutes: 60 }, now)).toEqual({
+      sessions: 1,
+      providerSessions: 1,
+      jobs: 1,
+      jobStatHours: 1,
+      messages: 1,
+      dashboardSessions: 1,
+    });
     expect(await db.dashboardSessions.find(signedIn.token)).not.toBeNull();
     const kept = await db.prisma.providerSession.findMany({ where: { orgId: org.id }, select: { account: true } });
     expect(kept).toEqual([{ account: "kept@gmail.test" }]);
@@ -82,8 +146,16 @@ describe("sweepRetention", () => {
     expect(await db.jobScreenshots.find(org.id, old)).toBeNull();
     expect((await db.jobScreenshots.find(org.id, recent))?.image).toEqual(shot.image);
     expect(await db.authJobs.find(org.id, open)).not.toBeNull(); // never delete a job that has not ended
-    expect([await statDays(), await siteStatDays()]).toEqual([[2, 7, 9], [2, 7]]);
-    expect(await sweepRetention(db, { sessionHours: 24, jobDays: 1, messageMinutes: 60 }, now)).toMatchObject({ jobStatHours: 1 });
-    expect([await statDays(), await siteStatDays()]).toEqual([[2, 7], [2, 7]]);
+    expect([await statDays(), await siteStatDays()]).toEqual([
+      [2, 7, 9],
+      [2, 7],
+    ]);
+    expect(await sweepRetention(db, { sessionHours: 24, jobDays: 1, messageMinutes: 60 }, now)).toMatchObject({
+      jobStatHours: 1,
+    });
+    expect([await statDays(), await siteStatDays()]).toEqual([
+      [2, 7],
+      [2, 7],
+    ]);
   });
 });

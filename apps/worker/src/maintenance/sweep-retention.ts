@@ -13,7 +13,10 @@ export async function sweepRetention(db: Database, retention: Config["retention"
   const sessions = await db.sessions.deleteExpiredBefore(sessionCutoff);
   const providerSessions = await db.providerSessions.deleteExpiredBefore(sessionCutoff);
   const jobs = await db.authJobs.deleteFinishedBefore(new Date(now - retention.jobDays * 86_400_000));
-  const jobStatHours = await db.jobStats.deleteBefore(new Date(now - Math.max(retention.jobDays * 24, STATS_HORIZON_HOURS) * 3_600_000), now);
+  const jobStatHours = await db.jobStats.deleteBefore(
+    new Date(now - Math.max(retention.jobDays * 24, STATS_HORIZON_HOURS) * 3_600_000),
+    now,
+  );
   const messages = await db.inboundMessages.deleteReceivedBefore(new Date(now - retention.messageMinutes * 60_000));
   const dashboardSessions = await db.dashboardSessions.deleteExpiredBefore(new Date(now));
   return { sessions, providerSessions, jobs, jobStatHours, messages, dashboardSessions };

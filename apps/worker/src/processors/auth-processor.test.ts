@@ -6,7 +6,15 @@ import { Envelope, parseKeyRing } from "@authsvc/crypto";
 import { Database } from "@authsvc/db";
 import { REDIS_URL, deleteRedisPrefix, freshTestDatabase } from "@authsvc/devstack";
 import { createLogger } from "@authsvc/logging";
-import { HandoffRelay, InboxEvents, SessionCache, SingleFlight, createAuthQueue, createWebhookQueue, type AuthJobPayload } from "@authsvc/queue";
+import {
+  HandoffRelay,
+  InboxEvents,
+  SessionCache,
+  SingleFlight,
+  createAuthQueue,
+  createWebhookQueue,
+  type AuthJobPayload,
+} from "@authsvc/queue";
 import { startTestSites, type TestSites } from "@authsvc/test-sites";
 import { AuthJobs } from "@authsvc/jobs";
 import { createFlowRunner } from "../flows/run-auth-flow";
@@ -33,14 +41,27 @@ beforeAll(async () => {
   const envelope = new Envelope(parseKeyRing(config.crypto.keyRing));
   const log = createLogger("worker-test", "silent");
   const jobs = new AuthJobs({
-    config, db,
+    config,
+    db,
     authQueue: createAuthQueue(redis, config.redis.prefix, { attempts: 1, backoffMs: 0 }),
     cache: new SessionCache(redis, config.redis.prefix, envelope),
     flight: new SingleFlight(redis, config.redis.prefix),
     webhookQueue: createWebhookQueue(redis, config.redis.prefix, { attempts: 1, backoffMs: 0 }),
     log,
   });
-  const runFlow = createFlowRunner({ config, db, browser, guard, metrics, inboxEvents: new InboxEvents(subscriber, config.redis.prefix), flight: new SingleFlight(redis, config.redis.prefix), jobs, stopping: new AbortController().signal, relay: new HandoffRelay(redis, subscriber, config.redis.prefix), log: createLogger("worker-test", "silent") });
+  const runFlow = createFlowRunner({
+    config,
+    db,
+    browser,
+    guard,
+    metrics,
+    inboxEvents: new InboxEvents(subscriber, config.redis.prefix),
+    flight: new SingleFlight(redis, config.redis.prefix),
+    jobs,
+    stopping: new AbortController().signal,
+    relay: new HandoffRelay(redis, subscriber, config.redis.prefix),
+    log: createLogger("worker-test", "silent"),
+  });
   processJob = createAuthProcessor({ jobs, runFlow, log, metrics });
 });
 afterAll(async () => {
@@ -57,9 +78,20 @@ async function newJob(username: string, password: string) {
   const loginUrl = `${sites.url}/classic/login`;
   const cred = await db.credentials.ensure({ orgId: org.id, loginUrl, username });
   const row = await db.authJobs.create({
-    orgId: org.id, credentialId: cred.id, kind: "login", method: "password", loginUrl, fingerprint: `fp-${username}`, useCache: true, input: { method: "password", password },
+    orgId: org.id,
+    credentialId: cred.id,
+    kind: "login",
+    method: "password",
+    loginUrl,
+    fingerprint: `fp-${username}`,
+    useCache: true,
+    input: { method: "password", password },
   });
-  const job = { data: { authJobId: row.id, orgId: org.id }, attemptsMade: 0, opts: { attempts: 3 } } as unknown as Job<AuthJobPayload>;
+  const job = {
+    data: { authJobId: row.id, orgId: org.id },
+    attemptsMade: 0,
+    opts: { attempts: 3 },
+  } as unknown as Job<AuthJobPayload>;
   return { job, orgId: org.id, jobId: row.id };
 }
 
@@ -71,7 +103,9 @@ describe("processAuthJob", () => {
     const row = await db.prisma.authJob.findUniqueOrThrow({ where: { id: jobId }, omit: { input: false } });
     expect(row).toMatchObject({ status: "succeeded", sessionId, input: null });
     expect(row.submittedAt).toBeInstanceOf(Date);
-    expect((await db.sessions.findState(orgId, sessionId))!.state.cookies.some((c) => c.name === "classic_sid")).toBe(true);
+    expect((await db.sessions.findState(orgId, sessionId))!.state.cookies.some((c) => c.name === "classic_sid")).toBe(
+      true,
+    );
     const text = await metrics.registry.metrics();
     expect(text).toMatch(/authsvc_login_duration_seconds_count\{outcome="succeeded"\} 1/);
     expect(text).toMatch(/authsvc_active_logins 0/);

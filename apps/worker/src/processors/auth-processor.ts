@@ -1,6 +1,13 @@
 import { UnrecoverableError, type Job } from "bullmq";
 import { LoginFlowError, SignupUnfinishedError } from "@authsvc/flows";
-import { JobNotRunnable, JobTakenOver, type AuthJobs, type LoginSuccess, type OpenedJob, type SignupSuccess } from "@authsvc/jobs";
+import {
+  JobNotRunnable,
+  JobTakenOver,
+  type AuthJobs,
+  type LoginSuccess,
+  type OpenedJob,
+  type SignupSuccess,
+} from "@authsvc/jobs";
 import type { Logger } from "@authsvc/logging";
 import type { AuthJobPayload, JobEventFields } from "@authsvc/queue";
 import type { JobEventType } from "@authsvc/contracts";
@@ -28,7 +35,11 @@ function asFlowError(err: unknown, submitted: boolean): LoginFlowError {
   if (!(err instanceof LoginFlowError)) {
     const fault = `browser fault: ${err instanceof Error ? err.message.split("\n")[0]! : String(err)}`;
     return submitted
-      ? new LoginFlowError("login_unconfirmed", `${fault}, after the password was submitted; the outcome is unknown and it is not submitted again`, { retryable: false })
+      ? new LoginFlowError(
+          "login_unconfirmed",
+          `${fault}, after the password was submitted; the outcome is unknown and it is not submitted again`,
+          { retryable: false },
+        )
       : new LoginFlowError("internal_error", fault);
   }
   return submitted && err.retryable ? new LoginFlowError(err.code, err.message, { retryable: false }) : err;
@@ -98,7 +109,19 @@ export function createAuthProcessor({ jobs, runFlow, log, metrics }: AuthProcess
       const failure = asFlowError(err, submitted);
       timer({ outcome: failure.code });
       const unfinished = err instanceof SignupUnfinishedError ? err.account : undefined;
-      const decision = await jobs.fail(opened, { code: failure.code, message: failure.message, details: failure.details, retryable: failure.retryable, submitted, unfinished, lastPage: lastPage ?? undefined }, job.opts.attempts ?? 1);
+      const decision = await jobs.fail(
+        opened,
+        {
+          code: failure.code,
+          message: failure.message,
+          details: failure.details,
+          retryable: failure.retryable,
+          submitted,
+          unfinished,
+          lastPage: lastPage ?? undefined,
+        },
+        job.opts.attempts ?? 1,
+      );
       // Another worker runs this job now: its record and its queue entry are that run's.
       if (decision === "stale") throw new UnrecoverableError(TAKEN_OVER);
       // Unrecoverable even if the bookkeeping failed: never submit the password again.
@@ -110,7 +133,12 @@ export function createAuthProcessor({ jobs, runFlow, log, metrics }: AuthProcess
 }
 
 /** It worked; what follows is bookkeeping, which must not log in (or sign up) again if it fails. */
-async function succeed(jobs: AuthJobs, job: OpenedJob, outcome: LoginSuccess | SignupSuccess, log: Logger): Promise<{ sessionId: string }> {
+async function succeed(
+  jobs: AuthJobs,
+  job: OpenedJob,
+  outcome: LoginSuccess | SignupSuccess,
+  log: Logger,
+): Promise<{ sessionId: string }> {
   try {
     return await jobs.succeed(job, outcome);
   } catch (err) {

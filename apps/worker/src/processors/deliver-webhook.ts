@@ -14,26 +14,39 @@ const DELIVERY_TIMEOUT_MS = 10_000;
  * 429, timeouts and network faults are retried by BullMQ with backoff; any other answer is final.
  */
 export function createWebhookDeliverer(deps: { db: Database; guard: TargetGuard; log: Logger }) {
-  return async function deliverWebhook(job: Job<WebhookDeliveryPayload>): Promise<{ status: number } | "webhook deleted"> {
+  return async function deliverWebhook(
+    job: Job<WebhookDeliveryPayload>,
+  ): Promise<{ status: number } | "webhook deleted"> {
     const { webhookId, orgId, event } = job.data;
     const hook = await deps.db.webhooks.forDelivery(orgId, webhookId);
     if (!hook) return "webhook deleted";
     const url = new URL(hook.url);
-    const target = /^https?:$/.test(url.protocol) ? await deps.guard.resolve(url.hostname) : ({ allowed: false, reason: `scheme ${url.protocol} is not allowed` } as const);
+    const target = /^https?:$/.test(url.protocol)
+      ? await deps.guard.resolve(url.hostname)
+      : ({ allowed: false, reason: `scheme ${url.protocol} is not allowed` } as const);
     if (!target.allowed) throw new UnrecoverableError(`webhook address refused: ${target.reason}`);
     const body = JSON.stringify(event);
     let status: number;
     try {
       // Connects to the addresses just checked; a redirect is an answer like any other (never followed).
-      status = await postToCheckedAddresses(url, target.addresses, {
-        "content-type": "application/json",
-        "user-agent": "authsvc-webhooks/1",
-        "x-authsvc-event": event.type,
-        "x-authsvc-delivery": event.id,
-        "x-authsvc-signature": webhookSignature(hook.secret, body),
-      }, body, DELIVERY_TIMEOUT_MS);
+      status = await postToCheckedAddresses(
+        url,
+        target.addresses,
+        {
+          "content-type": "application/json",
+          "user-agent": "authsvc-webhooks/1",
+          "x-authsvc-event": event.type,
+          "x-authsvc-delivery": event.id,
+          "x-authsvc-signature": webhookSignature(hook.secret, body),
+        },
+        body,
+        DELIVERY_TIMEOUT_MS,
+      );
     } catch (err) {
-      deps.log.warn({ webhookId, orgId, eventId: event.id, attempt: job.attemptsMade + 1, err: String(err) }, "webhook delivery failed; retrying");
+      deps.log.warn(
+        { webhookId, orgId, eventId: event.id, attempt: job.attemptsMade + 1, err: String(err) },
+        "webhook delivery failed; retrying",
+      );
       throw new Error(`webhook unreachable: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
     const log = { webhookId, orgId, eventId: event.id, type: event.type, status, attempt: job.attemptsMade + 1 };

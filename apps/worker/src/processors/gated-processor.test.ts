@@ -49,10 +49,15 @@ describe("gatedProcessor", () => {
       finished.push(authJobId);
       return { sessionId: `ses_${authJobId}` };
     };
-    worker = new Worker<AuthJobPayload>(AUTH_QUEUE, gatedProcessor(gate, { log: createLogger("test", "silent"), metrics }, run), { connection: blocking, prefix: queue.opts.prefix, concurrency: 3 });
+    worker = new Worker<AuthJobPayload>(
+      AUTH_QUEUE,
+      gatedProcessor(gate, { log: createLogger("test", "silent"), metrics }, run),
+      { connection: blocking, prefix: queue.opts.prefix, concurrency: 3 },
+    );
     // Queued the plain way (not through the gateway's admission), so the worker parks them itself.
     const ids = ["x1", "x2", "x3", "y1"];
-    for (const id of ids) await queue.add("auth", { authJobId: id, orgId: id.startsWith("x") ? "org_x" : "org_y" }, { jobId: id });
+    for (const id of ids)
+      await queue.add("auth", { authJobId: id, orgId: id.startsWith("x") ? "org_x" : "org_y" }, { jobId: id });
 
     // A bound only for a broken gate; a working one finishes in about a second.
     const until = Date.now() + 50_000;
@@ -61,9 +66,15 @@ describe("gatedProcessor", () => {
     expect([...finished].sort()).toEqual([...ids].sort());
     // Org Y's job did not wait for org X's: it started while the first of them ran.
     expect(orgXRunningWhenYStarted).toBe(1);
-    expect(Number((await metrics.registry.getSingleMetricAsString("authsvc_worker_jobs_parked_total")).match(/ (\d+)$/m)?.[1])).toBeGreaterThan(0);
+    expect(
+      Number(
+        (await metrics.registry.getSingleMetricAsString("authsvc_worker_jobs_parked_total")).match(/ (\d+)$/m)?.[1],
+      ),
+    ).toBeGreaterThan(0);
     // Each job's wait is observed once, at its first run, however often it was parked before.
-    expect(await metrics.registry.getSingleMetricAsString("authsvc_queue_wait_seconds")).toMatch(/^authsvc_queue_wait_seconds_count\{queue="auth"\} 4$/m);
+    expect(await metrics.registry.getSingleMetricAsString("authsvc_queue_wait_seconds")).toMatch(
+      /^authsvc_queue_wait_seconds_count\{queue="auth"\} 4$/m,
+    );
     for (const id of ids) {
       const job = (await queue.getJob(id))!;
       expect(await job.getState()).toBe("completed");

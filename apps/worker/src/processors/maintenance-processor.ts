@@ -9,7 +9,13 @@ import { refreshSiteStats, rollUpJobStats } from "../maintenance/roll-up-job-sta
 import { sweepRetention } from "../maintenance/sweep-retention";
 
 /** The maintenance queue's processor: keep-alive runs, open-jobs sweeps, job stats and retention sweeps (scheduled once for all workers). */
-export function createMaintenanceProcessor(deps: { config: Config; db: Database; jobs: AuthJobs; log: Logger; checks?: KeepAliveDeps["checks"] }) {
+export function createMaintenanceProcessor(deps: {
+  config: Config;
+  db: Database;
+  jobs: AuthJobs;
+  log: Logger;
+  checks?: KeepAliveDeps["checks"];
+}) {
   return async function processMaintenance(job: Job) {
     if (job.name === KEEPALIVE_JOB) return keepAlive(deps);
     if (job.name === SWEEP_JOB) return deps.jobs.sweepOpen();

@@ -5,8 +5,13 @@ import { ProcessSlots } from "./process-slots";
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const PREFIX = `process-slots-test-${process.pid}`;
 const producer = createRedis(REDIS_URL, "producer", "process-slots-test");
-const blocking = [createRedis(REDIS_URL, "blocking", "process-slots-a"), createRedis(REDIS_URL, "blocking", "process-slots-b")];
-const queues = ["auth", "auth-eu"].map((name) => new Queue(name, { connection: producer, prefix: queuePrefix(PREFIX, name) }));
+const blocking = [
+  createRedis(REDIS_URL, "blocking", "process-slots-a"),
+  createRedis(REDIS_URL, "blocking", "process-slots-b"),
+];
+const queues = ["auth", "auth-eu"].map(
+  (name) => new Queue(name, { connection: producer, prefix: queuePrefix(PREFIX, name) }),
+);
 
 afterAll(async () => {
   for (const q of queues) await q.obliterate({ force: true });
@@ -32,7 +37,11 @@ describe("ProcessSlots", () => {
         finished.add(`${job.queueName}:${job.id}`);
         if (finished.size === 6) resolve();
       });
-      workers.push(...queues.map((q, i) => new Worker(q.name, process, { connection: blocking[i]!, prefix: q.opts.prefix, concurrency: 2 })));
+      workers.push(
+        ...queues.map(
+          (q, i) => new Worker(q.name, process, { connection: blocking[i]!, prefix: q.opts.prefix, concurrency: 2 }),
+        ),
+      );
     });
     slots.attach(workers);
     try {

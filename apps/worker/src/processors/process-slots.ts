@@ -55,6 +55,7 @@ export class ProcessSlots {
   // process is full; that job waits in `take`.
   private retune(): void {
     const free = Math.max(0, this.limit - this.total);
-    for (const worker of this.workers) worker.concurrency = Math.max(1, Math.min(this.limit, (this.running.get(worker.name) ?? 0) + free));
+    for (const worker of this.workers)
+      worker.concurrency = Math.max(1, Math.min(this.limit, (this.running.get(worker.name) ?? 0) + free));
   }
 }

@@ -32,8 +32,11 @@ export interface StallPolicy {
  * connection, the same metrics (jobs by queue and outcome), the same logging of errors, stalls and final
  * failures, and one `close` for shutdown (lets active jobs finish).
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- specs of different job data, one list
-export function registerProcessors(deps: { connection: RedisClient; prefix: string; log: Logger; metrics: WorkerMetrics; stalls: StallPolicy }, specs: ProcessorSpec<any>[]) {
+export function registerProcessors(
+  deps: { connection: RedisClient; prefix: string; log: Logger; metrics: WorkerMetrics; stalls: StallPolicy },
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- specs of different job data, one list
+  specs: ProcessorSpec<any>[],
+) {
   const { connection, prefix, log, metrics, stalls } = deps;
   // Stored on every job this process runs (BullMQ's processedBy): which pod ran it, for operators and fault tests.
   const name = `${hostname()}:${process.pid}`;
@@ -53,10 +56,13 @@ export function registerProcessors(deps: { connection: RedisClient; prefix: stri
     worker.on("stalled", (jobId) => log.warn({ queue, jobId }, "job stalled; it will run again"));
     worker.on("completed", () => metrics.jobs.inc({ queue, outcome: "completed" }));
     worker.on("failed", (job, err) => {
-      const final = err.name === "UnrecoverableError" || (job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1));
+      const final =
+        err.name === "UnrecoverableError" || (job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1));
       metrics.jobs.inc({ queue, outcome: final ? "failed" : "retried" });
       if (!job || !final || !spec.onFinalFailure) return;
-      spec.onFinalFailure(job, err).catch((e) => log.error({ queue, jobId: job.id, err: String(e) }, "could not end a failed job"));
+      spec
+        .onFinalFailure(job, err)
+        .catch((e) => log.error({ queue, jobId: job.id, err: String(e) }, "could not end a failed job"));
     });
     return worker;
   });

@@ -4,7 +4,16 @@ import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { loadConfig } from "@authsvc/config";
 import { Database } from "@authsvc/db";
-import { DATA_DIR, startOwnPostgres, startOwnRedis, startStack, testStackEnv, type OwnPostgres, type OwnRedis, type Stack } from "@authsvc/devstack";
+import {
+  DATA_DIR,
+  startOwnPostgres,
+  startOwnRedis,
+  startStack,
+  testStackEnv,
+  type OwnPostgres,
+  type OwnRedis,
+  type Stack,
+} from "@authsvc/devstack";
 import { AUTH_QUEUE, queuePrefix } from "@authsvc/queue";
 
 /**
@@ -26,7 +35,12 @@ export interface FaultStack {
   queue: Queue;
   tenant(): Promise<{ orgId: string; key: string }>;
   /** POST to the gateway; `ms` is how long the answer took. */
-  post(pathname: string, key: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; body: any; ms: number }>;
+  post(
+    pathname: string,
+    key: string,
+    body: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; headers: Headers; body: any; ms: number }>;
   get(pathname: string, key: string): Promise<{ status: number; body: any }>;
   close(): Promise<void>;
 }
@@ -35,7 +49,10 @@ export interface FaultStack {
  * A whole stack on a Redis and a PostgreSQL of its own (child processes this test may kill and restart),
  * never the machine's shared ones, which other tests use at the same time.
  */
-export async function startFaultStack(name: string, options: { workers?: number; env?: Record<string, string> } = {}): Promise<FaultStack> {
+export async function startFaultStack(
+  name: string,
+  options: { workers?: number; env?: Record<string, string> } = {},
+): Promise<FaultStack> {
   const [redis, postgres] = await Promise.all([startOwnRedis(), startOwnPostgres()]);
   const env = testStackEnv(name, {
     DATABASE_URL: `${postgres.url}/authsvc_${name}`,
@@ -50,20 +67,38 @@ export async function startFaultStack(name: string, options: { workers?: number;
   });
   let stack: Stack;
   try {
-    stack = await startStack({ env, workers: options.workers, apiOnly: true, logs: { dir: path.join(DATA_DIR, "logs", `faults-${name}`) } });
+    stack = await startStack({
+      env,
+      workers: options.workers,
+      apiOnly: true,
+      logs: { dir: path.join(DATA_DIR, "logs", `faults-${name}`) },
+    });
   } catch (err) {
     await Promise.all([redis.stop(), postgres.destroy()]);
     throw err;
   }
   const db = Database.fromConfig(loadConfig(stack.env), 2);
   const queueRedis = new Redis(redis.url, { maxRetriesPerRequest: null });
-  const queue = new Queue(AUTH_QUEUE, { connection: queueRedis, prefix: queuePrefix(stack.env.REDIS_PREFIX!, AUTH_QUEUE) });
+  const queue = new Queue(AUTH_QUEUE, {
+    connection: queueRedis,
+    prefix: queuePrefix(stack.env.REDIS_PREFIX!, AUTH_QUEUE),
+  });
   queue.on("error", () => undefined); // this test's own Redis goes away on purpose
-  const send = async (method: string, pathname: string, key: string, body?: unknown, headers: Record<string, string> = {}) => {
+  const send = async (
+    method: string,
+    pathname: string,
+    key: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) => {
     const started = Date.now();
     const res = await fetch(`${stack.gatewayUrl}${pathname}`, {
       method,
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+        ...headers,
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
@@ -110,7 +145,10 @@ export async function startFaultStack(name: string, options: { workers?: number;
 export function processTree(pid: number): number[] {
   let children: number[] = [];
   try {
-    children = execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).split("\n").filter(Boolean).map(Number);
+    children = execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" })
+      .split("\n")
+      .filter(Boolean)
+      .map(Number);
   } catch {
     // no children
   }

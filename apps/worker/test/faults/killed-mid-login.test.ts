@@ -29,7 +29,10 @@ async function killWorkerRunningTheLogin(): Promise<number> {
 function chromiumOf(workerPid: number): number[] {
   return processTree(workerPid).filter((pid) => {
     try {
-      return pid !== workerPid && execFileSync("ps", ["-o", "comm=", "-p", String(pid)], { encoding: "utf8" }).includes("chrom");
+      return (
+        pid !== workerPid &&
+        execFileSync("ps", ["-o", "comm=", "-p", String(pid)], { encoding: "utf8" }).includes("chrom")
+      );
     } catch {
       return false; // gone meanwhile
     }
@@ -50,14 +53,11 @@ async function killChromiumOfTheLogin(): Promise<{ worker: number; killed: numbe
  * from then on nothing runs it again. Bounded generously, for a loaded machine.
  */
 async function endedInQueue(jobId: string): Promise<string> {
-  return waitFor(
-    "the job ended in the queue",
-    async () => {
-      const job = await f.queue.getJob(jobId);
-      const state = job ? await job.getState() : "missing";
-      return state === "completed" || state === "failed" ? state : null;
-    },
-  );
+  return waitFor("the job ended in the queue", async () => {
+    const job = await f.queue.getJob(jobId);
+    const state = job ? await job.getState() : "missing";
+    return state === "completed" || state === "failed" ? state : null;
+  });
 }
 
 // Stalled-job detection (lock LOCK_MS, checked every CHECK_MS) plus one login on the fixture page, which a
@@ -118,7 +118,10 @@ describe("a worker killed in the middle of a login", () => {
     // take it over), the site still saw one attempt.
     expect(await endedInQueue(jobId)).toBe("failed");
     expect(f.stack.sites.accounts.attemptsFor("after-submit")).toEqual({ held: 1 });
-    expect((await f.get(`/v1/jobs/${jobId}`, key)).body).toMatchObject({ status: "failed", error: { code: "login_unconfirmed" } });
+    expect((await f.get(`/v1/jobs/${jobId}`, key)).body).toMatchObject({
+      status: "failed",
+      error: { code: "login_unconfirmed" },
+    });
   });
 });
 
@@ -139,7 +142,10 @@ describe("Chromium killed in the middle of a login (its worker lives on)", () =>
     const res = await answer;
     expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status: 200, code: undefined });
     expect(f.stack.sites.accounts.attemptsFor("chromium-before")).toEqual({ held: 1 });
-    expect(await f.db.authJobs.find(orgId, res.headers.get("x-job-id")!)).toMatchObject({ status: "succeeded", attempts: 2 });
+    expect(await f.db.authJobs.find(orgId, res.headers.get("x-job-id")!)).toMatchObject({
+      status: "succeeded",
+      attempts: 2,
+    });
     const relaunched = chromiumOf(worker);
     expect(relaunched.length).toBeGreaterThan(0);
     expect(relaunched.some((pid) => killed.includes(pid))).toBe(false);
@@ -160,13 +166,21 @@ describe("Chromium killed in the middle of a login (its worker lives on)", () =>
 
     const res = await answer;
     expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status: 422, code: "login_unconfirmed" });
-    expect(await f.db.authJobs.find(orgId, res.headers.get("x-job-id")!)).toMatchObject({ status: "failed", errorCode: "login_unconfirmed", attempts: 1 });
+    expect(await f.db.authJobs.find(orgId, res.headers.get("x-job-id")!)).toMatchObject({
+      status: "failed",
+      errorCode: "login_unconfirmed",
+      attempts: 1,
+    });
     // Never submitted again: the queue ended the job for good, and the site saw one attempt.
     expect(await endedInQueue(res.headers.get("x-job-id")!)).toBe("failed");
     expect(f.stack.sites.accounts.attemptsFor("chromium-after")).toEqual({ held: 1 });
 
     f.stack.sites.accounts.addUser("after-crash", "pw-next");
-    const next = await f.post("/v1/login", key, { domain: `${f.stack.sites.url}/classic/login`, login_method: "password", cred: { username: "after-crash", password: "pw-next" } });
+    const next = await f.post("/v1/login", key, {
+      domain: `${f.stack.sites.url}/classic/login`,
+      login_method: "password",
+      cred: { username: "after-crash", password: "pw-next" },
+    });
     expect(next.status).toBe(200);
   });
 });

@@ -54,11 +54,37 @@ describe("Redis restarted under load", () => {
       sentLog.push({ phase: at, sentAt });
       sent.push(
         f
-          .post("/v1/login", key, { domain: `${f.stack.sites.url}/slow/login?delayMs=500`, login_method: "password", cred: { username, password: "pw-load" } }, { prefer: "respond-async" })
+          .post(
+            "/v1/login",
+            key,
+            {
+              domain: `${f.stack.sites.url}/slow/login?delayMs=500`,
+              login_method: "password",
+              cred: { username, password: "pw-load" },
+            },
+            { prefer: "respond-async" },
+          )
           .then(
-            (res) => ({ phase: at, sentAt, answeredAt: Date.now(), status: res.status, ms: res.ms, code: res.body?.error?.code, retryAfter: res.headers.get("retry-after"), jobId: res.body?.jobId }),
+            (res) => ({
+              phase: at,
+              sentAt,
+              answeredAt: Date.now(),
+              status: res.status,
+              ms: res.ms,
+              code: res.body?.error?.code,
+              retryAfter: res.headers.get("retry-after"),
+              jobId: res.body?.jobId,
+            }),
             // No answer at all (the gateway gone): status 0 fails the assertions below with what happened.
-            (err: Error) => ({ phase: at, sentAt, answeredAt: Date.now(), status: 0, ms: Date.now() - sentAt, code: `${err.message}: ${String(err.cause)}`, retryAfter: null }),
+            (err: Error) => ({
+              phase: at,
+              sentAt,
+              answeredAt: Date.now(),
+              status: 0,
+              ms: Date.now() - sentAt,
+              code: `${err.message}: ${String(err.cause)}`,
+              retryAfter: null,
+            }),
           )
           .then((a) => {
             answered.push(a);
@@ -72,7 +98,11 @@ describe("Redis restarted under load", () => {
     // waiter finds it in the database.
     f.stack.sites.accounts.addUser("waits-through", "pw-wait");
     f.stack.sites.gates.close("redis");
-    const waiting = f.post("/v1/login", key, { domain: `${f.stack.sites.url}/held/login?gate=redis&hold=submit`, login_method: "password", cred: { username: "waits-through", password: "pw-wait" } });
+    const waiting = f.post("/v1/login", key, {
+      domain: `${f.stack.sites.url}/held/login?gate=redis&hold=submit`,
+      login_method: "password",
+      cred: { username: "waits-through", password: "pw-wait" },
+    });
     await waitFor("the waiting login at the site", () => f.stack.sites.gates.held("redis") === 1);
 
     // Logins accepted before the outage (a state, not a pause: a loaded machine sends and answers them later).
@@ -84,16 +114,25 @@ describe("Redis restarted under load", () => {
     // The outage lasts OUTAGE_MS (its length is the scenario, not a wait for something), and at least until
     // logins sent during it were answered: the 503s asserted below.
     const outageFrom = Date.now();
-    await waitFor("logins answered during the outage", () => answeredIn("outage") >= 2 && Date.now() - outageFrom >= OUTAGE_MS);
+    await waitFor(
+      "logins answered during the outage",
+      () => answeredIn("outage") >= 2 && Date.now() - outageFrom >= OUTAGE_MS,
+    );
     // Every login sent in the outage so far is answered while Redis is still away: none waits for it to come back.
     const cutoff = Date.now();
-    const before = (list: { phase: Sent["phase"]; sentAt: number }[]) => list.filter((a) => a.phase === "outage" && a.sentAt < cutoff).length;
-    await waitFor("every login sent during the outage answered before Redis is back", () => before(answered) === before(sentLog));
+    const before = (list: { phase: Sent["phase"]; sentAt: number }[]) =>
+      list.filter((a) => a.phase === "outage" && a.sentAt < cutoff).length;
+    await waitFor(
+      "every login sent during the outage answered before Redis is back",
+      () => before(answered) === before(sentLog),
+    );
     const restartedAt = Date.now();
     await f.redis.start();
     // Back once the gateway says so (its connections retry every second at most); a request sent in between may still see the outage.
     phase = "reconnecting";
-    await waitFor("the gateway ready again", async () => (await fetch(`${f.stack.gatewayUrl}/readyz`)).status === 200, { everyMs: 200 });
+    await waitFor("the gateway ready again", async () => (await fetch(`${f.stack.gatewayUrl}/readyz`)).status === 200, {
+      everyMs: 200,
+    });
     phase = "after";
     await waitFor("logins answered after the reconnect", () => answeredIn("after") >= ANSWERS_PER_PHASE);
     clearInterval(load);
@@ -102,15 +141,21 @@ describe("Redis restarted under load", () => {
     expect((await waiting).status).toBe(200);
     for (const a of answers) {
       expect(a.ms).toBeLessThan(ANSWER_BOUND_MS);
-      if (a.status === 503) expect(a).toMatchObject({ code: "service_unavailable", retryAfter: expect.stringMatching(/^\d+$/) });
+      if (a.status === 503)
+        expect(a).toMatchObject({ code: "service_unavailable", retryAfter: expect.stringMatching(/^\d+$/) });
       else expect(a).toMatchObject({ status: 202, jobId: expect.any(String) });
     }
     expect(answers.filter((a) => a.phase === "outage").map((a) => a.status)).toContain(503);
     // (At or before: the last answer may land in the same millisecond as the restart that followed it.)
-    for (const a of answers.filter((a) => a.phase === "outage" && a.sentAt < cutoff)) expect(a.answeredAt).toBeLessThanOrEqual(restartedAt);
+    for (const a of answers.filter((a) => a.phase === "outage" && a.sentAt < cutoff))
+      expect(a.answeredAt).toBeLessThanOrEqual(restartedAt);
     // A request still in flight when Redis died may rightly be a 503 (on a loaded machine a login's start takes
     // a few hundred ms); one answered before, or sent once the gateway was ready again, never is.
-    expect(answers.filter((a) => (a.phase === "before" && a.answeredAt < killedAt) || a.phase === "after").map((a) => a.status)).not.toContain(503);
+    expect(
+      answers
+        .filter((a) => (a.phase === "before" && a.answeredAt < killedAt) || a.phase === "after")
+        .map((a) => a.status),
+    ).not.toContain(503);
 
     // Every login that was accepted, before or after, ends signed in; nothing was restarted.
     const accepted = answers.filter((a) => a.status === 202).map((a) => a.jobId!);
@@ -118,7 +163,9 @@ describe("Redis restarted under load", () => {
     const statuses = await waitFor(
       "every accepted login finished",
       async () => {
-        const jobs = await Promise.all(accepted.map(async (id) => (await f.get(`/v1/jobs/${id}`, key)).body as { status: string; error?: unknown }));
+        const jobs = await Promise.all(
+          accepted.map(async (id) => (await f.get(`/v1/jobs/${id}`, key)).body as { status: string; error?: unknown }),
+        );
         return jobs.every((j) => j.status === "succeeded" || j.status === "failed") ? jobs : null;
       },
       { timeoutMs: FINISH_BOUND_MS, everyMs: 1000 },
@@ -144,6 +191,7 @@ describe("Redis restarted under load", () => {
       },
       { everyMs: 200 },
     );
-    for (let i = 1; i <= n; i++) expect(f.stack.sites.accounts.attemptsFor(`load-${i}`).slow ?? 0).toBeLessThanOrEqual(1);
+    for (let i = 1; i <= n; i++)
+      expect(f.stack.sites.accounts.attemptsFor(`load-${i}`).slow ?? 0).toBeLessThanOrEqual(1);
   }, 600_000);
 });

@@ -18,7 +18,11 @@ describe("a worker paused past its claim in the middle of a login", () => {
     const { key, orgId } = await f.tenant();
     f.stack.sites.accounts.addUser("paused", "pw-paused");
     f.stack.sites.gates.close("paused");
-    const answer = f.post("/v1/login", key, { domain: `${f.stack.sites.url}/held/login?gate=paused&hold=page`, login_method: "password", cred: { username: "paused", password: "pw-paused" } });
+    const answer = f.post("/v1/login", key, {
+      domain: `${f.stack.sites.url}/held/login?gate=paused&hold=page`,
+      login_method: "password",
+      cred: { username: "paused", password: "pw-paused" },
+    });
     await waitFor("the browser waiting for the login page", () => f.stack.sites.gates.held("paused") === 1);
     const job = (await f.queue.getActive())[0]!;
     const paused = Number(job.processedBy!.split(":").pop());
@@ -33,7 +37,11 @@ describe("a worker paused past its claim in the middle of a login", () => {
       process.kill(paused, "SIGCONT");
     }
     const stopped = () => workerLog().includes("taken over by another worker while stalled");
-    await waitFor("the woken worker at the submit", () => stopped() || (f.stack.sites.accounts.attemptsFor("paused").held ?? 0) > 1, { everyMs: 500 });
+    await waitFor(
+      "the woken worker at the submit",
+      () => stopped() || (f.stack.sites.accounts.attemptsFor("paused").held ?? 0) > 1,
+      { everyMs: 500 },
+    );
     expect(f.stack.sites.accounts.attemptsFor("paused")).toEqual({ held: 1 });
     expect(stopped()).toBe(true);
     expect(await f.db.authJobs.find(orgId, job.id!)).toMatchObject({ status: "succeeded" });
@@ -43,7 +51,11 @@ describe("a worker paused past its claim in the middle of a login", () => {
     const { key, orgId } = await f.tenant();
     f.stack.sites.accounts.addUser("paused-fails", "pw-paused-fails");
     f.stack.sites.gates.close("paused-fails");
-    const answer = f.post("/v1/login", key, { domain: `${f.stack.sites.url}/held/login?gate=paused-fails&hold=page`, login_method: "password", cred: { username: "paused-fails", password: "pw-paused-fails" } });
+    const answer = f.post("/v1/login", key, {
+      domain: `${f.stack.sites.url}/held/login?gate=paused-fails&hold=page`,
+      login_method: "password",
+      cred: { username: "paused-fails", password: "pw-paused-fails" },
+    });
     await waitFor("the browser waiting for the login page", () => f.stack.sites.gates.held("paused-fails") === 1);
     const job = (await f.queue.getActive())[0]!;
     const paused = Number(job.processedBy!.split(":").pop());
@@ -58,7 +70,11 @@ describe("a worker paused past its claim in the middle of a login", () => {
       process.kill(paused, "SIGCONT");
     }
     // Woken, it fails with a transient fault (target_unreachable), which would queue the job again: the record is the newer run's.
-    const since = () => workerLog().split("\n").slice(before - 1).join("\n");
+    const since = () =>
+      workerLog()
+        .split("\n")
+        .slice(before - 1)
+        .join("\n");
     await waitFor("the woken worker's failure", () => since().includes("a newer run holds this job"), { everyMs: 500 });
     expect(since()).toContain("target_unreachable");
     expect(await f.db.authJobs.find(orgId, job.id!)).toMatchObject({ status: "succeeded", errorCode: null });

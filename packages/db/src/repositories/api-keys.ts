@@ -51,8 +51,14 @@ export class ApiKeys {
     return row ? this.revokeRow(row, announce) : null;
   }
 
-  private async revokeRow(row: { id: string; orgId: string; revokedAt: Date | null }, announce: (orgId: string) => Promise<void>) {
-    const revoked = await this.prisma.apiKey.update({ where: { id: row.id }, data: { revokedAt: row.revokedAt ?? new Date() } });
+  private async revokeRow(
+    row: { id: string; orgId: string; revokedAt: Date | null },
+    announce: (orgId: string) => Promise<void>,
+  ) {
+    const revoked = await this.prisma.apiKey.update({
+      where: { id: row.id },
+      data: { revokedAt: row.revokedAt ?? new Date() },
+    });
     await announce(row.orgId);
     return revoked;
   }

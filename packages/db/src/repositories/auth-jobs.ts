@@ -67,7 +67,10 @@ export class AuthJobs {
     const rows = await this.prisma.authJob.findMany({
       where: {
         id: { in: ids },
-        OR: [{ status: { in: ["succeeded", "failed"] } }, { status: "running", pendingInput: { not: DbNull }, inputAnswer: null }],
+        OR: [
+          { status: { in: ["succeeded", "failed"] } },
+          { status: "running", pendingInput: { not: DbNull }, inputAnswer: null },
+        ],
       },
       select: { id: true },
     });
@@ -79,7 +82,10 @@ export class AuthJobs {
    * longer holds the job.
    */
   async askInput(id: string, run: number, pending: PendingInput): Promise<boolean> {
-    const { count } = await this.prisma.authJob.updateMany({ where: heldBy(id, run), data: { pendingInput: { ...pending }, inputAnswer: null } });
+    const { count } = await this.prisma.authJob.updateMany({
+      where: heldBy(id, run),
+      data: { pendingInput: { ...pending }, inputAnswer: null },
+    });
     return count === 1;
   }
 
@@ -126,7 +132,17 @@ export class AuthJobs {
   forHandoff(id: string) {
     return this.prisma.authJob.findUnique({
       where: { id },
-      select: { id: true, orgId: true, status: true, attempts: true, pendingInput: true, loginUrl: true, errorCode: true, errorMessage: true, org: { select: { name: true } } },
+      select: {
+        id: true,
+        orgId: true,
+        status: true,
+        attempts: true,
+        pendingInput: true,
+        loginUrl: true,
+        errorCode: true,
+        errorMessage: true,
+        org: { select: { name: true } },
+      },
     });
   }
 
@@ -145,7 +161,8 @@ export class AuthJobs {
       if (!row) return null;
       // Ended already: a run finished it and the queue lost its claim before it heard (a stall). The record
       // is that run's answer; running again would overwrite it.
-      if (row.status === "succeeded" || row.status === "failed") return { ...row, input: null, run: row.attempts, ended: true as const };
+      if (row.status === "succeeded" || row.status === "failed")
+        return { ...row, input: null, run: row.attempts, ended: true as const };
       // `run` is this run's number: only the newest run may mark the submit (see markSubmitted). Compared
       // with what was read, so two runs claiming at once never get the same number.
       const run = Math.max(row.attempts + 1, attempt);
@@ -164,7 +181,10 @@ export class AuthJobs {
    * longer the job's newest (another worker took the job over while this one was stalled): it must not submit.
    */
   async markSubmitted(id: string, run: number): Promise<boolean> {
-    const { count } = await this.prisma.authJob.updateMany({ where: { id, attempts: run, status: "running" }, data: { submittedAt: new Date() } });
+    const { count } = await this.prisma.authJob.updateMany({
+      where: { id, attempts: run, status: "running" },
+      data: { submittedAt: new Date() },
+    });
     return count === 1;
   }
 
@@ -174,8 +194,19 @@ export class AuthJobs {
    * keep-alive and deletion find the session. False when that run no longer holds the job (a newer run took
    * it over, or it already ended): nothing is written.
    */
-  async succeed(id: string, run: number, sessionId: string, flowSource: string, signup?: { fingerprint: string; account: SignupAccount }): Promise<boolean> {
-    const ended = await this.finish(id, run, { status: "succeeded", sessionId, flowSource, ...(signup ? { fingerprint: signup.fingerprint, account: { ...signup.account } } : {}) });
+  async succeed(
+    id: string,
+    run: number,
+    sessionId: string,
+    flowSource: string,
+    signup?: { fingerprint: string; account: SignupAccount },
+  ): Promise<boolean> {
+    const ended = await this.finish(id, run, {
+      status: "succeeded",
+      sessionId,
+      flowSource,
+      ...(signup ? { fingerprint: signup.fingerprint, account: { ...signup.account } } : {}),
+    });
     return ended !== null;
   }
 
@@ -183,8 +214,21 @@ export class AuthJobs {
    * Ends the job as failed, written by `writer`: run N, while it is the newest run and still running; or
    * `"unrun"`, a job no run has taken (its queueing failed). False when the writer no longer holds the job.
    */
-  async fail(id: string, writer: Writer, errorCode: string, errorMessage: string, errorDetails?: Array<{ field: string; message: string }>): Promise<boolean> {
-    return (await this.finish(id, writer, { status: "failed", errorCode, errorMessage, ...(errorDetails?.length ? { errorDetails } : {}) })) !== null;
+  async fail(
+    id: string,
+    writer: Writer,
+    errorCode: string,
+    errorMessage: string,
+    errorDetails?: Array<{ field: string; message: string }>,
+  ): Promise<boolean> {
+    return (
+      (await this.finish(id, writer, {
+        status: "failed",
+        errorCode,
+        errorMessage,
+        ...(errorDetails?.length ? { errorDetails } : {}),
+      })) !== null
+    );
   }
 
   /**
@@ -205,23 +249,47 @@ export class AuthJobs {
     id: string,
     writer: Writer | "open",
     end:
-      | { status: "succeeded"; sessionId: string; flowSource: string; fingerprint?: string; account?: Record<string, string | boolean | null> }
-      | { status: "failed"; errorCode: string; errorMessage: string; errorDetails?: Array<{ field: string; message: string }> },
+      | {
+          status: "succeeded";
+          sessionId: string;
+          flowSource: string;
+          fingerprint?: string;
+          account?: Record<string, string | boolean | null>;
+        }
+      | {
+          status: "failed";
+          errorCode: string;
+          errorMessage: string;
+          errorDetails?: Array<{ field: string; message: string }>;
+        },
   ): Promise<string | null> {
-    const row = await this.prisma.authJob.findUnique({ where: { id }, select: { createdAt: true, replayedAt: true, fingerprint: true } });
+    const row = await this.prisma.authJob.findUnique({
+      where: { id },
+      select: { createdAt: true, replayedAt: true, fingerprint: true },
+    });
     if (!row) return null;
     // A replayed job's duration is its replay's, not the days since it was first created.
     const since = row.replayedAt ?? row.createdAt;
     const { count } = await this.prisma.authJob.updateMany({
       where: heldBy(id, writer),
-      data: { ...end, ...(end.status === "succeeded" ? { input: null } : {}), pendingInput: DbNull, inputAnswer: null, finishedAt: new Date(), durationMs: Date.now() - since.getTime() },
+      data: {
+        ...end,
+        ...(end.status === "succeeded" ? { input: null } : {}),
+        pendingInput: DbNull,
+        inputAnswer: null,
+        finishedAt: new Date(),
+        durationMs: Date.now() - since.getTime(),
+      },
     });
     return count > 0 ? row.fingerprint : null;
   }
 
   /** The job's newest run as the record has it (status, run number, session, cache key): tells a write that landed from a stale one. */
   runOf(id: string) {
-    return this.prisma.authJob.findUnique({ where: { id }, select: { status: true, attempts: true, sessionId: true, fingerprint: true } });
+    return this.prisma.authJob.findUnique({
+      where: { id },
+      select: { status: true, attempts: true, sessionId: true, fingerprint: true },
+    });
   }
 
   /** The login URL of the newest job that succeeded under a cache key; null when none did. */
@@ -240,7 +308,17 @@ export class AuthJobs {
       where: { status: { in: ["queued", "running"] }, createdAt: { lt: before } },
       orderBy: { createdAt: "asc" },
       take: limit,
-      select: { id: true, orgId: true, loginUrl: true, region: true, status: true, submittedAt: true, startedAt: true, createdAt: true, replayedAt: true },
+      select: {
+        id: true,
+        orgId: true,
+        loginUrl: true,
+        region: true,
+        status: true,
+        submittedAt: true,
+        startedAt: true,
+        createdAt: true,
+        replayedAt: true,
+      },
     });
   }
 
@@ -254,7 +332,17 @@ export class AuthJobs {
   async findForReplay(id: string) {
     const row = await this.prisma.authJob.findUnique({
       where: { id },
-      select: { id: true, orgId: true, status: true, fingerprint: true, loginUrl: true, region: true, attempts: true, input: true, ...REPLAY_CLEARS },
+      select: {
+        id: true,
+        orgId: true,
+        status: true,
+        fingerprint: true,
+        loginUrl: true,
+        region: true,
+        attempts: true,
+        input: true,
+        ...REPLAY_CLEARS,
+      },
     });
     if (!row) return null;
     const { input, ...rest } = row;
@@ -271,8 +359,19 @@ export class AuthJobs {
   async reopenForReplay(seen: ReplaySeen, by: string | null): Promise<Date | null> {
     const at = new Date();
     const { count } = await this.prisma.authJob.updateMany({
-      where: { id: seen.id, status: "failed", attempts: seen.attempts, finishedAt: seen.finishedAt, input: { not: null } },
-      data: { ...Object.fromEntries(Object.keys(REPLAY_CLEARS).map((k) => [k, null])), status: "queued", replayedAt: at, replayedBy: by },
+      where: {
+        id: seen.id,
+        status: "failed",
+        attempts: seen.attempts,
+        finishedAt: seen.finishedAt,
+        input: { not: null },
+      },
+      data: {
+        ...Object.fromEntries(Object.keys(REPLAY_CLEARS).map((k) => [k, null])),
+        status: "queued",
+        replayedAt: at,
+        replayedBy: by,
+      },
     });
     return count === 1 ? at : null;
   }
@@ -293,7 +392,10 @@ export class AuthJobs {
 
   /** Back to the queue after run `run`'s transient fault; the input is kept for the next attempt. False when that run no longer holds the job. */
   async requeue(id: string, run: number, errorCode: string, errorMessage: string): Promise<boolean> {
-    const { count } = await this.prisma.authJob.updateMany({ where: heldBy(id, run), data: { status: "queued", errorCode, errorMessage, pendingInput: DbNull, inputAnswer: null } });
+    const { count } = await this.prisma.authJob.updateMany({
+      where: heldBy(id, run),
+      data: { status: "queued", errorCode, errorMessage, pendingInput: DbNull, inputAnswer: null },
+    });
     return count > 0;
   }
 }

@@ -54,18 +54,33 @@ export class Credentials {
     const collectionId = identity.collectionExternalId
       ? await this.ensureCollection(identity.orgId, identity.collectionExternalId)
       : null;
-    const where = { orgId: identity.orgId, collectionId, loginPage: loginPageOf(identity.loginUrl), username: identity.username };
+    const where = {
+      orgId: identity.orgId,
+      collectionId,
+      loginPage: loginPageOf(identity.loginUrl),
+      username: identity.username,
+    };
     for (let attempt = 0; ; attempt++) {
       const found = options.anyPageOfSite
         ? await this.prisma.credential.findFirst({
-            where: { orgId: where.orgId, collectionId, siteOrigin: new URL(identity.loginUrl).origin, username: identity.username },
+            where: {
+              orgId: where.orgId,
+              collectionId,
+              siteOrigin: new URL(identity.loginUrl).origin,
+              username: identity.username,
+            },
             orderBy: [{ lastLoginAt: { sort: "desc", nulls: "last" } }, { id: "asc" }],
           })
         : await this.prisma.credential.findFirst({ where });
       if (found) return found;
       try {
         return await this.prisma.credential.create({
-          data: { id: newId("cred"), ...where, siteOrigin: new URL(identity.loginUrl).origin, loginUrl: identity.loginUrl },
+          data: {
+            id: newId("cred"),
+            ...where,
+            siteOrigin: new URL(identity.loginUrl).origin,
+            loginUrl: identity.loginUrl,
+          },
         });
       } catch (err) {
         // A concurrent first login created it between our read and write: read it back.
@@ -109,11 +124,26 @@ export class Credentials {
    * credential. Null when `before` names no credential of the org (removed meanwhile: start again).
    */
   async list(orgId: string, options: { limit: number; before?: string; site?: string; username?: string }) {
-    const where = { orgId, ...ACCOUNTS_ONLY, ...(options.site ? { siteOrigin: options.site } : {}), ...(options.username !== undefined ? { username: options.username } : {}) };
-    const after = options.before ? await this.prisma.credential.findFirst({ where: { id: options.before, orgId }, select: { id: true, createdAt: true } }) : null;
+    const where = {
+      orgId,
+      ...ACCOUNTS_ONLY,
+      ...(options.site ? { siteOrigin: options.site } : {}),
+      ...(options.username !== undefined ? { username: options.username } : {}),
+    };
+    const after = options.before
+      ? await this.prisma.credential.findFirst({
+          where: { id: options.before, orgId },
+          select: { id: true, createdAt: true },
+        })
+      : null;
     if (options.before && !after) return null;
     return this.prisma.credential.findMany({
-      where: after ? { ...where, OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : where,
+      where: after
+        ? {
+            ...where,
+            OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }],
+          }
+        : where,
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       take: options.limit,
       select: METADATA,
@@ -131,13 +161,23 @@ export class Credentials {
    */
   async findByIdentity(orgId: string, identity: { url: string; username: string; collectionExternalId?: string }) {
     const collection = identity.collectionExternalId
-      ? await this.prisma.collection.findUnique({ where: { orgId_externalId: { orgId, externalId: identity.collectionExternalId } } })
+      ? await this.prisma.collection.findUnique({
+          where: { orgId_externalId: { orgId, externalId: identity.collectionExternalId } },
+        })
       : null;
     if (identity.collectionExternalId && !collection) return [];
     const where = { orgId, username: identity.username, collectionId: collection?.id ?? null };
-    const page = await this.prisma.credential.findMany({ where: { ...where, loginPage: loginPageOf(identity.url) }, select: METADATA });
+    const page = await this.prisma.credential.findMany({
+      where: { ...where, loginPage: loginPageOf(identity.url) },
+      select: METADATA,
+    });
     if (page.length > 0) return page;
-    return this.prisma.credential.findMany({ where: { ...where, siteOrigin: new URL(identity.url).origin }, select: METADATA, orderBy: { id: "asc" }, take: 10 });
+    return this.prisma.credential.findMany({
+      where: { ...where, siteOrigin: new URL(identity.url).origin },
+      select: METADATA,
+      orderBy: { id: "asc" },
+      take: 10,
+    });
   }
 
   /** The worker region this credential's runs go to (null: any worker). */
@@ -149,7 +189,10 @@ export class Credentials {
   /** Moves the credential's runs to a region (a request named it): its later refreshes and keep-alive go there. */
   async moveRegion(orgId: string, id: string, region: string): Promise<void> {
     // Written only when it changes (a region-naming login would otherwise write on every run).
-    await this.prisma.credential.updateMany({ where: { id, orgId, OR: [{ region: null }, { region: { not: region } }] }, data: { region } });
+    await this.prisma.credential.updateMany({
+      where: { id, orgId, OR: [{ region: null }, { region: { not: region } }] },
+      data: { region },
+    });
   }
 
   /**
@@ -165,7 +208,12 @@ export class Credentials {
   async saveDevice(orgId: string, id: string, device: RememberedDevice | null): Promise<void> {
     await this.prisma.credential.updateMany({
       where: { id, orgId },
-      data: device ? { device: this.envelope.encryptJson(device, deviceAad(orgId, id)), deviceSavedAt: device.cookies.length > 0 ? new Date() : null } : { device: null, deviceSavedAt: null },
+      data: device
+        ? {
+            device: this.envelope.encryptJson(device, deviceAad(orgId, id)),
+            deviceSavedAt: device.cookies.length > 0 ? new Date() : null,
+          }
+        : { device: null, deviceSavedAt: null },
     });
   }
 
@@ -174,15 +222,27 @@ export class Credentials {
    * organization's other credentials show) and kept: every later run is the same browser. `known`: the one
    * the job already read with its credential, if any.
    */
-  async browserProfile<P extends object>(orgId: string, id: string, choose: (taken: P[]) => P, known?: unknown): Promise<P> {
+  async browserProfile<P extends object>(
+    orgId: string,
+    id: string,
+    choose: (taken: P[]) => P,
+    known?: unknown,
+  ): Promise<P> {
     // What the job read with its credential; else read here.
     if (known) return known as P;
     const row = await this.prisma.credential.findFirst({ where: { id, orgId }, select: { browserProfile: true } });
     if (row?.browserProfile) return row.browserProfile as P;
-    const others = await this.prisma.credential.findMany({ where: { orgId, browserProfile: { not: DbNull } }, select: { browserProfile: true }, take: 1000 });
+    const others = await this.prisma.credential.findMany({
+      where: { orgId, browserProfile: { not: DbNull } },
+      select: { browserProfile: true },
+      take: 1000,
+    });
     const chosen = choose(others.map((o) => o.browserProfile as P));
     // Two runs choosing at once keep the first one stored.
-    await this.prisma.credential.updateMany({ where: { id, orgId, browserProfile: { equals: DbNull } }, data: { browserProfile: { ...chosen } } });
+    await this.prisma.credential.updateMany({
+      where: { id, orgId, browserProfile: { equals: DbNull } },
+      data: { browserProfile: { ...chosen } },
+    });
     const stored = await this.prisma.credential.findFirst({ where: { id, orgId }, select: { browserProfile: true } });
     return (stored?.browserProfile as P | null) ?? chosen;
   }
@@ -203,7 +263,11 @@ export class Credentials {
    * caller can drop the cached sessions), or null when the org has no such credential.
    */
   async remove(orgId: string, id: string): Promise<string[] | null> {
-    const jobs = await this.prisma.authJob.findMany({ where: { orgId, credentialId: id }, select: { fingerprint: true }, distinct: ["fingerprint"] });
+    const jobs = await this.prisma.authJob.findMany({
+      where: { orgId, credentialId: id },
+      select: { fingerprint: true },
+      distinct: ["fingerprint"],
+    });
     const { count } = await this.prisma.credential.deleteMany({ where: { id, orgId } });
     return count > 0 ? jobs.map((j) => j.fingerprint) : null;
   }
@@ -249,12 +313,15 @@ export class Credentials {
     return this.inTransaction(async (tx) => {
       const row = await tx.credential.findFirstOrThrow({ where: { id, orgId } });
       const loginPage = loginPageOf(settled.loginUrl);
-      const collection = row.collectionId ? await tx.collection.findUnique({ where: { id: row.collectionId }, select: { externalId: true } }) : null;
+      const collection = row.collectionId
+        ? await tx.collection.findUnique({ where: { id: row.collectionId }, select: { externalId: true } })
+        : null;
       const other = await tx.credential.findFirst({
         where: { orgId, collectionId: row.collectionId, loginPage, username: settled.username, id: { not: id } },
       });
       // An unfinished signup never replaces the secret of a credential that signs in.
-      if (unfinished && (row.lastLoginAt || other?.lastLoginAt)) return { id, loginPage: row.loginPage, collectionExternalId: collection?.externalId };
+      if (unfinished && (row.lastLoginAt || other?.lastLoginAt))
+        return { id, loginPage: row.loginPage, collectionExternalId: collection?.externalId };
       const keep = other?.id ?? id;
       if (other) {
         await tx.authJob.updateMany({ where: { orgId, credentialId: id }, data: { credentialId: keep } });

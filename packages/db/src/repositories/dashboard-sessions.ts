@@ -23,8 +23,19 @@ export class DashboardSessions {
   async create(userId: string, ttlMs: number): Promise<{ token: string; session: SignedInSession }> {
     const token = randomBytes(32).toString("base64url");
     const row = await this.prisma.dashboardSession.create({
-      data: { id: newId("dse"), tokenHash: hashToken(token), userId, csrfSecret: randomBytes(32).toString("base64url"), expiresAt: new Date(Date.now() + ttlMs) },
-      select: { id: true, csrfSecret: true, expiresAt: true, user: { select: { id: true, email: true, isPlatformAdmin: true } } },
+      data: {
+        id: newId("dse"),
+        tokenHash: hashToken(token),
+        userId,
+        csrfSecret: randomBytes(32).toString("base64url"),
+        expiresAt: new Date(Date.now() + ttlMs),
+      },
+      select: {
+        id: true,
+        csrfSecret: true,
+        expiresAt: true,
+        user: { select: { id: true, email: true, isPlatformAdmin: true } },
+      },
     });
     return { token, session: row };
   }
@@ -33,7 +44,13 @@ export class DashboardSessions {
   async find(token: string): Promise<SignedInSession | null> {
     const row = await this.prisma.dashboardSession.findUnique({
       where: { tokenHash: hashToken(token) },
-      select: { id: true, csrfSecret: true, expiresAt: true, lastSeenAt: true, user: { select: { id: true, email: true, isPlatformAdmin: true } } },
+      select: {
+        id: true,
+        csrfSecret: true,
+        expiresAt: true,
+        lastSeenAt: true,
+        user: { select: { id: true, email: true, isPlatformAdmin: true } },
+      },
     });
     if (!row || row.expiresAt <= new Date()) return null;
     if (Date.now() - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
@@ -49,7 +66,9 @@ export class DashboardSessions {
 
   /** Signs the user out everywhere except (optionally) one session: after a password change. */
   async removeAllOf(userId: string, except?: string): Promise<number> {
-    return (await this.prisma.dashboardSession.deleteMany({ where: { userId, ...(except ? { id: { not: except } } : {}) } })).count;
+    return (
+      await this.prisma.dashboardSession.deleteMany({ where: { userId, ...(except ? { id: { not: except } } : {}) } })
+    ).count;
   }
 
   /** Retention sweep: deletes sessions that expired before `cutoff`. */

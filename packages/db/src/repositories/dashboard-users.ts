@@ -35,7 +35,9 @@ export class DashboardUsers {
   }
 
   passwordHashOf(id: string) {
-    return this.prisma.dashboardUser.findUnique({ where: { id }, select: { passwordHash: true } }).then((r) => r?.passwordHash ?? null);
+    return this.prisma.dashboardUser
+      .findUnique({ where: { id }, select: { passwordHash: true } })
+      .then((r) => r?.passwordHash ?? null);
   }
 
   async setPasswordHash(id: string, passwordHash: string): Promise<void> {
@@ -44,7 +46,14 @@ export class DashboardUsers {
 
   /** Grants or revokes platform staff rights; false when no account has that email. */
   async setPlatformAdmin(email: string, isPlatformAdmin: boolean): Promise<boolean> {
-    return (await this.prisma.dashboardUser.updateMany({ where: { email: normalizeEmail(email) }, data: { isPlatformAdmin } })).count > 0;
+    return (
+      (
+        await this.prisma.dashboardUser.updateMany({
+          where: { email: normalizeEmail(email) },
+          data: { isPlatformAdmin },
+        })
+      ).count > 0
+    );
   }
 
   /** The user's organizations with their role, oldest membership first. */
@@ -58,7 +67,10 @@ export class DashboardUsers {
 
   /** The user's role in the organization, or null when the user is not a member: the check every org page makes. */
   async roleIn(userId: string, orgId: string): Promise<MembershipRole | null> {
-    const row = await this.prisma.membership.findUnique({ where: { userId_orgId: { userId, orgId } }, select: { role: true } });
+    const row = await this.prisma.membership.findUnique({
+      where: { userId_orgId: { userId, orgId } },
+      select: { role: true },
+    });
     return (row?.role as MembershipRole | undefined) ?? null;
   }
 

@@ -4,8 +4,10 @@
  * 25-50 % apart, so a percentile read from them is off by less than one bucket's width. Changing them
  * changes the meaning of stored rows: add a migration that recomputes job_stats_hours and job_stats_site_hours.
  */
-export const DURATION_BUCKETS_MS = [250, 500, 750, 1000, 1500, 2000, 3000, 4000, 5000, 6500, 8000, 10_000, 13_000, 16_000, 20_000, 25_000, 30_000, 40_000, 55_000, 75_000, 100_000, 150_000] as const;
-
+export const DURATION_BUCKETS_MS = [
+  250, 500, 750, 1000, 1500, 2000, 3000, 4000, 5000, 6500, 8000, 10_000, 13_000, 16_000, 20_000, 25_000, 30_000, 40_000,
+  55_000, 75_000, 100_000, 150_000,
+] as const;
 
 /**
  * The duration below which a fraction `q` (0.5: the median) of the counted jobs fall, interpolated linearly

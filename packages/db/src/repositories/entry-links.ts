@@ -44,7 +44,10 @@ export class EntryLinks {
 
   /** A link as its hosted page (which has no org of its own) reads it, with the org's name. */
   forPage(id: string) {
-    return this.prisma.credentialEntryLink.findUnique({ where: { id }, select: { ...WITH_JOB, org: { select: { name: true } } } });
+    return this.prisma.credentialEntryLink.findUnique({
+      where: { id },
+      select: { ...WITH_JOB, org: { select: { name: true } } },
+    });
   }
 
   /**
@@ -54,11 +57,19 @@ export class EntryLinks {
    */
   async takeTry(id: string, maxTries: number, latestJob: string | null): Promise<number | null> {
     const taken = await this.prisma.credentialEntryLink.updateMany({
-      where: { id, createdCredentialAt: null, expiresAt: { gt: new Date() }, tries: { lt: maxTries }, jobId: latestJob },
+      where: {
+        id,
+        createdCredentialAt: null,
+        expiresAt: { gt: new Date() },
+        tries: { lt: maxTries },
+        jobId: latestJob,
+      },
       data: { tries: { increment: 1 }, jobId: null },
     });
     if (taken.count === 0) return null;
-    return (await this.prisma.credentialEntryLink.findUnique({ where: { id }, select: { tries: true } }))?.tries ?? null;
+    return (
+      (await this.prisma.credentialEntryLink.findUnique({ where: { id }, select: { tries: true } }))?.tries ?? null
+    );
   }
 
   /** The sign-in a try started. */
@@ -72,7 +83,12 @@ export class EntryLinks {
    */
   settle(jobId: string, credentialId: string) {
     return this.prisma.credentialEntryLink
-      .updateMany({ where: { jobId, createdCredentialAt: null }, data: { credentialId, createdCredentialAt: new Date() } })
-      .then((r) => (r.count > 0 ? this.prisma.credentialEntryLink.findUnique({ where: { jobId }, select: WITH_JOB }) : null));
+      .updateMany({
+        where: { jobId, createdCredentialAt: null },
+        data: { credentialId, createdCredentialAt: new Date() },
+      })
+      .then((r) =>
+        r.count > 0 ? this.prisma.credentialEntryLink.findUnique({ where: { jobId }, select: WITH_JOB }) : null,
+      );
   }
 }

@@ -59,7 +59,10 @@ export class Mailboxes {
   /** `forwarding`: the org's forwarding inbox; a second live one is refused like a taken address. */
   async create(orgId: string, address: string, label?: string, forwarding = false) {
     try {
-      return await this.prisma.mailbox.create({ data: { id: newId("mbx"), orgId, address: address.toLowerCase(), label, forwarding }, select: publicFields });
+      return await this.prisma.mailbox.create({
+        data: { id: newId("mbx"), orgId, address: address.toLowerCase(), label, forwarding },
+        select: publicFields,
+      });
     } catch (err) {
       if (isUniqueViolation(err)) throw new AddressTakenError(address);
       throw err;
@@ -67,7 +70,11 @@ export class Mailboxes {
   }
 
   list(orgId: string) {
-    return this.prisma.mailbox.findMany({ where: { orgId, deletedAt: null }, orderBy: { createdAt: "asc" }, select: publicFields });
+    return this.prisma.mailbox.findMany({
+      where: { orgId, deletedAt: null },
+      orderBy: { createdAt: "asc" },
+      select: publicFields,
+    });
   }
 
   find(orgId: string, id: string) {
@@ -93,7 +100,10 @@ export class Mailboxes {
 
   /** One of the org's live mailboxes by address; `agent+tag@` is `agent@`. */
   findForOrg(orgId: string, address: string) {
-    return this.prisma.mailbox.findFirst({ where: { orgId, address: baseAddress(address), deletedAt: null }, select: { ...publicFields, orgId: true } });
+    return this.prisma.mailbox.findFirst({
+      where: { orgId, address: baseAddress(address), deletedAt: null },
+      select: { ...publicFields, orgId: true },
+    });
   }
 
   /**
@@ -101,7 +111,10 @@ export class Mailboxes {
    * the one lookup that does not start from an orgId.
    */
   findByAddress(address: string) {
-    return this.prisma.mailbox.findFirst({ where: { address: baseAddress(address), deletedAt: null }, select: { ...publicFields, orgId: true } });
+    return this.prisma.mailbox.findFirst({
+      where: { address: baseAddress(address), deletedAt: null },
+      select: { ...publicFields, orgId: true },
+    });
   }
 }
 
@@ -114,7 +127,10 @@ export class PhoneNumbers {
 
   async create(orgId: string, number: string, label?: string) {
     try {
-      return await this.prisma.phoneNumber.create({ data: { id: newId("pn"), orgId, number, label }, select: phoneFields });
+      return await this.prisma.phoneNumber.create({
+        data: { id: newId("pn"), orgId, number, label },
+        select: phoneFields,
+      });
     } catch (err) {
       if (isUniqueViolation(err)) throw new AddressTakenError(number);
       throw err;
@@ -151,12 +167,26 @@ export class InboundMessages {
    * Stores a message sent to `recipient` (lower-cased: an address with its +tag, or a number);
    * `originalRecipients`: whom a forwarded message was first sent to.
    */
-  async store(orgId: string, inbox: InboxRef, recipient: string, content: InboundContent, originalRecipients: readonly string[] = []): Promise<{ id: string; receivedAt: Date }> {
+  async store(
+    orgId: string,
+    inbox: InboxRef,
+    recipient: string,
+    content: InboundContent,
+    originalRecipients: readonly string[] = [],
+  ): Promise<{ id: string; receivedAt: Date }> {
     const id = newId("msg");
     const body = this.envelope.encryptJson(content, rowAad(orgId, id));
     const size = content.text.length + content.html.length + content.subject.length;
     return this.prisma.inboundMessage.create({
-      data: { id, orgId, ...inbox, recipient: recipient.toLowerCase(), originalRecipients: originalRecipients.map((a) => a.toLowerCase()), body, size },
+      data: {
+        id,
+        orgId,
+        ...inbox,
+        recipient: recipient.toLowerCase(),
+        originalRecipients: originalRecipients.map((a) => a.toLowerCase()),
+        body,
+        size,
+      },
       select: { id: true, receivedAt: true },
     });
   }
@@ -188,7 +218,12 @@ export class InboundMessages {
       ...this.envelope.decryptJson<InboundContent>(row.body, rowAad(orgId, row.id)),
     });
     if (!originalRecipient) {
-      const rows = await this.prisma.inboundMessage.findMany({ where, orderBy: { receivedAt: "asc" }, take: limit, select });
+      const rows = await this.prisma.inboundMessage.findMany({
+        where,
+        orderBy: { receivedAt: "asc" },
+        take: limit,
+        select,
+      });
       return rows.map(decrypt);
     }
     // A forwarding inbox holds every forwarded address's mail: page through it (oldest first) until
@@ -196,9 +231,16 @@ export class InboundMessages {
     const found: InboundMessage[] = [];
     const batch = Math.max(limit * 4, 200);
     for (let skip = 0; found.length < limit; skip += batch) {
-      const rows = await this.prisma.inboundMessage.findMany({ where, orderBy: [{ receivedAt: "asc" }, { id: "asc" }], skip, take: batch, select });
+      const rows = await this.prisma.inboundMessage.findMany({
+        where,
+        orderBy: [{ receivedAt: "asc" }, { id: "asc" }],
+        skip,
+        take: batch,
+        select,
+      });
       for (const row of rows) {
-        if (found.length < limit && row.originalRecipients.some((to) => sameMailbox(to, originalRecipient))) found.push(decrypt(row));
+        if (found.length < limit && row.originalRecipients.some((to) => sameMailbox(to, originalRecipient)))
+          found.push(decrypt(row));
       }
       if (rows.length < batch) break;
     }

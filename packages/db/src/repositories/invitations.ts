@@ -11,16 +11,26 @@ export type AcceptOutcome = { joined: { orgId: string } } | { refused: "unknown"
 export class Invitations {
   constructor(private readonly prisma: Prisma) {}
 
-  async create(orgId: string, createdBy: string, role: MembershipRole, ttlMs: number): Promise<{ token: string; expiresAt: Date }> {
+  async create(
+    orgId: string,
+    createdBy: string,
+    role: MembershipRole,
+    ttlMs: number,
+  ): Promise<{ token: string; expiresAt: Date }> {
     const token = randomBytes(32).toString("base64url");
     const expiresAt = new Date(Date.now() + ttlMs);
-    await this.prisma.invitation.create({ data: { id: newId("inv"), orgId, tokenHash: hashToken(token), role, createdBy, expiresAt } });
+    await this.prisma.invitation.create({
+      data: { id: newId("inv"), orgId, tokenHash: hashToken(token), role, createdBy, expiresAt },
+    });
     return { token, expiresAt };
   }
 
   /** The organization an invitation token leads to, while it can still be used. */
   async preview(token: string) {
-    const row = await this.prisma.invitation.findUnique({ where: { tokenHash: hashToken(token) }, select: { usedAt: true, expiresAt: true, org: { select: { id: true, name: true } } } });
+    const row = await this.prisma.invitation.findUnique({
+      where: { tokenHash: hashToken(token) },
+      select: { usedAt: true, expiresAt: true, org: { select: { id: true, name: true } } },
+    });
     return row && !row.usedAt && row.expiresAt > new Date() ? row.org : null;
   }
 
@@ -32,7 +42,10 @@ export class Invitations {
       if (row.usedAt) return { refused: "used" } as const;
       if (row.expiresAt <= new Date()) return { refused: "expired" } as const;
       // Claimed with a condition, so two browsers racing on one link cannot both use it.
-      const claimed = await tx.invitation.updateMany({ where: { id: row.id, usedAt: null }, data: { usedAt: new Date(), usedBy: userId } });
+      const claimed = await tx.invitation.updateMany({
+        where: { id: row.id, usedAt: null },
+        data: { usedAt: new Date(), usedBy: userId },
+      });
       if (claimed.count === 0) return { refused: "used" } as const;
       await tx.membership.upsert({
         where: { userId_orgId: { userId, orgId: row.orgId } },

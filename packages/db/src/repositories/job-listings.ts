@@ -44,8 +44,19 @@ function searchWhere(search: JobSearch) {
     ...(search.errorCode ? { errorCode: search.errorCode } : {}),
     ...(search.site ? { loginUrl: { contains: search.site, mode: "insensitive" as const } } : {}),
     ...(search.orgIds ? { orgId: { in: search.orgIds } } : {}),
-    ...(search.since || search.until ? { createdAt: { ...(search.since ? { gte: search.since } : {}), ...(search.until ? { lte: search.until } : {}) } } : {}),
-    ...(search.after ? { OR: [{ createdAt: { lt: search.after.createdAt } }, { createdAt: search.after.createdAt, id: { lt: search.after.id } }] } : {}),
+    ...(search.since || search.until
+      ? {
+          createdAt: { ...(search.since ? { gte: search.since } : {}), ...(search.until ? { lte: search.until } : {}) },
+        }
+      : {}),
+    ...(search.after
+      ? {
+          OR: [
+            { createdAt: { lt: search.after.createdAt } },
+            { createdAt: search.after.createdAt, id: { lt: search.after.id } },
+          ],
+        }
+      : {}),
   };
 }
 
@@ -60,7 +71,12 @@ export class JobListings {
   constructor(private readonly prisma: Prisma) {}
 
   forOrg(orgId: string, search: JobSearch) {
-    return this.prisma.authJob.findMany({ where: { ...searchWhere(search), orgId }, orderBy: NEWEST_FIRST, take: search.limit, select: LISTED });
+    return this.prisma.authJob.findMany({
+      where: { ...searchWhere(search), orgId },
+      orderBy: NEWEST_FIRST,
+      take: search.limit,
+      select: LISTED,
+    });
   }
 
   findInOrg(orgId: string, id: string) {

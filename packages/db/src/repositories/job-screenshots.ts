@@ -30,6 +30,10 @@ export class JobScreenshots {
   async find(orgId: string, jobId: string): Promise<(JobScreenshotImage & { createdAt: Date }) | null> {
     const row = await this.prisma.jobScreenshot.findFirst({ where: { jobId, orgId }, omit: { image: false } });
     if (!row) return null;
-    return { image: this.envelope.decrypt(row.image, rowAad(orgId, jobId)), contentType: row.contentType, createdAt: row.createdAt };
+    return {
+      image: this.envelope.decrypt(row.image, rowAad(orgId, jobId)),
+      contentType: row.contentType,
+      createdAt: row.createdAt,
+    };
   }
 }

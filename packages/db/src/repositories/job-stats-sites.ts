@@ -87,7 +87,10 @@ export class JobStatSites {
 
   /** The scope's sites, busiest first, and when they were computed (null: not yet). */
   async read(scope: StatsScope): Promise<{ sites: SiteStats[]; computedAt: Date | null }> {
-    const rows = await this.prisma.jobStatSite.findMany({ where: { scope: scope.orgId ?? "" }, orderBy: [{ weekJobs: "desc" }, { site: "asc" }] });
+    const rows = await this.prisma.jobStatSite.findMany({
+      where: { scope: scope.orgId ?? "" },
+      orderBy: [{ weekJobs: "desc" }, { site: "asc" }],
+    });
     return {
       computedAt: rows[0]?.computedAt ?? null,
       sites: rows.map((r) => ({

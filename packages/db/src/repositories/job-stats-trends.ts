@@ -28,5 +28,9 @@ export function successDropped(day: SuccessCount, baseline: SuccessCount): boole
 /** `day`: the code's count in the last day; `baseline`: in the 7 days before it. */
 export function codeRose(day: number, baseline: number): boolean {
   const average = baseline / 7;
-  return day >= CODE_RISE.minCount && day >= CODE_RISE.factor * average && (day - average) / Math.sqrt(Math.max(average, 1)) >= CODE_RISE.minZ;
+  return (
+    day >= CODE_RISE.minCount &&
+    day >= CODE_RISE.factor * average &&
+    (day - average) / Math.sqrt(Math.max(average, 1)) >= CODE_RISE.minZ
+  );
 }

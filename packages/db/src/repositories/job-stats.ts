@@ -23,7 +23,10 @@ const BUCKETS = [...DURATION_BUCKETS_MS, null];
 const BUCKET_COUNTS = rawSql(
   `ARRAY[${BUCKETS.map((upper, i) => {
     const lower = i === 0 ? null : DURATION_BUCKETS_MS[i - 1]!;
-    const conditions = [lower !== null ? `duration_ms >= ${lower}` : null, upper !== null ? `duration_ms < ${upper}` : null].filter(Boolean);
+    const conditions = [
+      lower !== null ? `duration_ms >= ${lower}` : null,
+      upper !== null ? `duration_ms < ${upper}` : null,
+    ].filter(Boolean);
     return `count(*) FILTER (WHERE ${conditions.join(" AND ")})`;
   }).join(", ")}]::int[]`,
 );
@@ -53,7 +56,12 @@ export interface StatsWindows {
 export function statsWindows(now: Date): StatsWindows {
   const hour = floorHour(now.getTime());
   const dayStart = hour - 23 * HOUR_MS;
-  return { now, dayStart: new Date(dayStart), weekStart: new Date(hour - (7 * 24 - 1) * HOUR_MS), baselineStart: new Date(dayStart - 7 * 24 * HOUR_MS) };
+  return {
+    now,
+    dayStart: new Date(dayStart),
+    weekStart: new Date(hour - (7 * 24 - 1) * HOUR_MS),
+    baselineStart: new Date(dayStart - 7 * 24 * HOUR_MS),
+  };
 }
 
 export const inScope = (scope: StatsScope) => (scope.orgId ? sql`AND org_id = ${scope.orgId}` : emptySql);
@@ -76,7 +84,10 @@ export class JobStats {
     const horizon = floorHour(now.getTime()) - STATS_HORIZON_HOURS * HOUR_MS;
     const end = floorHour(now.getTime()) + HOUR_MS;
     // (At least this hour: a progress ahead of `now` came from a clock that ran ahead.)
-    const from = Math.min(end - HOUR_MS, Math.max(horizon, floorHour((progress?.rolledUpTo.getTime() ?? horizon) - SETTLE_MS)));
+    const from = Math.min(
+      end - HOUR_MS,
+      Math.max(horizon, floorHour((progress?.rolledUpTo.getTime() ?? horizon) - SETTLE_MS)),
+    );
     const to = Math.min(end, from + MAX_HOURS_PER_RUN * HOUR_MS);
     const caughtUp = to === end;
     await this.recompute(new Date(from), new Date(to), caughtUp ? now : new Date(to));
@@ -139,7 +150,10 @@ export class JobStats {
   }
 
   /** Jobs per outcome in the last day, the last week, and the 7 days before the last day. */
-  outcomes(scope: StatsScope, w: StatsWindows): Promise<Array<{ outcome: string; day: number; week: number; baseline: number }>> {
+  outcomes(
+    scope: StatsScope,
+    w: StatsWindows,
+  ): Promise<Array<{ outcome: string; day: number; week: number; baseline: number }>> {
     return this.prisma.$queryRaw`
       SELECT outcome,
         coalesce(sum(jobs) FILTER (WHERE hour >= ${w.dayStart}), 0)::int AS day,

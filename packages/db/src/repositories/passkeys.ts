@@ -29,7 +29,14 @@ export class Passkeys {
     if ((await this.prisma.credential.count({ where: { id: credentialId, orgId } })) === 0) return null;
     const id = newId("pk");
     return this.prisma.credentialPasskey.create({
-      data: { id, orgId, credentialId, jobId, rpId: key.rpId, sealed: this.envelope.encryptJson(key, passkeyAad(orgId, credentialId, id)) },
+      data: {
+        id,
+        orgId,
+        credentialId,
+        jobId,
+        rpId: key.rpId,
+        sealed: this.envelope.encryptJson(key, passkeyAad(orgId, credentialId, id)),
+      },
       select: LISTED,
     });
   }
@@ -42,20 +49,35 @@ export class Passkeys {
    * export). Null when the org has no such credential.
    * Concurrent imports to one credential queue on its row (run it in `Database.transaction`).
    */
-  async import(orgId: string, credentialId: string, key: PasskeyKey): Promise<{ added: ListedPasskey } | { held: ListedPasskey } | null> {
-    const locked = await this.prisma.$queryRaw<Array<{ id: string }>>`SELECT id FROM credentials WHERE id = ${credentialId} AND org_id = ${orgId} FOR UPDATE`;
+  async import(
+    orgId: string,
+    credentialId: string,
+    key: PasskeyKey,
+  ): Promise<{ added: ListedPasskey } | { held: ListedPasskey } | null> {
+    const locked = await this.prisma.$queryRaw<
+      Array<{ id: string }>
+    >`SELECT id FROM credentials WHERE id = ${credentialId} AND org_id = ${orgId} FOR UPDATE`;
     if (locked.length === 0) return null;
     const same = (await this.keys(orgId, credentialId)).find(
-      (held) => held.key.credentialId === key.credentialId || (held.key.rpId === key.rpId && held.key.userHandle !== undefined && held.key.userHandle === key.userHandle),
+      (held) =>
+        held.key.credentialId === key.credentialId ||
+        (held.key.rpId === key.rpId && held.key.userHandle !== undefined && held.key.userHandle === key.userHandle),
     );
-    if (same) return { held: (await this.prisma.credentialPasskey.findFirstOrThrow({ where: { id: same.id, orgId }, select: LISTED })) };
+    if (same)
+      return {
+        held: await this.prisma.credentialPasskey.findFirstOrThrow({ where: { id: same.id, orgId }, select: LISTED }),
+      };
     const added = await this.add(orgId, credentialId, key);
     return added && { added };
   }
 
   /** The credential's passkeys as listings show them, oldest first. */
   list(orgId: string, credentialId: string): Promise<ListedPasskey[]> {
-    return this.prisma.credentialPasskey.findMany({ where: { orgId, credentialId }, select: LISTED, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+    return this.prisma.credentialPasskey.findMany({
+      where: { orgId, credentialId },
+      select: LISTED,
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    });
   }
 
   /** The passkey a job of the org added (to the credential its account settled on), or null. */
@@ -65,8 +87,15 @@ export class Passkeys {
 
   /** The credential's passkeys with their key material, for the run that signs in with them. */
   async keys(orgId: string, credentialId: string): Promise<Array<{ id: string; key: PasskeyKey }>> {
-    const rows = await this.prisma.credentialPasskey.findMany({ where: { orgId, credentialId }, select: { id: true, sealed: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
-    return rows.map((row) => ({ id: row.id, key: this.envelope.decryptJson<PasskeyKey>(row.sealed, passkeyAad(orgId, credentialId, row.id)) }));
+    const rows = await this.prisma.credentialPasskey.findMany({
+      where: { orgId, credentialId },
+      select: { id: true, sealed: true },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    });
+    return rows.map((row) => ({
+      id: row.id,
+      key: this.envelope.decryptJson<PasskeyKey>(row.sealed, passkeyAad(orgId, credentialId, row.id)),
+    }));
   }
 
   /** After a sign-in: the counter the authenticator reached (a site refuses a counter that went backwards). */

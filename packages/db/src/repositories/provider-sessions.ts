@@ -11,7 +11,12 @@ export interface ProviderAccountKey {
 }
 
 const where = (key: ProviderAccountKey) => ({
-  orgId_scope_provider_account: { orgId: key.orgId, scope: key.scope, provider: key.provider, account: key.account.toLowerCase() },
+  orgId_scope_provider_account: {
+    orgId: key.orgId,
+    scope: key.scope,
+    provider: key.provider,
+    account: key.account.toLowerCase(),
+  },
 });
 
 /**
@@ -26,7 +31,10 @@ export class ProviderSessions {
 
   /** The account's provider cookies, unless they ended (or cannot be read: a rotated-out key); null then. */
   async find(key: ProviderAccountKey, now = new Date()): Promise<Cookie[] | null> {
-    const row = await this.prisma.providerSession.findUnique({ where: where(key), select: { id: true, state: true, expiresAt: true } });
+    const row = await this.prisma.providerSession.findUnique({
+      where: where(key),
+      select: { id: true, state: true, expiresAt: true },
+    });
     if (!row || row.expiresAt <= now) return null;
     try {
       return this.envelope.decryptJson<Cookie[]>(row.state, rowAad(key.orgId, row.id));

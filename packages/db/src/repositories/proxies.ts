@@ -40,10 +40,20 @@ export class Proxies {
     private readonly envelope: Envelope,
   ) {}
 
-  async create(orgId: string, input: { url: string; address: string; label?: string; region?: string }): Promise<ProxyRow> {
+  async create(
+    orgId: string,
+    input: { url: string; address: string; label?: string; region?: string },
+  ): Promise<ProxyRow> {
     const id = newId("prx");
     return this.prisma.proxy.create({
-      data: { id, orgId, label: input.label ?? null, region: input.region ?? null, address: input.address, url: this.envelope.encrypt(input.url, rowAad(orgId, id)) },
+      data: {
+        id,
+        orgId,
+        label: input.label ?? null,
+        region: input.region ?? null,
+        address: input.address,
+        url: this.envelope.encrypt(input.url, rowAad(orgId, id)),
+      },
       select: PUBLIC,
     });
   }
@@ -71,21 +81,37 @@ export class Proxies {
    * (the credential moves to it); for a pool, the credential's member when it has one there, else the
    * member fewest credentials use; without either, the credential's own, if any (null: direct).
    * `credential.proxyId`: the proxy it keeps, as its job read it. Throws ProxyGoneError when the named proxy
- * or pool no longer exists.
+   * or pool no longer exists.
    */
-  async forRun(orgId: string, credential: { id: string; proxyId: string | null }, choice: ProxyChoice): Promise<RunProxy | null> {
+  async forRun(
+    orgId: string,
+    credential: { id: string; proxyId: string | null },
+    choice: ProxyChoice,
+  ): Promise<RunProxy | null> {
     let id = credential.proxyId;
     if (choice.proxy) {
-      if (!(await this.find(orgId, choice.proxy))) throw new ProxyGoneError(`the proxy ${choice.proxy} no longer exists`);
+      if (!(await this.find(orgId, choice.proxy)))
+        throw new ProxyGoneError(`the proxy ${choice.proxy} no longer exists`);
       id = choice.proxy;
     } else if (choice.proxyPool) {
-      const members = await this.prisma.proxy.findMany({ where: { orgId, label: choice.proxyPool }, select: { id: true, _count: { select: { credentials: true } } }, orderBy: { createdAt: "asc" } });
+      const members = await this.prisma.proxy.findMany({
+        where: { orgId, label: choice.proxyPool },
+        select: { id: true, _count: { select: { credentials: true } } },
+        orderBy: { createdAt: "asc" },
+      });
       if (members.length === 0) throw new ProxyGoneError(`the proxy pool "${choice.proxyPool}" has no proxy any more`);
-      if (!members.some((m) => m.id === id)) id = [...members].sort((a, b) => a._count.credentials - b._count.credentials)[0]!.id;
+      if (!members.some((m) => m.id === id))
+        id = [...members].sort((a, b) => a._count.credentials - b._count.credentials)[0]!.id;
     }
     if (!id) return null;
-    if (id !== credential.proxyId) await this.prisma.credential.updateMany({ where: { id: credential.id, orgId }, data: { proxyId: id } });
-    const row = await this.prisma.proxy.findFirst({ where: { id, orgId }, select: { id: true, region: true, url: true } });
-    return row ? { id: row.id, region: row.region, url: this.envelope.decrypt(row.url, rowAad(orgId, row.id)).toString("utf8") } : null;
+    if (id !== credential.proxyId)
+      await this.prisma.credential.updateMany({ where: { id: credential.id, orgId }, data: { proxyId: id } });
+    const row = await this.prisma.proxy.findFirst({
+      where: { id, orgId },
+      select: { id: true, region: true, url: true },
+    });
+    return row
+      ? { id: row.id, region: row.region, url: this.envelope.decrypt(row.url, rowAad(orgId, row.id)).toString("utf8") }
+      : null;
   }
 }

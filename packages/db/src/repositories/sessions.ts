@@ -12,7 +12,13 @@ const DUE_SESSION = {
   seenAliveAt: true,
   credential: {
     select: {
-      id: true, siteOrigin: true, loginPage: true, loginUrl: true, username: true, lastLoginAt: true, lastErrorCode: true,
+      id: true,
+      siteOrigin: true,
+      loginPage: true,
+      loginUrl: true,
+      username: true,
+      lastLoginAt: true,
+      lastErrorCode: true,
       collection: { select: { externalId: true } },
       sessions: { orderBy: { createdAt: "desc" }, take: 1, select: { id: true } },
       // A refresh still running may replace a revoked session: it is reported only once none is.
@@ -21,7 +27,6 @@ const DUE_SESSION = {
   },
 } satisfies Schema.SessionSelect;
 
-
 export class Sessions {
   constructor(
     private readonly prisma: Prisma,
@@ -29,7 +34,13 @@ export class Sessions {
   ) {}
 
   /** `state` keeps its signed-in page (for the session check) inside the encrypted state; answers never show it. */
-  async create(input: { orgId: string; credentialId: string; origin: string; state: CapturedSession; expiresAt: Date }) {
+  async create(input: {
+    orgId: string;
+    credentialId: string;
+    origin: string;
+    state: CapturedSession;
+    expiresAt: Date;
+  }) {
     const id = newId("ses");
     await this.prisma.session.create({
       data: {
@@ -79,24 +90,35 @@ export class Sessions {
    * that made it (its fingerprint is the key the session is cached under). A session a newer login
    * replaced needs nothing: it is marked handled, so it does not come back.
    */
-  private async findDue(where: Schema.SessionWhereInput, orderBy: Schema.SessionOrderByWithRelationInput, limit: number) {
+  private async findDue(
+    where: Schema.SessionWhereInput,
+    orderBy: Schema.SessionOrderByWithRelationInput,
+    limit: number,
+  ) {
     const rows = await this.prisma.session.findMany({ where, orderBy, take: limit, select: DUE_SESSION });
     await this.markKeptAlive(rows.filter((r) => r.credential.sessions[0]?.id !== r.id).map((r) => r.id));
     const newest = rows.filter((r) => r.credential.sessions[0]?.id === r.id);
-    const jobs = await this.prisma.authJob.findMany({ where: { sessionId: { in: newest.map((r) => r.id) } }, select: { sessionId: true, fingerprint: true } });
+    const jobs = await this.prisma.authJob.findMany({
+      where: { sessionId: { in: newest.map((r) => r.id) } },
+      select: { sessionId: true, fingerprint: true },
+    });
     const jobOf = new Map(jobs.map((j) => [j.sessionId!, j]));
     return newest.map((r) => ({ ...r, job: jobOf.get(r.id) ?? null }));
   }
 
   async markKeptAlive(ids: string[]): Promise<void> {
-    if (ids.length) await this.prisma.session.updateMany({ where: { id: { in: ids } }, data: { keepaliveAt: new Date() } });
+    if (ids.length)
+      await this.prisma.session.updateMany({ where: { id: { in: ids } }, data: { keepaliveAt: new Date() } });
   }
 
   /**
    * The decrypted state of one of the org's sessions as the API answers it, with the page the session check
    * fetches (`signedInPage`, absent for sessions stored before it was kept), or null when there is none.
    */
-  async findState(orgId: string, id: string): Promise<{ state: SessionResponse; signedInPage?: string; expiresAt: Date } | null> {
+  async findState(
+    orgId: string,
+    id: string,
+  ): Promise<{ state: SessionResponse; signedInPage?: string; expiresAt: Date } | null> {
     const row = await this.prisma.session.findFirst({ where: { id, orgId }, omit: { state: false } });
     if (!row) return null;
     const captured = this.envelope.decryptJson<CapturedSession>(row.state, rowAad(orgId, id));
@@ -110,7 +132,12 @@ export class Sessions {
    */
   async dueForCheck(now: Date, checkedBefore: Date, limit: number) {
     return this.findDue(
-      { keepaliveAt: null, revokedAt: null, expiresAt: { gt: now }, OR: [{ lastCheckedAt: null }, { lastCheckedAt: { lt: checkedBefore } }] },
+      {
+        keepaliveAt: null,
+        revokedAt: null,
+        expiresAt: { gt: now },
+        OR: [{ lastCheckedAt: null }, { lastCheckedAt: { lt: checkedBefore } }],
+      },
       { lastCheckedAt: "asc" },
       limit,
     );
@@ -118,7 +145,10 @@ export class Sessions {
 
   /** Records a check of a session: when it ran (the next is due SESSION_CHECK_MAX_AGE later), and whether it found the session signed in. */
   async markChecked(id: string, alive: boolean, at = new Date()): Promise<void> {
-    await this.prisma.session.updateMany({ where: { id }, data: alive ? { lastCheckedAt: at, seenAliveAt: at } : { lastCheckedAt: at } });
+    await this.prisma.session.updateMany({
+      where: { id },
+      data: alive ? { lastCheckedAt: at, seenAliveAt: at } : { lastCheckedAt: at },
+    });
   }
 
   /**
@@ -126,7 +156,10 @@ export class Sessions {
    * it (`session.expired`, reason `revoked`) unless a refresh replaces it.
    */
   async markRevoked(id: string, at = new Date()): Promise<void> {
-    await this.prisma.session.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: at, lastCheckedAt: at, expiresAt: at } });
+    await this.prisma.session.updateMany({
+      where: { id, revokedAt: null },
+      data: { revokedAt: at, lastCheckedAt: at, expiresAt: at },
+    });
   }
 
   /** The org's sessions that have not expired, newest first; metadata only (never the state). */
@@ -135,7 +168,13 @@ export class Sessions {
       where: { orgId, expiresAt: { gt: new Date() } },
       orderBy: { createdAt: "desc" },
       take: limit,
-      select: { id: true, origin: true, expiresAt: true, createdAt: true, credential: { select: { id: true, username: true, loginPage: true } } },
+      select: {
+        id: true,
+        origin: true,
+        expiresAt: true,
+        createdAt: true,
+        credential: { select: { id: true, username: true, loginPage: true } },
+      },
     });
   }
 
@@ -144,7 +183,11 @@ export class Sessions {
    * from the cache too), or null when the org has no such session.
    */
   async remove(orgId: string, id: string): Promise<string[] | null> {
-    const jobs = await this.prisma.authJob.findMany({ where: { orgId, sessionId: id }, select: { fingerprint: true }, distinct: ["fingerprint"] });
+    const jobs = await this.prisma.authJob.findMany({
+      where: { orgId, sessionId: id },
+      select: { fingerprint: true },
+      distinct: ["fingerprint"],
+    });
     const { count } = await this.prisma.session.deleteMany({ where: { id, orgId } });
     return count > 0 ? jobs.map((j) => j.fingerprint) : null;
   }

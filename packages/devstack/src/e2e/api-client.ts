@@ -14,7 +14,11 @@ export interface Answer<T = any> {
   body: T;
 }
 
-export async function call<T = any>(method: string, path: string, init: { key?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {}): Promise<Answer<T>> {
+export async function call<T = any>(
+  method: string,
+  path: string,
+  init: { key?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {},
+): Promise<Answer<T>> {
   const headers: Record<string, string> = { ...init.headers };
   if (init.key) headers.authorization = `Bearer ${init.key}`;
   if (init.body !== undefined || init.raw !== undefined) headers["content-type"] ??= "application/json";
@@ -79,7 +83,11 @@ export async function newSiteUser(
 
 /** Ends the user's sessions on every fixture site, as if they had timed out server-side. */
 export async function expireSiteSessions(username: string): Promise<number> {
-  const res = await fetch(`${sitesUrl()}/__fixture/expire-sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username }) });
+  const res = await fetch(`${sitesUrl()}/__fixture/expire-sessions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username }),
+  });
   return ((await res.json()) as { ended: number }).ended;
 }
 
@@ -107,23 +115,36 @@ export async function ageCachedSessions(orgId: string, config = loadConfig()): P
 
 /** Login attempts the fixture sites counted for a user, per site. */
 export async function attempts(username: string): Promise<Record<string, number>> {
-  return (await fetch(`${sitesUrl()}/__fixture/attempts/${encodeURIComponent(username)}`)).json() as Promise<Record<string, number>>;
+  return (await fetch(`${sitesUrl()}/__fixture/attempts/${encodeURIComponent(username)}`)).json() as Promise<
+    Record<string, number>
+  >;
 }
 
-export function loginBody(site: "classic" | "spa", user: { username: string; password: string }, extra: Record<string, unknown> = {}) {
+export function loginBody(
+  site: "classic" | "spa",
+  user: { username: string; password: string },
+  extra: Record<string, unknown> = {},
+) {
   return { domain: `${sitesUrl()}/${site}/login`, login_method: "password", cred: { ...user }, ...extra };
 }
 
 /** Switches the fixture's "redesign" login page between its two designs. */
 export async function redesignFixture(version: 1 | 2): Promise<void> {
-  await fetch(`${sitesUrl()}/__fixture/redesign`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ version }) });
+  await fetch(`${sitesUrl()}/__fixture/redesign`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ version }),
+  });
 }
 
 /**
  * A user of the fixture sites known by one of our inboxes (a mailbox address or phone number), without a
  * password unless given. `delivery` decides what the sites' codes and links do (see Accounts.deliveryFor).
  */
-export async function newInboxUser(username: string, options: { password?: string; delivery?: "ok" | "expired" | "lost" | "late" } = {}): Promise<void> {
+export async function newInboxUser(
+  username: string,
+  options: { password?: string; delivery?: "ok" | "expired" | "lost" | "late" } = {},
+): Promise<void> {
   const res = await fetch(`${sitesUrl()}/__fixture/users`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -135,17 +156,28 @@ export async function newInboxUser(username: string, options: { password?: strin
 let phoneSeq = 0;
 /** A fresh E.164 number in the 555 range, unique to this test process. */
 export function newPhoneNumber(): string {
-  return `+1415${String(process.pid % 1000).padStart(3, "0")}${String(++phoneSeq + (Date.now() % 10_000)).padStart(4, "0").slice(-4)}`;
+  return `+1415${String(process.pid % 1000).padStart(3, "0")}${String(++phoneSeq + (Date.now() % 10_000))
+    .padStart(4, "0")
+    .slice(-4)}`;
 }
 
 /** The session really is signed in on the fixture site: the case's account page greets the user. */
-export async function expectSignedIn(page: string, cookies: Array<{ name: string; value: string }>, user: string): Promise<void> {
-  const res = await fetch(`${sitesUrl()}/cases/${page}/account`, { headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") }, redirect: "manual" });
+export async function expectSignedIn(
+  page: string,
+  cookies: Array<{ name: string; value: string }>,
+  user: string,
+): Promise<void> {
+  const res = await fetch(`${sitesUrl()}/cases/${page}/account`, {
+    headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") },
+    redirect: "manual",
+  });
   expect(res.status).toBe(200);
   expect(await res.text()).toContain(`Welcome, ${user}`);
 }
 
 /** The accounts the fixture signup pages created for an email or username. */
 export async function siteAccounts(key: string): Promise<any[]> {
-  return ((await (await fetch(`${sitesUrl()}/__fixture/signups/${encodeURIComponent(key)}`)).json()) as { accounts: any[] }).accounts;
+  return (
+    (await (await fetch(`${sitesUrl()}/__fixture/signups/${encodeURIComponent(key)}`)).json()) as { accounts: any[] }
+  ).accounts;
 }

@@ -1,5 +1,15 @@
 import { loadConfig } from "@authsvc/config";
-import { JOB_STATS_JOB, KEEPALIVE_JOB, SITE_STATS_JOB, SWEEP_JOB, createAuthQueue, createMaintenanceQueue, createRedis, createWebhookQueue, type RedisClient } from "@authsvc/queue";
+import {
+  JOB_STATS_JOB,
+  KEEPALIVE_JOB,
+  SITE_STATS_JOB,
+  SWEEP_JOB,
+  createAuthQueue,
+  createMaintenanceQueue,
+  createRedis,
+  createWebhookQueue,
+  type RedisClient,
+} from "@authsvc/queue";
 import { call, database } from "./api-client";
 
 /**
@@ -30,7 +40,11 @@ export interface WaitOptions {
 export const SLOWEST_POLL_MS = 500;
 
 /** Polls `check` until it returns a value other than undefined, null or false, and returns that value. */
-export async function waitFor<T>(what: string, check: () => Promise<T | undefined | null | false> | T | undefined | null | false, options: WaitOptions = {}): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  options: WaitOptions = {},
+): Promise<T> {
   const { timeoutMs = WAIT_BOUND_MS, everyMs = 100 } = options;
   const slowest = Math.max(everyMs, SLOWEST_POLL_MS);
   const deadline = Date.now() + timeoutMs;
@@ -43,7 +57,14 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
 }
 
 /** The stack's queues (read only: the tests look jobs up), on one connection of their own. */
-let queues: { redis: RedisClient; auth: ReturnType<typeof createAuthQueue>; webhooks: ReturnType<typeof createWebhookQueue>; maintenance: ReturnType<typeof createMaintenanceQueue> } | undefined;
+let queues:
+  | {
+      redis: RedisClient;
+      auth: ReturnType<typeof createAuthQueue>;
+      webhooks: ReturnType<typeof createWebhookQueue>;
+      maintenance: ReturnType<typeof createMaintenanceQueue>;
+    }
+  | undefined;
 function stackQueues() {
   if (!queues) {
     const { redis: settings } = loadConfig();
@@ -86,7 +107,18 @@ export interface QueueJobState {
   data: any;
 }
 
-type Readable = { getState(): Promise<string>; id?: string; name: string; attemptsMade: number; attemptsStarted?: number; failedReason?: string; returnvalue: unknown; processedOn?: number; finishedOn?: number; data: any };
+type Readable = {
+  getState(): Promise<string>;
+  id?: string;
+  name: string;
+  attemptsMade: number;
+  attemptsStarted?: number;
+  failedReason?: string;
+  returnvalue: unknown;
+  processedOn?: number;
+  finishedOn?: number;
+  data: any;
+};
 
 async function snapshot(job: Readable): Promise<QueueJobState> {
   const state = await job.getState();
@@ -115,14 +147,31 @@ export async function queueJob(queue: "auth" | "webhooks", jobId: string): Promi
  * Waits until the queue's job has reached its final state (completed, or failed with no retry left) and
  * returns it: from then on the queue runs it no more, so what it did (attempts, events) is all it will do.
  */
-export async function finalQueueJob(queue: "auth" | "webhooks", jobId: string, options: WaitOptions = {}): Promise<QueueJobState> {
-  return waitFor(`${queue} job ${jobId} completed or failed in the queue`, async () => {
-    const job = await queueJob(queue, jobId);
-    return job?.final ? job : null;
-  }, options);
+export async function finalQueueJob(
+  queue: "auth" | "webhooks",
+  jobId: string,
+  options: WaitOptions = {},
+): Promise<QueueJobState> {
+  return waitFor(
+    `${queue} job ${jobId} completed or failed in the queue`,
+    async () => {
+      const job = await queueJob(queue, jobId);
+      return job?.final ? job : null;
+    },
+    options,
+  );
 }
 
-const ALL_STATES = ["active", "waiting", "wait", "prioritized", "delayed", "waiting-children", "completed", "failed"] as const;
+const ALL_STATES = [
+  "active",
+  "waiting",
+  "wait",
+  "prioritized",
+  "delayed",
+  "waiting-children",
+  "completed",
+  "failed",
+] as const;
 
 /** Every delivery the webhook queue holds for one webhook (of any event), with its state. */
 export async function webhookDeliveries(webhookId: string): Promise<QueueJobState[]> {
@@ -136,10 +185,14 @@ export async function webhookDeliveries(webhookId: string): Promise<QueueJobStat
  * returns them. Wait first for whatever could still queue one (the job that emits the event) to end.
  */
 export async function settledWebhookDeliveries(webhookId: string, options: WaitOptions = {}): Promise<QueueJobState[]> {
-  return waitFor(`every delivery to webhook ${webhookId} ended`, async () => {
-    const deliveries = await webhookDeliveries(webhookId);
-    return deliveries.every((d) => d.final) ? deliveries : null;
-  }, options);
+  return waitFor(
+    `every delivery to webhook ${webhookId} ended`,
+    async () => {
+      const deliveries = await webhookDeliveries(webhookId);
+      return deliveries.every((d) => d.final) ? deliveries : null;
+    },
+    options,
+  );
 }
 
 /**
@@ -147,27 +200,49 @@ export async function settledWebhookDeliveries(webhookId: string, options: WaitO
  * `since` (ms since the epoch) have completed: each of them saw every change made before `since`, so what
  * they would do about it is done (or, if nothing, will not be done by a later run either).
  */
-export async function maintenanceRunsSince(job: "keepalive" | "sweep-open-jobs" | "job-stats" | "job-stats-sites", since: number, count = 2, options: WaitOptions = {}): Promise<QueueJobState[]> {
-  const name = { keepalive: KEEPALIVE_JOB, "sweep-open-jobs": SWEEP_JOB, "job-stats": JOB_STATS_JOB, "job-stats-sites": SITE_STATS_JOB }[job];
-  return waitFor(`${count} ${name} runs started after ${new Date(since).toISOString()} completed`, async () => {
-    const done = (await stackQueues().maintenance.getJobs(["completed"])) as unknown as Readable[];
-    const runs = done.filter((j) => j && j.name === name && (j.processedOn ?? 0) >= since && j.finishedOn);
-    return runs.length >= count ? Promise.all(runs.map(snapshot)) : null;
-  }, { timeoutMs: WAIT_BOUND_MS, everyMs: 200, ...options });
+export async function maintenanceRunsSince(
+  job: "keepalive" | "sweep-open-jobs" | "job-stats" | "job-stats-sites",
+  since: number,
+  count = 2,
+  options: WaitOptions = {},
+): Promise<QueueJobState[]> {
+  const name = {
+    keepalive: KEEPALIVE_JOB,
+    "sweep-open-jobs": SWEEP_JOB,
+    "job-stats": JOB_STATS_JOB,
+    "job-stats-sites": SITE_STATS_JOB,
+  }[job];
+  return waitFor(
+    `${count} ${name} runs started after ${new Date(since).toISOString()} completed`,
+    async () => {
+      const done = (await stackQueues().maintenance.getJobs(["completed"])) as unknown as Readable[];
+      const runs = done.filter((j) => j && j.name === name && (j.processedOn ?? 0) >= since && j.finishedOn);
+      return runs.length >= count ? Promise.all(runs.map(snapshot)) : null;
+    },
+    { timeoutMs: WAIT_BOUND_MS, everyMs: 200, ...options },
+  );
 }
 
 /** Waits until the auth job's record says it ended (succeeded or failed), and returns the record. */
 export async function finalJobRecord(orgId: string, jobId: string, options: WaitOptions = {}) {
-  return waitFor(`job ${jobId} ended in the database`, async () => {
-    const job = await database().authJobs.find(orgId, jobId);
-    return job && (job.status === "succeeded" || job.status === "failed") ? job : null;
-  }, options);
+  return waitFor(
+    `job ${jobId} ended in the database`,
+    async () => {
+      const job = await database().authJobs.find(orgId, jobId);
+      return job && (job.status === "succeeded" || job.status === "failed") ? job : null;
+    },
+    options,
+  );
 }
 
 /** Polls GET /v1/jobs/{id} as a caller would until the job has ended, and returns the API's view of it. */
 export async function finishedJob(key: string, jobId: string, options: WaitOptions = {}): Promise<any> {
-  return waitFor(`GET /v1/jobs/${jobId} says it ended`, async () => {
-    const job = (await call("GET", `/v1/jobs/${jobId}`, { key })).body;
-    return job && (job.status === "succeeded" || job.status === "failed") ? job : null;
-  }, { everyMs: 200, ...options });
+  return waitFor(
+    `GET /v1/jobs/${jobId} says it ended`,
+    async () => {
+      const job = (await call("GET", `/v1/jobs/${jobId}`, { key })).body;
+      return job && (job.status === "succeeded" || job.status === "failed") ? job : null;
+    },
+    { everyMs: 200, ...options },
+  );
 }

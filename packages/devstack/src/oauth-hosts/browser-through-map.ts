@@ -36,4 +36,5 @@ export async function typeInto(page: Page, selector: string, text: string): Prom
   await page.type(selector, text);
 }
 
-export const text = (page: Page, selector: string) => page.$eval(selector, (el) => (el as HTMLElement).innerText.trim());
+export const text = (page: Page, selector: string) =>
+  page.$eval(selector, (el) => (el as HTMLElement).innerText.trim());

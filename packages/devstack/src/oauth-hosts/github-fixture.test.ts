@@ -54,7 +54,11 @@ describe("GitHub-like fixture under github.com", () => {
       expect(new URL(page.url()).pathname).toBe("/sessions/two-factor/app");
       expect(await text(page, "h1")).toBe("Two-factor authentication");
       const spec = parseTotpSecret(users.totp.totpSecret);
-      await typeInto(page, "input#app_totp[name=app_otp][autocomplete=one-time-code]", totpCode(spec, Date.now()) === "000000" ? "111111" : "000000");
+      await typeInto(
+        page,
+        "input#app_totp[name=app_otp][autocomplete=one-time-code]",
+        totpCode(spec, Date.now()) === "000000" ? "111111" : "000000",
+      );
       await clickAndLoad(page, "button[type=submit]");
       expect(await text(page, ".js-flash-alert")).toBe(GITHUB_MESSAGES.twoFactorFailed);
       await typeInto(page, "#app_totp", totpCode(spec, Date.now()));

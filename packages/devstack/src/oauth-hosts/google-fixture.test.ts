@@ -47,7 +47,11 @@ describe("Google-like fixture under accounts.google.com", () => {
       await startAtGoogle(page);
       await identifierAndPassword(page, users.plain.email, "not-the-password");
       await page.click("#passwordNext button");
-      await page.waitForFunction((m) => document.querySelector(".o6cuMc")?.textContent === m, {}, GOOGLE_MESSAGES.wrongPassword);
+      await page.waitForFunction(
+        (m) => document.querySelector(".o6cuMc")?.textContent === m,
+        {},
+        GOOGLE_MESSAGES.wrongPassword,
+      );
       expect(new URL(page.url()).pathname).toBe("/v3/signin/challenge/pwd");
     });
     const answer = await fetch(`${env.hosts.google.directUrl}/__fixture/users/${users.plain.email}/passwords`);
@@ -60,11 +64,17 @@ describe("Google-like fixture under accounts.google.com", () => {
       await identifierAndPassword(page, users.totp.email, users.totp.password);
       await clickAndLoad(page, "#passwordNext button");
       expect(await text(page, "#headingText")).toBe("2-Step Verification");
-      expect(await page.content()).toContain("Get a verification code from the <strong>Google Authenticator</strong> app");
+      expect(await page.content()).toContain(
+        "Get a verification code from the <strong>Google Authenticator</strong> app",
+      );
       const code = totpCode(parseTotpSecret(users.totp.totpSecret), Date.now());
       await typeInto(page, "input#totpPin[name=totpPin]", code === "000000" ? "111111" : "000000");
       await page.click("#totpNext button");
-      await page.waitForFunction((m) => document.querySelector(".o6cuMc")?.textContent === m, {}, GOOGLE_MESSAGES.wrongCode);
+      await page.waitForFunction(
+        (m) => document.querySelector(".o6cuMc")?.textContent === m,
+        {},
+        GOOGLE_MESSAGES.wrongCode,
+      );
       await page.$eval("#totpPin", (el) => ((el as HTMLInputElement).value = ""));
       await page.type("#totpPin", totpCode(parseTotpSecret(users.totp.totpSecret), Date.now()));
       await clickAndLoad(page, "#totpNext button");
@@ -78,7 +88,11 @@ describe("Google-like fixture under accounts.google.com", () => {
       await startAtGoogle(page);
       await typeInto(page, "#identifierId", "nobody@gmail.test");
       await page.keyboard.press("Enter");
-      await page.waitForFunction((m) => document.querySelector(".o6cuMc")?.textContent === m, {}, GOOGLE_MESSAGES.unknown);
+      await page.waitForFunction(
+        (m) => document.querySelector(".o6cuMc")?.textContent === m,
+        {},
+        GOOGLE_MESSAGES.unknown,
+      );
       await page.$eval("#identifierId", (el) => ((el as HTMLInputElement).value = ""));
       await page.type("#identifierId", users.blocked.email);
       await clickAndLoad(page, "#identifierNext button");

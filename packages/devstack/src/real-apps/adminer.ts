@@ -20,14 +20,27 @@ export const adminer: RealApp = {
   async start() {
     await mariadbDatabase("benchdata", ACCOUNT.username, ACCOUNT.password);
     // Debian's /etc/adminer/conf.php: Adminer with its plugins (no phoning home).
-    apacheSite("adminer", PORT, "/etc/adminer", "  DirectoryIndex conf.php\n  Alias /static /usr/share/adminer/adminer/static\n  <Directory /usr/share/adminer>\n    Require all granted\n  </Directory>");
+    apacheSite(
+      "adminer",
+      PORT,
+      "/etc/adminer",
+      "  DirectoryIndex conf.php\n  Alias /static /usr/share/adminer/adminer/static\n  <Directory /usr/share/adminer>\n    Require all granted\n  </Directory>",
+    );
     await apache();
   },
   variants: [
     passwordLogin(
       `${URL_}/`,
       ACCOUNT,
-      formLogin(`${URL_}/`, [["#username", ACCOUNT.username], ['input[name="auth[password]"]', ACCOUNT.password]], 'input[type="submit"][value="Login"]', 'input[type="submit"][value="Logout"]'),
+      formLogin(
+        `${URL_}/`,
+        [
+          ["#username", ACCOUNT.username],
+          ['input[name="auth[password]"]', ACCOUNT.password],
+        ],
+        'input[type="submit"][value="Login"]',
+        'input[type="submit"][value="Logout"]',
+      ),
     ),
   ],
   proof: {

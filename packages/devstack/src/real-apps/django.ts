@@ -1,6 +1,19 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { aptInstall, appDir, base32, daemon, has, HOST, portOpen, run, totp, waitHttp, type RealApp, passwordLogin } from "./support";
+import {
+  aptInstall,
+  appDir,
+  base32,
+  daemon,
+  has,
+  HOST,
+  portOpen,
+  run,
+  totp,
+  waitHttp,
+  type RealApp,
+  passwordLogin,
+} from "./support";
 
 const PORT = 8807;
 const URL_ = `http://${HOST}:${PORT}`;
@@ -74,14 +87,19 @@ async function adminLogin(page: import("puppeteer-core").Page, prefix: string, w
 
 const signedInAt = (prefix: string) => ({
   url: `${URL_}/${prefix}/password_change/`,
-  signedIn: async (page: import("puppeteer-core").Page) => !page.url().includes("/login/") && (await has(page, "#id_old_password")),
+  signedIn: async (page: import("puppeteer-core").Page) =>
+    !page.url().includes("/login/") && (await has(page, "#id_old_password")),
 });
 
 /** A Django 3.2 project (Debian) with its admin, and the same admin behind django-otp (TOTP in the login form). */
 export const django: RealApp = {
   name: "django",
-  about: "Django 3.2 admin from Debian (python3-django, runserver), and django-otp 1.1's OTPAdminSite on the same project",
-  covers: ["server-rendered form with a CSRF token (csrfmiddlewaretoken + cookie)", "TOTP in the same form as the password (\"OTP Token\", with a device select)"],
+  about:
+    "Django 3.2 admin from Debian (python3-django, runserver), and django-otp 1.1's OTPAdminSite on the same project",
+  covers: [
+    "server-rendered form with a CSRF token (csrfmiddlewaretoken + cookie)",
+    'TOTP in the same form as the password ("OTP Token", with a device select)',
+  ],
   async install() {
     await aptInstall(["python3-django", "python3-django-otp"]);
   },
@@ -97,7 +115,12 @@ export const django: RealApp = {
     await admin("shell", "-c", ACCOUNT_SCRIPT);
     if (await portOpen(PORT)) return;
     // --insecure: the development server serves the admin's static files with DEBUG off.
-    const child = daemon("django", PYTHON, ["-m", "django", "runserver", `${HOST}:${PORT}`, "--noreload", "--insecure"], { cwd: dir, env });
+    const child = daemon(
+      "django",
+      PYTHON,
+      ["-m", "django", "runserver", `${HOST}:${PORT}`, "--noreload", "--insecure"],
+      { cwd: dir, env },
+    );
     await waitHttp(`${URL_}/admin/login/`, 60_000, child);
   },
   variants: [

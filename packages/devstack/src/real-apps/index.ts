@@ -15,4 +15,19 @@ import { verdaccio } from "./verdaccio";
 import { wordpress } from "./wordpress";
 
 /** The applications of `pnpm bench:real`, in the order they run (the most widely used first). */
-export const REAL_APPS: RealApp[] = [wordpress, mediawiki, phpmyadmin, adminer, dokuwiki, django, jupyter, transmission, nodeRed, redmine, syncthing, parseDashboard, ttRss, verdaccio];
+export const REAL_APPS: RealApp[] = [
+  wordpress,
+  mediawiki,
+  phpmyadmin,
+  adminer,
+  dokuwiki,
+  django,
+  jupyter,
+  transmission,
+  nodeRed,
+  redmine,
+  syncthing,
+  parseDashboard,
+  ttRss,
+  verdaccio,
+];

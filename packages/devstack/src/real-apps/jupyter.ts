@@ -1,4 +1,16 @@
-import { aptInstall, appDir, daemon, has, HOST, portOpen, run, waitHttp, type RealApp, formLogin, passwordLogin } from "./support";
+import {
+  aptInstall,
+  appDir,
+  daemon,
+  has,
+  HOST,
+  portOpen,
+  run,
+  waitHttp,
+  type RealApp,
+  formLogin,
+  passwordLogin,
+} from "./support";
 
 const PORT = 8809;
 const URL_ = `http://${HOST}:${PORT}`;
@@ -17,18 +29,43 @@ export const jupyter: RealApp = {
   async start() {
     if (await portOpen(PORT)) return;
     const dir = appDir("jupyter");
-    const hash = (await run(PYTHON, ["-c", "import sys; from notebook.auth import passwd; print(passwd(sys.argv[1]))", PASSWORD])).trim();
+    const hash = (
+      await run(PYTHON, ["-c", "import sys; from notebook.auth import passwd; print(passwd(sys.argv[1]))", PASSWORD])
+    ).trim();
     const child = daemon(
       "jupyter",
       PYTHON,
-      ["-m", "notebook", `--ip=${HOST}`, `--port=${PORT}`, "--port-retries=0", "--no-browser", "--allow-root", `--notebook-dir=${dir}`, `--NotebookApp.password=${hash}`, "--NotebookApp.token="],
-      { cwd: dir, env: { JUPYTER_CONFIG_DIR: `${dir}/.jupyter`, JUPYTER_DATA_DIR: `${dir}/.data`, JUPYTER_RUNTIME_DIR: `${dir}/.runtime` } },
+      [
+        "-m",
+        "notebook",
+        `--ip=${HOST}`,
+        `--port=${PORT}`,
+        "--port-retries=0",
+        "--no-browser",
+        "--allow-root",
+        `--notebook-dir=${dir}`,
+        `--NotebookApp.password=${hash}`,
+        "--NotebookApp.token=",
+      ],
+      {
+        cwd: dir,
+        env: {
+          JUPYTER_CONFIG_DIR: `${dir}/.jupyter`,
+          JUPYTER_DATA_DIR: `${dir}/.data`,
+          JUPYTER_RUNTIME_DIR: `${dir}/.runtime`,
+        },
+      },
     );
     await waitHttp(`${URL_}/login`, 60_000, child);
   },
   variants: [
     // The API names a user; the page has no field for one.
-    passwordLogin(LOGIN_URL, { username: "bench", password: PASSWORD }, formLogin(LOGIN_URL, [["#password_input", PASSWORD]], "#login_submit", "#logout"), { label: "password only" }),
+    passwordLogin(
+      LOGIN_URL,
+      { username: "bench", password: PASSWORD },
+      formLogin(LOGIN_URL, [["#password_input", PASSWORD]], "#login_submit", "#logout"),
+      { label: "password only" },
+    ),
   ],
   proof: {
     url: `${URL_}/tree`,

@@ -13,7 +13,11 @@ const LOGIN_URL = `${URL_}/index.php?title=Special:UserLogin`;
 export const mediawiki: RealApp = {
   name: "mediawiki",
   about: "MediaWiki 1.39 LTS from Debian (Apache + mod_php, SQLite), the wiki behind Wikipedia",
-  covers: ["server-rendered form with a CSRF token (wpLoginToken) and a session cookie set before the form", "login as a special page (Special:UserLogin) of a wiki readable without an account", "sign-up whose form asks for a username"],
+  covers: [
+    "server-rendered form with a CSRF token (wpLoginToken) and a session cookie set before the form",
+    "login as a special page (Special:UserLogin) of a wiki readable without an account",
+    "sign-up whose form asks for a username",
+  ],
   async install() {
     await aptInstall(["mediawiki"]);
   },
@@ -35,17 +39,40 @@ export const mediawiki: RealApp = {
         "Bench Wiki",
         ACCOUNT.username,
       ]);
-      appendFileSync(path.join(dir, "LocalSettings.php"), "\n# pnpm bench:real\n$wgEnableUploads = false;\n$wgPingback = false;\n");
+      appendFileSync(
+        path.join(dir, "LocalSettings.php"),
+        "\n# pnpm bench:real\n$wgEnableUploads = false;\n$wgPingback = false;\n",
+      );
       await run("chown", ["-R", "www-data:www-data", data]);
       copyFileSync(path.join(dir, "LocalSettings.php"), SETTINGS);
     }
-    apacheSite("mediawiki", PORT, "/var/lib/mediawiki", "  <Directory /var/lib/mediawiki/images>\n    php_admin_flag engine off\n  </Directory>");
+    apacheSite(
+      "mediawiki",
+      PORT,
+      "/var/lib/mediawiki",
+      "  <Directory /var/lib/mediawiki/images>\n    php_admin_flag engine off\n  </Directory>",
+    );
     await apache();
   },
   variants: [
-    passwordLogin(LOGIN_URL, ACCOUNT, formLogin(LOGIN_URL, [["#wpName1", ACCOUNT.username], ["#wpPassword1", ACCOUNT.password]], "#wpLoginAttempt", "#pt-logout")),
+    passwordLogin(
+      LOGIN_URL,
+      ACCOUNT,
+      formLogin(
+        LOGIN_URL,
+        [
+          ["#wpName1", ACCOUNT.username],
+          ["#wpPassword1", ACCOUNT.password],
+        ],
+        "#wpLoginAttempt",
+        "#pt-logout",
+      ),
+    ),
   ],
-  signup: { url: `${URL_}/index.php?title=Special:CreateAccount`, about: "username form (Special:CreateAccount), no email confirmation" },
+  signup: {
+    url: `${URL_}/index.php?title=Special:CreateAccount`,
+    about: "username form (Special:CreateAccount), no email confirmation",
+  },
   proof: {
     url: `${URL_}/index.php?title=Special:Preferences`,
     signedIn: async (page) => (await has(page, "#pt-logout")) && (await has(page, "#mw-prefs-form")),

@@ -23,7 +23,13 @@ export const nodeRed: RealApp = {
   async start() {
     if (await portOpen(PORT)) return;
     const dir = await npmInstall("node-red", { "node-red": VERSION });
-    const hash = (await run(process.execPath, ["-e", "process.stdout.write(require('bcryptjs').hashSync(process.argv[1], 8))", ACCOUNT.password], { cwd: dir })).trim();
+    const hash = (
+      await run(
+        process.execPath,
+        ["-e", "process.stdout.write(require('bcryptjs').hashSync(process.argv[1], 8))", ACCOUNT.password],
+        { cwd: dir },
+      )
+    ).trim();
     const userDir = path.join(dir, "user");
     writeFileSync(
       path.join(dir, "settings.js"),
@@ -44,7 +50,18 @@ export const nodeRed: RealApp = {
         2,
       )};\n`,
     );
-    const child = daemon("node-red", process.execPath, [path.join(dir, "node_modules", "node-red", "red.js"), "--settings", path.join(dir, "settings.js"), "--userDir", userDir], { cwd: dir });
+    const child = daemon(
+      "node-red",
+      process.execPath,
+      [
+        path.join(dir, "node_modules", "node-red", "red.js"),
+        "--settings",
+        path.join(dir, "settings.js"),
+        "--userDir",
+        userDir,
+      ],
+      { cwd: dir },
+    );
     await waitHttp(`${URL_}/`, 60_000, child);
   },
   variants: [
@@ -60,7 +77,9 @@ export const nodeRed: RealApp = {
   proof: {
     url: `${URL_}/`,
     signedIn: async (page) => {
-      const user = await page.waitForSelector("#red-ui-header-button-user", { visible: true, timeout: 15_000 }).catch(() => null);
+      const user = await page
+        .waitForSelector("#red-ui-header-button-user", { visible: true, timeout: 15_000 })
+        .catch(() => null);
       const login = await page.$("#node-dialog-login-username");
       return user !== null && !(await login?.isVisible());
     },

@@ -14,7 +14,9 @@ async function signIn(page: Page, account: { username: string; password: string 
   await page.type('input[name="username"]', account.username);
   await page.type('input[name="password"]', account.password);
   await Promise.all([page.waitForNavigation(), page.keyboard.press("Enter")]);
-  await page.waitForFunction(() => !location.pathname.endsWith("/login") && document.body.innerText.includes("Bench app"));
+  await page.waitForFunction(
+    () => !location.pathname.endsWith("/login") && document.body.innerText.includes("Bench app"),
+  );
 }
 
 /** Parse Dashboard (npm), the admin console of Parse Server, with its own users. */
@@ -34,7 +36,14 @@ export const parseDashboard: RealApp = {
       JSON.stringify(
         {
           // No Parse Server runs: the dashboard's own sign-in is what is measured.
-          apps: [{ serverURL: `http://${HOST}:8817/parse`, appId: "bench", masterKey: "bench-master-key", appName: "Bench app" }],
+          apps: [
+            {
+              serverURL: `http://${HOST}:8817/parse`,
+              appId: "bench",
+              masterKey: "bench-master-key",
+              appName: "Bench app",
+            },
+          ],
           // Its users can have a TOTP secret (mfa), but 9.2.0's second submit, with the code, fails its own CSRF
           // check ("CSRF token validation failed") in a plain browser too: no TOTP case here.
           users: [{ user: ACCOUNT.username, pass: ACCOUNT.password }],
@@ -44,15 +53,27 @@ export const parseDashboard: RealApp = {
         2,
       ),
     );
-    const child = daemon("parse-dashboard", process.execPath, [
-      path.join(dir, "node_modules", "parse-dashboard", "bin", "parse-dashboard"),
-      "--config", config, "--host", HOST, "--port", String(PORT), "--allowInsecureHTTP", "true", "--cookieSessionSecret", "bench-real-not-a-secret",
-    ], { cwd: dir });
+    const child = daemon(
+      "parse-dashboard",
+      process.execPath,
+      [
+        path.join(dir, "node_modules", "parse-dashboard", "bin", "parse-dashboard"),
+        "--config",
+        config,
+        "--host",
+        HOST,
+        "--port",
+        String(PORT),
+        "--allowInsecureHTTP",
+        "true",
+        "--cookieSessionSecret",
+        "bench-real-not-a-secret",
+      ],
+      { cwd: dir },
+    );
     await waitHttp(`${URL_}/login`, 60_000, child);
   },
-  variants: [
-    passwordLogin(`${URL_}/login`, ACCOUNT, (page) => signIn(page, ACCOUNT)),
-  ],
+  variants: [passwordLogin(`${URL_}/login`, ACCOUNT, (page) => signIn(page, ACCOUNT))],
   proof: {
     url: `${URL_}/apps`,
     signedIn: async (page) => !page.url().includes("/login") && (await textOf(page)).includes("Bench app"),

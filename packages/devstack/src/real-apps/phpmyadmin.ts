@@ -9,9 +9,15 @@ const ACCOUNT = { username: "benchpma", password: "Bench-PMA-pw-2024" };
 export const phpmyadmin: RealApp = {
   name: "phpmyadmin",
   about: "phpMyAdmin 5.2 from Debian (Apache + mod_php), cookie authentication; the account is a MariaDB user",
-  covers: ["server-rendered form with a CSRF token (hidden `token`)", "language and server selectors around the login form"],
+  covers: [
+    "server-rendered form with a CSRF token (hidden `token`)",
+    "language and server selectors around the login form",
+  ],
   async install() {
-    await aptInstall(["phpmyadmin"], "phpmyadmin phpmyadmin/dbconfig-install boolean false\nphpmyadmin phpmyadmin/reconfigure-webserver multiselect\n");
+    await aptInstall(
+      ["phpmyadmin"],
+      "phpmyadmin phpmyadmin/dbconfig-install boolean false\nphpmyadmin phpmyadmin/reconfigure-webserver multiselect\n",
+    );
   },
   async start() {
     await mariadbDatabase("benchpma", ACCOUNT.username, ACCOUNT.password);
@@ -19,7 +25,19 @@ export const phpmyadmin: RealApp = {
     await apache();
   },
   variants: [
-    passwordLogin(`${URL_}/`, ACCOUNT, formLogin(`${URL_}/`, [["#input_username", ACCOUNT.username], ["#input_password", ACCOUNT.password]], "#input_go", "#pma_navigation")),
+    passwordLogin(
+      `${URL_}/`,
+      ACCOUNT,
+      formLogin(
+        `${URL_}/`,
+        [
+          ["#input_username", ACCOUNT.username],
+          ["#input_password", ACCOUNT.password],
+        ],
+        "#input_go",
+        "#pma_navigation",
+      ),
+    ),
   ],
   proof: {
     url: `${URL_}/index.php?route=/`,

@@ -1,7 +1,21 @@
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { aptInstall, appDir, base32, daemon, has, HOST, MAIL_SMTP_PORT, portOpen, run, totp, waitHttp, type RealApp, passwordLogin } from "./support";
+import {
+  aptInstall,
+  appDir,
+  base32,
+  daemon,
+  has,
+  HOST,
+  MAIL_SMTP_PORT,
+  portOpen,
+  run,
+  totp,
+  waitHttp,
+  type RealApp,
+  passwordLogin,
+} from "./support";
 
 const PORT = 8812;
 const URL_ = `http://${HOST}:${PORT}`;
@@ -41,7 +55,11 @@ bench_user("${ACCOUNT.username}", "${ACCOUNT.password}", "${ACCOUNT.email}")
 bench_user("${TOTP_ACCOUNT.username}", "${TOTP_ACCOUNT.password}", "${TOTP_ACCOUNT.email}", "${TOTP_SECRET}")
 `;
 
-async function signIn(page: import("puppeteer-core").Page, account: { username: string; password: string }, secret?: string): Promise<void> {
+async function signIn(
+  page: import("puppeteer-core").Page,
+  account: { username: string; password: string },
+  secret?: string,
+): Promise<void> {
   await page.goto(`${URL_}/login`);
   await page.type("#username", account.username);
   await page.type("#password", account.password);
@@ -65,12 +83,19 @@ export const redmine: RealApp = {
     "sign-up with email verification (an activation link by mail) whose form asks for a username (Login)",
   ],
   async install() {
-    await aptInstall(["redmine", "redmine-sqlite", "ruby-webrick"], "redmine redmine/instances/default/dbconfig-install boolean false\n");
+    await aptInstall(
+      ["redmine", "redmine-sqlite", "ruby-webrick"],
+      "redmine redmine/instances/default/dbconfig-install boolean false\n",
+    );
   },
   async start() {
     const dir = path.join(appDir("redmine"), "instance");
-    for (const sub of ["config", "log", "tmp", "files", "db", "public/plugin_assets"]) mkdirSync(path.join(dir, sub), { recursive: true });
-    writeFileSync(path.join(dir, "config", "database.yml"), `production:\n  adapter: sqlite3\n  database: ${dir}/db/redmine.sqlite3\n  encoding: utf8\n`);
+    for (const sub of ["config", "log", "tmp", "files", "db", "public/plugin_assets"])
+      mkdirSync(path.join(dir, sub), { recursive: true });
+    writeFileSync(
+      path.join(dir, "config", "database.yml"),
+      `production:\n  adapter: sqlite3\n  database: ${dir}/db/redmine.sqlite3\n  encoding: utf8\n`,
+    );
     const secret = path.join(dir, "config", "secret_key.txt");
     if (!existsSync(secret)) writeFileSync(secret, randomBytes(32).toString("hex"));
     // Mail (the activation link of a sign-up) goes to the service's mail-in over SMTP.
@@ -83,7 +108,12 @@ export const redmine: RealApp = {
     await run(`${ROOT}/bin/rake`, ["db:migrate"], { cwd: ROOT, env: ENV });
     await run(`${ROOT}/bin/rails`, ["runner", ACCOUNTS_SCRIPT], { cwd: ROOT, env: ENV });
     // Debian's Redmine has no application server in its bundle: WEBrick, loaded before Bundler.
-    const child = daemon("redmine", "ruby", ["-rwebrick", "-S", "rackup", "-s", "webrick", "-o", HOST, "-p", String(PORT), "config.ru"], { cwd: ROOT, env: ENV });
+    const child = daemon(
+      "redmine",
+      "ruby",
+      ["-rwebrick", "-S", "rackup", "-s", "webrick", "-o", HOST, "-p", String(PORT), "config.ru"],
+      { cwd: ROOT, env: ENV },
+    );
     await waitHttp(`${URL_}/login`, 180_000, child);
   },
   variants: [

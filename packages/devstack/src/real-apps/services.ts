@@ -22,7 +22,13 @@ export function mariadb(): Promise<void> {
     const data = path.join(dir, "data");
     mkdirSync(RUN_DIR, { recursive: true, mode: 0o755 });
     if (!existsSync(path.join(data, "mysql"))) {
-      await run("mariadb-install-db", ["--no-defaults", `--datadir=${data}`, "--user=root", "--auth-root-authentication-method=socket", "--skip-test-db"]);
+      await run("mariadb-install-db", [
+        "--no-defaults",
+        `--datadir=${data}`,
+        "--user=root",
+        "--auth-root-authentication-method=socket",
+        "--skip-test-db",
+      ]);
     }
     if (!(await portOpen(MARIADB.port))) {
       const child = daemon("mariadb", "mariadbd", [
@@ -38,7 +44,8 @@ export function mariadb(): Promise<void> {
       ]);
       const until = Date.now() + 60_000;
       while (!(await portOpen(MARIADB.port))) {
-        if (child.exitCode !== null || Date.now() > until) throw new Error("MariaDB did not start; see .data/real-apps/logs/mariadb.log");
+        if (child.exitCode !== null || Date.now() > until)
+          throw new Error("MariaDB did not start; see .data/real-apps/logs/mariadb.log");
         await new Promise((r) => setTimeout(r, 300));
       }
     }
@@ -50,7 +57,10 @@ export function mariadb(): Promise<void> {
 export async function mariadbDatabase(db: string, user: string, password: string): Promise<void> {
   await mariadb();
   const grants = ["localhost", HOST]
-    .map((h) => `CREATE USER IF NOT EXISTS '${user}'@'${h}' IDENTIFIED BY '${password}'; ALTER USER '${user}'@'${h}' IDENTIFIED BY '${password}'; GRANT ALL ON \`${db}\`.* TO '${user}'@'${h}';`)
+    .map(
+      (h) =>
+        `CREATE USER IF NOT EXISTS '${user}'@'${h}' IDENTIFIED BY '${password}'; ALTER USER '${user}'@'${h}' IDENTIFIED BY '${password}'; GRANT ALL ON \`${db}\`.* TO '${user}'@'${h}';`,
+    )
     .join(" ");
   await sql(MARIADB.socket, `CREATE DATABASE IF NOT EXISTS \`${db}\`; ${grants} FLUSH PRIVILEGES;`);
 }
@@ -59,8 +69,24 @@ export async function mariadbDatabase(db: string, user: string, password: string
 
 /** Apache's modules the PHP applications need (mod_php runs under the prefork MPM). */
 const MODULES = [
-  "mpm_prefork", "authz_core", "authz_host", "authn_core", "access_compat", "auth_basic", "authn_file", "authz_user",
-  "dir", "mime", "rewrite", "alias", "env", "setenvif", "headers", "expires", "filter", "deflate",
+  "mpm_prefork",
+  "authz_core",
+  "authz_host",
+  "authn_core",
+  "access_compat",
+  "auth_basic",
+  "authn_file",
+  "authz_user",
+  "dir",
+  "mime",
+  "rewrite",
+  "alias",
+  "env",
+  "setenvif",
+  "headers",
+  "expires",
+  "filter",
+  "deflate",
 ];
 
 const apacheSites = new Map<string, string>();
@@ -97,7 +123,17 @@ async function stopApache(args: string[]): Promise<void> {
 
 /** Starts (or reloads, when its sites changed) the bench's Apache with every site declared so far. */
 export async function apache(): Promise<void> {
-  await aptInstall(["apache2", "libapache2-mod-php", "php-mysql", "php-sqlite3", "php-xml", "php-mbstring", "php-intl", "php-gd", "php-curl"]);
+  await aptInstall([
+    "apache2",
+    "libapache2-mod-php",
+    "php-mysql",
+    "php-sqlite3",
+    "php-xml",
+    "php-mbstring",
+    "php-intl",
+    "php-gd",
+    "php-curl",
+  ]);
   const dir = appDir("apache");
   mkdirSync(path.join(RUN_DIR, "apache"), { recursive: true });
   const php = readdirSync("/usr/lib/apache2/modules").find((f) => /^libphp.*\.so$/.test(f));

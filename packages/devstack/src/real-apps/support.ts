@@ -72,14 +72,28 @@ export interface RealApp {
 export class CommandError extends Error {}
 
 /** Runs a command to its end; its output is returned, a failure throws with the output's tail. */
-export function run(cmd: string, args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string; timeoutMs?: number } = {}): Promise<string> {
+export function run(
+  cmd: string,
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; input?: string; timeoutMs?: number } = {},
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = execFile(
       cmd,
       args,
-      { cwd: options.cwd, env: { ...process.env, ...options.env }, maxBuffer: 64 * 1024 * 1024, timeout: options.timeoutMs ?? 15 * 60_000 },
+      {
+        cwd: options.cwd,
+        env: { ...process.env, ...options.env },
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: options.timeoutMs ?? 15 * 60_000,
+      },
       (err, stdout, stderr) => {
-        if (err) reject(new CommandError(`${cmd} ${args.join(" ")}: ${err.message.split("\n")[0]}\n${`${stdout}${stderr}`.slice(-1500)}`));
+        if (err)
+          reject(
+            new CommandError(
+              `${cmd} ${args.join(" ")}: ${err.message.split("\n")[0]}\n${`${stdout}${stderr}`.slice(-1500)}`,
+            ),
+          );
         else resolve(stdout);
       },
     );
@@ -87,7 +101,8 @@ export function run(cmd: string, args: string[], options: { cwd?: string; env?: 
   });
 }
 
-export const sql = (socket: string, statements: string) => run("mariadb", ["--socket", socket, "-u", "root", "-e", statements]);
+export const sql = (socket: string, statements: string) =>
+  run("mariadb", ["--socket", socket, "-u", "root", "-e", statements]);
 
 let aptUpdated = false;
 /** Installs the Debian packages not yet installed (services are not started by the package: we start them on loopback). */
@@ -98,7 +113,10 @@ export async function aptInstall(packages: string[], preseed = ""): Promise<void
     if (!status.includes("install ok installed")) missing.push(p);
   }
   if (!missing.length) return;
-  if (process.getuid?.() !== 0) throw new Error(`missing Debian packages: ${missing.join(" ")}; install them as root: apt-get install -y ${missing.join(" ")}`);
+  if (process.getuid?.() !== 0)
+    throw new Error(
+      `missing Debian packages: ${missing.join(" ")}; install them as root: apt-get install -y ${missing.join(" ")}`,
+    );
   if (preseed) await run("debconf-set-selections", [], { input: preseed });
   if (!aptUpdated) {
     say(`  apt-get update`);
@@ -110,9 +128,12 @@ export async function aptInstall(packages: string[], preseed = ""): Promise<void
   // refuses every start, as Docker images ship, for the time of the install (ours is removed after).
   const policy = "/usr/sbin/policy-rc.d";
   const ours = !existsSync(policy);
-  if (ours) writeFileSync(policy, "#!/bin/sh\n# authsvc bench:real, during an apt-get install\nexit 101\n", { mode: 0o755 });
+  if (ours)
+    writeFileSync(policy, "#!/bin/sh\n# authsvc bench:real, during an apt-get install\nexit 101\n", { mode: 0o755 });
   try {
-    await run("apt-get", ["install", "-y", "-q", "--no-install-recommends", ...missing], { env: { DEBIAN_FRONTEND: "noninteractive" } });
+    await run("apt-get", ["install", "-y", "-q", "--no-install-recommends", ...missing], {
+      env: { DEBIAN_FRONTEND: "noninteractive" },
+    });
   } finally {
     if (ours) rmSync(policy, { force: true });
   }
@@ -126,11 +147,28 @@ export async function npmInstall(
 ): Promise<string> {
   const dir = appDir(name);
   const done = path.join(dir, "node_modules", ".bench-installed");
-  const manifest = JSON.stringify({ name: `bench-real-${name}`, private: true, dependencies: deps, ...(options.overrides ? { overrides: options.overrides } : {}) }, null, 2);
+  const manifest = JSON.stringify(
+    {
+      name: `bench-real-${name}`,
+      private: true,
+      dependencies: deps,
+      ...(options.overrides ? { overrides: options.overrides } : {}),
+    },
+    null,
+    2,
+  );
   if (existsSync(done) && readFileSync(done, "utf8") === manifest) return dir;
   writeFileSync(path.join(dir, "package.json"), manifest);
-  say(`  npm install ${Object.entries(deps).map(([k, v]) => `${k}@${v}`).join(" ")}`);
-  await run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...(options.ignoreScripts ? ["--ignore-scripts"] : [])], { cwd: dir });
+  say(
+    `  npm install ${Object.entries(deps)
+      .map(([k, v]) => `${k}@${v}`)
+      .join(" ")}`,
+  );
+  await run(
+    "npm",
+    ["install", "--no-audit", "--no-fund", "--loglevel=error", ...(options.ignoreScripts ? ["--ignore-scripts"] : [])],
+    { cwd: dir },
+  );
   if (options.rebuild?.length) await run("npm", ["rebuild", ...options.rebuild, "--build-from-source"], { cwd: dir });
   writeFileSync(done, manifest);
   return dir;
@@ -142,10 +180,20 @@ export async function npmInstall(
 const started: Array<{ name: string; child: ChildProcess; stop?: () => Promise<void> }> = [];
 
 /** Starts a long-running process, its output in .data/real-apps/logs/<name>.log; stopped by stopAll. */
-export function daemon(name: string, cmd: string, args: string[], options: { cwd?: string; env?: Record<string, string>; stop?: () => Promise<void> } = {}): ChildProcess {
+export function daemon(
+  name: string,
+  cmd: string,
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; stop?: () => Promise<void> } = {},
+): ChildProcess {
   mkdirSync(LOG_DIR, { recursive: true });
   const log = createWriteStream(path.join(LOG_DIR, `${name}.log`), { flags: "a" });
-  const child = spawn(cmd, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn(cmd, args, {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   // Two streams into one file: neither ends it (the first to end would leave the other writing after the
   // end, which throws); the file is closed once the process and both its streams are done.
   child.stdout!.pipe(log, { end: false });
@@ -195,7 +243,8 @@ export async function waitHttp(url: string, ms = 60_000, child?: ChildProcess): 
   const until = Date.now() + ms;
   let last = "";
   while (Date.now() < until) {
-    if (child && child.exitCode !== null) throw new Error(`${url}: the process exited (${child.exitCode}); see ${LOG_DIR}`);
+    if (child && child.exitCode !== null)
+      throw new Error(`${url}: the process exited (${child.exitCode}); see ${LOG_DIR}`);
     try {
       await fetch(url, { redirect: "manual", signal: AbortSignal.timeout(20_000) });
       return;
@@ -247,22 +296,39 @@ export const totp = (secret: string) => totpCode(parseTotpSecret(secret), Date.n
 // The usual shapes of a variant and of its baseline
 
 /** A hand-written form login: open the page, type each field, submit (a click, or Enter), wait for the signed-in marker. */
-export function formLogin(url: string, fields: Array<[selector: string, value: string]>, submit: string | "Enter", signedIn: string): (page: Page) => Promise<void> {
+export function formLogin(
+  url: string,
+  fields: Array<[selector: string, value: string]>,
+  submit: string | "Enter",
+  signedIn: string,
+): (page: Page) => Promise<void> {
   return async (page) => {
     await page.goto(url);
     for (const [selector, value] of fields) await page.type(selector, value);
-    await Promise.all([page.waitForNavigation(), submit === "Enter" ? page.keyboard.press("Enter") : page.click(submit)]);
+    await Promise.all([
+      page.waitForNavigation(),
+      submit === "Enter" ? page.keyboard.press("Enter") : page.click(submit),
+    ]);
     await page.waitForSelector(signedIn);
   };
 }
 
 /** An application's password login with its wrong-password case: the first variant of most applications. */
-export function passwordLogin(loginUrl: string, cred: LoginVariant["cred"], baseline: LoginVariant["baseline"], more: Partial<LoginVariant> = {}): LoginVariant {
+export function passwordLogin(
+  loginUrl: string,
+  cred: LoginVariant["cred"],
+  baseline: LoginVariant["baseline"],
+  more: Partial<LoginVariant> = {},
+): LoginVariant {
   return { label: "password", loginUrl, method: "password", cred, baseline, wrongPassword: true, ...more };
 }
 
 /** A login through HTTP Basic authentication: the baseline answers the browser's prompt; its session is the credentials. */
-export function basicAuthLogin(url: string, account: { username: string; password: string }, signedIn: (page: Page) => Promise<unknown>): LoginVariant {
+export function basicAuthLogin(
+  url: string,
+  account: { username: string; password: string },
+  signedIn: (page: Page) => Promise<unknown>,
+): LoginVariant {
   return passwordLogin(
     url,
     account,

@@ -1,6 +1,17 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { aptInstall, appDir, daemon, HOST, portOpen, run, textOf, waitHttp, type RealApp, basicAuthLogin } from "./support";
+import {
+  aptInstall,
+  appDir,
+  daemon,
+  HOST,
+  portOpen,
+  run,
+  textOf,
+  waitHttp,
+  type RealApp,
+  basicAuthLogin,
+} from "./support";
 
 const PORT = 8813;
 const URL_ = `http://${HOST}:${PORT}`;
@@ -23,7 +34,10 @@ const OPTIONS: Record<string, string> = {
 export const syncthing: RealApp = {
   name: "syncthing",
   about: "Syncthing 1.19 from Debian, its web GUI (AngularJS) with a GUI user and password",
-  covers: ["HTTP Basic authentication whose success sets a session cookie", "single-page application (AngularJS) behind it"],
+  covers: [
+    "HTTP Basic authentication whose success sets a session cookie",
+    "single-page application (AngularJS) behind it",
+  ],
   async install() {
     await aptInstall(["syncthing"]);
   },
@@ -32,23 +46,43 @@ export const syncthing: RealApp = {
     const home = appDir("syncthing");
     const config = path.join(home, "config.xml");
     if (!existsSync(config)) {
-      await run("syncthing", ["generate", `--home=${home}`, "--no-default-folder", "--skip-port-probing", `--gui-user=${ACCOUNT.username}`, `--gui-password=${ACCOUNT.password}`]);
+      await run("syncthing", [
+        "generate",
+        `--home=${home}`,
+        "--no-default-folder",
+        "--skip-port-probing",
+        `--gui-user=${ACCOUNT.username}`,
+        `--gui-password=${ACCOUNT.password}`,
+      ]);
     }
-    let xml = readFileSync(config, "utf8").replace(/(<gui [^>]*>\s*<address>)[^<]*(<\/address>)/, `$1${HOST}:${PORT}$2`);
-    for (const [name, value] of Object.entries(OPTIONS)) xml = xml.replace(new RegExp(`<${name}>[^<]*</${name}>`), `<${name}>${value}</${name}>`);
+    let xml = readFileSync(config, "utf8").replace(
+      /(<gui [^>]*>\s*<address>)[^<]*(<\/address>)/,
+      `$1${HOST}:${PORT}$2`,
+    );
+    for (const [name, value] of Object.entries(OPTIONS))
+      xml = xml.replace(new RegExp(`<${name}>[^<]*</${name}>`), `<${name}>${value}</${name}>`);
     writeFileSync(config, xml);
-    const child = daemon("syncthing", "syncthing", ["serve", `--home=${home}`, "--no-browser", "--no-restart", "--no-upgrade", `--gui-address=${HOST}:${PORT}`], {
-      env: { STNODEFAULTFOLDER: "1", STNOUPGRADE: "1" },
-    });
+    const child = daemon(
+      "syncthing",
+      "syncthing",
+      ["serve", `--home=${home}`, "--no-browser", "--no-restart", "--no-upgrade", `--gui-address=${HOST}:${PORT}`],
+      {
+        env: { STNODEFAULTFOLDER: "1", STNOUPGRADE: "1" },
+      },
+    );
     await waitHttp(`${URL_}/`, 60_000, child);
   },
   variants: [
-    basicAuthLogin(`${URL_}/`, ACCOUNT, (page) => page.waitForFunction(() => document.body.innerText.includes("This Device"))),
+    basicAuthLogin(`${URL_}/`, ACCOUNT, (page) =>
+      page.waitForFunction(() => document.body.innerText.includes("This Device")),
+    ),
   ],
   proof: {
     url: `${URL_}/`,
     signedIn: async (page) => {
-      await page.waitForFunction(() => document.body?.innerText.includes("This Device"), { timeout: 10_000 }).catch(() => undefined);
+      await page
+        .waitForFunction(() => document.body?.innerText.includes("This Device"), { timeout: 10_000 })
+        .catch(() => undefined);
       return (await textOf(page)).includes("This Device");
     },
   },

@@ -10,7 +10,9 @@ const ACCOUNT = { username: "benchuser", password: "Bench-Transmission-pw-2024" 
 export const transmission: RealApp = {
   name: "transmission",
   about: "Transmission 3.00 from Debian (transmission-daemon), its web interface behind HTTP Basic authentication",
-  covers: ["HTTP Basic authentication (a 401 with WWW-Authenticate, the browser's own prompt; no cookie: the session is the Authorization header)"],
+  covers: [
+    "HTTP Basic authentication (a 401 with WWW-Authenticate, the browser's own prompt; no cookie: the session is the Authorization header)",
+  ],
   async install() {
     await aptInstall(["transmission-daemon"]);
   },
@@ -47,12 +49,12 @@ export const transmission: RealApp = {
         2,
       ),
     );
-    const child = daemon("transmission", "transmission-daemon", ["--foreground", "--config-dir", dir], { env: { TRANSMISSION_WEB_HOME: "/usr/share/transmission/web" } });
+    const child = daemon("transmission", "transmission-daemon", ["--foreground", "--config-dir", dir], {
+      env: { TRANSMISSION_WEB_HOME: "/usr/share/transmission/web" },
+    });
     await waitHttp(`${URL_}/transmission/web/`, 30_000, child);
   },
-  variants: [
-    basicAuthLogin(`${URL_}/transmission/web/`, ACCOUNT, (page) => page.waitForSelector("#toolbar")),
-  ],
+  variants: [basicAuthLogin(`${URL_}/transmission/web/`, ACCOUNT, (page) => page.waitForSelector("#toolbar"))],
   proof: {
     url: `${URL_}/transmission/web/`,
     signedIn: (page) => has(page, "#toolbar"),

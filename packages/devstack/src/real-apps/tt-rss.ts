@@ -18,18 +18,30 @@ export const ttRss: RealApp = {
     await aptInstall(["tt-rss", "php-pgsql"], "tt-rss tt-rss/dbconfig-install boolean false\n");
   },
   async start() {
-    const exists = (await run("psql", [...PSQL, "-d", "postgres", "-c", `SELECT 1 FROM pg_database WHERE datname = '${DB}'`])).trim() === "1";
+    const exists =
+      (
+        await run("psql", [...PSQL, "-d", "postgres", "-c", `SELECT 1 FROM pg_database WHERE datname = '${DB}'`])
+      ).trim() === "1";
     if (!exists) {
       await run("psql", [...PSQL, "-d", "postgres", "-c", `CREATE DATABASE ${DB}`]);
       await run("psql", [...PSQL, "-d", DB, "-f", "/usr/share/tt-rss/schema/ttrss_schema_pgsql.sql"]);
     }
     // auth_internal's MODE2 hash: sha256(salt . password).
-    await run("psql", [...PSQL, "-d", DB, "-c", `
+    await run("psql", [
+      ...PSQL,
+      "-d",
+      DB,
+      "-c",
+      `
       INSERT INTO ttrss_users (login, pwd_hash, access_level, salt)
         SELECT '${ACCOUNT.username}', '', 10, 'benchsalt' WHERE NOT EXISTS (SELECT 1 FROM ttrss_users WHERE login = '${ACCOUNT.username}');
       UPDATE ttrss_users SET salt = 'benchsalt', pwd_hash = 'MODE2:' || encode(sha256(convert_to('benchsalt' || '${ACCOUNT.password}', 'UTF8')), 'hex')
-        WHERE login = '${ACCOUNT.username}';`]);
-    writeFileSync("/etc/tt-rss/database.php", `<?php\n// pnpm bench:real\n$dbuser='postgres';\n$dbpass='';\n$basepath='';\n$dbname='${DB}';\n$dbserver='${HOST}';\n$dbport='5432';\n$dbtype='pgsql';\n`);
+        WHERE login = '${ACCOUNT.username}';`,
+    ]);
+    writeFileSync(
+      "/etc/tt-rss/database.php",
+      `<?php\n// pnpm bench:real\n$dbuser='postgres';\n$dbpass='';\n$basepath='';\n$dbname='${DB}';\n$dbserver='${HOST}';\n$dbport='5432';\n$dbtype='pgsql';\n`,
+    );
     const config = readFileSync("/etc/tt-rss/config.php", "utf8")
       .replace(/define\('SELF_URL_PATH', '[^']*'\)/, `define('SELF_URL_PATH', '${URL_}/')`)
       .replace(/define\('CHECK_FOR_UPDATES', true\)/, "define('CHECK_FOR_UPDATES', false)");
@@ -39,7 +51,19 @@ export const ttRss: RealApp = {
   },
   variants: [
     // Dojo draws the "Log in" button as a span (role=button) and keeps the real submit off screen: Enter sends the form.
-    passwordLogin(`${URL_}/`, ACCOUNT, formLogin(`${URL_}/`, [["#login", ACCOUNT.username], ['input[name="password"]', ACCOUNT.password]], "Enter", "#feeds-holder")),
+    passwordLogin(
+      `${URL_}/`,
+      ACCOUNT,
+      formLogin(
+        `${URL_}/`,
+        [
+          ["#login", ACCOUNT.username],
+          ['input[name="password"]', ACCOUNT.password],
+        ],
+        "Enter",
+        "#feeds-holder",
+      ),
+    ),
   ],
   proof: {
     url: `${URL_}/`,

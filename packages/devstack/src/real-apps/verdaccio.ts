@@ -8,13 +8,17 @@ const URL_ = `http://${HOST}:${PORT}`;
 const ACCOUNT = { username: "benchuser", password: "Bench-Verdaccio-pw-2024" };
 /** 6.10 needs Node 22; 6.8.0 installs with node-fetch held at 2.7.0. */
 const VERSION = "6.8.0";
-const INSTALL = () => npmInstall("verdaccio", { verdaccio: VERSION }, { ignoreScripts: true, overrides: { "node-fetch": "2.7.0" } });
+const INSTALL = () =>
+  npmInstall("verdaccio", { verdaccio: VERSION }, { ignoreScripts: true, overrides: { "node-fetch": "2.7.0" } });
 
 /** Verdaccio, a private npm registry, with its web UI (React): a login dialog over the registry's home page. */
 export const verdaccio: RealApp = {
   name: "verdaccio",
   about: `Verdaccio ${VERSION} from npm, a private npm registry; its web UI with an htpasswd user`,
-  covers: ["modal login over the app's root (a dialog opened by the header's LOGIN button)", "single-page application with a token in localStorage (token, username)"],
+  covers: [
+    "modal login over the app's root (a dialog opened by the header's LOGIN button)",
+    "single-page application with a token in localStorage (token, username)",
+  ],
   async install() {
     await INSTALL();
   },
@@ -43,7 +47,18 @@ web:
 log: { type: stdout, format: pretty, level: warn }
 `,
     );
-    const child = daemon("verdaccio", process.execPath, [path.join(dir, "node_modules", "verdaccio", "bin", "verdaccio"), "--config", path.join(dir, "config.yaml"), "--listen", `${HOST}:${PORT}`], { cwd: dir });
+    const child = daemon(
+      "verdaccio",
+      process.execPath,
+      [
+        path.join(dir, "node_modules", "verdaccio", "bin", "verdaccio"),
+        "--config",
+        path.join(dir, "config.yaml"),
+        "--listen",
+        `${HOST}:${PORT}`,
+      ],
+      { cwd: dir },
+    );
     await waitHttp(`${URL_}/`, 60_000, child);
   },
   variants: [
@@ -60,8 +75,12 @@ log: { type: stdout, format: pretty, level: warn }
   proof: {
     url: `${URL_}/`,
     signedIn: async (page) => {
-      await page.waitForSelector("[data-testid=logInDialogIcon], [data-testid=header--button-login]", { timeout: 15_000 }).catch(() => undefined);
-      return (await has(page, "[data-testid=logInDialogIcon]")) && !(await has(page, "[data-testid=header--button-login]"));
+      await page
+        .waitForSelector("[data-testid=logInDialogIcon], [data-testid=header--button-login]", { timeout: 15_000 })
+        .catch(() => undefined);
+      return (
+        (await has(page, "[data-testid=logInDialogIcon]")) && !(await has(page, "[data-testid=header--button-login]"))
+      );
     },
   },
 };

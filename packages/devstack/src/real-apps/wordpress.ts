@@ -13,7 +13,9 @@ async function signIn(page: Page, login: string): Promise<void> {
   await page.goto(`${URL_}/wp-login.php`);
   // wp-login.php focuses and selects the username field 200 ms after it loads (wp_attempt_focus): keys sent
   // before that land in the wrong field. A script written against the page waits for it.
-  await page.waitForFunction(() => document.activeElement?.id === "user_login", { timeout: 5000 }).catch(() => undefined);
+  await page
+    .waitForFunction(() => document.activeElement?.id === "user_login", { timeout: 5000 })
+    .catch(() => undefined);
   await page.type("#user_login", login);
   await page.type("#user_pass", ACCOUNT.password);
   await Promise.all([page.waitForNavigation(), page.click("#wp-submit")]);
@@ -50,7 +52,12 @@ define('DISABLE_WP_CRON', true);
 define('AUTOMATIC_UPDATER_DISABLED', true);
 `,
     );
-    apacheSite("wordpress", PORT, "/usr/share/wordpress", "  SetEnv WORDPRESS_CONFIG authsvc-bench\n  Alias /wp-content /var/lib/wordpress/wp-content\n  <Directory /var/lib/wordpress/wp-content>\n    Require all granted\n  </Directory>");
+    apacheSite(
+      "wordpress",
+      PORT,
+      "/usr/share/wordpress",
+      "  SetEnv WORDPRESS_CONFIG authsvc-bench\n  Alias /wp-content /var/lib/wordpress/wp-content\n  <Directory /var/lib/wordpress/wp-content>\n    Require all granted\n  </Directory>",
+    );
     await apache();
     // The installer's second step makes the site and its administrator; an installed site says so and changes nothing.
     const res = await fetch(`${URL_}/wp-admin/install.php?step=2`, {
@@ -68,10 +75,18 @@ define('AUTOMATIC_UPDATER_DISABLED', true);
       }),
     });
     const body = await res.text();
-    if (!/Success!|Already Installed|already installed/i.test(body)) throw new Error(`WordPress install: HTTP ${res.status}: ${body.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").slice(0, 300)}`);
+    if (!/Success!|Already Installed|already installed/i.test(body))
+      throw new Error(
+        `WordPress install: HTTP ${res.status}: ${body
+          .replace(/<[^>]+>/g, " ")
+          .replace(/\s+/g, " ")
+          .slice(0, 300)}`,
+      );
   },
   variants: [
-    passwordLogin(`${URL_}/wp-login.php`, { username: ACCOUNT.username, password: ACCOUNT.password }, (page) => signIn(page, ACCOUNT.username)),
+    passwordLogin(`${URL_}/wp-login.php`, { username: ACCOUNT.username, password: ACCOUNT.password }, (page) =>
+      signIn(page, ACCOUNT.username),
+    ),
     {
       label: "email as login",
       loginUrl: `${URL_}/wp-login.php`,

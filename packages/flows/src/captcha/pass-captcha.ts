@@ -72,11 +72,18 @@ export async function passCaptcha(
     if (!challenge && box && !ticked) {
       ticked = true;
       step("tick the CAPTCHA checkbox");
-      await performStep(page, { action: "click", purpose: "captcha", frame: box.key, path: box.reading.checkbox! }, NO_VALUES).catch(() => false);
+      await performStep(
+        page,
+        { action: "click", purpose: "captcha", frame: box.key, path: box.reading.checkbox! },
+        NO_VALUES,
+      ).catch(() => false);
       continue;
     }
     if (challenge || Date.now() >= until) {
-      const target = widgets.find((w): w is CaptchaWidget & { siteKey: string; provider: CaptchaChallenge["kind"] } => !!w.siteKey && w.provider !== "image");
+      const target = widgets.find(
+        (w): w is CaptchaWidget & { siteKey: string; provider: CaptchaChallenge["kind"] } =>
+          !!w.siteKey && w.provider !== "image",
+      );
       const frame = target && scans.find((s) => s.reading.widgets.includes(target))?.frame;
       let why = "";
       if (solver && target && frame) {
@@ -84,10 +91,12 @@ export async function passCaptcha(
         let timer: NodeJS.Timeout | undefined;
         const stop = new AbortController();
         const answer = await Promise.race([
-          solver.solve({ kind: target.provider, siteKey: target.siteKey, pageUrl: frame.url() }, stop.signal).catch((err: unknown) => {
-            why = `; the CAPTCHA solver (${solver.id}) failed: ${err instanceof Error ? err.message : String(err)}`;
-            return null;
-          }),
+          solver
+            .solve({ kind: target.provider, siteKey: target.siteKey, pageUrl: frame.url() }, stop.signal)
+            .catch((err: unknown) => {
+              why = `; the CAPTCHA solver (${solver.id}) failed: ${err instanceof Error ? err.message : String(err)}`;
+              return null;
+            }),
           new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), deadline.remaining()))),
         ]).finally(() => {
           clearTimeout(timer);
@@ -100,7 +109,10 @@ export async function passCaptcha(
         why ||= `; the CAPTCHA solver (${solver.id}) gave no token`;
       }
       if (person) return askPerson(page, person, scans.map((s) => s.reading.prompt).find((p) => p) ?? "", step);
-      throw new LoginFlowError("captcha_blocked", `${challenge ? "the login form shows a CAPTCHA challenge" : "the login form's CAPTCHA was not passed"}${why}`);
+      throw new LoginFlowError(
+        "captcha_blocked",
+        `${challenge ? "the login form shows a CAPTCHA challenge" : "the login form's CAPTCHA was not passed"}${why}`,
+      );
     }
     await sleep(150);
   }
@@ -109,7 +121,8 @@ export async function passCaptcha(
 /** Whether nothing is left to solve: no challenge open (an image one counts once its field holds an answer), and a checkbox's token is there. */
 function passed(scans: Array<{ reading: CaptchaReading }>, filledCounts: boolean): boolean {
   const widgets = scans.flatMap((s) => s.reading.widgets);
-  if (widgets.some((w) => w.mode === "challenge" && !(filledCounts && w.provider === "image" && w.filled))) return false;
+  if (widgets.some((w) => w.mode === "challenge" && !(filledCounts && w.provider === "image" && w.filled)))
+    return false;
   const waiting = widgets.some((w) => w.mode === "checkbox" || w.mode === "managed");
   return !waiting || scans.some((s) => s.reading.token);
 }
@@ -120,7 +133,12 @@ function passed(scans: Array<{ reading: CaptchaReading }>, filledCounts: boolean
  * the person. An answer (`{}`: "done, look again") is checked against the page, and asked again when nothing
  * was solved. The site judges the answer; the engine reads its verdict as for any submit.
  */
-async function askPerson(page: Page, person: CaptchaPerson, said: string, step: (name: string) => void): Promise<CaptchaPassage> {
+async function askPerson(
+  page: Page,
+  person: CaptchaPerson,
+  said: string,
+  step: (name: string) => void,
+): Promise<CaptchaPassage> {
   await person.beforeAsk();
   const prompt = promptOf(said) || "The site shows a CAPTCHA challenge only a person can solve.";
   for (let tries = 1; ; tries++) {
@@ -152,6 +170,10 @@ async function askPerson(page: Page, person: CaptchaPerson, said: string, step: 
     const held = await person.formHeld();
     if (held === false) return "sent";
     if (held === true && passed(scans, true)) return "passed";
-    if (tries >= PERSON_TRIES) throw new LoginFlowError("captcha_blocked", `the CAPTCHA was still not solved after ${PERSON_TRIES} answers from a person`);
+    if (tries >= PERSON_TRIES)
+      throw new LoginFlowError(
+        "captcha_blocked",
+        `the CAPTCHA was still not solved after ${PERSON_TRIES} answers from a person`,
+      );
   }
 }

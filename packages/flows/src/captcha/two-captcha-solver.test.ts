@@ -20,11 +20,19 @@ beforeEach(() => {
   provider.tasks.length = 0;
 });
 
-const challenge = () => ({ kind: "recaptcha" as const, siteKey: "6Lc_captcha", pageUrl: `${sites.url}/cases/captcha/login` });
-const solver = (over: Partial<Parameters<typeof twoCaptchaSolver>[0]> = {}) => twoCaptchaSolver({ url: provider.url, key: KEY, pollMs: 20, ...over });
+const challenge = () => ({
+  kind: "recaptcha" as const,
+  siteKey: "6Lc_captcha",
+  pageUrl: `${sites.url}/cases/captcha/login`,
+});
+const solver = (over: Partial<Parameters<typeof twoCaptchaSolver>[0]> = {}) =>
+  twoCaptchaSolver({ url: provider.url, key: KEY, pollMs: 20, ...over });
 
 async function errorOf(promise: Promise<unknown>): Promise<CaptchaSolverError> {
-  const err = await promise.then(() => null, (e: unknown) => e);
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(CaptchaSolverError);
   expect(String((err as Error).message)).not.toContain(KEY);
   return err as CaptchaSolverError;
@@ -37,7 +45,10 @@ describe("twoCaptchaSolver", () => {
     expect(answer?.token).toMatch(/^tok-/);
     const hcaptcha = await solver().solve({ ...challenge(), kind: "hcaptcha", siteKey: "10000000-ffff" });
     const turnstile = await solver().solve({ ...challenge(), kind: "turnstile", siteKey: "0x4AAA" });
-    expect([hcaptcha?.token, turnstile?.token]).toEqual([expect.stringMatching(/^tok-/), expect.stringMatching(/^tok-/)]);
+    expect([hcaptcha?.token, turnstile?.token]).toEqual([
+      expect.stringMatching(/^tok-/),
+      expect.stringMatching(/^tok-/),
+    ]);
     expect(provider.tasks).toEqual([
       { method: "userrecaptcha", googlekey: "6Lc_captcha", pageurl: challenge().pageUrl, json: "1" },
       { method: "hcaptcha", sitekey: "10000000-ffff", pageurl: challenge().pageUrl, json: "1" },
@@ -46,17 +57,23 @@ describe("twoCaptchaSolver", () => {
   });
 
   it("names the provider's error code, never the key", async () => {
-    const wrongKey = await errorOf(twoCaptchaSolver({ url: provider.url, key: "not-the-key-000", pollMs: 20 }).solve(challenge()));
+    const wrongKey = await errorOf(
+      twoCaptchaSolver({ url: provider.url, key: "not-the-key-000", pollMs: 20 }).solve(challenge()),
+    );
     expect(wrongKey.message).toBe("in.php refused the task: ERROR_KEY_DOES_NOT_EXIST");
     provider.behaviour.failWith = "ERROR_CAPTCHA_UNSOLVABLE";
     expect((await errorOf(solver().solve(challenge()))).message).toBe("res.php answered ERROR_CAPTCHA_UNSOLVABLE");
   });
 
   it("says when the URL is not such an API or cannot be reached", async () => {
-    expect((await errorOf(twoCaptchaSolver({ url: `${sites.url}/no-api`, key: KEY }).solve(challenge()))).message).toBe("in.php answered HTTP 404");
+    expect((await errorOf(twoCaptchaSolver({ url: `${sites.url}/no-api`, key: KEY }).solve(challenge()))).message).toBe(
+      "in.php answered HTTP 404",
+    );
     const closed = await startCaptchaProvider({ key: KEY, notReadyPolls: 0 });
     await closed.close();
-    expect((await errorOf(twoCaptchaSolver({ url: closed.url, key: KEY }).solve(challenge()))).message).toBe("in.php could not be reached (ECONNREFUSED)");
+    expect((await errorOf(twoCaptchaSolver({ url: closed.url, key: KEY }).solve(challenge()))).message).toBe(
+      "in.php could not be reached (ECONNREFUSED)",
+    );
   });
 
   it("stops polling a slow solve when the flow runs out of time, and at its own limit", async () => {
@@ -82,7 +99,9 @@ describe("twoCaptchaSolver", () => {
       // A solve that runs into its own limit (at least 300 ms, polling every 20 ms meanwhile): an event that comes
       // after the first solve's next polls would have, had it gone on.
       provider.behaviour.notReadyPolls = 1_000_000;
-      expect((await errorOf(solver({ maxWaitMs: 300 }).solve(challenge()))).message).toBe("gave up waiting for the solution (out of time)");
+      expect((await errorOf(solver({ maxWaitMs: 300 }).solve(challenge()))).message).toBe(
+        "gave up waiting for the solution (out of time)",
+      );
       expect(slow.polls).toBe(after);
     } finally {
       await slow.close();

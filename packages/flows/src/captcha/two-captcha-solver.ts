@@ -48,12 +48,19 @@ export function twoCaptchaSolver(options: TwoCaptchaOptions): CaptchaSolver {
   const maxWaitMs = options.maxWaitMs ?? 180_000;
 
   /** One call; the URL (which may hold the key) never goes into an error. */
-  async function call(path: "in.php" | "res.php", params: Record<string, string>, signal: AbortSignal): Promise<{ ok: boolean; request: string }> {
+  async function call(
+    path: "in.php" | "res.php",
+    params: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<{ ok: boolean; request: string }> {
     const query = new URLSearchParams({ key: options.key, json: "1", ...params });
     let res: Response;
     try {
       // The task goes by POST (its page URL can be long); the poll is the API's GET.
-      res = path === "in.php" ? await fetch(`${base}/in.php`, { method: "POST", body: query, signal }) : await fetch(`${base}/res.php?${query}`, { signal });
+      res =
+        path === "in.php"
+          ? await fetch(`${base}/in.php`, { method: "POST", body: query, signal })
+          : await fetch(`${base}/res.php?${query}`, { signal });
     } catch (err) {
       if (signal.aborted) throw new CaptchaSolverError("gave up waiting for the solution (out of time)");
       const code = (err as { cause?: { code?: unknown } }).cause?.code;
@@ -84,7 +91,8 @@ export function twoCaptchaSolver(options: TwoCaptchaOptions): CaptchaSolver {
         await wait(pollMs, until);
         const result = await call("res.php", { action: "get", id: task.request }, until);
         if (result.ok && result.request) return { token: result.request };
-        if (result.request !== "CAPCHA_NOT_READY") throw new CaptchaSolverError(`res.php answered ${safeCode(result.request)}`);
+        if (result.request !== "CAPCHA_NOT_READY")
+          throw new CaptchaSolverError(`res.php answered ${safeCode(result.request)}`);
       }
     },
   };

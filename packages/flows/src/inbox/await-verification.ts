@@ -1,5 +1,13 @@
 import { LoginFlowError } from "../flow-error";
-import { extractCode, extractLink, extractLogin, extractPassword, registrableDomain, senderDomain, type VerificationMail } from "@authsvc/messages";
+import {
+  extractCode,
+  extractLink,
+  extractLogin,
+  extractPassword,
+  registrableDomain,
+  senderDomain,
+  type VerificationMail,
+} from "@authsvc/messages";
 
 /** A message of one of our inboxes, decrypted for the flow that waits for it. */
 export interface InboxMessage extends VerificationMail {
@@ -51,9 +59,24 @@ const describe = (inbox: Inbox, wanted: Wanted, purpose: Purpose) =>
  * read first. Messages without a code or link (a welcome mail) are passed over and the wait goes on.
  * Ends in `timeout` naming what it waited for; that is never retried, since asking again sends another code.
  */
-export function awaitVerification(inbox: Inbox, wanted: Wanted, since: Date, siteHost: string, waitMs: number, purpose: Purpose = "sign-in"): Promise<string> {
+export function awaitVerification(
+  inbox: Inbox,
+  wanted: Wanted,
+  since: Date,
+  siteHost: string,
+  waitMs: number,
+  purpose: Purpose = "sign-in",
+): Promise<string> {
   const read = (m: VerificationMail) => (wanted === "code" ? extractCode(m) : extractLink(m, siteHost));
-  return awaitMessage(inbox, read, since, siteHost, waitMs, describe(inbox, wanted, purpose), `the ${purpose} ${wanted}`);
+  return awaitMessage(
+    inbox,
+    read,
+    since,
+    siteHost,
+    waitMs,
+    describe(inbox, wanted, purpose),
+    `the ${purpose} ${wanted}`,
+  );
 }
 
 /**
@@ -70,7 +93,15 @@ export function awaitAccountMail(inbox: Inbox, since: Date, siteHost: string, wa
     const link = extractLink(m, siteHost);
     return link ? { link } : null;
   };
-  return awaitMessage(inbox, read, since, siteHost, waitMs, "email with the account's password or a link to set it", "the password or its link");
+  return awaitMessage(
+    inbox,
+    read,
+    since,
+    siteHost,
+    waitMs,
+    "email with the account's password or a link to set it",
+    "the password or its link",
+  );
 }
 
 /**
@@ -80,7 +111,15 @@ export function awaitAccountMail(inbox: Inbox, since: Date, siteHost: string, wa
  * signs the agent in to someone else's account. Mail sent to our own mailboxes directly is read whoever
  * sent it (the address went to this site alone); its links must still be on the site's host.
  */
-async function awaitMessage<T>(inbox: Inbox, read: (m: VerificationMail) => T | null, since: Date, siteHost: string, waitMs: number, what: string, waitingFor: string): Promise<T> {
+async function awaitMessage<T>(
+  inbox: Inbox,
+  read: (m: VerificationMail) => T | null,
+  since: Date,
+  siteHost: string,
+  waitMs: number,
+  what: string,
+  waitingFor: string,
+): Promise<T> {
   const until = Date.now() + waitMs;
   const seen = new Set<string>();
   const siteDomain = registrableDomain(siteHost);
@@ -89,10 +128,14 @@ async function awaitMessage<T>(inbox: Inbox, read: (m: VerificationMail) => T | 
   for (;;) {
     const left = until - Date.now();
     if (left <= 0) break;
-    const fresh = (await inbox.wait(since, seen, left)).filter((m) => !seen.has(m.id) && m.receivedAt.getTime() >= since.getTime());
+    const fresh = (await inbox.wait(since, seen, left)).filter(
+      (m) => !seen.has(m.id) && m.receivedAt.getTime() >= since.getTime(),
+    );
     for (const m of fresh) seen.add(m.id);
     // Newest first, the site's own mail before any other.
-    const ordered = fresh.sort((a, b) => Number(fromSite(b)) - Number(fromSite(a)) || b.receivedAt.getTime() - a.receivedAt.getTime());
+    const ordered = fresh.sort(
+      (a, b) => Number(fromSite(b)) - Number(fromSite(a)) || b.receivedAt.getTime() - a.receivedAt.getTime(),
+    );
     for (const message of ordered) {
       if (inbox.forwarded && !signedBy(message, siteDomain)) {
         unauthenticated++;
@@ -104,8 +147,13 @@ async function awaitMessage<T>(inbox: Inbox, read: (m: VerificationMail) => T | 
   }
   // Mail that came but held nothing for this site is said apart from no mail at all: a caller (and whoever
   // reads the job) then looks at what the site sent, not at whether mail reaches us.
-  const unsigned = unauthenticated ? ` (${unauthenticated} not signed by ${siteDomain}: DKIM or a trusted forwarder's ARC seal)` : "";
-  const passedOver = seen.size === 0 ? "" : `; ${seen.size === 1 ? "1 other message" : `${seen.size} other messages`} came, none with it${unsigned}`;
+  const unsigned = unauthenticated
+    ? ` (${unauthenticated} not signed by ${siteDomain}: DKIM or a trusted forwarder's ARC seal)`
+    : "";
+  const passedOver =
+    seen.size === 0
+      ? ""
+      : `; ${seen.size === 1 ? "1 other message" : `${seen.size} other messages`} came, none with it${unsigned}`;
   throw new LoginFlowError(
     "timeout",
     `no ${what} arrived at ${inbox.address} within ${+(waitMs / 1000).toFixed(1)} s (waiting for ${waitingFor}${passedOver})`,

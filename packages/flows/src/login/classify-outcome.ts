@@ -99,7 +99,11 @@ async function markerShown(page: Page, marker: SignedInMarker): Promise<boolean>
   const el = frame ? await resolveElement(frame, marker.path) : null;
   if (!el) return false;
   try {
-    return await el.evaluate((e) => e.ownerDocument.readyState !== "loading" && e.checkVisibility({ opacityProperty: true, visibilityProperty: true }));
+    return await el.evaluate(
+      (e) =>
+        e.ownerDocument.readyState !== "loading" &&
+        e.checkVisibility({ opacityProperty: true, visibilityProperty: true }),
+    );
   } finally {
     await el.dispose().catch(() => undefined);
   }
@@ -155,14 +159,18 @@ export async function classifyOutcome(
     lastPasswordShown = signals.passwordShown;
     // The one field of a "verify it's you" step reads like a username-first form's: it is the step's.
     const verifyField = signals.verify?.reading.verify?.field ?? null;
-    const verifying = !!verifyField && samePath({ frame: "", path: verifyField }, { frame: "", path: signals.verify!.reading.identifier ?? [] }) && scans.filter((s) => s.reading.identifier).length === 1;
+    const verifying =
+      !!verifyField &&
+      samePath({ frame: "", path: verifyField }, { frame: "", path: signals.verify!.reading.identifier ?? [] }) &&
+      scans.filter((s) => s.reading.identifier).length === 1;
     const stillAsking = signals.passwordShown || (signals.identifierOnlyShown && !verifying);
     // Once a code was typed or a link opened, a refusal is of that code or link, not of the password.
     const afterFactor = otpAnswered || linkOpened || stepAnswers > 0;
     const refusalOf = (m: string): LoginFailureCode | null => {
       const code = refusalCode(m);
       if (!afterFactor) return code;
-      if (code === "invalid_credentials" || (code !== "account_locked" && EXPIRED.test(m))) return "verification_failed";
+      if (code === "invalid_credentials" || (code !== "account_locked" && EXPIRED.test(m)))
+        return "verification_failed";
       return code;
     };
     // Beside a form that is still shown, new plain text that refuses counts like a message.
@@ -170,18 +178,29 @@ export async function classifyOutcome(
       ...fresh.map((m) => ({ m, code: refusalOf(m) })),
       ...(stillAsking ? sayings.map((s) => ({ m: s.block, code: refusalOf(s.news) })) : []),
     ].filter((r) => r.code !== null);
-    const fail = (code: LoginFailureCode, message: string, codeAskedInForm?: string) => ({ verdict: { kind: "failure" as const, code, message, ...(codeAskedInForm ? { codeAskedInForm } : {}) } });
+    const fail = (code: LoginFailureCode, message: string, codeAskedInForm?: string) => ({
+      verdict: { kind: "failure" as const, code, message, ...(codeAskedInForm ? { codeAskedInForm } : {}) },
+    });
     const locked = refusals.find((r) => r.code === "account_locked");
     if (locked) return fail("account_locked", locked.m);
     // A form shown again with its CAPTCHA and the site's "wrong password" is a refusal of the password.
-    if (refusals.some((r) => r.code === "captcha_blocked") || (signals.captcha && !refusals.some((r) => r.code === "invalid_credentials"))) {
+    if (
+      refusals.some((r) => r.code === "captcha_blocked") ||
+      (signals.captcha && !refusals.some((r) => r.code === "invalid_credentials"))
+    ) {
       return fail("captcha_blocked", "the site asked for a CAPTCHA");
     }
     if (!signals.passwordShown && signals.otpPrompt) {
       const prompt = scans.find((s) => s.reading.otp.length > 0);
       // The prompt again, with new plain text that refuses the code ("That code didn't work." in a div).
       const said = otpAnswered ? refusalSaid(sayings, "verification_failed") : null;
-      const refused = !otpAnswered ? null : fresh.length > 0 ? fresh[0]! : said?.code === "verification_failed" ? said.message : null;
+      const refused = !otpAnswered
+        ? null
+        : fresh.length > 0
+          ? fresh[0]!
+          : said?.code === "verification_failed"
+            ? said.message
+            : null;
       if (refused && prompt && options.answerOtp && codesGiven < (options.codeTries ?? 1)) {
         // Another try (a person's): the refusal is no verdict while this document shows it.
         codesGiven++;
@@ -189,8 +208,13 @@ export async function classifyOutcome(
         watcher.seeWhileShown(refused);
         return again;
       }
-      if (otpAnswered && fresh.length > 0) return fail("verification_failed", `the site refused the one-time code: ${fresh[0]}`);
-      if (said) return fail(said.code, said.code === "verification_failed" ? `the site refused the one-time code: ${said.message}` : said.message);
+      if (otpAnswered && fresh.length > 0)
+        return fail("verification_failed", `the site refused the one-time code: ${fresh[0]}`);
+      if (said)
+        return fail(
+          said.code,
+          said.code === "verification_failed" ? `the site refused the one-time code: ${said.message}` : said.message,
+        );
       if (!otpAnswered && prompt && options.answerOtp) {
         otpAnswered = true;
         codesGiven = 1;
@@ -215,20 +239,29 @@ export async function classifyOutcome(
                   ? "verification"
                   : null;
     if (personStep) {
-      const scan = { question: signals.question, chooser: signals.chooser, verification: signals.verify, consent: signals.terms }[personStep]!;
+      const scan = {
+        question: signals.question,
+        chooser: signals.chooser,
+        verification: signals.verify,
+        consent: signals.terms,
+      }[personStep]!;
       if (!options.answerStep) {
-        return fail("mfa_required", {
-          question: "the site asked a security question only the account's owner can answer",
-          chooser: "the site asked to choose an account", // (a chooser is a step only with a person to ask)
-          verification: "the site asked to verify it's the account's owner (a new device or an unusual sign-in)",
-          consent: "the site holds the sign-in until its terms are accepted, which only the account's owner can do",
-        }[personStep]);
+        return fail(
+          "mfa_required",
+          {
+            question: "the site asked a security question only the account's owner can answer",
+            chooser: "the site asked to choose an account", // (a chooser is a step only with a person to ask)
+            verification: "the site asked to verify it's the account's owner (a new device or an unusual sign-in)",
+            consent: "the site holds the sign-in until its terms are accepted, which only the account's owner can do",
+          }[personStep],
+        );
       }
       const said = stepAnswers > 0 ? refusalSaid(sayings, "verification_failed") : null;
       const refused = stepAnswers === 0 ? null : fresh.length > 0 ? fresh[0]! : said ? said.message : null;
       // Answered, and the step still shows without a word from the site: its answer is on the way.
       if (stepAnswers > 0 && !refused) return "again";
-      if (refused && stepAnswers >= STEP_TRIES) return fail("verification_failed", `the site refused the answer: ${refused}`);
+      if (refused && stepAnswers >= STEP_TRIES)
+        return fail("verification_failed", `the site refused the answer: ${refused}`);
       stepAnswers++;
       const again = await watcher.act(poll, async () => {
         if ((await options.answerStep!(scan, personStep, refused ?? undefined)) === "declined") declined = true;
@@ -251,7 +284,12 @@ export async function classifyOutcome(
     if ((!stillAsking && signals.approvalPrompt && !signals.otpPrompt) || verifyElsewhere) {
       const reason = signals.approvalPrompt ? ("approval" as const) : ("verification" as const);
       if (!options.awaitApproval) {
-        return fail("mfa_required", reason === "approval" ? "the site asked to approve the sign-in on another device (a push to a phone or an app)" : "the site asked to verify it's the account's owner");
+        return fail(
+          "mfa_required",
+          reason === "approval"
+            ? "the site asked to approve the sign-in on another device (a push to a phone or an app)"
+            : "the site asked to verify it's the account's owner",
+        );
       }
       if (approval?.failure) throw approval.failure;
       if (approval?.answered) {
@@ -259,9 +297,15 @@ export async function classifyOutcome(
         approval = null;
         await page.reload({ waitUntil: "domcontentloaded" }).catch(() => undefined);
       } else if (!approval) {
-        if (approvalsAsked >= APPROVAL_TRIES) return fail("mfa_required", `the site still asked to approve the sign-in after ${APPROVAL_TRIES} answers`);
+        if (approvalsAsked >= APPROVAL_TRIES)
+          return fail("mfa_required", `the site still asked to approve the sign-in after ${APPROVAL_TRIES} answers`);
         approvalsAsked++;
-        const prompt = reason === "approval" ? (scans.find((s) => s.reading.approvalPrompt)?.reading.text ?? "") : (signals.verify?.reading.verify?.prompt ?? scans.find((s) => s.reading.confirmByEmail)?.reading.text ?? "");
+        const prompt =
+          reason === "approval"
+            ? (scans.find((s) => s.reading.approvalPrompt)?.reading.text ?? "")
+            : (signals.verify?.reading.verify?.prompt ??
+              scans.find((s) => s.reading.confirmByEmail)?.reading.text ??
+              "");
         approval = options.awaitApproval(promptOf(prompt), reason);
       }
       // The person's time is the hand-off's, not the site's: looked at again every second meanwhile.
@@ -285,14 +329,28 @@ export async function classifyOutcome(
     const refusedCode = afterFactor ? "verification_failed" : "invalid_credentials";
     // Beside the form shown again, words that are about the form as it was sent, not the credentials: a code
     // it wants ("Please enter your OTP token.") or refused, a field it got empty ("The password field is empty.").
-    const aboutTheForm = stillAsking ? [...refusals.map((r) => r.m), ...fresh].find((m) => asksForCode(m) || namesEmptyField(m)) : undefined;
+    const aboutTheForm = stillAsking
+      ? [...refusals.map((r) => r.m), ...fresh].find((m) => asksForCode(m) || namesEmptyField(m))
+      : undefined;
     if (aboutTheForm !== undefined) {
-      if (!asksForCode(aboutTheForm)) return fail("login_unconfirmed", `the site says its form came with a field empty, though every field was filled and checked before it was sent: ${aboutTheForm}`);
-      if (options.codeInForm?.()) return fail("verification_failed", `the site refused the one-time code: ${aboutTheForm}`);
-      return fail("mfa_required", `the site asks for a second factor's code with the password: ${aboutTheForm}`, aboutTheForm);
+      if (!asksForCode(aboutTheForm))
+        return fail(
+          "login_unconfirmed",
+          `the site says its form came with a field empty, though every field was filled and checked before it was sent: ${aboutTheForm}`,
+        );
+      if (options.codeInForm?.())
+        return fail("verification_failed", `the site refused the one-time code: ${aboutTheForm}`);
+      return fail(
+        "mfa_required",
+        `the site asks for a second factor's code with the password: ${aboutTheForm}`,
+        aboutTheForm,
+      );
     }
     // A code typed in the password's own form, refused in words that name it ("Invalid token."): the code's refusal.
-    const codeRefusal = stillAsking && options.codeInForm?.() ? refusals.find((r) => r.code === "invalid_credentials" && CODE_WORD.test(r.m)) : undefined;
+    const codeRefusal =
+      stillAsking && options.codeInForm?.()
+        ? refusals.find((r) => r.code === "invalid_credentials" && CODE_WORD.test(r.m))
+        : undefined;
     if (codeRefusal) return fail("verification_failed", `the site refused the one-time code: ${codeRefusal.m}`);
     if (stillAsking && refusals.length > 0) {
       // "Something went wrong" is the site's fault, not a refusal of the credentials.
@@ -324,10 +382,13 @@ export async function classifyOutcome(
       // A formless page that says, in plain text, that the login failed (no alert markup).
       const said = sayings
         .map((s) => ({ m: s.block, code: refusalOf(s.news) }))
-        .find((r) => r.code === "account_locked" || r.code === "invalid_credentials" || r.code === "verification_failed");
+        .find(
+          (r) => r.code === "account_locked" || r.code === "invalid_credentials" || r.code === "verification_failed",
+        );
       if (said) return fail(said.code!, said.m);
     }
-    if (!stillAsking && status() >= 500) return fail("target_unreachable", `the site answered the login with HTTP ${status()}`);
+    if (!stillAsking && status() >= 500)
+      return fail("target_unreachable", `the site answered the login with HTTP ${status()}`);
     const seen = !stillAsking && !answer ? await watcher.newSession(poll) : "none";
     // A chooser is a step: whether the site signed in before the choice is for its login page to say.
     const evidence = seen === "strong" && signals.chooser ? "weak" : seen;
@@ -336,8 +397,11 @@ export async function classifyOutcome(
       if (evidence === "weak") {
         // No account shown, no page of its own, or only cookies that rotate anyway: the site's login page decides.
         // A chooser is a step: the page it is on is never the signed-in page the second look may compare.
-        const looked = options.confirmSession ? await options.confirmSession(!!signals.chooser) : { signedIn: null, why: "nothing was checked" };
-        if (!looked.signedIn) return fail("login_unconfirmed", `the login form is gone, but nothing proves a session: ${looked.why}`);
+        const looked = options.confirmSession
+          ? await options.confirmSession(!!signals.chooser)
+          : { signedIn: null, why: "nothing was checked" };
+        if (!looked.signedIn)
+          return fail("login_unconfirmed", `the login form is gone, but nothing proves a session: ${looked.why}`);
       }
       return { verdict: { kind: "success", marker: found } };
     }
@@ -345,8 +409,14 @@ export async function classifyOutcome(
   };
   try {
     const outcome = await watcher.watch(judge, (): Outcome => {
-      if (deadline.remaining() === 0) return { kind: "failure", code: "timeout", message: "timed out waiting for the page after submit" };
-      if (status() >= 400) return { kind: "failure", code: "login_unconfirmed", message: `the site answered the login with HTTP ${status()}` };
+      if (deadline.remaining() === 0)
+        return { kind: "failure", code: "timeout", message: "timed out waiting for the page after submit" };
+      if (status() >= 400)
+        return {
+          kind: "failure",
+          code: "login_unconfirmed",
+          message: `the site answered the login with HTTP ${status()}`,
+        };
       return {
         kind: "failure",
         code: "login_unconfirmed",
@@ -357,7 +427,11 @@ export async function classifyOutcome(
     });
     // Declined terms that keep the account out: the person's decision, said as such (the site's words after).
     if (declined && outcome.kind === "failure" && outcome.code !== "account_locked") {
-      return { kind: "failure", code: "consent_denied", message: `the site's terms were declined, and it did not sign in: ${outcome.message}` };
+      return {
+        kind: "failure",
+        code: "consent_denied",
+        message: `the site's terms were declined, and it did not sign in: ${outcome.message}`,
+      };
     }
     return outcome;
   } finally {

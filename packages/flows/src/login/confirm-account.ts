@@ -18,12 +18,14 @@ export type Confirmation = { link: string } | { code: string } | { inboxSince: D
 const INBOX_LOOK_MS = 3000;
 
 // "Already used" or "already confirmed": the caller may have opened the link themselves; the login tells.
-const ALREADY = /already (been )?(used|confirmed|verified|activated)|bereits (bestätigt|verwendet|aktiviert)|d[ée]j[àa] (confirm|utilis|activ|v[ée]rifi)/i;
+const ALREADY =
+  /already (been )?(used|confirmed|verified|activated)|bereits (bestätigt|verwendet|aktiviert)|d[ée]j[àa] (confirm|utilis|activ|v[ée]rifi)/i;
 
 /** What the page says against the link it was opened with: an HTTP error, or words that it expired or is invalid. */
 async function linkRefusal(page: Page, watch: PageWatch): Promise<string | null> {
   const sentences = sentencesShown(await readNotes(page));
-  if (watch.documentStatus >= 400) return sentences.find((t) => EXPIRED.test(t) || /\binvalid\b/i.test(t)) ?? `HTTP ${watch.documentStatus}`;
+  if (watch.documentStatus >= 400)
+    return sentences.find((t) => EXPIRED.test(t) || /\binvalid\b/i.test(t)) ?? `HTTP ${watch.documentStatus}`;
   // "Already used" alone may be the caller's own click; "invalid or already used" refuses.
   return sentences.find((t) => EXPIRED.test(t) && (!ALREADY.test(t) || /\binvalid\b|expired/i.test(t))) ?? null;
 }
@@ -33,16 +35,34 @@ async function linkRefusal(page: Page, watch: PageWatch): Promise<string | null>
  * confirmation link first (refused: `verification_failed`), or answers the site's code prompt after the
  * password with the given code. The login itself is the ordinary one, so its verdict is earned the same way.
  */
-export async function confirmAndSignIn(page: Page, input: PasswordLoginInput, confirmation: Confirmation, options: FlowOptions): Promise<PasswordLoginResult> {
+export async function confirmAndSignIn(
+  page: Page,
+  input: PasswordLoginInput,
+  confirmation: Confirmation,
+  options: FlowOptions,
+): Promise<PasswordLoginResult> {
   const deadline = new Deadline(options.timeoutMs);
   const watch = await PageWatch.attach(page, options.guard, input.loginUrl);
   const step = options.onStep ?? (() => undefined);
   let link = "link" in confirmation ? confirmation.link : null;
   if ("inboxSince" in confirmation) {
-    if (!input.inbox) throw new LoginFlowError("verification_pending", "no mail to this account's address reaches the service; send the confirmation link or code");
+    if (!input.inbox)
+      throw new LoginFlowError(
+        "verification_pending",
+        "no mail to this account's address reaches the service; send the confirmation link or code",
+      );
     step("look for the confirmation link in the inbox");
-    link = await awaitVerification(input.inbox, "link", confirmation.inboxSince, new URL(input.loginUrl).hostname, Math.min(INBOX_LOOK_MS, deadline.remaining()), "confirmation").catch((err: unknown) => {
-      throw err instanceof LoginFlowError && err.code === "timeout" ? new LoginFlowError("verification_pending", err.message) : err;
+    link = await awaitVerification(
+      input.inbox,
+      "link",
+      confirmation.inboxSince,
+      new URL(input.loginUrl).hostname,
+      Math.min(INBOX_LOOK_MS, deadline.remaining()),
+      "confirmation",
+    ).catch((err: unknown) => {
+      throw err instanceof LoginFlowError && err.code === "timeout"
+        ? new LoginFlowError("verification_pending", err.message)
+        : err;
     });
   }
   if (link) {
@@ -53,5 +73,11 @@ export async function confirmAndSignIn(page: Page, input: PasswordLoginInput, co
   }
   step("open login page");
   await watch.open(input.loginUrl, deadline, "login page");
-  return signInOnPage(page, watch, "code" in confirmation ? { ...input, code: confirmation.code } : input, options, deadline);
+  return signInOnPage(
+    page,
+    watch,
+    "code" in confirmation ? { ...input, code: confirmation.code } : input,
+    options,
+    deadline,
+  );
 }

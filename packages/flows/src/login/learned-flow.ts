@@ -11,7 +11,8 @@ export interface LearnedFlow {
   signedIn: SignedInMarker | null;
 }
 
-const isPath = (p: unknown): p is string[] => Array.isArray(p) && p.length > 0 && p.every((s) => typeof s === "string" && s.length < 2000);
+const isPath = (p: unknown): p is string[] =>
+  Array.isArray(p) && p.length > 0 && p.every((s) => typeof s === "string" && s.length < 2000);
 const among = (list: readonly string[], value: unknown) => list.includes(value as string);
 // Every step a login records may be stored (a way-to-sign-in choice too: "Try another way", then "Enter your
 // password"). A CAPTCHA's box is answered afresh on each visit and never recorded.
@@ -30,7 +31,8 @@ const ACTIONS: Record<FlowStep["action"], (s: Record<string, unknown>) => boolea
 export function parseLearnedFlow(raw: unknown): LearnedFlow | null {
   if (typeof raw !== "object" || raw === null) return null;
   const flow = raw as Record<string, unknown>;
-  if (flow.version !== 1 || !Array.isArray(flow.steps) || flow.steps.length === 0 || flow.steps.length > 50) return null;
+  if (flow.version !== 1 || !Array.isArray(flow.steps) || flow.steps.length === 0 || flow.steps.length > 50)
+    return null;
   for (const step of flow.steps as Array<Record<string, unknown>>) {
     if (typeof step !== "object" || step === null || typeof step.frame !== "string" || !isPath(step.path)) return null;
     const valid = ACTIONS[step.action as FlowStep["action"]];
@@ -38,7 +40,11 @@ export function parseLearnedFlow(raw: unknown): LearnedFlow | null {
   }
   const marker = flow.signedIn as Record<string, unknown> | null | undefined;
   if (marker != null && (typeof marker.frame !== "string" || !isPath(marker.path))) return null;
-  return { version: 1, steps: flow.steps as FlowStep[], signedIn: (marker as SignedInMarker | null | undefined) ?? null };
+  return {
+    version: 1,
+    steps: flow.steps as FlowStep[],
+    signedIn: (marker as SignedInMarker | null | undefined) ?? null,
+  };
 }
 
 /** The `additionalFields` keys a flow fills; a request with other keys is detected afresh. */

@@ -14,11 +14,16 @@ const hostnames = (origins: string[]) => origins.map((o) => new URL(o).hostname)
 
 function expectSession(c: LoginCase, session: SessionResponse): void {
   if (c.session?.cookie) {
-    expect(session.cookies.find((k) => k.name === c.session!.cookie)).toMatchObject({ domain: c.session.cookieDomain, httpOnly: true });
+    expect(session.cookies.find((k) => k.name === c.session!.cookie)).toMatchObject({
+      domain: c.session.cookieDomain,
+      httpOnly: true,
+    });
     expect(hostnames(session.origins)).toContain(c.session.cookieDomain);
   }
   if (c.session?.persistentDays) {
-    expect(session.cookies.find((k) => k.name === c.session!.cookie)!.expires).toBeGreaterThan(Date.now() / 1000 + c.session.persistentDays * 86_400);
+    expect(session.cookies.find((k) => k.name === c.session!.cookie)!.expires).toBeGreaterThan(
+      Date.now() / 1000 + c.session.persistentDays * 86_400,
+    );
   }
   for (const other of c.session?.otherCookies ?? []) {
     expect(session.cookies.find((k) => k.name === other.name)).toMatchObject({ domain: other.domain });
@@ -34,29 +39,39 @@ function expectSession(c: LoginCase, session: SessionResponse): void {
 async function expectSignedIn(c: LoginCase, session: SessionResponse, username: string): Promise<void> {
   if (!c.account) return;
   const sid = session.cookies.find((k) => k.name === c.session!.cookie)!;
-  const res = await fetch(`${env.sites.url}${c.account}`, { headers: { cookie: `${sid.name}=${sid.value}` }, redirect: "manual" });
+  const res = await fetch(`${env.sites.url}${c.account}`, {
+    headers: { cookie: `${sid.name}=${sid.value}` },
+    redirect: "manual",
+  });
   expect(res.status).toBe(200);
   expect(await res.text()).toContain(`Welcome, ${username}`);
 }
 
-describeCases(MATRIX_CASES.filter((c) => c.expect === "success"), (c) => {
-  const signIn = ahead.add(async () => {
-    const user = userFor(c);
-    const first = await login(c, user);
-    const afterFirst = attempts(user.username);
-    const second = await login(c, user, first.flow);
-    return { user, first, afterFirst, second, afterSecond: attempts(user.username) };
-  });
-  it("logs in by detection, then again by replaying the learned flow, each session signed in after one attempt", async () => {
-    const { user, first, afterFirst, second, afterSecond } = await signIn();
-    expect(first.source).toBe("detected");
-    expectSession(c, first.session);
-    await expectSignedIn(c, first.session, user.username);
-    expect(afterFirst).toEqual({ [c.site]: 1 });
-    expect(JSON.stringify(first.flow)).not.toContain(user.password);
-    expect(second.source).toBe("learned");
-    expectSession(c, second.session);
-    await expectSignedIn(c, second.session, user.username);
-    expect(afterSecond).toEqual({ [c.site]: 2 });
-  }, CASE_TIMEOUT_MS);
-});
+describeCases(
+  MATRIX_CASES.filter((c) => c.expect === "success"),
+  (c) => {
+    const signIn = ahead.add(async () => {
+      const user = userFor(c);
+      const first = await login(c, user);
+      const afterFirst = attempts(user.username);
+      const second = await login(c, user, first.flow);
+      return { user, first, afterFirst, second, afterSecond: attempts(user.username) };
+    });
+    it(
+      "logs in by detection, then again by replaying the learned flow, each session signed in after one attempt",
+      async () => {
+        const { user, first, afterFirst, second, afterSecond } = await signIn();
+        expect(first.source).toBe("detected");
+        expectSession(c, first.session);
+        await expectSignedIn(c, first.session, user.username);
+        expect(afterFirst).toEqual({ [c.site]: 1 });
+        expect(JSON.stringify(first.flow)).not.toContain(user.password);
+        expect(second.source).toBe("learned");
+        expectSession(c, second.session);
+        await expectSignedIn(c, second.session, user.username);
+        expect(afterSecond).toEqual({ [c.site]: 2 });
+      },
+      CASE_TIMEOUT_MS,
+    );
+  },
+);

@@ -101,7 +101,12 @@ export class LoginRun {
 
   /** The password is about to go out by `step` (or by a person's hand, in a hand-off): the state before it, and the caller told. */
   private async markSubmit(step: FlowStep): Promise<void> {
-    this.before = await snapshotSession(this.page.browserContext(), this.page, this.values.identifier, this.rotation?.());
+    this.before = await snapshotSession(
+      this.page.browserContext(),
+      this.page,
+      this.values.identifier,
+      this.rotation?.(),
+    );
     this.since = (await this.input.inbox?.mark()) ?? null;
     await this.options.beforeSubmit?.();
     this.submitStep = step;
@@ -125,12 +130,21 @@ export class LoginRun {
   fits(flow: LearnedFlow): boolean {
     const typesPassword = flow.steps.some((s) => s.action === "type" && s.value === "password");
     const typesCode = flow.steps.some((s) => s.action === "type" && s.value === "code");
-    return extraKeysOf(flow).join("\n") === this.extraKeys.join("\n") && typesPassword === this.hasPassword && (!typesCode || !!this.values.code);
+    return (
+      extraKeysOf(flow).join("\n") === this.extraKeys.join("\n") &&
+      typesPassword === this.hasPassword &&
+      (!typesCode || !!this.values.code)
+    );
   }
 
   /** The text a typing step put in its field (null: nothing to compare, a box or a choice). */
   private typedText(step: FlowStep): string | null {
-    if (step.action === "type") return step.value === "code" ? this.lastCode : step.value === "identifier" ? this.values.identifier : this.values.password;
+    if (step.action === "type")
+      return step.value === "code"
+        ? this.lastCode
+        : step.value === "identifier"
+          ? this.values.identifier
+          : this.values.password;
     if (step.action === "extra") {
       const value = this.values.additionalFields[step.key];
       return typeof value === "string" || typeof value === "number" ? String(value) : null;
@@ -146,15 +160,23 @@ export class LoginRun {
    */
   private async ensureFilled(from: number): Promise<void> {
     const typed = new Map<string, FlowStep>();
-    for (const step of this.steps.slice(from)) if (this.typedText(step) !== null) typed.set(`${step.frame} ${JSON.stringify(step.path)}`, step);
+    for (const step of this.steps.slice(from))
+      if (this.typedText(step) !== null) typed.set(`${step.frame} ${JSON.stringify(step.path)}`, step);
     for (let round = 0; typed.size > 0; round++) {
       const lost: FlowStep[] = [];
       for (const step of typed.values()) {
-        if ((await fieldKeeps(this.page, step as { frame: string; path: SelectorPath }, this.typedText(step)!)) === false) lost.push(step);
+        if (
+          (await fieldKeeps(this.page, step as { frame: string; path: SelectorPath }, this.typedText(step)!)) === false
+        )
+          lost.push(step);
       }
       if (lost.length === 0) return;
       const names = lost.map(describeStep).join(", ");
-      if (round >= REFILLS) throw new LoginFlowError("form_not_found", `the login form did not keep what was typed in it (${names}); nothing was sent`);
+      if (round >= REFILLS)
+        throw new LoginFlowError(
+          "form_not_found",
+          `the login form did not keep what was typed in it (${names}); nothing was sent`,
+        );
       this.step(`the page changed what was typed (${names}); typing it again`);
       for (const step of lost) await performStep(this.page, step, this.values);
     }
@@ -173,7 +195,8 @@ export class LoginRun {
         const lastNext = this.steps.map((s) => sendsStep(s)).lastIndexOf(true);
         await this.ensureFilled(lastNext + 1);
         const typed = flow.steps.find((s) => s.action === "type" && s.value === "password");
-        if ((await this.passCaptcha(step, typed ? { frame: typed.frame, path: typed.path } : null)) === "sent") return true;
+        if ((await this.passCaptcha(step, typed ? { frame: typed.frame, path: typed.path } : null)) === "sent")
+          return true;
       }
       if (sendsStep(step)) beforeNext = await this.sentencesNow();
       for (;;) {
@@ -196,7 +219,10 @@ export class LoginRun {
 
   /** Whether the page shows a username field without a password field (a first step). */
   private firstStepShown(): Promise<boolean> {
-    return scanPage(this.page, this.values.identifier, this.extraKeys).then((scans) => mergeSignals(scans).identifierOnlyShown, () => false);
+    return scanPage(this.page, this.values.identifier, this.extraKeys).then(
+      (scans) => mergeSignals(scans).identifierOnlyShown,
+      () => false,
+    );
   }
 
   /** The sentences the page shows now: what the site's answer to the next step is compared with. */
@@ -219,20 +245,30 @@ export class LoginRun {
    * as sent (the password's submit is marked before they are asked). `field`: the field the flow typed last,
    * which no longer holds its value once the form went out.
    */
-  private async passCaptcha(sends: FlowStep, field: { frame: string; path: SelectorPath } | null): Promise<CaptchaPassage> {
+  private async passCaptcha(
+    sends: FlowStep,
+    field: { frame: string; path: SelectorPath } | null,
+  ): Promise<CaptchaPassage> {
     const handoff = this.input.handoff;
-    const person: CaptchaPerson | undefined = handoff && field
-      ? {
-          handoff,
-          beforeAsk: async () => {
-            if (!submitsPassword(sends)) return;
-            await this.markSubmit(sends);
-            this.premarked = true;
-          },
-          formHeld: () => fieldHolds(this.page, field),
-        }
-      : undefined;
-    const passage = await passCaptcha(this.page, this.deadline, this.options.captchaSolver, (name) => this.step(name), person);
+    const person: CaptchaPerson | undefined =
+      handoff && field
+        ? {
+            handoff,
+            beforeAsk: async () => {
+              if (!submitsPassword(sends)) return;
+              await this.markSubmit(sends);
+              this.premarked = true;
+            },
+            formHeld: () => fieldHolds(this.page, field),
+          }
+        : undefined;
+    const passage = await passCaptcha(
+      this.page,
+      this.deadline,
+      this.options.captchaSolver,
+      (name) => this.step(name),
+      person,
+    );
     if (passage === "sent") {
       this.premarked = false;
       this.step("the person sent the form");
@@ -262,13 +298,19 @@ export class LoginRun {
       const consent = scans.find((s) => s.reading.consent);
       if (consent && consentClicks < 2) {
         consentClicks++;
-        await this.perform({ action: "click", purpose: "consent", frame: consent.key, path: consent.reading.consent! }, "accept cookie banner");
+        await this.perform(
+          { action: "click", purpose: "consent", frame: consent.key, path: consent.reading.consent! },
+          "accept cookie banner",
+        );
         lastProgress = Date.now();
         continue;
       }
       if (login) {
         if (!this.hasPassword) {
-          throw new LoginFlowError("form_not_found", "the page asks for a password and the request gave none; this method needs a page that sends a code or link");
+          throw new LoginFlowError(
+            "form_not_found",
+            "the page asks for a password and the request gave none; this method needs a page that sends a code or link",
+          );
         }
         // A password sent without the username the form asks for would only come back as a wrong password.
         if (login.reading.identifier && !this.hasIdentifier) throw missingIdentifier();
@@ -299,19 +341,28 @@ export class LoginRun {
         } else {
           // Username first: the password comes on the next page or appears on this one.
           const { key, reading } = identifierOnly;
-          if (!reading.identifierFilled) await this.perform({ action: "type", value: "identifier", frame: key, path: reading.identifier! }, "type identifier");
+          if (!reading.identifierFilled)
+            await this.perform(
+              { action: "type", value: "identifier", frame: key, path: reading.identifier! },
+              "type identifier",
+            );
           messagesBeforeIdentifier = new Set(signals.messages);
           sentencesBeforeIdentifier = await this.sentencesNow();
           identifierSubmits++;
-          const next = reading.submit ? { action: "click" as const, purpose: "next" as const, frame: key, path: reading.submit } : { action: "enter" as const, purpose: "next" as const, frame: key, path: reading.identifier! };
-          if ((await this.passCaptcha(next, { frame: key, path: reading.identifier! })) !== "sent") await this.press("next", key, reading.submit, reading.identifier!);
+          const next = reading.submit
+            ? { action: "click" as const, purpose: "next" as const, frame: key, path: reading.submit }
+            : { action: "enter" as const, purpose: "next" as const, frame: key, path: reading.identifier! };
+          if ((await this.passCaptcha(next, { frame: key, path: reading.identifier! })) !== "sent")
+            await this.press("next", key, reading.submit, reading.identifier!);
           lastProgress = Date.now();
           continue;
         }
       } else {
         // A site that asks for its own method first (a passkey: the browser's authenticator answered "none"
         // at once): its way to the password, at once. One that names the password before "Try another way".
-        const method = this.hasPassword ? (scans.find((s) => s.reading.otherMethod?.password) ?? scans.find((s) => s.reading.otherMethod)) : undefined;
+        const method = this.hasPassword
+          ? (scans.find((s) => s.reading.otherMethod?.password) ?? scans.find((s) => s.reading.otherMethod))
+          : undefined;
         if (method && methodClicks < 3) {
           const { path, password } = method.reading.otherMethod!;
           // The control just clicked, read again from a document that is being replaced (it led to another
@@ -324,22 +375,31 @@ export class LoginRun {
           methodClicks++;
           lastMethod = { key, at: Date.now() };
           // Before the password, a fault (the page went on meanwhile) only means the page changed: read it again.
-          await this.perform({ action: "click", purpose: "method", frame: method.key, path }, password ? "choose to sign in with the password" : "ask for another way to sign in").catch(() => false);
+          await this.perform(
+            { action: "click", purpose: "method", frame: method.key, path },
+            password ? "choose to sign in with the password" : "ask for another way to sign in",
+          ).catch(() => false);
           lastProgress = Date.now();
           continue;
         }
         const opener = scans.find((s) => s.reading.opener);
         if (opener && openerClicks < 2 && Date.now() - lastProgress >= OPENER_PATIENCE_MS) {
           openerClicks++;
-          await this.perform({ action: "click", purpose: "opener", frame: opener.key, path: opener.reading.opener! }, "open the login form");
+          await this.perform(
+            { action: "click", purpose: "opener", frame: opener.key, path: opener.reading.opener! },
+            "open the login form",
+          );
           lastProgress = Date.now();
           continue;
         }
       }
       if (Date.now() - lastProgress > FORM_WAIT_MS) {
-        throw new LoginFlowError("form_not_found", identifierSubmits > 0
-          ? "the site took the username but never asked for the password"
-          : "no username and password form was found on the page");
+        throw new LoginFlowError(
+          "form_not_found",
+          identifierSubmits > 0
+            ? "the site took the username but never asked for the password"
+            : "no username and password form was found on the page",
+        );
       }
       await sleep(150);
     }
@@ -358,7 +418,12 @@ export class LoginRun {
    * Sends a step's form: its control, which gets a moment when it is disabled until the site's own
    * (debounced) validation ran, else Enter in the field. False when neither could be done.
    */
-  private async press(purpose: "next" | "submit", frame: string, control: SelectorPath | null, field: SelectorPath): Promise<boolean> {
+  private async press(
+    purpose: "next" | "submit",
+    frame: string,
+    control: SelectorPath | null,
+    field: SelectorPath,
+  ): Promise<boolean> {
     const name = purpose === "next" ? "submit identifier" : "submit";
     if (control) {
       const until = Date.now() + Math.min(SUBMIT_ENABLE_WAIT_MS, this.deadline.remaining());
@@ -376,7 +441,10 @@ export class LoginRun {
     const { key, reading } = login;
     const from = this.steps.length;
     if (reading.identifier && !reading.identifierFilled) {
-      await this.perform({ action: "type", value: "identifier", frame: key, path: reading.identifier }, "type identifier");
+      await this.perform(
+        { action: "type", value: "identifier", frame: key, path: reading.identifier },
+        "type identifier",
+      );
     }
     for (const name of this.extraKeys) {
       const where = [login, ...scans].find((s) => s.reading.extras[name]);
@@ -384,16 +452,27 @@ export class LoginRun {
         this.step(`additional field not on the page: ${name}`);
         continue;
       }
-      await this.perform({ action: "extra", key: name, frame: where.key, path: where.reading.extras[name]! }, `fill additional field ${name}`);
+      await this.perform(
+        { action: "extra", key: name, frame: where.key, path: where.reading.extras[name]! },
+        `fill additional field ${name}`,
+      );
     }
-    if (reading.remember) await this.perform({ action: "check", purpose: "remember", frame: key, path: reading.remember }, "tick remember me");
-    if (reading.password) await this.perform({ action: "type", value: "password", frame: key, path: reading.password }, "type password");
+    if (reading.remember)
+      await this.perform(
+        { action: "check", purpose: "remember", frame: key, path: reading.remember },
+        "tick remember me",
+      );
+    if (reading.password)
+      await this.perform({ action: "type", value: "password", frame: key, path: reading.password }, "type password");
     // A code field in the same form: the authenticator's code goes with the password (an optional one stays
     // empty without a TOTP secret; a site that wants it says so, and that is mfa_required).
-    if (reading.codeBeside && this.values.code) await this.perform({ action: "type", value: "code", frame: key, path: reading.codeBeside }, "type one-time code");
+    if (reading.codeBeside && this.values.code)
+      await this.perform({ action: "type", value: "code", frame: key, path: reading.codeBeside }, "type one-time code");
     await this.ensureFilled(from);
     const field = reading.password ?? reading.identifier!;
-    const sends: FlowStep = reading.submit ? { action: "click", purpose: "submit", frame: key, path: reading.submit } : { action: "enter", purpose: "submit", frame: key, path: field };
+    const sends: FlowStep = reading.submit
+      ? { action: "click", purpose: "submit", frame: key, path: reading.submit }
+      : { action: "enter", purpose: "submit", frame: key, path: field };
     if ((await this.passCaptcha(sends, { frame: key, path: field })) === "sent") return;
     if (!(await this.press("submit", key, reading.submit, field))) {
       throw new LoginFlowError("form_not_found", "the login form went away before it could be submitted");
@@ -410,8 +489,12 @@ function ambiguousForm(fields: Array<{ label: string; name: string }>): LoginFlo
   return new LoginFlowError(
     "form_ambiguous",
     `the login form has ${fields.length} fields the username could go in (${named.map((n) => `"${n}"`).join(", ")}) and nothing tells which; name the others in additionalFields and send again`,
-    { retryable: false, details: fields.map((f) => ({ field: `/additionalFields/${f.name || f.label}`, message: f.label || f.name })) },
+    {
+      retryable: false,
+      details: fields.map((f) => ({ field: `/additionalFields/${f.name || f.label}`, message: f.label || f.name })),
+    },
   );
 }
 
-const missingIdentifier = () => new LoginFlowError("form_not_found", "the page asks for a username or email and the request gave none");
+const missingIdentifier = () =>
+  new LoginFlowError("form_not_found", "the page asks for a username or email and the request gave none");

@@ -14,10 +14,14 @@ const options = { guard, timeoutMs: FLOW_DEADLINE_MS };
 
 beforeAll(() => env.sites.accounts.addUser("flow-user", "s3cret-pass"));
 
-const login = (page: Page, input: PasswordLoginInput, opts: FlowOptions = options) => passwordLogin(page, input, opts).then((r) => r.session);
+const login = (page: Page, input: PasswordLoginInput, opts: FlowOptions = options) =>
+  passwordLogin(page, input, opts).then((r) => r.session);
 
 async function failureOf(promise: Promise<unknown>): Promise<LoginFlowError> {
-  const err = await promise.then(() => null, (e: unknown) => e);
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(LoginFlowError);
   return err as LoginFlowError;
 }
@@ -25,7 +29,11 @@ async function failureOf(promise: Promise<unknown>): Promise<LoginFlowError> {
 describe("passwordLogin against fixture sites", () => {
   it("logs in to the classic form and returns its HttpOnly session cookie", async () => {
     const state = await env.host.withPage((page) =>
-      login(page, { loginUrl: `${env.sites.url}/classic/login`, identifier: "flow-user", password: "s3cret-pass" }, options),
+      login(
+        page,
+        { loginUrl: `${env.sites.url}/classic/login`, identifier: "flow-user", password: "s3cret-pass" },
+        options,
+      ),
     );
     const sid = state.cookies.find((c) => c.name === "classic_sid");
     expect(sid).toMatchObject({ domain: "127.0.0.1", path: "/", httpOnly: true, secure: false, sameSite: "Lax" });
@@ -36,7 +44,11 @@ describe("passwordLogin against fixture sites", () => {
 
   it("logs in to the JavaScript app and returns its localStorage token", async () => {
     const state = await env.host.withPage((page) =>
-      login(page, { loginUrl: `${env.sites.url}/spa/login`, identifier: "flow-user", password: "s3cret-pass" }, options),
+      login(
+        page,
+        { loginUrl: `${env.sites.url}/spa/login`, identifier: "flow-user", password: "s3cret-pass" },
+        options,
+      ),
     );
     expect(state.storageState.origins).toEqual([
       { origin: env.sites.url, localStorage: [{ name: "spa_token", value: expect.stringMatching(/.{20,}/) }] },
@@ -46,7 +58,11 @@ describe("passwordLogin against fixture sites", () => {
   it.each(["classic", "spa"])("reports the %s site's refusal of a wrong password with its message", async (site) => {
     const err = await failureOf(
       env.host.withPage((page) =>
-        login(page, { loginUrl: `${env.sites.url}/${site}/login`, identifier: "flow-user", password: "wrong" }, options),
+        login(
+          page,
+          { loginUrl: `${env.sites.url}/${site}/login`, identifier: "flow-user", password: "wrong" },
+          options,
+        ),
       ),
     );
     expect(err.code).toBe("invalid_credentials");
@@ -54,9 +70,15 @@ describe("passwordLogin against fixture sites", () => {
     expect(err.message).toMatch(/invalid|incorrect/i);
   });
 
-  it("never answers a site's \"the password field is empty\" as a wrong password: the form lost a field, the credentials were not refused", async () => {
+  it('never answers a site\'s "the password field is empty" as a wrong password: the form lost a field, the credentials were not refused', async () => {
     const err = await failureOf(
-      env.host.withPage((page) => login(page, { loginUrl: `${env.sites.url}/cases/loses-on-submit/login`, identifier: "flow-user", password: "s3cret-pass" })),
+      env.host.withPage((page) =>
+        login(page, {
+          loginUrl: `${env.sites.url}/cases/loses-on-submit/login`,
+          identifier: "flow-user",
+          password: "s3cret-pass",
+        }),
+      ),
     );
     expect(err.code).toBe("login_unconfirmed");
     expect(err.message).toContain(EMPTY_FIELD_REFUSAL.password);
@@ -66,37 +88,63 @@ describe("passwordLogin against fixture sites", () => {
     // The server holds the POST 11 s, past the 10 s a page has to show its answer: the form still shown then
     // is the page the POST went out from, not the site's answer.
     const state = await env.host.withPage((page) =>
-      login(page, { loginUrl: `${env.sites.url}/slow/login?delayMs=11000`, identifier: "flow-user", password: "s3cret-pass" }, options),
+      login(
+        page,
+        { loginUrl: `${env.sites.url}/slow/login?delayMs=11000`, identifier: "flow-user", password: "s3cret-pass" },
+        options,
+      ),
     );
     expect(state.cookies.find((c) => c.name === "classic_sid")).toBeDefined();
   });
 
   it("does not take a notice that was on the login page before submit for a refusal", async () => {
     const state = await env.host.withPage((page) =>
-      login(page, { loginUrl: `${env.sites.url}/notice/login`, identifier: "flow-user", password: "s3cret-pass" }, options),
+      login(
+        page,
+        { loginUrl: `${env.sites.url}/notice/login`, identifier: "flow-user", password: "s3cret-pass" },
+        options,
+      ),
     );
     expect(state.cookies.some((c) => c.name === "classic_sid")).toBe(true);
     const err = await failureOf(
-      env.host.withPage((page) => login(page, { loginUrl: `${env.sites.url}/notice/login`, identifier: "flow-user", password: "wrong" }, options)),
+      env.host.withPage((page) =>
+        login(page, { loginUrl: `${env.sites.url}/notice/login`, identifier: "flow-user", password: "wrong" }, options),
+      ),
     );
     expect([err.code, err.message]).toEqual(["invalid_credentials", "Invalid username or password."]);
   });
 
   it("does not take a redirect to a formless 'too many attempts' page with new cookies for a login", async () => {
     const err = await failureOf(
-      env.host.withPage((page) => login(page, { loginUrl: `${env.sites.url}/lockout/login`, identifier: "flow-user", password: "wrong" }, options)),
+      env.host.withPage((page) =>
+        login(
+          page,
+          { loginUrl: `${env.sites.url}/lockout/login`, identifier: "flow-user", password: "wrong" },
+          options,
+        ),
+      ),
     );
     expect(err.code).toBe("account_locked");
     expect(err.message).toMatch(/too many failed attempts/i);
     const state = await env.host.withPage((page) =>
-      login(page, { loginUrl: `${env.sites.url}/lockout/login`, identifier: "flow-user", password: "s3cret-pass" }, options),
+      login(
+        page,
+        { loginUrl: `${env.sites.url}/lockout/login`, identifier: "flow-user", password: "s3cret-pass" },
+        options,
+      ),
     );
     expect(state.cookies.some((c) => c.name === "classic_sid")).toBe(true);
   });
 
   it("reports a username the form's email field will not take, without sending the form", async () => {
     const err = await failureOf(
-      env.host.withPage((page) => login(page, { loginUrl: `${env.sites.url}/cases/several-forms/login`, identifier: "flow-user", password: "s3cret-pass" })),
+      env.host.withPage((page) =>
+        login(page, {
+          loginUrl: `${env.sites.url}/cases/several-forms/login`,
+          identifier: "flow-user",
+          password: "s3cret-pass",
+        }),
+      ),
     );
     expect(err.code).toBe("invalid_credentials");
     expect(err.message).toBe("the login form does not accept the username: the field wants an email address");
@@ -115,19 +163,26 @@ describe("passwordLogin against fixture sites", () => {
     };
     const typed: string[] = [];
     const result = await env.host.withPage((page) =>
-      passwordLogin(page, { loginUrl: `${env.sites.url}/classic/login`, identifier: "flow-user", password: "s3cret-pass" }, {
-        ...options,
-        learned: stale,
-        onStep: (step) => typed.push(step),
-      }),
+      passwordLogin(
+        page,
+        { loginUrl: `${env.sites.url}/classic/login`, identifier: "flow-user", password: "s3cret-pass" },
+        {
+          ...options,
+          learned: stale,
+          onStep: (step) => typed.push(step),
+        },
+      ),
     );
     expect(result.source).toBe("relearned");
     expect(typed).not.toContain("replay: type password");
-    expect(result.flow?.steps.find((st) => st.action === "type" && st.value === "password")?.path).toEqual(['input[name="password"]']);
+    expect(result.flow?.steps.find((st) => st.action === "type" && st.value === "password")?.path).toEqual([
+      'input[name="password"]',
+    ]);
   });
 
   it("tells a page without a login form, a server error and a closed port apart", async () => {
-    const run = (url: string) => env.host.withPage((page) => login(page, { loginUrl: url, identifier: "a", password: "b" }, options));
+    const run = (url: string) =>
+      env.host.withPage((page) => login(page, { loginUrl: url, identifier: "a", password: "b" }, options));
     expect((await failureOf(run(`${env.sites.url}/no-form`))).code).toBe("form_not_found");
     const e500 = await failureOf(run(`${env.sites.url}/errors/500`));
     expect([e500.code, e500.retryable]).toEqual(["target_unreachable", true]);
@@ -137,7 +192,9 @@ describe("passwordLogin against fixture sites", () => {
   it("refuses a target the job's guard does not allow, before any request leaves", async () => {
     const strict = { ...options, guard: new TargetGuard() };
     const err = await failureOf(
-      env.host.withPage((page) => login(page, { loginUrl: `${env.sites.url}/classic/login`, identifier: "flow-user", password: "x" }, strict)),
+      env.host.withPage((page) =>
+        login(page, { loginUrl: `${env.sites.url}/classic/login`, identifier: "flow-user", password: "x" }, strict),
+      ),
     );
     expect(err.code).toBe("target_not_allowed");
     expect(env.sites.accounts.attemptsFor("flow-user").classic).toBe(5); // the classic, notice and stale-flow logins above
@@ -150,20 +207,31 @@ describe("password-only logins", () => {
 
   it("fills only the password on a page that asks for nothing else, with or without a username given", async () => {
     for (const identifier of ["", "gate-user"]) {
-      const state = await env.host.withPage((page) => login(page, { loginUrl: gate(), identifier, password: "gate-pass-7" }));
+      const state = await env.host.withPage((page) =>
+        login(page, { loginUrl: gate(), identifier, password: "gate-pass-7" }),
+      );
       expect(state.cookies.some((c) => c.name === "password_gate_sid")).toBe(true);
     }
   });
 
   it("answers a wrong site password with invalid_credentials", async () => {
-    const err = await failureOf(env.host.withPage((page) => login(page, { loginUrl: gate(), identifier: "", password: "not-it" })));
+    const err = await failureOf(
+      env.host.withPage((page) => login(page, { loginUrl: gate(), identifier: "", password: "not-it" })),
+    );
     expect([err.code, err.message]).toEqual(["invalid_credentials", "Incorrect password."]);
   });
 
   it("sends nothing to a page that asks for a username when the request gave none", async () => {
     for (const path of ["/cases/german-form/login", "/cases/two-page/login"]) {
-      const err = await failureOf(env.host.withPage((page) => login(page, { loginUrl: `${env.sites.url}${path}`, identifier: "", password: "gate-pass-7" })));
-      expect([err.code, err.message]).toEqual(["form_not_found", "the page asks for a username or email and the request gave none"]);
+      const err = await failureOf(
+        env.host.withPage((page) =>
+          login(page, { loginUrl: `${env.sites.url}${path}`, identifier: "", password: "gate-pass-7" }),
+        ),
+      );
+      expect([err.code, err.message]).toEqual([
+        "form_not_found",
+        "the page asks for a username or email and the request gave none",
+      ]);
     }
     expect(env.sites.accounts.attemptsFor("gate-user")).toEqual({ "password-gate": 2 });
   });
@@ -171,7 +239,11 @@ describe("password-only logins", () => {
 
 describe("a CAPTCHA solver (operator-configured; off by default)", () => {
   beforeAll(() => env.sites.accounts.addUser("solver-user", "solver-pass-3"));
-  const input = () => ({ loginUrl: `${env.sites.url}/cases/captcha/login`, identifier: "solver-user", password: "solver-pass-3" });
+  const input = () => ({
+    loginUrl: `${env.sites.url}/cases/captcha/login`,
+    identifier: "solver-user",
+    password: "solver-pass-3",
+  });
   // A fake provider: it gets a valid token the way a solving service does, from the site's CAPTCHA service.
   const asked: CaptchaChallenge[] = [];
   const fake: CaptchaSolver = {
@@ -186,7 +258,9 @@ describe("a CAPTCHA solver (operator-configured; off by default)", () => {
   it("answers the image challenge a ticked checkbox opened, then sends the form once", async () => {
     const state = await env.host.withPage((page) => login(page, input(), { ...options, captchaSolver: fake }));
     expect(state.cookies.some((c) => c.name === "captcha_sid")).toBe(true);
-    expect(asked).toEqual([{ kind: "recaptcha", siteKey: "6Lc_captcha", pageUrl: `${env.sites.url}/cases/captcha/login` }]);
+    expect(asked).toEqual([
+      { kind: "recaptcha", siteKey: "6Lc_captcha", pageUrl: `${env.sites.url}/cases/captcha/login` },
+    ]);
     expect(env.sites.accounts.attemptsFor("solver-user")).toEqual({ captcha: 1 });
   });
 
@@ -196,7 +270,14 @@ describe("a CAPTCHA solver (operator-configured; off by default)", () => {
       const captchaSolver = twoCaptchaSolver({ url: provider.url, key: "operator-key-42", pollMs: 50 });
       const state = await env.host.withPage((page) => login(page, input(), { ...options, captchaSolver }));
       expect(state.cookies.some((c) => c.name === "captcha_sid")).toBe(true);
-      expect(provider.tasks).toEqual([{ method: "userrecaptcha", googlekey: "6Lc_captcha", pageurl: `${env.sites.url}/cases/captcha/login`, json: "1" }]);
+      expect(provider.tasks).toEqual([
+        {
+          method: "userrecaptcha",
+          googlekey: "6Lc_captcha",
+          pageurl: `${env.sites.url}/cases/captcha/login`,
+          json: "1",
+        },
+      ]);
       expect(env.sites.accounts.attemptsFor("solver-user")).toEqual({ captcha: 2 });
     } finally {
       await provider.close();
@@ -206,24 +287,44 @@ describe("a CAPTCHA solver (operator-configured; off by default)", () => {
   it("stops before sending when the solver cannot answer", async () => {
     const none: CaptchaSolver = { id: "none", solve: async () => null };
     const err = await failureOf(env.host.withPage((page) => login(page, input(), { ...options, captchaSolver: none })));
-    expect([err.code, err.message]).toEqual(["captcha_blocked", "the login form shows a CAPTCHA challenge; the CAPTCHA solver (none) gave no token"]);
+    expect([err.code, err.message]).toEqual([
+      "captcha_blocked",
+      "the login form shows a CAPTCHA challenge; the CAPTCHA solver (none) gave no token",
+    ]);
     const broken = twoCaptchaSolver({ url: `${env.sites.url}/no-api`, key: "operator-key-42" });
-    const failed = await failureOf(env.host.withPage((page) => login(page, input(), { ...options, captchaSolver: broken })));
-    expect([failed.code, failed.message]).toEqual(["captcha_blocked", "the login form shows a CAPTCHA challenge; the CAPTCHA solver (2captcha) failed: in.php answered HTTP 404"]);
+    const failed = await failureOf(
+      env.host.withPage((page) => login(page, input(), { ...options, captchaSolver: broken })),
+    );
+    expect([failed.code, failed.message]).toEqual([
+      "captcha_blocked",
+      "the login form shows a CAPTCHA challenge; the CAPTCHA solver (2captcha) failed: in.php answered HTTP 404",
+    ]);
     expect(env.sites.accounts.attemptsFor("solver-user")).toEqual({ captcha: 2 });
   });
 });
 
 describe("session evidence: cookies that rotate on every response are no session", () => {
   const CHECK = SESSION_CHECK_STEP;
-  const run = async (site: string, username: string, password: string, prepare?: (page: Page) => Promise<void>): Promise<{ ok?: PasswordLoginResult; err?: unknown; steps: string[] }> => {
+  const run = async (
+    site: string,
+    username: string,
+    password: string,
+    prepare?: (page: Page) => Promise<void>,
+  ): Promise<{ ok?: PasswordLoginResult; err?: unknown; steps: string[] }> => {
     const steps: string[] = [];
     const result = await env.host
       .withPage((page) => {
         if (prepare) preparePagesOf(page.browserContext(), prepare);
-        return passwordLogin(page, { loginUrl: `${env.sites.url}/cases/${site}/login`, identifier: username, password }, { ...options, onStep: (s) => steps.push(s) });
+        return passwordLogin(
+          page,
+          { loginUrl: `${env.sites.url}/cases/${site}/login`, identifier: username, password },
+          { ...options, onStep: (s) => steps.push(s) },
+        );
       })
-      .then((r) => ({ ok: r }), (err: unknown) => ({ err }));
+      .then(
+        (r) => ({ ok: r }),
+        (err: unknown) => ({ err }),
+      );
     return { ...result, steps };
   };
 
@@ -239,7 +340,10 @@ describe("session evidence: cookies that rotate on every response are no session
     // The check's tab and the visitor's beside it (a context made like the login's), each before it loads anything.
     expect(prepared).toEqual(["about:blank", "about:blank"]);
     const sid = ok!.session.cookies.find((c) => c.name === "laravel_session")!;
-    const res = await fetch(`${env.sites.url}/cases/laravel-session/account`, { headers: { cookie: `laravel_session=${sid.value}` }, redirect: "manual" });
+    const res = await fetch(`${env.sites.url}/cases/laravel-session/account`, {
+      headers: { cookie: `laravel_session=${sid.value}` },
+      redirect: "manual",
+    });
     expect(await res.text()).toContain("Welcome, laravel-user@example.test");
   });
 
@@ -259,7 +363,17 @@ describe("session evidence: cookies that rotate on every response are no session
   it("takes no second look where a single-page app sends back, with its next request, the token it stored at the sign-in", async () => {
     env.sites.accounts.addUser("app-root@example.test", "right-pass");
     const steps: string[] = [];
-    const ok = await env.host.withPage((page) => passwordLogin(page, { loginUrl: `${env.sites.url}/cases/app-root-token/`, identifier: "app-root@example.test", password: "right-pass" }, { ...options, onStep: (s) => steps.push(s) }));
+    const ok = await env.host.withPage((page) =>
+      passwordLogin(
+        page,
+        {
+          loginUrl: `${env.sites.url}/cases/app-root-token/`,
+          identifier: "app-root@example.test",
+          password: "right-pass",
+        },
+        { ...options, onStep: (s) => steps.push(s) },
+      ),
+    );
     expect(ok.session.storageState.origins.flatMap((o) => o.localStorage.map((e) => e.name))).toContain("art_token");
     expect(steps).not.toContain(CHECK);
   });
@@ -277,7 +391,17 @@ describe("which field the username goes in", () => {
     const username = "40551234";
     env.sites.accounts.addUser(username, "bank-pass");
     const err = await failureOf(
-      env.host.withPage((page) => passwordLogin(page, { loginUrl: `${env.sites.url}/cases/identifier-branch-account/login`, identifier: username, password: "bank-pass" }, options)),
+      env.host.withPage((page) =>
+        passwordLogin(
+          page,
+          {
+            loginUrl: `${env.sites.url}/cases/identifier-branch-account/login`,
+            identifier: username,
+            password: "bank-pass",
+          },
+          options,
+        ),
+      ),
     );
     expect([err.code, err.retryable]).toEqual(["form_ambiguous", false]);
     expect(err.details).toEqual([
@@ -291,10 +415,18 @@ describe("which field the username goes in", () => {
   it("signs in once the caller names the fields it does not fill, by label or by name", async () => {
     const username = "40559876";
     env.sites.accounts.addUser(username, "bank-pass");
-    const namings: Array<Record<string, string>> = [{ 支店番号: "", 口座番号: "" }, { shiten: "", koza: "" }];
+    const namings: Array<Record<string, string>> = [
+      { 支店番号: "", 口座番号: "" },
+      { shiten: "", koza: "" },
+    ];
     for (const additionalFields of namings) {
       const state = await env.host.withPage((page) =>
-        login(page, { loginUrl: `${env.sites.url}/cases/identifier-branch-account/login`, identifier: username, password: "bank-pass", additionalFields }),
+        login(page, {
+          loginUrl: `${env.sites.url}/cases/identifier-branch-account/login`,
+          identifier: username,
+          password: "bank-pass",
+          additionalFields,
+        }),
       );
       expect(state.cookies.map((c) => c.name)).toContain("identifier_branch_account_sid");
     }
@@ -303,14 +435,21 @@ describe("which field the username goes in", () => {
 
 describe("HTTP authentication (a Basic challenge, the browser's own prompt)", () => {
   const run = (site: string, user: string, password: string) =>
-    env.host.withPage((page) => passwordLogin(page, { loginUrl: `${env.sites.url}/cases/${site}/admin/`, identifier: user, password }, options));
+    env.host.withPage((page) =>
+      passwordLogin(page, { loginUrl: `${env.sites.url}/cases/${site}/admin/`, identifier: user, password }, options),
+    );
 
   it("answers the challenge with the credentials, once, and gives the session with them as httpCredentials", async () => {
     env.sites.accounts.addUser("basic-ada", "basic-pass-1");
     const { session } = await run("http-basic", "basic-ada", "basic-pass-1");
     expect(session.httpCredentials).toEqual({ username: "basic-ada", password: "basic-pass-1", origin: env.sites.url });
     const sid = session.cookies.find((c) => c.name === "http_basic_sid")!;
-    const res = await fetch(`${env.sites.url}/cases/http-basic/account`, { headers: { cookie: `${sid.name}=${sid.value}`, authorization: `Basic ${Buffer.from("basic-ada:basic-pass-1").toString("base64")}` } });
+    const res = await fetch(`${env.sites.url}/cases/http-basic/account`, {
+      headers: {
+        cookie: `${sid.name}=${sid.value}`,
+        authorization: `Basic ${Buffer.from("basic-ada:basic-pass-1").toString("base64")}`,
+      },
+    });
     expect(await res.text()).toContain("Welcome, basic-ada");
     expect(env.sites.accounts.attemptsFor("basic-ada")).toEqual({ "http-basic": 1 });
   });
@@ -325,7 +464,10 @@ describe("HTTP authentication (a Basic challenge, the browser's own prompt)", ()
   it("answers a wrong password with invalid_credentials after one attempt, never target_unreachable", async () => {
     env.sites.accounts.addUser("basic-cy", "basic-pass-3");
     const err = await failureOf(run("http-basic", "basic-cy", "not-it"));
-    expect([err.code, err.message]).toEqual(["invalid_credentials", "the site refused the username and password (HTTP 401 to its authentication challenge)"]);
+    expect([err.code, err.message]).toEqual([
+      "invalid_credentials",
+      "the site refused the username and password (HTTP 401 to its authentication challenge)",
+    ]);
     expect(env.sites.accounts.attemptsFor("basic-cy")).toEqual({ "http-basic": 1 });
   });
 });

@@ -80,7 +80,11 @@ export interface PasswordLoginResult {
  * cookie banner), type, submit, and read the verdict off the page. `page` must be fresh, in a context of
  * its own. Returns the whole browser state and the flow that worked.
  */
-export async function passwordLogin(page: Page, input: PasswordLoginInput, options: FlowOptions): Promise<PasswordLoginResult> {
+export async function passwordLogin(
+  page: Page,
+  input: PasswordLoginInput,
+  options: FlowOptions,
+): Promise<PasswordLoginResult> {
   const deadline = new Deadline(options.timeoutMs);
   const watch = await PageWatch.attach(page, options.guard, input.loginUrl);
   options.onStep?.("open login page");
@@ -104,10 +108,21 @@ export async function passwordLogin(page: Page, input: PasswordLoginInput, optio
  * send again (`httpCredentials`, Playwright's context option): the site's HTTP authentication challenges
  * every request, cookies or not.
  */
-async function httpAuthentication(page: Page, watch: PageWatch, input: PasswordLoginInput, options: FlowOptions, deadline: Deadline, origin: string): Promise<PasswordLoginResult | null> {
+async function httpAuthentication(
+  page: Page,
+  watch: PageWatch,
+  input: PasswordLoginInput,
+  options: FlowOptions,
+  deadline: Deadline,
+  origin: string,
+): Promise<PasswordLoginResult | null> {
   const step = options.onStep ?? (() => undefined);
   if (!input.identifier || !input.password) {
-    throw new LoginFlowError("form_not_found", "the site asks for HTTP authentication (a username and password) and the request gave no " + (input.identifier ? "password" : "username"));
+    throw new LoginFlowError(
+      "form_not_found",
+      "the site asks for HTTP authentication (a username and password) and the request gave no " +
+        (input.identifier ? "password" : "username"),
+    );
   }
   step("answer the site's HTTP authentication");
   options.onMilestone?.("form_found");
@@ -117,13 +132,27 @@ async function httpAuthentication(page: Page, watch: PageWatch, input: PasswordL
   await watch.open(input.loginUrl, deadline, "login page");
   options.onMilestone?.("verifying");
   if (state.refused || watch.documentStatus === 401) {
-    throw new LoginFlowError("invalid_credentials", "the site refused the username and password (HTTP 401 to its authentication challenge)", { retryable: false });
+    throw new LoginFlowError(
+      "invalid_credentials",
+      "the site refused the username and password (HTTP 401 to its authentication challenge)",
+      { retryable: false },
+    );
   }
-  if (watch.documentStatus >= 400) throw new LoginFlowError("login_unconfirmed", `the site answered its authentication with HTTP ${watch.documentStatus}`);
+  if (watch.documentStatus >= 400)
+    throw new LoginFlowError(
+      "login_unconfirmed",
+      `the site answered its authentication with HTTP ${watch.documentStatus}`,
+    );
   // A page the site served without asking again proves nothing: only the credentials taken sign in.
-  if (!state.answered) throw new LoginFlowError("login_unconfirmed", "the site did not ask for its HTTP authentication again, so nothing shows it took the credentials");
+  if (!state.answered)
+    throw new LoginFlowError(
+      "login_unconfirmed",
+      "the site did not ask for its HTTP authentication again, so nothing shows it took the credentials",
+    );
   // A login form behind the gate: the usual login goes on from it.
-  const signals = mergeSignals(await scanPage(page, input.identifier).catch(() => Object.assign([], { unreadable: 1 })));
+  const signals = mergeSignals(
+    await scanPage(page, input.identifier).catch(() => Object.assign([], { unreadable: 1 })),
+  );
   if (signals.passwordShown || signals.identifierOnlyShown) return null;
   step("capture session");
   const session = await captureState(page.browserContext(), page, watch.visited, watch.documentOrigins);
@@ -139,12 +168,25 @@ async function httpAuthentication(page: Page, watch: PageWatch, input: PasswordL
  * The login on a page that is already open and watched (the login page, or where a signup left the
  * browser): replay or detect, submit, answer what the site asks next, read the verdict, capture the state.
  */
-export async function signInOnPage(page: Page, watch: PageWatch, input: PasswordLoginInput, options: FlowOptions, deadline: Deadline): Promise<PasswordLoginResult> {
+export async function signInOnPage(
+  page: Page,
+  watch: PageWatch,
+  input: PasswordLoginInput,
+  options: FlowOptions,
+  deadline: Deadline,
+): Promise<PasswordLoginResult> {
   const step = options.onStep ?? (() => undefined);
   const context = page.browserContext();
   // The jar as the page loaded: what changes in it before the submit changes on its own (session-evidence).
   const earlier = await readJar(context).catch(() => null);
-  const run = new LoginRun(page, input, options, deadline, () => watch.resetVerdict(), () => ({ earlier, reissued: watch.reissuedCookies() }));
+  const run = new LoginRun(
+    page,
+    input,
+    options,
+    deadline,
+    () => watch.resetVerdict(),
+    () => ({ earlier, reissued: watch.reissuedCookies() }),
+  );
   let source: PasswordLoginResult["source"] = "detected";
   let submitted = false;
   if (options.learned && run.fits(options.learned)) {
@@ -172,14 +214,28 @@ export async function signInOnPage(page: Page, watch: PageWatch, input: Password
       sentBack: (tokens) => watch.sentBack(tokens),
       movedAway: () => watch.movedAway(run.submittedOn ?? input.loginUrl) && watch.movedAway(input.loginUrl),
       confirmSession: async (onAStep) =>
-        secondLook({ context, loginUrl: run.submittedOn ?? input.loginUrl, endedOn: onAStep ? null : page.url(), identifier: input.identifier, openContext: options.openContext, guard: options.guard, deadline, sessionStorage: await sessionStorageOf(page), onStep: step }),
+        secondLook({
+          context,
+          loginUrl: run.submittedOn ?? input.loginUrl,
+          endedOn: onAStep ? null : page.url(),
+          identifier: input.identifier,
+          openContext: options.openContext,
+          guard: options.guard,
+          deadline,
+          sessionStorage: await sessionStorageOf(page),
+          onStep: step,
+        }),
       onStep: step,
     });
   };
   let outcome = await classify();
   // The form again with a CAPTCHA (a wrong answer, or one the site shows after a first attempt): with a
   // hand-off, the form is filled again and a person solves it; the site's answer is read as before.
-  for (let again = 0; input.handoff && outcome.kind === "failure" && outcome.code === "captcha_blocked" && again < CAPTCHA_FORMS_AGAIN; again++) {
+  for (
+    let again = 0;
+    input.handoff && outcome.kind === "failure" && outcome.code === "captcha_blocked" && again < CAPTCHA_FORMS_AGAIN;
+    again++
+  ) {
     step("the site shows its form again with a CAPTCHA");
     const resent = await run.detectAndSubmit().then(
       () => true,
@@ -198,8 +254,12 @@ export async function signInOnPage(page: Page, watch: PageWatch, input: Password
     const asked = outcome.codeAskedInForm;
     run.takeCodeFrom(async () => {
       step("ask a person for the code the login form asks for");
-      const answer = await handoff.ask({ reason: "code", prompt: asked, fields: ["code"] }, new AbortController().signal);
-      if (!answer.code) throw new LoginFlowError("verification_failed", "the person gave no code", { retryable: false });
+      const answer = await handoff.ask(
+        { reason: "code", prompt: asked, fields: ["code"] },
+        new AbortController().signal,
+      );
+      if (!answer.code)
+        throw new LoginFlowError("verification_failed", "the person gave no code", { retryable: false });
       return answer.code;
     });
     step("the site asks for a code with the password; filling its form again");
@@ -212,5 +272,10 @@ export async function signInOnPage(page: Page, watch: PageWatch, input: Password
 
   step("capture session");
   const session = await captureState(context, page, watch.visited, watch.documentOrigins);
-  return { session, flow: keepable({ version: 1, steps: run.steps, signedIn: outcome.marker }, input.identifier, input.password ?? ""), source, loginPage: run.submittedOn ?? input.loginUrl };
+  return {
+    session,
+    flow: keepable({ version: 1, steps: run.steps, signedIn: outcome.marker }, input.identifier, input.password ?? ""),
+    source,
+    loginPage: run.submittedOn ?? input.loginUrl,
+  };
 }

@@ -13,7 +13,8 @@ import { LoginFlowError } from "../flow-error";
 import type { PasswordLoginInput } from "./password-login";
 
 // Words of a code prompt that say the code was sent by email or SMS, or that it comes from an app.
-const MESSAGE_WORDS = /e-?mail|inbox|sms|text message|texted|phone|mobile|we (just )?sent|gesendet|geschickt|envoy|enviad|inviat|verzonden|verstuurd/i;
+const MESSAGE_WORDS =
+  /e-?mail|inbox|sms|text message|texted|phone|mobile|we (just )?sent|gesendet|geschickt|envoy|enviad|inviat|verzonden|verstuurd/i;
 const APP_WORDS = /authenticator|authentication app|auth app|totp|google auth|authy/i;
 
 /**
@@ -33,7 +34,13 @@ export function secondFactors(
   const fromInbox = (inbox: Inbox, wanted: "code" | "link") => async () => {
     step(`wait for the sign-in ${wanted} ${inbox.kind === "email" ? "by email" : "by SMS"}`);
     const from = since() ?? (await inbox.mark());
-    return awaitVerification(inbox, wanted, from, siteHost, Math.min(input.inboxWaitMs ?? 120_000, deadline.remaining()));
+    return awaitVerification(
+      inbox,
+      wanted,
+      from,
+      siteHost,
+      Math.min(input.inboxWaitMs ?? 120_000, deadline.remaining()),
+    );
   };
   // A person (the caller allowed a hand-off) answers a code nothing else can read: the site's prompt, then
   // after a refused code the site's refusal, are what they are shown.
@@ -43,13 +50,17 @@ export function secondFactors(
         step(refusal ? "ask a person for another code" : "ask a person for the code");
         // The person may answer through the API, or type the code into the page itself (the live view).
         const withdraw = new AbortController();
-        const asked = handoff.ask({ reason: "code", prompt: promptOf(refusal ?? prompt.reading.text), fields: ["code"] }, withdraw.signal);
+        const asked = handoff.ask(
+          { reason: "code", prompt: promptOf(refusal ?? prompt.reading.text), fields: ["code"] },
+          withdraw.signal,
+        );
         asked.catch(() => undefined);
         const onPage = stepGone(page, withdraw.signal, (signals) => signals.otpPrompt).then(() => null);
         try {
           const answer = await Promise.race([asked, onPage]);
           if (answer === null) return null;
-          if (!answer.code) throw new LoginFlowError("verification_failed", "the person gave no code", { retryable: false });
+          if (!answer.code)
+            throw new LoginFlowError("verification_failed", "the person gave no code", { retryable: false });
           return answer.code;
         } finally {
           withdraw.abort();
@@ -86,11 +97,20 @@ export function secondFactors(
     ? async (scan: FrameScan, kind: PersonStep, refusal?: string): Promise<StepAnswered> => {
         const { question: asks, verify, chooser: picks, terms } = scan.reading;
         // What is typed, and where: the security question's answer, or the detail the identity check asks.
-        const typed = kind === "question" ? asks : kind === "verification" && verify?.field ? { field: verify.field, submit: verify.submit, prompt: verify.prompt } : null;
+        const typed =
+          kind === "question"
+            ? asks
+            : kind === "verification" && verify?.field
+              ? { field: verify.field, submit: verify.submit, prompt: verify.prompt }
+              : null;
         // What is picked: an account of the chooser, or an answer to the terms.
         const choices = kind === "chooser" ? (picks?.options ?? []) : kind === "consent" ? (terms?.options ?? []) : [];
         const asked: HandoffQuestion = typed
-          ? { reason: kind === "question" ? "answer" : "verification", prompt: promptOf(refusal ?? typed.prompt), fields: ["answer"] }
+          ? {
+              reason: kind === "question" ? "answer" : "verification",
+              prompt: promptOf(refusal ?? typed.prompt),
+              fields: ["answer"],
+            }
           : {
               reason: kind === "consent" ? "consent" : "choice",
               prompt: promptOf(refusal ?? (kind === "consent" ? terms?.prompt : picks?.prompt) ?? ""),
@@ -98,13 +118,23 @@ export function secondFactors(
               choices: choices.map((o) => o.label),
             };
         step(
-          { question: "ask a person to answer the security question", verification: "ask a person to verify it's them", chooser: "ask a person to choose", consent: "ask a person whether to accept the site's terms" }[kind] +
-            (refusal ? " again" : ""),
+          {
+            question: "ask a person to answer the security question",
+            verification: "ask a person to verify it's them",
+            chooser: "ask a person to choose",
+            consent: "ask a person whether to accept the site's terms",
+          }[kind] + (refusal ? " again" : ""),
         );
         const withdraw = new AbortController();
         const asking = handoff.ask(asked, withdraw.signal);
         asking.catch(() => undefined);
-        const shown = (signals: PageSignals) => !!{ question: signals.question, verification: signals.verify, chooser: signals.chooser, consent: signals.terms }[kind];
+        const shown = (signals: PageSignals) =>
+          !!{
+            question: signals.question,
+            verification: signals.verify,
+            chooser: signals.chooser,
+            consent: signals.terms,
+          }[kind];
         const onPage = stepGone(page, withdraw.signal, shown).then(() => null);
         let answer: HandoffAnswer | null;
         try {
@@ -115,25 +145,66 @@ export function secondFactors(
         if (answer === null) return step("the person answered on the page");
         const values = { identifier: "", password: "", additionalFields: {} };
         if (typed) {
-          if (!answer.answer) throw new LoginFlowError("verification_failed", `the person gave no answer to the site's ${kind === "question" ? "security question" : "identity check"}`, { retryable: false });
+          if (!answer.answer)
+            throw new LoginFlowError(
+              "verification_failed",
+              `the person gave no answer to the site's ${kind === "question" ? "security question" : "identity check"}`,
+              { retryable: false },
+            );
           step("type the answer");
           if (!(await typeText(page, scan.key, typed.field, answer.answer))) return;
-          const sent = typed.submit && (await performStep(page, { action: "click", purpose: "next", frame: scan.key, path: typed.submit }, values).catch(() => false));
-          if (!sent) await performStep(page, { action: "enter", purpose: "next", frame: scan.key, path: typed.field }, values).catch(() => false);
+          const sent =
+            typed.submit &&
+            (await performStep(
+              page,
+              { action: "click", purpose: "next", frame: scan.key, path: typed.submit },
+              values,
+            ).catch(() => false));
+          if (!sent)
+            await performStep(
+              page,
+              { action: "enter", purpose: "next", frame: scan.key, path: typed.field },
+              values,
+            ).catch(() => false);
           return;
         }
         const option = choices.find((o) => o.label === answer!.choice);
-        if (!option) throw new LoginFlowError("verification_failed", `the person's choice is not one the page offers: ${answer.choice ?? "(none)"}`, { retryable: false });
-        step(kind === "consent" ? `answer the site's terms as the person said: ${option.label}` : "choose as the person said");
+        if (!option)
+          throw new LoginFlowError(
+            "verification_failed",
+            `the person's choice is not one the page offers: ${answer.choice ?? "(none)"}`,
+            { retryable: false },
+          );
+        step(
+          kind === "consent"
+            ? `answer the site's terms as the person said: ${option.label}`
+            : "choose as the person said",
+        );
         if (kind === "consent") {
           const accept = "accept" in option && option.accept;
           // Accepting is the person's decision; its "I agree" box goes with it.
-          if (accept && terms?.agree) await performStep(page, { action: "check", purpose: "consent", frame: scan.key, path: terms.agree }, values).catch(() => false);
-          await performStep(page, { action: "click", purpose: "next", frame: scan.key, path: option.path }, values).catch(() => false);
+          if (accept && terms?.agree)
+            await performStep(
+              page,
+              { action: "check", purpose: "consent", frame: scan.key, path: terms.agree },
+              values,
+            ).catch(() => false);
+          await performStep(
+            page,
+            { action: "click", purpose: "next", frame: scan.key, path: option.path },
+            values,
+          ).catch(() => false);
           return accept ? undefined : "declined";
         }
-        await performStep(page, { action: "click", purpose: "next", frame: scan.key, path: option.path }, values).catch(() => false);
-        if ("radio" in option && option.radio && picks?.submit) await performStep(page, { action: "click", purpose: "next", frame: scan.key, path: picks.submit }, values).catch(() => false);
+        await performStep(page, { action: "click", purpose: "next", frame: scan.key, path: option.path }, values).catch(
+          () => false,
+        );
+        if ("radio" in option && option.radio && picks?.submit)
+          await performStep(
+            page,
+            { action: "click", purpose: "next", frame: scan.key, path: picks.submit },
+            values,
+          ).catch(() => false);
       }
     : undefined;
   return {

@@ -30,26 +30,46 @@ function newAccount(extra: { totpSecret?: string } = {}): { email: string; passw
   return account;
 }
 
-function login(path: string, account: { email: string; password: string; totpSecret?: string }, more: Partial<OAuthLoginInput> = {}, site: "a" | "b" = "a"): Promise<OAuthLoginResult> {
+function login(
+  path: string,
+  account: { email: string; password: string; totpSecret?: string },
+  more: Partial<OAuthLoginInput> = {},
+  site: "a" | "b" = "a",
+): Promise<OAuthLoginResult> {
   const totp = account.totpSecret ? () => freshTotpCode(parseTotpSecret(account.totpSecret!)) : undefined;
   return host.withPage((page) =>
     oauthLogin(
       page,
-      { loginUrl: `${oauth.sites[site]}${path}`, provider: "Acme ID", account: { identifier: account.email, password: account.password, totp }, ...more },
-      { guard, timeoutMs: FLOW_DEADLINE_MS, onStep: process.env.OAUTH_STEPS ? (s) => console.log(Date.now() % 100000, s) : undefined },
+      {
+        loginUrl: `${oauth.sites[site]}${path}`,
+        provider: "Acme ID",
+        account: { identifier: account.email, password: account.password, totp },
+        ...more,
+      },
+      {
+        guard,
+        timeoutMs: FLOW_DEADLINE_MS,
+        onStep: process.env.OAUTH_STEPS ? (s) => console.log(Date.now() % 100000, s) : undefined,
+      },
     ),
   );
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<LoginFlowError> {
-  const err = await promise.then(() => null, (e: unknown) => e);
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(LoginFlowError);
   return err as LoginFlowError;
 }
 
 /** Whether the session's cookies open the site's signed-in page. */
 async function opensAccount(site: "a" | "b", cookies: Cookie[]): Promise<string> {
-  const header = cookies.filter((c) => c.domain === "127.0.0.1").map((c) => `${c.name}=${c.value}`).join("; ");
+  const header = cookies
+    .filter((c) => c.domain === "127.0.0.1")
+    .map((c) => `${c.name}=${c.value}`)
+    .join("; ");
   const res = await fetch(`${oauth.sites[site]}/account`, { headers: { cookie: header }, redirect: "manual" });
   return res.status === 200 ? await res.text() : `HTTP ${res.status}`;
 }
@@ -147,7 +167,11 @@ test("a provider that does not let the account grant access is consent_denied", 
 
 test("a site that loses the sign-in (its public page, a visitor cookie, no session) is never a success", async () => {
   const account = newAccount();
-  const res = await fetch(`${oauth.sites.a}/__fixture/links`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: account.email, loseSignIn: true }) });
+  const res = await fetch(`${oauth.sites.a}/__fixture/links`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: account.email, loseSignIn: true }),
+  });
   expect(res.status).toBe(200);
   const err = await failureOf(login("/login", account));
   expect(err.code).toBe("login_unconfirmed");

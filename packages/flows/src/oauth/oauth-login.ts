@@ -17,7 +17,8 @@ import { finishSiteSignup, type OAuthSignupDetails } from "./site-signup";
 import { scanSignup } from "../signup/signup-scan";
 
 // A control that only says "Log in": a page that shows it is a page for visitors.
-const LOG_IN = /^(log ?in|sign ?in|login|log ?on|anmelden|einloggen|connexion|se connecter|iniciar ses[ií]on|entrar|accedi|inloggen)$/i;
+const LOG_IN =
+  /^(log ?in|sign ?in|login|log ?on|anmelden|einloggen|connexion|se connecter|iniciar ses[ií]on|entrar|accedi|inloggen)$/i;
 // How long the provider's button may take to open the provider (a popup, or a navigation off the site).
 const LEAVE_WAIT_MS = 8000;
 
@@ -78,7 +79,8 @@ export async function oauthLogin(page: Page, input: OAuthLoginInput, options: Fl
     return true;
   };
   page.on("request", (request: HTTPRequest) => {
-    if (pressed && request.isNavigationRequest() && request.frame() === page.mainFrame() && offSite(request.url())) leftSite = true;
+    if (pressed && request.isNavigationRequest() && request.frame() === page.mainFrame() && offSite(request.url()))
+      leftSite = true;
   });
   // A page is back on the site on the site's host, or on another host of its domain that is not where the provider signs in.
   const onSite = (url: string) => {
@@ -106,7 +108,8 @@ export async function oauthLogin(page: Page, input: OAuthLoginInput, options: Fl
     providerCookies.follow(opened);
     opened.on("response", (response) => outbound?.(response));
     opened.on("request", (request) => {
-      if (request.isNavigationRequest() && request.frame() === opened.mainFrame() && offSite(request.url())) popupGone = true;
+      if (request.isNavigationRequest() && request.frame() === opened.mainFrame() && offSite(request.url()))
+        popupGone = true;
     });
     opened.on("framenavigated", (frame) => {
       if (frame === opened.mainFrame()) away(frame.url());
@@ -126,7 +129,9 @@ export async function oauthLogin(page: Page, input: OAuthLoginInput, options: Fl
   const earlier = await readJar(page.browserContext()).catch(() => null);
   const button = await findProviderButton(page, module, deadline, step);
   // A signup page's "Log in" link: where the new account signs in through the provider next time.
-  const loginLink = input.signup ? ((await scanSignup(page).catch(() => [])).find((s) => s.key === "main")?.reading.loginLink ?? null) : null;
+  const loginLink = input.signup
+    ? ((await scanSignup(page).catch(() => [])).find((s) => s.key === "main")?.reading.loginLink ?? null)
+    : null;
   const before = await snapshotSite(page, providerCookies, { earlier, reissued: watch.reissuedCookies() });
   // What the site sets on the way out to the provider, in the tab or the popup, is no session.
   const outbound = (response: HTTPResponse) => {
@@ -140,12 +145,22 @@ export async function oauthLogin(page: Page, input: OAuthLoginInput, options: Fl
   step(`press "${button.control.text}"`);
   pressed = true;
   const values = { identifier: "", password: "", additionalFields: {} };
-  if (!(await performStep(page, { action: "click", purpose: "opener", frame: button.frame, path: button.control.path }, values).catch(() => false))) {
+  if (
+    !(await performStep(
+      page,
+      { action: "click", purpose: "opener", frame: button.frame, path: button.control.path },
+      values,
+    ).catch(() => false))
+  ) {
     throw new LoginFlowError("form_not_found", `the ${module.name} button could not be pressed`);
   }
   const until = Date.now() + Math.min(LEAVE_WAIT_MS, deadline.remaining());
   while (!popup && !leftSite && Date.now() < until) await sleep(100);
-  if (!popup && !leftSite) throw new LoginFlowError("form_not_found", `the ${module.name} button opened neither ${module.name}'s page nor a window`);
+  if (!popup && !leftSite)
+    throw new LoginFlowError(
+      "form_not_found",
+      `the ${module.name} button opened neither ${module.name}'s page nor a window`,
+    );
   step(popup ? `${module.name} opened in a popup` : `${module.name} opened in the tab`);
 
   let popupLeft = false;
@@ -161,13 +176,32 @@ export async function oauthLogin(page: Page, input: OAuthLoginInput, options: Fl
     },
     onProvider: () => onProvider(hostOf(window.page().url()), siteHost, module),
   };
-  const { passwordSent } = await signInAtProvider(window, module, { ...input.account, loginUrl: input.loginUrl }, options, deadline);
+  const { passwordSent } = await signInAtProvider(
+    window,
+    module,
+    { ...input.account, loginUrl: input.loginUrl },
+    options,
+    deadline,
+  );
   step(`back on the site from ${module.name}; read verdict`);
   options.onMilestone?.("verifying");
-  const finished = input.signup ? await finishSiteSignup(page, watch, input.signup, input.account.identifier, options, deadline) : null;
+  const finished = input.signup
+    ? await finishSiteSignup(page, watch, input.signup, input.account.identifier, options, deadline)
+    : null;
   const offersSignIn = async () =>
-    (await readFrames(page, readSignInControlsInPage)).some(({ reading }) => reading.some((c) => buttonScore(c, module) >= 2 || LOG_IN.test(c.text.trim())));
-  await awaitSiteSignedIn(page, watch, before, providerCookies, module.name, offersSignIn, deadline, finished ? "signup_rejected" : "account_not_linked");
+    (await readFrames(page, readSignInControlsInPage)).some(({ reading }) =>
+      reading.some((c) => buttonScore(c, module) >= 2 || LOG_IN.test(c.text.trim())),
+    );
+  await awaitSiteSignedIn(
+    page,
+    watch,
+    before,
+    providerCookies,
+    module.name,
+    offersSignIn,
+    deadline,
+    finished ? "signup_rejected" : "account_not_linked",
+  );
   // What the caller does in the signed-in site before its state is captured (adding a passkey).
   await options.afterSignIn?.(page, watch, deadline);
 
@@ -175,7 +209,13 @@ export async function oauthLogin(page: Page, input: OAuthLoginInput, options: Fl
   const visited = new Set([...watch.visited, ...popups.flatMap((p) => [...p.watch.visited])]);
   const documents = new Set([...watch.documentOrigins, ...popups.flatMap((p) => [...p.watch.documentOrigins])]);
   const session = await captureState(context, page, visited, documents);
-  return { session, providerCookies: session.cookies.filter((c) => providerCookies.owns(c)), passwordSent, username: finished?.username ?? null, loginPage: pageOnly(loginLink ?? input.loginUrl) };
+  return {
+    session,
+    providerCookies: session.cookies.filter((c) => providerCookies.owns(c)),
+    passwordSent,
+    username: finished?.username ?? null,
+    loginPage: pageOnly(loginLink ?? input.loginUrl),
+  };
 }
 
 const pageOnly = (url: string) => {

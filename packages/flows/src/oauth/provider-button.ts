@@ -11,7 +11,8 @@ const BUTTON_WAIT_MS = 8000;
 // A "Log in" link is followed (to the page with the buttons) once the page had this long to show them.
 const OPENER_PATIENCE_MS = 1500;
 // A button or link that names the provider's way of signing in: "Continue with", "Sign in with", "Log in via".
-const SIGN_IN_WITH = /\b(continue|sign ?in|log ?in|login|sign ?up|register|connect|join|authenticate|proceed)\b.{0,12}\b(with|via|using|through)\b|^(with|via|mit|avec|con|com)\b/i;
+const SIGN_IN_WITH =
+  /\b(continue|sign ?in|log ?in|login|sign ?up|register|connect|join|authenticate|proceed)\b.{0,12}\b(with|via|using|through)\b|^(with|via|mit|avec|con|com)\b/i;
 
 export interface ProviderButton {
   frame: string;
@@ -33,7 +34,9 @@ const hostOf = (url: string): string => {
 export function buttonScore(control: SignInControl, module: ProviderModule): number {
   const text = control.text;
   const leadsThere = control.target !== "" && module.servesSignIn(hostOf(control.target));
-  const named = module.label ? module.label.test(text) || module.label.test(decodeURIComponent(control.target.replace(/%(?![0-9a-f]{2})/gi, ""))) : false;
+  const named = module.label
+    ? module.label.test(text) || module.label.test(decodeURIComponent(control.target.replace(/%(?![0-9a-f]{2})/gi, "")))
+    : false;
   if (!named && !leadsThere && OTHER_PROVIDERS.test(text)) return 0;
   // An issuer named by URL alone: a "Continue with …" that names no other provider may be its button; the
   // flow checks where it leads before it types anything there.
@@ -51,7 +54,12 @@ export function buttonScore(control: SignInControl, module: ProviderModule): num
  * and behind a "Log in" link when the page is a landing page. Throws `form_not_found` naming the provider
  * when the page offers no way to sign in with it.
  */
-export async function findProviderButton(page: Page, module: ProviderModule, deadline: Deadline, step: (name: string) => void): Promise<ProviderButton> {
+export async function findProviderButton(
+  page: Page,
+  module: ProviderModule,
+  deadline: Deadline,
+  step: (name: string) => void,
+): Promise<ProviderButton> {
   const started = Date.now();
   let lastAction = started;
   let openerClicks = 0;
@@ -67,7 +75,10 @@ export async function findProviderButton(page: Page, module: ProviderModule, dea
         const score = buttonScore(control, module);
         if (score === 1) guesses++;
         // Ties go to the shorter label: "Continue with Google" over a paragraph that links it.
-        if (score > bestScore || (score === bestScore && best && score > 0 && control.text.length < best.control.text.length)) {
+        if (
+          score > bestScore ||
+          (score === bestScore && best && score > 0 && control.text.length < best.control.text.length)
+        ) {
           best = { frame: key, control };
           bestScore = score;
         }
@@ -77,7 +88,10 @@ export async function findProviderButton(page: Page, module: ProviderModule, dea
     // A guess is taken only when it is the one sign-in button left once the page had time to draw the rest.
     if (best && guesses === 1 && Date.now() - started >= OPENER_PATIENCE_MS) return best;
     if (guesses > 1 && Date.now() - started >= OPENER_PATIENCE_MS) {
-      throw new LoginFlowError("form_not_found", `the page has several "Continue with …" buttons and none leads to ${module.name}; name the provider by the label on its button`);
+      throw new LoginFlowError(
+        "form_not_found",
+        `the page has several "Continue with …" buttons and none leads to ${module.name}; name the provider by the label on its button`,
+      );
     }
     const scans = await scanPage(page, "").catch(() => []);
     const consent = scans.find((s) => s.reading.consent);
@@ -85,7 +99,11 @@ export async function findProviderButton(page: Page, module: ProviderModule, dea
     if (consent && consentClicks < 2) {
       consentClicks++;
       step("accept cookie banner");
-      await performStep(page, { action: "click", purpose: "consent", frame: consent.key, path: consent.reading.consent! }, values).catch(() => false);
+      await performStep(
+        page,
+        { action: "click", purpose: "consent", frame: consent.key, path: consent.reading.consent! },
+        values,
+      ).catch(() => false);
       lastAction = Date.now();
       continue;
     }
@@ -93,12 +111,19 @@ export async function findProviderButton(page: Page, module: ProviderModule, dea
     if (opener && openerClicks < 2 && Date.now() - lastAction >= OPENER_PATIENCE_MS) {
       openerClicks++;
       step("open the login page");
-      await performStep(page, { action: "click", purpose: "opener", frame: opener.key, path: opener.reading.opener! }, values).catch(() => false);
+      await performStep(
+        page,
+        { action: "click", purpose: "opener", frame: opener.key, path: opener.reading.opener! },
+        values,
+      ).catch(() => false);
       lastAction = Date.now();
       continue;
     }
     if (Date.now() - lastAction > BUTTON_WAIT_MS) {
-      throw new LoginFlowError("form_not_found", `the page offers no way to sign in with ${module.name} (no "Continue with ${module.name}" button or link)`);
+      throw new LoginFlowError(
+        "form_not_found",
+        `the page offers no way to sign in with ${module.name} (no "Continue with ${module.name}" button or link)`,
+      );
     }
     await sleep(200);
   }

@@ -23,26 +23,40 @@ afterAll(async () => {
   await hosts?.close();
 });
 
-function login(provider: "google" | "github", account: { identifier: string; password: string; totpSecret?: string }): Promise<OAuthLoginResult> {
+function login(
+  provider: "google" | "github",
+  account: { identifier: string; password: string; totpSecret?: string },
+): Promise<OAuthLoginResult> {
   steps.length = 0;
   const totp = account.totpSecret ? () => freshTotpCode(parseTotpSecret(account.totpSecret!)) : undefined;
   return host.withPage((page) =>
     oauthLogin(
       page,
-      { loginUrl: `${hosts.site}/login`, provider, account: { identifier: account.identifier, password: account.password, totp } },
+      {
+        loginUrl: `${hosts.site}/login`,
+        provider,
+        account: { identifier: account.identifier, password: account.password, totp },
+      },
       { guard, timeoutMs: FLOW_DEADLINE_MS, onStep: (s) => steps.push(s) },
     ),
   );
 }
 
 async function opensAccount(cookies: Array<{ name: string; value: string; domain: string }>): Promise<string> {
-  const header = cookies.filter((c) => c.domain === "127.0.0.1").map((c) => `${c.name}=${c.value}`).join("; ");
+  const header = cookies
+    .filter((c) => c.domain === "127.0.0.1")
+    .map((c) => `${c.name}=${c.value}`)
+    .join("; ");
   const res = await fetch(`${hosts.site}/account`, { headers: { cookie: header }, redirect: "manual" });
   return res.status === 200 ? await res.text() : `HTTP ${res.status}`;
 }
 
 const passwordsTyped = async (fixture: OAuthHosts["google"], id: string): Promise<number> =>
-  ((await (await fetch(`${fixture.directUrl}/__fixture/users/${encodeURIComponent(id)}/passwords`)).json()) as { passwords: string[] }).passwords.length;
+  (
+    (await (await fetch(`${fixture.directUrl}/__fixture/users/${encodeURIComponent(id)}/passwords`)).json()) as {
+      passwords: string[];
+    }
+  ).passwords.length;
 
 test("Google: identifier, Next, password, Next by its known steps, then consent; the session names Google's origin", async () => {
   const { email, password } = OAUTH_HOSTS_USERS.google.plain;
@@ -51,7 +65,7 @@ test("Google: identifier, Next, password, Next by its known steps, then consent;
   expect(await opensAccount(result.session.cookies)).toContain(email);
   expect(result.session.origins).toContain("https://accounts.google.com");
   expect(steps).not.toContain("Google's page differs from its known steps; detecting the form");
-  expect(await passwordsTyped(hosts.google, email)) .toBe(before + 1);
+  expect(await passwordsTyped(hosts.google, email)).toBe(before + 1);
 });
 
 test("Google: a kept session meets the account chooser; the account is chosen and no password is typed", async () => {
@@ -60,7 +74,16 @@ test("Google: a kept session meets the account chooser; the account is chosen an
   const typed = await passwordsTyped(hosts.google, email);
   steps.length = 0;
   const again = await host.withPage((page) =>
-    oauthLogin(page, { loginUrl: `${hosts.site}/login`, provider: "google", account: { identifier: email, password }, providerCookies: first.providerCookies }, { guard, timeoutMs: FLOW_DEADLINE_MS, onStep: (s) => steps.push(s) }),
+    oauthLogin(
+      page,
+      {
+        loginUrl: `${hosts.site}/login`,
+        provider: "google",
+        account: { identifier: email, password },
+        providerCookies: first.providerCookies,
+      },
+      { guard, timeoutMs: FLOW_DEADLINE_MS, onStep: (s) => steps.push(s) },
+    ),
   );
   expect(again.passwordSent).toBe(false);
   expect(steps).toContain("choose the account on Google");
@@ -76,14 +99,20 @@ test("Google: the 2-Step Verification code", async () => {
 
 test("Google: a wrong password is invalid_credentials", async () => {
   const { email } = OAUTH_HOSTS_USERS.google.plain;
-  const err = await login("google", { identifier: email, password: "wrong-password" }).then(() => null, (e: unknown) => e);
+  const err = await login("google", { identifier: email, password: "wrong-password" }).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(LoginFlowError);
   expect((err as LoginFlowError).code).toBe("invalid_credentials");
 });
 
 test("Google: the insecure-browser wall is provider_blocked", async () => {
   const { email, password } = OAUTH_HOSTS_USERS.google.blocked;
-  const err = await login("google", { identifier: email, password }).then(() => null, (e: unknown) => e);
+  const err = await login("google", { identifier: email, password }).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect((err as LoginFlowError).code).toBe("provider_blocked");
 });
 
@@ -97,6 +126,9 @@ test("GitHub: login and password by its known steps, two-factor code, Authorize"
 
 test("GitHub: a wrong password is invalid_credentials", async () => {
   const { login: user } = OAUTH_HOSTS_USERS.github.plain;
-  const err = await login("github", { identifier: user, password: "wrong-password" }).then(() => null, (e: unknown) => e);
+  const err = await login("github", { identifier: user, password: "wrong-password" }).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect((err as LoginFlowError).code).toBe("invalid_credentials");
 });

@@ -50,7 +50,11 @@ const GITHUB: ProviderModule = {
   servesSignIn: (host) => /^github\.com(:\d+)?$/i.test(host),
   steps: {
     version: 1,
-    steps: [step("type", "identifier", "#login_field"), step("type", "password", "#password"), step("click", "submit", 'input[name="commit"]')],
+    steps: [
+      step("type", "identifier", "#login_field"),
+      step("type", "password", "#password"),
+      step("click", "submit", 'input[name="commit"]'),
+    ],
     signedIn: null,
   },
 };
@@ -75,16 +79,26 @@ export function providerModule(provider: string): ProviderModule {
     if (GOOGLE.servesSignIn(issuer.host)) return GOOGLE;
     if (GITHUB.servesSignIn(issuer.host)) return GITHUB;
     const issuerHost = issuer.host.toLowerCase();
-    return { id: "oidc", name: named, label: null, servesSignIn: (host) => host.toLowerCase() === issuerHost, steps: null };
+    return {
+      id: "oidc",
+      name: named,
+      label: null,
+      servesSignIn: (host) => host.toLowerCase() === issuerHost,
+      steps: null,
+    };
   }
   if (/^google$/i.test(named)) return GOOGLE;
   if (/^git ?hub$/i.test(named)) return GITHUB;
   // A label: its words, in order, with any spacing or punctuation between them ("Acme ID", "acme-id").
-  const words = named.split(/[^\p{L}\p{N}]+/u).filter(Boolean).map(escape);
+  const words = named
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .map(escape);
   const label = new RegExp(`(^|[^\\p{L}\\p{N}])${words.join("[^\\p{L}\\p{N}]*")}($|[^\\p{L}\\p{N}])`, "iu");
   // Its pages are on whatever host its button leads to: learned when the flow gets there.
   return { id: "oidc", name: named, label, servesSignIn: () => false, steps: null };
 }
 
 /** Providers a site's button may name that are not the one asked for: a button naming one of them is never ours. */
-export const OTHER_PROVIDERS = /\b(google|git ?hub|apple|microsoft|facebook|twitter|linkedin|gitlab|bitbucket|slack|discord|amazon|yahoo)\b/i;
+export const OTHER_PROVIDERS =
+  /\b(google|git ?hub|apple|microsoft|facebook|twitter|linkedin|gitlab|bitbucket|slack|discord|amazon|yahoo)\b/i;

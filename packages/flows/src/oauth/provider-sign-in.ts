@@ -60,7 +60,8 @@ export async function signInAtProvider(
   let linkOpened = false;
   let unsettled = null as { message: string; since: number } | null;
   const values = { identifier: account.identifier, password: "", additionalFields: {} };
-  const fail = (code: ConstructorParameters<typeof LoginFlowError>[0], message: string) => new LoginFlowError(code, message, { retryable: false });
+  const fail = (code: ConstructorParameters<typeof LoginFlowError>[0], message: string) =>
+    new LoginFlowError(code, message, { retryable: false });
 
   for (;;) {
     if (window.returned()) return { passwordSent: run?.submitStep != null };
@@ -73,7 +74,10 @@ export async function signInAtProvider(
     const [scans, notes, choices] = await Promise.all([
       scanPage(page, account.identifier).catch(() => Object.assign([], { unreadable: 1 })),
       readNotes(page).catch(() => []),
-      readFrames(page, readProviderChoicesInPage, account.identifier).then((frames) => frames[0]?.reading ?? null, () => null),
+      readFrames(page, readProviderChoicesInPage, account.identifier).then(
+        (frames) => frames[0]?.reading ?? null,
+        () => null,
+      ),
     ]);
     if (scans.length === 0 || !choices) {
       await sleep(150);
@@ -83,14 +87,21 @@ export async function signInAtProvider(
     const fresh = [...signals.messages.filter((m) => !seenMessages.has(m)), ...watch.dialogs];
     const sayings = newSayings(notes, seenSentences);
     const said = [...fresh, ...sayings.map((s) => s.block)];
-    const wall = said.find((m) => BROWSER_REFUSED.test(m)) ?? (BROWSER_REFUSED.test(choices.text) ? choices.text.slice(0, 200) : null);
-    if (wall && !signals.passwordShown) throw fail("provider_blocked", `${module.name} refused to sign in from this browser: ${wall}`);
+    const wall =
+      said.find((m) => BROWSER_REFUSED.test(m)) ??
+      (BROWSER_REFUSED.test(choices.text) ? choices.text.slice(0, 200) : null);
+    if (wall && !signals.passwordShown)
+      throw fail("provider_blocked", `${module.name} refused to sign in from this browser: ${wall}`);
     const denied = said.find((m) => ACCESS_DENIED.test(m));
     if (denied) throw fail("consent_denied", `${module.name} did not grant the site access: ${denied}`);
     const formShown = signals.passwordShown || signals.identifierOnlyShown;
 
     if (formShown && !run) {
-      if (!window.onProvider()) throw fail("form_not_found", `the ${module.name} button led to ${new URL(page.url()).host}, which is not ${module.name}'s sign-in page`);
+      if (!window.onProvider())
+        throw fail(
+          "form_not_found",
+          `the ${module.name} button led to ${new URL(page.url()).host}, which is not ${module.name}'s sign-in page`,
+        );
       run = new LoginRun(page, account, options, deadline, () => watch.resetVerdict());
       try {
         const replayed = module.steps && run.fits(module.steps) ? await run.replay(module.steps) : false;
@@ -102,7 +113,8 @@ export async function signInAtProvider(
         // A wall in place of the next sign-in step (after the identifier) is the provider refusing the browser.
         const shown = await page.evaluate(() => document.body?.innerText ?? "").catch(() => "");
         const wall = BROWSER_REFUSED.exec(shown);
-        if (err instanceof LoginFlowError && wall) throw fail("provider_blocked", `${module.name} refused to sign in from this browser: ${wall[0]}`);
+        if (err instanceof LoginFlowError && wall)
+          throw fail("provider_blocked", `${module.name} refused to sign in from this browser: ${wall[0]}`);
         throw err;
       }
       seenMessages = new Set(run.before?.messages ?? []);
@@ -116,21 +128,38 @@ export async function signInAtProvider(
       const sayingRefusal = refusalSaid(sayings, "invalid_credentials");
       const refusal = refusals[0] ?? (sayingRefusal ? { m: sayingRefusal.message, code: sayingRefusal.code } : null);
       if (refusal) {
-        const code = refusal.code === "account_locked" || refusal.code === "captcha_blocked" ? refusal.code : otpAnswered ? "verification_failed" : "invalid_credentials";
+        const code =
+          refusal.code === "account_locked" || refusal.code === "captcha_blocked"
+            ? refusal.code
+            : otpAnswered
+              ? "verification_failed"
+              : "invalid_credentials";
         throw fail(code, `${module.name}: ${refusal.m}`);
       }
       if (fresh.length > 0) {
         if (unsettled?.message !== fresh[0]) unsettled = { message: fresh[0]!, since: Date.now() };
-        else if (Date.now() - unsettled!.since >= MESSAGE_SETTLE_MS) throw fail("invalid_credentials", `${module.name}: ${fresh[0]}`);
+        else if (Date.now() - unsettled!.since >= MESSAGE_SETTLE_MS)
+          throw fail("invalid_credentials", `${module.name}: ${fresh[0]}`);
       }
     } else if (signals.otpPrompt && !signals.passwordShown) {
       const prompt = scans.find((s) => s.reading.otp.length > 0);
       if (otpAnswered && (fresh.length > 0 || refusalSaid(sayings, "verification_failed"))) {
-        throw fail("verification_failed", `${module.name} refused the one-time code: ${fresh[0] ?? refusalSaid(sayings, "verification_failed")!.message}`);
+        throw fail(
+          "verification_failed",
+          `${module.name} refused the one-time code: ${fresh[0] ?? refusalSaid(sayings, "verification_failed")!.message}`,
+        );
       }
       if (!otpAnswered) {
-        const factors = secondFactors(page, watch, { ...account, loginUrl: page.url() }, () => run?.since ?? null, deadline, step);
-        if (!prompt || !factors.answerOtp) throw fail("mfa_required", `${module.name} asked for a one-time code the request gave no way to answer`);
+        const factors = secondFactors(
+          page,
+          watch,
+          { ...account, loginUrl: page.url() },
+          () => run?.since ?? null,
+          deadline,
+          step,
+        );
+        if (!prompt || !factors.answerOtp)
+          throw fail("mfa_required", `${module.name} asked for a one-time code the request gave no way to answer`);
         otpAnswered = true;
         markSeen(signals.messages, notes);
         await factors.answerOtp(prompt);
@@ -138,7 +167,14 @@ export async function signInAtProvider(
         continue;
       }
     } else if (signals.confirmByEmail && !linkOpened) {
-      const factors = secondFactors(page, watch, { ...account, loginUrl: page.url() }, () => run?.since ?? null, deadline, step);
+      const factors = secondFactors(
+        page,
+        watch,
+        { ...account, loginUrl: page.url() },
+        () => run?.since ?? null,
+        deadline,
+        step,
+      );
       if (!factors.answerLink) throw fail("mfa_required", `${module.name} asked to confirm the sign-in by email`);
       linkOpened = true;
       markSeen(signals.messages, notes);
@@ -146,29 +182,41 @@ export async function signInAtProvider(
       lastAction = Date.now();
       continue;
     } else if (choices.approve && window.onProvider()) {
-      if (approvals >= MAX_APPROVALS) throw fail("login_unconfirmed", `${module.name} kept asking to grant the site access`);
+      if (approvals >= MAX_APPROVALS)
+        throw fail("login_unconfirmed", `${module.name} kept asking to grant the site access`);
       approvals++;
       step(`allow the site on ${module.name}`);
       markSeen(signals.messages, notes);
-      await performStep(page, { action: "click", purpose: "next", frame: "main", path: choices.approve }, values).catch(() => false);
+      await performStep(page, { action: "click", purpose: "next", frame: "main", path: choices.approve }, values).catch(
+        () => false,
+      );
       lastAction = Date.now();
       continue;
     } else if (choices.account && chooserClicks < 2) {
       chooserClicks++;
       step(`choose the account on ${module.name}`);
-      await performStep(page, { action: "click", purpose: "next", frame: "main", path: choices.account }, values).catch(() => false);
+      await performStep(page, { action: "click", purpose: "next", frame: "main", path: choices.account }, values).catch(
+        () => false,
+      );
       lastAction = Date.now();
       continue;
     } else if (choices.anotherAccount && chooserClicks < 2) {
       chooserClicks++;
       step(`use another account on ${module.name}`);
-      await performStep(page, { action: "click", purpose: "next", frame: "main", path: choices.anotherAccount }, values).catch(() => false);
+      await performStep(
+        page,
+        { action: "click", purpose: "next", frame: "main", path: choices.anotherAccount },
+        values,
+      ).catch(() => false);
       lastAction = Date.now();
       continue;
     }
     if (Date.now() - lastAction > IDLE_MS) {
       const where = run ? "after the password" : "before any sign-in form";
-      throw fail(run ? "login_unconfirmed" : "form_not_found", `${module.name}'s page showed nothing to answer ${where} and did not return to the site`);
+      throw fail(
+        run ? "login_unconfirmed" : "form_not_found",
+        `${module.name}'s page showed nothing to answer ${where} and did not return to the site`,
+      );
     }
     await sleep(150);
   }

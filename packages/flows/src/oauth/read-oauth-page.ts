@@ -44,21 +44,40 @@ export interface ProviderChoices {
 }
 
 /** What a provider's page offers besides its sign-in form. `identifier`: the account we sign in with. */
-export const readProviderChoicesInPage = inPage(function readProviderChoicesInPage(kit: PageKit, identifier: string): ProviderChoices {
+export const readProviderChoicesInPage = inPage(function readProviderChoicesInPage(
+  kit: PageKit,
+  identifier: string,
+): ProviderChoices {
   const all = kit.elements();
   const shown = all.filter((el) => kit.visible(el));
-  const controls = shown.filter((el) => kit.isControl(el) || el.getAttribute("role") === "link" || el.matches("li[data-identifier], [data-email]"));
-  const approveWords = /^(allow|authori[sz]e|approve|accept|grant|agree|continue|yes|confirm|consent|erlauben|zulassen|autoriser|permitir|autorizar|consenti)\b/i;
-  const refuseWords = /^(cancel|deny|decline|reject|don.?t allow|no\b|not now|abbrechen|ablehnen|annuler|refuser|cancelar|rechazar|annulla)/i;
+  const controls = shown.filter(
+    (el) => kit.isControl(el) || el.getAttribute("role") === "link" || el.matches("li[data-identifier], [data-email]"),
+  );
+  const approveWords =
+    /^(allow|authori[sz]e|approve|accept|grant|agree|continue|yes|confirm|consent|erlauben|zulassen|autoriser|permitir|autorizar|consenti)\b/i;
+  const refuseWords =
+    /^(cancel|deny|decline|reject|don.?t allow|no\b|not now|abbrechen|ablehnen|annuler|refuser|cancelar|rechazar|annulla)/i;
   const bodyText = kit.text(document.body ?? document.documentElement).slice(0, 2000);
   // Granting access is a question with two answers: a lone "Continue" is a step of the sign-in, not consent.
   const refuse = controls.find((el) => refuseWords.test(kit.controlText(el)));
-  const approve = refuse ? controls.find((el) => el !== refuse && approveWords.test(kit.controlText(el)) && !(el as HTMLButtonElement).disabled) ?? null : null;
+  const approve = refuse
+    ? (controls.find(
+        (el) => el !== refuse && approveWords.test(kit.controlText(el)) && !(el as HTMLButtonElement).disabled,
+      ) ?? null)
+    : null;
   const wanted = identifier.trim().toLowerCase();
-  const mentions = (el: Element) => wanted.length > 0 && `${kit.text(el)} ${el.getAttribute("data-identifier") ?? ""} ${el.getAttribute("data-email") ?? ""}`.toLowerCase().includes(wanted);
+  const mentions = (el: Element) =>
+    wanted.length > 0 &&
+    `${kit.text(el)} ${el.getAttribute("data-identifier") ?? ""} ${el.getAttribute("data-email") ?? ""}`
+      .toLowerCase()
+      .includes(wanted);
   // The chooser's entry for our account: the smallest clickable thing that names it.
   const accountEntries = controls.filter(mentions).sort((a, b) => kit.text(a).length - kit.text(b).length);
-  const another = controls.find((el) => /use (another|a different) account|add (another )?account|switch account|not you\?|sign in with a different/i.test(kit.controlText(el)));
+  const another = controls.find((el) =>
+    /use (another|a different) account|add (another )?account|switch account|not you\?|sign in with a different/i.test(
+      kit.controlText(el),
+    ),
+  );
   const hasForm = shown.some((el) => el instanceof HTMLInputElement && ["password", "email", "text"].includes(el.type));
   return {
     approve: kit.pathOf(approve),

@@ -5,7 +5,15 @@ import { newSayings, readNotes, sentencesShown } from "../page/page-sayings";
 import type { PageWatch } from "../page/page-watch";
 import { refusalCode, siteFault } from "../page/refusal-words";
 import { mergeSignals, scanPage } from "../page/scan-page";
-import { baselineOf, beyondRotation, changesSince, type Entries, readEntries, type SessionBaseline, weigh } from "../page/session-evidence";
+import {
+  baselineOf,
+  beyondRotation,
+  changesSince,
+  type Entries,
+  readEntries,
+  type SessionBaseline,
+  weigh,
+} from "../page/session-evidence";
 import type { Rotation } from "../page/session-snapshot";
 import { ACCESS_DENIED, NOT_LINKED } from "./oauth-words";
 import type { ProviderCookies } from "./provider-cookies";
@@ -30,15 +38,28 @@ export interface SiteSnapshot {
 }
 
 /** The site's cookies and storage now: every cookie of the browser but the provider's (they change whatever the site says). */
-async function siteEntries(page: Page, providerCookies: ProviderCookies, storage: Array<[string, string]>): Promise<Entries> {
+async function siteEntries(
+  page: Page,
+  providerCookies: ProviderCookies,
+  storage: Array<[string, string]>,
+): Promise<Entries> {
   return readEntries(page.browserContext(), page, storage, { exclude: (c) => providerCookies.owns(c) });
 }
 
-export async function snapshotSite(page: Page, providerCookies: ProviderCookies, rotation: Rotation): Promise<SiteSnapshot> {
+export async function snapshotSite(
+  page: Page,
+  providerCookies: ProviderCookies,
+  rotation: Rotation,
+): Promise<SiteSnapshot> {
   const [scans, notes] = await Promise.all([scanPage(page, ""), readNotes(page)]);
   const signals = mergeSignals(scans);
   const entries = await siteEntries(page, providerCookies, signals.storageEntries);
-  return { baseline: baselineOf(entries, rotation.earlier, rotation.reissued), outbound: new Set(), messages: signals.messages, sentences: sentencesShown(notes) };
+  return {
+    baseline: baselineOf(entries, rotation.earlier, rotation.reissued),
+    outbound: new Set(),
+    messages: signals.messages,
+    sentences: sentencesShown(notes),
+  };
 }
 
 /**
@@ -67,19 +88,29 @@ export async function awaitSiteSignedIn(
   let lastPasswordShown: boolean;
   const refuse = (message: string) => {
     const code = ACCESS_DENIED.test(message) ? "consent_denied" : siteFault(message) ? "login_unconfirmed" : refusal;
-    return new LoginFlowError(code, code === "account_not_linked" ? `signed in at ${providerName}, but the site refused the account: ${message}` : message, { retryable: false });
+    return new LoginFlowError(
+      code,
+      code === "account_not_linked"
+        ? `signed in at ${providerName}, but the site refused the account: ${message}`
+        : message,
+      { retryable: false },
+    );
   };
   for (;;) {
     await networkQuiet(page, { idleMs: 250, timeoutMs: 1000 });
     watch.check();
-    const [scans, notes] = await Promise.all([scanPage(page, "").catch(() => Object.assign([], { unreadable: 1 })), readNotes(page).catch(() => [])]);
+    const [scans, notes] = await Promise.all([
+      scanPage(page, "").catch(() => Object.assign([], { unreadable: 1 })),
+      readNotes(page).catch(() => []),
+    ]);
     const signals = mergeSignals(scans);
     lastPasswordShown = signals.passwordShown;
     const fresh = [...signals.messages.filter((m) => !seen.has(m)), ...watch.dialogs];
     const sayings = newSayings(notes, seenSentences).map((s) => s.block);
     const said = [...fresh, ...sayings];
     // Words that refuse the account, on any page of the site, are its verdict.
-    const verdict = said.find((m) => NOT_LINKED.test(m) || ACCESS_DENIED.test(m)) ?? said.find((m) => refusalCode(m) !== null);
+    const verdict =
+      said.find((m) => NOT_LINKED.test(m) || ACCESS_DENIED.test(m)) ?? said.find((m) => refusalCode(m) !== null);
     if (verdict) throw refuse(verdict);
     const formShown = signals.passwordShown || signals.identifierOnlyShown;
     if (formShown && fresh.length > 0) {
@@ -91,17 +122,26 @@ export async function awaitSiteSignedIn(
     if (!formShown && scans.length > 0 && scans.unreadable === 0 && watch.documentStatus < 400 && !signals.otpPrompt) {
       const now = await siteEntries(page, providerCookies, signals.storageEntries).catch(() => null);
       // What the site set on the way out (its authorization request's state) is no session either.
-      for (const [key, value] of now ?? []) if (key.startsWith("cookie ") && before.outbound.has(`${key.slice(key.lastIndexOf("|") + 1)}=${value}`)) now!.delete(key);
+      for (const [key, value] of now ?? [])
+        if (key.startsWith("cookie ") && before.outbound.has(`${key.slice(key.lastIndexOf("|") + 1)}=${value}`))
+          now!.delete(key);
       const changes = now ? changesSince(before.baseline, now) : null;
       const evidence = changes ? weigh(changes, { account: !!signals.signedIn, movedAway: false }) : "none";
       // The provider vouched for the account: state of the site's own beyond what rotates, on a page that shows
       // the account or at least no longer offers to log in ("Log in", "Continue with …").
-      success = evidence === "strong" || (evidence === "weak" && beyondRotation(changes!) && !(await offersSignIn().catch(() => true)));
+      success =
+        evidence === "strong" ||
+        (evidence === "weak" && beyondRotation(changes!) && !(await offersSignIn().catch(() => true)));
     }
     if (success && (successBefore || signals.signedIn)) return;
     successBefore = success;
     if (Date.now() >= stopAt) {
-      if (watch.documentStatus >= 500) throw new LoginFlowError("target_unreachable", `the site answered the return from ${providerName} with HTTP ${watch.documentStatus}`, { retryable: false });
+      if (watch.documentStatus >= 500)
+        throw new LoginFlowError(
+          "target_unreachable",
+          `the site answered the return from ${providerName} with HTTP ${watch.documentStatus}`,
+          { retryable: false },
+        );
       throw new LoginFlowError(
         "login_unconfirmed",
         lastPasswordShown

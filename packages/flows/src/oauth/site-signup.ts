@@ -39,8 +39,25 @@ export async function finishSiteSignup(
     const form = bestForm(await scanSignup(page).catch(() => []));
     if (form) {
       // The provider vouched for the email: the site's form gets the account's own values, never a password of ours.
-      const input = { signupUrl: page.url(), email: email.includes("@") ? email : undefined, username: details.username, name: details.name, additionalFields: details.additionalFields };
-      const run = new SignupRun(page, input, { guard: options.guard, timeoutMs: deadline.remaining(), onStep: options.onStep, onMilestone: options.onMilestone, captchaSolver: options.captchaSolver }, watch);
+      const input = {
+        signupUrl: page.url(),
+        email: email.includes("@") ? email : undefined,
+        username: details.username,
+        name: details.name,
+        additionalFields: details.additionalFields,
+      };
+      const run = new SignupRun(
+        page,
+        input,
+        {
+          guard: options.guard,
+          timeoutMs: deadline.remaining(),
+          onStep: options.onStep,
+          onMilestone: options.onMilestone,
+          captchaSolver: options.captchaSolver,
+        },
+        watch,
+      );
       options.onStep?.("the site asks for more to create the account");
       await run.fillAndSubmit(form, deadline);
       return { username: run.username };

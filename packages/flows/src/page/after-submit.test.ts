@@ -43,13 +43,17 @@ describe("AfterSubmit", () => {
         dialogs: () => [],
         navigation: watch,
         settleMs: 1,
-        read: async () => (watch.answering() ? "the POST still held" : page.evaluate(() => location.pathname).catch(() => "unreadable")),
+        read: async () =>
+          watch.answering() ? "the POST still held" : page.evaluate(() => location.pathname).catch(() => "unreadable"),
       });
       const verdict = await watcher.watch(
         async (poll) => {
           if (poll.extra === "/classic/account") return { verdict: "signed in" };
           if (poll.extra === "the POST still held") {
-            await page.waitForFunction(() => location.pathname === "/classic/account" && document.readyState !== "loading", { timeout: 120_000 });
+            await page.waitForFunction(
+              () => location.pathname === "/classic/account" && document.readyState !== "loading",
+              { timeout: 120_000 },
+            );
             await answerLoaded;
           }
           return "wait";

@@ -164,7 +164,11 @@ export class AfterSubmit<X = undefined> {
     this.interstitials++;
     this.options.onStep?.("answer interstitial question");
     const values = { identifier: "", password: "", additionalFields: {} };
-    await performStep(this.page, { action: "click", purpose: "next", frame: interstitial.key, path: interstitial.reading.interstitial! }, values).catch(() => false);
+    await performStep(
+      this.page,
+      { action: "click", purpose: "next", frame: interstitial.key, path: interstitial.reading.interstitial! },
+      values,
+    ).catch(() => false);
     return true;
   }
 
@@ -176,10 +180,23 @@ export class AfterSubmit<X = undefined> {
    */
   async newSession(poll: Poll<X>): Promise<Evidence> {
     const { signals, scans } = poll;
-    if (signals.otpPrompt || signals.confirmByEmail || signals.approvalPrompt || scans.unreadable !== 0 || this.options.status() >= 400) return "none";
+    if (
+      signals.otpPrompt ||
+      signals.confirmByEmail ||
+      signals.approvalPrompt ||
+      scans.unreadable !== 0 ||
+      this.options.status() >= 400
+    )
+      return "none";
     // The account shown: its sign-out control or menu, or its name where the page before the submit did not show it.
-    const shows = { account: !!signals.signedIn || (signals.nameShown && this.options.before.nameShown === false), movedAway: this.options.movedAway?.() ?? false };
-    const read = (withoutIndexedDb: boolean) => readEntries(this.page.browserContext(), this.page, signals.storageEntries, { withoutIndexedDb }).catch(() => null);
+    const shows = {
+      account: !!signals.signedIn || (signals.nameShown && this.options.before.nameShown === false),
+      movedAway: this.options.movedAway?.() ?? false,
+    };
+    const read = (withoutIndexedDb: boolean) =>
+      readEntries(this.page.browserContext(), this.page, signals.storageEntries, { withoutIndexedDb }).catch(
+        () => null,
+      );
     // Cookies and localStorage first; IndexedDB (read in every frame) only when they gained nothing.
     const now = await read(true);
     if (!now) return "none";
@@ -187,7 +204,9 @@ export class AfterSubmit<X = undefined> {
     // A token the app stored and then sends back to its site (a bearer header, a socket's address) shows the
     // account as a sign-out control does: the app is using the session it was given.
     if (!shows.account && this.options.sentBack) {
-      const stored = [...changes.gained, ...changes.changed].filter((key) => key.startsWith("storage ")).flatMap((key) => tokensIn(now.get(key) ?? ""));
+      const stored = [...changes.gained, ...changes.changed]
+        .filter((key) => key.startsWith("storage "))
+        .flatMap((key) => tokensIn(now.get(key) ?? ""));
       if (stored.length > 0 && this.options.sentBack(stored)) shows.account = true;
     }
     if (changes.gained.length > 0) return weigh(changes, shows);

@@ -29,10 +29,15 @@ export const readConfirmButtonInPage = inPage(function readConfirmButtonInPage(k
   const all = kit.elements();
   for (const form of all.filter((el): el is HTMLFormElement => el instanceof HTMLFormElement && kit.visible(el))) {
     const fields = [...form.elements].filter(
-      (el) => (el instanceof HTMLInputElement && !["hidden", "submit", "button", "image"].includes(el.type)) || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement,
+      (el) =>
+        (el instanceof HTMLInputElement && !["hidden", "submit", "button", "image"].includes(el.type)) ||
+        el instanceof HTMLSelectElement ||
+        el instanceof HTMLTextAreaElement,
     );
     if (fields.some((el) => kit.visible(el))) continue;
-    const controls = all.filter((el) => kit.isControl(el, false) && !(el instanceof HTMLAnchorElement) && form.contains(el) && kit.visible(el));
+    const controls = all.filter(
+      (el) => kit.isControl(el, false) && !(el instanceof HTMLAnchorElement) && form.contains(el) && kit.visible(el),
+    );
     if (controls.length !== 1 || !yes.test(kit.controlText(controls[0]!).trim())) continue;
     return { path: kit.pathOf(controls[0]!)!, text: kit.controlText(controls[0]!).trim().slice(0, 40) };
   }
@@ -48,7 +53,14 @@ const PRESS_SETTLE_MS = 10_000;
  * it is pressed once and the site's answer awaited; the flow then reads that page as it would have read
  * the link's. The link is a credential until used: its address goes into no message or log.
  */
-export async function openEmailedLink(page: Page, watch: PageWatch, link: string, deadline: Deadline, what: string, onStep?: (step: string) => void): Promise<void> {
+export async function openEmailedLink(
+  page: Page,
+  watch: PageWatch,
+  link: string,
+  deadline: Deadline,
+  what: string,
+  onStep?: (step: string) => void,
+): Promise<void> {
   await watch.openEmailedLink(link, deadline, what);
   const found = (await readFrames(page, readConfirmButtonInPage).catch(() => [])).find((s) => s.reading !== null);
   if (!found?.reading) return;
@@ -56,7 +68,14 @@ export async function openEmailedLink(page: Page, watch: PageWatch, link: string
   const before = page.url();
   const values = { identifier: "", password: "", additionalFields: {} };
   watch.resetVerdict();
-  if (!(await performStep(page, { action: "click", purpose: "next", frame: found.key, path: found.reading.path }, values).catch(() => false))) return;
+  if (
+    !(await performStep(
+      page,
+      { action: "click", purpose: "next", frame: found.key, path: found.reading.path },
+      values,
+    ).catch(() => false))
+  )
+    return;
   // Its answer: a new document (a POST's redirect), or the button gone (a script's).
   const until = Date.now() + Math.min(PRESS_SETTLE_MS, deadline.remaining());
   while (Date.now() < until) {

@@ -24,13 +24,26 @@ export interface LanguageWords {
 
 export const LOGIN_WORDS: Record<string, LanguageWords> = {
   pl: {
-    credentials: ["nieprawid[lł]ow", "niepoprawn", "b[lł][eę]dn", "(konto|u[zż]ytkownik)[^.!?]{0,40}nie (istnieje|zosta[lł]o znalezion)"],
+    credentials: [
+      "nieprawid[lł]ow",
+      "niepoprawn",
+      "b[lł][eę]dn",
+      "(konto|u[zż]ytkownik)[^.!?]{0,40}nie (istnieje|zosta[lł]o znalezion)",
+    ],
     locked: ["zablokowan", "zbyt wiele (nieudanych )?pr[oó]b"],
     failed: ["nie powiod[lł]o si[eę]", "logowanie nieudane"],
     subject: ["has[lł]", "login", "u[zż]ytkownik", "logowani", "konto", "e-?mail"],
   },
   ja: {
-    credentials: ["正しくありません", "間違って", "一致しません", "誤りがあります", "無効な", "見つかりません", "存在しません"],
+    credentials: [
+      "正しくありません",
+      "間違って",
+      "一致しません",
+      "誤りがあります",
+      "無効な",
+      "見つかりません",
+      "存在しません",
+    ],
     locked: ["ロックされ", "ロック中", "試行回数"],
     failed: ["失敗しました", "ログインできません"],
     subject: ["パスワード", "ログイン", "メールアドレス", "アカウント", "ユーザー"],
@@ -48,7 +61,16 @@ export const LOGIN_WORDS: Record<string, LanguageWords> = {
     subject: ["密碼", "帳號", "賬號", "帳戶", "使用者", "用戶", "登入", "登錄", "電子郵件"],
   },
   ko: {
-    credentials: ["올바르지 않", "일치하지 않", "잘못된", "잘못 입력", "존재하지 않", "찾을 수 없", "유효하지 않", "틀렸"],
+    credentials: [
+      "올바르지 않",
+      "일치하지 않",
+      "잘못된",
+      "잘못 입력",
+      "존재하지 않",
+      "찾을 수 없",
+      "유효하지 않",
+      "틀렸",
+    ],
     locked: ["잠겼", "잠금", "잠긴", "시도 횟수"],
     failed: ["실패"],
     subject: ["비밀번호", "아이디", "로그인", "이메일", "계정", "사용자"],
@@ -66,13 +88,27 @@ export const LOGIN_WORDS: Record<string, LanguageWords> = {
     subject: ["пароль", "парол", "логін", "вхід", "пошт", "обліков", "користувач"],
   },
   tr: {
-    credentials: ["hatal[ıi]", "yanl[ıi][sş]", "ge[cç]ersiz", "bulunamad[ıi]", "e[sş]le[sş]miyor", "kay[ıi]tl[ıi] de[gğ]il"],
+    credentials: [
+      "hatal[ıi]",
+      "yanl[ıi][sş]",
+      "ge[cç]ersiz",
+      "bulunamad[ıi]",
+      "e[sş]le[sş]miyor",
+      "kay[ıi]tl[ıi] de[gğ]il",
+    ],
     locked: ["kilitlendi", "kilitli", "[cç]ok fazla (say[ıi]da )?(deneme|giri[sş])", "engellendi"],
     failed: ["ba[sş]ar[ıi]s[ıi]z"],
     subject: ["[sş]ifre", "parola", "kullan[ıi]c[ıi]", "e-?posta", "giri[sş]", "hesap"],
   },
   sv: {
-    credentials: ["felaktig", "fel (l[oö]senord|anv[aä]ndarnamn|e-post)", "ogiltig", "st[aä]mmer inte", "hittades inte", "finns inte"],
+    credentials: [
+      "felaktig",
+      "fel (l[oö]senord|anv[aä]ndarnamn|e-post)",
+      "ogiltig",
+      "st[aä]mmer inte",
+      "hittades inte",
+      "finns inte",
+    ],
     locked: ["l[aå]st", "sp[aä]rr", "f[oö]r m[aå]nga (f[oö]rs[oö]k|inloggningsf[oö]rs[oö]k)"],
     failed: ["misslyckades"],
     subject: ["l[oö]senord", "anv[aä]ndar", "e-post", "inloggning", "logga in", "konto"],
@@ -93,10 +129,13 @@ export const LOGIN_WORDS: Record<string, LanguageWords> = {
     credentials: ["שגוי", "לא נכונ", "אינו תקין", "אינה תקינה", "לא תקינ", "לא קיים", "לא נמצא", "אינם תואמים"],
     locked: ["ננעל", "נחסם", "חסום", "יותר מדי ניסיונות"],
     failed: ["נכשל"],
-    subject: ["סיסמ", "שם משתמש", "דוא\"ל", "אימייל", "התחברות", "כניסה", "חשבון"],
+    subject: ["סיסמ", "שם משתמש", 'דוא"ל', "אימייל", "התחברות", "כניסה", "חשבון"],
   },
   vi: {
-    credentials: ["kh[oô]ng (đ[uú]ng|ch[ií]nh x[aá]c|h[oợ]p l[eệ]|t[oồ]n t[aạ]i|t[iì]m th[aấ]y|kh[oớ]p)", "sai (m[aậ]t kh[aẩ]u|t[eê]n)"],
+    credentials: [
+      "kh[oô]ng (đ[uú]ng|ch[ií]nh x[aá]c|h[oợ]p l[eệ]|t[oồ]n t[aạ]i|t[iì]m th[aấ]y|kh[oớ]p)",
+      "sai (m[aậ]t kh[aẩ]u|t[eê]n)",
+    ],
     locked: ["b[iị] kh[oó]a", "qu[aá] nhi[eề]u l[aầ]n"],
     failed: ["th[aấ]t b[aạ]i", "kh[oô]ng th[aà]nh c[oô]ng"],
     subject: ["m[aậ]t kh[aẩ]u", "t[eê]n đăng nh[aậ]p", "t[aà]i kho[aả]n", "email", "đăng nh[aậ]p"],
@@ -116,4 +155,7 @@ export const LOGIN_WORDS: Record<string, LanguageWords> = {
 };
 
 /** One expression of a kind of words, over every language here. */
-export const wordsOf = (kind: keyof LanguageWords): string => Object.values(LOGIN_WORDS).flatMap((l) => l[kind]).join("|");
+export const wordsOf = (kind: keyof LanguageWords): string =>
+  Object.values(LOGIN_WORDS)
+    .flatMap((l) => l[kind])
+    .join("|");

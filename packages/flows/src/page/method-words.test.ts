@@ -23,17 +23,28 @@ describe("the words of a site's way to the password", () => {
     expect(password.test(text)).toBe(true);
   });
 
-  it.each(["Try another way", "Other ways to sign in", "Sign in another way", "Essayer une autre méthode", "Probar otra manera", "別の方法を試す", "Andere Methode wählen"])(
-    "asks for another method: %s",
-    (text) => {
-      expect(otherWay.test(text)).toBe(true);
-    },
-  );
+  it.each([
+    "Try another way",
+    "Other ways to sign in",
+    "Sign in another way",
+    "Essayer une autre méthode",
+    "Probar otra manera",
+    "別の方法を試す",
+    "Andere Methode wählen",
+  ])("asks for another method: %s", (text) => {
+    expect(otherWay.test(text)).toBe(true);
+  });
 
-  it.each(["Forgot your password?", "Show password", "Change password", "Create account", "Sign in with a passkey", "Next", "Use another account", "More options"])(
-    "is neither: %s",
-    (text) => {
-      expect(password.test(text) || otherWay.test(text)).toBe(false);
-    },
-  );
+  it.each([
+    "Forgot your password?",
+    "Show password",
+    "Change password",
+    "Create account",
+    "Sign in with a passkey",
+    "Next",
+    "Use another account",
+    "More options",
+  ])("is neither: %s", (text) => {
+    expect(password.test(text) || otherWay.test(text)).toBe(false);
+  });
 });

@@ -15,19 +15,44 @@ export const METHOD_WORDS: Record<string, { password: string[]; otherWay: string
       "password instead",
       "^password$",
     ],
-    otherWay: ["(try|use|choose) (an)?other (way|method|option)", "other ways to (sign|log) ?in", "(sign|log) ?in (an)?other way", "more sign.?in options", "(choose|select) (a |another )?(sign.?in )?method"],
+    otherWay: [
+      "(try|use|choose) (an)?other (way|method|option)",
+      "other ways to (sign|log) ?in",
+      "(sign|log) ?in (an)?other way",
+      "more sign.?in options",
+      "(choose|select) (a |another )?(sign.?in )?method",
+    ],
   },
   de: {
-    password: ["passwort (verwenden|eingeben|nutzen)", "mit (dem |ihrem |deinem )?passwort anmelden", "kennwort (verwenden|eingeben)"],
+    password: [
+      "passwort (verwenden|eingeben|nutzen)",
+      "mit (dem |ihrem |deinem )?passwort anmelden",
+      "kennwort (verwenden|eingeben)",
+    ],
     otherWay: ["andere (methode|möglichkeit|option)", "auf andere weise anmelden", "weitere (anmelde)?optionen"],
   },
   fr: {
-    password: ["utiliser (votre |le )?mot de passe", "(saisir|entrer) (votre |le )?mot de passe", "se connecter avec (un |votre )?mot de passe"],
-    otherWay: ["(essayer|utiliser) une autre (méthode|option|façon)", "autres (façons|options) de (se connecter|connexion)"],
+    password: [
+      "utiliser (votre |le )?mot de passe",
+      "(saisir|entrer) (votre |le )?mot de passe",
+      "se connecter avec (un |votre )?mot de passe",
+    ],
+    otherWay: [
+      "(essayer|utiliser) une autre (méthode|option|façon)",
+      "autres (façons|options) de (se connecter|connexion)",
+    ],
   },
   es: {
-    password: ["usa(r)? (tu |la )?contraseña", "(introduce|ingresa)(r)? (tu |la )?contraseña", "iniciar sesión con (tu |una )?contraseña"],
-    otherWay: ["prob(ar|a) (otra|de otra) (manera|forma)", "otras (formas|opciones) de (iniciar sesión|acceder)", "usar otro método"],
+    password: [
+      "usa(r)? (tu |la )?contraseña",
+      "(introduce|ingresa)(r)? (tu |la )?contraseña",
+      "iniciar sesión con (tu |una )?contraseña",
+    ],
+    otherWay: [
+      "prob(ar|a) (otra|de otra) (manera|forma)",
+      "otras (formas|opciones) de (iniciar sesión|acceder)",
+      "usar otro método",
+    ],
   },
   pt: {
     password: ["usar (sua |a )?senha", "(digite|insira|digitar) (sua |a )?senha", "entrar com (sua |uma )?senha"],
@@ -38,7 +63,11 @@ export const METHOD_WORDS: Record<string, { password: string[]; otherWay: string
     otherWay: ["prova (un )?altro metodo", "prova in un altro modo", "altri (metodi|modi) di accesso"],
   },
   nl: {
-    password: ["wachtwoord (gebruiken|invoeren)", "(gebruik|voer) (je |uw )?wachtwoord", "inloggen met (je |een )?wachtwoord"],
+    password: [
+      "wachtwoord (gebruiken|invoeren)",
+      "(gebruik|voer) (je |uw )?wachtwoord",
+      "inloggen met (je |een )?wachtwoord",
+    ],
     otherWay: ["probeer (het )?op een andere manier", "andere (manieren|opties) om in te loggen"],
   },
   pl: {
@@ -67,4 +96,7 @@ export const METHOD_WORDS: Record<string, { password: string[]; otherWay: string
   },
 };
 
-export const methodWordsOf = (kind: "password" | "otherWay"): string => Object.values(METHOD_WORDS).flatMap((l) => l[kind]).join("|");
+export const methodWordsOf = (kind: "password" | "otherWay"): string =>
+  Object.values(METHOD_WORDS)
+    .flatMap((l) => l[kind])
+    .join("|");

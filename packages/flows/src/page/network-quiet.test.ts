@@ -21,7 +21,8 @@ let releaseApi: () => void = () => undefined;
 beforeAll(async () => {
   site = createServer((req, res) => {
     if (req.url === "/") return void res.writeHead(200, { "content-type": "text/html" }).end(PAGE);
-    if (req.url === "/events") return void res.writeHead(200, { "content-type": "text/event-stream" }).write(": open\n\n");
+    if (req.url === "/events")
+      return void res.writeHead(200, { "content-type": "text/event-stream" }).write(": open\n\n");
     if (req.url === "/api") {
       releaseApi = () => res.end("ok");
       return;

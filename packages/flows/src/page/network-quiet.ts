@@ -59,13 +59,19 @@ function foreground(request: HTTPRequest, startedAt: number, now: number, longMs
  * of every request waited out to the timeout at each look. True when the page went quiet, false when the time
  * ran out first. `longMs`: how long a request may be open before it counts as background (tests).
  */
-export async function networkQuiet(page: Page, options: { idleMs?: number; timeoutMs: number; longMs?: number }): Promise<boolean> {
+export async function networkQuiet(
+  page: Page,
+  options: { idleMs?: number; timeoutMs: number; longMs?: number },
+): Promise<boolean> {
   const { idleMs = 250, timeoutMs, longMs = LONG_REQUEST_MS } = options;
   const tracker = trackers.get(page);
   if (!tracker) {
     // Not watched from the start: the requests already in flight are unknown, so every request counts.
     trackRequests(page);
-    return page.waitForNetworkIdle({ idleTime: idleMs, timeout: Math.max(1, timeoutMs) }).then(() => true, () => false);
+    return page.waitForNetworkIdle({ idleTime: idleMs, timeout: Math.max(1, timeoutMs) }).then(
+      () => true,
+      () => false,
+    );
   }
   const giveUpAt = Date.now() + timeoutMs;
   // Since when no foreground request has been in flight; null while one is.
@@ -81,7 +87,8 @@ export async function networkQuiet(page: Page, options: { idleMs?: number; timeo
       for (const [request, startedAt] of tracker.open) {
         if (!foreground(request, startedAt, now, longMs)) continue;
         busy = true;
-        if (request.resourceType() !== "document" && request.method() === "GET") turns = Math.min(turns, startedAt + longMs);
+        if (request.resourceType() !== "document" && request.method() === "GET")
+          turns = Math.min(turns, startedAt + longMs);
       }
       if (busy) quietSince = null;
       else quietSince ??= now;

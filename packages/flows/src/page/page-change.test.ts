@@ -10,7 +10,10 @@ const FOREVER_MS = 60_000;
 async function stillPage(page: Page): Promise<void> {
   await page.evaluateOnNewDocument(() => {
     const observe = MutationObserver.prototype.observe;
-    MutationObserver.prototype.observe = function (this: MutationObserver, ...args: Parameters<MutationObserver["observe"]>) {
+    MutationObserver.prototype.observe = function (
+      this: MutationObserver,
+      ...args: Parameters<MutationObserver["observe"]>
+    ) {
       (window as unknown as { watched: boolean }).watched = true;
       return observe.apply(this, args);
     };
@@ -19,7 +22,8 @@ async function stillPage(page: Page): Promise<void> {
 }
 
 const watched = async (page: Page) => {
-  while (!(await page.evaluate(() => (window as unknown as { watched?: boolean }).watched === true).catch(() => false))) await new Promise((r) => setImmediate(r));
+  while (!(await page.evaluate(() => (window as unknown as { watched?: boolean }).watched === true).catch(() => false)))
+    await new Promise((r) => setImmediate(r));
 };
 
 describe("frameChange", () => {
@@ -28,7 +32,9 @@ describe("frameChange", () => {
       await stillPage(page);
       const waiting = frameChange(page, "main", FOREVER_MS);
       await watched(page);
-      await page.evaluate(() => document.body.append(Object.assign(document.createElement("p"), { textContent: "Try another way" })));
+      await page.evaluate(() =>
+        document.body.append(Object.assign(document.createElement("p"), { textContent: "Try another way" })),
+      );
       await waiting;
     });
   }, 30_000);

@@ -36,7 +36,8 @@ export interface Saying {
 export function newSayings(notes: Note[], seen: ReadonlySet<string>): Saying[] {
   // A countdown ("Resend in 0:29", "try again in 30 seconds") is the same sentence each second; a count
   // of attempts left is not, so only times are set aside.
-  const shape = (t: string) => t.replace(/\d+:\d\d|\d+\s*(s|secs?|seconds?|sekunden|secondes?|segundos?|secondi|seconden)\b/gi, "#");
+  const shape = (t: string) =>
+    t.replace(/\d+:\d\d|\d+\s*(s|secs?|seconds?|sekunden|secondes?|segundos?|secondi|seconden)\b/gi, "#");
   const seenShapes = new Set([...seen].map(shape));
   return notes
     .filter((n) => n.near && speaksOfLogin(n.text))
@@ -51,7 +52,10 @@ export function newSayings(notes: Note[], seen: ReadonlySet<string>): Saying[] {
  * invalid_credentials for an identifier, verification_failed for a code); a lock, a CAPTCHA and the
  * site's own fault keep theirs. Null when the page only says neutral things ("Enter the code we sent").
  */
-export function refusalSaid(sayings: Saying[], refused: LoginFailureCode): { code: LoginFailureCode; message: string } | null {
+export function refusalSaid(
+  sayings: Saying[],
+  refused: LoginFailureCode,
+): { code: LoginFailureCode; message: string } | null {
   const refusals = sayings.flatMap((s) => {
     const code = refusalCode(s.news);
     return code ? [{ code, message: s.block, fault: siteFault(s.news) }] : [];

@@ -63,12 +63,18 @@ describe("PageWatch.open", () => {
       const otherTab = await page.browserContext().newPage();
       await otherTab.goto(signupPage);
       await page.bringToFront();
-      const opening = watch.open(`${env.sites.url.replace("127.0.0.1", "localhost")}/cases/signup-set-password/login`, deadline, "login page");
+      const opening = watch.open(
+        `${env.sites.url.replace("127.0.0.1", "localhost")}/cases/signup-set-password/login`,
+        deadline,
+        "login page",
+      );
       await flowNavigating;
       await otherTab.evaluate(() => localStorage.setItem("release-redirect", String(Math.random())));
       await opening;
       expect(page.url()).toBe(`${env.sites.url}/cases/signup-set-password/login?checkemail=registered`);
-      expect(await page.evaluate(() => document.body.innerText)).toContain("Registration complete. Please check your email");
+      expect(await page.evaluate(() => document.body.innerText)).toContain(
+        "Registration complete. Please check your email",
+      );
     });
   });
 
@@ -76,7 +82,10 @@ describe("PageWatch.open", () => {
     const url = `http://127.0.0.1:${await closedPort()}/signup`;
     await env.host.withPage(async (page) => {
       const watch = await PageWatch.attach(page, guard, url);
-      const err = await watch.open(url, new Deadline(FLOW_DEADLINE_MS), "signup page").then(() => null, (e: unknown) => e);
+      const err = await watch.open(url, new Deadline(FLOW_DEADLINE_MS), "signup page").then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(LoginFlowError);
       expect((err as LoginFlowError).code).toBe("target_unreachable");
     });

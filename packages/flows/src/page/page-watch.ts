@@ -74,7 +74,8 @@ export class PageWatch {
       watch.dialogs.push(dialog.message().slice(0, 300));
       void dialog.dismiss().catch(() => undefined);
     });
-    const mainNavigation = (request: HTTPRequest) => request.isNavigationRequest() && request.frame() === page.mainFrame();
+    const mainNavigation = (request: HTTPRequest) =>
+      request.isNavigationRequest() && request.frame() === page.mainFrame();
     // Puppeteer may report a navigation's end before its start (a goto the page's own redirect cancelled while
     // the guard held it): one that ended is never listed again.
     const ended = new WeakSet<HTTPRequest>();
@@ -149,7 +150,9 @@ export class PageWatch {
    * or its address): the app uses what it stored, as a signed-in app uses its session token.
    */
   sentBack(tokens: string[]): boolean {
-    return tokens.some((token) => this.carried.some((sent) => sent.includes(token) || sent.includes(encodeURIComponent(token))));
+    return tokens.some((token) =>
+      this.carried.some((sent) => sent.includes(token) || sent.includes(encodeURIComponent(token))),
+    );
   }
 
   /** Cookie names the site's responses have set more than once so far: they change whatever the flow does. */
@@ -177,7 +180,8 @@ export class PageWatch {
       throw this.refused ?? navigationFailure(err, what, secretUrl);
     }
     this.check();
-    if (response && response.status() >= 500) throw new LoginFlowError("target_unreachable", `the ${what} answered HTTP ${response.status()}`);
+    if (response && response.status() >= 500)
+      throw new LoginFlowError("target_unreachable", `the ${what} answered HTTP ${response.status()}`);
   }
 
   /**
@@ -187,8 +191,18 @@ export class PageWatch {
   async openEmailedLink(link: string, deadline: Deadline, what: string): Promise<void> {
     await this.navigate(link, deadline, false).catch((err: unknown) => {
       this.check();
-      const reason = err instanceof Error ? err.message.split("\n")[0]!.replace(/\s+at\s+\S+$/, "").replace(/https?:\/\/\S+/g, "<link>") : "error";
-      throw new LoginFlowError(/timeout/i.test(reason) ? "timeout" : "target_unreachable", `the ${what} from the email could not be opened on ${new URL(link).host} (${reason})`, { retryable: false });
+      const reason =
+        err instanceof Error
+          ? err.message
+              .split("\n")[0]!
+              .replace(/\s+at\s+\S+$/, "")
+              .replace(/https?:\/\/\S+/g, "<link>")
+          : "error";
+      throw new LoginFlowError(
+        /timeout/i.test(reason) ? "timeout" : "target_unreachable",
+        `the ${what} from the email could not be opened on ${new URL(link).host} (${reason})`,
+        { retryable: false },
+      );
     });
   }
 

@@ -11,7 +11,15 @@ export const PASSKEY_WORDS: Record<string, { signIn: string[]; add: string[]; se
   en: {
     signIn: ["(sign|log) ?in with (a |your )?passkey", "(use|continue with) (a |your )?passkey", "^passkey$"],
     add: ["(add|create|set ?up|register|new) (a |new )?passkey", "passkey[^.]{0,12}(add|create)"],
-    settings: ["passkeys?", "(sign.?in|login) (&|and) security", "security", "settings", "account settings", "my account", "profile"],
+    settings: [
+      "passkeys?",
+      "(sign.?in|login) (&|and) security",
+      "security",
+      "settings",
+      "account settings",
+      "my account",
+      "profile",
+    ],
   },
   de: {
     signIn: ["mit (einem |ihrem |deinem )?passkey anmelden", "passkey (verwenden|nutzen)"],
@@ -24,7 +32,10 @@ export const PASSKEY_WORDS: Record<string, { signIn: string[]; add: string[]; se
     settings: ["clés d.accès", "sécurité", "paramètres", "mon compte", "compte"],
   },
   es: {
-    signIn: ["(iniciar sesión|acceder|entrar) con (una )?(llave|clave) de acceso", "usar (una )?(llave|clave) de acceso"],
+    signIn: [
+      "(iniciar sesión|acceder|entrar) con (una )?(llave|clave) de acceso",
+      "usar (una )?(llave|clave) de acceso",
+    ],
     add: ["(añadir|agregar|crear) (una )?(llave|clave) de acceso"],
     settings: ["(llaves|claves) de acceso", "seguridad", "configuración", "ajustes", "mi cuenta", "cuenta"],
   },
@@ -75,7 +86,10 @@ export const PASSKEY_WORDS: Record<string, { signIn: string[]; add: string[]; se
   },
 };
 
-export const passkeyWordsOf = (kind: "signIn" | "add"): string => Object.values(PASSKEY_WORDS).flatMap((l) => l[kind]).join("|");
+export const passkeyWordsOf = (kind: "signIn" | "add"): string =>
+  Object.values(PASSKEY_WORDS)
+    .flatMap((l) => l[kind])
+    .join("|");
 
 /**
  * The settings words, most telling first: each language's first entry (its word for passkeys), then its
@@ -84,6 +98,7 @@ export const passkeyWordsOf = (kind: "signIn" | "add"): string => Object.values(
 export const settingsWordsRanked = (): string[] => {
   const ranked: string[] = [];
   const depth = Math.max(...Object.values(PASSKEY_WORDS).map((l) => l.settings.length));
-  for (let i = 0; i < depth; i++) for (const l of Object.values(PASSKEY_WORDS)) if (l.settings[i]) ranked.push(l.settings[i]!);
+  for (let i = 0; i < depth; i++)
+    for (const l of Object.values(PASSKEY_WORDS)) if (l.settings[i]) ranked.push(l.settings[i]!);
   return ranked;
 };

@@ -46,7 +46,13 @@ describe("security question words", () => {
   });
 
   it("reads no question in code prompts, password forms and ordinary pages", () => {
-    for (const text of ["Enter the 6-digit code from your authenticator app", "Password", "Frequently asked questions", "Have a question? Contact us", "Answer the survey"]) {
+    for (const text of [
+      "Enter the 6-digit code from your authenticator app",
+      "Password",
+      "Frequently asked questions",
+      "Have a question? Contact us",
+      "Answer the survey",
+    ]) {
       expect([text, asksQuestion(text)]).toEqual([text, false]);
     }
   });
@@ -68,7 +74,14 @@ describe("chooser words", () => {
   });
 
   it("reads no chooser in what signed-in apps say", () => {
-    for (const text of ["Select all", "Choose a plan", "Select a date", "Choose file", "Select the invoices to export", "Switch account"]) {
+    for (const text of [
+      "Select all",
+      "Choose a plan",
+      "Select a date",
+      "Choose file",
+      "Select the invoices to export",
+      "Switch account",
+    ]) {
       expect([text, asksChoice(text)]).toEqual([text, false]);
     }
   });
@@ -92,7 +105,14 @@ describe("verify-it's-you words", () => {
   });
 
   it("reads no identity check in signup confirmations, profiles and code prompts", () => {
-    for (const text of ["Verify your email address", "Verified account", "Enter the verification code", "Confirm your password", "Identity and access management", "Confirm your order"]) {
+    for (const text of [
+      "Verify your email address",
+      "Verified account",
+      "Enter the verification code",
+      "Confirm your password",
+      "Identity and access management",
+      "Confirm your order",
+    ]) {
       expect([text, asksVerification(text)]).toEqual([text, false]);
     }
   });

@@ -63,7 +63,13 @@ export const TERMS_WORDS =
   "|aceit(ar|e) (os|nossos) (novos )?termos|accett(are|a) i (nuovi )?termini|(accepteer|accepteren) (de|onze) (nieuwe )?voorwaarden";
 
 /** The words the page reader matches, as sources (the reader runs in the page). */
-export const PERSON_STEP_WORDS = { approval: APPROVAL_WORDS, question: QUESTION_WORDS, chooser: CHOOSER_WORDS, verify: VERIFY_WORDS, terms: TERMS_WORDS };
+export const PERSON_STEP_WORDS = {
+  approval: APPROVAL_WORDS,
+  question: QUESTION_WORDS,
+  chooser: CHOOSER_WORDS,
+  verify: VERIFY_WORDS,
+  terms: TERMS_WORDS,
+};
 export type PersonStepWords = typeof PERSON_STEP_WORDS;
 
 const APPROVAL = new RegExp(APPROVAL_WORDS, "i");

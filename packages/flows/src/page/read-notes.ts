@@ -35,7 +35,8 @@ export const readNotesInPage = inPage(function readNotesInPage(kit: PageKit): No
     const known = skipped.get(el);
     if (known !== undefined) return known;
     // A header inside the content (a card's title bar) is content; the page's own banner is not.
-    const banner = el.tagName === "HEADER" && !parentOf(el)?.closest("main, article, section, form, dialog, [role=dialog]");
+    const banner =
+      el.tagName === "HEADER" && !parentOf(el)?.closest("main, article, section, form, dialog, [role=dialog]");
     const result = el.matches(SKIP) || banner || isSkipped(parentOf(el));
     skipped.set(el, result);
     return result;
@@ -57,7 +58,8 @@ export const readNotesInPage = inPage(function readNotesInPage(kit: PageKit): No
   const blocks = new Map<Element, string[]>();
   for (const node of texts) {
     const parent = node.parentElement;
-    if (!parent || isSkipped(parent) || !parent.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
+    if (!parent || isSkipped(parent) || !parent.checkVisibility({ opacityProperty: true, visibilityProperty: true }))
+      continue;
     const block = blockOf(parent);
     const r = block.getBoundingClientRect();
     if (r.width < 4 || r.height < 4) continue; // visually hidden (screen-reader only)
@@ -69,7 +71,9 @@ export const readNotesInPage = inPage(function readNotesInPage(kit: PageKit): No
 
   // The login field this frame shows (the password, else an email or username field, a code's field, or
   // the one text field of a step that asks for nothing else), and the region of the page around it.
-  const inputs = roots.flatMap((root) => [...root.querySelectorAll("input")]).filter((el) => el.checkVisibility() && el.getBoundingClientRect().width > 0);
+  const inputs = roots
+    .flatMap((root) => [...root.querySelectorAll("input")])
+    .filter((el) => el.checkVisibility() && el.getBoundingClientRect().width > 0);
   const typed = inputs.filter((el) => ["text", "email", "tel", "number"].includes(el.type));
   const field =
     inputs.find((el) => el.type === "password") ??
@@ -85,6 +89,7 @@ export const readNotesInPage = inPage(function readNotesInPage(kit: PageKit): No
     return false;
   };
 
-  return [...blocks].map(([block, parts]) => ({ text: parts.join(" ").replace(/\s+/g, " ").trim().slice(0, 300), near: near(block) }))
+  return [...blocks]
+    .map(([block, parts]) => ({ text: parts.join(" ").replace(/\s+/g, " ").trim().slice(0, 300), near: near(block) }))
     .filter((n) => n.text.length > 3);
 });

@@ -11,7 +11,10 @@ const REFUSALS: Array<[string, string]> = [
   ["login_blocked", "Wir haben ungewöhnliche Aktivität festgestellt."],
   ["login_blocked", "Nous avons détecté une activité inhabituelle sur votre compte."],
   ["invalid_credentials", "Error: The password you entered for the username ada is incorrect."],
-  ["invalid_credentials", "Please enter the correct username and password for a staff account. Note that both fields may be case-sensitive."],
+  [
+    "invalid_credentials",
+    "Please enter the correct username and password for a staff account. Note that both fields may be case-sensitive.",
+  ],
   ["invalid_credentials", "These credentials do not match our records."],
   ["invalid_credentials", "Invalid Email or password."],
   ["invalid_credentials", "Invalid login attempt."],
@@ -172,7 +175,13 @@ describe("namesEmptyField and asksForCode", () => {
     expect(asksForCode(text)).toBe(false);
   });
 
-  it.each(["Please enter your OTP token.", "2FA code required.", "Enter the verification code from your authenticator app.", "The OTP token is invalid.", "Bitte geben Sie den Bestätigungscode ein."])("reads a code asked for in %j", (text) => {
+  it.each([
+    "Please enter your OTP token.",
+    "2FA code required.",
+    "Enter the verification code from your authenticator app.",
+    "The OTP token is invalid.",
+    "Bitte geben Sie den Bestätigungscode ein.",
+  ])("reads a code asked for in %j", (text) => {
     expect(asksForCode(text)).toBe(true);
     expect(namesEmptyField(text)).toBe(false);
   });
@@ -191,13 +200,25 @@ describe("namesEmptyField and asksForCode", () => {
 
 describe("EXPIRED", () => {
   it("reads a link or code the site no longer takes", () => {
-    for (const text of ["This link has expired.", "Ce lien a expiré.", "La clé est expirée.", "Der Link ist abgelaufen.", "El enlace ha caducado.", "This code has already been used."]) {
+    for (const text of [
+      "This link has expired.",
+      "Ce lien a expiré.",
+      "La clé est expirée.",
+      "Der Link ist abgelaufen.",
+      "El enlace ha caducado.",
+      "This code has already been used.",
+    ]) {
       expect(EXPIRED.test(text)).toBe(true);
     }
   });
 
   it("does not read when a link or a trial will expire", () => {
-    for (const text of ["This link expires in 24 hours.", "Your trial expires in 14 days.", "Le lien expire dans 24 heures.", "Links expire after one use."]) {
+    for (const text of [
+      "This link expires in 24 hours.",
+      "Your trial expires in 14 days.",
+      "Le lien expire dans 24 heures.",
+      "Links expire after one use.",
+    ]) {
       expect(EXPIRED.test(text)).toBe(false);
     }
   });
@@ -205,12 +226,20 @@ describe("EXPIRED", () => {
 
 describe("speaksOfLogin", () => {
   it("is what plain-text refusals speak of, in the seven languages", () => {
-    for (const text of ["Incorrect email or password.", "Falsches Passwort.", "Identifiant inconnu.", "Contraseña incorrecta.", "Senha incorreta.", "Credenziali errate.", "Onjuist wachtwoord."]) {
+    for (const text of [
+      "Incorrect email or password.",
+      "Falsches Passwort.",
+      "Identifiant inconnu.",
+      "Contraseña incorrecta.",
+      "Senha incorreta.",
+      "Credenziali errate.",
+      "Onjuist wachtwoord.",
+    ]) {
       expect(speaksOfLogin(text)).toBe(true);
     }
   });
 
-  it("leaves out what a signed-in page may say (a dashboard's \"3 invalid entries\")", () => {
+  it('leaves out what a signed-in page may say (a dashboard\'s "3 invalid entries")', () => {
     expect(speaksOfLogin("3 invalid entries in your last import.")).toBe(false);
     expect(speaksOfLogin("Error: Incorrect.")).toBe(false);
   });

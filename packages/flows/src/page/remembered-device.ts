@@ -46,14 +46,23 @@ export async function rememberedDevice(
   const site = registrableDomain(new URL(loginUrl).hostname);
   const now = Date.now() / 1000;
   const passOver = new Set(known?.passOver ?? []);
-  const candidates = cookies.filter((c) => c.expires > now + MIN_LIFETIME_S && registrableDomain(c.domain.replace(/^\./, "")) === site && !passOver.has(cookieKey(c)));
+  const candidates = cookies.filter(
+    (c) =>
+      c.expires > now + MIN_LIFETIME_S &&
+      registrableDomain(c.domain.replace(/^\./, "")) === site &&
+      !passOver.has(cookieKey(c)),
+  );
   const knownValues = new Map((known?.cookies ?? []).map((c) => [cookieKey(c), c.value]));
-  const unchanged = candidates.length === knownValues.size && candidates.every((c) => knownValues.get(cookieKey(c)) === c.value);
+  const unchanged =
+    candidates.length === knownValues.size && candidates.every((c) => knownValues.get(cookieKey(c)) === c.value);
   if (known && unchanged) return null;
   // Told apart before, and none that changed is named like a session (one that may have become the session's
   // carrier is looked at again: the names only decide whether to look, the page decides what it carries).
-  const changedLikeSession = candidates.some((c) => knownValues.get(cookieKey(c)) !== c.value && SESSION_NAMES.test(c.name));
-  if (known && candidates.every((c) => knownValues.has(cookieKey(c))) && !changedLikeSession) return { cookies: candidates, passOver: [...passOver] };
+  const changedLikeSession = candidates.some(
+    (c) => knownValues.get(cookieKey(c)) !== c.value && SESSION_NAMES.test(c.name),
+  );
+  if (known && candidates.every((c) => knownValues.has(cookieKey(c))) && !changedLikeSession)
+    return { cookies: candidates, passOver: [...passOver] };
   // Nothing to remember, and nothing was: nothing to store.
   if (candidates.length === 0) return known ? { cookies: [], passOver: [...passOver] } : null;
   const deadline = new Deadline(timeoutMs);
@@ -64,7 +73,12 @@ export async function rememberedDevice(
     const context = await openContext();
     try {
       await bringCookies(context, jar);
-      const signedIn = await signedInOnReopen({ context, loginUrl, guard, deadline: new Deadline(Math.min(LOOK_MS, deadline.remaining())) });
+      const signedIn = await signedInOnReopen({
+        context,
+        loginUrl,
+        guard,
+        deadline: new Deadline(Math.min(LOOK_MS, deadline.remaining())),
+      });
       return signedIn === null ? null : !signedIn;
     } finally {
       await context.close().catch(() => undefined);

@@ -40,7 +40,11 @@ export type PageScan = FrameScan[] & { unreadable: number };
  * Runs a reader in every frame of the page. A frame that is navigating, goes away or does not answer
  * while we read is left out and counted; the caller reads again on its next poll.
  */
-export async function readFrames<T, A extends unknown[]>(page: Page, reader: (...args: A) => T, ...args: A): Promise<Array<{ frame: Frame; key: string; reading: Awaited<T> }> & { unreadable: number }> {
+export async function readFrames<T, A extends unknown[]>(
+  page: Page,
+  reader: (...args: A) => T,
+  ...args: A
+): Promise<Array<{ frame: Frame; key: string; reading: Awaited<T> }> & { unreadable: number }> {
   const scans = await Promise.all(
     liveFrames(page).map(async (frame) => {
       let timer: NodeJS.Timeout | undefined;
@@ -67,7 +71,10 @@ export async function readFrames<T, A extends unknown[]>(page: Page, reader: (..
 
 /** What every frame shows of a login page (see readFrameInPage), and whether it shows a CAPTCHA a person must answer. */
 export async function scanPage(page: Page, identifier: string, extraKeys: string[] = []): Promise<PageScan> {
-  const [scans, captchas] = await Promise.all([readFrames(page, readFrameInPage, identifier, extraKeys, SIGN_OUT_WORDS, PERSON_STEP_WORDS, METHOD_WORDS_IN_PAGE), readFrames(page, readCaptchaInPage)]);
+  const [scans, captchas] = await Promise.all([
+    readFrames(page, readFrameInPage, identifier, extraKeys, SIGN_OUT_WORDS, PERSON_STEP_WORDS, METHOD_WORDS_IN_PAGE),
+    readFrames(page, readCaptchaInPage),
+  ]);
   const blocking = new Set(captchas.filter((c) => captchaBlocks(c.reading)).map((c) => c.frame));
   const read = scans.map((s) => ({ ...s, reading: { ...s.reading, captcha: blocking.has(s.frame) } }));
   return Object.assign(read, { unreadable: scans.unreadable });
@@ -143,14 +150,15 @@ export function mergeSignals(scans: FrameScan[]): PageSignals {
       .map(([origin, storage]) => `${origin}:${storage}`)
       .sort()
       .join("\n"),
-    storageEntries: [...new Map(scans.map((s) => [originOf(s.reading.url), s.reading.storage])).entries()].flatMap(([origin, storage]) =>
-      storage
-        .split("&")
-        .filter(Boolean)
-        .map((kv): [string, string] => {
-          const at = kv.indexOf("=");
-          return [`${origin}|${at < 0 ? kv : kv.slice(0, at)}`, at < 0 ? "" : kv.slice(at + 1)];
-        }),
+    storageEntries: [...new Map(scans.map((s) => [originOf(s.reading.url), s.reading.storage])).entries()].flatMap(
+      ([origin, storage]) =>
+        storage
+          .split("&")
+          .filter(Boolean)
+          .map((kv): [string, string] => {
+            const at = kv.indexOf("=");
+            return [`${origin}|${at < 0 ? kv : kv.slice(0, at)}`, at < 0 ? "" : kv.slice(at + 1)];
+          }),
     ),
     interstitial: scans.find((s) => s.reading.interstitial) ?? null,
     signedIn: scans.find((s) => s.reading.signedIn) ?? null,

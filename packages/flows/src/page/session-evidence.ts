@@ -47,8 +47,16 @@ export interface ReadOptions {
 const cookieKey = (c: { domain: string; path: string; name: string }) => `cookie ${c.domain}|${c.path}|${c.name}`;
 
 /** The browser's session state now: cookies, the given localStorage entries of the page's frames, IndexedDB. */
-export async function readEntries(context: BrowserContext, page: Page, storage: Array<[string, string]>, options: ReadOptions = {}): Promise<Entries> {
-  const [cookies, databases] = await Promise.all([context.cookies(), options.withoutIndexedDb ? [] : indexedDbEntries(page).catch(() => [])]);
+export async function readEntries(
+  context: BrowserContext,
+  page: Page,
+  storage: Array<[string, string]>,
+  options: ReadOptions = {},
+): Promise<Entries> {
+  const [cookies, databases] = await Promise.all([
+    context.cookies(),
+    options.withoutIndexedDb ? [] : indexedDbEntries(page).catch(() => []),
+  ]);
   const entries: Entries = new Map();
   for (const c of cookies) if (!options.exclude?.(c)) entries.set(cookieKey(c), c.value);
   for (const [key, value] of storage) entries.set(`storage ${key}`, value);
@@ -117,11 +125,16 @@ export function weigh(changes: Changes, shows: PageShows): Evidence {
 }
 
 /** The main frame's sessionStorage, for a second tab opened from this one. */
-export async function sessionStorageOf(page: Page): Promise<Array<{ origin: string; entries: Array<[string, string]> }>> {
+export async function sessionStorageOf(
+  page: Page,
+): Promise<Array<{ origin: string; entries: Array<[string, string]> }>> {
   const read = await page
     .evaluate(() => {
       try {
-        return { origin: location.origin, entries: Object.keys(sessionStorage).map((k): [string, string] => [k, sessionStorage.getItem(k) ?? ""]) };
+        return {
+          origin: location.origin,
+          entries: Object.keys(sessionStorage).map((k): [string, string] => [k, sessionStorage.getItem(k) ?? ""]),
+        };
       } catch {
         return null;
       }
@@ -129,7 +142,6 @@ export async function sessionStorageOf(page: Page): Promise<Array<{ origin: stri
     .catch(() => null);
   return read && read.entries.length > 0 ? [read] : [];
 }
-
 
 // How long the second tab's page may take to show a login form, the account, or go elsewhere.
 const REOPEN_FORM_WAIT_MS = 6000;
@@ -170,17 +182,27 @@ async function lookAt(r: Reopen & { identifier?: string; visitor?: boolean }): P
   try {
     if (r.userAgent) await page.setUserAgent(r.userAgent);
     const watch = await PageWatch.attach(page, r.guard, r.loginUrl);
-    for (const [kind, stores] of [["sessionStorage", r.sessionStorage], ["localStorage", r.localStorage]] as const) {
+    for (const [kind, stores] of [
+      ["sessionStorage", r.sessionStorage],
+      ["localStorage", r.localStorage],
+    ] as const) {
       if (!stores?.length) continue;
-      await page.evaluateOnNewDocument((which: "sessionStorage" | "localStorage", all: Array<{ origin: string; entries: Array<[string, string]> }>) => {
-        const mine = all.find((s) => s.origin === location.origin);
-        try {
-          const store = window[which];
-          for (const [k, v] of mine?.entries ?? []) if (store.getItem(k) === null) store.setItem(k, v);
-        } catch {
-          // Storage refused (an opaque origin): the page is read without it.
-        }
-      }, kind, stores);
+      await page.evaluateOnNewDocument(
+        (
+          which: "sessionStorage" | "localStorage",
+          all: Array<{ origin: string; entries: Array<[string, string]> }>,
+        ) => {
+          const mine = all.find((s) => s.origin === location.origin);
+          try {
+            const store = window[which];
+            for (const [k, v] of mine?.entries ?? []) if (store.getItem(k) === null) store.setItem(k, v);
+          } catch {
+            // Storage refused (an opaque origin): the page is read without it.
+          }
+        },
+        kind,
+        stores,
+      );
     }
     try {
       await watch.open(r.loginUrl, r.deadline, "login page (session check)");
@@ -264,10 +286,15 @@ export interface SecondLookAnswer {
 export async function secondLook(r: SecondLook): Promise<SecondLookAnswer> {
   r.onStep?.(SESSION_CHECK_STEP);
   // The visitor's tabs are opened beside the session's, at the same time: each look may wait out a slow page.
-  const visitorContext = (r.openContext ? r.openContext() : contextBeside(r.context)).then((c) => c, () => null);
+  const visitorContext = (r.openContext ? r.openContext() : contextBeside(r.context)).then(
+    (c) => c,
+    () => null,
+  );
   const visitor = async (url: string): Promise<Look> => {
     const context = await visitorContext;
-    return context ? lookAt({ context, loginUrl: url, guard: r.guard, deadline: r.deadline, visitor: true }) : "unreadable";
+    return context
+      ? lookAt({ context, loginUrl: url, guard: r.guard, deadline: r.deadline, visitor: true })
+      : "unreadable";
   };
   try {
     const [mine, theirs] = await Promise.all([lookAt(r), visitor(r.loginUrl)]);
@@ -275,22 +302,42 @@ export async function secondLook(r: SecondLook): Promise<SecondLookAnswer> {
     if (mine === "account") return { signedIn: true, why: "the login page, opened again, shows the account" };
     // Sent on, as the old second look read it; shown neither a form nor the account, only with a sign-out
     // control in the page (a step between the password and the session, a chooser, shows a visitor a form too).
-    if ((mine === "elsewhere" || mine === "nothing+") && theirs === "form") return { signedIn: true, why: "the login page asks a visitor without the session to sign in, and not the session" };
+    if ((mine === "elsewhere" || mine === "nothing+") && theirs === "form")
+      return {
+        signedIn: true,
+        why: "the login page asks a visitor without the session to sign in, and not the session",
+      };
     if (mine === "elsewhere" || mine === "nothing" || mine === "nothing+") {
-      return { signedIn: null, why: mine === "elsewhere" ? "the login page sends a visitor without the session on as well" : "the login page shows neither a form nor the account, and nothing a visitor without the session does not get" };
+      return {
+        signedIn: null,
+        why:
+          mine === "elsewhere"
+            ? "the login page sends a visitor without the session on as well"
+            : "the login page shows neither a form nor the account, and nothing a visitor without the session does not get",
+      };
     }
     const ended = r.endedOn && loginPageOf(r.endedOn) !== loginPageOf(r.loginUrl) ? r.endedOn : null;
     if (ended) {
       const [there, theirsThere] = await Promise.all([lookAt({ ...r, loginUrl: ended }), visitor(ended)]);
-      r.onStep?.(`second look: the page the login ended on shows the session ${said(there)}, a visitor ${said(theirsThere)}`);
-      if (there === "account") return { signedIn: true, why: "the page the login ended on, opened again, shows the account" };
+      r.onStep?.(
+        `second look: the page the login ended on shows the session ${said(there)}, a visitor ${said(theirsThere)}`,
+      );
+      if (there === "account")
+        return { signedIn: true, why: "the page the login ended on, opened again, shows the account" };
       // A page that differs from a visitor's proves nothing by itself (a step's page, a "session expired"
       // page); with a sign-out control in it (hidden in a menu), it is the account's.
-      if (there === "nothing+" && theirsThere === "form") return { signedIn: true, why: "the page the login ended on holds a sign-out control for the session and asks a visitor without it to sign in" };
+      if (there === "nothing+" && theirsThere === "form")
+        return {
+          signedIn: true,
+          why: "the page the login ended on holds a sign-out control for the session and asks a visitor without it to sign in",
+        };
     }
     return {
       signedIn: null,
-      why: mine === "form" ? "the site's login page, opened again, still shows its login form, and no page shows the session anything a visitor does not get" : "the login page did not load again",
+      why:
+        mine === "form"
+          ? "the site's login page, opened again, still shows its login form, and no page shows the session anything a visitor does not get"
+          : "the login page did not load again",
     };
   } finally {
     await (await visitorContext)?.close().catch(() => undefined);
@@ -312,7 +359,13 @@ async function contextBeside(context: BrowserContext): Promise<BrowserContext> {
  * session (another fresh context) is read as signed in too; null when nothing is proven. A session kept in
  * IndexedDB is not restored here, so it is not judged: null.
  */
-export async function storedSessionSignedIn(page: Page, session: Pick<SessionResponse, "cookies" | "storageState" | "userAgent">, loginUrl: string, guard: TargetGuard, timeoutMs: number): Promise<boolean | null> {
+export async function storedSessionSignedIn(
+  page: Page,
+  session: Pick<SessionResponse, "cookies" | "storageState" | "userAgent">,
+  loginUrl: string,
+  guard: TargetGuard,
+  timeoutMs: number,
+): Promise<boolean | null> {
   if (session.storageState.origins.some((o) => o.indexedDB?.length)) return null;
   const context = page.browserContext();
   await bringCookies(context, session.cookies);
@@ -320,13 +373,23 @@ export async function storedSessionSignedIn(page: Page, session: Pick<SessionRes
     .filter((o) => o.localStorage.length)
     .map((o) => ({ origin: o.origin, entries: o.localStorage.map((e): [string, string] => [e.name, e.value]) }));
   const deadline = new Deadline(timeoutMs);
-  const signedIn = await signedInOnReopen({ context, loginUrl, guard, deadline, localStorage, userAgent: session.userAgent });
+  const signedIn = await signedInOnReopen({
+    context,
+    loginUrl,
+    guard,
+    deadline,
+    localStorage,
+    userAgent: session.userAgent,
+  });
   if (signedIn !== true) return signedIn;
   // What a visitor without the session gets: a site that sends everyone on from its login page (a landing
   // page with a sign-in dialog, say) proves nothing by sending the session on.
   const visitor = await page.browser().createBrowserContext();
   try {
-    return (await signedInOnReopen({ context: visitor, loginUrl, guard, deadline, userAgent: session.userAgent })) === true ? null : true;
+    return (await signedInOnReopen({ context: visitor, loginUrl, guard, deadline, userAgent: session.userAgent })) ===
+      true
+      ? null
+      : true;
   } finally {
     await visitor.close().catch(() => undefined);
   }

@@ -24,10 +24,24 @@ export interface Rotation {
 }
 
 /** Cookies, storage of every frame and the messages shown, to tell what a submit changed. */
-export async function snapshotSession(context: BrowserContext, page: Page, identifier: string, rotation: Rotation = { earlier: null, reissued: new Set() }): Promise<SessionSnapshot> {
+export async function snapshotSession(
+  context: BrowserContext,
+  page: Page,
+  identifier: string,
+  rotation: Rotation = { earlier: null, reissued: new Set() },
+): Promise<SessionSnapshot> {
   // Independent reads, taken together: this runs between the last keystroke and the submit.
-  const [scans, notes, entries] = await Promise.all([scanPage(page, identifier), readNotes(page), readEntries(context, page, [])]);
+  const [scans, notes, entries] = await Promise.all([
+    scanPage(page, identifier),
+    readNotes(page),
+    readEntries(context, page, []),
+  ]);
   const signals = mergeSignals(scans);
   for (const [key, value] of signals.storageEntries) entries.set(`storage ${key}`, value);
-  return { baseline: baselineOf(entries, rotation.earlier, rotation.reissued), messages: signals.messages, sentences: sentencesShown(notes), nameShown: signals.nameShown };
+  return {
+    baseline: baselineOf(entries, rotation.earlier, rotation.reissued),
+    messages: signals.messages,
+    sentences: sentencesShown(notes),
+    nameShown: signals.nameShown,
+  };
 }

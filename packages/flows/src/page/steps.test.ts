@@ -52,14 +52,28 @@ describe("performStep's clicks", () => {
     await host.withPage(async (page) => {
       await page.goto(url);
       await page.evaluate(() => scrollTo(0, 500));
-      expect(await performStep(page, { action: "type", value: "identifier", frame: "main", path: ["#top"] }, values)).toBe(true);
+      expect(
+        await performStep(page, { action: "type", value: "identifier", frame: "main", path: ["#top"] }, values),
+      ).toBe(true);
       expect(await log(page)).toEqual(["top:mousedown", "top:mouseup", "top:click"]);
-      expect(await performStep(page, { action: "type", value: "identifier", frame: "main", path: ["#hidden-field"] }, values)).toBe(true);
+      expect(
+        await performStep(
+          page,
+          { action: "type", value: "identifier", frame: "main", path: ["#hidden-field"] },
+          values,
+        ),
+      ).toBe(true);
       expect(await log(page)).toEqual([]);
       expect(await page.$eval("#top", (el) => (el as HTMLInputElement).value)).toBe(values.identifier);
       expect(await page.$eval("#hidden-field", (el) => (el as HTMLInputElement).value)).toBe(values.identifier);
       // Typed again: what the field held is replaced.
-      expect(await performStep(page, { action: "type", value: "identifier", frame: "main", path: ["#top"] }, { ...values, identifier: "other" })).toBe(true);
+      expect(
+        await performStep(
+          page,
+          { action: "type", value: "identifier", frame: "main", path: ["#top"] },
+          { ...values, identifier: "other" },
+        ),
+      ).toBe(true);
       expect(await page.$eval("#top", (el) => (el as HTMLInputElement).value)).toBe("other");
     });
   });

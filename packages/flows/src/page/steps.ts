@@ -30,7 +30,8 @@ export interface StepValues {
 }
 
 /** Whether a step hands the password to the site. */
-export const submitsPassword = (step: FlowStep) => (step.action === "click" || step.action === "enter") && step.purpose === "submit";
+export const submitsPassword = (step: FlowStep) =>
+  (step.action === "click" || step.action === "enter") && step.purpose === "submit";
 
 /**
  * Runs in the page: whether an element can take the step. It must be shown and usable the way the reader
@@ -117,7 +118,8 @@ async function clickOn(el: ElementHandle<Element>, point: ClickPoint | null): Pr
 }
 
 /** A click; an element of another frame goes straight to Puppeteer's (its point would go unused). */
-const click = async (el: ElementHandle<Element>) => (el.frame === el.frame.page().mainFrame() ? clickOn(el, await el.evaluate(clickPointInPage)) : el.click());
+const click = async (el: ElementHandle<Element>) =>
+  el.frame === el.frame.page().mainFrame() ? clickOn(el, await el.evaluate(clickPointInPage)) : el.click();
 
 /** Types like a person: a click into the field, then real key events, so controlled inputs see each one. */
 async function typeInto(field: ElementHandle<Element>, text: string): Promise<void> {
@@ -138,11 +140,14 @@ async function typeInto(field: ElementHandle<Element>, text: string): Promise<vo
 }
 
 async function fillExtra(field: ElementHandle<Element>, raw: string | number | boolean): Promise<void> {
-  const kind = await field.evaluate((el) => (el instanceof HTMLSelectElement ? "select" : (el as HTMLInputElement).type));
+  const kind = await field.evaluate((el) =>
+    el instanceof HTMLSelectElement ? "select" : (el as HTMLInputElement).type,
+  );
   if (kind === "select") {
     const value = await field.evaluate((el, wanted) => {
       const options = [...(el as HTMLSelectElement).options];
-      const match = (o: HTMLOptionElement) => o.value === wanted || o.text.trim().toLowerCase() === wanted.toLowerCase();
+      const match = (o: HTMLOptionElement) =>
+        o.value === wanted || o.text.trim().toLowerCase() === wanted.toLowerCase();
       return options.find(match)?.value ?? null;
     }, String(raw));
     if (value !== null) await (field as ElementHandle<HTMLSelectElement>).select(value);
@@ -178,14 +183,20 @@ export async function typeCode(page: Page, frameKey: string, fields: SelectorPat
 }
 
 /** Types a value into one field: signup fields hold values (name, email, a variant username) no FlowStep names. */
-export const typeText = (page: Page, frameKey: string, path: SelectorPath, text: string) => typeCode(page, frameKey, [path], text);
+export const typeText = (page: Page, frameKey: string, path: SelectorPath, text: string) =>
+  typeCode(page, frameKey, [path], text);
 
 /**
  * Does one step. False when its element is not on the page (a learned flow that no longer fits); faults
  * of the page itself (closed, navigated away mid-click) propagate. `beforeAct` runs once the element is
  * found, just before acting on it.
  */
-export async function performStep(page: Page, step: FlowStep, values: StepValues, beforeAct?: () => Promise<void>): Promise<boolean> {
+export async function performStep(
+  page: Page,
+  step: FlowStep,
+  values: StepValues,
+  beforeAct?: () => Promise<void>,
+): Promise<boolean> {
   const frame = findFrame(page, step.frame);
   if (!frame) return false;
   const el = await resolveElement(frame, step.path);
@@ -200,7 +211,14 @@ export async function performStep(page: Page, step: FlowStep, values: StepValues
         await click(el);
         break;
       case "type":
-        await typeInto(el, step.value === "code" ? await values.code!() : step.value === "identifier" ? values.identifier : values.password);
+        await typeInto(
+          el,
+          step.value === "code"
+            ? await values.code!()
+            : step.value === "identifier"
+              ? values.identifier
+              : values.password,
+        );
         break;
       case "enter":
         await el.press("Enter");
@@ -210,7 +228,8 @@ export async function performStep(page: Page, step: FlowStep, values: StepValues
         break;
       case "check":
         // The box itself, or the label of a styled one.
-        if (!(await el.evaluate((e) => ((e instanceof HTMLLabelElement ? e.control : e) as HTMLInputElement).checked))) await click(el);
+        if (!(await el.evaluate((e) => ((e instanceof HTMLLabelElement ? e.control : e) as HTMLInputElement).checked)))
+          await click(el);
         break;
     }
     return true;
@@ -246,7 +265,11 @@ export async function fieldHolds(page: Page, field: { frame: string; path: Selec
  * when the field is not there to ask (a field of a page left behind). The value is compared in the page
  * and never returned.
  */
-export async function fieldKeeps(page: Page, step: { frame: string; path: SelectorPath }, text: string): Promise<boolean | null> {
+export async function fieldKeeps(
+  page: Page,
+  step: { frame: string; path: SelectorPath },
+  text: string,
+): Promise<boolean | null> {
   const frame = findFrame(page, step.frame);
   if (!frame) return null;
   const el = await resolveElement(frame, step.path).catch(() => null);
@@ -254,7 +277,12 @@ export async function fieldKeeps(page: Page, step: { frame: string; path: Select
   try {
     return await el.evaluate((e, want) => {
       // A choice (a select's option, a box) holds no typed text to compare.
-      if (!e.isConnected || !(e instanceof HTMLInputElement || e instanceof HTMLTextAreaElement) || /^(checkbox|radio|file)$/.test((e as HTMLInputElement).type)) return null;
+      if (
+        !e.isConnected ||
+        !(e instanceof HTMLInputElement || e instanceof HTMLTextAreaElement) ||
+        /^(checkbox|radio|file)$/.test((e as HTMLInputElement).type)
+      )
+        return null;
       const value = String((e as HTMLInputElement).value ?? "");
       return value === want || value.trim().toLowerCase() === want.trim().toLowerCase();
     }, text);

@@ -52,7 +52,11 @@ export const passkeyFits = (host: string, rpId: string) => host === rpId || host
  * looks signed in. `passkey_not_offered` when the credential has no passkey of this site or the page asks
  * for a password with no passkey way in; `passkey_rejected` when the site refused the passkey's answer.
  */
-export async function passkeyLogin(page: Page, input: PasskeyLoginInput, options: FlowOptions): Promise<PasskeyLoginResult> {
+export async function passkeyLogin(
+  page: Page,
+  input: PasskeyLoginInput,
+  options: FlowOptions,
+): Promise<PasskeyLoginResult> {
   const step = options.onStep ?? (() => undefined);
   const deadline = new Deadline(options.timeoutMs);
   const host = new URL(input.loginUrl).hostname;
@@ -61,7 +65,10 @@ export async function passkeyLogin(page: Page, input: PasskeyLoginInput, options
   await loadPasskeys(page, mine);
   const counters = new Map(mine.map((p) => [p.credentialId, p.signCount]));
   // The passkey the site had the authenticator sign with: its counter moved.
-  const used = async () => (await readPasskeys(page)).find((p) => counters.has(p.credentialId) && p.signCount !== counters.get(p.credentialId));
+  const used = async () =>
+    (await readPasskeys(page)).find(
+      (p) => counters.has(p.credentialId) && p.signCount !== counters.get(p.credentialId),
+    );
 
   const watch = await PageWatch.attach(page, options.guard, input.loginUrl);
   const context = page.browserContext();
@@ -77,7 +84,7 @@ export async function passkeyLogin(page: Page, input: PasskeyLoginInput, options
   // Whether the page the username led to is still to be let go quiet before its passkey sign-in is chosen.
   let settle = false;
   const offerUntil = Date.now() + Math.min(OFFER_WAIT_MS, deadline.remaining());
-  for (let steps = 0; !chosen; ) {
+  for (let steps = 0; !chosen;) {
     await networkQuiet(page, { idleMs: 250, timeoutMs: Math.max(1, Math.min(1000, deadline.remaining())) });
     watch.check();
     // A page that asked for the passkey by itself (after the username, or as it loaded) was answered: the
@@ -93,11 +100,18 @@ export async function passkeyLogin(page: Page, input: PasskeyLoginInput, options
     before ??= await snapshotSession(context, page, input.identifier, { earlier, reissued: watch.reissuedCookies() });
     if (signIn && settle) {
       settle = false;
-      await networkQuiet(page, { idleMs: SETTLE_IDLE_MS, timeoutMs: Math.max(1, Math.min(SETTLE_BOUND_MS, deadline.remaining())) });
+      await networkQuiet(page, {
+        idleMs: SETTLE_IDLE_MS,
+        timeoutMs: Math.max(1, Math.min(SETTLE_BOUND_MS, deadline.remaining())),
+      });
     } else if (signIn) {
       step("choose sign-in with a passkey");
       watch.resetVerdict();
-      chosen = await performStep(page, { action: "click", purpose: "next", frame: signIn.key, path: signIn.reading.signIn! }, NOTHING);
+      chosen = await performStep(
+        page,
+        { action: "click", purpose: "next", frame: signIn.key, path: signIn.reading.signIn! },
+        NOTHING,
+      );
     } else if (field && !identified && input.identifier && steps < MAX_STEPS) {
       step("type identifier");
       identified = true;
@@ -106,12 +120,21 @@ export async function passkeyLogin(page: Page, input: PasskeyLoginInput, options
       watch.resetVerdict();
       const { key, reading } = field;
       const values = { ...NOTHING, identifier: input.identifier };
-      if (!reading.identifierFilled) await performStep(page, { action: "type", value: "identifier", frame: key, path: reading.identifier! }, values);
-      const sent = reading.submit && (await performStep(page, { action: "click", purpose: "next", frame: key, path: reading.submit }, values));
-      if (!sent) await performStep(page, { action: "enter", purpose: "next", frame: key, path: reading.identifier! }, values);
+      if (!reading.identifierFilled)
+        await performStep(page, { action: "type", value: "identifier", frame: key, path: reading.identifier! }, values);
+      const sent =
+        reading.submit &&
+        (await performStep(page, { action: "click", purpose: "next", frame: key, path: reading.submit }, values));
+      if (!sent)
+        await performStep(page, { action: "enter", purpose: "next", frame: key, path: reading.identifier! }, values);
     } else if (Date.now() >= offerUntil || deadline.remaining() <= 0) {
       const password = mergeSignals(scans).passwordShown;
-      throw new LoginFlowError("passkey_not_offered", password ? "the login page asks for the password and offers no passkey sign-in" : "the login page offers no passkey sign-in");
+      throw new LoginFlowError(
+        "passkey_not_offered",
+        password
+          ? "the login page asks for the password and offers no passkey sign-in"
+          : "the login page offers no passkey sign-in",
+      );
     } else {
       await sleep(200);
     }
@@ -120,29 +143,48 @@ export async function passkeyLogin(page: Page, input: PasskeyLoginInput, options
 
   step("read verdict");
   options.onMilestone?.("verifying");
-  const outcome = await classifyOutcome(page, before ?? (await snapshotSession(context, page, input.identifier)), deadline, {
-    identifier: input.identifier,
-    submitted: null,
-    dialogs: () => watch.dialogs,
-    documentStatus: () => watch.documentStatus,
-    navigation: watch,
-    movedAway: () => watch.movedAway(input.loginUrl),
-    confirmSession: async (onAStep) => secondLook({ context, loginUrl: input.loginUrl, endedOn: onAStep ? null : page.url(), openContext: options.openContext, guard: options.guard, deadline, sessionStorage: await sessionStorageOf(page), onStep: step }),
-    onStep: step,
-  });
+  const outcome = await classifyOutcome(
+    page,
+    before ?? (await snapshotSession(context, page, input.identifier)),
+    deadline,
+    {
+      identifier: input.identifier,
+      submitted: null,
+      dialogs: () => watch.dialogs,
+      documentStatus: () => watch.documentStatus,
+      navigation: watch,
+      movedAway: () => watch.movedAway(input.loginUrl),
+      confirmSession: async (onAStep) =>
+        secondLook({
+          context,
+          loginUrl: input.loginUrl,
+          endedOn: onAStep ? null : page.url(),
+          openContext: options.openContext,
+          guard: options.guard,
+          deadline,
+          sessionStorage: await sessionStorageOf(page),
+          onStep: step,
+        }),
+      onStep: step,
+    },
+  );
   watch.check();
   const signed = await used();
   if (outcome.kind === "failure") {
     // The authenticator answered and the site said no: it refused that passkey. Without its word (the form
     // shown again, no message), nothing tells a refusal from a page that never answered: that stays unknown.
-    if (signed && outcome.code === "invalid_credentials") throw new LoginFlowError("passkey_rejected", `the site refused the passkey: ${outcome.message}`);
+    if (signed && outcome.code === "invalid_credentials")
+      throw new LoginFlowError("passkey_rejected", `the site refused the passkey: ${outcome.message}`);
     if (signed) throw new LoginFlowError(outcome.code, outcome.message);
-    throw new LoginFlowError(outcome.code === "timeout" ? "timeout" : "passkey_not_offered", `the site never asked for the passkey: ${outcome.message}`);
+    throw new LoginFlowError(
+      outcome.code === "timeout" ? "timeout" : "passkey_not_offered",
+      `the site never asked for the passkey: ${outcome.message}`,
+    );
   }
   // A session the page shows, yet no passkey of ours signed: not a sign-in this flow earned.
-  if (!signed) throw new LoginFlowError("login_unconfirmed", "the page looks signed in, but the site never asked for the passkey");
+  if (!signed)
+    throw new LoginFlowError("login_unconfirmed", "the page looks signed in, but the site never asked for the passkey");
   step("capture session");
   const session = await captureState(context, page, watch.visited, watch.documentOrigins);
   return { session, used: signed, loginPage: input.loginUrl };
 }
-

@@ -23,7 +23,12 @@ const newUser = () => {
   return username;
 };
 const fixture = async (username: string) =>
-  (await (await fetch(`${env.sites.url}/__fixture/passkey-site/${username}`)).json()) as { passwordSubmissions: number; passkeySignIns: number; refusedAssertions: number; passkeys: Array<{ id: string; counter: number }> };
+  (await (await fetch(`${env.sites.url}/__fixture/passkey-site/${username}`)).json()) as {
+    passwordSubmissions: number;
+    passkeySignIns: number;
+    refusedAssertions: number;
+    passkeys: Array<{ id: string; counter: number }>;
+  };
 
 /** Signs in with the password, then adds a passkey (found from the account page, or at `settingsUrl`). */
 function enrol(username: string, settingsUrl?: string, loginPath = LOGIN): Promise<VirtualPasskey> {
@@ -31,13 +36,22 @@ function enrol(username: string, settingsUrl?: string, loginPath = LOGIN): Promi
     const deadline = new Deadline(FLOW_DEADLINE_MS);
     const watch = await PageWatch.attach(page, env.guard, site(loginPath));
     await watch.open(site(loginPath), deadline, "login page");
-    await signInOnPage(page, watch, { loginUrl: site(loginPath), identifier: username, password: "pk-password" }, options(), deadline);
+    await signInOnPage(
+      page,
+      watch,
+      { loginUrl: site(loginPath), identifier: username, password: "pk-password" },
+      options(),
+      deadline,
+    );
     return enrolPasskey(page, watch, { settingsUrl }, deadline);
   });
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<LoginFlowError> {
-  const err = await promise.then(() => null, (e: unknown) => e);
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(LoginFlowError);
   return err as LoginFlowError;
 }
@@ -53,7 +67,9 @@ describe("passkeys", () => {
     expect(kept.passwordSubmissions).toBe(1);
 
     // A fresh browser: "Sign in with a passkey", no password typed or sent.
-    const result = await env.host.withPage((page) => passkeyLogin(page, { loginUrl: site(LOGIN), identifier: username, passkeys: [passkey] }, options()));
+    const result = await env.host.withPage((page) =>
+      passkeyLogin(page, { loginUrl: site(LOGIN), identifier: username, passkeys: [passkey] }, options()),
+    );
     expect(result.session.cookies.find((c) => c.name === "passkey_site_sid")).toBeDefined();
     expect(result.used.credentialId).toBe(passkey.credentialId);
     expect(result.used.signCount).toBeGreaterThan(passkey.signCount);
@@ -63,7 +79,13 @@ describe("passkeys", () => {
     expect(after.passkeys[0]!.counter).toBe(result.used.signCount);
 
     // Username first: the next page asks for that account's passkey by itself.
-    const again = await env.host.withPage((page) => passkeyLogin(page, { loginUrl: site(`${LOGIN}?flow=username-first`), identifier: username, passkeys: [result.used] }, options()));
+    const again = await env.host.withPage((page) =>
+      passkeyLogin(
+        page,
+        { loginUrl: site(`${LOGIN}?flow=username-first`), identifier: username, passkeys: [result.used] },
+        options(),
+      ),
+    );
     expect(again.used.signCount).toBeGreaterThan(result.used.signCount);
     expect(await fixture(username)).toMatchObject({ passwordSubmissions: 1, passkeySignIns: 2 });
   });
@@ -81,12 +103,24 @@ describe("passkeys", () => {
     expect(none.code).toBe("passkey_not_offered");
 
     const passkey = await enrol(username);
-    const passwordOnly = await failureOf(env.host.withPage((page) => passkeyLogin(page, { loginUrl: site("/classic/login"), identifier: username, passkeys: [passkey] }, options())));
+    const passwordOnly = await failureOf(
+      env.host.withPage((page) =>
+        passkeyLogin(page, { loginUrl: site("/classic/login"), identifier: username, passkeys: [passkey] }, options()),
+      ),
+    );
     expect(passwordOnly.code).toBe("passkey_not_offered");
     expect(passwordOnly.message).toMatch(/asks for the password/);
 
     // A passkey of another relying party is not this site's: nothing is loaded, nothing asked.
-    const elsewhere = await failureOf(env.host.withPage((page) => passkeyLogin(page, { loginUrl: site(LOGIN), identifier: username, passkeys: [{ ...passkey, rpId: "other.localhost" }] }, options())));
+    const elsewhere = await failureOf(
+      env.host.withPage((page) =>
+        passkeyLogin(
+          page,
+          { loginUrl: site(LOGIN), identifier: username, passkeys: [{ ...passkey, rpId: "other.localhost" }] },
+          options(),
+        ),
+      ),
+    );
     expect(elsewhere.code).toBe("passkey_not_offered");
     expect(await fixture(username)).toMatchObject({ passkeySignIns: 0, refusedAssertions: 0 });
   });
@@ -95,7 +129,11 @@ describe("passkeys", () => {
     const username = newUser();
     const passkey = await enrol(username);
     await fetch(`${env.sites.url}/__fixture/passkey-site/${username}/forget-passkeys`, { method: "POST" });
-    const err = await failureOf(env.host.withPage((page) => passkeyLogin(page, { loginUrl: site(LOGIN), identifier: username, passkeys: [passkey] }, options())));
+    const err = await failureOf(
+      env.host.withPage((page) =>
+        passkeyLogin(page, { loginUrl: site(LOGIN), identifier: username, passkeys: [passkey] }, options()),
+      ),
+    );
     expect(err.code).toBe("passkey_rejected");
     expect(err.message).toContain("We couldn't verify your passkey.");
     expect(await fixture(username)).toMatchObject({ passkeySignIns: 0, passwordSubmissions: 1 });
@@ -106,14 +144,28 @@ describe("passkeys", () => {
     // and the page signs in by itself before the flow first looks at it.
     const username = newUser();
     const passkey = await enrol(username);
-    const result = await env.host.withPage((page) => passkeyLogin(page, { loginUrl: site(`${LOGIN}?autofill=1`), identifier: username, passkeys: [passkey] }, options()));
+    const result = await env.host.withPage((page) =>
+      passkeyLogin(
+        page,
+        { loginUrl: site(`${LOGIN}?autofill=1`), identifier: username, passkeys: [passkey] },
+        options(),
+      ),
+    );
     expect(result.session.cookies.find((c) => c.name === "passkey_site_sid")).toBeDefined();
     expect(result.used.signCount).toBeGreaterThan(passkey.signCount);
     expect(await fixture(username)).toMatchObject({ passkeySignIns: 1, passwordSubmissions: 1 });
 
     // The same page once the site forgot the passkey: its refusal, shown as the page loaded, is the verdict.
     await fetch(`${env.sites.url}/__fixture/passkey-site/${username}/forget-passkeys`, { method: "POST" });
-    const err = await failureOf(env.host.withPage((page) => passkeyLogin(page, { loginUrl: site(`${LOGIN}?autofill=1`), identifier: username, passkeys: [result.used] }, options())));
+    const err = await failureOf(
+      env.host.withPage((page) =>
+        passkeyLogin(
+          page,
+          { loginUrl: site(`${LOGIN}?autofill=1`), identifier: username, passkeys: [result.used] },
+          options(),
+        ),
+      ),
+    );
     expect(err.code).toBe("passkey_rejected");
     expect(err.message).toContain("We couldn't verify your passkey.");
   });

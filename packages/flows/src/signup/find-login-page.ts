@@ -14,7 +14,12 @@ const VISIT_MS = 8000;
  * sends a stranger: its login page. Null when that page shows no login form (a password field or a
  * username-first step) within a few seconds.
  */
-export async function findLoginPage(page: Page, guard: TargetGuard, deadline: Deadline, step: (name: string) => void): Promise<string | null> {
+export async function findLoginPage(
+  page: Page,
+  guard: TargetGuard,
+  deadline: Deadline,
+  step: (name: string) => void,
+): Promise<string | null> {
   const signedInUrl = page.url();
   step("look for the login page: the signed-in page, visited without cookies");
   const context = await page.browser().createBrowserContext();

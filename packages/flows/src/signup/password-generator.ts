@@ -1,5 +1,16 @@
 import { randomInt } from "node:crypto";
-import { ALNUM, charsOf, compilePattern, DIGIT, intersect, LOWER, SAFE_SPECIALS, SPECIAL, UNIVERSE, UPPER } from "./password-chars";
+import {
+  ALNUM,
+  charsOf,
+  compilePattern,
+  DIGIT,
+  intersect,
+  LOWER,
+  SAFE_SPECIALS,
+  SPECIAL,
+  UNIVERSE,
+  UPPER,
+} from "./password-chars";
 import type { PasswordRules } from "./password-rules";
 
 export class PasswordRulesError extends Error {
@@ -13,7 +24,8 @@ const MAX_TRIES = 200;
 /** A random password that satisfies the rules; throws PasswordRulesError when none can. */
 export function generatePassword(rules: PasswordRules): string {
   const longest = rules.maxLength ?? Math.max(DEFAULT_MAX_LENGTH, rules.minLength);
-  if (rules.minLength > longest) throw new PasswordRulesError(`minimum length ${rules.minLength} exceeds maximum length ${longest}`);
+  if (rules.minLength > longest)
+    throw new PasswordRulesError(`minimum length ${rules.minLength} exceeds maximum length ${longest}`);
   const allowed = rules.allowed ?? UNIVERSE;
   if (allowed === "") throw new PasswordRulesError("no character is allowed");
   const requiredPools = rules.required.map((r) => preferSafe(intersect(charsOf(r), allowed)));
@@ -58,8 +70,13 @@ function candidateShapes(rules: PasswordRules, allowed: string, longest: number)
   if (rules.pattern === null) return [{ length: preferred, ...full }];
   const plain = { optionalPools: classPools, fill: alnum || full.fill };
   const shortest = Math.max(rules.minLength, 1);
-  const lengths = Array.from({ length: longest - shortest + 1 }, (_, i) => shortest + i).sort((x, y) => Math.abs(x - preferred) - Math.abs(y - preferred) || x - y);
-  return lengths.flatMap((length) => [{ length, ...full }, { length, ...plain }]);
+  const lengths = Array.from({ length: longest - shortest + 1 }, (_, i) => shortest + i).sort(
+    (x, y) => Math.abs(x - preferred) - Math.abs(y - preferred) || x - y,
+  );
+  return lengths.flatMap((length) => [
+    { length, ...full },
+    { length, ...plain },
+  ]);
 }
 
 /** One character from each required pool (unless already covered), then the optional ones, then fill; shuffled. Null when the requirements do not fit. */

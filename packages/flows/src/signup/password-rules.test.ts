@@ -5,7 +5,14 @@ const LOWER = "abcdefghijklmnopqrstuvwxyz";
 const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const DIGIT = "0123456789";
 const set = (chars: string) => [...new Set(chars)].sort().join("");
-const rules = (partial: Partial<PasswordRules>): PasswordRules => ({ minLength: 0, maxLength: null, required: [], allowed: null, pattern: null, ...partial });
+const rules = (partial: Partial<PasswordRules>): PasswordRules => ({
+  minLength: 0,
+  maxLength: null,
+  required: [],
+  allowed: null,
+  pattern: null,
+  ...partial,
+});
 
 describe("parsePasswordRules: Apple's passwordrules attribute", () => {
   it("reads lengths, single classes, unions, custom sets and max-consecutive", () => {
@@ -25,26 +32,46 @@ describe("parsePasswordRules: Apple's passwordrules attribute", () => {
   it("takes ']' at the end of a set only when doubled, and '-' only at its start", () => {
     expect(parsePasswordRules({ passwordrules: "required: [ab]]" }).required).toEqual([{ chars: "]ab" }]);
     expect(parsePasswordRules({ passwordrules: "required: [a-c]" }).required).toEqual([{ chars: "ac" }]);
-    expect(parsePasswordRules({ passwordrules: "required: [-ac]; required: [;:]" }).required).toEqual([{ chars: "-ac" }, { chars: ":;" }]);
+    expect(parsePasswordRules({ passwordrules: "required: [-ac]; required: [;:]" }).required).toEqual([
+      { chars: "-ac" },
+      { chars: ":;" },
+    ]);
   });
 
   it("derives the alphabet from required and allowed rules together", () => {
-    expect(parsePasswordRules({ passwordrules: "required: upper; required: digit" })).toEqual(rules({ required: ["upper", "digit"], allowed: set(UPPER + DIGIT) }));
-    expect(parsePasswordRules({ passwordrules: "allowed: lower, digit; required: [!]" }).allowed).toBe(set(LOWER + DIGIT + "!"));
+    expect(parsePasswordRules({ passwordrules: "required: upper; required: digit" })).toEqual(
+      rules({ required: ["upper", "digit"], allowed: set(UPPER + DIGIT) }),
+    );
+    expect(parsePasswordRules({ passwordrules: "allowed: lower, digit; required: [!]" }).allowed).toBe(
+      set(LOWER + DIGIT + "!"),
+    );
   });
 
   it("names a set that is exactly one class, and treats ascii-printable and unicode as no restriction", () => {
-    expect(parsePasswordRules({ passwordrules: `required: [${LOWER}]` })).toEqual(rules({ required: ["lower"], allowed: LOWER }));
-    expect(parsePasswordRules({ passwordrules: "minlength: 10; allowed: ascii-printable" })).toEqual(rules({ minLength: 10 }));
-    expect(parsePasswordRules({ passwordrules: "required: digit; allowed: unicode" })).toEqual(rules({ required: ["digit"] }));
-    expect(parsePasswordRules({ passwordrules: "required: unicode, digit; required: special" })).toEqual(rules({ required: ["special"] }));
+    expect(parsePasswordRules({ passwordrules: `required: [${LOWER}]` })).toEqual(
+      rules({ required: ["lower"], allowed: LOWER }),
+    );
+    expect(parsePasswordRules({ passwordrules: "minlength: 10; allowed: ascii-printable" })).toEqual(
+      rules({ minLength: 10 }),
+    );
+    expect(parsePasswordRules({ passwordrules: "required: digit; allowed: unicode" })).toEqual(
+      rules({ required: ["digit"] }),
+    );
+    expect(parsePasswordRules({ passwordrules: "required: unicode, digit; required: special" })).toEqual(
+      rules({ required: ["special"] }),
+    );
   });
 
   it("keeps the strictest of repeated rules and skips what it cannot read", () => {
-    expect(parsePasswordRules({ passwordrules: "minlength: 8; minlength: 10; maxlength: 30; maxlength: 20; max-consecutive: 3; max-consecutive: 2" })).toEqual(
-      rules({ minLength: 10, maxLength: 20, maxConsecutive: 2 }),
+    expect(
+      parsePasswordRules({
+        passwordrules:
+          "minlength: 8; minlength: 10; maxlength: 30; maxlength: 20; max-consecutive: 3; max-consecutive: 2",
+      }),
+    ).toEqual(rules({ minLength: 10, maxLength: 20, maxConsecutive: 2 }));
+    expect(parsePasswordRules({ passwordrules: "minlength: x; bogus: 3; maxlength: 20; required: nonsense" })).toEqual(
+      rules({ maxLength: 20 }),
     );
-    expect(parsePasswordRules({ passwordrules: "minlength: x; bogus: 3; maxlength: 20; required: nonsense" })).toEqual(rules({ maxLength: 20 }));
   });
 });
 
@@ -75,11 +102,22 @@ describe("parsePasswordRules: visible hints", () => {
     ["No spaces", {}],
     ["Use letters", {}],
     ["Include one of ! # $ %", { required: [{ chars: "!#$%" }], allowed: set(LOWER + UPPER + DIGIT + "!#$%") }],
-    ["Use letters, digits and ! # $ %", { required: ["digit", { chars: "!#$%" }], allowed: set(LOWER + UPPER + DIGIT + "!#$%") }],
-    ["Use at least 14 characters with an uppercase letter, a number and a special character.", { minLength: 14, required: ["upper", "digit", "special"] }],
+    [
+      "Use letters, digits and ! # $ %",
+      { required: ["digit", { chars: "!#$%" }], allowed: set(LOWER + UPPER + DIGIT + "!#$%") },
+    ],
+    [
+      "Use at least 14 characters with an uppercase letter, a number and a special character.",
+      { minLength: 14, required: ["upper", "digit", "special"] },
+    ],
     [
       "Password must be 12 to 16 characters of letters, digits and ! # $ %, with a lowercase letter, an uppercase letter, a digit and a symbol.",
-      { minLength: 12, maxLength: 16, required: ["lower", "upper", "digit", { chars: "!#$%" }], allowed: set(LOWER + UPPER + DIGIT + "!#$%") },
+      {
+        minLength: 12,
+        maxLength: 16,
+        required: ["lower", "upper", "digit", { chars: "!#$%" }],
+        allowed: set(LOWER + UPPER + DIGIT + "!#$%"),
+      },
     ],
   ])("%s", (text, expected) => {
     expect(hint(text)).toEqual(rules(expected));
@@ -109,7 +147,12 @@ describe("parsePasswordRules: merging sources", () => {
       hints: ["At least 12 characters", "Include one of ! # $ %", "No more than 30 characters"],
     };
     expect(parsePasswordRules(facts)).toEqual(
-      rules({ minLength: 12, maxLength: 30, required: ["digit", { chars: "!#$%" }], allowed: set(LOWER + UPPER + DIGIT + "!#$%") }),
+      rules({
+        minLength: 12,
+        maxLength: 30,
+        required: ["digit", { chars: "!#$%" }],
+        allowed: set(LOWER + UPPER + DIGIT + "!#$%"),
+      }),
     );
   });
 
@@ -126,7 +169,13 @@ describe("parsePasswordRules: merging sources", () => {
 
 describe("satisfies", () => {
   it("checks lengths, requirements, the alphabet, the pattern and repeats", () => {
-    const r = rules({ minLength: 4, maxLength: 6, required: ["digit", { chars: "!#" }], allowed: set(LOWER + DIGIT + "!#"), maxConsecutive: 2 });
+    const r = rules({
+      minLength: 4,
+      maxLength: 6,
+      required: ["digit", { chars: "!#" }],
+      allowed: set(LOWER + DIGIT + "!#"),
+      maxConsecutive: 2,
+    });
     expect(satisfies(r, "ab1!")).toBe(true);
     expect(satisfies(r, "a1!")).toBe(false);
     expect(satisfies(r, "abcd1!x")).toBe(false);
@@ -169,10 +218,22 @@ describe("generatePassword", () => {
   });
 
   it.each<[string, PasswordFieldFacts]>([
-    ["Apple rules with unions and custom sets", { passwordrules: `minlength: 8; maxlength: 12; required: lower; required: upper, digit; required: [-().&@?'#,/"+]; allowed: [_]; max-consecutive: 2` }],
+    [
+      "Apple rules with unions and custom sets",
+      {
+        passwordrules: `minlength: 8; maxlength: 12; required: lower; required: upper, digit; required: [-().&@?'#,/"+]; allowed: [_]; max-consecutive: 2`,
+      },
+    ],
     ["only digits, no repeats", { passwordrules: "required: digit; max-consecutive: 1; minlength: 6; maxlength: 6" }],
     ["symbols that are all unsafe", { passwordrules: `required: lower; required: ["'<>]` }],
-    ["the letters-digits-and-symbols hint", { hints: ["Password must be 12 to 16 characters of letters, digits and ! # $ %, with a lowercase letter, an uppercase letter, a digit and a symbol."] }],
+    [
+      "the letters-digits-and-symbols hint",
+      {
+        hints: [
+          "Password must be 12 to 16 characters of letters, digits and ! # $ %, with a lowercase letter, an uppercase letter, a digit and a symbol.",
+        ],
+      },
+    ],
     ["a long minimum", { minLength: 80 }],
     ["a short maximum", { maxLength: 8 }],
     ["no specials allowed", { hints: ["At least 10 characters. Special characters are not allowed."] }],
@@ -205,9 +266,13 @@ describe("generatePassword", () => {
   });
 
   it("throws PasswordRulesError when no password can satisfy the rules", () => {
-    expect(() => generatePassword(rules({ maxLength: 2, required: ["lower", "upper", "digit", "special"] }))).toThrow(PasswordRulesError);
+    expect(() => generatePassword(rules({ maxLength: 2, required: ["lower", "upper", "digit", "special"] }))).toThrow(
+      PasswordRulesError,
+    );
     expect(() => generatePassword(rules({ minLength: 10, maxLength: 8 }))).toThrow(PasswordRulesError);
-    expect(() => generatePassword(rules({ required: ["special"], allowed: set(LOWER + DIGIT) }))).toThrow(PasswordRulesError);
+    expect(() => generatePassword(rules({ required: ["special"], allowed: set(LOWER + DIGIT) }))).toThrow(
+      PasswordRulesError,
+    );
     expect(() => generatePassword(rules({ pattern: "[a-z]{4}", required: ["digit"] }))).toThrow(PasswordRulesError);
   });
 });

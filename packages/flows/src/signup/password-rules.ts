@@ -1,4 +1,14 @@
-import { ALNUM, CLASS_CHARS, CLASSES, type CharClass, charset, compilePattern, intersect, type Requirement, UNIVERSE } from "./password-chars";
+import {
+  ALNUM,
+  CLASS_CHARS,
+  CLASSES,
+  type CharClass,
+  charset,
+  compilePattern,
+  intersect,
+  type Requirement,
+  UNIVERSE,
+} from "./password-chars";
 
 export interface PasswordRules {
   minLength: number; // 0 when unknown
@@ -27,7 +37,11 @@ const EMPTY: PasswordRules = { minLength: 0, maxLength: null, required: [], allo
 
 /** The strictest rules the page states: its field's attributes, its `passwordrules`, and the words near it. */
 export function parsePasswordRules(facts: PasswordFieldFacts): PasswordRules {
-  const sources = [rulesFromAttributes(facts), rulesFromAppleFormat(facts.passwordrules ?? ""), ...(facts.hints ?? []).map(rulesFromHint)];
+  const sources = [
+    rulesFromAttributes(facts),
+    rulesFromAppleFormat(facts.passwordrules ?? ""),
+    ...(facts.hints ?? []).map(rulesFromHint),
+  ];
   return sources.reduce(mergeRules, EMPTY);
 }
 
@@ -88,7 +102,14 @@ function appleClassUnion(value: string): string | null {
   for (const [, custom, named] of value.matchAll(APPLE_VALUE)) {
     const name = named?.toLowerCase();
     if (name === "unicode") return null;
-    chars += custom !== undefined ? customClassChars(custom) : name === "ascii-printable" ? UNIVERSE : isCharClass(name) ? CLASS_CHARS[name] : "";
+    chars +=
+      custom !== undefined
+        ? customClassChars(custom)
+        : name === "ascii-printable"
+          ? UNIVERSE
+          : isCharClass(name)
+            ? CLASS_CHARS[name]
+            : "";
   }
   return charset(chars);
 }
@@ -105,32 +126,51 @@ function customClassChars(body: string): string {
 const UNIT = String.raw`(?:characters?|chars?|zeichen)(?!\p{L})`;
 const UNIT_OR_END = String.raw`(?=\s*${UNIT}|\s*(?:[.,;!)]|$))`;
 const MIN_LENGTH = [
-  new RegExp(String.raw`(?<!\p{L})(?:at\s+least|minimum(?:\s+(?:of|is))?|min\.?|mindestens|minimal)\s+(\d+)${UNIT_OR_END}`, "gu"),
+  new RegExp(
+    String.raw`(?<!\p{L})(?:at\s+least|minimum(?:\s+(?:of|is))?|min\.?|mindestens|minimal)\s+(\d+)${UNIT_OR_END}`,
+    "gu",
+  ),
   new RegExp(String.raw`(?<!\p{L})(?:minimum|min\.?)\s+length\s+(?:is\s+|of\s+)?(\d+)`, "gu"),
   new RegExp(String.raw`(\d+)\s*(?:\+|or\s+more)\s*${UNIT}`, "gu"),
   new RegExp(String.raw`(\d+)\s*${UNIT}\s+(?:minimum|or\s+more|or\s+longer)`, "gu"),
 ];
 const MAX_LENGTH = [
-  new RegExp(String.raw`(?<!\p{L})(?:no\s+more\s+than|not\s+more\s+than|at\s+most|maximum(?:\s+(?:of|is))?|max\.?|up\s+to|höchstens|maximal)\s+(\d+)${UNIT_OR_END}`, "gu"),
+  new RegExp(
+    String.raw`(?<!\p{L})(?:no\s+more\s+than|not\s+more\s+than|at\s+most|maximum(?:\s+(?:of|is))?|max\.?|up\s+to|höchstens|maximal)\s+(\d+)${UNIT_OR_END}`,
+    "gu",
+  ),
   new RegExp(String.raw`(?<!\p{L})(?:maximum|max\.?)\s+length\s+(?:is\s+|of\s+)?(\d+)`, "gu"),
   new RegExp(String.raw`(\d+)\s*${UNIT}\s+(?:maximum|max\.?|or\s+(?:less|fewer|shorter))`, "gu"),
 ];
 const LENGTH_RANGE = new RegExp(String.raw`(\d+)\s*(?:-|to|and|bis|und)\s*(\d+)\s*${UNIT}`, "gu");
-const MAX_CONSECUTIVE = /(?:no\s+more\s+than|at\s+most|max(?:imum)?(?:\s+of)?)\s+(\d+)\s+(?:identical|repeated|repeating|consecutive|same)\s+characters?/gu;
+const MAX_CONSECUTIVE =
+  /(?:no\s+more\s+than|at\s+most|max(?:imum)?(?:\s+of)?)\s+(\d+)\s+(?:identical|repeated|repeating|consecutive|same)\s+characters?/gu;
 
 // Each class's words, ending after an optional noun so a following "are not allowed" can be seen.
 const CLASS_MENTIONS: Array<[CharClass[], RegExp]> = [
   [["upper", "lower"], /(?<!\p{L})mixed\s*-?\s*case(?:\s+(?:letters?|characters?))?(?!\p{L})/gu],
-  [["upper"], /(?<!\p{L})(?:upper(?:\s*-?\s*case)?|capitals?|groß(?:buchstaben?|-))(?:\s+(?:letters?|characters?))?(?!\p{L})/gu],
+  [
+    ["upper"],
+    /(?<!\p{L})(?:upper(?:\s*-?\s*case)?|capitals?|groß(?:buchstaben?|-))(?:\s+(?:letters?|characters?))?(?!\p{L})/gu,
+  ],
   [["lower"], /(?<!\p{L})(?:lower(?:\s*-?\s*case)?|klein(?:buchstaben?|-))(?:\s+(?:letters?|characters?))?(?!\p{L})/gu],
-  [["digit"], /(?<!\p{L})(?:digits?|numbers?(?!\s+of(?!\p{L}))|numerals?|numeric|ziffern?|zahlen?)(?:\s+characters?)?(?!\p{L})/gu],
-  [["special"], /(?<!\p{L})(?:special(?:\s*-?\s*(?:characters?|chars?|symbols?))?|symbols?|punctuation(?:\s+marks?)?|non-?\s*alphanumeric(?:\s+characters?)?|sonderzeichen)(?!\p{L})/gu],
+  [
+    ["digit"],
+    /(?<!\p{L})(?:digits?|numbers?(?!\s+of(?!\p{L}))|numerals?|numeric|ziffern?|zahlen?)(?:\s+characters?)?(?!\p{L})/gu,
+  ],
+  [
+    ["special"],
+    /(?<!\p{L})(?:special(?:\s*-?\s*(?:characters?|chars?|symbols?))?|symbols?|punctuation(?:\s+marks?)?|non-?\s*alphanumeric(?:\s+characters?)?|sonderzeichen)(?!\p{L})/gu,
+  ],
 ];
 // "no symbols", "must not contain spaces or symbols": the negation may head a short list.
-const NEGATED_BEFORE = /(?:(?<!\p{L})(?:no|without|keine?|ohne)|(?:not|cannot|can't)\s+(?:contain|include|use|have))\s+(?:any\s+)?(?:[\p{L}-]+(?:\s+[\p{L}-]+)?\s*(?:,|\s(?:or|nor|oder))\s*)*$/u;
-const NEGATED_AFTER = /^\s*(?:(?:are|is)(?:\s+not|n't)\s+(?:allowed|permitted|supported|accepted)|(?:are|is)\s+(?:forbidden|prohibited)|(?:sind\s+)?nicht\s+(?:erlaubt|zulässig))/u;
+const NEGATED_BEFORE =
+  /(?:(?<!\p{L})(?:no|without|keine?|ohne)|(?:not|cannot|can't)\s+(?:contain|include|use|have))\s+(?:any\s+)?(?:[\p{L}-]+(?:\s+[\p{L}-]+)?\s*(?:,|\s(?:or|nor|oder))\s*)*$/u;
+const NEGATED_AFTER =
+  /^\s*(?:(?:are|is)(?:\s+not|n't)\s+(?:allowed|permitted|supported|accepted)|(?:are|is)\s+(?:forbidden|prohibited)|(?:sind\s+)?nicht\s+(?:erlaubt|zulässig))/u;
 // Symbols listed after "one of", "letters, digits and", "special characters:" are the only ones accepted.
-const LISTED_SYMBOLS = /(?:one\s+of|any\s+of|following|(?:digits?|numbers?)\s*,?\s+(?:and|or)|(?:special\s+characters?|symbols?|sonderzeichen)\s*[:(])\s*:?\s*((?:[!-/:-@[-`{-~]+(?:\s*,\s*|\s+(?:or|and)\s+|\s+)?)+)/u;
+const LISTED_SYMBOLS =
+  /(?:one\s+of|any\s+of|following|(?:digits?|numbers?)\s*,?\s+(?:and|or)|(?:special\s+characters?|symbols?|sonderzeichen)\s*[:(])\s*:?\s*((?:[!-/:-@[-`{-~]+(?:\s*,\s*|\s+(?:or|and)\s+|\s+)?)+)/u;
 
 /** What one piece of visible text says; numbers count only next to length words. */
 function rulesFromHint(hint: string): PasswordRules {
@@ -140,7 +180,8 @@ function rulesFromHint(hint: string): PasswordRules {
   const required: Requirement[] = CLASSES.filter((c) => mentioned.has(c) && !(listed && c === "special"));
   if (listed) required.push({ chars: listed });
   let allowed = listed ? charset(ALNUM + listed) : null;
-  for (const c of forbidden) allowed = intersect(allowed ?? UNIVERSE, [...UNIVERSE].filter((ch) => !CLASS_CHARS[c].includes(ch)).join(""));
+  for (const c of forbidden)
+    allowed = intersect(allowed ?? UNIVERSE, [...UNIVERSE].filter((ch) => !CLASS_CHARS[c].includes(ch)).join(""));
   const ranges = [...text.matchAll(LENGTH_RANGE)];
   const maxConsecutive = smallest(numbersFrom(text, [MAX_CONSECUTIVE]));
   return {
@@ -163,7 +204,9 @@ function mentionedClasses(text: string): { mentioned: Set<CharClass>; forbidden:
   for (const [classes, words] of CLASS_MENTIONS) {
     for (const m of text.matchAll(words)) {
       // Only the last few words before a mention can negate it; this also bounds the regex's work.
-      const negated = NEGATED_BEFORE.test(text.slice(Math.max(0, m.index - 60), m.index)) || NEGATED_AFTER.test(text.slice(m.index + m[0].length));
+      const negated =
+        NEGATED_BEFORE.test(text.slice(Math.max(0, m.index - 60), m.index)) ||
+        NEGATED_AFTER.test(text.slice(m.index + m[0].length));
       for (const c of classes) (negated ? forbidden : mentioned).add(c);
     }
   }
@@ -185,7 +228,9 @@ function listedSymbols(text: string): string | null {
 /** The strictest of both: larger min, smaller max, all requirements, only characters both allow. */
 function mergeRules(a: PasswordRules, b: PasswordRules): PasswordRules {
   const maxConsecutive = smallest([a.maxConsecutive, b.maxConsecutive].filter((n) => n !== undefined));
-  const required = [...a.required, ...b.required].filter((r, i, all) => all.findIndex((o) => requirementKey(o) === requirementKey(r)) === i);
+  const required = [...a.required, ...b.required].filter(
+    (r, i, all) => all.findIndex((o) => requirementKey(o) === requirementKey(r)) === i,
+  );
   return {
     minLength: Math.max(a.minLength, b.minLength),
     maxLength: smallest([a.maxLength, b.maxLength].filter((n) => n !== null)) ?? null,

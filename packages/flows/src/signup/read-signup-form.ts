@@ -5,7 +5,8 @@
  */
 import { inPage, type PageKit, type SelectorPath } from "../page/in-page/kit";
 
-export type SignupRole = "email" | "confirmEmail" | "username" | "password" | "confirm" | "firstName" | "lastName" | "fullName" | "invite";
+export type SignupRole =
+  "email" | "confirmEmail" | "username" | "password" | "confirm" | "firstName" | "lastName" | "fullName" | "invite";
 
 export interface SignupField {
   role: SignupRole;
@@ -44,18 +45,25 @@ export interface SignupReading {
 export const readSignupInPage = inPage(function readSignupInPage(kit: PageKit): SignupReading {
   const { visible, text, pathOf } = kit;
   const words = {
-    signupAction: /sign ?up|register|create (an |my |your )?account|join|get started|accept (the )?invit|registrieren|konto erstellen|s.inscrire|cr[ée]er (un |mon )?compte|reg[ií]str|crear (una )?cuenta|criar conta|crea(re)? (un )?account|registreren|account aanmaken/i,
-    loginAction: /^(log ?in|sign ?in|anmelden|einloggen|connexion|se connecter|iniciar ses[ií]on|entrar|accedi|inloggen)\b/i,
+    signupAction:
+      /sign ?up|register|create (an |my |your )?account|join|get started|accept (the )?invit|registrieren|konto erstellen|s.inscrire|cr[ée]er (un |mon )?compte|reg[ií]str|crear (una )?cuenta|criar conta|crea(re)? (un )?account|registreren|account aanmaken/i,
+    loginAction:
+      /^(log ?in|sign ?in|anmelden|einloggen|connexion|se connecter|iniciar ses[ií]on|entrar|accedi|inloggen)\b/i,
     notSubmit: /google|facebook|apple|microsoft|github|sso|cancel|back|show|hide|log ?in|sign ?in/i,
     email: /e-?mail|courriel|correo/i,
-    username: /user ?name|handle|nick ?name|benutzername|nom d.utilisateur|nombre de usuario|nome utente|gebruikersnaam|^login\W*$|\[login\]|[_-]login$|^login[ _-]?name\W*$/i,
-    confirm: /confirm|repeat|again|re-?enter|retype|verify|wiederhol|best[aä]tig|confirmer|r[ée]p[ée]t|repet|conferma|herhaal|bevestig/i,
+    username:
+      /user ?name|handle|nick ?name|benutzername|nom d.utilisateur|nombre de usuario|nome utente|gebruikersnaam|^login\W*$|\[login\]|[_-]login$|^login[ _-]?name\W*$/i,
+    confirm:
+      /confirm|repeat|again|re-?enter|retype|verify|wiederhol|best[aä]tig|confirmer|r[ée]p[ée]t|repet|conferma|herhaal|bevestig/i,
     firstName: /first ?name|given ?name|fore ?name|vorname|pr[ée]nom|^nombre$|primeiro nome|nome$|voornaam/i,
     lastName: /last ?name|family ?name|sur ?name|nachname|nom de famille|^nom$|apellido|sobrenome|cognome|achternaam/i,
-    fullName: /full ?name|your name|^name$|display ?name|vollst[aä]ndiger name|nom complet|nombre completo|nome completo|volledige naam/i,
+    fullName:
+      /full ?name|your name|^name$|display ?name|vollst[aä]ndiger name|nom complet|nombre completo|nome completo|volledige naam/i,
     invite: /invit|token|einladung|convite|invitaci/i,
-    consent: /terms|conditions|agree|accept|privacy|policy|consent|agb|nutzungsbedingungen|datenschutz|conditions g[ée]n[ée]rales|t[ée]rminos|termos|termini|voorwaarden/i,
-    marketing: /newsletter|news|offers|marketing|promotion|updates|tips|abonnieren|angebote|offres|ofertas|offerte|aanbiedingen/i,
+    consent:
+      /terms|conditions|agree|accept|privacy|policy|consent|agb|nutzungsbedingungen|datenschutz|conditions g[ée]n[ée]rales|t[ée]rminos|termos|termini|voorwaarden/i,
+    marketing:
+      /newsletter|news|offers|marketing|promotion|updates|tips|abonnieren|angebote|offres|ofertas|offerte|aanbiedingen/i,
   };
 
   const all = kit.elements();
@@ -63,26 +71,42 @@ export const readSignupInPage = inPage(function readSignupInPage(kit: PageKit): 
   const labelsOf = (el: Element): string => kit.labelTexts(el).join(" ");
   const parts = (el: Element): string[] => {
     const input = el as HTMLInputElement;
-    return [input.name, input.id, input.getAttribute("placeholder"), el.getAttribute("aria-label"), labelsOf(el)].filter((p): p is string => !!p);
+    return [
+      input.name,
+      input.id,
+      input.getAttribute("placeholder"),
+      el.getAttribute("aria-label"),
+      labelsOf(el),
+    ].filter((p): p is string => !!p);
   };
   const describe = (el: Element): string => parts(el).join(" ");
   // Anchored words ("^name$") must meet one of the field's names on its own, not all of them joined.
   const names = (el: Element, re: RegExp) => parts(el).some((p) => re.test(p.trim()));
-  const formOf = (el: Element): Element | null => kit.formOf(el) ?? el.parentElement?.parentElement?.parentElement ?? null;
+  const formOf = (el: Element): Element | null =>
+    kit.formOf(el) ?? el.parentElement?.parentElement?.parentElement ?? null;
 
-  const inputs = all.filter((el): el is HTMLInputElement => el instanceof HTMLInputElement && visible(el) && !el.disabled);
+  const inputs = all.filter(
+    (el): el is HTMLInputElement => el instanceof HTMLInputElement && visible(el) && !el.disabled,
+  );
   // A new-password field the page shows in clear (WordPress reveals the strong password it pre-filled) is one too.
-  const passwords = inputs.filter((el) => el.type === "password" || (el.type === "text" && /new-password/.test(el.autocomplete)));
+  const passwords = inputs.filter(
+    (el) => el.type === "password" || (el.type === "text" && /new-password/.test(el.autocomplete)),
+  );
   const clickables = all.filter((el) => visible(el) && kit.isControl(el, false));
 
   // The candidate forms: each one holding a password field (a signup form always asks for one, unless an
   // invitation or passwordless site; those still name their button "Sign up" / "Join").
-  const scopes = [...new Set([...passwords.map(formOf), ...clickables.filter((el) => words.signupAction.test(controlText(el))).map(formOf)])].filter(
-    (s): s is Element => s !== null,
-  );
+  const scopes = [
+    ...new Set([
+      ...passwords.map(formOf),
+      ...clickables.filter((el) => words.signupAction.test(controlText(el))).map(formOf),
+    ]),
+  ].filter((s): s is Element => s !== null);
   const scoreOf = (scope: Element): number => {
     const mine = passwords.filter((p) => scope.contains(p));
-    const fields = inputs.filter((el) => scope.contains(el) && ["text", "email", "tel", ""].includes(el.type) && !passwords.includes(el));
+    const fields = inputs.filter(
+      (el) => scope.contains(el) && ["text", "email", "tel", ""].includes(el.type) && !passwords.includes(el),
+    );
     const buttons = clickables.filter((el) => scope.contains(el) && !(el instanceof HTMLAnchorElement));
     let s = 0;
     if (mine.some((p) => /new-password/.test(p.autocomplete))) s += 4;
@@ -90,9 +114,22 @@ export const readSignupInPage = inPage(function readSignupInPage(kit: PageKit): 
     if (mine.some((p) => /current-password/.test(p.autocomplete))) s -= 5;
     if (buttons.some((b) => words.signupAction.test(controlText(b)))) s += 4;
     if (buttons.some((b) => words.loginAction.test(controlText(b)))) s -= 3;
-    if (inputs.some((el) => scope.contains(el) && el.type === "checkbox" && words.consent.test(`${labelsOf(el)} ${el.name}`))) s += 2;
+    if (
+      inputs.some(
+        (el) => scope.contains(el) && el.type === "checkbox" && words.consent.test(`${labelsOf(el)} ${el.name}`),
+      )
+    )
+      s += 2;
     if (fields.length >= 2) s += 1;
-    if (fields.some((el) => /given-name|family-name|^name$/.test(el.autocomplete) || words.fullName.test(describe(el)) || words.firstName.test(describe(el)))) s += 2;
+    if (
+      fields.some(
+        (el) =>
+          /given-name|family-name|^name$/.test(el.autocomplete) ||
+          words.fullName.test(describe(el)) ||
+          words.firstName.test(describe(el)),
+      )
+    )
+      s += 2;
     if (fields.some((el) => words.invite.test(describe(el)))) s += 2;
     return s;
   };
@@ -118,25 +155,66 @@ export const readSignupInPage = inPage(function readSignupInPage(kit: PageKit): 
     const add = (role: SignupRole, el: HTMLInputElement | null | undefined) => {
       if (!el || taken.has(el)) return;
       taken.add(el);
-      fields.push({ role, path: pathOf(el), value: el.type === "password" ? "" : el.value, readOnly: el.readOnly, required: el.required });
+      fields.push({
+        role,
+        path: pathOf(el),
+        value: el.type === "password" ? "" : el.value,
+        readOnly: el.readOnly,
+        required: el.required,
+      });
     };
     const myPasswords = mine.filter((el) => passwords.includes(el));
-    const confirm = myPasswords.length >= 2 ? (myPasswords.find((el, i) => i > 0 && words.confirm.test(describe(el))) ?? myPasswords[1]) : undefined;
+    const confirm =
+      myPasswords.length >= 2
+        ? (myPasswords.find((el, i) => i > 0 && words.confirm.test(describe(el))) ?? myPasswords[1])
+        : undefined;
     const password = myPasswords.find((el) => el !== confirm);
     add("password", password);
     add("confirm", confirm);
-    const textual = mine.filter((el) => ["text", "email", "tel", ""].includes(el.type) && !passwords.includes(el) && el.getAttribute("role") !== "searchbox" && !(el.autocomplete === "off" && el.tabIndex < 0));
-    const pick = (test: (el: HTMLInputElement, desc: string) => boolean) => textual.find((el) => !taken.has(el) && test(el, describe(el)));
-    const isEmail = (el: HTMLInputElement, d: string) => el.type === "email" || /\bemail\b/.test(el.autocomplete) || words.email.test(d);
-    add("email", pick((el, d) => isEmail(el, d) && !words.confirm.test(d)));
-    add("confirmEmail", pick((el, d) => isEmail(el, d) && words.confirm.test(d)));
-    add("invite", pick((_el, d) => words.invite.test(d)));
-    add("username", pick((el) => (/\busername\b/.test(el.autocomplete) && el.type !== "email") || names(el, words.username)));
-    add("firstName", pick((el) => /given-name/.test(el.autocomplete) || names(el, words.firstName)));
-    add("lastName", pick((el) => /family-name/.test(el.autocomplete) || names(el, words.lastName)));
-    add("fullName", pick((el) => /^name$|\bname$/.test(el.autocomplete) || names(el, words.fullName)));
+    const textual = mine.filter(
+      (el) =>
+        ["text", "email", "tel", ""].includes(el.type) &&
+        !passwords.includes(el) &&
+        el.getAttribute("role") !== "searchbox" &&
+        !(el.autocomplete === "off" && el.tabIndex < 0),
+    );
+    const pick = (test: (el: HTMLInputElement, desc: string) => boolean) =>
+      textual.find((el) => !taken.has(el) && test(el, describe(el)));
+    const isEmail = (el: HTMLInputElement, d: string) =>
+      el.type === "email" || /\bemail\b/.test(el.autocomplete) || words.email.test(d);
+    add(
+      "email",
+      pick((el, d) => isEmail(el, d) && !words.confirm.test(d)),
+    );
+    add(
+      "confirmEmail",
+      pick((el, d) => isEmail(el, d) && words.confirm.test(d)),
+    );
+    add(
+      "invite",
+      pick((_el, d) => words.invite.test(d)),
+    );
+    add(
+      "username",
+      pick((el) => (/\busername\b/.test(el.autocomplete) && el.type !== "email") || names(el, words.username)),
+    );
+    add(
+      "firstName",
+      pick((el) => /given-name/.test(el.autocomplete) || names(el, words.firstName)),
+    );
+    add(
+      "lastName",
+      pick((el) => /family-name/.test(el.autocomplete) || names(el, words.lastName)),
+    );
+    add(
+      "fullName",
+      pick((el) => /^name$|\bname$/.test(el.autocomplete) || names(el, words.fullName)),
+    );
 
-    for (const box of all.filter((el): el is HTMLInputElement => el instanceof HTMLInputElement && el.type === "checkbox" && !el.disabled && scope.contains(el))) {
+    for (const box of all.filter(
+      (el): el is HTMLInputElement =>
+        el instanceof HTMLInputElement && el.type === "checkbox" && !el.disabled && scope.contains(el),
+    )) {
       if (box.checked) continue;
       const about = `${labelsOf(box)} ${box.name} ${box.id} ${text(box.parentElement ?? box).slice(0, 200)}`;
       if (!(box.required || (words.consent.test(about) && !words.marketing.test(about)))) continue;
@@ -146,10 +224,14 @@ export const readSignupInPage = inPage(function readSignupInPage(kit: PageKit): 
     }
     for (const el of all) {
       const field = el as HTMLInputElement;
-      if (!(el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement)) continue;
+      if (!(el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement))
+        continue;
       if (!scope.contains(el) || !visible(el) || taken.has(el) || !field.required || field.value !== "") continue;
       if (["checkbox", "radio", "hidden", "submit", "button"].includes(field.type)) continue;
-      unfilled.push({ label: (labelsOf(el) || describe(el)).slice(0, 80) || el.tagName.toLowerCase(), path: pathOf(el) });
+      unfilled.push({
+        label: (labelsOf(el) || describe(el)).slice(0, 80) || el.tagName.toLowerCase(),
+        path: pathOf(el),
+      });
     }
 
     submit =
@@ -158,7 +240,8 @@ export const readSignupInPage = inPage(function readSignupInPage(kit: PageKit): 
         .map((el) => {
           const t = controlText(el);
           let s = (el as HTMLButtonElement).type === "submit" ? 3 : 0;
-          if (words.signupAction.test(t) || /continue|next|submit|weiter|continuer|continuar|avanti|volgende/i.test(t)) s += 4;
+          if (words.signupAction.test(t) || /continue|next|submit|weiter|continuer|continuar|avanti|volgende/i.test(t))
+            s += 4;
           if (words.notSubmit.test(t) && !words.signupAction.test(t)) s -= 8;
           return { el, s };
         })
@@ -173,19 +256,26 @@ export const readSignupInPage = inPage(function readSignupInPage(kit: PageKit): 
       }
       // Hints sit beside the field: what follows it (or its label) up to the next field, never another field's.
       const anchor = password.closest("label") ?? password;
-      for (let el = anchor.nextElementSibling, n = 0; el && n < 3 && !el.querySelector("input, select, textarea") && !(el instanceof HTMLInputElement); el = el.nextElementSibling, n++) {
+      for (
+        let el = anchor.nextElementSibling, n = 0;
+        el && n < 3 && !el.querySelector("input, select, textarea") && !(el instanceof HTMLInputElement);
+        el = el.nextElementSibling, n++
+      ) {
         if (visible(el) && text(el).length > 0 && text(el).length < 400) near.push(text(el));
       }
       const box = anchor.parentElement;
       if (box && box.querySelectorAll("input:not([type=hidden]), select, textarea").length <= 2) {
-        for (const el of box.querySelectorAll("small, p, li")) if (visible(el) && text(el).length > 0 && text(el).length < 400) near.push(text(el));
+        for (const el of box.querySelectorAll("small, p, li"))
+          if (visible(el) && text(el).length > 0 && text(el).length < 400) near.push(text(el));
       }
       passwordFacts = {
         passwordrules: password.getAttribute("passwordrules"),
         minLength: password.hasAttribute("minlength") && password.minLength >= 0 ? password.minLength : null,
         maxLength: password.hasAttribute("maxlength") && password.maxLength > 0 ? password.maxLength : null,
         pattern: password.getAttribute("pattern"),
-        hints: [...new Set(near.filter((t) => /\d|upper|lower|capital|number|digit|symbol|special|character/i.test(t)))].slice(0, 8),
+        hints: [
+          ...new Set(near.filter((t) => /\d|upper|lower|capital|number|digit|symbol|special|character/i.test(t))),
+        ].slice(0, 8),
       };
     }
   }
@@ -198,7 +288,14 @@ export const readSignupInPage = inPage(function readSignupInPage(kit: PageKit): 
           return t.length <= 40 && words.signupAction.test(t) && !/google|facebook|apple|microsoft|github/i.test(t);
         }) ?? null);
   const loginAnchor = all.find(
-    (el): el is HTMLAnchorElement => el instanceof HTMLAnchorElement && visible(el) && !!el.href && controlText(el).length <= 60 && /\b(log ?in|sign ?in|anmelden|connexion|se connecter|iniciar ses[ií]on|entrar|accedi|inloggen)\b/i.test(controlText(el)),
+    (el): el is HTMLAnchorElement =>
+      el instanceof HTMLAnchorElement &&
+      visible(el) &&
+      !!el.href &&
+      controlText(el).length <= 60 &&
+      /\b(log ?in|sign ?in|anmelden|connexion|se connecter|iniciar ses[ií]on|entrar|accedi|inloggen)\b/i.test(
+        controlText(el),
+      ),
   );
   let loginLink: string | null = null;
   if (loginAnchor) {
@@ -212,7 +309,11 @@ export const readSignupInPage = inPage(function readSignupInPage(kit: PageKit): 
 
   // Which field the browser refuses, by its label; never its value.
   const invalid = form ? inputs.find((el) => form!.contains(el) && el.value !== "" && !el.validity.valid) : undefined;
-  const what = invalid ? (invalid.type === "password" ? "password" : describe(invalid).slice(0, 60) || invalid.type) : "";
+  const what = invalid
+    ? invalid.type === "password"
+      ? "password"
+      : describe(invalid).slice(0, 60) || invalid.type
+    : "";
   const validation = invalid ? kit.validation(invalid, what) : null;
 
   return {

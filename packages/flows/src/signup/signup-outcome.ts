@@ -11,7 +11,14 @@ import type { SignupInput } from "./signup";
 import { usernameVariant } from "./account-names";
 import type { SignupRun } from "./signup-run";
 import { bestForm, isSetPasswordForm, scanSignup, type SignupScan } from "./signup-scan";
-import { ACCOUNT_MAILED, ACTIVATION_MAILED, NOW_SIGN_IN, PROGRESS, SIGNUP_DONE, signupRefusalOf } from "./signup-verdicts";
+import {
+  ACCOUNT_MAILED,
+  ACTIVATION_MAILED,
+  NOW_SIGN_IN,
+  PROGRESS,
+  SIGNUP_DONE,
+  signupRefusalOf,
+} from "./signup-verdicts";
 
 // A message without known words is the site's refusal once it stayed this long.
 const MESSAGE_SETTLE_MS = 1000;
@@ -38,7 +45,14 @@ function newlySays(text: string, before: string[], ...words: RegExp[]): boolean 
   return !!said && !before.some((sentence) => sentence.toLowerCase().includes(said.toLowerCase()));
 }
 
-export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: PageWatch, input: SignupInput, deadline: Deadline, mailed?: AccountMail): Promise<SignupVerdict> {
+export async function awaitSignupVerdict(
+  run: SignupRun,
+  page: Page,
+  watch: PageWatch,
+  input: SignupInput,
+  deadline: Deadline,
+  mailed?: AccountMail,
+): Promise<SignupVerdict> {
   const watcher = new AfterSubmit(page, deadline, {
     identifier: () => run.email ?? run.username ?? "",
     before: run.before!,
@@ -63,24 +77,43 @@ export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: Page
   const siteHost = new URL(input.signupUrl).hostname;
   const fromInbox = async (wanted: "code" | "link") => {
     if (!input.inbox) {
-      throw new LoginFlowError("verification_pending", `the site wants the new account's email confirmed by a ${wanted}, and no mail to ${run.email ?? "its address"} reaches the service`);
+      throw new LoginFlowError(
+        "verification_pending",
+        `the site wants the new account's email confirmed by a ${wanted}, and no mail to ${run.email ?? "its address"} reaches the service`,
+      );
     }
     run.step(`wait for the confirmation ${wanted} by email`);
     const waitMs = Math.min(input.inboxWaitMs ?? 120_000, deadline.remaining());
-    return awaitVerification(input.inbox, wanted, run.since ?? (await input.inbox.mark()), siteHost, waitMs, "confirmation").catch((err: unknown) => {
+    return awaitVerification(
+      input.inbox,
+      wanted,
+      run.since ?? (await input.inbox.mark()),
+      siteHost,
+      waitMs,
+      "confirmation",
+    ).catch((err: unknown) => {
       // The account exists and waits for its confirmation; the caller can still give it one.
-      throw err instanceof LoginFlowError && err.code === "timeout" ? new LoginFlowError("verification_pending", err.message) : err;
+      throw err instanceof LoginFlowError && err.code === "timeout"
+        ? new LoginFlowError("verification_pending", err.message)
+        : err;
     });
   };
   const accountMail = async (): Promise<AccountMail> => {
     if (!input.inbox) {
-      throw new LoginFlowError("verification_pending", `the site mails the new account's password (or a link to set it), and no mail to ${run.email ?? "its address"} reaches the service`);
+      throw new LoginFlowError(
+        "verification_pending",
+        `the site mails the new account's password (or a link to set it), and no mail to ${run.email ?? "its address"} reaches the service`,
+      );
     }
     run.step("wait for the account's password or its link by email");
     const waitMs = Math.min(input.inboxWaitMs ?? 120_000, deadline.remaining());
-    return awaitAccountMail(input.inbox, run.since ?? (await input.inbox.mark()), siteHost, waitMs).catch((err: unknown) => {
-      throw err instanceof LoginFlowError && err.code === "timeout" ? new LoginFlowError("verification_pending", err.message) : err;
-    });
+    return awaitAccountMail(input.inbox, run.since ?? (await input.inbox.mark()), siteHost, waitMs).catch(
+      (err: unknown) => {
+        throw err instanceof LoginFlowError && err.code === "timeout"
+          ? new LoginFlowError("verification_pending", err.message)
+          : err;
+      },
+    );
   };
   const resubmit = async (form: SignupScan, refusal: string): Promise<"again"> => {
     watcher.seeWhileShown(refusal);
@@ -130,7 +163,11 @@ export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: Page
     // "Account was successfully created. An email containing the instructions to activate your account was
     // sent to …" above the site's login form: the account signs in once its link is opened, not before.
     // A code asked for on the page is answered where the page asks for it (below), never as a link.
-    const activationMailed = !verified && !run.passwordless && !signals.otpPrompt && (poll.fresh.some((m) => ACTIVATION_MAILED.test(m)) || saysNewly(ACTIVATION_MAILED));
+    const activationMailed =
+      !verified &&
+      !run.passwordless &&
+      !signals.otpPrompt &&
+      (poll.fresh.some((m) => ACTIVATION_MAILED.test(m)) || saysNewly(ACTIVATION_MAILED));
     if (activationMailed && (!form || saysDone)) return watcher.act(poll, confirmByLink);
     if (saysDone && form && !verified && !signals.confirmByEmail && !signals.otpPrompt) {
       run.step("the site says the account was made; signing in");
@@ -140,11 +177,19 @@ export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: Page
     for (const message of fresh) {
       if (verified) {
         const code = refusalCode(message);
-        const refused = code === "invalid_credentials" || EXPIRED.test(message) || (accountMailRead && !passwordSets && /\binvalid\b/i.test(message));
-        if (refused) throw new LoginFlowError("verification_failed", `the site refused the ${accountMailRead ? "set-password" : "confirmation"} ${codeAnswered ? "code" : "link"}: ${message}`);
+        const refused =
+          code === "invalid_credentials" ||
+          EXPIRED.test(message) ||
+          (accountMailRead && !passwordSets && /\binvalid\b/i.test(message));
+        if (refused)
+          throw new LoginFlowError(
+            "verification_failed",
+            `the site refused the ${accountMailRead ? "set-password" : "confirmation"} ${codeAnswered ? "code" : "link"}: ${message}`,
+          );
         if (passwordSets > 0 && form && isSetPasswordForm(form)) {
           // The site refused the password set on its page: a generated one is made again to its words.
-          if (input.password || passwordSets > MAX_PASSWORD_RETRIES) throw new LoginFlowError("verification_failed", `the site refused the new password: ${message}`);
+          if (input.password || passwordSets > MAX_PASSWORD_RETRIES)
+            throw new LoginFlowError("verification_failed", `the site refused the new password: ${message}`);
           watcher.see(message);
           passwordSets++;
           await run.setPassword(form, message);
@@ -169,13 +214,21 @@ export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: Page
         await run.regeneratePassword(message);
         return resubmit(form, message);
       }
-      if (form && (kind !== "other" || refusalCode(message) !== null)) throw new LoginFlowError("signup_rejected", message);
+      if (form && (kind !== "other" || refusalCode(message) !== null))
+        throw new LoginFlowError("signup_rejected", message);
       // The signup form gone, and a page that shows no account says no ("That invitation code is not valid."
       // above a login form): the site made no account, and a login would only be refused.
-      if (!form && !signals.signedIn && refusalCode(message) === "invalid_credentials") throw new LoginFlowError("signup_rejected", message);
+      if (!form && !signals.signedIn && refusalCode(message) === "invalid_credentials")
+        throw new LoginFlowError("signup_rejected", message);
     }
     // The set-password form is gone and nothing refused it: the site took the password.
-    if (passwordSets > 0 && !(form && isSetPasswordForm(form)) && fresh.length === 0 && loginScans.unreadable === 0 && watch.documentStatus < 400) {
+    if (
+      passwordSets > 0 &&
+      !(form && isSetPasswordForm(form)) &&
+      fresh.length === 0 &&
+      loginScans.unreadable === 0 &&
+      watch.documentStatus < 400
+    ) {
       run.acceptPassword();
     }
 
@@ -201,21 +254,39 @@ export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: Page
       }
     } else if (signals.otpPrompt && !signals.passwordShown) {
       const prompt = loginScans.find((s) => s.reading.otp.length > 0);
-      if (codeAnswered && fresh.length > 0) throw new LoginFlowError("verification_failed", `the site refused the confirmation code: ${fresh[0]}`);
+      if (codeAnswered && fresh.length > 0)
+        throw new LoginFlowError("verification_failed", `the site refused the confirmation code: ${fresh[0]}`);
       if (!codeAnswered && prompt) {
         codeAnswered = true;
-        return watcher.act(poll, () => answerOtp(page, prompt, () => fromInbox("code"), (name) => run.step(name)));
+        return watcher.act(poll, () =>
+          answerOtp(
+            page,
+            prompt,
+            () => fromInbox("code"),
+            (name) => run.step(name),
+          ),
+        );
       }
     } else if (signals.confirmByEmail && !linkOpened && !signals.passwordShown) {
       return watcher.act(poll, confirmByLink);
     } else if (linkOpened && watch.documentStatus >= 400) {
-      const said = loginScans.flatMap((s) => s.reading.text.split(/\n+/)).map((t) => t.trim()).find((t) => EXPIRED.test(t) || /invalid/i.test(t));
-      throw new LoginFlowError("verification_failed", `the site refused the confirmation link: ${said ?? `HTTP ${watch.documentStatus}`}`);
+      const said = loginScans
+        .flatMap((s) => s.reading.text.split(/\n+/))
+        .map((t) => t.trim())
+        .find((t) => EXPIRED.test(t) || /invalid/i.test(t));
+      throw new LoginFlowError(
+        "verification_failed",
+        `the site refused the confirmation link: ${said ?? `HTTP ${watch.documentStatus}`}`,
+      );
     } else if (signals.passwordShown) {
       // The new account is to sign in on the login form the site shows now: another field than the one the
       // signup went out with, on two polls (a signup form re-rendering is not a login form).
       const login = loginScans.find((s) => s.reading.password);
-      const same = !!login && !!run.sentPassword && login.key === run.sentPassword.frame && login.reading.password!.join("\u0000") === run.sentPassword.path;
+      const same =
+        !!login &&
+        !!run.sentPassword &&
+        login.key === run.sentPassword.frame &&
+        login.reading.password!.join("\u0000") === run.sentPassword.path;
       loginShown = !same && poll.extra.length > 0 ? loginShown + 1 : 0;
       if (loginShown >= 2) return { verdict: { kind: "login", verified } };
     } else {
@@ -240,9 +311,12 @@ export async function awaitSignupVerdict(run: SignupRun, page: Page, watch: Page
   return watcher.watch(judge, ({ extra, signals }): SignupVerdict => {
     const form = bestForm(extra);
     const verified = codeAnswered || linkOpened;
-    if (deadline.remaining() === 0) throw new LoginFlowError("timeout", "timed out waiting for the page after the signup");
-    if (form && !verified) throw new LoginFlowError("login_unconfirmed", "the signup form is still shown, without a message");
-    if (signals.otpPrompt || signals.confirmByEmail) throw new LoginFlowError("login_unconfirmed", "the site still asks to confirm the email");
+    if (deadline.remaining() === 0)
+      throw new LoginFlowError("timeout", "timed out waiting for the page after the signup");
+    if (form && !verified)
+      throw new LoginFlowError("login_unconfirmed", "the signup form is still shown, without a message");
+    if (signals.otpPrompt || signals.confirmByEmail)
+      throw new LoginFlowError("login_unconfirmed", "the site still asks to confirm the email");
     return { kind: "login", verified };
   });
 }

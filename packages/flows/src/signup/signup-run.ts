@@ -97,7 +97,11 @@ export class SignupRun {
       const consent = loginScans.find((s) => s.reading.consent);
       if (consent && clicks < 4) {
         clicks++;
-        await performStep(this.page, { action: "click", purpose: "consent", frame: consent.key, path: consent.reading.consent! }, this.values);
+        await performStep(
+          this.page,
+          { action: "click", purpose: "consent", frame: consent.key, path: consent.reading.consent! },
+          this.values,
+        );
         this.step("accept cookie banner");
         lastProgress = Date.now();
         continue;
@@ -106,13 +110,22 @@ export class SignupRun {
       if (opener && clicks < 4 && Date.now() - lastProgress >= OPENER_PATIENCE_MS) {
         clicks++;
         this.step("open the signup form");
-        await performStep(this.page, { action: "click", purpose: "opener", frame: opener.key, path: opener.reading.opener! }, this.values);
+        await performStep(
+          this.page,
+          { action: "click", purpose: "opener", frame: opener.key, path: opener.reading.opener! },
+          this.values,
+        );
         lastProgress = Date.now();
         continue;
       }
       if (login.captcha) throw new LoginFlowError("captcha_blocked", "the signup page shows a CAPTCHA");
       if (Date.now() - lastProgress > FORM_WAIT_MS) {
-        throw new LoginFlowError("form_not_found", login.passwordShown ? "the page shows a login form, not a signup form" : "no signup form was found on the page");
+        throw new LoginFlowError(
+          "form_not_found",
+          login.passwordShown
+            ? "the page shows a login form, not a signup form"
+            : "no signup form was found on the page",
+        );
       }
       await sleep(150);
     }
@@ -146,11 +159,19 @@ export class SignupRun {
     const emailField = has("email");
     // An invitation may show the invited address, read-only: that is the account's email.
     if (emailField?.readOnly && emailField.value) this.email = emailField.value;
-    if (emailField && !this.email) throw new LoginFlowError("signup_rejected", "the signup form asks for an email address and the request gave none");
+    if (emailField && !this.email)
+      throw new LoginFlowError(
+        "signup_rejected",
+        "the signup form asks for an email address and the request gave none",
+      );
     if (has("username") && !this.username) this.username = usernameFrom(this.email ?? undefined);
     // The account signs in with what the form asked for: its email, else its username.
     this.identifier = emailField ? this.email : has("username") ? this.username : this.email;
-    if (!this.identifier) throw new LoginFlowError("signup_rejected", "the signup form asks for neither an email address nor a username, and the request gave no email");
+    if (!this.identifier)
+      throw new LoginFlowError(
+        "signup_rejected",
+        "the signup form asks for neither an email address nor a username, and the request gave no email",
+      );
     if (this.passwordGenerated && has("password") && !this.rules) {
       this.rules = this.rulesFrom(passwordFacts);
       this.password = this.generate();
@@ -166,7 +187,11 @@ export class SignupRun {
     try {
       return generatePassword(this.rules!);
     } catch (err) {
-      if (err instanceof PasswordRulesError) throw new LoginFlowError("signup_rejected", `no password can satisfy the site's stated rules (${err.message}); send cred.password`);
+      if (err instanceof PasswordRulesError)
+        throw new LoginFlowError(
+          "signup_rejected",
+          `no password can satisfy the site's stated rules (${err.message}); send cred.password`,
+        );
       throw err;
     }
   }
@@ -203,8 +228,15 @@ export class SignupRun {
     }
     this.watch.resetVerdict();
     this.step(prefilled ? "save the password the site filled in" : "set the password");
-    const clicked = reading.submit && (await performStep(this.page, { action: "click", purpose: "submit", frame: key, path: reading.submit }, this.values).catch(() => false));
-    if (!clicked) await performStep(this.page, { action: "enter", purpose: "submit", frame: key, path: field.path }, this.values);
+    const clicked =
+      reading.submit &&
+      (await performStep(
+        this.page,
+        { action: "click", purpose: "submit", frame: key, path: reading.submit },
+        this.values,
+      ).catch(() => false));
+    if (!clicked)
+      await performStep(this.page, { action: "enter", purpose: "submit", frame: key, path: field.path }, this.values);
   }
 
   /** The site took the password last set (its form is gone without a refusal): the account's password now. */
@@ -237,14 +269,25 @@ export class SignupRun {
   async fillAndSubmit(form: SignupScan, deadline: Deadline): Promise<void> {
     this.prepare(form);
     const { key, reading } = form;
-    const extras = this.extraKeys.length ? ((await scanPage(this.page, "", this.extraKeys)).find((s) => s.key === key)?.reading.extras ?? {}) : {};
-    const extraPaths = new Set(Object.values(extras).filter((p): p is SelectorPath => !!p).map((p) => p.join("\u0000")));
+    const extras = this.extraKeys.length
+      ? ((await scanPage(this.page, "", this.extraKeys)).find((s) => s.key === key)?.reading.extras ?? {})
+      : {};
+    const extraPaths = new Set(
+      Object.values(extras)
+        .filter((p): p is SelectorPath => !!p)
+        .map((p) => p.join("\u0000")),
+    );
     const missing = [
       ...reading.unfilled.filter((f) => !extraPaths.has(f.path.join("\u0000"))).map((f) => f.label),
-      ...reading.fields.filter((f) => f.required && !f.value && this.valueFor(f.role, f.value) === null).map((f) => f.role),
+      ...reading.fields
+        .filter((f) => f.required && !f.value && this.valueFor(f.role, f.value) === null)
+        .map((f) => f.role),
     ];
     if (missing.length) {
-      throw new LoginFlowError("signup_rejected", `the signup form requires ${missing.map((m) => `"${m}"`).join(", ")}, which the request does not give; send them in additionalFields`);
+      throw new LoginFlowError(
+        "signup_rejected",
+        `the signup form requires ${missing.map((m) => `"${m}"`).join(", ")}, which the request does not give; send them in additionalFields`,
+      );
     }
     if (this.submits === 0) this.options.onMilestone?.("form_found");
     for (const field of reading.fields) {
@@ -283,15 +326,25 @@ export class SignupRun {
     };
     const handoff = this.input.handoff;
     const held = field ? { frame: key, path: field.path } : null;
-    const person = handoff && held ? { handoff, beforeAsk: mark, formHeld: () => fieldHolds(this.page, held) } : undefined;
-    if ((await passCaptcha(this.page, deadline, this.options.captchaSolver, (name) => this.step(name), person)) === "sent") {
+    const person =
+      handoff && held ? { handoff, beforeAsk: mark, formHeld: () => fieldHolds(this.page, held) } : undefined;
+    if (
+      (await passCaptcha(this.page, deadline, this.options.captchaSolver, (name) => this.step(name), person)) === "sent"
+    ) {
       this.step("the person sent the signup form");
       return;
     }
     await mark();
     this.step("submit signup form");
-    const clicked = reading.submit && (await performStep(this.page, { action: "click", purpose: "submit", frame: key, path: reading.submit }, this.values).catch(() => false));
-    if (!clicked && field) await performStep(this.page, { action: "enter", purpose: "submit", frame: key, path: field.path }, this.values);
+    const clicked =
+      reading.submit &&
+      (await performStep(
+        this.page,
+        { action: "click", purpose: "submit", frame: key, path: reading.submit },
+        this.values,
+      ).catch(() => false));
+    if (!clicked && field)
+      await performStep(this.page, { action: "enter", purpose: "submit", frame: key, path: field.path }, this.values);
     else if (!clicked) throw new LoginFlowError("form_not_found", "the signup form has no control to send it");
   }
 }

@@ -11,8 +11,10 @@ export async function scanSignup(page: Page): Promise<SignupScan[]> {
 }
 
 /** The frame whose form reads most like a signup form, when one does. */
-export const bestForm = (scans: SignupScan[]) => scans.filter((s) => s.reading.score >= 4).sort((a, b) => b.reading.score - a.reading.score)[0] ?? null;
+export const bestForm = (scans: SignupScan[]) =>
+  scans.filter((s) => s.reading.score >= 4).sort((a, b) => b.reading.score - a.reading.score)[0] ?? null;
 
 /** A page to choose the account's password on: a new password (and its confirmation), nothing else to type. */
 export const isSetPasswordForm = (form: SignupScan) =>
-  form.reading.fields.some((f) => f.role === "password") && form.reading.fields.every((f) => f.role === "password" || f.role === "confirm" || f.readOnly || f.value !== "");
+  form.reading.fields.some((f) => f.role === "password") &&
+  form.reading.fields.every((f) => f.role === "password" || f.role === "confirm" || f.readOnly || f.value !== "");

@@ -48,7 +48,10 @@ describe("ACCOUNT_MAILED", () => {
 
 describe("ACTIVATION_MAILED and NOT_ACTIVATED", () => {
   it.each([
-    ["Account was successfully created. An email containing the instructions to activate your account was sent to ada@example.test.", true],
+    [
+      "Account was successfully created. An email containing the instructions to activate your account was sent to ada@example.test.",
+      true,
+    ],
     ["We have sent you an activation link.", true],
     ["Please confirm your email address to activate your account.", true],
     ["Wir haben Ihnen einen Link zur Aktivierung Ihres Kontos gesendet.", true],
@@ -61,7 +64,10 @@ describe("ACTIVATION_MAILED and NOT_ACTIVATED", () => {
   });
 
   it.each([
-    ["You haven't activated your account yet. If you want to receive a new activation email, please click this link.", true],
+    [
+      "You haven't activated your account yet. If you want to receive a new activation email, please click this link.",
+      true,
+    ],
     ["Your email address has not been verified.", true],
     ["Please confirm your email address before logging in.", true],
     ["Ihr Konto wurde noch nicht aktiviert.", true],

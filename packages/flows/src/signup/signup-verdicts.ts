@@ -1,15 +1,19 @@
 /** What a site's words after a signup submit mean, in the languages the engine reads (en, de, fr, es, pt, it, nl). */
 
-const USERNAME = /user ?name|handle|nick ?name|benutzername|nom d.utilisateur|nombre de usuario|nome (de )?usu[aá]rio|nome utente|gebruikersnaam/i;
-const TAKEN = /\b(taken|not available|unavailable|in use|already|exists|vergeben|bereits|d[ée]j[àa]|pris|ya (existe|est[aá])|j[aá] (existe|est[aá])|gi[aà]|al in gebruik|bestaat al)\b/i;
+const USERNAME =
+  /user ?name|handle|nick ?name|benutzername|nom d.utilisateur|nombre de usuario|nome (de )?usu[aá]rio|nome utente|gebruikersnaam/i;
+const TAKEN =
+  /\b(taken|not available|unavailable|in use|already|exists|vergeben|bereits|d[ée]j[àa]|pris|ya (existe|est[aá])|j[aá] (existe|est[aá])|gi[aà]|al in gebruik|bestaat al)\b/i;
 // "already" is what tells a refusal from a success ("Your email address has been registered").
 const EMAIL_EXISTS =
   /\b(e-?mail|address|account)\b.{0,60}\balready (exists|registered|in use|taken|been registered)|\balready (have an account|registered|in use)|\b(e-?mail|address)\b.{0,40}\b(is|was) (taken|in use)\b|bereits (registriert|vergeben|verwendet|ein konto)|d[ée]j[àa] (utilis|enregistr|inscri|un compte)|ya (est[aá] )?(registrad|en uso)|j[aá] (est[aá] )?(cadastrad|registad|em uso)|gi[aà] (registrat|in uso)|al (geregistreerd|in gebruik)/i;
 const PASSWORD = /password|passwort|kennwort|mot de passe|contrase[nñ]a|senha|wachtwoord/i;
-const RULE = /must|should|at least|at most|characters|too (short|long|weak|common|simple)|requires?|contain|include|muss|mindestens|zeichen|doit|caract[eè]res|debe|deve|caracteres|caratteri|moet|tekens/i;
+const RULE =
+  /must|should|at least|at most|characters|too (short|long|weak|common|simple)|requires?|contain|include|muss|mindestens|zeichen|doit|caract[eè]res|debe|deve|caracteres|caratteri|moet|tekens/i;
 
 /** A message that says the site is working on it ("Creating your account…"), not that it refused. */
-export const PROGRESS = /(\.\.\.|…)\s*$|please wait|loading|creating|processing|signing (you )?(up|in)|bitte warten|veuillez patienter|espere|attendere|even geduld/i;
+export const PROGRESS =
+  /(\.\.\.|…)\s*$|please wait|loading|creating|processing|signing (you )?(up|in)|bitte warten|veuillez patienter|espere|attendere|even geduld/i;
 
 export type SignupRefusal = "username_taken" | "account_exists" | "password_rules" | "other";
 
@@ -17,7 +21,11 @@ export type SignupRefusal = "username_taken" | "account_exists" | "password_rule
 export function signupRefusalOf(message: string): SignupRefusal {
   if (USERNAME.test(message) && TAKEN.test(message)) return "username_taken";
   if (EMAIL_EXISTS.test(message)) return "account_exists";
-  if (PASSWORD.test(message) && RULE.test(message) && !/match|überein|correspond|coincid|coincident|corrispond|komen niet overeen/i.test(message)) {
+  if (
+    PASSWORD.test(message) &&
+    RULE.test(message) &&
+    !/match|überein|correspond|coincid|coincident|corrispond|komen niet overeen/i.test(message)
+  ) {
     return "password_rules";
   }
   return "other";

@@ -9,17 +9,31 @@ let seq = 0;
 const fresh = (tag: string) => `${tag}${process.pid}x${++seq}x${Date.now().toString(36)}@example.test`;
 
 const run = (path: string, input: Omit<SignupInput, "signupUrl">, steps: string[] = []) =>
-  env.host.withPage((page) => signup(page, { signupUrl: `${env.sites.url}${path}`, ...input }, { guard, timeoutMs: FLOW_DEADLINE_MS, onStep: (s) => steps.push(s) }));
+  env.host.withPage((page) =>
+    signup(
+      page,
+      { signupUrl: `${env.sites.url}${path}`, ...input },
+      { guard, timeoutMs: FLOW_DEADLINE_MS, onStep: (s) => steps.push(s) },
+    ),
+  );
 
 async function failureOf(promise: Promise<unknown>): Promise<LoginFlowError> {
-  const err = await promise.then(() => null, (e: unknown) => e);
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(LoginFlowError);
   return err as LoginFlowError;
 }
 
-const records = async (key: string) => ((await (await fetch(`${env.sites.url}/__fixture/signups/${encodeURIComponent(key)}`)).json()) as { accounts: any[] }).accounts;
+const records = async (key: string) =>
+  ((await (await fetch(`${env.sites.url}/__fixture/signups/${encodeURIComponent(key)}`)).json()) as { accounts: any[] })
+    .accounts;
 const signedIn = async (name: string, cookies: Array<{ name: string; value: string }>) => {
-  const res = await fetch(`${env.sites.url}/cases/${name}/account`, { headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") }, redirect: "manual" });
+  const res = await fetch(`${env.sites.url}/cases/${name}/account`, {
+    headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") },
+    redirect: "manual",
+  });
   return res.status === 200 ? await res.text() : null;
 };
 
@@ -27,11 +41,19 @@ describe("signup engine against fixture sites", () => {
   it("fills a form a script draws late (email, username, password twice) and is signed in by the site", async () => {
     const email = fresh("instant");
     const result = await run("/cases/signup-instant/signup", { email });
-    expect(result).toMatchObject({ email, username: usernameFrom(email), passwordGenerated: true, signedInBy: "signup", identifier: email });
+    expect(result).toMatchObject({
+      email,
+      username: usernameFrom(email),
+      passwordGenerated: true,
+      signedInBy: "signup",
+      identifier: email,
+    });
     // Where it signs in next time: the signup page's "Log in" link.
     expect(result.loginUrl).toBe(`${env.sites.url}/cases/signup-instant/login`);
     expect(await signedIn("signup-instant", result.session.cookies)).toContain(`Welcome, ${email}`);
-    expect(await records(email)).toEqual([expect.objectContaining({ site: "signup-instant", username: usernameFrom(email), confirmed: true })]);
+    expect(await records(email)).toEqual([
+      expect.objectContaining({ site: "signup-instant", username: usernameFrom(email), confirmed: true }),
+    ]);
     expect(result.password).toHaveLength(20);
   });
 
@@ -39,7 +61,9 @@ describe("signup engine against fixture sites", () => {
     const email = fresh("tracker");
     const result = await run("/cases/signup-tracker/account/register", { email });
     expect(result.username).toBe(usernameFrom(email));
-    expect(await records(email)).toEqual([expect.objectContaining({ site: "signup-tracker", username: usernameFrom(email), confirmed: true })]);
+    expect(await records(email)).toEqual([
+      expect.objectContaining({ site: "signup-tracker", username: usernameFrom(email), confirmed: true }),
+    ]);
     expect(result.signedInBy).toBe("login");
     expect(await signedIn("signup-tracker", result.session.cookies)).toMatch(/Welcome, /);
   });
@@ -49,7 +73,11 @@ describe("signup engine against fixture sites", () => {
     const steps: string[] = [];
     const result = await run("/cases/signup-hub/signup", { email: fresh("hub"), username }, steps);
     expect(steps).toContain("the site says the account was made; signing in");
-    expect(result).toMatchObject({ username, signedInBy: "login", loginUrl: `${env.sites.url}/cases/signup-hub/login` });
+    expect(result).toMatchObject({
+      username,
+      signedInBy: "login",
+      loginUrl: `${env.sites.url}/cases/signup-hub/login`,
+    });
     expect(await signedIn("signup-hub", result.session.cookies)).toContain(`Welcome, ${username}`);
     // One account, made once: the form drawn again was never sent a second time.
     expect(await records(username)).toHaveLength(1);
@@ -113,7 +141,13 @@ describe("signup engine against fixture sites", () => {
 
   it("types an invitation token into the page's invitation field", async () => {
     const email = fresh("invited");
-    const { token } = (await (await fetch(`${env.sites.url}/__fixture/invitations`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json()) as { token: string };
+    const { token } = (await (
+      await fetch(`${env.sites.url}/__fixture/invitations`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      })
+    ).json()) as { token: string };
     const result = await run("/cases/signup-invite/join", { email, inviteToken: token, name: "Grace Hopper" });
     expect(await signedIn("signup-invite", result.session.cookies)).toContain(`Welcome, ${email}`);
     expect(await records(email)).toEqual([expect.objectContaining({ name: "Grace Hopper", invitation: token })]);
@@ -121,8 +155,16 @@ describe("signup engine against fixture sites", () => {
 
   it("opens an invitation link that shows the invited address, and keeps that address", async () => {
     const invited = fresh("bound");
-    const { url } = (await (await fetch(`${env.sites.url}/__fixture/invitations`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: invited }) })).json()) as { url: string };
-    const result = await env.host.withPage((page) => signup(page, { signupUrl: url }, { guard, timeoutMs: FLOW_DEADLINE_MS }));
+    const { url } = (await (
+      await fetch(`${env.sites.url}/__fixture/invitations`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: invited }),
+      })
+    ).json()) as { url: string };
+    const result = await env.host.withPage((page) =>
+      signup(page, { signupUrl: url }, { guard, timeoutMs: FLOW_DEADLINE_MS }),
+    );
     expect(result.email).toBe(invited);
     expect(await signedIn("signup-invite", result.session.cookies)).toContain(`Welcome, ${invited}`);
   });
@@ -130,9 +172,15 @@ describe("signup engine against fixture sites", () => {
   it("signs a username-only account up under its username, filling a field called just 'Name'", async () => {
     const email = fresh("forum");
     const result = await run("/cases/signup-username/signup", { email, name: "Ada Lovelace" });
-    expect(result).toMatchObject({ identifier: usernameFrom(email), username: usernameFrom(email), loginUrl: `${env.sites.url}/cases/signup-username/login` });
+    expect(result).toMatchObject({
+      identifier: usernameFrom(email),
+      username: usernameFrom(email),
+      loginUrl: `${env.sites.url}/cases/signup-username/login`,
+    });
     expect(await signedIn("signup-username", result.session.cookies)).toContain(`Welcome, ${usernameFrom(email)}`);
-    expect(await records(usernameFrom(email))).toEqual([expect.objectContaining({ name: "Ada Lovelace", email: null })]);
+    expect(await records(usernameFrom(email))).toEqual([
+      expect.objectContaining({ name: "Ada Lovelace", email: null }),
+    ]);
   });
 
   it("says so when the page is a login form, not a signup form", async () => {
@@ -147,8 +195,16 @@ describe("signup values", () => {
     expect(usernameFrom("a@b.c")).toMatch(/^user\d{5}$/);
     expect(usernameVariant("adalovelace")).toMatch(/^adalovelace\d{4}$/);
     expect(usernameVariant("adalovelace1234")).toMatch(/^adalovelace\d{4}$/);
-    expect(namesFor(undefined, "ada.lovelace@example.com")).toEqual({ full: "Ada Lovelace", first: "Ada", last: "Lovelace" });
-    expect(namesFor("Grace Brewster Hopper", undefined)).toEqual({ full: "Grace Brewster Hopper", first: "Grace", last: "Brewster Hopper" });
+    expect(namesFor(undefined, "ada.lovelace@example.com")).toEqual({
+      full: "Ada Lovelace",
+      first: "Ada",
+      last: "Lovelace",
+    });
+    expect(namesFor("Grace Brewster Hopper", undefined)).toEqual({
+      full: "Grace Brewster Hopper",
+      first: "Grace",
+      last: "Brewster Hopper",
+    });
     expect(namesFor(undefined, "agent-k3x9ab@mail.test")).toEqual({ full: "Agent Kxab", first: "Agent", last: "Kxab" });
   });
 });

@@ -65,7 +65,12 @@ export async function signup(page: Page, input: SignupInput, options: SignupOpti
   const watch = await PageWatch.attach(page, options.guard, input.signupUrl);
   const run = new SignupRun(page, input, options, watch);
   run.step("open signup page");
-  await watch.open(input.signupUrl, deadline, input.signupUrlIsSecret ? "invitation link" : "signup page", input.signupUrlIsSecret);
+  await watch.open(
+    input.signupUrl,
+    deadline,
+    input.signupUrlIsSecret ? "invitation link" : "signup page",
+    input.signupUrlIsSecret,
+  );
   const form = await run.findForm(deadline);
   await run.fillAndSubmit(form, deadline);
   // Where it signs in next time, without a query or fragment (a confirmation token); never an invitation link.
@@ -94,10 +99,20 @@ const INBOX_LOOK_MS = 3000;
  * caller read in their own mailbox, or the password or link that reached our inbox since `inboxSince`.
  * The link's page gets the password set as the signup would have, then the account signs in.
  */
-export async function finishMailedSignup(page: Page, input: MailedSignupInput, mail: { link: string } | { inboxSince: Date }, options: SignupOptions): Promise<SignupResult> {
+export async function finishMailedSignup(
+  page: Page,
+  input: MailedSignupInput,
+  mail: { link: string } | { inboxSince: Date },
+  options: SignupOptions,
+): Promise<SignupResult> {
   const deadline = new Deadline(options.timeoutMs);
   const watch = await PageWatch.attach(page, options.guard, input.loginUrl);
-  const signupInput: SignupInput = { signupUrl: input.loginUrl, email: input.email, password: input.password || undefined, inbox: input.inbox };
+  const signupInput: SignupInput = {
+    signupUrl: input.loginUrl,
+    email: input.email,
+    password: input.password || undefined,
+    inbox: input.inbox,
+  };
   const run = new SignupRun(page, signupInput, options, watch);
   // The site's page first, as a signup starts: what it sets for any visitor is not a session.
   run.step("open login page");
@@ -105,15 +120,33 @@ export async function finishMailedSignup(page: Page, input: MailedSignupInput, m
   await run.resume(input.identifier, input.loginUrl, "inboxSince" in mail ? mail.inboxSince : new Date());
   const mailed = "link" in mail ? { link: mail.link } : await accountMailIn(run, input, mail.inboxSince, deadline);
   const fallback = () => input.loginUrl;
-  return keepingTheAccount(run, fallback, () => finishSignup(page, watch, run, signupInput, options, deadline, fallback, mailed));
+  return keepingTheAccount(run, fallback, () =>
+    finishSignup(page, watch, run, signupInput, options, deadline, fallback, mailed),
+  );
 }
 
 /** The site's mail that reached our inbox since the signup: its password or the link to set one. */
-async function accountMailIn(run: SignupRun, input: MailedSignupInput, since: Date, deadline: Deadline): Promise<AccountMail> {
-  if (!input.inbox) throw new LoginFlowError("verification_pending", "no mail to this account's address reaches the service; send the link from the site's mail");
+async function accountMailIn(
+  run: SignupRun,
+  input: MailedSignupInput,
+  since: Date,
+  deadline: Deadline,
+): Promise<AccountMail> {
+  if (!input.inbox)
+    throw new LoginFlowError(
+      "verification_pending",
+      "no mail to this account's address reaches the service; send the link from the site's mail",
+    );
   run.step("look for the account's password or its link in the inbox");
-  return awaitAccountMail(input.inbox, since, new URL(input.loginUrl).hostname, Math.min(INBOX_LOOK_MS, deadline.remaining())).catch((err: unknown) => {
-    throw err instanceof LoginFlowError && err.code === "timeout" ? new LoginFlowError("verification_pending", err.message) : err;
+  return awaitAccountMail(
+    input.inbox,
+    since,
+    new URL(input.loginUrl).hostname,
+    Math.min(INBOX_LOOK_MS, deadline.remaining()),
+  ).catch((err: unknown) => {
+    throw err instanceof LoginFlowError && err.code === "timeout"
+      ? new LoginFlowError("verification_pending", err.message)
+      : err;
   });
 }
 
@@ -121,13 +154,23 @@ async function accountMailIn(run: SignupRun, input: MailedSignupInput, since: Da
 const SITE_REFUSALS: ReadonlySet<string> = new Set(["signup_rejected", "account_exists"]);
 
 /** Runs what follows the signup form; a failure that may have left an account behind carries it, with its password. */
-async function keepingTheAccount(run: SignupRun, fallback: () => string, finish: () => Promise<SignupResult>): Promise<SignupResult> {
+async function keepingTheAccount(
+  run: SignupRun,
+  fallback: () => string,
+  finish: () => Promise<SignupResult>,
+): Promise<SignupResult> {
   try {
     return await finish();
   } catch (err) {
     // The site refused the account: nothing was created. Anything else may have left one behind.
     if (!(err instanceof LoginFlowError) || SITE_REFUSALS.has(err.code) || !run.identifier) throw err;
-    const account = { email: run.email, username: run.username, password: run.password, passwordGenerated: run.passwordGenerated, awaitsPassword: run.awaitsPassword };
+    const account = {
+      email: run.email,
+      username: run.username,
+      password: run.password,
+      passwordGenerated: run.passwordGenerated,
+      awaitsPassword: run.awaitsPassword,
+    };
     throw new SignupUnfinishedError(err, { ...account, identifier: run.identifier, loginUrl: pageOnly(fallback()) });
   }
 }
@@ -137,16 +180,34 @@ const pageOnly = (url: string) => {
 };
 
 /** After the form went out: the site's verdict, its confirmation, and a login when it signed nobody in. */
-async function finishSignup(page: Page, watch: PageWatch, run: SignupRun, input: SignupInput, options: SignupOptions, deadline: Deadline, fallback: () => string, mailed?: AccountMail): Promise<SignupResult> {
+async function finishSignup(
+  page: Page,
+  watch: PageWatch,
+  run: SignupRun,
+  input: SignupInput,
+  options: SignupOptions,
+  deadline: Deadline,
+  fallback: () => string,
+  mailed?: AccountMail,
+): Promise<SignupResult> {
   watch.check();
   run.step("read verdict");
   options.onMilestone?.("verifying");
   const verdict = await awaitSignupVerdict(run, page, watch, input, deadline, mailed);
-  const account = { email: run.email, username: run.username, password: run.password, passwordGenerated: run.passwordGenerated, identifier: run.identifier! };
+  const account = {
+    email: run.email,
+    username: run.username,
+    password: run.password,
+    passwordGenerated: run.passwordGenerated,
+    identifier: run.identifier!,
+  };
 
   if (verdict.kind === "signed-in" && run.awaitsPassword) {
     // Signed in by the site's link alone: no password of the account is known to sign in again with.
-    throw new LoginFlowError("verification_failed", "the site signed the account in from its link without a password being set; no password is known for it");
+    throw new LoginFlowError(
+      "verification_failed",
+      "the site signed the account in from its link without a password being set; no password is known for it",
+    );
   }
   if (verdict.kind === "signed-in") {
     await options.afterSignIn?.(page, watch, deadline);
@@ -158,7 +219,10 @@ async function finishSignup(page: Page, watch: PageWatch, run: SignupRun, input:
   }
   if (run.awaitsPassword && verdict.verified) {
     // The site's link was opened and led to no page to set a password: a login would type none.
-    throw new LoginFlowError("verification_failed", "the site's link did not lead to a page to set the account's password, and no password came by email");
+    throw new LoginFlowError(
+      "verification_failed",
+      "the site's link did not lead to a page to set the account's password, and no password came by email",
+    );
   }
   run.step("the site did not sign the new account in; logging in");
   if (verdict.leaveForm) {
@@ -168,10 +232,24 @@ async function finishSignup(page: Page, watch: PageWatch, run: SignupRun, input:
     run.step("open the login page");
     await watch.open(to, deadline, "login page");
   }
-  const loginOptions = { guard: options.guard, timeoutMs: deadline.remaining(), onStep: options.onStep, onMilestone: options.onMilestone, captchaSolver: options.captchaSolver, afterSignIn: options.afterSignIn };
+  const loginOptions = {
+    guard: options.guard,
+    timeoutMs: deadline.remaining(),
+    onStep: options.onStep,
+    onMilestone: options.onMilestone,
+    captchaSolver: options.captchaSolver,
+    afterSignIn: options.afterSignIn,
+  };
   let identifier = account.identifier;
   const signInAs = async (who: string): ReturnType<typeof signInOnPage> => {
-    const login = { loginUrl: page.url(), identifier: who, password: run.password, inbox: input.inbox, inboxWaitMs: input.inboxWaitMs, handoff: input.handoff };
+    const login = {
+      loginUrl: page.url(),
+      identifier: who,
+      password: run.password,
+      inbox: input.inbox,
+      inboxWaitMs: input.inboxWaitMs,
+      handoff: input.handoff,
+    };
     try {
       return await signInOnPage(page, watch, login, loginOptions, deadline);
     } catch (err) {
@@ -204,14 +282,28 @@ async function finishSignup(page: Page, watch: PageWatch, run: SignupRun, input:
     try {
       return await signInByName();
     } catch (err) {
-      if (!(err instanceof LoginFlowError) || !(err.code === "invalid_credentials" || NOT_ACTIVATED.test(err.message))) throw err;
+      if (!(err instanceof LoginFlowError) || !(err.code === "invalid_credentials" || NOT_ACTIVATED.test(err.message)))
+        throw err;
       const said = `the site refused the new account's login: ${err.message}`;
       if (verdict.verified) throw new LoginFlowError("login_unconfirmed", `${said} (after its email was confirmed)`);
-      if (!input.inbox) throw new LoginFlowError("verification_pending", `${said}; it may wait for its email to be confirmed, and no mail to ${run.email ?? "its address"} reaches the service`);
+      if (!input.inbox)
+        throw new LoginFlowError(
+          "verification_pending",
+          `${said}; it may wait for its email to be confirmed, and no mail to ${run.email ?? "its address"} reaches the service`,
+        );
       run.step("the site refused the new account's login; looking for its confirmation link by email");
       const waitMs = Math.min(input.inboxWaitMs ?? 120_000, deadline.remaining());
-      const link = await awaitVerification(input.inbox, "link", run.since ?? new Date(0), new URL(input.signupUrl).hostname, waitMs, "confirmation").catch((e: unknown) => {
-        throw e instanceof LoginFlowError && e.code === "timeout" ? new LoginFlowError("verification_pending", `${said}; no confirmation link came by email`) : e;
+      const link = await awaitVerification(
+        input.inbox,
+        "link",
+        run.since ?? new Date(0),
+        new URL(input.signupUrl).hostname,
+        waitMs,
+        "confirmation",
+      ).catch((e: unknown) => {
+        throw e instanceof LoginFlowError && e.code === "timeout"
+          ? new LoginFlowError("verification_pending", `${said}; no confirmation link came by email`)
+          : e;
       });
       run.step("open the confirmation link");
       watch.resetVerdict();
@@ -219,21 +311,49 @@ async function finishSignup(page: Page, watch: PageWatch, run: SignupRun, input:
       run.step("open the login page");
       await watch.open(loginAt, deadline, "login page");
       return await signInByName().catch((again: unknown) => {
-        throw again instanceof LoginFlowError && again.code === "invalid_credentials" ? new LoginFlowError("login_unconfirmed", `the site refused the new account's login after its email was confirmed: ${again.message}`) : again;
+        throw again instanceof LoginFlowError && again.code === "invalid_credentials"
+          ? new LoginFlowError(
+              "login_unconfirmed",
+              `the site refused the new account's login after its email was confirmed: ${again.message}`,
+            )
+          : again;
       });
     }
   };
   try {
     const result = await signIn();
-    return { ...account, identifier, session: result.session, loginUrl: pageOnly(result.loginPage), signedInBy: "login" };
+    return {
+      ...account,
+      identifier,
+      session: result.session,
+      loginUrl: pageOnly(result.loginPage),
+      signedInBy: "login",
+    };
   } catch (err) {
     // A mailed temporary password: its first login may ask for a new one before it signs the account in.
-    const form = run.passwordMailed && err instanceof LoginFlowError && err.code !== "invalid_credentials" ? bestForm(await scanSignup(page).catch(() => [])) : null;
+    const form =
+      run.passwordMailed && err instanceof LoginFlowError && err.code !== "invalid_credentials"
+        ? bestForm(await scanSignup(page).catch(() => []))
+        : null;
     if (!form || !isSetPasswordForm(form)) throw err;
     const replaced = await replaceTemporaryPassword(run, page, watch, form, deadline);
-    if (replaced !== "login") return { ...account, password: run.password, session: replaced, loginUrl: pageOnly(fallback()), signedInBy: "login" };
+    if (replaced !== "login")
+      return {
+        ...account,
+        password: run.password,
+        session: replaced,
+        loginUrl: pageOnly(fallback()),
+        signedInBy: "login",
+      };
     run.step("logging in with the new password");
     const result = await signIn();
-    return { ...account, identifier, password: run.password, session: result.session, loginUrl: pageOnly(result.loginPage), signedInBy: "login" };
+    return {
+      ...account,
+      identifier,
+      password: run.password,
+      session: result.session,
+      loginUrl: pageOnly(result.loginPage),
+      signedInBy: "login",
+    };
   }
 }

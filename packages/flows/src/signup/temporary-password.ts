@@ -16,7 +16,12 @@ const SETTLE_MS = 10_000;
 const MAX_PASSWORD_RETRIES = 2;
 
 /** The page shows the account, with state beyond what rotates on its own (session-evidence's strong evidence). */
-async function newSessionShown(context: BrowserContext, page: Page, baseline: SessionBaseline, storage: Array<[string, string]>): Promise<boolean> {
+async function newSessionShown(
+  context: BrowserContext,
+  page: Page,
+  baseline: SessionBaseline,
+  storage: Array<[string, string]>,
+): Promise<boolean> {
   const now = await readEntries(context, page, storage).catch(() => null);
   return !!now && weigh(changesSince(baseline, now), { account: true, movedAway: false }) === "strong";
 }
@@ -26,7 +31,13 @@ async function newSessionShown(context: BrowserContext, page: Page, baseline: Se
  * page shows the account signed in (a sign-out control and new session state since the password was set,
  * on two polls), or `"login"` when the site took the password and offers to log in with it.
  */
-export async function replaceTemporaryPassword(run: SignupRun, page: Page, watch: PageWatch, form: SignupScan, deadline: Deadline): Promise<CapturedSession | "login"> {
+export async function replaceTemporaryPassword(
+  run: SignupRun,
+  page: Page,
+  watch: PageWatch,
+  form: SignupScan,
+  deadline: Deadline,
+): Promise<CapturedSession | "login"> {
   run.step("the site asks for a new password");
   const context = page.browserContext();
   const before = await snapshotSession(context, page, run.identifier ?? "");
@@ -46,7 +57,8 @@ export async function replaceTemporaryPassword(run: SignupRun, page: Page, watch
     const signals = mergeSignals(scans);
     const refusal = signals.messages.find((m) => !seen.has(m) && !PROGRESS.test(m));
     if (setForm && refusal) {
-      if (!run.passwordGenerated || retries >= MAX_PASSWORD_RETRIES) throw new LoginFlowError("verification_failed", `the site refused the new password: ${refusal}`);
+      if (!run.passwordGenerated || retries >= MAX_PASSWORD_RETRIES)
+        throw new LoginFlowError("verification_failed", `the site refused the new password: ${refusal}`);
       retries++;
       seen.add(refusal);
       await run.setPassword(shown!, refusal);
@@ -66,9 +78,14 @@ export async function replaceTemporaryPassword(run: SignupRun, page: Page, watch
     if (now && signedIn) return captureState(context, page, watch.visited, watch.documentOrigins);
     signedIn = now;
     // "Your password was changed. Log in": the account signs in with its new password.
-    loginOffered = took && !now && (signals.passwordShown || scans.some((s) => s.reading.opener)) ? loginOffered + 1 : 0;
+    loginOffered =
+      took && !now && (signals.passwordShown || scans.some((s) => s.reading.opener)) ? loginOffered + 1 : 0;
     if (loginOffered >= 2) return "login";
-    if (Date.now() >= stopAt) throw new LoginFlowError("login_unconfirmed", "the site asked for a new password and did not sign the account in after it was set");
+    if (Date.now() >= stopAt)
+      throw new LoginFlowError(
+        "login_unconfirmed",
+        "the site asked for a new password and did not sign the account in after it was set",
+      );
     if (!now) await sleep(150);
   }
 }

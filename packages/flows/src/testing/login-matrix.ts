@@ -11,7 +11,9 @@ import { RunAhead } from "./run-ahead";
  * expression; the developer's quick loop: `ENGINE_CASES='focus-thief|code-in' npm test -- packages/flows/src/login`),
  * since every case's logins run ahead of the tests whatever `-t` leaves out.
  */
-export const MATRIX_CASES: LoginCase[] = process.env.ENGINE_CASES ? LOGIN_CASES.filter((c) => new RegExp(process.env.ENGINE_CASES!).test(c.name)) : LOGIN_CASES;
+export const MATRIX_CASES: LoginCase[] = process.env.ENGINE_CASES
+  ? LOGIN_CASES.filter((c) => new RegExp(process.env.ENGINE_CASES!).test(c.name))
+  : LOGIN_CASES;
 
 /** One `describe` per case, named by the case (none when `ENGINE_CASES` selected none of them). */
 export function describeCases(cases: LoginCase[], fn: (c: LoginCase) => void): void {
@@ -47,7 +49,11 @@ export function useLoginMatrix() {
   /** A new account on the case's site (with a TOTP secret where the case asks for a code). */
   function userFor(c: LoginCase): MatrixUser {
     const secret = c.totp ? newTotpSecret() : undefined;
-    const user = { username: `cases-${c.name}-${++seq}@example.test`, password: `pw-${seq}-secret`, totpSecret: c.withoutSecret ? undefined : secret };
+    const user = {
+      username: `cases-${c.name}-${++seq}@example.test`,
+      password: `pw-${seq}-secret`,
+      totpSecret: c.withoutSecret ? undefined : secret,
+    };
     env.sites.accounts.addUser(user.username, user.password, { locked: c.lockedUser, totpSecret: secret });
     return user;
   }
@@ -65,7 +71,13 @@ export function useLoginMatrix() {
     return env.host.withPage((page) =>
       passwordLogin(
         page,
-        { loginUrl: c.url(env.sites.url), identifier: user.username, password: user.password, additionalFields: c.additionalFields, totp },
+        {
+          loginUrl: c.url(env.sites.url),
+          identifier: user.username,
+          password: user.password,
+          additionalFields: c.additionalFields,
+          totp,
+        },
         { guard: env.guard, timeoutMs: FLOW_DEADLINE_MS, learned },
       ),
     );
@@ -75,8 +87,15 @@ export function useLoginMatrix() {
   const attempts = (username: string) => env.sites.accounts.attemptsFor(username);
 
   /** A login that must fail: its error, and the attempts the sites counted once it ended. */
-  async function failedLogin(c: LoginCase, user: MatrixUser, learned?: LearnedFlow | null): Promise<{ err: unknown; attempts: Record<string, number> }> {
-    const err = await login(c, user, learned).then(() => null, (e: unknown) => e);
+  async function failedLogin(
+    c: LoginCase,
+    user: MatrixUser,
+    learned?: LearnedFlow | null,
+  ): Promise<{ err: unknown; attempts: Record<string, number> }> {
+    const err = await login(c, user, learned).then(
+      () => null,
+      (e: unknown) => e,
+    );
     return { err, attempts: attempts(user.username) };
   }
 

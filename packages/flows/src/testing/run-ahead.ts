@@ -20,13 +20,15 @@ export class RunAhead {
     let settle!: (s: Settled<T>) => void;
     const outcome = new Promise<Settled<T>>((resolve) => (settle = resolve));
     this.queue.push(() => {
-      job().then(
-        (value) => settle({ ok: true, value }),
-        (error: unknown) => settle({ ok: false, error }),
-      ).finally(() => {
-        this.running--;
-        this.next();
-      });
+      job()
+        .then(
+          (value) => settle({ ok: true, value }),
+          (error: unknown) => settle({ ok: false, error }),
+        )
+        .finally(() => {
+          this.running--;
+          this.next();
+        });
     });
     return async () => {
       if (!this.started) throw new Error("RunAhead: jobs were never started (call start() in a beforeAll)");

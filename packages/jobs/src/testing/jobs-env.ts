@@ -4,7 +4,15 @@ import { Envelope, parseKeyRing } from "@authsvc/crypto";
 import { Database } from "@authsvc/db";
 import { deleteRedisPrefix, freshTestDatabase, REDIS_URL } from "@authsvc/devstack";
 import { createLogger } from "@authsvc/logging";
-import { createAuthQueue, createRedis, createWebhookQueue, redisReady, SessionCache, SingleFlight, type AuthJobPayload } from "@authsvc/queue";
+import {
+  createAuthQueue,
+  createRedis,
+  createWebhookQueue,
+  redisReady,
+  SessionCache,
+  SingleFlight,
+  type AuthJobPayload,
+} from "@authsvc/queue";
 import { AuthJobs } from "../auth-jobs";
 
 export interface JobsEnv {
@@ -32,7 +40,11 @@ export function useJobsEnv(name: string, queue: { attempts: number; backoffMs: n
       config: env.config,
       db: env.db,
       authQueue: env.authQueue,
-      cache: new SessionCache(env.redis, env.config.redis.prefix, new Envelope(parseKeyRing(env.config.crypto.keyRing))),
+      cache: new SessionCache(
+        env.redis,
+        env.config.redis.prefix,
+        new Envelope(parseKeyRing(env.config.crypto.keyRing)),
+      ),
       flight: new SingleFlight(env.redis, env.config.redis.prefix),
       webhookQueue: createWebhookQueue(env.redis, env.config.redis.prefix, env.config.webhooks),
       log: createLogger("test", "silent"),

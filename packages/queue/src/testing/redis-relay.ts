@@ -34,7 +34,10 @@ export async function redisRelay(redisUrl: string): Promise<RedisRelay> {
       return client.destroy();
     }
     const upstream = connect(Number(target.port || 6379), target.hostname);
-    for (const [a, b] of [[client, upstream], [upstream, client]] as const) {
+    for (const [a, b] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
       live.add(a);
       a.pipe(b);
       a.on("error", () => b.destroy());
@@ -54,7 +57,8 @@ export async function redisRelay(redisUrl: string): Promise<RedisRelay> {
       held = false;
     },
     refused: () => refused,
-    refusals: (count) => new Promise<void>((resolve) => (refused >= count ? resolve() : waiting.add({ count, resolve }))),
+    refusals: (count) =>
+      new Promise<void>((resolve) => (refused >= count ? resolve() : waiting.add({ count, resolve }))),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -11,7 +11,13 @@ export function cookieHeaderFor(session: SessionLike, url: string | URL, now = D
   const host = target.hostname.toLowerCase().replace(/^\[|\]$/g, "");
   const secureChannel = target.protocol === "https:" || host === "localhost" || host === "127.0.0.1" || host === "::1";
   return session.cookies
-    .filter((c) => domainMatches(c, host) && pathMatches(c.path || "/", target.pathname || "/") && (!c.secure || secureChannel) && !expired(c, now))
+    .filter(
+      (c) =>
+        domainMatches(c, host) &&
+        pathMatches(c.path || "/", target.pathname || "/") &&
+        (!c.secure || secureChannel) &&
+        !expired(c, now),
+    )
     .sort((a, b) => (b.path || "/").length - (a.path || "/").length)
     .map((c) => `${c.name}=${c.value}`)
     .join("; ");

@@ -24,7 +24,10 @@ const cookies: Cookie[] = [
 const session: SessionResponse = {
   cookies,
   origins: ["https://app.example.com:8443", "https://id.example.org"],
-  storageState: { cookies, origins: [{ origin: "https://app.example.com:8443", localStorage: [{ name: "token", value: "t" }] }] },
+  storageState: {
+    cookies,
+    origins: [{ origin: "https://app.example.com:8443", localStorage: [{ name: "token", value: "t" }] }],
+  },
 };
 
 describe("toPlaywrightStorageState", () => {
@@ -43,14 +46,33 @@ describe("toPlaywrightStorageState", () => {
 describe("toPuppeteerCookies and toCdpSetCookies", () => {
   it("give host-only cookies by the session's own origin (scheme and port), domain cookies by domain, and no expiry to session cookies", () => {
     const [sid, pref, admin] = toPuppeteerCookies(session);
-    expect(sid).toEqual({ name: "sid", value: "v-sid", url: "https://app.example.com:8443/", path: "/", secure: false, httpOnly: true, sameSite: "Strict" });
-    expect(pref).toEqual({ name: "pref", value: "v-pref", domain: ".example.com", path: "/", secure: true, httpOnly: false, sameSite: "None", expires: 1_900_000_000.5 });
+    expect(sid).toEqual({
+      name: "sid",
+      value: "v-sid",
+      url: "https://app.example.com:8443/",
+      path: "/",
+      secure: false,
+      httpOnly: true,
+      sameSite: "Strict",
+    });
+    expect(pref).toEqual({
+      name: "pref",
+      value: "v-pref",
+      domain: ".example.com",
+      path: "/",
+      secure: true,
+      httpOnly: false,
+      sameSite: "None",
+      expires: 1_900_000_000.5,
+    });
     expect(admin).toMatchObject({ url: "https://app.example.com:8443/admin", path: "/admin", expires: 1_900_000_000 });
     expect(toCdpSetCookies(session)).toEqual({ cookies: toPuppeteerCookies(session) });
   });
 
   it("pick the scheme from the cookie's secure flag without an origin for its host", () => {
-    const [plain, secure] = toPuppeteerCookies({ cookies: [cookie({ name: "a", domain: "x.test" }), cookie({ name: "b", domain: "y.test", secure: true })] });
+    const [plain, secure] = toPuppeteerCookies({
+      cookies: [cookie({ name: "a", domain: "x.test" }), cookie({ name: "b", domain: "y.test", secure: true })],
+    });
     expect([plain!.url, secure!.url]).toEqual(["http://x.test/", "https://y.test/"]);
   });
 
@@ -80,7 +102,9 @@ describe("toNetscapeCookieJar", () => {
 describe("cookieHeaderFor", () => {
   const now = 1_800_000_000_000;
   it("sends host-only cookies to their host only, domain cookies to subdomains, longer paths first, expired ones never", () => {
-    expect(cookieHeaderFor(session, "https://app.example.com/admin/users", now)).toBe("admin=v-admin; sid=v-sid; pref=v-pref");
+    expect(cookieHeaderFor(session, "https://app.example.com/admin/users", now)).toBe(
+      "admin=v-admin; sid=v-sid; pref=v-pref",
+    );
     expect(cookieHeaderFor(session, "https://api.example.com/", now)).toBe("pref=v-pref");
     expect(cookieHeaderFor(session, "https://example.com/", now)).toBe("pref=v-pref");
     expect(cookieHeaderFor(session, "https://evil-example.com/", now)).toBe("");

@@ -6,11 +6,25 @@ import { isDomainCookie, isSessionCookie, type SessionLike } from "./session-coo
  * whether subdomains match, path, secure, expiry (0 for a session cookie), name, value.
  */
 export function toNetscapeCookieJar(session: SessionLike): string {
-  const lines = ["# Netscape HTTP Cookie File", "# Written by @authsvc/sdk. It holds live session cookies: keep it private.", ""];
+  const lines = [
+    "# Netscape HTTP Cookie File",
+    "# Written by @authsvc/sdk. It holds live session cookies: keep it private.",
+    "",
+  ];
   for (const c of session.cookies) {
     const domain = `${c.httpOnly ? "#HttpOnly_" : ""}${c.domain}`;
     const expires = isSessionCookie(c) ? 0 : Math.floor(c.expires);
-    lines.push([domain, isDomainCookie(c) ? "TRUE" : "FALSE", c.path || "/", c.secure ? "TRUE" : "FALSE", String(expires), c.name, c.value].join("\t"));
+    lines.push(
+      [
+        domain,
+        isDomainCookie(c) ? "TRUE" : "FALSE",
+        c.path || "/",
+        c.secure ? "TRUE" : "FALSE",
+        String(expires),
+        c.name,
+        c.value,
+      ].join("\t"),
+    );
   }
   return `${lines.join("\n")}\n`;
 }

@@ -14,7 +14,9 @@ export type Handler = (req: SeenRequest, res: ServerResponse) => void;
  * A loopback HTTP server for the SDK's unit tests: the client talks real HTTP to it (sockets, streams,
  * resets), and each test scripts the answers and reads back what the client sent.
  */
-export async function scriptedServer(handle: Handler): Promise<{ url: string; seen: SeenRequest[]; close: () => Promise<void> }> {
+export async function scriptedServer(
+  handle: Handler,
+): Promise<{ url: string; seen: SeenRequest[]; close: () => Promise<void> }> {
   const seen: SeenRequest[] = [];
   const server = createServer((req, res) => {
     let body = "";
@@ -39,5 +41,7 @@ export async function scriptedServer(handle: Handler): Promise<{ url: string; se
 }
 
 export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { "content-type": "application/json", ...headers }).end(body === undefined ? undefined : JSON.stringify(body));
+  res
+    .writeHead(status, { "content-type": "application/json", ...headers })
+    .end(body === undefined ? undefined : JSON.stringify(body));
 }

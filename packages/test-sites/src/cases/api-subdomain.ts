@@ -25,17 +25,21 @@ export function apiSubdomain(accounts: Accounts): Router {
   r.options(`${base(NAME)}/api/login`, cors);
   r.post(`${base(NAME)}/api/login`, cors, json(), (req, res) => {
     const { username = "", password = "" } = (req.body ?? {}) as Record<string, string>;
-    if (!accounts.attempt(NAME, String(username), String(password))) return res.status(401).json({ error: "Incorrect email or password." });
+    if (!accounts.attempt(NAME, String(username), String(password)))
+      return res.status(401).json({ error: "Incorrect email or password." });
     const token = accounts.openSession(String(username));
     res.cookie("api_session", token, { httpOnly: true, sameSite: "lax", path: "/", maxAge: 3_600_000 });
     res.json({ token });
   });
   r.get(`${base(NAME)}/login`, (req, res) => {
     const api = `http://api.shop.localhost:${(req.headers.host ?? "").split(":")[1]}`;
-    res.type("html").send(page("Shop", `<div id="app"><h1>Sign in</h1><p id="err" role="alert" class="error"></p>
+    res.type("html").send(
+      page(
+        "Shop",
+        `<div id="app"><h1>Sign in</h1><p id="err" role="alert" class="error"></p>
 <form id="f"><label>Email <input id="u" autocomplete="username"></label><label>Password <input id="p" type="password" autocomplete="current-password"></label>
 <button type="submit">Sign in</button></form></div>`,
-      `document.getElementById("f").addEventListener("submit", async (ev) => {
+        `document.getElementById("f").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const res = await fetch(${JSON.stringify(api)} + "${base(NAME)}/api/login", { method: "POST", credentials: "include",
     headers: { "content-type": "application/json" }, body: JSON.stringify({ username: u.value, password: p.value }) });
@@ -43,7 +47,9 @@ export function apiSubdomain(accounts: Accounts): Router {
   if (!res.ok) { document.getElementById("err").textContent = body.error; return; }
   localStorage.setItem("shop_token", body.token);
   document.getElementById("app").innerHTML = '<h1>Your orders</h1><button id="logout">Sign out</button>';
-});`));
+});`,
+      ),
+    );
   });
   return r;
 }

@@ -33,19 +33,36 @@ export function browserSeen(accounts: Accounts): Router {
   timezone: Intl.DateTimeFormat().resolvedOptions().timeZone, screen: { width: screen.width, height: screen.height },
   viewport: { width: innerWidth, height: innerHeight }, devicePixelRatio });`;
   r.use(
-    formCase(accounts, NAME, (error) => page("Sign in", `<h1>Sign in</h1>${plainForm(NAME, error, `<input type="hidden" name="seen" value="">`)}`, script), {
-      gate: (body, req) => {
-        let read: Partial<SeenBrowser> = {};
-        try {
-          read = JSON.parse(body.seen ?? "{}") as Partial<SeenBrowser>;
-        } catch {
-          // A post without the script's reading: only the headers are kept.
-        }
-        const username = body.username ?? "";
-        seen.set(username, [...(seen.get(username) ?? []), { ...(read as SeenBrowser), userAgentHeader: String(req.headers["user-agent"] ?? ""), acceptLanguage: String(req.headers["accept-language"] ?? "") }]);
-        return null;
+    formCase(
+      accounts,
+      NAME,
+      (error) =>
+        page(
+          "Sign in",
+          `<h1>Sign in</h1>${plainForm(NAME, error, `<input type="hidden" name="seen" value="">`)}`,
+          script,
+        ),
+      {
+        gate: (body, req) => {
+          let read: Partial<SeenBrowser> = {};
+          try {
+            read = JSON.parse(body.seen ?? "{}") as Partial<SeenBrowser>;
+          } catch {
+            // A post without the script's reading: only the headers are kept.
+          }
+          const username = body.username ?? "";
+          seen.set(username, [
+            ...(seen.get(username) ?? []),
+            {
+              ...(read as SeenBrowser),
+              userAgentHeader: String(req.headers["user-agent"] ?? ""),
+              acceptLanguage: String(req.headers["accept-language"] ?? ""),
+            },
+          ]);
+          return null;
+        },
       },
-    }),
+    ),
   );
   return r;
 }
@@ -71,21 +88,32 @@ export function regionCheck(accounts: Accounts): Router {
   const script = `document.querySelector("input[name=seen]").value = JSON.stringify({
   languages: [...navigator.languages], timezone: Intl.DateTimeFormat().resolvedOptions().timeZone });`;
   r.use(
-    formCase(accounts, REGION_CHECK, (error) => page("Sign in", `<h1>Sign in</h1>${plainForm(REGION_CHECK, error, `<input type="hidden" name="seen" value="">`)}`, script), {
-      gate: (body, req) => {
-        const region = REGION_OF_ADDRESS[req.socket.remoteAddress ?? ""] ?? DEFAULT_REGION;
-        let seen: { languages?: string[]; timezone?: string } = {};
-        try {
-          seen = JSON.parse(body.seen ?? "{}") as typeof seen;
-        } catch {
-          // no reading: refused below
-        }
-        const fits = (seen.timezone ?? "").startsWith(region.zones) && region.languages.includes(seen.languages?.[0] ?? "");
-        if (fits) return null;
-        refusals++;
-        return "We couldn't verify this sign-in. Try again from your usual device.";
+    formCase(
+      accounts,
+      REGION_CHECK,
+      (error) =>
+        page(
+          "Sign in",
+          `<h1>Sign in</h1>${plainForm(REGION_CHECK, error, `<input type="hidden" name="seen" value="">`)}`,
+          script,
+        ),
+      {
+        gate: (body, req) => {
+          const region = REGION_OF_ADDRESS[req.socket.remoteAddress ?? ""] ?? DEFAULT_REGION;
+          let seen: { languages?: string[]; timezone?: string } = {};
+          try {
+            seen = JSON.parse(body.seen ?? "{}") as typeof seen;
+          } catch {
+            // no reading: refused below
+          }
+          const fits =
+            (seen.timezone ?? "").startsWith(region.zones) && region.languages.includes(seen.languages?.[0] ?? "");
+          if (fits) return null;
+          refusals++;
+          return "We couldn't verify this sign-in. Try again from your usual device.";
+        },
       },
-    }),
+    ),
   );
   return r;
 }

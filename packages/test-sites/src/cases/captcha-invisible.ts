@@ -15,18 +15,36 @@ interface Widget {
   distrusts?: boolean;
 }
 
-const fetchToken = (name: string) => `(await (await fetch("${base(name)}/captcha/token", { method: "POST" })).json()).token`;
+const fetchToken = (name: string) =>
+  `(await (await fetch("${base(name)}/captcha/token", { method: "POST" })).json()).token`;
 const fill = (field: string) => `for (const el of document.querySelectorAll("[name=${field}]")) el.value = token;`;
-const BADGE = (name: string) => `<div class="grecaptcha-badge" style="position:fixed;bottom:14px;right:0;width:256px;height:60px">
+const BADGE = (
+  name: string,
+) => `<div class="grecaptcha-badge" style="position:fixed;bottom:14px;right:0;width:256px;height:60px">
 <iframe title="reCAPTCHA" src="${base(name)}/recaptcha/api2/anchor?size=invisible" width="256" height="60" style="border:0"></iframe>
 <textarea name="g-recaptcha-response" style="display:none"></textarea></div>`;
 
 // Invisible and managed CAPTCHAs as sites embed them; each fake script does what the real widget does
 // for a browser it trusts (or, `distrusts`, opens its image challenge).
 const WIDGETS: Widget[] = [
-  { name: "recaptcha-invisible-badge", markup: BADGE("recaptcha-invisible-badge"), field: "g-recaptcha-response", runs: "submit" },
-  { name: "recaptcha-response-field", markup: `<input type="hidden" name="g-recaptcha-response">`, field: "g-recaptcha-response", runs: "submit" },
-  { name: "recaptcha-button", markup: `<textarea name="g-recaptcha-response" style="display:none"></textarea>`, field: "g-recaptcha-response", runs: "button" },
+  {
+    name: "recaptcha-invisible-badge",
+    markup: BADGE("recaptcha-invisible-badge"),
+    field: "g-recaptcha-response",
+    runs: "submit",
+  },
+  {
+    name: "recaptcha-response-field",
+    markup: `<input type="hidden" name="g-recaptcha-response">`,
+    field: "g-recaptcha-response",
+    runs: "submit",
+  },
+  {
+    name: "recaptcha-button",
+    markup: `<textarea name="g-recaptcha-response" style="display:none"></textarea>`,
+    field: "g-recaptcha-response",
+    runs: "button",
+  },
   {
     name: "hcaptcha-invisible",
     markup: `<div class="h-captcha" data-sitekey="10000000-ffff-ffff-ffff-000000000001" data-size="invisible"><small>Protected by hCaptcha</small>
@@ -41,7 +59,13 @@ src="${base("turnstile-managed")}/turnstile/managed" width="300" height="65" sty
     field: "cf-turnstile-response",
     runs: "managed",
   },
-  { name: "recaptcha-invisible-challenged", markup: BADGE("recaptcha-invisible-challenged"), field: "g-recaptcha-response", runs: "submit", distrusts: true },
+  {
+    name: "recaptcha-invisible-challenged",
+    markup: BADGE("recaptcha-invisible-challenged"),
+    field: "g-recaptcha-response",
+    runs: "submit",
+    distrusts: true,
+  },
 ];
 
 function script(w: Widget): string {
@@ -62,24 +86,35 @@ f.querySelector("button.g-recaptcha").addEventListener("click", async (ev) => { 
 }
 
 function widgetCase(accounts: Accounts, w: Widget): Router {
-  const button = w.runs === "button"
-    ? `<button class="g-recaptcha" data-sitekey="6Lc_button" data-callback="onSubmit" data-action="login">Sign in</button>`
-    : `<button type="submit">Sign in</button>`;
+  const button =
+    w.runs === "button"
+      ? `<button class="g-recaptcha" data-sitekey="6Lc_button" data-callback="onSubmit" data-action="login">Sign in</button>`
+      : `<button type="submit">Sign in</button>`;
   const r = formCase(
     accounts,
     w.name,
     (error) =>
-      page("Sign in", `<h1>Sign in</h1>${errorAlert(error)}
+      page(
+        "Sign in",
+        `<h1>Sign in</h1>${errorAlert(error)}
 <form id="f" method="post" action="${base(w.name)}/login">
   <label>Username <input name="username" autocomplete="username"></label>
   <label>Password <input name="password" type="password" autocomplete="current-password"></label>
   ${w.markup}${button}
-</form>`, script(w)),
+</form>`,
+        script(w),
+      ),
     { gate: checkCaptcha(w.name, w.field) },
   );
-  r.get(`${base(w.name)}/recaptcha/api2/anchor`, (_req, res) => res.type("html").send(page("reCAPTCHA", `<small>protected by reCAPTCHA</small>`)));
-  r.get(`${base(w.name)}/recaptcha/api2/bframe`, (_req, res) => res.type("html").send(page("reCAPTCHA challenge", `<p>Select all images with buses</p><button>Verify</button>`)));
-  r.get(`${base(w.name)}/turnstile/managed`, (_req, res) => res.type("html").send(page("Turnstile", `<span>Verifying…</span>`)));
+  r.get(`${base(w.name)}/recaptcha/api2/anchor`, (_req, res) =>
+    res.type("html").send(page("reCAPTCHA", `<small>protected by reCAPTCHA</small>`)),
+  );
+  r.get(`${base(w.name)}/recaptcha/api2/bframe`, (_req, res) =>
+    res.type("html").send(page("reCAPTCHA challenge", `<p>Select all images with buses</p><button>Verify</button>`)),
+  );
+  r.get(`${base(w.name)}/turnstile/managed`, (_req, res) =>
+    res.type("html").send(page("Turnstile", `<span>Verifying…</span>`)),
+  );
   captchaService(r, w.name);
   return r;
 }

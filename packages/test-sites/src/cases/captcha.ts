@@ -22,21 +22,28 @@ export function captchaService(r: Router, name: string): void {
 }
 
 /** The login's check of the token the form posted in `field` (spent once used). */
-export const checkCaptcha = (name: string, field = "g-recaptcha-response") => (body: Record<string, string>) =>
-  issued.get(name)?.delete(body[field] ?? "") ? null : "Please complete the CAPTCHA.";
+export const checkCaptcha =
+  (name: string, field = "g-recaptcha-response") =>
+  (body: Record<string, string>) =>
+    issued.get(name)?.delete(body[field] ?? "") ? null : "Please complete the CAPTCHA.";
 
 // reCAPTCHA's checkbox: the anchor frame ticks its box and hands the token to the page (postMessage), or,
 // for a browser it does not trust, asks the page to open the image challenge (the "bframe").
 const anchorPage = (name: string, trusts: boolean) =>
-  page("reCAPTCHA", `<span id="recaptcha-anchor" role="checkbox" aria-checked="false" tabindex="0"
+  page(
+    "reCAPTCHA",
+    `<span id="recaptcha-anchor" role="checkbox" aria-checked="false" tabindex="0"
 style="display:inline-block;width:24px;height:24px;border:2px solid #555;vertical-align:middle"></span> I'm not a robot`,
-  `document.getElementById("recaptcha-anchor").addEventListener("click", async (ev) => {
-  ${trusts
-    ? `const { token } = await (await fetch("${base(name)}/captcha/token", { method: "POST" })).json();
+    `document.getElementById("recaptcha-anchor").addEventListener("click", async (ev) => {
+  ${
+    trusts
+      ? `const { token } = await (await fetch("${base(name)}/captcha/token", { method: "POST" })).json();
   ev.target.setAttribute("aria-checked", "true");
   parent.postMessage({ recaptchaToken: token }, "*");`
-    : `parent.postMessage({ recaptchaChallenge: true }, "*");`}
-});`);
+      : `parent.postMessage({ recaptchaChallenge: true }, "*");`
+  }
+});`,
+  );
 
 const PAGE_SCRIPT = (name: string) => `window.addEventListener("message", (ev) => {
   if (ev.data.recaptchaToken) document.querySelector("[name=g-recaptcha-response]").value = ev.data.recaptchaToken;
@@ -49,15 +56,32 @@ function checkboxCase(accounts: Accounts, name: string, trusts: boolean): Router
     accounts,
     name,
     (error) =>
-      page("Sign in", `<h1>Sign in</h1>${plainForm(name, error, `<div class="g-recaptcha" data-sitekey="6Lc_${name}">
+      page(
+        "Sign in",
+        `<h1>Sign in</h1>${plainForm(
+          name,
+          error,
+          `<div class="g-recaptcha" data-sitekey="6Lc_${name}">
 <iframe title="reCAPTCHA" src="${base(name)}/recaptcha/api2/anchor" width="304" height="78" style="border:0"></iframe>
-<textarea name="g-recaptcha-response" style="display:none"></textarea></div>`)}`, PAGE_SCRIPT(name)),
+<textarea name="g-recaptcha-response" style="display:none"></textarea></div>`,
+        )}`,
+        PAGE_SCRIPT(name),
+      ),
     { gate: checkCaptcha(name) },
   );
   r.get(`${base(name)}/recaptcha/api2/anchor`, (_req, res) => res.type("html").send(anchorPage(name, trusts)));
   r.get(`${base(name)}/recaptcha/api2/bframe`, (_req, res) =>
-    res.type("html").send(page("reCAPTCHA challenge", `<p>Select all images with traffic lights</p><div style="display:grid;grid-template-columns:repeat(3,80px);gap:4px">${
-      '<div style="height:80px;background:#9ab"></div>'.repeat(9)}</div><button>Verify</button>`)));
+    res
+      .type("html")
+      .send(
+        page(
+          "reCAPTCHA challenge",
+          `<p>Select all images with traffic lights</p><div style="display:grid;grid-template-columns:repeat(3,80px);gap:4px">${'<div style="height:80px;background:#9ab"></div>'.repeat(
+            9,
+          )}</div><button>Verify</button>`,
+        ),
+      ),
+  );
   captchaService(r, name);
   return r;
 }

@@ -32,7 +32,8 @@ function codeForm(accounts: Accounts, name: string, label: string, field: string
     onSuccess: (req, res, username) => {
       const code = String((req.body as Record<string, string>)[field] ?? "").trim();
       if (accounts.hasTotp(username) && !code) return res.type("html").send(render(CODE_IN_FORM.missing));
-      if (accounts.hasTotp(username) && !accounts.checkTotp(username, code)) return res.type("html").send(render(CODE_IN_FORM.wrong));
+      if (accounts.hasTotp(username) && !accounts.checkTotp(username, code))
+        return res.type("html").send(render(CODE_IN_FORM.wrong));
       startSession(res, accounts, name, username);
       res.redirect(302, `${base(name)}/account`);
     },
@@ -40,4 +41,5 @@ function codeForm(accounts: Accounts, name: string, label: string, field: string
 }
 
 export const codeInForm = (accounts: Accounts) => codeForm(accounts, "code-in-form", "OTP Token:", "otp_token");
-export const optionalCode = (accounts: Accounts) => codeForm(accounts, "optional-code", "2FA code (if enabled)", "twofactor");
+export const optionalCode = (accounts: Accounts) =>
+  codeForm(accounts, "optional-code", "2FA code (if enabled)", "twofactor");

@@ -24,10 +24,16 @@ document.getElementById("f").addEventListener("submit", (ev) => {
 export function controlledInputs(accounts: Accounts): Router {
   const r = jsonLoginApi(accounts, NAME);
   r.get(`${base(NAME)}/login`, (_req, res) => {
-    res.type("html").send(page("Sign in", `<h1>Sign in</h1><div id="err" class="error" role="alert"></div>
+    res.type("html").send(
+      page(
+        "Sign in",
+        `<h1>Sign in</h1><div id="err" class="error" role="alert"></div>
 <form id="f"><label>Username <input data-field="username" name="login" autocomplete="username"></label>
 <label>Password <input data-field="password" name="secret" type="password" autocomplete="current-password"></label>
-<button type="submit">Sign in</button></form>`, SCRIPT));
+<button type="submit">Sign in</button></form>`,
+        SCRIPT,
+      ),
+    );
   });
   return r;
 }

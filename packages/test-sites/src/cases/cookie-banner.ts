@@ -12,11 +12,14 @@ const BANNER = `<div id="cookie-consent" style="position:fixed;inset:0;backgroun
 /** A cookie-consent banner covering the login form until it is answered. */
 export function cookieBanner(accounts: Accounts): Router {
   return formCase(accounts, NAME, (error) =>
-    page("Sign in", `<h1>Sign in</h1>${plainForm(NAME, error)}${BANNER}`,
+    page(
+      "Sign in",
+      `<h1>Sign in</h1>${plainForm(NAME, error)}${BANNER}`,
       `const banner = document.getElementById("cookie-consent");
 if (document.cookie.includes("consent=")) banner.remove();
 for (const id of ["accept", "reject"]) document.getElementById(id).onclick = () => {
   document.cookie = "consent=" + id + "; path=/; max-age=31536000"; banner.remove();
-};`),
+};`,
+    ),
   );
 }

@@ -7,7 +7,9 @@ const NAME = "disabled-submit";
 /** The button stays disabled until the site's own validation, run 400 ms after the last keystroke, passes. */
 export function disabledSubmit(accounts: Accounts): Router {
   return formCase(accounts, NAME, (error) =>
-    page("Sign in", `<h1>Sign in</h1>${errorAlert(error)}<form id="f" method="post">
+    page(
+      "Sign in",
+      `<h1>Sign in</h1>${errorAlert(error)}<form id="f" method="post">
 <label>Username <input name="username" autocomplete="username"></label>
 <label>Password <input name="password" type="password" autocomplete="current-password"></label>
 <button id="go" type="submit" disabled>Sign in</button></form>`,
@@ -16,6 +18,7 @@ f.addEventListener("input", () => {
   document.getElementById("go").disabled = true;
   clearTimeout(timer);
   timer = setTimeout(() => { document.getElementById("go").disabled = !(f.username.value && f.password.value); }, 400);
-});`),
+});`,
+    ),
   );
 }

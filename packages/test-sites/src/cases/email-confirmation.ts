@@ -12,7 +12,14 @@ export function emailConfirmation(accounts: Accounts): Router {
     },
   });
   r.get(`${base(NAME)}/confirm`, (_req, res) => {
-    res.type("html").send(page("Confirm it's you", `<h1>Confirm it's you</h1><p>We sent you an email. Check your inbox and follow the link to confirm this sign-in.</p>`));
+    res
+      .type("html")
+      .send(
+        page(
+          "Confirm it's you",
+          `<h1>Confirm it's you</h1><p>We sent you an email. Check your inbox and follow the link to confirm this sign-in.</p>`,
+        ),
+      );
   });
   return r;
 }

@@ -10,12 +10,15 @@ export function germanForm(accounts: Accounts): Router {
     accounts,
     NAME,
     (error) =>
-      page("Anmelden", `<h1>Anmelden</h1>${error ? `<div class="meldung fehler" role="alert">${escapeHtml(error)}</div>` : ""}
+      page(
+        "Anmelden",
+        `<h1>Anmelden</h1>${error ? `<div class="meldung fehler" role="alert">${escapeHtml(error)}</div>` : ""}
 <form method="post">
   <label for="f1">Benutzername</label> <input id="f1" name="feld1">
   <label for="f2">Kennwort</label> <input id="f2" name="feld2" type="password">
   <button type="submit">Anmelden</button> <a href="#">Kennwort vergessen?</a>
-</form>`).replace('lang="en"', 'lang="de"'),
+</form>`,
+      ).replace('lang="en"', 'lang="de"'),
     {
       fields: { user: "feld1", pass: "feld2" },
       messages: { wrong: "Benutzername oder Kennwort ist ungültig.", locked: "Ihr Konto wurde gesperrt." },

@@ -13,13 +13,19 @@ export function honeypot(accounts: Accounts): Router {
     accounts,
     NAME,
     (error) =>
-      page("Sign in", `<h1>Sign in</h1>${errorAlert(error)}
+      page(
+        "Sign in",
+        `<h1>Sign in</h1>${errorAlert(error)}
 <form method="post">
   <div style="position:absolute;left:-10000px;top:auto" aria-hidden="true"><label>Username <input name="username" tabindex="-1" autocomplete="off"></label></div>
   <label>Email address <input name="login_id" type="text"></label>
   <label>Password <input name="pwd" type="password"></label>
   <button type="submit">Sign in</button>
-</form>`),
-    { fields: { user: "login_id", pass: "pwd" }, verify: (body) => (body.username ? "Something went wrong. Please try again." : null) },
+</form>`,
+      ),
+    {
+      fields: { user: "login_id", pass: "pwd" },
+      verify: (body) => (body.username ? "Something went wrong. Please try again." : null),
+    },
   );
 }

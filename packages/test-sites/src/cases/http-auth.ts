@@ -25,7 +25,12 @@ function httpBasic(accounts: Accounts, name: string, withCookie: boolean): Route
   };
   r.use(`${base(name)}/`, (req, res, next) => {
     const user = userOf(req.headers.authorization);
-    if (!user) return res.status(401).set("www-authenticate", `Basic realm="Admin area", charset="UTF-8"`).type("html").send("<h1>401 Unauthorized</h1>");
+    if (!user)
+      return res
+        .status(401)
+        .set("www-authenticate", `Basic realm="Admin area", charset="UTF-8"`)
+        .type("html")
+        .send("<h1>401 Unauthorized</h1>");
     if (withCookie && !accounts.sessionUser(readCookie(req.headers.cookie, sessionCookie(name)))) {
       res.cookie(sessionCookie(name), accounts.openSession(user), { httpOnly: true, sameSite: "lax", path: "/" });
     }
@@ -33,7 +38,11 @@ function httpBasic(accounts: Accounts, name: string, withCookie: boolean): Route
     next();
   });
   r.get([`${base(name)}/admin/`, `${base(name)}/account`], (_req, res) => {
-    res.type("html").send(page("Admin", `<h1>Welcome, ${escapeHtml(String(res.locals.user))}</h1><p>Status: all services running.</p>`));
+    res
+      .type("html")
+      .send(
+        page("Admin", `<h1>Welcome, ${escapeHtml(String(res.locals.user))}</h1><p>Status: all services running.</p>`),
+      );
   });
   return r;
 }

@@ -21,7 +21,13 @@ const resetByEmail = (label: string, button: string) => (name: string) =>
 // Account and contract numbers, typed as search or telephone fields and named in the site's own words; the
 // page also has a field in another form that an identifier score alone would prefer.
 const SHAPES: IdentifierShape[] = [
-  { name: "identifier-type-search", lang: "en", field: `<label>Account number <input type="search" name="a"></label>`, button: "Sign in", beside: siteSearch },
+  {
+    name: "identifier-type-search",
+    lang: "en",
+    field: `<label>Account number <input type="search" name="a"></label>`,
+    button: "Sign in",
+    beside: siteSearch,
+  },
   {
     name: "identifier-type-tel",
     lang: "en",
@@ -29,7 +35,13 @@ const SHAPES: IdentifierShape[] = [
     button: "Log in",
     beside: resetByEmail("Forgot your password? Your email", "Send reset link"),
   },
-  { name: "identifier-perm-number", lang: "en", field: `<label for="a">Perm number</label> <input id="a" name="a">`, button: "Submit", beside: resetByEmail("Email address", "Email me my Perm number") },
+  {
+    name: "identifier-perm-number",
+    lang: "en",
+    field: `<label for="a">Perm number</label> <input id="a" name="a">`,
+    button: "Submit",
+    beside: resetByEmail("Email address", "Email me my Perm number"),
+  },
   {
     name: "identifier-kundennummer",
     lang: "de",
@@ -53,10 +65,13 @@ export function identifierFields(accounts: Accounts): Router[] {
       accounts,
       shape.name,
       (error) =>
-        page("Customer area", `${shape.beside(shape.name)}<h1>Customer area</h1>${errorAlert(error)}
+        page(
+          "Customer area",
+          `${shape.beside(shape.name)}<h1>Customer area</h1>${errorAlert(error)}
 <form method="post" action="${base(shape.name)}/login"><div>${shape.field}</div>
 <div><label>Password <input type="password" name="b"></label></div>
-<button type="submit">${escapeHtml(shape.button)}</button></form>`).replace('lang="en"', `lang="${shape.lang}"`),
+<button type="submit">${escapeHtml(shape.button)}</button></form>`,
+        ).replace('lang="en"', `lang="${shape.lang}"`),
       { fields: { user: "a", pass: "b" } },
     ),
   );

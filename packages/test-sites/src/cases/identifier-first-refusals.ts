@@ -20,7 +20,10 @@ const STEPS: FirstStepRefusal[] = [
     name: "first-step-unknown-paragraph",
     via: "rerender",
     words: "We couldn't find an account with that email address.",
-    form: (action, e) => `<h1>Sign in</h1><p>Use the email address you signed up with.</p>${e ? `<p class="notice">${e}</p>` : ""}
+    form: (
+      action,
+      e,
+    ) => `<h1>Sign in</h1><p>Use the email address you signed up with.</p>${e ? `<p class="notice">${e}</p>` : ""}
 <form method="post" action="${action}"><label>Email <input type="email" name="username" autocomplete="email"></label><button type="submit">Next</button></form>`,
   },
   {
@@ -48,14 +51,16 @@ function firstStepRefusal(accounts: Accounts, step: FirstStepRefusal): Router {
     const username = String(req.body?.username ?? "").trim();
     if (accounts.hasUser(username)) return res.type("html").send(passwordPage(username));
     accounts.noteAttempt(name, username);
-    if (step.via === "redirect") return res.cookie(flash, step.words, { path: "/" }).redirect(302, `${base(name)}/login`);
+    if (step.via === "redirect")
+      return res.cookie(flash, step.words, { path: "/" }).redirect(302, `${base(name)}/login`);
     res.type("html").send(first(step.words));
   });
   return r;
 }
 
 /** Identifier-first logins that say "no such account" on the first step, in plain text. */
-export const identifierFirstRefusals = (accounts: Accounts): Router[] => STEPS.map((step) => firstStepRefusal(accounts, step));
+export const identifierFirstRefusals = (accounts: Accounts): Router[] =>
+  STEPS.map((step) => firstStepRefusal(accounts, step));
 
 /** The catalog's entries: the site's words for an unknown account, which the verdict must quote. */
 export const IDENTIFIER_FIRST_REFUSAL_CASES = STEPS.map((s) => ({ name: s.name, unknownIdentifier: s.words }));

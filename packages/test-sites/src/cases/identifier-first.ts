@@ -40,24 +40,36 @@ const STEPS: FirstStep[] = [
   if (f.username.value) f.requestSubmit(document.getElementById("real-submit"));
 });`,
   },
-  { name: "first-step-input-submit", lang: "de", form: `<label>E-Mail-Adresse <input type="text" name="username"></label> <input type="submit" value="Weiter">` },
+  {
+    name: "first-step-input-submit",
+    lang: "de",
+    form: `<label>E-Mail-Adresse <input type="text" name="username"></label> <input type="submit" value="Weiter">`,
+  },
 ];
 
 /**
  * The second step of an identifier-first login: the password page for the username the first step took,
  * the session it starts, and the account page. Returns the password page, for the first step to show.
  */
-export function passwordStep(r: Router, accounts: Accounts, name: string): (username: string, error?: string) => string {
+export function passwordStep(
+  r: Router,
+  accounts: Accounts,
+  name: string,
+): (username: string, error?: string) => string {
   const passwordPage = (username: string, error?: string) =>
-    page("Enter your password", `<h1>Enter your password</h1><p>${escapeHtml(username)}</p>${errorAlert(error)}
+    page(
+      "Enter your password",
+      `<h1>Enter your password</h1><p>${escapeHtml(username)}</p>${errorAlert(error)}
 <form method="post" action="${base(name)}/session">
   <input type="hidden" name="username" value="${escapeHtml(username)}">
   <label>Password <input name="password" type="password"></label>
   <button type="submit">Sign in</button>
-</form>`);
+</form>`,
+    );
   r.post(`${base(name)}/session`, urlencoded({ extended: false }), (req, res) => {
     const { username = "", password = "" } = (req.body ?? {}) as Record<string, string>;
-    if (!accounts.attempt(name, username, password)) return res.type("html").send(passwordPage(username, MESSAGES.wrong));
+    if (!accounts.attempt(name, username, password))
+      return res.type("html").send(passwordPage(username, MESSAGES.wrong));
     startSession(res, accounts, name, username);
     res.redirect(302, `${base(name)}/account`);
   });
@@ -69,8 +81,15 @@ function identifierFirst(accounts: Accounts, step: FirstStep): Router {
   const r = Router();
   const name = step.name;
   r.get(`${base(name)}/login`, (_req, res) => {
-    res.type("html").send(page("Sign in", `<h1>Sign in</h1><form id="f" method="post" action="${base(name)}/password">${step.form}</form>`, step.script)
-      .replace('lang="en"', `lang="${step.lang}"`));
+    res
+      .type("html")
+      .send(
+        page(
+          "Sign in",
+          `<h1>Sign in</h1><form id="f" method="post" action="${base(name)}/password">${step.form}</form>`,
+          step.script,
+        ).replace('lang="en"', `lang="${step.lang}"`),
+      );
   });
   const passwordPage = passwordStep(r, accounts, name);
   r.post(`${base(name)}/password`, urlencoded({ extended: false }), (req, res) => {
@@ -80,6 +99,7 @@ function identifierFirst(accounts: Accounts, step: FirstStep): Router {
 }
 
 /** Identifier-first logins: the first step asks only for the email or username, the password comes next. */
-export const identifierFirstSteps = (accounts: Accounts): Router[] => STEPS.map((step) => identifierFirst(accounts, step));
+export const identifierFirstSteps = (accounts: Accounts): Router[] =>
+  STEPS.map((step) => identifierFirst(accounts, step));
 
 export const IDENTIFIER_FIRST_CASES = STEPS.map((s) => s.name);

@@ -16,13 +16,20 @@ export function idpRedirect(accounts: Accounts): Router {
   const port = (host: string | undefined) => (host ?? "").split(":")[1];
   r.get(`${base(NAME)}/login`, (req, res) => {
     const back = `http://${req.headers.host}${base(NAME)}/callback`;
-    res.redirect(302, `http://idp.localhost:${port(req.headers.host)}${base(NAME)}/idp/authorize?redirect_uri=${encodeURIComponent(back)}`);
+    res.redirect(
+      302,
+      `http://idp.localhost:${port(req.headers.host)}${base(NAME)}/idp/authorize?redirect_uri=${encodeURIComponent(back)}`,
+    );
   });
   const idpPage = (redirect: string, error?: string) =>
-    page("Example ID", `<h1>Example ID</h1><p>Sign in to continue to the app.</p>${errorAlert(error)}
+    page(
+      "Example ID",
+      `<h1>Example ID</h1><p>Sign in to continue to the app.</p>${errorAlert(error)}
 <form method="post" action="${base(NAME)}/idp/authorize"><input type="hidden" name="redirect_uri" value="${escapeHtml(redirect)}">
 <label>Email <input name="username" autocomplete="username"></label><label>Password <input name="password" type="password" autocomplete="current-password"></label>
-<button type="submit">Continue</button></form>`, `localStorage.setItem("idp_device", "known-device");`);
+<button type="submit">Continue</button></form>`,
+      `localStorage.setItem("idp_device", "known-device");`,
+    );
   r.get(`${base(NAME)}/idp/authorize`, (req, res) => {
     res.type("html").send(idpPage(String(req.query.redirect_uri ?? "")));
   });
@@ -32,7 +39,12 @@ export function idpRedirect(accounts: Accounts): Router {
     if (!accounts.attempt(NAME, username, password)) return res.type("html").send(idpPage(redirect, MESSAGES.wrong));
     const code = randomBytes(16).toString("hex");
     codes.set(code, username);
-    res.cookie("idp_session", accounts.openSession(username), { httpOnly: true, sameSite: "lax", path: "/", maxAge: 86_400_000 });
+    res.cookie("idp_session", accounts.openSession(username), {
+      httpOnly: true,
+      sameSite: "lax",
+      path: "/",
+      maxAge: 86_400_000,
+    });
     res.redirect(302, `${redirect}?code=${code}`);
   });
   r.get(`${base(NAME)}/callback`, (req, res) => {

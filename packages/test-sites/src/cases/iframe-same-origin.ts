@@ -8,15 +8,23 @@ const NAME = "iframe-same-origin";
 export function iframeSameOrigin(accounts: Accounts): Router {
   const r = Router();
   const frame = (error?: string) =>
-    page("Login frame", `${errorAlert(error)}
+    page(
+      "Login frame",
+      `${errorAlert(error)}
 <form method="post" action="${base(NAME)}/frame">
   <label>Username <input name="username"></label>
   <label>Password <input name="password" type="password"></label>
   <button type="submit">Log in</button>
-</form>`);
+</form>`,
+    );
   r.get(`${base(NAME)}/login`, (_req, res) => {
-    res.type("html").send(page("Portal", `<h1>Customer portal</h1><p>Please log in below.</p>
-<iframe src="${base(NAME)}/frame" title="Login" style="width:26rem;height:16rem;border:1px solid #ccc"></iframe>`));
+    res.type("html").send(
+      page(
+        "Portal",
+        `<h1>Customer portal</h1><p>Please log in below.</p>
+<iframe src="${base(NAME)}/frame" title="Login" style="width:26rem;height:16rem;border:1px solid #ccc"></iframe>`,
+      ),
+    );
   });
   r.get(`${base(NAME)}/frame`, (_req, res) => {
     res.type("html").send(frame());

@@ -39,7 +39,9 @@ export const PICTURE_LOOKS: Record<string, ChallengeLook> = {
     refusal: "The characters did not match. Try again.",
   },
   "bild-challenge": {
-    markup: (src) => `<fieldset><legend>Sicherheitsabfrage</legend><img aria-hidden="true" src="${src}" width="180" height="60">
+    markup: (
+      src,
+    ) => `<fieldset><legend>Sicherheitsabfrage</legend><img aria-hidden="true" src="${src}" width="180" height="60">
   <label>Bitte geben Sie die Zeichen aus dem Bild ein <input name="pruefung" autocomplete="off"></label> <a href="#" onclick="location.reload();return false">Neues Bild</a></fieldset>`,
     field: "pruefung",
     refusal: "Die Zeichen stimmen nicht überein.",
@@ -66,12 +68,22 @@ export function imageChallenge(r: Router, name: string, look: ChallengeLook = DE
     const word = words.get(visitorOf(req)) ?? "";
     imageCaptchaShown.latest = word;
     const letters = [...word]
-      .map((c, i) => `<text x="${18 + i * 30}" y="${40 + randomInt(-6, 7)}" transform="rotate(${randomInt(-20, 21)} ${18 + i * 30} 36)">${c}</text>`)
+      .map(
+        (c, i) =>
+          `<text x="${18 + i * 30}" y="${40 + randomInt(-6, 7)}" transform="rotate(${randomInt(-20, 21)} ${18 + i * 30} 36)">${c}</text>`,
+      )
       .join("");
-    const noise = Array.from({ length: 6 }, () => `<line x1="${randomInt(180)}" y1="${randomInt(60)}" x2="${randomInt(180)}" y2="${randomInt(60)}" stroke="#777"/>`).join("");
-    res.type("image/svg+xml").set("cache-control", "no-store").send(
-      `<svg xmlns="http://www.w3.org/2000/svg" width="180" height="60"><rect width="180" height="60" fill="#eee"/><g font-family="serif" font-size="30" fill="#333">${letters}</g>${noise}</svg>`,
-    );
+    const noise = Array.from(
+      { length: 6 },
+      () =>
+        `<line x1="${randomInt(180)}" y1="${randomInt(60)}" x2="${randomInt(180)}" y2="${randomInt(60)}" stroke="#777"/>`,
+    ).join("");
+    res
+      .type("image/svg+xml")
+      .set("cache-control", "no-store")
+      .send(
+        `<svg xmlns="http://www.w3.org/2000/svg" width="180" height="60"><rect width="180" height="60" fill="#eee"/><g font-family="serif" font-size="30" fill="#333">${letters}</g>${noise}</svg>`,
+      );
   });
   return {
     /** The image and its field, with new characters for this visitor. */
@@ -84,7 +96,12 @@ export function imageChallenge(r: Router, name: string, look: ChallengeLook = DE
       const visitor = visitorOf(req);
       const word = words.get(visitor);
       words.delete(visitor);
-      return word && String(body[look.field] ?? "").trim().toUpperCase() === word ? null : look.refusal;
+      return word &&
+        String(body[look.field] ?? "")
+          .trim()
+          .toUpperCase() === word
+        ? null
+        : look.refusal;
     },
   };
 }
@@ -94,12 +111,18 @@ const NAME = "image-captcha";
 /** A login form with the image challenge: a wrong answer shows the form again with new characters and counts no attempt on the account. */
 export function imageCaptcha(accounts: Accounts, name = NAME, look: ChallengeLook = DEFAULT_LOOK): Router {
   let challenge: ReturnType<typeof imageChallenge>;
-  const r = formCase(accounts, name, (error, req, res) => page("Sign in", `<h1>Sign in</h1>${plainForm(name, error, challenge.draw(req!, res!))}`), {
-    gate: (body, req) => challenge.check(body, req),
-  });
+  const r = formCase(
+    accounts,
+    name,
+    (error, req, res) => page("Sign in", `<h1>Sign in</h1>${plainForm(name, error, challenge.draw(req!, res!))}`),
+    {
+      gate: (body, req) => challenge.check(body, req),
+    },
+  );
   challenge = imageChallenge(r, name, look);
   return r;
 }
 
 /** The challenge by shape only (PICTURE_LOOKS), one page each. */
-export const pictureChallenges = (accounts: Accounts): Router[] => Object.entries(PICTURE_LOOKS).map(([name, look]) => imageCaptcha(accounts, name, look));
+export const pictureChallenges = (accounts: Accounts): Router[] =>
+  Object.entries(PICTURE_LOOKS).map(([name, look]) => imageCaptcha(accounts, name, look));

@@ -5,13 +5,27 @@ import { type Accounts, escapeHtml, page, readCookie } from "../accounts";
 export const base = (name: string) => `/cases/${name}`;
 export const sessionCookie = (name: string) => `${name.replace(/-/g, "_")}_sid`;
 
-export function startSession(res: Response, accounts: Accounts, name: string, username: string, maxAgeMs = 3_600_000): void {
+export function startSession(
+  res: Response,
+  accounts: Accounts,
+  name: string,
+  username: string,
+  maxAgeMs = 3_600_000,
+): void {
   const options = { httpOnly: true, sameSite: "lax" as const, path: "/" };
-  res.cookie(sessionCookie(name), accounts.openSession(username), maxAgeMs > 0 ? { ...options, maxAge: maxAgeMs } : options);
+  res.cookie(
+    sessionCookie(name),
+    accounts.openSession(username),
+    maxAgeMs > 0 ? { ...options, maxAge: maxAgeMs } : options,
+  );
 }
 
 const accountPage = (name: string, user: string, script = "") =>
-  page("Account", `<nav><a href="${base(name)}/logout">Sign out</a></nav><h1>Welcome, ${escapeHtml(user)}</h1>`, script);
+  page(
+    "Account",
+    `<nav><a href="${base(name)}/logout">Sign out</a></nav><h1>Welcome, ${escapeHtml(user)}</h1>`,
+    script,
+  );
 
 /**
  * The signed-in page every case lands on: a greeting and a sign-out link (and the case's own script),
@@ -72,14 +86,21 @@ export function formCase(
     const body = (req.body ?? {}) as Record<string, string>;
     if (options.sentByLogin && !options.sentByLogin(body)) return res.type("html").send(render(undefined, req, res));
     const gated = options.gate?.(body, req);
-    if (gated) return res.status(200).type("html").send(render(gated, req, res));
+    if (gated)
+      return res
+        .status(200)
+        .type("html")
+        .send(render(gated, req, res));
     // verify may map a redesigned form's field names onto the usual ones: read the account after it.
     const refusal = options.verify?.(body);
     const username = options.identify?.(body) ?? body[fields.user] ?? "";
     const verdict = accounts.check(name, username, body[fields.pass] ?? "");
     if ((refusal || verdict !== "ok") && options.onRefusal) return options.onRefusal(req, res);
     if (refusal || verdict !== "ok") {
-      res.status(200).type("html").send(render(refusal ?? messages[verdict === "locked" ? "locked" : "wrong"], req, res));
+      res
+        .status(200)
+        .type("html")
+        .send(render(refusal ?? messages[verdict === "locked" ? "locked" : "wrong"], req, res));
       return;
     }
     if (options.onSuccess) return options.onSuccess(req, res, username);
@@ -100,7 +121,9 @@ export function jsonLoginApi(accounts: Accounts, name: string): Router {
     const { username = "", password = "" } = (req.body ?? {}) as Record<string, string>;
     const verdict = accounts.check(name, String(username), String(password));
     if (verdict !== "ok") {
-      res.status(verdict === "locked" ? 423 : 401).json({ error: verdict === "locked" ? MESSAGES.locked : "Incorrect email or password." });
+      res
+        .status(verdict === "locked" ? 423 : 401)
+        .json({ error: verdict === "locked" ? MESSAGES.locked : "Incorrect email or password." });
       return;
     }
     startSession(res, accounts, name, String(username));

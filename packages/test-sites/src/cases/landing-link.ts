@@ -8,9 +8,14 @@ const NAME = "landing-link";
 export function landingLink(accounts: Accounts): Router {
   const r = formCase(accounts, NAME, (error) => page("Log in — Example", `<h1>Log in</h1>${plainForm(NAME, error)}`));
   r.get(`${base(NAME)}/`, (_req, res) => {
-    res.type("html").send(page("Example — project management", `<header><a href="${base(NAME)}/">Example</a>
+    res.type("html").send(
+      page(
+        "Example — project management",
+        `<header><a href="${base(NAME)}/">Example</a>
 <a href="${base(NAME)}/pricing">Pricing</a> <a href="${base(NAME)}/signup">Sign up free</a> <a href="${base(NAME)}/login">Log in</a></header>
-<h1>Plan your work</h1><p>Teams ship faster with Example.</p>`));
+<h1>Plan your work</h1><p>Teams ship faster with Example.</p>`,
+      ),
+    );
   });
   return r;
 }

@@ -7,7 +7,10 @@ const NAME = "late-form";
 /** A page that shows a spinner and draws its form with JavaScript 1.5 s after load. */
 export function lateForm(accounts: Accounts): Router {
   return formCase(accounts, NAME, (error) =>
-    page("Sign in", `<div id="root"><p class="spinner">Loading…</p></div>`,
-      `setTimeout(() => { document.getElementById("root").innerHTML = ${JSON.stringify(`<h1>Sign in</h1>${plainForm(NAME, error)}`)}; }, 1500);`),
+    page(
+      "Sign in",
+      `<div id="root"><p class="spinner">Loading…</p></div>`,
+      `setTimeout(() => { document.getElementById("root").innerHTML = ${JSON.stringify(`<h1>Sign in</h1>${plainForm(NAME, error)}`)}; }, 1500);`,
+    ),
   );
 }

@@ -10,11 +10,14 @@ export function newsletterBeside(accounts: Accounts): Router {
     accounts,
     NAME,
     (error) =>
-      page("Members", `<aside><h2>Our newsletter</h2><form method="post" action="/cases/${NAME}/subscribe">
+      page(
+        "Members",
+        `<aside><h2>Our newsletter</h2><form method="post" action="/cases/${NAME}/subscribe">
   <label>Your email <input name="email" type="email"></label><button type="submit">Subscribe</button></form></aside>
 <main><h1>Member login</h1>${errorAlert(error)}
 <form method="post"><label>Email <input name="member_email" type="email"></label>
-<label>Password <input name="member_password" type="password"></label><button type="submit">Log in</button></form></main>`),
+<label>Password <input name="member_password" type="password"></label><button type="submit">Log in</button></form></main>`,
+      ),
     { fields: { user: "member_email", pass: "member_password" } },
   );
 }

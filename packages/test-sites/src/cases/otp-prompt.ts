@@ -12,14 +12,22 @@ export const TOTP_REFUSED_PLAIN = "That code didn't work. Check the code and try
  * the user's TOTP secret. `codeFields` draws the prompt: one field, or one box per digit; `refusal` the
  * site's words for a wrong code (an alert by default).
  */
-function totpCase(accounts: Accounts, name: string, codeFields: string, refusal: { words: string; markup: (e: string) => string } = { words: TOTP_REFUSED, markup: errorAlert }): Router {
+function totpCase(
+  accounts: Accounts,
+  name: string,
+  codeFields: string,
+  refusal: { words: string; markup: (e: string) => string } = { words: TOTP_REFUSED, markup: errorAlert },
+): Router {
   const pending = new Map<string, string>();
   const r = Router();
   const prompt = (error?: string) =>
-    page("Two-step verification", `<h1>Two-step verification</h1><p>Enter the 6-digit code from your authenticator app.</p>${error ? refusal.markup(error) : ""}
+    page(
+      "Two-step verification",
+      `<h1>Two-step verification</h1><p>Enter the 6-digit code from your authenticator app.</p>${error ? refusal.markup(error) : ""}
 <form method="post" action="${base(name)}/verify">${codeFields}<button type="submit">Verify</button> <button type="button">Use another method</button></form>`,
       // Focus moves to the next box as each digit is typed, as such prompts do.
-      `for (const box of document.querySelectorAll("input[maxlength='1']")) box.addEventListener("input", () => box.nextElementSibling?.focus());`);
+      `for (const box of document.querySelectorAll("input[maxlength='1']")) box.addEventListener("input", () => box.nextElementSibling?.focus());`,
+    );
   r.get(`${base(name)}/verify`, (_req, res) => {
     res.type("html").send(prompt());
   });
@@ -47,7 +55,11 @@ function totpCase(accounts: Accounts, name: string, codeFields: string, refusal:
 }
 
 export const otpPrompt = (accounts: Accounts) =>
-  totpCase(accounts, "otp-prompt", `<label>Code <input name="otp" inputmode="numeric" autocomplete="one-time-code" maxlength="6"></label>`);
+  totpCase(
+    accounts,
+    "otp-prompt",
+    `<label>Code <input name="otp" inputmode="numeric" autocomplete="one-time-code" maxlength="6"></label>`,
+  );
 export const totpSplit = (accounts: Accounts) =>
   totpCase(
     accounts,
@@ -56,7 +68,12 @@ export const totpSplit = (accounts: Accounts) =>
   );
 /** The same prompt refusing a wrong code in a plain div, no alert markup, as many sites do. */
 export const totpPlainRefusal = (accounts: Accounts) =>
-  totpCase(accounts, "totp-plain-refusal", `<label>Verification code <input name="otp" inputmode="numeric" maxlength="6"></label><p>Lost your device? Use a recovery code instead.</p>`, {
-    words: TOTP_REFUSED_PLAIN,
-    markup: (e) => `<div class="form-error">${escapeHtml(e)}</div>`,
-  });
+  totpCase(
+    accounts,
+    "totp-plain-refusal",
+    `<label>Verification code <input name="otp" inputmode="numeric" maxlength="6"></label><p>Lost your device? Use a recovery code instead.</p>`,
+    {
+      words: TOTP_REFUSED_PLAIN,
+      markup: (e) => `<div class="form-error">${escapeHtml(e)}</div>`,
+    },
+  );

@@ -3,7 +3,10 @@ import { type Accounts, escapeHtml, page } from "../accounts";
 import { base, formCase } from "./kit";
 
 /** What a CMS answers a form that came without one of its fields (WordPress's words). */
-export const EMPTY_FIELD_REFUSAL = { password: "Error: The password field is empty.", username: "Error: The username field is empty." };
+export const EMPTY_FIELD_REFUSAL = {
+  password: "Error: The password field is empty.",
+  username: "Error: The username field is empty.",
+};
 
 /**
  * Login pages whose own scripts change the fields while a person (or the engine) types, as many real pages
@@ -31,7 +34,10 @@ function scriptedForm(accounts: Accounts, name: string, script: string): Router 
     {
       fields: { user: "log", pass: "pwd" },
       verify: (body) => (!body.log ? EMPTY_FIELD_REFUSAL.username : !body.pwd ? EMPTY_FIELD_REFUSAL.password : null),
-      messages: { wrong: "Error: The password you entered for that username is incorrect. Lost your password?", locked: "Error: Too many failed login attempts." },
+      messages: {
+        wrong: "Error: The password you entered for that username is incorrect. Lost your password?",
+        locked: "Error: Too many failed login attempts.",
+      },
     },
   );
 }
@@ -71,4 +77,8 @@ pw.addEventListener("input", () => {
  * site answers "The password field is empty.", which is about the form, never a refusal of the password.
  */
 export const losesOnSubmit = (accounts: Accounts) =>
-  scriptedForm(accounts, "loses-on-submit", `document.getElementById("loginform").addEventListener("submit", () => { document.getElementById("user_pass").value = ""; });`);
+  scriptedForm(
+    accounts,
+    "loses-on-submit",
+    `document.getElementById("loginform").addEventListener("submit", () => { document.getElementById("user_pass").value = ""; });`,
+  );

@@ -31,7 +31,15 @@ const NAME = "passkey-site";
  */
 export function passkeySite(accounts: Accounts): Router {
   const signedIn = (req: Request) => accounts.sessionUser(readCookie(req.headers.cookie, sessionCookie(NAME)));
-  const { router, members, member, addScript: ADD_SCRIPT, signInScript, counts, registeredElsewhere } = passkeyCeremonies({
+  const {
+    router,
+    members,
+    member,
+    addScript: ADD_SCRIPT,
+    signInScript,
+    counts,
+    registeredElsewhere,
+  } = passkeyCeremonies({
     base: base(NAME),
     name: "Passkey Site",
     signedIn,
@@ -49,7 +57,8 @@ export function passkeySite(accounts: Accounts): Router {
   });
   r.post("/__fixture/passkey-site/:username/passkeys", json(), (req, res) => {
     const { credentialId, publicKey } = (req.body ?? {}) as { credentialId?: unknown; publicKey?: unknown };
-    if (typeof credentialId !== "string" || typeof publicKey !== "string") return res.status(400).json({ error: "credentialId and publicKey (base64url) are required" });
+    if (typeof credentialId !== "string" || typeof publicKey !== "string")
+      return res.status(400).json({ error: "credentialId and publicKey (base64url) are required" });
     try {
       registeredElsewhere(req.params.username, credentialId, Buffer.from(publicKey, "base64url"));
     } catch (err) {
@@ -64,9 +73,14 @@ export function passkeySite(accounts: Accounts): Router {
 
   r.get(`${base(NAME)}/login`, (req, res) => {
     if (req.query.flow === "username-first") {
-      res.type("html").send(
-        page("Sign in", `<h1>Sign in</h1><form method="post" action="${base(NAME)}/identify"><label>Username <input type="text" name="username" autocomplete="username"></label><button type="submit">Continue</button></form>`),
-      );
+      res
+        .type("html")
+        .send(
+          page(
+            "Sign in",
+            `<h1>Sign in</h1><form method="post" action="${base(NAME)}/identify"><label>Username <input type="text" name="username" autocomplete="username"></label><button type="submit">Continue</button></form>`,
+          ),
+        );
       return;
     }
     const autofill = req.query.autofill === "1";
@@ -111,7 +125,8 @@ export function passkeySite(accounts: Accounts): Router {
   r.post(`${base(NAME)}/login`, urlencoded({ extended: false }), (req, res) => {
     const username = String(req.body?.username ?? "");
     member(username).passwordSubmissions++;
-    if (!accounts.attempt(NAME, username, String(req.body?.password ?? ""))) return res.redirect(302, `${base(NAME)}/login?error=1`);
+    if (!accounts.attempt(NAME, username, String(req.body?.password ?? "")))
+      return res.redirect(302, `${base(NAME)}/login?error=1`);
     startSession(res, accounts, NAME, username);
     res.redirect(302, `${base(NAME)}/account`);
   });
@@ -119,7 +134,14 @@ export function passkeySite(accounts: Accounts): Router {
   r.get(`${base(NAME)}/account`, (req, res) => {
     const user = signedIn(req);
     if (!user) return res.redirect(302, `${base(NAME)}/login`);
-    res.type("html").send(page("Account", `<nav><a href="${base(NAME)}/settings/security">Security settings</a> <a href="${base(NAME)}/logout">Sign out</a></nav><h1>Welcome, ${escapeHtml(user)}</h1>`));
+    res
+      .type("html")
+      .send(
+        page(
+          "Account",
+          `<nav><a href="${base(NAME)}/settings/security">Security settings</a> <a href="${base(NAME)}/logout">Sign out</a></nav><h1>Welcome, ${escapeHtml(user)}</h1>`,
+        ),
+      );
   });
   // Signing up: the new account is signed in at once, and the next page offers a passkey before anything else.
   r.get(`${base(NAME)}/signup`, (req, res) => {
@@ -136,10 +158,20 @@ export function passkeySite(accounts: Accounts): Router {
     );
   });
   r.post(`${base(NAME)}/signup`, urlencoded({ extended: false }), (req, res) => {
-    const email = String(req.body?.email ?? "").trim().toLowerCase();
+    const email = String(req.body?.email ?? "")
+      .trim()
+      .toLowerCase();
     const password = String(req.body?.password ?? "");
-    if (!/^[^@\s]+@[^@\s]+$/.test(email) || password.length < 8) return res.redirect(302, `${base(NAME)}/signup?error=${encodeURIComponent("Enter an email address and a password of 8 characters or more.")}`);
-    if (members.has(email)) return res.redirect(302, `${base(NAME)}/signup?error=${encodeURIComponent("An account with this email already exists.")}`);
+    if (!/^[^@\s]+@[^@\s]+$/.test(email) || password.length < 8)
+      return res.redirect(
+        302,
+        `${base(NAME)}/signup?error=${encodeURIComponent("Enter an email address and a password of 8 characters or more.")}`,
+      );
+    if (members.has(email))
+      return res.redirect(
+        302,
+        `${base(NAME)}/signup?error=${encodeURIComponent("An account with this email already exists.")}`,
+      );
     accounts.addUser(email, password);
     member(email);
     startSession(res, accounts, NAME, email);
@@ -162,7 +194,9 @@ export function passkeySite(accounts: Accounts): Router {
   r.get(`${base(NAME)}/settings/security`, (req, res) => {
     const user = signedIn(req);
     if (!user) return res.redirect(302, `${base(NAME)}/login`);
-    const listed = member(user).passkeys.map((p) => `<li>Passkey added ${escapeHtml(p.createdAt)}</li>`).join("");
+    const listed = member(user)
+      .passkeys.map((p) => `<li>Passkey added ${escapeHtml(p.createdAt)}</li>`)
+      .join("");
     res.type("html").send(
       page(
         "Security",

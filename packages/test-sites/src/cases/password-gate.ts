@@ -13,11 +13,18 @@ export function passwordGate(accounts: Accounts): Router {
     accounts,
     NAME,
     (error) =>
-      page("Protected site", `<h1>This site is password protected</h1>${errorAlert(error)}
+      page(
+        "Protected site",
+        `<h1>This site is password protected</h1>${errorAlert(error)}
 <form method="post" action="${base(NAME)}/login">
   <label>Site password <input name="password" type="password"></label>
   <button type="submit">Log in</button>
-</form>`),
-    { fields: { user: "user", pass: "password" }, messages: { wrong: "Incorrect password.", locked: "Incorrect password." }, identify: (body) => accounts.userWithPassword(body.password ?? "") ?? "" },
+</form>`,
+      ),
+    {
+      fields: { user: "user", pass: "password" },
+      messages: { wrong: "Incorrect password.", locked: "Incorrect password." },
+      identify: (body) => accounts.userWithPassword(body.password ?? "") ?? "",
+    },
   );
 }

@@ -10,13 +10,16 @@ const NAME = "password-toggle";
  */
 export function passwordToggle(accounts: Accounts): Router {
   return formCase(accounts, NAME, (error) =>
-    page("Sign in", `<h1>Sign in</h1>${errorAlert(error)}
+    page(
+      "Sign in",
+      `<h1>Sign in</h1>${errorAlert(error)}
 <form method="post"><label>Username <input name="username" autocomplete="username"></label>
 <label>Password <input id="pw" name="password" type="password" autocomplete="current-password"></label>
 <button type="button" id="toggle" aria-label="Show password">Show</button>
 <button type="submit">Sign in</button></form>`,
       `const pw = document.getElementById("pw"), toggle = document.getElementById("toggle");
 toggle.onclick = () => { const shown = pw.type === "text"; pw.type = shown ? "password" : "text"; toggle.textContent = shown ? "Show" : "Hide"; };
-toggle.click();`),
+toggle.click();`,
+    ),
   );
 }

@@ -46,14 +46,18 @@ export function securityQuestion(accounts: Accounts): Router {
     const username = ticketUser(req.headers.cookie);
     if (!username) return res.redirect(302, `${base(QUESTION)}/login`);
     const answer = String((req.body as Record<string, string>).answer ?? "");
-    if (answer.trim().toLowerCase() !== SECURITY_ANSWER.toLowerCase()) return res.type("html").send(question("That answer doesn't match our records. Try again."));
+    if (answer.trim().toLowerCase() !== SECURITY_ANSWER.toLowerCase())
+      return res.type("html").send(question("That answer doesn't match our records. Try again."));
     tickets.delete(readCookie(req.headers.cookie, "step_ticket") ?? "");
     startSession(res, accounts, QUESTION, username);
     res.clearCookie("step_ticket", { path: "/" }).redirect(302, `${base(QUESTION)}/account`);
   });
   r.use(
     formCase(accounts, QUESTION, (error) => page("Sign in", `<h1>Sign in</h1>${plainForm(QUESTION, error)}`), {
-      onSuccess: (_req, res, username) => res.cookie("step_ticket", openTicket(username), { httpOnly: true, path: "/" }).redirect(302, `${base(QUESTION)}/question`),
+      onSuccess: (_req, res, username) =>
+        res
+          .cookie("step_ticket", openTicket(username), { httpOnly: true, path: "/" })
+          .redirect(302, `${base(QUESTION)}/question`),
     }),
   );
   return r;
@@ -71,8 +75,17 @@ export function accountChooser(accounts: Accounts): Router {
   const r = Router();
   r.get(`${base(CHOOSER)}/choose`, (req, res) => {
     if (!ticketUser(req.headers.cookie)) return res.redirect(302, `${base(CHOOSER)}/login`);
-    const buttons = CHOOSER_ORGS.map((org, i) => `<li><button name="org" value="${i}">${escapeHtml(org)}</button></li>`).join("");
-    res.type("html").send(page("Choose an account", `<h1>Choose an account</h1><form method="post" action="${base(CHOOSER)}/choose"><ul>${buttons}</ul></form><p><a href="${base(CHOOSER)}/login">Use a different sign-in</a></p>`));
+    const buttons = CHOOSER_ORGS.map(
+      (org, i) => `<li><button name="org" value="${i}">${escapeHtml(org)}</button></li>`,
+    ).join("");
+    res
+      .type("html")
+      .send(
+        page(
+          "Choose an account",
+          `<h1>Choose an account</h1><form method="post" action="${base(CHOOSER)}/choose"><ul>${buttons}</ul></form><p><a href="${base(CHOOSER)}/login">Use a different sign-in</a></p>`,
+        ),
+      );
   });
   r.post(`${base(CHOOSER)}/choose`, urlencoded({ extended: false }), (req, res) => {
     const username = ticketUser(req.headers.cookie);
@@ -80,18 +93,31 @@ export function accountChooser(accounts: Accounts): Router {
     if (!username || !org) return res.redirect(302, `${base(CHOOSER)}/login`);
     tickets.delete(readCookie(req.headers.cookie, "step_ticket") ?? "");
     startSession(res, accounts, CHOOSER, username);
-    res.cookie("chooser_org", String(CHOOSER_ORGS.indexOf(org)), { httpOnly: true, path: "/" }).clearCookie("step_ticket", { path: "/" }).redirect(302, `${base(CHOOSER)}/account`);
+    res
+      .cookie("chooser_org", String(CHOOSER_ORGS.indexOf(org)), { httpOnly: true, path: "/" })
+      .clearCookie("step_ticket", { path: "/" })
+      .redirect(302, `${base(CHOOSER)}/account`);
   });
   // The account page names the organization chosen.
   r.get(`${base(CHOOSER)}/account`, (req, res, next) => {
     const user = accounts.sessionUser(readCookie(req.headers.cookie, sessionCookie(CHOOSER)));
     if (!user) return next();
     const org = CHOOSER_ORGS[Number(readCookie(req.headers.cookie, "chooser_org"))] ?? "";
-    res.type("html").send(page("Account", `<nav><a href="${base(CHOOSER)}/logout">Sign out</a></nav><h1>Welcome, ${escapeHtml(user)}</h1><p>Organization: ${escapeHtml(org)}</p>`));
+    res
+      .type("html")
+      .send(
+        page(
+          "Account",
+          `<nav><a href="${base(CHOOSER)}/logout">Sign out</a></nav><h1>Welcome, ${escapeHtml(user)}</h1><p>Organization: ${escapeHtml(org)}</p>`,
+        ),
+      );
   });
   r.use(
     formCase(accounts, CHOOSER, (error) => page("Sign in", `<h1>Sign in</h1>${plainForm(CHOOSER, error)}`), {
-      onSuccess: (_req, res, username) => res.cookie("step_ticket", openTicket(username), { httpOnly: true, path: "/" }).redirect(302, `${base(CHOOSER)}/choose`),
+      onSuccess: (_req, res, username) =>
+        res
+          .cookie("step_ticket", openTicket(username), { httpOnly: true, path: "/" })
+          .redirect(302, `${base(CHOOSER)}/choose`),
     }),
   );
   return r;
@@ -136,7 +162,10 @@ export function verifyIdentity(accounts: Accounts): Router {
   });
   r.use(
     formCase(accounts, VERIFY, (error) => page("Sign in", `<h1>Sign in</h1>${plainForm(VERIFY, error)}`), {
-      onSuccess: (_req, res, username) => res.cookie("step_ticket", openTicket(username), { httpOnly: true, path: "/" }).redirect(302, `${base(VERIFY)}/verify`),
+      onSuccess: (_req, res, username) =>
+        res
+          .cookie("step_ticket", openTicket(username), { httpOnly: true, path: "/" })
+          .redirect(302, `${base(VERIFY)}/verify`),
     }),
   );
   return r;
@@ -180,7 +209,10 @@ export function verifyDevice(accounts: Accounts): Router {
   });
   r.use(
     formCase(accounts, DEVICE, (error) => page("Sign in", `<h1>Sign in</h1>${plainForm(DEVICE, error)}`), {
-      onSuccess: (_req, res, username) => res.cookie("step_ticket", openTicket(username), { httpOnly: true, path: "/" }).redirect(302, `${base(DEVICE)}/confirm`),
+      onSuccess: (_req, res, username) =>
+        res
+          .cookie("step_ticket", openTicket(username), { httpOnly: true, path: "/" })
+          .redirect(302, `${base(DEVICE)}/confirm`),
     }),
   );
   return r;
@@ -233,7 +265,10 @@ export function termsUpdate(accounts: Accounts): Router {
   });
   r.use(
     formCase(accounts, TERMS, (error, req) =>
-      page("Sign in", `<h1>Sign in</h1>${plainForm(TERMS, error ?? (req?.query.declined ? "You need to accept the updated terms to use Acme. You have been signed out." : undefined))}`),
+      page(
+        "Sign in",
+        `<h1>Sign in</h1>${plainForm(TERMS, error ?? (req?.query.declined ? "You need to accept the updated terms to use Acme. You have been signed out." : undefined))}`,
+      ),
     ),
   );
   return r;

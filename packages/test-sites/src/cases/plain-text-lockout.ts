@@ -17,7 +17,14 @@ export function plainTextLockout(accounts: Accounts): Router {
     next();
   });
   r.get(`${base(NAME)}/blocked`, (_req, res) => {
-    res.type("html").send(page("Sign-in blocked", `<h1>Sign-in blocked</h1><p>Your account is temporarily locked. Try again in an hour.</p><a href="${base(NAME)}/login">Back</a>`));
+    res
+      .type("html")
+      .send(
+        page(
+          "Sign-in blocked",
+          `<h1>Sign-in blocked</h1><p>Your account is temporarily locked. Try again in an hour.</p><a href="${base(NAME)}/login">Back</a>`,
+        ),
+      );
   });
   r.use(
     formCase(accounts, NAME, (error) => page("Sign in", `<h1>Sign in</h1>${plainForm(NAME, error)}`), {

@@ -15,12 +15,18 @@ export function redesign(accounts: Accounts, version: () => number): Router {
     (error) => {
       const alert = errorAlert(error);
       return version() === 1
-        ? page("Sign in", `<h1>Sign in</h1>${alert}<form method="post"><label>User <input id="user" name="user"></label>
-<label>Password <input id="pass" name="pass" type="password"></label><button id="go" type="submit">Sign in</button></form>`)
-        : page("Welcome back", `<main class="v2"><section><h2>Welcome back</h2>${alert}<form method="post">
+        ? page(
+            "Sign in",
+            `<h1>Sign in</h1>${alert}<form method="post"><label>User <input id="user" name="user"></label>
+<label>Password <input id="pass" name="pass" type="password"></label><button id="go" type="submit">Sign in</button></form>`,
+          )
+        : page(
+            "Welcome back",
+            `<main class="v2"><section><h2>Welcome back</h2>${alert}<form method="post">
 <div><input id="login-identifier" name="identifier" placeholder="Email or username"></div>
 <div><input id="login-secret" name="secret" type="password" placeholder="Password"></div>
-<div><button id="continue" type="submit">Continue</button></div></form></section></main>`);
+<div><button id="continue" type="submit">Continue</button></div></form></section></main>`,
+          );
     },
     {
       fields: { user: "user", pass: "pass" },

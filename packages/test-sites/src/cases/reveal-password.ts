@@ -23,12 +23,18 @@ form.addEventListener("submit", (ev) => {
 export function revealPassword(accounts: Accounts): Router {
   const r = jsonLoginApi(accounts, NAME);
   r.get(`${base(NAME)}/login`, (_req, res) => {
-    res.type("html").send(page("Sign in", `<h1>Sign in</h1><div id="err" role="alert" class="error"></div>
+    res.type("html").send(
+      page(
+        "Sign in",
+        `<h1>Sign in</h1><div id="err" role="alert" class="error"></div>
 <form id="f">
   <label>Email <input name="email" type="email" autocomplete="username"></label>
   <div id="pw-row" hidden><label>Password <input name="password" type="password" autocomplete="current-password"></label></div>
   <button id="go" type="submit">Continue</button>
-</form>`, SCRIPT));
+</form>`,
+        SCRIPT,
+      ),
+    );
   });
   return r;
 }

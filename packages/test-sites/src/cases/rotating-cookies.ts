@@ -31,19 +31,55 @@ interface RefusalPage {
 }
 
 const REFUSAL_PAGES: RefusalPage[] = [
-  { name: "refusal-page-pl", lang: "pl", words: "Nieprawidłowy login lub hasło.", via: "in-place", stylesheet: true,
-    labels: { title: "Logowanie", user: "Login", pass: "Hasło", button: "Zaloguj się", back: "Wróć do logowania" } },
-  { name: "refusal-page-ja", lang: "ja", words: "メールアドレスまたはパスワードが正しくありません。", via: "in-place", stylesheet: false,
-    labels: { title: "ログイン", user: "メールアドレス", pass: "パスワード", button: "ログイン", back: "戻る" } },
-  { name: "refusal-page-tr", lang: "tr", words: "E-posta adresi veya şifre hatalı.", via: "redirect", stylesheet: false,
-    labels: { title: "Giriş yap", user: "E-posta", pass: "Şifre", button: "Giriş", back: "Geri dön" } },
-  { name: "refusal-page-ru", lang: "ru", words: "Неверный логин или пароль.", via: "redirect", stylesheet: true,
-    labels: { title: "Вход", user: "Логин", pass: "Пароль", button: "Войти", back: "Назад" } },
+  {
+    name: "refusal-page-pl",
+    lang: "pl",
+    words: "Nieprawidłowy login lub hasło.",
+    via: "in-place",
+    stylesheet: true,
+    labels: { title: "Logowanie", user: "Login", pass: "Hasło", button: "Zaloguj się", back: "Wróć do logowania" },
+  },
+  {
+    name: "refusal-page-ja",
+    lang: "ja",
+    words: "メールアドレスまたはパスワードが正しくありません。",
+    via: "in-place",
+    stylesheet: false,
+    labels: { title: "ログイン", user: "メールアドレス", pass: "パスワード", button: "ログイン", back: "戻る" },
+  },
+  {
+    name: "refusal-page-tr",
+    lang: "tr",
+    words: "E-posta adresi veya şifre hatalı.",
+    via: "redirect",
+    stylesheet: false,
+    labels: { title: "Giriş yap", user: "E-posta", pass: "Şifre", button: "Giriş", back: "Geri dön" },
+  },
+  {
+    name: "refusal-page-ru",
+    lang: "ru",
+    words: "Неверный логин или пароль.",
+    via: "redirect",
+    stylesheet: true,
+    labels: { title: "Вход", user: "Логин", pass: "Пароль", button: "Войти", back: "Назад" },
+  },
   // A warning sign and a back arrow: nothing to read, only the structure tells.
-  { name: "refusal-page-signs", lang: "en", words: "", via: "in-place", stylesheet: true,
-    labels: { title: "Sign in", user: "Email", pass: "Password", button: "Sign in", back: "←" } },
-  { name: "refusal-page-signs-redirect", lang: "en", words: "", via: "redirect", stylesheet: false,
-    labels: { title: "Sign in", user: "Email", pass: "Password", button: "Sign in", back: "←" } },
+  {
+    name: "refusal-page-signs",
+    lang: "en",
+    words: "",
+    via: "in-place",
+    stylesheet: true,
+    labels: { title: "Sign in", user: "Email", pass: "Password", button: "Sign in", back: "←" },
+  },
+  {
+    name: "refusal-page-signs-redirect",
+    lang: "en",
+    words: "",
+    via: "redirect",
+    stylesheet: false,
+    labels: { title: "Sign in", user: "Email", pass: "Password", button: "Sign in", back: "←" },
+  },
 ];
 
 const withLang = (html: string, lang: string) => html.replace('lang="en"', `lang="${lang}"`);
@@ -171,7 +207,14 @@ function laravelSession(accounts: Accounts): Router {
     const user = sessions.get(id)?.user;
     if (!user) return res.redirect(302, at);
     // The dashboard's sign-out sits in a dropdown, as a form's button: no sign-out link on the page.
-    res.type("html").send(page("Dashboard", `<h1>Welcome, ${escapeHtml(user)}</h1><p>You're logged in!</p><form method="post" action="${base(name)}/logout" hidden><button>Log Out</button></form>`));
+    res
+      .type("html")
+      .send(
+        page(
+          "Dashboard",
+          `<h1>Welcome, ${escapeHtml(user)}</h1><p>You're logged in!</p><form method="post" action="${base(name)}/logout" hidden><button>Log Out</button></form>`,
+        ),
+      );
   });
   r.post(`${base(name)}/logout`, (req, res) => {
     const id = sessionOf(req);
@@ -187,6 +230,15 @@ export function rotatingCookies(accounts: Accounts): Router[] {
 
 /** The catalog's entries: a success for the right password; a wrong one refused in the site's words, or `login_unconfirmed` where it has none. */
 export const ROTATING_COOKIE_CASES = [
-  ...REFUSAL_PAGES.map((c) => ({ name: c.name, extra: c.words ? { refusal: c.words } : { wrongPassword: "login_unconfirmed" as const } })),
-  { name: "laravel-session", extra: { session: { cookie: "laravel_session", cookieDomain: "127.0.0.1" }, refusal: "These credentials do not match our records." } },
+  ...REFUSAL_PAGES.map((c) => ({
+    name: c.name,
+    extra: c.words ? { refusal: c.words } : { wrongPassword: "login_unconfirmed" as const },
+  })),
+  {
+    name: "laravel-session",
+    extra: {
+      session: { cookie: "laravel_session", cookieDomain: "127.0.0.1" },
+      refusal: "These credentials do not match our records.",
+    },
+  },
 ];

@@ -10,7 +10,12 @@ import { accountRoute, base, sessionCookie, startSession } from "./kit";
 const WRONG = "Error: The password you entered for that username is incorrect.";
 
 /** A CMS's login page (WordPress's fields), its POST signing in and sending the browser to `then`. */
-function cmsLogin(r: Router, accounts: Accounts, name: string, then: (body: Record<string, string>) => string): (error?: string, to?: string) => string {
+function cmsLogin(
+  r: Router,
+  accounts: Accounts,
+  name: string,
+  then: (body: Record<string, string>) => string,
+): (error?: string, to?: string) => string {
   const form = (error?: string, to = "") =>
     page(
       "Log In",
@@ -19,7 +24,9 @@ function cmsLogin(r: Router, accounts: Accounts, name: string, then: (body: Reco
 <label>Password <input name="pwd" type="password" autocomplete="current-password"></label>
 ${to ? `<input type="hidden" name="redirect_to" value="${escapeHtml(to)}">` : ""}<input type="submit" value="Log In"></form>`,
     );
-  r.get(`${base(name)}/login`, (req, res) => res.type("html").send(form(undefined, typeof req.query.redirect_to === "string" ? req.query.redirect_to : "")));
+  r.get(`${base(name)}/login`, (req, res) =>
+    res.type("html").send(form(undefined, typeof req.query.redirect_to === "string" ? req.query.redirect_to : "")),
+  );
   r.post(`${base(name)}/login`, urlencoded({ extended: false }), (req, res) => {
     const body = (req.body ?? {}) as Record<string, string>;
     if (accounts.check(name, body.log ?? "", body.pwd ?? "") !== "ok") return res.type("html").send(form(WRONG));
@@ -39,7 +46,8 @@ export function formForEveryone(accounts: Accounts): Router {
   const name = "form-for-everyone";
   const r = Router();
   r.get(`${base(name)}/admin/`, (req, res) => {
-    if (!accounts.sessionUser(readCookie(req.headers.cookie, sessionCookie(name)))) return res.redirect(302, `${base(name)}/login?redirect_to=${encodeURIComponent(`${base(name)}/admin/`)}`);
+    if (!accounts.sessionUser(readCookie(req.headers.cookie, sessionCookie(name))))
+      return res.redirect(302, `${base(name)}/login?redirect_to=${encodeURIComponent(`${base(name)}/admin/`)}`);
     res.type("html").send(
       page(
         "Dashboard",
@@ -48,7 +56,9 @@ export function formForEveryone(accounts: Accounts): Router {
       ),
     );
   });
-  cmsLogin(r, accounts, name, (body) => (body.redirect_to?.startsWith(base(name)) ? body.redirect_to : `${base(name)}/admin/`));
+  cmsLogin(r, accounts, name, (body) =>
+    body.redirect_to?.startsWith(base(name)) ? body.redirect_to : `${base(name)}/admin/`,
+  );
   accountRoute(r, accounts, name);
   return r;
 }
@@ -94,14 +104,19 @@ function showLanding(error) {
   }
   showLanding();
 })();`;
-  r.get(`${base(name)}/`, (_req, res) => res.type("html").send(page("Acme Boards", `<div id="app"><p>Loading…</p></div>`, app)));
+  r.get(`${base(name)}/`, (_req, res) =>
+    res.type("html").send(page("Acme Boards", `<div id="app"><p>Loading…</p></div>`, app)),
+  );
   r.post(`${base(name)}/api/login`, json(), (req, res) => {
     const { username = "", password = "" } = (req.body ?? {}) as Record<string, string>;
-    if (accounts.check(name, String(username), String(password)) !== "ok") return res.status(401).json({ error: "Incorrect email or password" });
+    if (accounts.check(name, String(username), String(password)) !== "ok")
+      return res.status(401).json({ error: "Incorrect email or password" });
     res.json({ token: accounts.openSession(String(username)) });
   });
   const userOf = (auth?: string) => accounts.sessionUser(auth?.replace(/^Bearer /, ""));
-  r.get(`${base(name)}/api/me`, (req, res) => (userOf(req.headers.authorization) ? res.json({ ok: true }) : res.status(401).json({ error: "not signed in" })));
+  r.get(`${base(name)}/api/me`, (req, res) =>
+    userOf(req.headers.authorization) ? res.json({ ok: true }) : res.status(401).json({ error: "not signed in" }),
+  );
   // Held open as a long poll: answered after 20 s, or at once when the token is not a session's.
   r.get(`${base(name)}/api/poll`, (req, res) => {
     if (!userOf(req.headers.authorization)) return res.status(401).end();
@@ -131,9 +146,14 @@ export function logoutInput(accounts: Accounts): Router {
   r.get(`${base(name)}/`, (req, res) => {
     const user = accounts.sessionUser(readCookie(req.headers.cookie, sessionCookie(name)));
     if (!user || !req.query.username) return res.type("html").send(form());
-    res.type("html").send(
-      page("Select database - Adminer", `<form action="" method="post"><p class="logout"><input type="submit" name="logout" value="Logout" id="logout"></p></form><h2>Select database</h2><p><a href="?server=localhost&amp;db=app">app</a></p>`),
-    );
+    res
+      .type("html")
+      .send(
+        page(
+          "Select database - Adminer",
+          `<form action="" method="post"><p class="logout"><input type="submit" name="logout" value="Logout" id="logout"></p></form><h2>Select database</h2><p><a href="?server=localhost&amp;db=app">app</a></p>`,
+        ),
+      );
   });
   r.post(`${base(name)}/`, urlencoded({ extended: true }), (req, res) => {
     const body = (req.body ?? {}) as { auth?: Record<string, string>; logout?: string };
@@ -142,9 +162,13 @@ export function logoutInput(accounts: Accounts): Router {
       return res.clearCookie(sessionCookie(name), { path: "/" }).redirect(302, `${base(name)}/`);
     }
     const auth = body.auth ?? {};
-    if (accounts.check(name, auth.username ?? "", auth.password ?? "") !== "ok") return res.type("html").send(form("Invalid credentials."));
+    if (accounts.check(name, auth.username ?? "", auth.password ?? "") !== "ok")
+      return res.type("html").send(form("Invalid credentials."));
     startSession(res, accounts, name, auth.username!);
-    res.redirect(302, `${base(name)}/?server=${encodeURIComponent(auth.server ?? "")}&username=${encodeURIComponent(auth.username!)}`);
+    res.redirect(
+      302,
+      `${base(name)}/?server=${encodeURIComponent(auth.server ?? "")}&username=${encodeURIComponent(auth.username!)}`,
+    );
   });
   accountRoute(r, accounts, name);
   return r;
@@ -161,7 +185,8 @@ export function profileLanding(accounts: Accounts): Router {
   const r = Router();
   cmsLogin(r, accounts, name, () => `${base(name)}/profile`);
   r.get(`${base(name)}/profile`, (req, res) => {
-    if (!accounts.sessionUser(readCookie(req.headers.cookie, sessionCookie(name)))) return res.redirect(302, `${base(name)}/login`);
+    if (!accounts.sessionUser(readCookie(req.headers.cookie, sessionCookie(name))))
+      return res.redirect(302, `${base(name)}/login`);
     res.type("html").send(
       page(
         "Profile",

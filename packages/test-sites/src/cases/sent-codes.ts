@@ -50,7 +50,12 @@ interface CodePrompt {
 
 const ALERT_PROMPT: CodePrompt = {
   refused: "That code is incorrect or has expired.",
-  html: (sentTo, to, action, error) => `<h1>Check your ${sentTo}</h1><p>We sent a 6-digit code to ${escapeHtml(to)}. Enter it below to sign in.</p>${errorAlert(error)}
+  html: (
+    sentTo,
+    to,
+    action,
+    error,
+  ) => `<h1>Check your ${sentTo}</h1><p>We sent a 6-digit code to ${escapeHtml(to)}. Enter it below to sign in.</p>${errorAlert(error)}
 <form method="post" action="${action}"><label>Code <input name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="6"></label>
 <button type="submit">Verify</button></form><p><a href="${action.replace(/verify$/, "login")}">Send a new code</a></p>`,
 };
@@ -58,7 +63,12 @@ const ALERT_PROMPT: CodePrompt = {
 // A masked address and a resend offer, as such prompts show; a wrong code is refused in a plain div.
 const PLAIN_PROMPT: CodePrompt = {
   refused: "That code didn't work. Check the code and try again.",
-  html: (_sentTo, to, action, error) => `<main><h1>Verify it's you</h1><p>Enter the code we sent to ${escapeHtml(to.replace(/^(.)[^@]*/, "$1•••"))}</p>
+  html: (
+    _sentTo,
+    to,
+    action,
+    error,
+  ) => `<main><h1>Verify it's you</h1><p>Enter the code we sent to ${escapeHtml(to.replace(/^(.)[^@]*/, "$1•••"))}</p>
 <form method="post" action="${action}"><input name="code" aria-label="Code" inputmode="numeric" autocomplete="one-time-code" maxlength="6">${error ? `<div class="code-error">${escapeHtml(error)}</div>` : ""}
 <button type="submit">Continue</button></form><p>Didn't get a code? <button type="button">Resend</button></p></main>`,
 };
@@ -77,7 +87,8 @@ function codeStep(
 ) {
   const sent = new Sent();
   const r = Router();
-  const prompt = (to: string, error?: string) => page("Enter your code", look.html(sentTo, to, `${base(name)}/verify`, error));
+  const prompt = (to: string, error?: string) =>
+    page("Enter your code", look.html(sentTo, to, `${base(name)}/verify`, error));
   const ticketOf = (req: Request) => readCookie(req.headers.cookie, `${name}_ticket`) ?? "";
   const send = async (res: Response, username: string) => {
     const ticket = randomBytes(16).toString("hex");
@@ -93,7 +104,8 @@ function codeStep(
   });
   r.post(`${base(name)}/verify`, urlencoded({ extended: false }), (req, res) => {
     const username = sent.redeem(ticketOf(req), String((req.body as Record<string, string>).code ?? ""));
-    if (!username) return res.type("html").send(prompt(readCookie(req.headers.cookie, `${name}_to`) ?? "you", look.refused));
+    if (!username)
+      return res.type("html").send(prompt(readCookie(req.headers.cookie, `${name}_to`) ?? "you", look.refused));
     startSession(res, accounts, name, username);
     res.clearCookie(`${name}_ticket`, { path: "/" }).redirect(302, `${base(name)}/account`);
   });
@@ -108,11 +120,21 @@ function codeStep(
 function passwordlessForm(
   accounts: Accounts,
   name: string,
-  form: { title: string; field: string; input: string; button: string; unknown: string; normalize?: (value: string) => string },
+  form: {
+    title: string;
+    field: string;
+    input: string;
+    button: string;
+    unknown: string;
+    normalize?: (value: string) => string;
+  },
   onKnown: (req: Request, res: Response, account: string) => Promise<void>,
 ): Router {
   const render = (error?: string) =>
-    page("Sign in", `<h1>${form.title}</h1>${errorAlert(error)}<form method="post" action="${base(name)}/login">${form.input}<button type="submit">${form.button}</button></form>`);
+    page(
+      "Sign in",
+      `<h1>${form.title}</h1>${errorAlert(error)}<form method="post" action="${base(name)}/login">${form.input}<button type="submit">${form.button}</button></form>`,
+    );
   const r = Router();
   r.get(`${base(name)}/login`, (_req, res) => {
     res.type("html").send(render());
@@ -160,7 +182,12 @@ export function passwordEmailCode(accounts: Accounts, outbox: Outbox): Router {
   r.use(
     formCase(accounts, name, (error) => page("Sign in", `<h1>Sign in</h1>${plainForm(name, error)}`), {
       onSuccess: (_req, res, username) => {
-        step.send(res, username).catch((err: unknown) => res.status(500).type("text").send(`could not send the code: ${String(err)}`));
+        step.send(res, username).catch((err: unknown) =>
+          res
+            .status(500)
+            .type("text")
+            .send(`could not send the code: ${String(err)}`),
+        );
       },
     }),
   );
@@ -175,18 +202,43 @@ export function passwordEmailCode(accounts: Accounts, outbox: Outbox): Router {
 export function passwordSmsCode(accounts: Accounts): Router {
   const name = "password-sms-code";
   const texted = async (username: string, code: string) =>
-    accounts.hold(`sms:${username}`, { to: ACCOUNT_PHONE, subject: "", text: `${code} is your Acme verification code. Don't share it with anyone.`, html: "" }, async () => undefined);
-  const step = codeStep(accounts, name, texted, "phone", ALERT_PROMPT, () => `your phone ending in ${ACCOUNT_PHONE.slice(-4)}`);
+    accounts.hold(
+      `sms:${username}`,
+      {
+        to: ACCOUNT_PHONE,
+        subject: "",
+        text: `${code} is your Acme verification code. Don't share it with anyone.`,
+        html: "",
+      },
+      async () => undefined,
+    );
+  const step = codeStep(
+    accounts,
+    name,
+    texted,
+    "phone",
+    ALERT_PROMPT,
+    () => `your phone ending in ${ACCOUNT_PHONE.slice(-4)}`,
+  );
   const r = Router();
   r.use(step.router);
-  r.use(formCase(accounts, name, (error) => page("Sign in", `<h1>Sign in</h1>${plainForm(name, error)}`), { onSuccess: (_req, res, username) => void step.send(res, username) }));
+  r.use(
+    formCase(accounts, name, (error) => page("Sign in", `<h1>Sign in</h1>${plainForm(name, error)}`), {
+      onSuccess: (_req, res, username) => void step.send(res, username),
+    }),
+  );
   return r;
 }
 
 /** Passwordless: the phone number, then a 6-digit code by SMS (login_method otp_sms). */
 export function smsCode(accounts: Accounts, outbox: Outbox): Router {
   const name = "sms-code";
-  const step = codeStep(accounts, name, (to, code) => outbox.sms(to, `${code} is your Acme verification code. Don't share it with anyone.`), "phone");
+  const step = codeStep(
+    accounts,
+    name,
+    (to, code) => outbox.sms(to, `${code} is your Acme verification code. Don't share it with anyone.`),
+    "phone",
+  );
   const r = Router();
   r.use(step.router);
   r.use(
@@ -219,26 +271,43 @@ export function magicLink(accounts: Accounts, outbox: Outbox): Router {
     button: "Send me a sign-in link",
     unknown: "We couldn't find an account with that email address.",
   };
-  r.use(passwordlessForm(accounts, name, form, async (req, res, email) => {
-    const token = randomBytes(24).toString("base64url");
-    sent.issue(accounts, email, token, token);
-    const here = `${req.protocol}://${req.headers.host}`;
-    const link = `${here}${base(name)}/auth?token=${token}`;
-    await sendMail(accounts, outbox, {
-      to: email,
-      subject: "Sign in to Acme",
-      text: `Click the link below to sign in to Acme:\n\n${link}\n\nThe link expires in 10 minutes and can be used once.\n\nHelp: ${here}/help · Unsubscribe: ${here}${base(name)}/unsubscribe?e=1`,
-      html: `<p>Hi,</p><p><a href="${link}" style="background:#2255ee;color:#fff;padding:8px 16px">Sign in to Acme</a></p>
+  r.use(
+    passwordlessForm(accounts, name, form, async (req, res, email) => {
+      const token = randomBytes(24).toString("base64url");
+      sent.issue(accounts, email, token, token);
+      const here = `${req.protocol}://${req.headers.host}`;
+      const link = `${here}${base(name)}/auth?token=${token}`;
+      await sendMail(accounts, outbox, {
+        to: email,
+        subject: "Sign in to Acme",
+        text: `Click the link below to sign in to Acme:\n\n${link}\n\nThe link expires in 10 minutes and can be used once.\n\nHelp: ${here}/help · Unsubscribe: ${here}${base(name)}/unsubscribe?e=1`,
+        html: `<p>Hi,</p><p><a href="${link}" style="background:#2255ee;color:#fff;padding:8px 16px">Sign in to Acme</a></p>
 <p>The link expires in 10 minutes and can be used once.</p>
 <p style="color:#888"><a href="${here}/help">Help center</a> · <a href="${here}${base(name)}/unsubscribe?e=1">Unsubscribe</a> · <a href="https://acme.localhost/privacy">Privacy</a></p>`,
-    });
-    res.type("html").send(page("Check your email", `<h1>Check your email</h1><p>We sent a sign-in link to ${escapeHtml(email)}. Open it on this device to continue.</p>`));
-  }));
+      });
+      res
+        .type("html")
+        .send(
+          page(
+            "Check your email",
+            `<h1>Check your email</h1><p>We sent a sign-in link to ${escapeHtml(email)}. Open it on this device to continue.</p>`,
+          ),
+        );
+    }),
+  );
   r.get(`${base(name)}/auth`, (req, res) => {
     const token = String(req.query.token ?? "");
     const username = sent.redeem(token, token);
     if (!username) {
-      return res.status(410).type("html").send(page("Link expired", `<h1>Sign in to Acme</h1><p>This sign-in link has expired or was already used.</p><p><a href="${base(name)}/login">Request a new one</a></p>`));
+      return res
+        .status(410)
+        .type("html")
+        .send(
+          page(
+            "Link expired",
+            `<h1>Sign in to Acme</h1><p>This sign-in link has expired or was already used.</p><p><a href="${base(name)}/login">Request a new one</a></p>`,
+          ),
+        );
     }
     startSession(res, accounts, name, username);
     res.redirect(302, `${base(name)}/account`);
@@ -249,7 +318,13 @@ export function magicLink(accounts: Accounts, outbox: Outbox): Router {
 /** The email-code login whose prompt refuses a wrong (or expired) code in plain text, no alert markup. */
 export function emailCodePlain(accounts: Accounts, outbox: Outbox): Router {
   const name = "email-code-plain";
-  const step = codeStep(accounts, name, (to, code) => sendMail(accounts, outbox, codeMail(to, code)), "email", PLAIN_PROMPT);
+  const step = codeStep(
+    accounts,
+    name,
+    (to, code) => sendMail(accounts, outbox, codeMail(to, code)),
+    "email",
+    PLAIN_PROMPT,
+  );
   const r = Router();
   r.use(step.router);
   r.use(

@@ -13,7 +13,9 @@ export function severalForms(accounts: Accounts): Router {
     accounts,
     NAME,
     (error) =>
-      page("Forum", `<form action="${base(NAME)}/search"><input name="q" type="search" placeholder="Search the forum"><button>Search</button></form>
+      page(
+        "Forum",
+        `<form action="${base(NAME)}/search"><input name="q" type="search" placeholder="Search the forum"><button>Search</button></form>
 <div style="display:flex;gap:2rem">
 <section><h2>New here? Register</h2>
 <form method="post" action="${base(NAME)}/register">
@@ -27,7 +29,8 @@ export function severalForms(accounts: Accounts): Router {
   <label>Email <input name="email" type="email"></label>
   <label>Password <input name="pass" type="password"></label>
   <button type="submit">Log in</button>
-</form></section></div>`),
+</form></section></div>`,
+      ),
     { fields: { user: "email", pass: "pass" } },
   );
 }

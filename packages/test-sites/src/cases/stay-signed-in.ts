@@ -17,9 +17,14 @@ function interstitialCase(accounts: Accounts, name: string, question: string, ye
   });
   const router = Router();
   router.get(`${base(name)}/question`, (_req, res) => {
-    res.type("html").send(page(question, `<h1>${question}</h1><p>Do this to reduce the number of times you are asked to sign in.</p>
+    res.type("html").send(
+      page(
+        question,
+        `<h1>${question}</h1><p>Do this to reduce the number of times you are asked to sign in.</p>
 <form method="post" action="${base(name)}/question"><button name="answer" value="no" type="submit">${no}</button>
-<button name="answer" value="yes" type="submit">${yes}</button></form>`));
+<button name="answer" value="yes" type="submit">${yes}</button></form>`,
+      ),
+    );
   });
   router.post(`${base(name)}/question`, urlencoded({ extended: false }), (req, res) => {
     const username = pending.get(readCookie(req.headers.cookie, "pending_login") ?? "");
@@ -32,6 +37,7 @@ function interstitialCase(accounts: Accounts, name: string, question: string, ye
   return router;
 }
 
-export const staySignedIn = (accounts: Accounts) => interstitialCase(accounts, "stay-signed-in", "Stay signed in?", "Yes", "No");
+export const staySignedIn = (accounts: Accounts) =>
+  interstitialCase(accounts, "stay-signed-in", "Stay signed in?", "Yes", "No");
 export const rememberDevice = (accounts: Accounts) =>
   interstitialCase(accounts, "remember-device", "Remember this device?", "Trust this device", "Not now");

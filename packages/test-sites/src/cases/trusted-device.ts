@@ -27,10 +27,19 @@ export function trustedDevice(accounts: Accounts): Router {
   const pending = new Map<string, string>();
   const r = Router();
   r.get("/__fixture/device-prompts/:username", (req, res) => {
-    res.json({ prompts: prompts.get(req.params.username) ?? 0, addresses: addresses.get(req.params.username) ?? [], views: views.get(req.params.username) ?? 0 });
+    res.json({
+      prompts: prompts.get(req.params.username) ?? 0,
+      addresses: addresses.get(req.params.username) ?? [],
+      views: views.get(req.params.username) ?? 0,
+    });
   });
   r.use(base(NAME), (req, res, next) => {
-    if (req.method === "GET") res.cookie("_ga_td", `GS1.1.${Date.now()}.${randomBytes(4).toString("hex")}`, { path: "/", sameSite: "lax", maxAge: 2 * 365 * 24 * 3600_000 });
+    if (req.method === "GET")
+      res.cookie("_ga_td", `GS1.1.${Date.now()}.${randomBytes(4).toString("hex")}`, {
+        path: "/",
+        sameSite: "lax",
+        maxAge: 2 * 365 * 24 * 3600_000,
+      });
     next();
   });
   const signIn = (res: Response, username: string) => {
@@ -41,7 +50,8 @@ export function trustedDevice(accounts: Accounts): Router {
   r.get(`${base(NAME)}/login`, (req, res, next) => {
     const device = devices.get(readCookie(req.headers.cookie, "known_device") ?? "");
     if (device) views.set(device.username, (views.get(device.username) ?? 0) + 1);
-    if (accounts.sessionUser(readCookie(req.headers.cookie, sessionCookie(NAME)))) return res.redirect(302, `${base(NAME)}/account`);
+    if (accounts.sessionUser(readCookie(req.headers.cookie, sessionCookie(NAME))))
+      return res.redirect(302, `${base(NAME)}/account`);
     next();
   });
   const prompt = (error?: string) =>
@@ -57,11 +67,14 @@ export function trustedDevice(accounts: Accounts): Router {
     const ticket = readCookie(req.headers.cookie, "device_pending") ?? "";
     const username = pending.get(ticket);
     if (!username) return res.redirect(302, `${base(NAME)}/login`);
-    if (!accounts.checkTotp(username, String((req.body as Record<string, string>).otp ?? ""))) return res.type("html").send(prompt("That code didn't work. Check your authenticator app."));
+    if (!accounts.checkTotp(username, String((req.body as Record<string, string>).otp ?? "")))
+      return res.type("html").send(prompt("That code didn't work. Check your authenticator app."));
     pending.delete(ticket);
     const device = randomBytes(16).toString("hex");
     devices.set(device, { username, address: req.socket.remoteAddress ?? "" });
-    res.cookie("known_device", device, { httpOnly: true, path: "/", sameSite: "lax", maxAge: DEVICE_MS }).clearCookie("device_pending", { path: "/" });
+    res
+      .cookie("known_device", device, { httpOnly: true, path: "/", sameSite: "lax", maxAge: DEVICE_MS })
+      .clearCookie("device_pending", { path: "/" });
     signIn(res, username);
   });
   r.use(

@@ -4,7 +4,10 @@ import { type Accounts, escapeHtml, page, readCookie } from "../accounts";
 import { base, formCase, plainForm, sessionCookie } from "./kit";
 
 const NAME = "ua-bound";
-const hash = (userAgent: string | undefined) => createHash("sha1").update(userAgent ?? "").digest("hex");
+const hash = (userAgent: string | undefined) =>
+  createHash("sha1")
+    .update(userAgent ?? "")
+    .digest("hex");
 
 /**
  * A site that binds a session to the User-Agent it signed in with (Tiny Tiny RSS's shape: the session keeps
@@ -20,19 +23,35 @@ export function uaBound(accounts: Accounts): Router {
     if (!user || !sid) return res.redirect(302, `${base(NAME)}/login`);
     if (boundTo.get(sid) !== hash(req.headers["user-agent"])) {
       accounts.endSession(sid);
-      return res.redirect(302, `${base(NAME)}/login?error=${encodeURIComponent("Session failed to validate (UA changed).")}`);
+      return res.redirect(
+        302,
+        `${base(NAME)}/login?error=${encodeURIComponent("Session failed to validate (UA changed).")}`,
+      );
     }
-    res.type("html").send(page("Account", `<nav><a href="${base(NAME)}/logout">Sign out</a></nav><h1>Welcome, ${escapeHtml(user)}</h1>`));
+    res
+      .type("html")
+      .send(
+        page("Account", `<nav><a href="${base(NAME)}/logout">Sign out</a></nav><h1>Welcome, ${escapeHtml(user)}</h1>`),
+      );
   });
   r.use(
-    formCase(accounts, NAME, (error, req) => page("Sign in", `<h1>Sign in</h1>${plainForm(NAME, error ?? (req?.query.error ? String(req.query.error) : undefined))}`), {
-      onSuccess: (req, res, username) => {
-        const sid = accounts.openSession(username);
-        boundTo.set(sid, hash(req.headers["user-agent"]));
-        res.cookie(sessionCookie(NAME), sid, { httpOnly: true, sameSite: "lax", path: "/", maxAge: 3_600_000 });
-        res.redirect(302, `${base(NAME)}/account`);
+    formCase(
+      accounts,
+      NAME,
+      (error, req) =>
+        page(
+          "Sign in",
+          `<h1>Sign in</h1>${plainForm(NAME, error ?? (req?.query.error ? String(req.query.error) : undefined))}`,
+        ),
+      {
+        onSuccess: (req, res, username) => {
+          const sid = accounts.openSession(username);
+          boundTo.set(sid, hash(req.headers["user-agent"]));
+          res.cookie(sessionCookie(NAME), sid, { httpOnly: true, sameSite: "lax", path: "/", maxAge: 3_600_000 });
+          res.redirect(302, `${base(NAME)}/account`);
+        },
       },
-    }),
+    ),
   );
   return r;
 }

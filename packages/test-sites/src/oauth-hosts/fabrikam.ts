@@ -32,7 +32,11 @@ export const SITE_MESSAGES = {
  * provider's answer is checked against the state it sent, the code exchanged server to server, and the
  * account found by the provider's email in the site's links. Sessions persist (30 days).
  */
-export function createFabrikamApp(siteUrl: () => string, providers: Record<Provider, ProviderEndpoint>, extra: (app: express.Express) => void) {
+export function createFabrikamApp(
+  siteUrl: () => string,
+  providers: Record<Provider, ProviderEndpoint>,
+  extra: (app: express.Express) => void,
+) {
   const app = express();
   app.disable("x-powered-by");
   const passwords = new Map<string, string>();
@@ -61,7 +65,9 @@ export function createFabrikamApp(siteUrl: () => string, providers: Record<Provi
   const startSession = (res: Response, account: string) => {
     const id = token();
     sessions.set(id, account);
-    res.cookie(SESSION, id, { httpOnly: true, sameSite: "lax", path: "/", maxAge: 30 * 86_400_000 }).redirect(302, "/account");
+    res
+      .cookie(SESSION, id, { httpOnly: true, sameSite: "lax", path: "/", maxAge: 30 * 86_400_000 })
+      .redirect(302, "/account");
   };
 
   extra(app);
@@ -69,7 +75,16 @@ export function createFabrikamApp(siteUrl: () => string, providers: Record<Provi
   app.get("/login", (req, res) => {
     const code = String(req.query.error ?? "");
     const provider = (String(req.query.provider ?? "") in LABEL ? req.query.provider : "google") as Provider;
-    const message = code === "unlinked" ? SITE_MESSAGES.unlinked(provider) : code === "denied" ? SITE_MESSAGES.denied(provider) : code === "state" ? SITE_MESSAGES.state : code === "exchange" ? SITE_MESSAGES.exchange(provider) : undefined;
+    const message =
+      code === "unlinked"
+        ? SITE_MESSAGES.unlinked(provider)
+        : code === "denied"
+          ? SITE_MESSAGES.denied(provider)
+          : code === "state"
+            ? SITE_MESSAGES.state
+            : code === "exchange"
+              ? SITE_MESSAGES.exchange(provider)
+              : undefined;
     res.type("html").send(loginPage(message));
   });
   app.post("/login", urlencoded({ extended: false }), (req, res) => {
@@ -81,7 +96,14 @@ export function createFabrikamApp(siteUrl: () => string, providers: Record<Provi
   app.get("/account", (req, res) => {
     const account = signedIn(req);
     if (!account) return res.redirect(302, "/login");
-    res.type("html").send(page(`Your boards · ${SITE_NAME}`, `<nav><a href="/logout">Sign out</a></nav><h1>Your boards</h1><p>Signed in as <strong id="account-email">${h(account)}</strong></p>`));
+    res
+      .type("html")
+      .send(
+        page(
+          `Your boards · ${SITE_NAME}`,
+          `<nav><a href="/logout">Sign out</a></nav><h1>Your boards</h1><p>Signed in as <strong id="account-email">${h(account)}</strong></p>`,
+        ),
+      );
   });
   app.get("/logout", (req, res) => {
     sessions.delete(readCookie(req.headers.cookie, SESSION) ?? "");
@@ -94,9 +116,12 @@ export function createFabrikamApp(siteUrl: () => string, providers: Record<Provi
     app.get(`/auth/${provider}`, (_req, res) => {
       const state = token();
       const url = new URL(p.authorizeUrl);
-      for (const [k, v] of Object.entries({ client_id: p.clientId, redirect_uri: callback(), state, scope: p.scope })) url.searchParams.set(k, v);
+      for (const [k, v] of Object.entries({ client_id: p.clientId, redirect_uri: callback(), state, scope: p.scope }))
+        url.searchParams.set(k, v);
       if (provider === "google") url.searchParams.set("response_type", "code");
-      res.cookie(OAUTH_STATE, `${provider}:${state}`, { httpOnly: true, sameSite: "lax", path: "/", maxAge: 600_000 }).redirect(302, url.toString());
+      res
+        .cookie(OAUTH_STATE, `${provider}:${state}`, { httpOnly: true, sameSite: "lax", path: "/", maxAge: 600_000 })
+        .redirect(302, url.toString());
     });
     app.get(`/callback/${provider}`, async (req, res) => {
       const fail = (error: string) => res.redirect(302, `/login?error=${error}&provider=${provider}`);
@@ -109,7 +134,13 @@ export function createFabrikamApp(siteUrl: () => string, providers: Record<Provi
         const answer = await fetch(p.tokenUrl, {
           method: "POST",
           headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
-          body: new URLSearchParams({ grant_type: "authorization_code", code: String(req.query.code ?? ""), client_id: p.clientId, client_secret: p.clientSecret, redirect_uri: callback() }),
+          body: new URLSearchParams({
+            grant_type: "authorization_code",
+            code: String(req.query.code ?? ""),
+            client_id: p.clientId,
+            client_secret: p.clientSecret,
+            redirect_uri: callback(),
+          }),
         });
         email = ((await answer.json()) as { email?: string }).email;
       } catch {
@@ -124,7 +155,8 @@ export function createFabrikamApp(siteUrl: () => string, providers: Record<Provi
 
   app.post("/__fixture/links", json(), (req, res) => {
     const { provider, email, account } = (req.body ?? {}) as { provider?: string; email?: string; account?: string };
-    if ((provider !== "google" && provider !== "github") || typeof email !== "string") return res.status(400).json({ error: "provider (google|github) and email are required" });
+    if ((provider !== "google" && provider !== "github") || typeof email !== "string")
+      return res.status(400).json({ error: "provider (google|github) and email are required" });
     api.link(provider, email, account);
     res.status(201).json({ provider, email, account: (account ?? email).toLowerCase() });
   });

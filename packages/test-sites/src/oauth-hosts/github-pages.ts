@@ -87,4 +87,5 @@ export function authorizePage(app: string, owner: string, user: string, f: Autho
   );
 }
 
-export const notFoundPage = () => shell("Page not found · GitHub", `<h1>404</h1><p>This is not the web page you are looking for.</p>`);
+export const notFoundPage = () =>
+  shell("Page not found · GitHub", `<h1>404</h1><p>This is not the web page you are looking for.</p>`);

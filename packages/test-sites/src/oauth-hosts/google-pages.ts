@@ -150,5 +150,8 @@ export function rejectedPage(email: string): string {
 
 /** Google's own error page for a request it will not start (unknown client, unregistered redirect URI). */
 export function authErrorPage(code: string, detail: string): string {
-  return shell("Error 400", `${heading("Access blocked: Authorization Error")}<p>${h(detail)}</p><p><strong>Error 400: ${h(code)}</strong></p>`);
+  return shell(
+    "Error 400",
+    `${heading("Access blocked: Authorization Error")}<p>${h(detail)}</p><p><strong>Error 400: ${h(code)}</strong></p>`,
+  );
 }

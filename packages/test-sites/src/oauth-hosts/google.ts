@@ -1,7 +1,15 @@
 import express, { json, urlencoded, type Request, type Response } from "express";
 import { readCookie } from "../accounts";
 import { controlRoutes } from "./control";
-import { authErrorPage, chooserPage, consentPage, identifierPage, passwordPage, rejectedPage, totpPage } from "./google-pages";
+import {
+  authErrorPage,
+  chooserPage,
+  consentPage,
+  identifierPage,
+  passwordPage,
+  rejectedPage,
+  totpPage,
+} from "./google-pages";
 import { ProviderStore, token, type ProviderUser } from "./store";
 
 export const GOOGLE_MESSAGES = {
@@ -13,7 +21,13 @@ export const GOOGLE_MESSAGES = {
 // Google's own session cookie name; it lives on accounts.google.com (through the host map), so it meets
 // no other fixture's cookies.
 const SESSION_COOKIE = "SID";
-const BASIC_SCOPES = new Set(["openid", "email", "profile", "https://www.googleapis.com/auth/userinfo.email", "https://www.googleapis.com/auth/userinfo.profile"]);
+const BASIC_SCOPES = new Set([
+  "openid",
+  "email",
+  "profile",
+  "https://www.googleapis.com/auth/userinfo.email",
+  "https://www.googleapis.com/auth/userinfo.profile",
+]);
 
 /** One sign-in in progress, named by Google's `TL` URL parameter from step to step. */
 interface Flow {
@@ -36,7 +50,8 @@ export function createGoogleApp(store: ProviderStore) {
   const app = express();
   app.disable("x-powered-by");
   const flows = new Map<string, Flow>();
-  const flowOf = (req: Request) => flows.get(String(req.query.TL ?? (req.body as Record<string, string> | undefined)?.TL ?? ""));
+  const flowOf = (req: Request) =>
+    flows.get(String(req.query.TL ?? (req.body as Record<string, string> | undefined)?.TL ?? ""));
   const session = (req: Request) => readCookie(req.headers.cookie, SESSION_COOKIE);
 
   app.use(controlRoutes(store));
@@ -44,13 +59,31 @@ export function createGoogleApp(store: ProviderStore) {
   const authorize = (req: Request, res: Response) => {
     const q = req.query as Record<string, string | undefined>;
     const client = store.clients.get(q.client_id ?? "");
-    if (!client) return res.status(401).type("html").send(authErrorPage("invalid_client", "The OAuth client was not found."));
+    if (!client)
+      return res.status(401).type("html").send(authErrorPage("invalid_client", "The OAuth client was not found."));
     if (!client.redirectUris.includes(q.redirect_uri ?? "")) {
-      return res.status(400).type("html").send(authErrorPage("redirect_uri_mismatch", `You can't sign in to this app because it doesn't comply with Google's OAuth 2.0 policy.`));
+      return res
+        .status(400)
+        .type("html")
+        .send(
+          authErrorPage(
+            "redirect_uri_mismatch",
+            `You can't sign in to this app because it doesn't comply with Google's OAuth 2.0 policy.`,
+          ),
+        );
     }
-    if (q.response_type !== "code") return res.status(400).type("html").send(authErrorPage("unsupported_response_type", "Only response_type=code is supported."));
+    if (q.response_type !== "code")
+      return res
+        .status(400)
+        .type("html")
+        .send(authErrorPage("unsupported_response_type", "Only response_type=code is supported."));
     const tl = token();
-    flows.set(tl, { clientId: client.id, redirectUri: q.redirect_uri!, state: q.state ?? "", scope: q.scope ?? "openid email" });
+    flows.set(tl, {
+      clientId: client.id,
+      redirectUri: q.redirect_uri!,
+      state: q.state ?? "",
+      scope: q.scope ?? "openid email",
+    });
     const chooser = store.sessionUsers(session(req)).length > 0 && q.prompt !== "login";
     res.redirect(302, `/v3/signin/${chooser ? "accountchooser" : "identifier"}?TL=${tl}&flowName=GeneralOAuthFlow`);
   };
@@ -60,30 +93,55 @@ export function createGoogleApp(store: ProviderStore) {
   const finish = (res: Response, tl: string, flow: Flow, user: ProviderUser, req: Request): string => {
     flow.userId = user.id;
     flow.verified = true;
-    res.cookie(SESSION_COOKIE, store.signIn(session(req), user.id), { httpOnly: true, sameSite: "lax", path: "/", maxAge: 30 * 86_400_000 });
+    res.cookie(SESSION_COOKIE, store.signIn(session(req), user.id), {
+      httpOnly: true,
+      sameSite: "lax",
+      path: "/",
+      maxAge: 30 * 86_400_000,
+    });
     if (!store.granted(user.id, flow.clientId)) return `/signin/oauth/id?authuser=0&TL=${tl}`;
     flows.delete(tl);
-    return store.issueCode(user, flow.clientId, flow.redirectUri, flow.scope, flow.state, { scope: flow.scope, authuser: "0", prompt: "none" });
+    return store.issueCode(user, flow.clientId, flow.redirectUri, flow.scope, flow.state, {
+      scope: flow.scope,
+      authuser: "0",
+      prompt: "none",
+    });
   };
 
   const needFlow = (req: Request, res: Response, step: (flow: Flow, user: ProviderUser | undefined) => void) => {
     const flow = flowOf(req);
-    if (!flow) return res.status(400).type("html").send(authErrorPage("invalid_request", "This sign-in expired. Start again from the app."));
+    if (!flow)
+      return res
+        .status(400)
+        .type("html")
+        .send(authErrorPage("invalid_request", "This sign-in expired. Start again from the app."));
     step(flow, flow.userId ? store.find(flow.userId) : undefined);
   };
   const appName = (flow: Flow) => store.clients.get(flow.clientId)?.name ?? "the app";
 
-  app.get("/v3/signin/identifier", (req, res) => needFlow(req, res, (flow) => res.type("html").send(identifierPage(appName(flow)))));
+  app.get("/v3/signin/identifier", (req, res) =>
+    needFlow(req, res, (flow) => res.type("html").send(identifierPage(appName(flow)))),
+  );
   app.get("/v3/signin/accountchooser", (req, res) =>
     needFlow(req, res, (flow) => res.type("html").send(chooserPage(appName(flow), store.sessionUsers(session(req))))),
   );
   app.get("/v3/signin/challenge/pwd", (req, res) =>
-    needFlow(req, res, (_flow, user) => (user ? res.type("html").send(passwordPage(user.email)) : res.redirect(302, `/v3/signin/identifier?TL=${req.query.TL}`))),
+    needFlow(req, res, (_flow, user) =>
+      user
+        ? res.type("html").send(passwordPage(user.email))
+        : res.redirect(302, `/v3/signin/identifier?TL=${req.query.TL}`),
+    ),
   );
   app.get("/v3/signin/challenge/totp", (req, res) =>
-    needFlow(req, res, (flow, user) => (user && flow.passwordOk ? res.type("html").send(totpPage(user.email)) : res.redirect(302, `/v3/signin/identifier?TL=${req.query.TL}`))),
+    needFlow(req, res, (flow, user) =>
+      user && flow.passwordOk
+        ? res.type("html").send(totpPage(user.email))
+        : res.redirect(302, `/v3/signin/identifier?TL=${req.query.TL}`),
+    ),
   );
-  app.get("/v3/signin/rejected", (req, res) => needFlow(req, res, (_flow, user) => res.type("html").send(rejectedPage(user?.email ?? ""))));
+  app.get("/v3/signin/rejected", (req, res) =>
+    needFlow(req, res, (_flow, user) => res.type("html").send(rejectedPage(user?.email ?? ""))),
+  );
 
   // The background calls the pages' scripts make: { next } to move the page on, or { error } to show.
   app.post("/v3/signin/_/lookup", json(), (req, res) =>
@@ -128,7 +186,10 @@ export function createGoogleApp(store: ProviderStore) {
   app.get("/signin/oauth/id", (req, res) =>
     needFlow(req, res, (flow, user) => {
       if (!user || !flow.verified) return res.redirect(302, `/v3/signin/identifier?TL=${req.query.TL}`);
-      const basic = flow.scope.split(/\s+/).filter(Boolean).every((s) => BASIC_SCOPES.has(s));
+      const basic = flow.scope
+        .split(/\s+/)
+        .filter(Boolean)
+        .every((s) => BASIC_SCOPES.has(s));
       res.type("html").send(consentPage(appName(flow), user.email, String(req.query.TL), basic));
     }),
   );
@@ -144,7 +205,14 @@ export function createGoogleApp(store: ProviderStore) {
         return res.redirect(302, back.toString());
       }
       store.grant(user.id, flow.clientId);
-      res.redirect(302, store.issueCode(user, flow.clientId, flow.redirectUri, flow.scope, flow.state, { scope: flow.scope, authuser: "0", prompt: "consent" }));
+      res.redirect(
+        302,
+        store.issueCode(user, flow.clientId, flow.redirectUri, flow.scope, flow.state, {
+          scope: flow.scope,
+          authuser: "0",
+          prompt: "consent",
+        }),
+      );
     }),
   );
 
@@ -153,9 +221,18 @@ export function createGoogleApp(store: ProviderStore) {
     const b = (req.body ?? {}) as Record<string, string>;
     if (b.grant_type !== "authorization_code") return res.status(400).json({ error: "unsupported_grant_type" });
     const result = store.redeemCode(b.code ?? "", b.client_id ?? "", b.client_secret ?? "", b.redirect_uri);
-    if (!result.ok) return res.status(result.error === "invalid_client" ? 401 : 400).json({ error: result.error, error_description: "Bad Request" });
+    if (!result.ok)
+      return res
+        .status(result.error === "invalid_client" ? 401 : 400)
+        .json({ error: result.error, error_description: "Bad Request" });
     // A fixture's shortcut: the email comes with the token (Google puts it in the id_token).
-    res.json({ access_token: `ya29.${token()}`, expires_in: 3599, token_type: "Bearer", scope: result.scope, email: result.user.email });
+    res.json({
+      access_token: `ya29.${token()}`,
+      expires_in: 3599,
+      token_type: "Bearer",
+      scope: result.scope,
+      email: result.user.email,
+    });
   });
   return app;
 }

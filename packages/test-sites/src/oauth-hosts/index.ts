@@ -17,12 +17,21 @@ export const GITHUB_HOST = "github.com";
 export const OAUTH_HOSTS_USERS = {
   google: {
     plain: { email: "agent@gmail.test", password: "google-password" },
-    totp: { email: "agent-2fa@gmail.test", password: "google-2fa-password", totpSecret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP" },
+    totp: {
+      email: "agent-2fa@gmail.test",
+      password: "google-2fa-password",
+      totpSecret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
+    },
     blocked: { email: "blocked@gmail.test", password: "google-blocked-password", blocked: true },
   },
   github: {
     plain: { login: "agent-gh", email: "agent@github.test", password: "github-password" },
-    totp: { login: "agent-gh-2fa", email: "agent-2fa@github.test", password: "github-2fa-password", totpSecret: "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ" },
+    totp: {
+      login: "agent-gh-2fa",
+      email: "agent-2fa@github.test",
+      password: "github-2fa-password",
+      totpSecret: "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ",
+    },
   },
 } satisfies { google: Record<string, ProviderUserInput>; github: Record<string, ProviderUserInput> };
 
@@ -68,10 +77,28 @@ export async function startOAuthHosts(options: { host?: string; sitePort?: numbe
   const direct = (port: number) => `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   let siteUrl = "";
   const clients = {
-    google: { id: "fabrikam-boards.apps.googleusercontent.test", secret: "GOCSPX-fabrikam-fixture", name: SITE_NAME, owner: "Fabrikam", redirectUris: [] as string[] },
-    github: { id: "Iv1.fabrikamboards01", secret: "fabrikam-github-fixture-secret", name: SITE_NAME, owner: "fabrikam", redirectUris: [] as string[] },
+    google: {
+      id: "fabrikam-boards.apps.googleusercontent.test",
+      secret: "GOCSPX-fabrikam-fixture",
+      name: SITE_NAME,
+      owner: "Fabrikam",
+      redirectUris: [] as string[],
+    },
+    github: {
+      id: "Iv1.fabrikamboards01",
+      secret: "fabrikam-github-fixture-secret",
+      name: SITE_NAME,
+      owner: "fabrikam",
+      redirectUris: [] as string[],
+    },
   };
-  const fixture = (store: ProviderStore, port: number, url: string, tokenPath: string, client: OAuthClient): OAuthProviderFixture => ({
+  const fixture = (
+    store: ProviderStore,
+    port: number,
+    url: string,
+    tokenPath: string,
+    client: OAuthClient,
+  ): OAuthProviderFixture => ({
     port,
     url,
     directUrl: direct(port),
@@ -82,19 +109,47 @@ export async function startOAuthHosts(options: { host?: string; sitePort?: numbe
   const g = fixture(google, googleServer.port, `https://${GOOGLE_HOST}`, "/token", clients.google);
   const gh = fixture(github, githubServer.port, `https://${GITHUB_HOST}`, "/login/oauth/access_token", clients.github);
   const hostMap = { [GOOGLE_HOST]: { address: host, port: g.port }, [GITHUB_HOST]: { address: host, port: gh.port } };
-  const hostMapEnv = Object.entries(hostMap).map(([name, t]) => `${name}=${t.address.includes(":") ? `[${t.address}]` : t.address}:${t.port}`).join(",");
+  const hostMapEnv = Object.entries(hostMap)
+    .map(([name, t]) => `${name}=${t.address.includes(":") ? `[${t.address}]` : t.address}:${t.port}`)
+    .join(",");
 
   const site = createFabrikamApp(
     () => siteUrl,
     {
-      google: { authorizeUrl: `${g.url}/o/oauth2/v2/auth`, tokenUrl: g.tokenUrl, clientId: g.client.id, clientSecret: g.client.secret, scope: "openid email profile" },
-      github: { authorizeUrl: `${gh.url}/login/oauth/authorize`, tokenUrl: gh.tokenUrl, clientId: gh.client.id, clientSecret: gh.client.secret, scope: "user:email" },
+      google: {
+        authorizeUrl: `${g.url}/o/oauth2/v2/auth`,
+        tokenUrl: g.tokenUrl,
+        clientId: g.client.id,
+        clientSecret: g.client.secret,
+        scope: "openid email profile",
+      },
+      github: {
+        authorizeUrl: `${gh.url}/login/oauth/authorize`,
+        tokenUrl: gh.tokenUrl,
+        clientId: gh.client.id,
+        clientSecret: gh.client.secret,
+        scope: "user:email",
+      },
     },
     (app) =>
       // Where tests (and the end-to-end stack's E2E_OAUTH_HOSTS_SITE_URL) find everything else.
       app.get("/__fixture/oauth-hosts", (_req, res) => {
-        const describe = (f: OAuthProviderFixture) => ({ url: f.url, port: f.port, control: `${f.directUrl}/__fixture`, tokenUrl: f.tokenUrl, clientId: f.client.id });
-        res.json({ site: siteUrl, hostMap, hostMapEnv, trustedSpki: FIXTURE_TLS_SPKI, google: describe(g), github: describe(gh), users: OAUTH_HOSTS_USERS });
+        const describe = (f: OAuthProviderFixture) => ({
+          url: f.url,
+          port: f.port,
+          control: `${f.directUrl}/__fixture`,
+          tokenUrl: f.tokenUrl,
+          clientId: f.client.id,
+        });
+        res.json({
+          site: siteUrl,
+          hostMap,
+          hostMapEnv,
+          trustedSpki: FIXTURE_TLS_SPKI,
+          google: describe(g),
+          github: describe(gh),
+          users: OAUTH_HOSTS_USERS,
+        });
       }),
   );
   const siteServer = await listenHttpAndTls(site.app, host, options.sitePort ?? 0);

@@ -32,7 +32,8 @@ export interface ProviderUser {
   blocked?: "identifier" | "password";
 }
 
-export type CodeRedemption = { ok: true; user: ProviderUser; scope: string } | { ok: false; error: "invalid_client" | "invalid_grant" };
+export type CodeRedemption =
+  { ok: true; user: ProviderUser; scope: string } | { ok: false; error: "invalid_client" | "invalid_grant" };
 
 export const token = () => randomBytes(18).toString("base64url");
 
@@ -46,7 +47,10 @@ export class ProviderStore {
   private readonly submissions = new Map<string, string[]>();
   private readonly sessions = new Map<string, string[]>();
   private readonly grants = new Set<string>();
-  private readonly codes = new Map<string, { userId: string; clientId: string; redirectUri: string; scope: string; until: number }>();
+  private readonly codes = new Map<
+    string,
+    { userId: string; clientId: string; redirectUri: string; scope: string; until: number }
+  >();
 
   constructor(private readonly idOf: (input: ProviderUserInput) => string) {}
 
@@ -57,7 +61,13 @@ export class ProviderStore {
   addUser(input: ProviderUserInput): ProviderUser {
     const id = this.idOf(input);
     const blocked = input.blocked === true ? "identifier" : input.blocked || undefined;
-    const user: ProviderUser = { id, email: input.email, name: input.name ?? id.split("@")[0]!, password: input.password, blocked };
+    const user: ProviderUser = {
+      id,
+      email: input.email,
+      name: input.name ?? id.split("@")[0]!,
+      password: input.password,
+      blocked,
+    };
     if (input.totpSecret) user.totp = parseTotpSecret(input.totpSecret);
     this.users.set(id.toLowerCase(), user);
     return user;
@@ -82,7 +92,10 @@ export class ProviderStore {
   /** The current TOTP code, or the one before or after, as both providers allow for clock drift. */
   checkTotp(user: ProviderUser, code: string): boolean {
     const spec = user.totp;
-    return !!spec && [-1, 0, 1].some((step) => totpCode(spec, Date.now() + step * spec.period * 1000) === code.replace(/\s/g, ""));
+    return (
+      !!spec &&
+      [-1, 0, 1].some((step) => totpCode(spec, Date.now() + step * spec.period * 1000) === code.replace(/\s/g, ""))
+    );
   }
 
   /** Adds a signed-in account to a browser session (a new one when `session` is unknown); returns its token. */
@@ -108,7 +121,14 @@ export class ProviderStore {
   }
 
   /** The redirect back to the relying party with a fresh code (valid for ten minutes, once). */
-  issueCode(user: ProviderUser, clientId: string, redirectUri: string, scope: string, state: string, extra: Record<string, string> = {}): string {
+  issueCode(
+    user: ProviderUser,
+    clientId: string,
+    redirectUri: string,
+    scope: string,
+    state: string,
+    extra: Record<string, string> = {},
+  ): string {
     const code = token();
     this.codes.set(code, { userId: user.id, clientId, redirectUri, scope, until: Date.now() + 600_000 });
     const url = new URL(redirectUri);
@@ -123,7 +143,8 @@ export class ProviderStore {
     if (!client || client.secret !== clientSecret) return { ok: false, error: "invalid_client" };
     const issued = this.codes.get(code);
     this.codes.delete(code); // single use, whatever the outcome
-    if (!issued || issued.until < Date.now() || issued.clientId !== clientId) return { ok: false, error: "invalid_grant" };
+    if (!issued || issued.until < Date.now() || issued.clientId !== clientId)
+      return { ok: false, error: "invalid_grant" };
     if (redirectUri !== undefined && redirectUri !== issued.redirectUri) return { ok: false, error: "invalid_grant" };
     const user = this.find(issued.userId);
     return user ? { ok: true, user, scope: issued.scope } : { ok: false, error: "invalid_grant" };

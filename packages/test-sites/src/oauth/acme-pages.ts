@@ -19,44 +19,62 @@ const SCOPE_TEXT: Record<string, string> = {
 
 // A provider's sign-in card: the brand above a heading, as Okta's, Auth0's and Keycloak's generic pages have it.
 const card = (title: string, body: string) =>
-  page(title, `<header><strong>Acme ID</strong></header><main>${body}</main><footer><small>Acme ID · <a href="#">Help</a> · <a href="#">Privacy</a></small></footer>`);
+  page(
+    title,
+    `<header><strong>Acme ID</strong></header><main>${body}</main><footer><small>Acme ID · <a href="#">Help</a> · <a href="#">Privacy</a></small></footer>`,
+  );
 
 export function loginPage(uid: string, clientName: string, error?: string, email = ""): string {
-  return card("Sign in to Acme ID", `<h1>Sign in to Acme ID</h1><p>to continue to ${escapeHtml(clientName)}</p>${errorAlert(error)}
+  return card(
+    "Sign in to Acme ID",
+    `<h1>Sign in to Acme ID</h1><p>to continue to ${escapeHtml(clientName)}</p>${errorAlert(error)}
 <form method="post" action="/interaction/${uid}/login">
   <label>Email <input type="email" name="email" autocomplete="username" required${email ? ` value="${escapeHtml(email)}"` : ""}></label>
   <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
   <button type="submit">Sign in</button>
-</form>`);
+</form>`,
+  );
 }
 
 export function totpPage(uid: string, error?: string): string {
-  return card("Two-step verification", `<h1>Two-step verification</h1><p>Enter the 6-digit code from your authenticator app</p>${errorAlert(error)}
+  return card(
+    "Two-step verification",
+    `<h1>Two-step verification</h1><p>Enter the 6-digit code from your authenticator app</p>${errorAlert(error)}
 <form method="post" action="/interaction/${uid}/totp">
   <label>Code <input name="code" autocomplete="one-time-code" inputmode="numeric" pattern="[0-9]*" maxlength="6" required></label>
   <button type="submit">Verify</button>
-</form>`);
+</form>`,
+  );
 }
 
 export function emailCodePage(uid: string, email: string, error?: string): string {
-  return card("Check your email", `<h1>Check your email</h1><p>We sent a code to ${escapeHtml(email)}</p>${errorAlert(error)}
+  return card(
+    "Check your email",
+    `<h1>Check your email</h1><p>We sent a code to ${escapeHtml(email)}</p>${errorAlert(error)}
 <form method="post" action="/interaction/${uid}/email-code">
   <label>Code <input name="code" autocomplete="one-time-code" inputmode="numeric" maxlength="6" required></label>
   <button type="submit">Verify</button>
-</form>`);
+</form>`,
+  );
 }
 
 /** The wall Google and Microsoft show a browser they distrust: no form, nothing to retry. */
 export function blockedPage(): string {
-  return card(ACME_MESSAGES.blockedHeading, `<h1>${ACME_MESSAGES.blockedHeading}</h1><p>${ACME_MESSAGES.blocked}</p><p><a href="#">Learn more</a></p>`);
+  return card(
+    ACME_MESSAGES.blockedHeading,
+    `<h1>${ACME_MESSAGES.blockedHeading}</h1><p>${ACME_MESSAGES.blocked}</p><p><a href="#">Learn more</a></p>`,
+  );
 }
 
 export function consentPage(uid: string, clientName: string, email: string, scopes: string[]): string {
   const items = scopes.map((s) => `<li>${escapeHtml(SCOPE_TEXT[s] ?? s)}</li>`).join("");
-  return card("Authorize access", `<h1>${escapeHtml(clientName)} wants to access your Acme ID account</h1><p>${escapeHtml(email)}</p>
+  return card(
+    "Authorize access",
+    `<h1>${escapeHtml(clientName)} wants to access your Acme ID account</h1><p>${escapeHtml(email)}</p>
 <p>This will allow ${escapeHtml(clientName)} to:</p><ul>${items}</ul>
 <form method="post" action="/interaction/${uid}/confirm"><button type="submit">Allow</button></form>
-<form method="post" action="/interaction/${uid}/abort"><button type="submit">Cancel</button></form>`);
+<form method="post" action="/interaction/${uid}/abort"><button type="submit">Cancel</button></form>`,
+  );
 }
 
 export function expiredPage(): string {

@@ -11,9 +11,14 @@ describe("the test sites' OAuth fixtures", () => {
   });
 
   it("tells where Acme ID and its sites run, and they answer", async () => {
-    const found = (await (await fetch(`${sites.url}/__fixture/oauth`)).json()) as { issuer: string; sites: { a: string; b: string } };
+    const found = (await (await fetch(`${sites.url}/__fixture/oauth`)).json()) as {
+      issuer: string;
+      sites: { a: string; b: string };
+    };
     expect(found).toEqual({ issuer: sites.oauth.issuer, sites: sites.oauth.sites });
-    const discovery = (await (await fetch(`${found.issuer}/.well-known/openid-configuration`)).json()) as { issuer: string };
+    const discovery = (await (await fetch(`${found.issuer}/.well-known/openid-configuration`)).json()) as {
+      issuer: string;
+    };
     expect(discovery.issuer).toBe(found.issuer);
     const login = await (await fetch(`${found.sites.a}/login`)).text();
     expect(login).toContain("Continue with Acme ID");
@@ -27,7 +32,10 @@ describe("the test sites' OAuth fixtures", () => {
       body: JSON.stringify({ email: "Control@Acme.test", password: "pw" }),
     });
     expect(added.status).toBe(200);
-    const read = async () => (await (await fetch(`${sites.oauth.issuer}/__fixture/users/control@acme.test`)).json()) as { passwordSubmissions: number };
+    const read = async () =>
+      (await (await fetch(`${sites.oauth.issuer}/__fixture/users/control@acme.test`)).json()) as {
+        passwordSubmissions: number;
+      };
     expect(await read()).toMatchObject({ passwordSubmissions: 0 });
     const linked = await fetch(`${sites.oauth.sites.b}/__fixture/links`, {
       method: "POST",
@@ -35,8 +43,13 @@ describe("the test sites' OAuth fixtures", () => {
       body: JSON.stringify({ email: "control@acme.test", username: "ctl" }),
     });
     expect(await linked.json()).toEqual({ username: "ctl", email: "control@acme.test" });
-    const { accounts } = (await (await fetch(`${sites.oauth.sites.b}/__fixture/accounts`)).json()) as { accounts: Array<{ username: string }> };
+    const { accounts } = (await (await fetch(`${sites.oauth.sites.b}/__fixture/accounts`)).json()) as {
+      accounts: Array<{ username: string }>;
+    };
     expect(accounts.map((a) => a.username)).toContain("ctl");
-    expect(await (await fetch(`${sites.oauth.sites.b}/__fixture/sessions/nope`)).json()).toEqual({ valid: false, username: null });
+    expect(await (await fetch(`${sites.oauth.sites.b}/__fixture/sessions/nope`)).json()).toEqual({
+      valid: false,
+      username: null,
+    });
   });
 });

@@ -60,7 +60,12 @@ export async function startOAuthSites({ outbox }: { outbox: Mailer }): Promise<O
   const clients = Object.fromEntries(
     (Object.keys(OAUTH_SITES) as OAuthSiteKey[]).map((k) => [
       k,
-      { clientId: OAUTH_SITES[k].key, clientSecret: randomBytes(16).toString("hex"), name: OAUTH_SITES[k].name, redirectUris: [`${origins[k]}/callback`, `${origins[k].replace("127.0.0.1", "localhost")}/callback`] },
+      {
+        clientId: OAUTH_SITES[k].key,
+        clientSecret: randomBytes(16).toString("hex"),
+        name: OAUTH_SITES[k].name,
+        redirectUris: [`${origins[k]}/callback`, `${origins[k].replace("127.0.0.1", "localhost")}/callback`],
+      },
     ]),
   ) as Record<OAuthSiteKey, AcmeClient>;
   const users = new AcmeUsers();
@@ -74,7 +79,8 @@ export async function startOAuthSites({ outbox }: { outbox: Mailer }): Promise<O
   a.server.on("request", rps.a.app);
   b.server.on("request", rps.b.app);
   for (const rp of Object.values(rps)) {
-    for (const seeded of [ACME_USERS.agent, ACME_USERS.totp, ACME_USERS.emailCode]) rp.accounts.upsert(seeded.email.split("@")[0]!, seeded.email);
+    for (const seeded of [ACME_USERS.agent, ACME_USERS.totp, ACME_USERS.emailCode])
+      rp.accounts.upsert(seeded.email.split("@")[0]!, seeded.email);
   }
   const servers = [idp.server, a.server, b.server];
   return {

@@ -72,7 +72,9 @@ describe("signing in with Acme ID", () => {
     await acmeSignIn(page, user.email, user.password);
     await clickText(page, "Allow");
     expect(new URL(page.url()).pathname).toBe("/login");
-    expect(await alertText(page)).toBe(SITE_MESSAGES.notLinked({ key: "northwind", name: "Northwind Notes", heading: "" }));
+    expect(await alertText(page)).toBe(
+      SITE_MESSAGES.notLinked({ key: "northwind", name: "Northwind Notes", heading: "" }),
+    );
     expect(await alertText(page)).toBe("No Northwind Notes account is linked to this Acme ID account. Sign up first.");
   });
 
@@ -96,7 +98,9 @@ describe("signing in with Acme ID", () => {
     await clickText(page, "Continue with Acme ID");
     await acmeSignIn(page, user.email, user.password);
     expect(await heading(page)).toBe("Couldn't sign you in");
-    expect(await page.$eval("main", (m) => m.textContent)).toContain("This browser or app may not be secure. Try using a different browser.");
+    expect(await page.$eval("main", (m) => m.textContent)).toContain(
+      "This browser or app may not be secure. Try using a different browser.",
+    );
     expect(await page.$("form")).toBeNull();
   });
 });

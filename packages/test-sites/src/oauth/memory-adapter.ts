@@ -21,7 +21,8 @@ export function memoryAdapter(): AdapterFactory {
   return (name: string): Adapter => {
     const key = (id: string) => `${name}:${id}`;
     const findBy = (field: "uid" | "userCode", value: string) => {
-      for (const [k, entry] of store) if (k.startsWith(`${name}:`) && entry.payload[field] === value) return live(k)?.payload;
+      for (const [k, entry] of store)
+        if (k.startsWith(`${name}:`) && entry.payload[field] === value) return live(k)?.payload;
       return undefined;
     };
     return {

@@ -5,7 +5,17 @@ import { escapeHtml, page, readCookie } from "../accounts";
 import { REFUSALS } from "../signup/kit";
 import type { AcmeClient } from "./acme-id";
 import { passkeyCeremonies } from "../passkey-ceremonies";
-import { type LoginVariant, popupResultPage, SITE_MESSAGES, type SiteIdentity, siteAccountPage, siteLoginPage, siteSecurityPage, siteSignupFinishPage, siteSignupPage } from "./rp-pages";
+import {
+  type LoginVariant,
+  popupResultPage,
+  SITE_MESSAGES,
+  type SiteIdentity,
+  siteAccountPage,
+  siteLoginPage,
+  siteSecurityPage,
+  siteSignupFinishPage,
+  siteSignupPage,
+} from "./rp-pages";
 import { SiteAccounts } from "./site-accounts";
 
 /** An authorization request in flight, by the browser's `<key>_oauth` cookie. */
@@ -31,7 +41,13 @@ const SITE_ERRORS = {
  * ID", the code flow with openid-client (state, nonce, PKCE), accounts linked to Acme ID identities, and
  * signup through Acme ID. `/__fixture/*` is the tests' control surface.
  */
-export function createRelyingParty(site: SiteIdentity, siteUrl: string, issuer: string, client: AcmeClient, accounts = new SiteAccounts()) {
+export function createRelyingParty(
+  site: SiteIdentity,
+  siteUrl: string,
+  issuer: string,
+  client: AcmeClient,
+  accounts = new SiteAccounts(),
+) {
   const cookie = { sid: `${site.key}_sid`, oauth: `${site.key}_oauth`, signup: `${site.key}_signup` };
   const pending = new Map<string, Pending>();
   const signups = new Map<string, { sub: string; email: string }>();
@@ -39,14 +55,25 @@ export function createRelyingParty(site: SiteIdentity, siteUrl: string, issuer: 
   // Discovered at the first sign-in, not at start-up: the provider may start after the site; a failure is retried.
   const configuration = () =>
     (config ??= oidc
-      .discovery(new URL(issuer), client.clientId, { client_secret: client.clientSecret }, oidc.ClientSecretBasic(client.clientSecret), { execute: [oidc.allowInsecureRequests] })
+      .discovery(
+        new URL(issuer),
+        client.clientId,
+        { client_secret: client.clientSecret },
+        oidc.ClientSecretBasic(client.clientSecret),
+        { execute: [oidc.allowInsecureRequests] },
+      )
       .catch((err: unknown) => {
         config = undefined;
         throw err;
       }));
 
   const startSession = (res: Response, username: string) =>
-    res.cookie(cookie.sid, accounts.openSession(username), { httpOnly: true, sameSite: "lax", path: "/", maxAge: DAY_MS });
+    res.cookie(cookie.sid, accounts.openSession(username), {
+      httpOnly: true,
+      sameSite: "lax",
+      path: "/",
+      maxAge: DAY_MS,
+    });
   const html = (res: Response, body: string, status = 200) => res.status(status).type("html").send(body);
   const errorOf = (req: Request) => {
     const code = String(req.query.error ?? "");
@@ -62,19 +89,38 @@ export function createRelyingParty(site: SiteIdentity, siteUrl: string, issuer: 
   // settings, "Sign in with a passkey" on the login page with `?passkeys=1`. Visited as localhost (a relying
   // party is a host name, never an IP address), with Acme ID's callback there too.
   const signedInAs = (req: Request) => accounts.sessionAccount(readCookie(req.headers.cookie, cookie.sid))?.username;
-  const passkeys = passkeyCeremonies({ base: "", name: site.name, signedIn: signedInAs, startSession: (res, username) => void startSession(res, username), signedInPage: "/account" });
+  const passkeys = passkeyCeremonies({
+    base: "",
+    name: site.name,
+    signedIn: signedInAs,
+    startSession: (res, username) => void startSession(res, username),
+    signedInPage: "/account",
+  });
   app.use(passkeys.router);
   app.get("/settings/security", (req, res) => {
     const username = signedInAs(req);
     if (!username) return res.redirect(302, "/login");
-    html(res, siteSecurityPage(site, passkeys.member(username).passkeys.map((p) => p.createdAt), passkeys.addScript));
+    html(
+      res,
+      siteSecurityPage(
+        site,
+        passkeys.member(username).passkeys.map((p) => p.createdAt),
+        passkeys.addScript,
+      ),
+    );
   });
   app.get("/__fixture/passkeys/:username", (req, res) => res.json(passkeys.counts(req.params.username)));
   // Acme ID sends the browser back to the host name it left from.
-  const redirectUri = (req: Request) => client.redirectUris.find((uri) => new URL(uri).host === req.headers.host) ?? client.redirectUris[0]!;
+  const redirectUri = (req: Request) =>
+    client.redirectUris.find((uri) => new URL(uri).host === req.headers.host) ?? client.redirectUris[0]!;
 
   for (const variant of VARIANTS) {
-    app.get(`/${variant}`, (req, res) => html(res, siteLoginPage(site, variant, errorOf(req), req.query.passkeys === "1" ? passkeys.signInScript() : undefined)));
+    app.get(`/${variant}`, (req, res) =>
+      html(
+        res,
+        siteLoginPage(site, variant, errorOf(req), req.query.passkeys === "1" ? passkeys.signInScript() : undefined),
+      ),
+    );
     app.post(`/${variant}`, urlencoded({ extended: false }), (req, res) => {
       const { email = "", password = "" } = (req.body ?? {}) as Record<string, string>;
       const account = accounts.checkPassword(email, password);
@@ -83,12 +129,23 @@ export function createRelyingParty(site: SiteIdentity, siteUrl: string, issuer: 
     });
   }
   for (const other of ["google", "github"]) {
-    app.get(`/auth/${other}`, (_req, res) => res.status(404).type("text").send(SITE_MESSAGES.notConfigured(other === "google" ? "Google" : "GitHub")));
+    app.get(`/auth/${other}`, (_req, res) =>
+      res
+        .status(404)
+        .type("text")
+        .send(SITE_MESSAGES.notConfigured(other === "google" ? "Google" : "GitHub")),
+    );
   }
 
   app.get("/auth/acme", async (req, res) => {
     const verifier = oidc.randomPKCECodeVerifier();
-    const flow: Pending = { state: oidc.randomState(), nonce: oidc.randomNonce(), verifier, intent: req.query.intent === "signup" ? "signup" : "login", popup: req.query.popup === "1" };
+    const flow: Pending = {
+      state: oidc.randomState(),
+      nonce: oidc.randomNonce(),
+      verifier,
+      intent: req.query.intent === "signup" ? "signup" : "login",
+      popup: req.query.popup === "1",
+    };
     const token = randomBytes(16).toString("hex");
     pending.set(token, flow);
     const url = oidc.buildAuthorizationUrl(await configuration(), {
@@ -99,13 +156,18 @@ export function createRelyingParty(site: SiteIdentity, siteUrl: string, issuer: 
       code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
       code_challenge_method: "S256",
     });
-    res.cookie(cookie.oauth, token, { httpOnly: true, sameSite: "lax", path: "/", maxAge: 600_000 }).redirect(302, url.href);
+    res
+      .cookie(cookie.oauth, token, { httpOnly: true, sameSite: "lax", path: "/", maxAge: 600_000 })
+      .redirect(302, url.href);
   });
 
   /** Where a sign-in ends: the popup tells its opener; a page redirects (to the account, or back with the message code). */
   const finish = (res: Response, flow: Pending | undefined, to: string, error?: keyof typeof SITE_ERRORS) => {
     if (!flow?.popup) return res.redirect(302, error ? `${to}?error=${error}` : to);
-    html(res, popupResultPage(site, !error, error ? SITE_ERRORS[error](site) : undefined, error ? `${to}?error=${error}` : to));
+    html(
+      res,
+      popupResultPage(site, !error, error ? SITE_ERRORS[error](site) : undefined, error ? `${to}?error=${error}` : to),
+    );
   };
 
   app.get("/callback", async (req, res) => {
@@ -118,11 +180,15 @@ export function createRelyingParty(site: SiteIdentity, siteUrl: string, issuer: 
     if (!flow) return finish(res, flow, back, "failed");
     let claims: oidc.IDToken | undefined;
     try {
-      const tokens = await oidc.authorizationCodeGrant(await configuration(), new URL(req.originalUrl, new URL(redirectUri(req)).origin), {
-        pkceCodeVerifier: flow.verifier,
-        expectedState: flow.state,
-        expectedNonce: flow.nonce,
-      });
+      const tokens = await oidc.authorizationCodeGrant(
+        await configuration(),
+        new URL(req.originalUrl, new URL(redirectUri(req)).origin),
+        {
+          pkceCodeVerifier: flow.verifier,
+          expectedState: flow.state,
+          expectedNonce: flow.nonce,
+        },
+      );
       claims = tokens.claims();
     } catch {
       return finish(res, flow, back, "failed");
@@ -171,7 +237,13 @@ export function createRelyingParty(site: SiteIdentity, siteUrl: string, issuer: 
     if (!signup) return res.redirect(302, "/signup");
     const { username = "", terms = "" } = (req.body ?? {}) as Record<string, string>;
     const name = username.trim();
-    const refusal = !name ? SITE_MESSAGES.usernameMissing : accounts.has(name) ? REFUSALS.usernameTaken : terms ? null : REFUSALS.terms;
+    const refusal = !name
+      ? SITE_MESSAGES.usernameMissing
+      : accounts.has(name)
+        ? REFUSALS.usernameTaken
+        : terms
+          ? null
+          : REFUSALS.terms;
     if (refusal) return html(res, siteSignupFinishPage(site, signup.email, refusal, name));
     signups.delete(readCookie(req.headers.cookie, cookie.signup) ?? "");
     accounts.upsert(name, signup.email).sub = signup.sub;
@@ -180,10 +252,21 @@ export function createRelyingParty(site: SiteIdentity, siteUrl: string, issuer: 
   });
 
   app.get("/welcome", (_req, res) =>
-    html(res, page(`Welcome · ${site.name}`, `<header><strong>${escapeHtml(site.name)}</strong> <a href="/login">Log in</a></header><h1>Welcome to ${escapeHtml(site.name)}</h1><p>Everything you need, in one place.</p>`)),
+    html(
+      res,
+      page(
+        `Welcome · ${site.name}`,
+        `<header><strong>${escapeHtml(site.name)}</strong> <a href="/login">Log in</a></header><h1>Welcome to ${escapeHtml(site.name)}</h1><p>Everything you need, in one place.</p>`,
+      ),
+    ),
   );
   app.post("/__fixture/links", json(), (req, res) => {
-    const { email, username, password, loseSignIn } = (req.body ?? {}) as { email?: unknown; username?: unknown; password?: unknown; loseSignIn?: unknown };
+    const { email, username, password, loseSignIn } = (req.body ?? {}) as {
+      email?: unknown;
+      username?: unknown;
+      password?: unknown;
+      loseSignIn?: unknown;
+    };
     if (typeof email !== "string" || !email.includes("@")) return res.status(400).json({ error: "email is required" });
     const name = typeof username === "string" && username ? username : email.split("@")[0]!;
     const account = accounts.upsert(name, email, typeof password === "string" ? password : "");

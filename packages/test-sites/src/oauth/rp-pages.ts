@@ -49,50 +49,84 @@ window.addEventListener("message", (event) => {
  * The login page: a password form, then "or" and the sign-in-with buttons (which ones depends on the
  * variant); with `passkeySignIn` (the ceremony's script), "Sign in with a passkey" too.
  */
-export function siteLoginPage(site: SiteIdentity, variant: LoginVariant, error?: string, passkeySignIn?: string): string {
+export function siteLoginPage(
+  site: SiteIdentity,
+  variant: LoginVariant,
+  error?: string,
+  passkeySignIn?: string,
+): string {
   const acme =
     variant === "login-no-provider"
       ? ""
       : variant === "login-popup"
         ? `<button type="button" class="button" id="acme">Continue with Acme ID</button><p class="error" role="alert" id="popup-error" hidden></p>`
         : `<a class="button" href="/auth/acme">Continue with Acme ID</a>`;
-  const others = variant === "login-no-provider" ? `<a class="button" href="/auth/google">Continue with Google</a>` : `<a class="button" href="/auth/google">Continue with Google</a><a class="button" href="/auth/github">Continue with GitHub</a>`;
+  const others =
+    variant === "login-no-provider"
+      ? `<a class="button" href="/auth/google">Continue with Google</a>`
+      : `<a class="button" href="/auth/google">Continue with Google</a><a class="button" href="/auth/github">Continue with GitHub</a>`;
   const passkey = passkeySignIn
     ? `<button type="button" class="button" onclick="passkeySignIn()">Sign in with a passkey</button><p id="status" role="status"></p><p id="error" class="error" role="alert" hidden></p>`
     : "";
-  return sitePage(site, "Log in", `<h1>Log in to ${escapeHtml(site.name)}</h1>${errorAlert(error)}${passwordForm(variant)}
-<p class="divider">or</p>${acme}${others}${passkey}<p>New here? <a href="/signup">Create an account</a></p>`, `${variant === "login-popup" ? POPUP_SCRIPT : ""}${passkeySignIn ?? ""}`);
+  return sitePage(
+    site,
+    "Log in",
+    `<h1>Log in to ${escapeHtml(site.name)}</h1>${errorAlert(error)}${passwordForm(variant)}
+<p class="divider">or</p>${acme}${others}${passkey}<p>New here? <a href="/signup">Create an account</a></p>`,
+    `${variant === "login-popup" ? POPUP_SCRIPT : ""}${passkeySignIn ?? ""}`,
+  );
 }
 
 /** The account's security settings: its passkeys and "Add a passkey" (`addScript`: the ceremony's script). */
 export function siteSecurityPage(site: SiteIdentity, passkeys: string[], addScript: string): string {
-  return sitePage(site, "Security", `<p><a href="/account">Account</a></p><h1>Security</h1>
-<h2>Passkeys</h2><ul id="passkeys">${passkeys.map((p) => `<li>Passkey added ${escapeHtml(p)}</li>`).join("")}</ul><button type="button" id="add" onclick="addPasskey()">Add a passkey</button><p id="status" role="status"></p>`, addScript);
+  return sitePage(
+    site,
+    "Security",
+    `<p><a href="/account">Account</a></p><h1>Security</h1>
+<h2>Passkeys</h2><ul id="passkeys">${passkeys.map((p) => `<li>Passkey added ${escapeHtml(p)}</li>`).join("")}</ul><button type="button" id="add" onclick="addPasskey()">Add a passkey</button><p id="status" role="status"></p>`,
+    addScript,
+  );
 }
 
 export function siteAccountPage(site: SiteIdentity, username: string, email: string | null): string {
-  return sitePage(site, "Account", `<h1>${escapeHtml(site.heading)}</h1><p>Signed in as <span id="email">${escapeHtml(email ?? username)}</span> (${escapeHtml(username)})</p>
-<ul><li>Nothing here yet.</li></ul><p><a href="/settings/security">Security settings</a></p><form method="post" action="/logout"><button type="submit">Sign out</button></form>`);
+  return sitePage(
+    site,
+    "Account",
+    `<h1>${escapeHtml(site.heading)}</h1><p>Signed in as <span id="email">${escapeHtml(email ?? username)}</span> (${escapeHtml(username)})</p>
+<ul><li>Nothing here yet.</li></ul><p><a href="/settings/security">Security settings</a></p><form method="post" action="/logout"><button type="submit">Sign out</button></form>`,
+  );
 }
 
 export function siteSignupPage(site: SiteIdentity, error?: string): string {
-  return sitePage(site, "Sign up", `<h1>Create your ${escapeHtml(site.name)} account</h1>${errorAlert(error)}
-<a class="button" href="/auth/acme?intent=signup">Sign up with Acme ID</a><p>Already have an account? <a href="/login">Log in</a></p>`);
+  return sitePage(
+    site,
+    "Sign up",
+    `<h1>Create your ${escapeHtml(site.name)} account</h1>${errorAlert(error)}
+<a class="button" href="/auth/acme?intent=signup">Sign up with Acme ID</a><p>Already have an account? <a href="/login">Log in</a></p>`,
+  );
 }
 
 /** The last signup step after Acme ID: what the provider did not tell the site (a username) and the terms. */
 export function siteSignupFinishPage(site: SiteIdentity, email: string, error?: string, username?: string): string {
-  return sitePage(site, "Finish signing up", `<h1>Finish creating your account</h1><p>Signing up as ${escapeHtml(email)} with Acme ID.</p>${errorAlert(error)}
+  return sitePage(
+    site,
+    "Finish signing up",
+    `<h1>Finish creating your account</h1><p>Signing up as ${escapeHtml(email)} with Acme ID.</p>${errorAlert(error)}
 <form method="post" action="/signup/finish">
   <label>Username <input name="username" autocomplete="username" required${keep(username)}></label>
   <label><input type="checkbox" name="terms" value="yes" required> I agree to the Terms</label>
   <button type="submit">Create account</button>
-</form>`);
+</form>`,
+  );
 }
 
 /** The popup's last page: tells the opener how it went and closes; opened without an opener, it goes on as a page. */
 export function popupResultPage(site: SiteIdentity, ok: boolean, error: string | undefined, fallback: string): string {
   const message = JSON.stringify({ type: "acme-login", ok, error: error ?? null }).replace(/</g, "\\u003c");
-  return sitePage(site, ok ? "Signed in" : "Sign-in failed", `<p>${ok ? "Signed in. You can close this window." : escapeHtml(error ?? "")}</p>`,
-    `if (window.opener) { window.opener.postMessage(${message}, location.origin); window.close(); } else { location.href = ${JSON.stringify(fallback)}; }`);
+  return sitePage(
+    site,
+    ok ? "Signed in" : "Sign-in failed",
+    `<p>${ok ? "Signed in. You can close this window." : escapeHtml(error ?? "")}</p>`,
+    `if (window.opener) { window.opener.postMessage(${message}, location.origin); window.close(); } else { location.href = ${JSON.stringify(fallback)}; }`,
+  );
 }

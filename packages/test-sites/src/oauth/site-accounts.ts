@@ -23,7 +23,12 @@ export class SiteAccounts {
   upsert(username: string, email: string | null, password = ""): SiteAccount {
     const key = username.toLowerCase();
     const prior = this.accounts.get(key);
-    const account = { username, email: email?.toLowerCase() ?? null, sub: prior?.email === email?.toLowerCase() ? (prior?.sub ?? null) : null, password };
+    const account = {
+      username,
+      email: email?.toLowerCase() ?? null,
+      sub: prior?.email === email?.toLowerCase() ? (prior?.sub ?? null) : null,
+      password,
+    };
     this.accounts.set(key, account);
     return account;
   }
@@ -31,13 +36,17 @@ export class SiteAccounts {
   /** The account linked to this provider identity: by sub once seen, else by its verified email (the first sign-in). */
   linkedTo(sub: string, email: string | undefined): SiteAccount | undefined {
     const all = [...this.accounts.values()];
-    const found = all.find((a) => a.sub === sub) ?? (email ? all.find((a) => a.sub === null && a.email === email.toLowerCase()) : undefined);
+    const found =
+      all.find((a) => a.sub === sub) ??
+      (email ? all.find((a) => a.sub === null && a.email === email.toLowerCase()) : undefined);
     if (found) found.sub = sub;
     return found;
   }
 
   checkPassword(username: string, password: string): SiteAccount | null {
-    const account = this.accounts.get(username.trim().toLowerCase()) ?? [...this.accounts.values()].find((a) => a.email === username.trim().toLowerCase());
+    const account =
+      this.accounts.get(username.trim().toLowerCase()) ??
+      [...this.accounts.values()].find((a) => a.email === username.trim().toLowerCase());
     return account && account.password !== "" && account.password === password ? account : null;
   }
 

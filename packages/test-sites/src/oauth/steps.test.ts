@@ -81,11 +81,14 @@ describe("Acme ID's other steps and the sites' other ways in", () => {
     expect(await alertText(page)).toBe(REFUSALS.usernameTaken);
     await page.$eval('input[name="username"]', (e) => ((e as HTMLInputElement).value = ""));
     await page.type('input[name="username"]', "newcomer");
-    if (!(await page.$eval('input[name="terms"]', (e) => (e as HTMLInputElement).checked))) await page.click('input[name="terms"]');
+    if (!(await page.$eval('input[name="terms"]', (e) => (e as HTMLInputElement).checked)))
+      await page.click('input[name="terms"]');
     await clickText(page, "Create account");
     expect(page.url()).toBe(`${env.sites.sites.a}/account`);
     expect(await page.$eval("#email", (e) => e.textContent)).toBe(user.email);
-    const { accounts } = (await (await fetch(`${env.sites.sites.a}/__fixture/accounts`)).json()) as { accounts: unknown[] };
+    const { accounts } = (await (await fetch(`${env.sites.sites.a}/__fixture/accounts`)).json()) as {
+      accounts: unknown[];
+    };
     expect(accounts).toContainEqual({ username: "newcomer", email: user.email });
 
     // The account is linked now: signing out and in again needs nothing more than the button.
@@ -104,7 +107,9 @@ describe("Acme ID's other steps and the sites' other ways in", () => {
     const cookies = await page.browserContext().cookies();
     const session = cookies.find((c) => c.name === "contoso_sid");
     expect(session).toMatchObject({ httpOnly: true, session: false });
-    const check = (await (await fetch(`${env.sites.sites.b}/__fixture/sessions/${encodeURIComponent(session!.value)}`)).json()) as { valid: boolean };
+    const check = (await (
+      await fetch(`${env.sites.sites.b}/__fixture/sessions/${encodeURIComponent(session!.value)}`)
+    ).json()) as { valid: boolean };
     expect(check.valid).toBe(true);
     expect(cookies.map((c) => c.name)).toContain("_session");
   });

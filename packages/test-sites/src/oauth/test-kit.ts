@@ -37,7 +37,11 @@ export function useOAuthSites(): OAuthTestEnv {
 
 let counter = 0;
 /** A new Acme ID user for one test (so counts and grants start at zero), linked on the given sites. */
-export function newUser(sites: OAuthSites, linkedOn: Array<"a" | "b">, extra: { totpSecret?: string; emailCode?: boolean; blocked?: boolean } = {}) {
+export function newUser(
+  sites: OAuthSites,
+  linkedOn: Array<"a" | "b">,
+  extra: { totpSecret?: string; emailCode?: boolean; blocked?: boolean } = {},
+) {
   const email = `user${++counter}-${Date.now()}@acme.test`;
   const user = { email, password: `pw-${counter}`, ...extra };
   sites.addUser(user);

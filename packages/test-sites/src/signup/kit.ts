@@ -19,12 +19,14 @@ export const tooShort = (min: number) => `Password must be at least ${min} chara
 export const isEmail = (text: string) => /^[^\s@]+@[^\s@]+$/.test(text);
 
 /** The first refusal whose condition holds: sites report one problem at a time. */
-export const firstRefusal = (checks: Array<[boolean, string]>): string | null => checks.find(([refused]) => refused)?.[1] ?? null;
+export const firstRefusal = (checks: Array<[boolean, string]>): string | null =>
+  checks.find(([refused]) => refused)?.[1] ?? null;
 
 /** The posted fields that are strings (a form's or a JSON body's). */
 export function fieldsOf(req: Request): Record<string, string> {
   const fields: Record<string, string> = {};
-  for (const [key, value] of Object.entries((req.body ?? {}) as Record<string, unknown>)) if (typeof value === "string") fields[key] = value;
+  for (const [key, value] of Object.entries((req.body ?? {}) as Record<string, unknown>))
+    if (typeof value === "string") fields[key] = value;
   return fields;
 }
 
@@ -44,12 +46,15 @@ export function loginPage(accounts: Accounts, name: string): Router {
     accounts,
     name,
     (error) =>
-      page("Log in", `<h1>Log in</h1>${errorAlert(error)}
+      page(
+        "Log in",
+        `<h1>Log in</h1>${errorAlert(error)}
 <form method="post" action="${base(name)}/login">
   <label>Email <input type="email" name="email" autocomplete="username"></label>
   <label>Password <input type="password" name="password" autocomplete="current-password"></label>
   <button type="submit">Log in</button>
-</form>`),
+</form>`,
+      ),
     { fields: { user: "email", pass: "password" } },
   );
 }

@@ -15,7 +15,9 @@ export interface SignupRecord {
   createdAt: number;
 }
 
-type NewAccount = Partial<Pick<SignupRecord, "email" | "username" | "name" | "termsAccepted" | "newsletter" | "invitation">>;
+type NewAccount = Partial<
+  Pick<SignupRecord, "email" | "username" | "name" | "termsAccepted" | "newsletter" | "invitation">
+>;
 
 /**
  * Every account the signup pages created, pending or confirmed. A confirmed one is also a user of
@@ -69,7 +71,9 @@ export class SignupRegistry {
   /** Whether a site already has this address: a login user, or an account signed up there (pending included). */
   emailTaken(site: string, email: string): boolean {
     const wanted = email.toLowerCase();
-    return this.accounts.hasUser(email) || this.records.some((r) => r.site === site && r.email?.toLowerCase() === wanted);
+    return (
+      this.accounts.hasUser(email) || this.records.some((r) => r.site === site && r.email?.toLowerCase() === wanted)
+    );
   }
 
   /** Whether a username is a login user's or any signed-up account's. */

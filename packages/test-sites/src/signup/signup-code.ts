@@ -29,7 +29,9 @@ const codeMail = (to: string, code: string) => ({
 });
 
 const form = (values: Record<string, string>, error?: string) =>
-  page("Sign up", `<h1>Sign up</h1>${errorAlert(error)}
+  page(
+    "Sign up",
+    `<h1>Sign up</h1>${errorAlert(error)}
 <form method="post" action="${base(NAME)}/signup">
   <label>First name <input name="first_name" autocomplete="given-name" required${keep(values.first_name)}></label>
   <label>Last name <input name="last_name" autocomplete="family-name" required${keep(values.last_name)}></label>
@@ -38,12 +40,16 @@ const form = (values: Record<string, string>, error?: string) =>
   <small>At least ${MIN_PASSWORD} characters.</small>
   <label><input type="checkbox" name="newsletter"${values.newsletter === undefined ? "" : " checked"}> Send me product news</label>
   <button type="submit">Sign up</button>
-</form>${loginOffer(NAME)}`);
+</form>${loginOffer(NAME)}`,
+  );
 
 const prompt = (to: string, error?: string) =>
-  page("Verify your email", `<h1>Verify your email</h1><p>We sent a 6-digit verification code to ${escapeHtml(to)}.</p>${errorAlert(error)}
+  page(
+    "Verify your email",
+    `<h1>Verify your email</h1><p>We sent a 6-digit verification code to ${escapeHtml(to)}.</p>${errorAlert(error)}
 <form method="post" action="${base(NAME)}/verify"><label>Verification code <input name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="6"></label>
-<button type="submit">Verify</button></form>`);
+<button type="submit">Verify</button></form>`,
+  );
 
 /** Sign-up confirmed by a 6-digit code sent by email, then signed in. */
 export function signupCode(accounts: Accounts, outbox: Outbox, registry: SignupRegistry): Router {
@@ -55,7 +61,12 @@ export function signupCode(accounts: Accounts, outbox: Outbox, registry: SignupR
   });
   r.post(`${base(NAME)}/signup`, urlencoded({ extended: false }), async (req, res) => {
     const body = fieldsOf(req);
-    const [first, last, email, password] = [(body.first_name ?? "").trim(), (body.last_name ?? "").trim(), (body.email ?? "").trim(), body.password ?? ""];
+    const [first, last, email, password] = [
+      (body.first_name ?? "").trim(),
+      (body.last_name ?? "").trim(),
+      (body.email ?? "").trim(),
+      body.password ?? "",
+    ];
     accounts.noteAttempt(NAME, email);
     const refusal = firstRefusal([
       [!first || !last || !email || !password, REFUSALS.missing],
@@ -64,10 +75,20 @@ export function signupCode(accounts: Accounts, outbox: Outbox, registry: SignupR
       [registry.emailTaken(NAME, email), REFUSALS.emailTaken],
     ]);
     if (refusal) return res.type("html").send(form(body, refusal));
-    const record = registry.create(NAME, { email, name: `${first} ${last}`, newsletter: body.newsletter !== undefined }, password, false);
+    const record = registry.create(
+      NAME,
+      { email, name: `${first} ${last}`, newsletter: body.newsletter !== undefined },
+      password,
+      false,
+    );
     const ticket = randomBytes(16).toString("hex");
     const code = String(randomInt(100000, 1000000));
-    pending.set(ticket, { record, email, code, expiresAt: accounts.deliveryFor(email) === "expired" ? Date.now() - 1 : Date.now() + VALID_MS });
+    pending.set(ticket, {
+      record,
+      email,
+      code,
+      expiresAt: accounts.deliveryFor(email) === "expired" ? Date.now() - 1 : Date.now() + VALID_MS,
+    });
     await sendMail(accounts, outbox, codeMail(email, code));
     res.cookie(TICKET, ticket, { httpOnly: true, path: "/", sameSite: "lax" }).redirect(302, `${base(NAME)}/verify`);
   });
@@ -89,7 +110,9 @@ export function signupCode(accounts: Accounts, outbox: Outbox, registry: SignupR
   // many hosted login pages do); the code sent at signup still counts.
   r.post(`${base(NAME)}/login`, urlencoded({ extended: false }), (req, res, next) => {
     const { email = "", password = "" } = fieldsOf(req);
-    const waiting = [...pending.values()].find((p) => p.email.toLowerCase() === email.trim().toLowerCase() && registry.pendingPasswordIs(p.record, password));
+    const waiting = [...pending.values()].find(
+      (p) => p.email.toLowerCase() === email.trim().toLowerCase() && registry.pendingPasswordIs(p.record, password),
+    );
     if (!waiting) return next();
     const ticket = randomBytes(16).toString("hex");
     pending.set(ticket, waiting);

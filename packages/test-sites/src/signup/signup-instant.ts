@@ -46,7 +46,10 @@ export function signupInstant(accounts: Accounts, registry: SignupRegistry): Rou
     const invalid = firstRefusal([
       [!email || !username || !password || !body.confirm, REFUSALS.missing],
       [!isEmail(email), REFUSALS.email],
-      [!/^[a-z0-9_.-]{3,30}$/i.test(username), "Usernames may only contain letters, digits, dots, dashes and underscores."],
+      [
+        !/^[a-z0-9_.-]{3,30}$/i.test(username),
+        "Usernames may only contain letters, digits, dots, dashes and underscores.",
+      ],
       [password.length < MIN_PASSWORD, tooShort(MIN_PASSWORD)],
       [password !== body.confirm, REFUSALS.mismatch],
     ]);

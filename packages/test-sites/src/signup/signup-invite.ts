@@ -15,21 +15,27 @@ export const invitationPath = (token: string) => `${base(NAME)}/invite/${encodeU
  * (the code typed in, any address).
  */
 const form = (join: boolean, values: Record<string, string>, bound: string | null, error?: string) =>
-  page("Join Acme", `<h1>Join Acme</h1><p>${join ? "Enter the invitation code from your email to create your account." : "Ada Lovelace invited you to join the Acme workspace."}</p>${errorAlert(error)}
+  page(
+    "Join Acme",
+    `<h1>Join Acme</h1><p>${join ? "Enter the invitation code from your email to create your account." : "Ada Lovelace invited you to join the Acme workspace."}</p>${errorAlert(error)}
 <form method="post" action="${base(NAME)}/${join ? "join" : "accept"}">
   ${join ? `<label>Invitation code <input name="invite_code" required${keep(values.invite_code)}></label>` : `<input type="hidden" name="token"${keep(values.token)}>`}
   <label>Email <input type="email" name="email" autocomplete="email" required${bound ? `${keep(bound)} readonly` : keep(values.email)}></label>
   <label>Your name <input name="name" autocomplete="name" required${keep(values.name)}></label>
   <label>Password <input type="password" name="password" autocomplete="new-password" minlength="${MIN_PASSWORD}" required></label>
   <button type="submit">${join ? "Join" : "Accept invitation"}</button>
-</form>`);
+</form>`,
+  );
 
 const refusedCode = () =>
-  page("Join Acme", `<h1>Join Acme</h1>${errorAlert(REFUSALS.inviteCode)}
+  page(
+    "Join Acme",
+    `<h1>Join Acme</h1>${errorAlert(REFUSALS.inviteCode)}
 <form method="get" action="${base(NAME)}/join"><label>Invitation code <input name="code"></label><button type="submit">Try another code</button></form>
 <h2>Already a member?</h2>
 <form method="post" action="${base(NAME)}/login"><label>Email <input type="email" name="email" autocomplete="username"></label>
-<label>Password <input type="password" name="password" autocomplete="current-password"></label><button type="submit">Log in</button></form>`);
+<label>Password <input type="password" name="password" autocomplete="current-password"></label><button type="submit">Log in</button></form>`,
+  );
 
 /**
  * Sign-up by invitation only, from its link or with its code typed in; signed in at once. Like many
@@ -46,7 +52,10 @@ export function signupInvite(accounts: Accounts, registry: SignupRegistry, invit
     const invitation = invitations.find(token);
     const refusal = firstRefusal([
       [(join && !token) || !email || !name || !password, REFUSALS.missing],
-      [!invitation || (invitation.email !== null && invitation.email.toLowerCase() !== email.toLowerCase()), REFUSALS.invitation],
+      [
+        !invitation || (invitation.email !== null && invitation.email.toLowerCase() !== email.toLowerCase()),
+        REFUSALS.invitation,
+      ],
       [!isEmail(email), REFUSALS.email],
       [password.length < MIN_PASSWORD, tooShort(MIN_PASSWORD)],
       [registry.emailTaken(NAME, email), REFUSALS.emailTaken],
@@ -62,7 +71,11 @@ export function signupInvite(accounts: Accounts, registry: SignupRegistry, invit
   };
   r.get(`${base(NAME)}/invite/:token`, (req, res) => {
     const invitation = invitations.find(req.params.token);
-    if (!invitation) return res.status(404).type("html").send(page("Join Acme", `<h1>Join Acme</h1>${errorAlert(REFUSALS.invitation)}`));
+    if (!invitation)
+      return res
+        .status(404)
+        .type("html")
+        .send(page("Join Acme", `<h1>Join Acme</h1>${errorAlert(REFUSALS.invitation)}`));
     res.type("html").send(form(false, { token: req.params.token }, invitation.email));
   });
   r.get(`${base(NAME)}/join`, (_req, res) => {

@@ -3,7 +3,18 @@ import { type Request, type Response, Router, urlencoded } from "express";
 import { type Accounts, escapeHtml, page } from "../accounts";
 import type { Outbox } from "../outbox";
 import { base, errorAlert } from "../cases/kit";
-import { fieldsOf, firstRefusal, isEmail, keep, loginPage, origin, REFUSALS, sendMail, tooShort, loginOffer } from "./kit";
+import {
+  fieldsOf,
+  firstRefusal,
+  isEmail,
+  keep,
+  loginPage,
+  origin,
+  REFUSALS,
+  sendMail,
+  tooShort,
+  loginOffer,
+} from "./kit";
 import type { SignupRecord, SignupRegistry } from "./registry";
 
 const MIN_PASSWORD = 8;
@@ -18,7 +29,9 @@ const confirmMail = (site: string, to: string, link: string, here: string) => ({
 });
 
 const form = (site: string, values: Record<string, string>, error?: string) =>
-  page("Create your account", `<h1>Create your account</h1>${errorAlert(error)}
+  page(
+    "Create your account",
+    `<h1>Create your account</h1>${errorAlert(error)}
 <form method="post" action="${base(site)}/signup">
   <label>Full name <input name="full_name" autocomplete="name" required${keep(values.full_name)}></label>
   <label>Email <input type="email" name="email" autocomplete="email" required${keep(values.email)}></label>
@@ -27,7 +40,8 @@ const form = (site: string, values: Record<string, string>, error?: string) =>
   <label><input type="checkbox" name="terms" required${values.terms === undefined ? "" : " checked"}> I agree to the Terms of Service</label>
   <button type="submit">Create account</button>
 </form>
-${loginOffer(site)}`);
+${loginOffer(site)}`,
+  );
 
 /**
  * Sign-up confirmed by a link sent by email; the confirmed account then logs in itself (no automatic
@@ -35,7 +49,13 @@ ${loginOffer(site)}`);
  * counts, as django-allauth and many frameworks do (a GET changes nothing: mail scanners open links); until
  * then a login shows "Verify your email address" instead of signing in.
  */
-export function signupLink(accounts: Accounts, outbox: Outbox, registry: SignupRegistry, site = "signup-link", confirmByButton = false): Router {
+export function signupLink(
+  accounts: Accounts,
+  outbox: Outbox,
+  registry: SignupRegistry,
+  site = "signup-link",
+  confirmByButton = false,
+): Router {
   const pending = new Map<string, SignupRecord>();
   const r = Router();
   r.get(`${base(site)}/signup`, (_req, res) => {
@@ -56,14 +76,33 @@ export function signupLink(accounts: Accounts, outbox: Outbox, registry: SignupR
     if (refusal) return res.type("html").send(form(site, body, refusal));
     const token = randomBytes(24).toString("base64url");
     pending.set(token, registry.create(site, { email, name, termsAccepted: true }, password, false));
-    await sendMail(accounts, outbox, confirmMail(site, email, `${origin(req)}${base(site)}/confirm?token=${token}`, origin(req)));
-    res.type("html").send(page("Check your email", `<h1>Check your email</h1><p>We sent a confirmation link to ${escapeHtml(email)}. Open it to activate your account.</p>`));
+    await sendMail(
+      accounts,
+      outbox,
+      confirmMail(site, email, `${origin(req)}${base(site)}/confirm?token=${token}`, origin(req)),
+    );
+    res
+      .type("html")
+      .send(
+        page(
+          "Check your email",
+          `<h1>Check your email</h1><p>We sent a confirmation link to ${escapeHtml(email)}. Open it to activate your account.</p>`,
+        ),
+      );
   });
   const confirm = (req: Request, res: Response) => {
     const token = String(req.query.token ?? "");
     const record = pending.get(token);
     if (!record) {
-      return res.status(410).type("html").send(page("Confirm your email", `<h1>Confirm your email</h1>${errorAlert("This confirmation link is invalid or has already been used.")}`));
+      return res
+        .status(410)
+        .type("html")
+        .send(
+          page(
+            "Confirm your email",
+            `<h1>Confirm your email</h1>${errorAlert("This confirmation link is invalid or has already been used.")}`,
+          ),
+        );
     }
     if (confirmByButton && req.method === "GET") {
       return res.type("html").send(
@@ -76,7 +115,14 @@ export function signupLink(accounts: Accounts, outbox: Outbox, registry: SignupR
     }
     pending.delete(token);
     registry.confirm(record);
-    res.type("html").send(page("Email confirmed", `<h1>Email confirmed</h1><p>Your email address is confirmed. Please log in to continue.</p><a href="${base(site)}/login">Log in</a>`));
+    res
+      .type("html")
+      .send(
+        page(
+          "Email confirmed",
+          `<h1>Email confirmed</h1><p>Your email address is confirmed. Please log in to continue.</p><a href="${base(site)}/login">Log in</a>`,
+        ),
+      );
   };
   r.get(`${base(site)}/confirm`, confirm);
   r.post(`${base(site)}/confirm`, urlencoded({ extended: false }), confirm);

@@ -9,9 +9,11 @@ import type { SignupRecord, SignupRegistry } from "./registry";
 /** What a project tracker answers a registration without its login name (Redmine's words). */
 export const LOGIN_BLANK = "Login cannot be blank";
 /** What a project tracker that activates accounts by email says after a registration (Redmine's words). */
-export const ACTIVATION_SENT = (email: string) => `Account was successfully created. An email containing the instructions to activate your account was sent to ${email}.`;
+export const ACTIVATION_SENT = (email: string) =>
+  `Account was successfully created. An email containing the instructions to activate your account was sent to ${email}.`;
 /** What it answers the right password of an account not yet activated. */
-export const NOT_ACTIVATED_YET = "You haven't activated your account yet. If you want to receive a new activation email, please click this link.";
+export const NOT_ACTIVATED_YET =
+  "You haven't activated your account yet. If you want to receive a new activation email, please click this link.";
 /** What a notebook hub answers a signup it took, above its signup form drawn again. */
 export const SIGNUP_TOOK = "The signup was successful! You can now go to the home page and log in to the system.";
 
@@ -47,7 +49,11 @@ export function signupTracker(accounts: Accounts, registry: SignupRegistry, outb
   r.get(`${base(name)}/account/register`, (_req, res) => res.type("html").send(form()));
   r.post(`${base(name)}/account/register`, urlencoded({ extended: false }), async (req, res) => {
     const v = fieldsOf(req);
-    const [login, password, mail] = [(v["user[login]"] ?? "").trim(), v["user[password]"] ?? "", (v["user[mail]"] ?? "").trim()];
+    const [login, password, mail] = [
+      (v["user[login]"] ?? "").trim(),
+      v["user[password]"] ?? "",
+      (v["user[mail]"] ?? "").trim(),
+    ];
     accounts.noteAttempt(name, mail);
     const refused = firstRefusal([
       [!login, LOGIN_BLANK],
@@ -61,7 +67,12 @@ export function signupTracker(accounts: Accounts, registry: SignupRegistry, outb
       [registry.emailTaken(name, mail), "Email has already been taken"],
     ]);
     if (refused) return res.type("html").send(form(refused, v));
-    const record = registry.create(name, { email: mail, username: login, name: `${v["user[firstname]"]} ${v["user[lastname]"]}` }, password, !outbox);
+    const record = registry.create(
+      name,
+      { email: mail, username: login, name: `${v["user[firstname]"]} ${v["user[lastname]"]}` },
+      password,
+      !outbox,
+    );
     if (!outbox) return res.redirect(302, `${base(name)}/login?activated=1`);
     const token = randomBytes(20).toString("hex");
     pending.set(token, record);
@@ -76,19 +87,26 @@ export function signupTracker(accounts: Accounts, registry: SignupRegistry, outb
   });
   r.get(`${base(name)}/account/activate`, (req, res) => {
     const record = pending.get(String(req.query.token ?? ""));
-    if (!record) return res.status(404).type("html").send(page("404", "<h2>404</h2><p>The page you were trying to access doesn't exist or has been removed.</p>"));
+    if (!record)
+      return res
+        .status(404)
+        .type("html")
+        .send(page("404", "<h2>404</h2><p>The page you were trying to access doesn't exist or has been removed.</p>"));
     pending.delete(String(req.query.token));
     registry.confirm(record);
     res.redirect(302, `${base(name)}/login?activated=1`);
   });
   // The login page takes the login name (and, as trackers do, the email too).
   r.use(
-    formCase(accounts, name, (error, req) =>
-      page(
-        "Sign in",
-        `${req?.query.activated ? '<div class="flash notice">Your account has been activated. You can now log in.</div>' : ""}${req?.query.registered ? `<div class="flash notice">${escapeHtml(ACTIVATION_SENT(String(req.query.registered)))}</div>` : ""}${error ? `<div class="flash error">${escapeHtml(error)}</div>` : ""}
+    formCase(
+      accounts,
+      name,
+      (error, req) =>
+        page(
+          "Sign in",
+          `${req?.query.activated ? '<div class="flash notice">Your account has been activated. You can now log in.</div>' : ""}${req?.query.registered ? `<div class="flash notice">${escapeHtml(ACTIVATION_SENT(String(req.query.registered)))}</div>` : ""}${error ? `<div class="flash error">${escapeHtml(error)}</div>` : ""}
 <form method="post" action="${base(name)}/login"><label>Login <input name="username" id="username"></label><label>Password <input type="password" name="password" id="password"></label><input type="submit" value="Login"></form>`,
-      ),
+        ),
       outbox
         ? {
             messages: { wrong: "Invalid user or password", locked: "Your account was locked." },
@@ -96,7 +114,11 @@ export function signupTracker(accounts: Accounts, registry: SignupRegistry, outb
             gate: (body) => {
               const login = (body.username ?? "").trim();
               if (login.includes("@")) return "Invalid user or password";
-              const waiting = registry.find(login).some((r) => r.site === name && r.username === login && registry.pendingPasswordIs(r, body.password ?? ""));
+              const waiting = registry
+                .find(login)
+                .some(
+                  (r) => r.site === name && r.username === login && registry.pendingPasswordIs(r, body.password ?? ""),
+                );
               return waiting ? NOT_ACTIVATED_YET : null;
             },
           }
@@ -132,13 +154,23 @@ export function signupHub(accounts: Accounts, registry: SignupRegistry): Router 
     const refused = firstRefusal([
       [!username || !v.signup_password, REFUSALS.missing],
       [(v.signup_password ?? "").length < 7, "Password should have at least 7 characters."],
-      [v.signup_password !== v.signup_password_confirmation, "Your password did not match the confirmation. Please try again."],
+      [
+        v.signup_password !== v.signup_password_confirmation,
+        "Your password did not match the confirmation. Please try again.",
+      ],
       [registry.usernameTaken(username), "User already exists"],
     ]);
     if (refused) return res.type("html").send(form({ ok: false, text: refused }));
     registry.create(name, { username }, v.signup_password!, true);
     res.type("html").send(form({ ok: true, text: SIGNUP_TOOK }));
   });
-  r.use(formCase(accounts, name, (error) => page("Login", `<h2>Sign in</h2>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}<form method="post" action="${base(name)}/login"><label>Username: <input name="username"></label><label>Password: <input type="password" name="password"></label><input type="submit" value="Sign in"></form>`)));
+  r.use(
+    formCase(accounts, name, (error) =>
+      page(
+        "Login",
+        `<h2>Sign in</h2>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}<form method="post" action="${base(name)}/login"><label>Username: <input name="username"></label><label>Password: <input type="password" name="password"></label><input type="submit" value="Sign in"></form>`,
+      ),
+    ),
+  );
   return r;
 }

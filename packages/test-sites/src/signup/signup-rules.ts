@@ -24,7 +24,8 @@ const RULES: RuledSite = {
     passwordrules="minlength: 12; maxlength: 16; required: lower; required: upper; required: digit; required: [!#$%];"></label>`,
   confirm: true,
   rule: "Password must be 12 to 16 characters of letters, digits and ! # $ %, with a lowercase letter, an uppercase letter, a digit and a symbol.",
-  accepts: (password) => /^[A-Za-z0-9!#$%]{12,16}$/.test(password) && [/[a-z]/, /[A-Z]/, /[0-9]/, /[!#$%]/].every((re) => re.test(password)),
+  accepts: (password) =>
+    /^[A-Za-z0-9!#$%]{12,16}$/.test(password) && [/[a-z]/, /[A-Z]/, /[0-9]/, /[!#$%]/].every((re) => re.test(password)),
 };
 
 const HINTS: RuledSite = {
@@ -37,18 +38,23 @@ const HINTS: RuledSite = {
   confirm: false,
   rule: "Password must be at least 24 characters long and include an uppercase letter, a number and a special character.",
   accepts: (password) =>
-    password.length >= 24 && password.length <= 32 && [/[A-Z]/, /[0-9]/, /[\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]/].every((re) => re.test(password)),
+    password.length >= 24 &&
+    password.length <= 32 &&
+    [/[A-Z]/, /[0-9]/, /[\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]/].every((re) => re.test(password)),
 };
 
 function ruledSignup(accounts: Accounts, registry: SignupRegistry, site: RuledSite): Router {
   const form = (values: Record<string, string>, error?: string) =>
-    page(site.title, `<h1>${site.title}</h1>${errorAlert(error)}
+    page(
+      site.title,
+      `<h1>${site.title}</h1>${errorAlert(error)}
 <form method="post" action="${base(site.name)}/signup">
   <label>Email <input type="email" name="email" autocomplete="email" required${keep(values.email)}></label>
   ${site.passwordField}
   ${site.confirm ? `<label>Confirm password <input type="password" name="password_confirm" autocomplete="new-password" required></label>` : ""}
   <button type="submit">${site.button}</button>
-</form>${loginOffer(site.name)}`);
+</form>${loginOffer(site.name)}`,
+    );
   const r = Router();
   r.get(`${base(site.name)}/signup`, (_req, res) => {
     res.type("html").send(form({}));

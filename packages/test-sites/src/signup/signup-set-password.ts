@@ -29,7 +29,13 @@ const setPasswordMail = (to: string, username: string, link: string, login: stri
  * empty "New password" and "Confirm password" with stated rules, on a site that re-issues a visitor
  * cookie with every response as Laravel apps do (new cookies alone never mean signed in).
  */
-export function signupSetPassword(accounts: Accounts, outbox: Outbox, registry: SignupRegistry, name: string, prefill: boolean): Router {
+export function signupSetPassword(
+  accounts: Accounts,
+  outbox: Outbox,
+  registry: SignupRegistry,
+  name: string,
+  prefill: boolean,
+): Router {
   const keys = new Map<string, SignupRecord>();
   const r = Router();
   if (!prefill) {
@@ -39,22 +45,28 @@ export function signupSetPassword(accounts: Accounts, outbox: Outbox, registry: 
     });
   }
   const registerForm = (values: Record<string, string>, error?: string) =>
-    page("Registration Form", `<h1>Register For This Site</h1>${errorAlert(error)}
+    page(
+      "Registration Form",
+      `<h1>Register For This Site</h1>${errorAlert(error)}
 <form method="post" action="${base(name)}/signup">
   <label>Username <input name="user_login" autocapitalize="off"${keep(values.user_login)}></label>
   <label>Email <input type="email" name="user_email"${keep(values.user_email)}></label>
   <p>Registration confirmation will be emailed to you.</p>
   <input type="submit" name="wp-submit" value="Register">
 </form>
-<p><a href="${base(name)}/login">Log in</a> | <a href="${base(name)}/lostpassword">Lost your password?</a></p>`);
+<p><a href="${base(name)}/login">Log in</a> | <a href="${base(name)}/lostpassword">Lost your password?</a></p>`,
+    );
   const loginForm = (error?: string, notice?: string) =>
-    page("Log In", `${notice ? `<p class="message">${notice}</p>` : ""}${errorAlert(error)}
+    page(
+      "Log In",
+      `${notice ? `<p class="message">${notice}</p>` : ""}${errorAlert(error)}
 <form method="post" action="${base(name)}/login">
   <label>Username or Email Address <input name="log" autocomplete="username"></label>
   <label>Password <input type="password" name="pwd" autocomplete="current-password"></label>
   <input type="submit" value="Log In">
 </form>
-<p><a href="${base(name)}/signup">Register</a> | <a href="${base(name)}/lostpassword">Lost your password?</a></p>`);
+<p><a href="${base(name)}/signup">Register</a> | <a href="${base(name)}/lostpassword">Lost your password?</a></p>`,
+    );
   const setForm = (key: string, error?: string) => {
     const strong = randomBytes(18).toString("base64url");
     const fields = prefill
@@ -64,11 +76,14 @@ export function signupSetPassword(accounts: Accounts, outbox: Outbox, registry: 
       : `<label>New password <input type="password" name="pass1" autocomplete="new-password"></label>
   <p>At least ${MIN_PASSWORD} characters, including a number.</p>
   <label>Confirm password <input type="password" name="pass2" autocomplete="new-password"></label>`;
-    return page("Set Password", `<h1>Enter your new password below.</h1>${errorAlert(error)}
+    return page(
+      "Set Password",
+      `<h1>Enter your new password below.</h1>${errorAlert(error)}
 <form method="post" action="${base(name)}/resetpass?key=${encodeURIComponent(key)}">
   ${fields}
   <input type="submit" value="${prefill ? "Save Password" : "Set password"}">
-</form>`);
+</form>`,
+    );
   };
 
   r.get(`${base(name)}/signup`, (_req, res) => {
@@ -94,38 +109,66 @@ export function signupSetPassword(accounts: Accounts, outbox: Outbox, registry: 
     await new Promise((resolve) => setTimeout(resolve, MAIL_DELAY_MS));
     // Sent on by script, as sites do after a POST: the browser's own navigation, not a 302.
     const next = `${base(name)}/login?checkemail=registered`;
-    res.type("html").send(page("Registration", "<p>Registration complete. Redirecting…</p>", `setTimeout(() => location.replace(${JSON.stringify(next)}), ${REDIRECT_DELAY_MS});`));
+    res
+      .type("html")
+      .send(
+        page(
+          "Registration",
+          "<p>Registration complete. Redirecting…</p>",
+          `setTimeout(() => location.replace(${JSON.stringify(next)}), ${REDIRECT_DELAY_MS});`,
+        ),
+      );
   });
   r.get(`${base(name)}/login`, (req, res, next) => {
     if (req.query.checkemail !== "registered") return next();
-    res.type("html").send(loginForm(undefined, "Registration complete. Please check your email, then visit the login page."));
+    res
+      .type("html")
+      .send(loginForm(undefined, "Registration complete. Please check your email, then visit the login page."));
   });
   r.get(`${base(name)}/resetpass`, (req, res) => {
     const key = String(req.query.key ?? "");
-    if (!keys.has(key)) return res.type("html").send(page("Lost Password", `<h1>Lost Password</h1>${errorAlert(SET_PASSWORD_REFUSALS.link)}`));
+    if (!keys.has(key))
+      return res
+        .type("html")
+        .send(page("Lost Password", `<h1>Lost Password</h1>${errorAlert(SET_PASSWORD_REFUSALS.link)}`));
     res.type("html").send(setForm(key));
   });
   r.post(`${base(name)}/resetpass`, urlencoded({ extended: false }), (req, res) => {
     const key = String(req.query.key ?? "");
     const record = keys.get(key);
-    if (!record) return res.type("html").send(page("Lost Password", `<h1>Lost Password</h1>${errorAlert(SET_PASSWORD_REFUSALS.link)}`));
+    if (!record)
+      return res
+        .type("html")
+        .send(page("Lost Password", `<h1>Lost Password</h1>${errorAlert(SET_PASSWORD_REFUSALS.link)}`));
     const body = fieldsOf(req);
     const password = body.pass1 ?? "";
     const refusal = firstRefusal([
-      [password.length < (prefill ? 1 : MIN_PASSWORD) || (!prefill && !/\d/.test(password)), SET_PASSWORD_REFUSALS.rules],
+      [
+        password.length < (prefill ? 1 : MIN_PASSWORD) || (!prefill && !/\d/.test(password)),
+        SET_PASSWORD_REFUSALS.rules,
+      ],
       [!prefill && password !== body.pass2, REFUSALS.mismatch],
     ]);
     if (refusal) return res.type("html").send(setForm(key, refusal));
     keys.delete(key);
     registry.confirm(record, password);
-    res.type("html").send(page("Password Reset", `<p class="message">Your password has been reset. <a href="${base(name)}/login">Log in</a></p>`));
+    res
+      .type("html")
+      .send(
+        page(
+          "Password Reset",
+          `<p class="message">Your password has been reset. <a href="${base(name)}/login">Log in</a></p>`,
+        ),
+      );
   });
   r.use(
     formCase(accounts, name, (error) => loginForm(error), {
       fields: { user: "log", pass: "pwd" },
-      messages: { wrong: "Error: The password you entered is incorrect.", locked: "Error: Too many failed login attempts." },
+      messages: {
+        wrong: "Error: The password you entered is incorrect.",
+        locked: "Error: Too many failed login attempts.",
+      },
     }),
   );
   return r;
 }
-

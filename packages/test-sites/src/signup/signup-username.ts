@@ -10,14 +10,17 @@ const MIN_PASSWORD = 8;
 /** No email at all: a name field called just "name", a username the account signs in with, the password twice. */
 export function signupUsername(accounts: Accounts, registry: SignupRegistry): Router {
   const form = (values: Record<string, string>, error?: string) =>
-    page("Join", `<h1>Join the forum</h1>${errorAlert(error)}
+    page(
+      "Join",
+      `<h1>Join the forum</h1>${errorAlert(error)}
 <form method="post" action="${base(NAME)}/signup">
   <label>Name <input name="name" required${keep(values.name)}></label>
   <label>Username <input name="login" required${keep(values.login)}></label>
   <label>Password <input type="password" name="password" autocomplete="new-password" required></label>
   <label>Confirm password <input type="password" name="password2" autocomplete="new-password" required></label>
   <button type="submit">Sign up</button>
-</form>${loginOffer(NAME)}`);
+</form>${loginOffer(NAME)}`,
+    );
   const r = formCase(accounts, NAME, (error) => page("Sign in", `<h1>Sign in</h1>${plainForm(NAME, error)}`));
   r.get(`${base(NAME)}/signup`, (_req, res) => {
     res.type("html").send(form({}));

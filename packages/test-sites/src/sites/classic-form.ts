@@ -28,7 +28,12 @@ export function classicForm(accounts: Accounts): Router {
       res.status(200).type("html").send(loginPage("Invalid username or password.", username));
       return;
     }
-    res.cookie(COOKIE, accounts.openSession(username), { httpOnly: true, sameSite: "lax", path: "/", maxAge: 3_600_000 });
+    res.cookie(COOKIE, accounts.openSession(username), {
+      httpOnly: true,
+      sameSite: "lax",
+      path: "/",
+      maxAge: 3_600_000,
+    });
     res.cookie("classic_theme", "light", { path: "/", sameSite: "lax" });
     res.redirect(302, "/classic/account");
   });
@@ -38,12 +43,14 @@ export function classicForm(accounts: Accounts): Router {
       res.redirect(302, "/classic/login");
       return;
     }
-    res.type("html").send(
-      page(
-        "Account",
-        `<div class="alert" role="status">Your trial ends in 3 days.</div><h1>Welcome, ${escapeHtml(user)}</h1><a href="/classic/logout">Sign out</a>`,
-      ),
-    );
+    res
+      .type("html")
+      .send(
+        page(
+          "Account",
+          `<div class="alert" role="status">Your trial ends in 3 days.</div><h1>Welcome, ${escapeHtml(user)}</h1><a href="/classic/logout">Sign out</a>`,
+        ),
+      );
   });
   r.get("/classic/logout", (req, res) => {
     accounts.endSession(readCookie(req.headers.cookie, COOKIE));

@@ -8,7 +8,14 @@ export function failurePages(): Router {
     res.status(500).type("html").send(page("Error", "<h1>Internal Server Error</h1>"));
   });
   r.get("/no-form", (_req, res) => {
-    res.type("html").send(page("About us", "<h1>About us</h1><p>We make things.</p><form><input name=q type=search><button>Search</button></form>"));
+    res
+      .type("html")
+      .send(
+        page(
+          "About us",
+          "<h1>About us</h1><p>We make things.</p><form><input name=q type=search><button>Search</button></form>",
+        ),
+      );
   });
   return r;
 }

@@ -52,7 +52,8 @@ export class Gates {
  */
 export function heldLogin(accounts: Accounts, gates: Gates): Router {
   const r = Router();
-  const gateOf = (req: Request, at: "page" | "submit") => (req.query.hold === at && typeof req.query.gate === "string" ? req.query.gate : null);
+  const gateOf = (req: Request, at: "page" | "submit") =>
+    req.query.hold === at && typeof req.query.gate === "string" ? req.query.gate : null;
   const sent = (res: Response) => res.writableEnded || res.destroyed;
   r.get("/held/login", async (req, res) => {
     const gate = gateOf(req, "page");

@@ -3,7 +3,11 @@ import { type Accounts, page } from "../accounts";
 import { tokenApi } from "./token-api";
 
 /** Where the app keeps its session, as Firebase Auth's web SDK does: one IndexedDB record, nothing else. */
-export const IDB_SESSION = { database: "firebaseLocalStorageDb", store: "firebaseLocalStorage", key: "firebase:authUser:demo-key:[DEFAULT]" };
+export const IDB_SESSION = {
+  database: "firebaseLocalStorageDb",
+  store: "firebaseLocalStorage",
+  key: "firebase:authUser:demo-key:[DEFAULT]",
+};
 
 const APP = `
 const DB = ${JSON.stringify(IDB_SESSION)};

@@ -22,7 +22,11 @@ export function lockoutRedirect(accounts: Accounts): Router {
     res.redirect(302, "/lockout/blocked");
   });
   r.get("/lockout/blocked", (_req, res) => {
-    res.type("html").send(page("Blocked", `<div class="error" role="alert">Too many failed attempts. Try again in 15 minutes.</div>`));
+    res
+      .type("html")
+      .send(
+        page("Blocked", `<div class="error" role="alert">Too many failed attempts. Try again in 15 minutes.</div>`),
+      );
   });
   return r;
 }

@@ -46,7 +46,14 @@ export function pathApps(accounts: Accounts): Router {
         res.redirect(302, `${base}/login`);
         return;
       }
-      res.type("html").send(page(app, `<h1>${app}</h1><p>Signed in to ${app} as ${escapeHtml(user)}</p><a href="${base}/logout">Log out</a>`));
+      res
+        .type("html")
+        .send(
+          page(
+            app,
+            `<h1>${app}</h1><p>Signed in to ${app} as ${escapeHtml(user)}</p><a href="${base}/logout">Log out</a>`,
+          ),
+        );
     });
   }
   return r;

@@ -17,7 +17,9 @@ export function slowLogin(accounts: Accounts): Router {
   const waiting = new Map<string, Array<() => void>>();
   r.get("/slow/login", (req, res) => {
     const together = req.query.together ? `&together=${Number(req.query.together)}` : "";
-    res.type("html").send(loginPage(undefined, "", `/slow/login?delayMs=${Number(req.query.delayMs ?? 3000)}${together}`));
+    res
+      .type("html")
+      .send(loginPage(undefined, "", `/slow/login?delayMs=${Number(req.query.delayMs ?? 3000)}${together}`));
   });
   r.post("/slow/login", urlencoded({ extended: false }), async (req, res) => {
     const count = inFlight.get(req.hostname) ?? { now: 0, max: 0 };

@@ -55,7 +55,12 @@ export function pageKit() {
   const text = (el: Element) => (el.textContent ?? "").replace(/\s+/g, " ").trim();
   // What a control says it does; an image button or a link around an image says it in its alt text.
   const controlText = (el: Element, images = true) =>
-    [text(el), (el as HTMLInputElement).value, el.getAttribute("aria-label"), el.getAttribute("title") as string | null | undefined]
+    [
+      text(el),
+      (el as HTMLInputElement).value,
+      el.getAttribute("aria-label"),
+      el.getAttribute("title") as string | null | undefined,
+    ]
       .concat(images ? [el.getAttribute("alt"), el.querySelector("img[alt]")?.getAttribute("alt")] : [])
       .filter((t) => typeof t === "string" && t.length > 0)
       .join(" ")
@@ -73,7 +78,13 @@ export function pageKit() {
   /** All a field says of itself: name, id, placeholder, aria-label, title and labels. */
   const describe = (el: Element): string => {
     const input = el as HTMLInputElement;
-    const parts = [input.name, input.id, input.getAttribute("placeholder"), el.getAttribute("aria-label"), el.getAttribute("title")];
+    const parts = [
+      input.name,
+      input.id,
+      input.getAttribute("placeholder"),
+      el.getAttribute("aria-label"),
+      el.getAttribute("title"),
+    ];
     return parts.concat(labelTexts(el)).filter(Boolean).join(" ");
   };
   /** The form of a field. */
@@ -81,7 +92,8 @@ export function pageKit() {
   /** A button, a submit or button input (an image input too, with `images`), a role=button element or a link. */
   const isControl = (el: Element, images = true) =>
     el instanceof HTMLButtonElement ||
-    (el instanceof HTMLInputElement && (images ? ["submit", "button", "image"] : ["submit", "button"]).includes(el.type)) ||
+    (el instanceof HTMLInputElement &&
+      (images ? ["submit", "button", "image"] : ["submit", "button"]).includes(el.type)) ||
     el.getAttribute("role") === "button" ||
     el instanceof HTMLAnchorElement;
   /** The highest-scoring item with at least `min`; the first one wins a tie. */
@@ -156,19 +168,28 @@ export function pageKit() {
   /** The browser's own complaint about a filled field, in our words: its validation message can quote the value. */
   const validation = (el: HTMLInputElement, what: string | null): string => {
     const field = what === null ? "the field" : `the field "${what}"`;
-    if (el.validity.typeMismatch) return `${field} wants ${el.type === "email" ? "an email address" : `a value of type ${el.type}`}`;
-    if (el.validity.patternMismatch) return `${what === null ? "the value" : `the value of "${what}"`} does not match the field's pattern`;
-    if (el.validity.tooShort || el.validity.tooLong) return `${what === null ? "the value's length" : `the length of "${what}"`} is outside what the field allows`;
+    if (el.validity.typeMismatch)
+      return `${field} wants ${el.type === "email" ? "an email address" : `a value of type ${el.type}`}`;
+    if (el.validity.patternMismatch)
+      return `${what === null ? "the value" : `the value of "${what}"`} does not match the field's pattern`;
+    if (el.validity.tooShort || el.validity.tooLong)
+      return `${what === null ? "the value's length" : `the length of "${what}"`} is outside what the field allows`;
     return `${field} does not accept the value`;
   };
   /** Visible messages: alerts and error texts. */
   const messages = (all: Element[]): string[] => {
     const marked = all.filter(
       (el) =>
-        el.matches('[role="alert"], [aria-live="assertive"], [aria-live="polite"], .error, .alert, .invalid-feedback, .notice, [class*="error" i], [id*="error" i]') &&
+        el.matches(
+          '[role="alert"], [aria-live="assertive"], [aria-live="polite"], .error, .alert, .invalid-feedback, .notice, [class*="error" i], [id*="error" i]',
+        ) &&
         // A live region around controls is a part of the page that updates (WordPress's sessions row, a
         // form), not a message: only what it says without a control in it is one.
-        !(el.matches("[aria-live]") && !el.matches('[role="alert"], .error, .alert, .notice, [class*="error" i]') && el.querySelector("button, input, select, textarea")) &&
+        !(
+          el.matches("[aria-live]") &&
+          !el.matches('[role="alert"], .error, .alert, .notice, [class*="error" i]') &&
+          el.querySelector("button, input, select, textarea")
+        ) &&
         visible(el) &&
         text(el).length > 0,
     );
@@ -177,7 +198,10 @@ export function pageKit() {
   /** The frame's localStorage as one string, to see it change ("" when the frame may not read it). */
   const storage = (): string => {
     try {
-      return Object.keys(localStorage).sort().map((k) => `${k}=${localStorage.getItem(k)}`).join("&");
+      return Object.keys(localStorage)
+        .sort()
+        .map((k) => `${k}=${localStorage.getItem(k)}`)
+        .join("&");
     } catch {
       return "";
     }
@@ -186,7 +210,8 @@ export function pageKit() {
   /** The accept button of a cookie-consent banner that is shown, among `clickables`. */
   const consentButton = (all: Element[], clickables: Element[]): Element | null => {
     const box = /cookie|consent|gdpr|privacy|datenschutz|cmp/i;
-    const yes = /^(accept|agree|allow|got it|ok|okay|i agree|alle akzeptieren|akzeptieren|zustimmen|accepter|tout accepter|j.accepte|aceptar|aceitar|accetta|accetto|accepteren|alles accepteren)/i;
+    const yes =
+      /^(accept|agree|allow|got it|ok|okay|i agree|alle akzeptieren|akzeptieren|zustimmen|accepter|tout accepter|j.accepte|aceptar|aceitar|accetta|accetto|accepteren|alles accepteren)/i;
     const banners = all.filter((el) => {
       const marker = `${el.id} ${typeof el.className === "string" ? el.className : ""} ${el.getAttribute("aria-label") ?? ""}`;
       return box.test(marker) && visible(el);
@@ -212,23 +237,60 @@ export function pageKit() {
   const isSignOut = (el: Element, signOut: { labels: string; address: string }): boolean => {
     const input = el instanceof HTMLInputElement && /^(submit|button|image)$/.test(el.type);
     const role = el.getAttribute("role");
-    if (!(el instanceof HTMLAnchorElement || el instanceof HTMLButtonElement || input || role === "menuitem" || role === "button")) return false;
-    if (compiled?.from !== signOut) compiled = { from: signOut, words: new RegExp(signOut.labels, "i"), address: new RegExp(signOut.address, "i") };
+    if (!(
+      el instanceof HTMLAnchorElement ||
+      el instanceof HTMLButtonElement ||
+      input ||
+      role === "menuitem" ||
+      role === "button"
+    ))
+      return false;
+    if (compiled?.from !== signOut)
+      compiled = { from: signOut, words: new RegExp(signOut.labels, "i"), address: new RegExp(signOut.address, "i") };
     const { words, address } = compiled;
     const form = (el as HTMLButtonElement).form ?? null;
     const named = `${el.getAttribute("href") ?? ""} ${el.getAttribute("formaction") ?? ""} ${el.getAttribute("name") ?? ""} ${el.id}`;
-    return (words.test(controlText(el)) && controlText(el).length <= 60) || address.test(named) || (!!form && address.test(form.getAttribute("action") ?? ""));
+    return (
+      (words.test(controlText(el)) && controlText(el).length <= 60) ||
+      address.test(named) ||
+      (!!form && address.test(form.getAttribute("action") ?? ""))
+    );
   };
   const signedInSign = (all: Element[], signOut: { labels: string; address: string }): Element | null => {
     const accountMenu = /account[-_ ]?menu|user[-_ ]?menu|profile[-_ ]?menu|avatar/i;
     return (
       all.find((el) => isSignOut(el, signOut) && visible(el)) ??
-      all.find((el) => visible(el) && accountMenu.test(`${el.id} ${el.getAttribute("aria-label") ?? ""} ${el.getAttribute("data-testid") ?? ""}`)) ??
+      all.find(
+        (el) =>
+          visible(el) &&
+          accountMenu.test(`${el.id} ${el.getAttribute("aria-label") ?? ""} ${el.getAttribute("data-testid") ?? ""}`),
+      ) ??
       null
     );
   };
 
-  return { elements, roots, shown, visible, text, controlText, labelTexts, describe, formOf, isControl, best, pathOf, isFormField, fieldFor, validation, messages, storage, consentButton, isSignOut, signedInSign };
+  return {
+    elements,
+    roots,
+    shown,
+    visible,
+    text,
+    controlText,
+    labelTexts,
+    describe,
+    formOf,
+    isControl,
+    best,
+    pathOf,
+    isFormField,
+    fieldFor,
+    validation,
+    messages,
+    storage,
+    consentButton,
+    isSignOut,
+    signedInSign,
+  };
 }
 
 export type PageKit = ReturnType<typeof pageKit>;
