@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# `npm test`: makes this machine ready (scripts/bootstrap.sh), then type-checks the workspace while the
-# suite runs (scripts/run-tests.sh), and prints how long each part took. With arguments (`npm test --
-# packages/flows`) it runs only the test files they name, without the type checks: the developer's loop.
+# `npm test`: makes this machine ready (scripts/bootstrap.sh), then type-checks and lints the workspace
+# (scripts/lint.sh) while the suite runs (scripts/run-tests.sh), and prints how long each part took. With
+# arguments (`npm test -- packages/flows`) it runs only the test files they name, without the type checks
+# and lint: the developer's loop.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export TURBO_TELEMETRY_DISABLED=1
@@ -15,7 +16,7 @@ machine_before=$(busy_ticks)
 typecheck=
 if [ $# -eq 0 ]; then
   mkdir -p .data/logs
-  ( nice -n 5 npm run --silent typecheck > .data/logs/typecheck.log 2>&1; rc=$?; echo "$(date +%s)" > .data/logs/typecheck.end; exit $rc ) &
+  ( nice -n 5 bash -c 'npm run --silent typecheck; t=$?; bash scripts/lint.sh; exit $((t | $?))' > .data/logs/typecheck.log 2>&1; rc=$?; echo "$(date +%s)" > .data/logs/typecheck.end; exit $rc ) &
   typecheck=$!
 fi
 bash scripts/run-tests.sh "$@"
@@ -23,11 +24,11 @@ rc=$?
 checks=
 if [ -n "$typecheck" ]; then
   if wait "$typecheck"; then
-    echo "type checks: passed"
+    echo "type checks and lint: passed"
   else
-    cat .data/logs/typecheck.log; echo "type checks: FAILED (above; .data/logs/typecheck.log)"; rc=1
+    cat .data/logs/typecheck.log; echo "type checks or lint: FAILED (above; .data/logs/typecheck.log)"; rc=1
   fi
-  checks=" (type checks alongside: $(( $(cat .data/logs/typecheck.end) - ready ))s)"
+  checks=" (type checks and lint alongside: $(( $(cat .data/logs/typecheck.end) - ready ))s)"
 fi
 done=$(date +%s)
 machine_after=$(busy_ticks)
