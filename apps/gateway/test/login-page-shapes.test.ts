@@ -1,6 +1,6 @@
 import { ageCachedSessions, attempts, call, closeDatabase, newSiteUser, newTenant, sitesUrl } from "@authsvc/devstack";
 import { newTotpSecret } from "@authsvc/crypto";
-import { LOGIN_CASES, type LoginCase } from "@authsvc/test-sites";
+import { expectCaseSignedIn, LOGIN_CASES, type LoginCase } from "@authsvc/test-sites";
 
 // Page shapes logged in through the service: HTTP -> queue -> worker -> browser -> answer. The engine's
 // matrix (packages/flows/src/login/login-{cases,refusals}.test.ts) takes every fixture page shape, proves each
@@ -67,22 +67,6 @@ function body(c: LoginCase, user: { username: string; password: string }, totpSe
     useCache: false,
     ...(c.additionalFields ? { additionalFields: c.additionalFields } : {}),
   };
-}
-
-/** The session the service returned really is signed in on the site (for cases that show an account page). */
-async function expectSignedIn(
-  c: LoginCase,
-  cookies: Array<{ name: string; value: string }>,
-  username: string,
-): Promise<void> {
-  if (!c.account) return;
-  const sid = cookies.find((k) => k.name === c.session!.cookie)!;
-  const res = await fetch(`${sitesUrl()}${c.account}`, {
-    headers: { cookie: `${sid.name}=${sid.value}` },
-    redirect: "manual",
-  });
-  expect(res.status).toBe(200);
-  expect(await res.text()).toContain(`Welcome, ${username}`);
 }
 
 describe("several fields the username could go in", () => {
@@ -156,7 +140,7 @@ describe.each(CASES.map((c) => [c.name, MECHANISMS[c.name]!, c] as const))("%s (
     }
     if (c.session?.cookieDomain)
       expect(origins.map((o: string) => new URL(o).hostname)).toContain(c.session.cookieDomain);
-    await expectSignedIn(c, cookies, user.username);
+    await expectCaseSignedIn(sitesUrl(), c, cookies, user.username);
     expect(await attempts(user.username)).toEqual({ [c.site]: 1 });
   });
 
@@ -209,7 +193,7 @@ describe("a site that asks for a passkey first", () => {
     const user = await newSiteUser("passkey-first-1");
     const res = await call("POST", "/v1/login", { key, body: body(c, user) });
     expect(res.status).toBe(200);
-    await expectSignedIn(c, res.body.cookies, user.username);
+    await expectCaseSignedIn(sitesUrl(), c, res.body.cookies, user.username);
     // The page asked once, and the browser's authenticator (holding no passkey for the site) refused it.
     const seen = await (
       await fetch(`${sitesUrl()}/__fixture/passkey-first/${encodeURIComponent(user.username)}`)

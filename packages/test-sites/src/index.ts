@@ -32,6 +32,7 @@ export {
   type OAuthProviderFixture,
 } from "./oauth-hosts";
 export { SiteDns } from "./site-dns";
+export { expectCaseSignedIn, expectGreeted } from "./signed-in";
 export { DKIM_SELECTOR, SITES_HOST_NAME } from "./outbox";
 export { PROXY_PASSWORD, PROXY_USER, startFixtureProxies, type FixtureProxies } from "./fixture-proxies";
 export type { SeenBrowser } from "./cases/browser-seen";

@@ -2,6 +2,7 @@ import { loadConfig } from "@authsvc/config";
 import { Database } from "@authsvc/db";
 import { Envelope, parseKeyRing } from "@authsvc/crypto";
 import { announceKeyRevocation, createRedis, SessionCache } from "@authsvc/queue";
+import { expectGreeted } from "@authsvc/test-sites";
 
 export const gatewayUrl = () => process.env.E2E_GATEWAY_URL!;
 export const sitesUrl = () => process.env.E2E_SITES_URL!;
@@ -162,18 +163,8 @@ export function newPhoneNumber(): string {
 }
 
 /** The session really is signed in on the fixture site: the case's account page greets the user. */
-export async function expectSignedIn(
-  page: string,
-  cookies: Array<{ name: string; value: string }>,
-  user: string,
-): Promise<void> {
-  const res = await fetch(`${sitesUrl()}/cases/${page}/account`, {
-    headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join("; ") },
-    redirect: "manual",
-  });
-  expect(res.status).toBe(200);
-  expect(await res.text()).toContain(`Welcome, ${user}`);
-}
+export const expectSignedIn = (page: string, cookies: Array<{ name: string; value: string }>, user: string) =>
+  expectGreeted(`${sitesUrl()}/cases/${page}/account`, cookies, user);
 
 /** The accounts the fixture signup pages created for an email or username. */
 export async function siteAccounts(key: string): Promise<any[]> {

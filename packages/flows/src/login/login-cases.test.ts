@@ -1,4 +1,4 @@
-import type { LoginCase } from "@authsvc/test-sites";
+import { expectCaseSignedIn, type LoginCase } from "@authsvc/test-sites";
 import type { SessionResponse } from "@authsvc/contracts";
 import { CASE_TIMEOUT_MS, MATRIX_CASES, describeCases, useLoginMatrix } from "../testing/login-matrix";
 
@@ -35,18 +35,6 @@ function expectSession(c: LoginCase, session: SessionResponse): void {
   }
 }
 
-/** The session really is signed in on the site (for cases with an account page that greets the user). */
-async function expectSignedIn(c: LoginCase, session: SessionResponse, username: string): Promise<void> {
-  if (!c.account) return;
-  const sid = session.cookies.find((k) => k.name === c.session!.cookie)!;
-  const res = await fetch(`${env.sites.url}${c.account}`, {
-    headers: { cookie: `${sid.name}=${sid.value}` },
-    redirect: "manual",
-  });
-  expect(res.status).toBe(200);
-  expect(await res.text()).toContain(`Welcome, ${username}`);
-}
-
 describeCases(
   MATRIX_CASES.filter((c) => c.expect === "success"),
   (c) => {
@@ -63,12 +51,12 @@ describeCases(
         const { user, first, afterFirst, second, afterSecond } = await signIn();
         expect(first.source).toBe("detected");
         expectSession(c, first.session);
-        await expectSignedIn(c, first.session, user.username);
+        await expectCaseSignedIn(env.sites.url, c, first.session.cookies, user.username);
         expect(afterFirst).toEqual({ [c.site]: 1 });
         expect(JSON.stringify(first.flow)).not.toContain(user.password);
         expect(second.source).toBe("learned");
         expectSession(c, second.session);
-        await expectSignedIn(c, second.session, user.username);
+        await expectCaseSignedIn(env.sites.url, c, second.session.cookies, user.username);
         expect(afterSecond).toEqual({ [c.site]: 2 });
       },
       CASE_TIMEOUT_MS,
