@@ -1,3 +1,4 @@
+import { waitFor } from "@authsvc/waiting";
 import { createServer, request, type Server } from "node:http";
 import { createServer as createTcpServer, type Server as TcpServer } from "node:net";
 import type { AddressInfo } from "node:net";
@@ -58,7 +59,7 @@ describe("EgressProxy", () => {
         await page.goto(`${siteUrl}/hostile`);
         // A bound for a broken proxy only: the three refusals come within a second on a quiet machine.
         const until = Date.now() + 30_000;
-        while (hostile().length < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+        await waitFor("the page's three requests refused", () => hostile().length >= 3, { timeoutMs: 30_000 });
         // Let the popup's own page set-up finish: jest, unlike the worker, fails on the stealth plugin's
         // unawaited commands to a page closed under them. Its last one (and the only one it does not await)
         // overrides the user agent, which the popup's navigator shows once it has landed.

@@ -1,3 +1,4 @@
+import { waitFor } from "@authsvc/waiting";
 import { UnrecoverableError, Worker, type Job, type Queue } from "bullmq";
 import { loadConfig, type Config } from "@authsvc/config";
 import { Envelope, parseKeyRing } from "@authsvc/crypto";
@@ -100,19 +101,20 @@ async function failedJob(
 }
 
 async function ranTo(jobId: string, status: "failed" | "succeeded"): Promise<void> {
-  // A poll for a state; the bound is for a job that never gets there, and says where it stopped.
-  const until = Date.now() + 45_000;
-  for (;;) {
+  // The queue marks its job failed just after the record; both must be done before the next step.
+  const ended = async () => {
     const row = await db.prisma.authJob.findUnique({ where: { id: jobId } });
-    // The queue marks its job failed just after the record; both must be done before the next step.
     const job = await authQueue.getJob(jobId);
-    if (row?.status === status && job?.finishedOn) return;
-    if (Date.now() > until)
-      throw new Error(
-        `job ${jobId} did not end ${status}: its record is ${row?.status}, its queue job ${job ? await job.getState() : "gone"}`,
-      );
-    await new Promise((r) => setTimeout(r, 25));
-  }
+    return { row, job, done: row?.status === status && !!job?.finishedOn };
+  };
+  await waitFor(
+    async () => {
+      const { row, job } = await ended();
+      return `job ${jobId} to end ${status}: its record is ${row?.status}, its queue job ${job ? await job.getState() : "gone"}`;
+    },
+    async () => (await ended()).done,
+    { timeoutMs: 45_000, everyMs: 25 },
+  );
 }
 
 const refusal = (p: Promise<unknown>) =>

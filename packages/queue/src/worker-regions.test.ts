@@ -1,3 +1,4 @@
+import { waitFor } from "@authsvc/waiting";
 import { Redis } from "ioredis";
 import { WorkerRegions } from "./worker-regions";
 
@@ -33,7 +34,7 @@ describe("WorkerRegions", () => {
     await dead.announce("pod-dead", ["ap"]);
     const observer = new WorkerRegions(redis, PREFIX);
     // The lapse is 1 ms: looked at until it has passed (a state, reached within a few ms).
-    while (await observer.has("ap")) await new Promise((r) => setTimeout(r, 5));
+    await waitFor("the lapsed saying forgotten", async () => !(await observer.has("ap")), { everyMs: 5 });
     expect(await observer.live()).toEqual([]);
     expect(await redis.zcard(`${PREFIX}:worker-regions`)).toBe(0);
   });

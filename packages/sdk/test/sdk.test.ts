@@ -9,6 +9,7 @@ import {
   newSiteUser,
   newTenant,
   sitesUrl,
+  waitFor,
 } from "@authsvc/devstack";
 import { newTotpSecret, parseTotpSecret, totpCode } from "@authsvc/crypto";
 import {
@@ -65,14 +66,6 @@ async function webhookReceiver(): Promise<{
   };
 }
 
-async function eventually<T>(read: () => T | undefined, what: string, ms = 15_000): Promise<T> {
-  for (const until = Date.now() + ms; ; await new Promise((r) => setTimeout(r, 50))) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`never happened: ${what}`);
-  }
-}
-
 describe("@authsvc/sdk against the live service", () => {
   it("logs in, refreshes with the stored credential (delivering a webhook it verifies), and throws a wrong password as LoginFailedError", async () => {
     const receiver = await webhookReceiver();
@@ -98,7 +91,7 @@ describe("@authsvc/sdk against the live service", () => {
       expect(refreshed.credentialId).toBe(credential!.credentialId);
       expect(await classicAccountPage(refreshed)).toContain(`Welcome, ${user.username}`);
 
-      const delivery = await eventually(() => receiver.received[0], "a session.refreshed delivery");
+      const delivery = await waitFor("a session.refreshed delivery", () => receiver.received[0], { timeoutMs: 15_000 });
       const event = await verifyWebhook(delivery.body, delivery.signature, hook.secret);
       expect(event).toMatchObject({
         type: "session.refreshed",

@@ -1,3 +1,4 @@
+import { waitFor } from "@authsvc/waiting";
 import { Worker, type Job } from "bullmq";
 import { Redis } from "ioredis";
 import { createLogger } from "@authsvc/logging";
@@ -60,8 +61,14 @@ describe("gatedProcessor", () => {
       await queue.add("auth", { authJobId: id, orgId: id.startsWith("x") ? "org_x" : "org_y" }, { jobId: id });
 
     // A bound only for a broken gate; a working one finishes in about a second.
-    const until = Date.now() + 50_000;
-    while (finished.length < ids.length && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    await waitFor(
+      () => `every job to finish; finished: ${finished.join(", ")}`,
+      () => finished.length === ids.length,
+      {
+        timeoutMs: 50_000,
+        everyMs: 50,
+      },
+    );
     expect(maxRunning.get("org_x")).toBe(1);
     expect([...finished].sort()).toEqual([...ids].sort());
     // Org Y's job did not wait for org X's: it started while the first of them ran.
