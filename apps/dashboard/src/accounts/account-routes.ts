@@ -26,21 +26,12 @@ function credentialsForm(
   newPassword = false,
 ) {
   return html`<form method="post" action="${action}" class="stack">
-    ${csrfField(res.locals.csrfToken as string)}
-    ${next ? html`<input type="hidden" name="next" value="${next}" />` : ""}
-    <label for="email">Email</label
-    ><input id="email" name="email" type="email" autocomplete="username" required maxlength="254" value="${email}" />
-    <label for="password">Password</label
-    ><input
-      id="password"
-      name="password"
-      type="password"
-      autocomplete="${newPassword ? "new-password" : "current-password"}"
-      required
-      ${newPassword ? html`minlength="${PASSWORD_MIN}" maxlength="${PASSWORD_MAX}"` : ""}
-    />
-    <button type="submit">${button}</button>
-  </form>`;
+  ${csrfField(res.locals.csrfToken as string)}
+  ${next ? html`<input type="hidden" name="next" value="${next}">` : ""}
+  <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required maxlength="254" value="${email}">
+  <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="${newPassword ? "new-password" : "current-password"}" required ${newPassword ? html`minlength="${PASSWORD_MIN}" maxlength="${PASSWORD_MAX}"` : ""}>
+  <button type="submit">${button}</button>
+</form>`;
 }
 
 function signInPage(res: Response, next: string | null, problem?: { status: number; message: string }, email = "") {
@@ -49,8 +40,8 @@ function signInPage(res: Response, next: string | null, problem?: { status: numb
     res,
     "Sign in",
     html`${problem ? html`<p class="error" role="alert">${problem.message}</p>` : ""}
-      ${credentialsForm(res, "/signin", "Sign in", next, email)}
-      <p class="muted">No account yet? <a href="${other}">Create an account</a></p>`,
+${credentialsForm(res, "/signin", "Sign in", next, email)}
+<p class="muted">No account yet? <a href="${other}">Create an account</a></p>`,
     { status: problem?.status },
   );
 }
@@ -61,10 +52,8 @@ function signUpPage(res: Response, next: string | null, problem?: { status: numb
     res,
     "Create account",
     html`${problem ? html`<p class="error" role="alert">${problem.message}</p>` : ""}
-      ${credentialsForm(res, "/signup", "Create account", next, email, true)}
-      <p class="muted">
-        At least ${PASSWORD_MIN} characters. Already have an account? <a href="${other}">Sign in</a>
-      </p>`,
+${credentialsForm(res, "/signup", "Create account", next, email, true)}
+<p class="muted">At least ${PASSWORD_MIN} characters. Already have an account? <a href="${other}">Sign in</a></p>`,
     { status: problem?.status },
   );
 }
@@ -145,25 +134,15 @@ export function accountRoutes(db: Database, settings: SessionSettings, limiter: 
       res,
       "Account",
       html`${message ? html`<p class="${message.ok ? "notice" : "error"}" role="${message.ok ? "status" : "alert"}">${message.text}</p>` : ""}
-        <p>Signed in as <strong>${sessionOf(res)!.user.email}</strong>.</p>
-        <h2>Change password</h2>
-        <form method="post" action="/account/password" class="stack">
-          ${csrfField(res.locals.csrfToken as string)}
-          <label for="current">Current password</label
-          ><input id="current" name="current" type="password" autocomplete="current-password" required />
-          <label for="new">New password</label
-          ><input
-            id="new"
-            name="new"
-            type="password"
-            autocomplete="new-password"
-            required
-            minlength="${PASSWORD_MIN}"
-            maxlength="${PASSWORD_MAX}"
-          />
-          <button type="submit">Change password</button>
-        </form>
-        <p class="muted">Changing the password signs out every other browser.</p>`,
+<p>Signed in as <strong>${sessionOf(res)!.user.email}</strong>.</p>
+<h2>Change password</h2>
+<form method="post" action="/account/password" class="stack">
+  ${csrfField(res.locals.csrfToken as string)}
+  <label for="current">Current password</label><input id="current" name="current" type="password" autocomplete="current-password" required>
+  <label for="new">New password</label><input id="new" name="new" type="password" autocomplete="new-password" required minlength="${PASSWORD_MIN}" maxlength="${PASSWORD_MAX}">
+  <button type="submit">Change password</button>
+</form>
+<p class="muted">Changing the password signs out every other browser.</p>`,
       { status },
     );
 

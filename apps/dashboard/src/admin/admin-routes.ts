@@ -43,44 +43,36 @@ export function adminRoutes(db: Database, replay: ReplayJob, queuesPath: string)
       res,
       "Failed jobs",
       html`${adminNav("failed-jobs", queuesPath)}
-        <form method="get" action="${path}" class="filters" aria-label="Search failed jobs">
-          ${codeField(form)} ${siteField(form)}
-          <label for="f-org">Organization</label
-          ><input id="f-org" name="org" type="text" value="${form.org}" placeholder="name or org_…" />
-          <label for="f-since">From (UTC)</label
-          ><input id="f-since" name="since" type="datetime-local" value="${form.since}" />
-          <label for="f-until">To (UTC)</label
-          ><input id="f-until" name="until" type="datetime-local" value="${form.until}" />
-          <button type="submit" class="secondary">Filter</button>
-        </form>
-        <form method="post" action="/admin/replay">
-          ${csrfField(csrf)}
-          ${table(
-            ["", "When", "Organization", "Kind", "Method", "Site", "Error", "Attempts", ""],
-            jobs.map((j) => [
-              html`<input type="checkbox" name="jobs" value="${j.id}" aria-label="Select ${j.id}" />`,
-              when(j.createdAt),
-              j.org.name,
-              j.kind,
-              j.method,
-              siteOf(j.loginUrl),
-              html`<code>${j.errorCode ?? ""}</code> ${j.errorMessage ?? ""}`,
-              j.attempts,
-              html`<button type="submit" name="job" value="${j.id}">Replay</button>
-                <a href="/admin/jobs/${j.id}">${j.id}</a>`,
-            ]),
-            "No failed jobs match.",
-            (i) => html` data-job-id="${jobs[i]!.id}"`,
-          )}
-          <fieldset class="filters">
-            <legend>Selected jobs</legend>
-            <button type="submit">Replay</button>
-          </fieldset>
-        </form>
-        ${pager(path, form, next)}
-        <p class="muted">
-          Newest first, ${PAGE_SIZE} a page. A replay runs the job again from its stored inputs, under the same job id.
-        </p>`,
+<form method="get" action="${path}" class="filters" aria-label="Search failed jobs">
+  ${codeField(form)}
+  ${siteField(form)}
+  <label for="f-org">Organization</label><input id="f-org" name="org" type="text" value="${form.org}" placeholder="name or org_…">
+  <label for="f-since">From (UTC)</label><input id="f-since" name="since" type="datetime-local" value="${form.since}">
+  <label for="f-until">To (UTC)</label><input id="f-until" name="until" type="datetime-local" value="${form.until}">
+  <button type="submit" class="secondary">Filter</button>
+</form>
+<form method="post" action="/admin/replay">
+${csrfField(csrf)}
+${table(
+  ["", "When", "Organization", "Kind", "Method", "Site", "Error", "Attempts", ""],
+  jobs.map((j) => [
+    html`<input type="checkbox" name="jobs" value="${j.id}" aria-label="Select ${j.id}">`,
+    when(j.createdAt),
+    j.org.name,
+    j.kind,
+    j.method,
+    siteOf(j.loginUrl),
+    html`<code>${j.errorCode ?? ""}</code> ${j.errorMessage ?? ""}`,
+    j.attempts,
+    html`<button type="submit" name="job" value="${j.id}">Replay</button> <a href="/admin/jobs/${j.id}">${j.id}</a>`,
+  ]),
+  "No failed jobs match.",
+  (i) => html` data-job-id="${jobs[i]!.id}"`,
+)}
+<fieldset class="filters"><legend>Selected jobs</legend><button type="submit">Replay</button></fieldset>
+</form>
+${pager(path, form, next)}
+<p class="muted">Newest first, ${PAGE_SIZE} a page. A replay runs the job again from its stored inputs, under the same job id.</p>`,
       { current: "admin" },
     );
   });
@@ -107,22 +99,15 @@ export function adminRoutes(db: Database, replay: ReplayJob, queuesPath: string)
       res,
       `Job ${job.id}`,
       html`<dl>
-          <dt>Organization</dt>
-          <dd>${job.org.name} <code>${job.orgId}</code></dd>
-          <dt>Kind, method</dt>
-          <dd>${job.kind}, ${job.method}</dd>
-          <dt>Site</dt>
-          <dd>${siteOf(job.loginUrl)}</dd>
-          <dt>Status</dt>
-          <dd id="job-status">${job.status}</dd>
-          <dt>Error</dt>
-          <dd>${job.errorCode ? html`<code>${job.errorCode}</code> ${job.errorMessage ?? ""}` : "—"}</dd>
-          <dt>Attempts</dt>
-          <dd id="job-attempts">${job.attempts}</dd>
-          <dt>Created, finished</dt>
-          <dd>${when(job.createdAt)}, ${when(job.finishedAt)} (${duration(job.durationMs)})</dd>
-        </dl>
-        <p><a href="/admin/failed-jobs">Failed jobs</a></p>`,
+<dt>Organization</dt><dd>${job.org.name} <code>${job.orgId}</code></dd>
+<dt>Kind, method</dt><dd>${job.kind}, ${job.method}</dd>
+<dt>Site</dt><dd>${siteOf(job.loginUrl)}</dd>
+<dt>Status</dt><dd id="job-status">${job.status}</dd>
+<dt>Error</dt><dd>${job.errorCode ? html`<code>${job.errorCode}</code> ${job.errorMessage ?? ""}` : "—"}</dd>
+<dt>Attempts</dt><dd id="job-attempts">${job.attempts}</dd>
+<dt>Created, finished</dt><dd>${when(job.createdAt)}, ${when(job.finishedAt)} (${duration(job.durationMs)})</dd>
+</dl>
+<p><a href="/admin/failed-jobs">Failed jobs</a></p>`,
       { current: "admin" },
     );
   });
@@ -142,44 +127,26 @@ async function replayReport(
   >;
   const pending = await Promise.all(needConfirmation.map((id) => db.jobListings.findAny(id)));
   return html`${replayed.length ? html`<p class="notice" role="status">Replaying ${replayed.length} job${replayed.length === 1 ? "" : "s"}: ${replayed.map((id) => html`<a href="/admin/jobs/${id}">${id}</a> `)}</p>` : ""}
-    ${
-      refused.length
-        ? html`<div class="error" role="alert">
-            <p>Not replayed:</p>
-            <ul>
-              ${refused.map(([id, o]) => html`<li><code>${id}</code>: ${REFUSAL_TEXT[o.code]}</li>`)}
-            </ul>
-          </div>`
-        : ""
-    }
-    ${
-      pending.length
-        ? html`<h2>Confirm: the site refused these passwords</h2>
-            <p>
-              Replaying sends the same password (or code) again. Sites lock accounts after a few refusals; replay only
-              when you know the refusal was the site's fault.
-            </p>
-            ${table(
-              ["Job", "Organization", "Site", "Error"],
-              pending
-                .filter((j) => j !== null)
-                .map((j) => [
-                  j!.id,
-                  j!.org.name,
-                  siteOf(j!.loginUrl),
-                  html`<code>${j!.errorCode ?? ""}</code> ${j!.errorMessage ?? ""}`,
-                ]),
-              "",
-            )}
-            <form method="post" action="/admin/replay">
-              ${csrfField(res.locals.csrfToken as string)}<input
-                type="hidden"
-                name="confirm"
-                value="refused-password"
-              />${needConfirmation.map((id) => html`<input type="hidden" name="jobs" value="${id}" />`)}
-              <button type="submit" class="danger">Replay anyway</button> <a href="/admin/failed-jobs">Cancel</a>
-            </form>`
-        : ""
-    }
-    <p><a href="/admin/failed-jobs">Back to failed jobs</a></p>`;
+${refused.length ? html`<div class="error" role="alert"><p>Not replayed:</p><ul>${refused.map(([id, o]) => html`<li><code>${id}</code>: ${REFUSAL_TEXT[o.code]}</li>`)}</ul></div>` : ""}
+${
+  pending.length
+    ? html`<h2>Confirm: the site refused these passwords</h2>
+<p>Replaying sends the same password (or code) again. Sites lock accounts after a few refusals; replay only when you know the refusal was the site's fault.</p>
+${table(
+  ["Job", "Organization", "Site", "Error"],
+  pending
+    .filter((j) => j !== null)
+    .map((j) => [
+      j!.id,
+      j!.org.name,
+      siteOf(j!.loginUrl),
+      html`<code>${j!.errorCode ?? ""}</code> ${j!.errorMessage ?? ""}`,
+    ]),
+  "",
+)}
+<form method="post" action="/admin/replay">${csrfField(res.locals.csrfToken as string)}<input type="hidden" name="confirm" value="refused-password">${needConfirmation.map((id) => html`<input type="hidden" name="jobs" value="${id}">`)}
+<button type="submit" class="danger">Replay anyway</button> <a href="/admin/failed-jobs">Cancel</a></form>`
+    : ""
+}
+<p><a href="/admin/failed-jobs">Back to failed jobs</a></p>`;
 }

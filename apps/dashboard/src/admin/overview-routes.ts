@@ -16,8 +16,8 @@ export function overviewRoutes(db: Database, queuesPath: string): Router {
       res,
       "Admin",
       html`${adminNav("overview", queuesPath)}
-        <p class="muted">Every organization's jobs.</p>
-        ${charts}`,
+<p class="muted">Every organization's jobs.</p>
+${charts}`,
       { current: "admin" },
     );
   });

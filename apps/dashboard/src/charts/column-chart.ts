@@ -43,13 +43,7 @@ export function columnChart(chart: ColumnChart, id: string): SafeHtml {
 
   const grid = scale.ticks.map(
     (t) =>
-      html`<line class="grid" x1="${LEFT}" x2="${width - 4}" y1="${y(t)}" y2="${y(t)}" /><text
-          class="axis"
-          x="${LEFT - 6}"
-          y="${y(t) + 4}"
-          text-anchor="end"
-          >${count(t)}</text
-        >`,
+      html`<line class="grid" x1="${LEFT}" x2="${width - 4}" y1="${y(t)}" y2="${y(t)}"/><text class="axis" x="${LEFT - 6}" y="${y(t) + 4}" text-anchor="end">${count(t)}</text>`,
   );
   const columns = chart.columns.map((label, i) => {
     let base = 0;
@@ -58,9 +52,7 @@ export function columnChart(chart: ColumnChart, id: string): SafeHtml {
       const v = s.values[i] ?? 0;
       if (v === 0) return "";
       const top = y(base + v);
-      const rect = html`<rect class="${s.className}" x="${x}" y="${top}" width="${bar}" height="${y(base) - top}"
-        ><title>${label}: ${count(v)} ${s.name}</title></rect
-      >`;
+      const rect = html`<rect class="${s.className}" x="${x}" y="${top}" width="${bar}" height="${y(base) - top}"><title>${label}: ${count(v)} ${s.name}</title></rect>`;
       base += v;
       return rect;
     });
@@ -71,38 +63,24 @@ export function columnChart(chart: ColumnChart, id: string): SafeHtml {
   const shown = chart.series.filter((s) => s.values.some((v) => v > 0));
   const sum = (s: ColumnSeries) => s.values.reduce((a, b) => a + b, 0);
   return html`<figure class="chart" id="${id}">
-    <figcaption>${chart.title}</figcaption>
-    <svg
-      role="img"
-      aria-labelledby="${id}-title"
-      aria-describedby="${id}-desc"
-      viewBox="0 0 ${width} ${HEIGHT}"
-      width="${width}"
-      height="${HEIGHT}"
-      preserveAspectRatio="xMinYMin meet"
-    >
-      <title id="${id}-title">${chart.title}</title>
-      <desc id="${id}-desc">${chart.summary}</desc>
-      ${grid}
-      <line class="baseline" x1="${LEFT}" x2="${width - 4}" y1="${PLOT_BOTTOM}" y2="${PLOT_BOTTOM}" />
-      ${columns}
-    </svg>
-    <ul class="legend">
-      ${shown.map((s) => html`<li>${swatch(s.className)} ${s.name} (${count(sum(s))})</li>`)}
-    </ul>
-    <details>
-      <summary>Numbers: ${chart.title}</summary>
-      ${table(
-        [chart.columnHeading, ...shown.map((s) => s.name), "All"],
-        chart.columns.map((label, i) => [label, ...shown.map((s) => count(s.values[i] ?? 0)), count(totals[i]!)]),
-        "Nothing to show.",
-      )}
-    </details>
-  </figure>`;
+<figcaption>${chart.title}</figcaption>
+<svg role="img" aria-labelledby="${id}-title" aria-describedby="${id}-desc" viewBox="0 0 ${width} ${HEIGHT}" width="${width}" height="${HEIGHT}" preserveAspectRatio="xMinYMin meet">
+<title id="${id}-title">${chart.title}</title>
+<desc id="${id}-desc">${chart.summary}</desc>
+${grid}<line class="baseline" x1="${LEFT}" x2="${width - 4}" y1="${PLOT_BOTTOM}" y2="${PLOT_BOTTOM}"/>
+${columns}
+</svg>
+<ul class="legend">${shown.map((s) => html`<li>${swatch(s.className)} ${s.name} (${count(sum(s))})</li>`)}</ul>
+<details><summary>Numbers: ${chart.title}</summary>
+${table(
+  [chart.columnHeading, ...shown.map((s) => s.name), "All"],
+  chart.columns.map((label, i) => [label, ...shown.map((s) => count(s.values[i] ?? 0)), count(totals[i]!)]),
+  "Nothing to show.",
+)}
+</details>
+</figure>`;
 }
 
 /** A legend's colour square (decorative: the text beside it names the series). */
 export const swatch = (className: string) =>
-  html`<svg class="swatch" width="12" height="12" aria-hidden="true">
-    <rect class="${className}" width="12" height="12" />
-  </svg>`;
+  html`<svg class="swatch" width="12" height="12" aria-hidden="true"><rect class="${className}" width="12" height="12"/></svg>`;

@@ -52,31 +52,20 @@ export async function jobCharts(
       const ms = durationPercentile(durations[key], q);
       return ms === null ? "—" : duration(ms);
     };
-    return html`<li>
-      ${label}: <strong>${count(total(key))}</strong> logins,
-      <strong>${percent(successRate({ jobs: total(key), succeeded: succeeded(key) }))}</strong> succeeded, p50
-      ${p(0.5)}, p95 ${p(0.95)}
-    </li>`;
+    return html`<li>${label}: <strong>${count(total(key))}</strong> logins, <strong>${percent(successRate({ jobs: total(key), succeeded: succeeded(key) }))}</strong> succeeded, p50 ${p(0.5)}, p95 ${p(0.95)}</li>`;
   };
 
   return html`<section class="charts" aria-labelledby="charts-heading">
-    <h2 id="charts-heading">Charts</h2>
-    <ul class="totals">
-      ${summary("day", "Last day")}${summary("week", "Last week")}
-    </ul>
-    ${changes(sites, outcomes)}
-    <p class="filters">
-      Logins per hour:
-      ${CHART_RANGES.map((r) => (r === range ? html`<strong>${label(r)}</strong> ` : html`<a href="${rangeLink(r)}">${label(r)}</a> `))}
-    </p>
-    ${hourlyChart(hourly, range, since, now, outcomes)} ${codeChart(outcomes)}
-    <h3>Sites</h3>
-    ${siteTable(sites, computedAt)}
-    <p class="muted">
-      Every finished job counts (logins, refreshes, signups, verifications), by the hour it ended (UTC). The last day is
-      this hour and the 23 before it; the 7 days before it are what a change is measured against.
-    </p>
-  </section>`;
+<h2 id="charts-heading">Charts</h2>
+<ul class="totals">${summary("day", "Last day")}${summary("week", "Last week")}</ul>
+${changes(sites, outcomes)}
+<p class="filters">Logins per hour: ${CHART_RANGES.map((r) => (r === range ? html`<strong>${label(r)}</strong> ` : html`<a href="${rangeLink(r)}">${label(r)}</a> `))}</p>
+${hourlyChart(hourly, range, since, now, outcomes)}
+${codeChart(outcomes)}
+<h3>Sites</h3>
+${siteTable(sites, computedAt)}
+<p class="muted">Every finished job counts (logins, refreshes, signups, verifications), by the hour it ended (UTC). The last day is this hour and the 23 before it; the 7 days before it are what a change is measured against.</p>
+</section>`;
 }
 
 /** What changed, in words: sites whose success rate dropped, failure codes that rose. */
@@ -84,27 +73,21 @@ function changes(sites: SiteStats[], outcomes: Outcome[]): SafeHtml {
   const dropped = sites.filter((s) => successDropped(s.day, s.baseline));
   const rose = outcomes.filter((o) => o.outcome !== "succeeded" && codeRose(o.day, o.baseline));
   if (!dropped.length && !rose.length)
-    return html`<p class="muted" id="changes">
-      No site's success rate dropped and no failure code rose (the last day against the 7 days before).
-    </p>`;
+    return html`<p class="muted" id="changes">No site's success rate dropped and no failure code rose (the last day against the 7 days before).</p>`;
   return html`<div class="error" id="changes">
-    ${
-      dropped.length
-        ? html`<h3>Sites whose success rate dropped</h3>
-            <ul>
-              ${dropped.map((s) => html`<li><strong>${s.site}</strong>: ${percent(successRate(s.day))} in the last day against ${percent(successRate(s.baseline))} in the 7 days before (${count(s.day.jobs)} and ${count(s.baseline.jobs)} logins); its login page may have changed.</li>`)}
-            </ul>`
-        : ""
-    }
-    ${
-      rose.length
-        ? html`<h3>Failure codes that rose</h3>
-            <ul>
-              ${rose.map((o) => html`<li><code>${o.outcome}</code>: ${count(o.day)} in the last day against ${(o.baseline / 7).toFixed(1)} a day in the 7 days before.</li>`)}
-            </ul>`
-        : ""
-    }
-  </div>`;
+${
+  dropped.length
+    ? html`<h3>Sites whose success rate dropped</h3>
+<ul>${dropped.map((s) => html`<li><strong>${s.site}</strong>: ${percent(successRate(s.day))} in the last day against ${percent(successRate(s.baseline))} in the 7 days before (${count(s.day.jobs)} and ${count(s.baseline.jobs)} logins); its login page may have changed.</li>`)}</ul>`
+    : ""
+}
+${
+  rose.length
+    ? html`<h3>Failure codes that rose</h3>
+<ul>${rose.map((o) => html`<li><code>${o.outcome}</code>: ${count(o.day)} in the last day against ${(o.baseline / 7).toFixed(1)} a day in the 7 days before.</li>`)}</ul>`
+    : ""
+}
+</div>`;
 }
 
 /** `outcomes` ranks the failure codes (over 8 days), so a code keeps its colour from one range to the other. */
@@ -174,44 +157,41 @@ function codeChart(outcomes: Outcome[]): SafeHtml {
         a.outcome.localeCompare(b.outcome),
     )
     .slice(0, CODE_ROWS);
-  if (!rows.length)
-    return html`<h3>Failure codes</h3>
-      <p class="muted">No failures in the last 8 days.</p>`;
+  if (!rows.length) return html`<h3>Failure codes</h3><p class="muted">No failures in the last 8 days.</p>`;
   const title = "Failures by code: last day against the daily average of the 7 days before";
   return html`<h3>Failure codes</h3>
-    ${pairedBars(
-      {
-        title,
-        summary: rows
-          .map(
-            (o) =>
-              `${o.outcome}: ${o.day} in the last day, ${(o.baseline / 7).toFixed(1)} a day before${codeRose(o.day, o.baseline) ? " (rose)" : ""}`,
-          )
-          .join("; "),
-        names: ["last day", "daily average, 7 days before"],
-        classNames: ["o-f1", "o-before"],
-        rows: rows.map((o) => ({
-          label: o.outcome,
-          values: [o.day, o.baseline / 7],
-          flag: codeRose(o.day, o.baseline) ? "rose" : undefined,
-        })),
-        format: (v) => (Number.isInteger(v) ? count(v) : v.toFixed(1)),
-      },
-      "failure-codes",
-      html`<details>
-        <summary>Numbers: ${title}</summary>
-        ${table(
-          ["Code", "Last day", "7 days before", "A day, 7 days before", ""],
-          rows.map((o) => [
-            html`<code>${o.outcome}</code>`,
-            count(o.day),
-            count(o.baseline),
-            (o.baseline / 7).toFixed(1),
-            codeRose(o.day, o.baseline) ? html`<strong class="flag">Rose</strong>` : "",
-          ]),
-          "",
-          (i) => html` data-code="${rows[i]!.outcome}"`,
-        )}
-      </details>`,
-    )}`;
+${pairedBars(
+  {
+    title,
+    summary: rows
+      .map(
+        (o) =>
+          `${o.outcome}: ${o.day} in the last day, ${(o.baseline / 7).toFixed(1)} a day before${codeRose(o.day, o.baseline) ? " (rose)" : ""}`,
+      )
+      .join("; "),
+    names: ["last day", "daily average, 7 days before"],
+    classNames: ["o-f1", "o-before"],
+    rows: rows.map((o) => ({
+      label: o.outcome,
+      values: [o.day, o.baseline / 7],
+      flag: codeRose(o.day, o.baseline) ? "rose" : undefined,
+    })),
+    format: (v) => (Number.isInteger(v) ? count(v) : v.toFixed(1)),
+  },
+  "failure-codes",
+  html`<details><summary>Numbers: ${title}</summary>
+${table(
+  ["Code", "Last day", "7 days before", "A day, 7 days before", ""],
+  rows.map((o) => [
+    html`<code>${o.outcome}</code>`,
+    count(o.day),
+    count(o.baseline),
+    (o.baseline / 7).toFixed(1),
+    codeRose(o.day, o.baseline) ? html`<strong class="flag">Rose</strong>` : "",
+  ]),
+  "",
+  (i) => html` data-code="${rows[i]!.outcome}"`,
+)}
+</details>`,
+)}`;
 }

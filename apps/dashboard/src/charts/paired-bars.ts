@@ -37,37 +37,19 @@ export function pairedBars(chart: PairedBars, id: string, numbers: SafeHtml): Sa
     const top = 4 + i * ROW;
     const bars = row.values.map((v, k) => {
       const y = top + k * 12;
-      return html`<rect
-          class="${chart.classNames[k]}"
-          x="${LABEL}"
-          y="${y}"
-          width="${Math.max(w(v), v > 0 ? 1 : 0)}"
-          height="10"
-          ><title>${row.label}: ${chart.format(v)} ${chart.names[k]}</title></rect
-        >
-        <text class="value" x="${LABEL + Math.max(w(v), 0) + 4}" y="${y + 9}">${chart.format(v)}</text>`;
+      return html`<rect class="${chart.classNames[k]}" x="${LABEL}" y="${y}" width="${Math.max(w(v), v > 0 ? 1 : 0)}" height="10"><title>${row.label}: ${chart.format(v)} ${chart.names[k]}</title></rect>
+<text class="value" x="${LABEL + Math.max(w(v), 0) + 4}" y="${y + 9}">${chart.format(v)}</text>`;
     });
-    return html`<text class="label" x="${LABEL - 8}" y="${top + 14}" text-anchor="end">${row.label}</text
-      >${bars}${row.flag ? html`<text class="flag" x="${LABEL + PLOT + 70}" y="${top + 14}">${row.flag}</text>` : ""}`;
+    return html`<text class="label" x="${LABEL - 8}" y="${top + 14}" text-anchor="end">${row.label}</text>${bars}${row.flag ? html`<text class="flag" x="${LABEL + PLOT + 70}" y="${top + 14}">${row.flag}</text>` : ""}`;
   });
   return html`<figure class="chart" id="${id}">
-    <figcaption>${chart.title}</figcaption>
-    <svg
-      role="img"
-      aria-labelledby="${id}-title"
-      aria-describedby="${id}-desc"
-      viewBox="0 0 ${width} ${height}"
-      width="${width}"
-      height="${height}"
-      preserveAspectRatio="xMinYMin meet"
-    >
-      <title id="${id}-title">${chart.title}</title>
-      <desc id="${id}-desc">${chart.summary}</desc>
-      ${rows}
-    </svg>
-    <ul class="legend">
-      ${chart.names.map((name, k) => html`<li>${swatch(chart.classNames[k]!)} ${name}</li>`)}
-    </ul>
-    ${numbers}
-  </figure>`;
+<figcaption>${chart.title}</figcaption>
+<svg role="img" aria-labelledby="${id}-title" aria-describedby="${id}-desc" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" preserveAspectRatio="xMinYMin meet">
+<title id="${id}-title">${chart.title}</title>
+<desc id="${id}-desc">${chart.summary}</desc>
+${rows}
+</svg>
+<ul class="legend">${chart.names.map((name, k) => html`<li>${swatch(chart.classNames[k]!)} ${name}</li>`)}</ul>
+${numbers}
+</figure>`;
 }

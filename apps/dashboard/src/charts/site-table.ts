@@ -9,13 +9,7 @@ const BAR = 60;
 /** A success rate as a small bar and its number (the bar is decoration: the number is the value). */
 function rateBar(rate: number | null): SafeHtml {
   const filled = rate === null ? 0 : Math.round(rate * BAR * 10) / 10;
-  return html`<span class="rate"
-    ><svg width="${BAR}" height="10" aria-hidden="true">
-      <rect class="rate-track" width="${BAR}" height="10" />
-      <rect class="rate-fill" width="${filled}" height="10" />
-    </svg>
-    ${percent(rate)}</span
-  >`;
+  return html`<span class="rate"><svg width="${BAR}" height="10" aria-hidden="true"><rect class="rate-track" width="${BAR}" height="10"/><rect class="rate-fill" width="${filled}" height="10"/></svg> ${percent(rate)}</span>`;
 }
 
 /** "p50 / p95" of the successes' durations, read from their buckets; "over" for the open last bucket. */
@@ -33,36 +27,30 @@ function percentiles(buckets: number[]): string {
  * words in its row, not only by colour.
  */
 export function siteTable(sites: SiteStats[], computedAt: Date | null): SafeHtml {
-  return html`<div class="sites">
-      ${table(
-        [
-          "Site",
-          "Logins, day",
-          "Logins, week",
-          "Success, day",
-          "Success, week",
-          "Success, 7 days before",
-          "p50 / p95, day",
-          "p50 / p95, week",
-        ],
-        sites.map((s) => [
-          html`${s.site || "(no host)"}${successDropped(s.day, s.baseline) ? html`<br /><strong class="flag">Success rate dropped</strong>` : ""}`,
-          count(s.day.jobs),
-          count(s.week.jobs),
-          rateBar(successRate(s.day)),
-          rateBar(successRate(s.week)),
-          percent(successRate(s.baseline)),
-          percentiles(s.day.buckets),
-          percentiles(s.week.buckets),
-        ]),
-        "No logins in the last week.",
-        (i) =>
-          html` data-site="${sites[i]!.site}"${successDropped(sites[i]!.day, sites[i]!.baseline) ? html` class="dropped"` : ""}`,
-      )}
-    </div>
-    <p class="muted">
-      The busiest sites of the last week, and any whose success rate dropped; "day" is the last day, "week" the last
-      week. p50 / p95: how long a successful login took (approximate, from duration buckets). Computed
-      ${when(computedAt)}, every few minutes.
-    </p>`;
+  return html`<div class="sites">${table(
+    [
+      "Site",
+      "Logins, day",
+      "Logins, week",
+      "Success, day",
+      "Success, week",
+      "Success, 7 days before",
+      "p50 / p95, day",
+      "p50 / p95, week",
+    ],
+    sites.map((s) => [
+      html`${s.site || "(no host)"}${successDropped(s.day, s.baseline) ? html`<br><strong class="flag">Success rate dropped</strong>` : ""}`,
+      count(s.day.jobs),
+      count(s.week.jobs),
+      rateBar(successRate(s.day)),
+      rateBar(successRate(s.week)),
+      percent(successRate(s.baseline)),
+      percentiles(s.day.buckets),
+      percentiles(s.week.buckets),
+    ]),
+    "No logins in the last week.",
+    (i) =>
+      html` data-site="${sites[i]!.site}"${successDropped(sites[i]!.day, sites[i]!.baseline) ? html` class="dropped"` : ""}`,
+  )}</div>
+<p class="muted">The busiest sites of the last week, and any whose success rate dropped; "day" is the last day, "week" the last week. p50 / p95: how long a successful login took (approximate, from duration buckets). Computed ${when(computedAt)}, every few minutes.</p>`;
 }

@@ -26,19 +26,19 @@ export function credentialRoutes(db: Database, cache: SessionCache): Router {
       res,
       "Credentials",
       html`${table(
-          ["Site", "Username", "Collection", "Status", "Last login", "Last error", ""],
-          rows.map((c) => [
-            c.siteOrigin,
-            c.username,
-            c.collection?.externalId ?? "—",
-            credentialStatus(c),
-            when(c.lastLoginAt),
-            c.lastErrorCode ? html`<code>${c.lastErrorCode}</code>` : "—",
-            postButton(ctx, `/o/${org.id}/credentials/${c.id}/delete`, "Delete", { className: "danger" }),
-          ]),
-          "No stored credentials.",
-        )}
-        <p class="muted">Deleting a credential deletes its sessions (cached ones too) and its job records.</p>`,
+        ["Site", "Username", "Collection", "Status", "Last login", "Last error", ""],
+        rows.map((c) => [
+          c.siteOrigin,
+          c.username,
+          c.collection?.externalId ?? "—",
+          credentialStatus(c),
+          when(c.lastLoginAt),
+          c.lastErrorCode ? html`<code>${c.lastErrorCode}</code>` : "—",
+          postButton(ctx, `/o/${org.id}/credentials/${c.id}/delete`, "Delete", { className: "danger" }),
+        ]),
+        "No stored credentials.",
+      )}
+<p class="muted">Deleting a credential deletes its sessions (cached ones too) and its job records.</p>`,
       { current: "credentials" },
     );
   });
@@ -60,19 +60,17 @@ export function credentialRoutes(db: Database, cache: SessionCache): Router {
       res,
       "Sessions",
       html`${table(
-          ["Site", "Username", "Created", "Expires", ""],
-          rows.map((s) => [
-            s.origin,
-            s.credential.username,
-            when(s.createdAt),
-            when(s.expiresAt),
-            postButton(ctx, `/o/${org.id}/sessions/${s.id}/drop`, "Drop", { className: "danger" }),
-          ]),
-          "No live sessions.",
-        )}
-        <p class="muted">
-          Dropping a session removes it from the cache: the next login with those credentials signs in again.
-        </p>`,
+        ["Site", "Username", "Created", "Expires", ""],
+        rows.map((s) => [
+          s.origin,
+          s.credential.username,
+          when(s.createdAt),
+          when(s.expiresAt),
+          postButton(ctx, `/o/${org.id}/sessions/${s.id}/drop`, "Drop", { className: "danger" }),
+        ]),
+        "No live sessions.",
+      )}
+<p class="muted">Dropping a session removes it from the cache: the next login with those credentials signs in again.</p>`,
       { current: "sessions" },
     );
   });

@@ -22,23 +22,23 @@ export function inboxRoutes(db: Database): Router {
       res,
       "Inboxes",
       html`<h2>Mailboxes</h2>
-        ${table(
-          ["Address", "Label", "Forwarding", "Created", ""],
-          mailboxes.map((m) => [
-            m.address,
-            m.label ?? "—",
-            m.forwarding ? "yes" : "no",
-            when(m.createdAt),
-            postButton(ctx, `/o/${org.id}/inboxes/${m.id}/delete`, "Delete", { className: "danger" }),
-          ]),
-          "No mailboxes. Create them with POST /v1/mailboxes.",
-        )}
-        <h2>Phone numbers</h2>
-        ${table(
-          ["Number", "Label", "Assigned"],
-          phones.map((p) => [p.number, p.label ?? "—", when(p.createdAt)]),
-          "No phone numbers. The operator assigns them (pnpm cli phone add).",
-        )}`,
+${table(
+  ["Address", "Label", "Forwarding", "Created", ""],
+  mailboxes.map((m) => [
+    m.address,
+    m.label ?? "—",
+    m.forwarding ? "yes" : "no",
+    when(m.createdAt),
+    postButton(ctx, `/o/${org.id}/inboxes/${m.id}/delete`, "Delete", { className: "danger" }),
+  ]),
+  "No mailboxes. Create them with POST /v1/mailboxes.",
+)}
+<h2>Phone numbers</h2>
+${table(
+  ["Number", "Label", "Assigned"],
+  phones.map((p) => [p.number, p.label ?? "—", when(p.createdAt)]),
+  "No phone numbers. The operator assigns them (pnpm cli phone add).",
+)}`,
       { current: "inboxes" },
     );
   });

@@ -31,9 +31,7 @@ export function jobRoutes(db: Database): Router {
     const [rows, charts] = await Promise.all([
       db.jobListings.forOrg(org.id, { ...search, limit: PAGE_SIZE + 1 }),
       form.after
-        ? html`<p class="muted">
-            The charts are on <a href="${searchHref(path, form, { after: "" })}">the first page</a>.
-          </p>`
+        ? html`<p class="muted">The charts are on <a href="${searchHref(path, form, { after: "" })}">the first page</a>.</p>`
         : jobCharts(db, { orgId: org.id }, range, (to) =>
             searchHref(path, form, { range: to === "day" ? "" : to, after: "" }),
           ),
@@ -43,31 +41,32 @@ export function jobRoutes(db: Database): Router {
       res,
       "Jobs",
       html`${charts}
-        <h2>Job list</h2>
-        <form method="get" action="${path}" class="filters" aria-label="Search jobs">
-          ${statusField(form)} ${siteField(form)} ${codeField(form)} ${keptRange(form)}
-          <button type="submit" class="secondary">Search</button>
-        </form>
-        ${table(
-          ["When", "Kind", "Method", "Site", "Status", "Error", "Duration", "Attempts", "Job"],
-          jobs.map((j) => [
-            when(j.createdAt),
-            j.kind,
-            j.method,
-            siteOf(j.loginUrl),
-            j.status,
-            j.errorCode ? html`<code>${j.errorCode}</code> ${j.errorMessage ?? ""}` : "—",
-            duration(j.durationMs),
-            j.attempts,
-            html`<a href="/o/${org.id}/jobs/${j.id}">${j.id}</a>`,
-          ]),
-          form.status || form.site || form.code ? "No jobs match." : "No jobs yet.",
-          (i) => html` data-job-id="${jobs[i]!.id}"`,
-        )}
-        ${pager(path, form, next)}
-        <p class="muted">
-          Newest first, ${PAGE_SIZE} a page; records are kept as long as the job record (JOB_RETENTION_DAYS).
-        </p>`,
+<h2>Job list</h2>
+<form method="get" action="${path}" class="filters" aria-label="Search jobs">
+  ${statusField(form)}
+  ${siteField(form)}
+  ${codeField(form)}
+  ${keptRange(form)}
+  <button type="submit" class="secondary">Search</button>
+</form>
+${table(
+  ["When", "Kind", "Method", "Site", "Status", "Error", "Duration", "Attempts", "Job"],
+  jobs.map((j) => [
+    when(j.createdAt),
+    j.kind,
+    j.method,
+    siteOf(j.loginUrl),
+    j.status,
+    j.errorCode ? html`<code>${j.errorCode}</code> ${j.errorMessage ?? ""}` : "—",
+    duration(j.durationMs),
+    j.attempts,
+    html`<a href="/o/${org.id}/jobs/${j.id}">${j.id}</a>`,
+  ]),
+  form.status || form.site || form.code ? "No jobs match." : "No jobs yet.",
+  (i) => html` data-job-id="${jobs[i]!.id}"`,
+)}
+${pager(path, form, next)}
+<p class="muted">Newest first, ${PAGE_SIZE} a page; records are kept as long as the job record (JOB_RETENTION_DAYS).</p>`,
       { current: "jobs" },
     );
   });
@@ -82,33 +81,22 @@ export function jobRoutes(db: Database): Router {
       res,
       `Job ${job.id}`,
       html`<dl>
-          <dt>Kind, method</dt>
-          <dd>${job.kind}, ${job.method}</dd>
-          <dt>Site</dt>
-          <dd>${siteOf(job.loginUrl)}</dd>
-          <dt>Status</dt>
-          <dd>${job.status}</dd>
-          <dt>Error</dt>
-          <dd>${job.errorCode ? html`<code>${job.errorCode}</code> ${job.errorMessage ?? ""}` : "—"}</dd>
-          <dt>Attempts</dt>
-          <dd>${job.attempts}</dd>
-          <dt>Created, finished</dt>
-          <dd>${when(job.createdAt)}, ${when(job.finishedAt)} (${duration(job.durationMs)})</dd>
-        </dl>
-        ${
-          hasScreenshot
-            ? html`<h2>Last page</h2>
-                <p class="muted">Taken by the worker when the job failed; password fields blanked.</p>
-                <img
-                  class="screenshot"
-                  src="/o/${org.id}/jobs/${job.id}/screenshot"
-                  alt="Screenshot of the last page of job ${job.id}"
-                />`
-            : job.status === "failed"
-              ? html`<p class="muted">No screenshot of this job's last page.</p>`
-              : ""
-        }
-        <p><a href="/o/${org.id}/jobs">All jobs</a></p>`,
+<dt>Kind, method</dt><dd>${job.kind}, ${job.method}</dd>
+<dt>Site</dt><dd>${siteOf(job.loginUrl)}</dd>
+<dt>Status</dt><dd>${job.status}</dd>
+<dt>Error</dt><dd>${job.errorCode ? html`<code>${job.errorCode}</code> ${job.errorMessage ?? ""}` : "—"}</dd>
+<dt>Attempts</dt><dd>${job.attempts}</dd>
+<dt>Created, finished</dt><dd>${when(job.createdAt)}, ${when(job.finishedAt)} (${duration(job.durationMs)})</dd>
+</dl>
+${
+  hasScreenshot
+    ? html`<h2>Last page</h2><p class="muted">Taken by the worker when the job failed; password fields blanked.</p>
+<img class="screenshot" src="/o/${org.id}/jobs/${job.id}/screenshot" alt="Screenshot of the last page of job ${job.id}">`
+    : job.status === "failed"
+      ? html`<p class="muted">No screenshot of this job's last page.</p>`
+      : ""
+}
+<p><a href="/o/${org.id}/jobs">All jobs</a></p>`,
       { current: "jobs" },
     );
   });

@@ -32,49 +32,37 @@ export function webhookRoutes(db: Database, guard: TargetGuard, queue: Queue<Web
       res,
       "Webhooks",
       html`${top ?? ""}
-        ${table(
-          ["URL", "Events", "Created", ""],
-          hooks.map((w) => [
-            w.url,
-            w.events.join(", "),
-            when(w.createdAt),
-            postButton(ctx, `/o/${org.id}/webhooks/${w.id}/delete`, "Delete", { className: "danger" }),
-          ]),
-          "No webhooks.",
-        )}
-        ${hooks.map(
-          (w) =>
-            html`<h2>Recent deliveries to ${w.url}</h2>
-              ${table(
-                ["When", "Event", "State", "Attempts", "Outcome"],
-                (deliveries.get(w.id) ?? []).map((d) => [
-                  when(d.at),
-                  html`${d.eventType} <code>${d.eventId}</code>`,
-                  d.state,
-                  d.attempts,
-                  d.outcome,
-                ]),
-                "No deliveries in the last days.",
-              )}`,
-        )}
-        <h2>New webhook</h2>
-        <form method="post" action="/o/${org.id}/webhooks" class="stack">
-          ${csrfField(ctx.csrfToken)}
-          <label for="hook-url">Endpoint URL</label
-          ><input
-            id="hook-url"
-            name="url"
-            type="url"
-            required
-            maxlength="2000"
-            placeholder="https://example.com/hooks/authsvc"
-          />
-          <fieldset>
-            <legend>Events</legend>
-            ${WEBHOOK_EVENTS.map((e) => html`<label><input type="checkbox" name="events" value="${e}" checked /> ${e}</label>`)}
-          </fieldset>
-          <button type="submit">Create webhook</button>
-        </form>`,
+${table(
+  ["URL", "Events", "Created", ""],
+  hooks.map((w) => [
+    w.url,
+    w.events.join(", "),
+    when(w.createdAt),
+    postButton(ctx, `/o/${org.id}/webhooks/${w.id}/delete`, "Delete", { className: "danger" }),
+  ]),
+  "No webhooks.",
+)}
+${hooks.map(
+  (w) => html`<h2>Recent deliveries to ${w.url}</h2>
+${table(
+  ["When", "Event", "State", "Attempts", "Outcome"],
+  (deliveries.get(w.id) ?? []).map((d) => [
+    when(d.at),
+    html`${d.eventType} <code>${d.eventId}</code>`,
+    d.state,
+    d.attempts,
+    d.outcome,
+  ]),
+  "No deliveries in the last days.",
+)}`,
+)}
+<h2>New webhook</h2>
+<form method="post" action="/o/${org.id}/webhooks" class="stack">
+  ${csrfField(ctx.csrfToken)}
+  <label for="hook-url">Endpoint URL</label><input id="hook-url" name="url" type="url" required maxlength="2000" placeholder="https://example.com/hooks/authsvc">
+  <fieldset><legend>Events</legend>${WEBHOOK_EVENTS.map((e) => html`<label><input type="checkbox" name="events" value="${e}" checked> ${e}</label>`)}</fieldset>
+  <button type="submit">Create webhook</button>
+</form>`,
       { current: "webhooks", status },
     );
   };
@@ -98,13 +86,8 @@ export function webhookRoutes(db: Database, guard: TargetGuard, queue: Queue<Web
     await db.webhooks.create(orgId, url, events, secret);
     await webhooksPage(
       res,
-      html`<div class="notice" role="status">
-        <p>Webhook created. Its signing secret (HMAC-SHA256 of each delivery) is shown only this once:</p>
-        <div class="secret-box">
-          <code id="new-secret" class="secret">${secret}</code
-          ><button type="button" data-copy="new-secret">Copy</button>
-        </div>
-      </div>`,
+      html`<div class="notice" role="status"><p>Webhook created. Its signing secret (HMAC-SHA256 of each delivery) is shown only this once:</p>
+<div class="secret-box"><code id="new-secret" class="secret">${secret}</code><button type="button" data-copy="new-secret">Copy</button></div></div>`,
       201,
     );
   });

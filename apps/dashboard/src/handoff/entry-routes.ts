@@ -53,42 +53,24 @@ export function entryRoutes(deps: EntryDeps): Router {
   }
 
   const page = (link: EntryLinkRow, body: SafeHtml, refresh = false) =>
-    html`<!doctype html>
-      <html lang="en">
-        <head>
-          <meta charset="utf-8" />
-          <meta name="viewport" content="width=device-width, initial-scale=1" />
-          ${refresh ? html`<meta http-equiv="refresh" content="${REFRESH_SECONDS}" />` : ""}
-          <title>Sign in to ${link.siteOrigin}</title>
-          <link rel="stylesheet" href="/assets/app.css" />
-        </head>
-        <body class="handoff">
-          <main>
-            <h1>Sign in to ${link.siteOrigin}</h1>
-            ${body}
-          </main>
-        </body>
-      </html>`.toString();
+    html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+${refresh ? html`<meta http-equiv="refresh" content="${REFRESH_SECONDS}">` : ""}<title>Sign in to ${link.siteOrigin}</title><link rel="stylesheet" href="/assets/app.css"></head>
+<body class="handoff"><main>
+<h1>Sign in to ${link.siteOrigin}</h1>
+${body}
+</main></body></html>`.toString();
 
-  const form = (link: EntryLinkRow, view: EntryLinkResource, problem?: string) =>
-    html` <p>
-        ${link.org.name} asks you to sign in to ${link.siteOrigin} here, once. Your username and password are sent only
-        to that site, to check them, and kept encrypted for ${link.org.name}'s agents to sign in with; ${link.org.name}
-        never sees them.
-      </p>
-      ${problem ? html`<p role="alert">${problem}</p>` : ""}
-      <form method="post">
-        <label>Username or email <input name="username" autocomplete="username" required maxlength="320" /></label>
-        <label
-          >Password <input name="password" type="password" autocomplete="current-password" required maxlength="1024"
-        /></label>
-        <label
-          >Authenticator secret (only if you use an authenticator app)
-          <input name="totpSecret" autocomplete="off" maxlength="512"
-        /></label>
-        <button type="submit">Save and sign in</button>
-      </form>
-      <p class="muted">Tries left: ${view.maxTries - view.tries}. This link ends at ${view.expiresAt}.</p>`;
+  const form = (link: EntryLinkRow, view: EntryLinkResource, problem?: string) => html`
+<p>${link.org.name} asks you to sign in to ${link.siteOrigin} here, once. Your username and password are sent only to that site, to check
+them, and kept encrypted for ${link.org.name}'s agents to sign in with; ${link.org.name} never sees them.</p>
+${problem ? html`<p role="alert">${problem}</p>` : ""}
+<form method="post">
+  <label>Username or email <input name="username" autocomplete="username" required maxlength="320"></label>
+  <label>Password <input name="password" type="password" autocomplete="current-password" required maxlength="1024"></label>
+  <label>Authenticator secret (only if you use an authenticator app) <input name="totpSecret" autocomplete="off" maxlength="512"></label>
+  <button type="submit">Save and sign in</button>
+</form>
+<p class="muted">Tries left: ${view.maxTries - view.tries}. This link ends at ${view.expiresAt}.</p>`;
 
   /** A link that takes nothing more: 410 with what became of it. */
   function ended(res: Response, link: EntryLinkRow, view: EntryLinkResource): boolean {
@@ -121,7 +103,7 @@ export function entryRoutes(deps: EntryDeps): Router {
     }
     if (view.status === "needs_input") {
       const body = html`<p role="status">The site asks for one more step: ${view.input?.prompt ?? ""}</p>
-        ${view.input?.handoffUrl ? html`<p><a href="${view.input.handoffUrl}">Finish signing in</a></p>` : ""}`;
+${view.input?.handoffUrl ? html`<p><a href="${view.input.handoffUrl}">Finish signing in</a></p>` : ""}`;
       res.type("html").send(page(link, body, true));
       return;
     }

@@ -66,33 +66,14 @@ export function handoffRoutes(deps: HandoffDeps): Router {
     const { job, run } = found;
     const status = statusOf(job, run);
     const origin = new URL(job.loginUrl).origin;
-    const page = html`<!doctype html>
-      <html lang="en">
-        <head>
-          <meta charset="utf-8" />
-          <meta name="viewport" content="width=device-width, initial-scale=1" />
-          <title>Finish signing in to ${origin}</title>
-          <link rel="stylesheet" href="/assets/app.css" />
-        </head>
-        <body class="handoff">
-          <main>
-            <h1>Finish signing in to ${origin}</h1>
-            <p>
-              ${job.org.name} asks you to finish this sign-in. Use the page below as you would in your own browser:
-              click, type, press Enter.
-            </p>
-            <p role="status" id="handoff-status">${status.text}</p>
-            <img
-              id="live-view"
-              alt="Live view"
-              tabindex="0"
-              data-token="${String(req.params.token)}"
-              class="live-view"
-            />
-          </main>
-          <script src="/assets/handoff.js"></script>
-        </body>
-      </html>`;
+    const page = html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Finish signing in to ${origin}</title><link rel="stylesheet" href="/assets/app.css"></head>
+<body class="handoff"><main>
+<h1>Finish signing in to ${origin}</h1>
+<p>${job.org.name} asks you to finish this sign-in. Use the page below as you would in your own browser: click, type, press Enter.</p>
+<p role="status" id="handoff-status">${status.text}</p>
+<img id="live-view" alt="Live view" tabindex="0" data-token="${String(req.params.token)}" class="live-view">
+</main><script src="/assets/handoff.js"></script></body></html>`;
     res.type("html").send(page.toString());
   });
 

@@ -13,11 +13,7 @@ describe("html", () => {
 
   it("nests safe fragments and lists without escaping them twice", () => {
     const items = ["a&b", "<c>"].map((t) => html`<li>${t}</li>`);
-    expect(
-      html`<ul>
-        ${items}
-      </ul>`.value,
-    ).toBe("<ul><li>a&amp;b</li><li>&lt;c&gt;</li></ul>");
+    expect(html`<ul>${items}</ul>`.value).toBe("<ul><li>a&amp;b</li><li>&lt;c&gt;</li></ul>");
     expect(html`${trusted("<br>")}`.value).toBe("<br>");
   });
 

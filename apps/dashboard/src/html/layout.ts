@@ -19,7 +19,7 @@ const ORG_NAV = [
 ] as const;
 
 /** The hidden synchronizer token every form carries (checked on every non-GET request). */
-export const csrfField = (token: string) => html`<input type="hidden" name="_csrf" value="${token}" />`;
+export const csrfField = (token: string) => html`<input type="hidden" name="_csrf" value="${token}">`;
 
 /** A one-button form that posts to `action`: how every state change is made. */
 export function postButton(
@@ -29,11 +29,9 @@ export function postButton(
   extra: { className?: string; fields?: Record<string, string> } = {},
 ): SafeHtml {
   const fields = Object.entries(extra.fields ?? {}).map(
-    ([k, v]) => html`<input type="hidden" name="${k}" value="${v}" />`,
+    ([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`,
   );
-  return html`<form method="post" action="${action}" class="inline">
-    ${csrfField(ctx.csrfToken)}${fields}<button type="submit" class="${extra.className ?? ""}">${label}</button>
-  </form>`;
+  return html`<form method="post" action="${action}" class="inline">${csrfField(ctx.csrfToken)}${fields}<button type="submit" class="${extra.className ?? ""}">${label}</button></form>`;
 }
 
 function nav(ctx: PageContext, current: string | undefined): SafeHtml {
@@ -41,40 +39,36 @@ function nav(ctx: PageContext, current: string | undefined): SafeHtml {
   if (ctx.org) {
     for (const [path, label] of ORG_NAV) {
       links.push(
-        html`<a href="/o/${ctx.org.id}/${path}" ${current === path ? html` aria-current="page"` : ""}>${label}</a>`,
+        html`<a href="/o/${ctx.org.id}/${path}"${current === path ? html` aria-current="page"` : ""}>${label}</a>`,
       );
     }
   }
   if (ctx.user?.isPlatformAdmin)
-    links.push(html`<a href="/admin" ${current === "admin" ? html` aria-current="page"` : ""}>Admin</a>`);
+    links.push(html`<a href="/admin"${current === "admin" ? html` aria-current="page"` : ""}>Admin</a>`);
   return html`<nav aria-label="Main">${links}</nav>`;
 }
 
 export function layout(ctx: PageContext, title: string, body: SafeHtml, current?: string): SafeHtml {
   const account = ctx.user
-    ? html`<div class="account">
-        <a href="/orgs">${ctx.org ? ctx.org.name : "Organizations"}</a> · <a href="/account">${ctx.user.email}</a>
-        <form method="post" action="/signout" class="inline">
-          ${csrfField(ctx.csrfToken)}<button type="submit" class="link">Sign out</button>
-        </form>
-      </div>`
+    ? html`<div class="account"><a href="/orgs">${ctx.org ? ctx.org.name : "Organizations"}</a> · <a href="/account">${ctx.user.email}</a>
+        <form method="post" action="/signout" class="inline">${csrfField(ctx.csrfToken)}<button type="submit" class="link">Sign out</button></form></div>`
     : "";
   return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${title} · authsvc dashboard</title>
-        <link rel="stylesheet" href="/assets/app.css" />
-        <script src="/assets/app.js" defer></script>
-      </head>
-      <body>
-        <header><a class="brand" href="/">authsvc</a>${account}</header>
-        ${ctx.user ? nav(ctx, current) : ""}
-        <main>
-          <h1>${title}</h1>
-          ${body}
-        </main>
-      </body>
-    </html>`;
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · authsvc dashboard</title>
+<link rel="stylesheet" href="/assets/app.css">
+<script src="/assets/app.js" defer></script>
+</head>
+<body>
+<header><a class="brand" href="/">authsvc</a>${account}</header>
+${ctx.user ? nav(ctx, current) : ""}
+<main>
+<h1>${title}</h1>
+${body}
+</main>
+</body>
+</html>`;
 }

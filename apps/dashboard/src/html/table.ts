@@ -7,24 +7,12 @@ export function table(
   empty: string,
   rowAttrs?: (i: number) => SafeHtml,
 ): SafeHtml {
-  return html`<div class="table">
-    <table>
-      <thead>
-        <tr>
-          ${headers.map((h) => html`<th scope="col">${h}</th>`)}
-        </tr>
-      </thead>
-      <tbody>
-        ${
-          rows.length
-            ? rows.map(
-                (cells, i) => html`<tr${rowAttrs ? rowAttrs(i) : ""}>${cells.map((c) => html`<td>${c}</td>`)}</tr>`,
-              )
-            : html`<tr>
-                <td colspan="${headers.length}" class="muted">${empty}</td>
-              </tr>`
-        }
-      </tbody>
-    </table>
-  </div>`;
+  return html`<div class="table"><table>
+<thead><tr>${headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
+<tbody>${
+    rows.length
+      ? rows.map((cells, i) => html`<tr${rowAttrs ? rowAttrs(i) : ""}>${cells.map((c) => html`<td>${c}</td>`)}</tr>`)
+      : html`<tr><td colspan="${headers.length}" class="muted">${empty}</td></tr>`
+  }</tbody>
+</table></div>`;
 }

@@ -32,8 +32,7 @@ export function errorPage(log: Logger) {
     sendPage(
       res,
       status === 404 ? "Not found" : status === 403 ? "Refused" : "Error",
-      html`<p class="error" role="alert">${message}</p>
-        <p><a href="/">Back to the dashboard</a></p>`,
+      html`<p class="error" role="alert">${message}</p><p><a href="/">Back to the dashboard</a></p>`,
       { status },
     );
   };

@@ -25,48 +25,25 @@ export function keyRoutes(db: Database, announceRevocation: (orgId: string) => P
       res,
       "API keys",
       html`${top ?? ""}
-        <div class="table">
-          <table>
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Public prefix</th>
-                <th>Created</th>
-                <th>Last used</th>
-                <th>Revoked</th>
-                <th><span class="muted">Action</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              ${
-                keys.length
-                  ? keys.map(
-                      (k) =>
-                        html`<tr data-key-id="${k.id}">
-                          <td>${k.name}</td>
-                          <td><code>${k.prefix}…</code></td>
-                          <td>${when(k.createdAt)}</td>
-                          <td>${when(k.lastUsedAt)}</td>
-                          <td>${k.revokedAt ? when(k.revokedAt) : "no"}</td>
-                          <td>
-                            ${k.revokedAt ? "" : html`<form method="get" action="/o/${org.id}/keys/${k.id}/revoke" class="inline"><button type="submit" class="danger">Revoke</button></form>`}
-                          </td>
-                        </tr>`,
-                    )
-                  : html`<tr>
-                      <td colspan="6" class="muted">No keys yet.</td>
-                    </tr>`
-              }
-            </tbody>
-          </table>
-        </div>
-        <h2>New key</h2>
-        <form method="post" action="/o/${org.id}/keys" class="stack">
-          ${csrfField(res.locals.csrfToken as string)}
-          <label for="key-name">Key name</label
-          ><input id="key-name" name="name" type="text" required maxlength="${NAME_MAX}" placeholder="production" />
-          <button type="submit">Create API key</button>
-        </form>`,
+<div class="table"><table>
+<thead><tr><th>Name</th><th>Public prefix</th><th>Created</th><th>Last used</th><th>Revoked</th><th><span class="muted">Action</span></th></tr></thead>
+<tbody>${
+        keys.length
+          ? keys.map(
+              (
+                k,
+              ) => html`<tr data-key-id="${k.id}"><td>${k.name}</td><td><code>${k.prefix}…</code></td><td>${when(k.createdAt)}</td><td>${when(k.lastUsedAt)}</td><td>${k.revokedAt ? when(k.revokedAt) : "no"}</td>
+<td>${k.revokedAt ? "" : html`<form method="get" action="/o/${org.id}/keys/${k.id}/revoke" class="inline"><button type="submit" class="danger">Revoke</button></form>`}</td></tr>`,
+            )
+          : html`<tr><td colspan="6" class="muted">No keys yet.</td></tr>`
+      }</tbody>
+</table></div>
+<h2>New key</h2>
+<form method="post" action="/o/${org.id}/keys" class="stack">
+  ${csrfField(res.locals.csrfToken as string)}
+  <label for="key-name">Key name</label><input id="key-name" name="name" type="text" required maxlength="${NAME_MAX}" placeholder="production">
+  <button type="submit">Create API key</button>
+</form>`,
       { current: "keys", status },
     );
   };
@@ -84,12 +61,8 @@ export function keyRoutes(db: Database, announceRevocation: (orgId: string) => P
     const { key, apiKey } = await db.apiKeys.create(orgOf(res).id, name);
     await keysPage(
       res,
-      html`<div class="notice" role="status">
-        <p>Key <strong>${apiKey.name}</strong> created. Copy it now: it is shown only this once.</p>
-        <div class="secret-box">
-          <code id="new-key" class="secret">${key}</code><button type="button" data-copy="new-key">Copy</button>
-        </div>
-      </div>`,
+      html`<div class="notice" role="status"><p>Key <strong>${apiKey.name}</strong> created. Copy it now: it is shown only this once.</p>
+<div class="secret-box"><code id="new-key" class="secret">${key}</code><button type="button" data-copy="new-key">Copy</button></div></div>`,
       201,
     );
   });
@@ -106,14 +79,9 @@ export function keyRoutes(db: Database, announceRevocation: (orgId: string) => P
     sendPage(
       res,
       "Revoke API key",
-      html`<p>
-          Revoke <strong>${key.name}</strong> (<code>${key.prefix}…</code>)? Requests with it are refused from this
-          moment; this cannot be undone.
-        </p>
-        <form method="post" action="/o/${org.id}/keys/${key.id}/revoke" class="inline">
-          ${csrfField(res.locals.csrfToken as string)}<button type="submit" class="danger">Revoke key</button>
-        </form>
-        <a href="/o/${org.id}/keys">Cancel</a>`,
+      html`<p>Revoke <strong>${key.name}</strong> (<code>${key.prefix}…</code>)? Requests with it are refused from this moment; this cannot be undone.</p>
+<form method="post" action="/o/${org.id}/keys/${key.id}/revoke" class="inline">${csrfField(res.locals.csrfToken as string)}<button type="submit" class="danger">Revoke key</button></form>
+<a href="/o/${org.id}/keys">Cancel</a>`,
       { current: "keys" },
     );
   });

@@ -25,28 +25,11 @@ export function memberRoutes(db: Database, publicUrl: (req: import("express").Re
     sendPage(
       res,
       "Members",
-      html`<div class="table">
-          <table>
-            <thead>
-              <tr>
-                <th>Email</th>
-                <th>Role</th>
-                <th>Since</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${members.map(
-                (m) =>
-                  html`<tr>
-                    <td>${m.user.email}</td>
-                    <td>${m.role}</td>
-                    <td>${when(m.createdAt)}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>
-        </div>
-        ${org.role === "owner" ? inviteForm(pageContext(res), org.id, pending.length) : ""}`,
+      html`<div class="table"><table>
+<thead><tr><th>Email</th><th>Role</th><th>Since</th></tr></thead>
+<tbody>${members.map((m) => html`<tr><td>${m.user.email}</td><td>${m.role}</td><td>${when(m.createdAt)}</td></tr>`)}</tbody>
+</table></div>
+${org.role === "owner" ? inviteForm(pageContext(res), org.id, pending.length) : ""}`,
       { current: "members" },
     );
   });
@@ -59,15 +42,9 @@ export function memberRoutes(db: Database, publicUrl: (req: import("express").Re
     sendPage(
       res,
       "Invitation link",
-      html`<p>
-          Send this link to the person you invite (as ${role}). It works once, until ${when(expiresAt)}, and is shown
-          only now.
-        </p>
-        <div class="secret-box">
-          <code id="invite-link" class="secret">${link}</code
-          ><button type="button" data-copy="invite-link">Copy</button>
-        </div>
-        <p><a href="/o/${org.id}/members">Back to members</a></p>`,
+      html`<p>Send this link to the person you invite (as ${role}). It works once, until ${when(expiresAt)}, and is shown only now.</p>
+<div class="secret-box"><code id="invite-link" class="secret">${link}</code><button type="button" data-copy="invite-link">Copy</button></div>
+<p><a href="/o/${org.id}/members">Back to members</a></p>`,
       { current: "members" },
     );
   });
@@ -77,16 +54,12 @@ export function memberRoutes(db: Database, publicUrl: (req: import("express").Re
 
 function inviteForm(ctx: PageContext, orgId: string, pending: number) {
   return html`<h2>Invite someone</h2>
-    <form method="post" action="/o/${orgId}/invitations" class="stack">
-      ${csrfField(ctx.csrfToken)}
-      <label for="role">Role</label
-      ><select id="role" name="role">
-        <option value="member">member</option>
-        <option value="owner">owner</option>
-      </select>
-      <button type="submit">Create invitation link</button>
-    </form>
-    <p class="muted">${pending} unused invitation link${pending === 1 ? "" : "s"} still open.</p>`;
+<form method="post" action="/o/${orgId}/invitations" class="stack">
+  ${csrfField(ctx.csrfToken)}
+  <label for="role">Role</label><select id="role" name="role"><option value="member">member</option><option value="owner">owner</option></select>
+  <button type="submit">Create invitation link</button>
+</form>
+<p class="muted">${pending} unused invitation link${pending === 1 ? "" : "s"} still open.</p>`;
 }
 
 /** `/invite/:token`: see which organization a link leads to, and join it (signed in). */
@@ -100,13 +73,8 @@ export function invitationRoutes(db: Database): Router {
     const here = encodeURIComponent(req.originalUrl);
     const body = sessionOf(res)
       ? html`<p>You are invited to join <strong>${org.name}</strong>.</p>
-          <form method="post" action="/invite/${token}">
-            ${csrfField(res.locals.csrfToken as string)}<button type="submit">Join ${org.name}</button>
-          </form>`
-      : html`<p>
-          You are invited to join <strong>${org.name}</strong>. <a href="/signup?next=${here}">Create an account</a> or
-          <a href="/signin?next=${here}">sign in</a> to accept.
-        </p>`;
+<form method="post" action="/invite/${token}">${csrfField(res.locals.csrfToken as string)}<button type="submit">Join ${org.name}</button></form>`
+      : html`<p>You are invited to join <strong>${org.name}</strong>. <a href="/signup?next=${here}">Create an account</a> or <a href="/signin?next=${here}">sign in</a> to accept.</p>`;
     sendPage(res, "Invitation", body);
   });
 

@@ -10,11 +10,10 @@ const NAME_MAX = 100;
 
 function createForm(res: Response) {
   return html`<form method="post" action="/orgs" class="stack">
-    ${csrfField(res.locals.csrfToken as string)}
-    <label for="org-name">Organization name</label
-    ><input id="org-name" name="name" type="text" required maxlength="${NAME_MAX}" />
-    <button type="submit">Create organization</button>
-  </form>`;
+  ${csrfField(res.locals.csrfToken as string)}
+  <label for="org-name">Organization name</label><input id="org-name" name="name" type="text" required maxlength="${NAME_MAX}">
+  <button type="submit">Create organization</button>
+</form>`;
 }
 
 /** The signed-in user's organizations: where `/` leads, and creating one. */
@@ -32,17 +31,13 @@ export function orgRoutes(db: Database): Router {
       res,
       "Organizations",
       html`${problem ? html`<p class="error" role="alert">${problem}</p>` : ""}
-        ${
-          orgs.length
-            ? html`<ul>
-                ${orgs.map((m) => html`<li><a href="/o/${m.org.id}/keys">${m.org.name}</a> <span class="muted">(${m.role})</span></li>`)}
-              </ul>`
-            : html`<p>
-                You are not a member of any organization yet. Create one, or open an invitation link someone sent you.
-              </p>`
-        }
-        <h2>New organization</h2>
-        ${createForm(res)}`,
+${
+  orgs.length
+    ? html`<ul>${orgs.map((m) => html`<li><a href="/o/${m.org.id}/keys">${m.org.name}</a> <span class="muted">(${m.role})</span></li>`)}</ul>`
+    : html`<p>You are not a member of any organization yet. Create one, or open an invitation link someone sent you.</p>`
+}
+<h2>New organization</h2>
+${createForm(res)}`,
       { status: problem ? 400 : 200 },
     );
   };
