@@ -3,7 +3,7 @@ import { frameChange } from "./page-change";
 import { useBrowserAndSites } from "../testing/browser-and-sites";
 
 const env = useBrowserAndSites();
-// Far longer than the test may take: frameChange returning at all shows it woke on the page's change.
+// Longer than the test may take, so a frameChange that did not wake on the change fails by timing out too.
 const FOREVER_MS = 60_000;
 
 /** A still page that tells when a MutationObserver starts watching it (the test's hook, not the code's). */
@@ -35,7 +35,7 @@ describe("frameChange", () => {
       await page.evaluate(() =>
         document.body.append(Object.assign(document.createElement("p"), { textContent: "Try another way" })),
       );
-      await waiting;
+      expect(await waiting).toBe("changed");
     });
   }, 30_000);
 
@@ -47,15 +47,15 @@ describe("frameChange", () => {
       await page.evaluate(() => {
         location.href = "/classic/login?again=1";
       });
-      await waiting;
+      expect(await waiting).toBe("document gone");
     });
   }, 30_000);
 
   it("returns after its time on a page that does not change, and for a frame that is not there", async () => {
     await env.host.withPage(async (page) => {
       await stillPage(page);
-      await frameChange(page, "main", 200);
-      await frameChange(page, "https://gone.example/frame", 200);
+      expect(await frameChange(page, "main", 200)).toBe("time");
+      expect(await frameChange(page, "https://gone.example/frame", 200)).toBe("no frame");
     });
   }, 30_000);
 });
