@@ -8,7 +8,7 @@ import { setFlagsFromString } from "node:v8";
  * live heap before it collected: a sawtooth from about 65 to 190 MiB a worker over a fleet run, which was
  * more than half of the fleet's memory per concurrent context. At 50% the same fleet's figure went from
  * 88–94 MiB at its peak to about 47 (the workers' Node from about 30 MiB of it to 12), at the same CPU per
- * login (docs/performance.md, "Memory per context").
+ * login (docs/decisions/performance-history.md, "Memory per context").
  */
 export const HEAP_GROWING_PERCENT = 50;
 
