@@ -1,4 +1,5 @@
-// Three projects: fast unit/integration tests next to the code; end-to-end tests against the real gateway,
+// Three projects: integration tests next to the code (real Postgres, Redis and Chromium, no stack of
+// services; hence the name, not "unit"); end-to-end tests against the real gateway,
 // worker, Chromium and fixture sites started once per jest process (apps/*/test); and end-to-end tests that
 // start stacks of their own. All run against real Postgres and Redis.
 const transform = {
@@ -32,7 +33,7 @@ module.exports = {
   testSequencer: "<rootDir>/scripts/jest-sequencer.cjs",
   projects: [
     {
-      displayName: "unit",
+      displayName: "integration",
       // (infra/: checks of the deployment files against the code, such as the Grafana dashboard's metrics.)
       testMatch: ["<rootDir>/{apps,packages}/*/src/**/*.test.ts", "<rootDir>/infra/**/*.test.ts"],
       transform,

@@ -5,7 +5,8 @@
 #   bash scripts/run-tests.sh apps/gateway/test/login.test.ts -t "cached"
 # Most of the suite's time is spent waiting on pages (network quiet, a site's answer), so it runs as several
 # jest processes side by side, each with its output in .data/logs/jest/<name>.log and its lines prefixed:
-#   unit     tests next to the code, UNIT_WORKERS files at a time (default 2: the engine matrix takes half the run on one);
+#   integration  tests next to the code, against real Postgres, Redis and Chromium, INTEGRATION_WORKERS files at
+#            a time (default 2: the engine matrix takes half the run on one);
 #   e2e1..n  the end-to-end files, split into E2E_SHARDS balanced shards (default 2; scripts/jest-sequencer.cjs),
 #            each against a stack (gateway, worker, Chromium, fixture sites, database) of its own; within a
 #            shard files run one at a time, as they share its stack (one worker, whose browser a test kills);
@@ -27,7 +28,9 @@ add() { names+=("$1"); shift; commands+=("$*"); }
 # (2026-12-03): 3 shards 941-993 s and 1785-1820 busy core-seconds, 2 shards 921 s and 1753.
 shards=${E2E_SHARDS:-2}
 if [ $# -gt 0 ]; then shards=1; fi
-if [ $# -eq 0 ] || matches "$@" --selectProjects unit; then add unit --selectProjects unit --maxWorkers="${UNIT_WORKERS:-2}"; fi
+if [ $# -eq 0 ] || matches "$@" --selectProjects integration; then
+  add integration --selectProjects integration --maxWorkers="${INTEGRATION_WORKERS:-2}"
+fi
 if [ $# -eq 0 ] || matches "$@" --selectProjects e2e; then
   for i in $(seq 1 "$shards"); do add "e2e$i" --selectProjects e2e --shard="$i/$shards" --passWithNoTests; done
 fi
@@ -53,7 +56,7 @@ for i in "${!names[@]}"; do
   pid=$!
   pids+=("$pid")
   # Progress as each file finishes (tail ends once its jest has exited and it has printed the rest).
-  tail -q -n +1 -F --pid="$pid" "$logs/$name.log" 2>/dev/null | sed -u "s/^/$(printf '[%-6s] ' "$name")/" &
+  tail -q -n +1 -F --pid="$pid" "$logs/$name.log" 2>/dev/null | sed -u "s/^/$(printf '[%-11s] ' "$name")/" &
 done
 status=()
 rc=0
