@@ -35,8 +35,12 @@ export {
   RETENTION_JOB,
   SWEEP_JOB,
   createMaintenanceQueue,
+  MAINTENANCE_TASKS,
+  maintenanceTaskOf,
+  UnknownMaintenanceTask,
   scheduleMaintenance,
   type MaintenanceSchedule,
+  type MaintenanceTask,
 } from "./maintenance-queue";
 export { InboxEvents, inboxChannel, notifyInbox, jobInputChannel, notifyJobInput } from "./inbox-events";
 export { WEBHOOK_QUEUE, createWebhookQueue, queueDeliveries, type WebhookDeliveryPayload } from "./webhook-queue";
