@@ -5,7 +5,9 @@ import { Organizations } from "./repositories/organizations";
 import { ApiKeys } from "./repositories/api-keys";
 import { Credentials } from "./repositories/credentials";
 import { Sessions } from "./repositories/sessions";
-import { AuthJobs } from "./repositories/auth-jobs";
+import { AuthJobRows } from "./repositories/auth-job-rows";
+import { AuthJobLifecycle } from "./repositories/auth-job-lifecycle";
+import { AuthJobHandoff } from "./repositories/auth-job-handoff";
 import { LearnedFlows } from "./repositories/learned-flows";
 import { InboundMessages, Mailboxes, PhoneNumbers } from "./repositories/inboxes";
 import { Webhooks } from "./repositories/webhooks";
@@ -27,7 +29,10 @@ export class Database {
   readonly apiKeys: ApiKeys;
   readonly credentials: Credentials;
   readonly sessions: Sessions;
-  readonly authJobs: AuthJobs;
+  /** Auth job records as read; their status changes are `jobLifecycle`'s, a person's questions `jobHandoff`'s. */
+  readonly authJobs: AuthJobRows;
+  readonly jobLifecycle: AuthJobLifecycle;
+  readonly jobHandoff: AuthJobHandoff;
   readonly learnedFlows: LearnedFlows;
   readonly mailboxes: Mailboxes;
   readonly phoneNumbers: PhoneNumbers;
@@ -58,7 +63,9 @@ export class Database {
     this.apiKeys = new ApiKeys(prisma);
     this.credentials = new Credentials(prisma, envelope, bound);
     this.sessions = new Sessions(prisma, envelope);
-    this.authJobs = new AuthJobs(prisma, envelope);
+    this.authJobs = new AuthJobRows(prisma);
+    this.jobLifecycle = new AuthJobLifecycle(prisma, envelope);
+    this.jobHandoff = new AuthJobHandoff(prisma, envelope);
     this.learnedFlows = new LearnedFlows(prisma);
     this.mailboxes = new Mailboxes(prisma);
     this.phoneNumbers = new PhoneNumbers(prisma);

@@ -3,7 +3,21 @@ export { isDatabaseUnreachable, whileUnreachable } from "./while-unreachable";
 export { applyMigrations, ensureDatabase, readMigrations, MIGRATIONS_DIR } from "./migrate";
 export type { CredentialIdentity } from "./repositories/credentials";
 export type { AuthenticatedKey } from "./repositories/api-keys";
-export type { InputAnswer, NewAuthJob, PendingInput, Writer } from "./repositories/auth-jobs";
+export type { NewAuthJob } from "./repositories/auth-job-lifecycle";
+export type { InputAnswer, PendingInput } from "./repositories/auth-job-handoff";
+export {
+  allows,
+  ENDED_STATUSES,
+  isEnded,
+  isHeldByRun,
+  JOB_STATUSES,
+  JOB_TRANSITIONS,
+  OPEN_STATUSES,
+  type Holder,
+  type JobRecordStatus,
+  type TransitionName,
+  type Writer,
+} from "./repositories/job-transitions";
 export { isUniqueViolation } from "./prisma-client";
 export {
   AddressTakenError,

@@ -96,12 +96,12 @@ export class AuthJobs {
 
   /** The answer a person gave to run `job`'s question, taken; null while none came. */
   takeInput(job: OpenedJob): Promise<InputAnswer | null> {
-    return this.deps.db.authJobs.takeInput(job.orgId, job.id, job.run);
+    return this.deps.db.jobHandoff.takeInput(job.orgId, job.id, job.run);
   }
 
   /** Run `job` waits for a person no longer (timed out, or stopping). */
   clearInput(job: OpenedJob): Promise<void> {
-    return this.deps.db.authJobs.clearInput(job.id, job.run);
+    return this.deps.db.jobHandoff.clearInput(job.id, job.run);
   }
 
   /** How many of the org's jobs wait for a person now. */

@@ -14,7 +14,7 @@ const signedIn = { session: state, source: "detected" as const, changedFlow: nul
 async function takenOver(username: string) {
   const org = await env.db.organizations.create(`Finish org ${username}`);
   const cred = await env.db.credentials.ensure({ orgId: org.id, loginUrl: "https://a.test/login", username });
-  const job = await env.db.authJobs.create({
+  const job = await env.db.jobLifecycle.create({
     orgId: org.id,
     credentialId: cred.id,
     kind: "login",

@@ -10,7 +10,7 @@ import type {
   UnfinishedAccount,
 } from "@authsvc/contracts";
 import { isSignupInput, oauthMethodFor } from "@authsvc/contracts";
-import { type Database, isUniqueViolation, type JobScreenshotImage, type PasskeyKey } from "@authsvc/db";
+import { type Database, isHeldByRun, isUniqueViolation, type JobScreenshotImage, type PasskeyKey } from "@authsvc/db";
 import { emitEvent } from "./job-events";
 import { tellEntryLinkSettled } from "./entry-links";
 
@@ -72,7 +72,7 @@ const about = (job: OpenedJob) => ({
 /** Whether this run still holds the job (its newest run, running): the record is its to write. */
 const holdsJob = (db: Database, job: OpenedJob) =>
   db.authJobs.runOf(job.id).then(
-    (r) => r?.status === "running" && r.attempts === job.run,
+    (r) => (r ? isHeldByRun(r, job.run) : false),
     () => false,
   );
 
@@ -166,7 +166,7 @@ async function storeSuccess(
           const settled = await settleSignup(tx, deps.config, job, outcome);
           cacheKey = settled.cacheKey;
           if (outcome.passkey) await tx.passkeys.add(job.orgId, settled.credentialId, outcome.passkey, job.id);
-          ended = await tx.authJobs.succeed(job.id, job.run, sessionId, "detected", {
+          ended = await tx.jobLifecycle.succeed(job.id, job.run, sessionId, "detected", {
             fingerprint: cacheKey,
             account: { email: outcome.email, username: outcome.username, passwordGenerated: outcome.passwordGenerated },
           });
@@ -187,7 +187,7 @@ async function storeSuccess(
             job.loginUrl,
           );
           if (outcome.device) await tx.credentials.saveDevice(job.orgId, job.credential.id, outcome.device);
-          ended = await tx.authJobs.succeed(job.id, job.run, sessionId, outcome.source);
+          ended = await tx.jobLifecycle.succeed(job.id, job.run, sessionId, outcome.source);
           // A credential an end user typed on an entry link's page: the link is spent, and names it.
           const entryLink = ended ? await tx.entryLinks.settle(job.id, job.credential.id) : null;
           if (ended) return { sessionId, cacheKey, entryLink };
@@ -243,7 +243,7 @@ export async function failJob(
     return "stale" as const;
   };
   if (!final) {
-    if (!(await db.authJobs.requeue(job.id, job.run, failure.code, failure.message))) return stale();
+    if (!(await db.jobLifecycle.requeue(job.id, job.run, failure.code, failure.message))) return stale();
     await tell(deps, job.id, "retrying", { attempt: job.attempt, code: failure.code });
     return "retry";
   }
@@ -259,7 +259,7 @@ export async function failJob(
       const message = kept
         ? `${failure.message} (the account's password is kept in credential ${kept})`
         : failure.message;
-      if (!(await tx.authJobs.fail(job.id, job.run, failure.code, message, failure.details))) return false;
+      if (!(await tx.jobLifecycle.fail(job.id, job.run, failure.code, message, failure.details))) return false;
       // A failed signup says nothing about a credential that already works (an account that exists).
       if (!kept && !passkeyOnly && (!isSignup || !job.credential.lastLoginAt))
         await tx.credentials.recordFailure(job.orgId, job.credential.id, failure.code);
@@ -320,7 +320,7 @@ export async function endOpenJob(
   code: ErrorCode,
   message: string,
 ): Promise<void> {
-  const fingerprint = await deps.db.authJobs.failIfUnfinished(jobId, code, message);
+  const fingerprint = await deps.db.jobLifecycle.failIfUnfinished(jobId, code, message);
   if (!fingerprint) return;
   await deps.flight.release(orgId, fingerprint, jobId);
   await tell(deps, jobId, "failed", { code });

@@ -23,7 +23,7 @@ export async function askInput(
   job: OpenedJob,
   pending: PendingInput,
 ): Promise<InputRequest> {
-  if (!(await deps.db.authJobs.askInput(job.id, job.run, pending))) throw new JobTakenOver();
+  if (!(await deps.db.jobHandoff.askInput(job.id, job.run, pending))) throw new JobTakenOver();
   const input = inputRequestOf(
     pending,
     handoffUrl(deps.config.dashboard.url, deps.config.crypto.fingerprintKey, job.id, job.run),
@@ -62,7 +62,7 @@ export async function answerInput(
     const wrong = answerDoesNotFit(asked, answer, given);
     if (wrong) return { wrong };
   }
-  if (await deps.db.authJobs.answerInput(orgId, jobId, answer)) {
+  if (await deps.db.jobHandoff.answerInput(orgId, jobId, answer)) {
     await notifyJobInput(deps.authQueue, jobId);
     return "taken";
   }

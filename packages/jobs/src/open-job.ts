@@ -76,7 +76,7 @@ export async function openJob(
   attempt: number,
 ): Promise<OpenedJob> {
   const { db, flight } = deps;
-  const record = await whileUnreachable(() => db.authJobs.claim(orgId, jobId, attempt), DATABASE_WAIT_MS);
+  const record = await whileUnreachable(() => db.jobLifecycle.claim(orgId, jobId, attempt), DATABASE_WAIT_MS);
   // The queue ran it again after a run had ended it (that run's claim lapsed as it finished): nothing to do.
   if (record?.ended)
     throw new JobNotRunnable(record.status, `the job ${record.status} already; an earlier run ended it`);
@@ -86,7 +86,7 @@ export async function openJob(
   if (record.submittedAt) {
     const message = `an earlier run submitted the ${record.kind === "signup" ? "signup form" : "password"} and was interrupted; not submitting again`;
     // Ended by this run, the newest: a run that took the job meanwhile ends it itself.
-    if (await db.authJobs.fail(jobId, record.run, "login_unconfirmed", message)) {
+    if (await db.jobLifecycle.fail(jobId, record.run, "login_unconfirmed", message)) {
       await flight.release(orgId, record.fingerprint, jobId);
       await tell(deps, jobId, "failed", { code: "login_unconfirmed" });
     }
@@ -126,7 +126,7 @@ export async function openJob(
  * for the database). Throws JobTakenOver when another run has the job now: two runs never both submit.
  */
 export async function markSubmitted(deps: Pick<JobDeps, "db" | "progress" | "log">, job: OpenedJob): Promise<void> {
-  if (!(await whileUnreachable(() => deps.db.authJobs.markSubmitted(job.id, job.run), DATABASE_WAIT_MS)))
+  if (!(await whileUnreachable(() => deps.db.jobLifecycle.markSubmitted(job.id, job.run), DATABASE_WAIT_MS)))
     throw new JobTakenOver();
   await tell(deps, job.id, "submitted", { attempt: job.attempt });
 }

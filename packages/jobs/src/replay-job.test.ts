@@ -246,17 +246,20 @@ describe("replayJob", () => {
     await ranTo(jobId, "failed");
     const newest = (await db.authJobs.findForReplay(jobId))!;
     // The first failure is what a slow second replay read; the job has failed again since.
-    expect(await db.authJobs.reopenForReplay({ ...newest, attempts: 1 }, null)).toBeNull();
+    expect(await db.jobLifecycle.reopenForReplay({ ...newest, attempts: 1 }, null)).toBeNull();
     // A failure that ended without a run (the sweep's), at the same attempt: it ended at another moment.
     expect(
-      await db.authJobs.reopenForReplay({ ...newest, finishedAt: new Date(newest.finishedAt!.getTime() - 1) }, null),
+      await db.jobLifecycle.reopenForReplay(
+        { ...newest, finishedAt: new Date(newest.finishedAt!.getTime() - 1) },
+        null,
+      ),
     ).toBeNull();
     expect((await db.prisma.authJob.findUniqueOrThrow({ where: { id: jobId } })).status).toBe("failed");
     // The newest failure reopens, and an undone reopen is that failure again; only that reopen is undone.
-    const reopenedAt = (await db.authJobs.reopenForReplay(newest, "staff@example.test"))!;
+    const reopenedAt = (await db.jobLifecycle.reopenForReplay(newest, "staff@example.test"))!;
     expect(reopenedAt).toBeInstanceOf(Date);
-    expect(await db.authJobs.undoReplay(newest, new Date(reopenedAt.getTime() - 1))).toBe(false);
-    expect(await db.authJobs.undoReplay(newest, reopenedAt)).toBe(true);
+    expect(await db.jobLifecycle.undoReplay(newest, new Date(reopenedAt.getTime() - 1))).toBe(false);
+    expect(await db.jobLifecycle.undoReplay(newest, reopenedAt)).toBe(true);
     expect(await db.authJobs.findForReplay(jobId)).toEqual(newest);
   });
 });

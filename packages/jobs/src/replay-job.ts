@@ -1,4 +1,5 @@
 import { enqueueAuthJob, flightTtlMs, gateSite, removeEarlierRun } from "@authsvc/queue";
+import { allows } from "@authsvc/db";
 import { gateCaps } from "./start-job";
 import { tell, type JobDeps } from "./job-deps";
 
@@ -50,7 +51,7 @@ export async function replayJob(
   const { db, flight, authQueue, config } = deps;
   const job = await db.authJobs.findForReplay(jobId);
   if (!job) throw new ReplayRefused("not_found", `no job ${jobId}`);
-  if (job.status !== "failed")
+  if (!allows("reopenForReplay", job.status))
     throw new ReplayRefused("not_failed", `job ${jobId} is ${job.status}; only failed jobs are replayed`);
   if (!job.hasInput) throw new ReplayRefused("input_gone", `job ${jobId} no longer has its input`);
   if (job.errorCode && REFUSED_SECRET_CODES.has(job.errorCode) && !options.confirmRefusedPassword) {
@@ -62,7 +63,7 @@ export async function replayJob(
   // Reopened first, and only from the failure read above: two replays at once, or one whose read is older
   // than another replay's whole run, never both run, and the confirmation above was asked for the failure
   // that is replayed.
-  const reopenedAt = await db.authJobs.reopenForReplay(job, options.by ?? null);
+  const reopenedAt = await db.jobLifecycle.reopenForReplay(job, options.by ?? null);
   if (!reopenedAt) throw new ReplayRefused("not_failed", `job ${jobId} changed meanwhile (replayed by someone else?)`);
   const payload = { authJobId: jobId, orgId: job.orgId, site: gateSite(job.loginUrl), region: job.region ?? undefined };
   let claimed = false;
@@ -85,7 +86,7 @@ export async function replayJob(
     await enqueueAuthJob(authQueue, payload, gateCaps(config));
   } catch (err) {
     // Back as it was: failed with its old outcome (input kept), the claim released when it was this replay's.
-    const undone = await db.authJobs.undoReplay(job, reopenedAt).catch(() => false);
+    const undone = await db.jobLifecycle.undoReplay(job, reopenedAt).catch(() => false);
     if (!undone)
       deps.log.error(
         { jobId, orgId: job.orgId, err: String(err) },

@@ -90,7 +90,7 @@ export async function startJob(
     if (region && region !== known) await ensureWorker(region);
     if (job.region) await db.credentials.moveRegion(orgId, credentialId, job.region);
     const { credential: _who, awaitRegion: _wait, ...fields } = job;
-    await db.authJobs.create({ ...fields, region, credentialId }, ownId);
+    await db.jobLifecycle.create({ ...fields, region, credentialId }, ownId);
     recorded = true;
     // Told before it is queued: a worker may take it at once, and its `started` must come after.
     await tell(deps, ownId, "queued");
@@ -99,7 +99,7 @@ export async function startJob(
     );
   } catch (err) {
     if (recorded) {
-      await db.authJobs
+      await db.jobLifecycle
         .fail(ownId, "unrun", "service_unavailable", "the login could not be queued")
         .catch(() => undefined);
       await tell(deps, ownId, "failed", { code: "service_unavailable" });

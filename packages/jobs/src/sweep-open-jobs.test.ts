@@ -11,7 +11,7 @@ const env = useJobsEnv("unit_jobs_sweep", { attempts: 1, backoffMs: 1000 });
 async function recorded(username: string): Promise<{ orgId: string; id: string }> {
   const org = await env.db.organizations.create(`Sweep org ${username}`);
   const credential = await env.db.credentials.ensure({ orgId: org.id, username, loginUrl: "https://a.test/login" });
-  const job = await env.db.authJobs.create({
+  const job = await env.db.jobLifecycle.create({
     orgId: org.id,
     credentialId: credential.id,
     kind: "login",
@@ -91,9 +91,9 @@ describe("the open-jobs sweep", () => {
   it("ends a job the queue failed without its record being ended: login_unconfirmed once its password was submitted", async () => {
     const plain = await recorded("failed-plain");
     const submitted = await recorded("failed-submitted");
-    await env.db.authJobs.claim(plain.orgId, plain.id, 1);
-    const { run } = (await env.db.authJobs.claim(submitted.orgId, submitted.id, 1))!;
-    expect(await env.db.authJobs.markSubmitted(submitted.id, run)).toBe(true);
+    await env.db.jobLifecycle.claim(plain.orgId, plain.id, 1);
+    const { run } = (await env.db.jobLifecycle.claim(submitted.orgId, submitted.id, 1))!;
+    expect(await env.db.jobLifecycle.markSubmitted(submitted.id, run)).toBe(true);
     await failInQueue(plain.orgId, plain.id);
     await failInQueue(submitted.orgId, submitted.id);
 
@@ -110,7 +110,7 @@ describe("the open-jobs sweep", () => {
 
   it("leaves a replay alone while it takes the job's earlier run out of the queue", async () => {
     const job = await recorded("replayed");
-    await env.db.authJobs.claim(job.orgId, job.id, 1);
+    await env.db.jobLifecycle.claim(job.orgId, job.id, 1);
     await failInQueue(job.orgId, job.id);
     await env.db.prisma.authJob.update({
       where: { id: job.id },
@@ -118,7 +118,7 @@ describe("the open-jobs sweep", () => {
     });
     // A replay has reopened the job; the queue still holds the earlier run, failed.
     expect(
-      await env.db.authJobs.reopenForReplay((await env.db.authJobs.findForReplay(job.id))!, "staff@example.test"),
+      await env.db.jobLifecycle.reopenForReplay((await env.db.authJobs.findForReplay(job.id))!, "staff@example.test"),
     ).toBeInstanceOf(Date);
     await env.jobs.sweepOpen(later());
     expect(await env.db.authJobs.find(job.orgId, job.id)).toMatchObject({ status: "queued" });
@@ -127,16 +127,16 @@ describe("the open-jobs sweep", () => {
 
   it("lets only a job's newest run mark its submit: a run taken over while it was stalled must not submit", async () => {
     const job = await recorded("taken-over");
-    const first = (await env.db.authJobs.claim(job.orgId, job.id, 1))!.run;
-    const second = (await env.db.authJobs.claim(job.orgId, job.id, 1))!.run;
+    const first = (await env.db.jobLifecycle.claim(job.orgId, job.id, 1))!.run;
+    const second = (await env.db.jobLifecycle.claim(job.orgId, job.id, 1))!.run;
     expect(second).toBe(first + 1);
-    expect(await env.db.authJobs.markSubmitted(job.id, first)).toBe(false);
-    expect(await env.db.authJobs.markSubmitted(job.id, second)).toBe(true);
+    expect(await env.db.jobLifecycle.markSubmitted(job.id, first)).toBe(false);
+    expect(await env.db.jobLifecycle.markSubmitted(job.id, second)).toBe(true);
   });
 
   it("ends a running job the queue lost only once it outlived the longest a job can live: its worker may still run it", async () => {
     const running = await recorded("running-lost");
-    await env.db.authJobs.claim(running.orgId, running.id, 1);
+    await env.db.jobLifecycle.claim(running.orgId, running.id, 1);
 
     await env.jobs.sweepOpen(later());
     expect(await env.db.authJobs.find(running.orgId, running.id)).toMatchObject({ status: "running" });

@@ -31,7 +31,7 @@ let sites: TestSites;
 
 /** The jobs room over a database whose job records cannot be written for the given credentials (as when Postgres drops the connection mid-start). */
 function jobsFailingToRecord(failFor: Set<string>): AuthJobs {
-  const authJobs = new Proxy(db.authJobs, {
+  const jobLifecycle = new Proxy(db.jobLifecycle, {
     get(target, prop, receiver) {
       if (prop === "create") {
         return (job: { credentialId: string }, id?: string) =>
@@ -43,7 +43,7 @@ function jobsFailingToRecord(failFor: Set<string>): AuthJobs {
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
-  const failing = Object.assign(Object.create(Object.getPrototypeOf(db)), db, { authJobs }) as Database;
+  const failing = Object.assign(Object.create(Object.getPrototypeOf(db)), db, { jobLifecycle }) as Database;
   return new AuthJobs({
     config,
     db: failing,
@@ -81,7 +81,7 @@ const state = { cookies: [], origins: [], storageState: { cookies: [], origins: 
 async function loggedIn(orgId: string, username: string, expiresAt: Date) {
   const cred = await db.credentials.ensure({ orgId, loginUrl: "https://a.test/login", username });
   await db.credentials.recordSuccess(orgId, cred.id, { method: "password", password: "pw" }, "https://a.test/login");
-  const job = await db.authJobs.create({
+  const job = await db.jobLifecycle.create({
     orgId,
     credentialId: cred.id,
     kind: "login",
@@ -98,8 +98,8 @@ async function loggedIn(orgId: string, username: string, expiresAt: Date) {
     state,
     expiresAt,
   });
-  const { run } = (await db.authJobs.claim(orgId, job.id, 1))!;
-  await db.authJobs.succeed(job.id, run, sessionId, "detected");
+  const { run } = (await db.jobLifecycle.claim(orgId, job.id, 1))!;
+  await db.jobLifecycle.succeed(job.id, run, sessionId, "detected");
   return { credentialId: cred.id, sessionId };
 }
 
@@ -207,7 +207,7 @@ describe("keepAlive", () => {
         await db.credentials.recordSuccess(orgId, cred.id, { method: "password", password: "pw-1" }, loginUrl);
       else await db.prisma.credential.update({ where: { id: cred.id }, data: { lastLoginAt: new Date() } });
       const fingerprint = `fp-check-${username}`;
-      const job = await db.authJobs.create({
+      const job = await db.jobLifecycle.create({
         orgId,
         credentialId: cred.id,
         kind: "login",
@@ -230,8 +230,8 @@ describe("keepAlive", () => {
         state: captured,
         expiresAt: new Date(Date.now() + 3_600_000),
       });
-      const { run } = (await db.authJobs.claim(orgId, job.id, 1))!;
-      await db.authJobs.succeed(job.id, run, sessionId, "detected");
+      const { run } = (await db.jobLifecycle.claim(orgId, job.id, 1))!;
+      await db.jobLifecycle.succeed(job.id, run, sessionId, "detected");
       await cache.set(orgId, fingerprint, captured, 3600, Date.now() - 3_600_000);
       return { credentialId: cred.id, sessionId, fingerprint };
     }
@@ -315,7 +315,7 @@ describe("keepAlive", () => {
       const cred = await db.credentials.ensure({ orgId: org.id, loginUrl, username });
       await db.prisma.credential.update({ where: { id: cred.id }, data: { lastLoginAt: new Date() } });
       const fingerprint = `fp-spa-${username}`;
-      const job = await db.authJobs.create({
+      const job = await db.jobLifecycle.create({
         orgId: org.id,
         credentialId: cred.id,
         kind: "login",
@@ -341,8 +341,8 @@ describe("keepAlive", () => {
         state: captured,
         expiresAt: new Date(Date.now() + 3_600_000),
       });
-      const { run } = (await db.authJobs.claim(org.id, job.id, 1))!;
-      await db.authJobs.succeed(job.id, run, sessionId, "detected");
+      const { run } = (await db.jobLifecycle.claim(org.id, job.id, 1))!;
+      await db.jobLifecycle.succeed(job.id, run, sessionId, "detected");
       await cache.set(org.id, fingerprint, captured, 3600, 0);
 
       const guard = new TargetGuard(["loopback"]);
@@ -395,7 +395,7 @@ describe("keepAlive", () => {
       const loginUrl = `${sites.url}/spa/login`;
       const spa = await db.credentials.ensure({ orgId: org.id, loginUrl, username });
       await db.credentials.recordSuccess(org.id, spa.id, { method: "password", password: "pw-1" }, loginUrl);
-      const spaJob = await db.authJobs.create({
+      const spaJob = await db.jobLifecycle.create({
         orgId: org.id,
         credentialId: spa.id,
         kind: "login",
@@ -421,9 +421,9 @@ describe("keepAlive", () => {
         state: captured,
         expiresAt: new Date(Date.now() + 3 * 3_600_000),
       });
-      await db.authJobs.succeed(
+      await db.jobLifecycle.succeed(
         spaJob.id,
-        (await db.authJobs.claim(org.id, spaJob.id, 1))!.run,
+        (await db.jobLifecycle.claim(org.id, spaJob.id, 1))!.run,
         spaSession,
         "detected",
       );

@@ -49,7 +49,7 @@ describe("rollUpJobStats", () => {
       loginUrl: "https://shop.example/login",
       username: "open",
     });
-    await db.authJobs.create({
+    await db.jobLifecycle.create({
       orgId: org.id,
       credentialId: cred.id,
       kind: "login",

@@ -32,7 +32,7 @@ describe("sweepRetention", () => {
     const longExpired = await session(now - 2 * DAY);
 
     const job = async (finishedDaysAgo: number | null) => {
-      const row = await db.authJobs.create({
+      const row = await db.jobLifecycle.create({
         orgId: org.id,
         credentialId: cred.id,
         kind: "login",
@@ -43,7 +43,7 @@ describe("sweepRetention", () => {
         input: { method: "password", password: "p" },
       });
       if (finishedDaysAgo !== null) {
-        await db.authJobs.fail(row.id, "unrun", "invalid_credentials", "no");
+        await db.jobLifecycle.fail(row.id, "unrun", "invalid_credentials", "no");
         await db.prisma.authJob.update({
           where: { id: row.id },
           data: { finishedAt: new Date(now - finishedDaysAgo * DAY) },

@@ -77,7 +77,7 @@ async function newJob(username: string, password: string) {
   const org = await db.organizations.create("Worker org");
   const loginUrl = `${sites.url}/classic/login`;
   const cred = await db.credentials.ensure({ orgId: org.id, loginUrl, username });
-  const row = await db.authJobs.create({
+  const row = await db.jobLifecycle.create({
     orgId: org.id,
     credentialId: cred.id,
     kind: "login",
@@ -114,8 +114,8 @@ describe("processAuthJob", () => {
   it("never submits again when an earlier run of the same job submitted and died", async () => {
     sites.accounts.addUser("rerun-user", "rerun-pass");
     const { job, orgId, jobId } = await newJob("rerun-user", "rerun-pass");
-    const { run } = (await db.authJobs.claim(orgId, jobId, 1))!;
-    await db.authJobs.markSubmitted(jobId, run); // as the run that crashed after submitting left it
+    const { run } = (await db.jobLifecycle.claim(orgId, jobId, 1))!;
+    await db.jobLifecycle.markSubmitted(jobId, run); // as the run that crashed after submitting left it
     await expect(processJob(job)).rejects.toMatchObject({ name: "UnrecoverableError", message: "login_unconfirmed" });
     expect(await db.authJobs.find(orgId, jobId)).toMatchObject({ status: "failed", errorCode: "login_unconfirmed" });
     expect(sites.accounts.attemptsFor("rerun-user")).toEqual({});
