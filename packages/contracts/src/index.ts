@@ -16,3 +16,4 @@ export * from "./entry-links";
 export * from "./proxies";
 export { REGION_PATTERN } from "./request-parts";
 export { SIGN_OUT_ADDRESS, SIGN_OUT_LABELS, SIGN_OUT_WORDS } from "./sign-out-words";
+export { cookieHeaderFor } from "./cookie-header";

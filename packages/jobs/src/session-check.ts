@@ -1,6 +1,11 @@
-import { loginPageOf, type SessionResponse, SIGN_OUT_ADDRESS, SIGN_OUT_LABELS } from "@authsvc/contracts";
+import {
+  cookieHeaderFor,
+  loginPageOf,
+  type SessionResponse,
+  SIGN_OUT_ADDRESS,
+  SIGN_OUT_LABELS,
+} from "@authsvc/contracts";
 import { requestCheckedAddresses, type TargetGuard } from "@authsvc/egress";
-import { cookieHeaderFor } from "@authsvc/sdk";
 
 /**
  * Whether a session the site gave us still signs in, read without a browser:
