@@ -8,7 +8,6 @@ export type { InputAnswer, PendingInput } from "./repositories/auth-job-handoff"
 export {
   allows,
   ENDED_STATUSES,
-  isEnded,
   isHeldByRun,
   JOB_STATUSES,
   JOB_TRANSITIONS,

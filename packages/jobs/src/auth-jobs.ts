@@ -24,9 +24,11 @@ import { sweepOpenJobs } from "./sweep-open-jobs";
 import { viewJob } from "./view-job";
 
 /**
- * An auth job's whole life, the API every other room calls: the gateway starts jobs, reads cached
- * sessions and views jobs; keep-alive starts jobs; platform staff replay failed ones; the worker opens a job,
- * runs the flow and hands the outcome to `succeed` or `fail`. Each step of the life happens here only.
+ * The jobs facade: an auth job's whole life, the API every other room calls: the gateway starts jobs, reads
+ * cached sessions and views jobs; keep-alive starts jobs; platform staff replay failed ones; the worker opens
+ * a job, runs the flow and hands the outcome to `succeed` or `fail`. Each step of the life happens here only.
+ * Beneath it, the record: `db.authJobs` (AuthJobRows, reads), `db.jobLifecycle` (every status change, by the
+ * transitions table) and `db.jobHandoff` (a person's question and answer), in packages/db.
  */
 export class AuthJobs {
   private readonly deps: JobDeps;

@@ -38,7 +38,7 @@ export class AuthJobLifecycle {
   async create(job: NewAuthJob, id = newId("job")) {
     const { input, ...fields } = job;
     return this.prisma.authJob.create({
-      data: { id, ...fields, input: this.envelope.encryptJson(input, rowAad(job.orgId, id)) },
+      data: { id, ...fields, ...statusAfter("record"), input: this.envelope.encryptJson(input, rowAad(job.orgId, id)) },
     });
   }
 

@@ -57,11 +57,6 @@ export function allows(name: TransitionName, status: JobRecordStatus): boolean {
   return (JOB_TRANSITIONS[name].from as readonly JobRecordStatus[]).includes(status);
 }
 
-/** Whether a job in `status` has ended (no run writes it again). */
-export function isEnded(status: JobRecordStatus): boolean {
-  return (ENDED_STATUSES as readonly JobRecordStatus[]).includes(status);
-}
-
 /** The status condition of a write allowed from `from`: one status, or any of several. */
 function statusIn(from: readonly JobRecordStatus[]): JobRecordStatus | { in: JobRecordStatus[] } {
   return from.length === 1 ? from[0]! : { in: [...from] };
