@@ -1,4 +1,6 @@
 import type { SessionResponse } from "@authsvc/contracts";
+import { Envelope, parseKeyRing } from "@authsvc/crypto";
+import { Database } from "@authsvc/db";
 import { JobNotRunnable, JobTakenOver } from "./open-job";
 import { useJobsEnv } from "./testing/jobs-env";
 
@@ -37,6 +39,42 @@ describe("a job's end, written by the run that holds it", () => {
     await expect(env.jobs.open(org.id, job.id, 3)).rejects.toBeInstanceOf(JobNotRunnable);
     expect(await env.db.authJobs.find(org.id, job.id)).toMatchObject({ status: "succeeded", attempts: 2 });
     expect(await sessions()).toBe(1);
+  });
+
+  it("stays as its run ended it when the queue runs the job again as that run ends (the claim read it running)", async () => {
+    const { org, job, newer } = await takenOver("ended-while-claimed");
+    // A database whose claim, between its read and its write, lets the newer run end the job.
+    let raced = false;
+    const authJob = new Proxy(env.db.prisma.authJob, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop);
+        if (prop !== "findFirst") return typeof value === "function" ? value.bind(target) : value;
+        return async (...args: unknown[]) => {
+          const row = await value.apply(target, args);
+          if (!raced) {
+            raced = true;
+            expect(await env.db.jobLifecycle.fail(job.id, newer.run, "internal_error", "ended meanwhile")).toBe(true);
+          }
+          return row;
+        };
+      },
+    });
+    const prisma = new Proxy(env.db.prisma, {
+      get(target, prop) {
+        if (prop === "authJob") return authJob;
+        const value = Reflect.get(target, prop);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const keys = parseKeyRing(env.config.crypto.keyRing, env.config.crypto.activeKeyVersion);
+    const racing = new Database(prisma, new Envelope(keys));
+    expect(await racing.jobLifecycle.claim(org.id, job.id, 3)).toMatchObject({ ended: true, status: "failed" });
+    expect(raced).toBe(true);
+    expect(await env.db.authJobs.find(org.id, job.id)).toMatchObject({
+      status: "failed",
+      attempts: 2,
+      errorCode: "internal_error",
+    });
   });
 
   it("stores nothing of a stalled run's success; the newer run's success stands", async () => {

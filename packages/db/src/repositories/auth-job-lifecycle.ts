@@ -54,10 +54,11 @@ export class AuthJobLifecycle {
       // is that run's answer; running again would overwrite it.
       if (!allows("claim", row.status)) return { ...row, input: null, run: row.attempts, ended: true as const };
       // `run` is this run's number: only the newest run may mark the submit (see markSubmitted). Compared
-      // with what was read, so two runs claiming at once never get the same number.
+      // with what was read, so two runs claiming at once never get the same number; and only while the job
+      // is open, so a run that ends it meanwhile (its number unchanged) is not overwritten: read again.
       const run = Math.max(row.attempts + 1, attempt);
       const { count } = await this.prisma.authJob.updateMany({
-        where: { id, attempts: row.attempts },
+        where: heldWhere("claim", id, { attempts: row.attempts }),
         data: { ...statusAfter("claim"), attempts: run, startedAt: row.startedAt ?? new Date() },
       });
       if (count === 0) continue;

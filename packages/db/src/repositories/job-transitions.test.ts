@@ -57,6 +57,11 @@ describe("the auth job transitions table", () => {
   it("guards each write by its holder and the statuses it is allowed from", () => {
     expect(heldWhere("succeed", "job_1", { attempts: 3 })).toEqual({ id: "job_1", attempts: 3, status: "running" });
     expect(heldWhere("failOpen", "job_1", {})).toEqual({ id: "job_1", status: { in: ["queued", "running"] } });
+    expect(heldWhere("claim", "job_1", { attempts: 2 })).toEqual({
+      id: "job_1",
+      attempts: 2,
+      status: { in: ["queued", "running"] },
+    });
     expect(heldWhere("undoReplay", "job_1", { attempts: 2 })).toEqual({ id: "job_1", attempts: 2, status: "queued" });
     // The holder cannot widen the statuses: the table's condition comes last.
     expect(heldWhere("requeue", "job_1", { attempts: 1, status: "failed" }).status).toBe("running");
