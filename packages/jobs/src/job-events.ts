@@ -3,6 +3,7 @@ import type { Queue } from "bullmq";
 import type { WebhookEvent, WebhookEventType } from "@authsvc/contracts";
 import type { Database } from "@authsvc/db";
 import { queueDeliveries, type WebhookDeliveryPayload } from "@authsvc/queue";
+import type { OpenedJob } from "./open-job";
 
 /**
  * Sends an event to every webhook of the org that asked for its type: queued here, delivered by the
@@ -31,3 +32,11 @@ export async function emitEvent(
     event,
   );
 }
+
+/** What every event about the job says of its credential: ids and metadata, never a secret. */
+export const about = (job: OpenedJob) => ({
+  credentialId: job.credential.id,
+  site: job.credential.siteOrigin,
+  username: job.credential.username,
+  jobId: job.id,
+});

@@ -1,6 +1,6 @@
 import { flightTtlMs, gateSite, regionQueue, requeueAuthJob } from "@authsvc/queue";
 import { gateCaps } from "./start-job";
-import { abandonJob, endOpenJob } from "./finish-job";
+import { abandonJob, endOpenJob } from "./fail-job";
 import { tell, type JobDeps } from "./job-deps";
 
 // A job is recorded a moment before it is queued: younger ones are left alone.
