@@ -1,11 +1,12 @@
 import type { Router } from "express";
 import { type Accounts, page } from "../accounts";
 import { errorAlert, formCase } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 const NAME = "additional-fields";
 
 /** Besides username and password, a workspace (text, labelled) and an account (select) must be given. */
-export function additionalFields(accounts: Accounts): Router {
+function additionalFields(accounts: Accounts): Router {
   return formCase(
     accounts,
     NAME,
@@ -28,3 +29,8 @@ export function additionalFields(accounts: Accounts): Router {
     },
   );
 }
+
+export const additionalFieldsCase = defineCase({
+  router: ({ accounts }) => additionalFields(accounts),
+  cases: [standard(NAME, { additionalFields: { workspace: "acme", account: "Billing" } })],
+});

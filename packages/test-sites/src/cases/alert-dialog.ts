@@ -1,11 +1,12 @@
 import type { Router } from "express";
 import { type Accounts, page } from "../accounts";
 import { base, jsonLoginApi } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 const NAME = "alert-dialog";
 
 /** An old-style page that answers a wrong password with a JavaScript alert() and nothing else. */
-export function alertDialog(accounts: Accounts): Router {
+function alertDialog(accounts: Accounts): Router {
   const r = jsonLoginApi(accounts, NAME);
   r.get(`${base(NAME)}/login`, (_req, res) => {
     res.type("html").send(
@@ -27,3 +28,8 @@ export function alertDialog(accounts: Accounts): Router {
   });
   return r;
 }
+
+export const alertDialogCase = defineCase({
+  router: ({ accounts }) => alertDialog(accounts),
+  cases: [standard(NAME)],
+});

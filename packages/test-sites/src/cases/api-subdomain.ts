@@ -1,6 +1,7 @@
 import { type NextFunction, type Request, type Response, Router, json } from "express";
 import { type Accounts, page } from "../accounts";
 import { base } from "./kit";
+import { defineCase, onHost, standard } from "./login-case";
 
 const NAME = "api-subdomain";
 
@@ -9,7 +10,7 @@ const NAME = "api-subdomain";
  * API sets its own session cookie through a credentialed CORS request; the page keeps a token in
  * localStorage.
  */
-export function apiSubdomain(accounts: Accounts): Router {
+function apiSubdomain(accounts: Accounts): Router {
   const r = Router();
   const cors = (req: Request, res: Response, next: NextFunction) => {
     const origin = req.headers.origin ?? "";
@@ -53,3 +54,19 @@ export function apiSubdomain(accounts: Accounts): Router {
   });
   return r;
 }
+
+export const apiSubdomainCase = defineCase({
+  router: ({ accounts }) => apiSubdomain(accounts),
+  cases: [
+    standard(NAME, {
+      url: onHost("www.shop.localhost", `${base(NAME)}/login`),
+      session: {
+        cookie: "api_session",
+        cookieDomain: "api.shop.localhost",
+        storageKey: "shop_token",
+        storageHost: "www.shop.localhost",
+      },
+      account: undefined,
+    }),
+  ],
+});

@@ -1,6 +1,7 @@
 import { Router } from "express";
 import { type Accounts, page } from "../accounts";
 import { formCase, plainForm } from "./kit";
+import { defineCase } from "./login-case";
 
 const NAME = "browser-seen";
 
@@ -22,7 +23,7 @@ export interface SeenBrowser {
  * platform, languages, time zone, screen, window, pixel density) in a hidden field, and the post is kept
  * with its headers, per username (`GET /__fixture/browsers-seen/:username`).
  */
-export function browserSeen(accounts: Accounts): Router {
+function browserSeen(accounts: Accounts): Router {
   const r = Router();
   const seen = new Map<string, SeenBrowser[]>();
   r.get("/__fixture/browsers-seen/:username", (req, res) => {
@@ -79,7 +80,7 @@ const DEFAULT_REGION = { zones: "America/", languages: ["en-US", "en-CA", "fr-CA
  * a time zone or language of another region than the address's (by its table) is refused before the
  * password is checked ("We couldn't verify this sign-in…"). `GET /__fixture/region-refusals` counts them.
  */
-export function regionCheck(accounts: Accounts): Router {
+function regionCheck(accounts: Accounts): Router {
   const r = Router();
   let refusals = 0;
   r.get("/__fixture/region-refusals", (_req, res) => {
@@ -117,3 +118,7 @@ export function regionCheck(accounts: Accounts): Router {
   );
   return r;
 }
+
+export const browserSeenCases = defineCase({
+  router: ({ accounts }) => [browserSeen(accounts), regionCheck(accounts)],
+});

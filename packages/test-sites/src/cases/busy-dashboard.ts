@@ -1,11 +1,12 @@
 import type { Router } from "express";
 import { type Accounts, page } from "../accounts";
 import { base, formCase, plainForm } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 const NAME = "busy-dashboard";
 
 /** A dashboard that polls its server every 100 ms, forever: the network never goes quiet. */
-export function busyDashboard(accounts: Accounts): Router {
+function busyDashboard(accounts: Accounts): Router {
   const r = formCase(accounts, NAME, (error) => page("Sign in", `<h1>Sign in</h1>${plainForm(NAME, error)}`), {
     accountScript: `setInterval(() => fetch("${base(NAME)}/poll"), 100);`,
   });
@@ -14,3 +15,8 @@ export function busyDashboard(accounts: Accounts): Router {
   });
   return r;
 }
+
+export const busyDashboardCase = defineCase({
+  router: ({ accounts }) => busyDashboard(accounts),
+  cases: [standard(NAME)],
+});

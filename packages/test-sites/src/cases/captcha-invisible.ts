@@ -2,6 +2,7 @@ import type { Router } from "express";
 import { type Accounts, page } from "../accounts";
 import { captchaService, checkCaptcha } from "./captcha";
 import { base, errorAlert, formCase } from "./kit";
+import { captchaBlocked, defineCase, standard } from "./login-case";
 
 interface Widget {
   name: string;
@@ -119,8 +120,17 @@ function widgetCase(accounts: Accounts, w: Widget): Router {
   return r;
 }
 
-/** Logins behind invisible or managed CAPTCHAs: they run by themselves; the site checks their token. */
-export const invisibleCaptchas = (accounts: Accounts): Router[] => WIDGETS.map((w) => widgetCase(accounts, w));
+const TRUSTING = WIDGETS.filter((w) => !w.distrusts);
+const DISTRUSTING = WIDGETS.filter((w) => w.distrusts);
 
-export const INVISIBLE_CAPTCHA_CASES = WIDGETS.filter((w) => !w.distrusts).map((w) => w.name);
-export const CHALLENGED_CAPTCHA_CASES = WIDGETS.filter((w) => w.distrusts).map((w) => w.name);
+/** Logins behind invisible or managed CAPTCHAs: they run by themselves; the site checks their token. */
+export const invisibleCaptchaCases = defineCase({
+  router: ({ accounts }) => TRUSTING.map((w) => widgetCase(accounts, w)),
+  cases: TRUSTING.map((w) => standard(w.name)),
+});
+
+/** The same widgets for a browser they distrust: a challenge a person must solve. */
+export const challengedCaptchaCases = defineCase({
+  router: ({ accounts }) => DISTRUSTING.map((w) => widgetCase(accounts, w)),
+  cases: DISTRUSTING.map((w) => captchaBlocked(w.name)),
+});

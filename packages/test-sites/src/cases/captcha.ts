@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Router } from "express";
 import { type Accounts, page } from "../accounts";
 import { base, formCase, plainForm } from "./kit";
+import { captchaBlocked, defineCase, standard } from "./login-case";
 
 /**
  * The fake CAPTCHA service of a case: widgets fetch their token from `<case>/captcha/token` (as real ones
@@ -87,7 +88,17 @@ function checkboxCase(accounts: Accounts, name: string, trusts: boolean): Router
 }
 
 /** A reCAPTCHA checkbox that passes when ticked, as it does for a browser with a good reputation. */
-export const captchaCheckbox = (accounts: Accounts) => checkboxCase(accounts, "captcha-checkbox", true);
+const captchaCheckbox = (accounts: Accounts) => checkboxCase(accounts, "captcha-checkbox", true);
 
 /** A reCAPTCHA checkbox that answers the tick with an image challenge: a person must solve it. */
-export const captcha = (accounts: Accounts) => checkboxCase(accounts, "captcha", false);
+const captcha = (accounts: Accounts) => checkboxCase(accounts, "captcha", false);
+
+export const captchaCheckboxCase = defineCase({
+  router: ({ accounts }) => captchaCheckbox(accounts),
+  cases: [standard("captcha-checkbox")],
+});
+
+export const captchaCase = defineCase({
+  router: ({ accounts }) => captcha(accounts),
+  cases: [captchaBlocked("captcha")],
+});

@@ -1,8 +1,9 @@
 import type { Router } from "express";
 import { type Accounts, escapeHtml, page } from "../accounts";
-import { base, formCase, startSession } from "./kit";
+import { base, formCase, sessionCookie, startSession } from "./kit";
+import { at, defineCase, standard } from "./login-case";
 
-export const CODE_IN_FORM = {
+const CODE_IN_FORM = {
   missing: "Please enter your OTP token.",
   wrong: "Invalid token. Please make sure you have entered it correctly.",
   password: "Please enter a correct username and password. Note that both fields may be case-sensitive.",
@@ -40,6 +41,35 @@ function codeForm(accounts: Accounts, name: string, label: string, field: string
   });
 }
 
-export const codeInForm = (accounts: Accounts) => codeForm(accounts, "code-in-form", "OTP Token:", "otp_token");
-export const optionalCode = (accounts: Accounts) =>
-  codeForm(accounts, "optional-code", "2FA code (if enabled)", "twofactor");
+const codeInForm = (accounts: Accounts) => codeForm(accounts, "code-in-form", "OTP Token:", "otp_token");
+const optionalCode = (accounts: Accounts) => codeForm(accounts, "optional-code", "2FA code (if enabled)", "twofactor");
+
+// The authenticator's code in the password's own form (and an optional one, left empty without a secret).
+export const codeInFormCases = defineCase({
+  router: ({ accounts }) => [codeInForm(accounts), optionalCode(accounts)],
+  cases: [
+    standard("code-in-form", { totp: true, wrongCode: CODE_IN_FORM.wrong, refusal: CODE_IN_FORM.password }),
+    standard("optional-code", { totp: true, wrongCode: CODE_IN_FORM.wrong }),
+    standard("optional-code-none", {
+      site: "optional-code",
+      url: at("/cases/optional-code/login"),
+      session: { cookie: sessionCookie("optional-code"), cookieDomain: "127.0.0.1" },
+      account: "/cases/optional-code/account",
+    }),
+  ],
+});
+
+/** The code-in-form page for a caller without the secret (served by codeInFormCases' router). */
+export const codeInFormNoSecretCase = defineCase({
+  cases: [
+    standard("code-in-form-no-secret", {
+      site: "code-in-form",
+      url: at("/cases/code-in-form/login"),
+      expect: "mfa_required",
+      session: undefined,
+      wrongPassword: undefined,
+      totp: true,
+      withoutSecret: true,
+    }),
+  ],
+});

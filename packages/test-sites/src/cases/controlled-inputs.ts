@@ -1,6 +1,7 @@
 import type { Router } from "express";
 import { type Accounts, page } from "../accounts";
 import { base, jsonLoginApi, POST_LOGIN_SCRIPT } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 const NAME = "controlled-inputs";
 
@@ -21,7 +22,7 @@ document.getElementById("f").addEventListener("submit", (ev) => {
 });`;
 
 /** Inputs whose value only counts when it was typed: key events, not assignments. */
-export function controlledInputs(accounts: Accounts): Router {
+function controlledInputs(accounts: Accounts): Router {
   const r = jsonLoginApi(accounts, NAME);
   r.get(`${base(NAME)}/login`, (_req, res) => {
     res.type("html").send(
@@ -37,3 +38,8 @@ export function controlledInputs(accounts: Accounts): Router {
   });
   return r;
 }
+
+export const controlledInputsCase = defineCase({
+  router: ({ accounts }) => controlledInputs(accounts),
+  cases: [standard(NAME)],
+});

@@ -1,6 +1,7 @@
 import type { Router } from "express";
 import { type Accounts, page } from "../accounts";
 import { formCase, plainForm } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 const NAME = "cookie-banner";
 
@@ -10,7 +11,7 @@ const BANNER = `<div id="cookie-consent" style="position:fixed;inset:0;backgroun
 <p>We use cookies to improve your experience.</p><button id="reject">Reject all</button> <button id="accept">Accept all</button></div></div>`;
 
 /** A cookie-consent banner covering the login form until it is answered. */
-export function cookieBanner(accounts: Accounts): Router {
+function cookieBanner(accounts: Accounts): Router {
   return formCase(accounts, NAME, (error) =>
     page(
       "Sign in",
@@ -23,3 +24,8 @@ for (const id of ["accept", "reject"]) document.getElementById(id).onclick = () 
     ),
   );
 }
+
+export const cookieBannerCase = defineCase({
+  router: ({ accounts }) => cookieBanner(accounts),
+  cases: [standard(NAME)],
+});

@@ -1,11 +1,12 @@
 import type { Router } from "express";
 import { type Accounts, page } from "../accounts";
 import { errorAlert, formCase } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 const NAME = "disabled-submit";
 
 /** The button stays disabled until the site's own validation, run 400 ms after the last keystroke, passes. */
-export function disabledSubmit(accounts: Accounts): Router {
+function disabledSubmit(accounts: Accounts): Router {
   return formCase(accounts, NAME, (error) =>
     page(
       "Sign in",
@@ -22,3 +23,8 @@ f.addEventListener("input", () => {
     ),
   );
 }
+
+export const disabledSubmitCase = defineCase({
+  router: ({ accounts }) => disabledSubmit(accounts),
+  cases: [standard(NAME)],
+});

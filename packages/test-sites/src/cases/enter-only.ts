@@ -1,11 +1,12 @@
 import type { Router } from "express";
 import { type Accounts, page } from "../accounts";
 import { base, jsonLoginApi, POST_LOGIN_SCRIPT } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 const NAME = "enter-only";
 
 /** No submit control at all: the app listens for Enter in the password field. */
-export function enterOnly(accounts: Accounts): Router {
+function enterOnly(accounts: Accounts): Router {
   const r = jsonLoginApi(accounts, NAME);
   r.get(`${base(NAME)}/login`, (_req, res) => {
     res.type("html").send(
@@ -22,3 +23,8 @@ document.getElementById("p").addEventListener("keydown", (ev) => {
   });
   return r;
 }
+
+export const enterOnlyCase = defineCase({
+  router: ({ accounts }) => enterOnly(accounts),
+  cases: [standard(NAME)],
+});

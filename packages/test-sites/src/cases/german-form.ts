@@ -1,11 +1,12 @@
 import type { Router } from "express";
 import { type Accounts, escapeHtml, page } from "../accounts";
 import { formCase } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 const NAME = "german-form";
 
 /** A German form whose fields say what they are only in their labels (names "feld1", "feld2"). */
-export function germanForm(accounts: Accounts): Router {
+function germanForm(accounts: Accounts): Router {
   return formCase(
     accounts,
     NAME,
@@ -25,3 +26,8 @@ export function germanForm(accounts: Accounts): Router {
     },
   );
 }
+
+export const germanFormCase = defineCase({
+  router: ({ accounts }) => germanForm(accounts),
+  cases: [standard(NAME)],
+});

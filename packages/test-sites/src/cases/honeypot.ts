@@ -1,6 +1,7 @@
 import type { Router } from "express";
 import { type Accounts, page } from "../accounts";
 import { errorAlert, formCase } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 const NAME = "honeypot";
 
@@ -8,7 +9,7 @@ const NAME = "honeypot";
  * A bot trap: an off-screen field named "username" that people never see. The real field is "login_id",
  * labelled "Email address". A filled trap fails the login with a vague message.
  */
-export function honeypot(accounts: Accounts): Router {
+function honeypot(accounts: Accounts): Router {
   return formCase(
     accounts,
     NAME,
@@ -29,3 +30,8 @@ export function honeypot(accounts: Accounts): Router {
     },
   );
 }
+
+export const honeypotCase = defineCase({
+  router: ({ accounts }) => honeypot(accounts),
+  cases: [standard(NAME)],
+});

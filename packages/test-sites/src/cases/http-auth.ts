@@ -1,6 +1,7 @@
 import { Router } from "express";
 import { type Accounts, escapeHtml, page, readCookie } from "../accounts";
 import { base, sessionCookie } from "./kit";
+import { defineCase } from "./login-case";
 
 /**
  * Admin pages behind HTTP Basic authentication (a reverse proxy's `auth_basic`, a router's web interface):
@@ -47,5 +48,9 @@ function httpBasic(accounts: Accounts, name: string, withCookie: boolean): Route
   return r;
 }
 
-export const httpBasicCookie = (accounts: Accounts) => httpBasic(accounts, "http-basic", true);
-export const httpBasicOnly = (accounts: Accounts) => httpBasic(accounts, "http-basic-only", false);
+const httpBasicCookie = (accounts: Accounts) => httpBasic(accounts, "http-basic", true);
+const httpBasicOnly = (accounts: Accounts) => httpBasic(accounts, "http-basic-only", false);
+
+export const httpAuthCases = defineCase({
+  router: ({ accounts }) => [httpBasicCookie(accounts), httpBasicOnly(accounts)],
+});

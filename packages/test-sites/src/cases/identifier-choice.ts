@@ -1,6 +1,7 @@
 import type { Router } from "express";
 import { type Accounts, page } from "../accounts";
 import { base, errorAlert, formCase } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 /**
  * Login forms where the username could go in more than one field, or in one the engine could take for
@@ -13,7 +14,7 @@ import { base, errorAlert, formCase } from "./kit";
  * - a student portal's "Perm number" (digits only, ASP.NET's `data-val-regex-pattern`) beside an
  *   "Application ID": a username with letters breaks the first field's rule, so it goes in the second.
  */
-export function identifierChoice(accounts: Accounts): Router[] {
+function identifierChoice(accounts: Accounts): Router[] {
   const userCode = "identifier-user-code";
   const bank = "identifier-branch-account";
   const portal = "identifier-perm-or-application";
@@ -71,8 +72,13 @@ export function identifierChoice(accounts: Accounts): Router[] {
 }
 
 /** The catalog's entries; the bank's signs in once the caller names the two fields it does not fill. */
-export const IDENTIFIER_CHOICE_CASES = [
+const IDENTIFIER_CHOICE_CASES = [
   { name: "identifier-user-code", extra: {} },
   { name: "identifier-branch-account", extra: { additionalFields: { 支店番号: "", 口座番号: "" } } },
   { name: "identifier-perm-or-application", extra: {} },
 ];
+
+export const identifierChoiceCases = defineCase({
+  router: ({ accounts }) => identifierChoice(accounts),
+  cases: IDENTIFIER_CHOICE_CASES.map((c) => standard(c.name, c.extra)),
+});

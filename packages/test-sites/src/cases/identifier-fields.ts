@@ -1,6 +1,7 @@
 import type { Router } from "express";
 import { type Accounts, escapeHtml, page } from "../accounts";
 import { base, errorAlert, formCase } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 interface IdentifierShape {
   name: string;
@@ -59,7 +60,7 @@ const SHAPES: IdentifierShape[] = [
 ];
 
 /** Login forms whose identifier is an account or contract number in an unusual field. */
-export function identifierFields(accounts: Accounts): Router[] {
+function identifierFields(accounts: Accounts): Router[] {
   return SHAPES.map((shape) =>
     formCase(
       accounts,
@@ -77,4 +78,9 @@ export function identifierFields(accounts: Accounts): Router[] {
   );
 }
 
-export const IDENTIFIER_FIELD_CASES = SHAPES.map((s) => s.name);
+const IDENTIFIER_FIELD_CASES = SHAPES.map((s) => s.name);
+
+export const identifierFieldCases = defineCase({
+  router: ({ accounts }) => identifierFields(accounts),
+  cases: IDENTIFIER_FIELD_CASES.map((name) => standard(name)),
+});

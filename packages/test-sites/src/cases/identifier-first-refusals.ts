@@ -2,6 +2,7 @@ import { Router, urlencoded } from "express";
 import { type Accounts, escapeHtml, page, readCookie } from "../accounts";
 import { passwordStep } from "./identifier-first";
 import { base, sessionCookie } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 /**
  * Identifier-first pages that refuse an unknown account on the first step in plain text, no alert markup:
@@ -59,8 +60,12 @@ function firstStepRefusal(accounts: Accounts, step: FirstStepRefusal): Router {
 }
 
 /** Identifier-first logins that say "no such account" on the first step, in plain text. */
-export const identifierFirstRefusals = (accounts: Accounts): Router[] =>
-  STEPS.map((step) => firstStepRefusal(accounts, step));
+const identifierFirstRefusals = (accounts: Accounts): Router[] => STEPS.map((step) => firstStepRefusal(accounts, step));
 
 /** The catalog's entries: the site's words for an unknown account, which the verdict must quote. */
-export const IDENTIFIER_FIRST_REFUSAL_CASES = STEPS.map((s) => ({ name: s.name, unknownIdentifier: s.words }));
+const IDENTIFIER_FIRST_REFUSAL_CASES = STEPS.map((s) => ({ name: s.name, unknownIdentifier: s.words }));
+
+export const identifierFirstRefusalCases = defineCase({
+  router: ({ accounts }) => identifierFirstRefusals(accounts),
+  cases: IDENTIFIER_FIRST_REFUSAL_CASES.map(({ name, unknownIdentifier }) => standard(name, { unknownIdentifier })),
+});

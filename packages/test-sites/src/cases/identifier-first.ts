@@ -1,6 +1,7 @@
 import { Router, urlencoded } from "express";
 import { type Accounts, escapeHtml, page } from "../accounts";
 import { accountRoute, base, errorAlert, MESSAGES, startSession } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 interface FirstStep {
   name: string;
@@ -99,7 +100,11 @@ function identifierFirst(accounts: Accounts, step: FirstStep): Router {
 }
 
 /** Identifier-first logins: the first step asks only for the email or username, the password comes next. */
-export const identifierFirstSteps = (accounts: Accounts): Router[] =>
-  STEPS.map((step) => identifierFirst(accounts, step));
+const identifierFirstSteps = (accounts: Accounts): Router[] => STEPS.map((step) => identifierFirst(accounts, step));
 
-export const IDENTIFIER_FIRST_CASES = STEPS.map((s) => s.name);
+const IDENTIFIER_FIRST_CASES = STEPS.map((s) => s.name);
+
+export const identifierFirstCases = defineCase({
+  router: ({ accounts }) => identifierFirstSteps(accounts),
+  cases: IDENTIFIER_FIRST_CASES.map((name) => standard(name)),
+});

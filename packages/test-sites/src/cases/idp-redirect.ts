@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { Router, urlencoded } from "express";
 import { type Accounts, escapeHtml, page } from "../accounts";
-import { accountRoute, base, errorAlert, MESSAGES, startSession } from "./kit";
+import { accountRoute, base, errorAlert, MESSAGES, sessionCookie, startSession } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 const NAME = "idp-redirect";
 
@@ -10,7 +11,7 @@ const NAME = "idp-redirect";
  * which keeps its own session cookie and localStorage, then sends it back with a code the app swaps for
  * its session.
  */
-export function idpRedirect(accounts: Accounts): Router {
+function idpRedirect(accounts: Accounts): Router {
   const r = Router();
   const codes = new Map<string, string>();
   const port = (host: string | undefined) => (host ?? "").split(":")[1];
@@ -57,3 +58,18 @@ export function idpRedirect(accounts: Accounts): Router {
   accountRoute(r, accounts, NAME);
   return r;
 }
+
+export const idpRedirectCase = defineCase({
+  router: ({ accounts }) => idpRedirect(accounts),
+  cases: [
+    standard(NAME, {
+      session: {
+        cookie: sessionCookie(NAME),
+        cookieDomain: "127.0.0.1",
+        otherCookies: [{ name: "idp_session", domain: "idp.localhost" }],
+        storageKey: "idp_device",
+        storageHost: "idp.localhost",
+      },
+    }),
+  ],
+});

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Router, json } from "express";
 import { type Accounts, page } from "../accounts";
 import { accountRoute, base, startSession } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 const NAME = "iframe-cross-origin";
 
@@ -9,7 +10,7 @@ const NAME = "iframe-cross-origin";
  * The login form is an embedded widget from another site (login.localhost): it checks the password with
  * its own API, posts a one-time code to the parent page, and the parent swaps it for its own session.
  */
-export function iframeCrossOrigin(accounts: Accounts): Router {
+function iframeCrossOrigin(accounts: Accounts): Router {
   const r = Router();
   const codes = new Map<string, string>();
   const widgetOrigin = (host: string) => `http://login.localhost:${host.split(":")[1]}`;
@@ -65,3 +66,8 @@ export function iframeCrossOrigin(accounts: Accounts): Router {
   accountRoute(r, accounts, NAME);
   return r;
 }
+
+export const iframeCrossOriginCase = defineCase({
+  router: ({ accounts }) => iframeCrossOrigin(accounts),
+  cases: [standard(NAME)],
+});

@@ -1,11 +1,12 @@
 import { Router, urlencoded } from "express";
 import { type Accounts, page } from "../accounts";
 import { accountRoute, base, errorAlert, MESSAGES, startSession } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 const NAME = "iframe-same-origin";
 
 /** The login form lives in a same-origin iframe; on success the frame sends the whole page on. */
-export function iframeSameOrigin(accounts: Accounts): Router {
+function iframeSameOrigin(accounts: Accounts): Router {
   const r = Router();
   const frame = (error?: string) =>
     page(
@@ -38,3 +39,8 @@ export function iframeSameOrigin(accounts: Accounts): Router {
   accountRoute(r, accounts, NAME);
   return r;
 }
+
+export const iframeSameOriginCase = defineCase({
+  router: ({ accounts }) => iframeSameOrigin(accounts),
+  cases: [standard(NAME)],
+});

@@ -2,6 +2,7 @@ import { randomBytes, randomInt } from "node:crypto";
 import type { Request, Response, Router } from "express";
 import { type Accounts, page, readCookie } from "../accounts";
 import { base, formCase, plainForm } from "./kit";
+import { captchaBlocked, defineCase } from "./login-case";
 
 const COOKIE = "img_captcha";
 
@@ -30,7 +31,7 @@ const DEFAULT_LOOK: ChallengeLook = {
  * field whose label asks for what the picture shows (named for something else), a "new image" control, in
  * English and German. Recognised by its shape, never submitted empty.
  */
-export const PICTURE_LOOKS: Record<string, ChallengeLook> = {
+const PICTURE_LOOKS: Record<string, ChallengeLook> = {
   "picture-challenge": {
     markup: (src) => `<div class="challenge"><img aria-hidden="true" src="${src}" width="180" height="60">
   <button type="button" onclick="this.previousElementSibling.src=this.previousElementSibling.src.split('?')[0]+'?'+Date.now()">New image</button></div>
@@ -109,7 +110,7 @@ export function imageChallenge(r: Router, name: string, look: ChallengeLook = DE
 const NAME = "image-captcha";
 
 /** A login form with the image challenge: a wrong answer shows the form again with new characters and counts no attempt on the account. */
-export function imageCaptcha(accounts: Accounts, name = NAME, look: ChallengeLook = DEFAULT_LOOK): Router {
+function imageCaptcha(accounts: Accounts, name = NAME, look: ChallengeLook = DEFAULT_LOOK): Router {
   let challenge: ReturnType<typeof imageChallenge>;
   const r = formCase(
     accounts,
@@ -124,5 +125,10 @@ export function imageCaptcha(accounts: Accounts, name = NAME, look: ChallengeLoo
 }
 
 /** The challenge by shape only (PICTURE_LOOKS), one page each. */
-export const pictureChallenges = (accounts: Accounts): Router[] =>
+const pictureChallenges = (accounts: Accounts): Router[] =>
   Object.entries(PICTURE_LOOKS).map(([name, look]) => imageCaptcha(accounts, name, look));
+
+export const imageCaptchaCases = defineCase({
+  router: ({ accounts }) => [imageCaptcha(accounts), ...pictureChallenges(accounts)],
+  cases: [NAME, ...Object.keys(PICTURE_LOOKS)].map(captchaBlocked),
+});

@@ -1,11 +1,12 @@
 import type { Router } from "express";
 import { type Accounts, page } from "../accounts";
 import { base, formCase, plainForm } from "./kit";
+import { at, defineCase, standard } from "./login-case";
 
 const NAME = "landing-link";
 
 /** The URL the caller has is the home page; the form is one "Log in" link away. */
-export function landingLink(accounts: Accounts): Router {
+function landingLink(accounts: Accounts): Router {
   const r = formCase(accounts, NAME, (error) => page("Log in — Example", `<h1>Log in</h1>${plainForm(NAME, error)}`));
   r.get(`${base(NAME)}/`, (_req, res) => {
     res.type("html").send(
@@ -19,3 +20,8 @@ export function landingLink(accounts: Accounts): Router {
   });
   return r;
 }
+
+export const landingLinkCase = defineCase({
+  router: ({ accounts }) => landingLink(accounts),
+  cases: [standard(NAME, { url: at(`${base(NAME)}/`) })],
+});

@@ -1,11 +1,12 @@
 import type { Router } from "express";
 import { type Accounts, page } from "../accounts";
 import { formCase, plainForm } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 const NAME = "late-form";
 
 /** A page that shows a spinner and draws its form with JavaScript 1.5 s after load. */
-export function lateForm(accounts: Accounts): Router {
+function lateForm(accounts: Accounts): Router {
   return formCase(accounts, NAME, (error) =>
     page(
       "Sign in",
@@ -14,3 +15,8 @@ export function lateForm(accounts: Accounts): Router {
     ),
   );
 }
+
+export const lateFormCase = defineCase({
+  router: ({ accounts }) => lateForm(accounts),
+  cases: [standard(NAME)],
+});

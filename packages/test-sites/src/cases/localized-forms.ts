@@ -1,6 +1,7 @@
 import type { Router } from "express";
 import { type Accounts, escapeHtml, page } from "../accounts";
 import { errorAlert, formCase } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 interface Locale {
   name: string;
@@ -76,7 +77,7 @@ function field(locale: Locale, id: string, text: string, type: string): string {
 }
 
 /** One login form per language (fr, es, pt, it, nl); only the page's own words tell the fields apart. */
-export function localizedForms(accounts: Accounts): Router[] {
+function localizedForms(accounts: Accounts): Router[] {
   return LOCALES.map((locale) =>
     formCase(
       accounts,
@@ -93,4 +94,9 @@ export function localizedForms(accounts: Accounts): Router[] {
   );
 }
 
-export const LOCALIZED_CASES = LOCALES.map((l) => l.name);
+const LOCALIZED_CASES = LOCALES.map((l) => l.name);
+
+export const localizedFormCases = defineCase({
+  router: ({ accounts }) => localizedForms(accounts),
+  cases: LOCALIZED_CASES.map((name) => standard(name)),
+});

@@ -1,11 +1,12 @@
 import type { Router } from "express";
 import { type Accounts, page } from "../accounts";
 import { base, formCase, plainForm } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 const NAME = "modal-login";
 
 /** A home page whose login form opens in a modal dialog from a "Sign in" button in the header. */
-export function modalLogin(accounts: Accounts): Router {
+function modalLogin(accounts: Accounts): Router {
   return formCase(accounts, NAME, (error) =>
     page(
       "Acme Store",
@@ -20,3 +21,8 @@ ${error ? "dlg.showModal();" : ""}`,
     ),
   );
 }
+
+export const modalLoginCase = defineCase({
+  router: ({ accounts }) => modalLogin(accounts),
+  cases: [standard(NAME)],
+});

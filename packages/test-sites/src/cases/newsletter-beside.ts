@@ -1,11 +1,12 @@
 import type { Router } from "express";
 import { type Accounts, page } from "../accounts";
 import { errorAlert, formCase } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 const NAME = "newsletter-beside";
 
 /** A newsletter sign-up (email + Subscribe) right above the login form, both asking for an email. */
-export function newsletterBeside(accounts: Accounts): Router {
+function newsletterBeside(accounts: Accounts): Router {
   return formCase(
     accounts,
     NAME,
@@ -21,3 +22,8 @@ export function newsletterBeside(accounts: Accounts): Router {
     { fields: { user: "member_email", pass: "member_password" } },
   );
 }
+
+export const newsletterBesideCase = defineCase({
+  router: ({ accounts }) => newsletterBeside(accounts),
+  cases: [standard(NAME)],
+});

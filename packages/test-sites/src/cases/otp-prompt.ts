@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { Router, urlencoded } from "express";
 import { type Accounts, escapeHtml, page, readCookie } from "../accounts";
-import { base, errorAlert, formCase, plainForm, startSession } from "./kit";
+import { base, errorAlert, formCase, plainForm, sessionCookie, startSession } from "./kit";
+import { at, defineCase, mfaRequired, standard } from "./login-case";
 
 // What the site answers a wrong code with.
 const TOTP_REFUSED = "That code didn't work. Check your authenticator app.";
-export const TOTP_REFUSED_PLAIN = "That code didn't work. Check the code and try again.";
+const TOTP_REFUSED_PLAIN = "That code didn't work. Check the code and try again.";
 
 /**
  * After the right password, the site asks for the code of an authenticator app and checks it against
@@ -54,20 +55,20 @@ function totpCase(
   return r;
 }
 
-export const otpPrompt = (accounts: Accounts) =>
+const otpPrompt = (accounts: Accounts) =>
   totpCase(
     accounts,
     "otp-prompt",
     `<label>Code <input name="otp" inputmode="numeric" autocomplete="one-time-code" maxlength="6"></label>`,
   );
-export const totpSplit = (accounts: Accounts) =>
+const totpSplit = (accounts: Accounts) =>
   totpCase(
     accounts,
     "totp-split",
     `<div class="boxes">${[1, 2, 3, 4, 5, 6].map((i) => `<input name="d${i}" inputmode="numeric" maxlength="1" aria-label="Digit ${i}" style="width:2rem">`).join("")}</div>`,
   );
 /** The same prompt refusing a wrong code in a plain div, no alert markup, as many sites do. */
-export const totpPlainRefusal = (accounts: Accounts) =>
+const totpPlainRefusal = (accounts: Accounts) =>
   totpCase(
     accounts,
     "totp-plain-refusal",
@@ -77,3 +78,25 @@ export const totpPlainRefusal = (accounts: Accounts) =>
       markup: (e) => `<div class="form-error">${escapeHtml(e)}</div>`,
     },
   );
+
+export const otpPromptCase = defineCase({
+  router: ({ accounts }) => otpPrompt(accounts),
+  cases: [mfaRequired("otp-prompt")],
+});
+
+/** Authenticator codes the caller can give: the otp-prompt page again (its router is otpPromptCase's), and two more. */
+export const totpCases = defineCase({
+  router: ({ accounts }) => [totpSplit(accounts), totpPlainRefusal(accounts)],
+  cases: [
+    standard("otp-prompt-totp", {
+      site: "otp-prompt",
+      url: at("/cases/otp-prompt/login"),
+      totp: true,
+      wrongCode: TOTP_REFUSED,
+      session: { cookie: sessionCookie("otp-prompt"), cookieDomain: "127.0.0.1" },
+      account: "/cases/otp-prompt/account",
+    }),
+    standard("totp-split", { totp: true, wrongCode: TOTP_REFUSED }),
+    standard("totp-plain-refusal", { totp: true, wrongCode: TOTP_REFUSED_PLAIN }),
+  ],
+});

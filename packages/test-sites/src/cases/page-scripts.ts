@@ -1,6 +1,7 @@
 import type { Router } from "express";
 import { type Accounts, escapeHtml, page } from "../accounts";
 import { base, formCase } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 /** What a CMS answers a form that came without one of its fields (WordPress's words). */
 export const EMPTY_FIELD_REFUSAL = {
@@ -43,7 +44,7 @@ function scriptedForm(accounts: Accounts, name: string, script: string): Router 
 }
 
 /** The page focuses and selects the username field as the password's first key comes: the keys go there. */
-export const focusThief = (accounts: Accounts) =>
+const focusThief = (accounts: Accounts) =>
   scriptedForm(
     accounts,
     "focus-thief",
@@ -58,7 +59,7 @@ document.getElementById("user_pass").addEventListener("keydown", () => {
   );
 
 /** An anti-autofill script empties the password once, just after its first key: the keys after it stay, the first is lost. */
-export const clearsField = (accounts: Accounts) =>
+const clearsField = (accounts: Accounts) =>
   scriptedForm(
     accounts,
     "clears-field",
@@ -76,9 +77,17 @@ pw.addEventListener("input", () => {
  * checked, lost where it cannot see: as a script that moves the value elsewhere before posting would): the
  * site answers "The password field is empty.", which is about the form, never a refusal of the password.
  */
-export const losesOnSubmit = (accounts: Accounts) =>
+const losesOnSubmit = (accounts: Accounts) =>
   scriptedForm(
     accounts,
     "loses-on-submit",
     `document.getElementById("loginform").addEventListener("submit", () => { document.getElementById("user_pass").value = ""; });`,
   );
+
+// Page scripts that move the focus or empty a field while the keys go out: every field is checked, and typed again.
+export const pageScriptCases = defineCase({
+  router: ({ accounts }) => [focusThief(accounts), clearsField(accounts), losesOnSubmit(accounts)],
+  cases: ["focus-thief", "clears-field"].map((name) =>
+    standard(name, { refusal: "The password you entered for that username is incorrect." }),
+  ),
+});

@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { Router, urlencoded } from "express";
 import { type Accounts, escapeHtml, page } from "../accounts";
-import { base } from "./kit";
+import { base, sessionCookie } from "./kit";
 import { passwordStep } from "./identifier-first";
+import { defineCase, onHost, standard } from "./login-case";
 
 const NAME = "passkey-first";
 
@@ -21,7 +22,7 @@ const NAME = "passkey-first";
  * (the passkey page offers "Try another way" at once); `?passkeyPage=0`, no passkey page at all (the
  * username step goes straight to the password).
  */
-export function passkeyFirst(accounts: Accounts): Router {
+function passkeyFirst(accounts: Accounts): Router {
   const seen = new Map<string, { prompts: number; refused: number }>();
   const r = Router();
   r.get("/__fixture/passkey-first/:username", (req, res) => {
@@ -87,3 +88,15 @@ document.getElementById("another").addEventListener("click", () => { document.ge
   });
   return r;
 }
+
+// Under a name: WebAuthn refuses an IP address as a relying party, so on 127.0.0.1 the browser would turn the
+// passkey request down as invalid, whatever its authenticator holds.
+export const passkeyFirstCase = defineCase({
+  router: ({ accounts }) => passkeyFirst(accounts),
+  cases: [
+    standard(NAME, {
+      url: onHost("passkeys.localhost", `${base(NAME)}/login`),
+      session: { cookie: sessionCookie(NAME), cookieDomain: "passkeys.localhost" },
+    }),
+  ],
+});

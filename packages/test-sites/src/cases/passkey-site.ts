@@ -2,6 +2,7 @@ import { json, type Request, Router, urlencoded } from "express";
 import { type Accounts, escapeHtml, page, readCookie } from "../accounts";
 import { passkeyCeremonies } from "../passkey-ceremonies";
 import { base, MESSAGES, sessionCookie, startSession } from "./kit";
+import { defineCase } from "./login-case";
 
 const NAME = "passkey-site";
 
@@ -29,7 +30,7 @@ const NAME = "passkey-site";
  * `/signup` (email, password) signs the new account in at once and offers "Create a passkey" on the next
  * page ("Not now" goes on to the account), as sites that move new users to passkeys do.
  */
-export function passkeySite(accounts: Accounts): Router {
+function passkeySite(accounts: Accounts): Router {
   const signedIn = (req: Request) => accounts.sessionUser(readCookie(req.headers.cookie, sessionCookie(NAME)));
   const {
     router,
@@ -212,3 +213,5 @@ export function passkeySite(accounts: Accounts): Router {
   });
   return r;
 }
+
+export const passkeySiteCase = defineCase({ router: ({ accounts }) => passkeySite(accounts) });

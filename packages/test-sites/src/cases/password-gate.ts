@@ -1,6 +1,7 @@
 import type { Router } from "express";
 import { type Accounts, page } from "../accounts";
 import { base, errorAlert, formCase } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 const NAME = "password-gate";
 
@@ -8,7 +9,7 @@ const NAME = "password-gate";
  * "Enter the site password": one password field and no identifier (notebook servers, routers, staging
  * gates). The fixture finds the account by its password, so each test user still has a session of its own.
  */
-export function passwordGate(accounts: Accounts): Router {
+function passwordGate(accounts: Accounts): Router {
   return formCase(
     accounts,
     NAME,
@@ -28,3 +29,9 @@ export function passwordGate(accounts: Accounts): Router {
     },
   );
 }
+
+// No identifier field: the site cannot tell whose wrong password it was, so no attempt is counted per user.
+export const passwordGateCase = defineCase({
+  router: ({ accounts }) => passwordGate(accounts),
+  cases: [standard(NAME, { wrongPassword: undefined })],
+});

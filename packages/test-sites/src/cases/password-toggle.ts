@@ -1,6 +1,7 @@
 import type { Router } from "express";
 import { type Accounts, page } from "../accounts";
 import { errorAlert, formCase } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 const NAME = "password-toggle";
 
@@ -8,7 +9,7 @@ const NAME = "password-toggle";
  * A password field with a show/hide toggle, switched to "show" as the page loads (a setting the site
  * remembers): the field is of type text while we type, and still is when the site refuses the password.
  */
-export function passwordToggle(accounts: Accounts): Router {
+function passwordToggle(accounts: Accounts): Router {
   return formCase(accounts, NAME, (error) =>
     page(
       "Sign in",
@@ -23,3 +24,8 @@ toggle.click();`,
     ),
   );
 }
+
+export const passwordToggleCase = defineCase({
+  router: ({ accounts }) => passwordToggle(accounts),
+  cases: [standard(NAME)],
+});

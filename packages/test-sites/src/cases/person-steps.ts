@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Router, urlencoded } from "express";
 import { type Accounts, escapeHtml, page, readCookie } from "../accounts";
 import { base, errorAlert, formCase, plainForm, sessionCookie, startSession } from "./kit";
+import { defineCase, mfaRequired } from "./login-case";
 
 /**
  * Steps after the right password that only the account's person can take, as many sites ask them. The
@@ -26,7 +27,7 @@ const QUESTION = "security-question";
  * pet?" in a password-type field named "answer". A wrong answer shows the question again with the site's
  * refusal; the right one signs in.
  */
-export function securityQuestion(accounts: Accounts): Router {
+function securityQuestion(accounts: Accounts): Router {
   const r = Router();
   const question = (error?: string) =>
     page(
@@ -71,7 +72,7 @@ export const CHOOSER_ORGS = ["Acme Corp (Owner)", "Globex (Member)"];
  * An organization chooser after the password (workspace and tenant pickers): "Choose an account" and one button
  * per organization. Only the choice starts the session, for that organization; its account page says which.
  */
-export function accountChooser(accounts: Accounts): Router {
+function accountChooser(accounts: Accounts): Router {
   const r = Router();
   r.get(`${base(CHOOSER)}/choose`, (req, res) => {
     if (!ticketUser(req.headers.cookie)) return res.redirect(302, `${base(CHOOSER)}/login`);
@@ -133,7 +134,7 @@ const VERIFY = "verify-identity";
  * number on the account, in a telephone field of its own (it looks like a username-first form's field). A
  * number that does not match is refused in the site's words; the right one signs in.
  */
-export function verifyIdentity(accounts: Accounts): Router {
+function verifyIdentity(accounts: Accounts): Router {
   const r = Router();
   const ask = (error?: string) =>
     page(
@@ -181,7 +182,7 @@ const approvedDevices = new Set<string>();
  * (here by the fixture, `POST /__fixture/device-approvals {username}`, as the person's click in their mail),
  * loading it again goes on to the account.
  */
-export function verifyDevice(accounts: Accounts): Router {
+function verifyDevice(accounts: Accounts): Router {
   const r = Router();
   r.post("/__fixture/device-approvals", urlencoded({ extended: false }), (req, res) => {
     const username = String((req.body as Record<string, string>).username ?? "");
@@ -228,7 +229,7 @@ const acceptedTerms = new Set<string>();
  * "Accept and continue" (with its required "I agree" box) and "Decline". Declining signs out, back on the
  * login form with the site's words.
  */
-export function termsUpdate(accounts: Accounts): Router {
+function termsUpdate(accounts: Accounts): Router {
   const r = Router();
   const userOf = (cookie: string | undefined) => accounts.sessionUser(readCookie(cookie, sessionCookie(TERMS)));
   r.get(`${base(TERMS)}/terms`, (req, res) => {
@@ -273,3 +274,19 @@ export function termsUpdate(accounts: Accounts): Router {
   );
   return r;
 }
+
+export const securityQuestionCase = defineCase({
+  router: ({ accounts }) => securityQuestion(accounts),
+  cases: [mfaRequired(QUESTION)],
+});
+
+// The session cookie of terms-update comes before the terms: it leads only to them, and no person was there to accept.
+export const personStepCases = defineCase({
+  router: ({ accounts }) => [
+    accountChooser(accounts),
+    verifyIdentity(accounts),
+    verifyDevice(accounts),
+    termsUpdate(accounts),
+  ],
+  cases: [VERIFY, DEVICE, TERMS].map(mfaRequired),
+});

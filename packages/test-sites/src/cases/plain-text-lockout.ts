@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Router } from "express";
 import { type Accounts, page } from "../accounts";
 import { base, formCase, plainForm } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 const NAME = "plain-text-lockout";
 
@@ -10,7 +11,7 @@ const NAME = "plain-text-lockout";
  * to a page without a form that says in plain text (no alert markup) that the account is locked: new
  * cookies and no password field, yet no login.
  */
-export function plainTextLockout(accounts: Accounts): Router {
+function plainTextLockout(accounts: Accounts): Router {
   const r = Router();
   r.use(base(NAME), (_req, res, next) => {
     res.cookie("AWSALB", randomBytes(12).toString("hex"), { path: "/", maxAge: 604_800_000 });
@@ -33,3 +34,8 @@ export function plainTextLockout(accounts: Accounts): Router {
   );
   return r;
 }
+
+export const plainTextLockoutCase = defineCase({
+  router: ({ accounts }) => plainTextLockout(accounts),
+  cases: [standard(NAME, { wrongPassword: "account_locked" })],
+});

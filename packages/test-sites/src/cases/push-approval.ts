@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Router } from "express";
 import { type Accounts, page, readCookie } from "../accounts";
 import { base, formCase, plainForm, startSession } from "./kit";
+import { defineCase } from "./login-case";
 
 const NAME = "push-approval";
 
@@ -11,7 +12,7 @@ const NAME = "push-approval";
  * phone approved, then goes on to the account by itself. Only a person with the phone can approve: here the
  * phone is the fixture (`POST /__fixture/push-approvals {username}`, `Accounts.approvePush`).
  */
-export function pushApproval(accounts: Accounts): Router {
+function pushApproval(accounts: Accounts): Router {
   const r = Router();
   const ticketOf = (cookie?: string) => readCookie(cookie, "push_ticket") ?? "";
   r.get(`${base(NAME)}/approve`, (req, res) => {
@@ -49,3 +50,5 @@ setTimeout(ask, 1000);`,
   );
   return r;
 }
+
+export const pushApprovalCase = defineCase({ router: ({ accounts }) => pushApproval(accounts) });

@@ -1,11 +1,12 @@
 import type { Router } from "express";
 import { type Accounts, page } from "../accounts";
 import { errorAlert, formCase } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 const NAME = "readonly-until-focus";
 
 /** Both fields are read-only until focused, a common trick against password managers' autofill. */
-export function readonlyUntilFocus(accounts: Accounts): Router {
+function readonlyUntilFocus(accounts: Accounts): Router {
   return formCase(accounts, NAME, (error) =>
     page(
       "Sign in",
@@ -16,3 +17,8 @@ export function readonlyUntilFocus(accounts: Accounts): Router {
     ),
   );
 }
+
+export const readonlyUntilFocusCase = defineCase({
+  router: ({ accounts }) => readonlyUntilFocus(accounts),
+  cases: [standard(NAME)],
+});

@@ -1,6 +1,7 @@
 import type { Router } from "express";
 import { type Accounts, page } from "../accounts";
 import { errorAlert, formCase } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 const NAME = "redesign";
 
@@ -8,7 +9,7 @@ const NAME = "redesign";
  * A login page the tests can redesign between logins (`POST /__fixture/redesign`): new ids, names,
  * layout and button, so that a learned flow no longer fits it.
  */
-export function redesign(accounts: Accounts, version: () => number): Router {
+function redesign(accounts: Accounts, version: () => number): Router {
   return formCase(
     accounts,
     NAME,
@@ -38,3 +39,8 @@ export function redesign(accounts: Accounts, version: () => number): Router {
     },
   );
 }
+
+export const redesignCase = defineCase({
+  router: ({ accounts, redesignVersion }) => redesign(accounts, redesignVersion),
+  cases: [standard(NAME)],
+});

@@ -2,6 +2,7 @@ import { json, Router, urlencoded } from "express";
 import { type Accounts, escapeHtml, page, readCookie } from "../accounts";
 import type { LoginCase } from ".";
 import { accountRoute, base, sessionCookie, startSession } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 /**
  * How sites say no to a password, with their own markup and words: often plain text (a flash paragraph,
@@ -358,12 +359,17 @@ function shapeRouter(accounts: Accounts, shape: Shape): Router {
   return r;
 }
 
-export function refusalShapes(accounts: Accounts): Router[] {
+function refusalShapes(accounts: Accounts): Router[] {
   return SHAPES.map((shape) => shapeRouter(accounts, shape));
 }
 
 /** The catalog's entries: a success for the right password; for a wrong one, the site's words quoted. */
-export const REFUSAL_SHAPE_CASES = SHAPES.map((s) => ({
+const REFUSAL_SHAPE_CASES = SHAPES.map((s) => ({
   name: s.name,
   extra: s.expect ?? { refusal: s.words.split("{user}").pop()!.trim() },
 }));
+
+export const refusalShapeCases = defineCase({
+  router: ({ accounts }) => refusalShapes(accounts),
+  cases: REFUSAL_SHAPE_CASES.map((c) => standard(c.name, c.extra)),
+});

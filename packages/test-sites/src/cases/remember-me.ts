@@ -1,6 +1,7 @@
 import type { Router } from "express";
 import { type Accounts, page } from "../accounts";
-import { base, formCase, plainForm, startSession } from "./kit";
+import { base, formCase, plainForm, sessionCookie, startSession } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 const NAME = "remember-me";
 
@@ -11,7 +12,7 @@ input:checked+label .box{background:#06c}</style>
 <input type="checkbox" id="keep" name="remember" value="1" class="visually-hidden"><label for="keep"><span class="box"></span> Remember me</label>`;
 
 /** A "Remember me" box: ticked, the session cookie lasts 30 days; unticked, it ends with the browser. */
-export function rememberMe(accounts: Accounts): Router {
+function rememberMe(accounts: Accounts): Router {
   return formCase(accounts, NAME, (error) => page("Sign in", `<h1>Sign in</h1>${plainForm(NAME, error, STYLED_BOX)}`), {
     onSuccess: (req, res, username) => {
       startSession(res, accounts, NAME, username, req.body?.remember === "1" ? 30 * 86_400_000 : 0);
@@ -19,3 +20,8 @@ export function rememberMe(accounts: Accounts): Router {
     },
   });
 }
+
+export const rememberMeCase = defineCase({
+  router: ({ accounts }) => rememberMe(accounts),
+  cases: [standard(NAME, { session: { cookie: sessionCookie(NAME), cookieDomain: "127.0.0.1", persistentDays: 29 } })],
+});

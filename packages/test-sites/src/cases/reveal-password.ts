@@ -1,6 +1,7 @@
 import type { Router } from "express";
 import { type Accounts, page } from "../accounts";
 import { base, jsonLoginApi, POST_LOGIN_SCRIPT } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 const NAME = "reveal-password";
 
@@ -20,7 +21,7 @@ form.addEventListener("submit", (ev) => {
 });`;
 
 /** Username first; the password field is revealed on the same page after "Continue". */
-export function revealPassword(accounts: Accounts): Router {
+function revealPassword(accounts: Accounts): Router {
   const r = jsonLoginApi(accounts, NAME);
   r.get(`${base(NAME)}/login`, (_req, res) => {
     res.type("html").send(
@@ -38,3 +39,8 @@ export function revealPassword(accounts: Accounts): Router {
   });
   return r;
 }
+
+export const revealPasswordCase = defineCase({
+  router: ({ accounts }) => revealPassword(accounts),
+  cases: [standard(NAME)],
+});

@@ -1,11 +1,12 @@
 import type { Router } from "express";
 import { type Accounts, page } from "../accounts";
 import { base, jsonLoginApi, POST_LOGIN_SCRIPT } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 const NAME = "role-button-submit";
 
 /** No form element and no button: the fields sit in divs and "Sign in" is a div with role=button. */
-export function roleButtonSubmit(accounts: Accounts): Router {
+function roleButtonSubmit(accounts: Accounts): Router {
   const r = jsonLoginApi(accounts, NAME);
   r.get(`${base(NAME)}/login`, (_req, res) => {
     res.type("html").send(
@@ -24,3 +25,8 @@ document.getElementById("go").addEventListener("click", () =>
   });
   return r;
 }
+
+export const roleButtonSubmitCase = defineCase({
+  router: ({ accounts }) => roleButtonSubmit(accounts),
+  cases: [standard(NAME)],
+});

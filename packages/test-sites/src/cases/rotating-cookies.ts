@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { type Request, type Response, Router, urlencoded } from "express";
 import { type Accounts, escapeHtml, page, readCookie } from "../accounts";
 import { accountRoute, base, startSession } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 /**
  * Sites whose cookies change on every response, whatever the login did: a load balancer's stickiness
@@ -224,12 +225,12 @@ function laravelSession(accounts: Accounts): Router {
   return r;
 }
 
-export function rotatingCookies(accounts: Accounts): Router[] {
+function rotatingCookies(accounts: Accounts): Router[] {
   return [...REFUSAL_PAGES.map((c) => refusalPageRouter(accounts, c)), laravelSession(accounts)];
 }
 
 /** The catalog's entries: a success for the right password; a wrong one refused in the site's words, or `login_unconfirmed` where it has none. */
-export const ROTATING_COOKIE_CASES = [
+const ROTATING_COOKIE_CASES = [
   ...REFUSAL_PAGES.map((c) => ({
     name: c.name,
     extra: c.words ? { refusal: c.words } : { wrongPassword: "login_unconfirmed" as const },
@@ -242,3 +243,8 @@ export const ROTATING_COOKIE_CASES = [
     },
   },
 ];
+
+export const rotatingCookieCases = defineCase({
+  router: ({ accounts }) => rotatingCookies(accounts),
+  cases: ROTATING_COOKIE_CASES.map((c) => standard(c.name, c.extra)),
+});

@@ -1,6 +1,7 @@
 import { json, Router, urlencoded } from "express";
 import { type Accounts, escapeHtml, page, readCookie } from "../accounts";
 import { accountRoute, base, sessionCookie, startSession } from "./kit";
+import { at, defineCase, standard } from "./login-case";
 
 /**
  * Signed-in pages whose evidence is weak or easy to miss, as real applications draw them; each is proven
@@ -42,7 +43,7 @@ ${to ? `<input type="hidden" name="redirect_to" value="${escapeHtml(to)}">` : ""
  * sign-out sits in a menu that opens on hover (hidden until then), with no name on it. The second tab at the
  * login page proves nothing; the dashboard, beside a visitor, does.
  */
-export function formForEveryone(accounts: Accounts): Router {
+function formForEveryone(accounts: Accounts): Router {
   const name = "form-for-everyone";
   const r = Router();
   r.get(`${base(name)}/admin/`, (req, res) => {
@@ -69,7 +70,7 @@ export function formForEveryone(accounts: Accounts): Router {
  * WebSocket or long-poll do). The signed-in app shows its projects, its account menu closed (no sign-out
  * shown, no name). Opened again, the root shows the session the app and a visitor the "Log in" button.
  */
-export function appRootToken(accounts: Accounts): Router {
+function appRootToken(accounts: Accounts): Router {
   const name = "app-root-token";
   const r = Router();
   const app = `
@@ -131,7 +132,7 @@ function showLanding(error) {
  * no server, signed in or not; signed in, the page the login leads to carries its sign-out as `<input
  * type="submit" name="logout" value="Logout">` in a form posting to the same page, no link, no name shown.
  */
-export function logoutInput(accounts: Accounts): Router {
+function logoutInput(accounts: Accounts): Router {
   const name = "logout-input";
   const r = Router();
   const form = (error?: string) =>
@@ -180,7 +181,7 @@ export function logoutInput(accounts: Accounts): Router {
  * "Log Out Everywhere Else" button ("You are only logged in at this location."), the sign-out in a menu that
  * opens on hover, no name shown. Signed in: the browser went on to a page of its own with a new session cookie.
  */
-export function profileLanding(accounts: Accounts): Router {
+function profileLanding(accounts: Accounts): Router {
   const name = "profile-landing";
   const r = Router();
   cmsLogin(r, accounts, name, () => `${base(name)}/profile`);
@@ -207,3 +208,27 @@ export function profileLanding(accounts: Accounts): Router {
   accountRoute(r, accounts, name);
   return r;
 }
+
+// Signed-in pages proven beside a visitor without the session, or by a sign-out of an unusual shape.
+export const secondLookCases = defineCase({
+  router: ({ accounts }) => [
+    formForEveryone(accounts),
+    appRootToken(accounts),
+    logoutInput(accounts),
+    profileLanding(accounts),
+  ],
+  cases: [
+    standard("form-for-everyone", {
+      url: at("/cases/form-for-everyone/admin/"),
+      refusal: "The password you entered for that username is incorrect.",
+    }),
+    standard("app-root-token", {
+      url: at("/cases/app-root-token/"),
+      session: { storageKey: "art_token", storageHost: "127.0.0.1" },
+      account: undefined,
+      refusal: "Incorrect email or password",
+    }),
+    standard("logout-input", { url: at("/cases/logout-input/"), refusal: "Invalid credentials." }),
+    standard("profile-landing", { refusal: "The password you entered for that username is incorrect." }),
+  ],
+});

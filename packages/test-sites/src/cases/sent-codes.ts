@@ -4,6 +4,7 @@ import { type Accounts, escapeHtml, page, readCookie } from "../accounts";
 import { type Outbox, sendMail } from "../outbox";
 import { accountRoute, base, errorAlert, formCase, plainForm, startSession } from "./kit";
 import { ACCOUNT_PHONE } from "./person-steps";
+import { defineCase, mfaRequired } from "./login-case";
 
 // Codes and links are good for this long, as on real sites; a user with delivery "expired" gets one that is not.
 const VALID_MS = 10 * 60_000;
@@ -151,7 +152,7 @@ function passwordlessForm(
 }
 
 /** Passwordless: the email address, then a 6-digit code sent to it by mail (login_method otp_email). */
-export function emailCode(accounts: Accounts, outbox: Outbox): Router {
+function emailCode(accounts: Accounts, outbox: Outbox): Router {
   const name = "email-code";
   const step = codeStep(accounts, name, (to, code) => sendMail(accounts, outbox, codeMail(to, code)), "email");
   const r = Router();
@@ -174,7 +175,7 @@ export function emailCode(accounts: Accounts, outbox: Outbox): Router {
 }
 
 /** Username and password first, then a code sent by email to the account's address (a password login's second factor). */
-export function passwordEmailCode(accounts: Accounts, outbox: Outbox): Router {
+function passwordEmailCode(accounts: Accounts, outbox: Outbox): Router {
   const name = "password-email-code";
   const step = codeStep(accounts, name, (to, code) => sendMail(accounts, outbox, codeMail(to, code)), "email");
   const r = Router();
@@ -199,7 +200,7 @@ export function passwordEmailCode(accounts: Accounts, outbox: Outbox): Router {
  * ours, so only they can read it. What their phone shows is kept for the tests as a held delivery
  * (`GET /__fixture/deliveries/held?address=sms:<username>`).
  */
-export function passwordSmsCode(accounts: Accounts): Router {
+function passwordSmsCode(accounts: Accounts): Router {
   const name = "password-sms-code";
   const texted = async (username: string, code: string) =>
     accounts.hold(
@@ -231,7 +232,7 @@ export function passwordSmsCode(accounts: Accounts): Router {
 }
 
 /** Passwordless: the phone number, then a 6-digit code by SMS (login_method otp_sms). */
-export function smsCode(accounts: Accounts, outbox: Outbox): Router {
+function smsCode(accounts: Accounts, outbox: Outbox): Router {
   const name = "sms-code";
   const step = codeStep(
     accounts,
@@ -260,7 +261,7 @@ export function smsCode(accounts: Accounts, outbox: Outbox): Router {
 }
 
 /** Passwordless: the email address, then a sign-in link by mail, opened in the same browser (login_method magic_link). */
-export function magicLink(accounts: Accounts, outbox: Outbox): Router {
+function magicLink(accounts: Accounts, outbox: Outbox): Router {
   const name = "magic-link";
   const sent = new Sent();
   const r = Router();
@@ -316,7 +317,7 @@ export function magicLink(accounts: Accounts, outbox: Outbox): Router {
 }
 
 /** The email-code login whose prompt refuses a wrong (or expired) code in plain text, no alert markup. */
-export function emailCodePlain(accounts: Accounts, outbox: Outbox): Router {
+function emailCodePlain(accounts: Accounts, outbox: Outbox): Router {
   const name = "email-code-plain";
   const step = codeStep(
     accounts,
@@ -343,3 +344,29 @@ export function emailCodePlain(accounts: Accounts, outbox: Outbox): Router {
   );
   return r;
 }
+
+export const sentCodeCases = defineCase({
+  router: ({ accounts, outbox }) => [
+    emailCode(accounts, outbox),
+    emailCodePlain(accounts, outbox),
+    magicLink(accounts, outbox),
+    passwordEmailCode(accounts, outbox),
+    smsCode(accounts, outbox),
+  ],
+  sentCodes: [
+    { name: "email-code", method: "otp_email", expect: "email only, then a 6-digit code by email" },
+    {
+      name: "email-code-plain",
+      method: "otp_email",
+      expect: "email only, then a code by email; a wrong code refused in a plain div",
+    },
+    { name: "magic-link", method: "magic_link", expect: "email only, then a sign-in link by email" },
+    { name: "password-email-code", method: "password", expect: "password, then a 6-digit code by email" },
+    { name: "sms-code", method: "otp_sms", expect: "phone number only, then a 6-digit code by SMS" },
+  ],
+});
+
+export const passwordSmsCodeCase = defineCase({
+  router: ({ accounts }) => passwordSmsCode(accounts),
+  cases: [mfaRequired("password-sms-code")],
+});

@@ -1,6 +1,7 @@
 import type { Router } from "express";
 import { type Accounts, page } from "../accounts";
 import { base, errorAlert, formCase } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 const NAME = "several-forms";
 
@@ -8,7 +9,7 @@ const NAME = "several-forms";
  * A search form, a registration form (email, password, confirmation) and the login form on one page, none
  * with autocomplete hints: only the login form may be filled.
  */
-export function severalForms(accounts: Accounts): Router {
+function severalForms(accounts: Accounts): Router {
   return formCase(
     accounts,
     NAME,
@@ -34,3 +35,8 @@ export function severalForms(accounts: Accounts): Router {
     { fields: { user: "email", pass: "pass" } },
   );
 }
+
+export const severalFormsCase = defineCase({
+  router: ({ accounts }) => severalForms(accounts),
+  cases: [standard(NAME)],
+});

@@ -1,6 +1,7 @@
 import type { Router } from "express";
 import { type Accounts, page } from "../accounts";
 import { base, jsonLoginApi, POST_LOGIN_SCRIPT } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 const NAME = "shadow-root";
 
@@ -24,10 +25,15 @@ customElements.define("login-fields", LoginFields);
 customElements.define("login-card", LoginCard);`;
 
 /** Username and password inside nested open shadow roots, submitted by a button outside any form. */
-export function shadowRoot(accounts: Accounts): Router {
+function shadowRoot(accounts: Accounts): Router {
   const r = jsonLoginApi(accounts, NAME);
   r.get(`${base(NAME)}/login`, (_req, res) => {
     res.type("html").send(page("Sign in", "<login-card></login-card>", SCRIPT));
   });
   return r;
 }
+
+export const shadowRootCase = defineCase({
+  router: ({ accounts }) => shadowRoot(accounts),
+  cases: [standard(NAME)],
+});

@@ -1,6 +1,7 @@
 import { Router, urlencoded } from "express";
 import { type Accounts, page, readCookie } from "../accounts";
-import { base, formCase, plainForm, startSession } from "./kit";
+import { base, formCase, plainForm, sessionCookie, startSession } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 /**
  * After the password, a question page ("Stay signed in?" / "Remember this device?") that must be answered
@@ -37,7 +38,15 @@ function interstitialCase(accounts: Accounts, name: string, question: string, ye
   return router;
 }
 
-export const staySignedIn = (accounts: Accounts) =>
+const staySignedIn = (accounts: Accounts) =>
   interstitialCase(accounts, "stay-signed-in", "Stay signed in?", "Yes", "No");
-export const rememberDevice = (accounts: Accounts) =>
+const rememberDevice = (accounts: Accounts) =>
   interstitialCase(accounts, "remember-device", "Remember this device?", "Trust this device", "Not now");
+
+/** Asked after the password whether to keep the session: the answer "yes" must make the cookie outlive the browser. */
+export const staySignedInCases = defineCase({
+  router: ({ accounts }) => [staySignedIn(accounts), rememberDevice(accounts)],
+  cases: ["stay-signed-in", "remember-device"].map((name) =>
+    standard(name, { session: { cookie: sessionCookie(name), cookieDomain: "127.0.0.1", persistentDays: 29 } }),
+  ),
+});

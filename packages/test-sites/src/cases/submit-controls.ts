@@ -1,6 +1,7 @@
 import type { Router } from "express";
 import { type Accounts, page } from "../accounts";
 import { base, errorAlert, formCase } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 const BUTTON_IMAGE =
   "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='90' height='28'%3E%3Crect width='90' height='28' fill='%2306c'/%3E%3C/svg%3E";
@@ -80,10 +81,15 @@ document.getElementById("f").addEventListener("submit", (ev) => ev.preventDefaul
 }
 
 /** Login forms whose control is not a submit button. */
-export const submitControls = (accounts: Accounts): Router[] => [
+const submitControls = (accounts: Accounts): Router[] => [
   aspnetPostback(accounts),
   imageSubmit(accounts),
   styledTextSubmit(accounts),
 ];
 
-export const SUBMIT_CONTROL_CASES = ["aspnet-postback", "image-submit", "styled-text-submit"];
+const SUBMIT_CONTROL_CASES = ["aspnet-postback", "image-submit", "styled-text-submit"];
+
+export const submitControlCases = defineCase({
+  router: ({ accounts }) => submitControls(accounts),
+  cases: SUBMIT_CONTROL_CASES.map((name) => standard(name)),
+});

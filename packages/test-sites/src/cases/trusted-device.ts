@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { type Response, Router, urlencoded } from "express";
 import { type Accounts, page, readCookie } from "../accounts";
 import { base, formCase, plainForm, sessionCookie, startSession } from "./kit";
+import { defineCase } from "./login-case";
 
 const NAME = "trusted-device";
 // How long the site trusts a device, and how long its "remember me" session lasts: both outlive the visit.
@@ -18,7 +19,7 @@ const SESSION_MS = 30 * 24 * 3600_000;
  * post, and how often the login page was opened with the account's device cookie (`views`: the logins, and
  * any look the service takes at the page to tell the device's cookies from the session's).
  */
-export function trustedDevice(accounts: Accounts): Router {
+function trustedDevice(accounts: Accounts): Router {
   // Each device cookie the site set: whose, and the address it came from (a new address is a new device).
   const devices = new Map<string, { username: string; address: string }>();
   const addresses = new Map<string, string[]>();
@@ -93,3 +94,5 @@ export function trustedDevice(accounts: Accounts): Router {
   );
   return r;
 }
+
+export const trustedDeviceCase = defineCase({ router: ({ accounts }) => trustedDevice(accounts) });

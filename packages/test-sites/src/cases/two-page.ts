@@ -1,11 +1,12 @@
 import { Router, urlencoded } from "express";
 import { type Accounts, escapeHtml, page } from "../accounts";
 import { accountRoute, base, errorAlert, MESSAGES, startSession } from "./kit";
+import { defineCase, standard } from "./login-case";
 
 const NAME = "two-page";
 
 /** Username on one page, password on the next (the username travels in a hidden field). */
-export function twoPage(accounts: Accounts): Router {
+function twoPage(accounts: Accounts): Router {
   const r = Router();
   r.get(`${base(NAME)}/login`, (_req, res) => {
     res.type("html").send(
@@ -43,3 +44,8 @@ ${errorAlert(error)}
   accountRoute(r, accounts, NAME);
   return r;
 }
+
+export const twoPageCase = defineCase({
+  router: ({ accounts }) => twoPage(accounts),
+  cases: [standard(NAME)],
+});

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { Router } from "express";
 import { type Accounts, escapeHtml, page, readCookie } from "../accounts";
 import { base, formCase, plainForm, sessionCookie } from "./kit";
+import { defineCase } from "./login-case";
 
 const NAME = "ua-bound";
 const hash = (userAgent: string | undefined) =>
@@ -14,7 +15,7 @@ const hash = (userAgent: string | undefined) =>
  * a hash of the header, and a request with another one is signed out: "Session failed to validate"). The
  * session works only in a browser that sends the same User-Agent.
  */
-export function uaBound(accounts: Accounts): Router {
+function uaBound(accounts: Accounts): Router {
   const r = Router();
   const boundTo = new Map<string, string>();
   r.get(`${base(NAME)}/account`, (req, res) => {
@@ -55,3 +56,5 @@ export function uaBound(accounts: Accounts): Router {
   );
   return r;
 }
+
+export const uaBoundCase = defineCase({ router: ({ accounts }) => uaBound(accounts) });
