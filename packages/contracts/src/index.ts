@@ -1,4 +1,5 @@
 export * from "./error-codes";
+export * from "./job-failure-codes";
 export * from "./session";
 export { loginPageOf } from "./login-page";
 export * from "./login-request";

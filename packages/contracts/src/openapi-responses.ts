@@ -1,4 +1,5 @@
 import { ERROR_CODES, type ErrorCode } from "./error-codes";
+import { ERROR_DESCRIPTIONS } from "./error-descriptions";
 
 // Headers, parameters and error answers the OpenAPI document's operations share (components.headers,
 // components.parameters), and the helpers that put them on an operation.
@@ -157,7 +158,7 @@ export function errorResponses(
       .map(([status, list]) => [
         String(status),
         {
-          description: list.map((c) => `\`${c}\`: ${ERROR_CODES[c].meaning}`).join(" "),
+          description: list.map((c) => `\`${c}\`: ${ERROR_DESCRIPTIONS[c].meaning}`).join(" "),
           headers: headerRefs(
             "X-Request-Id",
             ...(ERROR_HEADERS[status] ?? []),
@@ -171,7 +172,9 @@ export function errorResponses(
               examples: Object.fromEntries(
                 list.map((code) => [
                   code,
-                  { value: { error: { code, message: ERROR_CODES[code].meaning, requestId: exampleRequestId } } },
+                  {
+                    value: { error: { code, message: ERROR_DESCRIPTIONS[code].meaning, requestId: exampleRequestId } },
+                  },
                 ]),
               ),
             },

@@ -1,4 +1,4 @@
-import type { ErrorCode } from "./error-codes";
+import { failuresOf } from "./job-failure-codes";
 import * as ex from "./openapi-examples";
 import { publicPaths } from "./openapi-public-paths";
 import { headers, json, keyed, listOf, paramRef, parameters, rated, v1Errors } from "./openapi-responses";
@@ -13,48 +13,10 @@ const stillRunning = {
   content: json("Job", ex.pendingJob),
 };
 
-/** How a login job can end (login, refresh, verify: the same browser login), target check included. */
-const LOGIN_FAILURES: ErrorCode[] = [
-  "invalid_credentials",
-  "form_not_found",
-  "form_ambiguous",
-  "captcha_blocked",
-  "account_locked",
-  "login_blocked",
-  "mfa_required",
-  "verification_failed",
-  "provider_blocked",
-  "consent_denied",
-  "account_not_linked",
-  "login_unconfirmed",
-  "passkey_not_offered",
-  "passkey_rejected",
-  "target_not_allowed",
-  "target_unreachable",
-  "proxy_unreachable",
-  "proxy_auth_failed",
-  "region_unavailable",
-  "timeout",
-  "input_timeout",
-  "handoff_interrupted",
-];
+/** How a login job can end (login, refresh, verify, passkeys: the same browser login), target check included. */
+const LOGIN_FAILURES = failuresOf("login");
 /** How a signup job can end (an OAuth signup meets the provider's walls too). */
-const SIGNUP_FAILURES: ErrorCode[] = [
-  "account_exists",
-  "signup_rejected",
-  "form_not_found",
-  "captcha_blocked",
-  "mfa_required",
-  "verification_failed",
-  "verification_pending",
-  "provider_blocked",
-  "consent_denied",
-  "login_unconfirmed",
-  "target_not_allowed",
-  "target_unreachable",
-  "region_unavailable",
-  "timeout",
-];
+const SIGNUP_FAILURES = failuresOf("signup");
 
 /** The public API as OpenAPI 3.1, built from the same schemas and error table the gateway enforces. */
 export const openApiDocument = {

@@ -1,13 +1,8 @@
-import type { FieldError, LoginFailureCode, UnfinishedAccount } from "@authsvc/contracts";
+import { RETRYABLE_CODES, type FieldError, type LoginFailureCode, type UnfinishedAccount } from "@authsvc/contracts";
 
 export type { UnfinishedAccount };
 
-const RETRYABLE: ReadonlySet<LoginFailureCode> = new Set([
-  "target_unreachable",
-  "proxy_unreachable",
-  "timeout",
-  "internal_error",
-]);
+const RETRYABLE: ReadonlySet<LoginFailureCode> = new Set(RETRYABLE_CODES);
 
 /**
  * The one way a flow fails: a stable code the API answers with, a message fit to show the caller (the

@@ -1,4 +1,4 @@
-import type { ErrorCode, FieldError, UnfinishedAccount } from "@authsvc/contracts";
+import { CREDENTIAL_FAILURE_CODES, type ErrorCode, type FieldError, type UnfinishedAccount } from "@authsvc/contracts";
 import { type Database, isHeldByRun, type JobScreenshotImage } from "@authsvc/db";
 import { tell, type JobDeps } from "./job-deps";
 import { about, emitEvent } from "./job-events";
@@ -21,13 +21,7 @@ export interface JobFailure {
 }
 
 // Failures that say the stored credential no longer works (rather than the site or we had a bad moment).
-const CREDENTIAL_FAILURES = new Set([
-  "invalid_credentials",
-  "account_locked",
-  "mfa_required",
-  "verification_failed",
-  "passkey_rejected",
-]);
+const CREDENTIAL_FAILURES: ReadonlySet<string> = new Set(CREDENTIAL_FAILURE_CODES);
 
 /** Whether this run still holds the job (its newest run, running): the record is its to write. */
 const holdsJob = (db: Database, job: OpenedJob) =>

@@ -1,5 +1,5 @@
 import { ERROR_CODES as CONTRACT_CODES } from "@authsvc/contracts";
-import { ERROR_STATUS } from "./error-codes";
+import { ERROR_STATUS } from "./generated/error-codes";
 
 describe("the SDK's error codes", () => {
   it("are the API's codes with the API's statuses", () => {

@@ -1,4 +1,4 @@
-import { ERROR_STATUS, isErrorCode, type ErrorCode } from "./error-codes";
+import { ERROR_STATUS, isErrorCode, type ErrorCode } from "./generated/error-codes";
 import type { FieldError, JobError } from "./types";
 
 export interface AuthsvcErrorInit {

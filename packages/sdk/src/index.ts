@@ -22,7 +22,7 @@ export {
   ServiceError,
   UnauthorizedError,
 } from "./errors";
-export { ERROR_CODES, ERROR_STATUS, isErrorCode, type ErrorCode } from "./error-codes";
+export { ERROR_CODES, ERROR_STATUS, isErrorCode, type ErrorCode } from "./generated/error-codes";
 export {
   verifyWebhook,
   WebhookVerificationError,

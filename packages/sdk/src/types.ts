@@ -2,7 +2,7 @@
  * The API's request and answer shapes, as the SDK's own public types: the SDK ships without the service's
  * private packages. contracts-check.ts proves at compile time that they match @authsvc/contracts.
  */
-import type { ErrorCode } from "./error-codes";
+import type { ErrorCode } from "./generated/error-codes";
 
 /** A cookie as the API returns it. `expires` is Unix time in seconds; -1 marks a session cookie. */
 export interface Cookie {

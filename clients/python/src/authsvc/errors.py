@@ -4,49 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Optional, Type
 
-# HTTP status of every API error code (packages/contracts/src/error-codes.ts). A job's failure carries only
-# its code; this gives it the status the synchronous answer would have had. A unit test keeps it in step.
-ERROR_STATUS: Dict[str, int] = {
-    "invalid_request": 400,
-    "invalid_json": 400,
-    "unauthorized": 401,
-    "not_found": 404,
-    "conflict": 409,
-    "not_waiting_for_input": 409,
-    "account_exists": 409,
-    "payload_too_large": 413,
-    "unsupported_media_type": 415,
-    "idempotency_mismatch": 422,
-    "invalid_credentials": 422,
-    "form_not_found": 422,
-    "form_ambiguous": 422,
-    "captcha_blocked": 422,
-    "account_locked": 422,
-    "mfa_required": 422,
-    "input_timeout": 422,
-    "handoff_interrupted": 422,
-    "verification_failed": 422,
-    "provider_blocked": 422,
-    "consent_denied": 422,
-    "login_blocked": 422,
-    "account_not_linked": 422,
-    "login_unconfirmed": 422,
-    "passkey_not_offered": 422,
-    "passkey_rejected": 422,
-    "signup_rejected": 422,
-    "verification_pending": 422,
-    "no_stored_secret": 422,
-    "target_not_allowed": 422,
-    "rate_limited": 429,
-    "internal_error": 500,
-    "method_not_supported": 501,
-    "target_unreachable": 502,
-    "proxy_unreachable": 502,
-    "proxy_auth_failed": 502,
-    "region_unavailable": 503,
-    "service_unavailable": 503,
-    "timeout": 504,
-}
+from .error_codes import ERROR_STATUS, JOB_FAILURE_CODES
 
 
 class AuthsvcError(Exception):
@@ -123,36 +81,8 @@ class WebhookSignatureError(ValueError):
     """A webhook delivery whose signature is missing, malformed, wrong or too old: drop it."""
 
 
-LOGIN_FAILURE_CODES = frozenset(
-    {
-        "invalid_credentials",
-        "form_not_found",
-        "form_ambiguous",
-        "captcha_blocked",
-        "account_locked",
-        "mfa_required",
-        "input_timeout",
-        "handoff_interrupted",
-        "verification_failed",
-        "provider_blocked",
-        "consent_denied",
-        "login_blocked",
-        "account_not_linked",
-        "login_unconfirmed",
-        "passkey_not_offered",
-        "passkey_rejected",
-        "account_exists",
-        "signup_rejected",
-        "verification_pending",
-        "no_stored_secret",
-        "target_not_allowed",
-        "target_unreachable",
-        "proxy_unreachable",
-        "proxy_auth_failed",
-        "region_unavailable",
-        "timeout",
-    }
-)
+# What a job can end with, and `no_stored_secret`: a refresh that had nothing to log in with failed as a login.
+LOGIN_FAILURE_CODES = JOB_FAILURE_CODES | {"no_stored_secret"}
 
 _BY_CODE: Dict[str, Type[AuthsvcError]] = {
     "invalid_request": InvalidRequestError,
