@@ -3,6 +3,7 @@
  * (`proxyPool`); a credential keeps the proxy it first signed in through. The URL's credentials are stored
  * encrypted and never shown again.
  */
+import { Type } from "@sinclair/typebox";
 
 /** The regions a proxy may say it leaves from; a credential's browser (locale, time zone) follows it. */
 export const PROXY_REGIONS = ["us", "eu", "uk", "ca", "au", "jp", "br", "in"] as const;
@@ -28,13 +29,8 @@ export interface ProxyResource {
   createdAt: string;
 }
 
-export const proxyLabelSchema = {
-  type: "string",
-  minLength: 1,
-  maxLength: 64,
-  pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]*$",
-} as const;
-export const proxyIdSchema = { type: "string", pattern: "^prx_[0-9A-Za-z]{22}$" } as const;
+export const proxyLabelSchema = Type.String({ minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]*$" });
+export const proxyIdSchema = Type.String({ pattern: "^prx_[0-9A-Za-z]{22}$" });
 
 export const proxyRequestSchema = {
   $id: "ProxyRequest",

@@ -1,3 +1,4 @@
+import type { Static, TSchema } from "@sinclair/typebox";
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import type { FieldError } from "./error-codes";
@@ -29,6 +30,10 @@ export function toFieldErrors(errors: readonly ErrorObject[] | null | undefined)
 
 export type Validator<T> = (value: unknown) => { ok: true; value: T } | { ok: false; errors: FieldError[] };
 
+/** A validator of a TypeBox schema: what it lets through has the schema's own type. */
+export function compileValidator<S extends TSchema>(schema: S): Validator<Static<S>>;
+/** A schema not (yet) written with TypeBox: the caller names the type it stands for. */
+export function compileValidator<T>(schema: object): Validator<T>;
 export function compileValidator<T>(schema: object): Validator<T> {
   const fn: ValidateFunction = ajv.compile(schema);
   return (value) => (fn(value) ? { ok: true, value: value as T } : { ok: false, errors: toFieldErrors(fn.errors) });

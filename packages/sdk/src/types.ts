@@ -1,8 +1,12 @@
 /**
  * The API's request and answer shapes, as the SDK's own public types: the SDK ships without the service's
- * private packages. contracts-check.ts proves at compile time that they match @authsvc/contracts.
+ * private packages. Those of generated/ are made from the contracts' schemas (`npm run generate:contracts`);
+ * contracts-check.ts proves at compile time that the rest match @authsvc/contracts.
  */
+import type { LoginMethod } from "./generated/api-types";
 import type { ErrorCode } from "./generated/error-codes";
+
+export * from "./generated/api-types";
 
 /** A cookie as the API returns it. `expires` is Unix time in seconds; -1 marks a session cookie. */
 export interface Cookie {
@@ -64,52 +68,6 @@ export interface SessionResponse {
    * uses the session sends it, as Playwright's `newContext({ userAgent })` does.
    */
   userAgent?: string;
-}
-
-export const LOGIN_METHODS = [
-  "password",
-  "oauth_google",
-  "oauth_github",
-  "oauth",
-  "magic_link",
-  "otp_email",
-  "otp_sms",
-  "totp",
-  "passkey",
-] as const;
-export type LoginMethod = (typeof LOGIN_METHODS)[number];
-
-export interface LoginCred {
-  username?: string;
-  email?: string;
-  password?: string;
-  /** The site's TOTP secret (base32 or an otpauth://totp/ URI). */
-  totpSecret?: string;
-  /** One of the organization's phone numbers (E.164), for `otp_sms`. */
-  phone?: string;
-  /** `oauth` only: the provider's issuer URL, or the label on its button. */
-  provider?: string;
-}
-
-/** POST /v1/login: exactly the API's body. */
-export interface LoginRequest {
-  cred: LoginCred;
-  /** The full URL of the login page. */
-  domain: string;
-  login_method?: LoginMethod;
-  loginMethod?: LoginMethod;
-  collectionId?: string;
-  additionalFields?: Record<string, string | number | boolean>;
-  /** Default true: a valid cached session is answered without a browser. */
-  useCache?: boolean;
-  /** Let a person answer a step the service cannot (a code it cannot read): the job waits in `needs_input`. */
-  allowHandoff?: boolean;
-  /** Leave through this proxy of the organization (the credential keeps it). */
-  proxy?: string;
-  /** Leave through a proxy of this pool (the credential keeps its member). */
-  proxyPool?: string;
-  /** Run on a worker of this region (the credential keeps it). */
-  region?: string;
 }
 
 export const SIGNUP_METHODS = ["email", "invitation", "oauth"] as const;

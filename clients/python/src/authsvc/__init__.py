@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from .answers import Session
+from .api_types import LoginCred, LoginMethod, LoginRequest
 from .client import Client
 from .errors import (
     AuthenticationError,
@@ -48,7 +49,10 @@ __all__ = [
     "IdempotencyMismatchError",
     "InvalidRequestError",
     "JobWaitTimeout",
+    "LoginCred",
     "LoginFailedError",
+    "LoginMethod",
+    "LoginRequest",
     "NotFoundError",
     "RateLimitedError",
     "ServiceUnavailableError",

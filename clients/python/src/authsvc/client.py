@@ -6,6 +6,7 @@ import uuid
 from typing import Any, Callable, Dict, Mapping, Optional, Union
 
 from .answers import Session
+from .api_types import LoginCred, LoginMethod
 from .jobs import Jobs, NeedsInputCallback, ProgressCallback, result_of
 from .resources import Credentials, Mailboxes, PhoneNumbers, Proxies, Webhooks
 from .transport import Transport
@@ -53,8 +54,8 @@ class Client:
         self,
         *,
         domain: str,
-        cred: Mapping[str, str],
-        login_method: str = "password",
+        cred: LoginCred,
+        login_method: LoginMethod = "password",
         use_cache: Optional[bool] = None,
         collection_id: Optional[str] = None,
         additional_fields: Optional[Mapping[str, Scalar]] = None,

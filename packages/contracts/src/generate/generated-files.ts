@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { pythonApiTypes, sdkApiTypes } from "./api-types";
 import { errorsDoc, pythonErrorCodes, sdkErrorCodes } from "./error-tables";
 
 export const REPO_ROOT = path.resolve(__dirname, "../../../..");
@@ -16,6 +17,8 @@ export async function generatedFiles(): Promise<GeneratedFile[]> {
   return [
     { path: "packages/sdk/src/generated/error-codes.ts", content: sdkErrorCodes() },
     { path: "clients/python/src/authsvc/error_codes.py", content: pythonErrorCodes() },
+    { path: "packages/sdk/src/generated/api-types.ts", content: sdkApiTypes() },
+    { path: "clients/python/src/authsvc/api_types.py", content: pythonApiTypes() },
     { path: "docs/errors.md", content: errorsDoc(await read("docs/errors.md")) },
   ];
 }

@@ -1,0 +1,60 @@
+import { mapValuesOf, nameOf, propertiesOf, unsupported, type JsonSchema, type NamedType } from "./schema-walk";
+
+// The API's named types as Python TypedDicts (3.9: no NotRequired, so a dict with required and optional
+// keys is a total base class of the required ones and a `total=False` class of the rest).
+
+function typeOf(schema: JsonSchema, named: readonly NamedType[], self?: string): string {
+  const name = nameOf(schema, named, self);
+  if (name) return name;
+  if (schema.enum) return `Literal[${schema.enum.map((w) => JSON.stringify(w)).join(", ")}]`;
+  if (schema.anyOf) return `Union[${schema.anyOf.map((s) => typeOf(s, named)).join(", ")}]`;
+  const values = mapValuesOf(schema);
+  if (values) return `Dict[str, ${typeOf(values, named)}]`;
+  switch (schema.type) {
+    case "string":
+      return "str";
+    case "number":
+      return "float";
+    case "integer":
+      return "int";
+    case "boolean":
+      return "bool";
+    case "null":
+      return "None";
+    case "array":
+      return `List[${typeOf(schema.items ?? unsupported(schema), named)}]`;
+    case "object":
+      return "Dict[str, Any]";
+  }
+  return unsupported(schema);
+}
+
+function comment(text: string | undefined): string {
+  return text ? `    # ${text}\n` : "";
+}
+
+function typedDict(name: string, schema: JsonSchema, named: readonly NamedType[]): string {
+  const props = propertiesOf(schema);
+  const field = (p: (typeof props)[number]) =>
+    `${comment(p.schema.description)}    ${p.name}: ${typeOf(p.schema, named, name)}\n`;
+  const required = props.filter((p) => !p.optional);
+  const optional = props.filter((p) => p.optional);
+  const doc = schema.description ? `    """${schema.description}"""\n\n` : "";
+  if (!optional.length) return `class ${name}(TypedDict):\n${doc}${required.map(field).join("")}`;
+  if (!required.length) return `class ${name}(TypedDict, total=False):\n${doc}${optional.map(field).join("")}`;
+  return (
+    `class _${name}Required(TypedDict):\n${required.map(field).join("")}\n\n` +
+    `class ${name}(_${name}Required, total=False):\n${doc}${optional.map(field).join("")}`
+  );
+}
+
+/** Each named type as a Python declaration: a Literal alias of its words, or a TypedDict. */
+export function pythonDeclarations(named: readonly NamedType[]): string {
+  return named
+    .map((n) =>
+      "words" in n
+        ? `${n.name} = Literal[${n.words.map((w) => JSON.stringify(w)).join(", ")}]\n`
+        : typedDict(n.name, n.schema as JsonSchema, named),
+    )
+    .join("\n\n");
+}

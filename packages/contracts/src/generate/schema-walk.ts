@@ -1,0 +1,55 @@
+/**
+ * What the type generators need to know of a JSON Schema (TypeBox's output, read as plain JSON): which
+ * named type a part is, and its pieces. Only the shapes the API's schemas use; anything else is an error
+ * here rather than a wrong type in a client.
+ */
+export type JsonSchema = {
+  type?: string;
+  enum?: readonly string[];
+  const?: string | number | boolean;
+  anyOf?: JsonSchema[];
+  items?: JsonSchema;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: boolean | JsonSchema;
+  description?: string;
+};
+
+/** Types the generated files name: an object schema (an interface) or a list of words (a union). */
+export type NamedType = { name: string; schema: object } | { name: string; words: readonly string[]; list: string };
+
+/** The named type a schema is, by its JSON (TypeBox's Optional copies a schema, so identity would miss). */
+export function nameOf(schema: JsonSchema, named: readonly NamedType[], self?: string): string | undefined {
+  const json = JSON.stringify(schema.enum ?? schema);
+  for (const n of named) {
+    if (n.name === self) continue;
+    if ("words" in n ? schema.enum && JSON.stringify(n.words) === json : JSON.stringify(n.schema) === json)
+      return n.name;
+  }
+  return undefined;
+}
+
+export interface Property {
+  name: string;
+  schema: JsonSchema;
+  optional: boolean;
+}
+
+export function propertiesOf(schema: JsonSchema): Property[] {
+  return Object.entries(schema.properties ?? {}).map(([name, p]) => ({
+    name,
+    schema: p,
+    optional: !(schema.required ?? []).includes(name),
+  }));
+}
+
+/** `{type: object}` with no properties and a schema for its values: a map from names to them. */
+export function mapValuesOf(schema: JsonSchema): JsonSchema | undefined {
+  return schema.type === "object" && !schema.properties && typeof schema.additionalProperties === "object"
+    ? schema.additionalProperties
+    : undefined;
+}
+
+export function unsupported(schema: JsonSchema): never {
+  throw new Error(`no generated type for the schema ${JSON.stringify(schema)}`);
+}

@@ -1,0 +1,56 @@
+import { mapValuesOf, nameOf, propertiesOf, unsupported, type JsonSchema, type NamedType } from "./schema-walk";
+
+// The API's named types as TypeScript source, for the SDK (published without the contracts).
+
+function typeOf(schema: JsonSchema, named: readonly NamedType[], indent: string, self?: string): string {
+  const name = nameOf(schema, named, self);
+  if (name) return name;
+  if (schema.enum) return schema.enum.map((w) => JSON.stringify(w)).join(" | ");
+  if (schema.const !== undefined) return JSON.stringify(schema.const);
+  if (schema.anyOf) return schema.anyOf.map((s) => typeOf(s, named, indent)).join(" | ");
+  const values = mapValuesOf(schema);
+  if (values) return `Record<string, ${typeOf(values, named, indent)}>`;
+  switch (schema.type) {
+    case "string":
+      return "string";
+    case "number":
+    case "integer":
+      return "number";
+    case "boolean":
+      return "boolean";
+    case "null":
+      return "null";
+    case "array":
+      return `Array<${typeOf(schema.items ?? unsupported(schema), named, indent)}>`;
+    case "object":
+      return `{\n${members(schema, named, `${indent}  `)}${indent}}`;
+  }
+  return unsupported(schema);
+}
+
+function docComment(text: string | undefined, indent: string): string {
+  return text ? `${indent}/** ${text.replaceAll("*/", "*\\/")} */\n` : "";
+}
+
+function members(schema: JsonSchema, named: readonly NamedType[], indent: string, self?: string): string {
+  return propertiesOf(schema)
+    .map(
+      (p) =>
+        `${docComment(p.schema.description, indent)}${indent}${p.name}${p.optional ? "?" : ""}: ${typeOf(p.schema, named, indent, self)};\n`,
+    )
+    .join("");
+}
+
+/** Each named type as an exported declaration: an interface, or a list of words and its union. */
+export function typescriptDeclarations(named: readonly NamedType[]): string {
+  return named
+    .map((n) => {
+      if ("words" in n) {
+        const words = n.words.map((w) => `  ${JSON.stringify(w)},\n`).join("");
+        return `export const ${n.list} = [\n${words}] as const;\nexport type ${n.name} = (typeof ${n.list})[number];\n`;
+      }
+      const schema = n.schema as JsonSchema;
+      return `${docComment(schema.description, "")}export interface ${n.name} {\n${members(schema, named, "  ", n.name)}}\n`;
+    })
+    .join("\n");
+}
