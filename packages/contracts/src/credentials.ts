@@ -1,3 +1,4 @@
+import { Type, type Static } from "@sinclair/typebox";
 import type { LoginMethod } from "./login-request";
 import { allowHandoffSchema, collectionIdSchema, regionSchema, targetUrlSchema } from "./request-parts";
 
@@ -244,7 +245,6 @@ export const passkeyEnrolRequestSchema = {
   },
 } as const;
 
-/** POST /v1/refresh: a credential named by id, or by the site, username and collection a login used. */
 /** A stored credential's status, from its last successful login and its last error. */
 export function credentialStatus(row: {
   lastLoginAt: Date | null;
@@ -254,48 +254,32 @@ export function credentialStatus(row: {
   return row.lastErrorCode ? "failing" : "active";
 }
 
-export interface RefreshRequest {
-  credentialId?: string;
-  domain?: string;
-  username?: string;
-  collectionId?: string;
-  allowHandoff?: boolean;
-  /** Run on a worker of this region; the credential keeps it (its own region otherwise). */
-  region?: string;
-}
-
-export const refreshRequestSchema = {
-  $id: "RefreshRequest",
-  type: "object",
-  additionalProperties: false,
-  properties: {
-    credentialId: { type: "string", pattern: "^cred_[0-9A-Za-z]{22}$" },
-    domain: targetUrlSchema,
-    username: { type: "string", minLength: 1, maxLength: 320 },
-    collectionId: collectionIdSchema,
-    allowHandoff: allowHandoffSchema,
-    region: regionSchema,
+/** POST /v1/refresh: a credential named by id, or by the site, username and collection a login used. */
+export const refreshRequestSchema = Type.Object(
+  {
+    credentialId: Type.Optional(Type.String({ pattern: "^cred_[0-9A-Za-z]{22}$" })),
+    domain: Type.Optional(targetUrlSchema),
+    username: Type.Optional(Type.String({ minLength: 1, maxLength: 320 })),
+    collectionId: Type.Optional(collectionIdSchema),
+    allowHandoff: Type.Optional(allowHandoffSchema),
+    // Run on a worker of this region; the credential keeps it (its own region otherwise).
+    region: Type.Optional(regionSchema),
   },
-} as const;
+  { $id: "RefreshRequest", additionalProperties: false },
+);
+export type RefreshRequest = Static<typeof refreshRequestSchema>;
 
 /**
  * POST /v1/credentials/{id}/verify: confirms the email of an account a signup left pending. A `link` or
  * `code` the caller read in their own mailbox, or neither: the confirmation link that reached the
  * organization's inbox (its mailbox, or the forwarding inbox) since the signup.
  */
-export interface VerifyRequest {
-  link?: string;
-  code?: string;
-  allowHandoff?: boolean;
-}
-
-export const verifyRequestSchema = {
-  $id: "VerifyRequest",
-  type: "object",
-  additionalProperties: false,
-  properties: {
-    link: targetUrlSchema,
-    code: { type: "string", minLength: 3, maxLength: 64, pattern: "^[0-9A-Za-z-]+$" },
-    allowHandoff: allowHandoffSchema,
+export const verifyRequestSchema = Type.Object(
+  {
+    link: Type.Optional(targetUrlSchema),
+    code: Type.Optional(Type.String({ minLength: 3, maxLength: 64, pattern: "^[0-9A-Za-z-]+$" })),
+    allowHandoff: Type.Optional(allowHandoffSchema),
   },
-} as const;
+  { $id: "VerifyRequest", additionalProperties: false },
+);
+export type VerifyRequest = Static<typeof verifyRequestSchema>;

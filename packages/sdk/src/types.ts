@@ -70,37 +70,6 @@ export interface SessionResponse {
   userAgent?: string;
 }
 
-export const SIGNUP_METHODS = ["email", "invitation", "oauth"] as const;
-export type SignupMethod = (typeof SIGNUP_METHODS)[number];
-
-export interface SignupCred {
-  email?: string;
-  username?: string;
-  password?: string;
-  name?: string;
-  provider?: string;
-  totpSecret?: string;
-}
-
-/** POST /v1/signup: exactly the API's body. */
-export interface SignupRequest {
-  signup_method: SignupMethod;
-  domain: string;
-  cred?: SignupCred;
-  invite_token?: string;
-  collectionId?: string;
-  additionalFields?: Record<string, string | number | boolean>;
-  /** No `cred.email`: give the account a new mailbox of ours, so the confirmation mail can be read. */
-  allocateMailbox?: boolean;
-  provider?: "google" | "github";
-  /** A person may finish a step the service cannot (a CAPTCHA on the form, a step of the sign-in after it). */
-  allowHandoff?: boolean;
-  /** Run on a worker of this region (the credential keeps it). */
-  region?: string;
-  /** Once the new account signed in, add a passkey where the site offers one (`passkey` in the answer). */
-  createPasskey?: boolean;
-}
-
 export interface SignupAccount {
   email: string | null;
   username: string | null;
@@ -113,24 +82,6 @@ export interface SignupResponse extends SessionResponse {
   account: SignupAccount;
   /** `createPasskey`: the passkey added to the new account (absent when the site offered none). */
   passkey?: Extract<CredentialMethod, { type: "passkey" }>;
-}
-
-/** POST /v1/refresh: a credential by id, or by the domain, username and collection its login used. */
-export interface RefreshRequest {
-  credentialId?: string;
-  domain?: string;
-  username?: string;
-  collectionId?: string;
-  allowHandoff?: boolean;
-  /** Run on a worker of this region; the credential keeps it (its own region otherwise). */
-  region?: string;
-}
-
-/** POST /v1/credentials/{id}/verify: a confirmation link or code, or neither (read from our inbox). */
-export interface VerifyRequest {
-  link?: string;
-  code?: string;
-  allowHandoff?: boolean;
 }
 
 /** POST /v1/credentials/{id}/passkeys: where the site adds passkeys, when you know it (else it is found). */

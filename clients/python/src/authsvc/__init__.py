@@ -9,7 +9,16 @@
 from __future__ import annotations
 
 from .answers import Session
-from .api_types import LoginCred, LoginMethod, LoginRequest
+from .api_types import (
+    LoginCred,
+    LoginMethod,
+    LoginRequest,
+    RefreshRequest,
+    SignupCred,
+    SignupMethod,
+    SignupRequest,
+    VerifyRequest,
+)
 from .client import Client
 from .errors import (
     AuthenticationError,
@@ -55,8 +64,13 @@ __all__ = [
     "LoginRequest",
     "NotFoundError",
     "RateLimitedError",
+    "RefreshRequest",
     "ServiceUnavailableError",
     "Session",
+    "SignupCred",
+    "SignupMethod",
+    "SignupRequest",
+    "VerifyRequest",
     "WebhookSignatureError",
     "cdp_set_cookies_params",
     "cookie_header",

@@ -39,3 +39,56 @@ class LoginRequest(_LoginRequestRequired, total=False):
     proxyPool: str
     # Run the job on a worker of this region only (the operator starts workers with WORKER_REGIONS). The credential keeps the region for its later logins, refreshes and keep-alive until a request names another. A region with no worker running answers 503 `region_unavailable` after a short wait.
     region: str
+
+
+SignupMethod = Literal["email", "invitation", "oauth"]
+
+
+class SignupCred(TypedDict, total=False):
+    email: str
+    username: str
+    password: str
+    name: str
+    # For `signup_method: oauth`: the provider's issuer URL, or the label on its button on the site ("Okta", "Acme ID"). Or name Google or GitHub by `provider`.
+    provider: str
+    # For `signup_method: oauth`: the provider account's TOTP secret (base32 or otpauth:// URI).
+    totpSecret: str
+
+
+class _SignupRequestRequired(TypedDict):
+    signup_method: SignupMethod
+    domain: str
+
+
+class SignupRequest(_SignupRequestRequired, total=False):
+    cred: SignupCred
+    invite_token: str
+    collectionId: str
+    additionalFields: Dict[str, Union[str, float, bool]]
+    # Let a person answer a step the service cannot (default false: such a step ends the job, as `mfa_required`). The job then waits in `needs_input` (202 with the job and its `input`) for POST /jobs/{jobId}/input, keeping its page, up to HANDOFF_MAX_WAIT_MS. Today: a one-time code the request gave no way to read (an authenticator without `totpSecret`, a code sent to a number or address that is not ours), and a sign-in to approve on another device.
+    allowHandoff: bool
+    # Run the job on a worker of this region only (the operator starts workers with WORKER_REGIONS). The credential keeps the region for its later logins, refreshes and keep-alive until a request names another. A region with no worker running answers 503 `region_unavailable` after a short wait.
+    region: str
+    allocateMailbox: bool
+    # Once the new account signed in, add a passkey where the site offers one (a page after the signup, or its security settings), as `POST /v1/credentials/{id}/passkeys` does. The answer's `passkey` names it; absent when the site offered none (the account stands). Not with `signup_method: oauth`.
+    createPasskey: bool
+    # For `signup_method: oauth`: sign up through Google or GitHub (any other provider: `cred.provider`).
+    provider: Literal["google", "github"]
+
+
+class RefreshRequest(TypedDict, total=False):
+    credentialId: str
+    domain: str
+    username: str
+    collectionId: str
+    # Let a person answer a step the service cannot (default false: such a step ends the job, as `mfa_required`). The job then waits in `needs_input` (202 with the job and its `input`) for POST /jobs/{jobId}/input, keeping its page, up to HANDOFF_MAX_WAIT_MS. Today: a one-time code the request gave no way to read (an authenticator without `totpSecret`, a code sent to a number or address that is not ours), and a sign-in to approve on another device.
+    allowHandoff: bool
+    # Run the job on a worker of this region only (the operator starts workers with WORKER_REGIONS). The credential keeps the region for its later logins, refreshes and keep-alive until a request names another. A region with no worker running answers 503 `region_unavailable` after a short wait.
+    region: str
+
+
+class VerifyRequest(TypedDict, total=False):
+    link: str
+    code: str
+    # Let a person answer a step the service cannot (default false: such a step ends the job, as `mfa_required`). The job then waits in `needs_input` (202 with the job and its `input`) for POST /jobs/{jobId}/input, keeping its page, up to HANDOFF_MAX_WAIT_MS. Today: a one-time code the request gave no way to read (an authenticator without `totpSecret`, a code sent to a number or address that is not ours), and a sign-in to approve on another device.
+    allowHandoff: bool

@@ -6,7 +6,7 @@ import uuid
 from typing import Any, Callable, Dict, Mapping, Optional, Union
 
 from .answers import Session
-from .api_types import LoginCred, LoginMethod
+from .api_types import LoginCred, LoginMethod, SignupCred, SignupMethod
 from .jobs import Jobs, NeedsInputCallback, ProgressCallback, result_of
 from .resources import Credentials, Mailboxes, PhoneNumbers, Proxies, Webhooks
 from .transport import Transport
@@ -93,8 +93,8 @@ class Client:
         self,
         *,
         domain: str,
-        signup_method: str = "email",
-        cred: Optional[Mapping[str, str]] = None,
+        signup_method: SignupMethod = "email",
+        cred: Optional[SignupCred] = None,
         allocate_mailbox: Optional[bool] = None,
         invite_token: Optional[str] = None,
         provider: Optional[str] = None,

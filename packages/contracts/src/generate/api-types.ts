@@ -1,4 +1,6 @@
+import { refreshRequestSchema, verifyRequestSchema } from "../credentials";
 import { LOGIN_METHODS, loginCredSchema, loginRequestSchema } from "../login-request";
+import { SIGNUP_METHODS, signupCredSchema, signupRequestSchema } from "../signup-request";
 import { generatedHeader } from "./generated-header";
 import { pythonDeclarations } from "./python-types";
 import type { NamedType } from "./schema-walk";
@@ -11,6 +13,11 @@ const API_TYPES: readonly NamedType[] = [
   { name: "LoginMethod", words: LOGIN_METHODS, list: "LOGIN_METHODS" },
   { name: "LoginCred", schema: loginCredSchema },
   { name: "LoginRequest", schema: loginRequestSchema },
+  { name: "SignupMethod", words: SIGNUP_METHODS, list: "SIGNUP_METHODS" },
+  { name: "SignupCred", schema: signupCredSchema },
+  { name: "SignupRequest", schema: signupRequestSchema },
+  { name: "RefreshRequest", schema: refreshRequestSchema },
+  { name: "VerifyRequest", schema: verifyRequestSchema },
 ];
 
 const SOURCE = "the TypeBox schemas of packages/contracts/src";

@@ -41,3 +41,57 @@ export interface LoginRequest {
   /** Run the job on a worker of this region only (the operator starts workers with WORKER_REGIONS). The credential keeps the region for its later logins, refreshes and keep-alive until a request names another. A region with no worker running answers 503 `region_unavailable` after a short wait. */
   region?: string;
 }
+
+export const SIGNUP_METHODS = [
+  "email",
+  "invitation",
+  "oauth",
+] as const;
+export type SignupMethod = (typeof SIGNUP_METHODS)[number];
+
+export interface SignupCred {
+  email?: string;
+  username?: string;
+  password?: string;
+  name?: string;
+  /** For `signup_method: oauth`: the provider's issuer URL, or the label on its button on the site ("Okta", "Acme ID"). Or name Google or GitHub by `provider`. */
+  provider?: string;
+  /** For `signup_method: oauth`: the provider account's TOTP secret (base32 or otpauth:// URI). */
+  totpSecret?: string;
+}
+
+export interface SignupRequest {
+  signup_method: SignupMethod;
+  domain: string;
+  cred?: SignupCred;
+  invite_token?: string;
+  collectionId?: string;
+  additionalFields?: Record<string, string | number | boolean>;
+  /** Let a person answer a step the service cannot (default false: such a step ends the job, as `mfa_required`). The job then waits in `needs_input` (202 with the job and its `input`) for POST /jobs/{jobId}/input, keeping its page, up to HANDOFF_MAX_WAIT_MS. Today: a one-time code the request gave no way to read (an authenticator without `totpSecret`, a code sent to a number or address that is not ours), and a sign-in to approve on another device. */
+  allowHandoff?: boolean;
+  /** Run the job on a worker of this region only (the operator starts workers with WORKER_REGIONS). The credential keeps the region for its later logins, refreshes and keep-alive until a request names another. A region with no worker running answers 503 `region_unavailable` after a short wait. */
+  region?: string;
+  allocateMailbox?: boolean;
+  /** Once the new account signed in, add a passkey where the site offers one (a page after the signup, or its security settings), as `POST /v1/credentials/{id}/passkeys` does. The answer's `passkey` names it; absent when the site offered none (the account stands). Not with `signup_method: oauth`. */
+  createPasskey?: boolean;
+  /** For `signup_method: oauth`: sign up through Google or GitHub (any other provider: `cred.provider`). */
+  provider?: "google" | "github";
+}
+
+export interface RefreshRequest {
+  credentialId?: string;
+  domain?: string;
+  username?: string;
+  collectionId?: string;
+  /** Let a person answer a step the service cannot (default false: such a step ends the job, as `mfa_required`). The job then waits in `needs_input` (202 with the job and its `input`) for POST /jobs/{jobId}/input, keeping its page, up to HANDOFF_MAX_WAIT_MS. Today: a one-time code the request gave no way to read (an authenticator without `totpSecret`, a code sent to a number or address that is not ours), and a sign-in to approve on another device. */
+  allowHandoff?: boolean;
+  /** Run the job on a worker of this region only (the operator starts workers with WORKER_REGIONS). The credential keeps the region for its later logins, refreshes and keep-alive until a request names another. A region with no worker running answers 503 `region_unavailable` after a short wait. */
+  region?: string;
+}
+
+export interface VerifyRequest {
+  link?: string;
+  code?: string;
+  /** Let a person answer a step the service cannot (default false: such a step ends the job, as `mfa_required`). The job then waits in `needs_input` (202 with the job and its `input`) for POST /jobs/{jobId}/input, keeping its page, up to HANDOFF_MAX_WAIT_MS. Today: a one-time code the request gave no way to read (an authenticator without `totpSecret`, a code sent to a number or address that is not ours), and a sign-in to approve on another device. */
+  allowHandoff?: boolean;
+}
