@@ -1,3 +1,5 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { stringEnum } from "./string-enum";
 import { collectionIdSchema, targetUrlSchema } from "./request-parts";
 import type { InputRequest } from "./handoff";
 
@@ -13,28 +15,19 @@ export const ENTRY_LINK_MAX_EXPIRES_IN = 7 * 86_400;
 /** How many sign-ins one link may start: each may count as an attempt on the account. */
 export const ENTRY_LINK_MAX_TRIES = 3;
 
-export interface EntryLinkRequest {
-  /** The site's login page, as `domain` in POST /v1/login. */
-  domain: string;
-  /** How the end user signs in; `password` (with an authenticator's secret, if they use one) is the one offered. */
-  login_method?: "password";
-  collectionId?: string;
-  /** Seconds the link stays open (default 86400, at most 604800). */
-  expiresIn?: number;
-}
-
-export const entryLinkRequestSchema = {
-  $id: "EntryLinkRequest",
-  type: "object",
-  additionalProperties: false,
-  required: ["domain"],
-  properties: {
+export const entryLinkRequestSchema = Type.Object(
+  {
+    // The site's login page, as `domain` in POST /v1/login.
     domain: targetUrlSchema,
-    login_method: { type: "string", enum: ["password"] },
-    collectionId: collectionIdSchema,
-    expiresIn: { type: "integer", minimum: 60, maximum: ENTRY_LINK_MAX_EXPIRES_IN },
+    // How the end user signs in; `password` (with an authenticator's secret, if they use one) is the one offered.
+    login_method: Type.Optional(stringEnum(["password"])),
+    collectionId: Type.Optional(collectionIdSchema),
+    // Seconds the link stays open (default 86400, at most 604800).
+    expiresIn: Type.Optional(Type.Integer({ minimum: 60, maximum: ENTRY_LINK_MAX_EXPIRES_IN })),
   },
-} as const;
+  { $id: "EntryLinkRequest", additionalProperties: false },
+);
+export type EntryLinkRequest = Static<typeof entryLinkRequestSchema>;
 
 /**
  * `open`: waiting for the end user (again, after a sign-in the site refused: `lastError`); `validating`: a

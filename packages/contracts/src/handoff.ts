@@ -2,6 +2,7 @@
  * The hand-off to a person: a job whose caller allowed it (`allowHandoff: true`) and that meets a step the
  * service cannot answer alone waits in `needs_input` for `POST /v1/jobs/{jobId}/input`, keeping its page.
  */
+import { Type, type Static } from "@sinclair/typebox";
 
 /**
  * Why a job waits for a person: `code`, a one-time code the request gave no way to read (an authenticator
@@ -34,26 +35,21 @@ export interface InputRequest {
 }
 
 /** POST /v1/jobs/{jobId}/input: a code, a choice, an answer, or `{}` (approved elsewhere: look again). */
-export interface InputAnswerRequest {
-  code?: string;
-  choice?: string;
-  answer?: string;
-}
-
-export const inputAnswerSchema = {
-  $id: "InputAnswer",
-  type: "object",
-  additionalProperties: false,
-  maxProperties: 1,
-  properties: {
-    code: {
-      type: "string",
-      minLength: 1,
-      maxLength: 64,
-      pattern: "^[0-9A-Za-z -]+$",
-      description: "The one-time code, as the person read it (spaces and dashes are left out when typed).",
-    },
-    choice: { type: "string", minLength: 1, maxLength: 256, description: "One of `input.choices`." },
-    answer: { type: "string", minLength: 1, maxLength: 1024, description: "The answer to a question the site asked." },
+export const inputAnswerSchema = Type.Object(
+  {
+    code: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        pattern: "^[0-9A-Za-z -]+$",
+        description: "The one-time code, as the person read it (spaces and dashes are left out when typed).",
+      }),
+    ),
+    choice: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: "One of `input.choices`." })),
+    answer: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 1024, description: "The answer to a question the site asked." }),
+    ),
   },
-} as const;
+  { $id: "InputAnswer", additionalProperties: false, maxProperties: 1 },
+);
+export type InputAnswerRequest = Static<typeof inputAnswerSchema>;

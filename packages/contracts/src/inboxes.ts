@@ -1,10 +1,5 @@
 /** The service's own inboxes: mailboxes on its mail domain and phone numbers whose SMS reach its webhook. */
-
-export interface MailboxRequest {
-  /** The part before the @; random when left out. */
-  localPart?: string;
-  label?: string;
-}
+import { Type, type Static } from "@sinclair/typebox";
 
 export interface MailboxResource {
   id: string;
@@ -49,20 +44,17 @@ export interface PhoneNumberResource {
 
 /** E.164: +, country code, subscriber number; 8 to 15 digits in all. */
 export const E164 = "^\\+[1-9][0-9]{7,14}$";
-const label = { type: "string", minLength: 1, maxLength: 128, pattern: "^[^\\u0000-\\u001f\\u007f]+$" };
+const label = Type.String({ minLength: 1, maxLength: 128, pattern: "^[^\\u0000-\\u001f\\u007f]+$" });
 
-export const mailboxRequestSchema = {
-  $id: "MailboxRequest",
-  type: "object",
-  additionalProperties: false,
-  properties: {
-    // Letters, digits and . _ -, starting and ending with a letter or digit; no "+" (it is the subaddress separator).
-    localPart: {
-      type: "string",
-      minLength: 1,
-      maxLength: 64,
-      pattern: "^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,62}[A-Za-z0-9])?$",
-    },
-    label,
+export const mailboxRequestSchema = Type.Object(
+  {
+    // The part before the @; random when left out. Letters, digits and . _ -, starting and ending with a
+    // letter or digit; no "+" (it is the subaddress separator).
+    localPart: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,62}[A-Za-z0-9])?$" }),
+    ),
+    label: Type.Optional(label),
   },
-} as const;
+  { $id: "MailboxRequest", additionalProperties: false },
+);
+export type MailboxRequest = Static<typeof mailboxRequestSchema>;

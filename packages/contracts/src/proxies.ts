@@ -3,7 +3,8 @@
  * (`proxyPool`); a credential keeps the proxy it first signed in through. The URL's credentials are stored
  * encrypted and never shown again.
  */
-import { Type } from "@sinclair/typebox";
+import { Type, type Static } from "@sinclair/typebox";
+import { stringEnum } from "./string-enum";
 
 /** The regions a proxy may say it leaves from; a credential's browser (locale, time zone) follows it. */
 export const PROXY_REGIONS = ["us", "eu", "uk", "ca", "au", "jp", "br", "in"] as const;
@@ -11,14 +12,6 @@ export type ProxyRegion = (typeof PROXY_REGIONS)[number];
 
 /** An organization has few proxies; this keeps one from storing without bound. */
 export const MAX_PROXIES_PER_ORG = 200;
-
-export interface ProxyRequest {
-  /** `http://user:pass@host:port` or `socks5://user:pass@host:port`. */
-  url: string;
-  /** The pool it belongs to (`proxyPool` names it). */
-  label?: string;
-  region?: ProxyRegion;
-}
 
 export interface ProxyResource {
   id: string;
@@ -32,14 +25,14 @@ export interface ProxyResource {
 export const proxyLabelSchema = Type.String({ minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]*$" });
 export const proxyIdSchema = Type.String({ pattern: "^prx_[0-9A-Za-z]{22}$" });
 
-export const proxyRequestSchema = {
-  $id: "ProxyRequest",
-  type: "object",
-  additionalProperties: false,
-  required: ["url"],
-  properties: {
-    url: { type: "string", minLength: 1, maxLength: 2048, pattern: "^([hH][tT][tT][pP]|[sS][oO][cC][kK][sS]5)://" },
-    label: proxyLabelSchema,
-    region: { type: "string", enum: PROXY_REGIONS },
+export const proxyRequestSchema = Type.Object(
+  {
+    // `http://user:pass@host:port` or `socks5://user:pass@host:port`.
+    url: Type.String({ minLength: 1, maxLength: 2048, pattern: "^([hH][tT][tT][pP]|[sS][oO][cC][kK][sS]5)://" }),
+    // The pool it belongs to (`proxyPool` names it).
+    label: Type.Optional(proxyLabelSchema),
+    region: Type.Optional(stringEnum(PROXY_REGIONS)),
   },
-} as const;
+  { $id: "ProxyRequest", additionalProperties: false },
+);
+export type ProxyRequest = Static<typeof proxyRequestSchema>;

@@ -1,3 +1,5 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { stringEnum } from "./string-enum";
 /** Events an organization can subscribe a webhook to. */
 /** An organization's endpoints are few; this keeps one event from fanning out without bound. */
 export const MAX_WEBHOOKS_PER_ORG = 10;
@@ -9,12 +11,6 @@ export const WEBHOOK_EVENTS = [
   "credential.created",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
-
-export interface WebhookRequest {
-  url: string;
-  /** Default: all of them. */
-  events?: WebhookEventType[];
-}
 
 export interface WebhookResource {
   id: string;
@@ -37,13 +33,12 @@ export interface WebhookEvent {
   data: Record<string, string | number | null>;
 }
 
-export const webhookRequestSchema = {
-  $id: "WebhookRequest",
-  type: "object",
-  additionalProperties: false,
-  required: ["url"],
-  properties: {
-    url: { type: "string", minLength: 1, maxLength: 2048, format: "uri", pattern: "^[hH][tT][tT][pP][sS]?://" },
-    events: { type: "array", minItems: 1, uniqueItems: true, items: { type: "string", enum: WEBHOOK_EVENTS } },
+export const webhookRequestSchema = Type.Object(
+  {
+    url: Type.String({ minLength: 1, maxLength: 2048, format: "uri", pattern: "^[hH][tT][tT][pP][sS]?://" }),
+    // Default: all of them.
+    events: Type.Optional(Type.Array(stringEnum(WEBHOOK_EVENTS), { minItems: 1, uniqueItems: true })),
   },
-} as const;
+  { $id: "WebhookRequest", additionalProperties: false },
+);
+export type WebhookRequest = Static<typeof webhookRequestSchema>;

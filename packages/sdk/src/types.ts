@@ -3,7 +3,7 @@
  * private packages. Those of generated/ are made from the contracts' schemas (`npm run generate:contracts`);
  * contracts-check.ts proves at compile time that the rest match @authsvc/contracts.
  */
-import type { LoginMethod } from "./generated/api-types";
+import type { LoginMethod, ProxyRegion, WebhookEventType } from "./generated/api-types";
 import type { ErrorCode } from "./generated/error-codes";
 
 export * from "./generated/api-types";
@@ -136,15 +136,6 @@ export interface CredentialResource {
   methods?: CredentialMethod[];
 }
 
-/** POST /v1/credentials/entry-links: a hosted page where the end user types their own credentials for a site. */
-export interface EntryLinkRequest {
-  domain: string;
-  login_method?: "password";
-  collectionId?: string;
-  /** Seconds the link stays open (default 86400, at most 604800). */
-  expiresIn?: number;
-}
-
 export type EntryLinkStatus = "open" | "validating" | "needs_input" | "created" | "failed" | "expired";
 
 export interface EntryLinkResource {
@@ -170,11 +161,6 @@ export interface CredentialPage {
   credentials: CredentialResource[];
   /** The next page's link, or null on the last page. */
   next: string | null;
-}
-
-export interface MailboxRequest {
-  localPart?: string;
-  label?: string;
 }
 
 export interface MailboxResource {
@@ -212,36 +198,12 @@ export interface PhoneNumberResource {
   createdAt: string;
 }
 
-export const WEBHOOK_EVENTS = [
-  "session.refreshed",
-  "session.expired",
-  "credential.failed",
-  "job.needs_input",
-  "credential.created",
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
-
-export interface WebhookRequest {
-  url: string;
-  events?: WebhookEventType[];
-}
-
 export interface WebhookResource {
   id: string;
   url: string;
   events: WebhookEventType[];
   createdAt: string;
   secret?: string;
-}
-
-export const PROXY_REGIONS = ["us", "eu", "uk", "ca", "au", "jp", "br", "in"] as const;
-export type ProxyRegion = (typeof PROXY_REGIONS)[number];
-
-/** POST /v1/proxies: an egress proxy of the organization (its credentials are never shown again). */
-export interface ProxyRequest {
-  url: string;
-  label?: string;
-  region?: ProxyRegion;
 }
 
 export interface ProxyResource {
@@ -282,13 +244,6 @@ export interface InputRequest {
   expiresAt: string;
   /** The hosted hand-off page (no API key): a live view of the browser tab, for the person to use. */
   handoffUrl?: string;
-}
-
-/** POST /v1/jobs/{jobId}/input: a code, a choice, an answer, or `{}` (look again). */
-export interface InputAnswerRequest {
-  code?: string;
-  choice?: string;
-  answer?: string;
 }
 
 export interface JobError {

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Dict, Literal, TypedDict, Union
+from typing import Dict, List, Literal, TypedDict, Union
 
 
 LoginMethod = Literal["password", "oauth_google", "oauth_github", "oauth", "magic_link", "otp_email", "otp_sms", "totp", "passkey"]
@@ -26,6 +26,8 @@ class _LoginRequestRequired(TypedDict):
 
 
 class LoginRequest(_LoginRequestRequired, total=False):
+    """POST /v1/login: exactly the API's body."""
+
     login_method: LoginMethod
     loginMethod: LoginMethod
     collectionId: str
@@ -61,6 +63,8 @@ class _SignupRequestRequired(TypedDict):
 
 
 class SignupRequest(_SignupRequestRequired, total=False):
+    """POST /v1/signup: exactly the API's body."""
+
     cred: SignupCred
     invite_token: str
     collectionId: str
@@ -77,6 +81,8 @@ class SignupRequest(_SignupRequestRequired, total=False):
 
 
 class RefreshRequest(TypedDict, total=False):
+    """POST /v1/refresh: a credential by id, or by the domain, username and collection its login used."""
+
     credentialId: str
     domain: str
     username: str
@@ -88,7 +94,62 @@ class RefreshRequest(TypedDict, total=False):
 
 
 class VerifyRequest(TypedDict, total=False):
+    """POST /v1/credentials/{id}/verify: a confirmation link or code, or neither (read from our inbox)."""
+
     link: str
     code: str
     # Let a person answer a step the service cannot (default false: such a step ends the job, as `mfa_required`). The job then waits in `needs_input` (202 with the job and its `input`) for POST /jobs/{jobId}/input, keeping its page, up to HANDOFF_MAX_WAIT_MS. Today: a one-time code the request gave no way to read (an authenticator without `totpSecret`, a code sent to a number or address that is not ours), and a sign-in to approve on another device.
     allowHandoff: bool
+
+
+class _EntryLinkRequestRequired(TypedDict):
+    domain: str
+
+
+class EntryLinkRequest(_EntryLinkRequestRequired, total=False):
+    """POST /v1/credentials/entry-links: a hosted page where the end user types their own credentials for a site."""
+
+    login_method: Literal["password"]
+    collectionId: str
+    expiresIn: int
+
+
+class MailboxRequest(TypedDict, total=False):
+    localPart: str
+    label: str
+
+
+WebhookEventType = Literal["session.refreshed", "session.expired", "credential.failed", "job.needs_input", "credential.created"]
+
+
+class _WebhookRequestRequired(TypedDict):
+    url: str
+
+
+class WebhookRequest(_WebhookRequestRequired, total=False):
+    events: List[WebhookEventType]
+
+
+ProxyRegion = Literal["us", "eu", "uk", "ca", "au", "jp", "br", "in"]
+
+
+class _ProxyRequestRequired(TypedDict):
+    url: str
+
+
+class ProxyRequest(_ProxyRequestRequired, total=False):
+    """POST /v1/proxies: an egress proxy of the organization (its credentials are never shown again)."""
+
+    label: str
+    region: ProxyRegion
+
+
+class InputAnswerRequest(TypedDict, total=False):
+    """POST /v1/jobs/{jobId}/input: a code, a choice, an answer, or `{}` (look again)."""
+
+    # The one-time code, as the person read it (spaces and dashes are left out when typed).
+    code: str
+    # One of `input.choices`.
+    choice: str
+    # The answer to a question the site asked.
+    answer: str

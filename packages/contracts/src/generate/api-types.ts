@@ -1,6 +1,11 @@
 import { refreshRequestSchema, verifyRequestSchema } from "../credentials";
+import { entryLinkRequestSchema } from "../entry-links";
+import { inputAnswerSchema } from "../handoff";
+import { mailboxRequestSchema } from "../inboxes";
 import { LOGIN_METHODS, loginCredSchema, loginRequestSchema } from "../login-request";
+import { PROXY_REGIONS, proxyRequestSchema } from "../proxies";
 import { SIGNUP_METHODS, signupCredSchema, signupRequestSchema } from "../signup-request";
+import { WEBHOOK_EVENTS, webhookRequestSchema } from "../webhooks";
 import { generatedHeader } from "./generated-header";
 import { pythonDeclarations } from "./python-types";
 import type { NamedType } from "./schema-walk";
@@ -12,12 +17,39 @@ import { typescriptDeclarations } from "./typescript-types";
 const API_TYPES: readonly NamedType[] = [
   { name: "LoginMethod", words: LOGIN_METHODS, list: "LOGIN_METHODS" },
   { name: "LoginCred", schema: loginCredSchema },
-  { name: "LoginRequest", schema: loginRequestSchema },
+  { name: "LoginRequest", schema: loginRequestSchema, doc: "POST /v1/login: exactly the API's body." },
   { name: "SignupMethod", words: SIGNUP_METHODS, list: "SIGNUP_METHODS" },
   { name: "SignupCred", schema: signupCredSchema },
-  { name: "SignupRequest", schema: signupRequestSchema },
-  { name: "RefreshRequest", schema: refreshRequestSchema },
-  { name: "VerifyRequest", schema: verifyRequestSchema },
+  { name: "SignupRequest", schema: signupRequestSchema, doc: "POST /v1/signup: exactly the API's body." },
+  {
+    name: "RefreshRequest",
+    schema: refreshRequestSchema,
+    doc: "POST /v1/refresh: a credential by id, or by the domain, username and collection its login used.",
+  },
+  {
+    name: "VerifyRequest",
+    schema: verifyRequestSchema,
+    doc: "POST /v1/credentials/{id}/verify: a confirmation link or code, or neither (read from our inbox).",
+  },
+  {
+    name: "EntryLinkRequest",
+    schema: entryLinkRequestSchema,
+    doc: "POST /v1/credentials/entry-links: a hosted page where the end user types their own credentials for a site.",
+  },
+  { name: "MailboxRequest", schema: mailboxRequestSchema },
+  { name: "WebhookEventType", words: WEBHOOK_EVENTS, list: "WEBHOOK_EVENTS" },
+  { name: "WebhookRequest", schema: webhookRequestSchema },
+  { name: "ProxyRegion", words: PROXY_REGIONS, list: "PROXY_REGIONS" },
+  {
+    name: "ProxyRequest",
+    schema: proxyRequestSchema,
+    doc: "POST /v1/proxies: an egress proxy of the organization (its credentials are never shown again).",
+  },
+  {
+    name: "InputAnswerRequest",
+    schema: inputAnswerSchema,
+    doc: "POST /v1/jobs/{jobId}/input: a code, a choice, an answer, or `{}` (look again).",
+  },
 ];
 
 const SOURCE = "the TypeBox schemas of packages/contracts/src";

@@ -33,13 +33,13 @@ function comment(text: string | undefined): string {
   return text ? `    # ${text}\n` : "";
 }
 
-function typedDict(name: string, schema: JsonSchema, named: readonly NamedType[]): string {
+function typedDict(name: string, schema: JsonSchema, named: readonly NamedType[], docText?: string): string {
   const props = propertiesOf(schema);
   const field = (p: (typeof props)[number]) =>
     `${comment(p.schema.description)}    ${p.name}: ${typeOf(p.schema, named, name)}\n`;
   const required = props.filter((p) => !p.optional);
   const optional = props.filter((p) => p.optional);
-  const doc = schema.description ? `    """${schema.description}"""\n\n` : "";
+  const doc = docText ? `    """${docText}"""\n\n` : "";
   if (!optional.length) return `class ${name}(TypedDict):\n${doc}${required.map(field).join("")}`;
   if (!required.length) return `class ${name}(TypedDict, total=False):\n${doc}${optional.map(field).join("")}`;
   return (
@@ -54,7 +54,7 @@ export function pythonDeclarations(named: readonly NamedType[]): string {
     .map((n) =>
       "words" in n
         ? `${n.name} = Literal[${n.words.map((w) => JSON.stringify(w)).join(", ")}]\n`
-        : typedDict(n.name, n.schema as JsonSchema, named),
+        : typedDict(n.name, n.schema as JsonSchema, named, n.doc ?? (n.schema as JsonSchema).description),
     )
     .join("\n\n");
 }

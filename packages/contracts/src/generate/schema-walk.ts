@@ -15,8 +15,9 @@ export type JsonSchema = {
   description?: string;
 };
 
-/** Types the generated files name: an object schema (an interface) or a list of words (a union). */
-export type NamedType = { name: string; schema: object } | { name: string; words: readonly string[]; list: string };
+/** Types the generated files name: an object schema (an interface, `doc` its comment) or a list of words (a union). */
+export type NamedType =
+  { name: string; schema: object; doc?: string } | { name: string; words: readonly string[]; list: string };
 
 /** The named type a schema is, by its JSON (TypeBox's Optional copies a schema, so identity would miss). */
 export function nameOf(schema: JsonSchema, named: readonly NamedType[], self?: string): string | undefined {

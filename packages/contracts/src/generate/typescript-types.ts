@@ -50,7 +50,7 @@ export function typescriptDeclarations(named: readonly NamedType[]): string {
         return `export const ${n.list} = [\n${words}] as const;\nexport type ${n.name} = (typeof ${n.list})[number];\n`;
       }
       const schema = n.schema as JsonSchema;
-      return `${docComment(schema.description, "")}export interface ${n.name} {\n${members(schema, named, "  ", n.name)}}\n`;
+      return `${docComment(n.doc ?? schema.description, "")}export interface ${n.name} {\n${members(schema, named, "  ", n.name)}}\n`;
     })
     .join("\n");
 }

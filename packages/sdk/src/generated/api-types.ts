@@ -24,6 +24,7 @@ export interface LoginCred {
   provider?: string;
 }
 
+/** POST /v1/login: exactly the API's body. */
 export interface LoginRequest {
   cred: LoginCred;
   domain: string;
@@ -60,6 +61,7 @@ export interface SignupCred {
   totpSecret?: string;
 }
 
+/** POST /v1/signup: exactly the API's body. */
 export interface SignupRequest {
   signup_method: SignupMethod;
   domain: string;
@@ -78,6 +80,7 @@ export interface SignupRequest {
   provider?: "google" | "github";
 }
 
+/** POST /v1/refresh: a credential by id, or by the domain, username and collection its login used. */
 export interface RefreshRequest {
   credentialId?: string;
   domain?: string;
@@ -89,9 +92,66 @@ export interface RefreshRequest {
   region?: string;
 }
 
+/** POST /v1/credentials/{id}/verify: a confirmation link or code, or neither (read from our inbox). */
 export interface VerifyRequest {
   link?: string;
   code?: string;
   /** Let a person answer a step the service cannot (default false: such a step ends the job, as `mfa_required`). The job then waits in `needs_input` (202 with the job and its `input`) for POST /jobs/{jobId}/input, keeping its page, up to HANDOFF_MAX_WAIT_MS. Today: a one-time code the request gave no way to read (an authenticator without `totpSecret`, a code sent to a number or address that is not ours), and a sign-in to approve on another device. */
   allowHandoff?: boolean;
+}
+
+/** POST /v1/credentials/entry-links: a hosted page where the end user types their own credentials for a site. */
+export interface EntryLinkRequest {
+  domain: string;
+  login_method?: "password";
+  collectionId?: string;
+  expiresIn?: number;
+}
+
+export interface MailboxRequest {
+  localPart?: string;
+  label?: string;
+}
+
+export const WEBHOOK_EVENTS = [
+  "session.refreshed",
+  "session.expired",
+  "credential.failed",
+  "job.needs_input",
+  "credential.created",
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
+
+export interface WebhookRequest {
+  url: string;
+  events?: Array<WebhookEventType>;
+}
+
+export const PROXY_REGIONS = [
+  "us",
+  "eu",
+  "uk",
+  "ca",
+  "au",
+  "jp",
+  "br",
+  "in",
+] as const;
+export type ProxyRegion = (typeof PROXY_REGIONS)[number];
+
+/** POST /v1/proxies: an egress proxy of the organization (its credentials are never shown again). */
+export interface ProxyRequest {
+  url: string;
+  label?: string;
+  region?: ProxyRegion;
+}
+
+/** POST /v1/jobs/{jobId}/input: a code, a choice, an answer, or `{}` (look again). */
+export interface InputAnswerRequest {
+  /** The one-time code, as the person read it (spaces and dashes are left out when typed). */
+  code?: string;
+  /** One of `input.choices`. */
+  choice?: string;
+  /** The answer to a question the site asked. */
+  answer?: string;
 }
