@@ -72,20 +72,3 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 export function isErrorCode(code: string): code is ErrorCode {
   return Object.prototype.hasOwnProperty.call(ERROR_CODES, code);
 }
-
-export interface FieldError {
-  /** JSON pointer into the request body, e.g. `/cred/password`. */
-  field: string;
-  message: string;
-}
-
-export interface ErrorBody {
-  error: {
-    code: ErrorCode;
-    message: string;
-    requestId: string;
-    details?: FieldError[];
-    /** A signup that failed after its form was sent: the stored credential that keeps the account's password. */
-    credentialId?: string;
-  };
-}

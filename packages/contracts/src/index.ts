@@ -1,4 +1,5 @@
 export * from "./error-codes";
+export * from "./error-body";
 export * from "./job-failure-codes";
 export * from "./session";
 export { loginPageOf } from "./login-page";

@@ -1,3 +1,4 @@
+import { errorBodySchema } from "./error-body";
 import { ERROR_CODES } from "./error-codes";
 import { passkeyEnrolRequestSchema, refreshRequestSchema, verifyRequestSchema } from "./credentials";
 import { mailboxRequestSchema } from "./inboxes";
@@ -186,36 +187,6 @@ const jobError = {
       type: "string",
       pattern: "^cred_",
       description: "As in the error body: the credential a failed signup kept.",
-    },
-  },
-};
-
-const error = {
-  type: "object",
-  required: ["error"],
-  properties: {
-    error: {
-      type: "object",
-      required: ["code", "message", "requestId"],
-      properties: {
-        code: { type: "string", enum: Object.keys(ERROR_CODES) },
-        message: { type: "string" },
-        requestId: { type: "string", pattern: "^req_" },
-        credentialId: {
-          type: "string",
-          pattern: "^cred_",
-          description:
-            "A signup that failed after its form was sent: the stored credential that keeps the account and its password.",
-        },
-        details: {
-          type: "array",
-          items: {
-            type: "object",
-            required: ["field", "message"],
-            properties: { field: { type: "string" }, message: { type: "string" } },
-          },
-        },
-      },
     },
   },
 };
@@ -637,7 +608,7 @@ export const schemas = {
   InputAnswer: inputAnswer,
   JobEvent: jobEvent,
   JobEventStream: jobEventStream,
-  Error: error,
+  Error: errorBodySchema,
   MailboxRequest: mailboxRequest,
   Credential: credential,
   EntryLinkRequest: entryLinkRequest,

@@ -1,4 +1,4 @@
-import type { FieldError } from "./error-codes";
+import type { FieldError } from "./error-body";
 import type { InputRequest } from "./handoff";
 /** A cookie as the API returns it. `expires` is Unix time in seconds; -1 marks a session cookie. */
 export interface Cookie {

@@ -1,7 +1,7 @@
 import type { Static, TSchema } from "@sinclair/typebox";
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
-import type { FieldError } from "./error-codes";
+import type { FieldError } from "./error-body";
 
 const ajv = new Ajv({ allErrors: true, strict: true });
 addFormats(ajv, ["uri", "email"]);

@@ -3,8 +3,7 @@
  * private packages. Those of generated/ are made from the contracts' schemas (`npm run generate:contracts`);
  * contracts-check.ts proves at compile time that the rest match @authsvc/contracts.
  */
-import type { LoginMethod, ProxyRegion, WebhookEventType } from "./generated/api-types";
-import type { ErrorCode } from "./generated/error-codes";
+import type { FieldError, LoginMethod, ProxyRegion, WebhookEventType } from "./generated/api-types";
 
 export * from "./generated/api-types";
 
@@ -294,21 +293,6 @@ export interface JobEvent {
   credentialId?: string;
   error?: JobError;
   input?: InputRequest;
-}
-
-export interface FieldError {
-  field: string;
-  message: string;
-}
-
-export interface ErrorBody {
-  error: {
-    code: ErrorCode;
-    message: string;
-    requestId: string;
-    details?: FieldError[];
-    credentialId?: string;
-  };
 }
 
 /** What importing a passkey answers: the passkey kept (never its key) and the credential; no browser ran. */

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Dict, List, Literal, TypedDict, Union
+from typing import Any, Dict, List, Literal, TypedDict, Union
 
 
 LoginMethod = Literal["password", "oauth_google", "oauth_github", "oauth", "magic_link", "otp_email", "otp_sms", "totp", "passkey"]
@@ -142,6 +142,20 @@ class ProxyRequest(_ProxyRequestRequired, total=False):
 
     label: str
     region: ProxyRegion
+
+
+ErrorCode = Literal["invalid_request", "invalid_json", "unauthorized", "not_found", "conflict", "account_exists", "payload_too_large", "unsupported_media_type", "idempotency_mismatch", "invalid_credentials", "form_not_found", "form_ambiguous", "captcha_blocked", "login_blocked", "account_locked", "mfa_required", "input_timeout", "handoff_interrupted", "not_waiting_for_input", "verification_failed", "provider_blocked", "consent_denied", "account_not_linked", "login_unconfirmed", "passkey_not_offered", "passkey_rejected", "signup_rejected", "verification_pending", "no_stored_secret", "target_not_allowed", "rate_limited", "internal_error", "method_not_supported", "target_unreachable", "proxy_unreachable", "proxy_auth_failed", "region_unavailable", "service_unavailable", "timeout"]
+
+
+class FieldError(TypedDict):
+    """What is wrong with one field: `field` is a JSON pointer into the request body, e.g. `/cred/password`."""
+
+    field: str
+    message: str
+
+
+class ErrorBody(TypedDict):
+    error: Dict[str, Any]
 
 
 class InputAnswerRequest(TypedDict, total=False):

@@ -1,3 +1,5 @@
+import { errorBodySchema, fieldErrorSchema } from "../error-body";
+import { ERROR_CODES } from "../error-codes";
 import { refreshRequestSchema, verifyRequestSchema } from "../credentials";
 import { entryLinkRequestSchema } from "../entry-links";
 import { inputAnswerSchema } from "../handoff";
@@ -9,7 +11,7 @@ import { WEBHOOK_EVENTS, webhookRequestSchema } from "../webhooks";
 import { generatedHeader } from "./generated-header";
 import { pythonDeclarations } from "./python-types";
 import type { NamedType } from "./schema-walk";
-import { typescriptDeclarations } from "./typescript-types";
+import { typescriptDeclarations, typescriptImports } from "./typescript-types";
 
 // The API's request and answer shapes, from their TypeBox schemas, as the clients' own types: the SDK's
 // (published without the contracts) and the Python client's TypedDicts. In the order they are declared.
@@ -45,6 +47,13 @@ const API_TYPES: readonly NamedType[] = [
     schema: proxyRequestSchema,
     doc: "POST /v1/proxies: an egress proxy of the organization (its credentials are never shown again).",
   },
+  { name: "ErrorCode", words: Object.keys(ERROR_CODES), declaredIn: "./error-codes" },
+  {
+    name: "FieldError",
+    schema: fieldErrorSchema,
+    doc: "What is wrong with one field: `field` is a JSON pointer into the request body, e.g. `/cred/password`.",
+  },
+  { name: "ErrorBody", schema: errorBodySchema },
   {
     name: "InputAnswerRequest",
     schema: inputAnswerSchema,
@@ -55,7 +64,7 @@ const API_TYPES: readonly NamedType[] = [
 const SOURCE = "the TypeBox schemas of packages/contracts/src";
 
 export function sdkApiTypes(): string {
-  return `${generatedHeader("//", SOURCE)}\n\n${typescriptDeclarations(API_TYPES)}`;
+  return `${generatedHeader("//", SOURCE)}\n\n${typescriptImports(API_TYPES)}\n${typescriptDeclarations(API_TYPES)}`;
 }
 
 export function pythonApiTypes(): string {

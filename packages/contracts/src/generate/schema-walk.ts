@@ -15,9 +15,14 @@ export type JsonSchema = {
   description?: string;
 };
 
-/** Types the generated files name: an object schema (an interface, `doc` its comment) or a list of words (a union). */
+/**
+ * Types the generated files name: an object schema (an interface, `doc` its comment), or a list of words
+ * (a union), declared with its list or, in TypeScript, imported from the generated module `declaredIn`.
+ */
 export type NamedType =
-  { name: string; schema: object; doc?: string } | { name: string; words: readonly string[]; list: string };
+  | { name: string; schema: object; doc?: string }
+  | { name: string; words: readonly string[]; list: string }
+  | { name: string; words: readonly string[]; declaredIn: string };
 
 /** The named type a schema is, by its JSON (TypeBox's Optional copies a schema, so identity would miss). */
 export function nameOf(schema: JsonSchema, named: readonly NamedType[], self?: string): string | undefined {

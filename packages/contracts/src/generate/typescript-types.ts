@@ -45,6 +45,7 @@ function members(schema: JsonSchema, named: readonly NamedType[], indent: string
 export function typescriptDeclarations(named: readonly NamedType[]): string {
   return named
     .map((n) => {
+      if ("declaredIn" in n) return "";
       if ("words" in n) {
         const words = n.words.map((w) => `  ${JSON.stringify(w)},\n`).join("");
         return `export const ${n.list} = [\n${words}] as const;\nexport type ${n.name} = (typeof ${n.list})[number];\n`;
@@ -52,5 +53,13 @@ export function typescriptDeclarations(named: readonly NamedType[]): string {
       const schema = n.schema as JsonSchema;
       return `${docComment(n.doc ?? schema.description, "")}export interface ${n.name} {\n${members(schema, named, "  ", n.name)}}\n`;
     })
+    .filter(Boolean)
     .join("\n");
+}
+
+/** The imports of the named types declared elsewhere. */
+export function typescriptImports(named: readonly NamedType[]): string {
+  return named
+    .flatMap((n) => ("declaredIn" in n ? [`import type { ${n.name} } from "${n.declaredIn}";\n`] : []))
+    .join("");
 }
