@@ -1,0 +1,67 @@
+import { Type } from "@sinclair/typebox";
+import { stringEnum } from "../string-enum";
+import { pythonDeclarations } from "./python-types";
+import type { NamedType } from "./schema-walk";
+import { typescriptDeclarations, typescriptImports } from "./typescript-types";
+
+const COLOURS = ["red", "green"] as const;
+const inner = Type.Object({ hex: Type.String() }, { additionalProperties: false });
+const paint = Type.Object(
+  {
+    name: Type.String({ description: "What it is called." }),
+    colour: stringEnum(COLOURS),
+    finish: Type.Optional(stringEnum(["matt", "gloss"])),
+    coats: Type.Optional(Type.Integer()),
+    tags: Type.Optional(Type.Array(Type.String())),
+    mix: Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
+    base: Type.Optional(inner),
+    extra: Type.Optional(Type.Unsafe({ type: "object", additionalProperties: { type: "number" } })),
+  },
+  { additionalProperties: false },
+);
+const named: NamedType[] = [
+  { name: "Colour", words: COLOURS, list: "COLOURS" },
+  { name: "Base", schema: inner },
+  { name: "Paint", schema: paint, doc: "A tin of it." },
+];
+
+describe("the clients' types made from a schema", () => {
+  it("are TypeScript interfaces with optional members, named types and unions", () => {
+    expect(typescriptDeclarations(named)).toBe(
+      [
+        'export const COLOURS = [\n  "red",\n  "green",\n] as const;\nexport type Colour = (typeof COLOURS)[number];\n',
+        "export interface Base {\n  hex: string;\n}\n",
+        "/** A tin of it. */\nexport interface Paint {\n" +
+          "  /** What it is called. */\n  name: string;\n  colour: Colour;\n" +
+          '  finish?: "matt" | "gloss";\n  coats?: number;\n  tags?: Array<string>;\n' +
+          "  mix?: string | number | boolean;\n  base?: Base;\n  extra?: Record<string, number>;\n}\n",
+      ].join("\n"),
+    );
+  });
+
+  it("import a union declared in another generated module instead of declaring it", () => {
+    const elsewhere: NamedType[] = [{ name: "Code", words: ["a", "b"], declaredIn: "./codes" }];
+    expect(typescriptDeclarations(elsewhere)).toBe("");
+    expect(typescriptImports(elsewhere)).toBe('import type { Code } from "./codes";\n');
+  });
+
+  it("are Python TypedDicts: the required keys in a total base class, the rest in a total=False one", () => {
+    const python = pythonDeclarations(named);
+    expect(python).toContain('Colour = Literal["red", "green"]\n');
+    expect(python).toContain("class Base(TypedDict):\n    hex: str\n");
+    expect(python).toContain(
+      "class _PaintRequired(TypedDict):\n    # What it is called.\n    name: str\n    colour: Colour\n",
+    );
+    expect(python).toContain(
+      'class Paint(_PaintRequired, total=False):\n    """A tin of it."""\n\n' +
+        '    finish: Literal["matt", "gloss"]\n    coats: int\n    tags: List[str]\n' +
+        "    mix: Union[str, float, bool]\n    base: Base\n    extra: Dict[str, float]\n",
+    );
+  });
+
+  it("refuse a schema they have no type for", () => {
+    expect(() =>
+      typescriptDeclarations([{ name: "Odd", schema: Type.Object({ x: Type.Unsafe({ not: {} }) }) }]),
+    ).toThrow(/no generated type/);
+  });
+});
