@@ -162,3 +162,21 @@ export const envSchema = {
     CAPTCHA_SOLVER_KEY: { type: "string", minLength: 8 },
   },
 } as const;
+
+type Properties = typeof envSchema.properties;
+type ValueOf<P> = P extends { enum: readonly (infer W)[] }
+  ? W
+  : P extends { type: "integer" }
+    ? number
+    : P extends { type: "boolean" }
+      ? boolean
+      : string;
+/** Variables the environment always has once checked: the required ones, and those with a default (ajv fills it in). */
+type Present =
+  | (typeof envSchema.required)[number]
+  | { [K in keyof Properties]: Properties[K] extends { default: unknown } ? K : never }[keyof Properties];
+
+/** The environment as the schema has checked and coerced it: the type read off the schema, not written again. */
+export type Env = { [K in keyof Properties as K extends Present ? K : never]: ValueOf<Properties[K]> } & {
+  [K in keyof Properties as K extends Present ? never : K]?: ValueOf<Properties[K]>;
+};

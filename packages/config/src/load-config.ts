@@ -2,7 +2,7 @@ import { isIP } from "node:net";
 import Ajv from "ajv";
 import { REGION_PATTERN, toFieldErrors } from "@authsvc/contracts";
 import { HostMap } from "@authsvc/egress";
-import { envSchema } from "./env-schema";
+import { envSchema, type Env } from "./env-schema";
 import { parseRedisTarget, type RedisTarget } from "./redis-target";
 
 export interface Config {
@@ -145,8 +145,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       parseRedisTarget(undefined, undefined, problems);
     throw new ConfigError(problems);
   }
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the env schema has checked and coerced it
-  const e = env as Record<string, any>;
+  const e = env as Env;
   const problems: string[] = [];
   const redis = parseRedisTarget(e.REDIS_URL, e.REDIS_CLUSTER_NODES, problems);
   const fingerprintKey = Buffer.from(e.FINGERPRINT_KEY, "base64");
@@ -268,7 +267,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       statsEveryMs: e.JOB_STATS_EVERY_MS,
       siteStatsEveryMs: e.JOB_STATS_SITES_EVERY_MS,
       healthPort: e.WORKER_HEALTH_PORT,
-      chromiumPath: chromiumPath(e.BROWSER_MODE as "full" | "shell", e as Record<string, string | undefined>),
+      chromiumPath: chromiumPath(e.BROWSER_MODE, { CHROMIUM_PATH: e.CHROMIUM_PATH }),
       browserMode: e.BROWSER_MODE,
       browserRecycle: {
         afterJobs: e.BROWSER_RECYCLE_AFTER_JOBS,
@@ -324,6 +323,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     captchaSolver:
       e.CAPTCHA_SOLVER === "off"
         ? null
-        : { provider: e.CAPTCHA_SOLVER, url: e.CAPTCHA_SOLVER_URL, key: e.CAPTCHA_SOLVER_KEY },
+        : // A solver without its key is one of the problems thrown above.
+          { provider: e.CAPTCHA_SOLVER, url: e.CAPTCHA_SOLVER_URL, key: e.CAPTCHA_SOLVER_KEY! },
   };
 }
