@@ -5,8 +5,10 @@
  *
  * Why a generated, committed bundle (generated/read-frame-source.ts, made by `pnpm --filter @authsvc/flows
  * generate`) and not esbuild at run time: the service runs its TypeScript as it is, with no build step, and
- * a bundle made on first use would put esbuild (a native binary) in every worker's image and its build on
- * the first login's clock, in every process. The committed bundle costs nothing to load, and
+ * a bundle made on first use would put esbuild's build on the first login's clock in every worker process,
+ * and make every read of a page depend on esbuild's native binary at run time (it is installed without its
+ * postinstall, pnpm.ignoredBuiltDependencies; the image has it only because it installs devDependencies).
+ * The committed bundle costs nothing to load, its diff shows in review what the page will run, and
  * bundle.test.ts fails when it differs from what the modules make now, so a stale reader is not shipped.
  * esbuild is pinned to an exact version: the test compares its output byte for byte.
  */
