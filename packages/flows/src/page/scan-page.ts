@@ -4,9 +4,10 @@ import { resolvePathInPage } from "./in-page/kit";
 import { SIGN_OUT_WORDS } from "@authsvc/contracts";
 import { PERSON_STEP_WORDS } from "./person-step-words";
 import { methodWordsOf } from "./method-words";
-
-const METHOD_WORDS_IN_PAGE = { password: methodWordsOf("password"), otherWay: methodWordsOf("otherWay") };
 import { type FrameReading, readFrameInPage, type SelectorPath } from "./read-page";
+
+// The method words the in-page reader is given (see method-words.ts).
+const METHOD_WORDS_IN_PAGE = { password: methodWordsOf("password"), otherWay: methodWordsOf("otherWay") };
 
 export interface FrameScan {
   frame: Frame;
@@ -66,8 +67,6 @@ export async function readFrames<T, A extends unknown[]>(
   const read = scans.filter((s): s is { frame: Frame; key: string; reading: Awaited<T> } => s !== null);
   return Object.assign(read, { unreadable: scans.length - read.length });
 }
-
-// Sign-out words of the languages kept as data (login-words.ts), for the in-page reader.
 
 /** What every frame shows of a login page (see readFrameInPage), and whether it shows a CAPTCHA a person must answer. */
 export async function scanPage(page: Page, identifier: string, extraKeys: string[] = []): Promise<PageScan> {
