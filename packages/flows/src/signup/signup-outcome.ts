@@ -1,31 +1,25 @@
 import type { Page } from "@authsvc/browser";
 import type { Deadline } from "../deadline";
 import { LoginFlowError } from "../flow-error";
-import { type AccountMail, awaitAccountMail, awaitVerification } from "../inbox/await-verification";
+import type { AccountMail } from "../inbox/await-verification";
+import { settle, type UnsettledMessage } from "../login/verdict/unsettled-message";
 import { openEmailedLink } from "../page/emailed-link";
 import { AfterSubmit, type Poll, type PollResult } from "../page/after-submit";
 import { answerOtp } from "../page/answer-otp";
 import type { PageWatch } from "../page/page-watch";
-import { EXPIRED, refusalCode } from "../page/refusal-words";
+import { EXPIRED } from "../page/refusal-words";
 import type { SignupInput } from "./signup";
 import { usernameVariant } from "./account-names";
+import { signupMail } from "./signup-mail";
+import { readSignupMessage } from "./signup-message";
 import type { SignupRun } from "./signup-run";
 import { bestForm, isSetPasswordForm, scanSignup, type SignupScan } from "./signup-scan";
-import {
-  ACCOUNT_MAILED,
-  ACTIVATION_MAILED,
-  NOW_SIGN_IN,
-  PROGRESS,
-  SIGNUP_DONE,
-  signupRefusalOf,
-} from "./signup-verdicts";
+import { ACCOUNT_MAILED, ACTIVATION_MAILED, NOW_SIGN_IN, PROGRESS, SIGNUP_DONE } from "./signup-verdicts";
 
 // A message without known words is the site's refusal once it stayed this long.
 const MESSAGE_SETTLE_MS = 1000;
 // A formless, quiet page that offers "Log in" after this many polls is not going to sign the user in.
 const LOGIN_OFFER_POLLS = 3;
-const MAX_USERNAME_VARIANTS = 3;
-const MAX_PASSWORD_RETRIES = 2;
 
 /**
  * `login` with `leaveForm`: the site said the account was made and is to sign in, on a page that still shows
@@ -33,18 +27,18 @@ const MAX_PASSWORD_RETRIES = 2;
  */
 export type SignupVerdict = { kind: "signed-in" } | { kind: "login"; verified: boolean; leaveForm?: boolean };
 
-/**
- * Watches the page after the signup form went out until it tells what happened: a refusal (a taken
- * username is retried with a variant, a refused generated password with a new one), a confirmation by
- * code or link (answered from our inbox), a signed-in page, or a page that wants the new user to log in.
- * `mailed`: an account taken up later (`SignupRun.resume`), starting from the site's mail it waited for.
- */
 /** The page's text says what `words` match, in words that were not on the page before the submit. */
 function newlySays(text: string, before: string[], ...words: RegExp[]): boolean {
   const said = words.map((w) => w.exec(text)?.[0]).find((m) => m !== undefined);
   return !!said && !before.some((sentence) => sentence.toLowerCase().includes(said.toLowerCase()));
 }
 
+/**
+ * Watches the page after the signup form went out until it tells what happened: a refusal (a taken
+ * username is retried with a variant, a refused generated password with a new one), a confirmation by
+ * code or link (answered from our inbox), a signed-in page, or a page that wants the new user to log in.
+ * `mailed`: an account taken up later (`SignupRun.resume`), starting from the site's mail it waited for.
+ */
 export async function awaitSignupVerdict(
   run: SignupRun,
   page: Page,
@@ -71,50 +65,10 @@ export async function awaitSignupVerdict(
   // A passwordless signup: its mail was read, and the password set on the page its link opened.
   let accountMailRead = false;
   let passwordSets = 0;
-  let unsettled = null as { message: string; at: number } | null;
+  let unsettled: UnsettledMessage | null = null;
   let loginOffered = 0;
   let loginShown = 0;
-  const siteHost = new URL(input.signupUrl).hostname;
-  const fromInbox = async (wanted: "code" | "link") => {
-    if (!input.inbox) {
-      throw new LoginFlowError(
-        "verification_pending",
-        `the site wants the new account's email confirmed by a ${wanted}, and no mail to ${run.email ?? "its address"} reaches the service`,
-      );
-    }
-    run.step(`wait for the confirmation ${wanted} by email`);
-    const waitMs = Math.min(input.inboxWaitMs ?? 120_000, deadline.remaining());
-    return awaitVerification(
-      input.inbox,
-      wanted,
-      run.since ?? (await input.inbox.mark()),
-      siteHost,
-      waitMs,
-      "confirmation",
-    ).catch((err: unknown) => {
-      // The account exists and waits for its confirmation; the caller can still give it one.
-      throw err instanceof LoginFlowError && err.code === "timeout"
-        ? new LoginFlowError("verification_pending", err.message)
-        : err;
-    });
-  };
-  const accountMail = async (): Promise<AccountMail> => {
-    if (!input.inbox) {
-      throw new LoginFlowError(
-        "verification_pending",
-        `the site mails the new account's password (or a link to set it), and no mail to ${run.email ?? "its address"} reaches the service`,
-      );
-    }
-    run.step("wait for the account's password or its link by email");
-    const waitMs = Math.min(input.inboxWaitMs ?? 120_000, deadline.remaining());
-    return awaitAccountMail(input.inbox, run.since ?? (await input.inbox.mark()), siteHost, waitMs).catch(
-      (err: unknown) => {
-        throw err instanceof LoginFlowError && err.code === "timeout"
-          ? new LoginFlowError("verification_pending", err.message)
-          : err;
-      },
-    );
-  };
+  const siteMail = signupMail(run, input, deadline);
   const resubmit = async (form: SignupScan, refusal: string): Promise<"again"> => {
     watcher.seeWhileShown(refusal);
     await run.fillAndSubmit(form, deadline);
@@ -139,7 +93,7 @@ export async function awaitSignupVerdict(
     return false;
   };
   const confirmByLink = async () => {
-    const link = await fromInbox("link");
+    const link = await siteMail.confirmation("link");
     linkOpened = true;
     run.step("open the confirmation link");
     watch.resetVerdict();
@@ -174,52 +128,39 @@ export async function awaitSignupVerdict(
       return { verdict: { kind: "login", verified, leaveForm: true } };
     }
 
+    const shows = { form: !!form, setPasswordForm: !!form && isSetPasswordForm(form), signedIn: !!signals.signedIn };
     for (const message of fresh) {
-      if (verified) {
-        const code = refusalCode(message);
-        const refused =
-          code === "invalid_credentials" ||
-          EXPIRED.test(message) ||
-          (accountMailRead && !passwordSets && /\binvalid\b/i.test(message));
-        if (refused)
-          throw new LoginFlowError(
-            "verification_failed",
-            `the site refused the ${accountMailRead ? "set-password" : "confirmation"} ${codeAnswered ? "code" : "link"}: ${message}`,
-          );
-        if (passwordSets > 0 && form && isSetPasswordForm(form)) {
-          // The site refused the password set on its page: a generated one is made again to its words.
-          if (input.password || passwordSets > MAX_PASSWORD_RETRIES)
-            throw new LoginFlowError("verification_failed", `the site refused the new password: ${message}`);
-          watcher.see(message);
-          passwordSets++;
-          await run.setPassword(form, message);
-          watcher.restart(false);
-          return "again";
-        }
-        continue;
+      const read = readSignupMessage(message, shows, {
+        codeAnswered,
+        linkOpened,
+        accountMailRead,
+        passwordSets,
+        usernameVariants,
+        passwordRetries,
+        passwordGiven: !!input.password,
+        passwordGenerated: run.passwordGenerated,
+        hasUsername: !!run.username,
+      });
+      if (read?.kind === "refused") throw new LoginFlowError(read.code, read.message);
+      if (read?.kind === "set-password-again") {
+        watcher.see(message);
+        passwordSets++;
+        await run.setPassword(form!, message);
+        watcher.restart(false);
+        return "again";
       }
-      const kind = signupRefusalOf(message);
-      // Only the form shown again is a refusal: a page past it may say "registered" in a welcome.
-      if (kind === "account_exists" && form) throw new LoginFlowError("account_exists", message);
-      if (kind === "username_taken" && form && run.username && usernameVariants < MAX_USERNAME_VARIANTS) {
+      if (read?.kind === "username-variant") {
         usernameVariants++;
-        const taken = run.username;
-        run.username = usernameVariant(taken);
+        run.username = usernameVariant(run.username!);
         run.step(`username taken; trying ${run.username}`);
-        return resubmit(form, message);
+        return resubmit(form!, message);
       }
-      if (kind === "password_rules" && form && run.passwordGenerated && passwordRetries < MAX_PASSWORD_RETRIES) {
+      if (read?.kind === "regenerate-password") {
         passwordRetries++;
         run.step("the site refused the generated password; generating one to its stated rules");
         await run.regeneratePassword(message);
-        return resubmit(form, message);
+        return resubmit(form!, message);
       }
-      if (form && (kind !== "other" || refusalCode(message) !== null))
-        throw new LoginFlowError("signup_rejected", message);
-      // The signup form gone, and a page that shows no account says no ("That invitation code is not valid."
-      // above a login form): the site made no account, and a login would only be refused.
-      if (!form && !signals.signedIn && refusalCode(message) === "invalid_credentials")
-        throw new LoginFlowError("signup_rejected", message);
     }
     // The set-password form is gone and nothing refused it: the site took the password.
     if (
@@ -238,7 +179,7 @@ export async function awaitSignupVerdict(
     }
     if (run.passwordless && !accountMailRead && !form && (signals.confirmByEmail || ACCOUNT_MAILED.test(pageText))) {
       // Created without a password: the site mails one, or a link to set it (its login form may be shown beside).
-      const mail = await accountMail();
+      const mail = await siteMail.account();
       watcher.seeShown(poll);
       if (await followAccountMail(mail)) return { verdict: { kind: "login", verified: true } };
       return "again";
@@ -246,9 +187,9 @@ export async function awaitSignupVerdict(
     if (form && !verified) {
       if (fresh.length > 0) {
         // A message without known words counts once the page has settled on it.
-        const first = fresh[0]!;
-        if (!unsettled || unsettled.message !== first) unsettled = { message: first, at: Date.now() };
-        else if (Date.now() - unsettled.at >= MESSAGE_SETTLE_MS) throw new LoginFlowError("signup_rejected", first);
+        const waited = settle(unsettled, fresh[0]!, Date.now(), MESSAGE_SETTLE_MS);
+        unsettled = waited.unsettled;
+        if (waited.settled) throw new LoginFlowError("signup_rejected", fresh[0]!);
       } else if (form.reading.validation) {
         throw new LoginFlowError("signup_rejected", `the signup form was not sent: ${form.reading.validation}`);
       }
@@ -262,7 +203,7 @@ export async function awaitSignupVerdict(
           answerOtp(
             page,
             prompt,
-            () => fromInbox("code"),
+            () => siteMail.confirmation("code"),
             (name) => run.step(name),
           ),
         );
