@@ -10,11 +10,12 @@ import type { PageWatch } from "../page/page-watch";
 import { EXPIRED } from "../page/refusal-words";
 import type { SignupInput } from "./signup";
 import { usernameVariant } from "./account-names";
+import { readSignupDone } from "./signup-done";
 import { signupMail } from "./signup-mail";
 import { readSignupMessage } from "./signup-message";
 import type { SignupRun } from "./signup-run";
 import { bestForm, isSetPasswordForm, scanSignup, type SignupScan } from "./signup-scan";
-import { ACCOUNT_MAILED, ACTIVATION_MAILED, NOW_SIGN_IN, PROGRESS, SIGNUP_DONE } from "./signup-verdicts";
+import { ACCOUNT_MAILED, PROGRESS } from "./signup-verdicts";
 
 // A message without known words is the site's refusal once it stayed this long.
 const MESSAGE_SETTLE_MS = 1000;
@@ -26,12 +27,6 @@ const LOGIN_OFFER_POLLS = 3;
  * its signup form: the login goes to the site's login page, never through that form.
  */
 export type SignupVerdict = { kind: "signed-in" } | { kind: "login"; verified: boolean; leaveForm?: boolean };
-
-/** The page's text says what `words` match, in words that were not on the page before the submit. */
-function newlySays(text: string, before: string[], ...words: RegExp[]): boolean {
-  const said = words.map((w) => w.exec(text)?.[0]).find((m) => m !== undefined);
-  return !!said && !before.some((sentence) => sentence.toLowerCase().includes(said.toLowerCase()));
-}
 
 /**
  * Watches the page after the signup form went out until it tells what happened: a refusal (a taken
@@ -107,23 +102,20 @@ export async function awaitSignupVerdict(
     const form = bestForm(poll.extra);
     const verified = codeAnswered || linkOpened;
     if (signals.captcha) throw new LoginFlowError("captcha_blocked", "the site asked for a CAPTCHA");
-    // The site's words that the account was made are never its refusal ("The signup was successful! You can
-    // now go to the home page and log in to the system." above the form drawn again).
-    const done = poll.fresh.find((m) => SIGNUP_DONE.test(m) || NOW_SIGN_IN.test(m));
-    const fresh = poll.fresh.filter((m) => m !== done);
     const pageText = loginScans.map((s) => s.reading.text).join("\n");
-    const saysNewly = (...words: RegExp[]) => newlySays(pageText, run.before?.sentences ?? [], ...words);
-    const saysDone = !!done || (!!form && !verified && poll.fresh.length === 0 && saysNewly(SIGNUP_DONE, NOW_SIGN_IN));
-    // "Account was successfully created. An email containing the instructions to activate your account was
-    // sent to …" above the site's login form: the account signs in once its link is opened, not before.
-    // A code asked for on the page is answered where the page asks for it (below), never as a link.
-    const activationMailed =
-      !verified &&
-      !run.passwordless &&
-      !signals.otpPrompt &&
-      (poll.fresh.some((m) => ACTIVATION_MAILED.test(m)) || saysNewly(ACTIVATION_MAILED));
-    if (activationMailed && (!form || saysDone)) return watcher.act(poll, confirmByLink);
-    if (saysDone && form && !verified && !signals.confirmByEmail && !signals.otpPrompt) {
+    const { fresh, next } = readSignupDone(
+      {
+        fresh: poll.fresh,
+        text: pageText,
+        before: run.before?.sentences ?? [],
+        form: !!form,
+        otpPrompt: signals.otpPrompt,
+        confirmByEmail: signals.confirmByEmail,
+      },
+      { verified, passwordless: run.passwordless },
+    );
+    if (next === "confirm-by-link") return watcher.act(poll, confirmByLink);
+    if (next === "sign-in") {
       run.step("the site says the account was made; signing in");
       return { verdict: { kind: "login", verified, leaveForm: true } };
     }
