@@ -6,7 +6,7 @@ import type { SessionSnapshot } from "../page/session-snapshot";
 import type { SecondLookAnswer } from "../page/session-evidence";
 import type { Outcome, PendingApproval, PersonStep, SignedInMarker, StepAnswered } from "./verdict/outcome";
 import { afterDecline, judgePoll, timeUp } from "./verdict/rules";
-import { START, type VerdictFacts, type VerdictInput, type VerdictState } from "./verdict/state";
+import { START, type VerdictFacts, type VerdictInput, type VerdictMeans, type VerdictState } from "./verdict/state";
 
 export type { Outcome, PendingApproval, PersonStep, SignedInMarker, StepAnswered } from "./verdict/outcome";
 
@@ -106,7 +106,7 @@ export async function classifyOutcome(
     // Where this site's signed-in page showed its marker before, the page is read as soon as it shows it.
     shownEarly: options.learnedMarker ? () => markerShown(page, options.learnedMarker!) : undefined,
   });
-  const can = {
+  const can: VerdictMeans = {
     answerOtp: !!options.answerOtp,
     codeTries: options.codeTries ?? 1,
     answerStep: !!options.answerStep,
@@ -118,21 +118,22 @@ export async function classifyOutcome(
   };
   let state: VerdictState = START;
   const judge = async (poll: Poll<undefined>): Promise<PollResult<Outcome>> => {
-    // The rules judge the poll from the state before it; a question for the loop is asked again from there.
+    // The rules judge the poll as read now (the status too, not as it is after the loop's own awaits), from
+    // the state before it; a question for the loop is asked again from there, with its answer.
+    const input: VerdictInput = {
+      scans: poll.scans,
+      signals: poll.signals,
+      fresh: poll.fresh,
+      sayings: poll.sayings,
+      successBefore: poll.successBefore,
+      status: status(),
+      codeInForm: options.codeInForm?.() ?? false,
+      now: Date.now(),
+      can,
+    };
     const start = state;
     const facts: VerdictFacts = {};
     for (;;) {
-      const input: VerdictInput = {
-        scans: poll.scans,
-        signals: poll.signals,
-        fresh: poll.fresh,
-        sayings: poll.sayings,
-        successBefore: poll.successBefore,
-        status: status(),
-        codeInForm: options.codeInForm?.() ?? false,
-        now: Date.now(),
-        can,
-      };
       const judged = judgePoll(input, start, facts);
       const decision = judged.decision;
       if (decision.kind === "withdraw-approval") {

@@ -469,6 +469,13 @@ const ROWS: Row[] = [
     },
   },
   {
+    name: "'verify it's you' with nothing to type, once our link was opened, is no hand-off: the page is judged",
+    frames: [frame({ verify: { prompt: "Verify it's you from the email we sent", field: null, submit: null } })],
+    can: PERSON,
+    state: { linkOpened: true },
+    decision: { kind: "weigh-session" },
+  },
+  {
     name: "the page went on while an approval was asked: the question is withdrawn first",
     frames: [frame(ACCOUNT)],
     can: PERSON,
