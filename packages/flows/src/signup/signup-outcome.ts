@@ -2,23 +2,21 @@ import type { Page } from "@authsvc/browser";
 import type { Deadline } from "../deadline";
 import { LoginFlowError } from "../flow-error";
 import type { AccountMail } from "../inbox/await-verification";
-import { settle, type UnsettledMessage } from "../login/verdict/unsettled-message";
+import type { UnsettledMessage } from "../login/verdict/unsettled-message";
 import { openEmailedLink } from "../page/emailed-link";
 import { AfterSubmit, type Poll, type PollResult } from "../page/after-submit";
 import { answerOtp } from "../page/answer-otp";
 import type { PageWatch } from "../page/page-watch";
-import { EXPIRED } from "../page/refusal-words";
 import type { SignupInput } from "./signup";
 import { usernameVariant } from "./account-names";
 import { readSignupDone } from "./signup-done";
 import { signupMail } from "./signup-mail";
 import { readSignupMessage } from "./signup-message";
+import { readSignupPage } from "./signup-page";
 import type { SignupRun } from "./signup-run";
 import { bestForm, isSetPasswordForm, scanSignup, type SignupScan } from "./signup-scan";
 import { ACCOUNT_MAILED, PROGRESS } from "./signup-verdicts";
 
-// A message without known words is the site's refusal once it stayed this long.
-const MESSAGE_SETTLE_MS = 1000;
 // A formless, quiet page that offers "Log in" after this many polls is not going to sign the user in.
 const LOGIN_OFFER_POLLS = 3;
 
@@ -103,7 +101,7 @@ export async function awaitSignupVerdict(
     const verified = codeAnswered || linkOpened;
     if (signals.captcha) throw new LoginFlowError("captcha_blocked", "the site asked for a CAPTCHA");
     const pageText = loginScans.map((s) => s.reading.text).join("\n");
-    const { fresh, next } = readSignupDone(
+    const { fresh, next: made } = readSignupDone(
       {
         fresh: poll.fresh,
         text: pageText,
@@ -114,8 +112,8 @@ export async function awaitSignupVerdict(
       },
       { verified, passwordless: run.passwordless },
     );
-    if (next === "confirm-by-link") return watcher.act(poll, confirmByLink);
-    if (next === "sign-in") {
+    if (made === "confirm-by-link") return watcher.act(poll, confirmByLink);
+    if (made === "sign-in") {
       run.step("the site says the account was made; signing in");
       return { verdict: { kind: "login", verified, leaveForm: true } };
     }
@@ -176,70 +174,56 @@ export async function awaitSignupVerdict(
       if (await followAccountMail(mail)) return { verdict: { kind: "login", verified: true } };
       return "again";
     }
-    if (form && !verified) {
-      if (fresh.length > 0) {
-        // A message without known words counts once the page has settled on it.
-        const waited = settle(unsettled, fresh[0]!, Date.now(), MESSAGE_SETTLE_MS);
-        unsettled = waited.unsettled;
-        if (waited.settled) throw new LoginFlowError("signup_rejected", fresh[0]!);
-      } else if (form.reading.validation) {
-        throw new LoginFlowError("signup_rejected", `the signup form was not sent: ${form.reading.validation}`);
-      }
-    } else if (signals.otpPrompt && !signals.passwordShown) {
-      const prompt = loginScans.find((s) => s.reading.otp.length > 0);
-      if (codeAnswered && fresh.length > 0)
-        throw new LoginFlowError("verification_failed", `the site refused the confirmation code: ${fresh[0]}`);
-      if (!codeAnswered && prompt) {
-        codeAnswered = true;
-        return watcher.act(poll, () =>
-          answerOtp(
-            page,
-            prompt,
-            () => siteMail.confirmation("code"),
-            (name) => run.step(name),
-          ),
-        );
-      }
-    } else if (signals.confirmByEmail && !linkOpened && !signals.passwordShown) {
-      return watcher.act(poll, confirmByLink);
-    } else if (linkOpened && watch.documentStatus >= 400) {
-      const said = loginScans
-        .flatMap((s) => s.reading.text.split(/\n+/))
-        .map((t) => t.trim())
-        .find((t) => EXPIRED.test(t) || /invalid/i.test(t));
-      throw new LoginFlowError(
-        "verification_failed",
-        `the site refused the confirmation link: ${said ?? `HTTP ${watch.documentStatus}`}`,
+    const login = loginScans.find((s) => s.reading.password);
+    const read = readSignupPage(
+      {
+        form: form ? { validation: form.reading.validation } : null,
+        fresh,
+        otpPrompt: signals.otpPrompt,
+        codePrompt: loginScans.find((s) => s.reading.otp.length > 0) ?? null,
+        confirmByEmail: signals.confirmByEmail,
+        passwordShown: signals.passwordShown,
+        loginPassword: login ? { frame: login.key, path: login.reading.password!.join("\u0000") } : null,
+        signupFormsRead: poll.extra.length > 0,
+        status: watch.documentStatus,
+        text: loginScans.map((s) => s.reading.text),
+        now: Date.now(),
+      },
+      { codeAnswered, linkOpened, sentPassword: run.sentPassword, unsettled, loginShown },
+    );
+    ({ unsettled, loginShown } = read);
+    const { next } = read;
+    if (next.kind === "refused") throw new LoginFlowError(next.code, next.message);
+    if (next.kind === "wait") return "wait";
+    if (next.kind === "sign-in") return { verdict: { kind: "login", verified } };
+    if (next.kind === "confirm-by-link") return watcher.act(poll, confirmByLink);
+    if (next.kind === "answer-code") {
+      codeAnswered = true;
+      return watcher.act(poll, () =>
+        answerOtp(
+          page,
+          next.prompt,
+          () => siteMail.confirmation("code"),
+          (name) => run.step(name),
+        ),
       );
-    } else if (signals.passwordShown) {
-      // The new account is to sign in on the login form the site shows now: another field than the one the
-      // signup went out with, on two polls (a signup form re-rendering is not a login form).
-      const login = loginScans.find((s) => s.reading.password);
-      const same =
-        !!login &&
-        !!run.sentPassword &&
-        login.key === run.sentPassword.frame &&
-        login.reading.password!.join("\u0000") === run.sentPassword.path;
-      loginShown = !same && poll.extra.length > 0 ? loginShown + 1 : 0;
-      if (loginShown >= 2) return { verdict: { kind: "login", verified } };
-    } else {
-      if (!signals.otpPrompt && (await watcher.answerInterstitial(poll))) {
-        watcher.restart(false);
-        return "again";
-      }
-      // New cookies alone do not tell: sites re-issue them on every page ("Registration complete.
-      // Redirecting…"). The page must also show the account signed in (its sign-out control or account
-      // menu); else the new account logs in, and the login's verdict decides.
-      // Strong evidence: the account shown, with state beyond what rotates on its own (session-evidence).
-      const success = !!signals.signedIn && (await watcher.newSession(poll)) === "strong";
-      if (success && poll.successBefore && !signals.identifierOnlyShown) return { verdict: { kind: "signed-in" } };
-      // "Your account is ready. Log in" on a page that set nothing: the user is to sign in.
-      const offersLogin = loginScans.some((s) => s.reading.opener);
-      loginOffered = !success && offersLogin ? loginOffered + 1 : 0;
-      if (loginOffered >= LOGIN_OFFER_POLLS) return { verdict: { kind: "login", verified } };
-      return { success };
     }
-    return "wait";
+    // A page past the form, with no code or link asked.
+    if (!signals.otpPrompt && (await watcher.answerInterstitial(poll))) {
+      watcher.restart(false);
+      return "again";
+    }
+    // New cookies alone do not tell: sites re-issue them on every page ("Registration complete.
+    // Redirecting…"). The page must also show the account signed in (its sign-out control or account
+    // menu); else the new account logs in, and the login's verdict decides.
+    // Strong evidence: the account shown, with state beyond what rotates on its own (session-evidence).
+    const success = !!signals.signedIn && (await watcher.newSession(poll)) === "strong";
+    if (success && poll.successBefore && !signals.identifierOnlyShown) return { verdict: { kind: "signed-in" } };
+    // "Your account is ready. Log in" on a page that set nothing: the user is to sign in.
+    const offersLogin = loginScans.some((s) => s.reading.opener);
+    loginOffered = !success && offersLogin ? loginOffered + 1 : 0;
+    if (loginOffered >= LOGIN_OFFER_POLLS) return { verdict: { kind: "login", verified } };
+    return { success };
   };
   return watcher.watch(judge, ({ extra, signals }): SignupVerdict => {
     const form = bestForm(extra);
