@@ -1,0 +1,92 @@
+import type { Page } from "@authsvc/browser";
+import type { Deadline } from "../deadline";
+import { networkQuiet } from "./network-quiet";
+import { frameChange } from "./page-change";
+
+/** The pace of every watch of a page after an action: one place for its numbers. */
+export const WATCH_TIMING = {
+  /** The network counts as quiet once no request the page's answer waits for was in flight this long. */
+  quietIdleMs: 250,
+  /** Pages that keep a connection busy (polling, beacons) never go quiet: a look waits no longer for it. */
+  quietCapMs: 1000,
+  /**
+   * The longest a watch goes between two looks while the page shows no change: cookies, storage and the
+   * watch's own clocks (a patience, a message left to settle) change without the page drawing anything.
+   */
+  lookEveryMs: 150,
+} as const;
+
+/**
+ * What a watch makes of one look: its verdict; `"again"`, look again at once (the flow acted on the page);
+ * `"wait"`, nothing decided, look again once the page changed (or `lookEveryMs` passed).
+ */
+export type Next<T> = { verdict: T } | "again" | "wait";
+
+export interface WatchPageOptions<R, T> {
+  deadline: Deadline;
+  /** How long the watch may last (within the deadline); the deadline's whole remaining time when not given. */
+  ms?: number;
+  /**
+   * Whether each look first waits for the network to go quiet (at most `quietCapMs`): a page answering an
+   * action is read once it stopped loading. Off for a watch that reads the page as it draws (a form's fields).
+   */
+  quiet?: boolean;
+  /** Called once the network went quiet, before the page is read (a refused navigation ends the watch there). */
+  check?: () => void;
+  /** Reads the page. */
+  read: () => Promise<R>;
+  /** What a reading means (it may act on the page: then `"again"`). */
+  decide: (reading: R) => Next<T> | Promise<Next<T>>;
+  /**
+   * The verdict once the time ran out: it gets the last reading (none when the time was out before the first
+   * look). Throws when running out is the flow's failure.
+   */
+  timeUp: (last: R | undefined) => T;
+  /**
+   * When the clock is read: `"afterDecide"` (the default), after each decision, so the look that ends past
+   * the time is still decided on; `"beforeLook"`, before each look, so no look starts (and no form goes out)
+   * once the time is over.
+   */
+  clock?: "afterDecide" | "beforeLook";
+  /** The longest pause between two looks of a still page (tests: a pause only a change ends). */
+  lookEveryMs?: number;
+}
+
+/**
+ * Watches a page until `decide` gives a verdict or the time runs out: each look waits for the network to
+ * go quiet (unless `quiet: false`), reads the page and decides; between two looks the watch waits for the
+ * page to change (a new element or text in its main frame, a navigation in any frame), at most `lookEveryMs`.
+ * What every flow's "look at the page after an action" is; callers pass what to read and what counts.
+ */
+export async function watchPage<R, T>(page: Page, options: WatchPageOptions<R, T>): Promise<T> {
+  const { deadline, quiet = true, clock = "afterDecide", lookEveryMs = WATCH_TIMING.lookEveryMs } = options;
+  const stopAt = Date.now() + Math.min(options.ms ?? Infinity, deadline.remaining());
+  let last: R | undefined;
+  for (;;) {
+    if (clock === "beforeLook" && Date.now() >= stopAt) return options.timeUp(last);
+    if (quiet) await networkQuiet(page, { idleMs: WATCH_TIMING.quietIdleMs, timeoutMs: WATCH_TIMING.quietCapMs });
+    options.check?.();
+    last = await options.read();
+    const next = await options.decide(last);
+    if (typeof next === "object") return next.verdict;
+    if (clock === "afterDecide" && Date.now() >= stopAt) return options.timeUp(last);
+    if (next === "wait") await pageChange(page, lookEveryMs);
+  }
+}
+
+/**
+ * Waits until the page shows something new in its main frame, a frame navigates or loads (a form drawn in a
+ * widget's frame, the site's next page), or `ms` passed.
+ */
+export async function pageChange(page: Page, ms: number): Promise<void> {
+  let wake = () => {};
+  const navigated = new Promise<void>((resolve) => (wake = resolve));
+  const onFrame = () => wake();
+  const events = ["framenavigated", "frameattached", "domcontentloaded", "load"] as const;
+  for (const event of events) page.on(event, onFrame);
+  try {
+    await Promise.race([frameChange(page, "main", ms), navigated]);
+  } finally {
+    for (const event of events) page.off(event, onFrame);
+  }
+}
