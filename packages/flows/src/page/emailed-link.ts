@@ -1,10 +1,10 @@
 import type { Page } from "@authsvc/browser";
-import { type Deadline, sleep } from "../deadline";
+import type { Deadline } from "../deadline";
 import { inPage, type PageKit, type SelectorPath } from "./in-page/kit";
 import type { PageWatch } from "./page-watch";
 import { readFrames } from "./scan-page";
 import { performStep } from "./steps";
-import { networkQuiet } from "./network-quiet";
+import { watchPage } from "./watch-page";
 
 /** The one button of a page that asks to press it before an emailed link counts. */
 interface ConfirmButton {
@@ -77,13 +77,17 @@ export async function openEmailedLink(
   )
     return;
   // Its answer: a new document (a POST's redirect), or the button gone (a script's).
-  const until = Date.now() + Math.min(PRESS_SETTLE_MS, deadline.remaining());
-  while (Date.now() < until) {
-    await networkQuiet(page, { idleMs: 250, timeoutMs: 1000 });
-    watch.check();
-    if (watch.documentStatus !== 0 || page.url() !== before) return;
-    const still = (await readFrames(page, readConfirmButtonInPage).catch(() => [])).some((s) => s.reading !== null);
-    if (!still) return;
-    await sleep(150);
-  }
+  const pressed = async () =>
+    watch.documentStatus !== 0 ||
+    page.url() !== before ||
+    !(await readFrames(page, readConfirmButtonInPage).catch(() => [])).some((s) => s.reading !== null);
+  await watchPage(page, {
+    deadline,
+    ms: PRESS_SETTLE_MS,
+    clock: "beforeLook",
+    check: () => watch.check(),
+    read: pressed,
+    decide: (answered) => (answered ? { verdict: undefined } : "wait"),
+    timeUp: () => undefined,
+  });
 }

@@ -1,11 +1,11 @@
 import { type BrowserContext, openPage, type Page, preparePagesLike, type TargetGuard } from "@authsvc/browser";
 import { loginPageOf, type SessionResponse } from "@authsvc/contracts";
-import { Deadline, sleep } from "../deadline";
+import { Deadline } from "../deadline";
 import { bringCookies } from "./bring-cookies";
 import { indexedDbEntries } from "./indexed-db-state";
 import { PageWatch } from "./page-watch";
 import { mergeSignals, scanPage } from "./scan-page";
-import { networkQuiet } from "./network-quiet";
+import { type Next, watchPage } from "./watch-page";
 
 /**
  * The one rule for "this action gave the browser a new session", for every flow that acts on a site's
@@ -210,33 +210,38 @@ async function lookAt(r: Reopen & { identifier?: string; visitor?: boolean }): P
       return "unreadable";
     }
     if (watch.documentStatus >= 400) return "unreadable";
-    const until = Date.now() + Math.min(REOPEN_FORM_WAIT_MS, r.deadline.remaining());
     let quiet = 0;
-    for (;;) {
-      await networkQuiet(page, { idleMs: 250, timeoutMs: 1000 });
-      const scans = await scanPage(page, r.identifier ?? "").catch(() => null);
-      if (scans && scans.unreadable === 0) {
+    return await watchPage(page, {
+      deadline: r.deadline,
+      ms: REOPEN_FORM_WAIT_MS,
+      read: () => scanPage(page, r.identifier ?? "").catch(() => null),
+      decide: async (scans): Promise<Next<Look>> => {
+        // A page that never became readable proves nothing.
+        if (!scans || scans.unreadable !== 0) return "wait";
         const signals = mergeSignals(scans);
-        if (signals.passwordShown || signals.identifierOnlyShown) return "form";
-        if (signals.signedIn || signals.nameShown) return "account";
+        if (signals.passwordShown || signals.identifierOnlyShown) return { verdict: "form" };
+        if (signals.signedIn || signals.nameShown) return { verdict: "account" };
         const parsed = await page.evaluate(() => document.readyState === "complete").catch(() => false);
         const offersSignIn = scans.some((s) => s.reading.opener);
         // A visitor without any session offered only "Log in" on a settled page is asked to sign in.
-        if (r.visitor && offersSignIn && parsed && ++quiet >= REOPEN_QUIET_POLLS) return "form";
+        if (r.visitor && offersSignIn && parsed && ++quiet >= REOPEN_QUIET_POLLS) return { verdict: "form" };
         quiet = parsed && !offersSignIn ? quiet + 1 : 0;
         // Sent elsewhere (a signed-in user's redirect away from the login page), and settled there without a form.
-        if (quiet >= REOPEN_QUIET_POLLS && loginPageOf(page.url()) !== loginPageOf(r.loginUrl)) return "elsewhere";
+        if (quiet >= REOPEN_QUIET_POLLS && loginPageOf(page.url()) !== loginPageOf(r.loginUrl))
+          return { verdict: "elsewhere" };
         // Settled at the address, a sign-out control in it (hidden in a menu, as a single-page app's is): what
         // it is will not change by waiting out the rest (a page still fetching is not quiet).
-        if (quiet > REOPEN_QUIET_POLLS && signals.signOutHeld) return "nothing+";
-        // Still at the address with neither a form nor the account: a slow page, or one that shows neither; a
-        // session is never inferred from a page that shows nothing yet.
-        if (Date.now() >= until) return offersSignIn ? "form" : signals.signOutHeld ? "nothing+" : "nothing";
-      }
-      // A page that never became readable proves nothing.
-      if (r.deadline.remaining() === 0 || Date.now() >= until) return "unreadable";
-      await sleep(150);
-    }
+        if (quiet > REOPEN_QUIET_POLLS && signals.signOutHeld) return { verdict: "nothing+" };
+        return "wait";
+      },
+      // Still at the address with neither a form nor the account: a slow page, or one that shows neither; a
+      // session is never inferred from a page that shows nothing yet.
+      timeUp: (scans) => {
+        if (!scans || scans.unreadable !== 0) return "unreadable";
+        if (scans.some((s) => s.reading.opener)) return "form";
+        return mergeSignals(scans).signOutHeld ? "nothing+" : "nothing";
+      },
+    });
   } finally {
     await page.close().catch(() => undefined);
   }

@@ -17,10 +17,12 @@ export const WATCH_TIMING = {
 } as const;
 
 /**
- * What a watch makes of one look: its verdict; `"again"`, look again at once (the flow acted on the page);
- * `"wait"`, nothing decided, look again once the page changed (or `lookEveryMs` passed).
+ * What a watch makes of one look: its verdict; `"again"`, look again at once (the flow acted on the page:
+ * this look found no end, so the clock read after a decision is not read); `"confirm"`, look again at once
+ * (what this look saw, a success, is to be seen once more) unless the time is over; `"wait"`, nothing
+ * decided, look again once the page changed (or `lookEveryMs` passed) unless the time is over.
  */
-export type Next<T> = { verdict: T } | "again" | "wait";
+export type Next<T> = { verdict: T } | "again" | "confirm" | "wait";
 
 export interface WatchPageOptions<R, T> {
   deadline: Deadline;
@@ -69,6 +71,7 @@ export async function watchPage<R, T>(page: Page, options: WatchPageOptions<R, T
     last = await options.read();
     const next = await options.decide(last);
     if (typeof next === "object") return next.verdict;
+    if (next === "again") continue;
     if (clock === "afterDecide" && Date.now() >= stopAt) return options.timeUp(last);
     if (next === "wait") await pageChange(page, lookEveryMs);
   }

@@ -2,7 +2,7 @@ import type { Page, TargetGuard } from "@authsvc/browser";
 import type { Deadline } from "../deadline";
 import { PageWatch } from "../page/page-watch";
 import { mergeSignals, scanPage } from "../page/scan-page";
-import { networkQuiet } from "../page/network-quiet";
+import { watchPage } from "../page/watch-page";
 
 // How long the cookieless visit may take to show its login form.
 const VISIT_MS = 8000;
@@ -27,14 +27,18 @@ export async function findLoginPage(
     const visitor = await context.newPage();
     const watch = await PageWatch.attach(visitor, guard, signedInUrl);
     await watch.open(signedInUrl, deadline, "signed-in page (without cookies)");
-    const until = Date.now() + Math.min(VISIT_MS, deadline.remaining());
-    while (Date.now() < until) {
-      await networkQuiet(visitor, { idleMs: 250, timeoutMs: 1000 });
-      const signals = mergeSignals(await scanPage(visitor, "").catch(() => []));
-      if (signals.passwordShown || signals.identifierOnlyShown) return visitor.url();
-      if (signals.signedIn) return null; // a page anyone sees signed in: it tells nothing
-    }
-    return null;
+    return await watchPage(visitor, {
+      deadline,
+      ms: VISIT_MS,
+      clock: "beforeLook",
+      read: async () => mergeSignals(await scanPage(visitor, "").catch(() => [])),
+      decide: (signals) => {
+        if (signals.passwordShown || signals.identifierOnlyShown) return { verdict: visitor.url() };
+        if (signals.signedIn) return { verdict: null }; // a page anyone sees signed in: it tells nothing
+        return "again";
+      },
+      timeUp: () => null,
+    });
   } catch {
     return null;
   } finally {

@@ -1,6 +1,6 @@
 import { type BrowserContext, captureState, type Page } from "@authsvc/browser";
 import type { CapturedSession } from "@authsvc/contracts";
-import { type Deadline, sleep } from "../deadline";
+import type { Deadline } from "../deadline";
 import { LoginFlowError } from "../flow-error";
 import type { PageWatch } from "../page/page-watch";
 import { mergeSignals, scanPage } from "../page/scan-page";
@@ -9,7 +9,7 @@ import { snapshotSession } from "../page/session-snapshot";
 import type { SignupRun } from "./signup-run";
 import { bestForm, isSetPasswordForm, scanSignup, type SignupScan } from "./signup-scan";
 import { PROGRESS } from "./signup-verdicts";
-import { networkQuiet } from "../page/network-quiet";
+import { type Next, watchPage } from "../page/watch-page";
 
 // How long the page may take to answer the new password before the flow decides.
 const SETTLE_MS = 10_000;
@@ -44,48 +44,51 @@ export async function replaceTemporaryPassword(
   // What the page said before ("You must set a new password") is no refusal of the one we set.
   const seen = new Set(before.messages);
   await run.setPassword(form);
-  const stopAt = Date.now() + Math.min(SETTLE_MS, deadline.remaining());
   let retries = 0;
   let signedIn = false;
   let loginOffered = 0;
-  for (;;) {
-    await networkQuiet(page, { idleMs: 250, timeoutMs: 1000 });
-    watch.check();
-    const [again, scans] = await Promise.all([scanSignup(page).catch(() => []), scanPage(page, run.identifier ?? "")]);
-    const shown = bestForm(again);
-    const setForm = !!shown && isSetPasswordForm(shown);
-    const signals = mergeSignals(scans);
-    const refusal = signals.messages.find((m) => !seen.has(m) && !PROGRESS.test(m));
-    if (setForm && refusal) {
-      if (!run.passwordGenerated || retries >= MAX_PASSWORD_RETRIES)
-        throw new LoginFlowError("verification_failed", `the site refused the new password: ${refusal}`);
-      retries++;
-      seen.add(refusal);
-      await run.setPassword(shown!, refusal);
-      continue;
-    }
-    const took = !setForm && !refusal && scans.unreadable === 0 && watch.documentStatus < 400;
-    if (took) run.acceptPassword();
-    const now =
-      took &&
-      !signals.passwordShown &&
-      !signals.otpPrompt &&
-      !signals.confirmByEmail &&
-      !signals.identifierOnlyShown &&
-      !!signals.signedIn &&
-      (await newSessionShown(context, page, before.baseline, signals.storageEntries));
-    // Signed in on two polls in a row, as the signup verdict asks.
-    if (now && signedIn) return captureState(context, page, watch.visited, watch.documentOrigins);
-    signedIn = now;
-    // "Your password was changed. Log in": the account signs in with its new password.
-    loginOffered =
-      took && !now && (signals.passwordShown || scans.some((s) => s.reading.opener)) ? loginOffered + 1 : 0;
-    if (loginOffered >= 2) return "login";
-    if (Date.now() >= stopAt)
+  return watchPage(page, {
+    deadline,
+    ms: SETTLE_MS,
+    check: () => watch.check(),
+    read: () => Promise.all([scanSignup(page).catch(() => []), scanPage(page, run.identifier ?? "")]),
+    decide: async ([again, scans]): Promise<Next<CapturedSession | "login">> => {
+      const shown = bestForm(again);
+      const setForm = !!shown && isSetPasswordForm(shown);
+      const signals = mergeSignals(scans);
+      const refusal = signals.messages.find((m) => !seen.has(m) && !PROGRESS.test(m));
+      if (setForm && refusal) {
+        if (!run.passwordGenerated || retries >= MAX_PASSWORD_RETRIES)
+          throw new LoginFlowError("verification_failed", `the site refused the new password: ${refusal}`);
+        retries++;
+        seen.add(refusal);
+        await run.setPassword(shown!, refusal);
+        return "again";
+      }
+      const took = !setForm && !refusal && scans.unreadable === 0 && watch.documentStatus < 400;
+      if (took) run.acceptPassword();
+      const now =
+        took &&
+        !signals.passwordShown &&
+        !signals.otpPrompt &&
+        !signals.confirmByEmail &&
+        !signals.identifierOnlyShown &&
+        !!signals.signedIn &&
+        (await newSessionShown(context, page, before.baseline, signals.storageEntries));
+      // Signed in on two looks in a row, as the signup verdict asks.
+      if (now && signedIn) return { verdict: await captureState(context, page, watch.visited, watch.documentOrigins) };
+      signedIn = now;
+      // "Your password was changed. Log in": the account signs in with its new password.
+      loginOffered =
+        took && !now && (signals.passwordShown || scans.some((s) => s.reading.opener)) ? loginOffered + 1 : 0;
+      if (loginOffered >= 2) return { verdict: "login" };
+      return now ? "confirm" : "wait";
+    },
+    timeUp: () => {
       throw new LoginFlowError(
         "login_unconfirmed",
         "the site asked for a new password and did not sign the account in after it was set",
       );
-    if (!now) await sleep(150);
-  }
+    },
+  });
 }
