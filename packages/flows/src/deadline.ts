@@ -14,7 +14,12 @@ export class Deadline {
 
   /** Throws `timeout` naming the step that ran out of time. */
   check(step: string): void {
-    if (this.remaining() === 0) throw new LoginFlowError("timeout", `timed out while ${step}`);
+    if (this.remaining() === 0) throw this.expired(step);
+  }
+
+  /** The `timeout` naming the step that ran out of time (a watch that ended on the deadline throws it). */
+  expired(step: string): LoginFlowError {
+    return new LoginFlowError("timeout", `timed out while ${step}`);
   }
 }
 

@@ -1,8 +1,9 @@
 import type { Page } from "@authsvc/browser";
-import { type Deadline, sleep } from "../deadline";
+import type { Deadline } from "../deadline";
 import { LoginFlowError } from "../flow-error";
 import { readFrames, scanPage } from "../page/scan-page";
 import { performStep } from "../page/steps";
+import { type Next, watchPage } from "../page/watch-page";
 import { OTHER_PROVIDERS, type ProviderModule } from "./provider-modules";
 import { readSignInControlsInPage, type SignInControl } from "./read-oauth-page";
 
@@ -64,67 +65,74 @@ export async function findProviderButton(
   let lastAction = started;
   let openerClicks = 0;
   let consentClicks = 0;
-  for (;;) {
-    deadline.check(`looking for the ${module.name} button`);
-    const frames = await readFrames(page, readSignInControlsInPage).catch(() => []);
-    let best: ProviderButton | null = null;
-    let bestScore = 0;
-    let guesses = 0;
-    for (const { key, reading } of frames) {
-      for (const control of reading) {
-        const score = buttonScore(control, module);
-        if (score === 1) guesses++;
-        // Ties go to the shorter label: "Continue with Google" over a paragraph that links it.
-        if (
-          score > bestScore ||
-          (score === bestScore && best && score > 0 && control.text.length < best.control.text.length)
-        ) {
-          best = { frame: key, control };
-          bestScore = score;
+  return watchPage(page, {
+    deadline,
+    quiet: false,
+    clock: "beforeLook",
+    read: () => readFrames(page, readSignInControlsInPage).catch(() => []),
+    decide: async (frames): Promise<Next<ProviderButton>> => {
+      let best: ProviderButton | null = null;
+      let bestScore = 0;
+      let guesses = 0;
+      for (const { key, reading } of frames) {
+        for (const control of reading) {
+          const score = buttonScore(control, module);
+          if (score === 1) guesses++;
+          // Ties go to the shorter label: "Continue with Google" over a paragraph that links it.
+          if (
+            score > bestScore ||
+            (score === bestScore && best && score > 0 && control.text.length < best.control.text.length)
+          ) {
+            best = { frame: key, control };
+            bestScore = score;
+          }
         }
       }
-    }
-    if (best && bestScore > 1) return best;
-    // A guess is taken only when it is the one sign-in button left once the page had time to draw the rest.
-    if (best && guesses === 1 && Date.now() - started >= OPENER_PATIENCE_MS) return best;
-    if (guesses > 1 && Date.now() - started >= OPENER_PATIENCE_MS) {
-      throw new LoginFlowError(
-        "form_not_found",
-        `the page has several "Continue with …" buttons and none leads to ${module.name}; name the provider by the label on its button`,
-      );
-    }
-    const scans = await scanPage(page, "").catch(() => []);
-    const consent = scans.find((s) => s.reading.consent);
-    const values = { identifier: "", password: "", additionalFields: {} };
-    if (consent && consentClicks < 2) {
-      consentClicks++;
-      step("accept cookie banner");
-      await performStep(
-        page,
-        { action: "click", purpose: "consent", frame: consent.key, path: consent.reading.consent! },
-        values,
-      ).catch(() => false);
-      lastAction = Date.now();
-      continue;
-    }
-    const opener = scans.find((s) => s.reading.opener);
-    if (opener && openerClicks < 2 && Date.now() - lastAction >= OPENER_PATIENCE_MS) {
-      openerClicks++;
-      step("open the login page");
-      await performStep(
-        page,
-        { action: "click", purpose: "opener", frame: opener.key, path: opener.reading.opener! },
-        values,
-      ).catch(() => false);
-      lastAction = Date.now();
-      continue;
-    }
-    if (Date.now() - lastAction > BUTTON_WAIT_MS) {
-      throw new LoginFlowError(
-        "form_not_found",
-        `the page offers no way to sign in with ${module.name} (no "Continue with ${module.name}" button or link)`,
-      );
-    }
-    await sleep(200);
-  }
+      if (best && bestScore > 1) return { verdict: best };
+      // A guess is taken only when it is the one sign-in button left once the page had time to draw the rest.
+      if (best && guesses === 1 && Date.now() - started >= OPENER_PATIENCE_MS) return { verdict: best };
+      if (guesses > 1 && Date.now() - started >= OPENER_PATIENCE_MS) {
+        throw new LoginFlowError(
+          "form_not_found",
+          `the page has several "Continue with …" buttons and none leads to ${module.name}; name the provider by the label on its button`,
+        );
+      }
+      const scans = await scanPage(page, "").catch(() => []);
+      const consent = scans.find((s) => s.reading.consent);
+      const values = { identifier: "", password: "", additionalFields: {} };
+      if (consent && consentClicks < 2) {
+        consentClicks++;
+        step("accept cookie banner");
+        await performStep(
+          page,
+          { action: "click", purpose: "consent", frame: consent.key, path: consent.reading.consent! },
+          values,
+        ).catch(() => false);
+        lastAction = Date.now();
+        return "again";
+      }
+      const opener = scans.find((s) => s.reading.opener);
+      if (opener && openerClicks < 2 && Date.now() - lastAction >= OPENER_PATIENCE_MS) {
+        openerClicks++;
+        step("open the login page");
+        await performStep(
+          page,
+          { action: "click", purpose: "opener", frame: opener.key, path: opener.reading.opener! },
+          values,
+        ).catch(() => false);
+        lastAction = Date.now();
+        return "again";
+      }
+      if (Date.now() - lastAction > BUTTON_WAIT_MS) {
+        throw new LoginFlowError(
+          "form_not_found",
+          `the page offers no way to sign in with ${module.name} (no "Continue with ${module.name}" button or link)`,
+        );
+      }
+      return "wait";
+    },
+    timeUp: () => {
+      throw deadline.expired(`looking for the ${module.name} button`);
+    },
+  });
 }

@@ -1,5 +1,5 @@
 import type { Page } from "@authsvc/browser";
-import { type Deadline, sleep } from "../deadline";
+import type { Deadline } from "../deadline";
 import { LoginFlowError } from "../flow-error";
 import { newSayings, readNotes, sentencesShown } from "../page/page-sayings";
 import type { PageWatch } from "../page/page-watch";
@@ -17,7 +17,7 @@ import {
 import type { Rotation } from "../page/session-snapshot";
 import { ACCESS_DENIED, NOT_LINKED } from "./oauth-words";
 import type { ProviderCookies } from "./provider-cookies";
-import { networkQuiet } from "../page/network-quiet";
+import { type Next, watchPage } from "../page/watch-page";
 
 // How long the site may take, once the browser is back, to show a signed-in page or its refusal.
 const SETTLE_MS = 10_000;
@@ -80,7 +80,6 @@ export async function awaitSiteSignedIn(
   /** What a refusal on the site means: it knows no account for the provider's (a login), or it refused what its signup form was given. */
   refusal: "account_not_linked" | "signup_rejected" = "account_not_linked",
 ): Promise<void> {
-  const stopAt = Date.now() + Math.min(SETTLE_MS, deadline.remaining());
   const seen = new Set(before.messages);
   const seenSentences = new Set(before.sentences);
   let successBefore = false;
@@ -96,46 +95,57 @@ export async function awaitSiteSignedIn(
       { retryable: false },
     );
   };
-  for (;;) {
-    await networkQuiet(page, { idleMs: 250, timeoutMs: 1000 });
-    watch.check();
-    const [scans, notes] = await Promise.all([
-      scanPage(page, "").catch(() => Object.assign([], { unreadable: 1 })),
-      readNotes(page).catch(() => []),
-    ]);
-    const signals = mergeSignals(scans);
-    lastPasswordShown = signals.passwordShown;
-    const fresh = [...signals.messages.filter((m) => !seen.has(m)), ...watch.dialogs];
-    const sayings = newSayings(notes, seenSentences).map((s) => s.block);
-    const said = [...fresh, ...sayings];
-    // Words that refuse the account, on any page of the site, are its verdict.
-    const verdict =
-      said.find((m) => NOT_LINKED.test(m) || ACCESS_DENIED.test(m)) ?? said.find((m) => refusalCode(m) !== null);
-    if (verdict) throw refuse(verdict);
-    const formShown = signals.passwordShown || signals.identifierOnlyShown;
-    if (formShown && fresh.length > 0) {
-      // The login page again with a message: the site's answer to the provider's account, once it settled.
-      if (unsettled?.message !== fresh[0]) unsettled = { message: fresh[0]!, since: Date.now() };
-      else if (Date.now() - unsettled!.since >= MESSAGE_SETTLE_MS) throw refuse(fresh[0]!);
-    }
-    let success = false;
-    if (!formShown && scans.length > 0 && scans.unreadable === 0 && watch.documentStatus < 400 && !signals.otpPrompt) {
-      const now = await siteEntries(page, providerCookies, signals.storageEntries).catch(() => null);
-      // What the site set on the way out (its authorization request's state) is no session either.
-      for (const [key, value] of now ?? [])
-        if (key.startsWith("cookie ") && before.outbound.has(`${key.slice(key.lastIndexOf("|") + 1)}=${value}`))
-          now!.delete(key);
-      const changes = now ? changesSince(before.baseline, now) : null;
-      const evidence = changes ? weigh(changes, { account: !!signals.signedIn, movedAway: false }) : "none";
-      // The provider vouched for the account: state of the site's own beyond what rotates, on a page that shows
-      // the account or at least no longer offers to log in ("Log in", "Continue with …").
-      success =
-        evidence === "strong" ||
-        (evidence === "weak" && beyondRotation(changes!) && !(await offersSignIn().catch(() => true)));
-    }
-    if (success && (successBefore || signals.signedIn)) return;
-    successBefore = success;
-    if (Date.now() >= stopAt) {
+  await watchPage(page, {
+    deadline,
+    ms: SETTLE_MS,
+    check: () => watch.check(),
+    read: () =>
+      Promise.all([
+        scanPage(page, "").catch(() => Object.assign([], { unreadable: 1 })),
+        readNotes(page).catch(() => []),
+      ]),
+    decide: async ([scans, notes]): Promise<Next<void>> => {
+      const signals = mergeSignals(scans);
+      lastPasswordShown = signals.passwordShown;
+      const fresh = [...signals.messages.filter((m) => !seen.has(m)), ...watch.dialogs];
+      const sayings = newSayings(notes, seenSentences).map((s) => s.block);
+      const said = [...fresh, ...sayings];
+      // Words that refuse the account, on any page of the site, are its verdict.
+      const verdict =
+        said.find((m) => NOT_LINKED.test(m) || ACCESS_DENIED.test(m)) ?? said.find((m) => refusalCode(m) !== null);
+      if (verdict) throw refuse(verdict);
+      const formShown = signals.passwordShown || signals.identifierOnlyShown;
+      if (formShown && fresh.length > 0) {
+        // The login page again with a message: the site's answer to the provider's account, once it settled.
+        if (unsettled?.message !== fresh[0]) unsettled = { message: fresh[0]!, since: Date.now() };
+        else if (Date.now() - unsettled!.since >= MESSAGE_SETTLE_MS) throw refuse(fresh[0]!);
+      }
+      let success = false;
+      if (
+        !formShown &&
+        scans.length > 0 &&
+        scans.unreadable === 0 &&
+        watch.documentStatus < 400 &&
+        !signals.otpPrompt
+      ) {
+        const now = await siteEntries(page, providerCookies, signals.storageEntries).catch(() => null);
+        // What the site set on the way out (its authorization request's state) is no session either.
+        for (const [key, value] of now ?? [])
+          if (key.startsWith("cookie ") && before.outbound.has(`${key.slice(key.lastIndexOf("|") + 1)}=${value}`))
+            now!.delete(key);
+        const changes = now ? changesSince(before.baseline, now) : null;
+        const evidence = changes ? weigh(changes, { account: !!signals.signedIn, movedAway: false }) : "none";
+        // The provider vouched for the account: state of the site's own beyond what rotates, on a page that shows
+        // the account or at least no longer offers to log in ("Log in", "Continue with …").
+        success =
+          evidence === "strong" ||
+          (evidence === "weak" && beyondRotation(changes!) && !(await offersSignIn().catch(() => true)));
+      }
+      if (success && (successBefore || signals.signedIn)) return { verdict: undefined };
+      successBefore = success;
+      return success ? "confirm" : "wait";
+    },
+    timeUp: () => {
       if (watch.documentStatus >= 500)
         throw new LoginFlowError(
           "target_unreachable",
@@ -149,7 +159,6 @@ export async function awaitSiteSignedIn(
           : `back from ${providerName}, the site set no session of its own`,
         { retryable: false },
       );
-    }
-    if (!success) await sleep(150);
-  }
+    },
+  });
 }

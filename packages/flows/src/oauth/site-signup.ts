@@ -1,11 +1,11 @@
 import type { Page } from "@authsvc/browser";
-import { type Deadline, sleep } from "../deadline";
+import type { Deadline } from "../deadline";
 import type { FlowOptions } from "../login/password-login";
 import type { PageWatch } from "../page/page-watch";
 import { mergeSignals, scanPage } from "../page/scan-page";
 import { SignupRun } from "../signup/signup-run";
 import { bestForm, scanSignup } from "../signup/signup-scan";
-import { networkQuiet } from "../page/network-quiet";
+import { type Next, watchPage } from "../page/watch-page";
 
 // How long, once the provider sent the browser back, the site may take to show what it still asks.
 const FORM_WAIT_MS = 4000;
@@ -32,39 +32,41 @@ export async function finishSiteSignup(
   options: FlowOptions,
   deadline: Deadline,
 ): Promise<{ username: string | null }> {
-  const until = Date.now() + Math.min(FORM_WAIT_MS, deadline.remaining());
-  for (;;) {
-    await networkQuiet(page, { idleMs: 250, timeoutMs: 1000 });
-    watch.check();
-    const form = bestForm(await scanSignup(page).catch(() => []));
-    if (form) {
-      // The provider vouched for the email: the site's form gets the account's own values, never a password of ours.
-      const input = {
-        signupUrl: page.url(),
-        email: email.includes("@") ? email : undefined,
-        username: details.username,
-        name: details.name,
-        additionalFields: details.additionalFields,
-      };
-      const run = new SignupRun(
-        page,
-        input,
-        {
-          guard: options.guard,
-          timeoutMs: deadline.remaining(),
-          onStep: options.onStep,
-          onMilestone: options.onMilestone,
-          captchaSolver: options.captchaSolver,
-        },
-        watch,
-      );
-      options.onStep?.("the site asks for more to create the account");
-      await run.fillAndSubmit(form, deadline);
-      return { username: run.username };
-    }
-    // Signed in already (a sign-out control shows): the site asked nothing more.
-    const signedIn = mergeSignals(await scanPage(page, "").catch(() => [])).signedIn;
-    if (signedIn || Date.now() >= until) return { username: null };
-    await sleep(200);
-  }
+  return watchPage(page, {
+    deadline,
+    ms: FORM_WAIT_MS,
+    check: () => watch.check(),
+    read: async () => bestForm(await scanSignup(page).catch(() => [])),
+    decide: async (form): Promise<Next<{ username: string | null }>> => {
+      if (form) {
+        // The provider vouched for the email: the site's form gets the account's own values, never a password of ours.
+        const input = {
+          signupUrl: page.url(),
+          email: email.includes("@") ? email : undefined,
+          username: details.username,
+          name: details.name,
+          additionalFields: details.additionalFields,
+        };
+        const run = new SignupRun(
+          page,
+          input,
+          {
+            guard: options.guard,
+            timeoutMs: deadline.remaining(),
+            onStep: options.onStep,
+            onMilestone: options.onMilestone,
+            captchaSolver: options.captchaSolver,
+          },
+          watch,
+        );
+        options.onStep?.("the site asks for more to create the account");
+        await run.fillAndSubmit(form, deadline);
+        return { verdict: { username: run.username } };
+      }
+      // Signed in already (a sign-out control shows): the site asked nothing more.
+      const signedIn = mergeSignals(await scanPage(page, "").catch(() => [])).signedIn;
+      return signedIn ? { verdict: { username: null } } : "wait";
+    },
+    timeUp: () => ({ username: null }),
+  });
 }
