@@ -7,15 +7,13 @@ import type { SelectorPath } from "../page/read-page";
 import { refusalCode } from "../page/refusal-words";
 import { type FrameScan, mergeSignals, scanPage } from "../page/scan-page";
 import { frameChange } from "../page/page-change";
+import { consentClick, FORM_WAIT_MS, FormSearch, openerClick } from "../page/form-search";
+import { type Next, watchPage } from "../page/watch-page";
 import { type Rotation, type SessionSnapshot, snapshotSession } from "../page/session-snapshot";
 import { fieldHolds, fieldKeeps, type FlowStep, performStep, type StepValues, submitsPassword } from "../page/steps";
 import { describeStep, extraKeysOf, type LearnedFlow } from "./learned-flow";
 import type { FlowOptions, PasswordLoginInput } from "./password-login";
 
-// How long a page may take to show a login form after our last action on it (load, click, submit).
-const FORM_WAIT_MS = 8000;
-// A "Log in" link is only followed once the page had a moment to draw a form of its own.
-const OPENER_PATIENCE_MS = 700;
 // A message without refusal words ("Checking…") is a verdict only once it stayed this long.
 const MESSAGE_SETTLE_MS = 1000;
 // A submit button disabled until the site validated the fields may take this long to enable.
@@ -279,7 +277,7 @@ export class LoginRun {
 
   /** Finds the form the way a person would and submits the password; throws when it cannot. */
   async detectAndSubmit(): Promise<void> {
-    let lastProgress = Date.now();
+    const search = new FormSearch();
     let consentClicks = 0;
     let openerClicks = 0;
     let methodClicks = 0;
@@ -289,120 +287,119 @@ export class LoginRun {
     let messagesBeforeIdentifier = new Set<string>();
     let sentencesBeforeIdentifier = new Set<string>();
     let unsettled = null as { message: string; since: number } | null;
-    for (;;) {
-      this.deadline.check("looking for the login form");
-      const scans = await scanPage(this.page, this.values.identifier, this.extraKeys);
-      const signals = mergeSignals(scans);
-      const login = scans.find((s) => s.reading.password) ?? null;
-      const identifierOnly = login ? null : (scans.find((s) => s.reading.identifier) ?? null);
-      const consent = scans.find((s) => s.reading.consent);
-      if (consent && consentClicks < 2) {
-        consentClicks++;
-        await this.perform(
-          { action: "click", purpose: "consent", frame: consent.key, path: consent.reading.consent! },
-          "accept cookie banner",
-        );
-        lastProgress = Date.now();
-        continue;
-      }
-      if (login) {
-        if (!this.hasPassword) {
+    return watchPage(this.page, {
+      deadline: this.deadline,
+      quiet: false,
+      clock: "beforeLook",
+      read: () => scanPage(this.page, this.values.identifier, this.extraKeys),
+      decide: async (scans): Promise<Next<void>> => {
+        const signals = mergeSignals(scans);
+        const login = scans.find((s) => s.reading.password) ?? null;
+        const identifierOnly = login ? null : (scans.find((s) => s.reading.identifier) ?? null);
+        const consent = consentClick(scans);
+        if (consent && consentClicks < 2) {
+          consentClicks++;
+          await this.perform(consent, "accept cookie banner");
+          search.progressed();
+          return "again";
+        }
+        if (login) {
+          if (!this.hasPassword) {
+            throw new LoginFlowError(
+              "form_not_found",
+              "the page asks for a password and the request gave none; this method needs a page that sends a code or link",
+            );
+          }
+          // A password sent without the username the form asks for would only come back as a wrong password.
+          if (login.reading.identifier && !this.hasIdentifier) throw missingIdentifier();
+          // Several fields the username could go in, and nothing tells which: a guess refused would read as a wrong password.
+          if (login.reading.ambiguous.length > 0 && this.hasIdentifier) throw ambiguousForm(login.reading.ambiguous);
+          return { verdict: await this.fillAndSubmit(login, scans) };
+        }
+        if (identifierOnly && !this.hasIdentifier) throw missingIdentifier();
+        // Email (or phone) only, and no password to give: this form asks the site to send a code or link.
+        if (identifierOnly && !this.hasPassword) return { verdict: await this.fillAndSubmit(identifierOnly, scans) };
+        if (identifierOnly) {
+          if (identifierSubmits > 0) {
+            // The first step shown again, refusing the username in plain text (under the field, a paragraph).
+            await this.refusedStep(sentencesBeforeIdentifier);
+            // The site refused the username: refusal words at once, any other message once it stayed a while.
+            const fresh = signals.messages.find((m) => !messagesBeforeIdentifier.has(m));
+            const code = fresh ? refusalCode(fresh) : null;
+            if (fresh && unsettled?.message !== fresh) unsettled = { message: fresh, since: Date.now() };
+            if (fresh && (code !== null || Date.now() - unsettled!.since >= MESSAGE_SETTLE_MS)) {
+              throw new LoginFlowError(code === "account_locked" ? code : "invalid_credentials", fresh);
+            }
+          } else if (!(await this.settledIdentifierOnly(identifierOnly, identifierSeen++))) {
+            // Not yet sure there is no password field: a frame still parsing (a slow widget) or a form
+            // drawn in two ticks shows its username field first. Pressing Enter there would send the form
+            // without its password (a failed attempt on the site); read the page again once it drew nothing more.
+            return "settle";
+          } else {
+            // Username first: the password comes on the next page or appears on this one.
+            const { key, reading } = identifierOnly;
+            if (!reading.identifierFilled)
+              await this.perform(
+                { action: "type", value: "identifier", frame: key, path: reading.identifier! },
+                "type identifier",
+              );
+            messagesBeforeIdentifier = new Set(signals.messages);
+            sentencesBeforeIdentifier = await this.sentencesNow();
+            identifierSubmits++;
+            const next = reading.submit
+              ? { action: "click" as const, purpose: "next" as const, frame: key, path: reading.submit }
+              : { action: "enter" as const, purpose: "next" as const, frame: key, path: reading.identifier! };
+            if ((await this.passCaptcha(next, { frame: key, path: reading.identifier! })) !== "sent")
+              await this.press("next", key, reading.submit, reading.identifier!);
+            search.progressed();
+            return "again";
+          }
+        } else {
+          // A site that asks for its own method first (a passkey: the browser's authenticator answered "none"
+          // at once): its way to the password, at once. One that names the password before "Try another way".
+          const method = this.hasPassword
+            ? (scans.find((s) => s.reading.otherMethod?.password) ?? scans.find((s) => s.reading.otherMethod))
+            : undefined;
+          if (method && methodClicks < 3) {
+            const { path, password } = method.reading.otherMethod!;
+            // The control just clicked, read again from a document that is being replaced (it led to another
+            // page): not clicked twice while the next page comes.
+            const key = `${this.page.url()} ${method.key} ${JSON.stringify(path)}`;
+            if (lastMethod?.key === key && Date.now() - lastMethod.at < METHOD_SETTLE_MS) {
+              return "wait";
+            }
+            methodClicks++;
+            lastMethod = { key, at: Date.now() };
+            // Before the password, a fault (the page went on meanwhile) only means the page changed: read it again.
+            await this.perform(
+              { action: "click", purpose: "method", frame: method.key, path },
+              password ? "choose to sign in with the password" : "ask for another way to sign in",
+            ).catch(() => false);
+            search.progressed();
+            return "again";
+          }
+          const opener = openerClick(scans);
+          if (opener && openerClicks < 2 && search.openerDue()) {
+            openerClicks++;
+            await this.perform(opener, "open the login form");
+            search.progressed();
+            return "again";
+          }
+        }
+        if (search.overdue()) {
           throw new LoginFlowError(
             "form_not_found",
-            "the page asks for a password and the request gave none; this method needs a page that sends a code or link",
+            identifierSubmits > 0
+              ? "the site took the username but never asked for the password"
+              : "no username and password form was found on the page",
           );
         }
-        // A password sent without the username the form asks for would only come back as a wrong password.
-        if (login.reading.identifier && !this.hasIdentifier) throw missingIdentifier();
-        // Several fields the username could go in, and nothing tells which: a guess refused would read as a wrong password.
-        if (login.reading.ambiguous.length > 0 && this.hasIdentifier) throw ambiguousForm(login.reading.ambiguous);
-        return this.fillAndSubmit(login, scans);
-      }
-      if (identifierOnly && !this.hasIdentifier) throw missingIdentifier();
-      // Email (or phone) only, and no password to give: this form asks the site to send a code or link.
-      if (identifierOnly && !this.hasPassword) return this.fillAndSubmit(identifierOnly, scans);
-      if (identifierOnly) {
-        if (identifierSubmits > 0) {
-          // The first step shown again, refusing the username in plain text (under the field, a paragraph).
-          await this.refusedStep(sentencesBeforeIdentifier);
-          // The site refused the username: refusal words at once, any other message once it stayed a while.
-          const fresh = signals.messages.find((m) => !messagesBeforeIdentifier.has(m));
-          const code = fresh ? refusalCode(fresh) : null;
-          if (fresh && unsettled?.message !== fresh) unsettled = { message: fresh, since: Date.now() };
-          if (fresh && (code !== null || Date.now() - unsettled!.since >= MESSAGE_SETTLE_MS)) {
-            throw new LoginFlowError(code === "account_locked" ? code : "invalid_credentials", fresh);
-          }
-        } else if (!(await this.settledIdentifierOnly(identifierOnly, identifierSeen++))) {
-          // Not yet sure there is no password field: a frame still parsing (a slow widget) or a form
-          // drawn in two ticks shows its username field first. Pressing Enter there would send the form
-          // without its password (a failed attempt on the site); read the page again first.
-          await sleep(150);
-          continue;
-        } else {
-          // Username first: the password comes on the next page or appears on this one.
-          const { key, reading } = identifierOnly;
-          if (!reading.identifierFilled)
-            await this.perform(
-              { action: "type", value: "identifier", frame: key, path: reading.identifier! },
-              "type identifier",
-            );
-          messagesBeforeIdentifier = new Set(signals.messages);
-          sentencesBeforeIdentifier = await this.sentencesNow();
-          identifierSubmits++;
-          const next = reading.submit
-            ? { action: "click" as const, purpose: "next" as const, frame: key, path: reading.submit }
-            : { action: "enter" as const, purpose: "next" as const, frame: key, path: reading.identifier! };
-          if ((await this.passCaptcha(next, { frame: key, path: reading.identifier! })) !== "sent")
-            await this.press("next", key, reading.submit, reading.identifier!);
-          lastProgress = Date.now();
-          continue;
-        }
-      } else {
-        // A site that asks for its own method first (a passkey: the browser's authenticator answered "none"
-        // at once): its way to the password, at once. One that names the password before "Try another way".
-        const method = this.hasPassword
-          ? (scans.find((s) => s.reading.otherMethod?.password) ?? scans.find((s) => s.reading.otherMethod))
-          : undefined;
-        if (method && methodClicks < 3) {
-          const { path, password } = method.reading.otherMethod!;
-          // The control just clicked, read again from a document that is being replaced (it led to another
-          // page): not clicked twice while the next page comes.
-          const key = `${this.page.url()} ${method.key} ${JSON.stringify(path)}`;
-          if (lastMethod?.key === key && Date.now() - lastMethod.at < METHOD_SETTLE_MS) {
-            await sleep(150);
-            continue;
-          }
-          methodClicks++;
-          lastMethod = { key, at: Date.now() };
-          // Before the password, a fault (the page went on meanwhile) only means the page changed: read it again.
-          await this.perform(
-            { action: "click", purpose: "method", frame: method.key, path },
-            password ? "choose to sign in with the password" : "ask for another way to sign in",
-          ).catch(() => false);
-          lastProgress = Date.now();
-          continue;
-        }
-        const opener = scans.find((s) => s.reading.opener);
-        if (opener && openerClicks < 2 && Date.now() - lastProgress >= OPENER_PATIENCE_MS) {
-          openerClicks++;
-          await this.perform(
-            { action: "click", purpose: "opener", frame: opener.key, path: opener.reading.opener! },
-            "open the login form",
-          );
-          lastProgress = Date.now();
-          continue;
-        }
-      }
-      if (Date.now() - lastProgress > FORM_WAIT_MS) {
-        throw new LoginFlowError(
-          "form_not_found",
-          identifierSubmits > 0
-            ? "the site took the username but never asked for the password"
-            : "no username and password form was found on the page",
-        );
-      }
-      await sleep(150);
-    }
+        return "wait";
+      },
+      timeUp: () => {
+        throw this.deadline.expired("looking for the login form");
+      },
+    });
   }
 
   /**

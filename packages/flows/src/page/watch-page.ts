@@ -20,9 +20,11 @@ export const WATCH_TIMING = {
  * What a watch makes of one look: its verdict; `"again"`, look again at once (the flow acted on the page:
  * this look found no end, so the clock read after a decision is not read); `"confirm"`, look again at once
  * (what this look saw, a success, is to be seen once more) unless the time is over; `"wait"`, nothing
- * decided, look again once the page changed (or `lookEveryMs` passed) unless the time is over.
+ * decided, look again once the page changed (or `lookEveryMs` passed) unless the time is over; `"settle"`,
+ * look again once the page drew nothing for `lookEveryMs` (at most `quietCapMs`): what this look saw may be
+ * half drawn (a form drawn in two ticks), and the next look is to see it finished.
  */
-export type Next<T> = { verdict: T } | "again" | "confirm" | "wait";
+export type Next<T> = { verdict: T } | "again" | "confirm" | "wait" | "settle";
 
 export interface WatchPageOptions<R, T> {
   deadline: Deadline;
@@ -66,7 +68,10 @@ export async function watchPage<R, T>(page: Page, options: WatchPageOptions<R, T
   let last: R | undefined;
   for (;;) {
     if (clock === "beforeLook" && Date.now() >= stopAt) return options.timeUp(last);
-    if (quiet) await networkQuiet(page, { idleMs: WATCH_TIMING.quietIdleMs, timeoutMs: WATCH_TIMING.quietCapMs });
+    if (quiet) {
+      const timeoutMs = Math.max(1, Math.min(WATCH_TIMING.quietCapMs, deadline.remaining()));
+      await networkQuiet(page, { idleMs: WATCH_TIMING.quietIdleMs, timeoutMs });
+    }
     options.check?.();
     last = await options.read();
     const next = await options.decide(last);
@@ -74,22 +79,33 @@ export async function watchPage<R, T>(page: Page, options: WatchPageOptions<R, T
     if (next === "again") continue;
     if (clock === "afterDecide" && Date.now() >= stopAt) return options.timeUp(last);
     if (next === "wait") await pageChange(page, lookEveryMs);
+    if (next === "settle") await pageStill(page, lookEveryMs);
   }
 }
 
 /**
  * Waits until the page shows something new in its main frame, a frame navigates or loads (a form drawn in a
- * widget's frame, the site's next page), or `ms` passed.
+ * widget's frame, the site's next page), or `ms` passed. True when the page changed.
  */
-export async function pageChange(page: Page, ms: number): Promise<void> {
+export async function pageChange(page: Page, ms: number): Promise<boolean> {
   let wake = () => {};
   const navigated = new Promise<void>((resolve) => (wake = resolve));
   const onFrame = () => wake();
   const events = ["framenavigated", "frameattached", "domcontentloaded", "load"] as const;
   for (const event of events) page.on(event, onFrame);
+  // Set before frameChange's own: it fires first when nothing changed.
+  let timer: NodeJS.Timeout | undefined;
+  const still = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
   try {
-    await Promise.race([frameChange(page, "main", ms), navigated]);
+    return await Promise.race([frameChange(page, "main", ms).then(() => true), navigated.then(() => true), still]);
   } finally {
+    clearTimeout(timer);
     for (const event of events) page.off(event, onFrame);
   }
+}
+
+/** Waits until the page drew nothing and went nowhere for `ms`, at most `quietCapMs` (a page that never stops). */
+async function pageStill(page: Page, ms: number): Promise<void> {
+  const giveUpAt = Date.now() + WATCH_TIMING.quietCapMs;
+  while ((await pageChange(page, ms)) && Date.now() < giveUpAt);
 }

@@ -1,5 +1,5 @@
 import type { Page } from "@authsvc/browser";
-import { type Deadline, sleep } from "../deadline";
+import type { Deadline } from "../deadline";
 import { LoginFlowError } from "../flow-error";
 import type { PageWatch } from "../page/page-watch";
 import { snapshotSession, type SessionSnapshot } from "../page/session-snapshot";
@@ -7,16 +7,14 @@ import { fieldHolds, performStep, typeText, type StepValues } from "../page/step
 import { passCaptcha } from "../captcha/pass-captcha";
 import type { SelectorPath } from "../page/read-page";
 import { mergeSignals, scanPage } from "../page/scan-page";
+import { consentClick, FormSearch, openerClick } from "../page/form-search";
+import { type Next, watchPage } from "../page/watch-page";
 import { namesFor, usernameFrom } from "./account-names";
 import { generatePassword, PasswordRulesError } from "./password-generator";
 import { parsePasswordRules, type PasswordRules } from "./password-rules";
 import type { SignupReading, SignupRole } from "./read-signup-form";
 import type { SignupInput, SignupOptions } from "./signup";
 import { bestForm, scanSignup, type SignupScan } from "./signup-scan";
-
-// How long a page may take to show its signup form (a script-drawn form, a slow page).
-const FORM_WAIT_MS = 8000;
-const OPENER_PATIENCE_MS = 700;
 
 /** One signup on one page: the values it types, and what it learned from the site's refusals. */
 export class SignupRun {
@@ -85,50 +83,49 @@ export class SignupRun {
 
   /** Waits for the signup form, accepting a cookie banner and following a "Sign up" link on the way. */
   async findForm(deadline: Deadline): Promise<SignupScan> {
-    let lastProgress = Date.now();
+    const search = new FormSearch();
     let clicks = 0;
-    for (;;) {
-      deadline.check("looking for the signup form");
-      const scans = await scanSignup(this.page);
-      const form = bestForm(scans);
-      if (form) return form;
-      const loginScans = await scanPage(this.page, "");
-      const login = mergeSignals(loginScans);
-      const consent = loginScans.find((s) => s.reading.consent);
-      if (consent && clicks < 4) {
-        clicks++;
-        await performStep(
-          this.page,
-          { action: "click", purpose: "consent", frame: consent.key, path: consent.reading.consent! },
-          this.values,
-        );
-        this.step("accept cookie banner");
-        lastProgress = Date.now();
-        continue;
-      }
-      const opener = scans.find((s) => s.reading.opener);
-      if (opener && clicks < 4 && Date.now() - lastProgress >= OPENER_PATIENCE_MS) {
-        clicks++;
-        this.step("open the signup form");
-        await performStep(
-          this.page,
-          { action: "click", purpose: "opener", frame: opener.key, path: opener.reading.opener! },
-          this.values,
-        );
-        lastProgress = Date.now();
-        continue;
-      }
-      if (login.captcha) throw new LoginFlowError("captcha_blocked", "the signup page shows a CAPTCHA");
-      if (Date.now() - lastProgress > FORM_WAIT_MS) {
-        throw new LoginFlowError(
-          "form_not_found",
-          login.passwordShown
-            ? "the page shows a login form, not a signup form"
-            : "no signup form was found on the page",
-        );
-      }
-      await sleep(150);
-    }
+    return watchPage(this.page, {
+      deadline,
+      quiet: false,
+      clock: "beforeLook",
+      read: () => scanSignup(this.page),
+      decide: async (scans): Promise<Next<SignupScan>> => {
+        const form = bestForm(scans);
+        if (form) return { verdict: form };
+        const loginScans = await scanPage(this.page, "");
+        const login = mergeSignals(loginScans);
+        const consent = consentClick(loginScans);
+        if (consent && clicks < 4) {
+          clicks++;
+          await performStep(this.page, consent, this.values);
+          this.step("accept cookie banner");
+          search.progressed();
+          return "again";
+        }
+        const opener = openerClick(scans);
+        if (opener && clicks < 4 && search.openerDue()) {
+          clicks++;
+          this.step("open the signup form");
+          await performStep(this.page, opener, this.values);
+          search.progressed();
+          return "again";
+        }
+        if (login.captcha) throw new LoginFlowError("captcha_blocked", "the signup page shows a CAPTCHA");
+        if (search.overdue()) {
+          throw new LoginFlowError(
+            "form_not_found",
+            login.passwordShown
+              ? "the page shows a login form, not a signup form"
+              : "no signup form was found on the page",
+          );
+        }
+        return "wait";
+      },
+      timeUp: () => {
+        throw deadline.expired("looking for the signup form");
+      },
+    });
   }
 
   private valueFor(role: SignupRole, prefilled: string): string | null {
