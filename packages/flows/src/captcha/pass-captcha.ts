@@ -4,6 +4,7 @@ import { LoginFlowError } from "../flow-error";
 import { performStep } from "../page/steps";
 import { type CaptchaReading, type CaptchaWidget, enterCaptchaTokenInPage, readCaptchaInPage } from "./read-captcha";
 import { readFrames } from "../page/scan-page";
+import { type Next, watchPage } from "../page/watch-page";
 import { type Handoff, promptOf } from "../handoff";
 
 /** What a solving service needs to solve a widget, as puppeteer-extra-plugin-recaptcha's providers take it. */
@@ -60,63 +61,74 @@ export async function passCaptcha(
   step: (name: string) => void,
   person?: CaptchaPerson,
 ): Promise<CaptchaPassage> {
-  const until = Date.now() + Math.min(CAPTCHA_WAIT_MS, deadline.remaining());
   let ticked = false;
-  for (;;) {
-    const scans = await readFrames(page, readCaptchaInPage);
+  type Scans = Awaited<ReturnType<typeof readCaptchaScans>>;
+  // A challenge, or a widget that did not pass in time: the solver, a person, or the end of the flow.
+  const solve = async (scans: Scans): Promise<CaptchaPassage> => {
     const widgets = scans.flatMap((s) => s.reading.widgets);
     const challenge = widgets.find((w) => w.mode === "challenge");
-    if (!widgets.some((w) => w.mode !== "invisible")) return "passed";
-    if (!challenge && scans.some((s) => s.reading.token)) return "passed";
-    const box = scans.find((s) => s.reading.checkbox && !s.reading.checked);
-    if (!challenge && box && !ticked) {
-      ticked = true;
-      step("tick the CAPTCHA checkbox");
-      await performStep(
-        page,
-        { action: "click", purpose: "captcha", frame: box.key, path: box.reading.checkbox! },
-        NO_VALUES,
-      ).catch(() => false);
-      continue;
-    }
-    if (challenge || Date.now() >= until) {
-      const target = widgets.find(
-        (w): w is CaptchaWidget & { siteKey: string; provider: CaptchaChallenge["kind"] } =>
-          !!w.siteKey && w.provider !== "image",
-      );
-      const frame = target && scans.find((s) => s.reading.widgets.includes(target))?.frame;
-      let why = "";
-      if (solver && target && frame) {
-        step(`ask the CAPTCHA solver (${solver.id})`);
-        let timer: NodeJS.Timeout | undefined;
-        const stop = new AbortController();
-        const answer = await Promise.race([
-          solver
-            .solve({ kind: target.provider, siteKey: target.siteKey, pageUrl: frame.url() }, stop.signal)
-            .catch((err: unknown) => {
-              why = `; the CAPTCHA solver (${solver.id}) failed: ${err instanceof Error ? err.message : String(err)}`;
-              return null;
-            }),
-          new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), deadline.remaining()))),
-        ]).finally(() => {
-          clearTimeout(timer);
-          stop.abort();
-        });
-        if (answer) {
-          await frame.evaluate(enterCaptchaTokenInPage, target.provider, answer.token);
-          return "passed";
-        }
-        why ||= `; the CAPTCHA solver (${solver.id}) gave no token`;
+    const target = widgets.find(
+      (w): w is CaptchaWidget & { siteKey: string; provider: CaptchaChallenge["kind"] } =>
+        !!w.siteKey && w.provider !== "image",
+    );
+    const frame = target && scans.find((s) => s.reading.widgets.includes(target))?.frame;
+    let why = "";
+    if (solver && target && frame) {
+      step(`ask the CAPTCHA solver (${solver.id})`);
+      let timer: NodeJS.Timeout | undefined;
+      const stop = new AbortController();
+      const answer = await Promise.race([
+        solver
+          .solve({ kind: target.provider, siteKey: target.siteKey, pageUrl: frame.url() }, stop.signal)
+          .catch((err: unknown) => {
+            why = `; the CAPTCHA solver (${solver.id}) failed: ${err instanceof Error ? err.message : String(err)}`;
+            return null;
+          }),
+        new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), deadline.remaining()))),
+      ]).finally(() => {
+        clearTimeout(timer);
+        stop.abort();
+      });
+      if (answer) {
+        await frame.evaluate(enterCaptchaTokenInPage, target.provider, answer.token);
+        return "passed";
       }
-      if (person) return askPerson(page, person, scans.map((s) => s.reading.prompt).find((p) => p) ?? "", step);
-      throw new LoginFlowError(
-        "captcha_blocked",
-        `${challenge ? "the login form shows a CAPTCHA challenge" : "the login form's CAPTCHA was not passed"}${why}`,
-      );
+      why ||= `; the CAPTCHA solver (${solver.id}) gave no token`;
     }
-    await sleep(150);
-  }
+    if (person) return askPerson(page, person, scans.map((s) => s.reading.prompt).find((p) => p) ?? "", step);
+    throw new LoginFlowError(
+      "captcha_blocked",
+      `${challenge ? "the login form shows a CAPTCHA challenge" : "the login form's CAPTCHA was not passed"}${why}`,
+    );
+  };
+  return watchPage(page, {
+    deadline,
+    ms: CAPTCHA_WAIT_MS,
+    quiet: false,
+    read: () => readCaptchaScans(page),
+    decide: async (scans): Promise<Next<CaptchaPassage>> => {
+      const widgets = scans.flatMap((s) => s.reading.widgets);
+      const challenge = widgets.find((w) => w.mode === "challenge");
+      if (!widgets.some((w) => w.mode !== "invisible")) return { verdict: "passed" };
+      if (!challenge && scans.some((s) => s.reading.token)) return { verdict: "passed" };
+      const box = scans.find((s) => s.reading.checkbox && !s.reading.checked);
+      if (!challenge && box && !ticked) {
+        ticked = true;
+        step("tick the CAPTCHA checkbox");
+        await performStep(
+          page,
+          { action: "click", purpose: "captcha", frame: box.key, path: box.reading.checkbox! },
+          NO_VALUES,
+        ).catch(() => false);
+        return "again";
+      }
+      return challenge ? { verdict: await solve(scans) } : "wait";
+    },
+    timeUp: (scans) => solve(scans!),
+  });
 }
+
+const readCaptchaScans = (page: Page) => readFrames(page, readCaptchaInPage);
 
 /** Whether nothing is left to solve: no challenge open (an image one counts once its field holds an answer), and a checkbox's token is there. */
 function passed(scans: Array<{ reading: CaptchaReading }>, filledCounts: boolean): boolean {

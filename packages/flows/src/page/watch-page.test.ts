@@ -136,4 +136,55 @@ describe("watchPage", () => {
       expect(verdict).toBe("answered");
     });
   }, 30_000);
+
+  it("looks again after a half-drawn look only once the page stopped drawing", async () => {
+    await env.host.withPage(async (page) => {
+      await page.goto(`${env.sites.url}/classic/login`);
+      // The page draws its form in steps, each on the one before (a script's ticks), and then stops.
+      await page.evaluate(() => {
+        let left = 5;
+        const draw = () => {
+          document.body.append(Object.assign(document.createElement("p"), { className: "tick" }));
+          if (--left > 0) setTimeout(draw, 30);
+          else document.body.dataset.drawn = "yes";
+        };
+        draw();
+      });
+      let looks = 0;
+      const verdict = await watchPage(page, {
+        deadline: new Deadline(FLOW_DEADLINE_MS),
+        quiet: false,
+        read: () => (looks++, page.evaluate(() => document.body.dataset.drawn === "yes")),
+        decide: (drawn) => (drawn ? { verdict: "drawn" } : "settle"),
+        timeUp: () => "time up",
+      });
+      expect(verdict).toBe("drawn");
+      // The half-drawn look, then the finished one: none in between while the page still drew.
+      expect(looks).toBeLessThanOrEqual(2);
+    });
+  }, 30_000);
+
+  it("ends with the verdict that needs no look, before and after the network went quiet", async () => {
+    await env.host.withPage(async (page) => {
+      await page.goto(`${env.sites.url}/classic/login`);
+      let looks = 0;
+      let back = false;
+      const verdict = await watchPage(() => page, {
+        deadline: new Deadline(FLOW_DEADLINE_MS),
+        done: () => (back ? { verdict: "back" } : null),
+        read: async (shown) => {
+          looks++;
+          expect(shown).toBe(page);
+          return looks;
+        },
+        decide: () => {
+          back = true;
+          return "wait";
+        },
+        timeUp: () => "time up",
+      });
+      expect(verdict).toBe("back");
+      expect(looks).toBe(1);
+    });
+  }, 30_000);
 });

@@ -35,17 +35,22 @@ export interface WatchPageOptions<R, T> {
    * action is read once it stopped loading. Off for a watch that reads the page as it draws (a form's fields).
    */
   quiet?: boolean;
+  /**
+   * A verdict that needs no look (the browser went back to the site): asked before each look, and again
+   * once the network went quiet.
+   */
+  done?: () => { verdict: T } | null;
   /** Called once the network went quiet, before the page is read (a refused navigation ends the watch there). */
   check?: () => void;
-  /** Reads the page. */
-  read: () => Promise<R>;
+  /** Reads the page (the one the watch looks at now). */
+  read: (page: Page) => Promise<R>;
   /** What a reading means (it may act on the page: then `"again"`). */
   decide: (reading: R) => Next<T> | Promise<Next<T>>;
   /**
    * The verdict once the time ran out: it gets the last reading (none when the time was out before the first
    * look). Throws when running out is the flow's failure.
    */
-  timeUp: (last: R | undefined) => T;
+  timeUp: (last: R | undefined) => T | Promise<T>;
   /**
    * When the clock is read: `"afterDecide"` (the default), after each decision, so the look that ends past
    * the time is still decided on; `"beforeLook"`, before each look, so no look starts (and no form goes out)
@@ -62,18 +67,24 @@ export interface WatchPageOptions<R, T> {
  * page to change (a new element or text in its main frame, a navigation in any frame), at most `lookEveryMs`.
  * What every flow's "look at the page after an action" is; callers pass what to read and what counts.
  */
-export async function watchPage<R, T>(page: Page, options: WatchPageOptions<R, T>): Promise<T> {
+export async function watchPage<R, T>(pageNow: Page | (() => Page), options: WatchPageOptions<R, T>): Promise<T> {
   const { deadline, quiet = true, clock = "afterDecide", lookEveryMs = WATCH_TIMING.lookEveryMs } = options;
   const stopAt = Date.now() + Math.min(options.ms ?? Infinity, deadline.remaining());
   let last: R | undefined;
   for (;;) {
+    const ended = options.done?.();
+    if (ended) return ended.verdict;
     if (clock === "beforeLook" && Date.now() >= stopAt) return options.timeUp(last);
+    // A flow whose page may change (a provider's popup, then the site's tab) looks at the one shown now.
+    const page = typeof pageNow === "function" ? pageNow() : pageNow;
     if (quiet) {
       const timeoutMs = Math.max(1, Math.min(WATCH_TIMING.quietCapMs, deadline.remaining()));
       await networkQuiet(page, { idleMs: WATCH_TIMING.quietIdleMs, timeoutMs });
     }
+    const endedQuiet = options.done?.();
+    if (endedQuiet) return endedQuiet.verdict;
     options.check?.();
-    last = await options.read();
+    last = await options.read(page);
     const next = await options.decide(last);
     if (typeof next === "object") return next.verdict;
     if (next === "again") continue;

@@ -1,6 +1,6 @@
 import { captureState, loadPasskeys, type Page, readPasskeys, type VirtualPasskey } from "@authsvc/browser";
 import type { CapturedSession } from "@authsvc/contracts";
-import { Deadline, sleep } from "../deadline";
+import { Deadline } from "../deadline";
 import { LoginFlowError } from "../flow-error";
 import { classifyOutcome } from "../login/classify-outcome";
 import type { FlowOptions } from "../login/password-login";
@@ -11,6 +11,7 @@ import { snapshotSession } from "../page/session-snapshot";
 import { performStep, type StepValues } from "../page/steps";
 import { readPasskeyControls } from "./passkey-controls";
 import { networkQuiet } from "../page/network-quiet";
+import { type Next, watchPage } from "../page/watch-page";
 
 // How long the login page has to show a way to sign in with a passkey.
 const OFFER_WAIT_MS = 10_000;
@@ -80,65 +81,80 @@ export async function passkeyLogin(
   const earlier = await readJar(context).catch(() => null);
   let before: Awaited<ReturnType<typeof snapshotSession>> | null = null;
   let identified = false;
-  let chosen = false;
   // Whether the page the username led to is still to be let go quiet before its passkey sign-in is chosen.
   let settle = false;
-  const offerUntil = Date.now() + Math.min(OFFER_WAIT_MS, deadline.remaining());
-  for (let steps = 0; !chosen;) {
-    await networkQuiet(page, { idleMs: 250, timeoutMs: Math.max(1, Math.min(1000, deadline.remaining())) });
-    watch.check();
+  let steps = 0;
+  await watchPage(page, {
+    deadline,
+    ms: OFFER_WAIT_MS,
+    check: () => watch.check(),
     // A page that asked for the passkey by itself (after the username, or as it loaded) was answered: the
     // sign-in is judged against the state before it, the one before the page ran when it came first.
-    if (await used()) {
-      before ??= beforeOpen;
-      break;
-    }
-    // The passkey controls by their words; the form (a username-first step, a password) as a login reads it.
-    const [frames, scans] = await Promise.all([readPasskeyControls(page), scanPage(page, input.identifier)]);
-    const signIn = frames.find((f) => f.reading.signIn);
-    const field = scans.find((s) => s.reading.identifier && !s.reading.password);
-    before ??= await snapshotSession(context, page, input.identifier, { earlier, reissued: watch.reissuedCookies() });
-    if (signIn && settle) {
-      settle = false;
-      await networkQuiet(page, {
-        idleMs: SETTLE_IDLE_MS,
-        timeoutMs: Math.max(1, Math.min(SETTLE_BOUND_MS, deadline.remaining())),
-      });
-    } else if (signIn) {
-      step("choose sign-in with a passkey");
-      watch.resetVerdict();
-      chosen = await performStep(
-        page,
-        { action: "click", purpose: "next", frame: signIn.key, path: signIn.reading.signIn! },
-        NOTHING,
-      );
-    } else if (field && !identified && input.identifier && steps < MAX_STEPS) {
-      step("type identifier");
-      identified = true;
-      settle = true;
-      steps++;
-      watch.resetVerdict();
-      const { key, reading } = field;
-      const values = { ...NOTHING, identifier: input.identifier };
-      if (!reading.identifierFilled)
-        await performStep(page, { action: "type", value: "identifier", frame: key, path: reading.identifier! }, values);
-      const sent =
-        reading.submit &&
-        (await performStep(page, { action: "click", purpose: "next", frame: key, path: reading.submit }, values));
-      if (!sent)
-        await performStep(page, { action: "enter", purpose: "next", frame: key, path: reading.identifier! }, values);
-    } else if (Date.now() >= offerUntil || deadline.remaining() <= 0) {
-      const password = mergeSignals(scans).passwordShown;
+    read: async () =>
+      (await used())
+        ? null
+        : // The passkey controls by their words; the form (a username-first step, a password) as a login reads it.
+          Promise.all([readPasskeyControls(page), scanPage(page, input.identifier)]),
+    decide: async (reading): Promise<Next<void>> => {
+      if (!reading) {
+        before ??= beforeOpen;
+        return { verdict: undefined };
+      }
+      const [frames, scans] = reading;
+      const signIn = frames.find((f) => f.reading.signIn);
+      const field = scans.find((s) => s.reading.identifier && !s.reading.password);
+      before ??= await snapshotSession(context, page, input.identifier, { earlier, reissued: watch.reissuedCookies() });
+      if (signIn && settle) {
+        settle = false;
+        await networkQuiet(page, {
+          idleMs: SETTLE_IDLE_MS,
+          timeoutMs: Math.max(1, Math.min(SETTLE_BOUND_MS, deadline.remaining())),
+        });
+        return "again";
+      }
+      if (signIn) {
+        step("choose sign-in with a passkey");
+        watch.resetVerdict();
+        const chosen = await performStep(
+          page,
+          { action: "click", purpose: "next", frame: signIn.key, path: signIn.reading.signIn! },
+          NOTHING,
+        );
+        return chosen ? { verdict: undefined } : "again";
+      }
+      if (field && !identified && input.identifier && steps < MAX_STEPS) {
+        step("type identifier");
+        identified = true;
+        settle = true;
+        steps++;
+        watch.resetVerdict();
+        const { key, reading } = field;
+        const values = { ...NOTHING, identifier: input.identifier };
+        if (!reading.identifierFilled)
+          await performStep(
+            page,
+            { action: "type", value: "identifier", frame: key, path: reading.identifier! },
+            values,
+          );
+        const sent =
+          reading.submit &&
+          (await performStep(page, { action: "click", purpose: "next", frame: key, path: reading.submit }, values));
+        if (!sent)
+          await performStep(page, { action: "enter", purpose: "next", frame: key, path: reading.identifier! }, values);
+        return "again";
+      }
+      return "wait";
+    },
+    timeUp: (reading) => {
+      const password = !!reading && mergeSignals(reading[1]).passwordShown;
       throw new LoginFlowError(
         "passkey_not_offered",
         password
           ? "the login page asks for the password and offers no passkey sign-in"
           : "the login page offers no passkey sign-in",
       );
-    } else {
-      await sleep(200);
-    }
-  }
+    },
+  });
   watch.check();
 
   step("read verdict");
