@@ -1,5 +1,5 @@
 import type { Page } from "@authsvc/browser";
-import { type Deadline, sleep } from "../deadline";
+import type { Deadline } from "../deadline";
 import { LoginFlowError } from "../flow-error";
 import { LoginRun } from "../login/login-run";
 import type { FlowOptions, PasswordLoginInput } from "../login/password-login";
@@ -12,7 +12,7 @@ import { performStep } from "../page/steps";
 import { ACCESS_DENIED, BROWSER_REFUSED } from "./oauth-words";
 import type { ProviderModule } from "./provider-modules";
 import { readProviderChoicesInPage } from "./read-oauth-page";
-import { networkQuiet } from "../page/network-quiet";
+import { type Next, watchPage } from "../page/watch-page";
 
 // How long a provider's page may show nothing we can act on (no form, no question, no way back) before the flow gives up.
 const IDLE_MS = 12_000;
@@ -63,93 +63,109 @@ export async function signInAtProvider(
   const fail = (code: ConstructorParameters<typeof LoginFlowError>[0], message: string) =>
     new LoginFlowError(code, message, { retryable: false });
 
-  for (;;) {
-    if (window.returned()) return { passwordSent: run?.submitStep != null };
-    deadline.check(`signing in at ${module.name}`);
-    const page = window.page();
-    const watch = window.watch();
-    await networkQuiet(page, { idleMs: 250, timeoutMs: 1000 });
-    if (window.returned()) return { passwordSent: run?.submitStep != null };
-    watch.check();
-    const [scans, notes, choices] = await Promise.all([
-      scanPage(page, account.identifier).catch(() => Object.assign([], { unreadable: 1 })),
-      readNotes(page).catch(() => []),
-      readFrames(page, readProviderChoicesInPage, account.identifier).then(
-        (frames) => frames[0]?.reading ?? null,
-        () => null,
-      ),
-    ]);
-    if (scans.length === 0 || !choices) {
-      await sleep(150);
-      continue;
-    }
-    const signals = mergeSignals(scans);
-    const fresh = [...signals.messages.filter((m) => !seenMessages.has(m)), ...watch.dialogs];
-    const sayings = newSayings(notes, seenSentences);
-    const said = [...fresh, ...sayings.map((s) => s.block)];
-    const wall =
-      said.find((m) => BROWSER_REFUSED.test(m)) ??
-      (BROWSER_REFUSED.test(choices.text) ? choices.text.slice(0, 200) : null);
-    if (wall && !signals.passwordShown)
-      throw fail("provider_blocked", `${module.name} refused to sign in from this browser: ${wall}`);
-    const denied = said.find((m) => ACCESS_DENIED.test(m));
-    if (denied) throw fail("consent_denied", `${module.name} did not grant the site access: ${denied}`);
-    const formShown = signals.passwordShown || signals.identifierOnlyShown;
+  return watchPage(() => window.page(), {
+    deadline,
+    clock: "beforeLook",
+    done: () => (window.returned() ? { verdict: { passwordSent: run?.submitStep != null } } : null),
+    check: () => window.watch().check(),
+    read: async (page) => {
+      const watch = window.watch();
+      const [scans, notes, choices] = await Promise.all([
+        scanPage(page, account.identifier).catch(() => Object.assign([], { unreadable: 1 })),
+        readNotes(page).catch(() => []),
+        readFrames(page, readProviderChoicesInPage, account.identifier).then(
+          (frames) => frames[0]?.reading ?? null,
+          () => null,
+        ),
+      ]);
+      return { page, watch, scans, notes, choices };
+    },
+    decide: async ({ page, watch, scans, notes, choices }): Promise<Next<ProviderSignInResult>> => {
+      if (scans.length === 0 || !choices) return "wait";
+      const signals = mergeSignals(scans);
+      const fresh = [...signals.messages.filter((m) => !seenMessages.has(m)), ...watch.dialogs];
+      const sayings = newSayings(notes, seenSentences);
+      const said = [...fresh, ...sayings.map((s) => s.block)];
+      const wall =
+        said.find((m) => BROWSER_REFUSED.test(m)) ??
+        (BROWSER_REFUSED.test(choices.text) ? choices.text.slice(0, 200) : null);
+      if (wall && !signals.passwordShown)
+        throw fail("provider_blocked", `${module.name} refused to sign in from this browser: ${wall}`);
+      const denied = said.find((m) => ACCESS_DENIED.test(m));
+      if (denied) throw fail("consent_denied", `${module.name} did not grant the site access: ${denied}`);
+      const formShown = signals.passwordShown || signals.identifierOnlyShown;
 
-    if (formShown && !run) {
-      if (!window.onProvider())
-        throw fail(
-          "form_not_found",
-          `the ${module.name} button led to ${new URL(page.url()).host}, which is not ${module.name}'s sign-in page`,
-        );
-      run = new LoginRun(page, account, options, deadline, () => watch.resetVerdict());
-      try {
-        const replayed = module.steps && run.fits(module.steps) ? await run.replay(module.steps) : false;
-        if (!replayed) {
-          if (module.steps) step(`${module.name}'s page differs from its known steps; detecting the form`);
-          await run.detectAndSubmit();
+      if (formShown && !run) {
+        if (!window.onProvider())
+          throw fail(
+            "form_not_found",
+            `the ${module.name} button led to ${new URL(page.url()).host}, which is not ${module.name}'s sign-in page`,
+          );
+        run = new LoginRun(page, account, options, deadline, () => watch.resetVerdict());
+        try {
+          const replayed = module.steps && run.fits(module.steps) ? await run.replay(module.steps) : false;
+          if (!replayed) {
+            if (module.steps) step(`${module.name}'s page differs from its known steps; detecting the form`);
+            await run.detectAndSubmit();
+          }
+        } catch (err) {
+          // A wall in place of the next sign-in step (after the identifier) is the provider refusing the browser.
+          const shown = await page.evaluate(() => document.body?.innerText ?? "").catch(() => "");
+          const wall = BROWSER_REFUSED.exec(shown);
+          if (err instanceof LoginFlowError && wall)
+            throw fail("provider_blocked", `${module.name} refused to sign in from this browser: ${wall[0]}`);
+          throw err;
         }
-      } catch (err) {
-        // A wall in place of the next sign-in step (after the identifier) is the provider refusing the browser.
-        const shown = await page.evaluate(() => document.body?.innerText ?? "").catch(() => "");
-        const wall = BROWSER_REFUSED.exec(shown);
-        if (err instanceof LoginFlowError && wall)
-          throw fail("provider_blocked", `${module.name} refused to sign in from this browser: ${wall[0]}`);
-        throw err;
+        seenMessages = new Set(run.before?.messages ?? []);
+        seenSentences = new Set(run.before?.sentences ?? []);
+        lastAction = Date.now();
+        return "again";
       }
-      seenMessages = new Set(run.before?.messages ?? []);
-      seenSentences = new Set(run.before?.sentences ?? []);
-      lastAction = Date.now();
-      continue;
-    }
-    if (formShown && run) {
-      // The form again after the password went out: the provider's answer is on it.
-      const refusals = fresh.map((m) => ({ m, code: refusalCode(m) })).filter((r) => r.code !== null);
-      const sayingRefusal = refusalSaid(sayings, "invalid_credentials");
-      const refusal = refusals[0] ?? (sayingRefusal ? { m: sayingRefusal.message, code: sayingRefusal.code } : null);
-      if (refusal) {
-        const code =
-          refusal.code === "account_locked" || refusal.code === "captcha_blocked"
-            ? refusal.code
-            : otpAnswered
-              ? "verification_failed"
-              : "invalid_credentials";
-        throw fail(code, `${module.name}: ${refusal.m}`);
-      }
-      if (fresh.length > 0) {
-        if (unsettled?.message !== fresh[0]) unsettled = { message: fresh[0]!, since: Date.now() };
-        else if (Date.now() - unsettled!.since >= MESSAGE_SETTLE_MS)
-          throw fail("invalid_credentials", `${module.name}: ${fresh[0]}`);
-      }
-    } else if (signals.otpPrompt && !signals.passwordShown) {
-      const prompt = scans.find((s) => s.reading.otp.length > 0);
-      if (otpAnswered && (fresh.length > 0 || refusalSaid(sayings, "verification_failed"))) {
-        throw fail(
-          "verification_failed",
-          `${module.name} refused the one-time code: ${fresh[0] ?? refusalSaid(sayings, "verification_failed")!.message}`,
-        );
-      }
-      if (!otpAnswered) {
+      if (formShown && run) {
+        // The form again after the password went out: the provider's answer is on it.
+        const refusals = fresh.map((m) => ({ m, code: refusalCode(m) })).filter((r) => r.code !== null);
+        const sayingRefusal = refusalSaid(sayings, "invalid_credentials");
+        const refusal = refusals[0] ?? (sayingRefusal ? { m: sayingRefusal.message, code: sayingRefusal.code } : null);
+        if (refusal) {
+          const code =
+            refusal.code === "account_locked" || refusal.code === "captcha_blocked"
+              ? refusal.code
+              : otpAnswered
+                ? "verification_failed"
+                : "invalid_credentials";
+          throw fail(code, `${module.name}: ${refusal.m}`);
+        }
+        if (fresh.length > 0) {
+          if (unsettled?.message !== fresh[0]) unsettled = { message: fresh[0]!, since: Date.now() };
+          else if (Date.now() - unsettled!.since >= MESSAGE_SETTLE_MS)
+            throw fail("invalid_credentials", `${module.name}: ${fresh[0]}`);
+        }
+      } else if (signals.otpPrompt && !signals.passwordShown) {
+        const prompt = scans.find((s) => s.reading.otp.length > 0);
+        if (otpAnswered && (fresh.length > 0 || refusalSaid(sayings, "verification_failed"))) {
+          throw fail(
+            "verification_failed",
+            `${module.name} refused the one-time code: ${fresh[0] ?? refusalSaid(sayings, "verification_failed")!.message}`,
+          );
+        }
+        if (!otpAnswered) {
+          const factors = secondFactors(
+            page,
+            watch,
+            { ...account, loginUrl: page.url() },
+            () => run?.since ?? null,
+            deadline,
+            step,
+          );
+          if (!prompt || !factors.answerOtp)
+            throw fail("mfa_required", `${module.name} asked for a one-time code the request gave no way to answer`);
+          otpAnswered = true;
+          markSeen(signals.messages, notes);
+          await factors.answerOtp(prompt);
+          lastAction = Date.now();
+          return "again";
+        }
+      } else if (signals.confirmByEmail && !linkOpened) {
         const factors = secondFactors(
           page,
           watch,
@@ -158,68 +174,59 @@ export async function signInAtProvider(
           deadline,
           step,
         );
-        if (!prompt || !factors.answerOtp)
-          throw fail("mfa_required", `${module.name} asked for a one-time code the request gave no way to answer`);
-        otpAnswered = true;
+        if (!factors.answerLink) throw fail("mfa_required", `${module.name} asked to confirm the sign-in by email`);
+        linkOpened = true;
         markSeen(signals.messages, notes);
-        await factors.answerOtp(prompt);
+        await factors.answerLink();
         lastAction = Date.now();
-        continue;
+        return "again";
+      } else if (choices.approve && window.onProvider()) {
+        if (approvals >= MAX_APPROVALS)
+          throw fail("login_unconfirmed", `${module.name} kept asking to grant the site access`);
+        approvals++;
+        step(`allow the site on ${module.name}`);
+        markSeen(signals.messages, notes);
+        await performStep(
+          page,
+          { action: "click", purpose: "next", frame: "main", path: choices.approve },
+          values,
+        ).catch(() => false);
+        lastAction = Date.now();
+        return "again";
+      } else if (choices.account && chooserClicks < 2) {
+        chooserClicks++;
+        step(`choose the account on ${module.name}`);
+        await performStep(
+          page,
+          { action: "click", purpose: "next", frame: "main", path: choices.account },
+          values,
+        ).catch(() => false);
+        lastAction = Date.now();
+        return "again";
+      } else if (choices.anotherAccount && chooserClicks < 2) {
+        chooserClicks++;
+        step(`use another account on ${module.name}`);
+        await performStep(
+          page,
+          { action: "click", purpose: "next", frame: "main", path: choices.anotherAccount },
+          values,
+        ).catch(() => false);
+        lastAction = Date.now();
+        return "again";
       }
-    } else if (signals.confirmByEmail && !linkOpened) {
-      const factors = secondFactors(
-        page,
-        watch,
-        { ...account, loginUrl: page.url() },
-        () => run?.since ?? null,
-        deadline,
-        step,
-      );
-      if (!factors.answerLink) throw fail("mfa_required", `${module.name} asked to confirm the sign-in by email`);
-      linkOpened = true;
-      markSeen(signals.messages, notes);
-      await factors.answerLink();
-      lastAction = Date.now();
-      continue;
-    } else if (choices.approve && window.onProvider()) {
-      if (approvals >= MAX_APPROVALS)
-        throw fail("login_unconfirmed", `${module.name} kept asking to grant the site access`);
-      approvals++;
-      step(`allow the site on ${module.name}`);
-      markSeen(signals.messages, notes);
-      await performStep(page, { action: "click", purpose: "next", frame: "main", path: choices.approve }, values).catch(
-        () => false,
-      );
-      lastAction = Date.now();
-      continue;
-    } else if (choices.account && chooserClicks < 2) {
-      chooserClicks++;
-      step(`choose the account on ${module.name}`);
-      await performStep(page, { action: "click", purpose: "next", frame: "main", path: choices.account }, values).catch(
-        () => false,
-      );
-      lastAction = Date.now();
-      continue;
-    } else if (choices.anotherAccount && chooserClicks < 2) {
-      chooserClicks++;
-      step(`use another account on ${module.name}`);
-      await performStep(
-        page,
-        { action: "click", purpose: "next", frame: "main", path: choices.anotherAccount },
-        values,
-      ).catch(() => false);
-      lastAction = Date.now();
-      continue;
-    }
-    if (Date.now() - lastAction > IDLE_MS) {
-      const where = run ? "after the password" : "before any sign-in form";
-      throw fail(
-        run ? "login_unconfirmed" : "form_not_found",
-        `${module.name}'s page showed nothing to answer ${where} and did not return to the site`,
-      );
-    }
-    await sleep(150);
-  }
+      if (Date.now() - lastAction > IDLE_MS) {
+        const where = run ? "after the password" : "before any sign-in form";
+        throw fail(
+          run ? "login_unconfirmed" : "form_not_found",
+          `${module.name}'s page showed nothing to answer ${where} and did not return to the site`,
+        );
+      }
+      return "wait";
+    },
+    timeUp: () => {
+      throw deadline.expired(`signing in at ${module.name}`);
+    },
+  });
 
   function markSeen(messages: string[], notes: Awaited<ReturnType<typeof readNotes>>): void {
     for (const m of messages) seenMessages.add(m);
