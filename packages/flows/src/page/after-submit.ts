@@ -1,5 +1,5 @@
 import type { Page } from "@authsvc/browser";
-import { type Deadline, sleep } from "../deadline";
+import type { Deadline } from "../deadline";
 import { newSayings, readNotes, type Saying, sentencesShown } from "./page-sayings";
 import type { Note } from "./read-notes";
 import { mergeSignals, type PageScan, type PageSignals, scanPage } from "./scan-page";
@@ -7,6 +7,7 @@ import { changesSince, type Evidence, readEntries, weigh } from "./session-evide
 import type { SessionSnapshot } from "./session-snapshot";
 import { performStep } from "./steps";
 import { networkQuiet } from "./network-quiet";
+import { type Next, watchPage } from "./watch-page";
 
 // How long the page may take to answer a submit, a code or a link before the flow decides.
 const SETTLE_MS = 10_000;
@@ -214,11 +215,9 @@ export class AfterSubmit<X = undefined> {
     return whole ? weigh(changesSince(this.options.before.baseline, whole), shows) : "none";
   }
 
+  /** Reads the page once it went quiet (see `watch`): one poll. */
   private async poll(): Promise<Poll<X>> {
     const { options, page } = this;
-    const quiet = Math.max(1, Math.min(QUIET_WAIT_MS, this.stopAt - Date.now()));
-    await this.quietOrShown(quiet);
-    options.check?.();
     const moves = options.navigation?.moves() ?? 0;
     const answering = options.navigation?.answering() ?? false;
     const [scans, notes, extra] = await Promise.all([
@@ -308,28 +307,38 @@ export class AfterSubmit<X = undefined> {
     return Date.now() < this.answerUntil;
   }
 
-  /** Polls until `judge` gives a verdict; once the clock ran out, `timeUp` has the last poll and gives it. */
-  async watch<T>(judge: (poll: Poll<X>) => Promise<PollResult<T>>, timeUp: (poll: Poll<X>) => T): Promise<T> {
-    for (;;) {
-      const poll = await this.poll();
-      const result = await judge(poll);
-      if (result === "again") continue;
-      if (typeof result === "object" && "verdict" in result) return result.verdict;
-      if (typeof result === "object") this.successSeen = result.success;
-      if (Date.now() >= this.stopAt) {
-        if (this.stillAnswered()) this.answerAwaited = true;
-        else if (this.answerAwaited || (poll.answering && this.movedSince(poll))) {
-          // The answer came after the clock ran out, or after this poll read the page while it waited for
-          // it: the page it brought gets the site's full time.
-          this.answerAwaited = false;
-          this.restartClock(false);
-        } else if (!this.movedSince(poll)) return timeUp(poll);
-        // Else the page went on by itself while this poll read it (a refresh, a script's redirect): it is
-        // read once more, on the clock that ran out, before the time-up verdict.
-      }
-      // A success seen once is confirmed after the next network quiet, without the polling pause.
-      if (!this.successSeen) await sleep(150);
-    }
+  /**
+   * Polls until `judge` gives a verdict; once the clock ran out, `timeUp` has the last poll and gives it. Each
+   * poll waits for the network to go quiet (at most QUIET_WAIT_MS), or less once `shownEarly` says the page
+   * shows its answer; the clock is this watch's own, restarted by the flow's actions.
+   */
+  watch<T>(judge: (poll: Poll<X>) => Promise<PollResult<T>>, timeUp: (poll: Poll<X>) => T): Promise<T> {
+    return watchPage(this.page, {
+      deadline: this.deadline,
+      clock: "decide",
+      quietWait: () => this.quietOrShown(Math.max(1, Math.min(QUIET_WAIT_MS, this.stopAt - Date.now()))),
+      check: () => this.options.check?.(),
+      read: () => this.poll(),
+      decide: async (poll): Promise<Next<T>> => {
+        const result = await judge(poll);
+        if (result === "again") return "again";
+        if (typeof result === "object" && "verdict" in result) return result;
+        if (typeof result === "object") this.successSeen = result.success;
+        if (Date.now() >= this.stopAt) {
+          if (this.stillAnswered()) this.answerAwaited = true;
+          else if (this.answerAwaited || (poll.answering && this.movedSince(poll))) {
+            // The answer came after the clock ran out, or after this poll read the page while it waited for
+            // it: the page it brought gets the site's full time.
+            this.answerAwaited = false;
+            this.restartClock(false);
+          } else if (!this.movedSince(poll)) return { verdict: timeUp(poll) };
+          // Else the page went on by itself while this poll read it (a refresh, a script's redirect): it is
+          // read once more, on the clock that ran out, before the time-up verdict.
+        }
+        // A success seen once is confirmed after the next network quiet, without the polling pause.
+        return this.successSeen ? "confirm" : "wait";
+      },
+    });
   }
 }
 

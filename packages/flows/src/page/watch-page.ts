@@ -35,6 +35,8 @@ export interface WatchPageOptions<R, T> {
    * action is read once it stopped loading. Off for a watch that reads the page as it draws (a form's fields).
    */
   quiet?: boolean;
+  /** Waits for the page to settle before a look in place of the network's quiet (AfterSubmit's early look). */
+  quietWait?: () => Promise<void>;
   /**
    * A verdict that needs no look (the browser went back to the site): asked before each look, and again
    * once the network went quiet.
@@ -48,15 +50,16 @@ export interface WatchPageOptions<R, T> {
   decide: (reading: R) => Next<T> | Promise<Next<T>>;
   /**
    * The verdict once the time ran out: it gets the last reading (none when the time was out before the first
-   * look). Throws when running out is the flow's failure.
+   * look). Throws when running out is the flow's failure. Not called with `clock: "decide"`.
    */
-  timeUp: (last: R | undefined) => T | Promise<T>;
+  timeUp?: (last: R | undefined) => T | Promise<T>;
   /**
    * When the clock is read: `"afterDecide"` (the default), after each decision, so the look that ends past
    * the time is still decided on; `"beforeLook"`, before each look, so no look starts (and no form goes out)
-   * once the time is over.
+   * once the time is over; `"decide"`, never by the watch: `decide` keeps its own clock (one the flow's
+   * actions restart) and gives the verdict when it ran out.
    */
-  clock?: "afterDecide" | "beforeLook";
+  clock?: "afterDecide" | "beforeLook" | "decide";
   /** The longest pause between two looks of a still page (tests: a pause only a change ends). */
   lookEveryMs?: number;
 }
@@ -71,13 +74,18 @@ export async function watchPage<R, T>(pageNow: Page | (() => Page), options: Wat
   const { deadline, quiet = true, clock = "afterDecide", lookEveryMs = WATCH_TIMING.lookEveryMs } = options;
   const stopAt = Date.now() + Math.min(options.ms ?? Infinity, deadline.remaining());
   let last: R | undefined;
+  const timeUp = async () => {
+    if (!options.timeUp) throw new Error("watchPage: a watch with a clock needs timeUp");
+    return options.timeUp(last);
+  };
   for (;;) {
     const ended = options.done?.();
     if (ended) return ended.verdict;
-    if (clock === "beforeLook" && Date.now() >= stopAt) return options.timeUp(last);
+    if (clock === "beforeLook" && Date.now() >= stopAt) return timeUp();
     // A flow whose page may change (a provider's popup, then the site's tab) looks at the one shown now.
     const page = typeof pageNow === "function" ? pageNow() : pageNow;
-    if (quiet) {
+    if (options.quietWait) await options.quietWait();
+    else if (quiet) {
       const timeoutMs = Math.max(1, Math.min(WATCH_TIMING.quietCapMs, deadline.remaining()));
       await networkQuiet(page, { idleMs: WATCH_TIMING.quietIdleMs, timeoutMs });
     }
@@ -88,7 +96,7 @@ export async function watchPage<R, T>(pageNow: Page | (() => Page), options: Wat
     const next = await options.decide(last);
     if (typeof next === "object") return next.verdict;
     if (next === "again") continue;
-    if (clock === "afterDecide" && Date.now() >= stopAt) return options.timeUp(last);
+    if (clock === "afterDecide" && Date.now() >= stopAt) return timeUp();
     if (next === "wait") await pageChange(page, lookEveryMs);
     if (next === "settle") await pageStill(page, lookEveryMs);
   }
