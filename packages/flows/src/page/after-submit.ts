@@ -6,7 +6,8 @@ import { mergeSignals, type PageScan, type PageSignals, scanPage } from "./scan-
 import { changesSince, type Evidence, readEntries, weigh } from "./session-evidence";
 import type { SessionSnapshot } from "./session-snapshot";
 import { performStep } from "./steps";
-import { networkQuiet } from "./network-quiet";
+import { quietOrShown } from "./quiet-or-shown";
+import { tokensIn } from "./stored-tokens";
 import { type Next, watchPage } from "./watch-page";
 
 // How long the page may take to answer a submit, a code or a link before the flow decides.
@@ -82,9 +83,6 @@ export interface AfterSubmitOptions<X> {
   /** Whether the page has sent any of these values back to its site since the submit (see `PageWatch.sentBack`). */
   sentBack?: (tokens: string[]) => boolean;
 }
-
-// How often a poll looks for `shownEarly` while it waits for the network to go quiet.
-const EARLY_LOOK_MS = 40;
 
 /**
  * Watches the page after a form went out until the flow's rules find a verdict in a poll: each poll
@@ -239,53 +237,6 @@ export class AfterSubmit<X = undefined> {
   }
 
   /**
-   * Waits for the network to go quiet (at most `quiet` ms), or less once `shownEarly` says the page shows
-   * its answer. It looks every EARLY_LOOK_MS, and at once when the main frame's new document is parsed
-   * (its DOMContentLoaded, where a server-rendered answer's marker first can be there), also when that came
-   * during a look.
-   */
-  private async quietOrShown(quiet: number): Promise<void> {
-    const idle = networkQuiet(this.page, { timeoutMs: quiet });
-    const shownEarly = this.options.shownEarly;
-    if (!shownEarly) {
-      await idle;
-      return;
-    }
-    let waiting = true;
-    let parsed = 0;
-    let wake = () => {};
-    const onParsed = () => {
-      parsed++;
-      wake();
-    };
-    this.page.on("domcontentloaded", onParsed);
-    const shown = (async () => {
-      const until = Date.now() + quiet;
-      while (waiting && Date.now() < until) {
-        const parsedBefore = parsed;
-        if (await shownEarly().catch(() => false)) return;
-        if (parsed !== parsedBefore) continue;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, EARLY_LOOK_MS);
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        wake = () => {};
-      }
-      await idle;
-    })();
-    try {
-      await Promise.race([idle, shown]);
-    } finally {
-      waiting = false;
-      wake();
-      this.page.off("domcontentloaded", onParsed);
-    }
-  }
-
-  /**
    * The clock ran out while the site is still answering a navigation: it gets that time, up to a cap from
    * the first time the clock ran out.
    */
@@ -316,7 +267,12 @@ export class AfterSubmit<X = undefined> {
     return watchPage(this.page, {
       deadline: this.deadline,
       clock: "decide",
-      quietWait: () => this.quietOrShown(Math.max(1, Math.min(QUIET_WAIT_MS, this.stopAt - Date.now()))),
+      quietWait: () =>
+        quietOrShown(
+          this.page,
+          Math.max(1, Math.min(QUIET_WAIT_MS, this.stopAt - Date.now())),
+          this.options.shownEarly,
+        ),
       check: () => this.options.check?.(),
       read: () => this.poll(),
       decide: async (poll): Promise<Next<T>> => {
@@ -340,25 +296,4 @@ export class AfterSubmit<X = undefined> {
       },
     });
   }
-}
-
-/**
- * The token-like strings of a stored value: the value itself, or the string leaves of its JSON, of 16 or more
- * characters without spaces (a session token, a JWT), never a word or a flag.
- */
-export function tokensIn(value: string): string[] {
-  const fit = (v: string) => v.length >= 16 && !/\s/.test(v);
-  try {
-    const parsed: unknown = JSON.parse(value);
-    const leaves: string[] = [];
-    const walk = (v: unknown, depth: number): void => {
-      if (typeof v === "string") leaves.push(v);
-      else if (v && typeof v === "object" && depth < 4) for (const x of Object.values(v)) walk(x, depth + 1);
-    };
-    walk(parsed, 0);
-    return leaves.filter(fit);
-  } catch {
-    // Not JSON: the value as it is.
-  }
-  return fit(value) ? [value] : [];
 }
