@@ -187,4 +187,28 @@ describe("watchPage", () => {
       expect(looks).toBe(1);
     });
   }, 30_000);
+
+  it("leaves the clock to a decider that keeps its own, and ends a confirming look on the watch's clock", async () => {
+    await env.host.withPage(async (page) => {
+      await page.goto(`${env.sites.url}/classic/login`);
+      let looks = 0;
+      const own = await watchPage(page, {
+        deadline: new Deadline(0),
+        clock: "decide",
+        quiet: false,
+        read: async () => ++looks,
+        decide: (n) => (n < 3 ? "wait" : { verdict: `decided on look ${n}` }),
+      });
+      expect(own).toBe("decided on look 3");
+      const confirming = await watchPage(page, {
+        deadline: new Deadline(FLOW_DEADLINE_MS),
+        ms: 0,
+        quiet: false,
+        read: async () => "success",
+        decide: () => "confirm",
+        timeUp: (last) => `time up after ${last}`,
+      });
+      expect(confirming).toBe("time up after success");
+    });
+  }, 30_000);
 });
