@@ -8,12 +8,10 @@ import type { SessionSnapshot } from "./session-snapshot";
 import { performStep } from "./steps";
 import { quietOrShown } from "./quiet-or-shown";
 import { tokensIn } from "./stored-tokens";
-import { type Next, watchPage } from "./watch-page";
+import { type Next, WATCH_TIMING, watchPage } from "./watch-page";
 
 // How long the page may take to answer a submit, a code or a link before the flow decides.
 const SETTLE_MS = 10_000;
-// Pages that keep a connection busy (polling, beacons) never go quiet; a poll does not wait longer.
-const QUIET_WAIT_MS = 1000;
 const MAX_INTERSTITIALS = 3;
 // How much longer than SETTLE_MS a site still answering the submit itself (its POST in flight) is given.
 const ANSWER_WAIT_MS = 30_000;
@@ -260,8 +258,8 @@ export class AfterSubmit<X = undefined> {
 
   /**
    * Polls until `judge` gives a verdict; once the clock ran out, `timeUp` has the last poll and gives it. Each
-   * poll waits for the network to go quiet (at most QUIET_WAIT_MS), or less once `shownEarly` says the page
-   * shows its answer; the clock is this watch's own, restarted by the flow's actions.
+   * poll waits for the network to go quiet (at most `WATCH_TIMING.quietCapMs`), or less once `shownEarly`
+   * says the page shows its answer; the clock is this watch's own, restarted by the flow's actions.
    */
   watch<T>(judge: (poll: Poll<X>) => Promise<PollResult<T>>, timeUp: (poll: Poll<X>) => T): Promise<T> {
     return watchPage(this.page, {
@@ -270,7 +268,7 @@ export class AfterSubmit<X = undefined> {
       quietWait: () =>
         quietOrShown(
           this.page,
-          Math.max(1, Math.min(QUIET_WAIT_MS, this.stopAt - Date.now())),
+          Math.max(1, Math.min(WATCH_TIMING.quietCapMs, this.stopAt - Date.now())),
           this.options.shownEarly,
         ),
       check: () => this.options.check?.(),

@@ -1,5 +1,6 @@
 import type { Page } from "@authsvc/browser";
 import { networkQuiet } from "./network-quiet";
+import { WATCH_TIMING } from "./watch-page";
 
 // How often a poll looks for `shownEarly` while it waits for the network to go quiet.
 const EARLY_LOOK_MS = 40;
@@ -15,7 +16,7 @@ export async function quietOrShown(
   quiet: number,
   shownEarly: (() => Promise<boolean>) | undefined,
 ): Promise<void> {
-  const idle = networkQuiet(page, { timeoutMs: quiet });
+  const idle = networkQuiet(page, { idleMs: WATCH_TIMING.quietIdleMs, timeoutMs: quiet });
   if (!shownEarly) {
     await idle;
     return;
