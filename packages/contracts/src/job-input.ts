@@ -84,14 +84,20 @@ export function oauthMethodFor(provider: string): OAuthLoginMethod {
 /** A verify job's confirmation: the link or code the caller sent, or the time (ISO) from which the inbox holds the site's mail. */
 export type Confirmation = { link: string } | { code: string } | { inboxSince: string };
 
+/**
+ * Each input says which flow it is for by its `kind`: `login` (jobs of kind `login` and `refresh`), `verify`,
+ * `signup`, `passkey_enrol`. Inputs stored before the tag existed have none: `readJobInput` tells them apart.
+ */
+
 /** Kinds `login` and `refresh`: a login with these fields. */
-export type LoginJobInput = LoginSecret;
+export type LoginJobInput = LoginSecret & { kind: "login" };
 
 /** Kind `verify`: confirm a pending signup's email, then log in like a refresh. A credential's secret never has `confirmation`. */
-export type VerifyJobInput = LoginFields & { method: "password"; confirmation: Confirmation };
+export type VerifyJobInput = LoginFields & { kind: "verify"; method: "password"; confirmation: Confirmation };
 
 /** Kind `signup`: the account to create. Its inputs never reach a credential's secret. */
 export interface SignupJobInput {
+  kind: "signup";
   method: SignupMethod;
   /** `oauth`: the email (or login) of the provider account; else the site account's email. */
   email?: string;
@@ -118,18 +124,36 @@ export interface SignupJobInput {
  * Kind `passkey_enrol`: sign in with the credential's stored secret, then add a passkey on the site's
  * settings page (the caller's `settingsUrl`, or found by its links). Its `enrol` never reaches the secret.
  */
-export type PasskeyEnrolJobInput = LoginSecret & { enrol: { settingsUrl?: string } };
+export type PasskeyEnrolJobInput = LoginSecret & { kind: "passkey_enrol"; enrol: { settingsUrl?: string } };
 
 export type JobKind = "login" | "refresh" | "signup" | "verify" | "passkey_enrol";
 
 export type JobInput = LoginJobInput | VerifyJobInput | SignupJobInput | PasskeyEnrolJobInput;
 
-export const isSignupInput = (input: JobInput): input is SignupJobInput =>
-  "signup" in input && input.signup !== undefined;
-export const isVerifyInput = (input: JobInput): input is VerifyJobInput =>
-  "confirmation" in input && input.confirmation !== undefined;
-export const isEnrolInput = (input: JobInput): input is PasskeyEnrolJobInput =>
-  "enrol" in input && input.enrol !== undefined;
+/** The flow a job's input is for (a refresh's is a `login`). */
+export type FlowKind = JobInput["kind"];
+
+/** A job's input as stored: one written before inputs were tagged has no `kind`. */
+export type StoredJobInput = JobInput | DistributiveOmit<JobInput, "kind">;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/**
+ * A job's input as stored, read back with its `kind`: the one place an untagged input (written before the
+ * tag) has its kind told from its shape, as the flows once did: a `signup` part is a signup's, a
+ * `confirmation` a verify's, an `enrol` a passkey enrolment's, anything else a login's.
+ */
+export function readJobInput(stored: StoredJobInput): JobInput {
+  if ("kind" in stored && stored.kind) return stored as JobInput;
+  const kind: FlowKind =
+    "signup" in stored && stored.signup !== undefined
+      ? "signup"
+      : "confirmation" in stored && stored.confirmation !== undefined
+        ? "verify"
+        : "enrol" in stored && stored.enrol !== undefined
+          ? "passkey_enrol"
+          : "login";
+  return { ...stored, kind } as JobInput;
+}
 
 /**
  * A credential's secret as stored, read back: secrets written before methods were recorded (or by a

@@ -115,6 +115,7 @@ export async function startEntrySignIn(
     fingerprint: loginFingerprint(deps.config.crypto.fingerprintKey, link.orgId, identity),
     credential: { collectionExternalId: link.collectionExternalId ?? undefined, username: typed.username },
     input: {
+      kind: "login",
       method: "password",
       password: typed.password,
       ...(typed.totpSecret ? { totpSecret: typed.totpSecret } : {}),

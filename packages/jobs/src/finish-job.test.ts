@@ -24,7 +24,7 @@ async function takenOver(username: string) {
     loginUrl: "https://a.test/login",
     fingerprint: `fp-${username}`,
     useCache: true,
-    input: { method: "password", password: "pw" },
+    input: { kind: "login", method: "password", password: "pw" },
   });
   const stalled = await env.jobs.open(org.id, job.id, 1);
   const newer = await env.jobs.open(org.id, job.id, 2);

@@ -93,7 +93,7 @@ async function failedJob(
     useCache: true,
     fingerprint,
     credential: { username },
-    input: { method: "password", password: "pw-replay-secret" },
+    input: { kind: "login", method: "password", password: "pw-replay-secret" },
   });
   verdicts.set(jobId, [code]);
   await ranTo(jobId, "failed");

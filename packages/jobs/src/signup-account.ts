@@ -1,5 +1,5 @@
 // What a signup leaves behind: the credential of the account it made, finished or not.
-import type { LoginSecret, SignupJobInput, UnfinishedAccount } from "@authsvc/contracts";
+import type { LoginSecret, UnfinishedAccount } from "@authsvc/contracts";
 import { oauthMethodFor } from "@authsvc/contracts";
 import type { Database } from "@authsvc/db";
 import type { JobDeps } from "./job-deps";
@@ -74,8 +74,8 @@ export async function keepUnfinishedSignup(
  * provider account (its password and TOTP secret) and the provider.
  */
 function signedUpSecret(job: OpenedJob, account: SignupSuccess): LoginSecret {
-  const input = job.input as SignupJobInput;
-  if (input.method === "oauth" && input.provider) {
+  const { input } = job;
+  if (input.kind === "signup" && input.method === "oauth" && input.provider) {
     return {
       method: oauthMethodFor(input.provider),
       provider: input.provider,

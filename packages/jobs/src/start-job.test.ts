@@ -62,7 +62,7 @@ async function loginJob(username: string): Promise<StartJob> {
     useCache: true,
     fingerprint: jobs.loginKey(org.id, identity),
     credential: { username },
-    input: { method: "password", password: "pw" },
+    input: { kind: "login", method: "password", password: "pw" },
   };
 }
 

@@ -5,7 +5,6 @@ import type {
   SessionResponse,
   SignedUpAccount,
 } from "@authsvc/contracts";
-import { isSignupInput } from "@authsvc/contracts";
 import { type Database, isUniqueViolation, type PasskeyKey } from "@authsvc/db";
 import { tellEntryLinkSettled } from "./entry-links";
 import { tell, type JobDeps } from "./job-deps";
@@ -52,7 +51,7 @@ export async function succeedJob(
 ): Promise<{ sessionId: string }> {
   const { db } = deps;
   const log = deps.log.child({ jobId: job.id, orgId: job.orgId, attempt: job.attempt });
-  if (!("signedInBy" in outcome) && isSignupInput(job.input)) throw new Error("a signup job ended as a login");
+  if (!("signedInBy" in outcome) && job.input.kind === "signup") throw new Error("a signup job ended as a login");
   const lifetime = sessionLifetime(outcome.session, deps.config.session.ttlSeconds);
   const stored = await storeSuccess(deps, job, outcome, lifetime.servedUntil);
   if (!stored) throw new JobTakenOver();
@@ -132,11 +131,12 @@ async function storeSuccess(
           // request's proxy choice (the credential keeps its proxy itself), nor an enrolment's settings page. A
           // passkey sign-in keeps the secret it did not use: the password an enrolment or the site may need again.
           const {
+            kind: _kind,
             confirmation: _spent,
             egress: _choice,
             enrol: _enrol,
             ...secret
-          } = job.input as LoginSecret & { confirmation?: unknown; enrol?: unknown };
+          } = job.input as LoginSecret & { kind: unknown; confirmation?: unknown; enrol?: unknown };
           await tx.credentials.recordSuccess(
             job.orgId,
             job.credential.id,

@@ -19,7 +19,7 @@ async function recorded(username: string): Promise<{ orgId: string; id: string }
     loginUrl: "https://a.test/login",
     fingerprint: `fp-${username}`,
     useCache: false,
-    input: { method: "password", password: "pw" },
+    input: { kind: "login", method: "password", password: "pw" },
   });
   return { orgId: org.id, id: job.id };
 }

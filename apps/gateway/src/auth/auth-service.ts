@@ -149,10 +149,10 @@ export class AuthService {
     // The request's schema and `inboxFor` made sure an inbox method has its inbox.
     const input = (
       cmd.confirmation
-        ? { ...fields, method: "password", confirmation: cmd.confirmation }
+        ? { ...fields, kind: "verify", method: "password", confirmation: cmd.confirmation }
         : cmd.enrol
-          ? { ...fields, method: cmd.method, enrol: cmd.enrol }
-          : { ...fields, method: cmd.method }
+          ? { ...fields, kind: "passkey_enrol", method: cmd.method, enrol: cmd.enrol }
+          : { ...fields, kind: "login", method: cmd.method }
     ) as StartJob["input"];
     const jobId = await jobs.start({
       orgId,
@@ -238,6 +238,7 @@ export class AuthService {
       credential: { collectionExternalId: cmd.collectionId, username: email ?? cmd.username },
       region: cmd.region,
       input: {
+        kind: "signup",
         method: cmd.method,
         email,
         password: cmd.password,

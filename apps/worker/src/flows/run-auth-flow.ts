@@ -17,9 +17,7 @@ import {
 } from "@authsvc/browser";
 import type { Config } from "@authsvc/config";
 import {
-  isEnrolInput,
   isOAuthMethod,
-  isVerifyInput,
   type InboxRef,
   type JobEventType,
   type JobInput,
@@ -322,11 +320,12 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
   /** For an enrolment: the step that adds a passkey once the sign-in landed, and the key it made. */
   function enrolment(input: JobInput, hooks: Pick<RunHooks, "onStep">) {
     let made: VirtualPasskey | undefined;
-    const afterSignIn = isEnrolInput(input)
-      ? async (page: Page, watch: PageWatch, deadline: Deadline) => {
-          made = await enrolPasskey(page, watch, { settingsUrl: input.enrol.settingsUrl }, deadline, hooks.onStep);
-        }
-      : undefined;
+    const afterSignIn =
+      input.kind === "passkey_enrol"
+        ? async (page: Page, watch: PageWatch, deadline: Deadline) => {
+            made = await enrolPasskey(page, watch, { settingsUrl: input.enrol.settingsUrl }, deadline, hooks.onStep);
+          }
+        : undefined;
     return { afterSignIn, made: () => made };
   }
 
@@ -373,9 +372,9 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
     input: Exclude<JobInput, SignupJobInput>,
     { onFailurePage, ...hooks }: RunHooks,
   ): Promise<LoginSuccess | SignupSuccess> {
-    if (!isVerifyInput(input) && input.method === "passkey") return runPasskeyLogin(job, { ...hooks, onFailurePage });
+    if (input.kind !== "verify" && input.method === "passkey") return runPasskeyLogin(job, { ...hooks, onFailurePage });
     const enrol = enrolment(input, hooks);
-    if (!isVerifyInput(input) && isOAuthMethod(input.method)) {
+    if (input.kind !== "verify" && isOAuthMethod(input.method)) {
       const result = await runOAuth(
         job,
         input as Extract<LoginSecret, { provider: string }>,
@@ -423,7 +422,7 @@ export function createFlowRunner(deps: FlowRunnerDeps) {
             ...hooks,
           };
           const run = () => {
-            if (!isVerifyInput(input)) return passwordLogin(page, { ...loginInput, handoff }, options);
+            if (input.kind !== "verify") return passwordLogin(page, { ...loginInput, handoff }, options);
             const { confirmation } = input;
             const given =
               "inboxSince" in confirmation ? { inboxSince: new Date(confirmation.inboxSince) } : confirmation;

@@ -89,7 +89,7 @@ async function loggedIn(orgId: string, username: string, expiresAt: Date) {
     loginUrl: "https://a.test/login",
     fingerprint: `fp-${username}`,
     useCache: true,
-    input: { method: "password" },
+    input: { kind: "login", method: "password" },
   });
   const sessionId = await db.sessions.create({
     orgId,
@@ -215,7 +215,7 @@ describe("keepAlive", () => {
         loginUrl,
         fingerprint,
         useCache: true,
-        input: { method: "password" },
+        input: { kind: "login", method: "password" },
       });
       const captured = {
         cookies,
@@ -323,7 +323,7 @@ describe("keepAlive", () => {
         loginUrl,
         fingerprint,
         useCache: true,
-        input: { method: "password" },
+        input: { kind: "login", method: "password" },
       });
       const captured = {
         cookies: [],
@@ -403,7 +403,7 @@ describe("keepAlive", () => {
         loginUrl,
         fingerprint: `fp-spa-${username}`,
         useCache: true,
-        input: { method: "password" },
+        input: { kind: "login", method: "password" },
       });
       const captured = {
         cookies: [],

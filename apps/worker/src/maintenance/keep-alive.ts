@@ -150,7 +150,7 @@ async function refresh(deps: KeepAliveDeps, session: Refreshable): Promise<boole
       useCache: false,
       fingerprint: jobs.loginKey(orgId, identity),
       credential: { id: credential.id },
-      input: secret,
+      input: { kind: "login", ...secret },
       // In the credential's region; one with no worker now is tried again next run, not waited for here.
       awaitRegion: false,
     });

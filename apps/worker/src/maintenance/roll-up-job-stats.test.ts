@@ -57,7 +57,7 @@ describe("rollUpJobStats", () => {
       loginUrl: "https://shop.example/login",
       fingerprint: "fp-open",
       useCache: true,
-      input: { method: "password" },
+      input: { kind: "login", method: "password" },
     });
 
     const first = await rollUpJobStats(db);

@@ -40,7 +40,7 @@ describe("sweepRetention", () => {
         loginUrl: "https://a.test/login",
         fingerprint: "fp",
         useCache: true,
-        input: { method: "password", password: "p" },
+        input: { kind: "login", method: "password", password: "p" },
       });
       if (finishedDaysAgo !== null) {
         await db.jobLifecycle.fail(row.id, "unrun", "invalid_credentials", "no");

@@ -85,7 +85,7 @@ async function newJob(username: string, password: string) {
     loginUrl,
     fingerprint: `fp-${username}`,
     useCache: true,
-    input: { method: "password", password },
+    input: { kind: "login", method: "password", password },
   });
   const job = {
     data: { authJobId: row.id, orgId: org.id },

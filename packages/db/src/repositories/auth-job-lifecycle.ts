@@ -1,5 +1,13 @@
 import { newId, rowAad, type Envelope } from "@authsvc/crypto";
-import type { JobInput, JobKind, LoginMethod, SignupAccount, SignupMethod } from "@authsvc/contracts";
+import {
+  readJobInput,
+  type JobInput,
+  type JobKind,
+  type LoginMethod,
+  type SignupAccount,
+  type SignupMethod,
+  type StoredJobInput,
+} from "@authsvc/contracts";
 import { DbNull, type Prisma } from "../prisma-client";
 import { REPLAY_CLEARS, type ReplaySeen } from "./auth-job-rows";
 import { allows, failureBy, heldWhere, statusAfter, type TransitionName, type Writer } from "./job-transitions";
@@ -62,7 +70,9 @@ export class AuthJobLifecycle {
         data: { ...statusAfter("claim"), attempts: run, startedAt: row.startedAt ?? new Date() },
       });
       if (count === 0) continue;
-      const input = row.input ? this.envelope.decryptJson<JobInput>(row.input, rowAad(orgId, id)) : null;
+      const input = row.input
+        ? readJobInput(this.envelope.decryptJson<StoredJobInput>(row.input, rowAad(orgId, id)))
+        : null;
       return { ...row, input, run, ended: false as const };
     }
   }
