@@ -165,3 +165,7 @@ export function readLoginSecret(stored: LoginFields & { method?: string }): Logi
     : "password";
   return { ...stored, method } as LoginSecret;
 }
+
+/** A secret that signs in through a provider's button (its method says so): it names the provider. */
+export const isOAuthSecret = (secret: LoginSecret): secret is Extract<LoginSecret, { provider: string }> =>
+  isOAuthMethod(secret.method);
