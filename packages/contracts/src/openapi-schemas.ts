@@ -8,109 +8,11 @@ import { entryLinkRequestSchema } from "./entry-links";
 import { WEBHOOK_EVENTS, webhookRequestSchema } from "./webhooks";
 import { PROXY_REGIONS, proxyRequestSchema } from "./proxies";
 import { loginRequestSchema } from "./login-request";
+import { cookieSchema, sessionSchema } from "./session";
 import { signupRequestSchema } from "./signup-request";
 
 // The OpenAPI document's schemas (components.schemas): the request schemas are the ones the gateway
 // validates with, the rest describe what it answers.
-
-const cookie = {
-  type: "object",
-  required: ["name", "value", "domain", "path", "expires", "httpOnly", "secure", "sameSite"],
-  properties: {
-    name: { type: "string" },
-    value: { type: "string", description: "Secret: the session itself." },
-    domain: { type: "string" },
-    path: { type: "string" },
-    expires: { type: "number", description: "Unix time in seconds; -1 for a session cookie." },
-    httpOnly: { type: "boolean" },
-    secure: { type: "boolean" },
-    sameSite: { type: "string", enum: ["Strict", "Lax", "None"] },
-  },
-};
-
-const session = {
-  type: "object",
-  required: ["cookies", "origins", "storageState"],
-  properties: {
-    cookies: { type: "array", items: { $ref: "#/components/schemas/Cookie" } },
-    origins: { type: "array", items: { type: "string" }, description: "Origins the login visited." },
-    httpCredentials: {
-      type: "object",
-      required: ["username", "password", "origin"],
-      description:
-        "Only where the site signs in by HTTP authentication (a Basic or Digest challenge) and keeps no session beyond it: Playwright's " +
-        "`newContext({ httpCredentials })` option, which sends them again. Secret: the caller's own credentials for that origin.",
-      properties: { username: { type: "string" }, password: { type: "string" }, origin: { type: "string" } },
-    },
-    userAgent: {
-      type: "string",
-      description:
-        "The User-Agent of the browser that made the session. Some sites bind a session to it (another User-Agent is signed out): a browser " +
-        "that uses the session sends it, as Playwright's `newContext({ userAgent })` does.",
-    },
-    storageState: {
-      type: "object",
-      description: "Playwright's storageState: `browser.newContext({ storageState })` loads it unchanged.",
-      required: ["cookies", "origins"],
-      properties: {
-        cookies: { type: "array", items: { $ref: "#/components/schemas/Cookie" } },
-        origins: {
-          type: "array",
-          items: {
-            type: "object",
-            required: ["origin", "localStorage"],
-            properties: {
-              origin: { type: "string" },
-              localStorage: {
-                type: "array",
-                items: {
-                  type: "object",
-                  required: ["name", "value"],
-                  properties: { name: { type: "string" }, value: { type: "string" } },
-                },
-              },
-              indexedDB: {
-                type: "array",
-                description:
-                  "The origin's IndexedDB databases (client SDKs such as Firebase Auth keep their tokens there), as Playwright's " +
-                  "`storageState({ indexedDB: true })` writes them; `newContext({ storageState })` restores them.",
-                items: {
-                  type: "object",
-                  required: ["name", "version", "stores"],
-                  properties: {
-                    name: { type: "string" },
-                    version: { type: "number" },
-                    stores: {
-                      type: "array",
-                      items: {
-                        type: "object",
-                        required: ["name", "autoIncrement", "indexes", "records"],
-                        properties: {
-                          name: { type: "string" },
-                          keyPath: { type: "string" },
-                          keyPathArray: { type: "array", items: { type: "string" } },
-                          autoIncrement: { type: "boolean" },
-                          indexes: { type: "array", items: { type: "object" } },
-                          records: {
-                            type: "array",
-                            items: {
-                              type: "object",
-                              properties: { key: {}, keyEncoded: {}, value: {}, valueEncoded: {} },
-                            },
-                          },
-                        },
-                      },
-                    },
-                  },
-                },
-              },
-            },
-          },
-        },
-      },
-    },
-  },
-};
 
 const job = {
   type: "object",
@@ -599,9 +501,9 @@ export const schemas = {
   LoginRequest: loginRequest,
   SignupRequest: signupRequest,
   SignupResult: signupResult,
-  Session: session,
+  Session: sessionSchema,
   StoredCredentialSession: storedCredentialSession,
-  Cookie: cookie,
+  Cookie: cookieSchema,
   Job: job,
   JobError: jobError,
   InputRequest: inputRequest,

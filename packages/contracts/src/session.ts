@@ -1,16 +1,31 @@
+import { Type, type Static } from "@sinclair/typebox";
 import type { FieldError } from "./error-body";
 import type { InputRequest } from "./handoff";
+import { componentRef, describedLoosely } from "./schema-refs";
+import { stringEnum } from "./string-enum";
 /** A cookie as the API returns it. `expires` is Unix time in seconds; -1 marks a session cookie. */
-export interface Cookie {
-  name: string;
-  value: string;
-  domain: string;
-  path: string;
-  expires: number;
-  httpOnly: boolean;
-  secure: boolean;
-  sameSite: "Strict" | "Lax" | "None";
-}
+export const cookieSchema = Type.Object({
+  name: Type.String(),
+  value: Type.String({ description: "Secret: the session itself." }),
+  domain: Type.String(),
+  path: Type.String(),
+  expires: Type.Number({ description: "Unix time in seconds; -1 for a session cookie." }),
+  httpOnly: Type.Boolean(),
+  secure: Type.Boolean(),
+  sameSite: stringEnum(["Strict", "Lax", "None"]),
+});
+export type Cookie = Static<typeof cookieSchema>;
+const cookieRef = componentRef("Cookie", cookieSchema);
+
+// An index of an object store. The OpenAPI document says only "an object" of it (the service hands it on
+// to Playwright unread); its type says what Playwright writes.
+const indexedDbIndexSchema = Type.Object({
+  name: Type.String(),
+  keyPath: Type.Optional(Type.String()),
+  keyPathArray: Type.Optional(Type.Array(Type.String())),
+  multiEntry: Type.Boolean(),
+  unique: Type.Boolean(),
+});
 
 /**
  * An IndexedDB database of an origin, in the shape Playwright's `storageState({ indexedDB: true })` writes
@@ -18,55 +33,76 @@ export interface Cookie {
  * `value`/`key` hold JSON-like data, `valueEncoded`/`keyEncoded` anything else (dates, binary) in
  * Playwright's serialized form.
  */
-export interface IndexedDbDatabase {
-  name: string;
-  version: number;
-  stores: Array<{
-    name: string;
-    keyPath?: string;
-    keyPathArray?: string[];
-    autoIncrement: boolean;
-    indexes: Array<{ name: string; keyPath?: string; keyPathArray?: string[]; multiEntry: boolean; unique: boolean }>;
-    records: Array<{ key?: unknown; keyEncoded?: unknown; value?: unknown; valueEncoded?: unknown }>;
-  }>;
-}
+export const indexedDbDatabaseSchema = Type.Object({
+  name: Type.String(),
+  version: Type.Number(),
+  stores: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      keyPath: Type.Optional(Type.String()),
+      keyPathArray: Type.Optional(Type.Array(Type.String())),
+      autoIncrement: Type.Boolean(),
+      indexes: Type.Array(describedLoosely(indexedDbIndexSchema, { type: "object" })),
+      records: Type.Array(
+        Type.Object({
+          key: Type.Optional(Type.Unknown()),
+          keyEncoded: Type.Optional(Type.Unknown()),
+          value: Type.Optional(Type.Unknown()),
+          valueEncoded: Type.Optional(Type.Unknown()),
+        }),
+      ),
+    }),
+  ),
+});
+export type IndexedDbDatabase = Static<typeof indexedDbDatabaseSchema>;
 
-/** Playwright's storageState shape, so `browser.newContext({ storageState })` loads it unchanged. */
-export interface StorageState {
-  cookies: Cookie[];
-  origins: Array<{
-    origin: string;
-    localStorage: Array<{ name: string; value: string }>;
-    indexedDB?: IndexedDbDatabase[];
-  }>;
-}
+export const storageStateSchema = Type.Object(
+  {
+    cookies: Type.Array(cookieRef),
+    origins: Type.Array(
+      Type.Object({
+        origin: Type.String(),
+        localStorage: Type.Array(Type.Object({ name: Type.String(), value: Type.String() })),
+        indexedDB: Type.Optional(
+          Type.Array(indexedDbDatabaseSchema, {
+            description:
+              "The origin's IndexedDB databases (client SDKs such as Firebase Auth keep their tokens there), as Playwright's " +
+              "`storageState({ indexedDB: true })` writes them; `newContext({ storageState })` restores them.",
+          }),
+        ),
+      }),
+    ),
+  },
+  { description: "Playwright's storageState: `browser.newContext({ storageState })` loads it unchanged." },
+);
+export type StorageState = Static<typeof storageStateSchema>;
 
+export const httpCredentialsSchema = Type.Object(
+  { username: Type.String(), password: Type.String(), origin: Type.String() },
+  {
+    description:
+      "Only where the site signs in by HTTP authentication (a Basic or Digest challenge) and keeps no session beyond it: Playwright's " +
+      "`newContext({ httpCredentials })` option, which sends them again. Secret: the caller's own credentials for that origin.",
+  },
+);
 /** Playwright's `httpCredentials` context option: the username and password a site's HTTP authentication takes, for its origin. */
-export interface HttpCredentials {
-  username: string;
-  password: string;
-  origin: string;
-}
+export type HttpCredentials = Static<typeof httpCredentialsSchema>;
 
-/** What a successful login answers (spec §2.2), plus the full storageState. */
-export interface SessionResponse {
-  cookies: Cookie[];
-  origins: string[];
-  storageState: StorageState;
-  /**
-   * The site signs in by HTTP authentication (a Basic or Digest challenge answered with the credentials) and
-   * keeps no session of its own beyond it: a browser must send them again, as Playwright's
-   * `newContext({ httpCredentials })` does. Absent where the session is the cookies and storage.
-   */
-  httpCredentials?: HttpCredentials;
-  /**
-   * The User-Agent of the browser that made the session. Some sites bind a session to it (Tiny Tiny RSS,
-   * many PHP applications against session theft: another User-Agent is signed out), so a browser that uses
-   * the session sends it, as Playwright's `newContext({ userAgent })` does. Absent only in sessions stored
-   * before it was recorded.
-   */
-  userAgent?: string;
-}
+/** What a successful login answers (spec §2.2), plus the full storageState: the OpenAPI document's Session. */
+export const sessionSchema = Type.Object({
+  cookies: Type.Array(cookieRef),
+  origins: Type.Array(Type.String(), { description: "Origins the login visited." }),
+  httpCredentials: Type.Optional(httpCredentialsSchema),
+  userAgent: Type.Optional(
+    Type.String({
+      description:
+        "The User-Agent of the browser that made the session. Some sites bind a session to it (another User-Agent is signed out): a browser " +
+        "that uses the session sends it, as Playwright's `newContext({ userAgent })` does.",
+    }),
+  ),
+  storageState: storageStateSchema,
+});
+export type SessionResponse = Static<typeof sessionSchema>;
 
 /**
  * A session as the worker captured it: what the API answers, and the page the login ended on, signed in.

@@ -3,73 +3,11 @@
  * private packages. Those of generated/ are made from the contracts' schemas (`npm run generate:contracts`);
  * contracts-check.ts proves at compile time that the rest match @authsvc/contracts.
  */
-import type { LoginMethod, ProxyRegion, WebhookEventType } from "./generated/api-types";
+import type { LoginMethod, ProxyRegion, SessionResponse, WebhookEventType } from "./generated/api-types";
 import type { InputRequest } from "./job-types";
 
 export * from "./generated/api-types";
 export * from "./job-types";
-
-/** A cookie as the API returns it. `expires` is Unix time in seconds; -1 marks a session cookie. */
-export interface Cookie {
-  name: string;
-  value: string;
-  /** `.example.com` for a domain cookie (subdomains too), `example.com` for a host-only cookie. */
-  domain: string;
-  path: string;
-  expires: number;
-  httpOnly: boolean;
-  secure: boolean;
-  sameSite: "Strict" | "Lax" | "None";
-}
-
-/** An IndexedDB database of an origin, as Playwright's `storageState({ indexedDB: true })` writes it. */
-export interface IndexedDbDatabase {
-  name: string;
-  version: number;
-  stores: Array<{
-    name: string;
-    keyPath?: string;
-    keyPathArray?: string[];
-    autoIncrement: boolean;
-    indexes: Array<{ name: string; keyPath?: string; keyPathArray?: string[]; multiEntry: boolean; unique: boolean }>;
-    records: Array<{ key?: unknown; keyEncoded?: unknown; value?: unknown; valueEncoded?: unknown }>;
-  }>;
-}
-
-/** Playwright's storageState shape: `browser.newContext({ storageState })` loads it unchanged. */
-export interface StorageState {
-  cookies: Cookie[];
-  origins: Array<{
-    origin: string;
-    localStorage: Array<{ name: string; value: string }>;
-    indexedDB?: IndexedDbDatabase[];
-  }>;
-}
-
-/** Playwright's `httpCredentials` context option: the username and password a site's HTTP authentication takes, for its origin. */
-export interface HttpCredentials {
-  username: string;
-  password: string;
-  origin: string;
-}
-
-/** What a login answers: the cookies, every origin the login touched, and the full browser state. */
-export interface SessionResponse {
-  cookies: Cookie[];
-  origins: string[];
-  storageState: StorageState;
-  /**
-   * The site signs in by HTTP authentication (a Basic or Digest challenge answered with the credentials) and
-   * keeps no session of its own beyond it: a browser must send them again, as Playwright's
-   * `newContext({ httpCredentials })` does. Absent where the session is the cookies and storage.
-   */
-  httpCredentials?: HttpCredentials;
-  /**
-   * The User-Agent of the browser that made the session. Some sites bind a session to it: a browser that
-   * uses the session sends it, as Playwright's `newContext({ userAgent })` does.
-   */
-  userAgent?: string;
-}
 
 export interface SignupAccount {
   email: string | null;

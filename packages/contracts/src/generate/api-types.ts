@@ -6,6 +6,13 @@ import { inputAnswerSchema } from "../handoff";
 import { mailboxRequestSchema } from "../inboxes";
 import { LOGIN_METHODS, loginCredSchema, loginRequestSchema } from "../login-request";
 import { PROXY_REGIONS, proxyRequestSchema } from "../proxies";
+import {
+  cookieSchema,
+  httpCredentialsSchema,
+  indexedDbDatabaseSchema,
+  sessionSchema,
+  storageStateSchema,
+} from "../session";
 import { SIGNUP_METHODS, signupCredSchema, signupRequestSchema } from "../signup-request";
 import { WEBHOOK_EVENTS, webhookRequestSchema } from "../webhooks";
 import { generatedHeader } from "./generated-header";
@@ -17,6 +24,30 @@ import { typescriptDeclarations, typescriptImports } from "./typescript-types";
 // (published without the contracts) and the Python client's TypedDicts. In the order they are declared.
 
 const API_TYPES: readonly NamedType[] = [
+  {
+    name: "Cookie",
+    schema: cookieSchema,
+    doc:
+      "A cookie as the API returns it. `domain`: `.example.com` for a domain cookie (subdomains too), " +
+      "`example.com` for a host-only cookie.",
+  },
+  {
+    name: "IndexedDbDatabase",
+    schema: indexedDbDatabaseSchema,
+    doc: "An IndexedDB database of an origin, as Playwright's `storageState({ indexedDB: true })` writes it.",
+  },
+  { name: "StorageState", schema: storageStateSchema },
+  {
+    name: "HttpCredentials",
+    schema: httpCredentialsSchema,
+    doc: "Playwright's `httpCredentials` context option: the username and password a site's HTTP authentication takes, for its origin.",
+  },
+  {
+    name: "SessionResponse",
+    component: "Session",
+    schema: sessionSchema,
+    doc: "What a login answers: the cookies, every origin the login touched, and the full browser state.",
+  },
   { name: "LoginMethod", words: LOGIN_METHODS, list: "LOGIN_METHODS" },
   { name: "LoginCred", schema: loginCredSchema },
   { name: "LoginRequest", schema: loginRequestSchema, doc: "POST /v1/login: exactly the API's body." },
@@ -73,7 +104,7 @@ export function pythonApiTypes(): string {
     new RegExp(`\\b${n}\\b`).test(body),
   );
   return `${generatedHeader("#", SOURCE)}
-"""The API's request shapes as TypedDicts: what the client sends, field for field."""
+"""The API's request and answer shapes as TypedDicts: what the client sends and reads, field for field."""
 
 from __future__ import annotations
 

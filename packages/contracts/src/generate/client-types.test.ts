@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import { componentRef, describedLoosely } from "../schema-refs";
 import { stringEnum } from "../string-enum";
 import { pythonDeclarations } from "./python-types";
 import type { NamedType } from "./schema-walk";
@@ -57,6 +58,28 @@ describe("the clients' types made from a schema", () => {
         '    finish: Literal["matt", "gloss"]\n    coats: int\n    tags: List[str]\n' +
         "    mix: Union[str, float, bool]\n    base: Base\n    extra: Dict[str, float]\n",
     );
+  });
+
+  it("name a component's type for its $ref, read the precise schema of a loose one, and take {} as anything", () => {
+    const shelf = Type.Object({
+      tin: componentRef("Tin", paint),
+      label: describedLoosely(inner, { type: "object" }),
+      note: Type.Unknown(),
+    });
+    const withShelf: NamedType[] = [...named.slice(0, 2), { name: "Paint", component: "Tin", schema: paint }];
+    const shelfTypes = [...withShelf, { name: "Shelf", schema: shelf }];
+    expect(JSON.stringify(shelf.properties)).toBe(
+      '{"tin":{"$ref":"#/components/schemas/Tin"},"label":{"type":"object"},"note":{}}',
+    );
+    expect(typescriptDeclarations(shelfTypes)).toContain(
+      "export interface Shelf {\n  tin: Paint;\n  label: Base;\n  note: unknown;\n}\n",
+    );
+    expect(pythonDeclarations(shelfTypes)).toContain(
+      "class Shelf(TypedDict):\n    tin: Paint\n    label: Base\n    note: Any\n",
+    );
+    expect(() =>
+      typescriptDeclarations([{ name: "Lost", schema: Type.Object({ x: componentRef("Gone", inner) }) }]),
+    ).toThrow(/no generated type/);
   });
 
   it("refuse a schema they have no type for", () => {

@@ -1,4 +1,13 @@
-import { mapValuesOf, nameOf, propertiesOf, unsupported, type JsonSchema, type NamedType } from "./schema-walk";
+import {
+  isAnything,
+  mapValuesOf,
+  nameOf,
+  propertiesOf,
+  shapeOf,
+  unsupported,
+  type JsonSchema,
+  type NamedType,
+} from "./schema-walk";
 
 // The API's named types as Python TypedDicts (3.9: no NotRequired, so a dict with required and optional
 // keys is a total base class of the required ones and a `total=False` class of the rest).
@@ -6,6 +15,8 @@ import { mapValuesOf, nameOf, propertiesOf, unsupported, type JsonSchema, type N
 function typeOf(schema: JsonSchema, named: readonly NamedType[], self?: string): string {
   const name = nameOf(schema, named, self);
   if (name) return name;
+  if (shapeOf(schema) !== schema) return typeOf(shapeOf(schema), named, self);
+  if (isAnything(schema)) return "Any";
   if (schema.enum) return `Literal[${schema.enum.map((w) => JSON.stringify(w)).join(", ")}]`;
   if (schema.anyOf) return `Union[${schema.anyOf.map((s) => typeOf(s, named)).join(", ")}]`;
   const values = mapValuesOf(schema);

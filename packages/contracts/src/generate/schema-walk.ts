@@ -1,3 +1,5 @@
+import { PRECISE_SCHEMA } from "../schema-refs";
+
 /**
  * What the type generators need to know of a JSON Schema (TypeBox's output, read as plain JSON): which
  * named type a part is, and its pieces. Only the shapes the API's schemas use; anything else is an error
@@ -13,6 +15,8 @@ export type JsonSchema = {
   required?: string[];
   additionalProperties?: boolean | JsonSchema;
   description?: string;
+  $ref?: string;
+  [PRECISE_SCHEMA]?: JsonSchema;
 };
 
 /**
@@ -20,12 +24,13 @@ export type JsonSchema = {
  * (a union), declared with its list or, in TypeScript, imported from the generated module `declaredIn`.
  */
 export type NamedType =
-  | { name: string; schema: object; doc?: string }
+  | { name: string; schema: object; doc?: string; component?: string }
   | { name: string; words: readonly string[]; list: string }
   | { name: string; words: readonly string[]; declaredIn: string };
 
 /** The named type a schema is, by its JSON (TypeBox's Optional copies a schema, so identity would miss). */
 export function nameOf(schema: JsonSchema, named: readonly NamedType[], self?: string): string | undefined {
+  if (schema.$ref) return nameOfComponent(schema.$ref, named) ?? unsupported(schema);
   const json = JSON.stringify(schema.enum ?? schema);
   for (const n of named) {
     if (n.name === self) continue;
@@ -33,6 +38,23 @@ export function nameOf(schema: JsonSchema, named: readonly NamedType[], self?: s
       return n.name;
   }
   return undefined;
+}
+
+// `{$ref}` to a component of the OpenAPI document: the named type of that component (its own name unless
+// `component` says otherwise).
+function nameOfComponent(ref: string, named: readonly NamedType[]): string | undefined {
+  const component = ref.replace("#/components/schemas/", "");
+  return named.find((n) => "schema" in n && (n.component ?? n.name) === component)?.name;
+}
+
+/** The schema a type is made of: the precise one where the API's JSON Schema says less. */
+export function shapeOf(schema: JsonSchema): JsonSchema {
+  return schema[PRECISE_SCHEMA] ?? schema;
+}
+
+/** `{}`: any JSON value. */
+export function isAnything(schema: JsonSchema): boolean {
+  return Object.keys(schema).length === 0;
 }
 
 export interface Property {

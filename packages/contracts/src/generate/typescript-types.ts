@@ -1,10 +1,21 @@
-import { mapValuesOf, nameOf, propertiesOf, unsupported, type JsonSchema, type NamedType } from "./schema-walk";
+import {
+  isAnything,
+  mapValuesOf,
+  nameOf,
+  propertiesOf,
+  shapeOf,
+  unsupported,
+  type JsonSchema,
+  type NamedType,
+} from "./schema-walk";
 
 // The API's named types as TypeScript source, for the SDK (published without the contracts).
 
 function typeOf(schema: JsonSchema, named: readonly NamedType[], indent: string, self?: string): string {
   const name = nameOf(schema, named, self);
   if (name) return name;
+  if (shapeOf(schema) !== schema) return typeOf(shapeOf(schema), named, indent, self);
+  if (isAnything(schema)) return "unknown";
   if (schema.enum) return schema.enum.map((w) => JSON.stringify(w)).join(" | ");
   if (schema.const !== undefined) return JSON.stringify(schema.const);
   if (schema.anyOf) return schema.anyOf.map((s) => typeOf(s, named, indent)).join(" | ");

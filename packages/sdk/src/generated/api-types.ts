@@ -2,6 +2,79 @@
 
 import type { ErrorCode } from "./error-codes";
 
+/** A cookie as the API returns it. `domain`: `.example.com` for a domain cookie (subdomains too), `example.com` for a host-only cookie. */
+export interface Cookie {
+  name: string;
+  /** Secret: the session itself. */
+  value: string;
+  domain: string;
+  path: string;
+  /** Unix time in seconds; -1 for a session cookie. */
+  expires: number;
+  httpOnly: boolean;
+  secure: boolean;
+  sameSite: "Strict" | "Lax" | "None";
+}
+
+/** An IndexedDB database of an origin, as Playwright's `storageState({ indexedDB: true })` writes it. */
+export interface IndexedDbDatabase {
+  name: string;
+  version: number;
+  stores: Array<{
+    name: string;
+    keyPath?: string;
+    keyPathArray?: Array<string>;
+    autoIncrement: boolean;
+    indexes: Array<{
+      name: string;
+      keyPath?: string;
+      keyPathArray?: Array<string>;
+      multiEntry: boolean;
+      unique: boolean;
+    }>;
+    records: Array<{
+      key?: unknown;
+      keyEncoded?: unknown;
+      value?: unknown;
+      valueEncoded?: unknown;
+    }>;
+  }>;
+}
+
+/** Playwright's storageState: `browser.newContext({ storageState })` loads it unchanged. */
+export interface StorageState {
+  cookies: Array<Cookie>;
+  origins: Array<{
+    origin: string;
+    localStorage: Array<{
+      name: string;
+      value: string;
+    }>;
+    /** The origin's IndexedDB databases (client SDKs such as Firebase Auth keep their tokens there), as Playwright's `storageState({ indexedDB: true })` writes them; `newContext({ storageState })` restores them. */
+    indexedDB?: Array<IndexedDbDatabase>;
+  }>;
+}
+
+/** Playwright's `httpCredentials` context option: the username and password a site's HTTP authentication takes, for its origin. */
+export interface HttpCredentials {
+  username: string;
+  password: string;
+  origin: string;
+}
+
+/** What a login answers: the cookies, every origin the login touched, and the full browser state. */
+export interface SessionResponse {
+  cookies: Array<Cookie>;
+  /** Origins the login visited. */
+  origins: Array<string>;
+  /** Only where the site signs in by HTTP authentication (a Basic or Digest challenge) and keeps no session beyond it: Playwright's `newContext({ httpCredentials })` option, which sends them again. Secret: the caller's own credentials for that origin. */
+  httpCredentials?: HttpCredentials;
+  /** The User-Agent of the browser that made the session. Some sites bind a session to it (another User-Agent is signed out): a browser that uses the session sends it, as Playwright's `newContext({ userAgent })` does. */
+  userAgent?: string;
+  /** Playwright's storageState: `browser.newContext({ storageState })` loads it unchanged. */
+  storageState: StorageState;
+}
+
 export const LOGIN_METHODS = [
   "password",
   "oauth_google",
