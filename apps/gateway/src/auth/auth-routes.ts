@@ -5,12 +5,12 @@ import type { AuthService } from "./auth-service";
 import { parseLoginRequest, type LoginCommand } from "./parse-login-request";
 import { authCall, countedAnswer, pendingOrSession } from "./send-answer";
 import { parseSignupRequest } from "./parse-signup-request";
-import { compileValidator, inputAnswerSchema, type InputAnswerRequest, type SignupResponse } from "@authsvc/contracts";
+import { compileValidator, inputAnswerSchema, type SignupResponse } from "@authsvc/contracts";
 import type { JobEventFeed, PrefetchedEntry } from "@authsvc/queue";
 import { jobEventsRoute } from "./job-events-route";
 
 const JOB_ID = /^job_[0-9A-Za-z]{22}$/;
-const validateInput = compileValidator<InputAnswerRequest>(inputAnswerSchema);
+const validateInput = compileValidator(inputAnswerSchema);
 
 export function authRoutes(auth: AuthService, maxWaitMs: number, metrics: GatewayMetrics, feed: JobEventFeed): Router {
   const r = Router();

@@ -7,13 +7,12 @@ import {
   oauthProviderOf,
   SUPPORTED_LOGIN_METHODS,
   type LoginMethod,
-  type LoginRequest,
 } from "@authsvc/contracts";
 import { parseTotpSecret, TotpSecretError } from "@authsvc/crypto";
 import type { Confirmation } from "@authsvc/contracts";
 import { ApiError } from "../http/api-error";
 
-const validate = compileValidator<LoginRequest>(loginRequestSchema);
+const validate = compileValidator(loginRequestSchema);
 
 export interface LoginCommand {
   method: LoginMethod;

@@ -1,8 +1,8 @@
-import { compileValidator, signupRequestSchema, type SignupMethod, type SignupRequest } from "@authsvc/contracts";
+import { compileValidator, signupRequestSchema, type SignupMethod } from "@authsvc/contracts";
 import { parseTotpSecret, TotpSecretError } from "@authsvc/crypto";
 import { ApiError } from "../http/api-error";
 
-const validate = compileValidator<SignupRequest>(signupRequestSchema);
+const validate = compileValidator(signupRequestSchema);
 
 export interface SignupCommand {
   method: SignupMethod;

@@ -9,12 +9,9 @@ import {
   entryLinkRequestSchema,
   passkeyEnrolRequestSchema,
   type PasskeyEnrolRequest,
-  type EntryLinkRequest,
   refreshRequestSchema,
   verifyRequestSchema,
   type CredentialResource,
-  type RefreshRequest,
-  type VerifyRequest,
 } from "@authsvc/contracts";
 import type { Database } from "@authsvc/db";
 import type { SessionCache } from "@authsvc/queue";
@@ -25,14 +22,14 @@ import { authCall, countedAnswer, pendingOrSession } from "../auth/send-answer";
 import { sessionExpiresAt } from "@authsvc/jobs";
 import { readPasskeyImport } from "./passkey-import";
 
-const validateRefresh = compileValidator<RefreshRequest>(refreshRequestSchema);
-const validateVerify = compileValidator<VerifyRequest>(verifyRequestSchema);
+const validateRefresh = compileValidator(refreshRequestSchema);
+const validateVerify = compileValidator(verifyRequestSchema);
 const CREDENTIAL_ID = /^cred_[0-9A-Za-z]{22}$/;
 const PASSKEY_ID = /^pk_[0-9A-Za-z]{22}$/;
 const validateEnrol = compileValidator<PasskeyEnrolRequest>(passkeyEnrolRequestSchema);
 const validateListQuery = compileValidator<CredentialListQuery>(credentialListQuerySchema);
 const ENTRY_LINK_ID = /^elink_[0-9A-Za-z]{22}$/;
-const validateEntryLink = compileValidator<EntryLinkRequest>(entryLinkRequestSchema);
+const validateEntryLink = compileValidator(entryLinkRequestSchema);
 const PAGE = 100;
 
 type CredentialRow = NonNullable<Awaited<ReturnType<Database["credentials"]["findMetadata"]>>>;

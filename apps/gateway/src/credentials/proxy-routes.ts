@@ -1,16 +1,10 @@
 import { Router } from "express";
-import {
-  compileValidator,
-  MAX_PROXIES_PER_ORG,
-  proxyRequestSchema,
-  type ProxyRequest,
-  type ProxyResource,
-} from "@authsvc/contracts";
+import { compileValidator, MAX_PROXIES_PER_ORG, proxyRequestSchema, type ProxyResource } from "@authsvc/contracts";
 import type { Database, ProxyRow } from "@authsvc/db";
 import { proxyHostAllowed } from "@authsvc/egress";
 import { ApiError } from "../http/api-error";
 
-const validate = compileValidator<ProxyRequest>(proxyRequestSchema);
+const validate = compileValidator(proxyRequestSchema);
 const PROXY_ID = /^prx_[0-9A-Za-z]{22}$/;
 
 const resource = (p: ProxyRow): ProxyResource => ({

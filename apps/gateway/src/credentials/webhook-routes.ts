@@ -5,14 +5,13 @@ import {
   MAX_WEBHOOKS_PER_ORG,
   WEBHOOK_EVENTS,
   webhookRequestSchema,
-  type WebhookRequest,
   type WebhookResource,
 } from "@authsvc/contracts";
 import { newWebhookSecret } from "@authsvc/crypto";
 import type { Database } from "@authsvc/db";
 import { ApiError } from "../http/api-error";
 
-const validate = compileValidator<WebhookRequest>(webhookRequestSchema);
+const validate = compileValidator(webhookRequestSchema);
 const WEBHOOK_ID = /^whk_[0-9A-Za-z]{22}$/;
 
 const resource = (w: { id: string; url: string; events: string[]; createdAt: Date }): WebhookResource => ({

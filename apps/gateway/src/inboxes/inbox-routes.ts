@@ -2,7 +2,6 @@ import { Router, type Request } from "express";
 import {
   compileValidator,
   mailboxRequestSchema,
-  type MailboxRequest,
   type MailboxResource,
   type PhoneNumberResource,
 } from "@authsvc/contracts";
@@ -11,7 +10,7 @@ import { ApiError } from "../http/api-error";
 import { allocateMailbox, forwardingMailbox } from "./allocate-mailbox";
 import { mailboxMessages } from "./mailbox-messages";
 
-const validateMailbox = compileValidator<MailboxRequest>(mailboxRequestSchema);
+const validateMailbox = compileValidator(mailboxRequestSchema);
 const MAILBOX_ID = /^mbx_[0-9A-Za-z]{22}$/;
 // Addresses mail systems and certificate authorities trust (RFC 2142, CA/B domain validation): whoever got
 // one could receive a certificate for the mail domain, or the abuse reports meant for its operator.
