@@ -1,14 +1,15 @@
 /** The service's own inboxes: mailboxes on its mail domain and phone numbers whose SMS reach its webhook. */
 import { Type, type Static } from "@sinclair/typebox";
+import { nullable } from "./nullable";
 
-export interface MailboxResource {
-  id: string;
-  address: string;
-  label: string | null;
-  /** The organization's forwarding inbox (GET /v1/mailboxes/forwarding): callers forward their own mailbox here. */
-  forwarding: boolean;
-  createdAt: string;
-}
+export const mailboxSchema = Type.Object({
+  id: Type.String({ pattern: "^mbx_" }),
+  address: Type.String({ description: "On the service's mail domain; use it as the account's email on the site." }),
+  label: nullable(Type.String()),
+  forwarding: Type.Boolean({ description: "The organization's forwarding inbox: forward your own mailbox here." }),
+  createdAt: Type.String({ format: "date-time" }),
+});
+export type MailboxResource = Static<typeof mailboxSchema>;
 
 /** A message a mailbox received, as GET /v1/mailboxes/{id}/messages lists it. */
 export interface InboundMessageResource {
@@ -35,12 +36,13 @@ export interface InboundMessageResource {
   html?: string;
 }
 
-export interface PhoneNumberResource {
-  id: string;
-  number: string;
-  label: string | null;
-  createdAt: string;
-}
+export const phoneNumberSchema = Type.Object({
+  id: Type.String({ pattern: "^pn_" }),
+  number: Type.String({ description: "E.164" }),
+  label: nullable(Type.String()),
+  createdAt: Type.String({ format: "date-time" }),
+});
+export type PhoneNumberResource = Static<typeof phoneNumberSchema>;
 
 /** E.164: +, country code, subscriber number; 8 to 15 digits in all. */
 export const E164 = "^\\+[1-9][0-9]{7,14}$";

@@ -1,6 +1,6 @@
 import { errorBodySchema } from "./error-body";
 import { passkeyEnrolRequestSchema, refreshRequestSchema, verifyRequestSchema } from "./credentials";
-import { mailboxRequestSchema } from "./inboxes";
+import { mailboxRequestSchema, mailboxSchema, phoneNumberSchema } from "./inboxes";
 import { inputAnswerSchema } from "./handoff";
 import { entryLinkRequestSchema } from "./entry-links";
 import { WEBHOOK_EVENTS, webhookRequestSchema } from "./webhooks";
@@ -70,20 +70,6 @@ const webhook = {
 
 const { $id: _elid, ...entryLinkRequest } = entryLinkRequestSchema;
 
-const mailbox = {
-  type: "object",
-  required: ["id", "address", "label", "forwarding", "createdAt"],
-  properties: {
-    id: { type: "string", pattern: "^mbx_" },
-    address: {
-      type: "string",
-      description: "On the service's mail domain; use it as the account's email on the site.",
-    },
-    label: { type: ["string", "null"] },
-    forwarding: { type: "boolean", description: "The organization's forwarding inbox: forward your own mailbox here." },
-    createdAt: { type: "string", format: "date-time" },
-  },
-};
 const inboundMessage = {
   type: "object",
   required: ["id", "from", "subject", "recipient", "originalRecipients", "receivedAt", "authenticated", "code", "link"],
@@ -123,17 +109,6 @@ const inboundMessage = {
     html: { type: "string", description: "Only with include=body." },
   },
 };
-const phoneNumber = {
-  type: "object",
-  required: ["id", "number", "label", "createdAt"],
-  properties: {
-    id: { type: "string", pattern: "^pn_" },
-    number: { type: "string", description: "E.164" },
-    label: { type: ["string", "null"] },
-    createdAt: { type: "string", format: "date-time" },
-  },
-};
-
 const health = {
   type: "object",
   required: ["ok"],
@@ -173,8 +148,8 @@ export const schemas = {
   Webhook: webhook,
   ProxyRequest: proxyRequest,
   Proxy: proxy,
-  Mailbox: mailbox,
+  Mailbox: mailboxSchema,
   InboundMessage: inboundMessage,
-  PhoneNumber: phoneNumber,
+  PhoneNumber: phoneNumberSchema,
   Health: health,
 };

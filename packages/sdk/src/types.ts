@@ -102,14 +102,6 @@ export interface CredentialPage {
   next: string | null;
 }
 
-export interface MailboxResource {
-  id: string;
-  address: string;
-  label: string | null;
-  forwarding: boolean;
-  createdAt: string;
-}
-
 export interface InboundMessageResource {
   id: string;
   from: string;
@@ -128,13 +120,6 @@ export interface InboundMessageResource {
 export interface MessagePage {
   messages: InboundMessageResource[];
   next: string | null;
-}
-
-export interface PhoneNumberResource {
-  id: string;
-  number: string;
-  label: string | null;
-  createdAt: string;
 }
 
 export interface WebhookResource {

@@ -174,6 +174,24 @@ class MailboxRequest(TypedDict, total=False):
     label: str
 
 
+class MailboxResource(TypedDict):
+    id: str
+    # On the service's mail domain; use it as the account's email on the site.
+    address: str
+    label: Union[str, None]
+    # The organization's forwarding inbox: forward your own mailbox here.
+    forwarding: bool
+    createdAt: str
+
+
+class PhoneNumberResource(TypedDict):
+    id: str
+    # E.164
+    number: str
+    label: Union[str, None]
+    createdAt: str
+
+
 WebhookEventType = Literal["session.refreshed", "session.expired", "credential.failed", "job.needs_input", "credential.created"]
 
 

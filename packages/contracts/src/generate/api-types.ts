@@ -3,7 +3,7 @@ import { ERROR_CODES } from "../error-codes";
 import { refreshRequestSchema, verifyRequestSchema } from "../credentials";
 import { entryLinkRequestSchema } from "../entry-links";
 import { inputAnswerSchema } from "../handoff";
-import { mailboxRequestSchema } from "../inboxes";
+import { mailboxRequestSchema, mailboxSchema, phoneNumberSchema } from "../inboxes";
 import { LOGIN_METHODS, loginCredSchema, loginRequestSchema } from "../login-request";
 import { PROXY_REGIONS, proxyRequestSchema } from "../proxies";
 import {
@@ -70,6 +70,8 @@ const API_TYPES: readonly NamedType[] = [
     doc: "POST /v1/credentials/entry-links: a hosted page where the end user types their own credentials for a site.",
   },
   { name: "MailboxRequest", schema: mailboxRequestSchema },
+  { name: "MailboxResource", component: "Mailbox", schema: mailboxSchema },
+  { name: "PhoneNumberResource", component: "PhoneNumber", schema: phoneNumberSchema },
   { name: "WebhookEventType", words: WEBHOOK_EVENTS, list: "WEBHOOK_EVENTS" },
   { name: "WebhookRequest", schema: webhookRequestSchema },
   { name: "ProxyRegion", words: PROXY_REGIONS, list: "PROXY_REGIONS" },

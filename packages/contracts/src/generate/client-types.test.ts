@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import { nullable } from "../nullable";
 import { componentRef, describedLoosely } from "../schema-refs";
 import { stringEnum } from "../string-enum";
 import { pythonDeclarations } from "./python-types";
@@ -80,6 +81,17 @@ describe("the clients' types made from a schema", () => {
     expect(() =>
       typescriptDeclarations([{ name: "Lost", schema: Type.Object({ x: componentRef("Gone", inner) }) }]),
     ).toThrow(/no generated type/);
+  });
+
+  it("give `type: [t, null]` as the type or null", () => {
+    const tagged = Type.Object({ tag: nullable(Type.String({ format: "date-time" })) });
+    expect(JSON.stringify(tagged.properties.tag)).toBe('{"format":"date-time","type":["string","null"]}');
+    expect(typescriptDeclarations([{ name: "Tagged", schema: tagged }])).toBe(
+      "export interface Tagged {\n  tag: string | null;\n}\n",
+    );
+    expect(pythonDeclarations([{ name: "Tagged", schema: tagged }])).toBe(
+      "class Tagged(TypedDict):\n    tag: Union[str, None]\n",
+    );
   });
 
   it("refuse a schema they have no type for", () => {

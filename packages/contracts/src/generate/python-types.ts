@@ -16,6 +16,8 @@ function typeOf(schema: JsonSchema, named: readonly NamedType[], self?: string):
   const name = nameOf(schema, named, self);
   if (name) return name;
   if (shapeOf(schema) !== schema) return typeOf(shapeOf(schema), named, self);
+  if (Array.isArray(schema.type))
+    return `Union[${schema.type.map((type) => typeOf({ ...schema, type }, named)).join(", ")}]`;
   if (isAnything(schema)) return "Any";
   if (schema.enum) return `Literal[${schema.enum.map((w) => JSON.stringify(w)).join(", ")}]`;
   if (schema.anyOf) return `Union[${schema.anyOf.map((s) => typeOf(s, named)).join(", ")}]`;

@@ -6,7 +6,7 @@ import { PRECISE_SCHEMA } from "../schema-refs";
  * here rather than a wrong type in a client.
  */
 export type JsonSchema = {
-  type?: string;
+  type?: string | string[];
   enum?: readonly string[];
   const?: string | number | boolean;
   anyOf?: JsonSchema[];

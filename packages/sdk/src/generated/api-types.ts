@@ -188,6 +188,24 @@ export interface MailboxRequest {
   label?: string;
 }
 
+export interface MailboxResource {
+  id: string;
+  /** On the service's mail domain; use it as the account's email on the site. */
+  address: string;
+  label: string | null;
+  /** The organization's forwarding inbox: forward your own mailbox here. */
+  forwarding: boolean;
+  createdAt: string;
+}
+
+export interface PhoneNumberResource {
+  id: string;
+  /** E.164 */
+  number: string;
+  label: string | null;
+  createdAt: string;
+}
+
 export const WEBHOOK_EVENTS = [
   "session.refreshed",
   "session.expired",
