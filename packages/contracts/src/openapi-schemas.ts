@@ -3,7 +3,7 @@ import { passkeyEnrolRequestSchema, refreshRequestSchema, verifyRequestSchema } 
 import { mailboxRequestSchema, mailboxSchema, phoneNumberSchema } from "./inboxes";
 import { inputAnswerSchema } from "./handoff";
 import { entryLinkRequestSchema } from "./entry-links";
-import { WEBHOOK_EVENTS, webhookRequestSchema } from "./webhooks";
+import { webhookRequestSchema, webhookSchema } from "./webhooks";
 import { PROXY_REGIONS, proxyRequestSchema } from "./proxies";
 import { loginRequestSchema } from "./login-request";
 import { cookieSchema, sessionSchema } from "./session";
@@ -56,17 +56,6 @@ const proxy = {
   },
 };
 const { $id: _sid, ...signupRequest } = signupRequestSchema;
-const webhook = {
-  type: "object",
-  required: ["id", "url", "events", "createdAt"],
-  properties: {
-    id: { type: "string", pattern: "^whk_" },
-    url: { type: "string" },
-    events: { type: "array", items: { type: "string", enum: WEBHOOK_EVENTS } },
-    createdAt: { type: "string", format: "date-time" },
-    secret: { type: "string", description: "Only in the answer to POST: the HMAC-SHA256 signing secret, shown once." },
-  },
-};
 
 const { $id: _elid, ...entryLinkRequest } = entryLinkRequestSchema;
 
@@ -145,7 +134,7 @@ export const schemas = {
   PasskeyAdded: passkeyAdded,
   CredentialMethod: credentialMethod,
   WebhookRequest: webhookRequest,
-  Webhook: webhook,
+  Webhook: webhookSchema,
   ProxyRequest: proxyRequest,
   Proxy: proxy,
   Mailbox: mailboxSchema,

@@ -12,14 +12,16 @@ export const WEBHOOK_EVENTS = [
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
-export interface WebhookResource {
-  id: string;
-  url: string;
-  events: WebhookEventType[];
-  createdAt: string;
-  /** Only in the answer to POST: the signing secret, shown once. */
-  secret?: string;
-}
+export const webhookSchema = Type.Object({
+  id: Type.String({ pattern: "^whk_" }),
+  url: Type.String(),
+  events: Type.Array(stringEnum(WEBHOOK_EVENTS)),
+  createdAt: Type.String({ format: "date-time" }),
+  secret: Type.Optional(
+    Type.String({ description: "Only in the answer to POST: the HMAC-SHA256 signing secret, shown once." }),
+  ),
+});
+export type WebhookResource = Static<typeof webhookSchema>;
 
 /**
  * What a webhook receives (JSON body). `data` names credentials and jobs by id and the site by origin;

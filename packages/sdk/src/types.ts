@@ -3,7 +3,13 @@
  * private packages. Those of generated/ are made from the contracts' schemas (`npm run generate:contracts`);
  * contracts-check.ts proves at compile time that the rest match @authsvc/contracts.
  */
-import type { LoginMethod, ProxyRegion, SessionResponse, WebhookEventType } from "./generated/api-types";
+import type {
+  LoginMethod,
+  ProxyRegion,
+  SessionResponse,
+  WebhookEventType,
+  WebhookResource,
+} from "./generated/api-types";
 import type { InputRequest } from "./job-types";
 
 export * from "./generated/api-types";
@@ -120,14 +126,6 @@ export interface InboundMessageResource {
 export interface MessagePage {
   messages: InboundMessageResource[];
   next: string | null;
-}
-
-export interface WebhookResource {
-  id: string;
-  url: string;
-  events: WebhookEventType[];
-  createdAt: string;
-  secret?: string;
 }
 
 export interface ProxyResource {

@@ -203,6 +203,18 @@ class WebhookRequest(_WebhookRequestRequired, total=False):
     events: List[WebhookEventType]
 
 
+class _WebhookResourceRequired(TypedDict):
+    id: str
+    url: str
+    events: List[WebhookEventType]
+    createdAt: str
+
+
+class WebhookResource(_WebhookResourceRequired, total=False):
+    # Only in the answer to POST: the HMAC-SHA256 signing secret, shown once.
+    secret: str
+
+
 ProxyRegion = Literal["us", "eu", "uk", "ca", "au", "jp", "br", "in"]
 
 

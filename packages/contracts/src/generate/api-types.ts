@@ -14,7 +14,7 @@ import {
   storageStateSchema,
 } from "../session";
 import { SIGNUP_METHODS, signupCredSchema, signupRequestSchema } from "../signup-request";
-import { WEBHOOK_EVENTS, webhookRequestSchema } from "../webhooks";
+import { WEBHOOK_EVENTS, webhookRequestSchema, webhookSchema } from "../webhooks";
 import { generatedHeader } from "./generated-header";
 import { pythonDeclarations } from "./python-types";
 import type { NamedType } from "./schema-walk";
@@ -74,6 +74,7 @@ const API_TYPES: readonly NamedType[] = [
   { name: "PhoneNumberResource", component: "PhoneNumber", schema: phoneNumberSchema },
   { name: "WebhookEventType", words: WEBHOOK_EVENTS, list: "WEBHOOK_EVENTS" },
   { name: "WebhookRequest", schema: webhookRequestSchema },
+  { name: "WebhookResource", component: "Webhook", schema: webhookSchema },
   { name: "ProxyRegion", words: PROXY_REGIONS, list: "PROXY_REGIONS" },
   {
     name: "ProxyRequest",

@@ -220,6 +220,15 @@ export interface WebhookRequest {
   events?: Array<WebhookEventType>;
 }
 
+export interface WebhookResource {
+  id: string;
+  url: string;
+  events: Array<WebhookEventType>;
+  createdAt: string;
+  /** Only in the answer to POST: the HMAC-SHA256 signing secret, shown once. */
+  secret?: string;
+}
+
 export const PROXY_REGIONS = [
   "us",
   "eu",
