@@ -8,6 +8,7 @@ import { newSayings, readNotes, refusalSaid, sentencesShown } from "../page/page
 import type { PageWatch } from "../page/page-watch";
 import { refusalCode } from "../page/refusal-words";
 import { mergeSignals, readFrames, scanPage } from "../page/scan-page";
+import type { SelectorPath } from "../page/in-page/kit";
 import { performStep } from "../page/steps";
 import { ACCESS_DENIED, BROWSER_REFUSED } from "./oauth-words";
 import type { ProviderModule } from "./provider-modules";
@@ -62,6 +63,13 @@ export async function signInAtProvider(
   const values = { identifier: account.identifier, password: "", additionalFields: {} };
   const fail = (code: ConstructorParameters<typeof LoginFlowError>[0], message: string) =>
     new LoginFlowError(code, message, { retryable: false });
+  // A click on one of the provider's own choices (grant access, an account), then a look at once.
+  const clickChoice = async (page: Page, path: SelectorPath, what: string) => {
+    step(`${what} on ${module.name}`);
+    await performStep(page, { action: "click", purpose: "next", frame: "main", path }, values).catch(() => false);
+    lastAction = Date.now();
+    return "again" as const;
+  };
 
   return watchPage(() => window.page(), {
     deadline,
@@ -184,35 +192,14 @@ export async function signInAtProvider(
         if (approvals >= MAX_APPROVALS)
           throw fail("login_unconfirmed", `${module.name} kept asking to grant the site access`);
         approvals++;
-        step(`allow the site on ${module.name}`);
         markSeen(signals.messages, notes);
-        await performStep(
-          page,
-          { action: "click", purpose: "next", frame: "main", path: choices.approve },
-          values,
-        ).catch(() => false);
-        lastAction = Date.now();
-        return "again";
+        return clickChoice(page, choices.approve, "allow the site");
       } else if (choices.account && chooserClicks < 2) {
         chooserClicks++;
-        step(`choose the account on ${module.name}`);
-        await performStep(
-          page,
-          { action: "click", purpose: "next", frame: "main", path: choices.account },
-          values,
-        ).catch(() => false);
-        lastAction = Date.now();
-        return "again";
+        return clickChoice(page, choices.account, "choose the account");
       } else if (choices.anotherAccount && chooserClicks < 2) {
         chooserClicks++;
-        step(`use another account on ${module.name}`);
-        await performStep(
-          page,
-          { action: "click", purpose: "next", frame: "main", path: choices.anotherAccount },
-          values,
-        ).catch(() => false);
-        lastAction = Date.now();
-        return "again";
+        return clickChoice(page, choices.anotherAccount, "use another account");
       }
       if (Date.now() - lastAction > IDLE_MS) {
         const where = run ? "after the password" : "before any sign-in form";
