@@ -1,10 +1,8 @@
 import { Jobs, type FollowOptions } from "./jobs";
+import { Mailboxes, PhoneNumbers, Proxies, Webhooks } from "./account-resources";
 import { ROUTES } from "./routes";
 import { Transport, type IdempotentOptions, type RequestOptions, type Route, type TransportOptions } from "./transport";
 import type {
-  ProxyRequest,
-  ProxyResource,
-  CreatedWebhook,
   CredentialPage,
   CredentialResource,
   EntryLinkRequest,
@@ -12,10 +10,6 @@ import type {
   JobEvent,
   JobResource,
   LoginRequest,
-  MailboxRequest,
-  MailboxResource,
-  MessagePage,
-  PhoneNumberResource,
   RefreshRequest,
   SessionResponse,
   SignupRequest,
@@ -26,8 +20,6 @@ import type {
   PasskeyEnrolment,
   PasskeyImport,
   PasskeyImported,
-  WebhookRequest,
-  WebhookResource,
 } from "./types";
 
 export type AuthClientOptions = TransportOptions;
@@ -222,92 +214,5 @@ export class Credentials {
   /** Forgets one of the credential's passkeys here (the site still lists it: remove it there too). */
   async deletePasskey(id: string, passkeyId: string, options: RequestOptions = {}): Promise<void> {
     await this.transport.send({ route: ROUTES.deletePasskey, params: { id, passkeyId }, options });
-  }
-}
-
-export class Mailboxes {
-  constructor(private readonly transport: Transport) {}
-
-  /** A new inbox of ours; its address is the account's email on the site. */
-  async create(body: MailboxRequest = {}, options: IdempotentOptions = {}): Promise<MailboxResource> {
-    return (await this.transport.send<MailboxResource>({ route: ROUTES.createMailbox, body, options })).body;
-  }
-
-  async list(options: RequestOptions = {}): Promise<MailboxResource[]> {
-    return (await this.transport.send<{ mailboxes: MailboxResource[] }>({ route: ROUTES.listMailboxes, options })).body
-      .mailboxes;
-  }
-
-  async get(id: string, options: RequestOptions = {}): Promise<MailboxResource> {
-    return (await this.transport.send<MailboxResource>({ route: ROUTES.getMailbox, params: { id }, options })).body;
-  }
-
-  /** The organization's forwarding inbox, created on the first call. */
-  async forwarding(options: RequestOptions = {}): Promise<MailboxResource> {
-    return (await this.transport.send<MailboxResource>({ route: ROUTES.getForwardingMailbox, options })).body;
-  }
-
-  async delete(id: string, options: RequestOptions = {}): Promise<void> {
-    await this.transport.send({ route: ROUTES.deleteMailbox, params: { id }, options });
-  }
-
-  /** Messages the mailbox received, newest first, with the code and link read from each. */
-  async messages(
-    id: string,
-    query: { limit?: number; offset?: number; includeBody?: boolean } = {},
-    options: RequestOptions = {},
-  ): Promise<MessagePage> {
-    const q = { limit: query.limit, offset: query.offset, include: query.includeBody ? "body" : undefined };
-    return (
-      await this.transport.send<MessagePage>({ route: ROUTES.listMailboxMessages, params: { id }, query: q, options })
-    ).body;
-  }
-}
-
-export class PhoneNumbers {
-  constructor(private readonly transport: Transport) {}
-
-  /** The numbers the operator assigned to the organization. */
-  async list(options: RequestOptions = {}): Promise<PhoneNumberResource[]> {
-    return (
-      await this.transport.send<{ phoneNumbers: PhoneNumberResource[] }>({ route: ROUTES.listPhoneNumbers, options })
-    ).body.phoneNumbers;
-  }
-}
-
-export class Webhooks {
-  constructor(private readonly transport: Transport) {}
-
-  /** Registers an endpoint; the answer carries its signing secret, shown only here. */
-  async create(body: WebhookRequest, options: IdempotentOptions = {}): Promise<CreatedWebhook> {
-    return (await this.transport.send<CreatedWebhook>({ route: ROUTES.createWebhook, body, options })).body;
-  }
-
-  async list(options: RequestOptions = {}): Promise<WebhookResource[]> {
-    return (await this.transport.send<{ webhooks: WebhookResource[] }>({ route: ROUTES.listWebhooks, options })).body
-      .webhooks;
-  }
-
-  async delete(id: string, options: RequestOptions = {}): Promise<void> {
-    await this.transport.send({ route: ROUTES.deleteWebhook, params: { id }, options });
-  }
-}
-
-/** The organization's egress proxies: logins leave through them (`proxy`, `proxyPool`), and each credential keeps its own. */
-export class Proxies {
-  constructor(private readonly transport: Transport) {}
-
-  /** Adds a proxy; its URL's credentials are stored encrypted and never shown again. */
-  async create(body: ProxyRequest, options: IdempotentOptions = {}): Promise<ProxyResource> {
-    return (await this.transport.send<ProxyResource>({ route: ROUTES.createProxy, body, options })).body;
-  }
-
-  async list(options: RequestOptions = {}): Promise<ProxyResource[]> {
-    return (await this.transport.send<{ proxies: ProxyResource[] }>({ route: ROUTES.listProxies, options })).body
-      .proxies;
-  }
-
-  async delete(id: string, options: RequestOptions = {}): Promise<void> {
-    await this.transport.send({ route: ROUTES.deleteProxy, params: { id }, options });
   }
 }

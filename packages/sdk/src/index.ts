@@ -1,13 +1,5 @@
-export {
-  AuthClient,
-  Credentials,
-  Mailboxes,
-  PhoneNumbers,
-  Proxies,
-  Webhooks,
-  type AuthClientOptions,
-  type JobCallOptions,
-} from "./client";
+export { AuthClient, Credentials, type AuthClientOptions, type JobCallOptions } from "./client";
+export { Mailboxes, PhoneNumbers, Proxies, Webhooks } from "./account-resources";
 export { Jobs, type FollowOptions, type JobEventsOptions } from "./jobs";
 export type { IdempotentOptions, RequestOptions } from "./transport";
 export {
