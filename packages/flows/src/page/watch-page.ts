@@ -2,19 +2,9 @@ import type { Page } from "@authsvc/browser";
 import type { Deadline } from "../deadline";
 import { networkQuiet } from "./network-quiet";
 import { frameChange } from "./page-change";
+import { WATCH_TIMING } from "./watch-timing";
 
-/** The pace of every watch of a page after an action: one place for its numbers. */
-export const WATCH_TIMING = {
-  /** The network counts as quiet once no request the page's answer waits for was in flight this long. */
-  quietIdleMs: 250,
-  /** Pages that keep a connection busy (polling, beacons) never go quiet: a look waits no longer for it. */
-  quietCapMs: 1000,
-  /**
-   * The longest a watch goes between two looks while the page shows no change: cookies, storage and the
-   * watch's own clocks (a patience, a message left to settle) change without the page drawing anything.
-   */
-  lookEveryMs: 150,
-} as const;
+export { WATCH_TIMING, shownLongEnough } from "./watch-timing";
 
 /**
  * What a watch makes of one look: its verdict; `"again"`, look again at once (the flow acted on the page:

@@ -6,6 +6,7 @@ import type { UnsettledMessage } from "../login/verdict/unsettled-message";
 import { openEmailedLink } from "../page/emailed-link";
 import { AfterSubmit, type Poll, type PollResult } from "../page/after-submit";
 import { answerOtp } from "../page/answer-otp";
+import { shownLongEnough } from "../page/watch-timing";
 import type { PageWatch } from "../page/page-watch";
 import type { SignupInput } from "./signup";
 import { usernameVariant } from "./account-names";
@@ -17,8 +18,9 @@ import type { SignupRun } from "./signup-run";
 import { bestForm, isSetPasswordForm, scanSignup, type SignupScan } from "./signup-scan";
 import { ACCOUNT_MAILED, PROGRESS } from "./signup-verdicts";
 
-// A formless, quiet page that offers "Log in" after this many polls is not going to sign the user in.
-const LOGIN_OFFER_POLLS = 3;
+// A formless, quiet page that still offers "Log in" as long as this many looks take is not going to sign the
+// user in (timed, not counted: a look woken by the page drawing something may come at once).
+const LOGIN_OFFER_LOOKS = 3;
 
 /**
  * `login` with `leaveForm`: the site said the account was made and is to sign in, on a page that still shows
@@ -59,8 +61,8 @@ export async function awaitSignupVerdict(
   let accountMailRead = false;
   let passwordSets = 0;
   let unsettled: UnsettledMessage | null = null;
-  let loginOffered = 0;
-  let loginShown = 0;
+  let loginOfferedAt: number | null = null;
+  let loginShownAt: number | null = null;
   const siteMail = signupMail(run, input, deadline);
   const resubmit = async (form: SignupScan, refusal: string): Promise<"again"> => {
     watcher.seeWhileShown(refusal);
@@ -175,6 +177,7 @@ export async function awaitSignupVerdict(
       return "again";
     }
     const login = loginScans.find((s) => s.reading.password);
+    const now = Date.now();
     const read = readSignupPage(
       {
         form: form ? { validation: form.reading.validation } : null,
@@ -187,11 +190,11 @@ export async function awaitSignupVerdict(
         signupFormsRead: poll.extra.length > 0,
         status: watch.documentStatus,
         text: loginScans.map((s) => s.reading.text),
-        now: Date.now(),
+        now,
       },
-      { codeAnswered, linkOpened, sentPassword: run.sentPassword, unsettled, loginShown },
+      { codeAnswered, linkOpened, sentPassword: run.sentPassword, unsettled, loginShownAt },
     );
-    ({ unsettled, loginShown } = read);
+    ({ unsettled, loginShownAt } = read);
     const { next } = read;
     if (next.kind === "refused") throw new LoginFlowError(next.code, next.message);
     if (next.kind === "wait") return "wait";
@@ -221,8 +224,8 @@ export async function awaitSignupVerdict(
     if (success && poll.successBefore && !signals.identifierOnlyShown) return { verdict: { kind: "signed-in" } };
     // "Your account is ready. Log in" on a page that set nothing: the user is to sign in.
     const offersLogin = loginScans.some((s) => s.reading.opener);
-    loginOffered = !success && offersLogin ? loginOffered + 1 : 0;
-    if (loginOffered >= LOGIN_OFFER_POLLS) return { verdict: { kind: "login", verified } };
+    loginOfferedAt = !success && offersLogin ? (loginOfferedAt ?? now) : null;
+    if (shownLongEnough(loginOfferedAt, now, LOGIN_OFFER_LOOKS)) return { verdict: { kind: "login", verified } };
     return { success };
   };
   return watcher.watch(judge, ({ extra, signals }): SignupVerdict => {

@@ -1,7 +1,8 @@
+import { WATCH_TIMING } from "../page/watch-timing";
 import { readSignupPage, type SignupPageRead, type SignupPageSoFar } from "./signup-page";
 
 // What a page after the signup comes to once its messages decided nothing, a row a rule, with the state
-// after the poll (the message waited on, the polls in a row that showed a login form).
+// after the poll (the message waited on, since when the polls in a row showed a login form).
 const PAGE: SignupPageRead<string> = {
   form: null,
   fresh: [],
@@ -20,11 +21,14 @@ const SO: SignupPageSoFar = {
   linkOpened: false,
   sentPassword: null,
   unsettled: null,
-  loginShown: 0,
+  loginShownAt: null,
 };
 const SENT = { frame: "main", path: "#password" };
 const LOGIN = { frame: "main", path: "#login-password" };
 const waiting = (at: number) => ({ message: "Hmm", at });
+// A login form first shown one watch's pause before this poll, and one shown only just before it.
+const A_PAUSE_AGO = PAGE.now - WATCH_TIMING.lookEveryMs;
+const JUST_NOW = PAGE.now - 10;
 
 it.each<[string, Partial<SignupPageRead<string>>, Partial<SignupPageSoFar>, unknown, object?]>([
   [
@@ -84,7 +88,7 @@ it.each<[string, Partial<SignupPageRead<string>>, Partial<SignupPageSoFar>, unkn
     { confirmByEmail: true, passwordShown: true, loginPassword: LOGIN },
     {},
     { kind: "wait" },
-    { loginShown: 1 },
+    { loginShownAt: PAGE.now },
   ],
   [
     "the link opened on an error page that says why",
@@ -107,30 +111,43 @@ it.each<[string, Partial<SignupPageRead<string>>, Partial<SignupPageSoFar>, unkn
     { passwordShown: true, loginPassword: LOGIN },
     { sentPassword: SENT },
     { kind: "wait" },
-    { loginShown: 1 },
+    { loginShownAt: PAGE.now },
   ],
   [
-    "a login form on a second poll: the new account signs in",
+    "a login form on a second poll a pause later: the new account signs in",
     { passwordShown: true, loginPassword: LOGIN },
-    { sentPassword: SENT, loginShown: 1 },
+    { sentPassword: SENT, loginShownAt: A_PAUSE_AGO },
     { kind: "sign-in" },
-    { loginShown: 2 },
+    { loginShownAt: A_PAUSE_AGO },
+  ],
+  [
+    "a login form on a second poll woken at once by the page drawing: looked at again",
+    { passwordShown: true, loginPassword: LOGIN },
+    { sentPassword: SENT, loginShownAt: JUST_NOW },
+    { kind: "wait" },
+    { loginShownAt: JUST_NOW },
   ],
   [
     "the signup's own password field re-rendered is no login form",
     { passwordShown: true, loginPassword: SENT },
-    { sentPassword: SENT, loginShown: 1 },
+    { sentPassword: SENT, loginShownAt: A_PAUSE_AGO },
     { kind: "wait" },
-    { loginShown: 0 },
+    { loginShownAt: null },
   ],
   [
     "a password field while the signup reader read no frame counts nothing",
     { passwordShown: true, loginPassword: LOGIN, signupFormsRead: false },
-    { loginShown: 1 },
+    { loginShownAt: A_PAUSE_AGO },
     { kind: "wait" },
-    { loginShown: 0 },
+    { loginShownAt: null },
   ],
-  ["a page past it all is weighed for a session", {}, { loginShown: 1 }, { kind: "weigh" }, { loginShown: 1 }],
+  [
+    "a page past it all is weighed for a session",
+    {},
+    { loginShownAt: A_PAUSE_AGO },
+    { kind: "weigh" },
+    { loginShownAt: A_PAUSE_AGO },
+  ],
 ])("%s", (_, page, so, next, after = {}) => {
   const read = readSignupPage({ ...PAGE, ...page }, { ...SO, ...so });
   expect(read.next).toEqual(next);

@@ -1,6 +1,7 @@
 import type { LoginFailureCode } from "@authsvc/contracts";
 import { settle, type UnsettledMessage } from "../login/verdict/unsettled-message";
 import { EXPIRED } from "../page/refusal-words";
+import { shownLongEnough } from "../page/watch-timing";
 
 // A message without known words is the site's refusal once it stayed this long.
 export const MESSAGE_SETTLE_MS = 1000;
@@ -31,8 +32,8 @@ export interface SignupPageSoFar {
   /** The signup form's password field as sent: a login form is another field than this one. */
   sentPassword: { frame: string; path: string } | null;
   unsettled: UnsettledMessage | null;
-  /** How many polls in a row showed a login form. */
-  loginShown: number;
+  /** Since when every poll showed a login form (null: the last one did not). */
+  loginShownAt: number | null;
 }
 
 const refused = (code: LoginFailureCode, message: string) => ({ kind: "refused" as const, code, message });
@@ -55,52 +56,53 @@ export type SignupPageNext<P> =
 export function readSignupPage<P>(
   page: SignupPageRead<P>,
   so: SignupPageSoFar,
-): { next: SignupPageNext<P>; unsettled: UnsettledMessage | null; loginShown: number } {
-  const { unsettled, loginShown } = so;
+): { next: SignupPageNext<P>; unsettled: UnsettledMessage | null; loginShownAt: number | null } {
+  const { unsettled, loginShownAt } = so;
   const wait = { kind: "wait" as const };
   if (page.form && !so.codeAnswered && !so.linkOpened) {
     if (page.fresh.length > 0) {
       // A message without known words counts once the page has settled on it.
       const waited = settle(unsettled, page.fresh[0]!, page.now, MESSAGE_SETTLE_MS);
       const next = waited.settled ? refused("signup_rejected", page.fresh[0]!) : wait;
-      return { next, unsettled: waited.unsettled, loginShown };
+      return { next, unsettled: waited.unsettled, loginShownAt };
     }
     if (page.form.validation)
       return {
         next: refused("signup_rejected", `the signup form was not sent: ${page.form.validation}`),
         unsettled,
-        loginShown,
+        loginShownAt,
       };
-    return { next: wait, unsettled, loginShown };
+    return { next: wait, unsettled, loginShownAt };
   }
   if (page.otpPrompt && !page.passwordShown) {
     if (so.codeAnswered && page.fresh.length > 0)
       return {
         next: refused("verification_failed", `the site refused the confirmation code: ${page.fresh[0]}`),
         unsettled,
-        loginShown,
+        loginShownAt,
       };
     const next = !so.codeAnswered && page.codePrompt ? { kind: "answer-code" as const, prompt: page.codePrompt } : wait;
-    return { next, unsettled, loginShown };
+    return { next, unsettled, loginShownAt };
   }
   if (page.confirmByEmail && !so.linkOpened && !page.passwordShown)
-    return { next: { kind: "confirm-by-link" }, unsettled, loginShown };
+    return { next: { kind: "confirm-by-link" }, unsettled, loginShownAt };
   if (so.linkOpened && page.status >= 400) {
     const said = page.text
       .flatMap((t) => t.split(/\n+/))
       .map((t) => t.trim())
       .find((t) => EXPIRED.test(t) || /invalid/i.test(t));
     const message = `the site refused the confirmation link: ${said ?? `HTTP ${page.status}`}`;
-    return { next: refused("verification_failed", message), unsettled, loginShown };
+    return { next: refused("verification_failed", message), unsettled, loginShownAt };
   }
   if (page.passwordShown) {
     // The new account is to sign in on the login form the site shows now: another field than the one the
-    // signup went out with, on two polls (a signup form re-rendering is not a login form).
+    // signup went out with, still shown a watch's pause later (a signup form re-rendering is not a login form).
     const login = page.loginPassword;
     const same =
       !!login && !!so.sentPassword && login.frame === so.sentPassword.frame && login.path === so.sentPassword.path;
-    const shown = !same && page.signupFormsRead ? loginShown + 1 : 0;
-    return { next: shown >= 2 ? { kind: "sign-in" } : wait, unsettled, loginShown: shown };
+    const shownAt = !same && page.signupFormsRead ? (loginShownAt ?? page.now) : null;
+    const next = shownLongEnough(shownAt, page.now, 2) ? { kind: "sign-in" as const } : wait;
+    return { next, unsettled, loginShownAt: shownAt };
   }
-  return { next: { kind: "weigh" }, unsettled, loginShown };
+  return { next: { kind: "weigh" }, unsettled, loginShownAt };
 }

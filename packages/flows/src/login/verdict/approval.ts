@@ -1,4 +1,5 @@
 import { promptOf } from "../../handoff";
+import { emailConfirmationSettled } from "./email-confirmation";
 import type { PollReading } from "./poll-reading";
 import { fail, type Step, type VerdictState } from "./state";
 
@@ -16,7 +17,7 @@ export function approval(poll: PollReading, state: VerdictState): Step | null {
     !stillAsking &&
     !signals.otpPrompt &&
     !state.linkOpened &&
-    ((!!signals.verify && !signals.confirmByEmail) || (state.confirmPolls > 1 && !can.answerLink)) &&
+    ((!!signals.verify && !signals.confirmByEmail) || (emailConfirmationSettled(state, poll.now) && !can.answerLink)) &&
     (can.awaitApproval || !signals.confirmByEmail);
   if (!(!stillAsking && signals.approvalPrompt && !signals.otpPrompt) && !verifyElsewhere) return null;
   const reason = signals.approvalPrompt ? ("approval" as const) : ("verification" as const);

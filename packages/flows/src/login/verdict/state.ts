@@ -20,8 +20,8 @@ export interface VerdictState {
   readonly stepAnswers: number;
   /** The person turned down the site's terms: a failure after it is theirs (consent_denied), not the password's. */
   readonly declined: boolean;
-  /** How many polls in a row showed "check your email" without a code field. */
-  readonly confirmPolls: number;
+  /** Since when every poll showed "check your email" without a code field (null: the last one did not). */
+  readonly confirmShownAt: number | null;
 }
 
 export const START: VerdictState = {
@@ -34,7 +34,7 @@ export const START: VerdictState = {
   linkOpened: false,
   stepAnswers: 0,
   declined: false,
-  confirmPolls: 0,
+  confirmShownAt: null,
 };
 
 /** What the caller can do about a page (ClassifyOptions): which answers it brought, and what it knows. */

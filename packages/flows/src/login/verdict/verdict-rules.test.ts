@@ -3,6 +3,7 @@ import type { LoginFailureCode } from "@authsvc/contracts";
 import type { Saying } from "../../page/page-sayings";
 import type { FrameReading } from "../../page/read-page";
 import { type FrameScan, mergeSignals } from "../../page/scan-page";
+import { WATCH_TIMING } from "../../page/watch-timing";
 import { refusesFactor } from "./factor-refusal";
 import type { PendingApproval } from "./outcome";
 import { afterDecline, judgePoll, timeUp } from "./rules";
@@ -123,6 +124,10 @@ const succeeds = (marker: { frame: string; path: string[] } | null): Decision =>
   outcome: { kind: "success", marker },
 });
 
+/** A poll's time in the table, and a sight first shown one watch's pause before it. */
+const NOW = 1_000;
+const SHOWN_A_PAUSE_AGO = NOW - WATCH_TIMING.lookEveryMs;
+
 function judge(row: Row) {
   const input: VerdictInput = {
     scans: row.frames,
@@ -132,7 +137,7 @@ function judge(row: Row) {
     successBefore: false,
     status: 200,
     codeInForm: false,
-    now: 1_000,
+    now: NOW,
     ...row.poll,
     can: { ...NOTHING, ...row.can },
   };
@@ -357,57 +362,71 @@ const ROWS: Row[] = [
     frames: [CHECK_MAIL],
     can: { answerLink: true },
     decision: { kind: "wait" },
-    after: { confirmPolls: 1 },
+    after: { confirmShownAt: NOW },
+  },
+  {
+    name: "'check your email' on a second look woken at once by the page drawing is not settled yet",
+    frames: [CHECK_MAIL],
+    can: { answerLink: true },
+    state: { confirmShownAt: NOW - 10 },
+    decision: { kind: "wait" },
+    after: { confirmShownAt: NOW - 10 },
+  },
+  {
+    name: "'check your email' not yet settled is no mfa_required, even without a mailbox",
+    frames: [CHECK_MAIL],
+    state: { confirmShownAt: NOW - 10 },
+    decision: { kind: "wait" },
   },
   {
     name: "'check your email', settled: our mailbox's link is opened",
     frames: [CHECK_MAIL],
     can: { answerLink: true },
-    state: { confirmPolls: 1 },
+    state: { confirmShownAt: SHOWN_A_PAUSE_AGO },
     decision: { kind: "act", action: { kind: "open-link" } },
-    after: { confirmPolls: 2, linkOpened: true },
+    after: { confirmShownAt: SHOWN_A_PAUSE_AGO, linkOpened: true },
   },
   {
     name: "'check your email', settled, without a mailbox or a person",
     frames: [CHECK_MAIL],
-    state: { confirmPolls: 1 },
+    state: { confirmShownAt: SHOWN_A_PAUSE_AGO },
     decision: fails("mfa_required", "the site asked to confirm the sign-in by email"),
   },
   {
     name: "'check your email', settled, without a mailbox: a person is asked to verify",
     frames: [CHECK_MAIL],
     can: { awaitApproval: true },
-    state: { confirmPolls: 1 },
+    state: { confirmShownAt: SHOWN_A_PAUSE_AGO },
     decision: {
       kind: "await-approval",
       then: { ask: "Check your email: we sent you a sign-in link.", reason: "verification" },
     },
-    after: { approvalsAsked: 1, confirmPolls: 2 },
+    after: { approvalsAsked: 1, confirmShownAt: SHOWN_A_PAUSE_AGO },
   },
   {
     name: "'check your email' beside a code field is a code prompt, never a link",
     frames: [frame({ ...OTP.reading, confirmByEmail: true })],
     can: { answerOtp: true, answerLink: true },
-    state: { confirmPolls: 1 },
+    state: { confirmShownAt: SHOWN_A_PAUSE_AGO },
     decision: { kind: "act", action: { kind: "answer-otp", prompt: frame({ ...OTP.reading, confirmByEmail: true }) } },
-    after: { confirmPolls: 1 },
+    after: { confirmShownAt: SHOWN_A_PAUSE_AGO },
   },
   {
     name: "a code step keeps the count of 'check your email' polls where it was",
     frames: [frame({ question: QUESTION })],
     can: PERSON,
-    state: { confirmPolls: 1 },
+    state: { confirmShownAt: SHOWN_A_PAUSE_AGO },
     decision: { kind: "act", action: { kind: "answer-step", scan: frame({ question: QUESTION }), step: "question" } },
-    after: { confirmPolls: 1 },
+    after: { confirmShownAt: SHOWN_A_PAUSE_AGO },
   },
   {
     name: "a page after the link opened still saying 'check your email' is no second link",
     frames: [CHECK_MAIL],
     can: { answerLink: true },
-    state: { confirmPolls: 1, linkOpened: true },
+    state: { confirmShownAt: SHOWN_A_PAUSE_AGO, linkOpened: true },
     facts: { evidence: "none" },
     decision: { kind: "looks", success: false },
-    after: { confirmPolls: 2 },
+    after: { confirmShownAt: SHOWN_A_PAUSE_AGO },
   },
   // A person's approval.
   {
@@ -775,7 +794,7 @@ describe("the login verdict rules", () => {
   });
 
   it("leave the state as it was when they ask the loop a question", () => {
-    const before = { ...START, confirmPolls: 1 };
+    const before = { ...START, confirmShownAt: SHOWN_A_PAUSE_AGO };
     const { state } = judgePoll(
       {
         scans: [frame(ACCOUNT)],
@@ -790,8 +809,8 @@ describe("the login verdict rules", () => {
       },
       before,
     );
-    expect(state).toEqual({ ...before, lastPasswordShown: false, confirmPolls: 0 });
-    expect(before.confirmPolls).toBe(1);
+    expect(state).toEqual({ ...before, lastPasswordShown: false, confirmShownAt: null });
+    expect(before.confirmShownAt).toBe(SHOWN_A_PAUSE_AGO);
   });
 });
 
