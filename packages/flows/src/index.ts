@@ -22,7 +22,7 @@ export {
   type SignupResult,
 } from "./signup/signup";
 export { PageWatch } from "./page/page-watch";
-export { SESSION_CHECK_STEP, storedSessionSignedIn } from "./page/session-evidence";
+export { SESSION_CHECK_STEP, storedSessionSignedIn } from "./page/second-look";
 export { oauthLogin, type OAuthLoginInput, type OAuthLoginResult } from "./oauth/oauth-login";
 export type { OAuthSignupDetails } from "./oauth/site-signup";
 export { HANDOFF_CODE_TRIES, type Handoff, type HandoffAnswer, type HandoffQuestion } from "./handoff";

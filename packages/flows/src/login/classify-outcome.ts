@@ -3,7 +3,7 @@ import type { Deadline } from "../deadline";
 import { AfterSubmit, type AfterSubmitOptions, type Poll, type PollResult } from "../page/after-submit";
 import { type FrameScan, findFrame, resolveElement } from "../page/scan-page";
 import type { SessionSnapshot } from "../page/session-snapshot";
-import type { SecondLookAnswer } from "../page/session-evidence";
+import type { SecondLookAnswer } from "../page/second-look";
 import type { Outcome, PendingApproval, PersonStep, SignedInMarker, StepAnswered } from "./verdict/outcome";
 import { afterDecline, judgePoll, timeUp } from "./verdict/rules";
 import { START, type VerdictFacts, type VerdictInput, type VerdictMeans, type VerdictState } from "./verdict/state";

@@ -4,7 +4,7 @@ import type { CaptchaChallenge, CaptchaSolver } from "../captcha/pass-captcha";
 import { twoCaptchaSolver } from "../captcha/two-captcha-solver";
 import { type FlowOptions, type PasswordLoginInput, type PasswordLoginResult, passwordLogin } from "./password-login";
 import { LoginFlowError } from "../flow-error";
-import { SESSION_CHECK_STEP } from "../page/session-evidence";
+import { SESSION_CHECK_STEP } from "../page/second-look";
 import { FLOW_DEADLINE_MS, useBrowserAndSites } from "../testing/browser-and-sites";
 
 const env = useBrowserAndSites();

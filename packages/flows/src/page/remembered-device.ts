@@ -3,7 +3,7 @@ import type { Cookie, RememberedDevice } from "@authsvc/contracts";
 import { registrableDomain } from "@authsvc/messages";
 import { Deadline } from "../deadline";
 import { bringCookies } from "./bring-cookies";
-import { signedInOnReopen } from "./session-evidence";
+import { signedInOnReopen } from "./second-look";
 
 // A cookie that outlives a day is one a site may know the browser by again; shorter ones end with the visit.
 const MIN_LIFETIME_S = 24 * 3600;

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { SessionResponse } from "@authsvc/contracts";
-import { storedSessionSignedIn } from "./session-evidence";
+import { storedSessionSignedIn } from "./second-look";
 import { FLOW_DEADLINE_MS, useBrowserAndSites } from "../testing/browser-and-sites";
 
 const env = useBrowserAndSites();

@@ -1,7 +1,8 @@
 import type { LoginFailureCode } from "@authsvc/contracts";
 import type { Saying } from "../../page/page-sayings";
 import type { FrameScan, PageSignals } from "../../page/scan-page";
-import type { Evidence, SecondLookAnswer } from "../../page/session-evidence";
+import type { SecondLookAnswer } from "../../page/second-look";
+import type { Evidence } from "../../page/session-evidence";
 import type { Outcome, PendingApproval, PersonStep, SignedInMarker } from "./outcome";
 import type { UnsettledMessage } from "./unsettled-message";
 
