@@ -34,9 +34,11 @@ const REOPEN_QUIET_POLLS = 2;
 export interface ReopenSoFar {
   /** How many looks in a row saw a settled page without a form and without a "Log in" offer. */
   readonly quiet: number;
+  /** How many looks in a row saw a visitor's settled page offer only "Log in". */
+  readonly offered: number;
 }
 
-export const REOPEN_START: ReopenSoFar = { quiet: 0 };
+export const REOPEN_START: ReopenSoFar = { quiet: 0, offered: 0 };
 
 /**
  * What one look makes of the tab: a look, or null (look again), with what the next look starts from.
@@ -51,16 +53,17 @@ export function readReopen(
   if (!sight || !sight.readable) return { look: null, so };
   if (sight.form) return { look: "form", so };
   if (sight.account) return { look: "account", so };
-  let quiet = so.quiet;
   // A visitor without any session offered only "Log in" on a settled page is asked to sign in.
-  if (visitor && sight.offersSignIn && sight.parsed && ++quiet >= REOPEN_QUIET_POLLS) return { look: "form", so };
-  quiet = sight.parsed && !sight.offersSignIn ? quiet + 1 : 0;
+  const offered = visitor && sight.offersSignIn && sight.parsed ? so.offered + 1 : 0;
+  const quiet = sight.parsed && !sight.offersSignIn ? so.quiet + 1 : 0;
+  const next = { quiet, offered };
+  if (offered >= REOPEN_QUIET_POLLS) return { look: "form", so: next };
   // Sent elsewhere (a signed-in user's redirect away from the login page), and settled there without a form.
-  if (quiet >= REOPEN_QUIET_POLLS && sight.movedAway) return { look: "elsewhere", so: { quiet } };
+  if (quiet >= REOPEN_QUIET_POLLS && sight.movedAway) return { look: "elsewhere", so: next };
   // Settled at the address, a sign-out control in it (hidden in a menu, as a single-page app's is): what
   // it is will not change by waiting out the rest (a page still fetching is not quiet).
-  if (quiet > REOPEN_QUIET_POLLS && sight.signOutHeld) return { look: "nothing+", so: { quiet } };
-  return { look: null, so: { quiet } };
+  if (quiet > REOPEN_QUIET_POLLS && sight.signOutHeld) return { look: "nothing+", so: next };
+  return { look: null, so: next };
 }
 
 /**
