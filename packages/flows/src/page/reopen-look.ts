@@ -1,3 +1,5 @@
+import { shownLongEnough } from "./watch-timing";
+
 /**
  * What a tab shows at an address: `form` (a password field, a username-first step, or only a "Log in"
  * control after the wait), `account` (a sign-out control or account menu, or the account's name when one is
@@ -27,18 +29,19 @@ export interface ReopenSight {
   now: number;
 }
 
-// A page the site sent the second tab on to counts once it stayed quiet, without a form, this many polls.
-const REOPEN_QUIET_POLLS = 2;
+// A page the site sent the second tab on to counts once it stayed quiet, without a form, as long as this many
+// looks take (timed, not counted: a look woken by the page drawing something may come at once).
+const REOPEN_QUIET_LOOKS = 2;
 
 /** What the looks before this one saw. */
 export interface ReopenSoFar {
-  /** How many looks in a row saw a settled page without a form and without a "Log in" offer. */
-  readonly quiet: number;
-  /** How many looks in a row saw a visitor's settled page offer only "Log in". */
-  readonly offered: number;
+  /** Since when every look saw a settled page without a form and without a "Log in" offer (null: not the last). */
+  readonly quietAt: number | null;
+  /** Since when every look saw a visitor's settled page offer only "Log in" (null: not the last). */
+  readonly offeredAt: number | null;
 }
 
-export const REOPEN_START: ReopenSoFar = { quiet: 0, offered: 0 };
+export const REOPEN_START: ReopenSoFar = { quietAt: null, offeredAt: null };
 
 /**
  * What one look makes of the tab: a look, or null (look again), with what the next look starts from.
@@ -54,15 +57,16 @@ export function readReopen(
   if (sight.form) return { look: "form", so };
   if (sight.account) return { look: "account", so };
   // A visitor without any session offered only "Log in" on a settled page is asked to sign in.
-  const offered = visitor && sight.offersSignIn && sight.parsed ? so.offered + 1 : 0;
-  const quiet = sight.parsed && !sight.offersSignIn ? so.quiet + 1 : 0;
-  const next = { quiet, offered };
-  if (offered >= REOPEN_QUIET_POLLS) return { look: "form", so: next };
+  const { now } = sight;
+  const offeredAt = visitor && sight.offersSignIn && sight.parsed ? (so.offeredAt ?? now) : null;
+  const quietAt = sight.parsed && !sight.offersSignIn ? (so.quietAt ?? now) : null;
+  const next = { quietAt, offeredAt };
+  if (shownLongEnough(offeredAt, now, REOPEN_QUIET_LOOKS)) return { look: "form", so: next };
   // Sent elsewhere (a signed-in user's redirect away from the login page), and settled there without a form.
-  if (quiet >= REOPEN_QUIET_POLLS && sight.movedAway) return { look: "elsewhere", so: next };
+  if (shownLongEnough(quietAt, now, REOPEN_QUIET_LOOKS) && sight.movedAway) return { look: "elsewhere", so: next };
   // Settled at the address, a sign-out control in it (hidden in a menu, as a single-page app's is): what
   // it is will not change by waiting out the rest (a page still fetching is not quiet).
-  if (quiet > REOPEN_QUIET_POLLS && sight.signOutHeld) return { look: "nothing+", so: next };
+  if (shownLongEnough(quietAt, now, REOPEN_QUIET_LOOKS + 1) && sight.signOutHeld) return { look: "nothing+", so: next };
   return { look: null, so: next };
 }
 
