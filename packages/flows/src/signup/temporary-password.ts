@@ -10,6 +10,7 @@ import type { SignupRun } from "./signup-run";
 import { bestForm, isSetPasswordForm, scanSignup, type SignupScan } from "./signup-scan";
 import { PROGRESS } from "./signup-verdicts";
 import { type Next, watchPage } from "../page/watch-page";
+import { shownLongEnough } from "../page/watch-timing";
 
 // How long the page may take to answer the new password before the flow decides.
 const SETTLE_MS = 10_000;
@@ -46,7 +47,7 @@ export async function replaceTemporaryPassword(
   await run.setPassword(form);
   let retries = 0;
   let signedIn = false;
-  let loginOffered = 0;
+  let loginOfferedAt: number | null = null;
   return watchPage(page, {
     deadline,
     ms: SETTLE_MS,
@@ -78,10 +79,11 @@ export async function replaceTemporaryPassword(
       // Signed in on two looks in a row, as the signup verdict asks.
       if (now && signedIn) return { verdict: await captureState(context, page, watch.visited, watch.documentOrigins) };
       signedIn = now;
-      // "Your password was changed. Log in": the account signs in with its new password.
-      loginOffered =
-        took && !now && (signals.passwordShown || scans.some((s) => s.reading.opener)) ? loginOffered + 1 : 0;
-      if (loginOffered >= 2) return { verdict: "login" };
+      // "Your password was changed. Log in", still shown a watch's pause later: the account signs in with its
+      // new password (timed: a look woken by the page drawing something may come at once).
+      const offersLogin = took && !now && (signals.passwordShown || scans.some((s) => s.reading.opener));
+      loginOfferedAt = offersLogin ? (loginOfferedAt ?? Date.now()) : null;
+      if (shownLongEnough(loginOfferedAt, Date.now(), 2)) return { verdict: "login" };
       return now ? "confirm" : "wait";
     },
     timeUp: () => {
