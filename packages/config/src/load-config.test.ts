@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { chromiumPath, DEFAULT_CHROMIUM, loadConfig, lockRenewMs, ConfigError } from "./load-config";
+import { chromiumPath, DEFAULT_CHROMIUM } from "./chromium";
+import { loadConfig, lockRenewMs, ConfigError } from "./load-config";
 
 const base = {
   DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/x",
