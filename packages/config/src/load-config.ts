@@ -3,87 +3,11 @@ import Ajv from "ajv";
 import { REGION_PATTERN, toFieldErrors } from "@authsvc/contracts";
 import { HostMap } from "@authsvc/egress";
 import { envSchema, type Env } from "./env-schema";
-import { parseRedisTarget, type RedisTarget } from "./redis-target";
+import { parseRedisTarget } from "./redis-target";
 import { chromiumPath } from "./chromium";
+import { mergeFields, readFields, type Computed, type ComputedFrom, type Config } from "./config-fields";
 
-export interface Config {
-  env: "development" | "test" | "production";
-  logLevel: string;
-  databaseUrl: string;
-  /** One server or a Redis Cluster (`cluster`), and the prefix of every key. */
-  redis: RedisTarget & { prefix: string; failoverWaitMs: number };
-  crypto: { keyRing: string; activeKeyVersion?: number; fingerprintKey: Buffer };
-  gateway: {
-    host: string;
-    port: number;
-    maxBodyBytes: number;
-    waitMs: number;
-    rateLimitPerMinute: number;
-    trustProxy: boolean;
-  };
-  worker: {
-    concurrency: number;
-    /** The worker regions this process serves (WORKER_REGIONS), besides jobs of no region. */
-    regions: string[];
-    /** How long a start waits for a worker of the region it asks for (REGION_WAIT_MS). */
-    regionWaitMs: number;
-    /** Concurrency caps shared by all workers (0: none): running jobs per organization and per site. */
-    orgMaxRunningJobs: number;
-    siteMaxRunningJobs: number;
-    jobTimeoutMs: number;
-    attempts: number;
-    backoffMs: number;
-    shutdownTimeoutMs: number;
-    /** BullMQ's lockDuration, stalledInterval and maxStalledCount: how a dead worker's job is taken over. */
-    lockMs: number;
-    /** BullMQ's lockRenewTime: how often a running job's claim is renewed (`lockRenewMs`). */
-    lockRenewMs: number;
-    stalledCheckMs: number;
-    maxStalled: number;
-    /** The interval of the sweep that ends or requeues jobs the queue no longer runs. */
-    sweepEveryMs: number;
-    /** The intervals of the job stats rollup (the dashboard's charts) and of its per-site numbers. */
-    statsEveryMs: number;
-    siteStatsEveryMs: number;
-    healthPort: number;
-    chromiumPath: string;
-    /** Which Chromium the worker drives (BROWSER_MODE): the whole browser headless, or the headless shell. */
-    browserMode: "full" | "shell";
-    /** Chromium is replaced after this many jobs, or above this much resident memory (0: never). */
-    browserRecycle: { afterJobs: number; aboveBytes: number };
-    /** Self-signed certificates Chromium accepts, by key (BROWSER_TRUSTED_SPKI): empty except in tests and development. */
-    trustedSpki: string[];
-  };
-  /** `hostMap` is empty except in tests and development (EGRESS_HOST_MAP). */
-  targets: { allowRanges: string[]; hostMap: HostMap; proxyAllow: string[] };
-  session: { ttlSeconds: number; checkMaxAgeSeconds: number; checkTimeoutMs: number };
-  retention: { sessionHours: number; jobDays: number; messageMinutes: number };
-  mail: {
-    domain: string;
-    smtpHost: string;
-    smtpPort: number;
-    healthPort: number;
-    maxBytes: number;
-    dnsServers: string[];
-    arcTrustedSealers: string[];
-  };
-  mfa: { waitMs: number };
-  /** The hand-off to a person: how long a job waits for input in all, and how many of an org's jobs may wait at once. */
-  handoff: { maxWaitMs: number; maxWaitingPerOrg: number };
-  sms: { twilioAuthToken?: string; webhookUrl?: string };
-  webhooks: { attempts: number; backoffMs: number };
-  keepAlive: {
-    everyMs: number;
-    beforeExpiryMinutes: number;
-    maxAgeHours: number;
-    checksPerRun: number;
-    checksPerSite: number;
-  };
-  /** The web dashboard; `url` is its public address when the operator set one (DASHBOARD_URL). */
-  dashboard: { host: string; port: number; url?: string; sessionTtlHours: number; cookieSecure: boolean };
-  /** The CAPTCHA solving service, when the operator configured one (`key` is a secret). */
-  captchaSolver: { provider: "2captcha"; url: string; key: string } | null;
-}
+export type { Config };
 
 export class ConfigError extends Error {
   constructor(problems: string[]) {
@@ -96,7 +20,6 @@ const KNOWN_RANGES = new Set(["loopback", "private", "linkLocal", "uniqueLocal",
 const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true, strict: false });
 const validateEnv = ajv.compile(envSchema);
 
-/** Parses the environment once, at start; the rest of the code reads the typed object it returns. */
 // A claim is renewed at least this often, and this much before it would lapse after a failover.
 const LOCK_RENEW_MIN_MS = 1000;
 const LOCK_RENEW_MARGIN_MS = 2000;
@@ -111,7 +34,25 @@ export function lockRenewMs(lockMs: number, failoverWaitMs: number): number {
   return Math.max(LOCK_RENEW_MIN_MS, Math.min(Math.floor(lockMs / 2), lockMs - failoverWaitMs - LOCK_RENEW_MARGIN_MS));
 }
 
+/** A comma-separated list's items, trimmed, empty ones left out. */
+function commaList(value: string): string[] {
+  return String(value)
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+/** Parses the environment once, at start; the rest of the code reads the typed object it returns. */
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const e = checkedEnv(source);
+  const problems: string[] = [];
+  const computed = computeFields(e, problems);
+  if (problems.length) throw new ConfigError(problems);
+  return mergeFields(readFields(e), computed);
+}
+
+/** The environment as the schema checks it: its variables coerced, defaults filled in, or every problem thrown. */
+function checkedEnv(source: Record<string, string | undefined>): Env {
   const env: Record<string, unknown> = {};
   for (const name of Object.keys(envSchema.properties)) {
     const value = source[name];
@@ -124,15 +65,18 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       parseRedisTarget(undefined, undefined, problems);
     throw new ConfigError(problems);
   }
-  const e = env as Env;
-  const problems: string[] = [];
+  return env as Env;
+}
+
+/**
+ * Config's computed fields (config-fields.ts), and the checks across variables, in one pass so that problems
+ * are listed in the order the variables are taken. Given only the variables COMPUTED_FROM lists.
+ */
+function computeFields(e: ComputedFrom, problems: string[]): Computed {
   const redis = parseRedisTarget(e.REDIS_URL, e.REDIS_CLUSTER_NODES, problems);
   const fingerprintKey = Buffer.from(e.FINGERPRINT_KEY, "base64");
   if (fingerprintKey.length !== 32) problems.push("FINGERPRINT_KEY must be 32 bytes, base64");
-  const allowRanges = String(e.TARGET_ALLOW_RANGES)
-    .split(",")
-    .map((r) => r.trim())
-    .filter(Boolean);
+  const allowRanges = commaList(e.TARGET_ALLOW_RANGES);
   for (const r of allowRanges) if (!KNOWN_RANGES.has(r)) problems.push(`TARGET_ALLOW_RANGES: unknown range "${r}"`);
   if (e.NODE_ENV === "production" && allowRanges.length > 0) {
     problems.push("TARGET_ALLOW_RANGES must be empty in production: callers could reach our own network");
@@ -150,10 +94,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   } else if (hostMap.size > 0 && !allowRanges.includes("loopback")) {
     problems.push("EGRESS_HOST_MAP needs TARGET_ALLOW_RANGES to include loopback: its targets are loopback addresses");
   }
-  const trustedSpki = String(e.BROWSER_TRUSTED_SPKI)
-    .split(",")
-    .map((k) => k.trim())
-    .filter(Boolean);
+  const trustedSpki = commaList(e.BROWSER_TRUSTED_SPKI);
   for (const k of trustedSpki)
     if (!/^[A-Za-z0-9+/]{43}=$/.test(k)) problems.push(`BROWSER_TRUSTED_SPKI: "${k}" is not a base64 SHA-256 hash`);
   if (e.NODE_ENV === "production" && trustedSpki.length > 0) {
@@ -164,20 +105,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (e.NODE_ENV === "production" && /(^|\.)localhost$/i.test(e.MAIL_DOMAIN)) {
     problems.push("MAIL_DOMAIN must be a real domain in production (its MX record points at mail-in)");
   }
-  const dnsServers = String(e.MAIL_DNS_SERVERS)
-    .split(",")
-    .map((d) => d.trim())
-    .filter(Boolean);
+  const dnsServers = commaList(e.MAIL_DNS_SERVERS);
   for (const d of dnsServers) {
     const m = /^(?:\[([^\]]+)\]|([^:\s]+))(?::(\d{1,5}))?$/.exec(d) ?? /^([0-9a-f:]+)$/i.exec(d);
     const address = m?.[1] ?? m?.[2] ?? "";
     if (!isIP(address) || (m?.[3] !== undefined && !(Number(m[3]) >= 1 && Number(m[3]) <= 65535)))
       problems.push(`MAIL_DNS_SERVERS: "${d}" is not an IP address with an optional port`);
   }
-  const arcSealers = String(e.MAIL_ARC_TRUSTED_SEALERS)
-    .split(",")
-    .map((d) => d.trim().toLowerCase())
-    .filter(Boolean);
+  const arcSealers = commaList(e.MAIL_ARC_TRUSTED_SEALERS).map((d) => d.toLowerCase());
   if (e.CAPTCHA_SOLVER !== "off" && !e.CAPTCHA_SOLVER_KEY)
     problems.push(`CAPTCHA_SOLVER_KEY is required with CAPTCHA_SOLVER=${e.CAPTCHA_SOLVER}`);
   if (e.NODE_ENV === "production" && e.CAPTCHA_SOLVER !== "off" && !/^https:/i.test(e.CAPTCHA_SOLVER_URL)) {
@@ -199,55 +134,19 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       "WORKER_STALLED_CHECK_MS must be below WORKER_LOCK_MS: a dead worker's job is found only by a check after its claim lapsed",
     );
   }
-  const regions = [
-    ...new Set(
-      String(e.WORKER_REGIONS)
-        .split(",")
-        .map((r) => r.trim())
-        .filter(Boolean),
-    ),
-  ];
+  const regions = [...new Set(commaList(e.WORKER_REGIONS))];
   for (const r of regions)
     if (!new RegExp(REGION_PATTERN).test(r))
       problems.push(
         `WORKER_REGIONS: "${r}" is not a region name (lowercase letters, digits and dashes, starting with a letter, 32 at most)`,
       );
-  if (problems.length) throw new ConfigError(problems);
-
   return {
-    env: e.NODE_ENV,
-    logLevel: e.LOG_LEVEL,
-    databaseUrl: e.DATABASE_URL,
-    redis: { ...redis, prefix: e.REDIS_PREFIX, failoverWaitMs: e.REDIS_FAILOVER_WAIT_MS },
-    crypto: { keyRing: e.ENCRYPTION_KEYS, activeKeyVersion: e.ENCRYPTION_ACTIVE_KEY, fingerprintKey },
-    gateway: {
-      host: e.GATEWAY_HOST,
-      port: e.GATEWAY_PORT,
-      maxBodyBytes: e.GATEWAY_MAX_BODY_BYTES,
-      waitMs: e.GATEWAY_WAIT_MS,
-      rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
-      trustProxy: e.TRUST_PROXY,
-    },
+    redis,
+    crypto: { fingerprintKey },
     worker: {
-      concurrency: e.WORKER_CONCURRENCY,
       regions,
-      regionWaitMs: e.REGION_WAIT_MS,
-      orgMaxRunningJobs: e.ORG_MAX_RUNNING_JOBS,
-      siteMaxRunningJobs: e.SITE_MAX_RUNNING_JOBS,
-      jobTimeoutMs: e.JOB_TIMEOUT_MS,
-      attempts: e.JOB_ATTEMPTS,
-      backoffMs: e.JOB_BACKOFF_MS,
-      shutdownTimeoutMs: e.WORKER_SHUTDOWN_TIMEOUT_MS,
-      lockMs: e.WORKER_LOCK_MS,
       lockRenewMs: lockRenewMs(e.WORKER_LOCK_MS, e.REDIS_FAILOVER_WAIT_MS),
-      stalledCheckMs: e.WORKER_STALLED_CHECK_MS,
-      maxStalled: e.WORKER_MAX_STALLED,
-      sweepEveryMs: e.JOB_SWEEP_EVERY_MS,
-      statsEveryMs: e.JOB_STATS_EVERY_MS,
-      siteStatsEveryMs: e.JOB_STATS_SITES_EVERY_MS,
-      healthPort: e.WORKER_HEALTH_PORT,
       chromiumPath: chromiumPath(e.BROWSER_MODE, { CHROMIUM_PATH: e.CHROMIUM_PATH }),
-      browserMode: e.BROWSER_MODE,
       browserRecycle: {
         afterJobs: e.BROWSER_RECYCLE_AFTER_JOBS,
         aboveBytes: e.BROWSER_RECYCLE_ABOVE_MIB * 1024 * 1024,
@@ -257,52 +156,17 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     targets: {
       allowRanges,
       hostMap,
-      proxyAllow: String(e.EGRESS_PROXY_ALLOW)
-        .split(",")
-        .map((p) => p.trim().toLowerCase())
-        .filter(Boolean),
+      proxyAllow: commaList(e.EGRESS_PROXY_ALLOW).map((p) => p.toLowerCase()),
     },
-    session: {
-      ttlSeconds: e.SESSION_TTL_SECONDS,
-      checkMaxAgeSeconds: e.SESSION_CHECK_MAX_AGE,
-      checkTimeoutMs: e.SESSION_CHECK_TIMEOUT_MS,
-    },
-    retention: {
-      sessionHours: e.SESSION_RETENTION_HOURS,
-      jobDays: e.JOB_RETENTION_DAYS,
-      messageMinutes: e.MESSAGE_RETENTION_MINUTES,
-    },
-    mail: {
-      domain: String(e.MAIL_DOMAIN).toLowerCase(),
-      smtpHost: e.MAIL_SMTP_HOST,
-      smtpPort: e.MAIL_SMTP_PORT,
-      healthPort: e.MAIL_HEALTH_PORT,
-      maxBytes: e.MAIL_MAX_BYTES,
-      dnsServers,
-      arcTrustedSealers: arcSealers,
-    },
-    mfa: { waitMs: e.MFA_WAIT_MS },
-    handoff: { maxWaitMs: e.HANDOFF_MAX_WAIT_MS, maxWaitingPerOrg: e.HANDOFF_MAX_WAITING_PER_ORG },
-    sms: { twilioAuthToken: e.TWILIO_AUTH_TOKEN, webhookUrl: e.SMS_WEBHOOK_URL },
-    webhooks: { attempts: e.WEBHOOK_ATTEMPTS, backoffMs: e.WEBHOOK_BACKOFF_MS },
-    keepAlive: {
-      everyMs: e.KEEPALIVE_EVERY_MS,
-      beforeExpiryMinutes: e.KEEPALIVE_BEFORE_EXPIRY_MINUTES,
-      maxAgeHours: e.KEEPALIVE_MAX_AGE_HOURS,
-      checksPerRun: e.KEEPALIVE_CHECKS_PER_RUN,
-      checksPerSite: e.KEEPALIVE_CHECKS_PER_SITE,
-    },
+    mail: { domain: String(e.MAIL_DOMAIN).toLowerCase(), dnsServers, arcTrustedSealers: arcSealers },
     dashboard: {
-      host: e.DASHBOARD_HOST,
-      port: e.DASHBOARD_PORT,
       ...(e.DASHBOARD_URL ? { url: String(e.DASHBOARD_URL).replace(/\/+$/, "") } : {}),
-      sessionTtlHours: e.DASHBOARD_SESSION_TTL_HOURS,
       cookieSecure,
     },
     captchaSolver:
       e.CAPTCHA_SOLVER === "off"
         ? null
-        : // A solver without its key is one of the problems thrown above.
+        : // A solver without its key is one of the problems loadConfig throws before it uses this.
           { provider: e.CAPTCHA_SOLVER, url: e.CAPTCHA_SOLVER_URL, key: e.CAPTCHA_SOLVER_KEY! },
   };
 }
