@@ -69,7 +69,7 @@ export const FIELDS = {
     maxBytes: "MAIL_MAX_BYTES",
   },
   mfa: { waitMs: "MFA_WAIT_MS" },
-  /** The hand-off to a person: how long a job waits for input in all, and how many of an org's jobs may wait at once. */
+  /** The hand-off to a person: how long a job waits for input in all, how many of an org's jobs may wait at once. */
   handoff: { maxWaitMs: "HANDOFF_MAX_WAIT_MS", maxWaitingPerOrg: "HANDOFF_MAX_WAITING_PER_ORG" },
   sms: { twilioAuthToken: "TWILIO_AUTH_TOKEN", webhookUrl: "SMS_WEBHOOK_URL" },
   webhooks: { attempts: "WEBHOOK_ATTEMPTS", backoffMs: "WEBHOOK_BACKOFF_MS" },
@@ -105,7 +105,7 @@ export interface Computed {
     chromiumPath: string;
     /** Chromium is replaced after this many jobs, or above this much resident memory (0: never). */
     browserRecycle: { afterJobs: number; aboveBytes: number };
-    /** Self-signed certificates Chromium accepts, by key (BROWSER_TRUSTED_SPKI): empty except in tests and development. */
+    /** Self-signed certificates Chromium accepts, by key: empty except in tests and development. */
     trustedSpki: string[];
   };
   /** `hostMap` is empty except in tests and development (EGRESS_HOST_MAP). */

@@ -126,7 +126,8 @@ function computeFields(e: ComputedFrom, problems: string[]): Computed {
   }
   if (e.WORKER_LOCK_MS < e.REDIS_FAILOVER_WAIT_MS + LOCK_RENEW_MIN_MS + LOCK_RENEW_MARGIN_MS) {
     problems.push(
-      `WORKER_LOCK_MS must be at least REDIS_FAILOVER_WAIT_MS + ${(LOCK_RENEW_MIN_MS + LOCK_RENEW_MARGIN_MS) / 1000} s: a running job's claim must outlast a Redis failover the service waits out, or a live worker's job is run a second time`,
+      `WORKER_LOCK_MS must be at least REDIS_FAILOVER_WAIT_MS + ${(LOCK_RENEW_MIN_MS + LOCK_RENEW_MARGIN_MS) / 1000} s: ` +
+        "a running job's claim must outlast a Redis failover the service waits out, or a live worker's job is run a second time",
     );
   }
   if (e.WORKER_STALLED_CHECK_MS >= e.WORKER_LOCK_MS) {
