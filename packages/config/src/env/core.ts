@@ -31,8 +31,8 @@ export const CORE_VARS = {
       "Redis: `redis://[user:password@]host:port` (or `rediss://`) for one server,",
       "`redis+cluster://[user:password@]host:port,host:port,…` (or `rediss+cluster://`) for a Redis",
       "Cluster, whose nodes named here are where clients start (they learn the rest). In production use",
-      "`maxmemory-policy noeviction` (BullMQ needs its keys). See [Redis",
-      "Cluster](operations.md#redis-cluster).",
+      "`maxmemory-policy noeviction` (BullMQ needs its keys). See",
+      "[Redis Cluster](operations.md#redis-cluster).",
     ),
   },
   REDIS_CLUSTER_NODES: {

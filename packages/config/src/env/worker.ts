@@ -40,8 +40,8 @@ export const WORKER_VARS = {
     default: 10,
     description: text(
       "Browser jobs (logins, signups, refreshes) of one organization running at once, across all worker",
-      "processes; the rest wait, `queued`, and start as slots free. 0: no cap. See [concurrency",
-      "caps](#concurrency-caps).",
+      "processes; the rest wait, `queued`, and start as slots free. 0: no cap. See",
+      "[concurrency caps](#concurrency-caps).",
     ),
   },
   SITE_MAX_RUNNING_JOBS: {
@@ -89,10 +89,10 @@ export const WORKER_VARS = {
     description: text(
       "How long a worker's claim on a running job lasts without renewal. A job whose worker died is taken",
       "over once its claim lapsed: see [operations.md](operations.md#failure-behaviour). It must be at",
-      "least `REDIS_FAILOVER_WAIT_MS` + 3 s: the claim is renewed every `min(WORKER_LOCK_MS / 2,",
-      "WORKER_LOCK_MS − REDIS_FAILOVER_WAIT_MS − 2 s)` (8 s with the defaults), so a renewal held up by a",
-      "failover the service waits out still lands before the claim lapses, and a live worker's job is never",
-      "run a second time.",
+      "least `REDIS_FAILOVER_WAIT_MS` + 3 s: the claim is renewed every",
+      "`min(WORKER_LOCK_MS / 2, WORKER_LOCK_MS − REDIS_FAILOVER_WAIT_MS − 2 s)` (8 s with the defaults), so",
+      "a renewal held up by a failover the service waits out still lands before the claim lapses, and a",
+      "live worker's job is never run a second time.",
     ),
   },
   WORKER_STALLED_CHECK_MS: {
