@@ -9,7 +9,7 @@ import type { RedisTarget } from "./redis-target";
 // - FIELDS names, for each field that is one variable as the schema checked it, that variable: its type is
 //   the schema's (`Fields`), and loadConfig copies it;
 // - Computed declares the other fields, which loadConfig makes from the variables COMPUTED_FROM lists (its
-//   `computed` is given those and no others);
+//   computeFields is given those and no others);
 // - a variable of the schema in neither fails the type check at the end of this file, naming it.
 
 /** Each field of Config that is one variable, named by it: a section's fields, or a top-level field. */
