@@ -27,8 +27,12 @@ export interface UnfinishedAccount extends CreatedAccount {
   awaitsPassword: boolean;
 }
 
-/** A signup that signed its new account in: the account and the session (a verify that finishes a mailed signup ends so too). */
+/**
+ * A signup that signed its new account in: the account and the session (a verify that finishes a mailed
+ * signup ends so too). Its `kind` tells it from a login's result, which a verify may end with as well.
+ */
 export interface SignedUpAccount extends CreatedAccount {
+  kind: "signup";
   session: CapturedSession;
   /** `signup`: the site signed the new account in; `login`: the flow logged in after the signup. */
   signedInBy: "signup" | "login";

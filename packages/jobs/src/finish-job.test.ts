@@ -10,7 +10,7 @@ import { useJobsEnv } from "./testing/jobs-env";
 const env = useJobsEnv("unit_jobs_finish", { attempts: 3, backoffMs: 100 });
 
 const state = { cookies: [], origins: [], storageState: { cookies: [], origins: [] } } as unknown as SessionResponse;
-const signedIn = { session: state, source: "detected" as const, changedFlow: null };
+const signedIn = { kind: "login" as const, session: state, source: "detected" as const, changedFlow: null };
 
 /** A queued login job, then two runs of it: the first stalled, the second took it over. */
 async function takenOver(username: string) {

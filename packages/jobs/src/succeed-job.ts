@@ -1,5 +1,6 @@
 import type {
   CapturedSession,
+  JobInput,
   LoginSecret,
   RememberedDevice,
   SessionResponse,
@@ -15,8 +16,9 @@ import { settleSignup } from "./signup-account";
 
 type EntryLink = NonNullable<Awaited<ReturnType<Database["entryLinks"]["settle"]>>>;
 
-/** A login (or refresh, or verify) that signed in. */
+/** A login (or refresh, or verify) that signed in; its `kind` tells it from a signup's (a verify may end as either). */
 export interface LoginSuccess {
+  kind: "login";
   session: CapturedSession;
   /** `learned`: the stored flow worked as it was; `relearned`: it no longer fit and detection took over. */
   source: "detected" | "learned" | "relearned";
@@ -51,7 +53,7 @@ export async function succeedJob(
 ): Promise<{ sessionId: string }> {
   const { db } = deps;
   const log = deps.log.child({ jobId: job.id, orgId: job.orgId, attempt: job.attempt });
-  if (!("signedInBy" in outcome) && job.input.kind === "signup") throw new Error("a signup job ended as a login");
+  if (outcome.kind === "login" && job.input.kind === "signup") throw new Error("a signup job ended as a login");
   const lifetime = sessionLifetime(outcome.session, deps.config.session.ttlSeconds);
   const stored = await storeSuccess(deps, job, outcome, lifetime.servedUntil);
   if (!stored) throw new JobTakenOver();
@@ -61,7 +63,7 @@ export async function succeedJob(
   // What the next request must find is in place before the waiting callers are told: the cached session,
   // the learned flow, and the claim released (a request after the answer starts its own login; one that
   // claimed before it joins this one).
-  if ("signedInBy" in outcome) {
+  if (outcome.kind === "signup") {
     log.info(
       { durationMs, cookies, signedInBy: outcome.signedInBy, passwordGenerated: outcome.passwordGenerated },
       "signup succeeded",
@@ -118,7 +120,7 @@ async function storeSuccess(
         });
         let cacheKey = job.fingerprint;
         let ended: boolean;
-        if ("signedInBy" in outcome) {
+        if (outcome.kind === "signup") {
           const settled = await settleSignup(tx, deps.config, job, outcome);
           cacheKey = settled.cacheKey;
           if (outcome.passkey) await tx.passkeys.add(job.orgId, settled.credentialId, outcome.passkey, job.id);
@@ -127,20 +129,12 @@ async function storeSuccess(
             account: { email: outcome.email, username: outcome.username, passwordGenerated: outcome.passwordGenerated },
           });
         } else {
-          // The credential keeps what logs in again, not the confirmation that was spent on the way, nor the
-          // request's proxy choice (the credential keeps its proxy itself), nor an enrolment's settings page. A
-          // passkey sign-in keeps the secret it did not use: the password an enrolment or the site may need again.
-          const {
-            kind: _kind,
-            confirmation: _spent,
-            egress: _choice,
-            enrol: _enrol,
-            ...secret
-          } = job.input as LoginSecret & { kind: unknown; confirmation?: unknown; enrol?: unknown };
+          // A passkey sign-in keeps the secret it did not use: the password an enrolment or the site may need again.
+          const secret = keptSecret(job.input);
           await tx.credentials.recordSuccess(
             job.orgId,
             job.credential.id,
-            secret.method === "passkey" ? null : (secret as LoginSecret),
+            secret.method === "passkey" ? null : secret,
             job.loginUrl,
           );
           if (outcome.device) await tx.credentials.saveDevice(job.orgId, job.credential.id, outcome.device);
@@ -161,6 +155,29 @@ async function storeSuccess(
       if (isUniqueViolation(err) && attempt === 0) continue;
       throw err;
     }
+  }
+}
+
+/**
+ * What a login's credential keeps to log in again: its input without the confirmation that was spent on the
+ * way, nor the request's proxy choice (the credential keeps its proxy itself), nor an enrolment's settings page.
+ */
+function keptSecret(input: JobInput): LoginSecret {
+  switch (input.kind) {
+    case "login": {
+      const { kind: _kind, egress: _choice, ...secret } = input;
+      return secret;
+    }
+    case "verify": {
+      const { kind: _kind, egress: _choice, confirmation: _spent, ...secret } = input;
+      return secret;
+    }
+    case "passkey_enrol": {
+      const { kind: _kind, egress: _choice, enrol: _enrol, ...secret } = input;
+      return secret;
+    }
+    case "signup":
+      throw new Error("a signup job ended as a login");
   }
 }
 

@@ -65,6 +65,8 @@ export interface FlowOptions {
 }
 
 export interface PasswordLoginResult {
+  /** Tells it from a signup's result (a verify may end with either). */
+  kind: "login";
   session: CapturedSession;
   /** The steps that worked this time, to remember for the next login on this page; null when they cannot
    * be kept without a secret (a selector that holds the username). */
@@ -158,6 +160,7 @@ async function httpAuthentication(
   step("capture session");
   const session = await captureState(page.browserContext(), page, watch.visited, watch.documentOrigins);
   return {
+    kind: "login",
     session: { ...session, httpCredentials: { username: input.identifier, password: input.password, origin } },
     flow: null,
     source: "detected",
@@ -274,6 +277,7 @@ export async function signInOnPage(
   step("capture session");
   const session = await captureState(context, page, watch.visited, watch.documentOrigins);
   return {
+    kind: "login",
     session,
     flow: keepable({ version: 1, steps: run.steps, signedIn: outcome.marker }, input.identifier, input.password ?? ""),
     source,

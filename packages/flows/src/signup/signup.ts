@@ -195,6 +195,7 @@ async function finishSignup(
   options.onMilestone?.("verifying");
   const verdict = await awaitSignupVerdict(run, page, watch, input, deadline, mailed);
   const account = {
+    kind: "signup" as const,
     email: run.email,
     username: run.username,
     password: run.password,

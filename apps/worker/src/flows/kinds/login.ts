@@ -34,7 +34,7 @@ export async function runLogin(
   if (input.kind !== "verify" && isOAuthSecret(input)) {
     const result = await runOAuth(run, job, input, { ...hooks, onFailurePage }, undefined, enrol.afterSignIn);
     if (enrol.afterSignIn) await keepEnrolled(run, job, enrol.made(), { ...hooks, onFailurePage });
-    return { session: result.session, source: "detected", changedFlow: null };
+    return { kind: "login", session: result.session, source: "detected", changedFlow: null };
   }
   const learned = parseLearnedFlow(job.learnedFlow);
   const inbox = input.inbox ? run.inboxFor(job, input.inbox, hooks) : undefined;
@@ -96,7 +96,7 @@ export async function runLogin(
             return confirmAndSignIn(page, { ...loginInput, handoff }, given, options);
           };
           const result = await signIn();
-          if ("signedInBy" in result) return { result, kept: null };
+          if (result.kind === "signup") return { result, kept: null };
           // What the site now remembers this browser by, for the next login (null: unchanged).
           const kept = await rememberedDevice(page, job.loginUrl, result.session.cookies, device, guard, {
             openContext,
@@ -130,9 +130,9 @@ export async function runLogin(
     ran = await attempt();
   }
   const { result, kept } = ran;
-  if ("signedInBy" in result) return result;
+  if (result.kind === "signup") return result;
   if (enrol.afterSignIn) await keepEnrolled(run, job, enrol.made(), { ...hooks, onFailurePage });
   // No flow: it could not be kept without a secret in it; nothing to store.
   const changedFlow = !result.flow || (learned && sameFlow(learned, result.flow)) ? null : result.flow;
-  return { session: result.session, source: result.source, changedFlow, device: kept };
+  return { kind: "login", session: result.session, source: result.source, changedFlow, device: kept };
 }

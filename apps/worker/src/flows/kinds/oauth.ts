@@ -82,6 +82,7 @@ export async function runOAuthSignup(
     },
   );
   return {
+    kind: "signup",
     email,
     username: result.username,
     password: input.password ?? "",

@@ -88,5 +88,5 @@ export async function runPasskeyLogin(
         run.deps.log.warn({ jobId: job.id, err: String(err) }, "the passkey's sign counter was not kept");
       });
   }
-  return { session: result.session, source: "detected", changedFlow: null };
+  return { kind: "login", session: result.session, source: "detected", changedFlow: null };
 }
