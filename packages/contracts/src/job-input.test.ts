@@ -15,6 +15,11 @@ describe("readJobInput", () => {
       "passkey_enrol",
     ],
     ["a signup", { method: "email", email: "a@example.test", inbox, signup: { username: "a" } }, "signup"],
+    [
+      "an OAuth signup",
+      { method: "oauth", email: "a@example.test", password: "pw", provider: "google", signup: {} },
+      "signup",
+    ],
   ])("tells an untagged %s by its shape", (_, stored, kind) => {
     expect(readJobInput(stored)).toEqual({ ...stored, kind });
   });

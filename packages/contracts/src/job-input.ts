@@ -95,21 +95,41 @@ export type LoginJobInput = LoginSecret & { kind: "login" };
 /** Kind `verify`: confirm a pending signup's email, then log in like a refresh. A credential's secret never has `confirmation`. */
 export type VerifyJobInput = LoginFields & { kind: "verify"; method: "password"; confirmation: Confirmation };
 
-/** Kind `signup`: the account to create. Its inputs never reach a credential's secret. */
-export interface SignupJobInput {
-  kind: "signup";
-  method: SignupMethod;
-  /** `oauth`: the email (or login) of the provider account; else the site account's email. */
+/**
+ * Kind `signup`: the account to create, typed by its method as the request's validation leaves it
+ * (parseSignupRequest): an account of the site's own, or one made through a provider's button with a
+ * provider account. Its inputs never reach a credential's secret.
+ */
+export type SignupJobInput = SiteSignupJobInput | OAuthSignupJobInput;
+
+/** `email`, `invitation`: the site's own account, its confirmation mail read in the inbox. */
+export interface SiteSignupJobInput extends SignupFields {
+  method: Exclude<SignupMethod, "oauth">;
+  /** The site account's email. */
   email?: string;
-  /** `oauth`: the provider account's password; else the site account's (absent: generated). */
+  /** The account's password (absent: generated). */
   password?: string;
-  /** `oauth`: the provider (`google`, `github`, an issuer URL or a button label) and its TOTP secret. */
-  provider?: string;
-  totpSecret?: string;
-  additionalFields?: AdditionalFields;
-  inbox?: EmailInboxRef;
   /** Add a passkey once the new account signed in. */
   createPasskey?: boolean;
+}
+
+/** `oauth`: through the provider's button, with the provider account. */
+export interface OAuthSignupJobInput extends SignupFields {
+  method: "oauth";
+  /** The email (or login) of the provider account. */
+  email: string;
+  /** The provider account's password. */
+  password: string;
+  /** The provider (`google`, `github`, an issuer URL or a button label) and its account's TOTP secret. */
+  provider: string;
+  totpSecret?: string;
+}
+
+/** What a signup of any method carries. */
+interface SignupFields {
+  kind: "signup";
+  additionalFields?: AdditionalFields;
+  inbox?: EmailInboxRef;
   signup: {
     username?: string;
     name?: string;

@@ -20,7 +20,7 @@ import type { JobWaiter, PrefetchedEntry } from "@authsvc/queue";
 import { ApiError } from "../http/api-error";
 import type { LoginCommand } from "./parse-login-request";
 import { allocateMailbox } from "../inboxes/allocate-mailbox";
-import type { SignupCommand } from "./parse-signup-request";
+import { signupJobInput, type SignupCommand } from "./parse-signup-request";
 
 export interface AuthServiceDeps {
   config: Config;
@@ -237,18 +237,7 @@ export class AuthService {
       // Known by its email until the site settles it (the username it accepted, when it has no email).
       credential: { collectionExternalId: cmd.collectionId, username: email ?? cmd.username },
       region: cmd.region,
-      input: {
-        kind: "signup",
-        method: cmd.method,
-        email,
-        password: cmd.password,
-        provider: cmd.provider,
-        totpSecret: cmd.totpSecret,
-        additionalFields: cmd.additionalFields,
-        inbox,
-        createPasskey: cmd.createPasskey || undefined,
-        signup: { username: cmd.username, name: cmd.name, inviteToken: cmd.inviteToken, inviteLink: cmd.inviteLink },
-      },
+      input: signupJobInput(cmd, email, inbox),
     });
     return this.started(orgId, jobId, call);
   }

@@ -1,5 +1,5 @@
 import { ApiError } from "../http/api-error";
-import { parseSignupRequest } from "./parse-signup-request";
+import { parseSignupRequest, signupJobInput } from "./parse-signup-request";
 
 const outcomeOf = (body: unknown) => {
   try {
@@ -70,5 +70,40 @@ describe("parseSignupRequest: the provider of a signup by OAuth", () => {
     expect(
       outcomeOf({ domain, signup_method: "email", cred: { ...account, totpSecret: "JBSWY3DPEHPK3PXPJBSWY3DP" } }),
     ).toBe("invalid_request /cred/totpSecret");
+  });
+});
+
+describe("signupJobInput: the job's input by the signup's method", () => {
+  const domain = "https://app.example.com/signup";
+
+  it("carries an OAuth signup's provider account and provider, never a passkey", () => {
+    const cmd = parseSignupRequest({
+      domain,
+      signup_method: "oauth",
+      provider: "google",
+      cred: { email: "Agent@Example.com", password: "p", totpSecret: "JBSWY3DPEHPK3PXPJBSWY3DP", username: "agent" },
+    });
+    expect(signupJobInput(cmd, cmd.email, undefined)).toEqual({
+      kind: "signup",
+      method: "oauth",
+      email: "agent@example.com",
+      password: "p",
+      provider: "google",
+      totpSecret: "JBSWY3DPEHPK3PXPJBSWY3DP",
+      signup: { username: "agent" },
+    });
+  });
+
+  it("carries a site account's email where its mail is read, and its passkey's wish, never a provider", () => {
+    const cmd = parseSignupRequest({ domain, signup_method: "email", allocateMailbox: true, createPasskey: true });
+    const inbox = { kind: "email" as const, mailboxId: "mb_1", address: "new@mail.example.test" };
+    expect(JSON.parse(JSON.stringify(signupJobInput(cmd, inbox.address, inbox)))).toEqual({
+      kind: "signup",
+      method: "email",
+      email: "new@mail.example.test",
+      inbox,
+      createPasskey: true,
+      signup: {},
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { oauthMethodFor, type LoginSecret, type SignupJobInput } from "@authsvc/contracts";
+import { oauthMethodFor, type LoginSecret, type OAuthSignupJobInput } from "@authsvc/contracts";
 import { oauthLogin, type FlowOptions, type OAuthLoginResult, type OAuthSignupDetails } from "@authsvc/flows";
 import type { OpenedJob, SignupSuccess } from "@authsvc/jobs";
 import { totpOf, type BrowserRun, type RunHooks } from "../browser-run";
@@ -59,16 +59,16 @@ export async function runOAuth(
 export async function runOAuthSignup(
   run: BrowserRun,
   job: OpenedJob,
-  input: SignupJobInput,
+  input: OAuthSignupJobInput,
   hooks: RunHooks,
 ): Promise<SignupSuccess> {
-  const email = input.email!;
+  const { email } = input;
   const result = await runOAuth(
     run,
     job,
     {
-      method: oauthMethodFor(input.provider!),
-      provider: input.provider!,
+      method: oauthMethodFor(input.provider),
+      provider: input.provider,
       email,
       password: input.password,
       totpSecret: input.totpSecret,
@@ -85,7 +85,7 @@ export async function runOAuthSignup(
     kind: "signup",
     email,
     username: result.username,
-    password: input.password ?? "",
+    password: input.password,
     passwordGenerated: false,
     identifier: email,
     loginUrl: result.loginPage,
