@@ -163,7 +163,7 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
  * `confirmation` a verify's, an `enrol` a passkey enrolment's, anything else a login's.
  */
 export function readJobInput(stored: StoredJobInput): JobInput {
-  if ("kind" in stored && stored.kind) return stored as JobInput;
+  if ("kind" in stored && stored.kind) return stored;
   const kind: FlowKind =
     "signup" in stored && stored.signup !== undefined
       ? "signup"

@@ -1,5 +1,5 @@
 // What a signup leaves behind: the credential of the account it made, finished or not.
-import type { LoginSecret, UnfinishedAccount } from "@authsvc/contracts";
+import type { CreatedAccount, LoginSecret, UnfinishedAccount } from "@authsvc/contracts";
 import { oauthMethodFor } from "@authsvc/contracts";
 import type { Database } from "@authsvc/db";
 import type { JobDeps } from "./job-deps";
@@ -51,11 +51,10 @@ export async function keepUnfinishedSignup(
   account: UnfinishedAccount,
   code: string,
 ): Promise<string | null> {
-  const byEmail = account.identifier === account.email;
   const secret: LoginSecret = {
     method: "password",
     password: account.password,
-    email: byEmail ? account.email! : undefined,
+    email: signsInByEmail(account),
     inbox: inboxOf(job),
     awaitsPassword: account.awaitsPassword || undefined,
   };
@@ -85,13 +84,17 @@ function signedUpSecret(job: OpenedJob, account: SignupSuccess): LoginSecret {
       inbox: inboxOf(job),
     };
   }
-  const byEmail = account.identifier === account.email;
   return {
     method: "password",
     password: account.password,
-    email: byEmail ? account.email! : undefined,
+    email: signsInByEmail(account),
     inbox: inboxOf(job),
   };
+}
+
+/** The account's email when it signs in with it (its identifier), kept with its secret. */
+function signsInByEmail(account: CreatedAccount): string | undefined {
+  return account.identifier === account.email ? account.email : undefined;
 }
 
 /** The inbox the job read, kept so the account's next login reads the same one. */

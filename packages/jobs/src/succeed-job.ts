@@ -150,7 +150,7 @@ async function storeSuccess(
       if (err instanceof StaleRun) {
         const record = await deps.db.authJobs.runOf(job.id);
         const landed = record?.status === "succeeded" && record.attempts === job.run && record.sessionId;
-        return landed ? { sessionId: record.sessionId!, cacheKey: record.fingerprint } : null;
+        return landed ? { sessionId: landed, cacheKey: record.fingerprint } : null;
       }
       if (isUniqueViolation(err) && attempt === 0) continue;
       throw err;

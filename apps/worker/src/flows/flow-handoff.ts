@@ -80,10 +80,7 @@ export function jobHandoff(deps: HandoffDeps, job: OpenedJob, hooks: HandoffHook
         // The hosted page's live view, from the first question until the flow ends.
         if (page) {
           // What the service typed is drawn masked: the username, and the password even if shown as text.
-          const typed = [
-            job.credential.username,
-            "password" in job.input && typeof job.input.password === "string" ? job.input.password : "",
-          ];
+          const typed = [job.credential.username, job.input.password ?? ""];
           live = startLiveView(deps.relay, job.id, page, deps.log, typed, () => open).catch((err: unknown) => {
             deps.log.warn({ jobId: job.id, err: String(err) }, "live view not started");
             return null;

@@ -73,9 +73,11 @@ export function secondFactors(
     if (refusal) return byPerson ? byPerson(prompt, refusal) : null;
     const inbox = input.inbox ? fromInbox(input.inbox, "code") : null;
     const byMessage = MESSAGE_WORDS.test(prompt.reading.text) && !APP_WORDS.test(prompt.reading.text);
-    if (input.code) return async () => input.code!;
+    const { code } = input;
+    if (code) return async () => code;
     return (byMessage ? (inbox ?? input.totp) : (input.totp ?? inbox)) ?? byPerson?.(prompt) ?? null;
   };
+  const linkFromInbox = input.inbox ? fromInbox(input.inbox, "link") : null;
   // Only a person gets another try: a TOTP or a mailed code refused once would be refused again.
   const personOnly = !input.code && !input.totp && !input.inbox;
   // An approval on another device: the person is asked while the page is watched; it goes on by itself.
@@ -219,9 +221,9 @@ export function secondFactors(
             return answerOtp(page, prompt, codeSource(prompt, refusal)!, step);
           }
         : undefined,
-    answerLink: input.inbox
+    answerLink: linkFromInbox
       ? async () => {
-          const link = await fromInbox(input.inbox!, "link")();
+          const link = await linkFromInbox();
           step("open the sign-in link");
           await openEmailedLink(page, watch, link, deadline, "sign-in link", step);
         }
