@@ -1,13 +1,11 @@
 import type { TargetGuard } from "@authsvc/egress";
 import type { Config } from "@authsvc/config";
 import {
-  ENTRY_LINK_DEFAULT_EXPIRES_IN,
   isErrorCode,
   jobEventsPath,
   type EntryLinkRequest,
   type EntryLinkResource,
   type EmailInboxRef,
-  type InboxRef,
   type InputAnswerRequest,
   type JobResource,
   type PasskeyEnrolRequest,
@@ -15,12 +13,16 @@ import {
   type VerifyRequest,
 } from "@authsvc/contracts";
 import type { Database, InputAnswer } from "@authsvc/db";
-import { refreshSecret, storedLoginIdentity, type AuthJobs, type StartJob } from "@authsvc/jobs";
+import type { AuthJobs, StartJob } from "@authsvc/jobs";
 import type { JobWaiter, PrefetchedEntry } from "@authsvc/queue";
 import { ApiError } from "../http/api-error";
-import type { LoginCommand } from "./parse-login-request";
 import { allocateMailbox } from "../inboxes/allocate-mailbox";
+import { createEntryLink } from "./entry-links";
+import { emailInbox, inboxFor } from "./login-inbox";
+import type { LoginCommand } from "./parse-login-request";
 import { signupJobInput, type SignupCommand } from "./parse-signup-request";
+import { enrolPasskeyLogin, refreshLogin, verifyLogin } from "./stored-credential-logins";
+import { checkEgress, checkTarget } from "./target-checks";
 
 export interface AuthServiceDeps {
   config: Config;
@@ -51,65 +53,11 @@ export type AuthAnswer =
 
 /**
  * What the API's auth endpoints do before and after a job runs: check the target, resolve the inbox,
- * serve a cached session, build the job's input, start the job (AuthJobs) and wait for its answer.
+ * serve a cached session, build the job's input, start the job (AuthJobs) and wait for its answer. What a
+ * stored credential's logins check is stored-credential-logins'; the inbox a login reads, login-inbox's.
  */
 export class AuthService {
   constructor(private readonly deps: AuthServiceDeps) {}
-
-  /**
-   * Our inbox for the site's code or link. The inbox methods need one of the org's mailboxes or phone
-   * numbers, or the caller's own address forwarded to the org's forwarding inbox (400 otherwise); a password
-   * login takes one when it has one, so a site that asks for an emailed code after the password gets it answered.
-   */
-  private async inboxFor(orgId: string, cmd: LoginCommand): Promise<InboxRef | undefined> {
-    const { db } = this.deps;
-    if (cmd.method === "otp_sms" || (cmd.phone && cmd.method !== "otp_email" && cmd.method !== "magic_link")) {
-      const phone = await db.phoneNumbers.findForOrg(orgId, cmd.phone!);
-      if (phone) return { kind: "sms", phoneNumberId: phone.id, number: phone.number };
-      if (cmd.method === "otp_sms") {
-        throw ApiError.invalid([
-          { field: "/cred/phone", message: "is not one of this organization's phone numbers (POST /v1/phone-numbers)" },
-        ]);
-      }
-    }
-    if (cmd.email) {
-      const inbox = await this.emailInbox(orgId, cmd.email);
-      if (inbox) return inbox;
-      if (cmd.method === "otp_email" || cmd.method === "magic_link") {
-        throw ApiError.invalid([
-          {
-            field: "/cred/email",
-            message: `is neither one of this organization's mailboxes on ${this.deps.config.mail.domain} (POST /v1/mailboxes) nor forwarded to the service: set up forwarding from it to your forwarding inbox (GET /v1/mailboxes/forwarding)`,
-          },
-        ]);
-      }
-    }
-    return undefined;
-  }
-
-  /**
-   * Where mail to `email` is read: the org's mailbox of that address, or, for the caller's own address on
-   * another domain, the org's forwarding inbox (only mail first sent to that address is read there). Null
-   * when the org has no forwarding inbox; 400 for an address of our domain that is not this org's.
-   */
-  private async emailInbox(orgId: string, email: string): Promise<EmailInboxRef | null> {
-    const { db, config } = this.deps;
-    const address = email.toLowerCase();
-    if (address.endsWith(`@${config.mail.domain}`)) {
-      const mailbox = await db.mailboxes.findForOrg(orgId, address);
-      // An address of our domain that is not this org's: its mail would reach someone else, or no one.
-      if (!mailbox || mailbox.forwarding)
-        throw ApiError.invalid([
-          {
-            field: "/cred/email",
-            message: `is not one of this organization's mailboxes on ${config.mail.domain} (POST /v1/mailboxes)`,
-          },
-        ]);
-      return { kind: "email", mailboxId: mailbox.id, address };
-    }
-    const forwarding = await db.mailboxes.forwardingOf(orgId);
-    return forwarding ? { kind: "email", mailboxId: forwarding.id, address, forwarded: true } : null;
-  }
 
   /** The Redis key of the session a login with `useCache` would be served from (read ahead with its rate-limit token). */
   cachedSessionKey(orgId: string, cmd: LoginCommand): string {
@@ -123,7 +71,7 @@ export class AuthService {
     kind: "login" | "refresh" | "verify" | "passkey_enrol" = "login",
     prefetched?: PrefetchedEntry,
   ): Promise<AuthAnswer> {
-    const { jobs, guard } = this.deps;
+    const { config, db, jobs, guard } = this.deps;
     if (call.idempotent?.joinJob) return this.answer(orgId, call.idempotent.joinJob, call.waitMs);
     if (cmd.useCache) {
       const cached = await jobs.cachedSession(orgId, cmd, prefetched);
@@ -131,10 +79,9 @@ export class AuthService {
     }
 
     // Checked only when a browser is about to go there: a cache hit contacts nobody.
-    const verdict = await guard.check(cmd.loginUrl);
-    if (!verdict.allowed) throw new ApiError(verdict.code, `Target refused: ${verdict.reason}.`);
-    const inbox = await this.inboxFor(orgId, cmd);
-    await this.checkEgress(orgId, cmd.egress);
+    await checkTarget(guard, cmd.loginUrl);
+    const inbox = await inboxFor(db, config.mail.domain, orgId, cmd);
+    await checkEgress(db, orgId, cmd.egress);
     const fields = {
       email: cmd.email,
       phone: cmd.phone,
@@ -171,20 +118,6 @@ export class AuthService {
     return this.started(orgId, jobId, call);
   }
 
-  /** The proxy or pool a request names must be the organization's. */
-  private async checkEgress(orgId: string, egress: LoginCommand["egress"]): Promise<void> {
-    if (egress?.proxy && !(await this.deps.db.proxies.find(orgId, egress.proxy))) {
-      throw ApiError.invalid([
-        { field: "/proxy", message: "is not a proxy of this organization (GET /v1/proxies lists them)" },
-      ]);
-    }
-    if (egress?.proxyPool && !(await this.deps.db.proxies.hasPool(orgId, egress.proxyPool))) {
-      throw ApiError.invalid([
-        { field: "/proxyPool", message: "names no proxy of this organization (a pool is the proxies of one label)" },
-      ]);
-    }
-  }
-
   /**
    * Creates an account on the site (a job of kind `signup`): its confirmation mail is read in one of the
    * org's mailboxes (`cred.email`, or one allocated for it). Identical concurrent signups share one job.
@@ -193,10 +126,7 @@ export class AuthService {
     const { db, guard, config, jobs } = this.deps;
     // Before anything is allocated or checked: the retry of a signup joins the job its first request started.
     if (call.idempotent?.joinJob) return this.answer(orgId, call.idempotent.joinJob, call.waitMs);
-    for (const url of new Set([cmd.signupUrl, cmd.inviteLink ?? cmd.signupUrl])) {
-      const verdict = await guard.check(url);
-      if (!verdict.allowed) throw new ApiError(verdict.code, `Target refused: ${verdict.reason}.`);
-    }
+    for (const url of new Set([cmd.signupUrl, cmd.inviteLink ?? cmd.signupUrl])) await checkTarget(guard, url);
     let email = cmd.email;
     let inbox: EmailInboxRef | undefined;
     if (cmd.allocateMailbox) {
@@ -206,7 +136,7 @@ export class AuthService {
     } else if (email) {
       // The caller's own address is read through the forwarding inbox; without one, a site that asks for no
       // confirmation just works and one that mails a confirmation leaves the account pending_verification.
-      inbox = (await this.emailInbox(orgId, email)) ?? undefined;
+      inbox = (await emailInbox(db, config.mail.domain, orgId, email)) ?? undefined;
     }
     const fingerprint = jobs.signupKey(orgId, {
       collectionId: cmd.collectionId,
@@ -266,7 +196,7 @@ export class AuthService {
 
   /**
    * Logs in again with a credential's stored secret (the last one that worked, with its TOTP secret or
-   * inbox), as the same login it was: the fresh session replaces the cached one under the same key.
+   * inbox), as the same login it was (stored-credential-logins).
    */
   async refresh(
     orgId: string,
@@ -275,145 +205,29 @@ export class AuthService {
     allowHandoff = false,
     region?: string,
   ): Promise<AuthAnswer> {
-    const { db } = this.deps;
     if (call.idempotent?.joinJob) return this.answer(orgId, call.idempotent.joinJob, call.waitMs);
-    const [row, secret] = await Promise.all([
-      db.credentials.findMetadata(orgId, credentialId),
-      db.credentials.secret(orgId, credentialId),
-    ]);
-    if (!row) throw new ApiError("not_found", "No such credential.");
-    if (!secret)
-      throw new ApiError(
-        "no_stored_secret",
-        "This credential never logged in successfully; there is no stored secret to refresh with.",
-      );
-    if (secret.awaitsPassword) {
-      // Its site has not told the account's password yet: a login would type none and be refused.
-      throw new ApiError(
-        "no_stored_secret",
-        `The site has not sent this account's password or the link to set it yet; POST /v1/credentials/${credentialId}/verify with that link, or with {} once it reached your inbox.`,
-      );
-    }
-    const use = await refreshSecret(db, orgId, credentialId, secret);
-    const identity = storedLoginIdentity(
-      { loginPage: row.loginPage, username: row.username, collectionExternalId: row.collection?.externalId },
-      use,
-    );
-    const cmd: LoginCommand = {
-      ...identity,
-      method: use.method,
-      loginUrl: row.loginUrl,
-      useCache: false,
-      allowHandoff,
-      region,
-    };
+    const cmd = await refreshLogin(this.deps.db, orgId, credentialId, allowHandoff, region);
     return this.login(orgId, cmd, call, "refresh");
   }
 
-  /**
-   * Adds a passkey to a credential's account (a job of kind `passkey_enrol`): signs in with its stored
-   * secret as a refresh does (its own method, a provider's button too; never a passkey), then adds one on
-   * the site's settings page.
-   */
+  /** Adds a passkey to a credential's account: signs in with its stored secret, then adds one (stored-credential-logins). */
   async enrolPasskey(
     orgId: string,
     credentialId: string,
     given: PasskeyEnrolRequest,
     call: AuthCall,
   ): Promise<AuthAnswer> {
-    const { db, guard } = this.deps;
     if (call.idempotent?.joinJob) return this.answer(orgId, call.idempotent.joinJob, call.waitMs);
-    const [row, secret] = await Promise.all([
-      db.credentials.findMetadata(orgId, credentialId),
-      db.credentials.secret(orgId, credentialId),
-    ]);
-    if (!row) throw new ApiError("not_found", "No such credential.");
-    if (!secret || secret.awaitsPassword)
-      throw new ApiError(
-        "no_stored_secret",
-        "This credential keeps no secret it signed in with; log in with it first (POST /v1/login), then add a passkey.",
-      );
-    if (given.settingsUrl) {
-      if (new URL(given.settingsUrl).origin !== row.siteOrigin)
-        throw ApiError.invalid([
-          { field: "/settingsUrl", message: `must be a page of the credential's site (${row.siteOrigin})` },
-        ]);
-      const verdict = await guard.check(given.settingsUrl);
-      if (!verdict.allowed) throw new ApiError(verdict.code, `Target refused: ${verdict.reason}.`);
-    }
-    const identity = storedLoginIdentity(
-      { loginPage: row.loginPage, username: row.username, collectionExternalId: row.collection?.externalId },
-      secret,
-    );
-    const cmd: LoginCommand = {
-      ...identity,
-      method: secret.method,
-      loginUrl: row.loginUrl,
-      useCache: false,
-      allowHandoff: given.allowHandoff === true,
-      enrol: { settingsUrl: given.settingsUrl },
-    };
+    const cmd = await enrolPasskeyLogin(this.deps.db, this.deps.guard, orgId, credentialId, given);
     return this.login(orgId, cmd, call, "passkey_enrol");
   }
 
-  /**
-   * Confirms the email of an account a signup left unfinished, then logs in with its stored secret like a
-   * refresh: with the caller's link (checked as a target) or code, else with the confirmation link our inbox
-   * received for it since the credential was made.
-   */
+  /** Confirms the email of an account a signup left unfinished, then logs in with its stored secret (stored-credential-logins). */
   async verify(orgId: string, credentialId: string, given: VerifyRequest, call: AuthCall): Promise<AuthAnswer> {
-    const { db, guard } = this.deps;
     // Before the checks: once its first request signed in, the credential would be refused as confirmed already.
     if (call.idempotent?.joinJob) return this.answer(orgId, call.idempotent.joinJob, call.waitMs);
-    const [row, secret] = await Promise.all([
-      db.credentials.findMetadata(orgId, credentialId),
-      db.credentials.secret(orgId, credentialId),
-    ]);
-    if (!row) throw new ApiError("not_found", "No such credential.");
-    if (row.lastLoginAt)
-      throw new ApiError(
-        "conflict",
-        "This credential has signed in already, so its email needs no confirmation; POST /v1/refresh signs in again.",
-      );
-    if (!secret)
-      throw new ApiError(
-        "conflict",
-        "This credential keeps no password of an account a signup created; there is nothing to confirm.",
-      );
-    if (secret.awaitsPassword && given.code) {
-      throw new ApiError(
-        "conflict",
-        "This account waits for the password the site mails, or its link to set one, not for a code: send that link, or {} once the mail reached your inbox.",
-      );
-    }
-    if (given.link) {
-      const verdict = await guard.check(given.link);
-      if (!verdict.allowed) throw new ApiError(verdict.code, `Target refused: ${verdict.reason}.`);
-    }
-    const confirmation = given.link
-      ? { link: given.link }
-      : given.code
-        ? { code: given.code }
-        : { inboxSince: row.createdAt.toISOString() };
-    // `allowHandoff` is how the job runs, not what confirms it.
-    const identity = storedLoginIdentity(
-      { loginPage: row.loginPage, username: row.username, collectionExternalId: row.collection?.externalId },
-      secret,
-    );
-    return this.login(
-      orgId,
-      {
-        ...identity,
-        method: "password",
-        loginUrl: row.loginUrl,
-        useCache: false,
-        confirmation,
-        awaitsPassword: secret.awaitsPassword,
-        allowHandoff: given.allowHandoff === true,
-      },
-      call,
-      "verify",
-    );
+    const cmd = await verifyLogin(this.deps.db, this.deps.guard, orgId, credentialId, given);
+    return this.login(orgId, cmd, call, "verify");
   }
 
   /**
@@ -436,38 +250,9 @@ export class AuthService {
     return this.deps.jobs.answerInput(orgId, jobId, answer);
   }
 
-  /**
-   * A link to the hosted page where an end user types their own credentials for the site (checked as a
-   * target now, and again when its sign-in runs). It needs the dashboard's public address, which serves it.
-   */
-  async createEntryLink(orgId: string, given: EntryLinkRequest): Promise<EntryLinkResource> {
-    const { config, db, guard, jobs } = this.deps;
-    if (!config.dashboard.url)
-      throw new ApiError(
-        "method_not_supported",
-        "Entry links need the dashboard's public address, which serves their page (DASHBOARD_URL).",
-      );
-    let url: URL;
-    try {
-      url = new URL(given.domain);
-    } catch {
-      throw ApiError.invalid([{ field: "/domain", message: "is not a valid URL" }]);
-    }
-    if (url.username || url.password)
-      throw ApiError.invalid([
-        { field: "/domain", message: "must not contain credentials: the end user types them on the link's page" },
-      ]);
-    const verdict = await guard.check(url.toString());
-    if (!verdict.allowed) throw new ApiError(verdict.code, `Target refused: ${verdict.reason}.`);
-    const row = await db.entryLinks.create({
-      orgId,
-      collectionExternalId: given.collectionId,
-      loginUrl: url.toString(),
-      siteOrigin: url.origin,
-      method: given.login_method ?? "password",
-      expiresAt: new Date(Date.now() + (given.expiresIn ?? ENTRY_LINK_DEFAULT_EXPIRES_IN) * 1000),
-    });
-    return jobs.viewEntryLink(row);
+  /** A link to the hosted page where an end user types their own credentials for the site (entry-links). */
+  createEntryLink(orgId: string, given: EntryLinkRequest): Promise<EntryLinkResource> {
+    return createEntryLink(this.deps, orgId, given);
   }
 
   /** One of the org's entry links, its state following its latest sign-in; null for another org's. */
