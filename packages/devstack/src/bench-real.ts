@@ -9,15 +9,9 @@ import { recreateDatabase } from "./reset-database";
 import { startStack, type Stack } from "./stack";
 import { testStackEnv } from "./test-env";
 import { REAL_APPS } from "./real-apps";
-import {
-  LOG_DIR,
-  MAIL_SMTP_PORT,
-  REAL_APPS_DIR,
-  say,
-  stopAll,
-  type LoginVariant,
-  type RealApp,
-} from "./real-apps/support";
+import { LOG_DIR, MAIL_SMTP_PORT, REAL_APPS_DIR, say } from "./real-apps/places";
+import { stopAll } from "./real-apps/processes";
+import { type LoginVariant, type RealApp } from "./real-apps/real-app";
 
 /**
  * `pnpm bench:real` (issue 46, Must 2): real applications installed from Debian and npm, served on

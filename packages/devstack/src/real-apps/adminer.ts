@@ -1,5 +1,7 @@
 import { apache, apacheSite, mariadbDatabase } from "./services";
-import { aptInstall, has, HOST, type RealApp, formLogin, passwordLogin } from "./support";
+import { aptInstall } from "./installs";
+import { HOST } from "./places";
+import { has, type RealApp, formLogin, passwordLogin } from "./real-app";
 
 const PORT = 8802;
 const URL_ = `http://${HOST}:${PORT}`;

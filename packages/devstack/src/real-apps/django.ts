@@ -1,19 +1,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import {
-  aptInstall,
-  appDir,
-  base32,
-  daemon,
-  has,
-  HOST,
-  portOpen,
-  run,
-  totp,
-  waitHttp,
-  type RealApp,
-  passwordLogin,
-} from "./support";
+import { aptInstall, run } from "./installs";
+import { appDir, HOST } from "./places";
+import { daemon, portOpen, waitHttp } from "./processes";
+import { base32, has, totp, type RealApp, passwordLogin } from "./real-app";
 
 const PORT = 8807;
 const URL_ = `http://${HOST}:${PORT}`;

@@ -1,4 +1,4 @@
-import type { RealApp } from "./support";
+import type { RealApp } from "./real-app";
 import { adminer } from "./adminer";
 import { django } from "./django";
 import { dokuwiki } from "./dokuwiki";

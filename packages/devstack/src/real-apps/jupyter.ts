@@ -1,16 +1,7 @@
-import {
-  aptInstall,
-  appDir,
-  daemon,
-  has,
-  HOST,
-  portOpen,
-  run,
-  waitHttp,
-  type RealApp,
-  formLogin,
-  passwordLogin,
-} from "./support";
+import { aptInstall, run } from "./installs";
+import { appDir, HOST } from "./places";
+import { daemon, portOpen, waitHttp } from "./processes";
+import { has, type RealApp, formLogin, passwordLogin } from "./real-app";
 
 const PORT = 8809;
 const URL_ = `http://${HOST}:${PORT}`;

@@ -1,7 +1,9 @@
 import { appendFileSync, copyFileSync, existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { apache, apacheSite } from "./services";
-import { aptInstall, appDir, has, HOST, run, type RealApp, formLogin, passwordLogin } from "./support";
+import { aptInstall, run } from "./installs";
+import { appDir, HOST } from "./places";
+import { has, type RealApp, formLogin, passwordLogin } from "./real-app";
 
 const PORT = 8805;
 const URL_ = `http://${HOST}:${PORT}`;

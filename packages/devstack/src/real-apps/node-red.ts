@@ -1,6 +1,9 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { daemon, HOST, npmInstall, portOpen, run, waitHttp, type RealApp, passwordLogin } from "./support";
+import { npmInstall, run } from "./installs";
+import { HOST } from "./places";
+import { daemon, portOpen, waitHttp } from "./processes";
+import { type RealApp, passwordLogin } from "./real-app";
 
 const PORT = 8811;
 const URL_ = `http://${HOST}:${PORT}`;

@@ -1,7 +1,10 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "puppeteer-core";
-import { daemon, HOST, npmInstall, portOpen, textOf, waitHttp, type RealApp, passwordLogin } from "./support";
+import { npmInstall } from "./installs";
+import { HOST } from "./places";
+import { daemon, portOpen, waitHttp } from "./processes";
+import { textOf, type RealApp, passwordLogin } from "./real-app";
 
 const PORT = 8816;
 const URL_ = `http://${HOST}:${PORT}`;

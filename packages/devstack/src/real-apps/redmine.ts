@@ -1,21 +1,10 @@
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import {
-  aptInstall,
-  appDir,
-  base32,
-  daemon,
-  has,
-  HOST,
-  MAIL_SMTP_PORT,
-  portOpen,
-  run,
-  totp,
-  waitHttp,
-  type RealApp,
-  passwordLogin,
-} from "./support";
+import { aptInstall, run } from "./installs";
+import { appDir, HOST, MAIL_SMTP_PORT } from "./places";
+import { daemon, portOpen, waitHttp } from "./processes";
+import { base32, has, totp, type RealApp, passwordLogin } from "./real-app";
 
 const PORT = 8812;
 const URL_ = `http://${HOST}:${PORT}`;

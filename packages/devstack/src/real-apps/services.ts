@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { aptInstall, appDir, daemon, HOST, onStop, portOpen, run, sql, waitHttp } from "./support";
+import { aptInstall, run, sql } from "./installs";
+import { appDir, HOST } from "./places";
+import { daemon, onStop, portOpen, waitHttp } from "./processes";
 
 /**
  * What several applications share: one MariaDB and one Apache with PHP, both the bench's own instances

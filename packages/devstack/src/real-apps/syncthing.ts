@@ -1,17 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import {
-  aptInstall,
-  appDir,
-  daemon,
-  HOST,
-  portOpen,
-  run,
-  textOf,
-  waitHttp,
-  type RealApp,
-  basicAuthLogin,
-} from "./support";
+import { aptInstall, run } from "./installs";
+import { appDir, HOST } from "./places";
+import { daemon, portOpen, waitHttp } from "./processes";
+import { textOf, type RealApp, basicAuthLogin } from "./real-app";
 
 const PORT = 8813;
 const URL_ = `http://${HOST}:${PORT}`;

@@ -1,6 +1,9 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { aptInstall, appDir, daemon, has, HOST, portOpen, waitHttp, type RealApp, basicAuthLogin } from "./support";
+import { aptInstall } from "./installs";
+import { appDir, HOST } from "./places";
+import { daemon, portOpen, waitHttp } from "./processes";
+import { has, type RealApp, basicAuthLogin } from "./real-app";
 
 const PORT = 8808;
 const URL_ = `http://${HOST}:${PORT}`;

@@ -1,6 +1,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { apache, apacheSite } from "./services";
-import { aptInstall, has, HOST, run, type RealApp, formLogin, passwordLogin } from "./support";
+import { aptInstall, run } from "./installs";
+import { HOST } from "./places";
+import { has, type RealApp, formLogin, passwordLogin } from "./real-app";
 
 const PORT = 8814;
 const URL_ = `http://${HOST}:${PORT}`;

@@ -1,7 +1,10 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { daemon, has, HOST, npmInstall, portOpen, waitHttp, type RealApp, passwordLogin } from "./support";
+import { npmInstall } from "./installs";
+import { HOST } from "./places";
+import { daemon, portOpen, waitHttp } from "./processes";
+import { has, type RealApp, passwordLogin } from "./real-app";
 
 const PORT = 8818;
 const URL_ = `http://${HOST}:${PORT}`;

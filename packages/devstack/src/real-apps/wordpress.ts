@@ -1,7 +1,9 @@
 import { writeFileSync } from "node:fs";
 import type { Page } from "puppeteer-core";
 import { apache, apacheSite, MARIADB, mariadbDatabase } from "./services";
-import { aptInstall, has, HOST, type RealApp, passwordLogin } from "./support";
+import { aptInstall } from "./installs";
+import { HOST } from "./places";
+import { has, type RealApp, passwordLogin } from "./real-app";
 
 const PORT = 8801;
 const URL_ = `http://${HOST}:${PORT}`;
