@@ -3,7 +3,7 @@ import { promisify } from "node:util";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { freePort, portIsFree } from "./stack";
+import { freePort, portIsFree } from "./ports";
 
 /**
  * Redis and PostgreSQL of a fault test's own, which it may kill and restart: the machine's shared ones

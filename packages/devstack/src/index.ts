@@ -1,4 +1,5 @@
-export { startStack, freePort, STACK_START_BOUND_MS, type Stack, type StackOptions } from "./stack";
+export { startStack, STACK_START_BOUND_MS, type Stack, type StackOptions } from "./stack";
+export { freePort } from "./ports";
 export { startOwnPostgres, startOwnRedis, type OwnPostgres, type OwnRedis } from "./fault-services";
 export { testStackEnv, freshTestDatabase, TEST_BROWSER_MODE, POSTGRES_URL, REDIS_URL } from "./test-env";
 export { recreateDatabase, deleteRedisPrefix } from "./reset-database";

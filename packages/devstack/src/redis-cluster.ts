@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { portIsFree } from "./stack";
+import { portIsFree } from "./ports";
 
 const run = promisify(execFile);
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
-import { choosePort, freePort } from "./stack";
+import { choosePort, freePort } from "./ports";
 
 let busy: Server;
 let busyPort: number;
