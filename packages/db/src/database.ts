@@ -4,6 +4,8 @@ import { createPrismaClient, type Prisma } from "./prisma-client";
 import { Organizations } from "./repositories/organizations";
 import { ApiKeys } from "./repositories/api-keys";
 import { Credentials } from "./repositories/credentials";
+import { CredentialBrowsers } from "./repositories/credential-browsers";
+import { SignupCredentials } from "./repositories/signup-credentials";
 import { Sessions } from "./repositories/sessions";
 import { AuthJobRows } from "./repositories/auth-job-rows";
 import { AuthJobLifecycle } from "./repositories/auth-job-lifecycle";
@@ -28,6 +30,10 @@ export class Database {
   readonly organizations: Organizations;
   readonly apiKeys: ApiKeys;
   readonly credentials: Credentials;
+  /** What a credential's site sees of its browser: its remembered device and its browser profile. */
+  readonly credentialBrowsers: CredentialBrowsers;
+  /** The credentials of accounts signups made: their settled identity, and whether one is unfinished. */
+  readonly signupCredentials: SignupCredentials;
   readonly sessions: Sessions;
   /** Auth job records as read; their status changes are `jobLifecycle`'s, a person's questions `jobHandoff`'s. */
   readonly authJobs: AuthJobRows;
@@ -61,7 +67,9 @@ export class Database {
   ) {
     this.organizations = new Organizations(prisma);
     this.apiKeys = new ApiKeys(prisma);
-    this.credentials = new Credentials(prisma, envelope, bound);
+    this.credentials = new Credentials(prisma, envelope);
+    this.credentialBrowsers = new CredentialBrowsers(prisma, envelope);
+    this.signupCredentials = new SignupCredentials(prisma, envelope, this.credentials, bound);
     this.sessions = new Sessions(prisma, envelope);
     this.authJobs = new AuthJobRows(prisma);
     this.jobLifecycle = new AuthJobLifecycle(prisma, envelope);

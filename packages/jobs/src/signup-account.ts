@@ -19,7 +19,7 @@ export async function settleSignup(
   account: SignupSuccess,
 ): Promise<{ cacheKey: string; credentialId: string }> {
   const secret = signedUpSecret(job, account);
-  const settled = await db.credentials.settleSignup(job.orgId, job.credential.id, {
+  const settled = await db.signupCredentials.settleSignup(job.orgId, job.credential.id, {
     username: account.identifier,
     loginUrl: account.loginUrl,
     secret,
@@ -58,7 +58,7 @@ export async function keepUnfinishedSignup(
     inbox: inboxOf(job),
     awaitsPassword: account.awaitsPassword || undefined,
   };
-  const settled = await db.credentials.settleSignup(
+  const settled = await db.signupCredentials.settleSignup(
     job.orgId,
     job.credential.id,
     { username: account.identifier, loginUrl: account.loginUrl, secret },

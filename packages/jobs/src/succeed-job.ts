@@ -137,7 +137,7 @@ async function storeSuccess(
             secret.method === "passkey" ? null : secret,
             job.loginUrl,
           );
-          if (outcome.device) await tx.credentials.saveDevice(job.orgId, job.credential.id, outcome.device);
+          if (outcome.device) await tx.credentialBrowsers.saveDevice(job.orgId, job.credential.id, outcome.device);
           ended = await tx.jobLifecycle.succeed(job.id, job.run, sessionId, outcome.source);
           // A credential an end user typed on an entry link's page: the link is spent, and names it.
           const entryLink = ended ? await tx.entryLinks.settle(job.id, job.credential.id) : null;

@@ -58,7 +58,7 @@ export async function viewJob(
     if (
       row.kind === "signup" &&
       row.submittedAt &&
-      (await db.credentials.keepsUnfinishedAccount(orgId, row.credentialId))
+      (await db.signupCredentials.keepsUnfinishedAccount(orgId, row.credentialId))
     ) {
       resource.error.credentialId = row.credentialId;
     }

@@ -206,7 +206,7 @@ export function credentialRoutes(
     const orgId = orgOf(res.locals);
     const row = CREDENTIAL_ID.test(req.params.id) ? await db.credentials.findMetadata(orgId, req.params.id) : null;
     if (!row) throw new ApiError("not_found", "No such credential.");
-    await db.credentials.saveDevice(orgId, row.id, null);
+    await db.credentialBrowsers.saveDevice(orgId, row.id, null);
     res.status(204).end();
   });
 

@@ -165,7 +165,7 @@ export function createBrowserRun(deps: FlowRunnerDeps) {
    */
   async function showCredentialBrowser(job: OpenedJob, page: Page, proxyRegion?: string): Promise<void> {
     try {
-      let profile = await db.credentials.browserProfile<BrowserProfile>(
+      let profile = await db.credentialBrowsers.browserProfile<BrowserProfile>(
         job.orgId,
         job.credential.id,
         (taken) => chooseBrowserProfile(proxyRegion ?? DEFAULT_PROFILE_REGION, taken),
@@ -174,7 +174,7 @@ export function createBrowserRun(deps: FlowRunnerDeps) {
       // Moved to a proxy of another region: the same browser, its person's languages and time zone of that region.
       if (proxyRegion && (profile.region ?? DEFAULT_PROFILE_REGION) !== proxyRegion) {
         profile = relocateBrowserProfile(profile, proxyRegion);
-        await db.credentials.saveBrowserProfile(job.orgId, job.credential.id, profile);
+        await db.credentialBrowsers.saveBrowserProfile(job.orgId, job.credential.id, profile);
       }
       // The job's own copy follows: a second run of it (a retry without the remembered device) shows the same browser.
       job.credential.browserProfile = profile;

@@ -1,6 +1,6 @@
-import { loginPageOf, readLoginSecret, type LoginSecret, type RememberedDevice } from "@authsvc/contracts";
+import { loginPageOf, readLoginSecret, type LoginSecret } from "@authsvc/contracts";
 import { newId, rowAad, type Envelope } from "@authsvc/crypto";
-import { DbNull, isUniqueViolation, type Prisma } from "../prisma-client";
+import { isUniqueViolation, type Prisma } from "../prisma-client";
 
 const METADATA = {
   id: true,
@@ -15,14 +15,6 @@ const METADATA = {
   region: true,
   collection: { select: { externalId: true } },
 } as const;
-
-/** What a signup settled on the site: the identifier it signs in with, where, and the secret. */
-export interface SettledSignup {
-  username: string;
-  loginUrl: string;
-  secret: LoginSecret;
-}
-
 export interface CredentialIdentity {
   orgId: string;
   collectionExternalId?: string;
@@ -41,8 +33,6 @@ export class Credentials {
   constructor(
     private readonly prisma: Prisma,
     private readonly envelope: Envelope,
-    /** Bound to a caller's transaction (Database.transaction): its writes join that one. */
-    private readonly bound = false,
   ) {}
 
   /**
@@ -195,63 +185,6 @@ export class Credentials {
     });
   }
 
-  /**
-   * The cookies the site set to remember this credential's browser (a trusted device), decrypted; [] when none
-   * are kept. Under their own associated data: a row's secret never decrypts as its device, nor the other way.
-   */
-  async device(orgId: string, id: string): Promise<RememberedDevice | null> {
-    const row = await this.prisma.credential.findFirst({ where: { id, orgId }, select: { device: true } });
-    return row?.device ? this.envelope.decryptJson<RememberedDevice>(row.device, deviceAad(orgId, id)) : null;
-  }
-
-  /** Keeps the site's memory of the credential's browser for its next login (null forgets it). */
-  async saveDevice(orgId: string, id: string, device: RememberedDevice | null): Promise<void> {
-    await this.prisma.credential.updateMany({
-      where: { id, orgId },
-      data: device
-        ? {
-            device: this.envelope.encryptJson(device, deviceAad(orgId, id)),
-            deviceSavedAt: device.cookies.length > 0 ? new Date() : null,
-          }
-        : { device: null, deviceSavedAt: null },
-    });
-  }
-
-  /**
-   * The browser this credential's runs show its site, chosen once by `choose` (given the profiles the
-   * organization's other credentials show) and kept: every later run is the same browser. `known`: the one
-   * the job already read with its credential, if any.
-   */
-  async browserProfile<P extends object>(
-    orgId: string,
-    id: string,
-    choose: (taken: P[]) => P,
-    known?: unknown,
-  ): Promise<P> {
-    // What the job read with its credential; else read here.
-    if (known) return known as P;
-    const row = await this.prisma.credential.findFirst({ where: { id, orgId }, select: { browserProfile: true } });
-    if (row?.browserProfile) return row.browserProfile as P;
-    const others = await this.prisma.credential.findMany({
-      where: { orgId, browserProfile: { not: DbNull } },
-      select: { browserProfile: true },
-      take: 1000,
-    });
-    const chosen = choose(others.map((o) => o.browserProfile as P));
-    // Two runs choosing at once keep the first one stored.
-    await this.prisma.credential.updateMany({
-      where: { id, orgId, browserProfile: { equals: DbNull } },
-      data: { browserProfile: { ...chosen } },
-    });
-    const stored = await this.prisma.credential.findFirst({ where: { id, orgId }, select: { browserProfile: true } });
-    return (stored?.browserProfile as P | null) ?? chosen;
-  }
-
-  /** Replaces the credential's browser (its person moved to another region). */
-  async saveBrowserProfile(orgId: string, id: string, profile: object): Promise<void> {
-    await this.prisma.credential.updateMany({ where: { id, orgId }, data: { browserProfile: { ...profile } } });
-  }
-
   /** The secret of the last successful login, decrypted; null when none succeeded yet. */
   async secret(orgId: string, id: string): Promise<LoginSecret | null> {
     const row = await this.prisma.credential.findFirst({ where: { id, orgId }, select: { secret: true } });
@@ -272,84 +205,7 @@ export class Credentials {
     return count > 0 ? jobs.map((j) => j.fingerprint) : null;
   }
 
-  /**
-   * Gives a signup's credential the identity the site settled on (the username variant it took, the
-   * login page found) and the account's secret, and returns the credential's id. When the org already
-   * has a credential with that identity (a login tried before the account existed), that one is kept: the
-   * signup's job and session move to it and the signup's own row goes.
-   *
-   * `unfinished`: the signup failed after its form was sent (`failure` is its code), so the account may
-   * exist but never signed in. Its secret is kept so the account is not lost, the credential is marked with
-   * the failure, and a credential of that identity that already works is never touched.
-   */
-  /** Runs `work` in a transaction of its own, or in the one this repository is bound to (Database.transaction). */
-  private inTransaction<T>(work: (tx: Prisma) => Promise<T>): Promise<T> {
-    return this.bound ? work(this.prisma) : this.prisma.$transaction((tx) => work(tx as unknown as Prisma));
-  }
-
-  async settleSignup(orgId: string, id: string, settled: SettledSignup, unfinished?: { failure: string }) {
-    // The secret goes on the signup's own row first: whatever happens next, the new account's password is kept.
-    if (unfinished) await this.recordPending(orgId, id, settled.secret, unfinished.failure);
-    else await this.recordSuccess(orgId, id, settled.secret, settled.loginUrl);
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.mergeSignup(orgId, id, settled, unfinished);
-      } catch (err) {
-        // A login created a row with the settled identity between our read and write: merge into it. Inside
-        // a caller's transaction the violation aborted it: the caller tries the whole again.
-        if (!isUniqueViolation(err) || attempt > 0 || this.bound) throw err;
-      }
-    }
-  }
-
-  private async recordPending(orgId: string, id: string, secret: LoginSecret, failure: string) {
-    await this.prisma.credential.updateMany({
-      where: { id, orgId, lastLoginAt: null },
-      data: { secret: this.envelope.encryptJson(secret, rowAad(orgId, id)), lastErrorCode: failure },
-    });
-  }
-
-  private mergeSignup(orgId: string, id: string, settled: SettledSignup, unfinished?: { failure: string }) {
-    return this.inTransaction(async (tx) => {
-      const row = await tx.credential.findFirstOrThrow({ where: { id, orgId } });
-      const loginPage = loginPageOf(settled.loginUrl);
-      const collection = row.collectionId
-        ? await tx.collection.findUnique({ where: { id: row.collectionId }, select: { externalId: true } })
-        : null;
-      const other = await tx.credential.findFirst({
-        where: { orgId, collectionId: row.collectionId, loginPage, username: settled.username, id: { not: id } },
-      });
-      // An unfinished signup never replaces the secret of a credential that signs in.
-      if (unfinished && (row.lastLoginAt || other?.lastLoginAt))
-        return { id, loginPage: row.loginPage, collectionExternalId: collection?.externalId };
-      const keep = other?.id ?? id;
-      if (other) {
-        await tx.authJob.updateMany({ where: { orgId, credentialId: id }, data: { credentialId: keep } });
-        await tx.session.updateMany({ where: { orgId, credentialId: id }, data: { credentialId: keep } });
-        await tx.credential.delete({ where: { id } });
-      }
-      await tx.credential.update({
-        where: { id: keep },
-        data: {
-          username: settled.username,
-          loginPage,
-          loginUrl: settled.loginUrl,
-          secret: this.envelope.encryptJson(settled.secret, rowAad(orgId, keep)),
-          ...(unfinished ? { lastErrorCode: unfinished.failure } : { lastLoginAt: new Date(), lastErrorCode: null }),
-        },
-      });
-      return { id: keep, loginPage, collectionExternalId: collection?.externalId };
-    });
-  }
-
-  /** Whether the credential keeps the secret of an account that never signed in (an unfinished signup's). */
-  async keepsUnfinishedAccount(orgId: string, id: string): Promise<boolean> {
-    return (await this.prisma.credential.count({ where: { id, orgId, lastLoginAt: null, secret: { not: null } } })) > 0;
-  }
-
   async recordFailure(orgId: string, id: string, errorCode: string) {
     await this.prisma.credential.updateMany({ where: { id, orgId }, data: { lastErrorCode: errorCode } });
   }
 }
-
-const deviceAad = (orgId: string, id: string) => `${rowAad(orgId, id)}/device`;

@@ -39,7 +39,7 @@ export async function runLogin(
   const learned = parseLearnedFlow(job.learnedFlow);
   const inbox = input.inbox ? run.inboxFor(job, input.inbox, hooks) : undefined;
   // The site's memory of this credential's browser, kept from its last login (a trusted device).
-  let device = await db.credentials.device(job.orgId, job.credential.id).catch((err: unknown) => {
+  let device = await db.credentialBrowsers.device(job.orgId, job.credential.id).catch((err: unknown) => {
     run.deps.log.warn({ jobId: job.id, err: String(err) }, "remembered device not read; the login starts without it");
     return null;
   });
@@ -125,7 +125,7 @@ export async function runLogin(
       { jobId: job.id },
       "no login form with the remembered device; forgotten, and the login runs without it",
     );
-    await db.credentials.saveDevice(job.orgId, job.credential.id, null).catch(() => undefined);
+    await db.credentialBrowsers.saveDevice(job.orgId, job.credential.id, null).catch(() => undefined);
     device = null;
     ran = await attempt();
   }
