@@ -1,3 +1,4 @@
+import { fieldErrorSchema } from "./error-body";
 import { ERROR_CODES } from "./error-codes";
 import { HANDOFF_REASONS } from "./handoff";
 import { JOB_EVENT_TYPES, type JobEventType } from "./job-events";
@@ -79,6 +80,12 @@ export const jobError = {
       type: "string",
       pattern: "^cred_",
       description: "As in the error body: the credential a failed signup kept.",
+    },
+    details: {
+      type: "array",
+      items: fieldErrorSchema,
+      description:
+        "What the caller can fix, field by field (`form_ambiguous`: the candidate fields, as `/additionalFields/<name>`).",
     },
   },
 };

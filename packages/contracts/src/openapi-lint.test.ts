@@ -86,6 +86,17 @@ describe("the OpenAPI document", () => {
     );
   });
 
+  it("documents every field of a failed job's error, `details` too", () => {
+    const { JobError } = openApiDocument.components.schemas;
+    const validate = openApiAjv().compile(absoluteRefs({ ...JobError, additionalProperties: false }));
+    const error = {
+      code: "form_ambiguous",
+      message: "More than one field could take `company`.",
+      details: [{ field: "/additionalFields/company", message: "Name one of: Company, Company name." }],
+    };
+    expect(validate(error) ? [] : validate.errors).toEqual([]);
+  });
+
   describe("its examples match their schemas (ajv, JSON Schema 2020-12)", () => {
     const ajv = openApiAjv();
 
