@@ -13,6 +13,7 @@ export * from "./signup-request";
 export * from "./job-input";
 export * from "./job-outcome";
 export * from "./job-events";
+export * from "./job-resource";
 export * from "./handoff";
 export * from "./entry-links";
 export * from "./proxies";

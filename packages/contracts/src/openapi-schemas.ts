@@ -1,14 +1,16 @@
 import { errorBodySchema } from "./error-body";
 import { passkeyEnrolRequestSchema, refreshRequestSchema, verifyRequestSchema } from "./credentials";
 import { mailboxRequestSchema, mailboxSchema, phoneNumberSchema } from "./inboxes";
-import { inputAnswerSchema } from "./handoff";
+import { inputAnswerSchema, inputRequestSchema } from "./handoff";
 import { entryLinkRequestSchema } from "./entry-links";
 import { webhookRequestSchema, webhookSchema } from "./webhooks";
 import { PROXY_REGIONS, proxyRequestSchema } from "./proxies";
 import { loginRequestSchema } from "./login-request";
 import { cookieSchema, sessionSchema } from "./session";
 import { signupRequestSchema } from "./signup-request";
-import { inputRequest, job, jobError, jobEvent, jobEventStream } from "./openapi-job-schemas";
+import { jobEventStream } from "./openapi-job-schemas";
+import { jobErrorSchema, jobSchema } from "./job-resource";
+import { jobEventSchema } from "./job-events";
 import {
   credential,
   credentialMethod,
@@ -115,11 +117,11 @@ export const schemas = {
   Session: sessionSchema,
   StoredCredentialSession: storedCredentialSession,
   Cookie: cookieSchema,
-  Job: job,
-  JobError: jobError,
-  InputRequest: inputRequest,
+  Job: jobSchema,
+  JobError: jobErrorSchema,
+  InputRequest: inputRequestSchema,
   InputAnswer: inputAnswer,
-  JobEvent: jobEvent,
+  JobEvent: jobEventSchema,
   JobEventStream: jobEventStream,
   Error: errorBodySchema,
   MailboxRequest: mailboxRequest,

@@ -2,10 +2,14 @@ import { Type, type Static, type TSchema, type TUnsafe } from "@sinclair/typebox
 
 /**
  * Where the OpenAPI document names a schema of its components rather than repeating it: `{$ref}` in JSON,
- * the schema's Static type in TypeScript; the client type generators give it the component's type name.
+ * the schema's Static type in TypeScript; the client type generators give it the component's type name. A
+ * `description` beside the `$ref` says what the part is here.
  */
-export const componentRef = <T extends TSchema>(component: string, _schema: T): TUnsafe<Static<T>> =>
-  Type.Unsafe<Static<T>>({ $ref: `#/components/schemas/${component}` });
+export const componentRef = <T extends TSchema>(
+  component: string,
+  _schema: T,
+  options: { description?: string } = {},
+): TUnsafe<Static<T>> => Type.Unsafe<Static<T>>({ $ref: `#/components/schemas/${component}`, ...options });
 
 /**
  * The schema the client type generators read where the API's JSON Schema says less than its type (a part

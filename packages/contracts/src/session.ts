@@ -1,6 +1,4 @@
 import { Type, type Static } from "@sinclair/typebox";
-import type { FieldError } from "./error-body";
-import type { InputRequest } from "./handoff";
 import { componentRef, describedLoosely } from "./schema-refs";
 import { stringEnum } from "./string-enum";
 /** A cookie as the API returns it. `expires` is Unix time in seconds; -1 marks a session cookie. */
@@ -117,25 +115,6 @@ export interface CapturedSession extends SessionResponse {
 export function answerOf(session: CapturedSession): SessionResponse {
   const { signedInPage: _kept, ...answer } = session;
   return answer;
-}
-
-/** `needs_input`: running, and waiting for a person (`input`; answer with POST /v1/jobs/{jobId}/input). */
-export type JobStatus = "queued" | "running" | "needs_input" | "succeeded" | "failed";
-
-/** GET /v1/jobs/:id, and the 202 answer of a login still running. */
-export interface JobResource {
-  jobId: string;
-  status: JobStatus;
-  result?: SessionResponse;
-  /**
-   * `credentialId`: a signup that failed after its form was sent keeps the account's password there.
-   * `details`: what the caller can fix, field by field (`form_ambiguous`: the candidate fields).
-   */
-  error?: { code: string; message: string; credentialId?: string; details?: FieldError[] };
-  /** While `needs_input`: what it waits for a person to answer. */
-  input?: InputRequest;
-  /** Where its progress streams (Server-Sent Events, `JobEvent`): `/v1/jobs/{jobId}/events`. */
-  eventsUrl: string;
 }
 
 /**

@@ -1,11 +1,11 @@
-import type { HandoffReason } from "@authsvc/contracts";
+import type { HandoffReason, InputField } from "@authsvc/contracts";
 
 /** What a flow asks a person; never a secret. `prompt` is the site's own words. */
 export interface HandoffQuestion {
   reason: HandoffReason;
   prompt: string;
   /** What the answer carries: `code`, `choice`, `answer`; [] when "look again" is the answer. */
-  fields: string[];
+  fields: InputField[];
   choices?: string[];
 }
 

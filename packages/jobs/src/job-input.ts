@@ -76,7 +76,7 @@ function answerDoesNotFit(asked: PendingInput, answer: InputAnswer, given: strin
       ? null
       : `this step takes no field: send {} once it is done (on the hand-off page or elsewhere)`;
   // A step answered on the hand-off page itself goes by itself: the question is withdrawn, no {} needed.
-  if (given.length === 0 || !asked.fields.includes(given[0]!))
+  if (given.length === 0 || !asked.fields.some((f) => f === given[0]))
     return `this step takes ${asked.fields.map((f) => `"${f}"`).join(" or ")}, not ${given.length === 0 ? "{}" : `"${given[0]}"`}`;
   if ("choice" in answer && !(asked.choices ?? []).includes(answer.choice))
     return `is not one of the choices offered: ${(asked.choices ?? []).map((c) => JSON.stringify(c)).join(", ")}`;

@@ -1,6 +1,8 @@
 import {
   type FieldError,
   type InputRequest,
+  isErrorCode,
+  type JobError,
   passkeyMethod,
   jobEventsPath,
   type JobResource,
@@ -51,16 +53,19 @@ export async function viewJob(
     } else if (found) resource.result = found.state;
   }
   if (row.status === "failed") {
-    resource.error = { code: row.errorCode ?? "internal_error", message: row.errorMessage ?? "" };
+    // The record keeps the code as text; it was one of ours when written.
+    const code = row.errorCode && isErrorCode(row.errorCode) ? row.errorCode : "internal_error";
+    const error: JobError = { code, message: row.errorMessage ?? "" };
+    resource.error = error;
     if (Array.isArray(row.errorDetails) && row.errorDetails.length > 0)
-      resource.error.details = row.errorDetails as unknown as FieldError[];
+      error.details = row.errorDetails as unknown as FieldError[];
     // A signup that sent its form and failed may have created the account: name where its password is.
     if (
       row.kind === "signup" &&
       row.submittedAt &&
       (await db.signupCredentials.keepsUnfinishedAccount(orgId, row.credentialId))
     ) {
-      resource.error.credentialId = row.credentialId;
+      error.credentialId = row.credentialId;
     }
   }
   return resource;

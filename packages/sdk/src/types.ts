@@ -4,16 +4,15 @@
  * contracts-check.ts proves at compile time that the rest match @authsvc/contracts.
  */
 import type {
+  InputRequest,
   LoginMethod,
   ProxyRegion,
   SessionResponse,
   WebhookEventType,
   WebhookResource,
 } from "./generated/api-types";
-import type { InputRequest } from "./job-types";
 
 export * from "./generated/api-types";
-export * from "./job-types";
 
 export interface SignupAccount {
   email: string | null;

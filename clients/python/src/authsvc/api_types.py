@@ -243,6 +243,87 @@ class ErrorBody(TypedDict):
     error: Dict[str, Any]
 
 
+JobStatus = Literal["queued", "running", "needs_input", "succeeded", "failed"]
+
+
+HandoffReason = Literal["code", "approval", "captcha", "choice", "answer", "verification", "consent"]
+
+
+InputField = Literal["code", "choice", "answer"]
+
+
+class _InputRequestRequired(TypedDict):
+    # `code`: a one-time code the request gave no way to read (an authenticator without `totpSecret`, a code sent to a number or address that is not ours). `approval`: a sign-in to approve on another device (a push to a phone); the page goes on by itself once approved, and the question is withdrawn. `captcha`: a challenge only a person can solve (an image of distorted characters, a picture puzzle): solved on the hand-off page, whose live view they click and type in; they may send the form there themselves. `{}` says it is solved: the page is looked at again. `answer`: a security question; `{answer}` is typed and sent. `choice`: a chooser of the account or organization to go on as; `{choice}` is one of `choices`. `verification`: a "verify it's you" step (a new device, an unusual sign-in): with `fields: ["answer"]` the detail it asks (the account's phone number, its recovery address) is typed and sent; with `fields: []` it waits for something done elsewhere (a link mailed to the person): `{}` once done, and the page is loaded again. `consent`: the site holds the sign-in until its terms are accepted; `choices` are the page's answers ("Accept and continue", "Decline"), and only the person decides: declined terms that keep the account out end `consent_denied`.
+    reason: HandoffReason
+    # The site's own words at that step; after a refused answer, the site's refusal.
+    prompt: str
+    # What the answer carries; [] when `{}` (look again) is the answer.
+    fields: List[InputField]
+    # When the hand-off ends unanswered: the job then fails with `input_timeout`.
+    expiresAt: str
+
+
+class InputRequest(_InputRequestRequired, total=False):
+    # The choices offered, for a chooser or the site's terms (`consent`).
+    choices: List[str]
+    # The hosted hand-off page, for the person (no API key, no account): the organization, the site's origin, a live view of the browser tab they can click and type in, and a status line. Good while the job waits; 410 once it ended. Absent when the service has no DASHBOARD_URL.
+    handoffUrl: str
+
+
+class _JobErrorRequired(TypedDict):
+    code: ErrorCode
+    message: str
+
+
+class JobError(_JobErrorRequired, total=False):
+    # As in the error body: the credential a failed signup kept.
+    credentialId: str
+    # What the caller can fix, field by field (`form_ambiguous`: the candidate fields, as `/additionalFields/<name>`).
+    details: List[FieldError]
+
+
+class _JobResourceRequired(TypedDict):
+    jobId: str
+    # Its progress as Server-Sent Events: `/v1/jobs/{jobId}/events`.
+    eventsUrl: str
+    # `needs_input`: running, and waiting for a person (the request allowed a hand-off); `input` says what for.
+    status: JobStatus
+
+
+class JobResource(_JobResourceRequired, total=False):
+    """GET /v1/jobs/{jobId}, and the body of a 202 answer. `Result`: what the call that made it answers (a signup's SignupResponse)."""
+
+    result: SessionResponse
+    error: JobError
+    # While `needs_input`: what it waits for a person to answer.
+    input: InputRequest
+
+
+JobEventType = Literal["queued", "started", "navigating", "form_found", "submitted", "waiting_for_email", "waiting_for_sms", "verifying", "needs_input", "retrying", "succeeded", "failed"]
+
+
+class _JobEventRequired(TypedDict):
+    # `queued`: The job is in the queue (again, after a retry or an operator's replay). `started`: A worker took it; `attempt` counts from 1. `navigating`: The browser is opening the page; `origin` (the origin only: a path may hold an invite token). `form_found`: The login or signup form was found. `submitted`: The form was sent: from here on the job is never retried. `waiting_for_email`: Waiting for the site's mail (code, link, password); `address` is the inbox's address. `waiting_for_sms`: Waiting for the site's text message; `number` is the phone number. `verifying`: Reading the site's answer: signed in, refused, or asking for more. `needs_input`: Waiting for a person (the request allowed a hand-off): `input` says what for; answer with POST /jobs/{jobId}/input. Told again after a refused answer, with the site's words. `retrying`: A failed attempt is tried again (only before the form was sent); `code` is why. `succeeded`: Last event: a session was made (read it from GET /jobs/{jobId}); `credentialId` names the credential. `failed`: Last event: no session; `error` is the API's error.
+    type: JobEventType
+    jobId: str
+    at: str
+
+
+class JobEvent(_JobEventRequired, total=False):
+    """One step of a job, as GET /v1/jobs/{jobId}/events streams it. Never carries a secret or the session."""
+
+    attempt: int
+    origin: str
+    address: str
+    # E.164
+    number: str
+    # `retrying`: the error code of the attempt that failed.
+    code: str
+    credentialId: str
+    error: JobError
+    input: InputRequest
+
+
 class InputAnswerRequest(TypedDict, total=False):
     """POST /v1/jobs/{jobId}/input: a code, a choice, an answer, or `{}` (look again)."""
 

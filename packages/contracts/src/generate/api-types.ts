@@ -2,7 +2,9 @@ import { errorBodySchema, fieldErrorSchema } from "../error-body";
 import { ERROR_CODES } from "../error-codes";
 import { refreshRequestSchema, verifyRequestSchema } from "../credentials";
 import { entryLinkRequestSchema } from "../entry-links";
-import { inputAnswerSchema } from "../handoff";
+import { HANDOFF_REASONS, INPUT_FIELDS, inputAnswerSchema, inputRequestSchema } from "../handoff";
+import { JOB_EVENT_TYPES, jobEventSchema } from "../job-events";
+import { JOB_STATUSES, jobErrorSchema, jobSchema } from "../job-resource";
 import { mailboxRequestSchema, mailboxSchema, phoneNumberSchema } from "../inboxes";
 import { LOGIN_METHODS, loginCredSchema, loginRequestSchema } from "../login-request";
 import { PROXY_REGIONS, proxyRequestSchema } from "../proxies";
@@ -88,6 +90,24 @@ const API_TYPES: readonly NamedType[] = [
     doc: "What is wrong with one field: `field` is a JSON pointer into the request body, e.g. `/cred/password`.",
   },
   { name: "ErrorBody", schema: errorBodySchema },
+  { name: "JobStatus", words: JOB_STATUSES, list: "JOB_STATUSES" },
+  { name: "HandoffReason", words: HANDOFF_REASONS, list: "HANDOFF_REASONS" },
+  { name: "InputField", words: INPUT_FIELDS, list: "INPUT_FIELDS" },
+  { name: "InputRequest", schema: inputRequestSchema },
+  { name: "JobError", schema: jobErrorSchema },
+  {
+    name: "JobResource",
+    component: "Job",
+    schema: jobSchema,
+    doc: "GET /v1/jobs/{jobId}, and the body of a 202 answer. `Result`: what the call that made it answers (a signup's SignupResponse).",
+    typeParameter: { name: "Result", default: "SessionResponse", property: "result" },
+  },
+  { name: "JobEventType", words: JOB_EVENT_TYPES, list: "JOB_EVENT_TYPES" },
+  {
+    name: "JobEvent",
+    schema: jobEventSchema,
+    doc: "One step of a job, as GET /v1/jobs/{jobId}/events streams it. Never carries a secret or the session.",
+  },
   {
     name: "InputAnswerRequest",
     schema: inputAnswerSchema,

@@ -22,11 +22,19 @@ export type JsonSchema = {
 /**
  * Types the generated files name: an object schema (an interface, `doc` its comment), or a list of words
  * (a union), declared with its list or, in TypeScript, imported from the generated module `declaredIn`.
+ * `typeParameter`: in TypeScript, the interface is generic, its `property` of the parameter's type (the
+ * schema's type the default), for a caller that knows more than the API says (a signup job's result).
  */
 export type NamedType =
-  | { name: string; schema: object; doc?: string; component?: string }
+  | { name: string; schema: object; doc?: string; component?: string; typeParameter?: TypeParameter }
   | { name: string; words: readonly string[]; list: string }
   | { name: string; words: readonly string[]; declaredIn: string };
+
+export interface TypeParameter {
+  name: string;
+  default: string;
+  property: string;
+}
 
 /** The named type a schema is, by its JSON (TypeBox's Optional copies a schema, so identity would miss). */
 export function nameOf(schema: JsonSchema, named: readonly NamedType[], self?: string): string | undefined {

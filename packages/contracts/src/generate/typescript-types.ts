@@ -7,6 +7,7 @@ import {
   unsupported,
   type JsonSchema,
   type NamedType,
+  type TypeParameter,
 } from "./schema-walk";
 
 // The API's named types as TypeScript source, for the SDK (published without the contracts).
@@ -45,12 +46,18 @@ function docComment(text: string | undefined, indent: string): string {
   return text ? `${indent}/** ${text.replaceAll("*/", "*\\/")} */\n` : "";
 }
 
-function members(schema: JsonSchema, named: readonly NamedType[], indent: string, self?: string): string {
+function members(
+  schema: JsonSchema,
+  named: readonly NamedType[],
+  indent: string,
+  self?: string,
+  parameter?: TypeParameter,
+): string {
   return propertiesOf(schema)
-    .map(
-      (p) =>
-        `${docComment(p.schema.description, indent)}${indent}${p.name}${p.optional ? "?" : ""}: ${typeOf(p.schema, named, indent, self)};\n`,
-    )
+    .map((p) => {
+      const type = p.name === parameter?.property ? parameter.name : typeOf(p.schema, named, indent, self);
+      return `${docComment(p.schema.description, indent)}${indent}${p.name}${p.optional ? "?" : ""}: ${type};\n`;
+    })
     .join("");
 }
 
@@ -64,7 +71,9 @@ export function typescriptDeclarations(named: readonly NamedType[]): string {
         return `export const ${n.list} = [\n${words}] as const;\nexport type ${n.name} = (typeof ${n.list})[number];\n`;
       }
       const schema = n.schema as JsonSchema;
-      return `${docComment(n.doc ?? schema.description, "")}export interface ${n.name} {\n${members(schema, named, "  ", n.name)}}\n`;
+      const parameter = n.typeParameter;
+      const generic = parameter ? `<${parameter.name} = ${parameter.default}>` : "";
+      return `${docComment(n.doc ?? schema.description, "")}export interface ${n.name}${generic} {\n${members(schema, named, "  ", n.name, parameter)}}\n`;
     })
     .filter(Boolean)
     .join("\n");

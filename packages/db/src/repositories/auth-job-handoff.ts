@@ -1,5 +1,5 @@
 import { rowAad, type Envelope } from "@authsvc/crypto";
-import type { HandoffReason } from "@authsvc/contracts";
+import type { HandoffReason, InputField } from "@authsvc/contracts";
 import { DbNull, type Prisma } from "../prisma-client";
 import { heldWhere } from "./job-transitions";
 
@@ -7,7 +7,7 @@ import { heldWhere } from "./job-transitions";
 export interface PendingInput {
   reason: HandoffReason;
   prompt: string;
-  fields: string[];
+  fields: InputField[];
   choices?: string[];
   /** When the hand-off ends unanswered (ISO 8601). */
   expiresAt: string;
