@@ -1,7 +1,9 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { stringEnum } from "./string-enum";
 import { collectionIdSchema, targetUrlSchema } from "./request-parts";
-import type { InputRequest } from "./handoff";
+import { inputRequestSchema } from "./handoff";
+import { nullable } from "./nullable";
+import { componentRef } from "./schema-refs";
 
 /**
  * Credentials the end user types themselves: a link to a hosted page for one site. The service signs in
@@ -35,27 +37,44 @@ export type EntryLinkRequest = Static<typeof entryLinkRequestSchema>;
  * (`input`); `created`: it signed in and the credential is stored (`credentialId`), the link is spent;
  * `failed`: no tries are left; `expired`: nobody finished in time.
  */
-export type EntryLinkStatus = "open" | "validating" | "needs_input" | "created" | "failed" | "expired";
+export const ENTRY_LINK_STATUSES = ["open", "validating", "needs_input", "created", "failed", "expired"] as const;
+export type EntryLinkStatus = (typeof ENTRY_LINK_STATUSES)[number];
 
-export interface EntryLinkResource {
-  linkId: string;
-  /** The hosted page to send the end user to (no API key needed). */
-  url: string;
-  site: string;
-  loginUrl: string;
-  collectionId: string | null;
-  loginMethod: "password";
-  status: EntryLinkStatus;
-  createdAt: string;
-  expiresAt: string;
-  /** Sign-ins started from the page, of `maxTries`. */
-  tries: number;
-  maxTries: number;
-  /** The latest sign-in started from the page. */
-  jobId: string | null;
-  /** What that sign-in waits for, while it does (`needs_input`). */
-  input?: InputRequest;
-  credentialId: string | null;
-  /** Why the latest sign-in failed (the site's verdict), while the link is open again or failed. */
-  lastError: { code: string; message: string } | null;
-}
+export const entryLinkSchema = Type.Object({
+  linkId: Type.String({ pattern: "^elink_" }),
+  url: Type.String({
+    format: "uri",
+    description:
+      "The hosted page to send the end user to: no API key, no account. It names the organization and the site, and takes a username, a password and, optionally, an authenticator's secret.",
+  }),
+  site: Type.String({ description: "Origin of the site." }),
+  loginUrl: Type.String(),
+  collectionId: nullable(Type.String()),
+  loginMethod: stringEnum(["password"]),
+  status: stringEnum(ENTRY_LINK_STATUSES, {
+    description:
+      "`open`: waiting for the end user (again after a sign-in the site refused: `lastError`); `validating`: a sign-in with what they typed runs (`jobId`); " +
+      "`needs_input`: a step of it waits for them (`input`, its hand-off page is shown to them too); `created`: it signed in and the credential is stored " +
+      "(`credentialId`), the link is spent; `failed`: no tries left; `expired`: nobody finished in time.",
+  }),
+  createdAt: Type.String({ format: "date-time" }),
+  expiresAt: Type.String({ format: "date-time" }),
+  tries: Type.Integer({
+    description:
+      "Sign-ins started from the page. Each may count as an attempt on the account, so a link takes at most `maxTries`.",
+  }),
+  maxTries: Type.Integer(),
+  jobId: nullable(Type.String(), {
+    description: "The latest sign-in started from the page (GET /v1/jobs/{jobId}).",
+  }),
+  input: Type.Optional(
+    componentRef("InputRequest", inputRequestSchema, {
+      description: "What that sign-in waits for, while it does (`needs_input`).",
+    }),
+  ),
+  credentialId: nullable(Type.String({ pattern: "^cred_" })),
+  lastError: nullable(Type.Object({ code: Type.String(), message: Type.String() }), {
+    description: "Why the latest sign-in failed, in the site's words where it gave some.",
+  }),
+});
+export type EntryLinkResource = Static<typeof entryLinkSchema>;

@@ -12,29 +12,36 @@ export const mailboxSchema = Type.Object({
 export type MailboxResource = Static<typeof mailboxSchema>;
 
 /** A message a mailbox received, as GET /v1/mailboxes/{id}/messages lists it. */
-export interface InboundMessageResource {
-  id: string;
-  from: string;
-  subject: string;
-  /** The address of ours it was delivered to (with any +tag). */
-  recipient: string;
-  /** Whom a forwarded message was first sent to, read from its headers; [] for mail sent to us directly. */
-  originalRecipients: string[];
-  receivedAt: string;
-  /**
-   * Which domains the message proved it came from, checked for the forwarding inbox's mail: `dkim`, domains
-   * whose DKIM signature verifies as it reached us; `arc`, domains a trusted forwarder's ARC seal vouches
-   * for. A login reads a forwarded message only when one is the site's domain. null: not checked (mail
-   * sent to one of our mailboxes directly).
-   */
-  authenticated: { dkim: string[]; arc: string[] } | null;
-  /** The verification code and sign-in or confirmation link found in it, if any. */
-  code: string | null;
-  link: string | null;
-  /** Only with `?include=body`. */
-  text?: string;
-  html?: string;
-}
+export const inboundMessageSchema = Type.Object({
+  id: Type.String({ pattern: "^msg_" }),
+  from: Type.String(),
+  subject: Type.String(),
+  recipient: Type.String({ description: "Our address it was delivered to, with any +tag." }),
+  originalRecipients: Type.Array(Type.String(), {
+    description: "Whom a forwarded message was first sent to (from its headers); [] for mail sent to us directly.",
+  }),
+  receivedAt: Type.String({ format: "date-time" }),
+  authenticated: nullable(
+    Type.Object({
+      dkim: Type.Array(Type.String(), {
+        description: "Domains whose DKIM signature verifies on the message as it reached us.",
+      }),
+      arc: Type.Array(Type.String(), {
+        description:
+          "Domains a trusted forwarder's ARC seal vouches for (their DKIM passed before it forwarded the message).",
+      }),
+    }),
+    {
+      description:
+        "Which domains the message proved it came from, checked for the forwarding inbox's mail; a login reads a forwarded message only when one of them is the site's domain. null: not checked (mail sent to one of our mailboxes directly).",
+    },
+  ),
+  code: nullable(Type.String(), { description: "The verification code found in it." }),
+  link: nullable(Type.String(), { description: "The sign-in or confirmation link found in it." }),
+  text: Type.Optional(Type.String({ description: "Only with include=body." })),
+  html: Type.Optional(Type.String({ description: "Only with include=body." })),
+});
+export type InboundMessageResource = Static<typeof inboundMessageSchema>;
 
 export const phoneNumberSchema = Type.Object({
   id: Type.String({ pattern: "^pn_" }),

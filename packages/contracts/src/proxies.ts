@@ -4,6 +4,7 @@
  * encrypted and never shown again.
  */
 import { Type, type Static } from "@sinclair/typebox";
+import { nullable } from "./nullable";
 import { stringEnum } from "./string-enum";
 
 /** The regions a proxy may say it leaves from; a credential's browser (locale, time zone) follows it. */
@@ -13,14 +14,21 @@ export type ProxyRegion = (typeof PROXY_REGIONS)[number];
 /** An organization has few proxies; this keeps one from storing without bound. */
 export const MAX_PROXIES_PER_ORG = 200;
 
-export interface ProxyResource {
-  id: string;
-  /** `scheme://host:port`: the URL without its credentials. */
-  address: string;
-  label: string | null;
-  region: ProxyRegion | null;
-  createdAt: string;
-}
+export const proxySchema = Type.Object({
+  id: Type.String({ pattern: "^prx_" }),
+  address: Type.String({
+    description: "`scheme://host:port`: the URL without its credentials (never shown again).",
+  }),
+  label: nullable(Type.String(), {
+    description: "Its pool: `proxyPool` on a login names the proxies of one label.",
+  }),
+  region: nullable(stringEnum(PROXY_REGIONS), {
+    description:
+      "Where it leaves from: the browser of a credential that first signs in through it is one of that region (locale, time zone).",
+  }),
+  createdAt: Type.String({ format: "date-time" }),
+});
+export type ProxyResource = Static<typeof proxySchema>;
 
 export const proxyLabelSchema = Type.String({ minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9][A-Za-z0-9._:-]*$" });
 export const proxyIdSchema = Type.String({ pattern: "^prx_[0-9A-Za-z]{22}$" });

@@ -4,9 +4,8 @@
  * contracts-check.ts proves at compile time that the rest match @authsvc/contracts.
  */
 import type {
-  InputRequest,
+  InboundMessageResource,
   LoginMethod,
-  ProxyRegion,
   SessionResponse,
   WebhookEventType,
   WebhookResource,
@@ -80,59 +79,15 @@ export interface CredentialResource {
   methods?: CredentialMethod[];
 }
 
-export type EntryLinkStatus = "open" | "validating" | "needs_input" | "created" | "failed" | "expired";
-
-export interface EntryLinkResource {
-  linkId: string;
-  /** The hosted page to send the end user to. */
-  url: string;
-  site: string;
-  loginUrl: string;
-  collectionId: string | null;
-  loginMethod: "password";
-  status: EntryLinkStatus;
-  createdAt: string;
-  expiresAt: string;
-  tries: number;
-  maxTries: number;
-  jobId: string | null;
-  input?: InputRequest;
-  credentialId: string | null;
-  lastError: { code: string; message: string } | null;
-}
-
 export interface CredentialPage {
   credentials: CredentialResource[];
   /** The next page's link, or null on the last page. */
   next: string | null;
 }
 
-export interface InboundMessageResource {
-  id: string;
-  from: string;
-  subject: string;
-  recipient: string;
-  originalRecipients: string[];
-  receivedAt: string;
-  /** Domains the message proved it came from (DKIM; a trusted forwarder's ARC seal), for forwarding-inbox mail; null: not checked. */
-  authenticated: { dkim: string[]; arc: string[] } | null;
-  code: string | null;
-  link: string | null;
-  text?: string;
-  html?: string;
-}
-
 export interface MessagePage {
   messages: InboundMessageResource[];
   next: string | null;
-}
-
-export interface ProxyResource {
-  id: string;
-  address: string;
-  label: string | null;
-  region: ProxyRegion | null;
-  createdAt: string;
 }
 
 /** The answer to POST /v1/webhooks: the only time the signing secret is shown. */

@@ -169,6 +169,37 @@ class EntryLinkRequest(_EntryLinkRequestRequired, total=False):
     expiresIn: int
 
 
+EntryLinkStatus = Literal["open", "validating", "needs_input", "created", "failed", "expired"]
+
+
+class _EntryLinkResourceRequired(TypedDict):
+    linkId: str
+    # The hosted page to send the end user to: no API key, no account. It names the organization and the site, and takes a username, a password and, optionally, an authenticator's secret.
+    url: str
+    # Origin of the site.
+    site: str
+    loginUrl: str
+    collectionId: Union[str, None]
+    loginMethod: Literal["password"]
+    # `open`: waiting for the end user (again after a sign-in the site refused: `lastError`); `validating`: a sign-in with what they typed runs (`jobId`); `needs_input`: a step of it waits for them (`input`, its hand-off page is shown to them too); `created`: it signed in and the credential is stored (`credentialId`), the link is spent; `failed`: no tries left; `expired`: nobody finished in time.
+    status: EntryLinkStatus
+    createdAt: str
+    expiresAt: str
+    # Sign-ins started from the page. Each may count as an attempt on the account, so a link takes at most `maxTries`.
+    tries: int
+    maxTries: int
+    # The latest sign-in started from the page (GET /v1/jobs/{jobId}).
+    jobId: Union[str, None]
+    credentialId: Union[str, None]
+    # Why the latest sign-in failed, in the site's words where it gave some.
+    lastError: Union[Dict[str, Any], None]
+
+
+class EntryLinkResource(_EntryLinkResourceRequired, total=False):
+    # What that sign-in waits for, while it does (`needs_input`).
+    input: InputRequest
+
+
 class MailboxRequest(TypedDict, total=False):
     localPart: str
     label: str
@@ -182,6 +213,36 @@ class MailboxResource(TypedDict):
     # The organization's forwarding inbox: forward your own mailbox here.
     forwarding: bool
     createdAt: str
+
+
+_InboundMessageResourceRequired = TypedDict(
+    "_InboundMessageResourceRequired",
+    {
+        "id": str,
+        "from": str,
+        "subject": str,
+        # Our address it was delivered to, with any +tag.
+        "recipient": str,
+        # Whom a forwarded message was first sent to (from its headers); [] for mail sent to us directly.
+        "originalRecipients": List[str],
+        "receivedAt": str,
+        # Which domains the message proved it came from, checked for the forwarding inbox's mail; a login reads a forwarded message only when one of them is the site's domain. null: not checked (mail sent to one of our mailboxes directly).
+        "authenticated": Union[Dict[str, Any], None],
+        # The verification code found in it.
+        "code": Union[str, None],
+        # The sign-in or confirmation link found in it.
+        "link": Union[str, None],
+    },
+)
+
+
+class InboundMessageResource(_InboundMessageResourceRequired, total=False):
+    """A message a mailbox received, as GET /v1/mailboxes/{id}/messages lists it."""
+
+    # Only with include=body.
+    text: str
+    # Only with include=body.
+    html: str
 
 
 class PhoneNumberResource(TypedDict):
@@ -227,6 +288,17 @@ class ProxyRequest(_ProxyRequestRequired, total=False):
 
     label: str
     region: ProxyRegion
+
+
+class ProxyResource(TypedDict):
+    id: str
+    # `scheme://host:port`: the URL without its credentials (never shown again).
+    address: str
+    # Its pool: `proxyPool` on a login names the proxies of one label.
+    label: Union[str, None]
+    # Where it leaves from: the browser of a credential that first signs in through it is one of that region (locale, time zone).
+    region: Union[ProxyRegion, None]
+    createdAt: str
 
 
 ErrorCode = Literal["invalid_request", "invalid_json", "unauthorized", "not_found", "conflict", "account_exists", "payload_too_large", "unsupported_media_type", "idempotency_mismatch", "invalid_credentials", "form_not_found", "form_ambiguous", "captcha_blocked", "login_blocked", "account_locked", "mfa_required", "input_timeout", "handoff_interrupted", "not_waiting_for_input", "verification_failed", "provider_blocked", "consent_denied", "account_not_linked", "login_unconfirmed", "passkey_not_offered", "passkey_rejected", "signup_rejected", "verification_pending", "no_stored_secret", "target_not_allowed", "rate_limited", "internal_error", "method_not_supported", "target_unreachable", "proxy_unreachable", "proxy_auth_failed", "region_unavailable", "service_unavailable", "timeout"]

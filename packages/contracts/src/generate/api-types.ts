@@ -1,13 +1,13 @@
 import { errorBodySchema, fieldErrorSchema } from "../error-body";
 import { ERROR_CODES } from "../error-codes";
 import { refreshRequestSchema, verifyRequestSchema } from "../credentials";
-import { entryLinkRequestSchema } from "../entry-links";
+import { ENTRY_LINK_STATUSES, entryLinkRequestSchema, entryLinkSchema } from "../entry-links";
 import { HANDOFF_REASONS, INPUT_FIELDS, inputAnswerSchema, inputRequestSchema } from "../handoff";
 import { JOB_EVENT_TYPES, jobEventSchema } from "../job-events";
 import { JOB_STATUSES, jobErrorSchema, jobSchema } from "../job-resource";
-import { mailboxRequestSchema, mailboxSchema, phoneNumberSchema } from "../inboxes";
+import { inboundMessageSchema, mailboxRequestSchema, mailboxSchema, phoneNumberSchema } from "../inboxes";
 import { LOGIN_METHODS, loginCredSchema, loginRequestSchema } from "../login-request";
-import { PROXY_REGIONS, proxyRequestSchema } from "../proxies";
+import { PROXY_REGIONS, proxyRequestSchema, proxySchema } from "../proxies";
 import {
   cookieSchema,
   httpCredentialsSchema,
@@ -71,8 +71,16 @@ const API_TYPES: readonly NamedType[] = [
     schema: entryLinkRequestSchema,
     doc: "POST /v1/credentials/entry-links: a hosted page where the end user types their own credentials for a site.",
   },
+  { name: "EntryLinkStatus", words: ENTRY_LINK_STATUSES, list: "ENTRY_LINK_STATUSES" },
+  { name: "EntryLinkResource", component: "EntryLink", schema: entryLinkSchema },
   { name: "MailboxRequest", schema: mailboxRequestSchema },
   { name: "MailboxResource", component: "Mailbox", schema: mailboxSchema },
+  {
+    name: "InboundMessageResource",
+    component: "InboundMessage",
+    schema: inboundMessageSchema,
+    doc: "A message a mailbox received, as GET /v1/mailboxes/{id}/messages lists it.",
+  },
   { name: "PhoneNumberResource", component: "PhoneNumber", schema: phoneNumberSchema },
   { name: "WebhookEventType", words: WEBHOOK_EVENTS, list: "WEBHOOK_EVENTS" },
   { name: "WebhookRequest", schema: webhookRequestSchema },
@@ -83,6 +91,7 @@ const API_TYPES: readonly NamedType[] = [
     schema: proxyRequestSchema,
     doc: "POST /v1/proxies: an egress proxy of the organization (its credentials are never shown again).",
   },
+  { name: "ProxyResource", component: "Proxy", schema: proxySchema },
   { name: "ErrorCode", words: Object.keys(ERROR_CODES), declaredIn: "./error-codes" },
   {
     name: "FieldError",

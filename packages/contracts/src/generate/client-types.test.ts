@@ -94,6 +94,29 @@ describe("the clients' types made from a schema", () => {
     );
   });
 
+  it("give a nullable list of words as its union or null", () => {
+    const tinted = Type.Object({ colour: nullable(stringEnum(COLOURS)), shade: nullable(stringEnum(["pale"])) });
+    expect(JSON.stringify(tinted.properties.colour)).toBe('{"type":["string","null"],"enum":["red","green",null]}');
+    const types = [named[0]!, { name: "Tinted", schema: tinted }];
+    expect(typescriptDeclarations(types)).toContain(
+      'export interface Tinted {\n  colour: Colour | null;\n  shade: "pale" | null;\n}\n',
+    );
+    expect(pythonDeclarations(types)).toContain(
+      'class Tinted(TypedDict):\n    colour: Union[Colour, None]\n    shade: Union[Literal["pale"], None]\n',
+    );
+  });
+
+  it("write a Python TypedDict whose required key is a keyword as a call", () => {
+    const letter = Type.Object({
+      from: Type.String({ description: "Who wrote it." }),
+      to: Type.Optional(Type.String()),
+    });
+    expect(pythonDeclarations([{ name: "Letter", schema: letter }])).toBe(
+      '_LetterRequired = TypedDict(\n    "_LetterRequired",\n    {\n        # Who wrote it.\n        "from": str,\n    },\n)\n\n\n' +
+        "class Letter(_LetterRequired, total=False):\n    to: str\n",
+    );
+  });
+
   it("refuse a schema they have no type for", () => {
     expect(() =>
       typescriptDeclarations([{ name: "Odd", schema: Type.Object({ x: Type.Unsafe({ not: {} }) }) }]),

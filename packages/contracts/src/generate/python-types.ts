@@ -1,4 +1,5 @@
 import {
+  branchOf,
   isAnything,
   mapValuesOf,
   nameOf,
@@ -17,7 +18,7 @@ function typeOf(schema: JsonSchema, named: readonly NamedType[], self?: string):
   if (name) return name;
   if (shapeOf(schema) !== schema) return typeOf(shapeOf(schema), named, self);
   if (Array.isArray(schema.type))
-    return `Union[${schema.type.map((type) => typeOf({ ...schema, type }, named)).join(", ")}]`;
+    return `Union[${schema.type.map((type) => typeOf(branchOf(schema, type), named)).join(", ")}]`;
   if (isAnything(schema)) return "Any";
   if (schema.enum) return `Literal[${schema.enum.map((w) => JSON.stringify(w)).join(", ")}]`;
   if (schema.anyOf) return `Union[${schema.anyOf.map((s) => typeOf(s, named)).join(", ")}]`;
@@ -42,6 +43,13 @@ function typeOf(schema: JsonSchema, named: readonly NamedType[], self?: string):
   return unsupported(schema);
 }
 
+// Python's keywords: not names a class body can declare.
+const KEYWORDS = new Set(
+  "False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield".split(
+    " ",
+  ),
+);
+
 function comment(text: string | undefined): string {
   return text ? `    # ${text}\n` : "";
 }
@@ -53,6 +61,19 @@ function typedDict(name: string, schema: JsonSchema, named: readonly NamedType[]
   const required = props.filter((p) => !p.optional);
   const optional = props.filter((p) => p.optional);
   const doc = docText ? `    """${docText}"""\n\n` : "";
+  if (optional.some((p) => KEYWORDS.has(p.name))) return unsupported(schema);
+  if (required.some((p) => KEYWORDS.has(p.name))) {
+    // A key that is a Python keyword (`from`) cannot be a class attribute: the base is written as a call.
+    const entry = (p: (typeof props)[number]) =>
+      `${comment(p.schema.description).replace(/^ {4}/, "        ")}        "${p.name}": ${typeOf(p.schema, named, name)},\n`;
+    const base = `_${name}Required = TypedDict(\n    "_${name}Required",\n    {\n${required.map(entry).join("")}    },\n)\n`;
+    const rest = optional.length
+      ? `${doc}${optional.map(field).join("")}`
+      : docText
+        ? `    """${docText}"""\n`
+        : "    pass\n";
+    return `${base}\n\nclass ${name}(_${name}Required${optional.length ? ", total=False" : ""}):\n${rest}`;
+  }
   if (!optional.length) return `class ${name}(TypedDict):\n${doc}${required.map(field).join("")}`;
   if (!required.length) return `class ${name}(TypedDict, total=False):\n${doc}${optional.map(field).join("")}`;
   return (

@@ -7,7 +7,7 @@ import { PRECISE_SCHEMA } from "../schema-refs";
  */
 export type JsonSchema = {
   type?: string | string[];
-  enum?: readonly string[];
+  enum?: readonly (string | null)[];
   const?: string | number | boolean;
   anyOf?: JsonSchema[];
   items?: JsonSchema;
@@ -58,6 +58,12 @@ function nameOfComponent(ref: string, named: readonly NamedType[]): string | und
 /** The schema a type is made of: the precise one where the API's JSON Schema says less. */
 export function shapeOf(schema: JsonSchema): JsonSchema {
   return schema[PRECISE_SCHEMA] ?? schema;
+}
+
+/** One type of `type: [t, "null"]`: `t` with its words but null, or null. */
+export function branchOf(schema: JsonSchema, type: string): JsonSchema {
+  if (type === "null") return { type };
+  return schema.enum ? { ...schema, type, enum: schema.enum.filter((w) => w !== null) } : { ...schema, type };
 }
 
 /** `{}`: any JSON value. */

@@ -1,4 +1,5 @@
 import {
+  branchOf,
   isAnything,
   mapValuesOf,
   nameOf,
@@ -17,7 +18,7 @@ function typeOf(schema: JsonSchema, named: readonly NamedType[], indent: string,
   if (name) return name;
   if (shapeOf(schema) !== schema) return typeOf(shapeOf(schema), named, indent, self);
   if (Array.isArray(schema.type))
-    return schema.type.map((type) => typeOf({ ...schema, type }, named, indent)).join(" | ");
+    return schema.type.map((type) => typeOf(branchOf(schema, type), named, indent)).join(" | ");
   if (isAnything(schema)) return "unknown";
   if (schema.enum) return schema.enum.map((w) => JSON.stringify(w)).join(" | ");
   if (schema.const !== undefined) return JSON.stringify(schema.const);

@@ -183,6 +183,44 @@ export interface EntryLinkRequest {
   expiresIn?: number;
 }
 
+export const ENTRY_LINK_STATUSES = [
+  "open",
+  "validating",
+  "needs_input",
+  "created",
+  "failed",
+  "expired",
+] as const;
+export type EntryLinkStatus = (typeof ENTRY_LINK_STATUSES)[number];
+
+export interface EntryLinkResource {
+  linkId: string;
+  /** The hosted page to send the end user to: no API key, no account. It names the organization and the site, and takes a username, a password and, optionally, an authenticator's secret. */
+  url: string;
+  /** Origin of the site. */
+  site: string;
+  loginUrl: string;
+  collectionId: string | null;
+  loginMethod: "password";
+  /** `open`: waiting for the end user (again after a sign-in the site refused: `lastError`); `validating`: a sign-in with what they typed runs (`jobId`); `needs_input`: a step of it waits for them (`input`, its hand-off page is shown to them too); `created`: it signed in and the credential is stored (`credentialId`), the link is spent; `failed`: no tries left; `expired`: nobody finished in time. */
+  status: EntryLinkStatus;
+  createdAt: string;
+  expiresAt: string;
+  /** Sign-ins started from the page. Each may count as an attempt on the account, so a link takes at most `maxTries`. */
+  tries: number;
+  maxTries: number;
+  /** The latest sign-in started from the page (GET /v1/jobs/{jobId}). */
+  jobId: string | null;
+  /** What that sign-in waits for, while it does (`needs_input`). */
+  input?: InputRequest;
+  credentialId: string | null;
+  /** Why the latest sign-in failed, in the site's words where it gave some. */
+  lastError: {
+    code: string;
+    message: string;
+  } | null;
+}
+
 export interface MailboxRequest {
   localPart?: string;
   label?: string;
@@ -196,6 +234,33 @@ export interface MailboxResource {
   /** The organization's forwarding inbox: forward your own mailbox here. */
   forwarding: boolean;
   createdAt: string;
+}
+
+/** A message a mailbox received, as GET /v1/mailboxes/{id}/messages lists it. */
+export interface InboundMessageResource {
+  id: string;
+  from: string;
+  subject: string;
+  /** Our address it was delivered to, with any +tag. */
+  recipient: string;
+  /** Whom a forwarded message was first sent to (from its headers); [] for mail sent to us directly. */
+  originalRecipients: Array<string>;
+  receivedAt: string;
+  /** Which domains the message proved it came from, checked for the forwarding inbox's mail; a login reads a forwarded message only when one of them is the site's domain. null: not checked (mail sent to one of our mailboxes directly). */
+  authenticated: {
+    /** Domains whose DKIM signature verifies on the message as it reached us. */
+    dkim: Array<string>;
+    /** Domains a trusted forwarder's ARC seal vouches for (their DKIM passed before it forwarded the message). */
+    arc: Array<string>;
+  } | null;
+  /** The verification code found in it. */
+  code: string | null;
+  /** The sign-in or confirmation link found in it. */
+  link: string | null;
+  /** Only with include=body. */
+  text?: string;
+  /** Only with include=body. */
+  html?: string;
 }
 
 export interface PhoneNumberResource {
@@ -246,6 +311,17 @@ export interface ProxyRequest {
   url: string;
   label?: string;
   region?: ProxyRegion;
+}
+
+export interface ProxyResource {
+  id: string;
+  /** `scheme://host:port`: the URL without its credentials (never shown again). */
+  address: string;
+  /** Its pool: `proxyPool` on a login names the proxies of one label. */
+  label: string | null;
+  /** Where it leaves from: the browser of a credential that first signs in through it is one of that region (locale, time zone). */
+  region: ProxyRegion | null;
+  createdAt: string;
 }
 
 /** What is wrong with one field: `field` is a JSON pointer into the request body, e.g. `/cred/password`. */
