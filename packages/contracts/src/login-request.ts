@@ -55,10 +55,19 @@ export const loginCredSchema = Type.Object(
     ),
     email: Type.Optional(Type.String({ minLength: 3, maxLength: 320, format: "email" })),
     password: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
-    // The site's TOTP secret (base32 or an otpauth://totp/ URI), for a code asked after the password.
-    totpSecret: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
-    // One of the organization's phone numbers (E.164), where the site sends its SMS code.
-    phone: Type.Optional(Type.String({ pattern: "^\\+[1-9][0-9]{7,14}$" })),
+    totpSecret: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1024,
+        description: "The site's TOTP secret (base32 or an otpauth://totp/ URI), for a code asked after the password.",
+      }),
+    ),
+    phone: Type.Optional(
+      Type.String({
+        pattern: "^\\+[1-9][0-9]{7,14}$",
+        description: "One of the organization's phone numbers (E.164), where the site sends its SMS code (`otp_sms`).",
+      }),
+    ),
     provider: Type.Optional(
       Type.String({
         minLength: 1,
@@ -80,7 +89,9 @@ export const loginRequestSchema = Type.Object(
     loginMethod: Type.Optional(method),
     collectionId: Type.Optional(collectionIdSchema),
     additionalFields: Type.Optional(additionalFieldsSchema),
-    useCache: Type.Optional(Type.Boolean()),
+    useCache: Type.Optional(
+      Type.Boolean({ description: "Default true: a valid cached session is answered without a browser." }),
+    ),
     allowHandoff: Type.Optional(allowHandoffSchema),
     proxy: Type.Optional(
       Type.String({

@@ -69,7 +69,9 @@ class LoginCred(TypedDict, total=False):
     username: str
     email: str
     password: str
+    # The site's TOTP secret (base32 or an otpauth://totp/ URI), for a code asked after the password.
     totpSecret: str
+    # One of the organization's phone numbers (E.164), where the site sends its SMS code (`otp_sms`).
     phone: str
     # For `login_method: oauth` (required there, refused with any other method): the provider's issuer URL, or the label on its button on the site ("Okta", "Acme ID").
     provider: str
@@ -87,6 +89,7 @@ class LoginRequest(_LoginRequestRequired, total=False):
     loginMethod: LoginMethod
     collectionId: str
     additionalFields: Dict[str, Union[str, float, bool]]
+    # Default true: a valid cached session is answered without a browser.
     useCache: bool
     # Let a person answer a step the service cannot (default false: such a step ends the job, as `mfa_required`). The job then waits in `needs_input` (202 with the job and its `input`) for POST /jobs/{jobId}/input, keeping its page, up to HANDOFF_MAX_WAIT_MS. Today: a one-time code the request gave no way to read (an authenticator without `totpSecret`, a code sent to a number or address that is not ours), and a sign-in to approve on another device.
     allowHandoff: bool

@@ -93,7 +93,9 @@ export interface LoginCred {
   username?: string;
   email?: string;
   password?: string;
+  /** The site's TOTP secret (base32 or an otpauth://totp/ URI), for a code asked after the password. */
   totpSecret?: string;
+  /** One of the organization's phone numbers (E.164), where the site sends its SMS code (`otp_sms`). */
   phone?: string;
   /** For `login_method: oauth` (required there, refused with any other method): the provider's issuer URL, or the label on its button on the site ("Okta", "Acme ID"). */
   provider?: string;
@@ -107,6 +109,7 @@ export interface LoginRequest {
   loginMethod?: LoginMethod;
   collectionId?: string;
   additionalFields?: Record<string, string | number | boolean>;
+  /** Default true: a valid cached session is answered without a browser. */
   useCache?: boolean;
   /** Let a person answer a step the service cannot (default false: such a step ends the job, as `mfa_required`). The job then waits in `needs_input` (202 with the job and its `input`) for POST /jobs/{jobId}/input, keeping its page, up to HANDOFF_MAX_WAIT_MS. Today: a one-time code the request gave no way to read (an authenticator without `totpSecret`, a code sent to a number or address that is not ours), and a sign-in to approve on another device. */
   allowHandoff?: boolean;
