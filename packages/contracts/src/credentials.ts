@@ -1,38 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
+import type { CredentialMethod, CredentialResource, PasskeyMethod } from "./credential-resource";
 import type { LoginMethod } from "./login-request";
 import { allowHandoffSchema, collectionIdSchema, regionSchema, targetUrlSchema } from "./request-parts";
-
-/** Stored credentials, as the API shows them: metadata only, never a secret. */
-export interface CredentialResource {
-  credentialId: string;
-  /** Origin of the site the credential logs in to. */
-  site: string;
-  /** Origin + path of the page it logs in on: with the username and collection, what names the credential. */
-  loginPage: string;
-  loginUrl: string;
-  username: string;
-  collectionId: string | null;
-  createdAt: string;
-  lastLoginAt: string | null;
-  /**
-   * `active`: the last login worked; `failing`: the last one failed (`lastError`); `pending`: none worked
-   * yet; `pending_verification`: a signup created the account and its email is not confirmed yet.
-   */
-  status: "active" | "failing" | "pending" | "pending_verification";
-  lastError: string | null;
-  /**
-   * Since when the service keeps the site's memory of this credential's browser (the long-lived cookies it
-   * set to trust the device); null when none is kept. `DELETE /v1/credentials/{id}/device` forgets it.
-   */
-  deviceRememberedAt: string | null;
-  /** The worker region its runs go to (a request's `region` moves it); null: any worker. */
-  region: string | null;
-  /**
-   * How it signs in: its stored secret's way (`password`, `totp`, …) and each passkey it holds. Shown by
-   * `GET /v1/credentials/{id}` (a listing leaves it out).
-   */
-  methods?: CredentialMethod[];
-}
 
 /**
  * A passkey's key material as a WebAuthn authenticator holds it (Chromium's CDP `WebAuthn.Credential`): the
@@ -47,11 +16,6 @@ export interface PasskeyKey {
   signCount: number;
   isResidentCredential: boolean;
 }
-
-/** One way a credential signs in: the stored secret's method, or one of its passkeys. */
-export type CredentialMethod =
-  | { type: "passkey"; passkeyId: string; rpId: string; createdAt: string; lastUsedAt: string | null }
-  | { type: Exclude<LoginMethod, "passkey"> };
 
 /**
  * The ways a credential signs in: its stored secret's (a `totp` one is a password and an authenticator
@@ -76,7 +40,7 @@ export function passkeyMethod(p: {
   rpId: string;
   createdAt: Date;
   lastUsedAt: Date | null;
-}): Extract<CredentialMethod, { type: "passkey" }> {
+}): PasskeyMethod {
   return {
     type: "passkey",
     passkeyId: p.id,

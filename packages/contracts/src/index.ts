@@ -8,6 +8,7 @@ export { compileValidator, toFieldErrors, type Validator } from "./validate";
 export { openApiDocument } from "./openapi";
 export * from "./inboxes";
 export * from "./credentials";
+export * from "./credential-resource";
 export * from "./webhooks";
 export * from "./signup-request";
 export * from "./job-input";

@@ -9,11 +9,10 @@ import { loginRequestSchema } from "./login-request";
 import { cookieSchema, sessionSchema } from "./session";
 import { signupRequestSchema } from "./signup-request";
 import { jobEventStream } from "./openapi-job-schemas";
+import { credentialMethodSchema, credentialSchema } from "./credential-resource";
 import { jobErrorSchema, jobSchema } from "./job-resource";
 import { jobEventSchema } from "./job-events";
 import {
-  credential,
-  credentialMethod,
   passkeyAdded,
   passkeyEnrolment,
   passkeyImported,
@@ -63,7 +62,7 @@ export const schemas = {
   JobEventStream: jobEventStream,
   Error: errorBodySchema,
   MailboxRequest: mailboxRequest,
-  Credential: credential,
+  Credential: credentialSchema,
   EntryLinkRequest: entryLinkRequest,
   EntryLink: entryLinkSchema,
   RefreshRequest: refreshRequest,
@@ -72,7 +71,7 @@ export const schemas = {
   PasskeyEnrolment: passkeyEnrolment,
   PasskeyImported: passkeyImported,
   PasskeyAdded: passkeyAdded,
-  CredentialMethod: credentialMethod,
+  CredentialMethod: credentialMethodSchema,
   WebhookRequest: webhookRequest,
   Webhook: webhookSchema,
   ProxyRequest: proxyRequest,

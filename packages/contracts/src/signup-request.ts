@@ -1,5 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
-import type { CredentialMethod } from "./credentials";
+import type { PasskeyMethod } from "./credential-resource";
 import {
   additionalFieldsSchema,
   allowHandoffSchema,
@@ -33,7 +33,7 @@ export interface SignupAccount {
 export interface SignupResponse extends SessionResponse {
   credentialId: string;
   /** `createPasskey`: the passkey added to the new account (absent when the site offered none). */
-  passkey?: Extract<CredentialMethod, { type: "passkey" }>;
+  passkey?: PasskeyMethod;
   /** The latest persistent cookie's expiry; absent when every cookie is a browser-session cookie. */
   expiresAt?: string;
   account: SignupAccount;

@@ -4,8 +4,9 @@
  * contracts-check.ts proves at compile time that the rest match @authsvc/contracts.
  */
 import type {
+  CredentialResource,
   InboundMessageResource,
-  LoginMethod,
+  PasskeyMethod,
   SessionResponse,
   WebhookEventType,
   WebhookResource,
@@ -24,7 +25,7 @@ export interface SignupResponse extends SessionResponse {
   expiresAt?: string;
   account: SignupAccount;
   /** `createPasskey`: the passkey added to the new account (absent when the site offered none). */
-  passkey?: Extract<CredentialMethod, { type: "passkey" }>;
+  passkey?: PasskeyMethod;
 }
 
 /** POST /v1/credentials/{id}/passkeys: where the site adds passkeys, when you know it (else it is found). */
@@ -50,33 +51,10 @@ export interface PasskeyImport {
   cxf?: Record<string, unknown>;
 }
 
-/** One way a credential signs in: its stored secret's method, or one of its passkeys (never its key). */
-export type CredentialMethod =
-  | { type: "passkey"; passkeyId: string; rpId: string; createdAt: string; lastUsedAt: string | null }
-  | { type: Exclude<LoginMethod, "passkey"> };
-
 /** What refresh and verify answer: the session, the credential, and when the session ends. */
 export interface StoredCredentialSession extends SessionResponse {
   credentialId: string;
   expiresAt?: string;
-}
-
-export interface CredentialResource {
-  credentialId: string;
-  site: string;
-  loginPage: string;
-  loginUrl: string;
-  username: string;
-  collectionId: string | null;
-  createdAt: string;
-  lastLoginAt: string | null;
-  status: "active" | "failing" | "pending" | "pending_verification";
-  lastError: string | null;
-  deviceRememberedAt: string | null;
-  /** The worker region its runs go to (a request's `region` moves it); null: any worker. */
-  region: string | null;
-  /** `get` only: how it signs in, its stored secret's method then its passkeys. */
-  methods?: CredentialMethod[];
 }
 
 export interface CredentialPage {
@@ -106,11 +84,11 @@ export interface WebhookEvent {
 
 /** What importing a passkey answers: the passkey kept (never its key) and the credential; no browser ran. */
 export interface PasskeyImported {
-  passkey: Extract<CredentialMethod, { type: "passkey" }>;
+  passkey: PasskeyMethod;
   credentialId: string;
 }
 
 /** What adding a passkey answers: the session of the sign-in it made, and the passkey (its id, relying party). */
 export interface PasskeyEnrolment extends StoredCredentialSession {
-  passkey: Extract<CredentialMethod, { type: "passkey" }>;
+  passkey: PasskeyMethod;
 }

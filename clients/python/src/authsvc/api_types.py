@@ -138,6 +138,56 @@ class SignupRequest(_SignupRequestRequired, total=False):
     provider: Literal["google", "github"]
 
 
+class PasskeyMethod(TypedDict):
+    """A passkey of a credential as the API shows it: its id, relying party and dates, never its key."""
+
+    type: Literal["passkey"]
+    passkeyId: str
+    # The relying party (the site's domain) the passkey is for.
+    rpId: str
+    createdAt: str
+    lastUsedAt: Union[str, None]
+
+
+class SecretMethod(TypedDict):
+    """The stored secret's way of signing in."""
+
+    type: Literal["password", "oauth_google", "oauth_github", "oauth", "magic_link", "otp_email", "otp_sms", "totp"]
+
+
+CredentialMethod = Union[PasskeyMethod, SecretMethod]
+
+
+CredentialStatus = Literal["active", "failing", "pending", "pending_verification"]
+
+
+class _CredentialResourceRequired(TypedDict):
+    credentialId: str
+    # Origin of the site.
+    site: str
+    # Origin + path of the login page: with username and collection, what names the credential.
+    loginPage: str
+    loginUrl: str
+    username: str
+    collectionId: Union[str, None]
+    createdAt: str
+    lastLoginAt: Union[str, None]
+    status: CredentialStatus
+    # Error code of the last failed login.
+    lastError: Union[str, None]
+    # Since when the service keeps the site's memory of this credential's browser: the long-lived cookies the site set to trust the device (after a second factor, or "remember me"), encrypted, brought into its next login or refresh so the site need not ask again. Null when none is kept.
+    deviceRememberedAt: Union[str, None]
+    # The worker region its logins, refreshes and keep-alive run in: the last `region` a request named for it. Null: any worker.
+    region: Union[str, None]
+
+
+class CredentialResource(_CredentialResourceRequired, total=False):
+    """A stored credential, as the API shows it: metadata only, never a secret."""
+
+    # `GET /v1/credentials/{id}` only: how it signs in, its stored secret's method then its passkeys, oldest first. Empty before a login worked.
+    methods: List[CredentialMethod]
+
+
 class RefreshRequest(TypedDict, total=False):
     """POST /v1/refresh: a credential by id, or by the domain, username and collection its login used."""
 

@@ -1,6 +1,13 @@
 import { errorBodySchema, fieldErrorSchema } from "../error-body";
 import { ERROR_CODES } from "../error-codes";
 import { refreshRequestSchema, verifyRequestSchema } from "../credentials";
+import {
+  CREDENTIAL_STATUSES,
+  credentialMethodSchema,
+  credentialSchema,
+  passkeyMethodSchema,
+  secretMethodSchema,
+} from "../credential-resource";
 import { ENTRY_LINK_STATUSES, entryLinkRequestSchema, entryLinkSchema } from "../entry-links";
 import { HANDOFF_REASONS, INPUT_FIELDS, inputAnswerSchema, inputRequestSchema } from "../handoff";
 import { JOB_EVENT_TYPES, jobEventSchema } from "../job-events";
@@ -56,6 +63,24 @@ const API_TYPES: readonly NamedType[] = [
   { name: "SignupMethod", words: SIGNUP_METHODS, list: "SIGNUP_METHODS" },
   { name: "SignupCred", schema: signupCredSchema },
   { name: "SignupRequest", schema: signupRequestSchema, doc: "POST /v1/signup: exactly the API's body." },
+  {
+    name: "PasskeyMethod",
+    schema: passkeyMethodSchema,
+    doc: "A passkey of a credential as the API shows it: its id, relying party and dates, never its key.",
+  },
+  { name: "SecretMethod", schema: secretMethodSchema, doc: "The stored secret's way of signing in." },
+  {
+    name: "CredentialMethod",
+    schema: credentialMethodSchema,
+    doc: "One way a credential signs in: its stored secret's method, or one of its passkeys (never its key).",
+  },
+  { name: "CredentialStatus", words: CREDENTIAL_STATUSES, list: "CREDENTIAL_STATUSES" },
+  {
+    name: "CredentialResource",
+    component: "Credential",
+    schema: credentialSchema,
+    doc: "A stored credential, as the API shows it: metadata only, never a secret.",
+  },
   {
     name: "RefreshRequest",
     schema: refreshRequestSchema,

@@ -117,6 +117,21 @@ describe("the clients' types made from a schema", () => {
     );
   });
 
+  it("give a union of shapes, loosely described, as an alias of their union; a const as its literal", () => {
+    const can = Type.Object({ kind: Type.Literal("can"), size: Type.Integer() });
+    const jar = Type.Object({ kind: Type.Literal("jar") });
+    const tin = describedLoosely(Type.Union([can, jar]), { type: "object" });
+    const types: NamedType[] = [
+      { name: "Can", schema: can },
+      { name: "Jar", schema: jar },
+      { name: "Tin", schema: tin, doc: "Either." },
+    ];
+    expect(typescriptDeclarations(types)).toContain("/** Either. */\nexport type Tin = Can | Jar;\n");
+    expect(typescriptDeclarations(types)).toContain('export interface Jar {\n  kind: "jar";\n}\n');
+    expect(pythonDeclarations(types)).toContain("Tin = Union[Can, Jar]\n");
+    expect(pythonDeclarations(types)).toContain('class Jar(TypedDict):\n    kind: Literal["jar"]\n');
+  });
+
   it("refuse a schema they have no type for", () => {
     expect(() =>
       typescriptDeclarations([{ name: "Odd", schema: Type.Object({ x: Type.Unsafe({ not: {} }) }) }]),

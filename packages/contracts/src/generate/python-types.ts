@@ -20,6 +20,7 @@ function typeOf(schema: JsonSchema, named: readonly NamedType[], self?: string):
   if (Array.isArray(schema.type))
     return `Union[${schema.type.map((type) => typeOf(branchOf(schema, type), named)).join(", ")}]`;
   if (isAnything(schema)) return "Any";
+  if (schema.const !== undefined) return `Literal[${JSON.stringify(schema.const)}]`;
   if (schema.enum) return `Literal[${schema.enum.map((w) => JSON.stringify(w)).join(", ")}]`;
   if (schema.anyOf) return `Union[${schema.anyOf.map((s) => typeOf(s, named)).join(", ")}]`;
   const values = mapValuesOf(schema);
@@ -88,7 +89,9 @@ export function pythonDeclarations(named: readonly NamedType[]): string {
     .map((n) =>
       "words" in n
         ? `${n.name} = Literal[${n.words.map((w) => JSON.stringify(w)).join(", ")}]\n`
-        : typedDict(n.name, n.schema as JsonSchema, named, n.doc ?? (n.schema as JsonSchema).description),
+        : shapeOf(n.schema as JsonSchema).anyOf
+          ? `${n.name} = ${typeOf(shapeOf(n.schema as JsonSchema), named, n.name)}\n`
+          : typedDict(n.name, n.schema as JsonSchema, named, n.doc ?? (n.schema as JsonSchema).description),
     )
     .join("\n\n");
 }

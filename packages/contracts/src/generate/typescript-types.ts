@@ -72,9 +72,13 @@ export function typescriptDeclarations(named: readonly NamedType[]): string {
         return `export const ${n.list} = [\n${words}] as const;\nexport type ${n.name} = (typeof ${n.list})[number];\n`;
       }
       const schema = n.schema as JsonSchema;
+      const doc = docComment(n.doc ?? schema.description, "");
+      // One of several shapes: an alias of their union.
+      if (shapeOf(schema).anyOf)
+        return `${doc}export type ${n.name} = ${typeOf(shapeOf(schema), named, "", n.name)};\n`;
       const parameter = n.typeParameter;
       const generic = parameter ? `<${parameter.name} = ${parameter.default}>` : "";
-      return `${docComment(n.doc ?? schema.description, "")}export interface ${n.name}${generic} {\n${members(schema, named, "  ", n.name, parameter)}}\n`;
+      return `${doc}export interface ${n.name}${generic} {\n${members(schema, named, "  ", n.name, parameter)}}\n`;
     })
     .filter(Boolean)
     .join("\n");

@@ -158,6 +158,55 @@ export interface SignupRequest {
   provider?: "google" | "github";
 }
 
+/** A passkey of a credential as the API shows it: its id, relying party and dates, never its key. */
+export interface PasskeyMethod {
+  type: "passkey";
+  passkeyId: string;
+  /** The relying party (the site's domain) the passkey is for. */
+  rpId: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+/** The stored secret's way of signing in. */
+export interface SecretMethod {
+  type: "password" | "oauth_google" | "oauth_github" | "oauth" | "magic_link" | "otp_email" | "otp_sms" | "totp";
+}
+
+/** One way a credential signs in: its stored secret's method, or one of its passkeys (never its key). */
+export type CredentialMethod = PasskeyMethod | SecretMethod;
+
+export const CREDENTIAL_STATUSES = [
+  "active",
+  "failing",
+  "pending",
+  "pending_verification",
+] as const;
+export type CredentialStatus = (typeof CREDENTIAL_STATUSES)[number];
+
+/** A stored credential, as the API shows it: metadata only, never a secret. */
+export interface CredentialResource {
+  credentialId: string;
+  /** Origin of the site. */
+  site: string;
+  /** Origin + path of the login page: with username and collection, what names the credential. */
+  loginPage: string;
+  loginUrl: string;
+  username: string;
+  collectionId: string | null;
+  createdAt: string;
+  lastLoginAt: string | null;
+  status: CredentialStatus;
+  /** Error code of the last failed login. */
+  lastError: string | null;
+  /** Since when the service keeps the site's memory of this credential's browser: the long-lived cookies the site set to trust the device (after a second factor, or "remember me"), encrypted, brought into its next login or refresh so the site need not ask again. Null when none is kept. */
+  deviceRememberedAt: string | null;
+  /** The worker region its logins, refreshes and keep-alive run in: the last `region` a request named for it. Null: any worker. */
+  region: string | null;
+  /** `GET /v1/credentials/{id}` only: how it signs in, its stored secret's method then its passkeys, oldest first. Empty before a login worked. */
+  methods?: Array<CredentialMethod>;
+}
+
 /** POST /v1/refresh: a credential by id, or by the domain, username and collection its login used. */
 export interface RefreshRequest {
   credentialId?: string;
