@@ -55,19 +55,12 @@ export class LoginRun {
     /** What the page's own requests showed rotating before the submit (see session-evidence). */
     private readonly rotation?: () => Rotation,
   ) {
-    const totp = input.totp;
     this.values = {
       identifier: input.identifier,
       password: input.password ?? "",
       additionalFields: input.additionalFields ?? {},
-      code: totp
-        ? async () => {
-            this.lastCode = await totp();
-            this.codeTyped = true;
-            return this.lastCode;
-          }
-        : undefined,
     };
+    if (input.totp) this.takeCodeFrom(input.totp);
     this.extraKeys = Object.keys(this.values.additionalFields).sort();
   }
 
@@ -75,7 +68,10 @@ export class LoginRun {
     this.options.onStep?.(name);
   }
 
-  /** From now on the code field beside the password is filled from `source` (a person's code, through the hand-off). */
+  /**
+   * From now on the code field beside the password is filled from `source`: the request's TOTP, or a
+   * person's code through the hand-off.
+   */
   takeCodeFrom(source: () => Promise<string>): void {
     this.values.code = async () => {
       this.lastCode = await source();
@@ -346,11 +342,7 @@ export class LoginRun {
             messagesBeforeIdentifier = new Set(signals.messages);
             sentencesBeforeIdentifier = await this.sentencesNow();
             identifierSubmits++;
-            const next = reading.submit
-              ? { action: "click" as const, purpose: "next" as const, frame: key, path: reading.submit }
-              : { action: "enter" as const, purpose: "next" as const, frame: key, path: reading.identifier! };
-            if ((await this.passCaptcha(next, { frame: key, path: reading.identifier! })) !== "sent")
-              await this.press("next", key, reading.submit, reading.identifier!);
+            await this.send("next", key, reading.submit, reading.identifier!);
             search.progressed();
             return "again";
           }
@@ -412,6 +404,24 @@ export class LoginRun {
   }
 
   /**
+   * Sends a form (`next`: the username on; `submit`: the password), its CAPTCHA passed first: by a person
+   * solving it (hand-off), who may send the form themselves, else by its control or Enter in `field`. False
+   * when it could not go out.
+   */
+  private async send(
+    purpose: "next" | "submit",
+    frame: string,
+    control: SelectorPath | null,
+    field: SelectorPath,
+  ): Promise<boolean> {
+    const sends: FlowStep = control
+      ? { action: "click", purpose, frame, path: control }
+      : { action: "enter", purpose, frame, path: field };
+    if ((await this.passCaptcha(sends, { frame, path: field })) === "sent") return true;
+    return this.press(purpose, frame, control, field);
+  }
+
+  /**
    * Sends a step's form: its control, which gets a moment when it is disabled until the site's own
    * (debounced) validation ran, else Enter in the field. False when neither could be done.
    */
@@ -466,12 +476,7 @@ export class LoginRun {
     if (reading.codeBeside && this.values.code)
       await this.perform({ action: "type", value: "code", frame: key, path: reading.codeBeside }, "type one-time code");
     await this.ensureFilled(from);
-    const field = reading.password ?? reading.identifier!;
-    const sends: FlowStep = reading.submit
-      ? { action: "click", purpose: "submit", frame: key, path: reading.submit }
-      : { action: "enter", purpose: "submit", frame: key, path: field };
-    if ((await this.passCaptcha(sends, { frame: key, path: field })) === "sent") return;
-    if (!(await this.press("submit", key, reading.submit, field))) {
+    if (!(await this.send("submit", key, reading.submit, reading.password ?? reading.identifier!))) {
       throw new LoginFlowError("form_not_found", "the login form went away before it could be submitted");
     }
   }
