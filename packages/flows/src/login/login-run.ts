@@ -13,6 +13,7 @@ import { type Rotation, type SessionSnapshot, snapshotSession } from "../page/se
 import { fieldHolds, fieldKeeps, type FlowStep, performStep, type StepValues, submitsPassword } from "../page/steps";
 import { describeStep, extraKeysOf, type LearnedFlow } from "./learned-flow";
 import type { FlowOptions, PasswordLoginInput } from "./password-login";
+import { settle, type UnsettledMessage } from "./verdict/unsettled-message";
 
 // A message without refusal words ("Checking…") is a verdict only once it stayed this long.
 const MESSAGE_SETTLE_MS = 1000;
@@ -282,7 +283,7 @@ export class LoginRun {
     let identifierSeen = 0;
     let messagesBeforeIdentifier = new Set<string>();
     let sentencesBeforeIdentifier = new Set<string>();
-    let unsettled = null as { message: string; since: number } | null;
+    let unsettled: UnsettledMessage | null = null;
     return watchPage(this.page, {
       deadline: this.deadline,
       quiet: false,
@@ -322,9 +323,11 @@ export class LoginRun {
             // The site refused the username: refusal words at once, any other message once it stayed a while.
             const fresh = signals.messages.find((m) => !messagesBeforeIdentifier.has(m));
             const code = fresh ? refusalCode(fresh) : null;
-            if (fresh && unsettled?.message !== fresh) unsettled = { message: fresh, since: Date.now() };
-            if (fresh && (code !== null || Date.now() - unsettled!.since >= MESSAGE_SETTLE_MS)) {
-              throw new LoginFlowError(code === "account_locked" ? code : "invalid_credentials", fresh);
+            if (fresh) {
+              const waited = settle(unsettled, fresh, Date.now(), MESSAGE_SETTLE_MS);
+              unsettled = waited.unsettled;
+              if (code !== null || waited.settled)
+                throw new LoginFlowError(code === "account_locked" ? code : "invalid_credentials", fresh);
             }
           } else if (!(await this.settledIdentifierOnly(identifierOnly, identifierSeen++))) {
             // Not yet sure there is no password field: a frame still parsing (a slow widget) or a form
