@@ -6,7 +6,6 @@ import type { UnsettledMessage } from "../login/verdict/unsettled-message";
 import { openEmailedLink } from "../page/emailed-link";
 import { AfterSubmit, type Poll, type PollResult } from "../page/after-submit";
 import { answerOtp } from "../page/answer-otp";
-import { shownLongEnough } from "../page/watch-timing";
 import type { PageWatch } from "../page/page-watch";
 import type { SignupInput } from "./signup";
 import { usernameVariant } from "./account-names";
@@ -16,17 +15,16 @@ import { readSignupMessage } from "./signup-message";
 import { readSignupPage } from "./signup-page";
 import type { SignupRun } from "./signup-run";
 import { bestForm, isSetPasswordForm, scanSignup, type SignupScan } from "./signup-scan";
-import { ACCOUNT_MAILED, PROGRESS } from "./signup-verdicts";
+import { PROGRESS } from "./signup-verdicts";
+import {
+  type PastFormFacts,
+  readAccountPage,
+  type SignupVerdict,
+  signupTimeUp,
+  weighPastForm,
+} from "./signup-past-form";
 
-// A formless, quiet page that still offers "Log in" as long as this many looks take is not going to sign the
-// user in (timed, not counted: a look woken by the page drawing something may come at once).
-const LOGIN_OFFER_LOOKS = 3;
-
-/**
- * `login` with `leaveForm`: the site said the account was made and is to sign in, on a page that still shows
- * its signup form: the login goes to the site's login page, never through that form.
- */
-export type SignupVerdict = { kind: "signed-in" } | { kind: "login"; verified: boolean; leaveForm?: boolean };
+export type { SignupVerdict };
 
 /**
  * Watches the page after the signup form went out until it tells what happened: a refusal (a taken
@@ -154,23 +152,24 @@ export async function awaitSignupVerdict(
         return resubmit(form!, message);
       }
     }
-    // The set-password form is gone and nothing refused it: the site took the password.
-    if (
-      passwordSets > 0 &&
-      !(form && isSetPasswordForm(form)) &&
-      fresh.length === 0 &&
-      loginScans.unreadable === 0 &&
-      watch.documentStatus < 400
-    ) {
-      run.acceptPassword();
-    }
-
-    if (accountMailRead && linkOpened && passwordSets === 0 && form && isSetPasswordForm(form)) {
+    const account = readAccountPage(
+      {
+        form: !!form,
+        setPasswordForm: shows.setPasswordForm,
+        fresh: fresh.length,
+        unreadable: loginScans.unreadable,
+        status: watch.documentStatus,
+        confirmByEmail: signals.confirmByEmail,
+        text: pageText,
+      },
+      { passwordless: run.passwordless, accountMailRead, linkOpened, passwordSets },
+    );
+    if (account.acceptPassword) run.acceptPassword();
+    if (account.next?.kind === "set-password") {
       passwordSets++;
-      return watcher.act(poll, () => run.setPassword(form));
+      return watcher.act(poll, () => run.setPassword(form!));
     }
-    if (run.passwordless && !accountMailRead && !form && (signals.confirmByEmail || ACCOUNT_MAILED.test(pageText))) {
-      // Created without a password: the site mails one, or a link to set it (its login form may be shown beside).
+    if (account.next?.kind === "await-account-mail") {
       const mail = await siteMail.account();
       watcher.seeShown(poll);
       if (await followAccountMail(mail)) return { verdict: { kind: "login", verified: true } };
@@ -211,32 +210,49 @@ export async function awaitSignupVerdict(
         ),
       );
     }
-    // A page past the form, with no code or link asked.
-    if (!signals.otpPrompt && (await watcher.answerInterstitial(poll))) {
-      watcher.restart(false);
-      return "again";
+    // A page past the form, with no code or link asked: the rules ask the loop what they need to know.
+    const past = {
+      otpPrompt: signals.otpPrompt,
+      interstitial: !!signals.interstitial,
+      signedIn: !!signals.signedIn,
+      successBefore: poll.successBefore,
+      identifierOnlyShown: !!signals.identifierOnlyShown,
+      offersLogin: loginScans.some((s) => s.reading.opener),
+      now,
+    };
+    const facts: PastFormFacts = {};
+    for (;;) {
+      const weighed = weighPastForm(past, { loginOfferedAt }, facts);
+      const decided = weighed.next;
+      if (decided.kind === "answer-interstitial") {
+        if (await watcher.answerInterstitial(poll)) {
+          watcher.restart(false);
+          return "again";
+        }
+        facts.interstitialUnanswered = true;
+        continue;
+      }
+      if (decided.kind === "weigh-session") {
+        facts.evidence = await watcher.newSession(poll);
+        continue;
+      }
+      loginOfferedAt = weighed.loginOfferedAt;
+      if (decided.kind === "signed-in") return { verdict: { kind: "signed-in" } };
+      if (decided.kind === "sign-in") return { verdict: { kind: "login", verified } };
+      return { success: decided.success };
     }
-    // New cookies alone do not tell: sites re-issue them on every page ("Registration complete.
-    // Redirecting…"). The page must also show the account signed in (its sign-out control or account
-    // menu); else the new account logs in, and the login's verdict decides.
-    // Strong evidence: the account shown, with state beyond what rotates on its own (session-evidence).
-    const success = !!signals.signedIn && (await watcher.newSession(poll)) === "strong";
-    if (success && poll.successBefore && !signals.identifierOnlyShown) return { verdict: { kind: "signed-in" } };
-    // "Your account is ready. Log in" on a page that set nothing: the user is to sign in.
-    const offersLogin = loginScans.some((s) => s.reading.opener);
-    loginOfferedAt = !success && offersLogin ? (loginOfferedAt ?? now) : null;
-    if (shownLongEnough(loginOfferedAt, now, LOGIN_OFFER_LOOKS)) return { verdict: { kind: "login", verified } };
-    return { success };
   };
   return watcher.watch(judge, ({ extra, signals }): SignupVerdict => {
-    const form = bestForm(extra);
-    const verified = codeAnswered || linkOpened;
-    if (deadline.remaining() === 0)
-      throw new LoginFlowError("timeout", "timed out waiting for the page after the signup");
-    if (form && !verified)
-      throw new LoginFlowError("login_unconfirmed", "the signup form is still shown, without a message");
-    if (signals.otpPrompt || signals.confirmByEmail)
-      throw new LoginFlowError("login_unconfirmed", "the site still asks to confirm the email");
-    return { kind: "login", verified };
+    const verdict = signupTimeUp(
+      {
+        timedOut: deadline.remaining() === 0,
+        form: !!bestForm(extra),
+        otpPrompt: signals.otpPrompt,
+        confirmByEmail: signals.confirmByEmail,
+      },
+      codeAnswered || linkOpened,
+    );
+    if (verdict.kind === "refused") throw new LoginFlowError(verdict.code, verdict.message);
+    return verdict;
   });
 }
