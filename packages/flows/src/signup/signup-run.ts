@@ -6,9 +6,7 @@ import { snapshotSession, type SessionSnapshot } from "../page/session-snapshot"
 import { fieldHolds, performStep, typeText, type StepValues } from "../page/steps";
 import { passCaptcha } from "../captcha/pass-captcha";
 import type { SelectorPath } from "../page/read-page";
-import { mergeSignals, scanPage } from "../page/scan-page";
-import { consentClick, FormSearch, openerClick } from "../page/form-search";
-import { type Next, watchPage } from "../page/watch-page";
+import { scanPage } from "../page/scan-page";
 import { namesFor, usernameFrom } from "./account-names";
 import { generatePassword, PasswordRulesError } from "./password-generator";
 import { parsePasswordRules, type PasswordRules } from "./password-rules";
@@ -79,53 +77,6 @@ export class SignupRun {
     this.passwordless = true;
     this.since = since;
     this.before = await snapshotSession(this.page.browserContext(), this.page, "");
-  }
-
-  /** Waits for the signup form, accepting a cookie banner and following a "Sign up" link on the way. */
-  async findForm(deadline: Deadline): Promise<SignupScan> {
-    const search = new FormSearch();
-    let clicks = 0;
-    return watchPage(this.page, {
-      deadline,
-      quiet: false,
-      clock: "beforeLook",
-      read: () => scanSignup(this.page),
-      decide: async (scans): Promise<Next<SignupScan>> => {
-        const form = bestForm(scans);
-        if (form) return { verdict: form };
-        const loginScans = await scanPage(this.page, "");
-        const login = mergeSignals(loginScans);
-        const consent = consentClick(loginScans);
-        if (consent && clicks < 4) {
-          clicks++;
-          await performStep(this.page, consent, this.values);
-          this.step("accept cookie banner");
-          search.progressed();
-          return "again";
-        }
-        const opener = openerClick(scans);
-        if (opener && clicks < 4 && search.openerDue()) {
-          clicks++;
-          this.step("open the signup form");
-          await performStep(this.page, opener, this.values);
-          search.progressed();
-          return "again";
-        }
-        if (login.captcha) throw new LoginFlowError("captcha_blocked", "the signup page shows a CAPTCHA");
-        if (search.overdue()) {
-          throw new LoginFlowError(
-            "form_not_found",
-            login.passwordShown
-              ? "the page shows a login form, not a signup form"
-              : "no signup form was found on the page",
-          );
-        }
-        return "wait";
-      },
-      timeUp: () => {
-        throw deadline.expired("looking for the signup form");
-      },
-    });
   }
 
   private valueFor(role: SignupRole, prefilled: string): string | null {
@@ -225,15 +176,7 @@ export class SignupRun {
     }
     this.watch.resetVerdict();
     this.step(prefilled ? "save the password the site filled in" : "set the password");
-    const clicked =
-      reading.submit &&
-      (await performStep(
-        this.page,
-        { action: "click", purpose: "submit", frame: key, path: reading.submit },
-        this.values,
-      ).catch(() => false));
-    if (!clicked)
-      await performStep(this.page, { action: "enter", purpose: "submit", frame: key, path: field.path }, this.values);
+    await this.send(key, reading.submit, field.path);
   }
 
   /** The site took the password last set (its form is gone without a refusal): the account's password now. */
@@ -333,15 +276,20 @@ export class SignupRun {
     }
     await mark();
     this.step("submit signup form");
+    if (!(await this.send(key, reading.submit, field?.path)))
+      throw new LoginFlowError("form_not_found", "the signup form has no control to send it");
+  }
+
+  /** Sends a form: its submit control clicked, else Enter pressed in `field`; false when it has neither. */
+  private async send(frame: string, submit: SelectorPath | null, field: SelectorPath | undefined): Promise<boolean> {
     const clicked =
-      reading.submit &&
-      (await performStep(
-        this.page,
-        { action: "click", purpose: "submit", frame: key, path: reading.submit },
-        this.values,
-      ).catch(() => false));
-    if (!clicked && field)
-      await performStep(this.page, { action: "enter", purpose: "submit", frame: key, path: field.path }, this.values);
-    else if (!clicked) throw new LoginFlowError("form_not_found", "the signup form has no control to send it");
+      submit &&
+      (await performStep(this.page, { action: "click", purpose: "submit", frame, path: submit }, this.values).catch(
+        () => false,
+      ));
+    if (clicked) return true;
+    if (!field) return false;
+    await performStep(this.page, { action: "enter", purpose: "submit", frame, path: field }, this.values);
+    return true;
   }
 }

@@ -9,6 +9,7 @@ import { type FlowMilestone, type FlowOptions, signInOnPage } from "../login/pas
 import type { CaptchaSolver } from "../captcha/pass-captcha";
 import type { Handoff } from "../handoff";
 import { findLoginPage } from "./find-login-page";
+import { findSignupForm } from "./find-signup-form";
 import { awaitSignupVerdict } from "./signup-outcome";
 import { replaceTemporaryPassword } from "./temporary-password";
 import { SignupRun } from "./signup-run";
@@ -71,7 +72,7 @@ export async function signup(page: Page, input: SignupInput, options: SignupOpti
     input.signupUrlIsSecret ? "invitation link" : "signup page",
     input.signupUrlIsSecret,
   );
-  const form = await run.findForm(deadline);
+  const form = await findSignupForm(page, deadline, (name) => run.step(name), input.additionalFields);
   await run.fillAndSubmit(form, deadline);
   // Where it signs in next time, without a query or fragment (a confirmation token); never an invitation link.
   const fallback = () => run.loginLink ?? (input.signupUrlIsSecret ? new URL(input.signupUrl).origin : input.signupUrl);
