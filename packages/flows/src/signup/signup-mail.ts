@@ -1,6 +1,9 @@
+import type { Page } from "@authsvc/browser";
 import type { Deadline } from "../deadline";
 import { LoginFlowError } from "../flow-error";
 import { type AccountMail, awaitAccountMail, awaitVerification } from "../inbox/await-verification";
+import { openEmailedLink } from "../page/emailed-link";
+import type { PageWatch } from "../page/page-watch";
 import type { SignupInput } from "./signup";
 import type { SignupRun } from "./signup-run";
 
@@ -37,6 +40,26 @@ export function signupMail(run: SignupRun, input: SignupInput, deadline: Deadlin
         "confirmation",
       ).catch(stillPending);
     },
+    /**
+     * The confirmation link, looked for once the site refused the new account's login (`said`): the account
+     * may wait for its email to be confirmed, whether or not the page said so.
+     */
+    async linkAfterRefusal(said: string): Promise<string> {
+      if (!input.inbox)
+        throw new LoginFlowError(
+          "verification_pending",
+          `${said}; it may wait for its email to be confirmed, and no mail to ${run.email ?? "its address"} reaches the service`,
+        );
+      run.step("the site refused the new account's login; looking for its confirmation link by email");
+      const wait = waitMs();
+      return awaitVerification(input.inbox, "link", run.since ?? new Date(0), siteHost, wait, "confirmation").catch(
+        (e: unknown) => {
+          throw e instanceof LoginFlowError && e.code === "timeout"
+            ? new LoginFlowError("verification_pending", `${said}; no confirmation link came by email`)
+            : e;
+        },
+      );
+    },
     async account(): Promise<AccountMail> {
       if (!input.inbox) {
         throw new LoginFlowError(
@@ -49,4 +72,17 @@ export function signupMail(run: SignupRun, input: SignupInput, deadline: Deadlin
       return awaitAccountMail(input.inbox, run.since ?? (await input.inbox.mark()), siteHost, wait).catch(stillPending);
     },
   };
+}
+
+/** Opens the site's confirmation link: the page it opens is a new verdict to watch for. */
+export async function openConfirmationLink(
+  page: Page,
+  watch: PageWatch,
+  link: string,
+  deadline: Deadline,
+  step: (name: string) => void,
+): Promise<void> {
+  step("open the confirmation link");
+  watch.resetVerdict();
+  await openEmailedLink(page, watch, link, deadline, "confirmation link", step);
 }

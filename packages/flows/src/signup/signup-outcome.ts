@@ -10,7 +10,7 @@ import type { PageWatch } from "../page/page-watch";
 import type { SignupInput } from "./signup";
 import { usernameVariant } from "./account-names";
 import { readSignupDone } from "./signup-done";
-import { signupMail } from "./signup-mail";
+import { openConfirmationLink, signupMail } from "./signup-mail";
 import { readSignupMessage } from "./signup-message";
 import { readSignupPage } from "./signup-page";
 import type { SignupRun } from "./signup-run";
@@ -88,9 +88,7 @@ export async function awaitSignupVerdict(
   const confirmByLink = async () => {
     const link = await siteMail.confirmation("link");
     linkOpened = true;
-    run.step("open the confirmation link");
-    watch.resetVerdict();
-    await openEmailedLink(page, watch, link, deadline, "confirmation link", (name) => run.step(name));
+    await openConfirmationLink(page, watch, link, deadline, (name) => run.step(name));
   };
   // An account taken up later, with the mail it waited for.
   if (mailed && (await followAccountMail(mailed))) return { kind: "login", verified: true };

@@ -2,19 +2,16 @@ import { type Page, captureState, type TargetGuard } from "@authsvc/browser";
 import type { SignedUpAccount } from "@authsvc/contracts";
 import { Deadline } from "../deadline";
 import { LoginFlowError, SignupUnfinishedError } from "../flow-error";
-import { type AccountMail, awaitAccountMail, awaitVerification, type Inbox } from "../inbox/await-verification";
-import { openEmailedLink } from "../page/emailed-link";
+import { type AccountMail, awaitAccountMail, type Inbox } from "../inbox/await-verification";
 import { PageWatch } from "../page/page-watch";
-import { type FlowMilestone, type FlowOptions, signInOnPage } from "../login/password-login";
+import type { FlowMilestone, FlowOptions } from "../login/password-login";
 import type { CaptchaSolver } from "../captcha/pass-captcha";
 import type { Handoff } from "../handoff";
 import { findLoginPage } from "./find-login-page";
 import { findSignupForm } from "./find-signup-form";
+import { loginAfterSignup, pageOnly } from "./signup-login";
 import { awaitSignupVerdict } from "./signup-outcome";
-import { replaceTemporaryPassword } from "./temporary-password";
 import { SignupRun } from "./signup-run";
-import { bestForm, isSetPasswordForm, scanSignup } from "./signup-scan";
-import { NOT_ACTIVATED } from "./signup-verdicts";
 
 export interface SignupInput {
   /** The signup page, or the invitation link. */
@@ -175,10 +172,6 @@ async function keepingTheAccount(
     throw new SignupUnfinishedError(err, { ...account, identifier: run.identifier, loginUrl: pageOnly(fallback()) });
   }
 }
-const pageOnly = (url: string) => {
-  const u = new URL(url);
-  return `${u.origin}${u.pathname}`;
-};
 
 /** After the form went out: the site's verdict, its confirmation, and a login when it signed nobody in. */
 async function finishSignup(
@@ -226,136 +219,5 @@ async function finishSignup(
       "the site's link did not lead to a page to set the account's password, and no password came by email",
     );
   }
-  run.step("the site did not sign the new account in; logging in");
-  if (verdict.leaveForm) {
-    // The signup form is still on the page beside the site's "now log in": the login is on the site's login
-    // page (its link on the signup page, else the site's home page, as such pages say), never through that form.
-    const to = run.loginLink ?? new URL("/", page.url()).href;
-    run.step("open the login page");
-    await watch.open(to, deadline, "login page");
-  }
-  const loginOptions = {
-    guard: options.guard,
-    timeoutMs: deadline.remaining(),
-    onStep: options.onStep,
-    onMilestone: options.onMilestone,
-    captchaSolver: options.captchaSolver,
-    afterSignIn: options.afterSignIn,
-  };
-  let identifier = account.identifier;
-  const signInAs = async (who: string): ReturnType<typeof signInOnPage> => {
-    const login = {
-      loginUrl: page.url(),
-      identifier: who,
-      password: run.password,
-      inbox: input.inbox,
-      inboxWaitMs: input.inboxWaitMs,
-      handoff: input.handoff,
-    };
-    try {
-      return await signInOnPage(page, watch, login, loginOptions, deadline);
-    } catch (err) {
-      // A page with nothing to sign in on: the signup page's own "Log in" link leads there.
-      if (!(err instanceof LoginFlowError && err.code === "form_not_found" && run.loginLink)) throw err;
-      run.step("open the login page");
-      await watch.open(run.loginLink, deadline, "login page");
-      return await signInOnPage(page, watch, { ...login, loginUrl: run.loginLink }, loginOptions, deadline);
-    }
-  };
-  // The account signs in with what its form asked for, its email first; a site that takes only the login
-  // name its form also asked for (a tracker) refuses the email: that name is the account's too.
-  const signInByName = async (): ReturnType<typeof signInOnPage> => {
-    try {
-      return await signInAs(identifier);
-    } catch (err) {
-      const other = run.username && run.username !== identifier ? run.username : null;
-      if (!(err instanceof LoginFlowError && err.code === "invalid_credentials" && other)) throw err;
-      run.step("the site refused the new account's email as its login; signing in with its username");
-      const result = await signInAs(other);
-      identifier = other;
-      run.identifier = other;
-      return result;
-    }
-  };
-  // The site's refusal of the password it just took is no wrong password: the account waits for its email
-  // to be confirmed ("You haven't activated your account yet"), whether or not the page said so.
-  const signIn = async (): ReturnType<typeof signInOnPage> => {
-    const loginAt = page.url();
-    try {
-      return await signInByName();
-    } catch (err) {
-      if (!(err instanceof LoginFlowError) || !(err.code === "invalid_credentials" || NOT_ACTIVATED.test(err.message)))
-        throw err;
-      const said = `the site refused the new account's login: ${err.message}`;
-      if (verdict.verified) throw new LoginFlowError("login_unconfirmed", `${said} (after its email was confirmed)`);
-      if (!input.inbox)
-        throw new LoginFlowError(
-          "verification_pending",
-          `${said}; it may wait for its email to be confirmed, and no mail to ${run.email ?? "its address"} reaches the service`,
-        );
-      run.step("the site refused the new account's login; looking for its confirmation link by email");
-      const waitMs = Math.min(input.inboxWaitMs ?? 120_000, deadline.remaining());
-      const link = await awaitVerification(
-        input.inbox,
-        "link",
-        run.since ?? new Date(0),
-        new URL(input.signupUrl).hostname,
-        waitMs,
-        "confirmation",
-      ).catch((e: unknown) => {
-        throw e instanceof LoginFlowError && e.code === "timeout"
-          ? new LoginFlowError("verification_pending", `${said}; no confirmation link came by email`)
-          : e;
-      });
-      run.step("open the confirmation link");
-      watch.resetVerdict();
-      await openEmailedLink(page, watch, link, deadline, "confirmation link", (name) => run.step(name));
-      run.step("open the login page");
-      await watch.open(loginAt, deadline, "login page");
-      return await signInByName().catch((again: unknown) => {
-        throw again instanceof LoginFlowError && again.code === "invalid_credentials"
-          ? new LoginFlowError(
-              "login_unconfirmed",
-              `the site refused the new account's login after its email was confirmed: ${again.message}`,
-            )
-          : again;
-      });
-    }
-  };
-  try {
-    const result = await signIn();
-    return {
-      ...account,
-      identifier,
-      session: result.session,
-      loginUrl: pageOnly(result.loginPage),
-      signedInBy: "login",
-    };
-  } catch (err) {
-    // A mailed temporary password: its first login may ask for a new one before it signs the account in.
-    const form =
-      run.passwordMailed && err instanceof LoginFlowError && err.code !== "invalid_credentials"
-        ? bestForm(await scanSignup(page).catch(() => []))
-        : null;
-    if (!form || !isSetPasswordForm(form)) throw err;
-    const replaced = await replaceTemporaryPassword(run, page, watch, form, deadline);
-    if (replaced !== "login")
-      return {
-        ...account,
-        password: run.password,
-        session: replaced,
-        loginUrl: pageOnly(fallback()),
-        signedInBy: "login",
-      };
-    run.step("logging in with the new password");
-    const result = await signIn();
-    return {
-      ...account,
-      identifier,
-      password: run.password,
-      session: result.session,
-      loginUrl: pageOnly(result.loginPage),
-      signedInBy: "login",
-    };
-  }
+  return loginAfterSignup(page, watch, run, input, options, deadline, verdict, account, fallback);
 }
