@@ -13,6 +13,7 @@ import { replaceTemporaryPassword } from "./temporary-password";
 
 /** What the account is known by once the signup went out (the result's fields but its session). */
 export interface SignupAccount {
+  kind: "signup";
   email: string | null;
   username: string | null;
   password: string;
