@@ -19,5 +19,5 @@ export * from "./handoff";
 export * from "./entry-links";
 export * from "./proxies";
 export { REGION_PATTERN } from "./request-parts";
-export { SIGN_OUT_ADDRESS, SIGN_OUT_LABELS, SIGN_OUT_WORDS } from "./sign-out-words";
+export * from "./words";
 export { cookieHeaderFor } from "./cookie-header";

@@ -6,7 +6,7 @@ import { openEmailedLink } from "../page/emailed-link";
 import { PageWatch } from "../page/page-watch";
 import { readNotes, sentencesShown } from "../page/page-sayings";
 import { type FlowOptions, type PasswordLoginInput, type PasswordLoginResult, signInOnPage } from "./password-login";
-import { EXPIRED } from "../page/refusal-words";
+import { EXPIRED } from "@authsvc/contracts";
 
 /**
  * How an account waiting for its email to be confirmed gets confirmed later: a link or code the caller

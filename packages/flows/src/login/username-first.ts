@@ -1,7 +1,7 @@
 import type { Page } from "@authsvc/browser";
 import { LoginFlowError } from "../flow-error";
 import { newSayings, readNotes, refusalSaid, sentencesShown } from "../page/page-sayings";
-import { refusalCode } from "../page/refusal-words";
+import { refusalCode } from "@authsvc/contracts";
 import { type FrameScan, mergeSignals, type PageSignals, scanPage } from "../page/scan-page";
 import { typeIdentifier } from "./fill-form";
 import type { LoginRun } from "./login-run";

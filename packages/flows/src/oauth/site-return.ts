@@ -3,7 +3,7 @@ import type { Deadline } from "../deadline";
 import { LoginFlowError } from "../flow-error";
 import { newSayings, readNotes, sentencesShown } from "../page/page-sayings";
 import type { PageWatch } from "../page/page-watch";
-import { refusalCode, siteFault } from "../page/refusal-words";
+import { ACCESS_DENIED, NOT_LINKED, refusalCode, siteFault } from "@authsvc/contracts";
 import { mergeSignals, scanPage } from "../page/scan-page";
 import {
   baselineOf,
@@ -15,7 +15,6 @@ import {
   weigh,
 } from "../page/session-evidence";
 import type { Rotation } from "../page/session-snapshot";
-import { ACCESS_DENIED, NOT_LINKED } from "./oauth-words";
 import type { ProviderCookies } from "./provider-cookies";
 import { type Next, watchPage } from "../page/watch-page";
 

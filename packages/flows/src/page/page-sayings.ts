@@ -1,7 +1,6 @@
 import type { Page } from "@authsvc/browser";
-import type { LoginFailureCode } from "@authsvc/contracts";
+import { type LoginFailureCode, refusalCode, siteFault, speaksOfLogin } from "@authsvc/contracts";
 import { type Note, readNotesInPage } from "./read-notes";
-import { refusalCode, siteFault, speaksOfLogin } from "./refusal-words";
 import { readFrames } from "./scan-page";
 
 /**

@@ -25,7 +25,7 @@ export interface FrameReading {
   /**
    * On a page with no password or username field (a site that asks for its passkey, a code or a phone
    * prompt first): the control that leads to the password ("Use your password instead"), else to the other
-   * methods ("Try another way"). See method-words.ts.
+   * methods ("Try another way"). See words/method-words.ts in @authsvc/contracts.
    */
   otherMethod: { path: SelectorPath; password: boolean } | null;
   /** The accept button of a cookie-consent banner that is shown. */

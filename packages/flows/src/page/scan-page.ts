@@ -1,12 +1,10 @@
 import type { ElementHandle, Frame, Page } from "@authsvc/browser";
 import { captchaBlocks, readCaptchaInPage } from "../captcha/read-captcha";
 import { resolvePathInPage } from "./in-page/kit";
-import { SIGN_OUT_WORDS } from "@authsvc/contracts";
-import { PERSON_STEP_WORDS } from "./person-step-words";
-import { methodWordsOf } from "./method-words";
+import { methodWordsOf, PERSON_STEP_WORDS, SIGN_OUT_WORDS } from "@authsvc/contracts";
 import { type FrameReading, readFrameInPage, type SelectorPath } from "./read-page";
 
-// The method words the in-page reader is given (see method-words.ts).
+// The method words the in-page reader is given (see method-words.ts in @authsvc/contracts).
 const METHOD_WORDS_IN_PAGE = { password: methodWordsOf("password"), otherWay: methodWordsOf("otherWay") };
 
 export interface FrameScan {

@@ -1,9 +1,9 @@
 import type { Page } from "@authsvc/browser";
 import { inPage, type SelectorPath } from "../page/in-page/kit";
-import { passkeyWordsOf, settingsWordsRanked } from "../page/passkey-words";
+import { passkeyWordsOf, settingsWordsRanked } from "@authsvc/contracts";
 import { readFrames } from "../page/scan-page";
 
-/** What one frame shows of a site's passkey controls (see passkey-words.ts). */
+/** What one frame shows of a site's passkey controls (see passkey-words.ts in @authsvc/contracts). */
 export interface PasskeyControls {
   /** "Sign in with a passkey": the site's passkey sign-in. */
   signIn: SelectorPath | null;

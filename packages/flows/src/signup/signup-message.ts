@@ -1,6 +1,5 @@
-import type { LoginFailureCode } from "@authsvc/contracts";
+import { type LoginFailureCode, refusalCode } from "@authsvc/contracts";
 import { refusesFactor } from "../login/verdict/factor-refusal";
-import { refusalCode } from "../page/refusal-words";
 import { signupRefusalOf } from "./signup-verdicts";
 
 export const MAX_USERNAME_VARIANTS = 3;

@@ -1,6 +1,5 @@
-import type { LoginFailureCode } from "@authsvc/contracts";
+import { EXPIRED, type LoginFailureCode } from "@authsvc/contracts";
 import { settle, type UnsettledMessage } from "../login/verdict/unsettled-message";
-import { EXPIRED } from "../page/refusal-words";
 import { shownLongEnough } from "../page/watch-timing";
 
 // A message without known words is the site's refusal once it stayed this long.

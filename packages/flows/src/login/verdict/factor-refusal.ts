@@ -1,4 +1,4 @@
-import { EXPIRED, refusalCode } from "../../page/refusal-words";
+import { EXPIRED, refusalCode } from "@authsvc/contracts";
 
 /**
  * Once a code was typed or a link opened, words that would refuse a password ("Invalid code") or say it

@@ -1,5 +1,4 @@
-import type { LoginFailureCode } from "@authsvc/contracts";
-import { asksForCode, namesEmptyField, siteFault } from "../../page/refusal-words";
+import { asksForCode, type LoginFailureCode, namesEmptyField, siteFault } from "@authsvc/contracts";
 import type { PollReading } from "./poll-reading";
 import { fail, type Step, type VerdictState } from "./state";
 import { settle } from "./unsettled-message";

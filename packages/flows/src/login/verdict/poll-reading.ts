@@ -1,5 +1,4 @@
-import type { LoginFailureCode } from "@authsvc/contracts";
-import { refusalCode } from "../../page/refusal-words";
+import { type LoginFailureCode, refusalCode } from "@authsvc/contracts";
 import { refusesFactor } from "./factor-refusal";
 import { samePath, type SignedInMarker } from "./outcome";
 import type { VerdictFacts, VerdictInput, VerdictState } from "./state";

@@ -4,7 +4,7 @@
  * question, fillable). Built once per read of the frame.
  */
 import { type PageKit, pageKit } from "./kit";
-import { words } from "./reader-words";
+import { words } from "@authsvc/contracts/src/words/reader-words";
 
 export interface StepWords {
   approval: string;

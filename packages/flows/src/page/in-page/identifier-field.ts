@@ -4,7 +4,7 @@
  */
 import type { FormField } from "./kit";
 import type { FrameContext } from "./frame-context";
-import { words } from "./reader-words";
+import { words } from "@authsvc/contracts/src/words/reader-words";
 
 export function readIdentifier(
   frame: FrameContext,

@@ -1,11 +1,11 @@
 /**
  * How a login starts when the frame shows no form for it: a "Log in" link or button that leads to the form,
  * or, on a page that offers another method first (a passkey, a code), the control to the password or to the
- * other methods (see method-words.ts).
+ * other methods (see method-words.ts in @authsvc/contracts).
  */
 import type { FrameReading } from "../read-page";
 import type { FrameContext } from "./frame-context";
-import { words } from "./reader-words";
+import { words } from "@authsvc/contracts/src/words/reader-words";
 
 /** The control that leads to the form; `anchor`: the form's password or identifier field, if shown. */
 export function readOpener(frame: FrameContext, anchor: Element | null): Element | null {

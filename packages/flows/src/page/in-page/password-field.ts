@@ -1,6 +1,6 @@
 /** The password field of the best login form a frame shows. */
 import type { FrameContext } from "./frame-context";
-import { words } from "./reader-words";
+import { words } from "@authsvc/contracts/src/words/reader-words";
 
 /**
  * The password field (null when none is shown), and every field that could be one (the identifier is none

@@ -5,7 +5,7 @@
  */
 import type { FrameReading } from "../read-page";
 import type { FrameContext } from "./frame-context";
-import { words } from "./reader-words";
+import { words } from "@authsvc/contracts/src/words/reader-words";
 import { headed, saying, sendsStep, shownLabel, wordsAround } from "./step-controls";
 
 /** The "yes" of a "Stay signed in?" / "Remember this device?" question. */

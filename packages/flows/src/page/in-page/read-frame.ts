@@ -14,7 +14,7 @@ import { readInterstitial, readQuestion, readTerms, readVerify } from "./person-
 import { readSecondFactor } from "./second-factor";
 import { readSignedIn, signedInEvidence } from "./signed-in";
 import { readSubmit } from "./submit-control";
-import { words } from "./reader-words";
+import { words } from "@authsvc/contracts/src/words/reader-words";
 
 export function readFrame(
   identifier: string,

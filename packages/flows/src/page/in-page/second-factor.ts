@@ -1,6 +1,6 @@
 /** A one-time code the frame asks for: its field (or one box per digit), its control, or a code field beside the password. */
 import type { FrameContext } from "./frame-context";
-import { words } from "./reader-words";
+import { words } from "@authsvc/contracts/src/words/reader-words";
 import { sendsStep } from "./step-controls";
 
 export interface SecondFactor {

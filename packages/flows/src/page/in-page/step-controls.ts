@@ -3,7 +3,7 @@
  * and the words a person reads as a step's question.
  */
 import type { FrameContext } from "./frame-context";
-import { words } from "./reader-words";
+import { words } from "@authsvc/contracts/src/words/reader-words";
 
 // The controls that send a step's field: its form's, by their words; never one that leaves the step.
 export function sendsStep(frame: FrameContext, field: Element): Element | null {

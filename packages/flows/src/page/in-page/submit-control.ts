@@ -1,6 +1,6 @@
 /** The control that sends the login form, and its "remember me" box. */
 import type { FrameContext } from "./frame-context";
-import { words } from "./reader-words";
+import { words } from "@authsvc/contracts/src/words/reader-words";
 
 /** `anchor`: the password field, else the identifier field (no anchor: no form, no control). */
 export function readSubmit(

@@ -28,7 +28,7 @@ export const READ_FRAME_SOURCE = [
   "    readFrame: () => readFrame",
   "  });",
   "",
-  "  // src/page/in-page/reader-words.ts",
+  "  // ../contracts/src/words/reader-words.ts",
   "  var words = {",
   "    user: /user|login|e-?mail|identifier|account|benutzer|nutzer|anmeldename|courriel|identifiant|utilisateur|usuario|correo|usu[aá]rio|utente|gebruiker/i,",
   "    password: /pass|pwd|kennwort|passwort|contrase[nñ]a|mot.?de.?passe|senha|parola.?d|wachtwoord/i,",

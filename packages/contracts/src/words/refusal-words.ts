@@ -1,4 +1,4 @@
-import type { LoginFailureCode } from "@authsvc/contracts";
+import type { LoginFailureCode } from "../job-failure-codes";
 import { wordsOf } from "./login-words";
 
 // The site's words: en, de, fr, es, pt, it and nl here, every other language from login-words.ts.

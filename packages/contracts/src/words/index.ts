@@ -1,0 +1,13 @@
+/**
+ * The words the engine reads pages by, every language it reads, in one place: what sites say around a login
+ * (refusals, person steps, other methods, passkeys, OAuth pages) and a signed-in page's sign-out control, which
+ * the session check reads too. The in-page reader's own words (reader-words.ts) are imported by its modules
+ * directly, so that its bundle holds only them.
+ */
+export * from "./login-words";
+export * from "./method-words";
+export * from "./oauth-words";
+export * from "./passkey-words";
+export * from "./person-step-words";
+export * from "./refusal-words";
+export * from "./sign-out-words";
