@@ -7,6 +7,7 @@
  */
 import type { SelectorPath } from "./in-page/kit";
 import { READ_FRAME_SOURCE } from "./in-page/generated/read-frame-source";
+import { bundled } from "./in-page/bundled";
 import { readFrame } from "./in-page/read-frame";
 
 export type { SelectorPath } from "./in-page/kit";
@@ -99,13 +100,5 @@ export interface FrameReading {
   ambiguous: Array<{ label: string; name: string }>;
 }
 
-/**
- * The in-page reader as Puppeteer evaluates it: its source (what Puppeteer sends the frame) is the bundle
- * of read-frame.ts and its imports (see in-page/bundle.ts). Called in Node it runs the same modules (with no
- * DOM, it has nothing to read).
- */
-export const readFrameInPage: typeof readFrame = Object.defineProperty(
-  (...args: Parameters<typeof readFrame>) => readFrame(...args),
-  "toString",
-  { value: () => READ_FRAME_SOURCE },
-);
+/** The in-page reader as Puppeteer evaluates it: the bundle of read-frame.ts and its imports. */
+export const readFrameInPage = bundled(readFrame, READ_FRAME_SOURCE);
