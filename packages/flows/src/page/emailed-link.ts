@@ -1,48 +1,22 @@
 import type { Page } from "@authsvc/browser";
 import type { Deadline } from "../deadline";
-import { inPage, type PageKit, type SelectorPath } from "./in-page/kit";
+import { bundled } from "./in-page/bundled";
+import { READ_CONFIRM_BUTTON_SOURCE } from "./in-page/generated/read-confirm-button-source";
+import type { SelectorPath } from "./in-page/kit";
+import { readConfirmButton } from "./in-page/read-confirm-button";
 import type { PageWatch } from "./page-watch";
 import { readFrames } from "./scan-page";
 import { performStep } from "./steps";
 import { watchPage } from "./watch-page";
 
 /** The one button of a page that asks to press it before an emailed link counts. */
-interface ConfirmButton {
+export interface ConfirmButton {
   path: SelectorPath;
   text: string;
 }
 
-/**
- * Runs in the page: the button of a confirmation page — a page that speaks of confirming an email
- * address, an account or a sign-in, whose form has no field to fill (hidden ones at most) and one
- * visible control that confirms ("Confirm", "Verify", "Activate", "Yes, sign me in"). Django-allauth's
- * "Please confirm that … is an email address for user …", and many frameworks' activation and magic-link
- * pages, count the link only once it is pressed (a GET must not change anything; mail scanners open links).
- */
-export const readConfirmButtonInPage = inPage(function readConfirmButtonInPage(kit: PageKit): ConfirmButton | null {
-  const about =
-    /confirm|verif|activat|sign.?in|log.?in|e-?mail|address|account|best[aä]tig|aktivier|anmeld|confirmer|v[ée]rifi|activer|connexion|confirmar|verificar|activar|iniciar|ativar|entrar|confermare|verifica|attiva|accedi|bevestig|activeer|inloggen/i;
-  const yes =
-    /^(confirm|verify|activate|yes|continue|sign ?in|log ?in|best[aä]tigen|aktivieren|weiter|anmelden|confirmer|v[ée]rifier|activer|continuer|se connecter|confirmar|verificar|activar|continuar|iniciar sesi[oó]n|ativar|entrar|conferma|verifica|attiva|continua|accedi|bevestigen|activeren|doorgaan|inloggen)\b/i;
-  const pageText = (document.body?.innerText ?? "").slice(0, 3000);
-  if (!about.test(pageText)) return null;
-  const all = kit.elements();
-  for (const form of all.filter((el): el is HTMLFormElement => el instanceof HTMLFormElement && kit.visible(el))) {
-    const fields = [...form.elements].filter(
-      (el) =>
-        (el instanceof HTMLInputElement && !["hidden", "submit", "button", "image"].includes(el.type)) ||
-        el instanceof HTMLSelectElement ||
-        el instanceof HTMLTextAreaElement,
-    );
-    if (fields.some((el) => kit.visible(el))) continue;
-    const controls = all.filter(
-      (el) => kit.isControl(el, false) && !(el instanceof HTMLAnchorElement) && form.contains(el) && kit.visible(el),
-    );
-    if (controls.length !== 1 || !yes.test(kit.controlText(controls[0]!).trim())) continue;
-    return { path: kit.pathOf(controls[0]!)!, text: kit.controlText(controls[0]!).trim().slice(0, 40) };
-  }
-  return null;
-});
+/** The confirm button of the page an emailed link opened (see in-page/read-confirm-button.ts), as Puppeteer evaluates it. */
+export const readConfirmButtonInPage = bundled(readConfirmButton, READ_CONFIRM_BUTTON_SOURCE);
 
 // How long the page may take to answer the press (its POST, a redirect) before the flow reads it anyway.
 const PRESS_SETTLE_MS = 10_000;

@@ -27,6 +27,7 @@ export interface InPageReader {
 export const IN_PAGE_READERS: InPageReader[] = [
   { module: "read-frame", name: "readFrame", constant: "READ_FRAME_SOURCE" },
   { module: "read-notes", name: "readNotes", constant: "READ_NOTES_SOURCE" },
+  { module: "read-confirm-button", name: "readConfirmButton", constant: "READ_CONFIRM_BUTTON_SOURCE" },
 ];
 
 export const generatedPath = (reader: InPageReader): string =>
