@@ -1,9 +1,14 @@
 /**
- * Readers of the pages an OAuth login passes through, run in every frame with the in-page kit: the site's
- * "Continue with …" controls, and what a provider's page asks beside its sign-in form (an account to
- * choose, an app to authorize, a wall that refuses the browser).
+ * Readers of the pages an OAuth login passes through, run in every frame (bundled, see page/in-page/bundle.ts):
+ * the site's "Continue with …" controls, and what a provider's page asks beside its sign-in form (an account
+ * to choose, an app to authorize, a wall that refuses the browser).
  */
-import { inPage, type PageKit, type SelectorPath } from "../page/in-page/kit";
+import { bundled } from "../page/in-page/bundled";
+import { READ_PROVIDER_CHOICES_SOURCE } from "../page/in-page/generated/read-provider-choices-source";
+import { READ_SIGN_IN_CONTROLS_SOURCE } from "../page/in-page/generated/read-sign-in-controls-source";
+import type { SelectorPath } from "../page/in-page/kit";
+import { readProviderChoices } from "../page/in-page/read-provider-choices";
+import { readSignInControls } from "../page/in-page/read-sign-in-controls";
 
 export interface SignInControl {
   /** What it says: its text, value, aria-label, title, and its image's alt text ("Google logo"). */
@@ -13,24 +18,8 @@ export interface SignInControl {
   path: SelectorPath;
 }
 
-/** Every shown control (link, button, role=button) with a short label: the candidates for the provider's button. */
-export const readSignInControlsInPage = inPage(function readSignInControlsInPage(kit: PageKit): SignInControl[] {
-  const found: SignInControl[] = [];
-  for (const el of kit.elements()) {
-    if (!kit.isControl(el) || !kit.visible(el)) continue;
-    const text = kit.controlText(el);
-    if (text.length === 0 || text.length > 120) continue;
-    let target = "";
-    if (el instanceof HTMLAnchorElement) target = el.href;
-    else {
-      const form = kit.formOf(el) as HTMLFormElement | null;
-      if (form && form instanceof HTMLFormElement) target = form.action;
-    }
-    found.push({ text, target: /^https?:/i.test(target) ? target : "", path: kit.pathOf(el) });
-    if (found.length >= 200) break;
-  }
-  return found;
-});
+/** Every shown control (link, button, role=button) with a short label (see in-page/read-sign-in-controls.ts). */
+export const readSignInControlsInPage = bundled(readSignInControls, READ_SIGN_IN_CONTROLS_SOURCE);
 
 export interface ProviderChoices {
   /** The control that grants the site access ("Allow", "Authorize acme", "Continue"), on a page with a way to refuse beside it. */
@@ -43,46 +32,5 @@ export interface ProviderChoices {
   text: string;
 }
 
-/** What a provider's page offers besides its sign-in form. `identifier`: the account we sign in with. */
-export const readProviderChoicesInPage = inPage(function readProviderChoicesInPage(
-  kit: PageKit,
-  identifier: string,
-): ProviderChoices {
-  const all = kit.elements();
-  const shown = all.filter((el) => kit.visible(el));
-  const controls = shown.filter(
-    (el) => kit.isControl(el) || el.getAttribute("role") === "link" || el.matches("li[data-identifier], [data-email]"),
-  );
-  const approveWords =
-    /^(allow|authori[sz]e|approve|accept|grant|agree|continue|yes|confirm|consent|erlauben|zulassen|autoriser|permitir|autorizar|consenti)\b/i;
-  const refuseWords =
-    /^(cancel|deny|decline|reject|don.?t allow|no\b|not now|abbrechen|ablehnen|annuler|refuser|cancelar|rechazar|annulla)/i;
-  const bodyText = kit.text(document.body ?? document.documentElement).slice(0, 2000);
-  // Granting access is a question with two answers: a lone "Continue" is a step of the sign-in, not consent.
-  const refuse = controls.find((el) => refuseWords.test(kit.controlText(el)));
-  const approve = refuse
-    ? (controls.find(
-        (el) => el !== refuse && approveWords.test(kit.controlText(el)) && !(el as HTMLButtonElement).disabled,
-      ) ?? null)
-    : null;
-  const wanted = identifier.trim().toLowerCase();
-  const mentions = (el: Element) =>
-    wanted.length > 0 &&
-    `${kit.text(el)} ${el.getAttribute("data-identifier") ?? ""} ${el.getAttribute("data-email") ?? ""}`
-      .toLowerCase()
-      .includes(wanted);
-  // The chooser's entry for our account: the smallest clickable thing that names it.
-  const accountEntries = controls.filter(mentions).sort((a, b) => kit.text(a).length - kit.text(b).length);
-  const another = controls.find((el) =>
-    /use (another|a different) account|add (another )?account|switch account|not you\?|sign in with a different/i.test(
-      kit.controlText(el),
-    ),
-  );
-  const hasForm = shown.some((el) => el instanceof HTMLInputElement && ["password", "email", "text"].includes(el.type));
-  return {
-    approve: kit.pathOf(approve),
-    account: hasForm ? null : kit.pathOf(accountEntries[0] ?? null),
-    anotherAccount: hasForm ? null : kit.pathOf(another ?? null),
-    text: bodyText,
-  };
-});
+/** What a provider's page offers besides its sign-in form (see in-page/read-provider-choices.ts). */
+export const readProviderChoicesInPage = bundled(readProviderChoices, READ_PROVIDER_CHOICES_SOURCE);

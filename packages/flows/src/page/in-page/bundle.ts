@@ -28,6 +28,8 @@ export const IN_PAGE_READERS: InPageReader[] = [
   { module: "read-frame", name: "readFrame", constant: "READ_FRAME_SOURCE" },
   { module: "read-notes", name: "readNotes", constant: "READ_NOTES_SOURCE" },
   { module: "read-confirm-button", name: "readConfirmButton", constant: "READ_CONFIRM_BUTTON_SOURCE" },
+  { module: "read-sign-in-controls", name: "readSignInControls", constant: "READ_SIGN_IN_CONTROLS_SOURCE" },
+  { module: "read-provider-choices", name: "readProviderChoices", constant: "READ_PROVIDER_CHOICES_SOURCE" },
 ];
 
 export const generatedPath = (reader: InPageReader): string =>
