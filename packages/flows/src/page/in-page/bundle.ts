@@ -32,6 +32,7 @@ export const IN_PAGE_READERS: InPageReader[] = [
   { module: "read-provider-choices", name: "readProviderChoices", constant: "READ_PROVIDER_CHOICES_SOURCE" },
   { module: "read-passkey-controls", name: "readPasskeyControls", constant: "READ_PASSKEY_CONTROLS_SOURCE" },
   { module: "read-signup", name: "readSignup", constant: "READ_SIGNUP_SOURCE" },
+  { module: "read-captcha", name: "readCaptcha", constant: "READ_CAPTCHA_SOURCE" },
 ];
 
 export const generatedPath = (reader: InPageReader): string =>
