@@ -1,6 +1,6 @@
 import type { ElementHandle, Frame, Page } from "@authsvc/browser";
 import { captchaBlocks, readCaptchaInPage } from "../captcha/read-captcha";
-import { resolvePathInPage } from "./in-page/kit";
+import { resolvePathInPage } from "./in-page/resolve-path";
 import { methodWordsOf, PERSON_STEP_WORDS, SIGN_OUT_WORDS } from "@authsvc/contracts";
 import { type FrameReading, readFrameInPage, type SelectorPath } from "./read-page";
 

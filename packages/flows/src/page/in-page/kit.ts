@@ -2,15 +2,12 @@
  * The in-page kit: what every script that reads a page inside the browser shares, written once — the walk
  * through open shadow roots, what a person sees, an element's text and labels, buttons, selector paths.
  *
- * How it gets into the page: Puppeteer sends a function to the frame as its source text
- * (Function.prototype.toString), so a script cannot use this module's imports. `inPage(reader)` binds a
- * reader `(kit, ...args)` to the kit the way Puppeteer bundles its own injected code: the function it
- * returns gives, as its source, `pageKit` and the reader together, self-contained. Each evaluation builds
- * the kit afresh in the frame it runs in. Nothing is installed in the page (no global a site could see,
- * break or keep across a navigation), so it works alike in the main frame, same-origin and cross-origin
- * iframes and after navigations; it goes through Runtime.callFunctionOn like any evaluate (no eval in the
- * page, so a Content-Security-Policy does not stop it). The kit and its readers keep to code the swc
- * transform (ES2022) leaves as written, with no helpers: the flows tests run them in Chromium.
+ * How it gets into the page: each in-page reader is a module that calls `pageKit()`, bundled by esbuild with
+ * the kit and its words into one self-contained function (`bundle.ts`, committed under `generated/`), which
+ * Puppeteer sends as its source text. Each evaluation builds the kit afresh in the frame it runs in. Nothing
+ * is installed in the page (no global a site could see, break or keep across a navigation), so it works alike
+ * in the main frame, same-origin and cross-origin iframes and after navigations; it goes through
+ * Runtime.callFunctionOn like any evaluate (no eval in the page, so a Content-Security-Policy does not stop it).
  */
 
 /** Names an element: one CSS selector per document or open shadow root on the way down (`@0.1.2`: child positions). */
@@ -294,41 +291,3 @@ export function pageKit() {
 }
 
 export type PageKit = ReturnType<typeof pageKit>;
-
-/**
- * A reader `(kit, ...args)` made into a function Puppeteer can evaluate with `args` alone: its source
- * (what Puppeteer sends) carries the kit's factory with it. Called in Node it does the same (with no DOM,
- * it has nothing to read).
- */
-export function inPage<A extends unknown[], T>(reader: (kit: PageKit, ...args: A) => T): (...args: A) => T {
-  const run = (...args: A): T => reader(pageKit(), ...args);
-  const source = `function (...args) {\n  return (${reader.toString()})((${pageKit.toString()})(), ...args);\n}`;
-  return Object.defineProperty(run, "toString", { value: () => source });
-}
-
-/** Runs in the page: the element a selector path names, or null. */
-export function resolvePathInPage(path: SelectorPath): Element | null {
-  let root: Document | ShadowRoot = document;
-  let el: Element | null = null;
-  for (let i = 0; i < path.length; i++) {
-    const segment = path[i]!;
-    if (segment.startsWith("@")) {
-      let node: Element | undefined;
-      let parent: ParentNode = root;
-      for (const index of segment.slice(1).split(".").map(Number)) {
-        node = parent.children[index];
-        if (!node) return null;
-        parent = node;
-      }
-      el = node ?? null;
-    } else {
-      el = root.querySelector(segment);
-    }
-    if (!el) return null;
-    if (i < path.length - 1) {
-      if (!el.shadowRoot) return null;
-      root = el.shadowRoot;
-    }
-  }
-  return el;
-}
