@@ -21,3 +21,4 @@ export * from "./proxies";
 export { REGION_PATTERN } from "./request-parts";
 export * from "./words";
 export { cookieHeaderFor } from "./cookie-header";
+export * from "./stored-sessions";

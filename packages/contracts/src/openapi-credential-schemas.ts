@@ -25,61 +25,8 @@ export const passkeyImported = {
 export const passkeyAdded = {
   oneOf: [{ $ref: "#/components/schemas/PasskeyEnrolment" }, { $ref: "#/components/schemas/PasskeyImported" }],
 };
-// What refresh and verify answer: a login's session, with the stored credential it signed in with.
-export const storedCredentialSession = {
-  allOf: [
-    { $ref: "#/components/schemas/Session" },
-    {
-      type: "object",
-      required: ["credentialId"],
-      properties: {
-        credentialId: { type: "string", pattern: "^cred_" },
-        expiresAt: {
-          type: "string",
-          format: "date-time",
-          description: "The latest persistent cookie's expiry; absent when all cookies are session cookies.",
-        },
-      },
-    },
-  ],
-};
-export const signupResult = {
-  allOf: [
-    { $ref: "#/components/schemas/Session" },
-    {
-      type: "object",
-      required: ["credentialId", "account"],
-      properties: {
-        credentialId: {
-          type: "string",
-          pattern: "^cred_",
-          description: "The stored credential: POST /refresh logs in with it.",
-        },
-        expiresAt: {
-          type: "string",
-          format: "date-time",
-          description: "The latest persistent cookie's expiry; absent when all cookies are session cookies.",
-        },
-        account: {
-          type: "object",
-          required: ["email", "username", "passwordGenerated"],
-          properties: {
-            email: { type: ["string", "null"] },
-            username: {
-              type: ["string", "null"],
-              description: "As the site accepted it: a variant when the one asked for was taken.",
-            },
-            passwordGenerated: {
-              type: "boolean",
-              description: "The service made up the password; it is stored encrypted and never shown.",
-            },
-          },
-        },
-        passkey: {
-          $ref: "#/components/schemas/CredentialMethod",
-          description: "`createPasskey`: the passkey added to the new account; absent when the site offered none.",
-        },
-      },
-    },
-  ],
-};
+// What refresh and verify answer, and what a signup answers: TypeBox schemas (stored-sessions.ts).
+export {
+  signupResultSchema as signupResult,
+  storedCredentialSessionSchema as storedCredentialSession,
+} from "./stored-sessions";

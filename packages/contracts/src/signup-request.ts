@@ -1,5 +1,4 @@
 import { Type, type Static } from "@sinclair/typebox";
-import type { PasskeyMethod } from "./credential-resource";
 import {
   additionalFieldsSchema,
   allowHandoffSchema,
@@ -8,7 +7,6 @@ import {
   regionSchema,
   targetUrlSchema,
 } from "./request-parts";
-import type { SessionResponse } from "./session";
 import { stringEnum } from "./string-enum";
 
 /** Methods the schema accepts (spec §4.2); `oauth` signs up through a provider's button with a provider account. */
@@ -19,25 +17,6 @@ export const SUPPORTED_SIGNUP_METHODS: readonly SignupMethod[] = ["email", "invi
 /** Providers a signup by OAuth may name by their short name; any other is named by `cred.provider`. */
 export const OAUTH_PROVIDERS = ["google", "github"] as const;
 export type OAuthProvider = (typeof OAUTH_PROVIDERS)[number];
-
-/** The account a signup created, as the site knows it (never its password). */
-export interface SignupAccount {
-  email: string | null;
-  /** The username the site accepted: the one asked for, or a variant of it when that one was taken. */
-  username: string | null;
-  /** Whether the service made up the password (it is stored encrypted with the credential, never shown). */
-  passwordGenerated: boolean;
-}
-
-/** What a successful signup answers (spec §2.2): the session, the stored credential and the account. */
-export interface SignupResponse extends SessionResponse {
-  credentialId: string;
-  /** `createPasskey`: the passkey added to the new account (absent when the site offered none). */
-  passkey?: PasskeyMethod;
-  /** The latest persistent cookie's expiry; absent when every cookie is a browser-session cookie. */
-  expiresAt?: string;
-  account: SignupAccount;
-}
 
 export const signupCredSchema = Type.Object(
   {

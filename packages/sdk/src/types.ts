@@ -7,26 +7,12 @@ import type {
   CredentialResource,
   InboundMessageResource,
   PasskeyMethod,
-  SessionResponse,
+  StoredCredentialSession,
   WebhookEventType,
   WebhookResource,
 } from "./generated/api-types";
 
 export * from "./generated/api-types";
-
-export interface SignupAccount {
-  email: string | null;
-  username: string | null;
-  passwordGenerated: boolean;
-}
-
-export interface SignupResponse extends SessionResponse {
-  credentialId: string;
-  expiresAt?: string;
-  account: SignupAccount;
-  /** `createPasskey`: the passkey added to the new account (absent when the site offered none). */
-  passkey?: PasskeyMethod;
-}
 
 /** POST /v1/credentials/{id}/passkeys: where the site adds passkeys, when you know it (else it is found). */
 export interface PasskeyEnrolRequest {
@@ -49,12 +35,6 @@ export interface PasskeyImport {
   userHandle?: string;
   signCount?: number;
   cxf?: Record<string, unknown>;
-}
-
-/** What refresh and verify answer: the session, the credential, and when the session ends. */
-export interface StoredCredentialSession extends SessionResponse {
-  credentialId: string;
-  expiresAt?: string;
 }
 
 export interface CredentialPage {

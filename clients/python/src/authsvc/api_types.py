@@ -210,6 +210,40 @@ class VerifyRequest(TypedDict, total=False):
     allowHandoff: bool
 
 
+class _StoredCredentialSessionRequired(SessionResponse):
+    credentialId: str
+
+
+class StoredCredentialSession(_StoredCredentialSessionRequired, total=False):
+    """What refresh and verify answer: the session, the credential, and when the session ends."""
+
+    # The latest persistent cookie's expiry; absent when all cookies are session cookies.
+    expiresAt: str
+
+
+class SignupAccount(TypedDict):
+    email: Union[str, None]
+    # As the site accepted it: a variant when the one asked for was taken.
+    username: Union[str, None]
+    # The service made up the password; it is stored encrypted and never shown.
+    passwordGenerated: bool
+
+
+class _SignupResponseRequired(SessionResponse):
+    # The stored credential: POST /refresh logs in with it.
+    credentialId: str
+    account: SignupAccount
+
+
+class SignupResponse(_SignupResponseRequired, total=False):
+    """What a successful signup answers: the session, the stored credential and the account."""
+
+    # The latest persistent cookie's expiry; absent when all cookies are session cookies.
+    expiresAt: str
+    # `createPasskey`: the passkey added to the new account; absent when the site offered none.
+    passkey: PasskeyMethod
+
+
 class _EntryLinkRequestRequired(TypedDict):
     domain: str
 

@@ -23,6 +23,7 @@ import {
   storageStateSchema,
 } from "../session";
 import { SIGNUP_METHODS, signupCredSchema, signupRequestSchema } from "../signup-request";
+import { signupAccountSchema, signupResultSchema, storedCredentialSessionSchema } from "../stored-sessions";
 import { WEBHOOK_EVENTS, webhookRequestSchema, webhookSchema } from "../webhooks";
 import { generatedHeader } from "./generated-header";
 import { pythonDeclarations } from "./python-types";
@@ -90,6 +91,18 @@ const API_TYPES: readonly NamedType[] = [
     name: "VerifyRequest",
     schema: verifyRequestSchema,
     doc: "POST /v1/credentials/{id}/verify: a confirmation link or code, or neither (read from our inbox).",
+  },
+  {
+    name: "StoredCredentialSession",
+    schema: storedCredentialSessionSchema,
+    doc: "What refresh and verify answer: the session, the credential, and when the session ends.",
+  },
+  { name: "SignupAccount", schema: signupAccountSchema },
+  {
+    name: "SignupResponse",
+    component: "SignupResult",
+    schema: signupResultSchema,
+    doc: "What a successful signup answers: the session, the stored credential and the account.",
   },
   {
     name: "EntryLinkRequest",

@@ -1,5 +1,6 @@
 import {
   branchOf,
+  extensionOf,
   isAnything,
   mapValuesOf,
   nameOf,
@@ -55,7 +56,14 @@ function comment(text: string | undefined): string {
   return text ? `    # ${text}\n` : "";
 }
 
-function typedDict(name: string, schema: JsonSchema, named: readonly NamedType[], docText?: string): string {
+// `base`: the TypedDict it inherits (its keys keep their own totality), TypedDict itself unless it extends one.
+function typedDict(
+  name: string,
+  schema: JsonSchema,
+  named: readonly NamedType[],
+  docText?: string,
+  base = "TypedDict",
+): string {
   const props = propertiesOf(schema);
   const field = (p: (typeof props)[number]) =>
     `${comment(p.schema.description)}    ${p.name}: ${typeOf(p.schema, named, name)}\n`;
@@ -63,6 +71,7 @@ function typedDict(name: string, schema: JsonSchema, named: readonly NamedType[]
   const optional = props.filter((p) => p.optional);
   const doc = docText ? `    """${docText}"""\n\n` : "";
   if (optional.some((p) => KEYWORDS.has(p.name))) return unsupported(schema);
+  if (required.some((p) => KEYWORDS.has(p.name)) && base !== "TypedDict") return unsupported(schema);
   if (required.some((p) => KEYWORDS.has(p.name))) {
     // A key that is a Python keyword (`from`) cannot be a class attribute: the base is written as a call.
     const entry = (p: (typeof props)[number]) =>
@@ -75,10 +84,10 @@ function typedDict(name: string, schema: JsonSchema, named: readonly NamedType[]
         : "    pass\n";
     return `${base}\n\nclass ${name}(_${name}Required${optional.length ? ", total=False" : ""}):\n${rest}`;
   }
-  if (!optional.length) return `class ${name}(TypedDict):\n${doc}${required.map(field).join("")}`;
-  if (!required.length) return `class ${name}(TypedDict, total=False):\n${doc}${optional.map(field).join("")}`;
+  if (!optional.length) return `class ${name}(${base}):\n${doc}${required.map(field).join("")}`;
+  if (!required.length) return `class ${name}(${base}, total=False):\n${doc}${optional.map(field).join("")}`;
   return (
-    `class _${name}Required(TypedDict):\n${required.map(field).join("")}\n\n` +
+    `class _${name}Required(${base}):\n${required.map(field).join("")}\n\n` +
     `class ${name}(_${name}Required, total=False):\n${doc}${optional.map(field).join("")}`
   );
 }
@@ -86,12 +95,15 @@ function typedDict(name: string, schema: JsonSchema, named: readonly NamedType[]
 /** Each named type as a Python declaration: a Literal alias of its words, or a TypedDict. */
 export function pythonDeclarations(named: readonly NamedType[]): string {
   return named
-    .map((n) =>
-      "words" in n
-        ? `${n.name} = Literal[${n.words.map((w) => JSON.stringify(w)).join(", ")}]\n`
-        : shapeOf(n.schema as JsonSchema).anyOf
-          ? `${n.name} = ${typeOf(shapeOf(n.schema as JsonSchema), named, n.name)}\n`
-          : typedDict(n.name, n.schema as JsonSchema, named, n.doc ?? (n.schema as JsonSchema).description),
-    )
+    .map((n) => {
+      if ("words" in n) return `${n.name} = Literal[${n.words.map((w) => JSON.stringify(w)).join(", ")}]\n`;
+      const schema = n.schema as JsonSchema;
+      if (shapeOf(schema).anyOf) return `${n.name} = ${typeOf(shapeOf(schema), named, n.name)}\n`;
+      const doc = n.doc ?? schema.description;
+      const extension = extensionOf(schema, named);
+      return extension
+        ? typedDict(n.name, extension.own, named, doc, extension.base)
+        : typedDict(n.name, schema, named, doc);
+    })
     .join("\n\n");
 }

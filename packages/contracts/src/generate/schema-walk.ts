@@ -10,6 +10,7 @@ export type JsonSchema = {
   enum?: readonly (string | null)[];
   const?: string | number | boolean;
   anyOf?: JsonSchema[];
+  allOf?: JsonSchema[];
   items?: JsonSchema;
   properties?: Record<string, JsonSchema>;
   required?: string[];
@@ -38,7 +39,8 @@ export interface TypeParameter {
 
 /** The named type a schema is, by its JSON (TypeBox's Optional copies a schema, so identity would miss). */
 export function nameOf(schema: JsonSchema, named: readonly NamedType[], self?: string): string | undefined {
-  if (schema.$ref) return nameOfComponent(schema.$ref, named) ?? unsupported(schema);
+  // A `$ref` that says less than the type (a component wider than the part): the precise schema names it.
+  if (schema.$ref && !schema[PRECISE_SCHEMA]) return nameOfComponent(schema.$ref, named) ?? unsupported(schema);
   const json = JSON.stringify(schema.enum ?? schema);
   for (const n of named) {
     if (n.name === self) continue;
@@ -53,6 +55,21 @@ export function nameOf(schema: JsonSchema, named: readonly NamedType[], self?: s
 function nameOfComponent(ref: string, named: readonly NamedType[]): string | undefined {
   const component = ref.replace("#/components/schemas/", "");
   return named.find((n) => "schema" in n && (n.component ?? n.name) === component)?.name;
+}
+
+/**
+ * `allOf` of a named type and an object (TypeBox's Intersect): the named type it extends, and the object of
+ * its own properties; an interface `extends` it in TypeScript, a TypedDict inherits it in Python.
+ */
+export function extensionOf(
+  schema: JsonSchema,
+  named: readonly NamedType[],
+): { base: string; own: JsonSchema } | undefined {
+  if (!schema.allOf) return undefined;
+  const [base, own, ...more] = schema.allOf;
+  const name = base && nameOf(base, named);
+  if (!name || !own || own.type !== "object" || more.length) return unsupported(schema);
+  return { base: name, own };
 }
 
 /** The schema a type is made of: the precise one where the API's JSON Schema says less. */

@@ -1,5 +1,6 @@
 import {
   branchOf,
+  extensionOf,
   isAnything,
   mapValuesOf,
   nameOf,
@@ -76,6 +77,9 @@ export function typescriptDeclarations(named: readonly NamedType[]): string {
       // One of several shapes: an alias of their union.
       if (shapeOf(schema).anyOf)
         return `${doc}export type ${n.name} = ${typeOf(shapeOf(schema), named, "", n.name)};\n`;
+      const extension = extensionOf(schema, named);
+      if (extension)
+        return `${doc}export interface ${n.name} extends ${extension.base} {\n${members(extension.own, named, "  ", n.name)}}\n`;
       const parameter = n.typeParameter;
       const generic = parameter ? `<${parameter.name} = ${parameter.default}>` : "";
       return `${doc}export interface ${n.name}${generic} {\n${members(schema, named, "  ", n.name, parameter)}}\n`;

@@ -227,6 +227,32 @@ export interface VerifyRequest {
   allowHandoff?: boolean;
 }
 
+/** What refresh and verify answer: the session, the credential, and when the session ends. */
+export interface StoredCredentialSession extends SessionResponse {
+  credentialId: string;
+  /** The latest persistent cookie's expiry; absent when all cookies are session cookies. */
+  expiresAt?: string;
+}
+
+export interface SignupAccount {
+  email: string | null;
+  /** As the site accepted it: a variant when the one asked for was taken. */
+  username: string | null;
+  /** The service made up the password; it is stored encrypted and never shown. */
+  passwordGenerated: boolean;
+}
+
+/** What a successful signup answers: the session, the stored credential and the account. */
+export interface SignupResponse extends SessionResponse {
+  /** The stored credential: POST /refresh logs in with it. */
+  credentialId: string;
+  /** The latest persistent cookie's expiry; absent when all cookies are session cookies. */
+  expiresAt?: string;
+  account: SignupAccount;
+  /** `createPasskey`: the passkey added to the new account; absent when the site offered none. */
+  passkey?: PasskeyMethod;
+}
+
 /** POST /v1/credentials/entry-links: a hosted page where the end user types their own credentials for a site. */
 export interface EntryLinkRequest {
   domain: string;
