@@ -1,4 +1,4 @@
-/** The answers that are a login's session and more: refresh's and verify's, and a signup's. */
+/** The answers that are a login's session and more (refresh's and verify's, a signup's, a passkey enrolment's), and an import's. */
 import { Type, type Static } from "@sinclair/typebox";
 import { passkeyMethodSchema } from "./credential-resource";
 import { nullable } from "./nullable";
@@ -53,3 +53,25 @@ export const signupResultSchema = Type.Intersect([
   }),
 ]);
 export type SignupResponse = Static<typeof signupResultSchema>;
+
+// The document names the credential's methods where an answer carries a passkey, which is always one.
+const passkeyRef = describedLoosely(passkeyMethodSchema, { $ref: "#/components/schemas/CredentialMethod" });
+
+/** What adding a passkey answers: the session of the sign-in it made, and the passkey (its id, relying party). */
+export const passkeyEnrolmentSchema = Type.Intersect([
+  componentRef("StoredCredentialSession", storedCredentialSessionSchema),
+  Type.Object({ passkey: passkeyRef }),
+]);
+export type PasskeyEnrolment = Static<typeof passkeyEnrolmentSchema>;
+
+/** What importing a passkey answers: the passkey kept (never its key) and the credential; no browser ran. */
+export const passkeyImportedSchema = Type.Object(
+  { passkey: passkeyRef, credentialId: Type.String({ pattern: "^cred_" }) },
+  { additionalProperties: false },
+);
+export type PasskeyImported = Static<typeof passkeyImportedSchema>;
+
+/** POST /v1/credentials/{id}/passkeys: an enrolment's sign-in and passkey, or an import's passkey. */
+export const passkeyAddedSchema = Type.Unsafe<PasskeyEnrolment | PasskeyImported>({
+  oneOf: [{ $ref: "#/components/schemas/PasskeyEnrolment" }, { $ref: "#/components/schemas/PasskeyImported" }],
+});

@@ -6,8 +6,6 @@
 import type {
   CredentialResource,
   InboundMessageResource,
-  PasskeyMethod,
-  StoredCredentialSession,
   WebhookEventType,
   WebhookResource,
 } from "./generated/api-types";
@@ -60,15 +58,4 @@ export interface WebhookEvent {
   createdAt: string;
   orgId: string;
   data: Record<string, string | number | null>;
-}
-
-/** What importing a passkey answers: the passkey kept (never its key) and the credential; no browser ran. */
-export interface PasskeyImported {
-  passkey: PasskeyMethod;
-  credentialId: string;
-}
-
-/** What adding a passkey answers: the session of the sign-in it made, and the passkey (its id, relying party). */
-export interface PasskeyEnrolment extends StoredCredentialSession {
-  passkey: PasskeyMethod;
 }

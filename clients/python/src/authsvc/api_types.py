@@ -244,6 +244,19 @@ class SignupResponse(_SignupResponseRequired, total=False):
     passkey: PasskeyMethod
 
 
+class PasskeyImported(TypedDict):
+    """What importing a passkey answers: the passkey kept (never its key) and the credential; no browser ran."""
+
+    passkey: PasskeyMethod
+    credentialId: str
+
+
+class PasskeyEnrolment(StoredCredentialSession):
+    """What adding a passkey answers: the session of the sign-in it made, and the passkey (its id, relying party)."""
+
+    passkey: PasskeyMethod
+
+
 class _EntryLinkRequestRequired(TypedDict):
     domain: str
 

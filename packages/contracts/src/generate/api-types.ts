@@ -23,7 +23,13 @@ import {
   storageStateSchema,
 } from "../session";
 import { SIGNUP_METHODS, signupCredSchema, signupRequestSchema } from "../signup-request";
-import { signupAccountSchema, signupResultSchema, storedCredentialSessionSchema } from "../stored-sessions";
+import {
+  passkeyEnrolmentSchema,
+  passkeyImportedSchema,
+  signupAccountSchema,
+  signupResultSchema,
+  storedCredentialSessionSchema,
+} from "../stored-sessions";
 import { WEBHOOK_EVENTS, webhookRequestSchema, webhookSchema } from "../webhooks";
 import { generatedHeader } from "./generated-header";
 import { pythonDeclarations } from "./python-types";
@@ -103,6 +109,16 @@ const API_TYPES: readonly NamedType[] = [
     component: "SignupResult",
     schema: signupResultSchema,
     doc: "What a successful signup answers: the session, the stored credential and the account.",
+  },
+  {
+    name: "PasskeyImported",
+    schema: passkeyImportedSchema,
+    doc: "What importing a passkey answers: the passkey kept (never its key) and the credential; no browser ran.",
+  },
+  {
+    name: "PasskeyEnrolment",
+    schema: passkeyEnrolmentSchema,
+    doc: "What adding a passkey answers: the session of the sign-in it made, and the passkey (its id, relying party).",
   },
   {
     name: "EntryLinkRequest",

@@ -253,6 +253,17 @@ export interface SignupResponse extends SessionResponse {
   passkey?: PasskeyMethod;
 }
 
+/** What importing a passkey answers: the passkey kept (never its key) and the credential; no browser ran. */
+export interface PasskeyImported {
+  passkey: PasskeyMethod;
+  credentialId: string;
+}
+
+/** What adding a passkey answers: the session of the sign-in it made, and the passkey (its id, relying party). */
+export interface PasskeyEnrolment extends StoredCredentialSession {
+  passkey: PasskeyMethod;
+}
+
 /** POST /v1/credentials/entry-links: a hosted page where the end user types their own credentials for a site. */
 export interface EntryLinkRequest {
   domain: string;
