@@ -17,14 +17,22 @@ const PAGE = `<!doctype html><p>app</p><script>
 let site: Server;
 let siteUrl: string;
 const held: ServerResponse[] = [];
-let releaseApi: () => void = () => undefined;
+// The API calls the site has received and not answered, and who waits for the next one. The test answers a
+// call once the site has it: the page's request event comes before the call has crossed the egress proxy.
+const apiCalls: ServerResponse[] = [];
+let apiWaiter: (() => void) | null = null;
+async function answerApi(): Promise<void> {
+  while (apiCalls.length === 0) await new Promise<void>((r) => (apiWaiter = r));
+  apiCalls.shift()!.end("ok");
+}
 beforeAll(async () => {
   site = createServer((req, res) => {
     if (req.url === "/") return void res.writeHead(200, { "content-type": "text/html" }).end(PAGE);
     if (req.url === "/events")
       return void res.writeHead(200, { "content-type": "text/event-stream" }).write(": open\n\n");
     if (req.url === "/api") {
-      releaseApi = () => res.end("ok");
+      apiCalls.push(res);
+      apiWaiter?.();
       return;
     }
     // The long-poll and the beacon: never answered while the test runs.
@@ -56,7 +64,7 @@ describe("networkQuiet", () => {
         await page.waitForRequest((r) => r.url().endsWith("/api"));
         expect(await networkQuiet(page, { timeoutMs: 300, longMs: 60_000 })).toBe(false);
         // …and quiet once it is answered.
-        releaseApi();
+        await answerApi();
         expect(await answered).toBe("ok");
         expect(await networkQuiet(page, { timeoutMs: 60_000, longMs: 60_000 })).toBe(true);
 
@@ -65,7 +73,7 @@ describe("networkQuiet", () => {
         const sent = page.evaluate(() => (window as unknown as { send: () => Promise<string> }).send());
         await page.waitForRequest((r) => r.url().endsWith("/api") && r.method() === "POST");
         expect(await networkQuiet(page, { timeoutMs: 1_000, longMs: 100 })).toBe(false);
-        releaseApi();
+        await answerApi();
         expect(await sent).toBe("ok");
         expect(await networkQuiet(page, { timeoutMs: 60_000, longMs: 100 })).toBe(true);
       });
