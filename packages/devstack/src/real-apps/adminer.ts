@@ -1,4 +1,4 @@
-import { apache, apacheSite, mariadbDatabase } from "./services";
+import { apache, apacheSite, mariadbDatabase, installApache } from "./services";
 import { aptInstall } from "./installs";
 import { HOST } from "./places";
 import { has, type RealApp, formLogin, passwordLogin } from "./real-app";
@@ -17,6 +17,7 @@ export const adminer: RealApp = {
     "a form with more fields than the login (system, server, database)",
   ],
   async install() {
+    await installApache();
     await aptInstall(["adminer"]);
   },
   async start() {

@@ -1,5 +1,5 @@
 import { appendFileSync, readFileSync } from "node:fs";
-import { apache, apacheSite } from "./services";
+import { apache, apacheSite, installApache } from "./services";
 import { aptInstall, run } from "./installs";
 import { HOST } from "./places";
 import { has, type RealApp, formLogin, passwordLogin } from "./real-app";
@@ -19,6 +19,7 @@ export const dokuwiki: RealApp = {
     "login as a page action (`?do=login`) of a wiki readable without an account",
   ],
   async install() {
+    await installApache();
     await aptInstall(["dokuwiki"]);
   },
   async start() {

@@ -1,6 +1,6 @@
 import { appendFileSync, copyFileSync, existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { apache, apacheSite } from "./services";
+import { apache, apacheSite, installApache } from "./services";
 import { aptInstall, run } from "./installs";
 import { appDir, HOST } from "./places";
 import { has, type RealApp, formLogin, passwordLogin } from "./real-app";
@@ -21,6 +21,7 @@ export const mediawiki: RealApp = {
     "sign-up whose form asks for a username",
   ],
   async install() {
+    await installApache();
     await aptInstall(["mediawiki"]);
   },
   async start() {

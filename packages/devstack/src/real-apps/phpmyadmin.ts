@@ -1,4 +1,4 @@
-import { apache, apacheSite, mariadbDatabase } from "./services";
+import { apache, apacheSite, mariadbDatabase, installApache } from "./services";
 import { aptInstall } from "./installs";
 import { HOST } from "./places";
 import { has, type RealApp, formLogin, passwordLogin } from "./real-app";
@@ -16,6 +16,7 @@ export const phpmyadmin: RealApp = {
     "language and server selectors around the login form",
   ],
   async install() {
+    await installApache();
     await aptInstall(
       ["phpmyadmin"],
       "phpmyadmin phpmyadmin/dbconfig-install boolean false\nphpmyadmin phpmyadmin/reconfigure-webserver multiselect\n",

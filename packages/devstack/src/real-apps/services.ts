@@ -123,8 +123,12 @@ async function stopApache(args: string[]): Promise<void> {
   for (let i = 0; i < 100 && existsSync(APACHE_PID); i++) await new Promise((r) => setTimeout(r, 100));
 }
 
-/** Starts (or reloads, when its sites changed) the bench's Apache with every site declared so far. */
-export async function apache(): Promise<void> {
+/**
+ * Apache with PHP and the extensions the PHP applications use. Each of them installs it with itself: an
+ * application's start may run PHP's command line first (MediaWiki's installer needs pdo_sqlite), whichever
+ * application ran before it.
+ */
+export async function installApache(): Promise<void> {
   await aptInstall([
     "apache2",
     "libapache2-mod-php",
@@ -136,6 +140,11 @@ export async function apache(): Promise<void> {
     "php-gd",
     "php-curl",
   ]);
+}
+
+/** Starts (or reloads, when its sites changed) the bench's Apache with every site declared so far. */
+export async function apache(): Promise<void> {
+  await installApache();
   const dir = appDir("apache");
   mkdirSync(path.join(RUN_DIR, "apache"), { recursive: true });
   const php = readdirSync("/usr/lib/apache2/modules").find((f) => /^libphp.*\.so$/.test(f));

@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { apache, apacheSite } from "./services";
+import { apache, apacheSite, installApache } from "./services";
 import { aptInstall, run } from "./installs";
 import { HOST } from "./places";
 import { has, type RealApp, formLogin, passwordLogin } from "./real-app";
@@ -17,6 +17,7 @@ export const ttRss: RealApp = {
   about: "Tiny Tiny RSS (Debian, 2021-02 snapshot; Apache + mod_php, PostgreSQL), a feed reader",
   covers: ["login form of Dojo widgets (dijit TextBox and Button) with a profile select"],
   async install() {
+    await installApache();
     await aptInstall(["tt-rss", "php-pgsql"], "tt-rss tt-rss/dbconfig-install boolean false\n");
   },
   async start() {

@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import type { Page } from "puppeteer-core";
-import { apache, apacheSite, MARIADB, mariadbDatabase } from "./services";
+import { apache, apacheSite, MARIADB, mariadbDatabase, installApache } from "./services";
 import { aptInstall } from "./installs";
 import { HOST } from "./places";
 import { has, type RealApp, passwordLogin } from "./real-app";
@@ -34,6 +34,7 @@ export const wordpress: RealApp = {
     "email as the login (the same form takes the account's email)",
   ],
   async install() {
+    await installApache();
     await aptInstall(["wordpress"]);
   },
   async start() {
