@@ -1,6 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import type { CredentialMethod, CredentialResource, PasskeyMethod } from "./credential-resource";
 import type { LoginMethod } from "./login-request";
+import { describedLoosely } from "./schema-refs";
 import { allowHandoffSchema, collectionIdSchema, regionSchema, targetUrlSchema } from "./request-parts";
 
 /**
@@ -66,15 +67,21 @@ export const credentialListQuerySchema = {
   },
 } as const;
 
-/**
- * POST /v1/credentials/{id}/passkeys: where the site keeps its passkeys, when the caller knows it; or
- * `import`, a passkey the caller already holds (no browser runs).
- */
-export interface PasskeyEnrolRequest {
-  settingsUrl?: string;
-  allowHandoff?: boolean;
-  import?: PasskeyImport;
-}
+/** Bytes as a passkey export writes them: base64url, unpadded or padded (standard base64 is read too). */
+const passkeyBytesSchema = (maxLength: number, description: string) =>
+  Type.String({ minLength: 1, maxLength, pattern: "^[A-Za-z0-9+/_-]+={0,2}$", description });
+const rpIdSchema = Type.String({
+  minLength: 1,
+  maxLength: 253,
+  pattern: "^[A-Za-z0-9.-]+$",
+  description:
+    "The relying party the passkey was made for: the credential's login page's host or a parent domain of it, no higher than its registrable domain.",
+});
+/** A JSON object of any members: its type, for a part the API checks no further (or checks by itself). */
+const anyObject = Type.Unsafe<Record<string, unknown>>({ type: "object", additionalProperties: {} });
+const CREDENTIAL_ID_B64 = 1366; // 1023 bytes, WebAuthn's bound on a credential id
+const USER_HANDLE_B64 = 88; // 64 bytes
+const PRIVATE_KEY_B64 = 8192;
 
 /**
  * A passkey the caller holds, brought to a credential: its fields (`credentialId`, `privateKey`, `rpId`,
@@ -82,65 +89,49 @@ export interface PasskeyEnrolRequest {
  * Binary values are base64url (standard base64 is read too). Keys of the algorithms Chromium's virtual
  * authenticator signs with: ES256 (ECDSA P-256), EdDSA (Ed25519), RS256 (RSA, 2048 bits or more).
  */
-export interface PasskeyImport {
-  credentialId?: string;
-  /** PKCS#8 (DER, base64url; or PEM) or a private JWK (with `d`). */
-  privateKey?: string | Record<string, unknown>;
-  rpId?: string;
-  userHandle?: string;
-  signCount?: number;
-  cxf?: Record<string, unknown>;
-}
-
-/** Bytes as a passkey export writes them: base64url, unpadded or padded (standard base64 is read too). */
-const passkeyBytesSchema = (maxLength: number, description: string) =>
-  ({ type: "string", minLength: 1, maxLength, pattern: "^[A-Za-z0-9+/_-]+={0,2}$", description }) as const;
-const rpIdSchema = {
-  type: "string",
-  minLength: 1,
-  maxLength: 253,
-  pattern: "^[A-Za-z0-9.-]+$",
-  description:
-    "The relying party the passkey was made for: the credential's login page's host or a parent domain of it, no higher than its registrable domain.",
-} as const;
-const CREDENTIAL_ID_B64 = 1366; // 1023 bytes, WebAuthn's bound on a credential id
-const USER_HANDLE_B64 = 88; // 64 bytes
-const PRIVATE_KEY_B64 = 8192;
-
-export const passkeyImportSchema = {
-  type: "object",
-  additionalProperties: false,
-  description:
-    "A passkey you hold: its fields, or `cxf` (alone). Stored sealed as an enrolled one is; `login_method: passkey` signs in with it.",
-  properties: {
-    credentialId: passkeyBytesSchema(CREDENTIAL_ID_B64, "The WebAuthn credential id (the passkey's rawId), base64url."),
-    privateKey: {
-      description:
-        "The passkey's private key: PKCS#8 DER as base64url, PKCS#8 PEM, or a private JWK (with `d`). ES256 (ECDSA P-256), EdDSA (Ed25519) or RS256 (RSA, 2048 bits or more): what the service's authenticator signs with.",
-      anyOf: [
-        { type: "string", minLength: 1, maxLength: PRIVATE_KEY_B64 },
-        { type: "object", required: ["kty"], properties: { kty: { type: "string" } }, maxProperties: 32 },
-      ],
-    },
-    rpId: rpIdSchema,
-    userHandle: passkeyBytesSchema(
-      USER_HANDLE_B64,
-      "The user handle the site gave the passkey (its user.id), base64url; 1 to 64 bytes.",
+export const passkeyImportSchema = Type.Object(
+  {
+    credentialId: Type.Optional(
+      passkeyBytesSchema(CREDENTIAL_ID_B64, "The WebAuthn credential id (the passkey's rawId), base64url."),
     ),
-    signCount: {
-      type: "integer",
-      minimum: 0,
-      maximum: 4294967295,
-      description: "The passkey's signature counter (default 0).",
-    },
-    cxf: {
-      type: "object",
-      description:
-        'A FIDO Credential Exchange Format passkey credential (`type: "passkey"`, `credentialId`, `rpId`, `username`, `userDisplayName`, `userHandle`, `key`: PKCS#8 base64url), ' +
-        "or an item (`id`, `title`, `credentials`, …) holding exactly one. Its counter starts at 0, as the format requires.",
-    },
+    // A JWK is checked as a key is (passkey-import.ts), beyond its `kty`.
+    privateKey: Type.Optional(
+      describedLoosely(Type.Union([Type.String(), anyObject]), {
+        description:
+          "The passkey's private key: PKCS#8 DER as base64url, PKCS#8 PEM, or a private JWK (with `d`). ES256 (ECDSA P-256), EdDSA (Ed25519) or RS256 (RSA, 2048 bits or more): what the service's authenticator signs with.",
+        anyOf: [
+          { type: "string", minLength: 1, maxLength: PRIVATE_KEY_B64 },
+          { type: "object", required: ["kty"], properties: { kty: { type: "string" } }, maxProperties: 32 },
+        ],
+      }),
+    ),
+    rpId: Type.Optional(rpIdSchema),
+    userHandle: Type.Optional(
+      passkeyBytesSchema(
+        USER_HANDLE_B64,
+        "The user handle the site gave the passkey (its user.id), base64url; 1 to 64 bytes.",
+      ),
+    ),
+    signCount: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 4294967295, description: "The passkey's signature counter (default 0)." }),
+    ),
+    // Checked as a CXF passkey or item by passkey-import.ts (cxfPasskeySchema, cxfItemSchema).
+    cxf: Type.Optional(
+      describedLoosely(anyObject, {
+        type: "object",
+        description:
+          'A FIDO Credential Exchange Format passkey credential (`type: "passkey"`, `credentialId`, `rpId`, `username`, `userDisplayName`, `userHandle`, `key`: PKCS#8 base64url), ' +
+          "or an item (`id`, `title`, `credentials`, …) holding exactly one. Its counter starts at 0, as the format requires.",
+      }),
+    ),
   },
-} as const;
+  {
+    additionalProperties: false,
+    description:
+      "A passkey you hold: its fields, or `cxf` (alone). Stored sealed as an enrolled one is; `login_method: passkey` signs in with it.",
+  },
+);
+export type PasskeyImport = Static<typeof passkeyImportSchema>;
 
 /** A CXF passkey credential (FIDO Credential Exchange Format, §Passkey). */
 export interface CxfPasskey {
@@ -194,20 +185,23 @@ export const cxfItemSchema = {
   },
 } as const;
 
-export const passkeyEnrolRequestSchema = {
-  $id: "PasskeyEnrolRequest",
-  type: "object",
-  additionalProperties: false,
-  properties: {
-    settingsUrl: {
+/**
+ * POST /v1/credentials/{id}/passkeys: where the site keeps its passkeys, when the caller knows it; or
+ * `import`, a passkey the caller already holds (no browser runs).
+ */
+export const passkeyEnrolRequestSchema = Type.Object(
+  {
+    settingsUrl: Type.Optional({
       ...targetUrlSchema,
       description:
         'The site\'s page where its passkeys are added (its security settings), on the credential\'s site. Without it, the page is found by the words of the site\'s links ("Security", "Passkeys", "Settings") from where the sign-in lands.',
-    },
-    allowHandoff: allowHandoffSchema,
-    import: passkeyImportSchema,
+    }),
+    allowHandoff: Type.Optional(allowHandoffSchema),
+    import: Type.Optional(passkeyImportSchema),
   },
-} as const;
+  { $id: "PasskeyEnrolRequest", additionalProperties: false },
+);
+export type PasskeyEnrolRequest = Static<typeof passkeyEnrolRequestSchema>;
 
 /** A stored credential's status, from its last successful login and its last error. */
 export function credentialStatus(row: {

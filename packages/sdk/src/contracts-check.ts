@@ -1,8 +1,9 @@
 /**
  * Compile-time proof that the SDK's own types are the API's: each pair must be assignable both ways, and
  * the code and type lists equal. `pnpm typecheck` fails here when the contracts change and the SDK does
- * not. The requests and the error body are generated from the contracts' schemas (generated/): for them
- * this checks the generator. Not part of the published build (it needs the private @authsvc/contracts).
+ * not. Every request and answer is generated from the contracts' schemas (generated/): for them this
+ * checks the generator; the SDK's own refinements (types.ts: webhook events, pages) are checked as written.
+ * Not part of the published build (it needs the private @authsvc/contracts).
  */
 import type * as api from "@authsvc/contracts";
 import type * as sdk from "./index";

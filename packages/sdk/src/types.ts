@@ -12,29 +12,6 @@ import type {
 
 export * from "./generated/api-types";
 
-/** POST /v1/credentials/{id}/passkeys: where the site adds passkeys, when you know it (else it is found). */
-export interface PasskeyEnrolRequest {
-  settingsUrl?: string;
-  allowHandoff?: boolean;
-  /** A passkey you hold, kept instead of adding one on the site (`credentials.importPasskey`). */
-  import?: PasskeyImport;
-}
-
-/**
- * A passkey you hold (made on another device, exported from a password manager): its fields, or `cxf`, a
- * FIDO Credential Exchange Format passkey credential or an item holding one. Binary values base64url; the
- * key PKCS#8 (base64url DER or PEM) or a private JWK, ES256, EdDSA (Ed25519) or RS256; `rpId` the
- * credential's site (its login page host or a parent domain within its registrable domain).
- */
-export interface PasskeyImport {
-  credentialId?: string;
-  privateKey?: string | Record<string, unknown>;
-  rpId?: string;
-  userHandle?: string;
-  signCount?: number;
-  cxf?: Record<string, unknown>;
-}
-
 export interface CredentialPage {
   credentials: CredentialResource[];
   /** The next page's link, or null on the last page. */

@@ -8,7 +8,6 @@ import {
   credentialStatus,
   entryLinkRequestSchema,
   passkeyEnrolRequestSchema,
-  type PasskeyEnrolRequest,
   refreshRequestSchema,
   verifyRequestSchema,
   type CredentialResource,
@@ -26,7 +25,7 @@ const validateRefresh = compileValidator(refreshRequestSchema);
 const validateVerify = compileValidator(verifyRequestSchema);
 const CREDENTIAL_ID = /^cred_[0-9A-Za-z]{22}$/;
 const PASSKEY_ID = /^pk_[0-9A-Za-z]{22}$/;
-const validateEnrol = compileValidator<PasskeyEnrolRequest>(passkeyEnrolRequestSchema);
+const validateEnrol = compileValidator(passkeyEnrolRequestSchema);
 const validateListQuery = compileValidator<CredentialListQuery>(credentialListQuerySchema);
 const ENTRY_LINK_ID = /^elink_[0-9A-Za-z]{22}$/;
 const validateEntryLink = compileValidator(entryLinkRequestSchema);

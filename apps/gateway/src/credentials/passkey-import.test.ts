@@ -1,13 +1,8 @@
 import { createPublicKey, generateKeyPairSync, randomBytes } from "node:crypto";
-import {
-  compileValidator,
-  type PasskeyEnrolRequest,
-  passkeyEnrolRequestSchema,
-  type PasskeyImport,
-} from "@authsvc/contracts";
+import { compileValidator, passkeyEnrolRequestSchema, type PasskeyImport } from "@authsvc/contracts";
 import { readPasskeyImport, relyingPartyError } from "./passkey-import";
 
-const validate = compileValidator<PasskeyEnrolRequest>(passkeyEnrolRequestSchema);
+const validate = compileValidator(passkeyEnrolRequestSchema);
 const p256 = generateKeyPairSync("ec", { namedCurve: "P-256" });
 const pkcs8 = p256.privateKey.export({ type: "pkcs8", format: "der" });
 const id = randomBytes(32);

@@ -1,6 +1,11 @@
 import { errorBodySchema, fieldErrorSchema } from "../error-body";
 import { ERROR_CODES } from "../error-codes";
-import { refreshRequestSchema, verifyRequestSchema } from "../credentials";
+import {
+  passkeyEnrolRequestSchema,
+  passkeyImportSchema,
+  refreshRequestSchema,
+  verifyRequestSchema,
+} from "../credentials";
 import {
   CREDENTIAL_STATUSES,
   credentialMethodSchema,
@@ -97,6 +102,20 @@ const API_TYPES: readonly NamedType[] = [
     name: "VerifyRequest",
     schema: verifyRequestSchema,
     doc: "POST /v1/credentials/{id}/verify: a confirmation link or code, or neither (read from our inbox).",
+  },
+  {
+    name: "PasskeyImport",
+    schema: passkeyImportSchema,
+    doc:
+      "A passkey you hold (made on another device, exported from a password manager): its fields, or `cxf`, a " +
+      "FIDO Credential Exchange Format passkey credential or an item holding one. Binary values base64url; the " +
+      "key PKCS#8 (base64url DER or PEM) or a private JWK, ES256, EdDSA (Ed25519) or RS256; `rpId` the " +
+      "credential's site (its login page host or a parent domain within its registrable domain).",
+  },
+  {
+    name: "PasskeyEnrolRequest",
+    schema: passkeyEnrolRequestSchema,
+    doc: "POST /v1/credentials/{id}/passkeys: where the site adds passkeys, when you know it (else it is found); or `import`, a passkey you hold.",
   },
   {
     name: "StoredCredentialSession",

@@ -117,6 +117,18 @@ describe("the clients' types made from a schema", () => {
     );
   });
 
+  it("write a Python TypedDict whose optional key is a keyword as a call of its optional keys, inherited", () => {
+    const parcel = Type.Object({
+      to: Type.String(),
+      import: Type.Optional(Type.Boolean({ description: "Brought from abroad." })),
+    });
+    expect(pythonDeclarations([{ name: "Parcel", schema: parcel, doc: "A parcel." }])).toBe(
+      "class _ParcelRequired(TypedDict):\n    to: str\n\n\n" +
+        '_ParcelOptional = TypedDict(\n    "_ParcelOptional",\n    {\n        # Brought from abroad.\n        "import": bool,\n    },\n    total=False,\n)\n\n\n' +
+        'class Parcel(_ParcelRequired, _ParcelOptional):\n    """A parcel."""\n',
+    );
+  });
+
   it("give a union of shapes, loosely described, as an alias of their union; a const as its literal", () => {
     const can = Type.Object({ kind: Type.Literal("can"), size: Type.Integer() });
     const jar = Type.Object({ kind: Type.Literal("jar") });

@@ -70,26 +70,41 @@ function typedDict(
   const required = props.filter((p) => !p.optional);
   const optional = props.filter((p) => p.optional);
   const doc = docText ? `    """${docText}"""\n\n` : "";
-  if (optional.some((p) => KEYWORDS.has(p.name))) return unsupported(schema);
-  if (required.some((p) => KEYWORDS.has(p.name)) && base !== "TypedDict") return unsupported(schema);
-  if (required.some((p) => KEYWORDS.has(p.name))) {
-    // A key that is a Python keyword (`from`) cannot be a class attribute: the base is written as a call.
-    const entry = (p: (typeof props)[number]) =>
-      `${comment(p.schema.description).replace(/^ {4}/, "        ")}        "${p.name}": ${typeOf(p.schema, named, name)},\n`;
-    const base = `_${name}Required = TypedDict(\n    "_${name}Required",\n    {\n${required.map(entry).join("")}    },\n)\n`;
-    const rest = optional.length
-      ? `${doc}${optional.map(field).join("")}`
-      : docText
-        ? `    """${docText}"""\n`
-        : "    pass\n";
-    return `${base}\n\nclass ${name}(_${name}Required${optional.length ? ", total=False" : ""}):\n${rest}`;
+  const keyword = (part: typeof props) => part.some((p) => KEYWORDS.has(p.name));
+  if (!keyword(props)) {
+    if (!optional.length) return `class ${name}(${base}):\n${doc}${required.map(field).join("")}`;
+    if (!required.length) return `class ${name}(${base}, total=False):\n${doc}${optional.map(field).join("")}`;
+    return (
+      `class _${name}Required(${base}):\n${required.map(field).join("")}\n\n` +
+      `class ${name}(_${name}Required, total=False):\n${doc}${optional.map(field).join("")}`
+    );
   }
-  if (!optional.length) return `class ${name}(${base}):\n${doc}${required.map(field).join("")}`;
-  if (!required.length) return `class ${name}(${base}, total=False):\n${doc}${optional.map(field).join("")}`;
-  return (
-    `class _${name}Required(${base}):\n${required.map(field).join("")}\n\n` +
-    `class ${name}(_${name}Required, total=False):\n${doc}${optional.map(field).join("")}`
-  );
+  // A key that is a Python keyword (`from`, `import`) cannot be a class attribute: the keys of its totality
+  // are a TypedDict written as a call, which the class inherits.
+  if (base !== "TypedDict") return unsupported(schema);
+  const entry = (p: (typeof props)[number]) =>
+    `${comment(p.schema.description).replace(/^ {4}/, "        ")}        "${p.name}": ${typeOf(p.schema, named, name)},\n`;
+  const call = (part: typeof props, total: boolean) =>
+    `_${name}${total ? "Required" : "Optional"} = TypedDict(\n    "_${name}${total ? "Required" : "Optional"}",\n    {\n${part.map(entry).join("")}    },\n${total ? "" : "    total=False,\n"})\n`;
+  const parts: string[] = [];
+  const bases: string[] = [];
+  if (required.length) {
+    parts.push(
+      keyword(required) ? call(required, true) : `class _${name}Required(TypedDict):\n${required.map(field).join("")}`,
+    );
+    bases.push(`_${name}Required`);
+  }
+  if (keyword(optional)) {
+    parts.push(call(optional, false));
+    bases.push(`_${name}Optional`);
+    return `${parts.join("\n\n")}\n\nclass ${name}(${bases.join(", ")}):\n${docText ? `    """${docText}"""\n` : "    pass\n"}`;
+  }
+  const rest = optional.length
+    ? `${doc}${optional.map(field).join("")}`
+    : docText
+      ? `    """${docText}"""\n`
+      : "    pass\n";
+  return `${parts.join("\n\n")}\n\nclass ${name}(${bases.join(", ")}${optional.length ? ", total=False" : ""}):\n${rest}`;
 }
 
 /** Each named type as a Python declaration: a Literal alias of its words, or a TypedDict. */

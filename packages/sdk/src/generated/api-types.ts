@@ -227,6 +227,32 @@ export interface VerifyRequest {
   allowHandoff?: boolean;
 }
 
+/** A passkey you hold (made on another device, exported from a password manager): its fields, or `cxf`, a FIDO Credential Exchange Format passkey credential or an item holding one. Binary values base64url; the key PKCS#8 (base64url DER or PEM) or a private JWK, ES256, EdDSA (Ed25519) or RS256; `rpId` the credential's site (its login page host or a parent domain within its registrable domain). */
+export interface PasskeyImport {
+  /** The WebAuthn credential id (the passkey's rawId), base64url. */
+  credentialId?: string;
+  /** The passkey's private key: PKCS#8 DER as base64url, PKCS#8 PEM, or a private JWK (with `d`). ES256 (ECDSA P-256), EdDSA (Ed25519) or RS256 (RSA, 2048 bits or more): what the service's authenticator signs with. */
+  privateKey?: string | Record<string, unknown>;
+  /** The relying party the passkey was made for: the credential's login page's host or a parent domain of it, no higher than its registrable domain. */
+  rpId?: string;
+  /** The user handle the site gave the passkey (its user.id), base64url; 1 to 64 bytes. */
+  userHandle?: string;
+  /** The passkey's signature counter (default 0). */
+  signCount?: number;
+  /** A FIDO Credential Exchange Format passkey credential (`type: "passkey"`, `credentialId`, `rpId`, `username`, `userDisplayName`, `userHandle`, `key`: PKCS#8 base64url), or an item (`id`, `title`, `credentials`, …) holding exactly one. Its counter starts at 0, as the format requires. */
+  cxf?: Record<string, unknown>;
+}
+
+/** POST /v1/credentials/{id}/passkeys: where the site adds passkeys, when you know it (else it is found); or `import`, a passkey you hold. */
+export interface PasskeyEnrolRequest {
+  /** The site's page where its passkeys are added (its security settings), on the credential's site. Without it, the page is found by the words of the site's links ("Security", "Passkeys", "Settings") from where the sign-in lands. */
+  settingsUrl?: string;
+  /** Let a person answer a step the service cannot (default false: such a step ends the job, as `mfa_required`). The job then waits in `needs_input` (202 with the job and its `input`) for POST /jobs/{jobId}/input, keeping its page, up to HANDOFF_MAX_WAIT_MS. Today: a one-time code the request gave no way to read (an authenticator without `totpSecret`, a code sent to a number or address that is not ours), and a sign-in to approve on another device. */
+  allowHandoff?: boolean;
+  /** A passkey you hold: its fields, or `cxf` (alone). Stored sealed as an enrolled one is; `login_method: passkey` signs in with it. */
+  import?: PasskeyImport;
+}
+
 /** What refresh and verify answer: the session, the credential, and when the session ends. */
 export interface StoredCredentialSession extends SessionResponse {
   credentialId: string;
