@@ -72,3 +72,11 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 export function isErrorCode(code: string): code is ErrorCode {
   return Object.prototype.hasOwnProperty.call(ERROR_CODES, code);
 }
+
+/**
+ * A code a job's record or event keeps as text, as the API tells it: one of ours when it was written; one
+ * since retired (or none) is `internal_error`, never a code a client's switch does not know.
+ */
+export function storedErrorCode(code: string | null | undefined): ErrorCode {
+  return code && isErrorCode(code) ? code : "internal_error";
+}

@@ -13,12 +13,12 @@ import { credentialMethodSchema, credentialSchema } from "./credential-resource"
 import { jobErrorSchema, jobSchema } from "./job-resource";
 import { jobEventSchema } from "./job-events";
 import {
-  passkeyAdded,
-  passkeyEnrolment,
-  passkeyImported,
-  signupResult,
-  storedCredentialSession,
-} from "./openapi-credential-schemas";
+  passkeyAddedSchema,
+  passkeyEnrolmentSchema,
+  passkeyImportedSchema,
+  signupResultSchema,
+  storedCredentialSessionSchema,
+} from "./stored-sessions";
 
 // The OpenAPI document's schemas (components.schemas): the request schemas are the ones the gateway
 // validates with, the rest describe what it answers.
@@ -50,9 +50,9 @@ const health = {
 export const schemas = {
   LoginRequest: loginRequest,
   SignupRequest: signupRequest,
-  SignupResult: signupResult,
+  SignupResult: signupResultSchema,
   Session: sessionSchema,
-  StoredCredentialSession: storedCredentialSession,
+  StoredCredentialSession: storedCredentialSessionSchema,
   Cookie: cookieSchema,
   Job: jobSchema,
   JobError: jobErrorSchema,
@@ -68,9 +68,9 @@ export const schemas = {
   RefreshRequest: refreshRequest,
   VerifyRequest: verifyRequest,
   PasskeyEnrolRequest: passkeyEnrolRequest,
-  PasskeyEnrolment: passkeyEnrolment,
-  PasskeyImported: passkeyImported,
-  PasskeyAdded: passkeyAdded,
+  PasskeyEnrolment: passkeyEnrolmentSchema,
+  PasskeyImported: passkeyImportedSchema,
+  PasskeyAdded: passkeyAddedSchema,
   CredentialMethod: credentialMethodSchema,
   WebhookRequest: webhookRequest,
   Webhook: webhookSchema,

@@ -9,11 +9,8 @@ import {
 import { type LearnedFlow, LoginFlowError, passwordLogin, SESSION_CHECK_STEP } from "@authsvc/flows";
 import { LOGIN_CASES, type LoginCase, startTestSites, type TestSites } from "@authsvc/test-sites";
 import { freshTotpCode, newTotpSecret, parseTotpSecret } from "@authsvc/crypto";
+import { median } from "./bench-table";
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 const ms = (x: number) => (Number.isNaN(x) ? "     -" : `${x.toFixed(0).padStart(6)}`);
 
 interface Run {

@@ -2,6 +2,7 @@ import type { Browser } from "puppeteer-core";
 import type { LoginVariant, RealApp } from "./real-apps/real-app";
 import { prove, type Answer } from "./bench-real-session";
 import { oneLine } from "./bench-real-table";
+import { median } from "./bench-table";
 
 /** The real-application bench's baseline: the hand-written Puppeteer login a user's own script would run. */
 
@@ -20,7 +21,6 @@ export const BASELINE_BROWSER = {
   ],
 };
 const BASELINE_RUNS = Number(process.env.BENCH_REAL_BASELINE_RUNS ?? 2);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 
 /**
  * A TOTP code is accepted once (django-otp, like most, refuses a code of a step it already accepted): before a

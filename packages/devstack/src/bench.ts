@@ -36,7 +36,7 @@ async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
   return [performance.now() - start, value];
 }
 
-export function machine(): string {
+function machine(): string {
   let chromium = "Chromium";
   try {
     chromium = execFileSync(BENCH_BROWSER.executablePath, ["--version"], {

@@ -1,4 +1,5 @@
 import { enqueueAuthJob, flightTtlMs, gateSite, removeEarlierRun } from "@authsvc/queue";
+import { storedErrorCode } from "@authsvc/contracts";
 import { allows } from "@authsvc/db";
 import { gateCaps } from "./start-job";
 import { tell, type JobDeps } from "./job-deps";
@@ -92,7 +93,7 @@ export async function replayJob(
         { jobId, orgId: job.orgId, err: String(err) },
         "a refused replay could not put the job's failure back; the open-jobs sweep will queue it",
       );
-    if (told) await tell(deps, jobId, "failed", { code: job.errorCode ?? "internal_error" }).catch(() => undefined);
+    if (told) await tell(deps, jobId, "failed", { code: storedErrorCode(job.errorCode) }).catch(() => undefined);
     if (claimed) await flight.release(job.orgId, job.fingerprint, jobId).catch(() => undefined);
     throw err;
   }

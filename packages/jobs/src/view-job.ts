@@ -1,7 +1,7 @@
 import {
   type FieldError,
   type InputRequest,
-  isErrorCode,
+  storedErrorCode,
   type JobError,
   passkeyMethod,
   jobEventsPath,
@@ -53,9 +53,7 @@ export async function viewJob(
     } else if (found) resource.result = found.state;
   }
   if (row.status === "failed") {
-    // The record keeps the code as text; it was one of ours when written.
-    const code = row.errorCode && isErrorCode(row.errorCode) ? row.errorCode : "internal_error";
-    const error: JobError = { code, message: row.errorMessage ?? "" };
+    const error: JobError = { code: storedErrorCode(row.errorCode), message: row.errorMessage ?? "" };
     resource.error = error;
     if (Array.isArray(row.errorDetails) && row.errorDetails.length > 0)
       error.details = row.errorDetails as unknown as FieldError[];

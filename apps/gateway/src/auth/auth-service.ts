@@ -1,7 +1,6 @@
 import type { TargetGuard } from "@authsvc/egress";
 import type { Config } from "@authsvc/config";
 import {
-  isErrorCode,
   jobEventsPath,
   type EntryLinkRequest,
   type EntryLinkResource,
@@ -186,10 +185,9 @@ export class AuthService {
     if (job.status === "succeeded" && job.result)
       return { kind: "session", session: job.result, source: "browser", jobId };
     if (job.status === "failed" && job.error) {
-      const code = isErrorCode(job.error.code) ? job.error.code : "internal_error";
       const headers: Record<string, string> = { "X-Job-Id": jobId };
       if (job.error.credentialId) headers.Location = `/v1/credentials/${job.error.credentialId}`;
-      throw new ApiError(code, job.error.message, job.error.details, headers, job.error.credentialId);
+      throw new ApiError(job.error.code, job.error.message, job.error.details, headers, job.error.credentialId);
     }
     return { kind: "pending", job };
   }

@@ -1,5 +1,5 @@
 import type { Request, Response } from "express";
-import { isErrorCode, type ErrorCode, type JobEvent, type JobResource } from "@authsvc/contracts";
+import { storedErrorCode, type JobEvent, type JobResource } from "@authsvc/contracts";
 import { isEventPosition, isFinalEvent, type JobEventFeed, type StoredJobEvent } from "@authsvc/queue";
 import type { Gauge } from "prom-client";
 import { ApiError } from "../http/api-error";
@@ -77,16 +77,13 @@ export function jobEventsRoute(
   };
 }
 
-// A stored event's code is text; it was one of ours when written.
-const codeOf = (event: JobEvent): ErrorCode => (event.code && isErrorCode(event.code) ? event.code : "internal_error");
-
 /** A final event as the API tells it: the record's error (code, message, credentialId), or the credential of a success. */
 async function finalEvent(entry: StoredJobEvent, view: () => Promise<JobResource | null>): Promise<JobEvent> {
   const job = await view().catch(() => null);
   const told = job ? endOf(job) : null;
   if (!told || told.type !== entry.event.type)
     return entry.event.type === "failed"
-      ? { ...entry.event, error: entry.event.error ?? { code: codeOf(entry.event), message: "" } }
+      ? { ...entry.event, error: entry.event.error ?? { code: storedErrorCode(entry.event.code), message: "" } }
       : entry.event;
   return {
     ...entry.event,
