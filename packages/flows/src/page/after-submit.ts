@@ -274,6 +274,15 @@ export class AfterSubmit<X = undefined> {
       check: () => this.options.check?.(),
       read: () => this.poll(),
       decide: async (poll): Promise<Next<T>> => {
+        // Read while the main frame's document was still coming: the site's answer half shown (a server that
+        // sends its page in pieces, a refusal first and the form seconds later, as a PHP page that flushes or
+        // a loaded machine does). Its absences (no form, no refusal yet) are no verdict: the next look, once
+        // the document is whole, is judged; a document that never ends is judged after the answer time. The
+        // clock that runs out meanwhile gives the page the answer brings its full time, as below.
+        if (poll.answering && (Date.now() < this.stopAt || this.withinAnswerTime())) {
+          if (Date.now() >= this.stopAt) this.answerAwaited = true;
+          return "wait";
+        }
         const result = await judge(poll);
         if (result === "again") return "again";
         if (typeof result === "object" && "verdict" in result) return result;

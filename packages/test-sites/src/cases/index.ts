@@ -56,6 +56,7 @@ import { severalFormsCase } from "./several-forms";
 import { shadowRootCase } from "./shadow-root";
 import { noFormCase, sitePageCases } from "./site-pages";
 import { staySignedInCases } from "./stay-signed-in";
+import { streamedAnswerCase } from "./streamed-answer";
 import { submitControlCases } from "./submit-controls";
 import { trustedDeviceCase } from "./trusted-device";
 import { twoPageCase } from "./two-page";
@@ -74,6 +75,7 @@ const FIXTURE_CASES: FixtureCase[] = [
   twoPageCase,
   revealPasswordCase,
   lateFormCase,
+  streamedAnswerCase,
   iframeSameOriginCase,
   iframeCrossOriginCase,
   shadowRootCase,
