@@ -28,7 +28,7 @@ export interface ClassifyOptions {
   /** The main frame's navigations: whether the site is still answering one, how many came (see `AfterSubmitOptions.navigation`). */
   navigation?: AfterSubmitOptions<undefined>["navigation"];
   /**
-   * Checks weak evidence of a session (see session-evidence's `secondLook`): proof of a session, beside a
+   * Checks weak evidence of a session (see page/second-look.ts's `secondLook`): proof of a session, beside a
    * visitor without it, or null and why nothing was proven. Without it, weak evidence is no success.
    */
   confirmSession?: (onAStep: boolean) => Promise<SecondLookAnswer>;

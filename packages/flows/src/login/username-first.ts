@@ -8,7 +8,6 @@ import type { LoginRun } from "./login-run";
 import { settle, type UnsettledMessage } from "./verdict/unsettled-message";
 
 // A message without refusal words ("Checking…") is a verdict only once it stayed this long.
-const MESSAGE_SETTLE_MS = 1000;
 
 /**
  * A page that asks for the username first (the password comes on the next page, or appears on this one),
@@ -38,7 +37,7 @@ export class UsernameFirst {
       const fresh = signals.messages.find((m) => !this.messagesBefore.has(m));
       const code = fresh ? refusalCode(fresh) : null;
       if (fresh) {
-        const waited = settle(this.unsettled, fresh, Date.now(), MESSAGE_SETTLE_MS);
+        const waited = settle(this.unsettled, fresh, Date.now());
         this.unsettled = waited.unsettled;
         if (code !== null || waited.settled)
           throw new LoginFlowError(code === "account_locked" ? code : "invalid_credentials", fresh);

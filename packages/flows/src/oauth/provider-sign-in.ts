@@ -1,4 +1,5 @@
 import type { Page } from "@authsvc/browser";
+import { settle, type UnsettledMessage } from "../login/verdict/unsettled-message";
 import type { Deadline } from "../deadline";
 import { LoginFlowError } from "../flow-error";
 import { LoginRun } from "../login/login-run";
@@ -16,8 +17,6 @@ import { type Next, watchPage } from "../page/watch-page";
 
 // How long a provider's page may show nothing we can act on (no form, no question, no way back) before the flow gives up.
 const IDLE_MS = 12_000;
-// A message beside the provider's form again, without refusal words, is its answer once it stayed this long.
-const MESSAGE_SETTLE_MS = 1000;
 const MAX_APPROVALS = 3;
 
 /** Where the provider's pages are now, and whether the browser is back on the site. */
@@ -58,7 +57,7 @@ export async function signInAtProvider(
   let chooserClicks = 0;
   let otpAnswered = false;
   let linkOpened = false;
-  let unsettled = null as { message: string; since: number } | null;
+  let unsettled: UnsettledMessage | null = null;
   const values = { identifier: account.identifier, password: "", additionalFields: {} };
   const fail = (code: ConstructorParameters<typeof LoginFlowError>[0], message: string) =>
     new LoginFlowError(code, message, { retryable: false });
@@ -143,9 +142,9 @@ export async function signInAtProvider(
           throw fail(code, `${module.name}: ${refusal.m}`);
         }
         if (fresh.length > 0) {
-          if (unsettled?.message !== fresh[0]) unsettled = { message: fresh[0]!, since: Date.now() };
-          else if (Date.now() - unsettled!.since >= MESSAGE_SETTLE_MS)
-            throw fail("invalid_credentials", `${module.name}: ${fresh[0]}`);
+          const waited = settle(unsettled, fresh[0]!, Date.now());
+          unsettled = waited.unsettled;
+          if (waited.settled) throw fail("invalid_credentials", `${module.name}: ${fresh[0]}`);
         }
       } else if (signals.otpPrompt && !signals.passwordShown) {
         const prompt = scans.find((s) => s.reading.otp.length > 0);

@@ -1,4 +1,5 @@
 import type { Page } from "@authsvc/browser";
+import { settle, type UnsettledMessage } from "../login/verdict/unsettled-message";
 import type { Deadline } from "../deadline";
 import { LoginFlowError } from "../flow-error";
 import { newSayings, readNotes, sentencesShown } from "../page/page-sayings";
@@ -20,8 +21,6 @@ import { type Next, watchPage } from "../page/watch-page";
 
 // How long the site may take, once the browser is back, to show a signed-in page or its refusal.
 const SETTLE_MS = 10_000;
-// A message on the site without refusal words counts once it stayed this long.
-const MESSAGE_SETTLE_MS = 1000;
 
 /** The site's own state before the provider's button was pressed: what its answer is compared with. */
 export interface SiteSnapshot {
@@ -82,7 +81,7 @@ export async function awaitSiteSignedIn(
   const seen = new Set(before.messages);
   const seenSentences = new Set(before.sentences);
   let successBefore = false;
-  let unsettled = null as { message: string; since: number } | null;
+  let unsettled: UnsettledMessage | null = null;
   let lastPasswordShown: boolean;
   const refuse = (message: string) => {
     const code = ACCESS_DENIED.test(message) ? "consent_denied" : siteFault(message) ? "login_unconfirmed" : refusal;
@@ -116,8 +115,9 @@ export async function awaitSiteSignedIn(
       const formShown = signals.passwordShown || signals.identifierOnlyShown;
       if (formShown && fresh.length > 0) {
         // The login page again with a message: the site's answer to the provider's account, once it settled.
-        if (unsettled?.message !== fresh[0]) unsettled = { message: fresh[0]!, since: Date.now() };
-        else if (Date.now() - unsettled!.since >= MESSAGE_SETTLE_MS) throw refuse(fresh[0]!);
+        const waited = settle(unsettled, fresh[0]!, Date.now());
+        unsettled = waited.unsettled;
+        if (waited.settled) throw refuse(fresh[0]!);
       }
       let success = false;
       if (

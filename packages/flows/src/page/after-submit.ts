@@ -8,7 +8,8 @@ import type { SessionSnapshot } from "./session-snapshot";
 import { performStep } from "./steps";
 import { quietOrShown } from "./quiet-or-shown";
 import { tokensIn } from "./stored-tokens";
-import { type Next, WATCH_TIMING, watchPage } from "./watch-page";
+import { type Next, watchPage } from "./watch-page";
+import { WATCH_TIMING } from "./watch-timing";
 
 // How long the page may take to answer a submit, a code or a link before the flow decides.
 const SETTLE_MS = 10_000;

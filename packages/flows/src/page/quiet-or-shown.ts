@@ -1,6 +1,6 @@
 import type { Page } from "@authsvc/browser";
 import { networkQuiet } from "./network-quiet";
-import { WATCH_TIMING } from "./watch-page";
+import { WATCH_TIMING } from "./watch-timing";
 
 // How often a poll looks for `shownEarly` while it waits for the network to go quiet.
 const EARLY_LOOK_MS = 40;

@@ -4,8 +4,6 @@ import { networkQuiet } from "./network-quiet";
 import { frameChange } from "./page-change";
 import { WATCH_TIMING } from "./watch-timing";
 
-export { WATCH_TIMING, shownLongEnough } from "./watch-timing";
-
 /**
  * What a watch makes of one look: its verdict; `"again"`, look again at once (the flow acted on the page:
  * this look found no end, so the clock read after a decision is not read); `"confirm"`, look again at once

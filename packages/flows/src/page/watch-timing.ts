@@ -12,6 +12,11 @@ export const WATCH_TIMING = {
    * watch's own clocks (a patience, a message left to settle) change without the page drawing anything.
    */
   lookEveryMs: 150,
+  /**
+   * How long a message without known words ("Checking…", "Please try later") must stay shown before it is the
+   * site's answer: every flow's (login, username step, signup, an identity provider's page, the site's return).
+   */
+  messageSettleMs: 1000,
 } as const;
 
 /**

@@ -2,9 +2,6 @@ import { EXPIRED, type LoginFailureCode } from "@authsvc/contracts";
 import { settle, type UnsettledMessage } from "../login/verdict/unsettled-message";
 import { shownLongEnough } from "../page/watch-timing";
 
-// A message without known words is the site's refusal once it stayed this long.
-export const MESSAGE_SETTLE_MS = 1000;
-
 /** A page after the signup went out, once its messages were read (see readSignupMessage). */
 export interface SignupPageRead<P> {
   /** The signup form shown (again), and the browser's complaint about a field of it. */
@@ -61,7 +58,7 @@ export function readSignupPage<P>(
   if (page.form && !so.codeAnswered && !so.linkOpened) {
     if (page.fresh.length > 0) {
       // A message without known words counts once the page has settled on it.
-      const waited = settle(unsettled, page.fresh[0]!, page.now, MESSAGE_SETTLE_MS);
+      const waited = settle(unsettled, page.fresh[0]!, page.now);
       const next = waited.settled ? refused("signup_rejected", page.fresh[0]!) : wait;
       return { next, unsettled: waited.unsettled, loginShownAt };
     }

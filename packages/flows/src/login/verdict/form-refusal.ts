@@ -42,11 +42,11 @@ export function formRefusal(poll: PollReading): Step | null {
   return fail(own ? refusal.code! : siteFault(refusal.m) ? "login_unconfirmed" : refusedCode(poll), refusal.m);
 }
 
-/** Beside the form, a message without refusal words ("Checking…") counts once the next poll still shows it. */
+/** Beside the form, a message without refusal words ("Checking…") counts once it stayed shown (`WATCH_TIMING.messageSettleMs`). */
 export function unsettledMessage(poll: PollReading, state: VerdictState): Step | null {
   const { stillAsking, fresh, now } = poll;
   if (!stillAsking || fresh.length === 0) return null;
-  const { settled, unsettled } = settle(state.unsettled, fresh[0]!, now, 0);
+  const { settled, unsettled } = settle(state.unsettled, fresh[0]!, now);
   return settled ? fail(refusedCode(poll), fresh[0]!) : { kind: "again", set: { unsettled } };
 }
 

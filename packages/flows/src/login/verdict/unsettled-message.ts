@@ -1,3 +1,5 @@
+import { WATCH_TIMING } from "../../page/watch-timing";
+
 /**
  * A message without known words ("Checking…", "Please try later") is a verdict only once the page has
  * settled on it: login and signup read it the same way, each with its own wait.
@@ -16,7 +18,7 @@ export function settle(
   last: UnsettledMessage | null,
   message: string,
   now: number,
-  settleMs: number,
+  settleMs: number = WATCH_TIMING.messageSettleMs,
 ): { settled: boolean; unsettled: UnsettledMessage } {
   if (!last || last.message !== message) return { settled: false, unsettled: { message, at: now } };
   return { settled: settleMs <= 0 || now - last.at >= settleMs, unsettled: last };

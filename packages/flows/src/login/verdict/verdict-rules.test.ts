@@ -412,7 +412,7 @@ const ROWS: Row[] = [
     after: { confirmShownAt: SHOWN_A_PAUSE_AGO },
   },
   {
-    name: "a code step keeps the count of 'check your email' polls where it was",
+    name: "a code step keeps when 'check your email' was first shown",
     frames: [frame({ question: QUESTION })],
     can: PERSON,
     state: { confirmShownAt: SHOWN_A_PAUSE_AGO },
@@ -622,10 +622,18 @@ const ROWS: Row[] = [
     after: { unsettled: { message: NEUTRAL, at: 1_000 } },
   },
   {
-    name: "a message without refusal words, still shown on the next poll: the site's refusal",
+    name: "a message without refusal words, still shown a moment later (a look the page woke at once): waited on",
     frames: [frame(FORM)],
     fresh: [NEUTRAL],
-    state: { unsettled: { message: NEUTRAL, at: 1_000 } },
+    state: { unsettled: { message: NEUTRAL, at: NOW - 300 } },
+    decision: { kind: "again" },
+    after: { unsettled: { message: NEUTRAL, at: NOW - 300 } },
+  },
+  {
+    name: "a message without refusal words, still shown a second after it came: the site's refusal",
+    frames: [frame(FORM)],
+    fresh: [NEUTRAL],
+    state: { unsettled: { message: NEUTRAL, at: NOW - 1_000 } },
     decision: fails("invalid_credentials", NEUTRAL),
   },
   {
@@ -640,7 +648,7 @@ const ROWS: Row[] = [
     name: "a settled message after a step: the step's refusal",
     frames: [frame(FORM)],
     fresh: [NEUTRAL],
-    state: { stepAnswers: 1, unsettled: { message: NEUTRAL, at: 1_000 } },
+    state: { stepAnswers: 1, unsettled: { message: NEUTRAL, at: NOW - 1_000 } },
     decision: fails("verification_failed", NEUTRAL),
   },
   {

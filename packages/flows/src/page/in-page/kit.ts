@@ -223,7 +223,7 @@ export function pageKit() {
     }
     return null;
   };
-  /** A sign-out control or an account menu: signs of a signed-in page (`moreSignOut`: other languages' words, login-words.ts). */
+  /** A sign-out control or an account menu: signs of a signed-in page (`moreSignOut`: other languages' words, words/login-words.ts in @authsvc/contracts). */
   /**
    * A sign-out control, of any shape: a link, a button, an `<input type=submit value="Logout">` (in a logout
    * form or not), a menu item, a control of a form whose action signs out; by its words (`signOut.labels`,
