@@ -9,6 +9,9 @@ import {
   type VerificationMail,
 } from "@authsvc/messages";
 
+/** How long a flow waits for the site's message in our mailbox or phone number, unless the request says. */
+export const INBOX_WAIT_MS = 120_000;
+
 /** A message of one of our inboxes, decrypted for the flow that waits for it. */
 export interface InboxMessage extends VerificationMail {
   id: string;

@@ -1,6 +1,6 @@
 import type { Page } from "@authsvc/browser";
 import type { Deadline } from "../deadline";
-import { awaitVerification, type Inbox } from "../inbox/await-verification";
+import { awaitVerification, INBOX_WAIT_MS, type Inbox } from "../inbox/await-verification";
 import { answerOtp } from "../page/answer-otp";
 import { mergeSignals, type PageSignals, scanPage } from "../page/scan-page";
 import { performStep, typeText } from "../page/steps";
@@ -39,7 +39,7 @@ export function secondFactors(
       wanted,
       from,
       siteHost,
-      Math.min(input.inboxWaitMs ?? 120_000, deadline.remaining()),
+      Math.min(input.inboxWaitMs ?? INBOX_WAIT_MS, deadline.remaining()),
     );
   };
   // A person (the caller allowed a hand-off) answers a code nothing else can read: the site's prompt, then

@@ -1,14 +1,11 @@
 import type { Page } from "@authsvc/browser";
 import type { Deadline } from "../deadline";
 import { LoginFlowError } from "../flow-error";
-import { type AccountMail, awaitAccountMail, awaitVerification } from "../inbox/await-verification";
+import { type AccountMail, awaitAccountMail, awaitVerification, INBOX_WAIT_MS } from "../inbox/await-verification";
 import { openEmailedLink } from "../page/emailed-link";
 import type { PageWatch } from "../page/page-watch";
 import type { SignupInput } from "./signup";
 import type { SignupRun } from "./signup-run";
-
-// How long the site's mail is waited for, unless the request says.
-const INBOX_WAIT_MS = 120_000;
 
 /** A wait for the site's mail that timed out: the account exists and waits for it, and the caller can still give it. */
 const stillPending = (err: unknown) => {
