@@ -100,3 +100,13 @@ export const methodWordsOf = (kind: "password" | "otherWay"): string =>
   Object.values(METHOD_WORDS)
     .flatMap((l) => l[kind])
     .join("|");
+
+/**
+ * Where a code prompt says its code comes from: a message (an email or SMS we may read in our inbox) or an
+ * authenticator app (the request's TOTP secret, or a person).
+ */
+export const CODE_SOURCE_WORDS = {
+  message:
+    /e-?mail|inbox|sms|text message|texted|phone|mobile|we (just )?sent|gesendet|geschickt|envoy|enviad|inviat|verzonden|verstuurd/i,
+  app: /authenticator|authentication app|auth app|totp|google auth|authy/i,
+};

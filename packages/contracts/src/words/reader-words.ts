@@ -26,5 +26,20 @@ export const words = {
   yes: /^(yes|continue|trust|remember|stay signed in|ja|oui|s[ií]|sim|doorgaan|weiter|continuer|continuar|continua)\b/i,
   confirmByEmail:
     /check your (e-?mail|inbox)|we(?:.ve| have)? (just )?(sent|emailed) (you )?(an? )?([a-z-]+ )?(e-?mail|link|code)|confirm (this|your) (device|sign.?in|login)|verify (it.s you|your identity)|pr[uü]fen sie ihr(e)? (e-?mail|postfach)|v[ée]rifiez votre (bo[iî]te|e-?mail)|revisa tu correo|verifique (o )?seu e-?mail|controlla la tua (e-?mail|posta)|controleer je (e-?mail|inbox)/i,
+  // A field's name or id that says it takes a code, and a label that says so in words.
+  otpName: /otp|totp|mfa|2fa|verification|code/i,
+  otpLabel: /\b(otp|totp|mfa|2fa)\b|one.?time|two.?factor|authenticat\w* code|verification code|security code/i,
+  // An "Answer" field, on a page that asks a security question.
+  answer: /\banswer\b|antwort|r[ée]ponse|respuesta|resposta|risposta|antwoord/i,
   otp: /one.?time|verification code|security code|authenticat|two.?factor|2fa|2-step|mfa|otp|best[aä]tigungscode|code de (v[ée]rification|s[ée]curit[ée])|c[oó]digo de (verificaci[oó]n|seguridad|verifica[cç][aã]o)|codice di verifica|verificatiecode/i,
+};
+
+/** The words of the in-page kit every reader holds (kit.ts): apart, so that a reader's bundle holds only these. */
+export const KIT_WORDS = {
+  // A cookie-consent banner (its id, class or label) and its accept button.
+  consentBox: /cookie|consent|gdpr|privacy|datenschutz|cmp/i,
+  consentYes:
+    /^(accept|agree|allow|got it|ok|okay|i agree|alle akzeptieren|akzeptieren|zustimmen|accepter|tout accepter|j.accepte|aceptar|aceitar|accetta|accetto|accepteren|alles accepteren)/i,
+  // A signed-in page's account menu (its id, class or label).
+  accountMenu: /account[-_ ]?menu|user[-_ ]?menu|profile[-_ ]?menu|avatar/i,
 };

@@ -7,6 +7,14 @@ export const SIGNUP_WORDS = {
     /sign ?up|register|create (an |my |your )?account|join|get started|accept (the )?invit|registrieren|konto erstellen|s.inscrire|cr[ée]er (un |mon )?compte|reg[ií]str|crear (una )?cuenta|criar conta|crea(re)? (un )?account|registreren|account aanmaken/i,
   loginAction:
     /^(log ?in|sign ?in|anmelden|einloggen|connexion|se connecter|iniciar ses[ií]on|entrar|accedi|inloggen)\b/i,
+  // A control that goes on to the next step of a signup spread over several.
+  next: /continue|next|submit|weiter|continuer|continuar|avanti|volgende/i,
+  // Words of a hint that states a password rule (beside the password field).
+  passwordRule: /\d|upper|lower|capital|number|digit|symbol|special|character/i,
+  // An identity provider's button: a social sign-up, not the site's own.
+  provider: /google|facebook|apple|microsoft|github/i,
+  // A link to the login, anywhere in its words ("Already have an account? Log in").
+  loginMention: /\b(log ?in|sign ?in|anmelden|connexion|se connecter|iniciar ses[ií]on|entrar|accedi|inloggen)\b/i,
   notSubmit: /google|facebook|apple|microsoft|github|sso|cancel|back|show|hide|log ?in|sign ?in/i,
   email: /e-?mail|courriel|correo/i,
   username:

@@ -1,4 +1,5 @@
 import type { Page } from "@authsvc/browser";
+import { CODE_SOURCE_WORDS } from "@authsvc/contracts";
 import type { Deadline } from "../deadline";
 import { awaitVerification, INBOX_WAIT_MS, type Inbox } from "../inbox/await-verification";
 import { answerOtp } from "../page/answer-otp";
@@ -11,11 +12,6 @@ import type { ClassifyOptions, PendingApproval, PersonStep, StepAnswered } from 
 import { HANDOFF_CODE_TRIES, type HandoffAnswer, type HandoffQuestion, promptOf } from "../handoff";
 import { LoginFlowError } from "../flow-error";
 import type { PasswordLoginInput } from "./password-login";
-
-// Words of a code prompt that say the code was sent by email or SMS, or that it comes from an app.
-const MESSAGE_WORDS =
-  /e-?mail|inbox|sms|text message|texted|phone|mobile|we (just )?sent|gesendet|geschickt|envoy|enviad|inviat|verzonden|verstuurd/i;
-const APP_WORDS = /authenticator|authentication app|auth app|totp|google auth|authy/i;
 
 /**
  * How this login answers what the site asks once the password went out: a one-time code (the caller's,
@@ -72,7 +68,8 @@ export function secondFactors(
   const codeSource = (prompt: FrameScan, refusal?: string): (() => Promise<string | null>) | null => {
     if (refusal) return byPerson ? byPerson(prompt, refusal) : null;
     const inbox = input.inbox ? fromInbox(input.inbox, "code") : null;
-    const byMessage = MESSAGE_WORDS.test(prompt.reading.text) && !APP_WORDS.test(prompt.reading.text);
+    const byMessage =
+      CODE_SOURCE_WORDS.message.test(prompt.reading.text) && !CODE_SOURCE_WORDS.app.test(prompt.reading.text);
     const { code } = input;
     if (code) return async () => code;
     return (byMessage ? (inbox ?? input.totp) : (input.totp ?? inbox)) ?? byPerson?.(prompt) ?? null;

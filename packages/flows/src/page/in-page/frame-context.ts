@@ -46,9 +46,7 @@ export function readContext(args: ReadArgs) {
   const questionWords = new RegExp(stepWords.question, "i");
   const isQuestion = (el: HTMLInputElement) =>
     ["text", "password", ""].includes(el.type) &&
-    (questionWords.test(describe(el)) ||
-      (/\banswer\b|antwort|r[ée]ponse|respuesta|resposta|risposta|antwoord/i.test(describe(el)) &&
-        questionWords.test(pageText)));
+    (questionWords.test(describe(el)) || (words.answer.test(describe(el)) && questionWords.test(pageText)));
 
   // One box per digit: four to ten one-character fields.
   const digitBoxes = inputs.filter(
@@ -59,14 +57,10 @@ export function readContext(args: ReadArgs) {
   const isOtp = (el: HTMLInputElement) =>
     el.autocomplete === "one-time-code" ||
     otpBoxes.includes(el) ||
-    (/otp|totp|mfa|2fa|verification|code/i.test(`${el.name} ${el.id}`) &&
-      el.type !== "password" &&
-      !words.user.test(`${el.name} ${el.id}`)) ||
+    (words.otpName.test(`${el.name} ${el.id}`) && el.type !== "password" && !words.user.test(`${el.name} ${el.id}`)) ||
     // Labelled as one ("OTP Token", "2FA code", "Authentication code"), whatever its name.
     (["text", "tel", "number", ""].includes(el.type) &&
-      /\b(otp|totp|mfa|2fa)\b|one.?time|two.?factor|authenticat\w* code|verification code|security code/i.test(
-        describe(el),
-      ) &&
+      words.otpLabel.test(describe(el)) &&
       !words.user.test(describe(el)));
   // A question page has no password field at all, not even a disabled one (a form waiting on its request).
   const anyPassword = inputs.some((el) => el.type === "password" && visible(el) && !isQuestion(el));

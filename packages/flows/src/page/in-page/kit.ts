@@ -1,3 +1,5 @@
+import { KIT_WORDS } from "@authsvc/contracts/src/words/reader-words";
+
 /**
  * The in-page kit: what every script that reads a page inside the browser shares, written once — the walk
  * through open shadow roots, what a person sees, an element's text and labels, buttons, selector paths.
@@ -206,9 +208,8 @@ export function pageKit() {
 
   /** The accept button of a cookie-consent banner that is shown, among `clickables`. */
   const consentButton = (all: Element[], clickables: Element[]): Element | null => {
-    const box = /cookie|consent|gdpr|privacy|datenschutz|cmp/i;
-    const yes =
-      /^(accept|agree|allow|got it|ok|okay|i agree|alle akzeptieren|akzeptieren|zustimmen|accepter|tout accepter|j.accepte|aceptar|aceitar|accetta|accetto|accepteren|alles accepteren)/i;
+    const box = KIT_WORDS.consentBox;
+    const yes = KIT_WORDS.consentYes;
     const banners = all.filter((el) => {
       const marker = `${el.id} ${typeof el.className === "string" ? el.className : ""} ${el.getAttribute("aria-label") ?? ""}`;
       return box.test(marker) && visible(el);
@@ -254,7 +255,7 @@ export function pageKit() {
     );
   };
   const signedInSign = (all: Element[], signOut: { labels: string; address: string }): Element | null => {
-    const accountMenu = /account[-_ ]?menu|user[-_ ]?menu|profile[-_ ]?menu|avatar/i;
+    const accountMenu = KIT_WORDS.accountMenu;
     return (
       all.find((el) => isSignOut(el, signOut) && visible(el)) ??
       all.find(

@@ -185,8 +185,7 @@ export function readSignup(): SignupReading {
         .map((el) => {
           const t = controlText(el);
           let s = (el as HTMLButtonElement).type === "submit" ? 3 : 0;
-          if (words.signupAction.test(t) || /continue|next|submit|weiter|continuer|continuar|avanti|volgende/i.test(t))
-            s += 4;
+          if (words.signupAction.test(t) || words.next.test(t)) s += 4;
           if (words.notSubmit.test(t) && !words.signupAction.test(t)) s -= 8;
           return { el, s };
         })
@@ -218,9 +217,7 @@ export function readSignup(): SignupReading {
         minLength: password.hasAttribute("minlength") && password.minLength >= 0 ? password.minLength : null,
         maxLength: password.hasAttribute("maxlength") && password.maxLength > 0 ? password.maxLength : null,
         pattern: password.getAttribute("pattern"),
-        hints: [
-          ...new Set(near.filter((t) => /\d|upper|lower|capital|number|digit|symbol|special|character/i.test(t))),
-        ].slice(0, 8),
+        hints: [...new Set(near.filter((t) => words.passwordRule.test(t)))].slice(0, 8),
       };
     }
   }
@@ -230,7 +227,7 @@ export function readSignup(): SignupReading {
       ? null
       : (clickables.find((el) => {
           const t = controlText(el);
-          return t.length <= 40 && words.signupAction.test(t) && !/google|facebook|apple|microsoft|github/i.test(t);
+          return t.length <= 40 && words.signupAction.test(t) && !words.provider.test(t);
         }) ?? null);
   const loginAnchor = all.find(
     (el): el is HTMLAnchorElement =>
@@ -238,9 +235,7 @@ export function readSignup(): SignupReading {
       visible(el) &&
       !!el.href &&
       controlText(el).length <= 60 &&
-      /\b(log ?in|sign ?in|anmelden|connexion|se connecter|iniciar ses[ií]on|entrar|accedi|inloggen)\b/i.test(
-        controlText(el),
-      ),
+      words.loginMention.test(controlText(el)),
   );
   let loginLink: string | null = null;
   if (loginAnchor) {
