@@ -3,11 +3,10 @@ import type { Deadline } from "../deadline";
 import { newSayings, readNotes, type Saying, sentencesShown } from "./page-sayings";
 import type { Note } from "./read-notes";
 import { mergeSignals, type PageScan, type PageSignals, scanPage } from "./scan-page";
-import { changesSince, type Evidence, readEntries, weigh } from "./session-evidence";
+import { type Evidence, evidenceOnPage } from "./session-evidence";
 import type { SessionSnapshot } from "./session-snapshot";
 import { performStep } from "./steps";
 import { quietOrShown } from "./quiet-or-shown";
-import { tokensIn } from "./stored-tokens";
 import { type Next, watchPage } from "./watch-page";
 import { WATCH_TIMING } from "./watch-timing";
 
@@ -191,25 +190,13 @@ export class AfterSubmit<X = undefined> {
       account: !!signals.signedIn || (signals.nameShown && this.options.before.nameShown === false),
       movedAway: this.options.movedAway?.() ?? false,
     };
-    const read = (withoutIndexedDb: boolean) =>
-      readEntries(this.page.browserContext(), this.page, signals.storageEntries, { withoutIndexedDb }).catch(
-        () => null,
-      );
-    // Cookies and localStorage first; IndexedDB (read in every frame) only when they gained nothing.
-    const now = await read(true);
-    if (!now) return "none";
-    const changes = changesSince(this.options.before.baseline, now);
-    // A token the app stored and then sends back to its site (a bearer header, a socket's address) shows the
-    // account as a sign-out control does: the app is using the session it was given.
-    if (!shows.account && this.options.sentBack) {
-      const stored = [...changes.gained, ...changes.changed]
-        .filter((key) => key.startsWith("storage "))
-        .flatMap((key) => tokensIn(now.get(key) ?? ""));
-      if (stored.length > 0 && this.options.sentBack(stored)) shows.account = true;
-    }
-    if (changes.gained.length > 0) return weigh(changes, shows);
-    const whole = await read(false);
-    return whole ? weigh(changesSince(this.options.before.baseline, whole), shows) : "none";
+    return evidenceOnPage(
+      this.page,
+      this.options.before.baseline,
+      signals.storageEntries,
+      shows,
+      this.options.sentBack,
+    );
   }
 
   /** Reads the page once it went quiet (see `watch`): one poll. */

@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from "@authsvc/browser";
 import { indexedDbEntries } from "./indexed-db-state";
+import { tokensIn } from "./stored-tokens";
 
 /**
  * The one rule for "this action gave the browser a new session", for every flow that acts on a site's
@@ -135,4 +136,34 @@ export async function sessionStorageOf(
     })
     .catch(() => null);
   return read && read.entries.length > 0 ? [read] : [];
+}
+
+/**
+ * The evidence the browser holds now against `baseline`, given what the page shows: cookies and localStorage
+ * read first, IndexedDB (read in every frame) only when they gained nothing. `sentBack`: whether the page
+ * has sent one of these values to its site (see `PageWatch.sentBack`); a token the app stored and then sends
+ * back (a bearer header, a socket's address) shows the account as a sign-out control does.
+ */
+export async function evidenceOnPage(
+  page: Page,
+  baseline: SessionBaseline,
+  storage: Array<[string, string]>,
+  shows: PageShows,
+  sentBack?: (tokens: string[]) => boolean,
+): Promise<Evidence> {
+  const read = (withoutIndexedDb: boolean) =>
+    readEntries(page.browserContext(), page, storage, { withoutIndexedDb }).catch(() => null);
+  const now = await read(true);
+  if (!now) return "none";
+  const changes = changesSince(baseline, now);
+  let seen = shows;
+  if (!shows.account && sentBack) {
+    const stored = [...changes.gained, ...changes.changed]
+      .filter((key) => key.startsWith("storage "))
+      .flatMap((key) => tokensIn(now.get(key) ?? ""));
+    if (stored.length > 0 && sentBack(stored)) seen = { ...shows, account: true };
+  }
+  if (changes.gained.length > 0) return weigh(changes, seen);
+  const whole = await read(false);
+  return whole ? weigh(changesSince(baseline, whole), seen) : "none";
 }

@@ -1,10 +1,10 @@
-import { type BrowserContext, captureState, type Page } from "@authsvc/browser";
+import { captureState, type Page } from "@authsvc/browser";
 import type { CapturedSession } from "@authsvc/contracts";
 import type { Deadline } from "../deadline";
 import { LoginFlowError } from "../flow-error";
 import type { PageWatch } from "../page/page-watch";
 import { mergeSignals, scanPage } from "../page/scan-page";
-import { changesSince, readEntries, type SessionBaseline, weigh } from "../page/session-evidence";
+import { evidenceOnPage } from "../page/session-evidence";
 import { snapshotSession } from "../page/session-snapshot";
 import type { SignupRun } from "./signup-run";
 import { bestForm, isSetPasswordForm, scanSignup, type SignupScan } from "./signup-scan";
@@ -15,17 +15,6 @@ import { shownLongEnough } from "../page/watch-timing";
 // How long the page may take to answer the new password before the flow decides.
 const SETTLE_MS = 10_000;
 const MAX_PASSWORD_RETRIES = 2;
-
-/** The page shows the account, with state beyond what rotates on its own (session-evidence's strong evidence). */
-async function newSessionShown(
-  context: BrowserContext,
-  page: Page,
-  baseline: SessionBaseline,
-  storage: Array<[string, string]>,
-): Promise<boolean> {
-  const now = await readEntries(context, page, storage).catch(() => null);
-  return !!now && weigh(changesSince(baseline, now), { account: true, movedAway: false }) === "strong";
-}
 
 /**
  * Sets a new password where the first login with a mailed one asks for it. Returns the session once the
@@ -75,7 +64,8 @@ export async function replaceTemporaryPassword(
         !signals.confirmByEmail &&
         !signals.identifierOnlyShown &&
         !!signals.signedIn &&
-        (await newSessionShown(context, page, before.baseline, signals.storageEntries));
+        (await evidenceOnPage(page, before.baseline, signals.storageEntries, { account: true, movedAway: false })) ===
+          "strong";
       // Signed in on two looks in a row, as the signup verdict asks.
       if (now && signedIn) return { verdict: await captureState(context, page, watch.visited, watch.documentOrigins) };
       signedIn = now;
