@@ -62,3 +62,33 @@ class ErrorTableTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class RequestKeywordsTest(unittest.TestCase):
+    """Each request's fields are the generated TypedDict's (api_types); the methods take them as keyword
+    arguments, written by hand for their names and defaults: a field the service gains fails here until its
+    method takes it."""
+
+    def test_every_request_field_is_a_keyword_argument(self) -> None:
+        import inspect
+
+        from authsvc import api_types
+        from authsvc.client import Client
+        from authsvc.resources import Credentials
+
+        def snake(key: str) -> str:
+            return re.sub(r"(?<!^)([A-Z])", lambda m: "_" + m.group(1).lower(), key)
+
+        methods = [
+            (Client.login, api_types.LoginRequest, set()),
+            (Client.signup, api_types.SignupRequest, set()),
+            (Client.refresh, api_types.RefreshRequest, set()),
+            (Credentials.verify, api_types.VerifyRequest, set()),
+            # A passkey you hold is its own method: import_passkey(credential_id, passkey).
+            (Credentials.enrol_passkey, api_types.PasskeyEnrolRequest, {"import"}),
+        ]
+        for method, request, elsewhere in methods:
+            keys = set(request.__required_keys__) | set(request.__optional_keys__)
+            parameters = set(inspect.signature(method).parameters)
+            with self.subTest(method=method.__qualname__):
+                self.assertEqual(sorted(k for k in keys - elsewhere if snake(k) not in parameters), [])
