@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 from typing import Any, Callable, Dict, Mapping, Optional, Union
 
 from .answers import Session
-from .api_types import LoginCred, LoginMethod, SignupCred, SignupMethod
+from .api_types import LoginCred, LoginMethod, LoginRequest, RefreshRequest, SignupCred, SignupMethod, SignupRequest
 from .jobs import Jobs, NeedsInputCallback, ProgressCallback, result_of
 from .resources import Credentials, Mailboxes, PhoneNumbers, Proxies, Webhooks
 from .transport import Transport
@@ -68,6 +69,7 @@ class Client:
         proxy: Optional[str] = None,
         proxy_pool: Optional[str] = None,
         region: Optional[str] = None,
+        **fields: Any,
     ) -> Session:
         """Logs in at `domain` (the login page's URL) and returns the session: `cookies`, `origins`, `storageState`.
         With `allow_handoff=True` a step only a person can answer waits for one: `on_needs_input(input, job_id)`.
@@ -87,6 +89,7 @@ class Client:
                 "region": region,
             }
         )
+        body.update(more_fields(LoginRequest, fields, "login"))
         return self._browser_call("/v1/login", body, idempotency_key, wait, respond_async, on_progress, on_needs_input)
 
     def signup(
@@ -108,6 +111,7 @@ class Client:
         on_needs_input: Optional[NeedsInputCallback] = None,
         region: Optional[str] = None,
         create_passkey: Optional[bool] = None,
+        **fields: Any,
     ) -> Session:
         """Creates an account at `domain` (the signup page) and returns its session with `credentialId` and `account`.
         With `allow_handoff`, a step only a person can do (a CAPTCHA on the form) waits for them. With
@@ -127,6 +131,7 @@ class Client:
                 "createPasskey": create_passkey,
             }
         )
+        body.update(more_fields(SignupRequest, fields, "signup"))
         return self._browser_call("/v1/signup", body, idempotency_key, wait, respond_async, on_progress, on_needs_input)
 
     def refresh(
@@ -143,12 +148,14 @@ class Client:
         allow_handoff: Optional[bool] = None,
         on_needs_input: Optional[NeedsInputCallback] = None,
         region: Optional[str] = None,
+        **fields: Any,
     ) -> Session:
         """Logs in again with a stored credential (by id, or by login page and username) and replaces its cached session.
         `region` moves the credential to that region's workers (it keeps its own otherwise)."""
         body = compact(
             {"credentialId": credential_id, "domain": domain, "username": username, "collectionId": collection_id, "allowHandoff": allow_handoff, "region": region}
         )
+        body.update(more_fields(RefreshRequest, fields, "refresh"))
         return self._browser_call("/v1/refresh", body, idempotency_key, wait, respond_async, on_progress, on_needs_input)
 
     def _browser_call(
@@ -182,3 +189,18 @@ class Client:
 def compact(body: Dict[str, Any]) -> Dict[str, Any]:
     """The body without the fields the caller left out (None), so the API applies its defaults."""
     return {k: v for k, v in body.items() if v is not None}
+
+
+def more_fields(request: Any, fields: Mapping[str, Any], method: str) -> Dict[str, Any]:
+    """Fields of `request` (a TypedDict of api_types, generated from the service's schemas) given by their
+    snake_case names, beyond the method's own keyword arguments: a field the service gained is sent without
+    a new client. A name the request does not have is a TypeError, as any unknown keyword argument is."""
+    keys = set(request.__required_keys__) | set(request.__optional_keys__)
+    body: Dict[str, Any] = {}
+    for name, value in fields.items():
+        key = name if name in keys else re.sub(r"_([a-z0-9])", lambda m: m.group(1).upper(), name)
+        if key not in keys:
+            raise TypeError(f"{method}() got an unexpected keyword argument {name!r}")
+        if value is not None:
+            body[key] = value
+    return body
